@@ -1,0 +1,70 @@
+# Every target is a thin call of the CLI (`python -m pipeline ...`); make only adds
+# the set-up of .venv on first use.
+PY      ?= python3
+VENV    := .venv
+BIN     := $(VENV)/bin
+ERRDOC  := $(BIN)/python -m pipeline
+STAMP   := $(VENV)/.installed
+
+OUT      ?= output
+ANALYZER ?= static
+REF      ?= main
+SITE     ?= site
+FORMAT   ?= text
+REPOS    ?= repos.toml
+
+opt = $(if $($(1)),$(2) "$($(1))")
+
+.PHONY: help setup extract regenerate regenerate-all diff render bench test check lint typecheck clean
+
+help: ## list targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP) ## create .venv and install errdoc with its dev tools
+
+extract: $(STAMP) ## make extract REPO=owner/name SHA=commit [SOURCE=] [OUT=] [ANALYZER=] [MODEL=] [CACHE=] [INCLUDE=] [EXCLUDE=]
+	@test -n "$(REPO)" || { echo "error: REPO=owner/name is required (e.g. make extract REPO=risingwavelabs/risingwave SHA=main)" >&2; exit 2; }
+	@test -n "$(SHA)" || { echo "error: SHA=<commit, tag or branch> is required" >&2; exit 2; }
+	$(ERRDOC) extract --repo "$(REPO)" --sha "$(SHA)" --out "$(OUT)" --analyzer "$(ANALYZER)" \
+		$(call opt,SOURCE,--source) $(call opt,MODEL,--model) $(call opt,CACHE,--cache) \
+		$(call opt,INCLUDE,--include) $(call opt,EXCLUDE,--exclude) $(call opt,CONCURRENCY,--concurrency) $(ARGS)
+
+regenerate: $(STAMP) ## make regenerate REPO=owner/name [REF=main] [SOURCE=]
+	@test -n "$(REPO)" || { echo "error: REPO=owner/name is required" >&2; exit 2; }
+	$(ERRDOC) regenerate --repo "$(REPO)" --ref "$(REF)" --out "$(OUT)" --analyzer "$(ANALYZER)" \
+		$(call opt,SOURCE,--source) $(call opt,MODEL,--model) $(call opt,CACHE,--cache) \
+		$(call opt,INCLUDE,--include) $(call opt,EXCLUDE,--exclude) $(ARGS)
+
+regenerate-all: $(STAMP) ## the scheduled job over REPOS=repos.toml
+	$(ERRDOC) regenerate-all --repos "$(REPOS)" --out "$(OUT)" $(call opt,CACHE,--cache) $(ARGS)
+
+diff: $(STAMP) ## make diff OLD=<version or dir> NEW=<version or dir> [FORMAT=text|json|markdown]
+	@test -n "$(OLD)" -a -n "$(NEW)" || { echo "error: OLD= and NEW= are required" >&2; exit 2; }
+	$(ERRDOC) diff "$(OLD)" "$(NEW)" --out "$(OUT)" --format "$(FORMAT)" $(call opt,REPO,--repo) $(ARGS)
+
+render: $(STAMP) ## make render [OUT=output] [SITE=site]
+	$(ERRDOC) render --out "$(OUT)" --site "$(SITE)" $(ARGS)
+
+bench: $(STAMP) ## benchmarks against named competitors (never part of make test)
+	$(BIN)/python -m bench $(ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check pipeline tests bench
+	$(BIN)/ruff format --check pipeline tests bench
+
+typecheck: $(STAMP)
+	$(BIN)/mypy pipeline
+
+check: lint typecheck ## ruff + mypy --strict
+
+test: $(STAMP) check ## lint, type-check and run the test suite
+	$(BIN)/pytest -q $(PYTEST_ARGS)
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,3 @@
+from pipeline.cli import main
+
+main(prog_name="errdoc")

@@ -1,0 +1,71 @@
+"""The analyzer contract: a site with its context in, an explanation with provenance out.
+
+Both analyzers (`static`, offline; `llm`, any OpenAI-compatible endpoint) take
+`SiteContext`s and yield one `Analysis` per context, in any order, as soon as
+each is ready, so that the caller can persist progress while a run goes on.
+An analyzer never raises for one site: a site it cannot explain comes back with
+`status="failed"` and the static explanation standing in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from pipeline.model import Explanation, Site, Usage
+
+
+@dataclass(frozen=True, slots=True)
+class SiteContext:
+    """A site plus everything an analyzer may use to explain it."""
+
+    record_id: str
+    repo: str
+    sha: str
+    site: Site
+    error_class: str | None
+    error_type: str
+    severity: str
+    message_pattern: str
+    window: str  # the source window, lines joined by "\n"
+    window_start: int  # 1-based line of the window's first line
+    content_hash: str
+
+    def numbered_window(self) -> str:
+        """The window with right-aligned line numbers, the site's line marked `>`."""
+        lines = self.window.split("\n")
+        width = len(str(self.window_start + len(lines) - 1))
+        out = []
+        for offset, text in enumerate(lines):
+            number = self.window_start + offset
+            mark = ">" if number == self.site.line else " "
+            out.append(f"{mark}{number:>{width}} | {text}")
+        return "\n".join(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """An analyzer's answer for one site."""
+
+    record_id: str
+    content_hash: str
+    explanation: Explanation
+    analyzer: Literal["static", "llm"]
+    status: Literal["ok", "failed"] = "ok"
+    reason: str | None = None
+    model: str | None = None
+    prompt_version: str | None = None
+    usage: Usage = Usage()
+    grounded: bool | None = None
+    from_cache: bool = False
+
+
+class Analyzer(Protocol):
+    """Explains sites. Implementations: `StaticAnalyzer`, `LlmAnalyzer`."""
+
+    name: Literal["static", "llm"]
+
+    def analyze(self, contexts: Sequence[SiteContext]) -> Iterator[Analysis]:
+        """Yield one `Analysis` per context, in completion order."""
+        ...
