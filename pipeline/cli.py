@@ -21,3 +21,17 @@ def main() -> None:
 
 
 # Commands are registered below, one module each. Keep this list sorted.
+from pipeline.diff_cli import diff_command  # noqa: E402
+
+main.add_command(diff_command)
+from pipeline.explain import explain_command  # noqa: E402
+
+main.add_command(explain_command)
+from pipeline.render import render_command  # noqa: E402
+
+main.add_command(render_command)
+from pipeline.commands import extract_command, schema_command, validate_command  # noqa: E402
+
+main.add_command(extract_command)
+main.add_command(validate_command)
+main.add_command(schema_command)

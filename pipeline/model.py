@@ -76,11 +76,14 @@ class Site:
     line: int  # 1-based line of the macro or call start
     column: int  # 0-based byte column
     message: str  # the format string as written, escapes decoded, placeholders kept
+    is_format: bool  # False for `.expect("..")`-style literals, whose braces are literal
     macro: str  # the macro or method as written (`anyhow::bail`, `expect`, `Status::invalid_argument`)
     format_args: tuple[str, ...] = ()
     error_code: str | None = None
     http_status: int | None = None
     facts: Facts = field(default_factory=Facts)
+    window: str = ""  # source lines line-18 .. line+18, clipped to the file, joined by "\n"
+    window_start: int = 1  # 1-based line of the window's first line
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +100,8 @@ class FileScan:
 
     sites: tuple[Site, ...]
     aliases: tuple[TypeAlias, ...] = ()
-    parse_errors: int = 0  # ERROR nodes tree-sitter recovered from
+    parse_errors: int = 0  # 1 when tree-sitter had to recover from a syntax error
+    uses_anyhow_result: bool = False  # `use anyhow::Result` (or `{.., Result}`): bare `Result<T>`
 
 
 class Explanation(BaseModel):

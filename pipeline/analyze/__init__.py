@@ -10,7 +10,7 @@ An analyzer never raises for one site: a site it cannot explain comes back with
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from pipeline.model import Explanation, Site, Usage
@@ -56,7 +56,7 @@ class Analysis:
     reason: str | None = None
     model: str | None = None
     prompt_version: str | None = None
-    usage: Usage = Usage()
+    usage: Usage = field(default_factory=Usage)
     grounded: bool | None = None
     from_cache: bool = False
 

@@ -1,0 +1,76 @@
+"""LLM-stage benchmark: the analyzer against the loopback server with 200 ms latency.
+
+Prints achieved requests/s against the ideal CONCURRENCY / latency (target at
+least 90%) and the median and p95 prompt tokens per site (target median at most
+1,500 with the default prompt). Tokens are estimated as characters / 4 (no
+tokenizer is a dependency), messages plus the response_format schema.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Mapping
+from pathlib import Path
+
+from pipeline.analyze.llm import LlmAnalyzer, LlmSettings
+from pipeline.analyze.llm_prompt import FailureClassLike
+from tests.llm_server import TAXONOMY, FakeOpenAI, make_contexts, static_stand_in
+
+
+def _taxonomy() -> tuple[Mapping[str, FailureClassLike], str]:
+    try:
+        from pipeline.taxonomy import load_taxonomy  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return TAXONOMY, "stand-in (pipeline.taxonomy not found)"
+    taxonomy: Mapping[str, FailureClassLike] = load_taxonomy()
+    return taxonomy, "pipeline.taxonomy"
+
+
+def _percentile(values: list[int], q: float) -> int:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark; 0 when both targets are met, 1 otherwise."""
+    parser = argparse.ArgumentParser(prog="python -m bench.llm_stage")
+    parser.add_argument("--sites", type=int, default=500)
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--latency-ms", type=float, default=200.0)
+    args = parser.parse_args(argv)
+    latency = args.latency_ms / 1000.0
+    taxonomy, taxonomy_source = _taxonomy()
+    contexts = make_contexts(args.sites, seed=7)
+    with tempfile.TemporaryDirectory() as tmp, FakeOpenAI(latency=latency) as server:
+        settings = LlmSettings(server.base_url, "bench", "gpt-4o-mini", args.concurrency)
+        analyzer = LlmAnalyzer(settings, Path(tmp), static_stand_in, taxonomy=taxonomy)
+        started = time.monotonic()
+        results = list(analyzer.analyze(contexts))
+        elapsed = time.monotonic() - started
+        max_in_flight = server.max_in_flight
+        requests = len(server.requests)
+    failed = sum(1 for a in results if a.status != "ok")
+    achieved = requests / elapsed
+    ideal = args.concurrency / latency
+    tokens = [analyzer.prompt_tokens(ctx) for ctx in contexts]
+    median, p95 = int(statistics.median(tokens)), _percentile(tokens, 0.95)
+    print(f"llm stage: {len(contexts)} sites, {requests} requests, {failed} failed, {elapsed:.2f}s")
+    print(f"  taxonomy: {taxonomy_source}, {len(taxonomy)} classes")
+    print(
+        f"  throughput: {achieved:.1f} req/s of ideal {ideal:.1f}"
+        f" ({100 * achieved / ideal:.1f}%, target >= 90%); max in flight {max_in_flight}"
+    )
+    print(
+        f"  prompt tokens per site (chars/4, incl. schema): median {median}, p95 {p95}"
+        " (target median <= 1500)"
+    )
+    print(f"  {analyzer.summary.format()}".replace("\n", "\n  "))
+    return 0 if achieved >= 0.9 * ideal and median <= 1500 and failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,233 @@
+"""The `llm` analyzer: an OpenAI-compatible chat-completions endpoint, concurrent, cached.
+
+`LlmAnalyzer.analyze` is a synchronous generator over an asyncio event loop that
+it steps itself (no thread): cache hits come out first without a request, then
+one answer per distinct cache key as each arrives, already committed to the
+cache. One site never raises: a site that cannot be answered comes back
+`status="failed"` with the reason and the fallback (static) explanation.
+Per site: ask; on an invalid answer re-ask once with the error; on backticked
+identifiers found nowhere, re-ask once naming them and keep the answer with
+`grounded=False` if they stay. Transport retries (429/5xx/timeouts) are
+separate and honour `Retry-After`; usage is summed over every attempt.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Literal, cast
+
+from pipeline.analyze import Analysis, SiteContext
+from pipeline.analyze.llm_cache import AnswerCache, cache_key
+from pipeline.analyze.llm_cost import (
+    EST_COMPLETION_TOKENS,
+    DryRunReport,
+    RunSummary,
+    load_prices,
+    price_for,
+)
+from pipeline.analyze.llm_prompt import (
+    FailureClassLike,
+    estimate_tokens,
+    load_prompt,
+    schema_version,
+    strict_schema,
+)
+from pipeline.analyze.llm_run import Run
+from pipeline.model import Explanation, Usage
+
+
+class LlmConfigError(ValueError):
+    """The LLM analyzer is not configured; the message says what to set."""
+
+
+@dataclass(frozen=True)
+class LlmSettings:
+    """Where and how to ask: endpoint, model, limits."""
+
+    base_url: str | None
+    api_key: str | None
+    model: str
+    concurrency: int = 8
+    rpm: int | None = None
+    tpm: int | None = None
+    timeout_s: float = 120.0
+    max_retries: int = 4
+    prompt_name: str = "explain"
+    backoff_s: float = 1.0  # first retry waits 0.5-1x this, doubling each time
+    structured: bool = True  # send response_format json_schema (strict)
+
+    @classmethod
+    def from_env(cls, model: str | None = None, **overrides: Any) -> LlmSettings:
+        """Settings from OPENAI_BASE_URL, OPENAI_API_KEY and MODEL (or ERRDOC_MODEL)."""
+        env = os.environ
+        name = model or env.get("MODEL") or env.get("ERRDOC_MODEL")
+        if not name:
+            raise LlmConfigError(
+                "ANALYZER=llm needs a model: set MODEL (or ERRDOC_MODEL), e.g. MODEL=gpt-4o-mini"
+            )
+        settings = cls(
+            base_url=env.get("OPENAI_BASE_URL") or None,
+            api_key=env.get("OPENAI_API_KEY") or None,
+            model=name,
+        )
+        settings = replace(settings, **{k: v for k, v in overrides.items() if v is not None})
+        if settings.concurrency < 1:
+            raise LlmConfigError("CONCURRENCY must be at least 1")
+        for limit in ("rpm", "tpm"):
+            value = getattr(settings, limit)
+            if value is not None and value < 1:
+                raise LlmConfigError(f"{limit} limit must be at least 1 (or unset)")
+        return settings
+
+
+def _load_taxonomy() -> Mapping[str, FailureClassLike]:
+    module = importlib.import_module("pipeline.taxonomy")
+    return cast(Mapping[str, FailureClassLike], module.load_taxonomy())
+
+
+class LlmAnalyzer:
+    """Explains sites with a chat-completions model; implements `Analyzer`."""
+
+    name: Literal["static", "llm"] = "llm"
+
+    def __init__(
+        self,
+        settings: LlmSettings,
+        cache_dir: Path,
+        fallback: Callable[[SiteContext], Explanation],
+        identifier_exists: Callable[[str], bool] | None = None,
+        progress: Callable[[int, int], None] | None = None,
+        *,
+        taxonomy: Mapping[str, FailureClassLike] | None = None,
+        prices_path: Path | None = None,
+        prompts_dir: Path | None = None,
+    ) -> None:
+        self.settings = settings
+        self.cache_dir = cache_dir
+        self.fallback = fallback
+        self.progress = progress
+        self.taxonomy = taxonomy if taxonomy is not None else _load_taxonomy()
+        self.slugs = frozenset(self.taxonomy)
+        self.prompt = load_prompt(settings.prompt_name, prompts_dir)
+        self.schema = strict_schema(sorted(self.slugs))
+        self.schema_version = schema_version(self.schema)
+        self.prices = load_prices(prices_path)
+        self.summary = RunSummary(model=settings.model)
+        self._exists_memo: dict[str, bool] = {}
+        self._identifier_exists = identifier_exists
+        self._schema_tokens = estimate_tokens(json.dumps(self.schema)) if settings.structured else 0
+
+    @property
+    def prompt_version(self) -> str:
+        """The version of the prompt files, as recorded in the manifest."""
+        return self.prompt.version
+
+    def key(self, ctx: SiteContext) -> str:
+        """The cache key of a site's answer."""
+        return cache_key(
+            ctx.content_hash, self.settings.model, self.prompt.version, self.schema_version
+        )
+
+    def _groups(self, contexts: Sequence[SiteContext]) -> dict[str, list[SiteContext]]:
+        groups: dict[str, list[SiteContext]] = {}
+        for ctx in contexts:
+            groups.setdefault(self.key(ctx), []).append(ctx)
+        return groups
+
+    def prompt_tokens(self, ctx: SiteContext) -> int:
+        """Estimated prompt tokens of one request for ctx (messages + schema, chars/4)."""
+        messages = self.prompt.render(ctx, self.taxonomy)
+        return sum(estimate_tokens(m["content"]) + 4 for m in messages) + self._schema_tokens
+
+    def plan(self, contexts: Sequence[SiteContext]) -> DryRunReport:
+        """What `analyze` would send and cost, without any request."""
+        groups = self._groups(contexts)
+        cache = AnswerCache(self.cache_dir)
+        try:
+            to_send = [members[0] for key, members in groups.items() if cache.get(key) is None]
+        finally:
+            cache.close()
+        prompt_tokens = sum(self.prompt_tokens(ctx) for ctx in to_send)
+        completion_tokens = EST_COMPLETION_TOKENS * len(to_send)
+        price = price_for(self.settings.model, self.prices)
+        return DryRunReport(
+            model=self.settings.model,
+            sites=len(contexts),
+            distinct=len(groups),
+            cache_hits=len(groups) - len(to_send),
+            to_send=len(to_send),
+            est_prompt_tokens=prompt_tokens,
+            est_completion_tokens=completion_tokens,
+            est_cost_usd=price.cost(prompt_tokens, completion_tokens) if price else None,
+        )
+
+    def analyze(self, contexts: Sequence[SiteContext]) -> Iterator[Analysis]:
+        """Yield one `Analysis` per context: cache hits first, then answers as they arrive."""
+        started = time.monotonic()
+        self.summary = summary = RunSummary(model=self.settings.model, sites=len(contexts))
+        cache = AnswerCache(self.cache_dir)
+        done = 0
+        try:
+            pending: list[tuple[str, list[SiteContext]]] = []
+            for key, members in self._groups(contexts).items():
+                hit = cache.get(key)
+                if hit is None:
+                    pending.append((key, members))
+                    continue
+                for ctx in members:
+                    summary.cache_hits += 1
+                    done += 1
+                    yield self._analysis(ctx, hit.explanation, hit.usage, hit.grounded, True)
+                    self._tick(done, len(contexts))
+            if pending:
+                for analysis in Run(self, cache).drive(pending):
+                    done += 1
+                    yield analysis
+                    self._tick(done, len(contexts))
+        finally:
+            cache.close()
+            summary.seconds = time.monotonic() - started
+            price = price_for(self.settings.model, self.prices)
+            if price is not None:
+                summary.cost_usd = price.cost(summary.prompt_tokens, summary.completion_tokens)
+
+    def _tick(self, done: int, total: int) -> None:
+        if self.progress is not None:
+            self.progress(done, total)
+
+    def _analysis(
+        self,
+        ctx: SiteContext,
+        explanation: Explanation,
+        usage: Usage,
+        grounded: bool | None,
+        from_cache: bool,
+        reason: str | None = None,
+    ) -> Analysis:
+        return Analysis(
+            record_id=ctx.record_id,
+            content_hash=ctx.content_hash,
+            explanation=explanation,
+            analyzer="llm",
+            status="failed" if reason else "ok",
+            reason=reason,
+            model=self.settings.model,
+            prompt_version=self.prompt.version,
+            usage=usage,
+            grounded=grounded,
+            from_cache=from_cache,
+        )
+
+    def identifier_exists(self, ident: str) -> bool:
+        """Whether the repository has ident (memoized call of the injected check)."""
+        if self._identifier_exists is None:
+            return False
+        if ident not in self._exists_memo:
+            self._exists_memo[ident] = bool(self._identifier_exists(ident))
+        return self._exists_memo[ident]

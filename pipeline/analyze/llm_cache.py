@@ -1,0 +1,108 @@
+"""The LLM answer cache: one SQLite row per answered site content, committed as it arrives.
+
+Key: sha256 of the site's content hash, the model, the prompt version and the
+answer-schema version, so a change to any of them asks again. Only valid
+answers are stored (grounded or not); failures never are, so a re-run retries
+them. Each row is committed the moment its answer arrives (WAL mode), so a run
+killed with SIGKILL loses at most the requests that were in flight. The file
+name carries the cache format version; a bump starts a new file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline.model import Explanation, Usage
+
+CACHE_FILE = "llm-v1.sqlite"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS answers (
+    key TEXT PRIMARY KEY,
+    explanation TEXT NOT NULL,
+    prompt_tokens INTEGER NOT NULL,
+    completion_tokens INTEGER NOT NULL,
+    grounded INTEGER NOT NULL,
+    model TEXT NOT NULL,
+    prompt_version TEXT NOT NULL,
+    created_at REAL NOT NULL
+)
+"""
+
+
+def cache_key(content_hash: str, model: str, prompt_version: str, schema_version: str) -> str:
+    """The cache key of one site's answer."""
+    parts = "\0".join((content_hash, model, prompt_version, schema_version))
+    return "sha256:" + hashlib.sha256(parts.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class CachedAnswer:
+    """A stored answer with the usage it cost when it was obtained."""
+
+    explanation: Explanation
+    usage: Usage
+    grounded: bool
+
+
+class AnswerCache:
+    """SQLite store of answers; use from one thread (the event loop's)."""
+
+    def __init__(self, cache_dir: Path) -> None:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        self.path = cache_dir / CACHE_FILE
+        self._db = sqlite3.connect(self.path, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA busy_timeout=10000")
+        self._db.execute(_SCHEMA)
+
+    def get(self, key: str) -> CachedAnswer | None:
+        """The stored answer for key, or None (also for a row that no longer validates)."""
+        row = self._db.execute(
+            "SELECT explanation, prompt_tokens, completion_tokens, grounded"
+            " FROM answers WHERE key = ?",
+            (key,),
+        ).fetchone()
+        if row is None:
+            return None
+        try:
+            explanation = Explanation.model_validate_json(row[0])
+        except ValueError:
+            return None  # written by an older model class: ask again
+        usage = Usage(prompt_tokens=row[1], completion_tokens=row[2])
+        return CachedAnswer(explanation, usage, bool(row[3]))
+
+    def put(
+        self,
+        key: str,
+        answer: CachedAnswer,
+        model: str,
+        prompt_version: str,
+    ) -> None:
+        """Store one answer and commit it at once."""
+        self._db.execute(
+            "INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                key,
+                answer.explanation.model_dump_json(),
+                answer.usage.prompt_tokens,
+                answer.usage.completion_tokens,
+                int(answer.grounded),
+                model,
+                prompt_version,
+                time.time(),
+            ),
+        )
+
+    def count(self) -> int:
+        """How many answers are stored."""
+        return int(self._db.execute("SELECT COUNT(*) FROM answers").fetchone()[0])
+
+    def close(self) -> None:
+        """Close the database."""
+        self._db.close()

@@ -1,0 +1,103 @@
+"""Prices, the dry-run estimate and the run summary of the LLM analyzer."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_PRICES = Path(__file__).resolve().parents[1] / "data" / "prices.toml"
+# Completion tokens assumed per answer in a dry run: the seed records' explanations
+# are 450-650 tokens of JSON; 600 errs on the expensive side.
+EST_COMPLETION_TOKENS = 600
+
+
+@dataclass(frozen=True)
+class Price:
+    """USD per 1M input and output tokens."""
+
+    input: float
+    output: float
+
+    def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
+        """USD for that many tokens."""
+        return (prompt_tokens * self.input + completion_tokens * self.output) / 1_000_000
+
+
+def load_prices(path: Path | None = None) -> dict[str, Price]:
+    """The price table from path, else $ERRDOC_PRICES, else the packaged one."""
+    from_env = os.environ.get("ERRDOC_PRICES")
+    source = path or (Path(from_env) if from_env else DEFAULT_PRICES)
+    try:
+        data = tomllib.loads(source.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ValueError(f"cannot read the price table {source}: {exc}") from exc
+    prices: dict[str, Price] = {}
+    for name, row in data.get("models", {}).items():
+        try:
+            prices[name] = Price(float(row["input"]), float(row["output"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"{source}: model {name!r} needs numeric input and output") from exc
+    return prices
+
+
+def price_for(model: str, prices: dict[str, Price]) -> Price | None:
+    """The price of a model, also when named with a provider prefix (`openai/gpt-4o`)."""
+    return prices.get(model) or prices.get(model.rsplit("/", 1)[-1])
+
+
+def _usd(cost: float | None) -> str:
+    return "unknown (model not in the price table)" if cost is None else f"${cost:.4f}"
+
+
+@dataclass(frozen=True)
+class DryRunReport:
+    """What a run would send and cost, computed without any request."""
+
+    model: str
+    sites: int
+    distinct: int  # distinct cache keys among the sites
+    cache_hits: int  # distinct keys already answered
+    to_send: int  # distinct keys that would be asked
+    est_prompt_tokens: int
+    est_completion_tokens: int
+    est_cost_usd: float | None
+
+    def format(self) -> str:
+        """A few lines for the CLI."""
+        return (
+            f"dry run, model {self.model}: {self.sites} sites, {self.distinct} distinct,"
+            f" {self.cache_hits} answered by the cache, {self.to_send} to send\n"
+            f"estimated tokens: {self.est_prompt_tokens:,} prompt (chars/4)"
+            f" + {self.est_completion_tokens:,} completion ({EST_COMPLETION_TOKENS}/answer)\n"
+            f"estimated cost: {_usd(self.est_cost_usd)}"
+        )
+
+
+@dataclass
+class RunSummary:
+    """Counts of one analyze() run; tokens are those paid in this run."""
+
+    model: str = ""
+    sites: int = 0
+    requests: int = 0
+    cache_hits: int = 0
+    reasks: int = 0
+    retries: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float | None = None
+    failures: int = 0
+    ungrounded: int = 0
+    seconds: float = 0.0
+
+    def format(self) -> str:
+        """A few lines for the CLI."""
+        return (
+            f"llm {self.model}: {self.sites} sites, {self.requests} requests"
+            f" ({self.retries} retries, {self.reasks} re-asks), {self.cache_hits} cache hits,"
+            f" {self.failures} failed, {self.ungrounded} ungrounded, {self.seconds:.1f}s\n"
+            f"tokens: {self.prompt_tokens:,} prompt + {self.completion_tokens:,} completion;"
+            f" cost {_usd(self.cost_usd)}"
+        )

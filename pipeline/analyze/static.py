@@ -1,0 +1,271 @@
+"""The offline analyzer: explanations built only from what the syntax tree shows.
+
+Every sentence names something taken from the code (the fn, its doc comment, the
+conditions, the receiver, the message's placeholders) or from the failure-class
+taxonomy; where the tree says nothing, the text says so instead of guessing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Literal
+
+from pipeline.analyze import Analysis, SiteContext
+from pipeline.formats import literal_segments, placeholders
+from pipeline.model import Condition, Explanation, HandlingStrategy, Site
+from pipeline.taxonomy import classify, load_taxonomy
+
+# Bump when the wording changes, so that reused explanations are rewritten.
+STATIC_VERSION = "static-1"
+
+_STRATEGY_BY_CLASS: dict[str, HandlingStrategy] = {
+    "configuration-error": "configuration",
+    "timeout": "retry",
+    "connection-failure": "retry",
+    "resource-exhausted": "retry",
+    "concurrency-conflict": "retry",
+    "version-incompatibility": "upgrade",
+    "invalid-argument": "validation",
+    "not-found": "validation",
+    "already-exists": "validation",
+    "invalid-state-transition": "validation",
+    "permission-denied": "configuration",
+    "unauthenticated": "configuration",
+}
+_VERB = {
+    "bail": "returns early with `bail!`",
+    "anyhow": "builds an error with `anyhow!`",
+    "ensure": "fails an `ensure!` check",
+    "format_err": "builds an error with `format_err!`",
+    "eyre": "builds an error with `eyre!`",
+    "panic": "panics with `panic!`",
+    "unreachable": "hits `unreachable!`, a branch its authors believed impossible",
+    "todo": "hits `todo!`: the branch is not written yet",
+    "unimplemented": "hits `unimplemented!`: the case is not supported",
+    "assert": "fails an assertion",
+    "expect": "panics in `.expect(..)`",
+    "context": "adds this context to an error from a call that failed",
+    "constructor": "returns an error built by",
+    "error_attr": "formats this variant with `#[error(..)]`",
+}
+
+
+class StaticAnalyzer:
+    """Explains sites from syntax-tree facts alone; never fails, never calls out."""
+
+    name: Literal["static"] = "static"
+
+    def analyze(self, contexts: Sequence[SiteContext]) -> Iterator[Analysis]:
+        """One `ok` analysis per context, in order."""
+        for context in contexts:
+            yield Analysis(
+                record_id=context.record_id,
+                content_hash=context.content_hash,
+                explanation=explain(context),
+                analyzer="static",
+                prompt_version=STATIC_VERSION,
+            )
+
+
+def explain(context: SiteContext) -> Explanation:
+    """The static explanation of one site."""
+    site = context.site
+    conditions = list(site.facts.conditions)
+    failure_class = classify(site.message, site.kind, [c.text for c in conditions])
+    strategy: HandlingStrategy = (
+        "fail-fast"
+        if context.error_type == "panic"
+        else _STRATEGY_BY_CLASS.get(failure_class, "try-catch")
+    )
+    return Explanation(
+        documentation=_documentation(context, failure_class),
+        triggerScenarios=_trigger(site, conditions),
+        commonSituations=_situations(context, failure_class),
+        solutions=_solutions(context, conditions),
+        exampleFix=_example_fix(context, conditions),
+        handlingStrategy=strategy,
+        validationCode=_validation(conditions),
+        typeGuard=_type_guard(conditions),
+        tryCatchPattern=_try_catch(context),
+        preventionTips=_prevention(context, conditions, failure_class),
+        tags=_tags(context, failure_class),
+        backgroundTag=failure_class,
+    )
+
+
+def _where(site: Site) -> str:
+    facts = site.facts
+    if facts.enclosing_fn and facts.enclosing_impl:
+        return f"`{facts.enclosing_impl}::{facts.enclosing_fn}`"
+    if facts.enclosing_fn:
+        return f"`{facts.enclosing_fn}`"
+    return f"`{site.file_path}`"
+
+
+def _documentation(context: SiteContext, failure_class: str) -> str:
+    site = context.site
+    facts = site.facts
+    title = load_taxonomy()[failure_class].title
+    if site.kind == "error_attr":
+        owner = f"`{facts.enclosing_type}::{facts.variant}`" if facts.variant else f"`{facts.enclosing_type}`"
+        text = f"{owner} is an error type whose message (`#[error(..)]`) reads \"{site.message}\"."
+        if facts.type_doc:
+            text += f" Its doc comment says: \"{_first_sentence(facts.type_doc)}\""
+        return text + f" Class: {title}."
+    verb = _VERB[site.kind]
+    if site.kind == "constructor":
+        verb = f"{verb} `{site.macro}`"
+    text = f"{_where(site)} {verb} in `{site.file_path}` at line {site.line}."
+    if site.kind in ("expect", "context") and facts.receiver:
+        outcome = "was `None` or `Err`" if site.kind == "expect" else "returned an error"
+        text += f" The call it guards, `{facts.receiver}`, {outcome}."
+    if facts.fn_doc:
+        text += f" The function's doc comment says: \"{_first_sentence(facts.fn_doc)}\""
+    if context.error_class:
+        text += f" The error is a `{context.error_class}`."
+    if context.error_type == "panic":
+        text += " A panic aborts the current task or thread rather than returning an error."
+    return text + f" Class: {title}."
+
+
+def _trigger(site: Site, conditions: Sequence[Condition]) -> str:
+    where = _where(site)
+    if not conditions:
+        return (
+            f"No `if`, `match`, `let ... else` or `ensure!` inside {where} guards line {site.line}: "
+            "it is reached whenever execution gets there."
+        )
+    steps = [f"{i}. {_describe(c)} (line {c.line})" for i, c in enumerate(conditions, 1)]
+    steps.append(f"{len(steps) + 1}. `{site.macro}` at line {site.line}")
+    return f"In {where}: " + "; ".join(steps) + "."
+
+
+def _describe(condition: Condition) -> str:
+    text = f"`{condition.text}`"
+    return {
+        "if": f"{text} is true",
+        "if_let": f"{text} matches",
+        "else": f"{text} is false (else branch)",
+        "match_arm": f"the arm {text} is taken",
+        "let_else": f"{text}",
+        "while": f"inside the loop `while {condition.text}`",
+        "loop": f"inside the loop over {text}",
+        "ensure": f"the earlier check {text} passed",
+        "closure": f"{text}",
+    }[condition.kind]
+
+
+def _situations(context: SiteContext, failure_class: str) -> str:
+    site = context.site
+    area = _module(site.file_path)
+    description = load_taxonomy()[failure_class].title.lower()
+    text = f"Operations that reach {_where(site)} in `{area}`; this is a {description} error"
+    slots = [p for p in placeholders(site.message)] if site.is_format else []
+    if slots:
+        names = ", ".join(f"`{{{p}}}`" for p in slots)
+        text += f", and the message names the value(s) involved ({names})"
+    return text + "."
+
+
+def _solutions(context: SiteContext, conditions: Sequence[Condition]) -> list[str]:
+    site = context.site
+    solutions: list[str] = []
+    for condition in reversed(conditions):
+        if condition.kind in ("if", "ensure"):
+            solutions.append(f"Make sure `{condition.text}` does not hold before the call (line {condition.line}).")
+        elif condition.kind == "else":
+            solutions.append(f"Make sure `{condition.text}` holds before the call (line {condition.line}).")
+        elif condition.kind in ("match_arm", "if_let"):
+            solutions.append(f"Avoid inputs for which {_describe(condition)} (line {condition.line}).")
+        elif condition.kind == "let_else":
+            solutions.append(f"Provide a value for which {condition.text.replace(' did not match', ' matches')}.")
+        elif condition.kind == "closure":
+            solutions.append(f"Find out why {condition.text}.")
+    if site.kind == "context":
+        solutions.insert(0, "Read the `Caused by:` chain under this message: it names the error that failed.")
+    if context.error_type == "panic":
+        solutions.append(
+            "A panic here means an assumption of the code broke: report it upstream with the "
+            f"full message, the backtrace (`RUST_BACKTRACE=1`) and the commit {context.sha[:10]}."
+        )
+    if site.is_format and placeholders(site.message):
+        solutions.append("Check the values the message prints; they identify what was rejected.")
+    if not solutions:
+        solutions.append(f"Read {_where(site)} around line {site.line} to see what the call expected.")
+    return solutions
+
+
+def _example_fix(context: SiteContext, conditions: Sequence[Condition]) -> str:
+    site = context.site
+    thrown = context.window.split("\n")[site.line - context.window_start].strip()
+    guard = next((c for c in reversed(conditions) if c.kind in ("if", "ensure", "else")), None)
+    lines = [f"// {site.file_path}:{site.line}", thrown]
+    if guard is not None:
+        test = f"!({guard.text})" if guard.kind != "else" else guard.text
+        lines += [
+            "// before the operation, check what the code checks:",
+            f"if {test} {{",
+            "    // proceed",
+            "}",
+        ]
+    return "\n".join(lines)
+
+
+def _validation(conditions: Sequence[Condition]) -> str | None:
+    checks = [c for c in conditions if c.kind in ("if", "ensure", "else")]
+    if not checks:
+        return None
+    parts = [f"({c.text})" if c.kind == "else" else f"!({c.text})" for c in checks]
+    return "let ok = " + " && ".join(parts) + ";"
+
+
+def _type_guard(conditions: Sequence[Condition]) -> str | None:
+    for condition in reversed(conditions):
+        if condition.kind == "let_else":
+            pattern, _, value = condition.text.removeprefix("let ").removesuffix(" did not match").partition(" = ")
+            return f"matches!({value}, {pattern})"
+    return None
+
+
+def _try_catch(context: SiteContext) -> str | None:
+    if context.error_type == "panic":
+        return None
+    segments = sorted(literal_segments(context.site.message, context.site.is_format), key=len)
+    needle = segments[-1].strip().replace("\\", "\\\\").replace('"', '\\"') if segments else ""
+    call = context.site.facts.enclosing_fn or "operation"
+    return (
+        f"match {call}(..) {{\n"
+        f'    Err(e) if e.to_string().contains("{needle}") => {{ /* handle */ }}\n'
+        "    other => other?,\n"
+        "}"
+    )
+
+
+def _prevention(
+    context: SiteContext, conditions: Sequence[Condition], failure_class: str
+) -> list[str]:
+    tips = [f"Check `{c.text}` before calling {_where(context.site)}." for c in conditions if c.kind in ("if", "ensure")]
+    tips.append(_first_sentence(load_taxonomy()[failure_class].description))
+    return tips
+
+
+def _tags(context: SiteContext, failure_class: str) -> list[str]:
+    parts = [p for p in context.site.file_path.removesuffix(".rs").split("/") if p not in ("src", "lib", "mod")]
+    tags = [*parts[:2], context.site.kind.replace("_", "-"), failure_class]
+    seen: list[str] = []
+    for tag in tags:
+        tag = tag.lower().replace("_", "-")
+        if tag and tag not in seen:
+            seen.append(tag)
+    return seen
+
+
+def _module(path: str) -> str:
+    parts = [p for p in path.removesuffix(".rs").split("/") if p not in ("src", "mod", "lib")]
+    return "::".join(parts) or path
+
+
+def _first_sentence(text: str) -> str:
+    flat = " ".join(text.split())
+    end = flat.find(". ")
+    return flat if end < 0 else flat[: end + 1]

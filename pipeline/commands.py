@@ -1,0 +1,164 @@
+"""The `extract`, `validate` and `schema` commands: option parsing and reporting only."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from pipeline.extract import ExtractRequest, ExtractResult, run_extract
+from pipeline.runner import AnalyzerChoice, analyzer_factory
+from pipeline.source import SourceError
+from pipeline.store import StoreError
+from pipeline.validate import record_schema, validate_out
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class UserError(click.ClickException):
+    """A one-line error for the user; exit status 1."""
+
+    def format_message(self) -> str:
+        return self.message
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"errdoc: error: {self.message}", err=True)
+
+
+def user_errors(func: F) -> F:
+    """Turn the pipeline's expected failures into one-line errors, never a traceback."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except (SourceError, StoreError, ValueError) as err:
+            raise UserError(str(err).splitlines()[0] if str(err) else type(err).__name__) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def default_cache() -> Path:
+    """`ERRDOC_CACHE`, else `~/.cache/errdoc`."""
+    return Path(os.environ.get("ERRDOC_CACHE") or Path.home() / ".cache" / "errdoc")
+
+
+def _globs(values: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(g.strip() for value in values for g in value.split(",") if g.strip())
+
+
+def run_options(func: F) -> F:
+    """Options shared by `extract` and `regenerate`."""
+    options = [
+        click.option("--repo", required=True, help="Dataset identity, owner/name (e.g. risingwavelabs/risingwave)."),
+        click.option("--source", help="Local clone, bare repo or git URL to read instead of GitHub."),
+        click.option("--out", type=click.Path(path_type=Path), default=Path("output"), show_default=True,
+                     help="Where datasets live: OUT/<owner>/<name>/."),
+        click.option("--cache", "cache_dir", type=click.Path(path_type=Path), default=None,
+                     help="Cache directory [default: $ERRDOC_CACHE or ~/.cache/errdoc]."),
+        click.option("--include", multiple=True, help="Comma-separated globs over repository paths to keep (src/meta/**)."),
+        click.option("--exclude", multiple=True, help="Comma-separated globs over repository paths to drop."),
+        click.option("--jobs", type=click.IntRange(1, 64), default=None, help="Parser processes [default: all cores]."),
+        click.option("--analyzer", type=click.Choice(["static", "llm"]), default="static", show_default=True,
+                     help="static: offline, from the syntax tree; llm: an OpenAI-compatible model."),
+        click.option("--model", help="Model for --analyzer llm [default: $MODEL or $ERRDOC_MODEL]."),
+        click.option("--concurrency", type=click.IntRange(1, 256), default=8, show_default=True,
+                     help="Model requests in flight."),
+        click.option("--rpm", type=click.IntRange(1), default=None, help="Model requests per minute, at most."),
+        click.option("--tpm", type=click.IntRange(1), default=None, help="Model tokens per minute, at most."),
+        click.option("--dry-run", is_flag=True, help="With --analyzer llm: estimate requests, tokens and cost; call nothing."),
+        click.option("--allow-failures", is_flag=True, help="Exit 0 even if the model failed for some sites."),
+    ]  # fmt: skip
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def request_from(repo: str, rev: str, options: dict[str, Any]) -> tuple[ExtractRequest, AnalyzerChoice]:
+    """The run request and analyzer choice from parsed options."""
+    request = ExtractRequest(
+        repo=repo,
+        rev=rev,
+        out=options["out"],
+        cache_dir=options["cache_dir"] or default_cache(),
+        source=options["source"],
+        include=_globs(options["include"]),
+        exclude=_globs(options["exclude"]),
+        jobs=options["jobs"],
+    )
+    choice = AnalyzerChoice(
+        name=options["analyzer"],
+        model=options["model"],
+        concurrency=options["concurrency"],
+        rpm=options["rpm"],
+        tpm=options["tpm"],
+        dry_run=options["dry_run"],
+    )
+    return request, choice
+
+
+def report(result: ExtractResult, allow_failures: bool) -> None:
+    """Print what a run did; exit non-zero when the model failed for some site."""
+    for message in result.messages:
+        click.echo(f"errdoc: {message}", err=True)
+    if not result.published:
+        return
+    counts = result.counts
+    click.echo(
+        f"errdoc: {counts['records']} records from {counts['filesScanned']} files "
+        f"({counts['filesParsed']} parsed, {counts['filesFromCache']} from cache, "
+        f"{counts['filesSkipped']} skipped) at {result.sha[:10]} -> {result.root} "
+        f"(version {result.version})",
+        err=True,
+    )
+    if result.failed:
+        click.echo(f"errdoc: the model failed for {result.failed} sites; their static explanation stands in", err=True)
+        if not allow_failures:
+            sys.exit(3)
+
+
+@click.command("extract")
+@click.option("--sha", required=True, help="Commit, short sha, tag or branch; resolved once to the full commit.")
+@run_options
+@user_errors
+def extract_command(repo: str, sha: str, allow_failures: bool, **options: Any) -> None:
+    """Extract the error records of REPO at SHA and publish a dataset version under OUT.
+
+    \b
+    Examples:
+      errdoc extract --repo risingwavelabs/risingwave --sha 6469eb736d --source ~/src/risingwave
+      errdoc extract --repo o/n --sha main --include 'src/meta/**' --analyzer llm --model gpt-4o-mini
+    """
+    request, choice = request_from(repo, sha, options)
+    make, name, version = analyzer_factory(choice, request)
+    if make is None:  # dry run: already reported
+        return
+    result = run_extract(request, make, name, version)
+    report(result, allow_failures)
+
+
+@click.command("validate")
+@click.argument("out", type=click.Path(path_type=Path, exists=True, file_okay=False), default="output")
+@user_errors
+def validate_command(out: Path) -> None:
+    """Check every record under OUT against the exported JSON Schema (exit 1 on any problem)."""
+    checked, problems = validate_out(out)
+    for problem in problems[:50]:
+        click.echo(problem, err=True)
+    if len(problems) > 50:
+        click.echo(f"... and {len(problems) - 50} more", err=True)
+    if problems:
+        raise UserError(f"{len(problems)} problems in {checked} records under {out}")
+    click.echo(f"ok: {checked} records valid under {out}")
+
+
+@click.command("schema")
+def schema_command() -> None:
+    """Print the JSON Schema of a record file (records/<id>.json)."""
+    click.echo(json.dumps(record_schema(), indent=2))

@@ -1,0 +1,182 @@
+"""Read-only loader of a published dataset (SPEC 6), for `render` and `explain`.
+
+A dataset directory is `OUT/<owner>/<name>/` with `records/<id>.json` (the truth),
+and optionally `manifest.json` (provenance, retired records) and
+`versions/<datasetVersion>.jsonl.gz` (the bodies of retired records). Only
+`records/` is required: the seeds' JSON records alone make a dataset.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from pipeline.model import Provenance, Record, RecordFile, Retired
+
+_SEGMENT = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+_VERSION_NAME = re.compile(r"^[0-9A-Za-z:._-]+$")
+
+
+class DatasetError(Exception):
+    """A dataset directory that cannot be read; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """One repository's published records, their provenance and retired records."""
+
+    repo: str
+    sha: str
+    dataset_version: str
+    records: tuple[Record, ...]
+    provenance: Mapping[str, Provenance]
+    retired: Mapping[str, Retired]
+    retired_records: Mapping[str, Record]  # id -> last published body, when it could be found
+    root: Path = field(default=Path("."))
+
+    def record_file(self, record_id: str) -> Path:
+        """Path of `records/<id>.json` for a current record."""
+        return self.root / "records" / f"{record_id}.json"
+
+
+def safe_repo(repo: str) -> bool:
+    """True when `owner/name` can be used as two path segments (no `..`, no dot-files)."""
+    parts = repo.split("/")
+    return len(parts) == 2 and all(_SEGMENT.match(p) for p in parts)
+
+
+def page_path(record: Record) -> str:
+    """The page of a record, relative to the site root: `<owner>/<name>/<id>-<slug>.html`."""
+    slug = re.sub(r"[^a-z0-9-]+", "", record.slug.lower())[:50].strip("-") or "error"
+    return f"{record.repo}/{record.id}-{slug}.html"
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DatasetError(f"{path}: unreadable JSON ({exc}); re-run `errdoc extract`") from exc
+
+
+def _load_records(root: Path) -> tuple[list[Record], list[str]]:
+    records: list[Record] = []
+    versions: list[str] = []
+    for path in sorted((root / "records").glob("*.json")):
+        try:
+            parsed = RecordFile.model_validate(_read_json(path))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise DatasetError(
+                f"{path}: not a valid record ({where}: {first['msg']}); "
+                "check it with `errdoc validate`"
+            ) from exc
+        if parsed.record.id != path.stem:
+            raise DatasetError(f"{path}: holds record {parsed.record.id}, not {path.stem}")
+        records.append(parsed.record)
+        versions.append(parsed.datasetVersion)
+    return records, versions
+
+
+def _provenance(raw: Any) -> dict[str, Provenance]:
+    out: dict[str, Provenance] = {}
+    if not isinstance(raw, dict):
+        return out
+    known = set(Provenance.model_fields)
+    for rid, entry in raw.items():
+        if not isinstance(entry, dict):
+            continue
+        try:  # a newer manifest may carry more keys: keep what this version knows
+            out[str(rid)] = Provenance.model_validate(
+                {k: v for k, v in entry.items() if k in known}
+            )
+        except ValidationError:
+            continue
+    return out
+
+
+def _retired(raw: Any) -> dict[str, Retired]:
+    out: dict[str, Retired] = {}
+    if not isinstance(raw, dict):
+        return out
+    for rid, entry in raw.items():
+        try:
+            out[str(rid)] = Retired.model_validate(entry)
+        except ValidationError:
+            continue
+    return out
+
+
+def _version_records(root: Path, version: str) -> dict[str, Record]:
+    """Records of one published version, by id; empty when the file is absent or unsafe."""
+    if not _VERSION_NAME.match(version) or version.startswith("."):
+        return {}
+    path = root / "versions" / f"{version}.jsonl.gz"
+    if not path.is_file():
+        return {}
+    out: dict[str, Record] = {}
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as fh:
+            for line in fh:
+                if line.strip():
+                    record = Record.model_validate_json(line)
+                    out[record.id] = record
+    except (OSError, EOFError, ValidationError):
+        return out
+    return out
+
+
+def load_dataset(repo_dir: Path) -> Dataset:
+    """Load `OUT/<owner>/<name>/`; the manifest and versions are optional."""
+    if not (repo_dir / "records").is_dir():
+        raise DatasetError(f"{repo_dir}: no records/ directory; run `errdoc extract` first")
+    records, versions = _load_records(repo_dir)
+    manifest_path = repo_dir / "manifest.json"
+    manifest: dict[str, Any] = {}
+    if manifest_path.is_file():
+        raw = _read_json(manifest_path)
+        manifest = raw if isinstance(raw, dict) else {}
+    repo = str(manifest.get("repo") or f"{repo_dir.parent.name}/{repo_dir.name}")
+    if not safe_repo(repo):
+        raise DatasetError(f"{repo_dir}: repository name {repo!r} is not owner/name")
+    strangers = sorted({r.repo for r in records} - {repo})
+    if strangers:
+        raise DatasetError(f"{repo_dir}: holds records of {strangers[0]}, not of {repo}")
+    shas = Counter(r.analyzedSha for r in records)
+    sha = str(manifest.get("sha") or (shas.most_common(1)[0][0] if shas else ""))
+    version = str(manifest.get("datasetVersion") or (max(versions) if versions else ""))
+    retired = _retired(manifest.get("retired"))
+    current = {r.id for r in records}
+    retired = {k: v for k, v in retired.items() if k not in current}
+    bodies: dict[str, Record] = {}
+    by_version: dict[str, dict[str, Record]] = {}
+    for rid, entry in sorted(retired.items()):
+        if entry.lastVersion not in by_version:
+            by_version[entry.lastVersion] = _version_records(repo_dir, entry.lastVersion)
+        body = by_version[entry.lastVersion].get(rid)
+        if body is not None and body.repo == repo:
+            bodies[rid] = body
+    return Dataset(
+        repo=repo,
+        sha=sha,
+        dataset_version=version,
+        records=tuple(sorted(records, key=lambda r: r.id)),
+        provenance=_provenance(manifest.get("records")),
+        retired=retired,
+        retired_records=bodies,
+        root=repo_dir,
+    )
+
+
+def load_all(out: Path) -> list[Dataset]:
+    """Every dataset under OUT (each `OUT/<owner>/<name>/` with a records/ directory)."""
+    found = sorted(p.parent for p in out.glob("*/*/records") if p.is_dir())
+    return [load_dataset(p) for p in found if not p.name.startswith(".")]

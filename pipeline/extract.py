@@ -1,0 +1,196 @@
+"""One run: source -> scan -> contexts -> explanations -> a published dataset version."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pipeline.analyze import Analysis, Analyzer, SiteContext
+from pipeline.analyze.static import STATIC_VERSION, StaticAnalyzer
+from pipeline.model import Explanation, Provenance, Record, Retired, Usage
+from pipeline.records import AliasTable, build_record, ordinals, site_context
+from pipeline.scan import RepoScan, scan_listing
+from pipeline.scancache import ScanCache
+from pipeline.source import list_files, open_source, resolve_commit
+from pipeline.store import Previous, Publication, dataset_dir, load_previous, new_version, publish
+
+
+@dataclass(frozen=True)
+class ExtractRequest:
+    """What the user asked for."""
+
+    repo: str
+    rev: str
+    out: Path
+    cache_dir: Path
+    source: str | None = None
+    include: Sequence[str] = ()
+    exclude: Sequence[str] = ()
+    jobs: int | None = None
+
+
+@dataclass
+class ExtractResult:
+    """What a run did."""
+
+    root: Path
+    sha: str
+    version: str | None
+    counts: dict[str, Any]
+    failed: int = 0
+    published: bool = True
+    messages: list[str] = field(default_factory=list)
+
+
+AnalyzerFactory = Callable[[Sequence[SiteContext]], Analyzer]
+
+
+def scan_commit(request: ExtractRequest) -> tuple[str, RepoScan, int]:
+    """Open the source, resolve the commit and scan its Rust files: (sha, scan, files listed)."""
+    git_dir = open_source(request.repo, request.source, request.cache_dir)
+    sha = resolve_commit(git_dir, request.rev)
+    listing = list_files(git_dir, sha, include=request.include, exclude=request.exclude)
+    cache = ScanCache(request.cache_dir)
+    try:
+        scanned = scan_listing(git_dir, listing, cache, request.jobs)
+    finally:
+        cache.close()
+    return sha, scanned, len(listing.entries) + len(listing.skipped)
+
+
+def build_contexts(repo: str, sha: str, scanned: RepoScan) -> list[SiteContext]:
+    """A context per site, ids and error classes resolved across the repository."""
+    aliases = AliasTable.build(
+        ((path, alias) for path, scan in scanned.scans.items() for alias in scan.aliases),
+        (path for path, scan in scanned.scans.items() if scan.uses_anyhow_result),
+    )
+    contexts: list[SiteContext] = []
+    for path in sorted(scanned.scans):
+        sites = scanned.scans[path].sites
+        for site, ordinal in zip(sites, ordinals(sites), strict=True):
+            contexts.append(site_context(repo, sha, site, ordinal, aliases))
+    return contexts
+
+
+def reusable(context: SiteContext, previous: Previous | None, analyzer: str, version: str | None) -> bool:
+    """A site whose content is unchanged keeps its explanation: no analyzer call."""
+    if previous is None:
+        return False
+    old = previous.provenance.get(context.record_id)
+    return (
+        old is not None
+        and context.record_id in previous.records
+        and old.contentHash == context.content_hash
+        and old.analyzer == analyzer
+        and old.status == "ok"
+        and (version is None or old.promptVersion == version)
+    )
+
+
+def run_extract(
+    request: ExtractRequest,
+    make_analyzer: AnalyzerFactory | None = None,
+    analyzer_name: str = "static",
+    analyzer_version: str | None = STATIC_VERSION,
+) -> ExtractResult:
+    """Extract, explain and publish one repository at one commit."""
+    root = dataset_dir(request.out, request.repo)
+    sha, scanned, listed = scan_commit(request)
+    contexts = build_contexts(request.repo, sha, scanned)
+    counts = _counts(scanned, contexts, listed)
+    if listed == 0:
+        message = f"no .rs files at {sha[:10]}" + (
+            " match INCLUDE/EXCLUDE" if request.include or request.exclude else ""
+        )
+        return ExtractResult(root, sha, None, counts, published=False, messages=[f"{message}; nothing to extract"])
+    previous = load_previous(root)
+    version = new_version()
+    fresh = [c for c in contexts if not reusable(c, previous, analyzer_name, analyzer_version)]
+    analyzer = make_analyzer(fresh) if make_analyzer is not None else StaticAnalyzer()
+    analyses = {a.record_id: a for a in analyzer.analyze(fresh)}
+    records, provenance = _assemble(contexts, analyses, previous, version)
+    retired = _retire(previous, {r.id for r in records}, sha)
+    failed = sum(1 for p in provenance.values() if p.status == "failed")
+    counts.update(failed=failed, retired=len(retired), reused=len(contexts) - len(fresh))
+    publish(root, Publication(request.repo, sha, version, records, provenance, counts, retired), previous)
+    return ExtractResult(root, sha, version, counts, failed=failed)
+
+
+def _assemble(
+    contexts: Iterable[SiteContext],
+    analyses: dict[str, Analysis],
+    previous: Previous | None,
+    now: str,
+) -> tuple[list[Record], dict[str, Provenance]]:
+    records: list[Record] = []
+    provenance: dict[str, Provenance] = {}
+    for context in contexts:
+        analysis = analyses.get(context.record_id)
+        old_record = previous.records.get(context.record_id) if previous else None
+        old_prov = previous.provenance.get(context.record_id) if previous else None
+        unchanged = old_prov is not None and old_prov.contentHash == context.content_hash
+        changed_at = old_record.contentChangedAt if unchanged and old_record else now
+        if analysis is None:  # reused: the previous explanation, timestamps and provenance stand
+            assert old_record is not None and old_prov is not None
+            explanation = _explanation_of(old_record)
+            records.append(build_record(context, explanation, old_record.analyzedAt, changed_at))
+            provenance[context.record_id] = old_prov.model_copy(update={"kind": context.site.kind})
+            continue
+        records.append(build_record(context, analysis.explanation, now, changed_at))
+        provenance[context.record_id] = Provenance(
+            analyzer=analysis.analyzer,
+            status=analysis.status,
+            reason=analysis.reason,
+            model=analysis.model,
+            promptVersion=analysis.prompt_version,
+            contentHash=context.content_hash,
+            usage=analysis.usage if analysis.usage else Usage(),
+            kind=context.site.kind,
+            grounded=analysis.grounded,
+            enclosingFn=context.site.facts.enclosing_fn,
+            conditions=[f"{c.kind}: {c.text}" for c in context.site.facts.conditions],
+        )
+    return records, provenance
+
+
+def _explanation_of(record: Record) -> Explanation:
+    return Explanation.model_validate({k: getattr(record, k) for k in Explanation.model_fields})
+
+
+def _retire(previous: Previous | None, current: set[str], sha: str) -> dict[str, Retired]:
+    if previous is None:
+        return {}
+    retired = {rid: r for rid, r in previous.retired.items() if rid not in current}
+    for rid, record in previous.records.items():
+        if rid not in current:
+            retired[rid] = Retired(
+                since=sha,
+                lastVersion=previous.version,
+                errorMessage=record.errorMessage,
+                filePath=record.filePath,
+            )
+    return retired
+
+
+def _counts(scanned: RepoScan, contexts: Sequence[SiteContext], listed: int) -> dict[str, Any]:
+    kinds = Counter(c.site.kind for c in contexts)
+    return {
+        "records": len(contexts),
+        "filesListed": listed,
+        "filesScanned": len(scanned.scans),
+        "filesParsed": scanned.parsed,
+        "filesFromCache": scanned.cached,
+        "filesSkipped": sum(scanned.skipped.values()),
+        "skippedByReason": dict(sorted(scanned.skipped.items())),
+        "filesWithSyntaxErrors": sum(1 for s in scanned.scans.values() if s.parse_errors),
+        "sitesByKind": dict(sorted(kinds.items())),
+    }
+
+
+def warn(message: str) -> None:
+    """A warning line on stderr."""
+    print(f"warning: {message}", file=sys.stderr)

@@ -1,0 +1,243 @@
+"""From a site to a record: identity, pattern, error class, window, link (SPEC 4). Pure."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from pipeline.analyze import SiteContext
+from pipeline.formats import message_pattern, slugify
+from pipeline.model import (
+    SCHEMA_VERSION,
+    ErrorType,
+    Explanation,
+    Record,
+    Severity,
+    Site,
+    TypeAlias,
+)
+
+PANIC_KINDS = {"panic", "unreachable", "todo", "unimplemented", "assert", "expect"}
+ANYHOW_KINDS = {"bail", "anyhow", "ensure", "format_err"}
+# An expected rejection of a user's request that leaves the system healthy.
+_REJECTION = re.compile(
+    r"\b(not supported|unsupported|does not support|doesn't support|invalid|not allowed|"
+    r"permission denied|already exists?|not found|does not exist|doesn't exist|not permitted|"
+    r"too (?:long|large|many|big)|must be|expected .* got|unknown)\b",
+    re.IGNORECASE,
+)
+_REJECTING_CALLEE = re.compile(
+    r"(invalid|not_?found|permission|unsupported|not_?supported|already_?exists|bind|parse)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class AliasTable:
+    """`type XResult<T> = Result<T, XError>` aliases of a whole repository."""
+
+    by_name: Mapping[str, tuple[tuple[str, str], ...]]  # name -> ((file path, error type), ...)
+    anyhow_result_files: frozenset[str] = frozenset()  # files that `use anyhow::Result`
+
+    @classmethod
+    def build(
+        cls, aliases: Iterable[tuple[str, TypeAlias]], anyhow_files: Iterable[str] = ()
+    ) -> AliasTable:
+        """Index aliases by name from `(file path, alias)` pairs."""
+        table: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        for path, alias in aliases:
+            table[alias.name].append((path, alias.error_type))
+        return cls(
+            {name: tuple(sorted(v)) for name, v in table.items()}, frozenset(anyhow_files)
+        )
+
+    def resolve(self, name: str, path: str) -> str | None:
+        """The error type of alias `name` as seen from `path`: same file, nearest crate, unique."""
+        candidates = self.by_name.get(name, ())
+        if not candidates:
+            return None
+        same_file = [error for file, error in candidates if file == path]
+        if same_file:
+            return same_file[0]
+        best = max(candidates, key=lambda c: _common_prefix(c[0], path))
+        closest = [c for c in candidates if _common_prefix(c[0], path) == _common_prefix(best[0], path)]
+        errors = {error for _, error in closest}
+        return best[1] if len(errors) == 1 else None
+
+
+def _common_prefix(a: str, b: str) -> int:
+    count = 0
+    for x, y in zip(a.split("/")[:-1], b.split("/")[:-1], strict=False):
+        if x != y:
+            break
+        count += 1
+    return count
+
+
+def record_id(repo: str, file_path: str, pattern: str, ordinal: int) -> str:
+    """16 hex: stable while the site stays in its file, whatever its line."""
+    key = "\n".join((repo, file_path, pattern, str(ordinal)))
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
+
+
+def content_hash(message: str, pattern: str, window: str) -> str:
+    """What makes an explanation stale: message, pattern and source window."""
+    body = json.dumps([message, pattern, window], ensure_ascii=False, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def github_url(repo: str, sha: str, path: str, start: int, end: int) -> str:
+    """The pinned link to the window."""
+    return f"https://github.com/{repo}/blob/{sha}/{path}#L{start}-L{end}"
+
+
+def error_class(site: Site, aliases: AliasTable) -> str | None:
+    """The Rust error type of the site: the fn's return type, resolved, else the macro's."""
+    if site.kind in PANIC_KINDS:
+        return None
+    if site.kind == "error_attr":
+        return site.facts.enclosing_type
+    resolved = _result_error(site.facts.return_type, site.file_path, aliases)
+    if resolved is not None:
+        return resolved
+    if site.kind in ANYHOW_KINDS or (site.kind == "context" and site.macro != "wrap_err"):
+        return "anyhow::Error"
+    if site.kind == "eyre":
+        return "eyre::Report"
+    if site.kind == "constructor" and site.macro != "Err" and "::" in site.macro:
+        return site.macro.rsplit("::", 1)[0].rsplit("::", 1)[-1]
+    return None
+
+
+def _result_error(return_type: str | None, path: str, aliases: AliasTable) -> str | None:
+    if not return_type:
+        return None
+    name, arguments = _generic(return_type)
+    if not name.endswith("Result"):
+        return None
+    if len(arguments) >= 2:
+        return arguments[1]
+    short = name.rsplit("::", 1)[-1]
+    if name in ("anyhow::Result", "::anyhow::Result"):
+        return "anyhow::Error"
+    if name.endswith("eyre::Result"):
+        return "eyre::Report"
+    if short == "Result" and name == "Result" and path in aliases.anyhow_result_files:
+        return "anyhow::Error"
+    resolved = aliases.resolve(short, path)
+    if resolved is not None and resolved.endswith("Result"):
+        return None  # an alias of an alias we cannot see through
+    return resolved
+
+
+def _generic(text: str) -> tuple[str, list[str]]:
+    """`Result<Vec<A>, B>` -> ("Result", ["Vec<A>", "B"])."""
+    text = re.sub(r"\s+", "", text)
+    if "<" not in text or not text.endswith(">"):
+        return text, []
+    name, _, inner = text.partition("<")
+    inner = inner[:-1]
+    args, depth, current = [], 0, ""
+    for ch in inner:
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            args.append(current)
+            current = ""
+        else:
+            current += ch
+    if current:
+        args.append(current)
+    return name, args
+
+
+def error_type(site: Site) -> ErrorType:
+    """`panic` for panics, `error_code` when a code is carried, else `exception`."""
+    if site.kind in PANIC_KINDS:
+        return "panic"
+    return "error_code" if site.error_code else "exception"
+
+
+def severity(site: Site) -> Severity:
+    """`critical` for panics; `warning` for an expected rejection of a request; else `error`."""
+    if site.kind in PANIC_KINDS:
+        return "critical"
+    if _REJECTION.search(site.message) or (
+        site.kind == "constructor" and _REJECTING_CALLEE.search(site.macro)
+    ):
+        return "warning"
+    return "error"
+
+
+def ordinals(sites: Sequence[Site]) -> list[int]:
+    """For each site of one file (in line order), the ordinal of its pattern in that file."""
+    seen: dict[str, int] = defaultdict(int)
+    result = []
+    for site in sites:
+        pattern = pattern_of(site)
+        result.append(seen[pattern])
+        seen[pattern] += 1
+    return result
+
+
+def pattern_of(site: Site) -> str:
+    """The site's `messagePattern`."""
+    return message_pattern(site.message, is_format=site.is_format)
+
+
+def site_context(
+    repo: str, sha: str, site: Site, ordinal: int, aliases: AliasTable
+) -> SiteContext:
+    """Everything about one site that a record or an analyzer needs."""
+    pattern = pattern_of(site)
+    window, start = site.window, site.window_start
+    return SiteContext(
+        record_id=record_id(repo, site.file_path, pattern, ordinal),
+        repo=repo,
+        sha=sha,
+        site=site,
+        error_class=error_class(site, aliases),
+        error_type=error_type(site),
+        severity=severity(site),
+        message_pattern=pattern,
+        window=window,
+        window_start=start,
+        content_hash=content_hash(site.message, pattern, window),
+    )
+
+
+def build_record(
+    context: SiteContext, explanation: Explanation, analyzed_at: str, changed_at: str
+) -> Record:
+    """The published record of one site."""
+    site = context.site
+    end = context.window_start + context.window.count("\n")
+    return Record(
+        id=context.record_id,
+        repo=context.repo,
+        slug=slugify(site.message),
+        errorCode=site.error_code,
+        errorMessage=site.message,
+        messagePattern=context.message_pattern,
+        errorType=error_type(site),
+        errorClass=context.error_class,
+        httpStatus=site.http_status,
+        severity=severity(site),
+        filePath=site.file_path,
+        lineNumber=site.line,
+        sourceCode=context.window,
+        sourceCodeStart=context.window_start,
+        sourceCodeEnd=end,
+        githubUrl=github_url(context.repo, context.sha, site.file_path, context.window_start, end),
+        **explanation.model_dump(),
+        analyzedSha=context.sha,
+        analyzedAt=analyzed_at,
+        contentChangedAt=changed_at,
+        schemaVersion=SCHEMA_VERSION,
+    )

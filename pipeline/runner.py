@@ -1,0 +1,72 @@
+"""Choosing and building the analyzer of a run (static, or llm with its settings)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from pipeline.analyze import Analysis, SiteContext
+from pipeline.analyze.llm import LlmAnalyzer, LlmSettings
+from pipeline.analyze.static import STATIC_VERSION, StaticAnalyzer, explain
+from pipeline.extract import AnalyzerFactory, ExtractRequest, build_contexts, scan_commit
+from pipeline.progress import Progress
+
+
+@dataclass(frozen=True)
+class AnalyzerChoice:
+    """The analyzer options of a run."""
+
+    name: str = "static"
+    model: str | None = None
+    concurrency: int = 8
+    rpm: int | None = None
+    tpm: int | None = None
+    dry_run: bool = False
+
+
+def llm_settings(choice: AnalyzerChoice) -> LlmSettings:
+    """Settings from the environment, overridden by the command line."""
+    return LlmSettings.from_env(
+        choice.model, concurrency=choice.concurrency, rpm=choice.rpm, tpm=choice.tpm
+    )
+
+
+def analyzer_factory(
+    choice: AnalyzerChoice, request: ExtractRequest
+) -> tuple[AnalyzerFactory | None, str, str | None]:
+    """(factory, analyzer name, version for reuse); factory None when a dry run was reported."""
+    if choice.name == "static":
+        if choice.dry_run:
+            print("errdoc: --dry-run only estimates model calls; the static analyzer makes none", file=sys.stderr)
+            return None, "static", STATIC_VERSION
+        return (lambda contexts: StaticAnalyzer()), "static", STATIC_VERSION
+    settings = llm_settings(choice)
+    if choice.dry_run:
+        sha, scanned, _ = scan_commit(request)
+        contexts = build_contexts(request.repo, sha, scanned)
+        print(_llm(settings, request).plan(contexts).format())
+        return None, "llm", None
+    return (lambda contexts: _LlmRun(_llm(settings, request))), "llm", None
+
+
+def _llm(settings: LlmSettings, request: ExtractRequest) -> LlmAnalyzer:
+    return LlmAnalyzer(settings, request.cache_dir, fallback=explain)
+
+
+class _LlmRun:
+    """The LLM analyzer with a progress bar, and its summary on stderr at the end."""
+
+    name: Literal["static", "llm"] = "llm"
+
+    def __init__(self, analyzer: LlmAnalyzer) -> None:
+        self.analyzer = analyzer
+
+    def analyze(self, contexts: Sequence[SiteContext]) -> Iterator[Analysis]:
+        """The wrapped analyzer's answers, with progress."""
+        with Progress(len(contexts), "explain") as bar:
+            for analysis in self.analyzer.analyze(contexts):
+                bar.advance()
+                yield analysis
+        print(self.analyzer.summary.format(), file=sys.stderr)

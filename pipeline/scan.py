@@ -1,0 +1,130 @@
+"""The scan stage: every `.rs` blob at a commit -> its `FileScan`, parsed once per blob id.
+
+Blobs whose id is in the scan cache are not read or parsed again; the rest are
+read and parsed in a process pool over all cores, each worker with its own
+`git cat-file --batch`, and the results are cached by blob id.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pipeline.model import FileScan
+from pipeline.progress import Progress
+from pipeline.scancache import ScanCache, with_path
+from pipeline.sites import find_sites
+from pipeline.source import BlobReader, Listing, TreeEntry
+
+INLINE_LIMIT = 16  # below this many files a pool costs more than it saves
+CHUNK_BYTES = 1_000_000
+
+
+@dataclass
+class RepoScan:
+    """What the scan stage found at one commit."""
+
+    scans: dict[str, FileScan]  # by path
+    skipped: Counter[str] = field(default_factory=Counter)
+    parsed: int = 0
+    cached: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+
+_reader: BlobReader | None = None
+
+
+def _init_worker(git_dir: Path) -> None:
+    global _reader
+    _reader = BlobReader(git_dir)
+
+
+def _scan_chunk(entries: Sequence[TreeEntry]) -> list[tuple[TreeEntry, FileScan | None]]:
+    assert _reader is not None
+    out: list[tuple[TreeEntry, FileScan | None]] = []
+    for entry in entries:
+        data = _reader.read(entry.blob_sha)
+        out.append((entry, None if data is None else find_sites(entry.path, data)))
+    return out
+
+
+def scan_listing(
+    git_dir: Path, listing: Listing, cache: ScanCache, jobs: int | None = None
+) -> RepoScan:
+    """Scan every entry of a listing, reusing cached scans by blob id."""
+    result = RepoScan(scans={})
+    for skipped in listing.skipped:
+        result.skipped[skipped.reason] += 1
+        if skipped.reason == "missing-blob":
+            result.warnings.append(f"{skipped.path}: blob missing from the object database; skipped")
+    cached = cache.get_many(e.blob_sha for e in listing.entries)
+    todo: list[TreeEntry] = []
+    for entry in listing.entries:
+        hit = cached.get(entry.blob_sha)
+        if hit is None:
+            todo.append(entry)
+        else:
+            result.scans[entry.path] = with_path(hit, entry.path)
+            result.cached += 1
+    fresh: dict[str, FileScan] = {}
+    with Progress(len(todo), "parse") as bar:
+        for entry, scan in _run(git_dir, todo, jobs, bar):
+            if scan is None:
+                result.skipped["missing-blob"] += 1
+                result.warnings.append(
+                    f"{entry.path}: blob {entry.blob_sha[:12]} missing from the object database "
+                    "(partial clone?); skipped"
+                )
+                continue
+            result.scans[entry.path] = scan
+            fresh[entry.blob_sha] = scan
+            result.parsed += 1
+    cache.put_many(fresh)
+    for warning in result.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    return result
+
+
+def _run(
+    git_dir: Path, todo: list[TreeEntry], jobs: int | None, bar: Progress
+) -> list[tuple[TreeEntry, FileScan | None]]:
+    workers = jobs or os.cpu_count() or 1
+    if len(todo) <= INLINE_LIMIT or workers == 1:
+        _init_worker(git_dir)
+        try:
+            results = []
+            for entry in todo:
+                results.extend(_scan_chunk([entry]))
+                bar.advance()
+            return results
+        finally:
+            if _reader is not None:
+                _reader.close()
+    results = []
+    with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(git_dir,)) as pool:
+        futures = [pool.submit(_scan_chunk, chunk) for chunk in _chunks(todo, workers)]
+        for future in as_completed(futures):
+            done = future.result()
+            results.extend(done)
+            bar.advance(len(done))
+    return results
+
+
+def _chunks(entries: list[TreeEntry], workers: int) -> list[list[TreeEntry]]:
+    """Chunks of about CHUNK_BYTES, biggest files first, so the workers finish together."""
+    ordered = sorted(entries, key=lambda e: e.size, reverse=True)
+    target = min(CHUNK_BYTES, max(1, sum(e.size for e in entries) // (workers * 4)))
+    chunks: list[list[TreeEntry]] = [[]]
+    size = 0
+    for entry in ordered:
+        if size >= target:
+            chunks.append([])
+            size = 0
+        chunks[-1].append(entry)
+        size += entry.size
+    return [c for c in chunks if c]

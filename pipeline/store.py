@@ -1,0 +1,279 @@
+"""The published dataset on disk (SPEC 6), written so that a crash never leaves it half-done.
+
+```
+OUT/<owner>/<name>/
+  records/<id>.json                   {"record": {...}, "datasetVersion": "..."}
+  records.jsonl                       every record, compact, sorted by id
+  manifest.json                       repo, sha, datasetVersion, counts, records, retired, versions
+  versions/<datasetVersion>.jsonl.gz  every published version
+```
+Publishing stages the new `records/` beside the old one, then, in this order:
+writes the version file, exchanges the two `records/` directories in one
+`renameat2(RENAME_EXCHANGE)` (two renames where the kernel lacks it; `recover`
+repairs the gap), replaces `records.jsonl`, and replaces `manifest.json` last.
+Every file is written to a temp file, fsynced and `os.replace`d. A reader that
+finds a manifest of format it does not know refuses it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import ctypes
+import ctypes.util
+import gzip
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pipeline.model import Provenance, Record, Retired
+
+MANIFEST_FORMAT = 1
+
+
+class StoreError(Exception):
+    """A dataset on disk that cannot be read as one."""
+
+
+@dataclass(frozen=True)
+class Publication:
+    """Everything one run publishes."""
+
+    repo: str
+    sha: str
+    version: str
+    records: Sequence[Record]
+    provenance: Mapping[str, Provenance]
+    counts: Mapping[str, Any]
+    retired: Mapping[str, Retired] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Previous:
+    """The dataset as it was before this run."""
+
+    version: str
+    sha: str
+    records: Mapping[str, Record]
+    provenance: Mapping[str, Provenance]
+    retired: Mapping[str, Retired]
+    versions: list[dict[str, Any]]
+
+
+def dataset_dir(out: Path, repo: str) -> Path:
+    """`OUT/<owner>/<name>`."""
+    owner, name = repo.split("/", 1)
+    return out / owner / name
+
+
+def new_version() -> str:
+    """Now, as ISO-8601 UTC with milliseconds and `Z`."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+def record_json(record: Record, version: str) -> bytes:
+    """The bytes of `records/<id>.json`, key order as in the seeds."""
+    body = {"record": record.model_dump(mode="json"), "datasetVersion": version}
+    return (json.dumps(body, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+def records_jsonl(records: Sequence[Record]) -> bytes:
+    """All records, one compact line each, sorted by id."""
+    lines = [
+        json.dumps(r.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
+        for r in sorted(records, key=lambda r: r.id)
+    ]
+    return ("\n".join(lines) + "\n").encode("utf-8") if lines else b""
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write via a temp file in the same directory, fsync, `os.replace`, fsync the directory."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        os.fchmod(fd, 0o666 & ~_umask())
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(path.parent)
+
+
+def _fsync_dir(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def publish(root: Path, publication: Publication, previous: Previous | None) -> None:
+    """Publish a new version of the dataset at `root`, atomically as seen by readers."""
+    root.mkdir(parents=True, exist_ok=True)
+    recover(root)
+    version = publication.version
+    body = records_jsonl(publication.records)
+    write_atomic(root / "versions" / f"{version}.jsonl.gz", gzip.compress(body, mtime=0))
+
+    staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=root))
+    staged_records = staging / "records"
+    staged_records.mkdir()
+    for record in publication.records:
+        (staged_records / f"{record.id}.json").write_bytes(record_json(record, version))
+    _fsync_tree(staged_records)
+    _swap_in(staged_records, root / "records")
+    write_atomic(root / "records.jsonl", body)
+    write_atomic(root / "manifest.json", _manifest(publication, previous))
+    shutil.rmtree(staging, ignore_errors=True)
+
+
+def _fsync_tree(directory: Path) -> None:
+    """Make a freshly written directory durable: one `syncfs` rather than a fsync per file."""
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        syncfs = getattr(_libc(), "syncfs", None) if _libc() is not None else None
+        if syncfs is None or syncfs(fd) != 0:
+            os.sync()
+    finally:
+        os.close(fd)
+
+
+@functools.cache
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+@functools.cache
+def _libc() -> ctypes.CDLL | None:
+    name = ctypes.util.find_library("c")
+    return ctypes.CDLL(name, use_errno=True) if name else None
+
+
+def _swap_in(staged: Path, live: Path) -> None:
+    """Make `staged` the live directory; the old one ends up at `staged`'s path."""
+    if not live.exists():
+        os.rename(staged, live)
+    elif not _exchange(staged, live):
+        backup = staged.parent / "records.old"
+        os.rename(live, backup)  # `recover` puts it back if we die before the next line
+        os.rename(staged, live)
+        os.rename(backup, staged)
+    _fsync_dir(live.parent)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Atomically exchange two paths (Linux renameat2 RENAME_EXCHANGE); False if unsupported."""
+    libc = _libc()
+    renameat2 = getattr(libc, "renameat2", None) if libc is not None else None
+    if renameat2 is None:
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    result = renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange)
+    return bool(result == 0)
+
+
+def recover(root: Path) -> None:
+    """Repair what an interrupted `publish` left: restore `records/`, drop staging dirs."""
+    live = root / "records"
+    for backup in root.glob(".staging-*/records.old"):
+        if not live.exists():
+            os.rename(backup, live)
+    for staging in root.glob(".staging-*"):
+        shutil.rmtree(staging, ignore_errors=True)
+    for tmp in root.glob(".*.tmp"):
+        tmp.unlink(missing_ok=True)
+
+
+def _manifest(publication: Publication, previous: Previous | None) -> bytes:
+    versions = list(previous.versions) if previous else []
+    versions.append(
+        {"datasetVersion": publication.version, "sha": publication.sha, "records": len(publication.records)}
+    )
+    manifest = {
+        "format": MANIFEST_FORMAT,
+        "repo": publication.repo,
+        "sha": publication.sha,
+        "datasetVersion": publication.version,
+        "counts": dict(publication.counts),
+        **dict(publication.extra),
+        "records": {
+            rid: publication.provenance[rid].model_dump(mode="json")
+            for rid in sorted(publication.provenance)
+        },
+        "retired": {
+            rid: publication.retired[rid].model_dump(mode="json") for rid in sorted(publication.retired)
+        },
+        "versions": versions,
+    }
+    return (json.dumps(manifest, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+
+
+def load_previous(root: Path) -> Previous | None:
+    """The dataset published at `root`, or None if there is none yet."""
+    recover_if_present(root)
+    manifest_path = root / "manifest.json"
+    if not manifest_path.exists():
+        return None
+    manifest = read_manifest(root)
+    records: dict[str, Record] = {}
+    jsonl = root / "records.jsonl"
+    if jsonl.exists():
+        for line in _lines(jsonl):
+            record = Record.model_validate_json(line)
+            records[record.id] = record
+    return Previous(
+        version=manifest["datasetVersion"],
+        sha=manifest["sha"],
+        records=records,
+        provenance={k: Provenance.model_validate(v) for k, v in manifest.get("records", {}).items()},
+        retired={k: Retired.model_validate(v) for k, v in manifest.get("retired", {}).items()},
+        versions=list(manifest.get("versions", [])),
+    )
+
+
+def recover_if_present(root: Path) -> None:
+    """`recover` for a dataset dir that may not exist."""
+    if root.is_dir():
+        recover(root)
+
+
+def read_manifest(root: Path) -> dict[str, Any]:
+    """The manifest, refusing a format this version does not know."""
+    try:
+        manifest: dict[str, Any] = json.loads((root / "manifest.json").read_text("utf-8"))
+    except (OSError, ValueError) as err:
+        raise StoreError(f"{root}/manifest.json cannot be read ({err}); re-run extract") from err
+    if manifest.get("format", MANIFEST_FORMAT) > MANIFEST_FORMAT:
+        raise StoreError(
+            f"{root}/manifest.json has format {manifest['format']}, newer than this errdoc "
+            f"understands ({MANIFEST_FORMAT}); upgrade errdoc"
+        )
+    return manifest
+
+
+def _lines(path: Path) -> Iterator[str]:
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip():
+                yield line
+
+
+def read_version(root: Path, version: str) -> list[Record]:
+    """The records of one published version."""
+    path = root / "versions" / f"{version}.jsonl.gz"
+    text = gzip.decompress(path.read_bytes()).decode("utf-8")
+    return [Record.model_validate_json(line) for line in text.splitlines() if line.strip()]

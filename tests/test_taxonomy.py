@@ -1,0 +1,291 @@
+"""The failure-class taxonomy and its offline keyword classifier (SPEC 4, `backgroundTag`)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline.taxonomy import (
+    FailureClass,
+    classify,
+    classify_explained,
+    load_taxonomy,
+    parse_taxonomy,
+)
+
+SEEDS = Path("/work/shared/seeds")
+SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+
+def test_taxonomy_loads_with_valid_classes() -> None:
+    taxonomy = load_taxonomy()
+    assert 18 <= len(taxonomy) <= 25
+    for slug, failure_class in taxonomy.items():
+        assert isinstance(failure_class, FailureClass)
+        assert failure_class.slug == slug
+        assert SLUG.fullmatch(slug)
+        assert failure_class.title and failure_class.title[0].isupper()
+        assert len(failure_class.description) > 200, slug  # one real paragraph
+        assert "\n" not in failure_class.description
+    assert load_taxonomy() is taxonomy  # read once
+
+
+@pytest.mark.parametrize(
+    "slug",
+    [
+        "invalid-state-transition",
+        "not-found",
+        "already-exists",
+        "invalid-argument",
+        "unsupported-operation",
+        "permission-denied",
+        "unauthenticated",
+        "resource-exhausted",
+        "timeout",
+        "connection-failure",
+        "configuration-error",
+        "parse-error",
+        "type-mismatch",
+        "schema-mismatch",
+        "internal-invariant",
+        "not-implemented",
+        "concurrency-conflict",
+        "data-corruption",
+        "version-incompatibility",
+        "io-error",
+        "out-of-range",
+        "operation-failed",
+    ],
+)
+def test_taxonomy_has_class(slug: str) -> None:
+    assert slug in load_taxonomy()
+
+
+@pytest.mark.parametrize("seed", sorted(SEEDS.glob("*.txt")) if SEEDS.is_dir() else [])
+def test_seed_background_tags_are_taxonomy_slugs(seed: Path) -> None:
+    text = seed.read_text(encoding="utf-8")
+    if not text.startswith("{"):
+        pytest.skip("a rendered page, not a record")
+    assert json.loads(text)["record"]["backgroundTag"] in load_taxonomy()
+
+
+def test_every_class_but_the_fallback_is_reachable_by_its_own_keywords() -> None:
+    for slug, failure_class in load_taxonomy().items():
+        if slug == "operation-failed":
+            assert failure_class.keywords == ()
+            continue
+        longest = max(failure_class.keywords, key=lambda k: len(k.split()))
+        assert classify(longest.rstrip("*"), "bail") == slug, longest
+
+
+VALID_CLASS = """
+[[class]]
+slug = "{slug}"
+title = "A title"
+description = "What it means and what fixes it."
+keywords = {keywords}
+"""
+REQUIRED = ("invalid-state-transition", "internal-invariant", "not-implemented", "operation-failed")
+
+
+def taxonomy_text(*extra: str, keywords: str = "[]") -> str:
+    classes = [VALID_CLASS.format(slug=slug, keywords=keywords) for slug in REQUIRED]
+    return "".join(classes) + "".join(extra)
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("", "one or more"),
+        ("class = 3", "one or more"),
+        (taxonomy_text(VALID_CLASS.format(slug="not-implemented", keywords="[]")), "duplicate"),
+        (taxonomy_text(VALID_CLASS.format(slug="Not_Found", keywords="[]")), "slug"),
+        (taxonomy_text(VALID_CLASS.format(slug="-x", keywords="[]")), "slug"),
+        (taxonomy_text('[[class]]\nslug = "x"\ntitle = "X"\ndescription = "  "\n'), "description"),
+        (taxonomy_text('[[class]]\nslug = "x"\ndescription = "d"\n'), "title"),
+        (taxonomy_text(keywords='["Upper"]'), "keyword"),
+        (taxonomy_text(keywords='["a*b"]'), "keyword"),
+        (taxonomy_text(keywords='["..."]'), "keyword"),
+        (taxonomy_text(keywords='"not a list"'), "keywords"),
+        (VALID_CLASS.format(slug="not-found", keywords="[]"), "needs the classes"),
+    ],
+)
+def test_parse_taxonomy_rejects(text: str, problem: str) -> None:
+    with pytest.raises(ValueError, match=problem):
+        parse_taxonomy(text)
+
+
+def test_parse_taxonomy_normalises_keywords_and_description() -> None:
+    text = taxonomy_text(
+        VALID_CLASS.format(slug="x", keywords='["doesn\'t exist", "i/o", "pars*"]')
+    )
+    parsed = parse_taxonomy(text)
+    assert list(parsed)[:4] == list(REQUIRED)
+    assert parsed["x"].keywords == ("doesn t exist", "i o", "pars*")
+
+
+@pytest.mark.parametrize(
+    ("message", "kind", "expected"),
+    [
+        # the seeds
+        (
+            "cannot create batch refresh job while database barrier is paused",
+            "bail",
+            "invalid-state-transition",
+        ),
+        (
+            "should not pause when having snapshot backfill job {job_id}",
+            "bail",
+            "invalid-state-transition",
+        ),
+        # The seed record says invalid-state-transition (a model read the code); the
+        # message alone names an unsupported operation, and that is what keywords see.
+        (
+            "Cannot alter the job {} because its creating backfill contains a scan type"
+            " that does not support online rescheduling",
+            "bail",
+            "unsupported-operation",
+        ),
+        ("job {} is already running", "bail", "invalid-state-transition"),
+        ("status must be Running, actually {:?}", "bail", "invalid-state-transition"),
+        ("cannot drop table while it is being created", "bail", "invalid-state-transition"),
+        ("transaction already committed", "bail", "invalid-state-transition"),
+        ("worker {} is not ready", "bail", "invalid-state-transition"),
+        ("old sink job {} not found in barrier state", "bail", "not-found"),
+        ("database {database_id} does not exist", "bail", "not-found"),
+        ("no table changelog found for upstream table {} when resolving", "bail", "not-found"),
+        ("column {} not found in schema", "bail", "not-found"),
+        ('relation "{}" already exists', "bail", "already-exists"),
+        ("duplicate column name: {}", "bail", "already-exists"),
+        ("feature {} is not supported", "bail", "unsupported-operation"),
+        ("only support `=` and `<>` comparison operators", "bail", "unsupported-operation"),
+        ("replace sink must not use snapshot backfill", "bail", "unsupported-operation"),
+        ("unsupported protocol version {}", "bail", "version-incompatibility"),
+        ("the cluster version is incompatible with this client", "bail", "version-incompatibility"),
+        ("not yet implemented: {}", "bail", "not-implemented"),
+        ("permission denied for table {}", "bail", "permission-denied"),
+        ("user {} does not have privilege to drop the database", "bail", "permission-denied"),
+        ("must be owner of relation {}", "bail", "permission-denied"),
+        ("authentication failed for user {}", "bail", "unauthenticated"),
+        ('invalid password for user "{}"', "bail", "unauthenticated"),
+        ("memory limit exceeded: {} > {}", "bail", "resource-exhausted"),
+        ("too many connections", "bail", "resource-exhausted"),
+        ("request timed out after {:?}", "bail", "timeout"),
+        ("deadline exceeded while waiting for barrier", "bail", "timeout"),
+        ("failed to connect to meta node at {}", "bail", "connection-failure"),
+        ("connection refused", "bail", "connection-failure"),
+        ("invalid configuration: {}", "bail", "configuration-error"),
+        ("environment variable {} is not set", "bail", "configuration-error"),
+        ("failed to parse SQL: {}", "bail", "parse-error"),
+        ('syntax error at or near "{}"', "bail", "parse-error"),
+        ("invalid input syntax for type integer: {}", "bail", "parse-error"),
+        ("cannot cast type {} to {}", "bail", "type-mismatch"),
+        ("type mismatch: expected {}, found {}", "bail", "type-mismatch"),
+        ("the number of columns does not match the schema", "bail", "schema-mismatch"),
+        ("checksum mismatch in block {}", "bail", "data-corruption"),
+        ("corrupted data file: {}", "bail", "data-corruption"),
+        ("failed to read file {}", "bail", "io-error"),
+        ("failed to create directory {}", "bail", "io-error"),
+        ("integer overflow", "bail", "out-of-range"),
+        ("index {} out of bounds for length {}", "bail", "out-of-range"),
+        ("query was cancelled", "bail", "cancelled"),
+        ("the server is shutting down", "error_attr", "cancelled"),
+        ("failed to acquire lock", "context", "concurrency-conflict"),
+        ("concurrent modification detected, please retry", "bail", "concurrency-conflict"),
+        ("invalid parameter: {}", "constructor", "invalid-argument"),
+        ("parallelism must be greater than 0", "ensure", "invalid-argument"),
+        ("name cannot be empty", "bail", "invalid-argument"),
+        ("this should never happen", "bail", "internal-invariant"),
+        ("failed to do the thing: {}", "bail", "operation-failed"),
+        # placeholders are not words of the message
+        ("failed: {timeout} {permission_denied}", "bail", "operation-failed"),
+        # a panic says which class its message names, else it is a broken invariant
+        ("table not found", "expect", "not-found"),
+        ("should exist", "expect", "internal-invariant"),
+        ("must not set previously", "assert", "internal-invariant"),
+        ("failed to send response", "panic", "internal-invariant"),
+        # the macro decides, whatever the message says
+        ("table {} not found", "unreachable", "internal-invariant"),
+        ("", "unreachable", "internal-invariant"),
+        ("permission checks", "todo", "not-implemented"),
+        ("not supported", "unimplemented", "not-implemented"),
+    ],
+)
+def test_classify(message: str, kind: str, expected: str) -> None:
+    assert classify(message, kind) == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "kind", "conditions", "names", "expected"),
+    [
+        # conditions decide only when the message names no class
+        ("cannot do this now", "bail", ["self.state.is_paused()"], [], "invalid-state-transition"),
+        ("cannot do this now", "bail", ["isPaused"], [], "invalid-state-transition"),
+        ("cannot do this now", "bail", ["Err(e) if e.is_timeout()"], [], "timeout"),
+        ("table not found", "bail", ["self.state.is_paused()"], [], "not-found"),
+        ("cannot do this now", "bail", ["x > 3"], [], "operation-failed"),
+        # a panic with a silent message stays a broken invariant, whatever led to it
+        ("boom", "panic", ["self.state.is_paused()"], [], "internal-invariant"),
+        # error codes, variants and constructors count like the message
+        ("{}", "constructor", [], ["ErrorCode::PermissionDenied"], "permission-denied"),
+        ("{}", "constructor", [], ["Status::not_found"], "not-found"),
+        ("{0}", "error_attr", [], ["InvalidParameterValue"], "invalid-argument"),
+        ("{0}", "error_attr", [], ["SQLSTATE_42601"], "operation-failed"),
+    ],
+)
+def test_classify_with_conditions_and_names(
+    message: str, kind: str, conditions: list[str], names: list[str], expected: str
+) -> None:
+    assert classify(message, kind, conditions, names) == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "kind", "conditions", "source", "hits", "reason_mentions"),
+    [
+        ("barrier is paused", "bail", [], "message", ("paused",), "'paused'"),
+        (
+            "nope",
+            "bail",
+            ["self.state.is_paused()"],
+            "conditions",
+            ("state", "paused"),
+            "conditions",
+        ),
+        ("anything", "unreachable", [], "kind", (), "macro"),
+        ("boom", "panic", [], "panic", (), "panic"),
+        ("nope", "bail", [], "fallback", (), "no keyword"),
+    ],
+)
+def test_classification_says_why(
+    message: str,
+    kind: str,
+    conditions: list[str],
+    source: str,
+    hits: tuple[str, ...],
+    reason_mentions: str,
+) -> None:
+    explained = classify_explained(message, kind, conditions)
+    assert explained.source == source
+    assert explained.hits == hits
+    assert reason_mentions in explained.reason()
+    assert explained.slug in explained.reason()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(st.characters(codec="utf-8"), max_size=120),
+    st.sampled_from(["bail", "panic", "expect", "unreachable", "todo", "constructor", "?"]),
+    st.lists(st.text(st.characters(codec="utf-8"), max_size=40), max_size=3),
+)
+def test_classify_always_answers_a_taxonomy_slug(
+    message: str, kind: str, conditions: list[str]
+) -> None:
+    explained = classify_explained(message, kind, conditions)
+    assert explained.slug in load_taxonomy()
+    assert explained.slug == classify(message, kind, conditions)
+    assert explained.reason()
