@@ -72,6 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     built = time.perf_counter() - start
     rng = random.Random(args.seed)
     records = list(ds.records)
+    patterns = {r.id: r.messagePattern for r in records}
     if args.limit:
         records = rng.sample(records, min(args.limit, len(records)))
     times: list[float] = []
@@ -86,7 +87,9 @@ def main(argv: list[str] | None = None) -> int:
         times.append(time.perf_counter() - t0)
         if top and top[0].id == rec.id:
             exact += 1
-        if top and top[0].message == rec.errorMessage:
+        # the same pattern (`{}` vs `{name}`, or one message in several places) cannot be told
+        # apart from a log line: any of those records is a right answer
+        if top and patterns[top[0].id] == rec.messagePattern:
             same_pattern += 1
     if not times:
         print("error: no record could be rendered into a query", file=sys.stderr)
@@ -97,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load {loaded:.2f} s, index {built * 1000:.0f} ms, {asked} queries")
     print(
         f"top-1 exact record: {exact / asked:.1%}; "
-        f"same message (duplicates count): {same_pattern / asked:.1%}"
+        f"same pattern (any of its records): {same_pattern / asked:.1%}"
     )
     print(
         f"per query: median {statistics.median(ms):.3f} ms, p95 {p95:.3f} ms, max {ms[-1]:.3f} ms"

@@ -80,7 +80,9 @@ def run_options(func: F) -> F:
     return func
 
 
-def request_from(repo: str, rev: str, options: dict[str, Any]) -> tuple[ExtractRequest, AnalyzerChoice]:
+def request_from(
+    repo: str, rev: str, options: dict[str, Any]
+) -> tuple[ExtractRequest, AnalyzerChoice]:
     """The run request and analyzer choice from parsed options."""
     request = ExtractRequest(
         repo=repo,
@@ -118,13 +120,20 @@ def report(result: ExtractResult, allow_failures: bool) -> None:
         err=True,
     )
     if result.failed:
-        click.echo(f"errdoc: the model failed for {result.failed} sites; their static explanation stands in", err=True)
+        click.echo(
+            f"errdoc: the model failed for {result.failed} sites; their static explanation stands in",
+            err=True,
+        )
         if not allow_failures:
             sys.exit(3)
 
 
 @click.command("extract")
-@click.option("--sha", required=True, help="Commit, short sha, tag or branch; resolved once to the full commit.")
+@click.option(
+    "--sha",
+    required=True,
+    help="Commit, short sha, tag or branch; resolved once to the full commit.",
+)
 @run_options
 @user_errors
 def extract_command(repo: str, sha: str, allow_failures: bool, **options: Any) -> None:
@@ -144,7 +153,9 @@ def extract_command(repo: str, sha: str, allow_failures: bool, **options: Any) -
 
 
 @click.command("validate")
-@click.argument("out", type=click.Path(path_type=Path, exists=True, file_okay=False), default="output")
+@click.argument(
+    "out", type=click.Path(path_type=Path, exists=True, file_okay=False), default="output"
+)
 @user_errors
 def validate_command(out: Path) -> None:
     """Check every record under OUT against the exported JSON Schema (exit 1 on any problem)."""

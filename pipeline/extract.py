@@ -76,7 +76,9 @@ def build_contexts(repo: str, sha: str, scanned: RepoScan) -> list[SiteContext]:
     return contexts
 
 
-def reusable(context: SiteContext, previous: Previous | None, analyzer: str, version: str | None) -> bool:
+def reusable(
+    context: SiteContext, previous: Previous | None, analyzer: str, version: str | None
+) -> bool:
     """A site whose content is unchanged keeps its explanation: no analyzer call."""
     if previous is None:
         return False
@@ -106,7 +108,9 @@ def run_extract(
         message = f"no .rs files at {sha[:10]}" + (
             " match INCLUDE/EXCLUDE" if request.include or request.exclude else ""
         )
-        return ExtractResult(root, sha, None, counts, published=False, messages=[f"{message}; nothing to extract"])
+        return ExtractResult(
+            root, sha, None, counts, published=False, messages=[f"{message}; nothing to extract"]
+        )
     previous = load_previous(root)
     version = new_version()
     fresh = [c for c in contexts if not reusable(c, previous, analyzer_name, analyzer_version)]
@@ -116,7 +120,11 @@ def run_extract(
     retired = _retire(previous, {r.id for r in records}, sha)
     failed = sum(1 for p in provenance.values() if p.status == "failed")
     counts.update(failed=failed, retired=len(retired), reused=len(contexts) - len(fresh))
-    publish(root, Publication(request.repo, sha, version, records, provenance, counts, retired), previous)
+    publish(
+        root,
+        Publication(request.repo, sha, version, records, provenance, counts, retired),
+        previous,
+    )
     return ExtractResult(root, sha, version, counts, failed=failed)
 
 

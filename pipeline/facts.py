@@ -131,19 +131,32 @@ def _statement_macro(statement: Node) -> Condition | None:
     tree = next((c for c in target.children if c.type == "token_tree"), None)
     if tree is None:
         return None
-    tokens: list[str] = []
+    tokens: list[Node] = []
     for child in tree.children[1:-1]:
         if child.type == ",":
             break
-        tokens.append(_node_text(child))
-    return Condition("ensure", _squash(" ".join(tokens)), _line(target))
+        tokens.append(child)
+    if not tokens:
+        return None
+    return Condition("ensure", _squash(span_text(tree, tokens[0], tokens[-1])), _line(target))
+
+
+def span_text(container: Node, first: Node, last: Node) -> str:
+    """The source text from `first` to `last`, as written, from a node that contains both."""
+    text = container.text or b""
+    base = container.start_byte
+    return text[first.start_byte - base : last.end_byte - base].decode("utf-8", errors="replace")
 
 
 def doc_comment(item: Node) -> str | None:
     """The `///` or `/** */` doc comment above an item, attributes in between skipped."""
     lines: list[str] = []
     sibling = item.prev_named_sibling
-    while sibling is not None and sibling.type in ("line_comment", "block_comment", "attribute_item"):
+    while sibling is not None and sibling.type in (
+        "line_comment",
+        "block_comment",
+        "attribute_item",
+    ):
         text = _node_text(sibling)
         if sibling.type == "line_comment":
             if not text.startswith("///") or text.startswith("////"):

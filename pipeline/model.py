@@ -37,7 +37,16 @@ HandlingStrategy = Literal[
     "validation", "try-catch", "retry", "configuration", "upgrade", "fail-fast"
 ]
 ConditionKind = Literal[
-    "if", "else", "match_arm", "let_else", "if_let", "while", "ensure", "closure", "loop"
+    "if",
+    "else",
+    "match_arm",
+    "let_else",
+    "if_let",
+    "while",
+    "ensure",
+    "closure",
+    "loop",
+    "check_failed",
 ]
 
 
@@ -56,7 +65,9 @@ class Facts:
     """What the syntax tree says about the code around a site."""
 
     enclosing_fn: str | None = None
-    enclosing_impl: str | None = None  # `impl Foo` / `impl Trait for Foo` -> "Foo" / "Trait for Foo"
+    enclosing_impl: str | None = (
+        None  # `impl Foo` / `impl Trait for Foo` -> "Foo" / "Trait for Foo"
+    )
     fn_doc: str | None = None  # the doc comment of the enclosing fn, `///` stripped
     return_type: str | None = None  # the enclosing fn's return type as written
     conditions: tuple[Condition, ...] = ()
@@ -64,7 +75,9 @@ class Facts:
     variant: str | None = None  # for `#[error]` on a variant
     type_doc: str | None = None  # doc comment on that enum/struct/variant
     receiver: str | None = None  # `.expect`/`.context`: the expression it is called on
-    callee: str | None = None  # constructor: `ErrorCode::InvalidParameter`, `Status::invalid_argument`
+    callee: str | None = (
+        None  # constructor: `ErrorCode::InvalidParameter`, `Status::invalid_argument`
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +90,9 @@ class Site:
     column: int  # 0-based byte column
     message: str  # the format string as written, escapes decoded, placeholders kept
     is_format: bool  # False for `.expect("..")`-style literals, whose braces are literal
-    macro: str  # the macro or method as written (`anyhow::bail`, `expect`, `Status::invalid_argument`)
+    macro: (
+        str  # the macro or method as written (`anyhow::bail`, `expect`, `Status::invalid_argument`)
+    )
     format_args: tuple[str, ...] = ()
     error_code: str | None = None
     http_status: int | None = None
@@ -124,9 +139,7 @@ class Explanation(BaseModel):
     )
     solutions: list[str] = Field(description="Fixes, most likely first.")
     exampleFix: str = Field(description="Before/after code or commands.")
-    handlingStrategy: HandlingStrategy = Field(
-        description="How a caller should handle it."
-    )
+    handlingStrategy: HandlingStrategy = Field(description="How a caller should handle it.")
     validationCode: str | None = Field(
         description="A check that avoids the error before the call, or null."
     )

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from pipeline.analyze import SiteContext
 from pipeline.formats import message_pattern, slugify
 from pipeline.model import (
-    SCHEMA_VERSION,
     ErrorType,
     Explanation,
     Record,
@@ -51,9 +50,7 @@ class AliasTable:
         table: dict[str, list[tuple[str, str]]] = defaultdict(list)
         for path, alias in aliases:
             table[alias.name].append((path, alias.error_type))
-        return cls(
-            {name: tuple(sorted(v)) for name, v in table.items()}, frozenset(anyhow_files)
-        )
+        return cls({name: tuple(sorted(v)) for name, v in table.items()}, frozenset(anyhow_files))
 
     def resolve(self, name: str, path: str) -> str | None:
         """The error type of alias `name` as seen from `path`: same file, nearest crate, unique."""
@@ -64,7 +61,9 @@ class AliasTable:
         if same_file:
             return same_file[0]
         best = max(candidates, key=lambda c: _common_prefix(c[0], path))
-        closest = [c for c in candidates if _common_prefix(c[0], path) == _common_prefix(best[0], path)]
+        closest = [
+            c for c in candidates if _common_prefix(c[0], path) == _common_prefix(best[0], path)
+        ]
         errors = {error for _, error in closest}
         return best[1] if len(errors) == 1 else None
 
@@ -191,9 +190,7 @@ def pattern_of(site: Site) -> str:
     return message_pattern(site.message, is_format=site.is_format)
 
 
-def site_context(
-    repo: str, sha: str, site: Site, ordinal: int, aliases: AliasTable
-) -> SiteContext:
+def site_context(repo: str, sha: str, site: Site, ordinal: int, aliases: AliasTable) -> SiteContext:
     """Everything about one site that a record or an analyzer needs."""
     pattern = pattern_of(site)
     window, start = site.window, site.window_start
@@ -239,5 +236,5 @@ def build_record(
         analyzedSha=context.sha,
         analyzedAt=analyzed_at,
         contentChangedAt=changed_at,
-        schemaVersion=SCHEMA_VERSION,
+        schemaVersion=2,
     )

@@ -39,7 +39,10 @@ def analyzer_factory(
     """(factory, analyzer name, version for reuse); factory None when a dry run was reported."""
     if choice.name == "static":
         if choice.dry_run:
-            print("errdoc: --dry-run only estimates model calls; the static analyzer makes none", file=sys.stderr)
+            print(
+                "errdoc: --dry-run only estimates model calls; the static analyzer makes none",
+                file=sys.stderr,
+            )
             return None, "static", STATIC_VERSION
         return (lambda contexts: StaticAnalyzer()), "static", STATIC_VERSION
     settings = llm_settings(choice)

@@ -61,7 +61,9 @@ def scan_listing(
     for skipped in listing.skipped:
         result.skipped[skipped.reason] += 1
         if skipped.reason == "missing-blob":
-            result.warnings.append(f"{skipped.path}: blob missing from the object database; skipped")
+            result.warnings.append(
+                f"{skipped.path}: blob missing from the object database; skipped"
+            )
     cached = cache.get_many(e.blob_sha for e in listing.entries)
     todo: list[TreeEntry] = []
     for entry in listing.entries:

@@ -28,7 +28,9 @@ class ScanCache:
         self.path = cache_dir / f"scans-v{EXTRACTOR_VERSION}.sqlite"
         self._db = sqlite3.connect(self.path)
         self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("CREATE TABLE IF NOT EXISTS scans (blob TEXT PRIMARY KEY, scan TEXT NOT NULL)")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS scans (blob TEXT PRIMARY KEY, scan TEXT NOT NULL)"
+        )
 
     def get_many(self, blobs: Iterable[str]) -> dict[str, FileScan]:
         """The cached scans among `blobs` (file paths left empty)."""
@@ -47,7 +49,10 @@ class ScanCache:
 
     def put_many(self, scans: Mapping[str, FileScan]) -> None:
         """Store scans by blob id, in one transaction."""
-        rows = [(blob, json.dumps(encode_scan(scan), separators=(",", ":"))) for blob, scan in scans.items()]
+        rows = [
+            (blob, json.dumps(encode_scan(scan), separators=(",", ":")))
+            for blob, scan in scans.items()
+        ]
         with self._db:
             self._db.executemany("INSERT OR REPLACE INTO scans VALUES (?, ?)", rows)
 

@@ -11,13 +11,13 @@ from importlib import resources
 import tree_sitter_rust
 from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
-from pipeline.facts import site_facts
+from pipeline.facts import site_facts, span_text
 from pipeline.formats import decode_rust_string, literal_segments
-from pipeline.model import FileScan, Site, SiteKind, TypeAlias
+from pipeline.model import Condition, FileScan, Site, SiteKind, TypeAlias
 from pipeline.testcode import is_test_code, is_test_path
 
 # Bump when a change here would change what a cached FileScan holds.
-EXTRACTOR_VERSION = "3"
+EXTRACTOR_VERSION = "4"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -176,7 +176,19 @@ def _macro_site(node: Node, captures: dict[str, list[Node]], path: str) -> Site 
     if extra and not message.args:
         message = Message(message.text, message.is_format, extra)
     macro_node = node.child_by_field_name("macro")
-    return _make_site(MACRO_KINDS[name], node, path, message, _text(macro_node) if macro_node else name)
+    site = _make_site(
+        MACRO_KINDS[name], node, path, message, _text(macro_node) if macro_node else name
+    )
+    if site is None or index == 0:
+        return site
+    operands = [_join(tokens) for tokens in arguments[:index]]
+    check = (
+        operands[0]
+        if len(operands) == 1
+        else f"{operands[0]} {'!=' if name.endswith('_ne') else '=='} {operands[1]}"
+    )
+    failed = Condition("check_failed", check, site.line)
+    return replace(site, facts=replace(site.facts, conditions=(*site.facts.conditions, failed)))
 
 
 def _attr_site(node: Node, captures: dict[str, list[Node]], path: str) -> Site | None:
@@ -199,9 +211,7 @@ def _method_site(node: Node, captures: dict[str, list[Node]], path: str) -> Site
     return _make_site(METHOD_KINDS[name], node, path, message, name, anchor=method)
 
 
-def _ctor_site(
-    pattern: int, node: Node, captures: dict[str, list[Node]], path: str
-) -> Site | None:
+def _ctor_site(pattern: int, node: Node, captures: dict[str, list[Node]], path: str) -> Site | None:
     prefix = "ctor" if pattern == _CTOR else "errwrap"
     message = expression_message(captures[f"{prefix}.arg"][0])
     if message is None:
@@ -236,7 +246,11 @@ def _make_site(
         return None
     start = (anchor or node).start_point
     facts = site_facts(node)
-    if kind == "error_attr" and error_code is None and (facts.enclosing_type or "").endswith("Code"):
+    if (
+        kind == "error_attr"
+        and error_code is None
+        and (facts.enclosing_type or "").endswith("Code")
+    ):
         error_code = facts.variant
     if error_code is None:
         error_code = _code_in_message(message.text)
@@ -348,9 +362,9 @@ def _conversion_message(node: Node) -> Message | None:
     if function.type == "field_expression":
         field = function.child_by_field_name("field")
         value = function.child_by_field_name("value")
-        if field is not None and value is not None and _text(field) in _STRING_CONVERSIONS:
-            if value.type in _STRING_TYPES or value.type == "macro_invocation":
-                return expression_message(value)
+        converts = field is not None and _text(field) in _STRING_CONVERSIONS
+        if converts and value is not None and value.type in (*_STRING_TYPES, "macro_invocation"):
+            return expression_message(value)
         return None
     if _text(function) in ("String::from", "std::string::String::from"):
         first = arguments.named_children[:1]
@@ -384,4 +398,10 @@ def _text(node: Node) -> str:
 
 
 def _join(tokens: Sequence[Node]) -> str:
-    return " ".join(_text(t) for t in tokens).strip()
+    """A macro argument's tokens as written (the token tree's own text, not re-spaced)."""
+    if not tokens:
+        return ""
+    parent = tokens[0].parent
+    if parent is None:
+        return " ".join(_text(t) for t in tokens)
+    return " ".join(span_text(parent, tokens[0], tokens[-1]).split())

@@ -340,9 +340,13 @@ def newest_commit_time(git_dir: Path, sha: str) -> str:
         if line.startswith("committer "):
             stamp, offset = line.rsplit(" ", 2)[1:]
             sign = -1 if offset.startswith("-") else 1
-            tz = timezone(sign * timedelta(hours=int(offset[1:3]), minutes=int(offset[3:5])))
-            return datetime.fromtimestamp(int(stamp), tz).isoformat()
-    raise SourceError(f"commit {commit} in {_origin(git_dir)} has no committer line")
+            try:  # a hostile commit may carry any bytes here
+                hours, minutes = int(offset[1:3]), int(offset[3:5])
+                tz = timezone(sign * timedelta(hours=hours, minutes=minutes))
+                return datetime.fromtimestamp(int(stamp), tz).isoformat()
+            except (ValueError, OverflowError, OSError):
+                break
+    raise SourceError(f"commit {commit} in {_origin(git_dir)} has no readable committer date")
 
 
 def list_files(

@@ -18,9 +18,9 @@ finds a manifest of format it does not know refuses it.
 from __future__ import annotations
 
 import contextlib
-import functools
 import ctypes
 import ctypes.util
+import functools
 import gzip
 import json
 import os
@@ -201,7 +201,11 @@ def recover(root: Path) -> None:
 def _manifest(publication: Publication, previous: Previous | None) -> bytes:
     versions = list(previous.versions) if previous else []
     versions.append(
-        {"datasetVersion": publication.version, "sha": publication.sha, "records": len(publication.records)}
+        {
+            "datasetVersion": publication.version,
+            "sha": publication.sha,
+            "records": len(publication.records),
+        }
     )
     manifest = {
         "format": MANIFEST_FORMAT,
@@ -215,7 +219,8 @@ def _manifest(publication: Publication, previous: Previous | None) -> bytes:
             for rid in sorted(publication.provenance)
         },
         "retired": {
-            rid: publication.retired[rid].model_dump(mode="json") for rid in sorted(publication.retired)
+            rid: publication.retired[rid].model_dump(mode="json")
+            for rid in sorted(publication.retired)
         },
         "versions": versions,
     }
@@ -239,7 +244,9 @@ def load_previous(root: Path) -> Previous | None:
         version=manifest["datasetVersion"],
         sha=manifest["sha"],
         records=records,
-        provenance={k: Provenance.model_validate(v) for k, v in manifest.get("records", {}).items()},
+        provenance={
+            k: Provenance.model_validate(v) for k, v in manifest.get("records", {}).items()
+        },
         retired={k: Retired.model_validate(v) for k, v in manifest.get("retired", {}).items()},
         versions=list(manifest.get("versions", [])),
     )

@@ -43,7 +43,11 @@ def is_test_code(node: Node) -> bool:
 
 def _has_test_attribute(item: Node) -> bool:
     sibling = item.prev_named_sibling
-    while sibling is not None and sibling.type in ("attribute_item", "line_comment", "block_comment"):
+    while sibling is not None and sibling.type in (
+        "attribute_item",
+        "line_comment",
+        "block_comment",
+    ):
         if sibling.type == "attribute_item" and is_test_attribute(_inner(sibling)):
             return True
         sibling = sibling.prev_named_sibling

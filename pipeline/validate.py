@@ -55,12 +55,17 @@ def _manifest(root: Path, problems: list[str]) -> dict[str, Any] | None:
     return manifest
 
 
-def _check_file(path: Path, validator: jsonschema.Draft202012Validator, manifest: dict[str, Any] | None) -> list[str]:
+def _check_file(
+    path: Path, validator: jsonschema.Draft202012Validator, manifest: dict[str, Any] | None
+) -> list[str]:
     try:
         data = json.loads(path.read_text("utf-8"))
     except ValueError as err:
         return [f"{path}: not JSON ({err})"]
-    problems = [f"{path}: {'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}" for e in validator.iter_errors(data)]
+    problems = [
+        f"{path}: {'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}"
+        for e in validator.iter_errors(data)
+    ]
     if problems:
         return problems
     record = data["record"]

@@ -53,6 +53,8 @@ MESSAGES = [
     "failed to connect to {addr}: {err}",
     "config key {{{key}}} is deprecated",
     "meta store is not available",
+    "function",
+    "connection",
     "{}: {}: {}",  # too little literal text to ever be suggested
 ]
 
@@ -112,6 +114,8 @@ def test_top_match_is_the_rendered_message(
         ("thing not found", ["{} not found"]),
         ("config key {timeout} is deprecated", ["config key {{{key}}} is deprecated"]),
         ("2024-05-01 INFO all good", []),
+        # a message filling its slot beats a longer one inside running text
+        ("ERROR rw: function\nCaused by: connection reset", ["function", "connection"]),
         ("a: b: c", []),
         (
             "line one\nmeta store is not available\nactor 7 exited unexpectedly",

@@ -64,7 +64,10 @@ class Analysis:
 class Analyzer(Protocol):
     """Explains sites. Implementations: `StaticAnalyzer`, `LlmAnalyzer`."""
 
-    name: Literal["static", "llm"]
+    @property
+    def name(self) -> Literal["static", "llm"]:
+        """Which analyzer this is, as the manifest records it."""
+        ...
 
     def analyze(self, contexts: Sequence[SiteContext]) -> Iterator[Analysis]:
         """Yield one `Analysis` per context, in completion order."""

@@ -107,10 +107,14 @@ def _documentation(context: SiteContext, failure_class: str) -> str:
     facts = site.facts
     title = load_taxonomy()[failure_class].title
     if site.kind == "error_attr":
-        owner = f"`{facts.enclosing_type}::{facts.variant}`" if facts.variant else f"`{facts.enclosing_type}`"
-        text = f"{owner} is an error type whose message (`#[error(..)]`) reads \"{site.message}\"."
+        owner = (
+            f"`{facts.enclosing_type}::{facts.variant}`"
+            if facts.variant
+            else f"`{facts.enclosing_type}`"
+        )
+        text = f'{owner} is an error type whose message (`#[error(..)]`) reads "{site.message}".'
         if facts.type_doc:
-            text += f" Its doc comment says: \"{_first_sentence(facts.type_doc)}\""
+            text += f' Its doc comment says: "{_first_sentence(facts.type_doc)}"'
         return text + f" Class: {title}."
     verb = _VERB[site.kind]
     if site.kind == "constructor":
@@ -120,7 +124,7 @@ def _documentation(context: SiteContext, failure_class: str) -> str:
         outcome = "was `None` or `Err`" if site.kind == "expect" else "returned an error"
         text += f" The call it guards, `{facts.receiver}`, {outcome}."
     if facts.fn_doc:
-        text += f" The function's doc comment says: \"{_first_sentence(facts.fn_doc)}\""
+        text += f' The function\'s doc comment says: "{_first_sentence(facts.fn_doc)}"'
     if context.error_class:
         text += f" The error is a `{context.error_class}`."
     if context.error_type == "panic":
@@ -151,6 +155,7 @@ def _describe(condition: Condition) -> str:
         "while": f"inside the loop `while {condition.text}`",
         "loop": f"inside the loop over {text}",
         "ensure": f"the earlier check {text} passed",
+        "check_failed": f"the check {text} is false",
         "closure": f"{text}",
     }[condition.kind]
 
@@ -158,8 +163,8 @@ def _describe(condition: Condition) -> str:
 def _situations(context: SiteContext, failure_class: str) -> str:
     site = context.site
     area = _module(site.file_path)
-    description = load_taxonomy()[failure_class].title.lower()
-    text = f"Operations that reach {_where(site)} in `{area}`; this is a {description} error"
+    title = load_taxonomy()[failure_class].title
+    text = f"Operations that reach {_where(site)} in `{area}` (failure class: {title})"
     slots = [p for p in placeholders(site.message)] if site.is_format else []
     if slots:
         names = ", ".join(f"`{{{p}}}`" for p in slots)
@@ -171,18 +176,28 @@ def _solutions(context: SiteContext, conditions: Sequence[Condition]) -> list[st
     site = context.site
     solutions: list[str] = []
     for condition in reversed(conditions):
-        if condition.kind in ("if", "ensure"):
-            solutions.append(f"Make sure `{condition.text}` does not hold before the call (line {condition.line}).")
-        elif condition.kind == "else":
-            solutions.append(f"Make sure `{condition.text}` holds before the call (line {condition.line}).")
+        if condition.kind == "if":
+            solutions.append(
+                f"Make sure `{negate(condition.text)}` holds before the call (line {condition.line})."
+            )
+        elif condition.kind in ("else", "check_failed"):
+            solutions.append(
+                f"Make sure `{condition.text}` holds before the call (line {condition.line})."
+            )
         elif condition.kind in ("match_arm", "if_let"):
-            solutions.append(f"Avoid inputs for which {_describe(condition)} (line {condition.line}).")
+            solutions.append(
+                f"Avoid inputs for which {_describe(condition)} (line {condition.line})."
+            )
         elif condition.kind == "let_else":
-            solutions.append(f"Provide a value for which {condition.text.replace(' did not match', ' matches')}.")
+            solutions.append(
+                f"Provide a value for which {condition.text.replace(' did not match', ' matches')}."
+            )
         elif condition.kind == "closure":
             solutions.append(f"Find out why {condition.text}.")
     if site.kind == "context":
-        solutions.insert(0, "Read the `Caused by:` chain under this message: it names the error that failed.")
+        solutions.insert(
+            0, "Read the `Caused by:` chain under this message: it names the error that failed."
+        )
     if context.error_type == "panic":
         solutions.append(
             "A panic here means an assumption of the code broke: report it upstream with the "
@@ -191,17 +206,21 @@ def _solutions(context: SiteContext, conditions: Sequence[Condition]) -> list[st
     if site.is_format and placeholders(site.message):
         solutions.append("Check the values the message prints; they identify what was rejected.")
     if not solutions:
-        solutions.append(f"Read {_where(site)} around line {site.line} to see what the call expected.")
+        solutions.append(
+            f"Read {_where(site)} around line {site.line} to see what the call expected."
+        )
     return solutions
 
 
 def _example_fix(context: SiteContext, conditions: Sequence[Condition]) -> str:
     site = context.site
     thrown = context.window.split("\n")[site.line - context.window_start].strip()
-    guard = next((c for c in reversed(conditions) if c.kind in ("if", "ensure", "else")), None)
+    guard = next(
+        (c for c in reversed(conditions) if c.kind in ("if", "else", "check_failed")), None
+    )
     lines = [f"// {site.file_path}:{site.line}", thrown]
     if guard is not None:
-        test = f"!({guard.text})" if guard.kind != "else" else guard.text
+        test = negate(guard.text) if guard.kind == "if" else guard.text
         lines += [
             "// before the operation, check what the code checks:",
             f"if {test} {{",
@@ -212,17 +231,46 @@ def _example_fix(context: SiteContext, conditions: Sequence[Condition]) -> str:
 
 
 def _validation(conditions: Sequence[Condition]) -> str | None:
-    checks = [c for c in conditions if c.kind in ("if", "ensure", "else")]
+    checks = [c for c in conditions if c.kind in ("if", "else", "check_failed")]
     if not checks:
         return None
-    parts = [f"({c.text})" if c.kind == "else" else f"!({c.text})" for c in checks]
+    parts = [_grouped(negate(c.text)) if c.kind == "if" else _grouped(c.text) for c in checks]
     return "let ok = " + " && ".join(parts) + ";"
+
+
+def negate(condition: str) -> str:
+    """`!x` -> `x`, `a.b()` -> `!a.b()`, `a == b` -> `!(a == b)`."""
+    text = condition.strip()
+    if text.startswith("!") and not text.startswith("!=") and _simple(text[1:]):
+        return text[1:].strip()
+    return f"!{text}" if _simple(text) else f"!({text})"
+
+
+def _simple(expression: str) -> bool:
+    """No operator outside brackets: safe to prefix with `!`."""
+    depth = 0
+    for index, ch in enumerate(expression):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif depth == 0 and (
+            ch in " =<>|&+-*/%^?" and not (ch == "-" and expression[index + 1 : index + 2] == ">")
+        ):
+            return False
+    return True
+
+
+def _grouped(expression: str) -> str:
+    return expression if _simple(expression) else f"({expression})"
 
 
 def _type_guard(conditions: Sequence[Condition]) -> str | None:
     for condition in reversed(conditions):
         if condition.kind == "let_else":
-            pattern, _, value = condition.text.removeprefix("let ").removesuffix(" did not match").partition(" = ")
+            pattern, _, value = (
+                condition.text.removeprefix("let ").removesuffix(" did not match").partition(" = ")
+            )
             return f"matches!({value}, {pattern})"
     return None
 
@@ -244,13 +292,21 @@ def _try_catch(context: SiteContext) -> str | None:
 def _prevention(
     context: SiteContext, conditions: Sequence[Condition], failure_class: str
 ) -> list[str]:
-    tips = [f"Check `{c.text}` before calling {_where(context.site)}." for c in conditions if c.kind in ("if", "ensure")]
+    tips = [
+        f"Check `{c.text}` before calling {_where(context.site)}."
+        for c in conditions
+        if c.kind in ("if", "else", "check_failed")
+    ]
     tips.append(_first_sentence(load_taxonomy()[failure_class].description))
     return tips
 
 
 def _tags(context: SiteContext, failure_class: str) -> list[str]:
-    parts = [p for p in context.site.file_path.removesuffix(".rs").split("/") if p not in ("src", "lib", "mod")]
+    parts = [
+        p
+        for p in context.site.file_path.removesuffix(".rs").split("/")
+        if p not in ("src", "lib", "mod")
+    ]
     tags = [*parts[:2], context.site.kind.replace("_", "-"), failure_class]
     seen: list[str] = []
     for tag in tags:
