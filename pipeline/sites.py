@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 
 import tree_sitter_rust
-from tree_sitter import Language, Node, Parser, Query, QueryCursor
+from tree_sitter import Language, Node, Parser, Point, Query, QueryCursor, Range, Tree
 
 from pipeline.facts import site_facts, span_text
 from pipeline.formats import decode_rust_string, literal_segments
@@ -17,7 +18,7 @@ from pipeline.model import Condition, FileScan, Site, SiteKind, TypeAlias
 from pipeline.testcode import is_test_code, is_test_path
 
 # Bump when a change here would change what a cached FileScan holds.
-EXTRACTOR_VERSION = "4"
+EXTRACTOR_VERSION = "6"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -60,14 +61,24 @@ GRPC_CODES = {
     "unauthenticated",
 }  # fmt: skip
 
-# A cheap byte-level test: files with none of these cannot hold a site, so they are not parsed.
-_MAY_HOLD_SITE = re.compile(
-    rb"(?:bail|anyhow|ensure|format_err|eyre|panic|unreachable|todo|unimplemented|assert\w*)\s*!"
-    rb"|#\[\s*(?:\w+::)?error\s*\("
-    rb"|\.\s*(?:expect|context|with_context|wrap_err\w*|expect_err)\s*\("
-    rb"|(?:Error|Status|Code)\w*::\w+\s*\("
-    rb"|\bErr\s*\("
+# Where a top-level item may start: a column-0 line after a blank line, a `}` line or a `;`.
+_ITEM_BOUNDARY = re.compile(rb"(?:\n\n|\n\}[^\n]*\n|;\n)(?=[^\s})\]])")
+_TEST_ITEM = b"\n#[cfg(test)]"
+_TEST_FILE = re.compile(rb"(?m)^#!\[cfg\(test\)\]")
+_NEEDLES = (
+    *(f"{name}!".encode() for name in MACRO_KINDS if not name.startswith(("assert", "debug_"))),
+    b"assert",
+    b"error(",
+    b".expect",
+    b"context(",
+    b"wrap_err",
+    b"Err(",
+    b"Error::",
+    b"Status::",
+    b"Code::",
 )
+_LOOSE_NEEDLES = {b"Err(", b"Error::", b"Status::", b"Code::", b"context("}
+_WHOLE = Range(Point(0, 0), Point(0xFFFFFFFF, 0xFFFFFFFF), 0, 0xFFFFFFFF)
 _STRING_TYPES = ("string_literal", "raw_string_literal")
 _ANYHOW_RESULT = re.compile(rb"use\s+(?:::)?anyhow::(?:Result\b|\{[^}]*\bResult\b)")
 WINDOW_RADIUS = 18
@@ -96,14 +107,17 @@ def _parser() -> Parser:
 
 def may_hold_site(source: bytes) -> bool:
     """Whether a file is worth parsing at all."""
-    return _MAY_HOLD_SITE.search(source) is not None
+    return bool(site_hints(source))
 
 
 def find_sites(path: str, source: bytes) -> FileScan:
     """Every error site of one file, with the type aliases it declares."""
-    if is_test_path(path) or not may_hold_site(source):
+    if is_test_path(path) or _TEST_FILE.search(source):
         return FileScan(sites=())
-    tree = _parser().parse(source)
+    hints = site_hints(source)
+    if not hints:
+        return FileScan(sites=())
+    tree = parse_relevant(source, hints)
     lines = split_lines(source)
     sites: list[Site] = []
     aliases: list[TypeAlias] = []
@@ -125,6 +139,76 @@ def find_sites(path: str, source: bytes) -> FileScan:
         parse_errors=1 if tree.root_node.has_error else 0,
         uses_anyhow_result=_ANYHOW_RESULT.search(source) is not None,
     )
+
+
+def parse_relevant(source: bytes, hints: Sequence[int]) -> Tree:
+    """Parse only the top-level items that can hold a site or an alias.
+
+    Items are cut at column-0 lines that follow a blank line, a `}` line or a `;`
+    (the shape rustfmt gives); `#[cfg(test)]` items are never parsed. The items kept
+    are parsed as one document through tree-sitter's included ranges, so positions
+    stay those of the whole file. If the cut was wrong the parse shows errors, and
+    the whole file is parsed instead: the result never depends on the shortcut.
+    """
+    parser = _parser()
+    ranges = relevant_ranges(source, hints)
+    if ranges is not None:
+        parser.included_ranges = ranges
+        try:
+            tree = parser.parse(source)
+        finally:
+            parser.included_ranges = [_WHOLE]
+        if not tree.root_node.has_error:
+            return tree
+    return parser.parse(source)
+
+
+def site_hints(source: bytes) -> list[int]:
+    """Byte offsets where a site or a `Result` alias may be: literal needles, found in C."""
+    hints: list[int] = []
+    for needle in _NEEDLES:
+        loose = needle in _LOOSE_NEEDLES
+        index = source.find(needle)
+        while index >= 0:
+            # `Err(e)`, `Error::from(e)`: only a literal nearby can make a site.
+            if not loose or b'"' in source[index : index + 160]:
+                hints.append(index)
+            index = source.find(needle, index + 1)
+    index = source.find(b"type ")
+    while index >= 0:
+        if b"Result" in source[index : source.find(b"\n", index)]:
+            hints.append(index)
+        index = source.find(b"type ", index + 1)
+    return hints
+
+
+def relevant_ranges(source: bytes, hints: Sequence[int]) -> list[Range] | None:
+    """The ranges worth parsing, or None when that is the whole file."""
+    starts = [0, *(m.end() for m in _ITEM_BOUNDARY.finditer(source))]
+    keep = {bisect_right(starts, hint) - 1 for hint in hints}
+    index = source.find(_TEST_ITEM)
+    while index >= 0:
+        chunk = bisect_right(starts, index + 1) - 1
+        if starts[chunk] == index + 1:
+            keep.discard(chunk)
+        index = source.find(_TEST_ITEM, index + 1)
+    ends = [*starts[1:], len(source)]
+    spans: list[list[int]] = []
+    for chunk in sorted(keep):
+        if spans and spans[-1][1] == starts[chunk]:
+            spans[-1][1] = ends[chunk]
+        else:
+            spans.append([starts[chunk], ends[chunk]])
+    if spans == [[0, len(source)]]:
+        return None
+    ranges: list[Range] = []
+    row, offset = 0, 0
+    for start, end in spans:
+        row += source.count(b"\n", offset, start)
+        end_row = row + source.count(b"\n", start, end)
+        ranges.append(Range(Point(row, 0), Point(end_row, 0), start, end))
+        row, offset = end_row, end
+    return ranges
 
 
 def split_lines(source: bytes) -> list[str]:

@@ -165,7 +165,7 @@ class FakeOpenAI:
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
         self._httpd.daemon_threads = True
         self._httpd.block_on_close = False  # a hanging reply must not block shutdown
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.05,), daemon=True)
 
     @property
     def base_url(self) -> str:
@@ -226,6 +226,9 @@ def _completion(body: dict[str, Any], reply: Reply) -> dict[str, Any]:
 def _handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        # Headers and body go out in separate writes: without this, Nagle's algorithm and
+        # the client's delayed ACK add ~40 ms to every reply.
+        disable_nagle_algorithm = True
 
         def log_message(self, format: str, *args: Any) -> None:
             pass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -220,7 +221,7 @@ def test_rerun_makes_no_request(make: MakeAnalyzer, server: FakeOpenAI) -> None:
 
 def test_same_content_is_asked_once(make: MakeAnalyzer, server: FakeOpenAI) -> None:
     ctx = make_contexts(1)[0]
-    twin = type(ctx)(**{**{f: getattr(ctx, f) for f in ctx.__slots__}, "record_id": "f" * 16})
+    twin = dataclasses.replace(ctx, record_id="f" * 16)
     results = list(make().analyze([ctx, twin]))
     assert len(server.requests) == 1
     assert sorted(a.record_id for a in results) == sorted([ctx.record_id, "f" * 16])

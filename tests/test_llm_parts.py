@@ -20,7 +20,7 @@ from pipeline.analyze.llm_answer import (
 )
 from pipeline.analyze.llm_cost import EST_COMPLETION_TOKENS, load_prices, price_for
 from pipeline.analyze.llm_limits import parse_retry_after
-from pipeline.analyze.llm_prompt import load_prompt, strict_schema
+from pipeline.analyze.llm_prompt import load_prompt, numbered_window, strict_schema
 from pipeline.model import Explanation
 
 GOOD = json.dumps(answer())
@@ -162,9 +162,10 @@ def test_default_prompt_gives_the_site_facts_last() -> None:
         "MetaResult<()>",
         facts.conditions[0].text,
         "MetaError",
-        ctx.numbered_window(),
+        numbered_window(ctx),
     ):
         assert expected in user["content"]
+    assert f">{ctx.site.line} |         bail!(" in user["content"]  # marked, common indent gone
     assert ctx.site.message not in system["content"]
 
 

@@ -13,14 +13,13 @@ separate and honour `Retry-After`; usage is summed over every attempt.
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from pipeline.analyze import Analysis, SiteContext
 from pipeline.analyze.llm_cache import AnswerCache, cache_key
@@ -40,6 +39,7 @@ from pipeline.analyze.llm_prompt import (
 )
 from pipeline.analyze.llm_run import Run
 from pipeline.model import Explanation, Usage
+from pipeline.taxonomy import load_taxonomy
 
 
 class LlmConfigError(ValueError):
@@ -86,11 +86,6 @@ class LlmSettings:
         return settings
 
 
-def _load_taxonomy() -> Mapping[str, FailureClassLike]:
-    module = importlib.import_module("pipeline.taxonomy")
-    return cast(Mapping[str, FailureClassLike], module.load_taxonomy())
-
-
 class LlmAnalyzer:
     """Explains sites with a chat-completions model; implements `Analyzer`."""
 
@@ -112,7 +107,7 @@ class LlmAnalyzer:
         self.cache_dir = cache_dir
         self.fallback = fallback
         self.progress = progress
-        self.taxonomy = taxonomy if taxonomy is not None else _load_taxonomy()
+        self.taxonomy = taxonomy if taxonomy is not None else load_taxonomy()
         self.slugs = frozenset(self.taxonomy)
         self.prompt = load_prompt(settings.prompt_name, prompts_dir)
         self.schema = strict_schema(sorted(self.slugs))
@@ -121,7 +116,11 @@ class LlmAnalyzer:
         self.summary = RunSummary(model=settings.model)
         self._exists_memo: dict[str, bool] = {}
         self._identifier_exists = identifier_exists
-        self._schema_tokens = estimate_tokens(json.dumps(self.schema)) if settings.structured else 0
+        self._schema_tokens = (
+            estimate_tokens(json.dumps(self.schema, separators=(",", ":")))
+            if settings.structured
+            else 0
+        )
 
     @property
     def prompt_version(self) -> str:

@@ -9,6 +9,7 @@ bytes plus `PROMPT_REVISION`; it enters the cache key and the manifest.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Mapping
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from jinja2 import StrictUndefined
+from jinja2 import StrictUndefined, Template
 from jinja2.sandbox import SandboxedEnvironment
 
 from pipeline.analyze import SiteContext
@@ -27,6 +28,9 @@ PROMPT_REVISION = "1"
 PROMPTS_DIR = Path(__file__).resolve().parents[2] / "prompts"
 # No tokenizer is a dependency: ~4 characters per token is the usual English/code average.
 CHARS_PER_TOKEN = 4
+# Repository text enters only as variables, never as template source; the sandbox
+# guards against prompt files that are themselves untrusted (a user's override).
+_ENV = SandboxedEnvironment(undefined=StrictUndefined, autoescape=False)
 
 
 class FailureClassLike(Protocol):
@@ -109,18 +113,24 @@ class Prompt:
         self, ctx: SiteContext, taxonomy: Mapping[str, FailureClassLike]
     ) -> list[dict[str, str]]:
         """The chat messages for one site: fixed system part first, the site last."""
-        env = SandboxedEnvironment(
-            undefined=StrictUndefined, autoescape=False, keep_trailing_newline=False
-        )
-        system = env.from_string(self.system_source).render(
-            taxonomy=[{"slug": c.slug, "title": c.title} for c in taxonomy.values()],
-            fields=_field_lines(),
-        )
-        user = env.from_string(self.user_source).render(**site_variables(ctx))
+        system = self._system(tuple((c.slug, c.title) for c in taxonomy.values()))
+        user = self._user_template.render(**site_variables(ctx))
         return [
-            {"role": "system", "content": system.strip() + "\n"},
+            {"role": "system", "content": system},
             {"role": "user", "content": user.strip() + "\n"},
         ]
+
+    @functools.cached_property
+    def _user_template(self) -> Template:
+        return _ENV.from_string(self.user_source)
+
+    @functools.lru_cache(maxsize=4)  # noqa: B019 - a handful of prompts per process
+    def _system(self, taxonomy: tuple[tuple[str, str], ...]) -> str:
+        text = _ENV.from_string(self.system_source).render(
+            taxonomy=[{"slug": slug, "title": title} for slug, title in taxonomy],
+            fields=_field_lines(),
+        )
+        return text.strip() + "\n"
 
 
 def site_variables(ctx: SiteContext) -> dict[str, Any]:
@@ -144,7 +154,6 @@ def site_variables(ctx: SiteContext) -> dict[str, Any]:
         "error_code": site.error_code,
         "enclosing_fn": facts.enclosing_fn,
         "enclosing_impl": facts.enclosing_impl,
-        "fn_doc": facts.fn_doc,
         "return_type": facts.return_type,
         "enclosing_type": facts.enclosing_type,
         "variant": facts.variant,
@@ -152,8 +161,20 @@ def site_variables(ctx: SiteContext) -> dict[str, Any]:
         "receiver": facts.receiver,
         "callee": facts.callee,
         "conditions": conditions,
-        "window": ctx.numbered_window(),
+        "fn_doc": None if facts.fn_doc and facts.fn_doc in ctx.window else facts.fn_doc,
+        "window": numbered_window(ctx),
     }
+
+
+def numbered_window(ctx: SiteContext) -> str:
+    """`ctx.numbered_window()` with the indentation common to all lines removed (fewer tokens)."""
+    lines = ctx.numbered_window().split("\n")
+    split = [line.split(" | ", 1) for line in lines]
+    bodies = [parts[1] for parts in split if len(parts) == 2 and parts[1].strip()]
+    indent = min((len(b) - len(b.lstrip(" ")) for b in bodies), default=0)
+    return "\n".join(
+        f"{parts[0]} | {parts[1][indent:]}" if len(parts) == 2 else parts[0] for parts in split
+    )
 
 
 def load_prompt(name: str = "explain", directory: Path | None = None) -> Prompt:

@@ -33,7 +33,7 @@
 (call_expression
   function: (scoped_identifier) @ctor.fn
   arguments: (arguments . [(string_literal) (raw_string_literal) (macro_invocation) (call_expression)] @ctor.arg)
-  (#match? @ctor.fn "(Error|Status|Code)[A-Za-z0-9_]*::[A-Za-z_][A-Za-z0-9_]*$")) @ctor
+  (#match? @ctor.fn "(Error|Status|Code)::[A-Za-z_][A-Za-z0-9_]*$")) @ctor
 
 (call_expression
   function: (identifier) @errwrap.fn

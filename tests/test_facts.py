@@ -1,0 +1,242 @@
+"""Static facts of a site (SPEC 5): enclosing fn and impl, doc comment, the condition chain."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.model import Facts, Site
+from pipeline.sites import find_sites
+
+
+def site_of(source: str, message: str = "target") -> Site:
+    """The one site of `source` whose message is `message`."""
+    scan = find_sites("src/lib.rs", source.encode())
+    matching = [s for s in scan.sites if s.message == message]
+    assert len(matching) == 1, [s.message for s in scan.sites]
+    return matching[0]
+
+
+def chain(body: str) -> list[tuple[str, str]]:
+    """The (kind, text) condition chain of the site "target" inside a fn with `body`."""
+    site = site_of(f"fn subject(x: u32) -> anyhow::Result<()> {{\n{body}\n}}\n")
+    return [(c.kind, c.text) for c in site.facts.conditions]
+
+
+CHAINS = [
+    pytest.param('    bail!("target");', [], id="unguarded"),
+    pytest.param('    if x > 3 {\n        bail!("target");\n    }', [("if", "x > 3")], id="if"),
+    pytest.param(
+        '    if x > 3 {\n        return Ok(());\n    } else {\n        bail!("target");\n    }',
+        [("else", "x > 3")],
+        id="else",
+    ),
+    pytest.param(
+        '    if x > 3 {\n        a();\n    } else if x == 2 {\n        bail!("target");\n    }',
+        [("else", "x > 3"), ("if", "x == 2")],
+        id="else-if",
+    ),
+    pytest.param(
+        '    if ready {\n        if x > 3 {\n            bail!("target");\n        }\n    }',
+        [("if", "ready"), ("if", "x > 3")],
+        id="nested-if-outermost-first",
+    ),
+    pytest.param(
+        '    match self.state {\n        State::Paused if x > 1 => bail!("target"),\n        _ => {}\n    }',
+        [("match_arm", "match self.state: State::Paused if x > 1 =>")],
+        id="match-arm-with-guard",
+    ),
+    pytest.param(
+        '    let Some(job) = jobs.get(&x) else {\n        bail!("target");\n    };',
+        [("let_else", "let Some(job) = jobs.get(&x) did not match")],
+        id="let-else",
+    ),
+    pytest.param(
+        '    if let Some(job) = jobs.get(&x) {\n        bail!("target");\n    }',
+        [("if_let", "let Some(job) = jobs.get(&x)")],
+        id="if-let",
+    ),
+    pytest.param(
+        '    let v = lookup(x).ok_or_else(|| anyhow!("target"))?;',
+        [("closure", "lookup(x) was None (ok_or_else)")],
+        id="closure-in-ok_or_else",
+    ),
+    pytest.param(
+        '    ensure!(x < 10, "x too big");\n    if x == 3 {\n        bail!("target");\n    }',
+        [("ensure", "x < 10"), ("if", "x == 3")],
+        id="earlier-ensure-guard",
+    ),
+    pytest.param(
+        '    ensure!(x != 0 && ready, "target");',
+        [("check_failed", "x != 0 && ready")],
+        id="the-ensures-own-check",
+    ),
+    pytest.param(
+        '    assert_eq!(x, 4, "target");',
+        [("check_failed", "x == 4")],
+        id="assert_eq-check",
+    ),
+    pytest.param(
+        '    while x > 0 {\n        bail!("target");\n    }',
+        [("while", "x > 0")],
+        id="while-loop",
+    ),
+]
+
+
+@pytest.mark.parametrize(("body", "expected"), CHAINS)
+def test_condition_chain(body: str, expected: list[tuple[str, str]]) -> None:
+    assert chain(body) == expected
+
+
+def test_else_is_negated_and_if_is_not() -> None:
+    body = '    if x > 3 {\n        a();\n    } else if x == 2 {\n        bail!("target");\n    }'
+    site = site_of(f"fn f(x: u32) {{\n{body}\n}}\n")
+    assert [(c.kind, c.negated, c.line) for c in site.facts.conditions] == [
+        ("else", True, 2),
+        ("if", False, 4),
+    ]
+
+
+def test_conditions_of_another_fn_do_not_leak_in() -> None:
+    source = (
+        "fn outer(x: u32) {\n"
+        "    if x > 1 {\n"
+        "        helper();\n"
+        "    }\n"
+        "}\n"
+        "fn helper() {\n"
+        '    bail!("target");\n'
+        "}\n"
+    )
+    assert site_of(source).facts.conditions == ()
+
+
+def test_the_condition_itself_is_not_a_step() -> None:
+    # The site sits inside the `if` condition, not its body: no "if" step.
+    source = 'fn f(m: &Map) {\n    if m.get(1).expect("target") > 2 {\n        a();\n    }\n}\n'
+    assert site_of(source).facts.conditions == ()
+
+
+FN_SOURCE = """\
+pub struct Barrier;
+
+impl Barrier {
+    /// Injects the initial barrier of a database.
+    ///
+    /// The database must not be paused.
+    #[instrument(skip(self))]
+    pub async fn inject_initial(&self, paused: bool) -> MetaResult<()> {
+        if paused {
+            bail!("target");
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Barrier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        panic!("display target")
+    }
+}
+
+trait Store {
+    fn put(&self) {
+        unimplemented!("trait default target")
+    }
+}
+
+fn free() {
+    // not a doc comment
+    todo!("free target")
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("message", "fn", "impl", "doc", "returns"),
+    [
+        (
+            "target",
+            "inject_initial",
+            "Barrier",
+            "Injects the initial barrier of a database.\n\nThe database must not be paused.",
+            "MetaResult<()>",
+        ),
+        ("display target", "fmt", "fmt::Display for Barrier", None, "fmt::Result"),
+        ("trait default target", "put", "Store", None, None),
+        ("free target", "free", None, None, None),
+    ],
+)
+def test_enclosing_fn_impl_doc_and_return_type(
+    message: str, fn: str, impl: str | None, doc: str | None, returns: str | None
+) -> None:
+    facts = site_of(FN_SOURCE, message).facts
+    assert (facts.enclosing_fn, facts.enclosing_impl, facts.fn_doc, facts.return_type) == (
+        fn,
+        impl,
+        doc,
+        returns,
+    )
+
+
+ATTR_SOURCE = """\
+/// Errors of the catalog.
+#[derive(Debug, Error)]
+pub enum CatalogError {
+    /// The id is unknown.
+    #[error("not found: {0}")]
+    NotFound(u32),
+    #[error("duplicate: {0}")]
+    Duplicate(String),
+}
+
+/// The connection dropped.
+#[derive(Debug, Error)]
+#[error("connection closed")]
+pub struct Closed;
+"""
+
+
+@pytest.mark.parametrize(
+    ("message", "facts"),
+    [
+        (
+            "not found: {0}",
+            Facts(enclosing_type="CatalogError", variant="NotFound", type_doc="The id is unknown."),
+        ),
+        (
+            # a variant with no doc comment falls back to the enum's
+            "duplicate: {0}",
+            Facts(
+                enclosing_type="CatalogError", variant="Duplicate", type_doc="Errors of the catalog."
+            ),
+        ),
+        (
+            "connection closed",
+            Facts(enclosing_type="Closed", type_doc="The connection dropped."),
+        ),
+    ],
+)
+def test_error_attribute_facts_name_the_type_and_variant(message: str, facts: Facts) -> None:
+    assert site_of(ATTR_SOURCE, message).facts == facts
+
+
+@pytest.mark.parametrize(
+    ("source", "receiver", "callee"),
+    [
+        ('fn f() { let a = cfg.port.expect("target"); }', "cfg.port", None),
+        (
+            'fn f() { let a = load(p)\n    .await\n    .context("target")?; }',
+            "load(p) .await",
+            None,
+        ),
+        (
+            'fn f() -> R { Err(MetaError::invalid_parameter("target")) }',
+            None,
+            "MetaError::invalid_parameter",
+        ),
+    ],
+)
+def test_receiver_and_callee(source: str, receiver: str | None, callee: str | None) -> None:
+    facts = site_of(source).facts
+    assert (facts.receiver, facts.callee) == (receiver, callee)
