@@ -30,8 +30,14 @@ main.add_command(explain_command)
 from pipeline.render import render_command  # noqa: E402
 
 main.add_command(render_command)
-from pipeline.commands import extract_command, schema_command, validate_command  # noqa: E402
+from pipeline.commands import (  # noqa: E402
+    extract_command,
+    schema_command,
+    sites_command,
+    validate_command,
+)
 
 main.add_command(extract_command)
 main.add_command(validate_command)
 main.add_command(schema_command)
+main.add_command(sites_command)

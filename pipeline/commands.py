@@ -12,7 +12,14 @@ from typing import Any, TypeVar
 
 import click
 
-from pipeline.extract import ExtractRequest, ExtractResult, run_extract
+from pipeline.extract import (
+    ExtractRequest,
+    ExtractResult,
+    counts_of,
+    build_contexts,
+    run_extract,
+    scan_commit,
+)
 from pipeline.runner import AnalyzerChoice, analyzer_factory
 from pipeline.source import SourceError
 from pipeline.store import StoreError
@@ -173,3 +180,53 @@ def validate_command(out: Path) -> None:
 def schema_command() -> None:
     """Print the JSON Schema of a record file (records/<id>.json)."""
     click.echo(json.dumps(record_schema(), indent=2))
+
+
+@click.command("sites")
+@click.option("--repo", required=True, help="Dataset identity, owner/name.")
+@click.option("--sha", required=True, help="Commit, short sha, tag or branch.")
+@click.option("--source", help="Local clone, bare repo or git URL to read instead of GitHub.")
+@click.option("--cache", "cache_dir", type=click.Path(path_type=Path), default=None)
+@click.option("--include", multiple=True, help="Comma-separated globs to keep.")
+@click.option("--exclude", multiple=True, help="Comma-separated globs to drop.")
+@click.option("--jobs", type=click.IntRange(1, 64), default=None)
+@click.option("--count", is_flag=True, help="Print only the number of sites per kind.")
+@user_errors
+def sites_command(
+    repo: str,
+    sha: str,
+    source: str | None,
+    cache_dir: Path | None,
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
+    jobs: int | None,
+    count: bool,
+) -> None:
+    """List the error sites of REPO at SHA as JSON lines, without explaining or publishing."""
+    request = ExtractRequest(
+        repo=repo,
+        rev=sha,
+        out=Path("."),
+        cache_dir=cache_dir or default_cache(),
+        source=source,
+        include=_globs(include),
+        exclude=_globs(exclude),
+        jobs=jobs,
+    )
+    commit, scanned, _ = scan_commit(request)
+    contexts = build_contexts(repo, commit, scanned)
+    if count:
+        click.echo(json.dumps({"sha": commit, **counts_of(scanned, contexts, 0)}))
+        return
+    for context in contexts:
+        site = context.site
+        line = {
+            "id": context.record_id,
+            "file": site.file_path,
+            "line": site.line,
+            "kind": site.kind,
+            "message": site.message,
+            "pattern": context.message_pattern,
+            "errorClass": context.error_class,
+        }
+        click.echo(json.dumps(line, ensure_ascii=False))

@@ -103,7 +103,7 @@ def run_extract(
     root = dataset_dir(request.out, request.repo)
     sha, scanned, listed = scan_commit(request)
     contexts = build_contexts(request.repo, sha, scanned)
-    counts = _counts(scanned, contexts, listed)
+    counts = counts_of(scanned, contexts, listed)
     if listed == 0:
         message = f"no .rs files at {sha[:10]}" + (
             " match INCLUDE/EXCLUDE" if request.include or request.exclude else ""
@@ -184,7 +184,7 @@ def _retire(previous: Previous | None, current: set[str], sha: str) -> dict[str,
     return retired
 
 
-def _counts(scanned: RepoScan, contexts: Sequence[SiteContext], listed: int) -> dict[str, Any]:
+def counts_of(scanned: RepoScan, contexts: Sequence[SiteContext], listed: int) -> dict[str, Any]:
     kinds = Counter(c.site.kind for c in contexts)
     return {
         "records": len(contexts),

@@ -11,7 +11,9 @@ from pipeline.model import Condition, ConditionKind, Facts
 MAX_CONDITION_CHARS = 160
 MAX_GUARDS = 3  # earlier `ensure!`/early-return guards of the same fn worth naming
 _SPACES = re.compile(r"\s+")
-_GUARD_MACROS = {"ensure", "assert", "debug_assert", "assert_eq", "assert_ne"}
+_GUARD_MACROS = {
+    "ensure", "assert", "debug_assert", "assert_eq", "assert_ne", "debug_assert_eq", "debug_assert_ne",
+}  # fmt: skip
 _FN_TYPES = ("function_item", "function_signature_item")
 
 
@@ -131,14 +133,25 @@ def _statement_macro(statement: Node) -> Condition | None:
     tree = next((c for c in target.children if c.type == "token_tree"), None)
     if tree is None:
         return None
-    tokens: list[Node] = []
+    # `assert_eq!(a, b, ..)` checks `a == b`: its first two arguments are the check.
+    operands = 2 if name.endswith(("_eq", "_ne")) else 1
+    arguments: list[list[Node]] = [[]]
     for child in tree.children[1:-1]:
         if child.type == ",":
-            break
-        tokens.append(child)
-    if not tokens:
+            if len(arguments) == operands:
+                break
+            arguments.append([])
+        else:
+            arguments[-1].append(child)
+    if any(not tokens for tokens in arguments) or len(arguments) < operands:
         return None
-    return Condition("ensure", _squash(span_text(tree, tokens[0], tokens[-1])), _line(target))
+    texts = [_squash(span_text(tree, tokens[0], tokens[-1])) for tokens in arguments]
+    check = (
+        texts[0]
+        if operands == 1
+        else f"{texts[0]} {'!=' if name.endswith('_ne') else '=='} {texts[1]}"
+    )
+    return Condition("ensure", _squash(check), _line(target))
 
 
 def span_text(container: Node, first: Node, last: Node) -> str:

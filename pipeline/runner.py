@@ -5,13 +5,15 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pipeline.analyze import Analysis, SiteContext
-from pipeline.analyze.llm import LlmAnalyzer, LlmSettings
 from pipeline.analyze.static import STATIC_VERSION, StaticAnalyzer, explain
 from pipeline.extract import AnalyzerFactory, ExtractRequest, build_contexts, scan_commit
 from pipeline.progress import Progress
+
+if TYPE_CHECKING:  # the openai client is imported only when a run asks for the model
+    from pipeline.analyze.llm import LlmAnalyzer, LlmSettings
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,8 @@ class AnalyzerChoice:
 
 def llm_settings(choice: AnalyzerChoice) -> LlmSettings:
     """Settings from the environment, overridden by the command line."""
+    from pipeline.analyze.llm import LlmSettings
+
     return LlmSettings.from_env(
         choice.model, concurrency=choice.concurrency, rpm=choice.rpm, tpm=choice.tpm
     )
@@ -55,6 +59,8 @@ def analyzer_factory(
 
 
 def _llm(settings: LlmSettings, request: ExtractRequest) -> LlmAnalyzer:
+    from pipeline.analyze.llm import LlmAnalyzer
+
     return LlmAnalyzer(settings, request.cache_dir, fallback=explain)
 
 

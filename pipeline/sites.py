@@ -64,7 +64,7 @@ GRPC_CODES = {
 # Where a top-level item may start: a column-0 line after a blank line, a `}` line or a `;`.
 _ITEM_BOUNDARY = re.compile(rb"(?:\n\n|\n\}[^\n]*\n|;\n)(?=[^\s})\]])")
 _TEST_ITEM = b"\n#[cfg(test)]"
-_TEST_FILE = re.compile(rb"(?m)^#!\[cfg\(test\)\]")
+_TEST_FILE = b"#![cfg(test)]"
 _NEEDLES = (
     *(f"{name}!".encode() for name in MACRO_KINDS if not name.startswith(("assert", "debug_"))),
     b"assert",
@@ -112,7 +112,7 @@ def may_hold_site(source: bytes) -> bool:
 
 def find_sites(path: str, source: bytes) -> FileScan:
     """Every error site of one file, with the type aliases it declares."""
-    if is_test_path(path) or _TEST_FILE.search(source):
+    if is_test_path(path) or _is_test_file(source):
         return FileScan(sites=())
     hints = site_hints(source)
     if not hints:
@@ -163,6 +163,12 @@ def parse_relevant(source: bytes, hints: Sequence[int]) -> Tree:
     return parser.parse(source)
 
 
+def _is_test_file(source: bytes) -> bool:
+    """`#![cfg(test)]` at the start of a line: the whole file is test code."""
+    index = source.find(_TEST_FILE)
+    return index >= 0 and (index == 0 or source[index - 1 : index] == b"\n")
+
+
 def site_hints(source: bytes) -> list[int]:
     """Byte offsets where a site or a `Result` alias may be: literal needles, found in C."""
     hints: list[int] = []
@@ -171,7 +177,7 @@ def site_hints(source: bytes) -> list[int]:
         index = source.find(needle)
         while index >= 0:
             # `Err(e)`, `Error::from(e)`: only a literal nearby can make a site.
-            if not loose or b'"' in source[index : index + 160]:
+            if not loose or source.find(b'"', index, index + 160) >= 0:
                 hints.append(index)
             index = source.find(needle, index + 1)
     index = source.find(b"type ")

@@ -86,6 +86,7 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0  # added to the server's latency
     prompt_tokens: int | None = None  # None: chars/4 of the messages
+    error: str | None = None  # the error message of a non-200 reply
 
 
 def good(**overrides: Any) -> Reply:
@@ -249,7 +250,8 @@ def _handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 reply = server.next_reply(body)
                 time.sleep(server.latency + reply.delay)
                 if reply.status != 200:
-                    error = {"message": f"scripted status {reply.status}", "type": "server_error"}
+                    message = reply.error or f"scripted status {reply.status}"
+                    error = {"message": message, "type": "server_error"}
                     self._send(reply.status, {"error": error}, reply.headers)
                 else:
                     self._send(200, _completion(body, reply), reply.headers)

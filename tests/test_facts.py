@@ -76,6 +76,11 @@ CHAINS = [
         id="assert_eq-check",
     ),
     pytest.param(
+        '    assert_eq!(x, 4, "x is four");\n    assert_ne!(x, 5);\n    bail!("target");',
+        [("ensure", "x == 4"), ("ensure", "x != 5")],
+        id="earlier-assert_eq-guard-keeps-both-operands",
+    ),
+    pytest.param(
         '    while x > 0 {\n        bail!("target");\n    }',
         [("while", "x > 0")],
         id="while-loop",

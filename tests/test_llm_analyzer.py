@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -291,3 +291,25 @@ def test_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
         3,
     )
     assert LlmSettings.from_env(model="m").model == "m"
+
+
+def test_server_without_json_schema_gets_plain_requests(
+    make: MakeAnalyzer, server: FakeOpenAI
+) -> None:
+    rejected = Reply(status=400, error="response_format json_schema is not supported")
+    server.responder = lambda body: rejected if "response_format" in body else fenced()
+    results = list(make(concurrency=1).analyze(make_contexts(3)))
+    assert [a.status for a in results] == ["ok"] * 3
+    assert ["response_format" in r.body for r in server.requests] == [True, False, False, False]
+
+
+def test_abandoned_run_keeps_what_arrived(make: MakeAnalyzer, server: FakeOpenAI) -> None:
+    contexts = make_contexts(10)
+    run = make(concurrency=2).analyze(contexts)
+    first = next(run)
+    assert isinstance(run, Generator)
+    run.close()  # the caller stops early: tasks are cancelled, nothing raises
+    analyzer = make()
+    again = {a.record_id: a.from_cache for a in analyzer.analyze(contexts)}
+    assert again[first.record_id] is True
+    assert analyzer.summary.cache_hits >= 1

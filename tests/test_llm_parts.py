@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from email.utils import formatdate
 from pathlib import Path
 
@@ -19,7 +21,7 @@ from pipeline.analyze.llm_answer import (
     ungrounded_identifiers,
 )
 from pipeline.analyze.llm_cost import EST_COMPLETION_TOKENS, load_prices, price_for
-from pipeline.analyze.llm_limits import parse_retry_after
+from pipeline.analyze.llm_limits import TokenBucket, backoff_delay, parse_retry_after
 from pipeline.analyze.llm_prompt import load_prompt, numbered_window, strict_schema
 from pipeline.model import Explanation
 
@@ -194,3 +196,21 @@ def test_dry_run_asks_nothing(tmp_path: Path, model: str, costed: bool) -> None:
     assert report.est_prompt_tokens == sum(analyzer.prompt_tokens(c) for c in contexts)
     assert (report.est_cost_usd is not None) == costed
     assert ("unknown" in report.format()) != costed
+
+
+def test_token_bucket_waits_for_refill() -> None:
+    async def scenario() -> float:
+        bucket = TokenBucket(600)  # 10 per second
+        await bucket.take(600)
+        started = time.monotonic()
+        await bucket.take(5)
+        return time.monotonic() - started
+
+    assert 0.4 <= asyncio.run(scenario()) < 1.0
+
+
+@pytest.mark.parametrize("attempt", [0, 1, 2, 3])
+def test_backoff_is_jittered_and_exponential(attempt: int) -> None:
+    delays = {backoff_delay(attempt, 1.0) for _ in range(20)}
+    assert len(delays) > 1
+    assert all(2**attempt / 2 <= d <= 2**attempt for d in delays)

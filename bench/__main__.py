@@ -1,0 +1,27 @@
+"""`make bench`: every benchmark, each against its named competitor, in one run."""
+
+from __future__ import annotations
+
+import sys
+
+from bench import explain_stage, extract_stage, llm_stage
+
+STAGES = {"extract": extract_stage.main, "llm": llm_stage.main, "explain": explain_stage.main}
+
+
+def main(argv: list[str]) -> int:
+    """Run the named stages (all by default); the worst exit status wins."""
+    names = argv or list(STAGES)
+    unknown = [n for n in names if n not in STAGES]
+    if unknown:
+        print(f"bench: unknown stage(s) {', '.join(unknown)}; choose from {', '.join(STAGES)}")
+        return 2
+    status = 0
+    for name in names:
+        print(f"== {name} ==", flush=True)
+        status = max(status, STAGES[name]([]))
+    return status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,231 @@
+"""From a site to a record (SPEC 4): identity, slug, link, error class, type and severity."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from pipeline.analyze import SiteContext
+from pipeline.analyze.static import explain
+from pipeline.extract import build_contexts
+from pipeline.formats import message_pattern, slugify
+from pipeline.model import Record
+from pipeline.records import AliasTable, build_record, github_url, record_id
+from pipeline.scan import RepoScan
+from pipeline.sites import find_sites
+
+REPO = "acme/widgets"
+SHA = "0123456789abcdef0123456789abcdef01234567"
+SEEDS = Path("/work/shared/seeds")
+
+
+def contexts(files: dict[str, str]) -> list[SiteContext]:
+    """Contexts of every site of `files`, resolved across them as one repository."""
+    scans = {path: find_sites(path, text.encode()) for path, text in files.items()}
+    return build_contexts(REPO, SHA, RepoScan(scans=scans))
+
+
+def one(files: dict[str, str], message: str) -> SiteContext:
+    found = [c for c in contexts(files) if c.site.message == message]
+    assert len(found) == 1, [c.site.message for c in contexts(files)]
+    return found[0]
+
+
+def seed(prefix: str) -> dict[str, object]:
+    (path,) = SEEDS.glob(f"{prefix}_*.txt")
+    record: dict[str, object] = json.loads(path.read_text("utf-8"))["record"]
+    return record
+
+
+# --- message, slug, link ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("message", "slug"),
+    [
+        ("should not pause when having snapshot backfill job {job_id}",
+         "should-not-pause-when-having-snapshot-backfill-job"),
+        ("Cannot alter the job {} because its creating backfill contains a scan type",
+         "cannot-alter-the-job-because-its-creating-backf"),
+        ("  --weird--  ", "weird"),
+        ("Ünïcode: {x:?}!", "n-code-x"),  # ASCII alphanumerics only: a URL-safe slug
+    ],
+)  # fmt: skip
+def test_slug(message: str, slug: str) -> None:
+    assert slugify(message) == slug
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason="needs /work/shared/seeds")
+@pytest.mark.parametrize("prefix", ["002", "004"])
+def test_seed_slug_pattern_and_link_are_reproduced(prefix: str) -> None:
+    record = seed(prefix)
+    message = str(record["errorMessage"])
+    assert slugify(message) == record["slug"]
+    assert message_pattern(message) == record["messagePattern"]
+    url = github_url(
+        str(record["repo"]),
+        str(record["analyzedSha"]),
+        str(record["filePath"]),
+        int(str(record["sourceCodeStart"])),
+        int(str(record["sourceCodeEnd"])),
+    )
+    assert url == record["githubUrl"]
+
+
+def test_record_has_the_seed_key_order_and_a_consistent_window() -> None:
+    source = "".join(f"// {n}\n" for n in range(1, 30)) + 'fn f() { bail!("deep {x}"); }\n'
+    context = one({"src/deep.rs": source}, "deep {x}")
+    record = build_record(context, explain(context), "2026-01-01T00:00:00.000Z", "2026-01-01T00:00:00.000Z")
+    assert list(record.model_dump()) == list(seed("002"))
+    assert (record.lineNumber, record.sourceCodeStart, record.sourceCodeEnd) == (30, 12, 30)
+    assert record.githubUrl == f"https://github.com/{REPO}/blob/{SHA}/src/deep.rs#L12-L30"
+    assert re.fullmatch(record.messagePattern, "deep 42")
+    assert record.slug == "deep-x"
+    Record.model_validate(record.model_dump())
+
+
+# --- identity -----------------------------------------------------------------------------------
+
+
+LIB = 'fn f(x: u32) -> anyhow::Result<()> {\n    if x > 1 {\n        bail!("x is {x}");\n    }\n    bail!("x is {x}");\n}\n'
+
+
+def test_id_is_stable_under_a_line_shift() -> None:
+    before = contexts({"src/lib.rs": LIB})
+    after = contexts({"src/lib.rs": "// a\n// new\n// header\n" + LIB})
+    assert [c.site.line for c in after] == [c.site.line + 3 for c in before]
+    assert [c.record_id for c in after] == [c.record_id for c in before]
+
+
+def test_same_message_twice_in_one_file_gets_distinct_ids() -> None:
+    first, second = contexts({"src/lib.rs": LIB})
+    assert first.message_pattern == second.message_pattern
+    assert first.record_id != second.record_id
+    assert first.record_id == record_id(REPO, "src/lib.rs", first.message_pattern, 0)
+    assert second.record_id == record_id(REPO, "src/lib.rs", first.message_pattern, 1)
+
+
+def test_id_depends_on_repo_and_path() -> None:
+    ids = {
+        record_id("a/b", "src/x.rs", "p", 0),
+        record_id("a/c", "src/x.rs", "p", 0),
+        record_id("a/b", "src/y.rs", "p", 0),
+    }
+    assert len(ids) == 3
+    assert all(re.fullmatch(r"[0-9a-f]{16}", i) for i in ids)
+
+
+def test_content_hash_ignores_a_line_shift_but_not_an_edit() -> None:
+    filler = "// filler\n" * 40
+    base = contexts({"src/lib.rs": filler + LIB})[0]
+    shifted = contexts({"src/lib.rs": "// filler\n" * 5 + filler + LIB})[0]
+    edited = contexts({"src/lib.rs": filler + LIB.replace("x > 1", "x > 2")})[0]
+    assert shifted.site.line == base.site.line + 5
+    assert shifted.content_hash == base.content_hash
+    assert edited.content_hash != base.content_hash
+
+
+# --- errorClass ---------------------------------------------------------------------------------
+
+ERROR_RS = "pub type MetaResult<T> = std::result::Result<T, MetaError>;\n"
+
+
+@pytest.mark.parametrize(
+    ("files", "message", "error_class"),
+    [
+        pytest.param(
+            {"src/meta/src/error.rs": ERROR_RS,
+             "src/meta/src/barrier/rpc.rs": 'fn f() -> MetaResult<()> { bail!("paused {x}") }\n'},
+            "paused {x}", "MetaError", id="alias-in-another-file-of-the-crate",
+        ),
+        pytest.param(
+            {"src/lib.rs": 'fn f() -> anyhow::Result<u32> { bail!("no value") }\n'},
+            "no value", "anyhow::Error", id="anyhow::Result",
+        ),
+        pytest.param(
+            {"src/lib.rs": 'fn f() -> Result<u32, MyError> { Err(MyError::Bad(format!("bad {x}"))) }\n'},
+            "bad {x}", "MyError", id="Result<T, MyError>",
+        ),
+        pytest.param(
+            {"src/lib.rs": 'use anyhow::Result;\nfn f() -> Result<()> { ensure!(ok, "not ok") }\n'},
+            "not ok", "anyhow::Error", id="use-anyhow-Result-then-bare-Result",
+        ),
+        pytest.param(
+            {"src/lib.rs": 'fn f() { let e = anyhow!("free standing"); }\n'},
+            "free standing", "anyhow::Error", id="no-return-type-anyhow-macro",
+        ),
+        pytest.param(
+            {"src/lib.rs": 'fn f() -> MetaResult<()> { panic!("boom") }\n', "src/error.rs": ERROR_RS},
+            "boom", None, id="panic-has-no-class",
+        ),
+        pytest.param(
+            {"src/lib.rs": 'fn f() -> MetaResult<()> { x.expect("present"); Ok(()) }\n',
+             "src/error.rs": ERROR_RS},
+            "present", None, id="expect-has-no-class",
+        ),
+        pytest.param(
+            {"src/lib.rs": '#[derive(Error)]\nenum SinkError {\n    #[error("sink closed")]\n    Closed,\n}\n'},
+            "sink closed", "SinkError", id="error-attr-is-its-enum",
+        ),
+        pytest.param(
+            {"src/lib.rs": 'fn f() -> Result<(), Status> { Err(Status::not_found("no such row")) }\n'},
+            "no such row", "Status", id="Result<(), Status>",
+        ),
+    ],
+)  # fmt: skip
+def test_error_class(files: dict[str, str], message: str, error_class: str | None) -> None:
+    assert one(files, message).error_class == error_class
+
+
+def test_aliases_resolve_to_the_nearest_crate() -> None:
+    table = AliasTable.build(
+        [
+            ("src/meta/src/error.rs", _alias("XResult", "MetaError")),
+            ("src/sink/src/error.rs", _alias("XResult", "SinkError")),
+        ]
+    )
+    assert table.resolve("XResult", "src/meta/src/a/b.rs") == "MetaError"
+    assert table.resolve("XResult", "src/sink/src/c.rs") == "SinkError"
+    assert table.resolve("XResult", "src/other/d.rs") is None  # ambiguous: say nothing
+    assert table.resolve("YResult", "src/meta/src/a/b.rs") is None
+
+
+def _alias(name: str, error: str):  # type: ignore[no-untyped-def]
+    from pipeline.model import TypeAlias
+
+    return TypeAlias(name, error)
+
+
+# --- errorType, severity ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("source", "message", "error_type", "severity", "code"),
+    [
+        ('fn f() { panic!("state broke") }', "state broke", "panic", "critical", None),
+        ('fn f() { unreachable!("never") }', "never", "panic", "critical", None),
+        ('fn f() { x.expect("must hold"); }', "must hold", "panic", "critical", None),
+        ('fn f() { assert!(ok, "must be ok") }', "must be ok", "panic", "critical", None),
+        ('fn f() -> R { bail!("disk write failed") }', "disk write failed", "exception", "error", None),
+        ('fn f() -> R { bail!("feature X is not supported") }', "feature X is not supported",
+         "exception", "warning", None),
+        ('fn f() -> R { Err(Status::invalid_argument("bad page size")) }', "bad page size",
+         "error_code", "warning", "INVALID_ARGUMENT"),
+        ('fn f() -> R { Err(ErrorCode::InternalError("broken".to_string()).into()) }', "broken",
+         "error_code", "error", "InternalError"),
+        ('fn f() -> R { bail!("E0123: bad token") }', "E0123: bad token", "error_code", "error",
+         "E0123"),
+    ],
+)  # fmt: skip
+def test_error_type_and_severity(
+    source: str, message: str, error_type: str, severity: str, code: str | None
+) -> None:
+    context = one({"src/lib.rs": source + "\n"}, message)
+    assert (context.error_type, context.severity, context.site.error_code) == (
+        error_type,
+        severity,
+        code,
+    )

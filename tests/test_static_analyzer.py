@@ -1,0 +1,163 @@
+"""The static analyzer (SPEC 5): specific to each site, grounded in the code, never a template."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+
+from pipeline.analyze import SiteContext
+from pipeline.analyze.static import StaticAnalyzer, explain, negate
+from pipeline.extract import build_contexts
+from pipeline.model import Explanation
+from pipeline.scan import RepoScan
+from pipeline.sites import find_sites
+from pipeline.taxonomy import load_taxonomy
+
+FIXTURES = Path(__file__).parent / "fixtures" / "rust"
+
+BARRIER = """\
+pub type MetaResult<T> = std::result::Result<T, MetaError>;
+
+impl GlobalBarrierWorker {
+    /// Injects the initial barrier of a database.
+    ///
+    /// Only possible while the database runs.
+    pub async fn inject_initial_barrier(&self, job_id: u32, paused: bool) -> MetaResult<()> {
+        ensure!(self.ready, "worker is not ready");
+        if self.jobs.contains(&job_id) {
+            if paused {
+                bail!("should not pause when having snapshot backfill job {job_id}");
+            }
+        } else {
+            let Some(db) = self.dbs.get(&job_id) else {
+                bail!("database of job {job_id} not found");
+            };
+        }
+        Ok(())
+    }
+}
+
+pub fn parse_port(text: &str) -> u16 {
+    text.parse().expect("port must be a number")
+}
+"""
+
+
+def contexts_of(files: dict[str, str]) -> list[SiteContext]:
+    scans = {path: find_sites(path, text.encode()) for path, text in files.items()}
+    return build_contexts("acme/widgets", "ab" * 20, RepoScan(scans=scans))
+
+
+@pytest.fixture(scope="module")
+def barrier() -> dict[str, tuple[SiteContext, Explanation]]:
+    return {
+        c.site.message: (c, explain(c))
+        for c in contexts_of({"src/meta/src/barrier/worker.rs": BARRIER})
+    }
+
+
+PAUSE = "should not pause when having snapshot backfill job {job_id}"
+MISSING = "database of job {job_id} not found"
+
+
+def test_trigger_spells_the_condition_chain_in_order(barrier: dict) -> None:  # type: ignore[type-arg]
+    _, explanation = barrier[PAUSE]
+    trigger = explanation.triggerScenarios
+    steps = [
+        "GlobalBarrierWorker::inject_initial_barrier",
+        "the earlier check `self.ready` passed (line 8)",
+        "`self.jobs.contains(&job_id)` is true (line 9)",
+        "`paused` is true (line 10)",
+        "`bail` at line 11",
+    ]
+    positions = [trigger.find(step) for step in steps]
+    assert -1 not in positions, trigger
+    assert positions == sorted(positions)
+
+
+def test_trigger_of_an_else_branch_and_a_let_else(barrier: dict) -> None:  # type: ignore[type-arg]
+    _, explanation = barrier[MISSING]
+    trigger = explanation.triggerScenarios
+    first = trigger.find("`self.jobs.contains(&job_id)` is false (else branch)")
+    second = trigger.find("`let Some(db) = self.dbs.get(&job_id) did not match`")
+    assert 0 <= first < second, trigger
+    assert explanation.typeGuard == "matches!(self.dbs.get(&job_id), Some(db))"
+
+
+def test_documentation_names_the_fn_the_impl_and_the_doc_comment(barrier: dict) -> None:  # type: ignore[type-arg]
+    context, explanation = barrier[PAUSE]
+    doc = explanation.documentation
+    assert "`GlobalBarrierWorker::inject_initial_barrier`" in doc
+    assert "Injects the initial barrier of a database." in doc
+    assert "line 11" in doc
+    assert "`MetaError`" in doc  # the alias, resolved
+    assert context.error_class == "MetaError"
+
+
+def test_two_sites_are_explained_differently(barrier: dict) -> None:  # type: ignore[type-arg]
+    explanations = [e for _, e in barrier.values()]
+    assert len(explanations) == 4
+    for a, b in combinations(explanations, 2):
+        assert a.documentation != b.documentation
+        assert a.triggerScenarios != b.triggerScenarios
+        assert a.exampleFix != b.exampleFix
+
+
+def test_a_panic_is_fail_fast_with_no_try_catch(barrier: dict) -> None:  # type: ignore[type-arg]
+    context, explanation = barrier["port must be a number"]
+    assert context.error_type == "panic"
+    assert explanation.handlingStrategy == "fail-fast"
+    assert explanation.tryCatchPattern is None
+    assert "`text.parse()`" in explanation.documentation  # the receiver that was None/Err
+    assert "No `if`" in explanation.triggerScenarios  # unguarded, and it says so
+
+
+def test_an_error_is_matched_by_its_text_in_try_catch(barrier: dict) -> None:  # type: ignore[type-arg]
+    _, explanation = barrier[PAUSE]
+    assert explanation.tryCatchPattern is not None
+    assert 'contains("should not pause when having snapshot backfill job")' in (
+        explanation.tryCatchPattern
+    )
+    assert explanation.validationCode == "let ok = !self.jobs.contains(&job_id) && !paused;"
+
+
+@pytest.mark.parametrize("fixture", sorted(p.name for p in FIXTURES.glob("*.rs")))
+def test_every_fixture_site_is_grounded_and_distinct(fixture: str) -> None:
+    source = (FIXTURES / fixture).read_text("utf-8")
+    contexts = contexts_of({f"src/{fixture}": source})
+    analyses = list(StaticAnalyzer().analyze(contexts))
+    assert [a.record_id for a in analyses] == [c.record_id for c in contexts]
+    squashed = " ".join(source.split())
+    taxonomy = load_taxonomy()
+    for context, analysis in zip(contexts, analyses, strict=True):
+        explanation = analysis.explanation
+        assert analysis.analyzer == "static" and analysis.status == "ok"
+        assert explanation.backgroundTag in taxonomy
+        assert explanation.solutions and explanation.preventionTips and explanation.tags
+        # the trigger quotes every condition, and conditions are code as written
+        for condition in context.site.facts.conditions:
+            assert f"`{condition.text}`" in explanation.triggerScenarios
+            if condition.kind in ("if", "else", "if_let", "while"):
+                assert condition.text in squashed
+        if context.site.facts.conditions:
+            assert f"`{context.site.macro}` at line" in explanation.triggerScenarios
+        assert f"line {context.site.line}" in explanation.triggerScenarios
+    docs = [a.explanation.documentation for a in analyses]
+    assert len(set(docs)) == len(docs)
+
+
+@pytest.mark.parametrize(
+    ("condition", "negated"),
+    [
+        ("paused", "!paused"),
+        ("!paused", "paused"),
+        ("self.jobs.contains(&id)", "!self.jobs.contains(&id)"),
+        ("a == b", "!(a == b)"),
+        ("x > 3 && y", "!(x > 3 && y)"),
+        ("f(a, b)", "!f(a, b)"),
+    ],
+)
+def test_negate(condition: str, negated: str) -> None:
+    assert negate(condition) == negated
