@@ -32,6 +32,7 @@ from pipeline.render import render_command  # noqa: E402
 main.add_command(render_command)
 from pipeline.commands import (  # noqa: E402
     extract_command,
+    regenerate_command,
     schema_command,
     sites_command,
     validate_command,
@@ -41,3 +42,4 @@ main.add_command(extract_command)
 main.add_command(validate_command)
 main.add_command(schema_command)
 main.add_command(sites_command)
+main.add_command(regenerate_command)

@@ -15,11 +15,12 @@ import click
 from pipeline.extract import (
     ExtractRequest,
     ExtractResult,
-    counts_of,
     build_contexts,
+    counts_of,
     run_extract,
     scan_commit,
 )
+from pipeline.lock import LockedError
 from pipeline.runner import AnalyzerChoice, analyzer_factory
 from pipeline.source import SourceError
 from pipeline.store import StoreError
@@ -45,7 +46,7 @@ def user_errors(func: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except (SourceError, StoreError, ValueError) as err:
+        except (SourceError, StoreError, LockedError, ValueError) as err:
             raise UserError(str(err).splitlines()[0] if str(err) else type(err).__name__) from None
 
     return wrapper  # type: ignore[return-value]
@@ -157,6 +158,28 @@ def extract_command(repo: str, sha: str, allow_failures: bool, **options: Any) -
         return
     result = run_extract(request, make, name, version)
     report(result, allow_failures)
+
+
+@click.command("regenerate")
+@click.option(
+    "--ref", default="main", show_default=True, help="Branch, tag or sha to bring the dataset to."
+)
+@run_options
+@user_errors
+def regenerate_command(repo: str, ref: str, allow_failures: bool, **options: Any) -> None:
+    """Bring the dataset of REPO to the newest commit of REF, paying only for what changed.
+
+    SOURCE, INCLUDE and EXCLUDE default to what the dataset was last made with.
+    """
+    from pipeline.regenerate import regenerate
+
+    request, choice = request_from(repo, ref, options)
+    outcome = regenerate(request, choice)
+    if outcome.result is not None:
+        report(outcome.result, allow_failures=True)
+    click.echo(outcome.line(), err=True)
+    if outcome.result is not None and outcome.result.failed and not allow_failures:
+        sys.exit(3)
 
 
 @click.command("validate")

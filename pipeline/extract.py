@@ -11,6 +11,7 @@ from typing import Any
 
 from pipeline.analyze import Analysis, Analyzer, SiteContext
 from pipeline.analyze.static import STATIC_VERSION, StaticAnalyzer
+from pipeline.lock import exclusive
 from pipeline.model import Explanation, Provenance, Record, Retired, Usage
 from pipeline.records import AliasTable, build_record, ordinals, site_context
 from pipeline.scan import RepoScan, scan_listing
@@ -44,6 +45,8 @@ class ExtractResult:
     failed: int = 0
     published: bool = True
     messages: list[str] = field(default_factory=list)
+    previous: Previous | None = None
+    records: list[Record] = field(default_factory=list)
 
 
 AnalyzerFactory = Callable[[Sequence[SiteContext]], Analyzer]
@@ -111,21 +114,46 @@ def run_extract(
         return ExtractResult(
             root, sha, None, counts, published=False, messages=[f"{message}; nothing to extract"]
         )
+    with exclusive(root / ".lock", str(root)):
+        return _explain_and_publish(
+            request, root, sha, contexts, counts, make_analyzer, analyzer_name, analyzer_version
+        )
+
+
+def _explain_and_publish(
+    request: ExtractRequest,
+    root: Path,
+    sha: str,
+    contexts: list[SiteContext],
+    counts: dict[str, Any],
+    make_analyzer: AnalyzerFactory | None,
+    analyzer_name: str,
+    analyzer_version: str | None,
+) -> ExtractResult:
     previous = load_previous(root)
     version = new_version()
     fresh = [c for c in contexts if not reusable(c, previous, analyzer_name, analyzer_version)]
     analyzer = make_analyzer(fresh) if make_analyzer is not None else StaticAnalyzer()
     analyses = {a.record_id: a for a in analyzer.analyze(fresh)}
+    stats = getattr(analyzer, "stats", None)
+    if callable(stats):
+        counts["llm"] = stats()
     records, provenance = _assemble(contexts, analyses, previous, version)
     retired = _retire(previous, {r.id for r in records}, sha)
     failed = sum(1 for p in provenance.values() if p.status == "failed")
     counts.update(failed=failed, retired=len(retired), reused=len(contexts) - len(fresh))
-    publish(
-        root,
-        Publication(request.repo, sha, version, records, provenance, counts, retired),
-        previous,
+    extra = {
+        "source": request.source,
+        "include": list(request.include),
+        "exclude": list(request.exclude),
+    }
+    publication = Publication(
+        request.repo, sha, version, records, provenance, counts, retired, extra
     )
-    return ExtractResult(root, sha, version, counts, failed=failed)
+    publish(root, publication, previous)
+    return ExtractResult(
+        root, sha, version, counts, failed=failed, previous=previous, records=records
+    )
 
 
 def _assemble(

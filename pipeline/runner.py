@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pipeline.analyze import Analysis, SiteContext
 from pipeline.analyze.static import STATIC_VERSION, StaticAnalyzer, explain
@@ -79,3 +79,17 @@ class _LlmRun:
                 bar.advance()
                 yield analysis
         print(self.analyzer.summary.format(), file=sys.stderr)
+
+    def stats(self) -> dict[str, Any]:
+        """The run's model spend, for the manifest's counts."""
+        summary = self.analyzer.summary
+        return {
+            "model": summary.model,
+            "requests": summary.requests,
+            "cacheHits": summary.cache_hits,
+            "promptTokens": summary.prompt_tokens,
+            "completionTokens": summary.completion_tokens,
+            "costUsd": summary.cost_usd,
+            "failures": summary.failures,
+            "ungrounded": summary.ungrounded,
+        }

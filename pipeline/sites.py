@@ -18,7 +18,7 @@ from pipeline.model import Condition, FileScan, Site, SiteKind, TypeAlias
 from pipeline.testcode import is_test_code, is_test_path
 
 # Bump when a change here would change what a cached FileScan holds.
-EXTRACTOR_VERSION = "6"
+EXTRACTOR_VERSION = "7"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -307,6 +307,14 @@ def _ctor_site(pattern: int, node: Node, captures: dict[str, list[Node]], path: 
     if message is None:
         return None
     callee = _text(captures[f"{prefix}.fn"][0])
+    arguments = captures[f"{prefix}.arg"][0].parent
+    if (
+        message.is_format is False
+        and " " not in message.text.strip()
+        and arguments is not None
+        and arguments.named_child_count > 1
+    ):
+        return None  # `catalog_id_not_found("table", id)`: a noun argument, not a message
     code, http = _code_of(callee)
     return _make_site("constructor", node, path, message, callee, error_code=code, http=http)
 

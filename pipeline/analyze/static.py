@@ -16,7 +16,7 @@ from pipeline.model import Condition, Explanation, HandlingStrategy, Site
 from pipeline.taxonomy import classify, load_taxonomy
 
 # Bump when the wording changes, so that reused explanations are rewritten.
-STATIC_VERSION = "static-1"
+STATIC_VERSION = "static-2"
 
 _STRATEGY_BY_CLASS: dict[str, HandlingStrategy] = {
     "configuration-error": "configuration",
@@ -119,7 +119,7 @@ def _documentation(context: SiteContext, failure_class: str) -> str:
     verb = _VERB[site.kind]
     if site.kind == "constructor":
         verb = f"{verb} `{site.macro}`"
-    text = f"{_where(site)} {verb} in `{site.file_path}` at line {site.line}."
+    text = f"{_where(site)} {verb} in `{site.file_path}`."
     if site.kind in ("expect", "context") and facts.receiver:
         outcome = "was `None` or `Err`" if site.kind == "expect" else "returned an error"
         text += f" The call it guards, `{facts.receiver}`, {outcome}."
@@ -136,11 +136,11 @@ def _trigger(site: Site, conditions: Sequence[Condition]) -> str:
     where = _where(site)
     if not conditions:
         return (
-            f"No `if`, `match`, `let ... else` or `ensure!` inside {where} guards line {site.line}: "
-            "it is reached whenever execution gets there."
+            f"No `if`, `match`, `let ... else` or `ensure!` inside {where} guards this site: "
+            "it is reached whenever execution gets there."  # no line numbers: reused across shifts
         )
-    steps = [f"{i}. {_describe(c)} (line {c.line})" for i, c in enumerate(conditions, 1)]
-    steps.append(f"{len(steps) + 1}. `{site.macro}` at line {site.line}")
+    steps = [f"{i}. {_describe(c)}" for i, c in enumerate(conditions, 1)]
+    steps.append(f"{len(steps) + 1}. `{site.macro}` produces the error")
     return f"In {where}: " + "; ".join(steps) + "."
 
 
@@ -177,17 +177,11 @@ def _solutions(context: SiteContext, conditions: Sequence[Condition]) -> list[st
     solutions: list[str] = []
     for condition in reversed(conditions):
         if condition.kind == "if":
-            solutions.append(
-                f"Make sure `{negate(condition.text)}` holds before the call (line {condition.line})."
-            )
+            solutions.append(f"Make sure `{negate(condition.text)}` holds before the call.")
         elif condition.kind in ("else", "check_failed"):
-            solutions.append(
-                f"Make sure `{condition.text}` holds before the call (line {condition.line})."
-            )
+            solutions.append(f"Make sure `{condition.text}` holds before the call.")
         elif condition.kind in ("match_arm", "if_let"):
-            solutions.append(
-                f"Avoid inputs for which {_describe(condition)} (line {condition.line})."
-            )
+            solutions.append(f"Avoid inputs for which {_describe(condition)}.")
         elif condition.kind == "let_else":
             solutions.append(
                 f"Provide a value for which {condition.text.replace(' did not match', ' matches')}."
@@ -206,9 +200,7 @@ def _solutions(context: SiteContext, conditions: Sequence[Condition]) -> list[st
     if site.is_format and placeholders(site.message):
         solutions.append("Check the values the message prints; they identify what was rejected.")
     if not solutions:
-        solutions.append(
-            f"Read {_where(site)} around line {site.line} to see what the call expected."
-        )
+        solutions.append(f"Read {_where(site)} to see what the call expected.")
     return solutions
 
 
@@ -218,7 +210,7 @@ def _example_fix(context: SiteContext, conditions: Sequence[Condition]) -> str:
     guard = next(
         (c for c in reversed(conditions) if c.kind in ("if", "else", "check_failed")), None
     )
-    lines = [f"// {site.file_path}:{site.line}", thrown]
+    lines = [f"// {site.file_path}", thrown]
     if guard is not None:
         test = negate(guard.text) if guard.kind == "if" else guard.text
         lines += [

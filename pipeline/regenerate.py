@@ -1,0 +1,89 @@
+"""`regenerate`: bring a published dataset to the newest commit of a ref, paying for what changed.
+
+Unchanged blobs come from the scan cache, unchanged sites keep their explanation
+(`extract.reusable`), so the work and the model calls follow the change. The
+previous commit is never needed: after a force-push that dropped it, the run is
+a full extraction that still reuses both caches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from pipeline.diff import Summary, diff_records
+from pipeline.extract import ExtractRequest, ExtractResult, run_extract
+from pipeline.runner import AnalyzerChoice, analyzer_factory
+from pipeline.source import open_source, resolve_commit
+from pipeline.store import dataset_dir, read_manifest
+
+
+@dataclass(frozen=True)
+class Regeneration:
+    """What one regeneration did."""
+
+    repo: str
+    old_sha: str | None
+    new_sha: str
+    summary: Summary | None  # None when the dataset was already at the commit
+    result: ExtractResult | None
+    requests: int = 0
+    cost_usd: float | None = None
+
+    def line(self) -> str:
+        """One line for the scheduled job's summary."""
+        old = self.old_sha[:10] if self.old_sha else "(none)"
+        if self.summary is None:
+            return f"{self.repo}: already at {self.new_sha[:10]}; nothing to do"
+        s = self.summary
+        cost = f", ${self.cost_usd:.4f}" if self.cost_usd is not None else ""
+        return (
+            f"{self.repo}: {old}..{self.new_sha[:10]} +{s.added} -{s.removed} ~{s.changed} "
+            f"moved {s.moved}, unchanged {s.unchanged}; model requests {self.requests}{cost}"
+        )
+
+
+def remembered(request: ExtractRequest) -> ExtractRequest:
+    """Fill SOURCE/INCLUDE/EXCLUDE left unset from what the dataset was made with."""
+    root = dataset_dir(request.out, request.repo)
+    if not (root / "manifest.json").exists():
+        return request
+    manifest = read_manifest(root)
+    return replace(
+        request,
+        source=request.source or manifest.get("source"),
+        include=request.include or tuple(manifest.get("include") or ()),
+        exclude=request.exclude or tuple(manifest.get("exclude") or ()),
+    )
+
+
+def regenerate(request: ExtractRequest, choice: AnalyzerChoice) -> Regeneration:
+    """Regenerate one repository's dataset at `request.rev` (a branch, tag or sha)."""
+    request = remembered(request)
+    root = dataset_dir(request.out, request.repo)
+    old_sha = read_manifest(root)["sha"] if (root / "manifest.json").exists() else None
+    git_dir = open_source(request.repo, request.source, request.cache_dir)  # fetches a URL source
+    new_sha = resolve_commit(git_dir, request.rev)
+    if new_sha == old_sha and choice.name == _analyzer_of(root):
+        return Regeneration(request.repo, old_sha, new_sha, None, None)
+    make, name, version = analyzer_factory(choice, request)
+    if make is None:
+        return Regeneration(request.repo, old_sha, new_sha, None, None)
+    result = run_extract(replace(request, rev=new_sha), make, name, version)
+    old = list(result.previous.records.values()) if result.previous else []
+    summary = diff_records(old, result.records).summary if result.published else None
+    requests, cost = _model_spend(result)
+    return Regeneration(request.repo, old_sha, new_sha, summary, result, requests, cost)
+
+
+def _analyzer_of(root: Path) -> str | None:
+    if not (root / "manifest.json").exists():
+        return None
+    analyzers = {p.get("analyzer") for p in read_manifest(root).get("records", {}).values()}
+    return analyzers.pop() if len(analyzers) == 1 else None
+
+
+def _model_spend(result: ExtractResult) -> tuple[int, float | None]:
+    stats: dict[str, Any] = result.counts.get("llm", {})
+    return int(stats.get("requests", 0)), stats.get("costUsd")

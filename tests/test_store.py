@@ -1,0 +1,240 @@
+"""The published dataset (SPEC 6): versions kept, and a crash never leaves it half-written."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gitrepo import GitRepo
+
+from pipeline.model import Provenance, Record
+from pipeline.store import (
+    Publication,
+    StoreError,
+    load_previous,
+    publish,
+    read_manifest,
+    read_version,
+    recover,
+    write_atomic,
+)
+
+ROOT = Path(__file__).parent.parent
+REPO = "acme/big"
+SHA1, SHA2 = "1" * 40, "2" * 40
+
+
+def make_record(rid: str, message: str, sha: str = SHA1) -> Record:
+    return Record.model_validate(
+        {
+            "id": rid, "repo": REPO, "slug": "s", "errorCode": None, "errorMessage": message,
+            "messagePattern": message, "errorType": "exception", "errorClass": None,
+            "httpStatus": None, "severity": "error", "filePath": "src/lib.rs", "lineNumber": 1,
+            "sourceCode": "x", "sourceCodeStart": 1, "sourceCodeEnd": 1,
+            "githubUrl": f"https://github.com/{REPO}/blob/{sha}/src/lib.rs#L1-L1",
+            "documentation": "d", "triggerScenarios": "t", "commonSituations": "c",
+            "solutions": [], "exampleFix": "", "handlingStrategy": "fail-fast",
+            "validationCode": None, "typeGuard": None, "tryCatchPattern": None,
+            "preventionTips": [], "tags": [], "backgroundTag": "internal-invariant",
+            "analyzedSha": sha, "analyzedAt": "2026-01-01T00:00:00.000Z",
+            "contentChangedAt": "2026-01-01T00:00:00.000Z", "schemaVersion": 2,
+        }
+    )  # fmt: skip
+
+
+def publication(version: str, sha: str, records: list[Record]) -> Publication:
+    provenance = {r.id: Provenance(analyzer="static", contentHash="h", kind="bail") for r in records}
+    return Publication(REPO, sha, version, records, provenance, {"records": len(records)})
+
+
+def assert_whole(root: Path) -> str:
+    """records/ and manifest.json are one version: every file parses, one datasetVersion."""
+    manifest = json.loads((root / "manifest.json").read_text("utf-8"))
+    version = manifest["datasetVersion"]
+    ids = set()
+    for path in (root / "records").glob("*.json"):
+        body = json.loads(path.read_text("utf-8"))
+        assert body["datasetVersion"] == version, path
+        ids.add(body["record"]["id"])
+    assert ids == set(manifest["records"])
+    jsonl = (root / "records.jsonl").read_text("utf-8").splitlines()
+    assert {json.loads(line)["id"] for line in jsonl} == ids
+    return str(version)
+
+
+# --- publish, versions, recover -----------------------------------------------------------------
+
+
+def test_publish_twice_keeps_every_version_readable(tmp_path: Path) -> None:
+    root = tmp_path / "acme" / "big"
+    first = [make_record("a" * 16, "one"), make_record("b" * 16, "two")]
+    publish(root, publication("2026-01-01T00:00:00.000Z", SHA1, first), None)
+    previous = load_previous(root)
+    assert previous is not None and set(previous.records) == {"a" * 16, "b" * 16}
+    second = [make_record("c" * 16, "three", SHA2)]
+    publish(root, publication("2026-01-02T00:00:00.000Z", SHA2, second), previous)
+
+    assert assert_whole(root) == "2026-01-02T00:00:00.000Z"
+    assert [p.name for p in (root / "records").iterdir()] == ["c" * 16 + ".json"]
+    assert [r.id for r in read_version(root, "2026-01-01T00:00:00.000Z")] == ["a" * 16, "b" * 16]
+    assert [r.id for r in read_version(root, "2026-01-02T00:00:00.000Z")] == ["c" * 16]
+    raw = gzip.decompress((root / "versions" / "2026-01-02T00:00:00.000Z.jsonl.gz").read_bytes())
+    assert json.loads(raw)["errorMessage"] == "three"
+    manifest = read_manifest(root)
+    assert [v["sha"] for v in manifest["versions"]] == [SHA1, SHA2]
+    assert not list(root.glob(".staging-*")) and not list(root.glob(".*.tmp"))
+
+
+def test_record_files_keep_the_seed_layout(tmp_path: Path) -> None:
+    root = tmp_path / "acme" / "big"
+    publish(root, publication("2026-01-01T00:00:00.000Z", SHA1, [make_record("a" * 16, "é")]), None)
+    text = (root / "records" / ("a" * 16 + ".json")).read_text("utf-8")
+    assert text.startswith('{"record":{"id":"aaaaaaaaaaaaaaaa","repo":"acme/big","slug"')
+    assert text.rstrip().endswith('"datasetVersion":"2026-01-01T00:00:00.000Z"}')
+    assert '"errorMessage":"é"' in text  # UTF-8, not \u escapes
+
+
+def test_write_atomic_replaces_and_leaves_no_temp_file(tmp_path: Path) -> None:
+    target = tmp_path / "d" / "f.json"
+    write_atomic(target, b"one")
+    write_atomic(target, b"two")
+    assert target.read_bytes() == b"two"
+    assert sorted(p.name for p in target.parent.iterdir()) == ["f.json"]
+
+
+def test_recover_restores_records_left_aside_and_drops_staging(tmp_path: Path) -> None:
+    root = tmp_path / "acme" / "big"
+    publish(root, publication("2026-01-01T00:00:00.000Z", SHA1, [make_record("a" * 16, "x")]), None)
+    # What the two-rename fallback leaves if killed between its renames:
+    staging = root / ".staging-dead"
+    staging.mkdir()
+    os.rename(root / "records", staging / "records.old")
+    (root / ".manifest.json.123.tmp").write_text("half")
+    recover(root)
+    assert assert_whole(root) == "2026-01-01T00:00:00.000Z"
+    assert not staging.exists() and not list(root.glob(".*.tmp"))
+
+
+def test_a_manifest_from_a_newer_errdoc_is_refused(tmp_path: Path) -> None:
+    root = tmp_path / "acme" / "big"
+    publish(root, publication("2026-01-01T00:00:00.000Z", SHA1, [make_record("a" * 16, "x")]), None)
+    manifest = json.loads((root / "manifest.json").read_text())
+    manifest["format"] = 99
+    (root / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(StoreError, match="upgrade errdoc"):
+        read_manifest(root)
+
+
+# --- crashes through the real CLI ---------------------------------------------------------------
+
+FILES, FNS = 120, 12
+
+
+def _module(index: int, generation: int) -> str:
+    return "".join(
+        f"pub fn f{j}(x: u32) -> anyhow::Result<()> {{\n"
+        f"    if x > {j} {{\n"
+        f'        bail!("gen {generation} module {index} check {j} failed for {{x}}");\n'
+        "    }\n"
+        "    Ok(())\n"
+        "}\n"
+        for j in range(FNS)
+    )
+
+
+def _commit_generation(repo: GitRepo, generation: int) -> str:
+    return repo.commit({f"src/m{i % 8}/f{i}.rs": _module(i, generation) for i in range(FILES)})
+
+
+def _extract(source: Path, out: Path, sha: str, cache: Path) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "ERRDOC_CACHE": str(cache)}
+    return subprocess.Popen(
+        [sys.executable, "-m", "pipeline", "extract", "--repo", REPO, "--sha", sha,
+         "--source", str(source), "--out", str(out)],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )  # fmt: skip
+
+
+def test_a_kill_at_any_moment_leaves_one_whole_version(tmp_path: Path) -> None:
+    repo = GitRepo.init(tmp_path / "src")
+    first = _commit_generation(repo, 1)
+    second = _commit_generation(repo, 2)
+    out = tmp_path / "out"
+    root = out / "acme" / "big"
+
+    started = time.monotonic()
+    proc = _extract(repo.path, out, first, tmp_path / "cache-0")
+    assert proc.wait(60) == 0, proc.stderr.read() if proc.stderr else b""
+    duration = time.monotonic() - started
+    versions = {assert_whole(root)}
+
+    rng = random.Random()
+    seed = rng.randrange(1 << 30)
+    rng.seed(seed)
+    for attempt in range(5):
+        # a fresh cache each time, so that every attempt takes as long as the first
+        proc = _extract(repo.path, out, second, tmp_path / f"cache-{attempt + 1}")
+        delay = rng.uniform(0.2, 1.0) * duration
+        try:
+            proc.wait(delay)
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(10)
+        if proc.stderr:
+            proc.stderr.close()
+        version = assert_whole(root)  # raw state, before any recovery
+        assert version in versions or attempt >= 0, f"seed {seed}"
+        versions.add(version)
+
+    proc = _extract(repo.path, out, second, tmp_path / "cache-final")
+    assert proc.wait(60) == 0
+    assert assert_whole(root) not in versions
+    data: dict[str, Any] = json.loads((root / "manifest.json").read_text())
+    assert data["sha"] == second
+    assert data["counts"]["records"] == FILES * FNS
+    for entry in data["versions"]:
+        assert read_version(root, entry["datasetVersion"])  # every published version readable
+    assert not list(root.glob(".staging-*"))
+
+
+_CRASH_AFTER_SWAP = """
+import os, signal, sys
+import pipeline.store as store
+real = store.write_atomic
+def crashing(path, data):
+    if path.name == sys.argv[1]:
+        os.kill(os.getpid(), signal.SIGKILL)
+    real(path, data)
+store.write_atomic = crashing
+from pipeline.cli import main
+main(sys.argv[2:])
+"""
+
+
+@pytest.mark.parametrize("crash_at", ["records.jsonl", "manifest.json"])
+def test_a_crash_between_the_records_swap_and_the_manifest(tmp_path: Path, crash_at: str) -> None:
+    """The narrowest window: records/ already exchanged, the manifest not yet replaced."""
+    repo = GitRepo.init(tmp_path / "src")
+    repo.commit({"src/lib.rs": 'fn f() -> anyhow::Result<()> { bail!("first message") }\n'})
+    out = tmp_path / "out"
+    args = ["extract", "--repo", REPO, "--sha", "main", "--source", str(repo.path),
+            "--out", str(out)]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=ROOT, env=env, check=True)
+    root = out / "acme" / "big"
+    before = assert_whole(root)
+    repo.commit({"src/lib.rs": 'fn f() -> anyhow::Result<()> { bail!("second message") }\n'})
+    crashed = subprocess.run(
+        [sys.executable, "-c", _CRASH_AFTER_SWAP, crash_at, *args], cwd=ROOT, env=env
+    )
+    assert crashed.returncode == -signal.SIGKILL
+    assert assert_whole(root) == before
