@@ -11,6 +11,7 @@ from pipeline.analyze import Analysis, SiteContext
 from pipeline.analyze.static import STATIC_VERSION, StaticAnalyzer, explain
 from pipeline.extract import AnalyzerFactory, ExtractRequest, build_contexts, scan_commit
 from pipeline.progress import Progress
+from pipeline.source import open_source, resolve_commit, word_in_tree
 
 if TYPE_CHECKING:  # the openai client is imported only when a run asks for the model
     from pipeline.analyze.llm import LlmAnalyzer, LlmSettings
@@ -61,7 +62,14 @@ def analyzer_factory(
 def _llm(settings: LlmSettings, request: ExtractRequest) -> LlmAnalyzer:
     from pipeline.analyze.llm import LlmAnalyzer
 
-    return LlmAnalyzer(settings, request.cache_dir, fallback=explain)
+    git_dir = open_source(request.repo, request.source, request.cache_dir)
+    commit = resolve_commit(git_dir, request.rev)
+    return LlmAnalyzer(
+        settings,
+        request.cache_dir,
+        fallback=explain,
+        identifier_exists=lambda word: word_in_tree(git_dir, commit, word),
+    )
 
 
 class _LlmRun:

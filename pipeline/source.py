@@ -475,3 +475,14 @@ class BlobReader:
             proc.proc.wait(timeout=5)
         with contextlib.suppress(Exception):
             proc.proc.kill()
+
+
+def word_in_tree(git_dir: Path, commit: str, word: str) -> bool:
+    """Whether `word` occurs as a whole word in any `.rs` file at `commit` (`git grep`)."""
+    if not word or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_:]*", word):
+        return False
+    try:
+        _run(git_dir, "grep", "-q", "-F", "-w", "-e", word, commit, "--", "*.rs")
+    except GitCommandError:
+        return False  # exit status 1: not found
+    return True

@@ -7,10 +7,12 @@ OUT/<owner>/<name>/
   manifest.json                       repo, sha, datasetVersion, counts, records, retired, versions
   versions/<datasetVersion>.jsonl.gz  every published version
 ```
-Publishing stages the new `records/` beside the old one, then, in this order:
-writes the version file, exchanges the two `records/` directories in one
-`renameat2(RENAME_EXCHANGE)` (two renames where the kernel lacks it; `recover`
-repairs the gap), replaces `records.jsonl`, and replaces `manifest.json` last.
+Publishing builds the whole next dataset directory beside the live one
+(`OUT/<owner>/.<name>.staging-*/`: new `records/`, `records.jsonl`, `manifest.json`,
+and hard links to everything else, `versions/` included), makes it durable, then
+exchanges the two directories in one `renameat2(RENAME_EXCHANGE)` (two renames where
+the kernel lacks it; `recover` repairs the gap) and deletes the old one. So
+`records/` and `manifest.json` change together: a crash leaves one whole version.
 Every file is written to a temp file, fsynced and `os.replace`d. A reader that
 finds a manifest of format it does not know refuses it.
 """
@@ -125,18 +127,32 @@ def publish(root: Path, publication: Publication, previous: Previous | None) -> 
     recover(root)
     version = publication.version
     body = records_jsonl(publication.records)
+    # An orphan version file (if we die before the exchange) is harmless: nothing lists it.
     write_atomic(root / "versions" / f"{version}.jsonl.gz", gzip.compress(body, mtime=0))
 
-    staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=root))
+    staging = Path(tempfile.mkdtemp(prefix=f".{root.name}.staging-", dir=root.parent))
+    _link_tree(root, staging, skip={"records", "records.jsonl", "manifest.json"})
     staged_records = staging / "records"
     staged_records.mkdir()
     for record in publication.records:
         (staged_records / f"{record.id}.json").write_bytes(record_json(record, version))
-    _fsync_tree(staged_records)
-    _swap_in(staged_records, root / "records")
-    write_atomic(root / "records.jsonl", body)
-    write_atomic(root / "manifest.json", _manifest(publication, previous))
+    (staging / "records.jsonl").write_bytes(body)
+    (staging / "manifest.json").write_bytes(_manifest(publication, previous))
+    _fsync_tree(staging)
+    _swap_in(staging, root)
     shutil.rmtree(staging, ignore_errors=True)
+
+
+def _link_tree(source: Path, target: Path, skip: set[str]) -> None:
+    """Hard-link every file under `source` into `target` (directories re-created), but `skip`."""
+    for entry in source.iterdir():
+        if entry.name in skip or entry.name.startswith("."):
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            (target / entry.name).mkdir()
+            _link_tree(entry, target / entry.name, set())
+        else:
+            os.link(entry, target / entry.name, follow_symlinks=False)
 
 
 def _fsync_tree(directory: Path) -> None:
@@ -168,7 +184,7 @@ def _swap_in(staged: Path, live: Path) -> None:
     if not live.exists():
         os.rename(staged, live)
     elif not _exchange(staged, live):
-        backup = staged.parent / "records.old"
+        backup = staged.with_name(staged.name + ".old")
         os.rename(live, backup)  # `recover` puts it back if we die before the next line
         os.rename(staged, live)
         os.rename(backup, staged)
@@ -187,15 +203,18 @@ def _exchange(a: Path, b: Path) -> bool:
 
 
 def recover(root: Path) -> None:
-    """Repair what an interrupted `publish` left: restore `records/`, drop staging dirs."""
-    live = root / "records"
-    for backup in root.glob(".staging-*/records.old"):
-        if not live.exists():
-            os.rename(backup, live)
-    for staging in root.glob(".staging-*"):
+    """Repair what an interrupted `publish` left: restore the live dir, drop staging dirs."""
+    staged = sorted(root.parent.glob(f".{root.name}.staging-*"))
+    for backup in (p for p in staged if p.name.endswith(".old")):
+        if not root.exists():
+            os.rename(backup, root)
+    for staging in root.parent.glob(f".{root.name}.staging-*"):
         shutil.rmtree(staging, ignore_errors=True)
-    for tmp in root.glob(".*.tmp"):
-        tmp.unlink(missing_ok=True)
+    if root.is_dir():
+        for tmp in root.glob(".*.tmp"):
+            tmp.unlink(missing_ok=True)
+        for old in root.glob(".staging-*"):  # left by errdoc before 0.1 published this way
+            shutil.rmtree(old, ignore_errors=True)
 
 
 def _manifest(publication: Publication, previous: Previous | None) -> bytes:
@@ -253,8 +272,8 @@ def load_previous(root: Path) -> Previous | None:
 
 
 def recover_if_present(root: Path) -> None:
-    """`recover` for a dataset dir that may not exist."""
-    if root.is_dir():
+    """`recover` for a dataset dir that may not exist (or that a crash left aside)."""
+    if root.parent.is_dir():
         recover(root)
 
 
