@@ -43,3 +43,6 @@ main.add_command(validate_command)
 main.add_command(schema_command)
 main.add_command(sites_command)
 main.add_command(regenerate_command)
+from pipeline.schedule import regenerate_all_command  # noqa: E402
+
+main.add_command(regenerate_all_command)

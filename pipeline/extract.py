@@ -13,7 +13,7 @@ from pipeline.analyze import Analysis, Analyzer, SiteContext
 from pipeline.analyze.static import STATIC_VERSION, StaticAnalyzer
 from pipeline.lock import exclusive
 from pipeline.model import Explanation, Provenance, Record, Retired, Usage
-from pipeline.records import AliasTable, build_record, ordinals, site_context
+from pipeline.records import AliasTable, build_record, ordinals, pattern_of, site_context
 from pipeline.scan import RepoScan, scan_listing
 from pipeline.scancache import ScanCache
 from pipeline.source import list_files, open_source, resolve_commit
@@ -74,8 +74,9 @@ def build_contexts(repo: str, sha: str, scanned: RepoScan) -> list[SiteContext]:
     contexts: list[SiteContext] = []
     for path in sorted(scanned.scans):
         sites = scanned.scans[path].sites
-        for site, ordinal in zip(sites, ordinals(sites), strict=True):
-            contexts.append(site_context(repo, sha, site, ordinal, aliases))
+        patterns = [pattern_of(site) for site in sites]
+        for site, pattern, ordinal in zip(sites, patterns, ordinals(patterns), strict=True):
+            contexts.append(site_context(repo, sha, site, pattern, ordinal, aliases))
     return contexts
 
 

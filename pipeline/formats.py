@@ -162,7 +162,9 @@ def _pieces(message: str, is_format: bool) -> Iterator[tuple[str, re.Match[str] 
 
 def _escape(text: str) -> str:
     """`re.escape`, leaving spaces bare (the seeds' form)."""
-    return "".join(" " if char == " " else re.escape(char) for char in text)
+    # re.escape writes every escaped character as `\\` + char, so the only `\\ ` in its
+    # output is an escaped space.
+    return re.escape(text).replace("\\ ", " ")
 
 
 def _is_multiline(placeholder: re.Match[str]) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -133,11 +134,12 @@ def _result_error(return_type: str | None, path: str, aliases: AliasTable) -> st
     return resolved
 
 
-def _generic(text: str) -> tuple[str, list[str]]:
+@functools.lru_cache(maxsize=4096)
+def _generic(text: str) -> tuple[str, tuple[str, ...]]:
     """`Result<Vec<A>, B>` -> ("Result", ["Vec<A>", "B"])."""
     text = re.sub(r"\s+", "", text)
     if "<" not in text or not text.endswith(">"):
-        return text, []
+        return text, ()
     name, _, inner = text.partition("<")
     inner = inner[:-1]
     args, depth, current = [], 0, ""
@@ -153,7 +155,7 @@ def _generic(text: str) -> tuple[str, list[str]]:
             current += ch
     if current:
         args.append(current)
-    return name, args
+    return name, tuple(args)
 
 
 def error_type(site: Site) -> ErrorType:
@@ -174,12 +176,11 @@ def severity(site: Site) -> Severity:
     return "error"
 
 
-def ordinals(sites: Sequence[Site]) -> list[int]:
-    """For each site of one file (in line order), the ordinal of its pattern in that file."""
+def ordinals(patterns: Sequence[str]) -> list[int]:
+    """For the patterns of one file's sites (in line order), each one's ordinal in that file."""
     seen: dict[str, int] = defaultdict(int)
     result = []
-    for site in sites:
-        pattern = pattern_of(site)
+    for pattern in patterns:
         result.append(seen[pattern])
         seen[pattern] += 1
     return result
@@ -190,9 +191,10 @@ def pattern_of(site: Site) -> str:
     return message_pattern(site.message, is_format=site.is_format)
 
 
-def site_context(repo: str, sha: str, site: Site, ordinal: int, aliases: AliasTable) -> SiteContext:
-    """Everything about one site that a record or an analyzer needs."""
-    pattern = pattern_of(site)
+def site_context(
+    repo: str, sha: str, site: Site, pattern: str, ordinal: int, aliases: AliasTable
+) -> SiteContext:
+    """Everything about one site that a record or an analyzer needs (`pattern`: `pattern_of`)."""
     window, start = site.window, site.window_start
     return SiteContext(
         record_id=record_id(repo, site.file_path, pattern, ordinal),

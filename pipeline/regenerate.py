@@ -34,6 +34,8 @@ class Regeneration:
     def line(self) -> str:
         """One line for the scheduled job's summary."""
         old = self.old_sha[:10] if self.old_sha else "(none)"
+        if self.result is not None and not self.result.published:
+            return f"{self.repo}: nothing published at {self.new_sha[:10]}"
         if self.summary is None:
             return f"{self.repo}: already at {self.new_sha[:10]}; nothing to do"
         s = self.summary

@@ -37,19 +37,23 @@ class RepoScan:
 
 
 _reader: BlobReader | None = None
+_cache: ScanCache | None = None
 
 
-def _init_worker(git_dir: Path) -> None:
-    global _reader
+def _init_worker(git_dir: Path, cache_dir: Path) -> None:
+    global _reader, _cache
     _reader = BlobReader(git_dir)
+    _cache = ScanCache(cache_dir)
 
 
 def _scan_chunk(entries: Sequence[TreeEntry]) -> list[tuple[TreeEntry, FileScan | None]]:
-    assert _reader is not None
+    """Read, parse and cache one chunk; the cache is written here so encoding runs in parallel."""
+    assert _reader is not None and _cache is not None
     out: list[tuple[TreeEntry, FileScan | None]] = []
     for entry in entries:
         data = _reader.read(entry.blob_sha)
         out.append((entry, None if data is None else find_sites(entry.path, data)))
+    _cache.put_many({entry.blob_sha: scan for entry, scan in out if scan is not None})
     return out
 
 
@@ -73,9 +77,8 @@ def scan_listing(
         else:
             result.scans[entry.path] = with_path(hit, entry.path)
             result.cached += 1
-    fresh: dict[str, FileScan] = {}
     with Progress(len(todo), "parse") as bar:
-        for entry, scan in _run(git_dir, todo, jobs, bar):
+        for entry, scan in _run(git_dir, cache.directory, todo, jobs, bar):
             if scan is None:
                 result.skipped["missing-blob"] += 1
                 result.warnings.append(
@@ -84,31 +87,32 @@ def scan_listing(
                 )
                 continue
             result.scans[entry.path] = scan
-            fresh[entry.blob_sha] = scan
             result.parsed += 1
-    cache.put_many(fresh)
     for warning in result.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     return result
 
 
 def _run(
-    git_dir: Path, todo: list[TreeEntry], jobs: int | None, bar: Progress
+    git_dir: Path, cache_dir: Path, todo: list[TreeEntry], jobs: int | None, bar: Progress
 ) -> list[tuple[TreeEntry, FileScan | None]]:
     workers = jobs or os.cpu_count() or 1
     if len(todo) <= INLINE_LIMIT or workers == 1:
-        _init_worker(git_dir)
+        _init_worker(git_dir, cache_dir)
         try:
             results = []
-            for entry in todo:
-                results.extend(_scan_chunk([entry]))
-                bar.advance()
+            for chunk in _chunks(todo, 1):
+                results.extend(_scan_chunk(chunk))
+                bar.advance(len(chunk))
             return results
         finally:
             if _reader is not None:
                 _reader.close()
+            if _cache is not None:
+                _cache.close()
     results = []
-    with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(git_dir,)) as pool:
+    initargs = (git_dir, cache_dir)
+    with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=initargs) as pool:
         futures = [pool.submit(_scan_chunk, chunk) for chunk in _chunks(todo, workers)]
         for future in as_completed(futures):
             done = future.result()

@@ -21,13 +21,16 @@ from pipeline.sites import EXTRACTOR_VERSION
 
 
 class ScanCache:
-    """Scans by blob id, persisted in SQLite; written by one process (the coordinator)."""
+    """Scans by blob id, persisted in SQLite; each parser process writes what it parsed."""
 
     def __init__(self, cache_dir: Path) -> None:
         cache_dir.mkdir(parents=True, exist_ok=True)
+        self.directory = cache_dir
         self.path = cache_dir / f"scans-v{EXTRACTOR_VERSION}.sqlite"
-        self._db = sqlite3.connect(self.path)
+        # Parser processes write their own results: wait for each other, never fail.
+        self._db = sqlite3.connect(self.path, timeout=60)
         self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute(
             "CREATE TABLE IF NOT EXISTS scans (blob TEXT PRIMARY KEY, scan TEXT NOT NULL)"
         )

@@ -18,7 +18,7 @@ from pipeline.model import Condition, FileScan, Site, SiteKind, TypeAlias
 from pipeline.testcode import is_test_code, is_test_path
 
 # Bump when a change here would change what a cached FileScan holds.
-EXTRACTOR_VERSION = "7"
+EXTRACTOR_VERSION = "8"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -402,6 +402,16 @@ def _token_message(tokens: Sequence[Node], *, is_format: bool) -> Message | None
     """A message from a macro argument: a literal, or `format!`/`concat!` of literals."""
     if len(tokens) == 1 and tokens[0].type in _STRING_TYPES:
         return Message(decode_rust_string(_text(tokens[0])), is_format)
+    if (  # `"..".to_owned()` inside a macro: tokens `"..", ".", to_owned, ()`
+        len(tokens) == 4
+        and tokens[0].type in _STRING_TYPES
+        and tokens[1].type == "."
+        and _text(tokens[2]) in _STRING_CONVERSIONS
+        and tokens[3].type == "token_tree"
+        and tokens[3].named_child_count == 0
+    ):
+        # `bail!("..".to_owned())` is anyhow's single-expression form: not a format string.
+        return Message(decode_rust_string(_text(tokens[0])), is_format=False)
     if len(tokens) >= 3 and tokens[-1].type == "token_tree" and tokens[-2].type == "!":
         name = _text(tokens[-3])
         inner = split_token_tree(tokens[-1])

@@ -131,6 +131,7 @@ def publish(root: Path, publication: Publication, previous: Previous | None) -> 
     write_atomic(root / "versions" / f"{version}.jsonl.gz", gzip.compress(body, mtime=0))
 
     staging = Path(tempfile.mkdtemp(prefix=f".{root.name}.staging-", dir=root.parent))
+    os.chmod(staging, 0o777 & ~_umask())  # mkdtemp's 0700 would become the dataset's mode
     _link_tree(root, staging, skip={"records", "records.jsonl", "manifest.json"})
     staged_records = staging / "records"
     staged_records.mkdir()
@@ -146,7 +147,8 @@ def publish(root: Path, publication: Publication, previous: Previous | None) -> 
 def _link_tree(source: Path, target: Path, skip: set[str]) -> None:
     """Hard-link every file under `source` into `target` (directories re-created), but `skip`."""
     for entry in source.iterdir():
-        if entry.name in skip or entry.name.startswith("."):
+        # `.lock` too: a hard link keeps the inode that a running writer holds locked.
+        if entry.name in skip or (entry.name.startswith(".") and entry.name.endswith(".tmp")):
             continue
         if entry.is_dir() and not entry.is_symlink():
             (target / entry.name).mkdir()

@@ -19,6 +19,7 @@ from gitrepo import GitRepo
 from pipeline.model import Provenance, Record
 from pipeline.store import (
     Publication,
+    _umask,
     StoreError,
     load_previous,
     publish,
@@ -92,7 +93,8 @@ def test_publish_twice_keeps_every_version_readable(tmp_path: Path) -> None:
     manifest = read_manifest(root)
     assert [v["sha"] for v in manifest["versions"]] == [SHA1, SHA2]
     assert sorted(p.name for p in root.parent.iterdir()) == ["big"]  # no staging left
-    assert not list(root.glob(".*"))
+    assert not list(root.glob(".*.tmp"))
+    assert (root.stat().st_mode & 0o777) == (0o777 & ~_umask())
 
 
 def test_record_files_keep_the_seed_layout(tmp_path: Path) -> None:
@@ -147,7 +149,7 @@ def test_a_manifest_from_a_newer_errdoc_is_refused(tmp_path: Path) -> None:
 
 # --- crashes through the real CLI ---------------------------------------------------------------
 
-FILES, FNS = 120, 12
+FILES, FNS = 100, 12
 
 
 def _module(index: int, generation: int) -> str:
@@ -217,23 +219,42 @@ def test_a_kill_at_any_moment_leaves_one_whole_version(tmp_path: Path) -> None:
     assert sorted(p.name for p in root.parent.iterdir()) == ["big"]  # no staging left
 
 
-_CRASH_AFTER_SWAP = """
+_CRASH = """
 import os, signal, sys
 import pipeline.store as store
-real = store.write_atomic
-def crashing(path, data):
-    if path.name == sys.argv[1]:
-        os.kill(os.getpid(), signal.SIGKILL)
-    real(path, data)
-store.write_atomic = crashing
+
+point = sys.argv[1]
+real_swap, real_rename = store._swap_in, os.rename
+renames = []
+
+def die():
+    os.kill(os.getpid(), signal.SIGKILL)
+
+def swap(staged, live):
+    if point == "before-exchange":
+        die()
+    real_swap(staged, live)
+    if point == "after-exchange":
+        die()
+
+def rename(a, b):
+    renames.append(a)
+    if point == "between-fallback-renames" and len(renames) == 2:
+        die()
+    real_rename(a, b)
+
+store._swap_in = swap
+if point == "between-fallback-renames":  # a kernel without renameat2
+    store._exchange = lambda a, b: False
+    store.os.rename = rename
 from pipeline.cli import main
 main(sys.argv[2:])
 """
 
 
-@pytest.mark.parametrize("crash_at", ["records.jsonl", "manifest.json"])
-def test_a_crash_between_the_records_swap_and_the_manifest(tmp_path: Path, crash_at: str) -> None:
-    """The narrowest window: records/ already exchanged, the manifest not yet replaced."""
+@pytest.mark.parametrize("point", ["before-exchange", "after-exchange", "between-fallback-renames"])
+def test_a_crash_at_each_step_of_publishing(tmp_path: Path, point: str) -> None:
+    """Killed at each step that moves files into place, the dataset is one whole version."""
     repo = GitRepo.init(tmp_path / "src")
     repo.commit({"src/lib.rs": 'fn f() -> anyhow::Result<()> { bail!("first message") }\n'})
     out = tmp_path / "out"
@@ -244,8 +265,14 @@ def test_a_crash_between_the_records_swap_and_the_manifest(tmp_path: Path, crash
     root = out / "acme" / "big"
     before = assert_whole(root)
     repo.commit({"src/lib.rs": 'fn f() -> anyhow::Result<()> { bail!("second message") }\n'})
-    crashed = subprocess.run(
-        [sys.executable, "-c", _CRASH_AFTER_SWAP, crash_at, *args], cwd=ROOT, env=env
-    )
+    crashed = subprocess.run([sys.executable, "-c", _CRASH, point, *args], cwd=ROOT, env=env)
     assert crashed.returncode == -signal.SIGKILL
-    assert assert_whole(root) == before
+    previous = load_previous(root)  # what the next run sees, after its recovery
+    assert previous is not None
+    after = assert_whole(root)
+    assert (after == before) == (point != "after-exchange")
+    assert previous.version == after
+    assert sorted(p.name for p in root.parent.iterdir()) == ["big"]
+    rerun = subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=ROOT, env=env)
+    assert rerun.returncode == 0
+    assert "second message" in (root / "records.jsonl").read_text()
