@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import sys
 
-from bench import explain_stage, extract_stage, llm_stage
+from bench import explain_stage, extract_stage, llm_acceptance, llm_stage
 
-STAGES = {"extract": extract_stage.main, "llm": llm_stage.main, "explain": explain_stage.main}
+STAGES = {
+    "extract": extract_stage.main,
+    "llm": llm_stage.main,
+    "llm-acceptance": llm_acceptance.main,
+    "explain": explain_stage.main,
+}
 
 
 def main(argv: list[str]) -> int:

@@ -380,4 +380,5 @@ def test_a_removed_site_is_retired_since_the_new_commit(repo: GitRepo, out: Path
         "filePath": "src/common/src/bail.rs",
     }
     assert data["counts"]["retired"] == 1
-    assert [v["datasetVersion"] for v in data["versions"]][0] == first_version
+    assert [v["sha"] for v in data["versions"]] == [repo.git("rev-parse", "HEAD~1"), sha]
+    assert data["versions"][0]["datasetVersion"] == first_version

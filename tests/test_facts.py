@@ -213,7 +213,9 @@ pub struct Closed;
             # a variant with no doc comment falls back to the enum's
             "duplicate: {0}",
             Facts(
-                enclosing_type="CatalogError", variant="Duplicate", type_doc="Errors of the catalog."
+                enclosing_type="CatalogError",
+                variant="Duplicate",
+                type_doc="Errors of the catalog.",
             ),
         ),
         (

@@ -78,7 +78,9 @@ def test_seed_slug_pattern_and_link_are_reproduced(prefix: str) -> None:
 def test_record_has_the_seed_key_order_and_a_consistent_window() -> None:
     source = "".join(f"// {n}\n" for n in range(1, 30)) + 'fn f() { bail!("deep {x}"); }\n'
     context = one({"src/deep.rs": source}, "deep {x}")
-    record = build_record(context, explain(context), "2026-01-01T00:00:00.000Z", "2026-01-01T00:00:00.000Z")
+    record = build_record(
+        context, explain(context), "2026-01-01T00:00:00.000Z", "2026-01-01T00:00:00.000Z"
+    )
     assert list(record.model_dump()) == list(seed("002"))
     assert (record.lineNumber, record.sourceCodeStart, record.sourceCodeEnd) == (30, 12, 30)
     assert record.githubUrl == f"https://github.com/{REPO}/blob/{SHA}/src/deep.rs#L12-L30"

@@ -128,7 +128,9 @@ def repo(tmp_path: Path) -> GitRepo:
     return r
 
 
-@pytest.mark.parametrize(("name", "change", "expected", "requests"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(
+    ("name", "change", "expected", "requests"), CASES, ids=[c[0] for c in CASES]
+)
 def test_regenerate_pays_for_what_changed(
     repo: GitRepo,
     tmp_path: Path,

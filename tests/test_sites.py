@@ -181,7 +181,7 @@ def test_invalid_utf8_keeps_the_other_sites_of_the_file() -> None:
 
 
 BROKEN_ITEM = b"fn broken( {\n    let = ;\n}\n"
-BROKEN_STATEMENT = b"fn broken() {\n    let = ;\n    panic!(\"in the broken fn\");\n}\n"
+BROKEN_STATEMENT = b'fn broken() {\n    let = ;\n    panic!("in the broken fn");\n}\n'
 
 
 @pytest.mark.parametrize(
@@ -197,9 +197,7 @@ def test_a_syntax_error_keeps_the_other_sites_of_the_file(
     source = (
         b"fn a() -> anyhow::Result<()> {\n"
         b'    bail!("first site");\n'
-        b"}\n"
-        + broken
-        + b"fn c() -> anyhow::Result<()> {\n"
+        b"}\n" + broken + b"fn c() -> anyhow::Result<()> {\n"
         b"    if ready {\n"
         b'        bail!("after the syntax error");\n'
         b"    }\n"

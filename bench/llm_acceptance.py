@@ -1,0 +1,119 @@
+"""Issue 3, acceptance 3: the llm analyzer on a real repository against the loopback server.
+
+Runs `errdoc extract --analyzer llm` (a subprocess, the real openai client over
+HTTP) on risingwave `INCLUDE=src/meta/**` and checks: every record carries the
+model's answer, one request per distinct site content, a second run makes no
+request, and a run SIGKILLed mid-way and started again ends with every record
+answered having paid twice for at most one concurrency window.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from tests.llm_server import FakeOpenAI, Reply, answer
+
+DEFAULT_SOURCE = "/work/.mirror/risingwavelabs+risingwave/repo"
+
+
+def _plain_answer(body: dict[str, Any]) -> Reply:
+    # No backticked identifiers: every answer is grounded, so one request per site.
+    text = answer(triggerScenarios="The guarded condition holds when the call is made.")
+    return Reply(content=json.dumps(text))
+
+
+def _extract(
+    args: argparse.Namespace, out: Path, cache: Path, server: FakeOpenAI
+) -> subprocess.Popen[bytes]:
+    env = dict(
+        os.environ, OPENAI_BASE_URL=server.base_url, OPENAI_API_KEY="loopback", MODEL="bench-model"
+    )
+    cmd = [
+        sys.executable, "-m", "pipeline", "extract", "--repo", args.repo, "--sha", args.rev,
+        "--source", args.source, "--include", args.include, "--out", str(out), "--cache", str(cache),
+        "--analyzer", "llm", "--concurrency", str(args.concurrency),
+    ]  # fmt: skip
+    return subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def _manifest(out: Path, repo: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((out / repo / "manifest.json").read_text())
+    return data
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the checks; 0 when all hold."""
+    parser = argparse.ArgumentParser(prog="python -m bench.llm_acceptance")
+    parser.add_argument("--source", default=DEFAULT_SOURCE)
+    parser.add_argument("--repo", default="risingwavelabs/risingwave")
+    parser.add_argument("--rev", default="HEAD")
+    parser.add_argument("--include", default="src/meta/**")
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--latency", type=float, default=0.05)
+    args = parser.parse_args(argv)
+    work = Path(tempfile.mkdtemp(prefix="errdoc-llm-acceptance-"))
+    failures = []
+    with FakeOpenAI(latency=args.latency) as server:
+        server.responder = _plain_answer
+        out, cache = work / "out", work / "cache"
+        proc = _extract(args, out, cache, server)
+        _, err = proc.communicate()
+        if proc.returncode != 0:
+            print(err.decode()[-2000:])
+            return 1
+        manifest = _manifest(out, args.repo)
+        records = manifest["records"]
+        contents = {p["contentHash"] for p in records.values()}
+        first = len(server.requests)
+        llm_ok = sum(1 for p in records.values() if p["analyzer"] == "llm" and p["status"] == "ok")
+        print(
+            f"run 1: {len(records)} records, {len(contents)} distinct contents, {first} requests, {llm_ok} answered by the model"
+        )
+        if llm_ok != len(records):
+            failures.append("not every record carries the model's answer")
+        if first != len(contents):
+            failures.append("requests != distinct site contents")
+        proc = _extract(args, out, cache, server)
+        proc.communicate()
+        second = len(server.requests) - first
+        print(f"run 2: {second} requests")
+        if second:
+            failures.append("the second run made requests")
+
+        out, cache = work / "out-kill", work / "cache-kill"
+        before = len(server.requests)
+        proc = _extract(args, out, cache, server)
+        while len(server.requests) - before < len(contents) // 2 and proc.poll() is None:
+            time.sleep(0.01)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        killed_at = len(server.requests) - before
+        proc = _extract(args, out, cache, server)
+        proc.communicate()
+        total = len(server.requests) - before
+        answered = sum(
+            1 for p in _manifest(out, args.repo)["records"].values() if p["status"] == "ok"
+        )
+        paid_twice = total - len(contents)
+        print(
+            f"kill: SIGKILL after {killed_at} requests; after the re-run {answered}/{len(records)} answered, "
+            f"{total} requests in all, {paid_twice} paid twice (allowed: {args.concurrency})"
+        )
+        if answered != len(records) or paid_twice > args.concurrency:
+            failures.append("the killed run did not resume within one concurrency window")
+    for failure in failures:
+        print(f"FAILED: {failure}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
