@@ -223,6 +223,7 @@ def counts_of(scanned: RepoScan, contexts: Sequence[SiteContext], listed: int) -
         "filesFromCache": scanned.cached,
         "filesSkipped": sum(scanned.skipped.values()),
         "skippedByReason": dict(sorted(scanned.skipped.items())),
+        # in the items that were parsed: an error in an item with no site is never seen
         "filesWithSyntaxErrors": sum(1 for s in scanned.scans.values() if s.parse_errors),
         "sitesByKind": dict(sorted(kinds.items())),
     }

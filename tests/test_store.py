@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from gitrepo import GitRepo
 
+from pipeline.lock import LockedError, exclusive
 from pipeline.model import Provenance, Record
 from pipeline.store import (
     Publication,
@@ -278,3 +279,13 @@ def test_a_crash_at_each_step_of_publishing(tmp_path: Path, point: str) -> None:
     rerun = subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=ROOT, env=env)
     assert rerun.returncode == 0
     assert "second message" in (root / "records.jsonl").read_text()
+
+
+def test_the_writer_lock_survives_a_publish(tmp_path: Path) -> None:
+    """Publishing exchanges the dataset directory; `.lock` must stay the inode the writer holds."""
+    root = tmp_path / "acme" / "big"
+    publish(root, publication("2026-01-01T00:00:00.000Z", SHA1, [make_record("a" * 16, "x")]), None)
+    with exclusive(root / ".lock", str(root)):
+        publish(root, publication("2026-01-02T00:00:00.000Z", SHA2, []), load_previous(root))
+        with pytest.raises(LockedError), exclusive(root / ".lock", str(root)):
+            pass

@@ -16,7 +16,7 @@ from pipeline.model import Condition, Explanation, HandlingStrategy, Site
 from pipeline.taxonomy import classify, load_taxonomy
 
 # Bump when the wording changes, so that reused explanations are rewritten.
-STATIC_VERSION = "static-2"
+STATIC_VERSION = "static-3"
 
 _STRATEGY_BY_CLASS: dict[str, HandlingStrategy] = {
     "configuration-error": "configuration",
@@ -134,10 +134,18 @@ def _documentation(context: SiteContext, failure_class: str) -> str:
 
 def _trigger(site: Site, conditions: Sequence[Condition]) -> str:
     where = _where(site)
+    if site.kind == "error_attr":
+        facts = site.facts
+        owner = "::".join(p for p in (facts.enclosing_type, facts.variant) if p)
+        return (
+            f"Whenever a `{owner}` value is formatted with `Display`: returned to a caller who "
+            "prints it, logged, or wrapped as the cause of another error. The attribute only "
+            f"defines the text; the code that constructs `{owner}` decides when that happens."
+        )
     if not conditions:
         return (
             f"No `if`, `match`, `let ... else` or `ensure!` inside {where} guards this site: "
-            "it is reached whenever execution gets there."  # no line numbers: reused across shifts
+            "it is reached whenever execution gets there."
         )
     steps = [f"{i}. {_describe(c)}" for i, c in enumerate(conditions, 1)]
     steps.append(f"{len(steps) + 1}. `{site.macro}` produces the error")

@@ -45,6 +45,15 @@ class Link:
     href: str
 
 
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def inline_code(text: str) -> Markup:
+    """Escape `text`, then show its `backticked` spans as <code> (the escape runs first)."""
+    escaped = str(Markup.escape(text))
+    return Markup(_CODE_SPAN.sub(r"<code>\1</code>", escaped))
+
+
 def pygments_css() -> str:
     """Class-based highlighting rules for `static/pygments.css`."""
     return str(_FORMATTER.get_style_defs(".highlight"))  # type: ignore[no-untyped-call]

@@ -19,6 +19,7 @@ from pipeline.render.pages import (
     CSP,
     SHORT_SHA,
     class_of,
+    inline_code,
     pygments_css,
     record_context,
     stub_context,
@@ -45,12 +46,14 @@ class RenderReport:
 
 
 def _env() -> Environment:
-    return Environment(
+    env = Environment(
         loader=PackageLoader("pipeline.render", "templates"),
         autoescape=True,
         undefined=StrictUndefined,
         keep_trailing_newline=True,
     )
+    env.filters["code"] = inline_code
+    return env
 
 
 def _write(path: Path, text: str | bytes) -> None:
