@@ -22,7 +22,7 @@ from pipeline.extract import (
 )
 from pipeline.lock import LockedError
 from pipeline.runner import AnalyzerChoice, analyzer_factory
-from pipeline.source import SourceError
+from pipeline.source import SourceError, validate_repo_name
 from pipeline.store import StoreError
 from pipeline.validate import record_schema, validate_out
 
@@ -48,6 +48,11 @@ def user_errors(func: F) -> F:
             return func(*args, **kwargs)
         except (SourceError, StoreError, LockedError, ValueError) as err:
             raise UserError(str(err).splitlines()[0] if str(err) else type(err).__name__) from None
+        except OSError as err:  # an OUT or CACHE that is a file, read-only, full...
+            where = f" {err.filename}" if err.filename else ""
+            raise UserError(
+                f"cannot use{where}: {err.strerror or err}; check OUT and CACHE"
+            ) from None
 
     return wrapper  # type: ignore[return-value]
 
@@ -92,6 +97,7 @@ def request_from(
     repo: str, rev: str, options: dict[str, Any]
 ) -> tuple[ExtractRequest, AnalyzerChoice]:
     """The run request and analyzer choice from parsed options."""
+    validate_repo_name(repo)
     request = ExtractRequest(
         repo=repo,
         rev=rev,

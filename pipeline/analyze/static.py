@@ -172,11 +172,17 @@ def _situations(context: SiteContext, failure_class: str) -> str:
     site = context.site
     area = _module(site.file_path)
     title = load_taxonomy()[failure_class].title
-    text = f"Operations that reach {_where(site)} in `{area}` (failure class: {title})"
-    slots = [p for p in placeholders(site.message)] if site.is_format else []
+    name = site.facts.enclosing_fn
+    if name:
+        doing = " ".join(part for part in name.split("_") if part)
+        text = f'While the code in `{area}` is doing "{doing}" ({_where(site)})'
+    else:
+        text = f"While code in `{area}` runs"
+    text += f'; the message reads as a case of "{title}"'
+    slots = list(placeholders(site.message)) if site.is_format else []
     if slots:
-        names = ", ".join(f"`{{{p}}}`" for p in slots)
-        text += f", and the message names the value(s) involved ({names})"
+        names = ", ".join(f"`{{{p}}}`" if p else "`{}`" for p in slots)
+        text += f", and it prints the value(s) involved ({names}), which tell which object it was"
     return text + "."
 
 
