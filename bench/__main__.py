@@ -4,10 +4,19 @@ from __future__ import annotations
 
 import sys
 
-from bench import explain_stage, extract_stage, llm_acceptance, llm_stage
+from bench import (
+    completeness,
+    explain_stage,
+    extract_stage,
+    llm_acceptance,
+    llm_stage,
+    regen_stage,
+)
 
 STAGES = {
     "extract": extract_stage.main,
+    "completeness": completeness.main,
+    "regen": regen_stage.main,
     "llm": llm_stage.main,
     "llm-acceptance": llm_acceptance.main,
     "explain": explain_stage.main,

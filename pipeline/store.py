@@ -27,6 +27,7 @@ import gzip
 import json
 import os
 import shutil
+import subprocess
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -82,17 +83,24 @@ def new_version() -> str:
 
 def record_json(record: Record, version: str) -> bytes:
     """The bytes of `records/<id>.json`, key order as in the seeds."""
-    body = {"record": record.model_dump(mode="json"), "datasetVersion": version}
-    return (json.dumps(body, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+    return _record_file(_compact(record), version)
 
 
 def records_jsonl(records: Sequence[Record]) -> bytes:
     """All records, one compact line each, sorted by id."""
-    lines = [
-        json.dumps(r.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
-        for r in sorted(records, key=lambda r: r.id)
-    ]
-    return ("\n".join(lines) + "\n").encode("utf-8") if lines else b""
+    return _jsonl({r.id: _compact(r) for r in records})
+
+
+def _compact(record: Record) -> str:
+    return json.dumps(record.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
+
+
+def _record_file(compact: str, version: str) -> bytes:
+    return f'{{"record":{compact},"datasetVersion":{json.dumps(version)}}}\n'.encode()
+
+
+def _jsonl(lines: Mapping[str, str]) -> bytes:
+    return "".join(lines[rid] + "\n" for rid in sorted(lines)).encode("utf-8")
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -126,22 +134,44 @@ def publish(root: Path, publication: Publication, previous: Previous | None) -> 
     root.mkdir(parents=True, exist_ok=True)
     recover(root)
     version = publication.version
-    body = records_jsonl(publication.records)
+    lines = {r.id: _compact(r) for r in publication.records}  # each record serialised once
+    body = _jsonl(lines)
     # An orphan version file (if we die before the exchange) is harmless: nothing lists it.
-    write_atomic(root / "versions" / f"{version}.jsonl.gz", gzip.compress(body, mtime=0))
+    packed = gzip.compress(body, compresslevel=6, mtime=0)  # 9 costs 2x the time for ~3% less
+    write_atomic(root / "versions" / f"{version}.jsonl.gz", packed)
 
     staging = Path(tempfile.mkdtemp(prefix=f".{root.name}.staging-", dir=root.parent))
     os.chmod(staging, 0o777 & ~_umask())  # mkdtemp's 0700 would become the dataset's mode
     _link_tree(root, staging, skip={"records", "records.jsonl", "manifest.json"})
     staged_records = staging / "records"
     staged_records.mkdir()
-    for record in publication.records:
-        (staged_records / f"{record.id}.json").write_bytes(record_json(record, version))
+    for rid, compact in lines.items():
+        (staged_records / f"{rid}.json").write_bytes(_record_file(compact, version))
     (staging / "records.jsonl").write_bytes(body)
     (staging / "manifest.json").write_bytes(_manifest(publication, previous))
     _fsync_tree(staging)
     _swap_in(staging, root)
-    shutil.rmtree(staging, ignore_errors=True)
+    _discard(staging)
+
+
+def _discard(old: Path) -> None:
+    """Delete the previous version's tree off the critical path (a detached `rm -rf`).
+
+    It is renamed out of the staging namespace first, so `recover` of a later run
+    only ever sees it as trash, and removes it if the `rm` did not finish.
+    """
+    trash = old.with_name(old.name.replace(".staging-", ".trash-", 1))
+    os.rename(old, trash)
+    try:
+        subprocess.Popen(
+            ["rm", "-rf", "--", str(trash)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    except OSError:
+        shutil.rmtree(trash, ignore_errors=True)
 
 
 def _link_tree(source: Path, target: Path, skip: set[str]) -> None:
@@ -212,6 +242,8 @@ def recover(root: Path) -> None:
             os.rename(backup, root)
     for staging in root.parent.glob(f".{root.name}.staging-*"):
         shutil.rmtree(staging, ignore_errors=True)
+    for trash in root.parent.glob(f".{root.name}.trash-*"):
+        shutil.rmtree(trash, ignore_errors=True)
     if root.is_dir():
         for tmp in root.glob(".*.tmp"):
             tmp.unlink(missing_ok=True)
