@@ -80,7 +80,8 @@ def _run(args: argparse.Namespace, work: Path) -> int:
     common = ["--repo", args.repo, "--source", args.source]
     env = {**os.environ, "ERRDOC_CACHE": str(work / "unused-cache")}
 
-    colds, regens = [], []
+    older = _resolve(args.source, f"{head}~{2 * args.back}")
+    colds, regens, steadies = [], [], []
     for attempt in range(args.repeat):
         cold_out, cold_cache = work / f"cold-out-{attempt}", work / f"cold-cache-{attempt}"
         colds.append(
@@ -94,7 +95,43 @@ def _run(args: argparse.Namespace, work: Path) -> int:
             run([*errdoc, "regenerate", *common, "--ref", head, "--out", str(out),
                  "--cache", str(cache)], env)
         )  # fmt: skip
+        # The scheduled job's steady state: the dataset has been regenerated before, so the
+        # publish rewrites the kept previous tree instead of creating every file.
+        out2, cache2 = work / f"steady-out-{attempt}", work / f"steady-cache-{attempt}"
+        run(
+            [
+                *errdoc,
+                "extract",
+                *common,
+                "--sha",
+                older,
+                "--out",
+                str(out2),
+                "--cache",
+                str(cache2),
+            ],
+            env,
+        )
+        run(
+            [
+                *errdoc,
+                "regenerate",
+                *common,
+                "--ref",
+                base,
+                "--out",
+                str(out2),
+                "--cache",
+                str(cache2),
+            ],
+            env,
+        )
+        steadies.append(
+            run([*errdoc, "regenerate", *common, "--ref", head, "--out", str(out2),
+                 "--cache", str(cache2)], env)
+        )  # fmt: skip
     cold, regen = statistics.median(colds), statistics.median(regens)
+    steady = statistics.median(steadies)
     c = counts(out, args.repo)
     cold_counts = counts(cold_out, args.repo)
     ratio = regen / cold
@@ -109,7 +146,15 @@ def _run(args: argparse.Namespace, work: Path) -> int:
         f"filesFromCache {c['filesFromCache']}, reused {c['reused']}, retired {c['retired']}"
     )
     verdict = "meets" if ratio <= TARGET else "MISSES"
-    print(f"ratio regenerate/cold: {ratio:.2f}x (target <= {TARGET:.2f}x: {verdict})")
+    print(
+        f"ratio regenerate/cold (first regeneration after an extract): {ratio:.2f}x (target <= {TARGET:.2f}x: {verdict})"
+    )
+    steady_ratio = steady / cold
+    verdict = "meets" if steady_ratio <= TARGET else "MISSES"
+    print(
+        f"steady state ({older[:10]} -> {base[:10]} untimed, then {base[:10]} -> {head[:10]}): "
+        f"{steady:.2f} s, ratio {steady_ratio:.2f}x (target <= {TARGET:.2f}x: {verdict})"
+    )
     if args.profile:
         _profile(args, work, errdoc, common, env, base, head)
     return 0 if ratio <= TARGET else 1

@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from pipeline.model import Provenance, Record, RecordFile, Retired
+from pipeline.store import dataset_dirs
 
 _SEGMENT = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 _VERSION_NAME = re.compile(r"^[0-9A-Za-z:._-]+$")
@@ -178,5 +179,4 @@ def load_dataset(repo_dir: Path) -> Dataset:
 
 def load_all(out: Path) -> list[Dataset]:
     """Every dataset under OUT (each `OUT/<owner>/<name>/` with a records/ directory)."""
-    found = sorted(p.parent for p in out.glob("*/*/records") if p.is_dir())
-    return [load_dataset(p) for p in found if not p.name.startswith(".")]
+    return [load_dataset(p) for p in dataset_dirs(out)]

@@ -124,6 +124,7 @@ def repositories(out: Path) -> list[str]:
         if owner.is_dir() and not owner.name.startswith(".")
         for name in sorted(owner.iterdir())
         if name.is_dir()
+        and not name.name.startswith(".")
         and any((name / f).exists() for f in ("manifest.json", "records.jsonl", "versions"))
     ]
 

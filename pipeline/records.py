@@ -8,7 +8,7 @@ import json
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pipeline.analyze import SiteContext
 from pipeline.formats import message_pattern, slugify
@@ -42,6 +42,9 @@ class AliasTable:
 
     by_name: Mapping[str, tuple[tuple[str, str], ...]]  # name -> ((file path, error type), ...)
     anyhow_result_files: frozenset[str] = frozenset()  # files that `use anyhow::Result`
+    _memo: dict[tuple[str, str], str | None] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     @classmethod
     def build(
@@ -55,6 +58,12 @@ class AliasTable:
 
     def resolve(self, name: str, path: str) -> str | None:
         """The error type of alias `name` as seen from `path`: same file, nearest crate, unique."""
+        key = (name, path)
+        if key not in self._memo:
+            self._memo[key] = self._resolve(name, path)
+        return self._memo[key]
+
+    def _resolve(self, name: str, path: str) -> str | None:
         candidates = self.by_name.get(name, ())
         if not candidates:
             return None

@@ -9,6 +9,7 @@ from typing import Any
 
 import jsonschema
 
+from pipeline import store
 from pipeline.model import RecordFile
 
 
@@ -24,7 +25,7 @@ def dataset_dirs(out: Path) -> list[Path]:
     """Every dataset directory under OUT (or OUT itself if it is one)."""
     if (out / "records").is_dir():
         return [out]
-    return sorted(p.parent for p in out.glob("*/*/records") if p.is_dir())
+    return store.dataset_dirs(out)
 
 
 def validate_out(out: Path) -> tuple[int, list[str]]:

@@ -34,9 +34,13 @@ SHA1, SHA2 = "1" * 40, "2" * 40
 
 
 def live_entries(parent: Path) -> list[str]:
-    """What a reader sees beside the dataset; a `.trash-*` dir is the previous version
-    being deleted by a detached `rm -rf`, out of every reader's way."""
-    return sorted(p.name for p in parent.iterdir() if ".trash-" not in p.name)
+    """What a reader sees beside the dataset: `.spare` (the previous tree, kept for the next
+    publish to rewrite) and `.trash-*` (one being deleted) are out of every reader's way."""
+    return sorted(
+        p.name
+        for p in parent.iterdir()
+        if ".trash-" not in p.name and not p.name.endswith(".spare")
+    )
 
 
 def make_record(rid: str, message: str, sha: str = SHA1) -> Record:
@@ -104,6 +108,62 @@ def test_publish_twice_keeps_every_version_readable(tmp_path: Path) -> None:
     probe = tmp_path / "probe"
     probe.mkdir()
     assert root.stat().st_mode == probe.stat().st_mode  # not mkdtemp's 0700
+
+
+def test_the_previous_tree_is_rewritten_in_place_by_the_next_publish(tmp_path: Path) -> None:
+    """Creating files is the slow part of a publish: the tree two versions back is reused."""
+    root = tmp_path / "acme" / "big"
+    versions = ["2026-01-01T00:00:00.000Z", "2026-01-02T00:00:00.000Z", "2026-01-03T00:00:00.000Z"]
+    publish(root, publication(versions[0], SHA1, [make_record("a" * 16, "one")]), None)
+    first_inode = (root / "records" / ("a" * 16 + ".json")).stat().st_ino
+    publish(
+        root,
+        publication(versions[1], SHA2, [make_record("a" * 16, "two", SHA2)]),
+        load_previous(root),
+    )
+    spare = tmp_path / "acme" / ".big.spare"
+    assert (spare / "records" / ("a" * 16 + ".json")).stat().st_ino == first_inode
+    third = [make_record("a" * 16, "three", SHA1), make_record("d" * 16, "new", SHA1)]
+    publish(root, publication(versions[2], SHA1, third), load_previous(root))
+
+    assert assert_whole(root) == versions[2]
+    assert (root / "records" / ("a" * 16 + ".json")).stat().st_ino == first_inode
+    assert (
+        json.loads((root / "records" / ("a" * 16 + ".json")).read_text())["record"]["errorMessage"]
+        == "three"
+    )
+    assert [
+        v["datasetVersion"] for v in json.loads((root / "manifest.json").read_text())["versions"]
+    ] == versions
+    assert sorted(p.name for p in (root / "versions").iterdir()) == [
+        f"{v}.jsonl.gz" for v in versions
+    ]
+
+
+def test_a_spare_file_linked_elsewhere_is_never_written_through(tmp_path: Path) -> None:
+    root = tmp_path / "acme" / "big"
+    publish(
+        root, publication("2026-01-01T00:00:00.000Z", SHA1, [make_record("a" * 16, "one")]), None
+    )
+    publish(
+        root,
+        publication("2026-01-02T00:00:00.000Z", SHA2, [make_record("a" * 16, "two", SHA2)]),
+        load_previous(root),
+    )
+    outside = tmp_path / "kept.json"
+    os.link(tmp_path / "acme" / ".big.spare" / "records" / ("a" * 16 + ".json"), outside)
+    before = outside.read_bytes()
+    publish(
+        root,
+        publication("2026-01-03T00:00:00.000Z", SHA1, [make_record("a" * 16, "three")]),
+        load_previous(root),
+    )
+
+    assert outside.read_bytes() == before
+    assert (
+        json.loads((root / "records" / ("a" * 16 + ".json")).read_text())["record"]["errorMessage"]
+        == "three"
+    )
 
 
 def test_record_files_keep_the_seed_layout(tmp_path: Path) -> None:
