@@ -142,11 +142,23 @@ def _find(keyword: str, padded: str) -> str | None:
     return keyword if f" {keyword} " in padded else None
 
 
+@functools.cache
+def _any_keyword(keywords: tuple[str, ...]) -> re.Pattern[str]:
+    """One search that tells whether any of a class's keywords occurs (most classes: none)."""
+    parts = [
+        re.escape(k[:-1]) + "[a-z0-9]*" if k.endswith("*") else re.escape(k) + "(?![a-z0-9])"
+        for k in keywords
+    ]
+    return re.compile(rf"(?<![a-z0-9])(?:{'|'.join(parts) or '(?!)'})")
+
+
 def _best(texts: Iterable[str], classes: Iterable[FailureClass]) -> Classification | None:
     """The highest-scoring class over the texts (earliest on a tie), or None without hits."""
     padded = f" {' | '.join(texts)} "
     best: tuple[int, FailureClass, tuple[str, ...]] | None = None
     for failure_class in classes:
+        if not _any_keyword(failure_class.keywords).search(padded):
+            continue
         found = (_find(keyword, padded) for keyword in failure_class.keywords)
         hits = tuple(hit for hit in found if hit is not None)
         score = sum(len(hit.split()) for hit in hits)
