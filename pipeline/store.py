@@ -108,7 +108,9 @@ def records_jsonl(records: Sequence[Record]) -> bytes:
 
 
 def _compact(record: Record) -> str:
-    return json.dumps(record.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
+    # pydantic's serialiser writes what `json.dumps(..., ensure_ascii=False, separators=(",",
+    # ":"))` would (field order, escapes), at a fraction of the cost; a test holds it to that.
+    return record.model_dump_json()
 
 
 def _record_file(compact: str, version: str) -> bytes:

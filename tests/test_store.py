@@ -25,6 +25,7 @@ from pipeline.store import (
     publish,
     read_manifest,
     read_version,
+    record_json,
     write_atomic,
 )
 
@@ -355,3 +356,24 @@ def test_the_writer_lock_survives_a_publish(tmp_path: Path) -> None:
         publish(root, publication("2026-01-02T00:00:00.000Z", SHA2, []), load_previous(root))
         with pytest.raises(LockedError), exclusive(root / ".lock", str(root)):
             pass
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "plain",
+        "naïve café ☃",
+        "tab\there\nnewline",
+        "ctrl \x1b[31m red",
+        'quote " and \\ slash /',
+        "\u2028 sep",
+    ],
+)
+def test_record_files_are_the_json_module_s_compact_form(tmp_path: Path, message: str) -> None:
+    record = make_record("e" * 16, message)
+    expected = json.dumps(
+        {"record": record.model_dump(mode="json"), "datasetVersion": "2026-01-01T00:00:00.000Z"},
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+    assert record_json(record, "2026-01-01T00:00:00.000Z") == (expected + "\n").encode("utf-8")
