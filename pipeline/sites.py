@@ -3,18 +3,31 @@
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 
 import tree_sitter_rust
-from tree_sitter import Language, Node, Parser, Point, Query, QueryCursor, Range, Tree
+from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
-from pipeline.facts import site_facts, span_text
+from pipeline.facts import site_facts
 from pipeline.formats import decode_rust_string, literal_segments
+from pipeline.messages import (
+    Message,
+    expression_message,
+    join_tokens,
+    node_text,
+    split_token_tree,
+    token_message,
+)
 from pipeline.model import Condition, FileScan, Site, SiteKind, TypeAlias
+from pipeline.regions import (
+    is_test_file,
+    parse_relevant,
+    site_hints,
+    source_window,
+    split_lines,
+)
 from pipeline.testcode import is_test_code, is_test_path
 
 # Bump when a change here would change what a cached FileScan holds.
@@ -62,36 +75,7 @@ GRPC_CODES = {
 }  # fmt: skip
 
 # Where a top-level item may start: a column-0 line after a blank line, a `}` line or a `;`.
-_ITEM_BOUNDARY = re.compile(rb"(?:\n\n|\n\}[^\n]*\n|;\n)(?=[^\s})\]])")
-_TEST_ITEM = b"\n#[cfg(test)]"
-_TEST_FILE = b"#![cfg(test)]"
-_NEEDLES = (
-    *(f"{name}!".encode() for name in MACRO_KINDS if not name.startswith(("assert", "debug_"))),
-    b"assert",
-    b"error(",
-    b".expect",
-    b"context(",
-    b"wrap_err",
-    b"Err(",
-    b"Error::",
-    b"Status::",
-    b"Code::",
-)
-_LOOSE_NEEDLES = {b"Err(", b"Error::", b"Status::", b"Code::", b"context("}
-_WHOLE = Range(Point(0, 0), Point(0xFFFFFFFF, 0xFFFFFFFF), 0, 0xFFFFFFFF)
-_STRING_TYPES = ("string_literal", "raw_string_literal")
 _ANYHOW_RESULT = re.compile(rb"use\s+(?:::)?anyhow::(?:Result\b|\{[^}]*\bResult\b)")
-WINDOW_RADIUS = 18
-_STRING_CONVERSIONS = {"to_string", "to_owned", "into", "to_compact_string"}
-
-
-@dataclass(frozen=True, slots=True)
-class Message:
-    """A message taken from the syntax tree."""
-
-    text: str
-    is_format: bool
-    args: tuple[str, ...] = ()
 
 
 @cache
@@ -112,12 +96,12 @@ def may_hold_site(source: bytes) -> bool:
 
 def find_sites(path: str, source: bytes) -> FileScan:
     """Every error site of one file, with the type aliases it declares."""
-    if is_test_path(path) or _is_test_file(source):
+    if is_test_path(path) or is_test_file(source):
         return FileScan(sites=())
     hints = site_hints(source)
     if not hints:
         return FileScan(sites=())
-    tree = parse_relevant(source, hints)
+    tree = parse_relevant(_parser(), source, hints)
     lines = split_lines(source)
     sites: list[Site] = []
     aliases: list[TypeAlias] = []
@@ -139,97 +123,6 @@ def find_sites(path: str, source: bytes) -> FileScan:
         parse_errors=1 if tree.root_node.has_error else 0,
         uses_anyhow_result=_ANYHOW_RESULT.search(source) is not None,
     )
-
-
-def parse_relevant(source: bytes, hints: Sequence[int]) -> Tree:
-    """Parse only the top-level items that can hold a site or an alias.
-
-    Items are cut at column-0 lines that follow a blank line, a `}` line or a `;`
-    (the shape rustfmt gives); `#[cfg(test)]` items are never parsed. The items kept
-    are parsed as one document through tree-sitter's included ranges, so positions
-    stay those of the whole file. If the cut was wrong the parse shows errors, and
-    the whole file is parsed instead: the result never depends on the shortcut.
-    """
-    parser = _parser()
-    ranges = relevant_ranges(source, hints)
-    if ranges is not None:
-        parser.included_ranges = ranges
-        try:
-            tree = parser.parse(source)
-        finally:
-            parser.included_ranges = [_WHOLE]
-        if not tree.root_node.has_error:
-            return tree
-    return parser.parse(source)
-
-
-def _is_test_file(source: bytes) -> bool:
-    """`#![cfg(test)]` at the start of a line: the whole file is test code."""
-    index = source.find(_TEST_FILE)
-    return index >= 0 and (index == 0 or source[index - 1 : index] == b"\n")
-
-
-def site_hints(source: bytes) -> list[int]:
-    """Byte offsets where a site or a `Result` alias may be: literal needles, found in C."""
-    hints: list[int] = []
-    for needle in _NEEDLES:
-        loose = needle in _LOOSE_NEEDLES
-        index = source.find(needle)
-        while index >= 0:
-            # `Err(e)`, `Error::from(e)`: only a literal nearby can make a site.
-            if not loose or source.find(b'"', index, index + 160) >= 0:
-                hints.append(index)
-            index = source.find(needle, index + 1)
-    index = source.find(b"type ")
-    while index >= 0:
-        if b"Result" in source[index : source.find(b"\n", index)]:
-            hints.append(index)
-        index = source.find(b"type ", index + 1)
-    return hints
-
-
-def relevant_ranges(source: bytes, hints: Sequence[int]) -> list[Range] | None:
-    """The ranges worth parsing, or None when that is the whole file."""
-    starts = [0, *(m.end() for m in _ITEM_BOUNDARY.finditer(source))]
-    keep = {bisect_right(starts, hint) - 1 for hint in hints}
-    index = source.find(_TEST_ITEM)
-    while index >= 0:
-        chunk = bisect_right(starts, index + 1) - 1
-        if starts[chunk] == index + 1:
-            keep.discard(chunk)
-        index = source.find(_TEST_ITEM, index + 1)
-    ends = [*starts[1:], len(source)]
-    spans: list[list[int]] = []
-    for chunk in sorted(keep):
-        if spans and spans[-1][1] == starts[chunk]:
-            spans[-1][1] = ends[chunk]
-        else:
-            spans.append([starts[chunk], ends[chunk]])
-    if spans == [[0, len(source)]]:
-        return None
-    ranges: list[Range] = []
-    row, offset = 0, 0
-    for start, end in spans:
-        row += source.count(b"\n", offset, start)
-        end_row = row + source.count(b"\n", start, end)
-        ranges.append(Range(Point(row, 0), Point(end_row, 0), start, end))
-        row, offset = end_row, end
-    return ranges
-
-
-def split_lines(source: bytes) -> list[str]:
-    """Lines as tree-sitter counts them (on `\\n` only), `\\r` dropped, bad UTF-8 replaced."""
-    lines = source.decode("utf-8", errors="replace").split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return [line.removesuffix("\r") for line in lines]
-
-
-def source_window(lines: Sequence[str], line: int) -> tuple[str, int]:
-    """Lines `line-18 .. line+18` clipped to the file, joined by "\\n", and the first's number."""
-    start = max(1, line - WINDOW_RADIUS)
-    end = min(len(lines), line + WINDOW_RADIUS)
-    return "\n".join(lines[start - 1 : end]), start
 
 
 _MACRO, _ATTR, _METHOD, _CTOR, _ERRWRAP, _ALIAS = range(6)
@@ -254,24 +147,24 @@ def _site(pattern: int, node: Node, captures: dict[str, list[Node]], path: str) 
 
 
 def _macro_site(node: Node, captures: dict[str, list[Node]], path: str) -> Site | None:
-    name = _text(captures["macro.name"][0])
+    name = node_text(captures["macro.name"][0])
     arguments = split_token_tree(captures["macro.args"][0])
     index = MESSAGE_ARGUMENT.get(name, 0)
     if len(arguments) <= index:
         return None
-    message = _token_message(arguments[index], is_format=True)
+    message = token_message(arguments[index], is_format=True)
     if message is None:
         return None
-    extra = tuple(_join(tokens) for tokens in arguments[index + 1 :])
+    extra = tuple(join_tokens(tokens) for tokens in arguments[index + 1 :])
     if extra and not message.args:
         message = Message(message.text, message.is_format, extra)
     macro_node = node.child_by_field_name("macro")
     site = _make_site(
-        MACRO_KINDS[name], node, path, message, _text(macro_node) if macro_node else name
+        MACRO_KINDS[name], node, path, message, node_text(macro_node) if macro_node else name
     )
     if site is None or index == 0:
         return site
-    operands = [_join(tokens) for tokens in arguments[:index]]
+    operands = [join_tokens(tokens) for tokens in arguments[:index]]
     check = (
         operands[0]
         if len(operands) == 1
@@ -283,17 +176,17 @@ def _macro_site(node: Node, captures: dict[str, list[Node]], path: str) -> Site 
 
 def _attr_site(node: Node, captures: dict[str, list[Node]], path: str) -> Site | None:
     literal = captures["attr.message"][0]
-    message = Message(decode_rust_string(_text(literal)), is_format=True)
+    message = Message(decode_rust_string(node_text(literal)), is_format=True)
     args_node = literal.parent
     if args_node is not None:
         rest = split_token_tree(args_node)[1:]
-        message = Message(message.text, True, tuple(_join(tokens) for tokens in rest))
+        message = Message(message.text, True, tuple(join_tokens(tokens) for tokens in rest))
     return _make_site("error_attr", node, path, message, "error")
 
 
 def _method_site(node: Node, captures: dict[str, list[Node]], path: str) -> Site | None:
     method = captures["method.name"][0]
-    name = _text(method)
+    name = node_text(method)
     message = expression_message(captures["method.arg"][0])
     if message is None:
         return None
@@ -306,7 +199,7 @@ def _ctor_site(pattern: int, node: Node, captures: dict[str, list[Node]], path: 
     message = expression_message(captures[f"{prefix}.arg"][0])
     if message is None:
         return None
-    callee = _text(captures[f"{prefix}.fn"][0])
+    callee = node_text(captures[f"{prefix}.fn"][0])
     arguments = captures[f"{prefix}.arg"][0].parent
     if (
         message.is_format is False
@@ -384,132 +277,22 @@ def _has_words(message: Message) -> bool:
     )
 
 
-def split_token_tree(tree: Node) -> list[list[Node]]:
-    """The top-level, comma-separated arguments of a macro's token tree."""
-    arguments: list[list[Node]] = [[]]
-    children = tree.children[1:-1]  # drop the delimiters
-    for child in children:
-        if child.type == ",":
-            arguments.append([])
-        elif child.type not in ("line_comment", "block_comment"):
-            arguments[-1].append(child)
-    if not arguments[-1]:
-        arguments.pop()  # a trailing comma
-    return arguments
-
-
-def _token_message(tokens: Sequence[Node], *, is_format: bool) -> Message | None:
-    """A message from a macro argument: a literal, or `format!`/`concat!` of literals."""
-    if len(tokens) == 1 and tokens[0].type in _STRING_TYPES:
-        return Message(decode_rust_string(_text(tokens[0])), is_format)
-    if (  # `"..".to_owned()` inside a macro: tokens `"..", ".", to_owned, ()`
-        len(tokens) == 4
-        and tokens[0].type in _STRING_TYPES
-        and tokens[1].type == "."
-        and _text(tokens[2]) in _STRING_CONVERSIONS
-        and tokens[3].type == "token_tree"
-        and tokens[3].named_child_count == 0
-    ):
-        # `bail!("..".to_owned())` is anyhow's single-expression form: not a format string.
-        return Message(decode_rust_string(_text(tokens[0])), is_format=False)
-    if len(tokens) >= 3 and tokens[-1].type == "token_tree" and tokens[-2].type == "!":
-        name = _text(tokens[-3])
-        inner = split_token_tree(tokens[-1])
-        if name == "format" and inner:
-            first = _token_message(inner[0], is_format=True)
-            if first is None:
-                return None
-            return Message(first.text, True, tuple(_join(t) for t in inner[1:]))
-        if name == "concat" and inner:
-            parts = [_token_message(t, is_format=False) for t in inner]
-            if any(p is None for p in parts):
-                return None
-            return Message("".join(p.text for p in parts if p), is_format)
-    return None
-
-
-def expression_message(node: Node) -> Message | None:
-    """A message from an expression: a literal, `"..".to_string()`, `format!(..)`, a closure."""
-    kind = node.type
-    if kind in _STRING_TYPES:
-        return Message(decode_rust_string(_text(node)), is_format=False)
-    if kind == "macro_invocation":
-        macro = node.child_by_field_name("macro")
-        args = next((c for c in node.children if c.type == "token_tree"), None)
-        if macro is None or args is None:
-            return None
-        name = _text(macro).rsplit("::", 1)[-1]
-        if name not in ("format", "concat"):
-            return None
-        return _token_message([macro, *_bang(node), args], is_format=name == "format")
-    if kind == "call_expression":
-        return _conversion_message(node)
-    if kind == "closure_expression":
-        body = node.child_by_field_name("body")
-        return expression_message(body) if body is not None else None
-    if kind == "block":
-        tail = [c for c in node.named_children if c.type not in ("line_comment", "block_comment")]
-        if tail and tail[-1].type != "expression_statement":
-            return expression_message(tail[-1])
-    if kind == "reference_expression":
-        value = node.child_by_field_name("value")
-        return expression_message(value) if value is not None else None
-    return None
-
-
-def _bang(node: Node) -> list[Node]:
-    return [c for c in node.children if c.type == "!"]
-
-
-def _conversion_message(node: Node) -> Message | None:
-    """`"..".to_string()`, `"..".into()`, `String::from("..")`, `format!(..).into()`."""
-    function = node.child_by_field_name("function")
-    arguments = node.child_by_field_name("arguments")
-    if function is None or arguments is None:
-        return None
-    if function.type == "field_expression":
-        field = function.child_by_field_name("field")
-        value = function.child_by_field_name("value")
-        converts = field is not None and _text(field) in _STRING_CONVERSIONS
-        if converts and value is not None and value.type in (*_STRING_TYPES, "macro_invocation"):
-            return expression_message(value)
-        return None
-    if _text(function) in ("String::from", "std::string::String::from"):
-        first = arguments.named_children[:1]
-        return expression_message(first[0]) if first else None
-    return None
-
-
 def _type_alias(captures: dict[str, list[Node]]) -> TypeAlias | None:
     """`type XResult<T> = Result<T, XError>` (or `= std::result::Result<T, E = XError>`)."""
     target = captures["alias.type"][0]
     base = target.child_by_field_name("type")
     arguments = target.child_by_field_name("type_arguments")
-    if base is None or arguments is None or not _text(base).endswith("Result"):
+    if base is None or arguments is None or not node_text(base).endswith("Result"):
         return None
     types = [c for c in arguments.named_children if c.type not in ("lifetime", "line_comment")]
     if len(types) < 2:
         return None
-    error = _text(types[1])
+    error = node_text(types[1])
     params = captures["alias"][0].child_by_field_name("type_parameters")
     if params is not None:  # `type Result<T, E = MyError> = std::result::Result<T, E>`
         for param in params.named_children:
             name = param.child_by_field_name("name")
             default = param.child_by_field_name("default_type")
-            if name is not None and default is not None and _text(name) == error:
-                error = _text(default)
-    return TypeAlias(name=_text(captures["alias.name"][0]), error_type=error)
-
-
-def _text(node: Node) -> str:
-    return (node.text or b"").decode("utf-8", errors="replace")
-
-
-def _join(tokens: Sequence[Node]) -> str:
-    """A macro argument's tokens as written (the token tree's own text, not re-spaced)."""
-    if not tokens:
-        return ""
-    parent = tokens[0].parent
-    if parent is None:
-        return " ".join(_text(t) for t in tokens)
-    return " ".join(span_text(parent, tokens[0], tokens[-1]).split())
+            if name is not None and default is not None and node_text(name) == error:
+                error = node_text(default)
+    return TypeAlias(name=node_text(captures["alias.name"][0]), error_type=error)

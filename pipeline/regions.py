@@ -1,0 +1,129 @@
+"""Which parts of a Rust file are worth parsing, and the source lines around a site. Pure.
+
+Parsing is most of the cost of extraction, and most of a file cannot hold a site.
+`site_hints` finds the byte offsets where one may be (literal needles, searched in
+C); `parse_relevant` parses only the top-level items that hold a hint.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Sequence
+
+from tree_sitter import Parser, Point, Range, Tree
+
+# Macros whose name alone marks a possible site (the `assert*` family is one needle).
+ERROR_MACROS = (
+    "bail", "anyhow", "ensure", "format_err", "eyre", "panic", "unreachable", "todo",
+    "unimplemented",
+)  # fmt: skip
+WINDOW_RADIUS = 18
+
+_ITEM_BOUNDARY = re.compile(rb"(?:\n\n|\n\}[^\n]*\n|;\n)(?=[^\s})\]])")
+_TEST_ITEM = b"\n#[cfg(test)]"
+TEST_FILE = b"#![cfg(test)]"
+_NEEDLES = (
+    *(f"{name}!".encode() for name in ERROR_MACROS),
+    b"assert",
+    b"error(",
+    b".expect",
+    b"context(",
+    b"wrap_err",
+    b"Err(",
+    b"Error::",
+    b"Status::",
+    b"Code::",
+)
+_LOOSE_NEEDLES = {b"Err(", b"Error::", b"Status::", b"Code::", b"context("}
+_WHOLE = Range(Point(0, 0), Point(0xFFFFFFFF, 0xFFFFFFFF), 0, 0xFFFFFFFF)
+
+
+def is_test_file(source: bytes) -> bool:
+    """`#![cfg(test)]` at the start of a line: the whole file is test code."""
+    index = source.find(TEST_FILE)
+    return index >= 0 and (index == 0 or source[index - 1 : index] == b"\n")
+
+
+def parse_relevant(parser: Parser, source: bytes, hints: Sequence[int]) -> Tree:
+    """Parse only the top-level items that can hold a site or an alias.
+
+    Items are cut at column-0 lines that follow a blank line, a `}` line or a `;`
+    (the shape rustfmt gives); `#[cfg(test)]` items are never parsed. The items kept
+    are parsed as one document through tree-sitter's included ranges, so positions
+    stay those of the whole file. If the cut was wrong the parse shows errors, and
+    the whole file is parsed instead: the result never depends on the shortcut.
+    """
+    ranges = relevant_ranges(source, hints)
+    if ranges is not None:
+        parser.included_ranges = ranges
+        try:
+            tree = parser.parse(source)
+        finally:
+            parser.included_ranges = [_WHOLE]
+        if not tree.root_node.has_error:
+            return tree
+    return parser.parse(source)
+
+
+def site_hints(source: bytes) -> list[int]:
+    """Byte offsets where a site or a `Result` alias may be: literal needles, found in C."""
+    hints: list[int] = []
+    for needle in _NEEDLES:
+        loose = needle in _LOOSE_NEEDLES
+        index = source.find(needle)
+        while index >= 0:
+            # `Err(e)`, `Error::from(e)`: only a literal nearby can make a site.
+            if not loose or source.find(b'"', index, index + 160) >= 0:
+                hints.append(index)
+            index = source.find(needle, index + 1)
+    index = source.find(b"type ")
+    while index >= 0:
+        if b"Result" in source[index : source.find(b"\n", index)]:
+            hints.append(index)
+        index = source.find(b"type ", index + 1)
+    return hints
+
+
+def relevant_ranges(source: bytes, hints: Sequence[int]) -> list[Range] | None:
+    """The ranges worth parsing, or None when that is the whole file."""
+    starts = [0, *(m.end() for m in _ITEM_BOUNDARY.finditer(source))]
+    keep = {bisect_right(starts, hint) - 1 for hint in hints}
+    index = source.find(_TEST_ITEM)
+    while index >= 0:
+        chunk = bisect_right(starts, index + 1) - 1
+        if starts[chunk] == index + 1:
+            keep.discard(chunk)
+        index = source.find(_TEST_ITEM, index + 1)
+    ends = [*starts[1:], len(source)]
+    spans: list[list[int]] = []
+    for chunk in sorted(keep):
+        if spans and spans[-1][1] == starts[chunk]:
+            spans[-1][1] = ends[chunk]
+        else:
+            spans.append([starts[chunk], ends[chunk]])
+    if spans == [[0, len(source)]]:
+        return None
+    ranges: list[Range] = []
+    row, offset = 0, 0
+    for start, end in spans:
+        row += source.count(b"\n", offset, start)
+        end_row = row + source.count(b"\n", start, end)
+        ranges.append(Range(Point(row, 0), Point(end_row, 0), start, end))
+        row, offset = end_row, end
+    return ranges
+
+
+def split_lines(source: bytes) -> list[str]:
+    """Lines as tree-sitter counts them (on `\\n` only), `\\r` dropped, bad UTF-8 replaced."""
+    lines = source.decode("utf-8", errors="replace").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line.removesuffix("\r") for line in lines]
+
+
+def source_window(lines: Sequence[str], line: int) -> tuple[str, int]:
+    """Lines `line-18 .. line+18` clipped to the file, joined by "\\n", and the first's number."""
+    start = max(1, line - WINDOW_RADIUS)
+    end = min(len(lines), line + WINDOW_RADIUS)
+    return "\n".join(lines[start - 1 : end]), start
