@@ -50,8 +50,8 @@ def _scan_chunk(entries: Sequence[TreeEntry]) -> list[tuple[TreeEntry, FileScan 
     """Read, parse and cache one chunk; the cache is written here so encoding runs in parallel."""
     assert _reader is not None and _cache is not None
     out: list[tuple[TreeEntry, FileScan | None]] = []
-    for entry in entries:
-        data = _reader.read(entry.blob_sha)
+    blobs = _reader.read_many([entry.blob_sha for entry in entries])
+    for entry, data in zip(entries, blobs, strict=True):
         out.append((entry, None if data is None else find_sites(entry.path, data)))
     _cache.put_many({entry.blob_sha: scan for entry, scan in out if scan is not None})
     return out

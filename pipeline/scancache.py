@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, replace
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -65,25 +65,47 @@ class ScanCache:
 
 
 def encode_scan(scan: FileScan) -> dict[str, Any]:
-    """A JSON-able form of a scan, with no file path in it."""
-    return asdict(replace(scan, sites=tuple(replace(s, file_path="") for s in scan.sites)))
+    """A JSON-able form of a scan, with no file path in it (field by field: `asdict` is slow)."""
+    return {
+        "sites": [_encode_site(site) for site in scan.sites],
+        "aliases": [[a.name, a.error_type] for a in scan.aliases],
+        "parse_errors": scan.parse_errors,
+        "uses_anyhow_result": scan.uses_anyhow_result,
+    }
+
+
+def _encode_site(site: Site) -> list[Any]:
+    facts = site.facts
+    conditions = [[c.kind, c.text, c.line, c.negated] for c in facts.conditions]
+    encoded_facts = [getattr(facts, name) for name in _FACT_FIELDS]
+    encoded_facts[_FACT_FIELDS.index("conditions")] = conditions
+    values = [getattr(site, name) for name in _SITE_FIELDS]
+    values[_SITE_FIELDS.index("file_path")] = ""
+    values[_SITE_FIELDS.index("facts")] = encoded_facts
+    values[_SITE_FIELDS.index("format_args")] = list(site.format_args)
+    return values
 
 
 def decode_scan(data: dict[str, Any]) -> FileScan:
     """The inverse of `encode_scan`."""
     sites = []
     for raw in data["sites"]:
-        facts = dict(raw["facts"])
-        facts["conditions"] = tuple(Condition(**c) for c in facts["conditions"])
-        sites.append(
-            Site(**{**raw, "facts": Facts(**facts), "format_args": tuple(raw["format_args"])})
-        )
+        values = dict(zip(_SITE_FIELDS, raw, strict=True))
+        facts = dict(zip(_FACT_FIELDS, values["facts"], strict=True))
+        facts["conditions"] = tuple(Condition(*c) for c in facts["conditions"])
+        values["facts"] = Facts(**facts)
+        values["format_args"] = tuple(values["format_args"])
+        sites.append(Site(**values))
     return FileScan(
         sites=tuple(sites),
-        aliases=tuple(TypeAlias(**a) for a in data["aliases"]),
+        aliases=tuple(TypeAlias(*a) for a in data["aliases"]),
         parse_errors=data["parse_errors"],
         uses_anyhow_result=data["uses_anyhow_result"],
     )
+
+
+_SITE_FIELDS = tuple(f.name for f in fields(Site))
+_FACT_FIELDS = tuple(f.name for f in fields(Facts))
 
 
 def with_path(scan: FileScan, path: str) -> FileScan:

@@ -401,6 +401,10 @@ def list_files(
     return Listing(tuple(entries), tuple(skipped))
 
 
+# Requests written at once stay well under a pipe's 64 KiB, so git never blocks on them.
+_BATCH = 512
+
+
 class BlobReader:
     """Reads blobs by id through one persistent `git cat-file --batch`; picklable, starts lazily."""
 
@@ -449,6 +453,23 @@ class BlobReader:
             )
             self.close()
             return None
+
+    def read_many(self, blob_shas: Sequence[str]) -> list[bytes | None]:
+        """`read` for several blobs, with one write of all the requests (fewer round trips)."""
+        answers: list[bytes | None] = []
+        for start in range(0, len(blob_shas), _BATCH):
+            batch = blob_shas[start : start + _BATCH]
+            if any(not _SHA_RE.fullmatch(sha) for sha in batch):
+                raise ValueError(f"not a full blob id among {batch!r}")
+            proc = self._process()
+            try:
+                proc.stdin.write(b"".join(sha.encode("ascii") + b"\n" for sha in batch))
+                proc.stdin.flush()
+                answers.extend(self._answer(proc) for _ in batch)
+            except (BrokenPipeError, EOFError):
+                self.close()  # fall back to one at a time: `read` logs and skips the bad one
+                answers.extend(self.read(sha) for sha in batch[len(answers) - start :])
+        return answers
 
     @staticmethod
     def _answer(proc: Any) -> bytes | None:
