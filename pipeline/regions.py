@@ -20,7 +20,8 @@ ERROR_MACROS = (
 )  # fmt: skip
 WINDOW_RADIUS = 18
 
-_ITEM_BOUNDARY = re.compile(rb"(?:\n\n|\n\}[^\n]*\n|;\n)(?=[^\s})\]])")
+# (Not after a `;`: a comment line may end with one, and rustfmt leaves a blank line anyway.)
+_ITEM_BOUNDARY = re.compile(rb"(?:\n\n|\n\}[^\n]*\n)(?=[^\s})\]])")
 _TEST_ITEM = b"\n#[cfg(test)]"
 TEST_FILE = b"#![cfg(test)]"
 _NEEDLES = (
@@ -36,6 +37,14 @@ _NEEDLES = (
     b"Code::",
 )
 _LOOSE_NEEDLES = {b"Err(", b"Error::", b"Status::", b"Code::", b"context("}
+# Members of an `impl`/`mod`/`trait` block, at 4 spaces, cut like top-level items.
+_MEMBER_BOUNDARY = re.compile(rb"(?:\n\n|\n    \}[^\n]*\n)(?=    [^\s})\]])")
+# Attributes and comments, then a block item's header through the line that opens it.
+_BLOCK_HEAD = re.compile(
+    rb"(?:[ \t]*(?://[^\n]*|#!?\[[^\n]*)\n)*"
+    rb"(?:pub(?:\([^)\n]*\))? )?(?:unsafe )?(?:impl|mod|trait)\b[^;{]*\{[ \t]*\n"
+)
+_SPLIT_BYTES = 4096  # smaller blocks are parsed whole: splitting them saves nothing
 _WHOLE = Range(Point(0, 0), Point(0xFFFFFFFF, 0xFFFFFFFF), 0, 0xFFFFFFFF)
 
 
@@ -88,20 +97,23 @@ def site_hints(source: bytes) -> list[int]:
 def relevant_ranges(source: bytes, hints: Sequence[int]) -> list[Range] | None:
     """The ranges worth parsing, or None when that is the whole file."""
     starts = [0, *(m.end() for m in _ITEM_BOUNDARY.finditer(source))]
-    keep = {bisect_right(starts, hint) - 1 for hint in hints}
+    ends = [*starts[1:], len(source)]
+    by_chunk: dict[int, list[int]] = {}
+    for hint in hints:
+        by_chunk.setdefault(bisect_right(starts, hint) - 1, []).append(hint)
     index = source.find(_TEST_ITEM)
     while index >= 0:
         chunk = bisect_right(starts, index + 1) - 1
         if starts[chunk] == index + 1:
-            keep.discard(chunk)
+            by_chunk.pop(chunk, None)
         index = source.find(_TEST_ITEM, index + 1)
-    ends = [*starts[1:], len(source)]
     spans: list[list[int]] = []
-    for chunk in sorted(keep):
-        if spans and spans[-1][1] == starts[chunk]:
-            spans[-1][1] = ends[chunk]
-        else:
-            spans.append([starts[chunk], ends[chunk]])
+    for chunk in sorted(by_chunk):
+        for start, end in _inner_spans(source, starts[chunk], ends[chunk], by_chunk[chunk]):
+            if spans and spans[-1][1] == start:
+                spans[-1][1] = end
+            else:
+                spans.append([start, end])
     if spans == [[0, len(source)]]:
         return None
     ranges: list[Range] = []
@@ -112,6 +124,29 @@ def relevant_ranges(source: bytes, hints: Sequence[int]) -> list[Range] | None:
         ranges.append(Range(Point(row, 0), Point(end_row, 0), start, end))
         row, offset = end_row, end
     return ranges
+
+
+def _inner_spans(source: bytes, start: int, end: int, hints: list[int]) -> list[tuple[int, int]]:
+    """A large `impl`/`mod`/`trait` block: its header, the members holding hints, its `}`.
+
+    The members are cut like top-level items, one indentation level (4 spaces) in.
+    Header, members and closing line read as one valid block, so the enclosing impl
+    and everything inside a member are seen as in the whole file.
+    """
+    whole = [(start, end)]
+    if end - start < _SPLIT_BYTES:
+        return whole
+    head = _BLOCK_HEAD.match(source, start, end)
+    closing = source.rfind(b"\n}", start, end) + 1
+    if head is None or closing <= head.end():
+        return whole
+    body = head.end()
+    members = [body, *(m.end() for m in _MEMBER_BOUNDARY.finditer(source, body, closing))]
+    member_ends = [*members[1:], closing]
+    keep = sorted({bisect_right(members, h) - 1 for h in hints if body <= h < closing})
+    if any(h < body or h >= closing for h in hints):
+        return whole  # a hint in the header or after the block: nothing to gain, be exact
+    return [(start, body), *((members[k], member_ends[k]) for k in keep), (closing, end)]
 
 
 def split_lines(source: bytes) -> list[str]:

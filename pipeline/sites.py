@@ -31,7 +31,7 @@ from pipeline.regions import (
 from pipeline.testcode import is_test_code, is_test_path
 
 # Bump when a change here would change what a cached FileScan holds.
-EXTRACTOR_VERSION = "9"
+EXTRACTOR_VERSION = "10"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -94,14 +94,18 @@ def may_hold_site(source: bytes) -> bool:
     return bool(site_hints(source))
 
 
-def find_sites(path: str, source: bytes) -> FileScan:
-    """Every error site of one file, with the type aliases it declares."""
+def find_sites(path: str, source: bytes, *, whole: bool = False) -> FileScan:
+    """Every error site of one file, with the type aliases it declares.
+
+    `whole=True` parses the whole file instead of the items that can hold a site;
+    the result is the same (the tests hold the shortcut to that), only slower.
+    """
     if is_test_path(path) or is_test_file(source):
         return FileScan(sites=())
     hints = site_hints(source)
     if not hints:
         return FileScan(sites=())
-    tree = parse_relevant(_parser(), source, hints)
+    tree = _parser().parse(source) if whole else parse_relevant(_parser(), source, hints)
     lines = split_lines(source)
     sites: list[Site] = []
     aliases: list[TypeAlias] = []

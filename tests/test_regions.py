@@ -1,0 +1,74 @@
+"""Parsing only the items that can hold a site never changes what is found."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.regions import relevant_ranges, site_hints
+from pipeline.sites import find_sites
+
+FIXTURES = Path(__file__).parent / "fixtures" / "rust"
+
+
+def big_impl(members: int = 60) -> bytes:
+    """A rustfmt-shaped file: a large impl whose few members hold sites, doc comments with `;`."""
+    parts = [
+        "use anyhow::Result;\n\n",
+        "/// The store; it keeps things.\n",
+        "#[derive(Debug)]\n",
+        "pub struct Store {\n    paused: bool,\n}\n\n",
+        "impl<T> Store\nwhere\n    T: Clone,\n{\n",
+    ]
+    for i in range(members):
+        if i % 15 == 7:
+            parts.append(
+                f"    /// Member {i} does things;\n"
+                f"    /// e.g. select 1;\n"
+                f"    #[inline]\n"
+                f"    pub fn member_{i}(&self) -> Result<()> {{\n"
+                f"        if self.paused {{\n"
+                f'            anyhow::bail!("member {i} refused while paused");\n'
+                f"        }}\n"
+                f"        Ok(())\n"
+                f"    }}\n\n"
+            )
+        else:
+            parts.append(
+                f"    fn filler_{i}(&self) -> u64 {{\n"
+                + "".join(f"        let x{j} = {j} * {i};\n" for j in range(8))
+                + "        x0\n    }\n\n"
+            )
+    parts.append('}\n\n#[cfg(test)]\nmod tests {\n    fn t() { panic!("test only"); }\n}\n')
+    return "".join(parts).encode()
+
+
+def test_a_large_impl_is_parsed_by_member_with_the_same_result() -> None:
+    source = big_impl()
+    ranges = relevant_ranges(source, site_hints(source))
+    assert ranges is not None  # the shortcut is taken...
+    parsed = sum(r.end_byte - r.start_byte for r in ranges)
+    assert parsed < len(source) / 3  # ...and skips most of the file
+    fast, exact = find_sites("src/store.rs", source), find_sites("src/store.rs", source, whole=True)
+    assert fast == exact
+    assert [s.facts.enclosing_impl for s in fast.sites] == ["Store"] * 4
+    assert fast.sites[0].facts.fn_doc == "Member 7 does things;\ne.g. select 1;"
+
+
+@pytest.mark.parametrize("fixture", sorted(FIXTURES.glob("*.rs")), ids=lambda p: p.name)
+def test_every_fixture_gives_what_a_whole_parse_gives(fixture: Path) -> None:
+    source = fixture.read_bytes()
+    assert find_sites(f"src/{fixture.name}", source) == find_sites(
+        f"src/{fixture.name}", source, whole=True
+    )
+
+
+def test_a_wrong_cut_falls_back_to_the_whole_file() -> None:
+    # A column-0 line inside a raw string looks like an item start to the cutter.
+    source = (
+        b'fn a() -> anyhow::Result<()> {\n    let s = r#"\n\nfn fake() {"#;\n'
+        b'    anyhow::bail!("real {}", s);\n}\n'
+    )
+    assert find_sites("src/a.rs", source) == find_sites("src/a.rs", source, whole=True)
+    assert [s.message for s in find_sites("src/a.rs", source).sites] == ["real {}"]
