@@ -1,13 +1,48 @@
-"""The command line: one click group, one subcommand per verb, each a thin call."""
+"""The command line: one click group, one subcommand per verb, each a thin call.
+
+Each command's module is imported only when that command runs (`errdoc explain`
+should not pay for jinja2, pygments, the openai client or the diff engine).
+"""
 
 from __future__ import annotations
+
+import importlib
 
 import click
 
 from pipeline import __version__
 
+# name -> "module:attribute" of the click command. Keep sorted.
+COMMANDS = {
+    "diff": "pipeline.diff_cli:diff_command",
+    "explain": "pipeline.explain:explain_command",
+    "extract": "pipeline.commands:extract_command",
+    "regenerate": "pipeline.commands:regenerate_command",
+    "regenerate-all": "pipeline.schedule:regenerate_all_command",
+    "render": "pipeline.render:render_command",
+    "schema": "pipeline.commands:schema_command",
+    "sites": "pipeline.commands:sites_command",
+    "validate": "pipeline.commands:validate_command",
+}
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*COMMANDS, *super().list_commands(ctx)})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return super().get_command(ctx, cmd_name)
+        module, _, attribute = COMMANDS[cmd_name].partition(":")
+        command = getattr(importlib.import_module(module), attribute)
+        if not isinstance(command, click.Command):
+            raise TypeError(f"{COMMANDS[cmd_name]} is not a click command")
+        return command
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="errdoc")
 def main() -> None:
     """errdoc: turn a Rust repository at a pinned commit into documented error records.
@@ -15,34 +50,7 @@ def main() -> None:
     \b
     Typical use:
       errdoc extract --repo risingwavelabs/risingwave --sha main --source /path/to/clone
+      errdoc regenerate --repo risingwavelabs/risingwave --ref main
       errdoc render --out output --site site
       errdoc explain "cannot create batch refresh job while database barrier is paused"
     """
-
-
-# Commands are registered below, one module each. Keep this list sorted.
-from pipeline.diff_cli import diff_command  # noqa: E402
-
-main.add_command(diff_command)
-from pipeline.explain import explain_command  # noqa: E402
-
-main.add_command(explain_command)
-from pipeline.render import render_command  # noqa: E402
-
-main.add_command(render_command)
-from pipeline.commands import (  # noqa: E402
-    extract_command,
-    regenerate_command,
-    schema_command,
-    sites_command,
-    validate_command,
-)
-
-main.add_command(extract_command)
-main.add_command(validate_command)
-main.add_command(schema_command)
-main.add_command(sites_command)
-main.add_command(regenerate_command)
-from pipeline.schedule import regenerate_all_command  # noqa: E402
-
-main.add_command(regenerate_all_command)
