@@ -17,8 +17,11 @@ _GUARD_MACROS = {
 _FN_TYPES = ("function_item", "function_signature_item")
 
 
-def site_facts(node: Node) -> Facts:
-    """Enclosing fn, impl, doc comment, return type and condition chain of the site at `node`."""
+def site_facts(node: Node, source: bytes | None = None) -> Facts:
+    """Enclosing fn, impl, doc comment, return type and condition chain of the site at `node`.
+
+    `source` (the file's bytes) only lets the guard search skip fns with no check in them.
+    """
     function = _ancestor(node, _FN_TYPES)
     impl = _ancestor(node, ("impl_item", "trait_item"))
     facts = Facts(
@@ -26,7 +29,7 @@ def site_facts(node: Node) -> Facts:
         enclosing_impl=_impl_name(impl),
         fn_doc=doc_comment(function) if function is not None else None,
         return_type=_field_text(function, "return_type"),
-        conditions=tuple(condition_chain(node, function)),
+        conditions=tuple(condition_chain(node, function, source)),
         receiver=_receiver(node),
         callee=_callee(node),
     )
@@ -35,7 +38,7 @@ def site_facts(node: Node) -> Facts:
     return facts
 
 
-def condition_chain(node: Node, stop: Node | None) -> list[Condition]:
+def condition_chain(node: Node, stop: Node | None, source: bytes | None = None) -> list[Condition]:
     """The `if`/`else`/`match`/`let-else`/closure conditions from `stop` down to `node`."""
     chain: list[Condition] = []
     child = node
@@ -45,7 +48,8 @@ def condition_chain(node: Node, stop: Node | None) -> list[Condition]:
         if step is not None:
             chain.append(step)
         child, parent = parent, parent.parent
-    chain.extend(_guards_before(node, stop))
+    if source is None or _may_have_guards(source, stop, node):
+        chain.extend(_guards_before(node, stop))
     chain.sort(key=lambda c: (c.line, c.kind != "ensure"))
     return chain
 
@@ -106,6 +110,12 @@ def _closure_call(closure: Node) -> str | None:
     }
     outcome = outcomes.get(method)
     return f"{target} {outcome} ({method})" if outcome else None
+
+
+def _may_have_guards(source: bytes, function: Node | None, node: Node) -> bool:
+    """Whether the text between the fn's start and the site holds a check macro at all."""
+    start, end = (function.start_byte if function is not None else 0), node.start_byte
+    return source.find(b"ensure", start, end) >= 0 or source.find(b"assert", start, end) >= 0
 
 
 def _guards_before(node: Node, function: Node | None) -> list[Condition]:

@@ -154,7 +154,7 @@ def split_lines(source: bytes) -> list[str]:
     lines = source.decode("utf-8", errors="replace").split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    return [line.removesuffix("\r") for line in lines]
+    return [line.removesuffix("\r") for line in lines] if b"\r" in source else lines
 
 
 def source_window(lines: Sequence[str], line: int) -> tuple[str, int]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 
@@ -31,7 +31,7 @@ from pipeline.regions import (
 from pipeline.testcode import is_test_code, is_test_path
 
 # Bump when a change here would change what a cached FileScan holds.
-EXTRACTOR_VERSION = "10"
+EXTRACTOR_VERSION = "11"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -94,6 +94,14 @@ def may_hold_site(source: bytes) -> bool:
     return bool(site_hints(source))
 
 
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """The file a site is found in."""
+
+    path: str
+    source: bytes
+
+
 def find_sites(path: str, source: bytes, *, whole: bool = False) -> FileScan:
     """Every error site of one file, with the type aliases it declares.
 
@@ -116,7 +124,7 @@ def find_sites(path: str, source: bytes, *, whole: bool = False) -> FileScan:
             if alias is not None:
                 aliases.append(alias)
             continue
-        site = _site(pattern, node, captures, path)
+        site = _site(pattern, node, captures, SourceFile(path, source))
         if site is not None and not is_test_code(node):
             window, start = source_window(lines, site.line)
             sites.append(replace(site, window=window, window_start=start))
@@ -140,17 +148,19 @@ _ROOT_CAPTURE = {
 }
 
 
-def _site(pattern: int, node: Node, captures: dict[str, list[Node]], path: str) -> Site | None:
+def _site(
+    pattern: int, node: Node, captures: dict[str, list[Node]], file: SourceFile
+) -> Site | None:
     if pattern == _MACRO:
-        return _macro_site(node, captures, path)
+        return _macro_site(node, captures, file)
     if pattern == _ATTR:
-        return _attr_site(node, captures, path)
+        return _attr_site(node, captures, file)
     if pattern == _METHOD:
-        return _method_site(node, captures, path)
-    return _ctor_site(pattern, node, captures, path)
+        return _method_site(node, captures, file)
+    return _ctor_site(pattern, node, captures, file)
 
 
-def _macro_site(node: Node, captures: dict[str, list[Node]], path: str) -> Site | None:
+def _macro_site(node: Node, captures: dict[str, list[Node]], file: SourceFile) -> Site | None:
     name = node_text(captures["macro.name"][0])
     arguments = split_token_tree(captures["macro.args"][0])
     index = MESSAGE_ARGUMENT.get(name, 0)
@@ -164,7 +174,7 @@ def _macro_site(node: Node, captures: dict[str, list[Node]], path: str) -> Site 
         message = Message(message.text, message.is_format, extra)
     macro_node = node.child_by_field_name("macro")
     site = _make_site(
-        MACRO_KINDS[name], node, path, message, node_text(macro_node) if macro_node else name
+        MACRO_KINDS[name], node, file, message, node_text(macro_node) if macro_node else name
     )
     if site is None or index == 0:
         return site
@@ -178,27 +188,29 @@ def _macro_site(node: Node, captures: dict[str, list[Node]], path: str) -> Site 
     return replace(site, facts=replace(site.facts, conditions=(*site.facts.conditions, failed)))
 
 
-def _attr_site(node: Node, captures: dict[str, list[Node]], path: str) -> Site | None:
+def _attr_site(node: Node, captures: dict[str, list[Node]], file: SourceFile) -> Site | None:
     literal = captures["attr.message"][0]
     message = Message(decode_rust_string(node_text(literal)), is_format=True)
     args_node = literal.parent
     if args_node is not None:
         rest = split_token_tree(args_node)[1:]
         message = Message(message.text, True, tuple(join_tokens(tokens) for tokens in rest))
-    return _make_site("error_attr", node, path, message, "error")
+    return _make_site("error_attr", node, file, message, "error")
 
 
-def _method_site(node: Node, captures: dict[str, list[Node]], path: str) -> Site | None:
+def _method_site(node: Node, captures: dict[str, list[Node]], file: SourceFile) -> Site | None:
     method = captures["method.name"][0]
     name = node_text(method)
     message = expression_message(captures["method.arg"][0])
     if message is None:
         return None
     # `.expect(..)` on a multi-line chain: the line of the method, not of the receiver.
-    return _make_site(METHOD_KINDS[name], node, path, message, name, anchor=method)
+    return _make_site(METHOD_KINDS[name], node, file, message, name, anchor=method)
 
 
-def _ctor_site(pattern: int, node: Node, captures: dict[str, list[Node]], path: str) -> Site | None:
+def _ctor_site(
+    pattern: int, node: Node, captures: dict[str, list[Node]], file: SourceFile
+) -> Site | None:
     prefix = "ctor" if pattern == _CTOR else "errwrap"
     message = expression_message(captures[f"{prefix}.arg"][0])
     if message is None:
@@ -213,7 +225,7 @@ def _ctor_site(pattern: int, node: Node, captures: dict[str, list[Node]], path: 
     ):
         return None  # `catalog_id_not_found("table", id)`: a noun argument, not a message
     code, http = _code_of(callee)
-    return _make_site("constructor", node, path, message, callee, error_code=code, http=http)
+    return _make_site("constructor", node, file, message, callee, error_code=code, http=http)
 
 
 def _code_of(callee: str) -> tuple[str | None, int | None]:
@@ -229,7 +241,7 @@ def _code_of(callee: str) -> tuple[str | None, int | None]:
 def _make_site(
     kind: SiteKind,
     node: Node,
-    path: str,
+    file: SourceFile,
     message: Message,
     macro: str,
     *,
@@ -240,7 +252,7 @@ def _make_site(
     if not _has_words(message):
         return None
     start = (anchor or node).start_point
-    facts = site_facts(node)
+    facts = site_facts(node, file.source)
     if (
         kind == "error_attr"
         and error_code is None
@@ -251,7 +263,7 @@ def _make_site(
         error_code = _code_in_message(message.text)
     return Site(
         kind=kind,
-        file_path=path,
+        file_path=file.path,
         line=start.row + 1,
         column=start.column,
         message=message.text,
