@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -58,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     materialize(args.source, args.rev, work / "tree")
     (work / "rule.yml").write_text(RULE)
     found = subprocess.run(
-        ["ast-grep", "scan", "-r", str(work / "rule.yml"), "--json=stream", "."],
+        [shutil.which("ast-grep", path=str(Path(sys.executable).parent)) or "ast-grep", "scan", "-r", str(work / "rule.yml"), "--json=stream", "."],
         cwd=work / "tree", capture_output=True, text=True, check=True,
     ).stdout  # fmt: skip
     ours = subprocess.run(
