@@ -24,7 +24,6 @@ from pipeline.lock import LockedError
 from pipeline.runner import AnalyzerChoice, analyzer_factory
 from pipeline.source import SourceError, validate_repo_name
 from pipeline.store import StoreError
-from pipeline.validate import record_schema, validate_out
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -195,6 +194,8 @@ def regenerate_command(repo: str, ref: str, allow_failures: bool, **options: Any
 @user_errors
 def validate_command(out: Path) -> None:
     """Check every record under OUT against the exported JSON Schema (exit 1 on any problem)."""
+    from pipeline.validate import validate_out
+
     checked, problems = validate_out(out)
     for problem in problems[:50]:
         click.echo(problem, err=True)
@@ -208,6 +209,8 @@ def validate_command(out: Path) -> None:
 @click.command("schema")
 def schema_command() -> None:
     """Print the JSON Schema of a record file (records/<id>.json)."""
+    from pipeline.validate import record_schema
+
     click.echo(json.dumps(record_schema(), indent=2))
 
 

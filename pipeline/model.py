@@ -126,7 +126,7 @@ class Explanation(BaseModel):
     say less rather than invent.
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     documentation: str = Field(
         description="What the error means, naming the function and what it was doing."
@@ -155,7 +155,7 @@ class Explanation(BaseModel):
 class Record(BaseModel):
     """One published error record, schemaVersion 2 (SPEC 4); key order is the seeds'."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     id: str = Field(pattern=r"^[0-9a-f]{16}$")
     repo: str = Field(pattern=r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
@@ -194,14 +194,14 @@ class Record(BaseModel):
 class RecordFile(BaseModel):
     """The content of `records/<id>.json`."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     record: Record
     datasetVersion: str
 
 
 class Usage(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -210,7 +210,7 @@ class Usage(BaseModel):
 class Provenance(BaseModel):
     """Per-record pipeline facts kept in the manifest, not in the record."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     analyzer: Literal["static", "llm"]
     status: Literal["ok", "failed"] = "ok"
@@ -228,7 +228,7 @@ class Provenance(BaseModel):
 class Retired(BaseModel):
     """A record whose site is gone: no longer emitted since `since` (a commit)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     since: str
     lastVersion: str
