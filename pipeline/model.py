@@ -90,6 +90,7 @@ class Site:
     column: int  # 0-based byte column
     message: str  # the format string as written, escapes decoded, placeholders kept
     is_format: bool  # False for `.expect("..")`-style literals, whose braces are literal
+    pattern: str  # `messagePattern`: the regex every rendering of `message` fullmatches
     macro: (
         str  # the macro or method as written (`anyhow::bail`, `expect`, `Status::invalid_argument`)
     )

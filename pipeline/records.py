@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pipeline.analyze import SiteContext
-from pipeline.formats import message_pattern, slugify
+from pipeline.formats import slugify
 from pipeline.model import (
     ErrorType,
     Explanation,
@@ -197,7 +197,7 @@ def ordinals(patterns: Sequence[str]) -> list[int]:
 
 def pattern_of(site: Site) -> str:
     """The site's `messagePattern`."""
-    return message_pattern(site.message, is_format=site.is_format)
+    return site.pattern
 
 
 def site_context(

@@ -11,7 +11,7 @@ import tree_sitter_rust
 from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
 from pipeline.facts import site_facts
-from pipeline.formats import decode_rust_string, literal_segments
+from pipeline.formats import decode_rust_string, literal_segments, message_pattern
 from pipeline.messages import (
     Message,
     expression_message,
@@ -31,7 +31,7 @@ from pipeline.regions import (
 from pipeline.testcode import is_test_code, is_test_path
 
 # Bump when a change here would change what a cached FileScan holds.
-EXTRACTOR_VERSION = "11"
+EXTRACTOR_VERSION = "12"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -268,6 +268,7 @@ def _make_site(
         column=start.column,
         message=message.text,
         is_format=message.is_format,
+        pattern=message_pattern(message.text, is_format=message.is_format),
         macro=macro,
         format_args=message.args,
         error_code=error_code,

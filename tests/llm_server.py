@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.analyze import SiteContext
+from pipeline.formats import message_pattern
 from pipeline.model import Condition, Explanation, Facts, Site
 
 SLUG = "invalid-state-transition"
@@ -341,6 +342,7 @@ def make_context(i: int, seed: int = 0) -> SiteContext:
         column=12,
         message=message,
         is_format=True,
+        pattern=message_pattern(message),
         macro="bail",
         format_args=(f"{noun}_id",),
         facts=Facts(
