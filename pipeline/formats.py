@@ -85,6 +85,8 @@ def decode_rust_string(literal: str) -> str:
 
 def _unescape(body: str, prefix: str, literal: str) -> str:
     """Decode the escapes of a non-raw literal body; byte and C strings are UTF-8 bytes."""
+    if "\\" not in body and '"' not in body and not prefix:
+        return body  # most messages: nothing to decode
     out = bytearray()
     i = 0
     while i < len(body):
@@ -139,17 +141,24 @@ def _pieces(message: str, is_format: bool) -> Iterator[tuple[str, re.Match[str] 
         yield message, None
         return
     literal: list[str] = []
-    i = 0
-    while i < len(message):
-        char = message[i]
-        if char in "{}" and message.startswith(char * 2, i):
+    i, size = 0, len(message)
+    while i < size:
+        brace = _BRACE.search(message, i)
+        if brace is None:
+            literal.append(message[i:])
+            break
+        j = brace.start()
+        if j > i:
+            literal.append(message[i:j])
+        char = message[j]
+        if message.startswith(char * 2, j):
             literal.append(char)
-            i += 2
+            i = j + 2
             continue
-        placeholder = _PLACEHOLDER.match(message, i) if char == "{" else None
+        placeholder = _PLACEHOLDER.match(message, j) if char == "{" else None
         if placeholder is None:
             literal.append(char)  # a lone brace: literal text (see the module docstring)
-            i += 1
+            i = j + 1
             continue
         if literal:
             yield "".join(literal), None
@@ -158,6 +167,9 @@ def _pieces(message: str, is_format: bool) -> Iterator[tuple[str, re.Match[str] 
         i = placeholder.end()
     if literal:
         yield "".join(literal), None
+
+
+_BRACE = re.compile(r"[{}]")
 
 
 def _escape(text: str) -> str:
