@@ -36,7 +36,7 @@ _NEEDLES = (
     b"Status::",
     b"Code::",
 )
-_LOOSE_NEEDLES = {b"Err(", b"Error::", b"Status::", b"Code::", b"context("}
+_REACH = 4000  # how far after a needle its message literal may start (the `;` usually comes first)
 # Members of an `impl`/`mod`/`trait` block, at 4 spaces, cut like top-level items.
 _MEMBER_BOUNDARY = re.compile(rb"(?:\n\n|\n    \}[^\n]*\n)(?=    [^\s})\]])")
 # Attributes and comments, then a block item's header through the line that opens it.
@@ -76,14 +76,17 @@ def parse_relevant(parser: Parser, source: bytes, hints: Sequence[int]) -> Tree:
 
 
 def site_hints(source: bytes) -> list[int]:
-    """Byte offsets where a site or a `Result` alias may be: literal needles, found in C."""
+    """Byte offsets where a site or a `Result` alias may be: literal needles, found in C.
+
+    A site needs a string literal, so a needle counts only with a `"` after it and
+    before the statement ends (`Err(e);`, `assert!(x);`, `.context(MSG)?;` hold none).
+    """
     hints: list[int] = []
     for needle in _NEEDLES:
-        loose = needle in _LOOSE_NEEDLES
         index = source.find(needle)
         while index >= 0:
-            # `Err(e)`, `Error::from(e)`: only a literal nearby can make a site.
-            if not loose or source.find(b'"', index, index + 160) >= 0:
+            end = source.find(b";", index, index + _REACH)
+            if source.find(b'"', index, end if end >= 0 else index + _REACH) >= 0:
                 hints.append(index)
             index = source.find(needle, index + 1)
     index = source.find(b"type ")

@@ -72,3 +72,39 @@ def test_a_wrong_cut_falls_back_to_the_whole_file() -> None:
     )
     assert find_sites("src/a.rs", source) == find_sites("src/a.rs", source, whole=True)
     assert [s.message for s in find_sites("src/a.rs", source).sites] == ["real {}"]
+
+
+def test_a_message_far_below_its_macro_is_still_found() -> None:
+    condition = "".join(f"                        .step_{i}(\n" for i in range(40))
+    source = (
+        "pub fn check(&self) {\n"
+        "    for x in &self.items {\n"
+        "        assert!(\n"
+        f"            x{condition}" + "                        )" * 40 + ",\n"
+        '            "duplicate item {} in {}",\n'
+        "            x,\n"
+        "            self.name\n"
+        "        );\n"
+        "    }\n"
+        "}\n"
+    ).encode()
+    assert len(source) > 2000
+    found = find_sites("src/a.rs", source)
+    assert [s.message for s in found.sites] == ["duplicate item {} in {}"]
+    assert found == find_sites("src/a.rs", source, whole=True)
+
+
+@pytest.mark.parametrize(
+    ("source", "hinted"),
+    [
+        (b'fn f() { Err(e)?; let s = "x"; }', False),  # the literal is in the next statement
+        (b"fn f() { assert!(ok); }", False),
+        (b'fn f() { return Err(format!("bad {x}")); }', True),
+        (b"fn f() { x.context(MSG)?; }", False),
+        (b"type MetaResult<T> = Result<T, MetaError>;", True),  # an alias needs no literal
+    ],
+)
+def test_a_needle_counts_only_with_a_literal_before_the_statement_ends(
+    source: bytes, hinted: bool
+) -> None:
+    assert bool(site_hints(source)) is hinted
