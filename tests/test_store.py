@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from gitrepo import GitRepo
 
+from pipeline.atomicdir import write_atomic
 from pipeline.lock import LockedError, exclusive
 from pipeline.model import Provenance, Record
 from pipeline.store import (
@@ -26,7 +27,6 @@ from pipeline.store import (
     read_manifest,
     read_version,
     record_json,
-    write_atomic,
 )
 
 ROOT = Path(__file__).parent.parent
@@ -291,10 +291,10 @@ def test_a_kill_at_any_moment_leaves_one_whole_version(tmp_path: Path) -> None:
 
 _CRASH = """
 import os, signal, sys
-import pipeline.store as store
+import pipeline.atomicdir as atomicdir
 
 point = sys.argv[1]
-real_swap, real_rename = store._swap_in, os.rename
+real_swap, real_rename = atomicdir.swap_in, os.rename
 renames = []
 
 def die():
@@ -313,10 +313,10 @@ def rename(a, b):
         die()
     real_rename(a, b)
 
-store._swap_in = swap
+atomicdir.swap_in = swap
 if point == "between-fallback-renames":  # a kernel without renameat2
-    store._exchange = lambda a, b: False
-    store.os.rename = rename
+    atomicdir.exchange = lambda a, b: False
+    atomicdir.os.rename = rename
 from pipeline.cli import main
 main(sys.argv[2:])
 """
