@@ -70,21 +70,39 @@ class AliasTable:
         same_file = [error for file, error in candidates if file == path]
         if same_file:
             return same_file[0]
-        best = max(candidates, key=lambda c: _common_prefix(c[0], path))
-        closest = [
-            c for c in candidates if _common_prefix(c[0], path) == _common_prefix(best[0], path)
-        ]
-        errors = {error for _, error in closest}
-        return best[1] if len(errors) == 1 else None
+        # An alias in this file's directory or above it (`crate::error::Result` from the crate
+        # root) is in scope the way Rust modules nest; a sibling module's alias is not.
+        site_dir = _directory(path)
+        above = [c for c in candidates if _is_within(site_dir, _directory(c[0]))]
+        if above:
+            depth = max(len(_directory(file)) for file, _ in above)
+            nearest = {error for file, error in above if len(_directory(file)) == depth}
+            if len(nearest) == 1:
+                return nearest.pop()
+        # Else the crate's only alias of that name (imported from a sibling module), else the
+        # repository's only one (`risingwave_meta::MetaResult` in another crate); choosing
+        # between several is a guess this does not make.
+        crate = _crate(path)
+        for scope in ({e for f, e in candidates if _crate(f) == crate}, {e for _, e in candidates}):
+            if len(scope) == 1:
+                return scope.pop()
+        return None
 
 
-def _common_prefix(a: str, b: str) -> int:
-    count = 0
-    for x, y in zip(a.split("/")[:-1], b.split("/")[:-1], strict=False):
-        if x != y:
-            break
-        count += 1
-    return count
+def _directory(path: str) -> str:
+    return path.rsplit("/", 1)[0] if "/" in path else ""
+
+
+def _is_within(directory: str, ancestor: str) -> bool:
+    return directory == ancestor or directory.startswith(ancestor + "/") or not ancestor
+
+
+def _crate(path: str) -> str:
+    """`src/meta/src/stream/x.rs` -> `src/meta`: the directory that holds the crate's `src/`."""
+    head, found, _ = path.partition("/src/")
+    if found:
+        return head
+    return "" if path.startswith("src/") else path.split("/", 1)[0]
 
 
 def record_id(repo: str, file_path: str, pattern: str, ordinal: int) -> str:

@@ -12,7 +12,7 @@ from pipeline.analyze import SiteContext
 from pipeline.analyze.static import explain
 from pipeline.extract import build_contexts
 from pipeline.formats import message_pattern, slugify
-from pipeline.model import Record
+from pipeline.model import Record, TypeAlias
 from pipeline.records import AliasTable, build_record, github_url, record_id
 from pipeline.scan import RepoScan
 from pipeline.sites import find_sites
@@ -232,3 +232,32 @@ def test_error_type_and_severity(
         severity,
         code,
     )
+
+
+ALIASES = AliasTable.build(
+    [
+        ("src/frontend/src/error.rs", TypeAlias("Result", "RwError")),
+        ("src/frontend/src/webhook/utils.rs", TypeAlias("Result", "WebhookError")),
+        ("src/meta/src/error.rs", TypeAlias("MetaResult", "MetaError")),
+        ("src/meta/src/hummock/error.rs", TypeAlias("Result", "HummockError")),
+        ("src/dml/src/error.rs", TypeAlias("Result", "DmlError")),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "path", "error"),
+    [
+        ("Result", "src/frontend/src/error.rs", "RwError"),  # the same file
+        ("Result", "src/frontend/src/binder/expr/mod.rs", "RwError"),  # the crate root's, above
+        ("Result", "src/frontend/src/webhook/handler.rs", "WebhookError"),  # the nearest above
+        ("Result", "src/meta/src/stream/manager.rs", "HummockError"),  # the crate's only one
+        ("MetaResult", "src/meta/service/src/ddl.rs", "MetaError"),  # the repository's only one
+        ("Result", "src/compute/src/server.rs", None),  # several in other crates: no guess
+        ("NoSuchResult", "src/meta/src/x.rs", None),
+    ],
+)
+def test_an_alias_resolves_as_rust_scopes_it_or_not_at_all(
+    name: str, path: str, error: str | None
+) -> None:
+    assert ALIASES.resolve(name, path) == error
