@@ -313,3 +313,23 @@ def test_abandoned_run_keeps_what_arrived(make: MakeAnalyzer, server: FakeOpenAI
     again = {a.record_id: a.from_cache for a in analyzer.analyze(contexts)}
     assert again[first.record_id] is True
     assert analyzer.summary.cache_hits >= 1
+
+
+def test_no_key_and_no_server_is_a_configuration_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MODEL", "gpt-4o-mini")
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    with pytest.raises(LlmConfigError, match="needs OPENAI_API_KEY"):
+        LlmSettings.from_env()
+
+
+def test_an_unreachable_server_stops_the_run_after_its_first_failures(tmp_path: Path) -> None:
+    with FakeOpenAI() as gone:
+        url = gone.base_url  # a loopback port nobody listens on once this server stops
+    settings = LlmSettings(url, "k", "gpt-4o-mini", concurrency=2, max_retries=2, backoff_s=0.01)
+    analyzer = LlmAnalyzer(settings, tmp_path, static_stand_in, taxonomy=TAXONOMY)
+    results = list(analyzer.analyze(make_contexts(20)))
+    assert [a.status for a in results] == ["failed"] * 20
+    assert all("cannot reach the model server" in (a.reason or "") for a in results)
+    # until the server has answered once, one site asks at a time: one site's retries in all
+    assert analyzer.summary.requests == settings.max_retries + 1

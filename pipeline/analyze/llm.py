@@ -76,6 +76,11 @@ class LlmSettings:
             api_key=env.get("OPENAI_API_KEY") or None,
             model=name,
         )
+        if settings.base_url is None and settings.api_key is None:
+            raise LlmConfigError(
+                "ANALYZER=llm needs OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL for another "
+                "server (vLLM, Ollama: any key works there)"
+            )
         settings = replace(settings, **{k: v for k, v in overrides.items() if v is not None})
         if settings.concurrency < 1:
             raise LlmConfigError("CONCURRENCY must be at least 1")

@@ -70,9 +70,13 @@ class Run:
         self.owner, self.cache = owner, cache
         self.queue: asyncio.Queue[list[Analysis] | BaseException] = asyncio.Queue()
         self.fatal: str | None = None
+        self.reached = False  # has the server answered anything in this run?
         self.pause_until = 0.0
         self.structured = s.structured
         self.semaphore = asyncio.Semaphore(s.concurrency)
+        # Until the server has answered once, one site at a time: a dead endpoint then costs
+        # one site's retries, not every site's.
+        self.first_contact = asyncio.Lock()
         self.rpm = TokenBucket(s.rpm) if s.rpm else None
         self.tpm = TokenBucket(s.tpm) if s.tpm else None
         self.client = openai.AsyncOpenAI(
@@ -170,6 +174,15 @@ class Run:
 
     async def _ask(self, messages: list[dict[str, str]], tally: _Tally) -> str:
         """One answer's text, after transport retries; _SiteFailure when there is none."""
+        if not self.reached:
+            async with self.first_contact:
+                if self.fatal:
+                    raise _SiteFailure(self.fatal, _Outcome(tally))
+                if not self.reached:
+                    return await self._ask_with_retries(messages, tally)
+        return await self._ask_with_retries(messages, tally)
+
+    async def _ask_with_retries(self, messages: list[dict[str, str]], tally: _Tally) -> str:
         s, summary = self.owner.settings, self.owner.summary
         estimate = sum(estimate_tokens(m["content"]) for m in messages) + EST_COMPLETION_TOKENS
         for attempt in range(s.max_retries + 1):
@@ -187,6 +200,7 @@ class Run:
                     summary.requests += 1
                     completion = await self._create(messages)
             except openai.APIStatusError as exc:
+                self.reached = True  # it answered, if only with an error
                 status = exc.status_code
                 if status == 400 and self.structured and "response_format" in str(exc.message):
                     self.structured = False  # a server without json_schema: parse the text
@@ -211,9 +225,16 @@ class Run:
                     continue
                 what = "timed out" if isinstance(exc, openai.APITimeoutError) else "failed"
                 reason = f"request {what} after {attempt + 1} attempts"
+                if not self.reached and not isinstance(exc, openai.APITimeoutError):
+                    # Nothing has ever answered: the server is down or the URL is wrong. Stop
+                    # here rather than retry every remaining site against it.
+                    url = s.base_url or "https://api.openai.com/v1"
+                    self.fatal = f"cannot reach the model server at {url} ({short(exc)})"
+                    reason = self.fatal
                 raise _SiteFailure(reason, _Outcome(tally)) from None
             except openai.OpenAIError as exc:
                 raise _SiteFailure(f"bad response: {short(exc)}", _Outcome(tally)) from None
+            self.reached = True
             return self._text(completion, tally, estimate)
         raise _SiteFailure("no answer after retries", _Outcome(tally))
 
