@@ -134,7 +134,8 @@ def report(result: ExtractResult, allow_failures: bool) -> None:
     )
     if result.failed:
         click.echo(
-            f"errdoc: the model failed for {result.failed} sites; their static explanation stands in",
+            f"errdoc: the model failed for {result.failed} sites ({result.failure}); "
+            "their static explanation stands in",
             err=True,
         )
         if not allow_failures:

@@ -47,6 +47,7 @@ class ExtractResult:
     messages: list[str] = field(default_factory=list)
     previous: Previous | None = None
     records: list[Record] = field(default_factory=list)
+    failure: str | None = None  # the most common reason the model failed
 
 
 AnalyzerFactory = Callable[[Sequence[SiteContext]], Analyzer]
@@ -141,7 +142,8 @@ def _explain_and_publish(
         counts["llm"] = stats()
     records, provenance = _assemble(contexts, analyses, previous, version)
     retired = _retire(previous, {r.id for r in records}, sha)
-    failed = sum(1 for p in provenance.values() if p.status == "failed")
+    reasons = Counter(p.reason or "unknown" for p in provenance.values() if p.status == "failed")
+    failed = sum(reasons.values())
     counts.update(failed=failed, retired=len(retired), reused=len(contexts) - len(fresh))
     extra = {
         "source": request.source,
@@ -153,7 +155,14 @@ def _explain_and_publish(
     )
     publish(root, publication, previous)
     return ExtractResult(
-        root, sha, version, counts, failed=failed, previous=previous, records=records
+        root,
+        sha,
+        version,
+        counts,
+        failed=failed,
+        previous=previous,
+        records=records,
+        failure=reasons.most_common(1)[0][0] if reasons else None,
     )
 
 
