@@ -30,15 +30,20 @@ def main(argv: list[str]) -> int:
     if unknown:
         print(f"bench: unknown stage(s) {', '.join(unknown)}; choose from {', '.join(STAGES)}")
         return 2
-    status = 0
+    missed = []
     for name in names:
         print(f"== {name} ==", flush=True)
         try:
-            status = max(status, STAGES[name]([]))
+            status = STAGES[name]([])
         except Exception as err:  # one broken stage must not hide the others' figures
             print(f"bench: stage {name} failed: {type(err).__name__}: {err}", flush=True)
-            status = max(status, 1)
-    return status
+            status = 1
+        if status:
+            missed.append(name)
+    print(
+        f"== bench: {'targets missed or failed in: ' + ', '.join(missed) if missed else 'every target met'}"
+    )
+    return 1 if missed else 0
 
 
 if __name__ == "__main__":
