@@ -59,7 +59,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check pipeline tests bench
 
 typecheck: $(STAMP)
-	$(BIN)/mypy pipeline
+	$(BIN)/mypy pipeline bench
 
 check: lint typecheck ## ruff + mypy --strict
 

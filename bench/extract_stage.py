@@ -80,7 +80,7 @@ def materialize(git_dir: str, rev: str, target: Path) -> tuple[int, int]:
     )
     assert batch.stdin is not None and batch.stdout is not None
     files = size = 0
-    for sha, path in wanted:
+    for sha, name in wanted:
         batch.stdin.write(sha.encode() + b"\n")
         batch.stdin.flush()
         header = batch.stdout.readline().split()
@@ -88,7 +88,7 @@ def materialize(git_dir: str, rev: str, target: Path) -> tuple[int, int]:
             continue
         data = batch.stdout.read(int(header[2]))
         batch.stdout.read(1)
-        out = target / path
+        out = target / name
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_bytes(data)
         files += 1
@@ -169,10 +169,20 @@ def _run(args: argparse.Namespace, work: Path) -> int:
     )
     print(f"errdoc throughput: {sites / our_wall:,.0f} sites/s, {size / 1e6 / our_wall:.1f} MB/s")
 
-    out = work / "out"
+    dataset = work / "out"
     cache = work / "cache-extract"
     wall, rss, _ = timed(
-        [*errdoc, "extract", *common, "--sha", args.rev, "--out", str(out), "--cache", str(cache)],
+        [
+            *errdoc,
+            "extract",
+            *common,
+            "--sha",
+            args.rev,
+            "--out",
+            str(dataset),
+            "--cache",
+            str(cache),
+        ],
         env,
     )
     print(
