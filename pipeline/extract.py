@@ -12,8 +12,15 @@ from typing import Any
 from pipeline.analyze import Analysis, Analyzer, SiteContext
 from pipeline.analyze.static import STATIC_VERSION, StaticAnalyzer
 from pipeline.lock import exclusive
-from pipeline.model import Explanation, Provenance, Record, Retired, Usage
-from pipeline.records import AliasTable, build_record, ordinals, pattern_of, site_context
+from pipeline.model import Provenance, Record, Retired, Usage
+from pipeline.records import (
+    AliasTable,
+    build_record,
+    ordinals,
+    pattern_of,
+    relocated,
+    site_context,
+)
 from pipeline.scan import RepoScan, scan_listing
 from pipeline.scancache import ScanCache
 from pipeline.source import list_files, open_source, resolve_commit
@@ -182,8 +189,7 @@ def _assemble(
         changed_at = old_record.contentChangedAt if unchanged and old_record else now
         if analysis is None:  # reused: the previous explanation, timestamps and provenance stand
             assert old_record is not None and old_prov is not None
-            explanation = _explanation_of(old_record)
-            records.append(build_record(context, explanation, old_record.analyzedAt, changed_at))
+            records.append(relocated(old_record, context))
             provenance[context.record_id] = old_prov.model_copy(update={"kind": context.site.kind})
             continue
         records.append(build_record(context, analysis.explanation, now, changed_at))
@@ -201,10 +207,6 @@ def _assemble(
             conditions=[f"{c.kind}: {c.text}" for c in context.site.facts.conditions],
         )
     return records, provenance
-
-
-def _explanation_of(record: Record) -> Explanation:
-    return Explanation.model_validate({k: getattr(record, k) for k in Explanation.model_fields})
 
 
 def _retire(previous: Previous | None, current: set[str], sha: str) -> dict[str, Retired]:

@@ -267,3 +267,31 @@ def build_record(
         contentChangedAt=changed_at,
         schemaVersion=2,
     )
+
+
+def relocated(old: Record, context: SiteContext) -> Record:
+    """An unchanged site's previous record at its new place and commit (SPEC 7).
+
+    Content hash equal means message, pattern and window are equal, so only the
+    location fields move; the derived fields are recomputed because they also depend
+    on things outside the window (an alias in another file). No re-validation: every
+    value comes from a validated record or from this module.
+    """
+    site = context.site
+    end = context.window_start + context.window.count("\n")
+    return old.model_copy(
+        update={
+            "lineNumber": site.line,
+            "sourceCodeStart": context.window_start,
+            "sourceCodeEnd": end,
+            "githubUrl": github_url(
+                context.repo, context.sha, site.file_path, context.window_start, end
+            ),
+            "analyzedSha": context.sha,
+            "errorClass": context.error_class,
+            "errorCode": site.error_code,
+            "errorType": error_type(site),
+            "severity": severity(site),
+            "httpStatus": site.http_status,
+        }
+    )

@@ -13,7 +13,7 @@ from pipeline.analyze.static import explain
 from pipeline.extract import build_contexts
 from pipeline.formats import message_pattern, slugify
 from pipeline.model import Record, TypeAlias
-from pipeline.records import AliasTable, build_record, github_url, record_id
+from pipeline.records import AliasTable, build_record, github_url, record_id, relocated
 from pipeline.scan import RepoScan
 from pipeline.sites import find_sites
 
@@ -261,3 +261,21 @@ def test_an_alias_resolves_as_rust_scopes_it_or_not_at_all(
     name: str, path: str, error: str | None
 ) -> None:
     assert ALIASES.resolve(name, path) == error
+
+
+def test_a_relocated_record_is_the_record_built_afresh_at_the_new_place() -> None:
+    filler = "".join(f"// filler {i}\n" for i in range(25))
+    body = 'fn f(x: bool) -> anyhow::Result<()> {\n    if x {\n        bail!("refused {x}");\n    }\n    Ok(())\n}\n'
+    before = one({"src/a.rs": filler + body}, "refused {x}")
+    shifted = {"src/a.rs": "// new 1\n// new 2\n// new 3\n" + filler + body}  # above the window
+    scans = {p: find_sites(p, t.encode()) for p, t in shifted.items()}
+    after = build_contexts(REPO, "b" * 40, RepoScan(scans=scans))[0]
+    assert after.content_hash == before.content_hash  # what makes a record reusable
+    explanation = explain(before)
+    old = build_record(before, explanation, "2026-01-01T00:00:00.000Z", "2026-01-01T00:00:00.000Z")
+    fresh = build_record(after, explanation, old.analyzedAt, old.contentChangedAt)
+
+    moved = relocated(old, after)
+
+    assert moved == fresh
+    assert (moved.lineNumber, moved.analyzedSha) == (old.lineNumber + 3, "b" * 40)
