@@ -44,7 +44,7 @@ _BLOCK_HEAD = re.compile(
     rb"(?:[ \t]*(?://[^\n]*|#!?\[[^\n]*)\n)*"
     rb"(?:pub(?:\([^)\n]*\))? )?(?:unsafe )?(?:impl|mod|trait)\b[^;{]*\{[ \t]*\n"
 )
-_SPLIT_BYTES = 4096  # smaller blocks are parsed whole: splitting them saves nothing
+_SPLIT_BYTES = 1024  # smaller blocks are parsed whole: splitting them saves nothing
 _WHOLE = Range(Point(0, 0), Point(0xFFFFFFFF, 0xFFFFFFFF), 0, 0xFFFFFFFF)
 
 
