@@ -8,22 +8,17 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from pipeline.extract import (
-    ExtractRequest,
-    ExtractResult,
-    build_contexts,
-    counts_of,
-    run_extract,
-    scan_commit,
-)
+from pipeline.collect import AnalyzerChoice, ExtractRequest, build_contexts, counts_of, scan_commit
+from pipeline.errors import StoreError
 from pipeline.lock import LockedError
-from pipeline.runner import AnalyzerChoice, analyzer_factory
 from pipeline.source import SourceError, validate_repo_name
-from pipeline.store import StoreError
+
+if TYPE_CHECKING:  # the run's modules (pydantic, the analyzers) load with the commands using them
+    from pipeline.extract import ExtractResult
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -159,6 +154,9 @@ def extract_command(repo: str, sha: str, allow_failures: bool, **options: Any) -
       errdoc extract --repo o/n --sha main --include 'src/meta/**' --analyzer llm --model gpt-4o-mini
     """
     request, choice = request_from(repo, sha, options)
+    from pipeline.extract import run_extract
+    from pipeline.runner import analyzer_factory
+
     make, name, version = analyzer_factory(choice, request)
     if make is None:  # dry run: already reported
         return

@@ -11,34 +11,16 @@ from typing import Any
 
 from pipeline.analyze import Analysis, Analyzer, SiteContext
 from pipeline.analyze.static import STATIC_VERSION, StaticAnalyzer
+from pipeline.collect import (  # build_contexts, counts_of: re-exported for callers of a run
+    ExtractRequest as ExtractRequest,
+)
+from pipeline.collect import build_contexts as build_contexts
+from pipeline.collect import counts_of as counts_of
+from pipeline.collect import scan_commit as scan_commit
 from pipeline.lock import exclusive
 from pipeline.model import Provenance, Record, Retired, Usage
-from pipeline.records import (
-    AliasTable,
-    build_record,
-    ordinals,
-    pattern_of,
-    relocated,
-    site_context,
-)
-from pipeline.scan import RepoScan, scan_listing
-from pipeline.scancache import ScanCache
-from pipeline.source import list_files, open_source, resolve_commit
+from pipeline.records import build_record, relocated
 from pipeline.store import Previous, Publication, dataset_dir, load_previous, new_version, publish
-
-
-@dataclass(frozen=True)
-class ExtractRequest:
-    """What the user asked for."""
-
-    repo: str
-    rev: str
-    out: Path
-    cache_dir: Path
-    source: str | None = None
-    include: Sequence[str] = ()
-    exclude: Sequence[str] = ()
-    jobs: int | None = None
 
 
 @dataclass
@@ -58,34 +40,6 @@ class ExtractResult:
 
 
 AnalyzerFactory = Callable[[Sequence[SiteContext]], Analyzer]
-
-
-def scan_commit(request: ExtractRequest) -> tuple[str, RepoScan, int]:
-    """Open the source, resolve the commit and scan its Rust files: (sha, scan, files listed)."""
-    git_dir = open_source(request.repo, request.source, request.cache_dir)
-    sha = resolve_commit(git_dir, request.rev)
-    listing = list_files(git_dir, sha, include=request.include, exclude=request.exclude)
-    cache = ScanCache(request.cache_dir)
-    try:
-        scanned = scan_listing(git_dir, listing, cache, request.jobs)
-    finally:
-        cache.close()
-    return sha, scanned, len(listing.entries) + len(listing.skipped)
-
-
-def build_contexts(repo: str, sha: str, scanned: RepoScan) -> list[SiteContext]:
-    """A context per site, ids and error classes resolved across the repository."""
-    aliases = AliasTable.build(
-        ((path, alias) for path, scan in scanned.scans.items() for alias in scan.aliases),
-        (path for path, scan in scanned.scans.items() if scan.uses_anyhow_result),
-    )
-    contexts: list[SiteContext] = []
-    for path in sorted(scanned.scans):
-        sites = scanned.scans[path].sites
-        patterns = [pattern_of(site) for site in sites]
-        for site, pattern, ordinal in zip(sites, patterns, ordinals(patterns), strict=True):
-            contexts.append(site_context(repo, sha, site, pattern, ordinal, aliases))
-    return contexts
 
 
 def reusable(
@@ -222,22 +176,6 @@ def _retire(previous: Previous | None, current: set[str], sha: str) -> dict[str,
                 filePath=record.filePath,
             )
     return retired
-
-
-def counts_of(scanned: RepoScan, contexts: Sequence[SiteContext], listed: int) -> dict[str, Any]:
-    kinds = Counter(c.site.kind for c in contexts)
-    return {
-        "records": len(contexts),
-        "filesListed": listed,
-        "filesScanned": len(scanned.scans),
-        "filesParsed": scanned.parsed,
-        "filesFromCache": scanned.cached,
-        "filesSkipped": sum(scanned.skipped.values()),
-        "skippedByReason": dict(sorted(scanned.skipped.items())),
-        # in the items that were parsed: an error in an item with no site is never seen
-        "filesWithSyntaxErrors": sum(1 for s in scanned.scans.values() if s.parse_errors),
-        "sitesByKind": dict(sorted(kinds.items())),
-    }
 
 
 def warn(message: str) -> None:

@@ -6,7 +6,7 @@ import re
 
 from tree_sitter import Node
 
-from pipeline.model import Condition, ConditionKind, Facts
+from pipeline.sitetypes import Condition, ConditionKind, Facts
 
 MAX_CONDITION_CHARS = 160
 MAX_GUARDS = 3  # earlier `ensure!`/early-return guards of the same fn worth naming

@@ -12,9 +12,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from pipeline.collect import AnalyzerChoice
 from pipeline.diff import Summary, diff_records
 from pipeline.extract import ExtractRequest, ExtractResult, run_extract
-from pipeline.runner import AnalyzerChoice, analyzer_factory
+from pipeline.runner import analyzer_factory
 from pipeline.source import open_source, resolve_commit
 from pipeline.store import dataset_dir, read_manifest
 

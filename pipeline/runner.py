@@ -4,29 +4,17 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from pipeline.analyze import Analysis, SiteContext
 from pipeline.analyze.static import STATIC_VERSION, StaticAnalyzer, explain
-from pipeline.extract import AnalyzerFactory, ExtractRequest, build_contexts, scan_commit
+from pipeline.collect import AnalyzerChoice, ExtractRequest, build_contexts, scan_commit
+from pipeline.extract import AnalyzerFactory
 from pipeline.progress import Progress
 from pipeline.source import open_source, resolve_commit, word_in_tree
 
 if TYPE_CHECKING:  # the openai client is imported only when a run asks for the model
     from pipeline.analyze.llm import LlmAnalyzer, LlmSettings
-
-
-@dataclass(frozen=True)
-class AnalyzerChoice:
-    """The analyzer options of a run."""
-
-    name: str = "static"
-    model: str | None = None
-    concurrency: int = 8
-    rpm: int | None = None
-    tpm: int | None = None
-    dry_run: bool = False
 
 
 def llm_settings(choice: AnalyzerChoice) -> LlmSettings:

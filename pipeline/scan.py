@@ -15,10 +15,10 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.model import FileScan
 from pipeline.progress import Progress
 from pipeline.scancache import ScanCache, with_path
 from pipeline.sites import find_sites
+from pipeline.sitetypes import FileScan
 from pipeline.source import BlobReader, Listing, TreeEntry
 
 INLINE_LIMIT = 16  # below this many files a pool costs more than it saves

@@ -16,8 +16,8 @@ from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
-from pipeline.model import Condition, Facts, FileScan, Site, TypeAlias
 from pipeline.sites import EXTRACTOR_VERSION
+from pipeline.sitetypes import Condition, Facts, FileScan, Site, TypeAlias
 
 
 class ScanCache:

@@ -21,12 +21,11 @@ from typing import Any
 
 import click
 
-from pipeline.extract import ExtractRequest
+from pipeline.collect import AnalyzerChoice, ExtractRequest
+from pipeline.errors import StoreError
 from pipeline.lock import LockedError, exclusive
 from pipeline.regenerate import Regeneration, regenerate
-from pipeline.runner import AnalyzerChoice
 from pipeline.source import SourceError, validate_repo_name
-from pipeline.store import StoreError
 
 LOCK_NAME = ".regenerate-all.lock"
 ANALYZERS = ("static", "llm")

@@ -20,7 +20,6 @@ from pipeline.messages import (
     split_token_tree,
     token_message,
 )
-from pipeline.model import Condition, FileScan, Site, SiteKind, TypeAlias
 from pipeline.regions import (
     is_test_file,
     parse_relevant,
@@ -28,6 +27,7 @@ from pipeline.regions import (
     source_window,
     split_lines,
 )
+from pipeline.sitetypes import Condition, FileScan, Site, SiteKind, TypeAlias
 from pipeline.testcode import is_test_code, is_test_path
 
 # Bump when a change here would change what a cached FileScan holds.

@@ -27,13 +27,10 @@ from pathlib import Path
 from typing import Any
 
 from pipeline import atomicdir
+from pipeline.errors import StoreError as StoreError
 from pipeline.model import Provenance, Record, Retired
 
 MANIFEST_FORMAT = 1
-
-
-class StoreError(Exception):
-    """A dataset on disk that cannot be read as one."""
 
 
 @dataclass(frozen=True)

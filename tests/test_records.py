@@ -10,10 +10,11 @@ import pytest
 
 from pipeline.analyze import SiteContext
 from pipeline.analyze.static import explain
+from pipeline.context import AliasTable, record_id
 from pipeline.extract import build_contexts
 from pipeline.formats import message_pattern, slugify
 from pipeline.model import Record, TypeAlias
-from pipeline.records import AliasTable, build_record, github_url, record_id, relocated
+from pipeline.records import build_record, github_url, relocated
 from pipeline.scan import RepoScan
 from pipeline.sites import find_sites
 

@@ -13,35 +13,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-from pipeline.model import Explanation, Site, Usage
-
-
-@dataclass(frozen=True, slots=True)
-class SiteContext:
-    """A site plus everything an analyzer may use to explain it."""
-
-    record_id: str
-    repo: str
-    sha: str
-    site: Site
-    error_class: str | None
-    error_type: str
-    severity: str
-    message_pattern: str
-    window: str  # the source window, lines joined by "\n"
-    window_start: int  # 1-based line of the window's first line
-    content_hash: str
-
-    def numbered_window(self) -> str:
-        """The window with right-aligned line numbers, the site's line marked `>`."""
-        lines = self.window.split("\n")
-        width = len(str(self.window_start + len(lines) - 1))
-        out = []
-        for offset, text in enumerate(lines):
-            number = self.window_start + offset
-            mark = ">" if number == self.site.line else " "
-            out.append(f"{mark}{number:>{width}} | {text}")
-        return "\n".join(out)
+from pipeline.context import SiteContext as SiteContext  # re-exported: the analyzers' input
+from pipeline.model import Explanation, Usage
 
 
 @dataclass(frozen=True, slots=True)
