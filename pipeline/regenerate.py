@@ -8,8 +8,8 @@ a full extraction that still reuses both caches.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 from pipeline.collect import AnalyzerChoice
@@ -47,12 +47,10 @@ class Regeneration:
         )
 
 
-def remembered(request: ExtractRequest) -> ExtractRequest:
+def remembered(request: ExtractRequest, manifest: Mapping[str, Any] | None) -> ExtractRequest:
     """Fill SOURCE/INCLUDE/EXCLUDE left unset from what the dataset was made with."""
-    root = dataset_dir(request.out, request.repo)
-    if not (root / "manifest.json").exists():
+    if manifest is None:
         return request
-    manifest = read_manifest(root)
     return replace(
         request,
         source=request.source or manifest.get("source"),
@@ -63,12 +61,13 @@ def remembered(request: ExtractRequest) -> ExtractRequest:
 
 def regenerate(request: ExtractRequest, choice: AnalyzerChoice) -> Regeneration:
     """Regenerate one repository's dataset at `request.rev` (a branch, tag or sha)."""
-    request = remembered(request)
     root = dataset_dir(request.out, request.repo)
-    old_sha = read_manifest(root)["sha"] if (root / "manifest.json").exists() else None
+    manifest = read_manifest(root) if (root / "manifest.json").exists() else None
+    request = remembered(request, manifest)
+    old_sha = manifest["sha"] if manifest else None
     git_dir = open_source(request.repo, request.source, request.cache_dir)  # fetches a URL source
     new_sha = resolve_commit(git_dir, request.rev)
-    if new_sha == old_sha and choice.name == _analyzer_of(root):
+    if new_sha == old_sha and choice.name == _analyzer_of(manifest):
         return Regeneration(request.repo, old_sha, new_sha, None, None)
     make, name, version = analyzer_factory(choice, request)
     if make is None:
@@ -80,10 +79,10 @@ def regenerate(request: ExtractRequest, choice: AnalyzerChoice) -> Regeneration:
     return Regeneration(request.repo, old_sha, new_sha, summary, result, requests, cost)
 
 
-def _analyzer_of(root: Path) -> str | None:
-    if not (root / "manifest.json").exists():
+def _analyzer_of(manifest: Mapping[str, Any] | None) -> str | None:
+    if manifest is None:
         return None
-    analyzers = {p.get("analyzer") for p in read_manifest(root).get("records", {}).values()}
+    analyzers = {p.get("analyzer") for p in manifest.get("records", {}).values()}
     return analyzers.pop() if len(analyzers) == 1 else None
 
 
