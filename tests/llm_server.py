@@ -153,6 +153,14 @@ class Seen:
         return "\n".join(str(m.get("content") or "") for m in self.body.get("messages", []))
 
 
+class _QuietServer(ThreadingHTTPServer):
+    """A client killed mid-request (the resume tests do that) is expected, not an error."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 class FakeOpenAI:
     """The loopback server; use as a context manager."""
 
@@ -164,7 +172,7 @@ class FakeOpenAI:
         self.in_flight = 0
         self.max_in_flight = 0
         self.lock = threading.Lock()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
+        self._httpd = _QuietServer(("127.0.0.1", 0), _handler(self))
         self._httpd.daemon_threads = True
         self._httpd.block_on_close = False  # a hanging reply must not block shutdown
         self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.05,), daemon=True)
