@@ -244,10 +244,10 @@ def sites_command(
         exclude=_globs(exclude),
         jobs=jobs,
     )
-    commit, scanned, _ = scan_commit(request)
+    commit, scanned, listed = scan_commit(request)
     contexts = build_contexts(repo, commit, scanned)
     if count:
-        click.echo(json.dumps({"sha": commit, **counts_of(scanned, contexts, 0)}))
+        click.echo(json.dumps({"sha": commit, **counts_of(scanned, contexts, listed)}))
         return
     for context in contexts:
         site = context.site
