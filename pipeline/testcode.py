@@ -7,7 +7,8 @@ import re
 from tree_sitter import Node
 
 _TEST_DIRS = {"tests", "benches", "test", "testing", "fuzz"}
-_TEST_FILE = re.compile(r"(?:^|_)tests?\.rs$")
+# `foo_test.rs`, `tests.rs`, and the helper modules only tests use: `test_utils.rs`, `test_util.rs`.
+_TEST_FILE = re.compile(r"(?:^|_)tests?\.rs$|^test_utils?\.rs$")
 # `#[test]`, `#[tokio::test]`, `#[rstest]`, `#[cfg(test)]`, `#[cfg(all(test, feature = ".."))]`
 _TEST_ATTRIBUTE = re.compile(r"^(?:\w+::)*(?:test|rstest|test_case|quickcheck|proptest)\b")
 _CFG_TEST = re.compile(r"^cfg\s*\((?:.*[(,\s])?test\s*[,)]")
@@ -16,7 +17,7 @@ _ITEM_TYPES = {"mod_item", "function_item", "impl_item", "trait_item", "struct_i
 
 
 def is_test_path(path: str) -> bool:
-    """`tests/`, `benches/` and `*_test(s).rs` files hold only test code."""
+    """`tests/`, `benches/`, `*_test(s).rs` and `test_util(s).rs` files hold only test code."""
     parts = path.split("/")
     return any(part in _TEST_DIRS for part in parts[:-1]) or bool(_TEST_FILE.search(parts[-1]))
 

@@ -244,7 +244,7 @@ def test_index_search_filters_as_one_types(browser: Browser, site_url: str, tmp_
 
 def test_record_page_renders_on_a_phone(browser: Browser, site_url: str, tmp_path: Path) -> None:
     browser.open(f"{site_url}/{REPO}/index.html", width=390, height=844)
-    browser.click("#records li a")
+    browser.click("#records a[href*='a71b6a9059b622d5']")
     browser.wait_event("Page.loadEventFired")
     assert browser.eval("location.pathname").startswith(f"/{REPO}/a71b6a9059b622d5-")
     assert browser.eval("document.querySelector('h1').textContent").startswith(

@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -62,6 +63,11 @@ def _write(path: Path, text: str | bytes) -> None:
         path.write_bytes(text)
     else:
         path.write_text(text, encoding="utf-8")
+
+
+def _browsing_order(records: Iterable[Record]) -> list[Record]:
+    """Indexes list records by file and line, the way a reader of the code meets them."""
+    return sorted(records, key=lambda r: (r.repo, r.filePath, r.lineNumber, r.id))
 
 
 def _entry(record: Record, prefix: str) -> dict[str, str]:
@@ -133,7 +139,10 @@ def _render_repo(
         f" (dataset version {ds.dataset_version}).",
         repos=[],
         show_repo=False,
-        entries=[_entry(r, "") | {"href": page_path(r).removeprefix(own)} for r in ds.records],
+        entries=[
+            _entry(r, "") | {"href": page_path(r).removeprefix(own)}
+            for r in _browsing_order(ds.records)
+        ],
         retired=[e | {"href": e["href"].removeprefix(own)} for e in retired_entries],
     )
     _write(tmp / ds.repo / "index.html", index)
@@ -180,7 +189,7 @@ def _build(tmp: Path, datasets: list[Dataset]) -> RenderReport:
             summary=f"{len(records)} error records in {len(datasets)} repositories.",
             repos=[{**r, "href": r["index"], "sha": str(r["sha"])[:SHORT_SHA]} for r in repos],
             show_repo=True,
-            entries=[_entry(r, "") for r in records],
+            entries=[_entry(r, "") for r in _browsing_order(records)],
             retired=all_retired,
         ),
     )
