@@ -382,3 +382,31 @@ def test_a_removed_site_is_retired_since_the_new_commit(repo: GitRepo, out: Path
     assert data["counts"]["retired"] == 1
     assert [v["sha"] for v in data["versions"]] == [repo.git("rev-parse", "HEAD~1"), sha]
     assert data["versions"][0]["datasetVersion"] == first_version
+
+
+def test_sites_lists_what_extract_publishes_without_publishing(repo: GitRepo, out: Path) -> None:
+    listed = cli("sites", "--repo", REPO, "--sha", "main", "--source", repo.path)
+    assert listed.exit_code == 0, listed.output
+    lines = [json.loads(line) for line in listed.stdout.splitlines()]
+    assert len(lines) == EXPECTED_RECORDS
+    assert not out.exists()
+    rpc = next(s for s in lines if s["file"] == "src/meta/src/barrier/rpc.rs")
+    assert rpc == {
+        "id": rpc["id"],
+        "file": "src/meta/src/barrier/rpc.rs",
+        "line": 7,  # the `bail!` line of RPC_RS
+        "kind": "bail",
+        "message": "should not pause when having snapshot backfill job {job_id}",
+        "pattern": "should not pause when having snapshot backfill job (.+?)",
+        "errorClass": "MetaError",
+    }
+    assert extract(repo.path, out).exit_code == 0
+    assert {s["id"] for s in lines} == set(records_by_id(out))
+    counted = cli("sites", "--repo", REPO, "--sha", "main", "--source", repo.path, "--count")
+    counts = json.loads(counted.stdout)
+    assert counts["records"] == EXPECTED_RECORDS
+    assert counts["filesListed"] == len([p for p in FILES if p.endswith(".rs")])
+
+
+def records_by_id(out: Path) -> set[str]:
+    return {p.stem for p in (dataset(out) / "records").glob("*.json")}
