@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import re
 from collections import Counter
 from collections.abc import Mapping
@@ -67,7 +68,12 @@ def _read_json(path: Path) -> Any:
         raise DatasetError(f"{path}: unreadable JSON ({exc}); re-run `errdoc extract`") from exc
 
 
-def _load_records(root: Path) -> tuple[list[Record], list[str]]:
+def _load_records(root: Path, version: str | None) -> tuple[list[Record], list[str]]:
+    """The current records: from `records.jsonl` (one read) when it agrees with `records/`."""
+    if version:
+        fast = _load_jsonl(root)
+        if fast is not None:
+            return fast, [version] * len(fast)
     records: list[Record] = []
     versions: list[str] = []
     for path in sorted((root / "records").glob("*.json")):
@@ -85,6 +91,26 @@ def _load_records(root: Path) -> tuple[list[Record], list[str]]:
         records.append(parsed.record)
         versions.append(parsed.datasetVersion)
     return records, versions
+
+
+def _load_jsonl(root: Path) -> list[Record] | None:
+    """`records.jsonl` when it holds exactly the records of `records/`, else None.
+
+    The store writes both in one atomic swap, so they agree; a dataset edited by hand
+    or copied in part falls back to the record files, which are the reference.
+    """
+    path = root / "records.jsonl"
+    if not path.is_file():
+        return None
+    try:
+        with path.open(encoding="utf-8") as handle:
+            records = [Record.model_validate_json(line) for line in handle if line.strip()]
+    except (OSError, UnicodeDecodeError, ValidationError):
+        return None
+    files = {name[:-5] for name in os.listdir(root / "records") if name.endswith(".json")}
+    if {r.id for r in records} != files or len(records) != len(files):
+        return None
+    return records
 
 
 def _provenance(raw: Any) -> dict[str, Provenance]:
@@ -139,12 +165,13 @@ def load_dataset(repo_dir: Path) -> Dataset:
     """Load `OUT/<owner>/<name>/`; the manifest and versions are optional."""
     if not (repo_dir / "records").is_dir():
         raise DatasetError(f"{repo_dir}: no records/ directory; run `errdoc extract` first")
-    records, versions = _load_records(repo_dir)
     manifest_path = repo_dir / "manifest.json"
     manifest: dict[str, Any] = {}
     if manifest_path.is_file():
         raw = _read_json(manifest_path)
         manifest = raw if isinstance(raw, dict) else {}
+    published = manifest.get("datasetVersion")
+    records, versions = _load_records(repo_dir, published if isinstance(published, str) else None)
     repo = str(manifest.get("repo") or f"{repo_dir.parent.name}/{repo_dir.name}")
     if not safe_repo(repo):
         raise DatasetError(f"{repo_dir}: repository name {repo!r} is not owner/name")

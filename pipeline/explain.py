@@ -60,27 +60,31 @@ def literal_segments(pattern: str) -> list[str]:
     """The literal runs of a messagePattern, split at placeholders and any other construct."""
     segments: list[str] = []
     buf: list[str] = []
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith(_PLACEHOLDER, i):
+    for token in _TOKEN.finditer(pattern):
+        literal = token["lit"]
+        if literal is None:
+            escaped = token["esc"]
+            # `\d`, `\s`, `\b` ... are not literals; an escaped punctuation mark is one.
+            literal = escaped if escaped is not None and not escaped.isalnum() else None
+            if token["sp"] == "\\":  # a trailing lone backslash reads as itself
+                literal = "\\"
+        if literal is None:  # a placeholder or another regex construct ends the segment
             segments.append("".join(buf))
-            buf, i = [], i + len(_PLACEHOLDER)
-        elif pattern[i] == "\\" and i + 1 < len(pattern):
-            nxt = pattern[i + 1]
-            if nxt.isalnum():  # \d, \s, \b ...: not a literal, end the segment
-                segments.append("".join(buf))
-                buf = []
-            else:
-                buf.append(nxt)
-            i += 2
-        elif pattern[i] in _SPECIAL:
-            segments.append("".join(buf))
-            buf, i = [], i + 1
+            buf = []
         else:
-            buf.append(pattern[i])
-            i += 1
+            buf.append(literal)
     segments.append("".join(buf))
     return [s for s in segments if s]
+
+
+# A placeholder, an escape, a run of plain characters, or one special character.
+_TOKEN = re.compile(
+    r"(?P<ph>" + re.escape(_PLACEHOLDER) + r")"
+    r"|\\(?P<esc>.)"
+    r"|(?P<lit>[^\\" + re.escape("".join(sorted(_SPECIAL))) + r"]+)"
+    r"|(?P<sp>[\s\S])",
+    re.DOTALL,
+)
 
 
 def _anchor_words(pattern: str) -> list[str]:
