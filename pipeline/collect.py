@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline.context import AliasTable, SiteContext, ordinals, pattern_of, site_context
+from pipeline.context import AliasTable, SiteContext, ordinals, site_context
 from pipeline.scan import RepoScan, scan_listing
 from pipeline.scancache import ScanCache
 from pipeline.source import list_files, open_source, resolve_commit
@@ -67,7 +67,7 @@ def build_contexts(repo: str, sha: str, scanned: RepoScan) -> list[SiteContext]:
     contexts: list[SiteContext] = []
     for path in sorted(scanned.scans):
         sites = scanned.scans[path].sites
-        patterns = [pattern_of(site) for site in sites]
+        patterns = [site.pattern for site in sites]
         for site, pattern, ordinal in zip(sites, patterns, ordinals(patterns), strict=True):
             contexts.append(site_context(repo, sha, site, pattern, ordinal, aliases))
     return contexts

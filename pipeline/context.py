@@ -233,15 +233,10 @@ def ordinals(patterns: Sequence[str]) -> list[int]:
     return result
 
 
-def pattern_of(site: Site) -> str:
-    """The site's `messagePattern`."""
-    return site.pattern
-
-
 def site_context(
     repo: str, sha: str, site: Site, pattern: str, ordinal: int, aliases: AliasTable
 ) -> SiteContext:
-    """Everything about one site that a record or an analyzer needs (`pattern`: `pattern_of`)."""
+    """Everything about one site that a record or an analyzer needs (`pattern`: `site.pattern`)."""
     window, start = site.window, site.window_start
     return SiteContext(
         record_id=record_id(repo, site.file_path, pattern, ordinal),

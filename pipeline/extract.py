@@ -18,7 +18,7 @@ from pipeline.collect import build_contexts as build_contexts
 from pipeline.collect import counts_of as counts_of
 from pipeline.collect import scan_commit as scan_commit
 from pipeline.lock import exclusive
-from pipeline.model import Provenance, Record, Retired, Usage
+from pipeline.model import Provenance, Record, Retired
 from pipeline.records import build_record, relocated
 from pipeline.store import Previous, Publication, dataset_dir, load_previous, new_version, publish
 
@@ -154,7 +154,7 @@ def _assemble(
             model=analysis.model,
             promptVersion=analysis.prompt_version,
             contentHash=context.content_hash,
-            usage=analysis.usage if analysis.usage else Usage(),
+            usage=analysis.usage,
             kind=context.site.kind,
             grounded=analysis.grounded,
             enclosingFn=context.site.facts.enclosing_fn,

@@ -88,11 +88,6 @@ def record_json(record: Record, version: str) -> bytes:
     return _record_file(_compact(record), version)
 
 
-def records_jsonl(records: Sequence[Record]) -> bytes:
-    """All records, one compact line each, sorted by id."""
-    return _jsonl({r.id: _compact(r) for r in records})
-
-
 def _compact(record: Record) -> str:
     # pydantic's serialiser writes what `json.dumps(..., ensure_ascii=False, separators=(",",
     # ":"))` would (field order, escapes), at a fraction of the cost; a test holds it to that.

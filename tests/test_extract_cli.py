@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 from gitrepo import GitRepo
+from regen_fixtures import dataset, manifest
 
 from pipeline.cli import main
 from pipeline.store import read_version
@@ -66,15 +67,6 @@ def cli(*args: str | Path) -> Result:
 
 def extract(source: Path, out: Path, sha: str = "main", *extra: str) -> Result:
     return cli("extract", "--repo", REPO, "--sha", sha, "--source", source, "--out", out, *extra)
-
-
-def dataset(out: Path) -> Path:
-    return out / "acme" / "widgets"
-
-
-def manifest(out: Path) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((dataset(out) / "manifest.json").read_text())
-    return data
 
 
 def records(out: Path) -> dict[str, dict[str, Any]]:
