@@ -8,7 +8,7 @@ across the whole repository. No pydantic, no analyzer: `errdoc sites` is this.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,7 +16,7 @@ from typing import Any
 from pipeline.context import AliasTable, SiteContext, ordinals, site_context
 from pipeline.scan import RepoScan, scan_listing
 from pipeline.scancache import ScanCache
-from pipeline.source import list_files, open_source, resolve_commit
+from pipeline.source import Listing, list_files, open_source, resolve_commit
 
 
 @dataclass(frozen=True)
@@ -47,23 +47,51 @@ class AnalyzerChoice:
 
 def scan_commit(request: ExtractRequest) -> tuple[str, RepoScan, int]:
     """Open the source, resolve the commit and scan its Rust files: (sha, scan, files listed)."""
+    git_dir, sha, listing = locate(request)
+    return sha, scan_entries(request, git_dir, listing), listed_count(listing)
+
+
+def locate(request: ExtractRequest) -> tuple[Path, str, Listing]:
+    """Open the source (fetching a URL), resolve the commit and list its Rust files."""
     git_dir = open_source(request.repo, request.source, request.cache_dir)
     sha = resolve_commit(git_dir, request.rev)
-    listing = list_files(git_dir, sha, include=request.include, exclude=request.exclude)
+    return git_dir, sha, list_files(git_dir, sha, include=request.include, exclude=request.exclude)
+
+
+def listed_count(listing: Listing) -> int:
+    return len(listing.entries) + len(listing.skipped)
+
+
+def scan_entries(
+    request: ExtractRequest, git_dir: Path, listing: Listing, skip: Set[str] = frozenset()
+) -> RepoScan:
+    """Scan the listed files but those in `skip` (cached by blob id)."""
+    if skip:
+        listing = Listing(tuple(e for e in listing.entries if e.path not in skip), listing.skipped)
     cache = ScanCache(request.cache_dir)
     try:
-        scanned = scan_listing(git_dir, listing, cache, request.jobs)
+        return scan_listing(git_dir, listing, cache, request.jobs)
     finally:
         cache.close()
-    return sha, scanned, len(listing.entries) + len(listing.skipped)
 
 
-def build_contexts(repo: str, sha: str, scanned: RepoScan) -> list[SiteContext]:
-    """A context per site, ids and error classes resolved across the repository."""
-    aliases = AliasTable.build(
+def alias_table(scanned: RepoScan) -> AliasTable:
+    """The `Result` aliases declared by the scanned files."""
+    return AliasTable.build(
         ((path, alias) for path, scan in scanned.scans.items() for alias in scan.aliases),
         (path for path, scan in scanned.scans.items() if scan.uses_anyhow_result),
     )
+
+
+def build_contexts(
+    repo: str, sha: str, scanned: RepoScan, aliases: AliasTable | None = None
+) -> list[SiteContext]:
+    """A context per site, ids and error classes resolved across the repository.
+
+    `aliases` defaults to those of the scanned files; a run that carries files over
+    unscanned passes the table of the whole repository.
+    """
+    aliases = alias_table(scanned) if aliases is None else aliases
     contexts: list[SiteContext] = []
     for path in sorted(scanned.scans):
         sites = scanned.scans[path].sites

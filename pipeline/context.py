@@ -181,6 +181,21 @@ def _result_error(return_type: str | None, path: str, aliases: AliasTable) -> st
     return resolved
 
 
+def alias_lookup(site: Site) -> str | None:
+    """The alias name that `error_class` looks up for this site, if it looks one up.
+
+    What a carried-over record's error class depends on outside its own file.
+    """
+    if site.kind in PANIC_KINDS or site.kind == "error_attr" or not site.facts.return_type:
+        return None
+    name, arguments = _generic(site.facts.return_type)
+    if not name.endswith("Result") or len(arguments) >= 2:
+        return None
+    if name in ("anyhow::Result", "::anyhow::Result") or name.endswith("eyre::Result"):
+        return None
+    return name.rsplit("::", 1)[-1]
+
+
 @functools.lru_cache(maxsize=4096)
 def _generic(text: str) -> tuple[str, tuple[str, ...]]:
     """`Result<Vec<A>, B>` -> ("Result", ["Vec<A>", "B"])."""

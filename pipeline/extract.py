@@ -4,22 +4,35 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pipeline.analyze import Analysis, Analyzer, SiteContext
 from pipeline.analyze.static import STATIC_VERSION, StaticAnalyzer
+from pipeline.carry import (
+    NOTHING,
+    Carried,
+    carriable,
+    carry,
+    file_summaries,
+    stale_classes,
+    whole_table,
+)
 from pipeline.collect import (  # build_contexts, counts_of: re-exported for callers of a run
     ExtractRequest as ExtractRequest,
 )
 from pipeline.collect import build_contexts as build_contexts
 from pipeline.collect import counts_of as counts_of
+from pipeline.collect import listed_count, locate, scan_entries
 from pipeline.collect import scan_commit as scan_commit
 from pipeline.lock import exclusive
 from pipeline.model import Provenance, Record, Retired
 from pipeline.records import build_record, relocated
+from pipeline.scan import RepoScan, merged
+from pipeline.sites import EXTRACTOR_VERSION
+from pipeline.source import Listing
 from pipeline.store import Previous, Publication, dataset_dir, load_previous, new_version, publish
 
 
@@ -35,8 +48,9 @@ class ExtractResult:
     published: bool = True
     messages: list[str] = field(default_factory=list)
     previous: Previous | None = None
-    records: list[Record] = field(default_factory=list)
+    records: list[Record] = field(default_factory=list)  # all but the carried ones
     failure: str | None = None  # the most common reason the model failed
+    carried: frozenset[str] = frozenset()  # ids of the records carried over unparsed
 
 
 AnalyzerFactory = Callable[[Sequence[SiteContext]], Analyzer]
@@ -45,13 +59,19 @@ AnalyzerFactory = Callable[[Sequence[SiteContext]], Analyzer]
 def reusable(
     context: SiteContext, previous: Previous | None, analyzer: str, version: str | None
 ) -> bool:
-    """A site whose content is unchanged keeps its explanation: no analyzer call."""
+    """A site whose content is unchanged keeps its explanation: no analyzer call.
+
+    Content is message, pattern and window (SPEC 7), and also the error class: the
+    explanation states it, and it can change with an alias in another file.
+    """
     if previous is None:
         return False
     old = previous.provenance.get(context.record_id)
+    record = previous.records.raw.get(context.record_id)
     return (
         old is not None
-        and context.record_id in previous.records
+        and record is not None
+        and record.get("errorClass") == context.error_class
         and old.contentHash == context.content_hash
         and old.analyzer == analyzer
         and old.status == "ok"
@@ -67,34 +87,92 @@ def run_extract(
 ) -> ExtractResult:
     """Extract, explain and publish one repository at one commit."""
     root = dataset_dir(request.out, request.repo)
-    sha, scanned, listed = scan_commit(request)
-    contexts = build_contexts(request.repo, sha, scanned)
-    counts = counts_of(scanned, contexts, listed)
-    if listed == 0:
+    git_dir, sha, listing = locate(request)
+    if not listing.entries:
+        scanned = RepoScan(scans={}, skipped=Counter(s.reason for s in listing.skipped))
         message = f"no .rs files at {sha[:10]}" + (
             " match INCLUDE/EXCLUDE" if request.include or request.exclude else ""
         )
         return ExtractResult(
-            root, sha, None, counts, published=False, messages=[f"{message}; nothing to extract"]
+            root,
+            sha,
+            None,
+            counts_of(scanned, [], listed_count(listing)),
+            published=False,
+            messages=[f"{message}; nothing to extract"],
         )
     with exclusive(root / ".lock", str(root)):
-        return _explain_and_publish(
-            request, root, sha, contexts, counts, make_analyzer, analyzer_name, analyzer_version
-        )
+        previous = load_previous(root)
+        settings = _settings(request)
+        keep = carriable(previous, listing.entries, settings, analyzer_name, analyzer_version)
+        scanned = scan_entries(request, git_dir, listing, skip=keep)
+        aliases = None
+        if keep:
+            assert previous is not None
+            aliases = whole_table(previous, keep, scanned, listing.entries)
+            stale = stale_classes(previous, keep, aliases)
+            if stale:  # an alias they use changed elsewhere: scanned after all
+                keep = keep - stale
+                again = Listing(tuple(e for e in listing.entries if e.path in stale), ())
+                scanned = merged(scanned, scan_entries(request, git_dir, again))
+        carried = carry(previous, keep, request.repo, sha) if previous and keep else NOTHING
+        contexts = build_contexts(request.repo, sha, scanned, aliases)
+        counts = counts_of(scanned, contexts, listed_count(listing))
+        _count_carried(counts, carried, previous)
+        files: dict[str, Mapping[str, Any]] = {**file_summaries(listing.entries, scanned)}
+        if previous is not None:
+            files.update({path: previous.files[path] for path in carried.paths})
+        extra = {**settings, "source": request.source, "files": dict(sorted(files.items()))}
+        run = _Run(request, root, sha, contexts, counts, carried, extra)
+        return _explain_and_publish(run, previous, make_analyzer, analyzer_name, analyzer_version)
+
+
+def _settings(request: ExtractRequest) -> dict[str, Any]:
+    return {
+        "extractor": EXTRACTOR_VERSION,
+        "include": list(request.include),
+        "exclude": list(request.exclude),
+    }
+
+
+def _count_carried(counts: dict[str, Any], carried: Carried, previous: Previous | None) -> None:
+    """Counts of the whole commit: the carried files and their records included."""
+    if not carried.paths or previous is None:
+        counts["filesCarried"] = 0
+        return
+    counts["records"] += len(carried.lines)
+    counts["filesScanned"] += len(carried.paths)
+    counts["filesCarried"] = len(carried.paths)
+    counts["filesWithSyntaxErrors"] += sum(
+        1 for path in carried.paths if previous.files[path].get("parseErrors")
+    )
+    kinds = Counter(counts["sitesByKind"])
+    kinds.update(carried.kinds())
+    counts["sitesByKind"] = dict(sorted(kinds.items()))
+
+
+@dataclass(frozen=True)
+class _Run:
+    """What a run found before explaining: its sites and the records carried over."""
+
+    request: ExtractRequest
+    root: Path
+    sha: str
+    contexts: list[SiteContext]
+    counts: dict[str, Any]
+    carried: Carried
+    extra: dict[str, Any]
 
 
 def _explain_and_publish(
-    request: ExtractRequest,
-    root: Path,
-    sha: str,
-    contexts: list[SiteContext],
-    counts: dict[str, Any],
+    run: _Run,
+    previous: Previous | None,
     make_analyzer: AnalyzerFactory | None,
     analyzer_name: str,
     analyzer_version: str | None,
 ) -> ExtractResult:
-    previous = load_previous(root)
     version = new_version()
+    contexts, counts, carried = run.contexts, run.counts, run.carried
     fresh = [c for c in contexts if not reusable(c, previous, analyzer_name, analyzer_version)]
     analyzer = make_analyzer(fresh) if make_analyzer is not None else StaticAnalyzer()
     analyses = {a.record_id: a for a in analyzer.analyze(fresh)}
@@ -102,28 +180,34 @@ def _explain_and_publish(
     if callable(stats):
         counts["llm"] = stats()
     records, provenance = _assemble(contexts, analyses, previous, version)
-    retired = _retire(previous, {r.id for r in records}, sha)
+    retired = _retire(previous, {r.id for r in records} | carried.lines.keys(), run.sha)
     reasons = Counter(p.reason or "unknown" for p in provenance.values() if p.status == "failed")
     failed = sum(reasons.values())
-    counts.update(failed=failed, retired=len(retired), reused=len(contexts) - len(fresh))
-    extra = {
-        "source": request.source,
-        "include": list(request.include),
-        "exclude": list(request.exclude),
-    }
+    reused = len(contexts) - len(fresh) + len(carried.lines)
+    counts.update(failed=failed, retired=len(retired), reused=reused)
     publication = Publication(
-        request.repo, sha, version, records, provenance, counts, retired, extra
+        run.request.repo,
+        run.sha,
+        version,
+        records,
+        provenance,
+        counts,
+        retired,
+        run.extra,
+        carried_lines=carried.lines,
+        carried_provenance=carried.provenance,
     )
-    publish(root, publication, previous)
+    publish(run.root, publication, previous)
     return ExtractResult(
-        root,
-        sha,
+        run.root,
+        run.sha,
         version,
         counts,
         failed=failed,
         previous=previous,
         records=records,
         failure=reasons.most_common(1)[0][0] if reasons else None,
+        carried=frozenset(carried.lines),
     )
 
 
@@ -139,7 +223,12 @@ def _assemble(
         analysis = analyses.get(context.record_id)
         old_record = previous.records.get(context.record_id) if previous else None
         old_prov = previous.provenance.get(context.record_id) if previous else None
-        unchanged = old_prov is not None and old_prov.contentHash == context.content_hash
+        unchanged = (
+            old_prov is not None
+            and old_record is not None
+            and old_prov.contentHash == context.content_hash
+            and old_record.errorClass == context.error_class
+        )
         changed_at = old_record.contentChangedAt if unchanged and old_record else now
         if analysis is None:  # reused: the previous explanation, timestamps and provenance stand
             assert old_record is not None and old_prov is not None
@@ -163,18 +252,18 @@ def _assemble(
     return records, provenance
 
 
-def _retire(previous: Previous | None, current: set[str], sha: str) -> dict[str, Retired]:
+def _retire(previous: Previous | None, current: Set[str], sha: str) -> dict[str, Retired]:
     if previous is None:
         return {}
     retired = {rid: r for rid, r in previous.retired.items() if rid not in current}
-    for rid, record in previous.records.items():
-        if rid not in current:
-            retired[rid] = Retired(
-                since=sha,
-                lastVersion=previous.version,
-                errorMessage=record.errorMessage,
-                filePath=record.filePath,
-            )
+    for rid in previous.records.keys() - current:
+        record = previous.records[rid]
+        retired[rid] = Retired(
+            since=sha,
+            lastVersion=previous.version,
+            errorMessage=record.errorMessage,
+            filePath=record.filePath,
+        )
     return retired
 
 

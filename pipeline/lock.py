@@ -1,4 +1,8 @@
-"""One writer at a time: an advisory `flock` that the kernel drops when its holder dies."""
+"""One writer at a time: an advisory `flock` that the kernel drops when its holder dies.
+
+A forked child (a parser process of the scan) shares the parent's lock, and would
+keep it after the parent is killed; so every child closes the locks it inherits.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +15,19 @@ from pathlib import Path
 
 class LockedError(Exception):
     """Another errdoc run holds the lock."""
+
+
+_held: set[int] = set()  # descriptors of the locks this process holds
+
+
+def _drop_inherited() -> None:
+    for fd in _held:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _held.clear()
+
+
+os.register_at_fork(after_in_child=_drop_inherited)
 
 
 @contextlib.contextmanager
@@ -28,6 +45,8 @@ def exclusive(path: Path, what: str) -> Iterator[None]:
             ) from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, str(os.getpid()).encode(), 0)
+        _held.add(fd)
         yield
     finally:
+        _held.discard(fd)
         os.close(fd)

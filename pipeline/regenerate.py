@@ -73,10 +73,21 @@ def regenerate(request: ExtractRequest, choice: AnalyzerChoice) -> Regeneration:
     if make is None:
         return Regeneration(request.repo, old_sha, new_sha, None, None)
     result = run_extract(replace(request, rev=new_sha), make, name, version)
-    old = list(result.previous.records.values()) if result.previous else []
-    summary = diff_records(old, result.records).summary if result.published else None
+    summary = _summary(result) if result.published else None
     requests, cost = _model_spend(result)
     return Regeneration(request.repo, old_sha, new_sha, summary, result, requests, cost)
+
+
+def _summary(result: ExtractResult) -> Summary:
+    """The diff against the previous version; carried records are unchanged by construction."""
+    previous = result.previous
+    old = (
+        [previous.records[rid] for rid in previous.records.keys() - result.carried]
+        if previous
+        else []
+    )
+    summary = diff_records(old, result.records).summary
+    return replace(summary, unchanged=summary.unchanged + len(result.carried))
 
 
 def _analyzer_of(manifest: Mapping[str, Any] | None) -> str | None:

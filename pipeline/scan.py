@@ -36,6 +36,17 @@ class RepoScan:
     warnings: list[str] = field(default_factory=list)
 
 
+def merged(first: RepoScan, second: RepoScan) -> RepoScan:
+    """Two scans of disjoint files as one."""
+    return RepoScan(
+        scans={**first.scans, **second.scans},
+        skipped=first.skipped + second.skipped,
+        parsed=first.parsed + second.parsed,
+        cached=first.cached + second.cached,
+        warnings=first.warnings + second.warnings,
+    )
+
+
 _reader: BlobReader | None = None
 _cache: ScanCache | None = None
 

@@ -24,7 +24,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
 
 from pipeline import atomicdir
 from pipeline.errors import StoreError as StoreError
@@ -45,6 +47,41 @@ class Publication:
     counts: Mapping[str, Any]
     retired: Mapping[str, Retired] = field(default_factory=dict)
     extra: Mapping[str, Any] = field(default_factory=dict)
+    # Records carried over unparsed (`carry`): compact lines and provenance in JSON form.
+    carried_lines: Mapping[str, str] = field(default_factory=dict)
+    carried_provenance: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class LazyModels(Mapping[str, M]):
+    """Models by id, validated from their JSON form on first access.
+
+    A regeneration reads the previous version whole, but looks at most records
+    only to copy them (`carry`): validating 6,000 records it never inspects would
+    cost more than the rest of the run.
+    """
+
+    def __init__(self, raw: Mapping[str, Mapping[str, Any]], model: type[M]) -> None:
+        self.raw = raw
+        self._model = model
+        self._made: dict[str, M] = {}
+
+    def __getitem__(self, key: str) -> M:
+        made = self._made.get(key)
+        if made is None:
+            made = self._made[key] = self._model.model_validate(self.raw[key])
+        return made
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.raw
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.raw)
+
+    def __len__(self) -> int:
+        return len(self.raw)
 
 
 @dataclass(frozen=True)
@@ -53,10 +90,13 @@ class Previous:
 
     version: str
     sha: str
-    records: Mapping[str, Record]
-    provenance: Mapping[str, Provenance]
+    records: LazyModels[Record]
+    provenance: LazyModels[Provenance]
     retired: Mapping[str, Retired]
     versions: list[dict[str, Any]]
+    # What the carry-over needs (empty for datasets made before errdoc recorded it).
+    files: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    settings: Mapping[str, Any] = field(default_factory=dict)
 
 
 def dataset_dir(out: Path, repo: str) -> Path:
@@ -108,6 +148,7 @@ def publish(root: Path, publication: Publication, previous: Previous | None) -> 
     atomicdir.recover(root)
     version = publication.version
     lines = {r.id: _compact(r) for r in publication.records}  # each record serialised once
+    lines.update(publication.carried_lines)
     body = _jsonl(lines)
     # zlib releases the GIL: the version file is packed while the record files are written.
     with ThreadPoolExecutor(1) as packer:
@@ -154,7 +195,7 @@ def _manifest(publication: Publication, previous: Previous | None) -> bytes:
         {
             "datasetVersion": publication.version,
             "sha": publication.sha,
-            "records": len(publication.records),
+            "records": len(publication.records) + len(publication.carried_lines),
         }
     )
     manifest = {
@@ -164,10 +205,7 @@ def _manifest(publication: Publication, previous: Previous | None) -> bytes:
         "datasetVersion": publication.version,
         "counts": dict(publication.counts),
         **dict(publication.extra),
-        "records": {
-            rid: publication.provenance[rid].model_dump(mode="json")
-            for rid in sorted(publication.provenance)
-        },
+        "records": dict(sorted(_provenance(publication).items())),
         "retired": {
             rid: publication.retired[rid].model_dump(mode="json")
             for rid in sorted(publication.retired)
@@ -178,6 +216,11 @@ def _manifest(publication: Publication, previous: Previous | None) -> bytes:
     return (json.dumps(manifest, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
 
 
+def _provenance(publication: Publication) -> dict[str, Mapping[str, Any]]:
+    made = {rid: p.model_dump(mode="json") for rid, p in publication.provenance.items()}
+    return {**publication.carried_provenance, **made}
+
+
 def load_previous(root: Path) -> Previous | None:
     """The dataset published at `root`, or None if there is none yet."""
     recover_if_present(root)
@@ -185,22 +228,32 @@ def load_previous(root: Path) -> Previous | None:
     if not manifest_path.exists():
         return None
     manifest = read_manifest(root)
-    records: dict[str, Record] = {}
+    records: dict[str, dict[str, Any]] = {}
     jsonl = root / "records.jsonl"
     if jsonl.exists():
-        for line in _lines(jsonl):
-            record = Record.model_validate_json(line)
-            records[record.id] = record
+        for number, line in enumerate(_lines(jsonl), 1):
+            try:
+                record = json.loads(line)
+                records[record["id"]] = record
+            except (ValueError, KeyError, TypeError) as err:
+                raise StoreError(
+                    f"{jsonl}:{number} is not a record ({err}); run `errdoc validate` on it, "
+                    "or extract into a fresh OUT"
+                ) from err
     return Previous(
         version=manifest["datasetVersion"],
         sha=manifest["sha"],
-        records=records,
-        provenance={
-            k: Provenance.model_validate(v) for k, v in manifest.get("records", {}).items()
-        },
+        records=LazyModels(records, Record),
+        provenance=LazyModels(manifest.get("records", {}), Provenance),
         retired={k: Retired.model_validate(v) for k, v in manifest.get("retired", {}).items()},
         versions=list(manifest.get("versions", [])),
+        files=manifest.get("files", {}),
+        settings={key: manifest.get(key) for key in SETTINGS},
     )
+
+
+# What the previous version must share with this run for its files to be carried over.
+SETTINGS = ("extractor", "include", "exclude")
 
 
 def recover_if_present(root: Path) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -138,3 +138,71 @@ def subprocess_env(base_url: str) -> dict[str, str]:
         "OPENAI_API_KEY": "test-key",
         "MODEL": "gpt-4o-mini",
     }
+
+
+# --- the edits of a regeneration test ---------------------------------------------------------
+
+Files = dict[str, str | bytes | None]
+BARRIER_RS = "src/meta/src/barrier.rs"
+CATALOG_RS = "src/meta/src/catalog.rs"
+INJECT_FN = [
+    "/// Checks inject.",
+    "pub fn inject(id: u32, flag: bool) -> MetaResult<()> {",
+    "    if flag {",
+    '        bail!("cannot inject barrier {id} while paused");',
+    "    }",
+    "    Ok(())",
+    "}",
+]
+
+
+def edit(path: str, old: str, new: str) -> Callable[[Files], Files]:
+    """Replace `old` (which must occur once) in one file."""
+
+    def apply(files: Files) -> Files:
+        text = files[path]
+        assert isinstance(text, str) and text.count(old) == 1
+        return {**files, path: text.replace(old, new)}
+
+    return apply
+
+
+def line_shift(files: Files) -> Files:
+    return {**files, BARRIER_RS: rust_file("barrier", BARRIER, head=["// a", "// b", "// c"])}
+
+
+def move_inject(files: Files) -> Files:
+    text = files[BARRIER_RS]
+    assert isinstance(text, str)
+    moved = {**files, BARRIER_RS: text.replace("\n".join(INJECT_FN) + "\n", "")}
+    moved["src/meta/src/inject.rs"] = rust_file("inject", BARRIER[:1])
+    return moved
+
+
+def new_file(files: Files) -> Files:
+    sink = [("open_sink", "sink {id} is not open"), ("close_sink", "sink {id} closed twice")]
+    return {**files, "src/meta/src/sink.rs": rust_file("sink", sink)}
+
+
+def delete_catalog(files: Files) -> Files:
+    return {**files, CATALOG_RS: None}
+
+
+def rename_catalog(files: Files) -> Files:
+    return {**files, CATALOG_RS: None, "src/meta/src/storage/catalog.rs": files[CATALOG_RS]}
+
+
+# name, edit, (added, removed, moved, changed, unchanged), model requests
+CASES: list[tuple[str, Callable[[Files], Files], tuple[int, int, int, int, int], int]] = [
+    ("line shifts only", line_shift, (0, 0, 0, 0, 5), 0),
+    ("edited message", edit(BARRIER_RS, "while paused", "while the cluster is paused"),
+     (0, 0, 0, 1, 4), 1),
+    ("edited window", edit(BARRIER_RS, "BARRIER_INJECT_44: u32 = 44", "BARRIER_INJECT_44: u32 = 7"),
+     (0, 0, 0, 1, 4), 1),
+    ("removed site", edit(BARRIER_RS, 'bail!("cannot resume barrier {id} twice");', "return Ok(());"),
+     (0, 1, 0, 0, 4), 0),
+    ("moved site", move_inject, (0, 0, 1, 0, 4), 1),
+    ("new file", new_file, (2, 0, 0, 0, 5), 2),
+    ("deleted file", delete_catalog, (0, 2, 0, 0, 3), 0),
+    ("renamed file", rename_catalog, (0, 0, 2, 0, 3), 0),
+]  # fmt: skip

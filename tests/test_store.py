@@ -279,7 +279,7 @@ def test_a_kill_at_any_moment_leaves_one_whole_version(tmp_path: Path) -> None:
         assert sha in (first, second), f"seed {seed}"
 
     proc = _extract(repo.path, out, second, tmp_path / "cache-final")
-    assert proc.wait(60) == 0
+    assert proc.wait(60) == 0, proc.stderr.read() if proc.stderr else b""
     assert assert_whole(root) not in versions
     data: dict[str, Any] = json.loads((root / "manifest.json").read_text())
     assert data["sha"] == second
@@ -356,6 +356,35 @@ def test_the_writer_lock_survives_a_publish(tmp_path: Path) -> None:
         publish(root, publication("2026-01-02T00:00:00.000Z", SHA2, []), load_previous(root))
         with pytest.raises(LockedError), exclusive(root / ".lock", str(root)):
             pass
+
+
+def test_a_killed_writer_s_lock_is_not_kept_by_its_parser_processes(tmp_path: Path) -> None:
+    """The scan forks parser processes while the lock is held; they must not inherit it."""
+    lock = tmp_path / ".lock"
+    script = f"""
+import os, sys, time
+from pathlib import Path
+from pipeline.lock import exclusive
+with exclusive(Path({str(lock)!r}), "x"):
+    if os.fork() == 0:  # a parser process, still busy when its parent dies
+        time.sleep(30)
+        os._exit(0)
+    print("locked", flush=True)
+    time.sleep(30)
+"""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE, start_new_session=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == b"locked\n"
+        with pytest.raises(LockedError), exclusive(lock, "x"):
+            pass
+        holder.kill()
+        holder.wait(10)
+        with exclusive(lock, "x"):  # the child still runs, but holds no lock
+            pass
+    finally:
+        os.killpg(holder.pid, signal.SIGKILL)
 
 
 @pytest.mark.parametrize(

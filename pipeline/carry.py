@@ -1,0 +1,170 @@
+"""Carrying unchanged files over from the previous version: no scan, no context, no analyzer.
+
+A file whose blob is the one the previous version was made from, read by the same
+extractor, holds the same sites with the same ids, lines and windows. If the
+repository's `Result` aliases are the same too (error classes are resolved across
+files), each of its records is the previous one with only `analyzedSha` and
+`githubUrl` moved (SPEC 7). A regeneration then pays for the changed files alone.
+
+The manifest keeps what this needs per scanned file (`files`: blob id, aliases,
+`use anyhow::Result`, parse errors), so no old commit and no cache is read. Pure.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Set
+from dataclasses import dataclass
+from typing import Any
+
+from pipeline.context import AliasTable, alias_lookup
+from pipeline.records import github_url
+from pipeline.scan import RepoScan
+from pipeline.sitetypes import TypeAlias
+from pipeline.source import TreeEntry
+from pipeline.store import Previous
+
+RECORD_KEYS = (
+    "id", "repo", "slug", "errorCode", "errorMessage", "messagePattern", "errorType",
+    "errorClass", "httpStatus", "severity", "filePath", "lineNumber", "sourceCode",
+    "sourceCodeStart", "sourceCodeEnd", "githubUrl", "documentation", "triggerScenarios",
+    "commonSituations", "solutions", "exampleFix", "handlingStrategy", "validationCode",
+    "typeGuard", "tryCatchPattern", "preventionTips", "tags", "backgroundTag", "analyzedSha",
+    "analyzedAt", "contentChangedAt", "schemaVersion",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Carried:
+    """The records of the carried files at the new commit."""
+
+    paths: frozenset[str]
+    lines: dict[str, str]  # record id -> compact JSON, as `records.jsonl` holds it
+    provenance: dict[str, Mapping[str, Any]]  # record id -> the previous provenance, as is
+
+    def kinds(self) -> list[str]:
+        return [str(p.get("kind")) for p in self.provenance.values()]
+
+
+NOTHING = Carried(frozenset(), {}, {})
+
+
+def file_summaries(entries: Iterable[TreeEntry], scanned: RepoScan) -> dict[str, dict[str, Any]]:
+    """What the manifest keeps of each scanned file, for the next run's carry-over."""
+    summaries: dict[str, dict[str, Any]] = {}
+    for entry in entries:
+        scan = scanned.scans.get(entry.path)
+        if scan is None:
+            continue
+        summary: dict[str, Any] = {"blob": entry.blob_sha}
+        if scan.aliases:
+            summary["aliases"] = [[a.name, a.error_type] for a in scan.aliases]
+        if scan.uses_anyhow_result:
+            summary["anyhowResult"] = True
+        if scan.parse_errors:
+            summary["parseErrors"] = scan.parse_errors
+        lookups = sorted({name for site in scan.sites if (name := alias_lookup(site))})
+        if lookups:
+            summary["lookups"] = lookups
+        summaries[entry.path] = summary
+    return summaries
+
+
+def summary_aliases(files: Mapping[str, Mapping[str, Any]]) -> AliasTable:
+    """The alias table that the summaries of `files` describe."""
+    return AliasTable.build(
+        (
+            (path, TypeAlias(name, error))
+            for path, summary in files.items()
+            for name, error in summary.get("aliases", ())
+        ),
+        (path for path, summary in files.items() if summary.get("anyhowResult")),
+    )
+
+
+def carriable(
+    previous: Previous | None,
+    entries: Iterable[TreeEntry],
+    settings: Mapping[str, Any],
+    analyzer: str,
+    version: str | None,
+) -> frozenset[str]:
+    """The listed files whose every previous record can be carried over unparsed.
+
+    Same blob, same extractor and file selection, and each record's explanation one
+    that this run would reuse (same analyzer and prompt version, status ok).
+    """
+    if previous is None or not previous.files:
+        return frozenset()
+    if any(previous.settings.get(key) != value for key, value in settings.items()):
+        return frozenset()
+    by_file: dict[str, list[str]] = defaultdict(list)
+    for rid, record in previous.records.raw.items():
+        by_file[str(record.get("filePath"))].append(rid)
+    provenance = previous.provenance.raw
+    paths = set()
+    for entry in entries:
+        summary = previous.files.get(entry.path)
+        if summary is None or summary.get("blob") != entry.blob_sha:
+            continue
+        if all(_reusable(provenance.get(rid), analyzer, version) for rid in by_file[entry.path]):
+            paths.add(entry.path)
+    return frozenset(paths)
+
+
+def _reusable(provenance: Mapping[str, Any] | None, analyzer: str, version: str | None) -> bool:
+    return (
+        provenance is not None
+        and provenance.get("analyzer") == analyzer
+        and provenance.get("status") == "ok"
+        and (version is None or provenance.get("promptVersion") == version)
+    )
+
+
+def whole_table(
+    previous: Previous, carried: Set[str], scanned: RepoScan, entries: Iterable[TreeEntry]
+) -> AliasTable:
+    """The alias table of the whole commit: carried files' summaries plus the scanned files."""
+    now: dict[str, Mapping[str, Any]] = {path: previous.files[path] for path in carried}
+    now.update(file_summaries(entries, scanned))
+    return summary_aliases(now)
+
+
+def stale_classes(previous: Previous, carried: Set[str], table: AliasTable) -> frozenset[str]:
+    """Carried files in which an alias a site looks up now resolves otherwise.
+
+    Their records' `errorClass` was resolved against the previous table; those files
+    are scanned again instead (an alias added or removed elsewhere, `type Result`).
+    """
+    before = summary_aliases(previous.files)
+    return frozenset(
+        path
+        for path in carried
+        if any(
+            before.resolve(name, path) != table.resolve(name, path)
+            for name in previous.files[path].get("lookups", ())
+        )
+    )
+
+
+def carry(previous: Previous, paths: Set[str], repo: str, sha: str) -> Carried:
+    """The previous records of `paths`, moved to commit `sha`."""
+    lines: dict[str, str] = {}
+    provenance: dict[str, Mapping[str, Any]] = {}
+    for rid, old in previous.records.raw.items():
+        if old.get("filePath") not in paths:
+            continue
+        if tuple(old) != RECORD_KEYS:
+            raise ValueError(
+                f"record {rid} of the previous version does not have the record's keys; "
+                "run `errdoc validate` on the dataset"
+            )
+        record = dict(old)
+        record["analyzedSha"] = sha
+        record["githubUrl"] = github_url(
+            repo, sha, old["filePath"], old["sourceCodeStart"], old["sourceCodeEnd"]
+        )
+        lines[rid] = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+        provenance[rid] = previous.provenance.raw[rid]
+    return Carried(frozenset(paths), lines, provenance)
