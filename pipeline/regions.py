@@ -10,8 +10,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from tree_sitter import Parser, Point, Range, Tree
+
+from pipeline.testcode import is_test_attribute
 
 # Macros whose name alone marks a possible site (the `assert*` family is one needle).
 ERROR_MACROS = (
@@ -23,7 +26,6 @@ WINDOW_RADIUS = 18
 # (Not after a `;`: a comment line may end with one, and rustfmt leaves a blank line anyway.)
 _ITEM_BOUNDARY = re.compile(rb"(?:\n\n|\n\}[^\n]*\n)(?=[^\s})\]])")
 _TEST_ITEM = b"\n#[cfg(test)]"
-TEST_FILE = b"#![cfg(test)]"
 _NEEDLES = (
     *(f"{name}!".encode() for name in ERROR_MACROS),
     b"assert",
@@ -44,14 +46,36 @@ _BLOCK_HEAD = re.compile(
     rb"(?:[ \t]*(?://[^\n]*|#!?\[[^\n]*)\n)*"
     rb"(?:pub(?:\([^)\n]*\))? )?(?:unsafe )?(?:impl|mod|trait)\b[^;{]*\{[ \t]*\n"
 )
+# A chunk of blank, attribute and comment lines only: it belongs to the item below it.
+_DECORATION = re.compile(rb"(?:[ \t]*(?:(?:#\[|//|/\*|\*)[^\n]*)?\n)*")
 _SPLIT_BYTES = 1024  # smaller blocks are parsed whole: splitting them saves nothing
 _WHOLE = Range(Point(0, 0), Point(0xFFFFFFFF, 0xFFFFFFFF), 0, 0xFFFFFFFF)
 
 
 def is_test_file(source: bytes) -> bool:
-    """`#![cfg(test)]` at the start of a line: the whole file is test code."""
-    index = source.find(TEST_FILE)
-    return index >= 0 and (index == 0 or source[index - 1 : index] == b"\n")
+    """A test inner attribute (`#![cfg(test)]`, `#![cfg(all(test, ..))]`) heads the file.
+
+    Only the file's head counts (blank lines, comments, inner attributes), as in a
+    whole parse: an indented `#![cfg(test)]` opens a test module, not a test file.
+    """
+    if source.find(b"#![") < 0:
+        return False
+    pos = 0
+    while pos < len(source):
+        end = source.find(b"\n", pos)
+        end = len(source) if end < 0 else end
+        line = source[pos:end].strip()
+        if line.startswith(b"/*"):  # a block comment: skip to its end
+            close = source.find(b"*/", pos)
+            end = len(source) if close < 0 else source.find(b"\n", close)
+            end = len(source) if end < 0 else end
+        elif line.startswith(b"#![") and line.endswith(b"]"):
+            if is_test_attribute(line[3:-1].decode("utf-8", errors="replace")):
+                return True
+        elif line and not line.startswith(b"//"):
+            return False
+        pos = end + 1
+    return False
 
 
 def parse_relevant(parser: Parser, source: bytes, hints: Sequence[int]) -> Tree:
@@ -65,14 +89,21 @@ def parse_relevant(parser: Parser, source: bytes, hints: Sequence[int]) -> Tree:
     """
     ranges = relevant_ranges(source, hints)
     if ranges is not None:
-        parser.included_ranges = ranges
-        try:
-            tree = parser.parse(source)
-        finally:
-            parser.included_ranges = [_WHOLE]
+        tree = parse_ranges(parser, source, ranges)
         if not tree.root_node.has_error:
             return tree
     return parser.parse(source)
+
+
+def parse_ranges(parser: Parser, source: bytes, ranges: Sequence[Range] | None) -> Tree:
+    """Parse `ranges` of `source` (all of it for None) as one document, positions kept."""
+    if ranges is None:
+        return parser.parse(source)
+    parser.included_ranges = list(ranges)
+    try:
+        return parser.parse(source)
+    finally:
+        parser.included_ranges = [_WHOLE]
 
 
 def site_hints(source: bytes) -> list[int]:
@@ -97,8 +128,21 @@ def site_hints(source: bytes) -> list[int]:
     return hints
 
 
-def relevant_ranges(source: bytes, hints: Sequence[int]) -> list[Range] | None:
-    """The ranges worth parsing, or None when that is the whole file."""
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A part of a file that parses on its own: a top-level item, or one member of a large block.
+
+    `spans` are the byte ranges to parse (for a member: the block's header, the member,
+    the block's closing line); `body` is the part whose sites belong to the unit (the
+    item, or the member). Both start at the beginning of a line.
+    """
+
+    spans: tuple[tuple[int, int], ...]
+    body: tuple[int, int]
+
+
+def relevant_units(source: bytes, hints: Sequence[int]) -> list[Unit]:
+    """The units that hold a hint, in file order (`#[cfg(test)]` items left out)."""
     starts = [0, *(m.end() for m in _ITEM_BOUNDARY.finditer(source))]
     ends = [*starts[1:], len(source)]
     by_chunk: dict[int, list[int]] = {}
@@ -110,13 +154,36 @@ def relevant_ranges(source: bytes, hints: Sequence[int]) -> list[Range] | None:
         if starts[chunk] == index + 1:
             by_chunk.pop(chunk, None)
         index = source.find(_TEST_ITEM, index + 1)
+    units: list[Unit] = []
+    absorbed: set[int] = set()
+    for chunk in sorted(by_chunk, reverse=True):  # a chunk takes the attributes above it
+        top = chunk
+        while (
+            top > 0
+            and top - 1 not in absorbed
+            and _DECORATION.fullmatch(source, starts[top - 1], ends[top - 1])
+        ):
+            top -= 1
+        absorbed.update(range(top, chunk))
+        if chunk not in absorbed:
+            lead = starts[top]
+            units[:0] = _inner_units(source, lead, starts[chunk], ends[chunk], by_chunk[chunk])
+    return units
+
+
+def relevant_ranges(source: bytes, hints: Sequence[int]) -> list[Range] | None:
+    """The ranges worth parsing, or None when that is the whole file."""
+    return ranges_of(source, relevant_units(source, hints))
+
+
+def ranges_of(source: bytes, units: Sequence[Unit]) -> list[Range] | None:
+    """The included ranges that parse `units` together, or None when that is the whole file."""
     spans: list[list[int]] = []
-    for chunk in sorted(by_chunk):
-        for start, end in _inner_spans(source, starts[chunk], ends[chunk], by_chunk[chunk]):
-            if spans and spans[-1][1] == start:
-                spans[-1][1] = end
-            else:
-                spans.append([start, end])
+    for start, end in sorted({span for unit in units for span in unit.spans}):
+        if spans and spans[-1][1] == start:
+            spans[-1][1] = end
+        else:
+            spans.append([start, end])
     if spans == [[0, len(source)]]:
         return None
     ranges: list[Range] = []
@@ -129,14 +196,15 @@ def relevant_ranges(source: bytes, hints: Sequence[int]) -> list[Range] | None:
     return ranges
 
 
-def _inner_spans(source: bytes, start: int, end: int, hints: list[int]) -> list[tuple[int, int]]:
-    """A large `impl`/`mod`/`trait` block: its header, the members holding hints, its `}`.
+def _inner_units(source: bytes, lead: int, start: int, end: int, hints: list[int]) -> list[Unit]:
+    """A chunk's units: one per member holding hints of a large block, else the whole chunk.
 
-    The members are cut like top-level items, one indentation level (4 spaces) in.
-    Header, members and closing line read as one valid block, so the enclosing impl
-    and everything inside a member are seen as in the whole file.
+    Members are cut like top-level items, one indentation level (4 spaces) in. Each
+    is parsed with the block's header and closing line, which read as one valid block,
+    so the enclosing impl and everything inside a member are seen as in the whole file.
+    `lead` is where the attribute and comment chunks right above the chunk begin.
     """
-    whole = [(start, end)]
+    whole = [Unit(((lead, end),), (lead, end))]
     if end - start < _SPLIT_BYTES:
         return whole
     head = _BLOCK_HEAD.match(source, start, end)
@@ -149,7 +217,13 @@ def _inner_spans(source: bytes, start: int, end: int, hints: list[int]) -> list[
     keep = sorted({bisect_right(members, h) - 1 for h in hints if body <= h < closing})
     if any(h < body or h >= closing for h in hints):
         return whole  # a hint in the header or after the block: nothing to gain, be exact
-    return [(start, body), *((members[k], member_ends[k]) for k in keep), (closing, end)]
+    return [
+        Unit(
+            ((lead, body), (members[k], member_ends[k]), (closing, end)),
+            (members[k], member_ends[k]),
+        )
+        for k in keep
+    ]
 
 
 def split_lines(source: bytes) -> list[str]:

@@ -10,16 +10,16 @@ from __future__ import annotations
 import os
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.progress import Progress
 from pipeline.scancache import ScanCache, with_path
-from pipeline.sites import find_sites
 from pipeline.sitetypes import FileScan
 from pipeline.source import BlobReader, Listing, TreeEntry
+from pipeline.unitscan import find_sites_cached
 
 INLINE_LIMIT = 16  # below this many files a pool costs more than it saves
 CHUNK_BYTES = 1_000_000
@@ -62,10 +62,28 @@ def _scan_chunk(entries: Sequence[TreeEntry]) -> list[tuple[TreeEntry, FileScan 
     assert _reader is not None and _cache is not None
     out: list[tuple[TreeEntry, FileScan | None]] = []
     blobs = _reader.read_many([entry.blob_sha for entry in entries])
+    units = _UnitBuffer(_cache)
     for entry, data in zip(entries, blobs, strict=True):
-        out.append((entry, None if data is None else find_sites(entry.path, data)))
+        out.append((entry, None if data is None else find_sites_cached(entry.path, data, units)))
     _cache.put_many({entry.blob_sha: scan for entry, scan in out if scan is not None})
+    _cache.put_units(units.fresh)
     return out
+
+
+class _UnitBuffer:
+    """The unit cache of a chunk: reads through to SQLite, writes once at the end."""
+
+    def __init__(self, cache: ScanCache) -> None:
+        self.cache = cache
+        self.fresh: dict[str, FileScan] = {}
+
+    def get_units(self, keys: Sequence[str]) -> dict[str, FileScan]:
+        found = {key: self.fresh[key] for key in keys if key in self.fresh}
+        missing = [key for key in keys if key not in found]
+        return {**found, **self.cache.get_units(missing)} if missing else found
+
+    def put_units(self, units: Mapping[str, FileScan]) -> None:
+        self.fresh.update(units)
 
 
 def scan_listing(

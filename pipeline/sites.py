@@ -8,7 +8,7 @@ from functools import cache
 from importlib import resources
 
 import tree_sitter_rust
-from tree_sitter import Language, Node, Parser, Query, QueryCursor
+from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 from pipeline.facts import site_facts
 from pipeline.formats import decode_rust_string, literal_segments, message_pattern
@@ -31,7 +31,7 @@ from pipeline.sitetypes import Condition, FileScan, Site, SiteKind, TypeAlias
 from pipeline.testcode import is_test_code, is_test_path
 
 # Bump when a change here would change what a cached FileScan holds.
-EXTRACTOR_VERSION = "16"
+EXTRACTOR_VERSION = "17"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -115,26 +115,45 @@ def find_sites(path: str, source: bytes, *, whole: bool = False) -> FileScan:
         return FileScan(sites=())
     tree = _parser().parse(source) if whole else parse_relevant(_parser(), source, hints)
     lines = split_lines(source)
+    found, aliases = collect(tree, path, source)
+    sites = []
+    for site in found:
+        window, start = source_window(lines, site.line)
+        sites.append(replace(site, window=window, window_start=start))
+    sites.sort(key=lambda s: (s.line, s.column))
+    return FileScan(
+        sites=tuple(sites),
+        aliases=tuple(alias for alias, _ in aliases),
+        parse_errors=1 if tree.root_node.has_error else 0,
+        uses_anyhow_result=uses_anyhow_result(source),
+    )
+
+
+def collect(tree: Tree, path: str, source: bytes) -> tuple[list[Site], list[tuple[TypeAlias, int]]]:
+    """The sites (no window yet) and the aliases (with their 0-based row) a parse shows."""
     sites: list[Site] = []
-    aliases: list[TypeAlias] = []
+    aliases: list[tuple[TypeAlias, int]] = []
     for pattern, captures in QueryCursor(_query()).matches(tree.root_node):
         node = captures[_ROOT_CAPTURE[pattern]][0]
         if pattern == _ALIAS:
             alias = _type_alias(captures)
             if alias is not None:
-                aliases.append(alias)
+                aliases.append((alias, node.start_point.row))
             continue
         site = _site(pattern, node, captures, SourceFile(path, source))
         if site is not None and not is_test_code(node):
-            window, start = source_window(lines, site.line)
-            sites.append(replace(site, window=window, window_start=start))
-    sites.sort(key=lambda s: (s.line, s.column))
-    return FileScan(
-        sites=tuple(sites),
-        aliases=tuple(aliases),
-        parse_errors=1 if tree.root_node.has_error else 0,
-        uses_anyhow_result=_ANYHOW_RESULT.search(source) is not None,
-    )
+            sites.append(site)
+    return sites, aliases
+
+
+def uses_anyhow_result(source: bytes) -> bool:
+    """`use anyhow::Result` (or `{.., Result}`): a bare `Result<T>` is anyhow's."""
+    return _ANYHOW_RESULT.search(source) is not None
+
+
+def parser() -> Parser:
+    """The process's Rust parser (included ranges reset after each use)."""
+    return _parser()
 
 
 _MACRO, _ATTR, _METHOD, _CTOR, _ERRWRAP, _ALIAS = range(6)

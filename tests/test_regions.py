@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.regions import relevant_ranges, site_hints
+from pipeline.regions import is_test_file, relevant_ranges, site_hints
 from pipeline.sites import find_sites
 
 FIXTURES = Path(__file__).parent / "fixtures" / "rust"
@@ -108,3 +108,28 @@ def test_a_needle_counts_only_with_a_literal_before_the_statement_ends(
     source: bytes, hinted: bool
 ) -> None:
     assert bool(site_hints(source)) is hinted
+
+
+def test_an_attribute_cut_off_by_a_blank_line_still_marks_its_item() -> None:
+    source = b'#[cfg(test)]\n\nmod checks {\n    fn f() { panic!("only in tests"); }\n}\n'
+    assert find_sites("src/a.rs", source) == find_sites("src/a.rs", source, whole=True)
+    assert find_sites("src/a.rs", source).sites == ()
+
+
+@pytest.mark.parametrize(
+    ("head", "test_only"),
+    [
+        ("#![cfg(test)]\n", True),
+        ('// Copyright\n\n#![cfg(all(test, feature = "x"))]\n', True),
+        ("/* licence\n * text\n */\n#![cfg(test)]\n", True),
+        ("#![allow(dead_code)]\n", False),
+        ("#![cfg(not(test))]\n", False),
+        ("use x;\nmod tests {\n    #![cfg(test)]\n}\n", False),  # a test module, not a test file
+    ],
+)
+def test_a_test_inner_attribute_at_the_head_makes_the_file_test_code(
+    head: str, test_only: bool
+) -> None:
+    source = (head + 'fn f() -> u32 {\n    panic!("reached");\n}\n').encode()
+    assert is_test_file(source) is test_only
+    assert find_sites("src/a.rs", source) == find_sites("src/a.rs", source, whole=True)

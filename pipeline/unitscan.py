@@ -1,0 +1,177 @@
+"""Scanning a changed file by parsing only its changed units: sites cached by unit content.
+
+A commit usually changes a few functions of a large file. `regions` already cuts a
+file into units that parse on their own (top-level items, members of large
+blocks); here each unit's sites are cached under a hash of its text, with lines
+relative to the unit, so a changed file parses only its new units and moves the
+others' sites to their new lines. What a unit's sites depend on outside its own
+text goes into the key too: the file's inner attributes (`#![cfg(..)]`) and the
+attribute and comment lines right above it (a `#[cfg(test)]` cut off by a blank
+line). If the new units do not parse cleanly, or a site falls outside every unit,
+the file is scanned the plain way (`sites.find_sites`): the result never depends
+on the cache. Pure but for the `UnitStore` it is given.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from bisect import bisect_right
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Protocol
+
+from pipeline.regions import (
+    Unit,
+    is_test_file,
+    parse_ranges,
+    ranges_of,
+    relevant_units,
+    site_hints,
+    source_window,
+    split_lines,
+)
+from pipeline.sites import collect, find_sites, parser, uses_anyhow_result
+from pipeline.sitetypes import FileScan, Site, TypeAlias
+from pipeline.testcode import is_test_path
+
+_INNER_ATTRIBUTE = re.compile(rb"(?m)^[ \t]*#!\[[^\n]*")
+_LEAD_LINE = re.compile(rb"[ \t]*(?:$|#\[|//|/\*|\*)")
+_LEAD_LIMIT = 64  # lines looked at above a unit
+
+
+class UnitStore(Protocol):
+    """Where unit scans are kept: by key, sites with lines relative to the unit, no path."""
+
+    def get_units(self, keys: Sequence[str]) -> dict[str, FileScan]: ...
+
+    def put_units(self, units: Mapping[str, FileScan]) -> None: ...
+
+
+def find_sites_cached(path: str, source: bytes, store: UnitStore) -> FileScan:
+    """`find_sites(path, source)`, parsing only the units `store` does not know."""
+    if is_test_path(path) or is_test_file(source):
+        return FileScan(sites=())
+    hints = site_hints(source)
+    if not hints:
+        return FileScan(sites=())
+    units = relevant_units(source, hints)
+    context = _inner_attributes(source)
+    keys = [unit_key(source, unit, context) for unit in units]
+    known = store.get_units(keys)
+    todo = {key: unit for unit, key in zip(units, keys, strict=True) if key not in known}
+    if todo:
+        parsed = _parse_units(path, source, list(todo.values()))
+        if parsed is None:
+            return find_sites(path, source)
+        fresh = dict(zip(todo, parsed, strict=True))
+        store.put_units(fresh)
+        known = {**known, **fresh}
+    lines = split_lines(source)
+    sites: list[Site] = []
+    aliases: list[TypeAlias] = []
+    for first, key in zip(_first_lines(source, units), keys, strict=True):
+        part = known[key]
+        aliases.extend(part.aliases)
+        for site in part.sites:
+            line = site.line + first - 1
+            window, start = source_window(lines, line)
+            sites.append(_placed(site, first - 1, path, window, start))
+    sites.sort(key=lambda s: (s.line, s.column))
+    return FileScan(
+        sites=tuple(sites),
+        aliases=tuple(aliases),
+        parse_errors=0,
+        uses_anyhow_result=uses_anyhow_result(source),
+    )
+
+
+def _inner_attributes(source: bytes) -> bytes:
+    """The file's `#![..]` lines (they can make a whole file test code)."""
+    if source.find(b"#![") < 0:
+        return b""
+    return b"\n".join(_INNER_ATTRIBUTE.findall(source))
+
+
+def unit_key(source: bytes, unit: Unit, context: bytes) -> str:
+    """The hash of what a unit's sites depend on: its text, the lines above it, the file's `#!`."""
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(context)
+    digest.update(b"\0")
+    digest.update(_lead(source, unit.spans[0][0]))
+    for start, end in unit.spans:
+        digest.update(b"\0")
+        digest.update(source[start:end])
+    return digest.hexdigest()
+
+
+def _lead(source: bytes, start: int) -> bytes:
+    """The blank, attribute and comment lines right above `start` (a line start)."""
+    top = start
+    for _ in range(_LEAD_LIMIT):
+        if top == 0:
+            break
+        above = source.rfind(b"\n", 0, top - 1) + 1
+        if not _LEAD_LINE.match(source, above, top - 1):
+            break
+        top = above
+    return source[top:start]
+
+
+def _first_lines(source: bytes, units: Sequence[Unit]) -> list[int]:
+    """The 1-based line on which each unit's body starts (units in file order)."""
+    firsts, row, offset = [], 0, 0
+    for unit in units:
+        row += source.count(b"\n", offset, unit.body[0])
+        offset = unit.body[0]
+        firsts.append(row + 1)
+    return firsts
+
+
+def _parse_units(path: str, source: bytes, units: Sequence[Unit]) -> list[FileScan] | None:
+    """Each unit's sites and aliases, lines relative to its body; None if that cannot be exact."""
+    tree = parse_ranges(parser(), source, ranges_of(source, units))
+    if tree.root_node.has_error:
+        return None
+    sites, aliases = collect(tree, path, source)
+    firsts = _first_lines(source, units)
+    lasts = [
+        first + source.count(b"\n", *unit.body) - 1
+        for unit, first in zip(units, firsts, strict=True)
+    ]
+
+    def owner(line: int) -> int | None:
+        index = bisect_right(firsts, line) - 1
+        return index if index >= 0 and line <= lasts[index] else None
+
+    found: list[list[Site]] = [[] for _ in units]
+    declared: list[list[TypeAlias]] = [[] for _ in units]
+    for site in sites:
+        index = owner(site.line)
+        if index is None:
+            return None
+        found[index].append(_placed(site, 1 - firsts[index], "", "", 1))
+    for alias, row in aliases:
+        index = owner(row + 1)
+        if index is None:
+            return None
+        declared[index].append(alias)
+    return [
+        FileScan(sites=tuple(s), aliases=tuple(a)) for s, a in zip(found, declared, strict=True)
+    ]
+
+
+def _placed(site: Site, shift: int, path: str, window: str, window_start: int) -> Site:
+    """`site` moved down `shift` lines (its conditions too), at `path`, with its window."""
+    facts = site.facts
+    if facts.conditions and shift:
+        moved = tuple(replace(c, line=c.line + shift) for c in facts.conditions)
+        facts = replace(facts, conditions=moved)
+    return replace(
+        site,
+        line=site.line + shift,
+        file_path=path,
+        facts=facts,
+        window=window,
+        window_start=window_start,
+    )
