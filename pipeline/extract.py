@@ -33,7 +33,15 @@ from pipeline.records import build_record, relocated
 from pipeline.scan import RepoScan, merged
 from pipeline.sites import EXTRACTOR_VERSION
 from pipeline.source import Listing
-from pipeline.store import Previous, Publication, dataset_dir, load_previous, new_version, publish
+from pipeline.store import (
+    Previous,
+    Publication,
+    dataset_dir,
+    line_field,
+    load_previous,
+    new_version,
+    publish,
+)
 
 
 @dataclass
@@ -67,11 +75,11 @@ def reusable(
     if previous is None:
         return False
     old = previous.provenance.get(context.record_id)
-    record = previous.records.raw.get(context.record_id)
+    line = previous.records.raw.get(context.record_id)
     return (
         old is not None
-        and record is not None
-        and record.get("errorClass") == context.error_class
+        and line is not None
+        and line_field(line, "errorClass") == context.error_class
         and old.contentHash == context.content_hash
         and old.analyzer == analyzer
         and old.status == "ok"

@@ -9,7 +9,12 @@ from pipeline.model import Explanation, Record
 
 def github_url(repo: str, sha: str, path: str, start: int, end: int) -> str:
     """The pinned link to the window."""
-    return f"https://github.com/{repo}/blob/{sha}/{path}#L{start}-L{end}"
+    return f"{github_tree(repo, sha)}/{path}#L{start}-L{end}"
+
+
+def github_tree(repo: str, sha: str) -> str:
+    """What every `githubUrl` of a version starts with."""
+    return f"https://github.com/{repo}/blob/{sha}"
 
 
 def build_record(

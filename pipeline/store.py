@@ -19,6 +19,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -33,6 +34,9 @@ from pipeline.errors import StoreError as StoreError
 from pipeline.model import Provenance, Record, Retired
 
 MANIFEST_FORMAT = 1
+# Version files are written at every run and read by diffs: level 3 packs risingwave's 23 MB
+# of records into 5.0 MB in 0.18 s (level 6: 4.2 MB in 0.36 s), hidden behind the record files.
+VERSION_GZIP_LEVEL = 3
 
 
 @dataclass(frozen=True)
@@ -56,14 +60,14 @@ M = TypeVar("M", bound=BaseModel)
 
 
 class LazyModels(Mapping[str, M]):
-    """Models by id, validated from their JSON form on first access.
+    """Models by id, validated from their JSON form (a dict, or a JSON text) on first access.
 
     A regeneration reads the previous version whole, but looks at most records
     only to copy them (`carry`): validating 6,000 records it never inspects would
     cost more than the rest of the run.
     """
 
-    def __init__(self, raw: Mapping[str, Mapping[str, Any]], model: type[M]) -> None:
+    def __init__(self, raw: Mapping[str, Any], model: type[M]) -> None:
         self.raw = raw
         self._model = model
         self._made: dict[str, M] = {}
@@ -71,7 +75,12 @@ class LazyModels(Mapping[str, M]):
     def __getitem__(self, key: str) -> M:
         made = self._made.get(key)
         if made is None:
-            made = self._made[key] = self._model.model_validate(self.raw[key])
+            value = self.raw[key]
+            if isinstance(value, str):
+                made = self._model.model_validate_json(value)
+            else:
+                made = self._model.model_validate(value)
+            self._made[key] = made
         return made
 
     def __contains__(self, key: object) -> bool:
@@ -82,6 +91,18 @@ class LazyModels(Mapping[str, M]):
 
     def __len__(self) -> int:
         return len(self.raw)
+
+
+def line_field(line: str, key: str) -> Any:
+    """A top-level string or null field of a compact record line, without parsing the rest.
+
+    In compact JSON a `"key":` with bare quotes is a key: quotes inside strings are
+    escaped. Records are flat, so the key is found once.
+    """
+    match = re.search(f'"{key}":("(?:[^"\\\\]|\\\\.)*"|null)', line)
+    if match is None:
+        raise StoreError(f"a record line has no {key}; run `errdoc validate` on the dataset")
+    return json.loads(match.group(1))
 
 
 @dataclass(frozen=True)
@@ -152,7 +173,7 @@ def publish(root: Path, publication: Publication, previous: Previous | None) -> 
     body = _jsonl(lines)
     # zlib releases the GIL: the version file is packed while the record files are written.
     with ThreadPoolExecutor(1) as packer:
-        packed = packer.submit(gzip.compress, body, compresslevel=6, mtime=0)
+        packed = packer.submit(gzip.compress, body, compresslevel=VERSION_GZIP_LEVEL, mtime=0)
         staging = _stage(root, publication, previous, lines, body)
         # An orphan version file (if we die before the exchange) is harmless: nothing lists it.
         name = f"{version}.jsonl.gz"
@@ -228,18 +249,17 @@ def load_previous(root: Path) -> Previous | None:
     if not manifest_path.exists():
         return None
     manifest = read_manifest(root)
-    records: dict[str, dict[str, Any]] = {}
+    records: dict[str, str] = {}  # compact lines, validated when looked at (`LazyModels`)
     jsonl = root / "records.jsonl"
     if jsonl.exists():
         for number, line in enumerate(_lines(jsonl), 1):
-            try:
-                record = json.loads(line)
-                records[record["id"]] = record
-            except (ValueError, KeyError, TypeError) as err:
+            match = _ID.match(line)
+            if match is None:
                 raise StoreError(
-                    f"{jsonl}:{number} is not a record ({err}); run `errdoc validate` on it, "
+                    f"{jsonl}:{number} is not a record line; run `errdoc validate` on it, "
                     "or extract into a fresh OUT"
-                ) from err
+                )
+            records[match.group(1)] = line.rstrip("\n")
     return Previous(
         version=manifest["datasetVersion"],
         sha=manifest["sha"],
@@ -252,6 +272,7 @@ def load_previous(root: Path) -> Previous | None:
     )
 
 
+_ID = re.compile(r'\{"id":"([0-9a-f]{16})",')
 # What the previous version must share with this run for its files to be carried over.
 SETTINGS = ("extractor", "include", "exclude")
 
