@@ -76,22 +76,30 @@ def claim_staging(root: Path) -> Path:
     return staging
 
 
-def rewrite(path: Path, data: bytes) -> None:
-    """Write `data` to `path`, reusing the file if it is ours alone (one link)."""
+def rewrite(path: Path, data: bytes, dir_fd: int | None = None) -> None:
+    """Write `data` to `path`, reusing the file if it is ours alone (one link).
+
+    With `dir_fd`, `path` is a name in that directory (no path walk per file).
+    """
     try:
-        fd = os.open(path, os.O_WRONLY | os.O_NOFOLLOW)
+        fd = os.open(path, os.O_WRONLY | os.O_NOFOLLOW, dir_fd=dir_fd)
     except FileNotFoundError:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666, dir_fd=dir_fd)
+        size = 0
     else:
-        if os.fstat(fd).st_nlink != 1:  # shared with another tree: never write through it
+        stat = os.fstat(fd)
+        size = stat.st_size
+        if stat.st_nlink != 1:  # shared with another tree: never write through it
             os.close(fd)
-            path.unlink()
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            os.unlink(path, dir_fd=dir_fd)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666, dir_fd=dir_fd)
+            size = 0
     try:
         view, done = memoryview(data), 0
         while done < len(data):
             done += os.pwrite(fd, view[done:], done)
-        os.ftruncate(fd, len(data))  # after the write: frees only a shorter file's tail
+        if size > len(data):
+            os.ftruncate(fd, len(data))  # after the write: frees only a shorter file's tail
     finally:
         os.close(fd)
 

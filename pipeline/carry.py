@@ -12,7 +12,6 @@ The manifest keeps what this needs per scanned file (`files`: blob id, aliases,
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass
 from typing import Any
@@ -22,7 +21,7 @@ from pipeline.records import github_tree
 from pipeline.scan import RepoScan
 from pipeline.sitetypes import TypeAlias
 from pipeline.source import TreeEntry
-from pipeline.store import Previous, line_field
+from pipeline.store import Previous
 
 
 @dataclass(frozen=True)
@@ -89,16 +88,15 @@ def carriable(
         return frozenset()
     if any(previous.settings.get(key) != value for key, value in settings.items()):
         return frozenset()
-    by_file: dict[str, list[str]] = defaultdict(list)
-    for rid, line in previous.records.raw.items():
-        by_file[line_field(line, "filePath")].append(rid)
+    by_file = previous.ids_by_file
     provenance = previous.provenance.raw
     paths = set()
     for entry in entries:
         summary = previous.files.get(entry.path)
         if summary is None or summary.get("blob") != entry.blob_sha:
             continue
-        if all(_reusable(provenance.get(rid), analyzer, version) for rid in by_file[entry.path]):
+        ids = by_file.get(entry.path, ())
+        if all(_reusable(provenance.get(rid), analyzer, version) for rid in ids):
             paths.add(entry.path)
     return frozenset(paths)
 
@@ -148,9 +146,8 @@ def carry(previous: Previous, paths: Set[str], repo: str, sha: str) -> Carried:
     new_sha, new_url = _sha_field(sha), _url_head(repo, sha)
     lines: dict[str, str] = {}
     provenance: dict[str, Mapping[str, Any]] = {}
-    for rid, line in previous.records.raw.items():
-        if line_field(line, "filePath") not in paths:
-            continue
+    for rid in (rid for path in paths for rid in previous.ids_by_file.get(path, ())):
+        line = previous.records.raw[rid]
         if not (
             line.startswith(f'{{"id":"{rid}","repo":')
             and line.endswith(',"schemaVersion":2}')

@@ -16,6 +16,7 @@ finds a manifest of a format it does not know refuses it.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import json
 import os
@@ -99,10 +100,15 @@ def line_field(line: str, key: str) -> Any:
     In compact JSON a `"key":` with bare quotes is a key: quotes inside strings are
     escaped. Records are flat, so the key is found once.
     """
-    match = re.search(f'"{key}":("(?:[^"\\\\]|\\\\.)*"|null)', line)
+    match = _field_pattern(key).search(line)
     if match is None:
         raise StoreError(f"a record line has no {key}; run `errdoc validate` on the dataset")
     return json.loads(match.group(1))
+
+
+@functools.cache
+def _field_pattern(key: str) -> re.Pattern[str]:
+    return re.compile(f'"{key}":("(?:[^"\\\\]|\\\\.)*"|null)')
 
 
 @dataclass(frozen=True)
@@ -118,6 +124,14 @@ class Previous:
     # What the carry-over needs (empty for datasets made before errdoc recorded it).
     files: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     settings: Mapping[str, Any] = field(default_factory=dict)
+
+    @functools.cached_property
+    def ids_by_file(self) -> dict[str, list[str]]:
+        """Record ids by `filePath`, read from the lines."""
+        found: dict[str, list[str]] = {}
+        for rid, line in self.records.raw.items():
+            found.setdefault(line_field(line, "filePath"), []).append(rid)
+        return found
 
 
 def dataset_dir(out: Path, repo: str) -> Path:
@@ -200,11 +214,16 @@ def _stage(
     staged_records = staging / "records"
     staged_records.mkdir(exist_ok=True)
     stale = set(os.listdir(staged_records))
-    for rid, compact in lines.items():
-        atomicdir.rewrite(staged_records / f"{rid}.json", _record_file(compact, version))
-        stale.discard(f"{rid}.json")
-    for name in stale:
-        (staged_records / name).unlink()
+    records_fd = os.open(staged_records, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for rid, compact in lines.items():
+            name = f"{rid}.json"
+            atomicdir.rewrite(Path(name), _record_file(compact, version), dir_fd=records_fd)
+            stale.discard(name)
+        for name in stale:
+            os.unlink(name, dir_fd=records_fd)
+    finally:
+        os.close(records_fd)
     atomicdir.rewrite(staging / "records.jsonl", body)
     atomicdir.rewrite(staging / "manifest.json", _manifest(publication, previous))
     return staging
