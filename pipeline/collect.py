@@ -8,7 +8,7 @@ across the whole repository. No pydantic, no analyzer: `errdoc sites` is this.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence, Set
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -63,14 +63,18 @@ def listed_count(listing: Listing) -> int:
 
 
 def scan_entries(
-    request: ExtractRequest, git_dir: Path, listing: Listing, skip: Set[str] = frozenset()
+    request: ExtractRequest,
+    git_dir: Path,
+    listing: Listing,
+    skip: Set[str] = frozenset(),
+    previous: Mapping[str, str] | None = None,
 ) -> RepoScan:
-    """Scan the listed files but those in `skip` (cached by blob id)."""
+    """Scan the listed files but those in `skip` (cached by blob id; `scan_listing`)."""
     if skip:
         listing = Listing(tuple(e for e in listing.entries if e.path not in skip), listing.skipped)
     cache = ScanCache(request.cache_dir)
     try:
-        return scan_listing(git_dir, listing, cache, request.jobs)
+        return scan_listing(git_dir, listing, cache, request.jobs, previous)
     finally:
         cache.close()
 

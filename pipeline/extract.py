@@ -81,6 +81,7 @@ def reusable(
         and line is not None
         and line_field(line, "errorClass") == context.error_class
         and old.contentHash == context.content_hash
+        and old.inputHash in (None, context.input_hash)
         and old.analyzer == analyzer
         and old.status == "ok"
         and (version is None or old.promptVersion == version)
@@ -113,7 +114,10 @@ def run_extract(
         previous = load_previous(root)
         settings = _settings(request)
         keep = carriable(previous, listing.entries, settings, analyzer_name, analyzer_version)
-        scanned = scan_entries(request, git_dir, listing, skip=keep)
+        blobs_before = (
+            {path: str(f.get("blob")) for path, f in previous.files.items()} if previous else {}
+        )
+        scanned = scan_entries(request, git_dir, listing, skip=keep, previous=blobs_before)
         aliases = None
         if keep:
             assert previous is not None
@@ -235,13 +239,16 @@ def _assemble(
             old_prov is not None
             and old_record is not None
             and old_prov.contentHash == context.content_hash
+            and old_prov.inputHash in (None, context.input_hash)
             and old_record.errorClass == context.error_class
         )
         changed_at = old_record.contentChangedAt if unchanged and old_record else now
         if analysis is None:  # reused: the previous explanation, timestamps and provenance stand
             assert old_record is not None and old_prov is not None
             records.append(relocated(old_record, context))
-            provenance[context.record_id] = old_prov.model_copy(update={"kind": context.site.kind})
+            provenance[context.record_id] = old_prov.model_copy(
+                update={"kind": context.site.kind, "inputHash": context.input_hash}
+            )
             continue
         records.append(build_record(context, analysis.explanation, now, changed_at))
         provenance[context.record_id] = Provenance(
@@ -251,6 +258,7 @@ def _assemble(
             model=analysis.model,
             promptVersion=analysis.prompt_version,
             contentHash=context.content_hash,
+            inputHash=context.input_hash,
             usage=analysis.usage,
             kind=context.site.kind,
             grounded=analysis.grounded,

@@ -17,9 +17,10 @@ from pathlib import Path
 
 from pipeline.progress import Progress
 from pipeline.scancache import ScanCache, with_path
+from pipeline.sites import find_sites
 from pipeline.sitetypes import FileScan
 from pipeline.source import BlobReader, Listing, TreeEntry
-from pipeline.unitscan import find_sites_cached
+from pipeline.unitscan import find_sites_after, unit_scans
 
 INLINE_LIMIT = 16  # below this many files a pool costs more than it saves
 CHUNK_BYTES = 1_000_000
@@ -57,39 +58,48 @@ def _init_worker(git_dir: Path, cache_dir: Path) -> None:
     _cache = ScanCache(cache_dir)
 
 
-def _scan_chunk(entries: Sequence[TreeEntry]) -> list[tuple[TreeEntry, FileScan | None]]:
-    """Read, parse and cache one chunk; the cache is written here so encoding runs in parallel."""
+# A file to scan, and the blob its path held in the previous version (if another one).
+Job = tuple[TreeEntry, str | None]
+
+
+def _scan_chunk(jobs: Sequence[Job]) -> list[tuple[TreeEntry, FileScan | None]]:
+    """Read, parse and cache one chunk; the cache is written here so encoding runs in parallel.
+
+    A file whose previous version is in the cache parses only its changed units.
+    """
     assert _reader is not None and _cache is not None
     out: list[tuple[TreeEntry, FileScan | None]] = []
-    blobs = _reader.read_many([entry.blob_sha for entry in entries])
-    units = _UnitBuffer(_cache)
-    for entry, data in zip(entries, blobs, strict=True):
-        out.append((entry, None if data is None else find_sites_cached(entry.path, data, units)))
+    olds = [old for _, old in jobs if old is not None]
+    old_scans = _cache.get_many(olds) if olds else {}
+    wanted = [entry.blob_sha for entry, _ in jobs] + [old for old in olds if old in old_scans]
+    blobs = dict(zip(wanted, _reader.read_many(wanted), strict=True))
+    for entry, old in jobs:
+        data = blobs[entry.blob_sha]
+        if data is None:
+            out.append((entry, None))
+            continue
+        old_data, old_scan = blobs.get(old or ""), old_scans.get(old or "")
+        known = unit_scans(old_data, old_scan) if old_data and old_scan else None
+        if known is None:
+            out.append((entry, find_sites(entry.path, data)))
+        else:
+            out.append((entry, find_sites_after(entry.path, data, known)))
     _cache.put_many({entry.blob_sha: scan for entry, scan in out if scan is not None})
-    _cache.put_units(units.fresh)
     return out
 
 
-class _UnitBuffer:
-    """The unit cache of a chunk: reads through to SQLite, writes once at the end."""
-
-    def __init__(self, cache: ScanCache) -> None:
-        self.cache = cache
-        self.fresh: dict[str, FileScan] = {}
-
-    def get_units(self, keys: Sequence[str]) -> dict[str, FileScan]:
-        found = {key: self.fresh[key] for key in keys if key in self.fresh}
-        missing = [key for key in keys if key not in found]
-        return {**found, **self.cache.get_units(missing)} if missing else found
-
-    def put_units(self, units: Mapping[str, FileScan]) -> None:
-        self.fresh.update(units)
-
-
 def scan_listing(
-    git_dir: Path, listing: Listing, cache: ScanCache, jobs: int | None = None
+    git_dir: Path,
+    listing: Listing,
+    cache: ScanCache,
+    jobs: int | None = None,
+    previous: Mapping[str, str] | None = None,
 ) -> RepoScan:
-    """Scan every entry of a listing, reusing cached scans by blob id."""
+    """Scan every entry of a listing, reusing cached scans by blob id.
+
+    `previous` maps paths to the blobs they held in the previous version: a changed
+    file whose previous blob is in the cache parses only its changed units.
+    """
     result = RepoScan(scans={})
     for skipped in listing.skipped:
         result.skipped[skipped.reason] += 1
@@ -106,8 +116,10 @@ def scan_listing(
         else:
             result.scans[entry.path] = with_path(hit, entry.path)
             result.cached += 1
+    before = previous or {}
+    work = [(entry, _other(before.get(entry.path), entry.blob_sha)) for entry in todo]
     with Progress(len(todo), "parse") as bar:
-        for entry, scan in _run(git_dir, cache.directory, todo, jobs, bar):
+        for entry, scan in _run(git_dir, cache.directory, work, jobs, bar):
             if scan is None:
                 result.skipped["missing-blob"] += 1
                 result.warnings.append(
@@ -122,8 +134,12 @@ def scan_listing(
     return result
 
 
+def _other(old: str | None, new: str) -> str | None:
+    return old if old != new else None
+
+
 def _run(
-    git_dir: Path, cache_dir: Path, todo: list[TreeEntry], jobs: int | None, bar: Progress
+    git_dir: Path, cache_dir: Path, todo: list[Job], jobs: int | None, bar: Progress
 ) -> list[tuple[TreeEntry, FileScan | None]]:
     workers = jobs or os.cpu_count() or 1
     if len(todo) <= INLINE_LIMIT or workers == 1:
@@ -150,16 +166,16 @@ def _run(
     return results
 
 
-def _chunks(entries: list[TreeEntry], workers: int) -> list[list[TreeEntry]]:
+def _chunks(jobs: list[Job], workers: int) -> list[list[Job]]:
     """Chunks of about CHUNK_BYTES, biggest files first, so the workers finish together."""
-    ordered = sorted(entries, key=lambda e: e.size, reverse=True)
-    target = min(CHUNK_BYTES, max(1, sum(e.size for e in entries) // (workers * 4)))
-    chunks: list[list[TreeEntry]] = [[]]
+    ordered = sorted(jobs, key=lambda job: job[0].size, reverse=True)
+    target = min(CHUNK_BYTES, max(1, sum(job[0].size for job in jobs) // (workers * 4)))
+    chunks: list[list[Job]] = [[]]
     size = 0
-    for entry in ordered:
+    for job in ordered:
         if size >= target:
             chunks.append([])
             size = 0
-        chunks[-1].append(entry)
-        size += entry.size
+        chunks[-1].append(job)
+        size += job[0].size
     return [c for c in chunks if c]

@@ -34,47 +34,30 @@ class ScanCache:
         self._db.execute(
             "CREATE TABLE IF NOT EXISTS scans (blob TEXT PRIMARY KEY, scan TEXT NOT NULL)"
         )
-        self._db.execute(
-            "CREATE TABLE IF NOT EXISTS units (key TEXT PRIMARY KEY, scan TEXT NOT NULL)"
-        )
 
     def get_many(self, blobs: Iterable[str]) -> dict[str, FileScan]:
         """The cached scans among `blobs` (file paths left empty)."""
-        return self._get("scans", "blob", blobs)
-
-    def put_many(self, scans: Mapping[str, FileScan]) -> None:
-        """Store scans by blob id, in one transaction."""
-        self._put("scans", scans)
-
-    def get_units(self, keys: Iterable[str]) -> dict[str, FileScan]:
-        """The cached unit scans among `keys` (see `unitscan`)."""
-        return self._get("units", "key", keys)
-
-    def put_units(self, units: Mapping[str, FileScan]) -> None:
-        """Store unit scans by key, in one transaction."""
-        self._put("units", units)
-
-    def _get(self, table: str, column: str, keys: Iterable[str]) -> dict[str, FileScan]:
-        wanted = list(dict.fromkeys(keys))
+        wanted = list(dict.fromkeys(blobs))
         found: dict[str, FileScan] = {}
         for start in range(0, len(wanted), 500):
             chunk = wanted[start : start + 500]
             marks = ",".join("?" * len(chunk))
-            query = f"SELECT {column}, scan FROM {table} WHERE {column} IN ({marks})"
-            for key, text in self._db.execute(query, chunk):
+            rows = self._db.execute(f"SELECT blob, scan FROM scans WHERE blob IN ({marks})", chunk)
+            for blob, text in rows:
                 try:
-                    found[key] = decode_scan(json.loads(text))
+                    found[blob] = decode_scan(json.loads(text))
                 except (KeyError, TypeError, ValueError):
                     continue  # a damaged row is a miss, not a crash
         return found
 
-    def _put(self, table: str, scans: Mapping[str, FileScan]) -> None:
+    def put_many(self, scans: Mapping[str, FileScan]) -> None:
+        """Store scans by blob id, in one transaction."""
         rows = [
-            (key, json.dumps(encode_scan(scan), separators=(",", ":")))
-            for key, scan in scans.items()
+            (blob, json.dumps(encode_scan(scan), separators=(",", ":")))
+            for blob, scan in scans.items()
         ]
         with self._db:
-            self._db.executemany(f"INSERT OR REPLACE INTO {table} VALUES (?, ?)", rows)
+            self._db.executemany("INSERT OR REPLACE INTO scans VALUES (?, ?)", rows)
 
     def close(self) -> None:
         """Close the database."""
@@ -85,7 +68,7 @@ def encode_scan(scan: FileScan) -> dict[str, Any]:
     """A JSON-able form of a scan, with no file path in it (field by field: `asdict` is slow)."""
     return {
         "sites": [_encode_site(site) for site in scan.sites],
-        "aliases": [[a.name, a.error_type] for a in scan.aliases],
+        "aliases": [[a.name, a.error_type, a.line] for a in scan.aliases],
         "parse_errors": scan.parse_errors,
         "uses_anyhow_result": scan.uses_anyhow_result,
     }

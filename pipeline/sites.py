@@ -31,7 +31,7 @@ from pipeline.sitetypes import Condition, FileScan, Site, SiteKind, TypeAlias
 from pipeline.testcode import is_test_code, is_test_path
 
 # Bump when a change here would change what a cached FileScan holds.
-EXTRACTOR_VERSION = "17"
+EXTRACTOR_VERSION = "18"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -123,22 +123,22 @@ def find_sites(path: str, source: bytes, *, whole: bool = False) -> FileScan:
     sites.sort(key=lambda s: (s.line, s.column))
     return FileScan(
         sites=tuple(sites),
-        aliases=tuple(alias for alias, _ in aliases),
+        aliases=tuple(aliases),
         parse_errors=1 if tree.root_node.has_error else 0,
         uses_anyhow_result=uses_anyhow_result(source),
     )
 
 
-def collect(tree: Tree, path: str, source: bytes) -> tuple[list[Site], list[tuple[TypeAlias, int]]]:
-    """The sites (no window yet) and the aliases (with their 0-based row) a parse shows."""
+def collect(tree: Tree, path: str, source: bytes) -> tuple[list[Site], list[TypeAlias]]:
+    """The sites (no window yet) and the aliases a parse shows."""
     sites: list[Site] = []
-    aliases: list[tuple[TypeAlias, int]] = []
+    aliases: list[TypeAlias] = []
     for pattern, captures in QueryCursor(_query()).matches(tree.root_node):
         node = captures[_ROOT_CAPTURE[pattern]][0]
         if pattern == _ALIAS:
             alias = _type_alias(captures)
             if alias is not None:
-                aliases.append((alias, node.start_point.row))
+                aliases.append(replace(alias, line=node.start_point.row + 1))
             continue
         site = _site(pattern, node, captures, SourceFile(path, source))
         if site is not None and not is_test_code(node):

@@ -102,6 +102,7 @@ class TypeAlias:
 
     name: str
     error_type: str
+    line: int = field(default=0, compare=False)  # 1-based; where it is declared, for `unitscan`
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,15 +1,18 @@
-"""Scanning a changed file by parsing only its changed units: sites cached by unit content.
+"""Scanning a changed file by parsing only its changed units.
 
-A commit usually changes a few functions of a large file. `regions` already cuts a
-file into units that parse on their own (top-level items, members of large
-blocks); here each unit's sites are cached under a hash of its text, with lines
-relative to the unit, so a changed file parses only its new units and moves the
-others' sites to their new lines. What a unit's sites depend on outside its own
-text goes into the key too: the file's inner attributes (`#![cfg(..)]`) and the
-attribute and comment lines right above it (a `#[cfg(test)]` cut off by a blank
-line). If the new units do not parse cleanly, or a site falls outside every unit,
-the file is scanned the plain way (`sites.find_sites`): the result never depends
-on the cache. Pure but for the `UnitStore` it is given.
+A commit usually changes a few functions of a large file. `regions` cuts a file
+into units that parse on their own (top-level items, members of large blocks).
+The previous version of the file was scanned before (its scan is in the blob
+cache), so its sites can be split by unit with no parse; a unit whose text is the
+same in the new version gives the same sites, moved to its new lines. Only the
+new units are parsed.
+
+A unit is known by a hash of what its sites depend on: its text, the attribute and
+comment lines right above it, and the file's inner attributes (`#![cfg(..)]`). If
+the previous scan cannot be split exactly (it recovered from a syntax error, or a
+site lies outside every unit), or the new units do not parse cleanly, the file is
+scanned the plain way (`sites.find_sites`): the result never depends on the shortcut.
+Pure.
 """
 
 from __future__ import annotations
@@ -19,7 +22,6 @@ import re
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Protocol
 
 from pipeline.regions import (
     Unit,
@@ -40,16 +42,11 @@ _LEAD_LINE = re.compile(rb"[ \t]*(?:$|#\[|//|/\*|\*)")
 _LEAD_LIMIT = 64  # lines looked at above a unit
 
 
-class UnitStore(Protocol):
-    """Where unit scans are kept: by key, sites with lines relative to the unit, no path."""
-
-    def get_units(self, keys: Sequence[str]) -> dict[str, FileScan]: ...
-
-    def put_units(self, units: Mapping[str, FileScan]) -> None: ...
+UnitScans = Mapping[str, FileScan]  # unit key -> its sites and aliases, lines relative to it
 
 
-def find_sites_cached(path: str, source: bytes, store: UnitStore) -> FileScan:
-    """`find_sites(path, source)`, parsing only the units `store` does not know."""
+def find_sites_after(path: str, source: bytes, known: UnitScans) -> FileScan:
+    """`find_sites(path, source)`, parsing only the units that `known` does not hold."""
     if is_test_path(path) or is_test_file(source):
         return FileScan(sites=())
     hints = site_hints(source)
@@ -58,24 +55,20 @@ def find_sites_cached(path: str, source: bytes, store: UnitStore) -> FileScan:
     units = relevant_units(source, hints)
     context = _inner_attributes(source)
     keys = [unit_key(source, unit, context) for unit in units]
-    known = store.get_units(keys)
     todo = {key: unit for unit, key in zip(units, keys, strict=True) if key not in known}
     if todo:
         parsed = _parse_units(path, source, list(todo.values()))
         if parsed is None:
             return find_sites(path, source)
-        fresh = dict(zip(todo, parsed, strict=True))
-        store.put_units(fresh)
-        known = {**known, **fresh}
+        known = {**known, **dict(zip(todo, parsed, strict=True))}
     lines = split_lines(source)
     sites: list[Site] = []
     aliases: list[TypeAlias] = []
     for first, key in zip(_first_lines(source, units), keys, strict=True):
         part = known[key]
-        aliases.extend(part.aliases)
+        aliases.extend(replace(a, line=a.line + first - 1) for a in part.aliases)
         for site in part.sites:
-            line = site.line + first - 1
-            window, start = source_window(lines, line)
+            window, start = source_window(lines, site.line + first - 1)
             sites.append(_placed(site, first - 1, path, window, start))
     sites.sort(key=lambda s: (s.line, s.column))
     return FileScan(
@@ -84,6 +77,19 @@ def find_sites_cached(path: str, source: bytes, store: UnitStore) -> FileScan:
         parse_errors=0,
         uses_anyhow_result=uses_anyhow_result(source),
     )
+
+
+def unit_scans(source: bytes, scan: FileScan) -> dict[str, FileScan] | None:
+    """The scan of a file split by unit (no parse), or None when that cannot be exact."""
+    if scan.parse_errors or is_test_file(source):
+        return None
+    hints = site_hints(source)
+    units = relevant_units(source, hints) if hints else []
+    if not units:
+        return {} if not scan.sites and not scan.aliases else None
+    context = _inner_attributes(source)
+    keys = [unit_key(source, unit, context) for unit in units]
+    return _split(source, units, keys, scan.sites, scan.aliases)
 
 
 def _inner_attributes(source: bytes) -> bytes:
@@ -134,6 +140,19 @@ def _parse_units(path: str, source: bytes, units: Sequence[Unit]) -> list[FileSc
     if tree.root_node.has_error:
         return None
     sites, aliases = collect(tree, path, source)
+    keys = [str(index) for index in range(len(units))]
+    split = _split(source, units, keys, sites, aliases)
+    return None if split is None else [split[key] for key in keys]
+
+
+def _split(
+    source: bytes,
+    units: Sequence[Unit],
+    keys: Sequence[str],
+    sites: Sequence[Site],
+    aliases: Sequence[TypeAlias],
+) -> dict[str, FileScan] | None:
+    """Sites and aliases by unit key, lines relative to the unit; None if one is in no unit."""
     firsts = _first_lines(source, units)
     lasts = [
         first + source.count(b"\n", *unit.body) - 1
@@ -151,14 +170,15 @@ def _parse_units(path: str, source: bytes, units: Sequence[Unit]) -> list[FileSc
         if index is None:
             return None
         found[index].append(_placed(site, 1 - firsts[index], "", "", 1))
-    for alias, row in aliases:
-        index = owner(row + 1)
+    for alias in aliases:
+        index = owner(alias.line)
         if index is None:
             return None
-        declared[index].append(alias)
-    return [
-        FileScan(sites=tuple(s), aliases=tuple(a)) for s, a in zip(found, declared, strict=True)
-    ]
+        declared[index].append(replace(alias, line=alias.line + 1 - firsts[index]))
+    return {
+        key: FileScan(sites=tuple(s), aliases=tuple(a))
+        for key, s, a in zip(keys, found, declared, strict=True)
+    }
 
 
 def _placed(site: Site, shift: int, path: str, window: str, window_start: int) -> Site:

@@ -233,3 +233,48 @@ def test_alias_lookup_names_the_alias_an_error_class_depends_on(
     kind: str, return_type: str | None, looked_up: str | None
 ) -> None:
     assert alias_lookup(site(kind, return_type)) == looked_up
+
+
+def loop_file(collection: str) -> str:
+    """A `bail!` under a loop whose header is further up than the window reaches."""
+    filler = [f"        let step_{k} = {k};" for k in range(25)]
+    return (
+        "\n".join(
+            [
+                "use crate::error::MetaResult;",
+                "pub fn drain(items: Vec<u32>, others: Vec<u32>) -> MetaResult<()> {",
+                f"    for item in {collection} {{",
+                *filler,
+                "        if item > 3 {",
+                '            bail!("item {item} is too big to drain");',
+                "        }",
+                "    }",
+                "    Ok(())",
+                "}",
+                *filler,
+            ]
+        )
+        + "\n"
+    )
+
+
+def test_a_condition_changed_above_the_window_is_explained_again(
+    repo: GitRepo, tmp_path: Path
+) -> None:
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    path = "src/meta/src/drain.rs"
+    repo.commit({**BASE, path: loop_file("items")})
+    extract(repo.path, out, cache, "main")
+    (rid,) = [r for r, rec in records(out).items() if rec["filePath"] == path]
+    before, provenance = records(out)[rid], manifest(out)["records"][rid]
+    assert "loop: items" in provenance["conditions"]
+
+    repo.commit({**BASE, path: loop_file("others")})
+    assert regenerate(out, cache).exit_code == 0
+
+    after, provenance_after = records(out)[rid], manifest(out)["records"][rid]
+    assert provenance_after["contentHash"] == provenance["contentHash"]  # the window is the same
+    assert provenance_after["inputHash"] != provenance["inputHash"]
+    assert "loop: others" in provenance_after["conditions"]
+    assert "others" in after["triggerScenarios"] and "others" not in before["triggerScenarios"]
+    assert after["contentChangedAt"] > before["contentChangedAt"]

@@ -2,46 +2,38 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from test_regions import FIXTURES, big_impl
 
-from pipeline.scancache import ScanCache
+from pipeline.regions import relevant_units, site_hints
 from pipeline.sites import find_sites
 from pipeline.sitetypes import FileScan
-from pipeline.unitscan import find_sites_cached
+from pipeline.unitscan import _inner_attributes, find_sites_after, unit_key, unit_scans
 
 PATH = "src/meta/src/store.rs"
 
 
-class Store:
-    """An in-memory unit store that counts what it was asked for and did not have."""
-
-    def __init__(self) -> None:
-        self.units: dict[str, FileScan] = {}
-        self.misses = 0
-
-    def get_units(self, keys: Sequence[str]) -> dict[str, FileScan]:
-        found = {key: self.units[key] for key in keys if key in self.units}
-        self.misses += len(set(keys) - found.keys())
-        return found
-
-    def put_units(self, units: Mapping[str, FileScan]) -> None:
-        self.units.update(units)
-
-
-def scanned_after(before: bytes, after: bytes, store: Store | None = None) -> FileScan:
-    """Scan `before` (filling the store), then `after`; `after`'s scan is checked and returned."""
-    store = store or Store()
-    assert find_sites_cached(PATH, before, store) == find_sites(PATH, before)
-    got = find_sites_cached(PATH, after, store)
+def scanned_after(before: bytes, after: bytes) -> FileScan:
+    """Scan `after` knowing `before`'s scan; checked against the plain and the whole scan."""
+    known = unit_scans(before, find_sites(PATH, before))
+    # (None: a test-only or broken previous version is not split; the file is scanned whole.)
+    got = find_sites(PATH, after) if known is None else find_sites_after(PATH, after, known)
     whole = find_sites(PATH, after, whole=True)
     assert got == find_sites(PATH, after)
     if not whole.parse_errors:  # a broken file's whole parse recovers its own way
         assert got == whole
     return got
+
+
+def new_units(before: bytes, after: bytes) -> int:
+    """How many of `after`'s units `before` does not have: what `find_sites_after` parses."""
+    known = unit_scans(before, find_sites(PATH, before)) or {}
+    units = relevant_units(after, site_hints(after))
+    context = _inner_attributes(after)
+    return sum(1 for unit in units if unit_key(after, unit, context) not in known)
 
 
 def text(source: bytes) -> str:
@@ -62,6 +54,9 @@ EDITS: list[tuple[str, Callable[[str], str]]] = [
     ("a member removed", lambda s: s.replace("pub fn member_7(", "fn gone_7(").replace(
         'anyhow::bail!("member 7 refused while paused");', "return Ok(());"
     )),
+    ("an alias added", lambda s: s.replace(
+        "/// The store;", "pub type StoreResult<T> = Result<T, StoreError>;\n\n/// The store;"
+    )),
     ("a syntax error in a new member", lambda s: s.replace("fn filler_3(&self)", "fn filler_3(&self")),
 ]  # fmt: skip
 
@@ -72,6 +67,7 @@ def test_an_edited_file_gives_what_a_whole_parse_gives(
 ) -> None:
     before = big_impl()
     scanned_after(before, edit(text(before)).encode())
+    scanned_after(edit(text(before)).encode(), before)  # and the edit undone
 
 
 def test_only_the_changed_member_is_parsed_and_the_rest_moves_down() -> None:
@@ -79,45 +75,36 @@ def test_only_the_changed_member_is_parsed_and_the_rest_moves_down() -> None:
     after = ("// one\n// two\n\n" + text(before)).replace(
         "member 22 refused", "member 22 was refused"
     )
-    store = Store()
-    find_sites_cached(PATH, before, store)
-    store.misses = 0
 
-    got = scanned_after(before, after.encode(), store)
+    got = scanned_after(before, after.encode())
 
-    assert store.misses == 1  # member_22; member_7, 37 and 52 come from the store
+    assert new_units(before, after.encode()) == 1  # member_22; 7, 37 and 52 are known
     old = find_sites(PATH, before)
     assert [s.line for s in got.sites] == [s.line + 3 for s in old.sites]
     moved = [c.line for s in got.sites for c in s.facts.conditions]
     assert moved == [c.line + 3 for s in old.sites for c in s.facts.conditions]
 
 
-def test_a_renamed_file_hits_every_unit() -> None:
-    source = big_impl()
-    store = Store()
-    find_sites_cached("src/a.rs", source, store)
-    store.misses = 0
-    assert find_sites_cached("src/b.rs", source, store) == find_sites("src/b.rs", source)
-    assert store.misses == 0
+def test_aliases_move_with_their_unit() -> None:
+    alias = b"pub type StoreResult<T> = Result<T, StoreError>;\n\n"
+    before = alias + big_impl()
+    after = b"// x\n\n" + before
+    got = scanned_after(before, after)
+    assert [(a.name, a.line) for a in got.aliases] == [("StoreResult", 3)]
+
+
+def test_a_scan_that_recovered_from_an_error_is_not_split() -> None:
+    broken = big_impl().replace(b"fn filler_3(&self)", b"fn filler_3(&self")
+    scan = find_sites(PATH, broken, whole=True)
+    assert scan.parse_errors
+    assert unit_scans(broken, scan) is None
 
 
 @pytest.mark.parametrize("fixture", sorted(FIXTURES.glob("*.rs")), ids=lambda p: p.name)
-def test_every_fixture_scanned_through_a_filled_store_is_unchanged(fixture: Path) -> None:
+def test_every_fixture_moved_down_is_found_from_its_units(fixture: Path) -> None:
     source = fixture.read_bytes()
-    store = Store()
-    first = find_sites_cached(f"src/{fixture.name}", source, store)
-    second = find_sites_cached(f"src/{fixture.name}", b"// moved\n" + source, store)
-    assert first == find_sites(f"src/{fixture.name}", source)
-    assert second == find_sites(f"src/{fixture.name}", b"// moved\n" + source)
-
-
-def test_unit_scans_survive_the_sqlite_cache(tmp_path: Path) -> None:
-    source = big_impl()
-    cache = ScanCache(tmp_path)
-    find_sites_cached(PATH, source, cache)
-    cache.close()
-    again = ScanCache(tmp_path)
-    try:
-        assert find_sites_cached(PATH, b"\n" + source, again) == find_sites(PATH, b"\n" + source)
-    finally:
-        again.close()
+    known = unit_scans(source, find_sites(f"src/{fixture.name}", source))
+    assert known is not None
+    moved = b"// moved\n" + source
+    got = find_sites_after(f"src/{fixture.name}", moved, known)
+    assert got == find_sites(f"src/{fixture.name}", moved)

@@ -135,7 +135,10 @@ class LlmAnalyzer:
     def key(self, ctx: SiteContext) -> str:
         """The cache key of a site's answer."""
         return cache_key(
-            ctx.content_hash, self.settings.model, self.prompt.version, self.schema_version
+            ctx.input_hash or ctx.content_hash,
+            self.settings.model,
+            self.prompt.version,
+            self.schema_version,
         )
 
     def _groups(self, contexts: Sequence[SiteContext]) -> dict[str, list[SiteContext]]:

@@ -16,7 +16,7 @@ from pipeline.model import Condition, Explanation, HandlingStrategy, Site
 from pipeline.taxonomy import classify, load_taxonomy
 
 # Bump when the wording changes, so that reused explanations are rewritten.
-STATIC_VERSION = "static-4"
+STATIC_VERSION = "static-5"
 
 _STRATEGY_BY_CLASS: dict[str, HandlingStrategy] = {
     "configuration-error": "configuration",
@@ -209,7 +209,7 @@ def _solutions(context: SiteContext, conditions: Sequence[Condition]) -> list[st
     if context.error_type == "panic":
         solutions.append(
             "A panic here means an assumption of the code broke: report it upstream with the "
-            f"full message, the backtrace (`RUST_BACKTRACE=1`) and the commit {context.sha[:10]}."
+            "full message, the backtrace (`RUST_BACKTRACE=1`) and the version you run."
         )
     if site.is_format and placeholders(site.message):
         solutions.append("Check the values the message prints; they identify what was rejected.")
