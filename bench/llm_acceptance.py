@@ -1,10 +1,15 @@
-"""Issue 3, acceptance 3: the llm analyzer on a real repository against the loopback server.
+"""The llm analyzer on a real repository against the loopback server (issues 3 and 4).
 
 Runs `errdoc extract --analyzer llm` (a subprocess, the real openai client over
 HTTP) on risingwave `INCLUDE=src/meta/**` and checks: every record carries the
-model's answer, one request per distinct site content, a second run makes no
-request, and a run SIGKILLed mid-way and started again ends with every record
-answered having paid twice for at most one concurrency window.
+model's answer, one request per distinct site input (`inputHash`: the site's
+content and the facts its explanation states), a second run makes no request, and
+a run SIGKILLed mid-way and started again ends with every record answered having
+paid twice for at most one concurrency window.
+
+Then (issue 4, acceptance 2) the whole repository: extract at HEAD~50 with the
+model, regenerate to HEAD: the model is asked exactly once per site input the old
+version did not have, and the diff's counts add up on both sides.
 """
 
 from __future__ import annotations
@@ -34,15 +39,65 @@ def _plain_answer(body: dict[str, Any]) -> Reply:
 def _extract(
     args: argparse.Namespace, out: Path, cache: Path, server: FakeOpenAI
 ) -> subprocess.Popen[bytes]:
-    env = dict(
-        os.environ, OPENAI_BASE_URL=server.base_url, OPENAI_API_KEY="loopback", MODEL="bench-model"
-    )
     cmd = [
         sys.executable, "-m", "pipeline", "extract", "--repo", args.repo, "--sha", args.rev,
         "--source", args.source, "--include", args.include, "--out", str(out), "--cache", str(cache),
         "--analyzer", "llm", "--concurrency", str(args.concurrency),
     ]  # fmt: skip
-    return subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return subprocess.Popen(
+        cmd, env=_env(server), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+
+
+def _env(server: FakeOpenAI) -> dict[str, str]:
+    return dict(
+        os.environ, OPENAI_BASE_URL=server.base_url, OPENAI_API_KEY="loopback", MODEL="bench-model"
+    )
+
+
+def _regeneration(args: argparse.Namespace, work: Path, server: FakeOpenAI) -> list[str]:
+    """Issue 4, acceptance 2, on the whole repository; the failures found."""
+    out, cache = work / "out-regen", work / "cache-regen"
+    common = ["--repo", args.repo, "--out", str(out), "--cache", str(cache), "--analyzer", "llm",
+              "--concurrency", str(args.concurrency)]  # fmt: skip
+    base = f"{args.rev}~{args.back}"
+    cmd = [sys.executable, "-m", "pipeline"]
+    extract = [*cmd, "extract", *common, "--sha", base, "--source", args.source]
+    if subprocess.run(extract, env=_env(server), capture_output=True).returncode != 0:
+        return ["the extraction at the older commit failed"]
+    old = _manifest(out, args.repo)
+    before = len(server.requests)
+    regen = subprocess.run(
+        [*cmd, "regenerate", *common, "--ref", args.rev], env=_env(server), capture_output=True
+    )
+    if regen.returncode != 0:
+        return [f"regenerate failed: {regen.stderr.decode()[-500:]}"]
+    asked = len(server.requests) - before
+    new = _manifest(out, args.repo)
+    seen = {p["inputHash"] for p in old["records"].values()}
+    new_inputs = {p["inputHash"] for p in new["records"].values()} - seen
+    seen_contents = {p["contentHash"] for p in old["records"].values()}
+    new_contents = {p["contentHash"] for p in new["records"].values()} - seen_contents
+    diff = subprocess.run(
+        [*cmd, "diff", "previous", "latest", "--out", str(out), "--repo", args.repo,
+         "--format", "json"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    summary = json.loads(diff.stdout)["summary"]
+    kept = summary["moved"] + summary["changed"] + summary["unchanged"]
+    print(
+        f"regenerate {base}..{args.rev} (whole repository): {len(old['records'])} -> "
+        f"{len(new['records'])} records, {asked} model requests, {len(new_inputs)} new site "
+        f"inputs ({len(new_contents)} new site contents); diff {summary}"
+    )
+    failures = []
+    if asked != len(new_inputs):
+        failures.append("regeneration requests != new site inputs")
+    if summary["added"] + kept != len(new["records"]) or summary["removed"] + kept != len(
+        old["records"]
+    ):
+        failures.append("the diff's counts do not add up")
+    return failures
 
 
 def _manifest(out: Path, repo: str) -> dict[str, Any]:
@@ -59,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--include", default="src/meta/**")
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--latency", type=float, default=0.05)
+    parser.add_argument("--back", type=int, default=50, help="commits back for the regeneration")
     args = parser.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="errdoc-llm-acceptance-"))
     failures = []
@@ -72,16 +128,16 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         manifest = _manifest(out, args.repo)
         records = manifest["records"]
-        contents = {p["contentHash"] for p in records.values()}
+        contents = {p["inputHash"] for p in records.values()}
         first = len(server.requests)
         llm_ok = sum(1 for p in records.values() if p["analyzer"] == "llm" and p["status"] == "ok")
         print(
-            f"run 1: {len(records)} records, {len(contents)} distinct contents, {first} requests, {llm_ok} answered by the model"
+            f"run 1: {len(records)} records, {len(contents)} distinct site inputs, {first} requests, {llm_ok} answered by the model"
         )
         if llm_ok != len(records):
             failures.append("not every record carries the model's answer")
         if first != len(contents):
-            failures.append("requests != distinct site contents")
+            failures.append("requests != distinct site inputs")
         proc = _extract(args, out, cache, server)
         proc.communicate()
         second = len(server.requests) - first
@@ -110,6 +166,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         if answered != len(records) or paid_twice > args.concurrency:
             failures.append("the killed run did not resume within one concurrency window")
+        failures += _regeneration(args, work, server)
     for failure in failures:
         print(f"FAILED: {failure}")
     return 1 if failures else 0
