@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from gitrepo import GitRepo
+from llm_server import FakeOpenAI, Reply
 from regen_fixtures import (
     BARRIER_RS,
     BASE,
@@ -24,7 +25,9 @@ from regen_fixtures import (
     cli,
     dataset,
     extract,
+    llm_env,
     manifest,
+    plain_answer,
     records,
     regenerate,
 )
@@ -278,3 +281,32 @@ def test_a_condition_changed_above_the_window_is_explained_again(
     assert "loop: others" in provenance_after["conditions"]
     assert "others" in after["triggerScenarios"] and "others" not in before["triggerScenarios"]
     assert after["contentChangedAt"] > before["contentChangedAt"]
+
+
+def test_a_site_the_model_failed_is_asked_again_though_its_file_is_unchanged(
+    repo: GitRepo, tmp_path: Path
+) -> None:
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    refused = "table {id} already exists"
+
+    def flaky(body: dict[str, Any]) -> Reply:
+        if refused in json.dumps(body):
+            return Reply(content="not the JSON asked for")
+        return plain_answer(body)
+
+    with FakeOpenAI() as server, llm_env(server.base_url):
+        server.responder = flaky
+        result = extract(repo.path, out, cache, "main", "--analyzer", "llm", "--allow-failures")
+        assert result.exit_code == 0, result.output
+        statuses = {p["status"] for p in manifest(out)["records"].values()}
+        assert statuses == {"ok", "failed"}
+        server.responder = plain_answer
+        server.requests.clear()
+        repo.commit({**BASE, BARRIER_RS: "// one line more\n" + str(BASE[BARRIER_RS])})
+        assert regenerate(out, cache, "main", "--analyzer", "llm").exit_code == 0
+        asked = [seen.prompt() for seen in server.requests]
+
+    assert len(asked) == 1 and refused in asked[0]  # catalog.rs was not carried: one site failed
+    counts = manifest(out)["counts"]
+    assert (counts["filesParsed"], counts["filesFromCache"], counts["filesCarried"]) == (1, 1, 1)
+    assert {p["status"] for p in manifest(out)["records"].values()} == {"ok"}
