@@ -34,7 +34,7 @@ from pipeline.regions import (
     split_lines,
 )
 from pipeline.sites import collect, find_sites, parser, uses_anyhow_result
-from pipeline.sitetypes import FileScan, Site, TypeAlias
+from pipeline.sitetypes import Condition, Facts, FileScan, Site, TypeAlias
 from pipeline.testcode import is_test_path
 
 _INNER_ATTRIBUTE = re.compile(rb"(?m)^[ \t]*#!\[[^\n]*")
@@ -182,16 +182,21 @@ def _split(
 
 
 def _placed(site: Site, shift: int, path: str, window: str, window_start: int) -> Site:
-    """`site` moved down `shift` lines (its conditions too), at `path`, with its window."""
+    """`site` moved down `shift` lines (its conditions too), at `path`, with its window.
+
+    Built field by field: `dataclasses.replace` costs as much as the rest of a cached unit.
+    """
     facts = site.facts
     if facts.conditions and shift:
-        moved = tuple(replace(c, line=c.line + shift) for c in facts.conditions)
-        facts = replace(facts, conditions=moved)
-    return replace(
-        site,
-        line=site.line + shift,
-        file_path=path,
-        facts=facts,
-        window=window,
-        window_start=window_start,
-    )
+        moved = tuple(
+            Condition(c.kind, c.text, c.line + shift, c.negated) for c in facts.conditions
+        )
+        facts = Facts(
+            facts.enclosing_fn, facts.enclosing_impl, facts.fn_doc, facts.return_type, moved,
+            facts.enclosing_type, facts.variant, facts.type_doc, facts.receiver, facts.callee,
+        )  # fmt: skip
+    return Site(
+        site.kind, path, site.line + shift, site.column, site.message, site.is_format,
+        site.pattern, site.macro, site.format_args, site.error_code, site.http_status, facts,
+        window, window_start,
+    )  # fmt: skip

@@ -108,3 +108,29 @@ def test_every_fixture_moved_down_is_found_from_its_units(fixture: Path) -> None
     moved = b"// moved\n" + source
     got = find_sites_after(f"src/{fixture.name}", moved, known)
     assert got == find_sites(f"src/{fixture.name}", moved)
+
+
+def test_placing_a_site_keeps_every_field_but_its_place() -> None:
+    """`_placed` builds sites field by field; a field added to Site or Facts must not be lost."""
+    from dataclasses import fields, replace
+
+    from pipeline.sitetypes import Condition, Facts, Site
+    from pipeline.unitscan import _placed
+
+    facts = Facts(**{f.name: f"v-{f.name}" for f in fields(Facts) if f.name != "conditions"})
+    facts = replace(facts, conditions=(Condition("if", "x", 5, True),))
+    values = {f.name: f"v-{f.name}" for f in fields(Site)}
+    values.update(line=7, column=2, is_format=False, format_args=("a",), http_status=404,
+                  facts=facts, window_start=3)  # fmt: skip
+    site = Site(**values)  # type: ignore[arg-type]
+
+    assert _placed(site, 0, site.file_path, site.window, site.window_start) == site
+    moved = _placed(site, 3, "b.rs", "w", 9)
+    assert moved == replace(
+        site,
+        line=10,
+        file_path="b.rs",
+        window="w",
+        window_start=9,
+        facts=replace(facts, conditions=(Condition("if", "x", 8, True),)),
+    )
