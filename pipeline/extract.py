@@ -27,6 +27,7 @@ from pipeline.collect import build_contexts as build_contexts
 from pipeline.collect import counts_of as counts_of
 from pipeline.collect import listed_count, locate, scan_entries
 from pipeline.collect import scan_commit as scan_commit
+from pipeline.context import AliasTable
 from pipeline.lock import exclusive
 from pipeline.model import Provenance, Record, Retired
 from pipeline.records import build_record, relocated
@@ -67,10 +68,12 @@ AnalyzerFactory = Callable[[Sequence[SiteContext]], Analyzer]
 def reusable(
     context: SiteContext, previous: Previous | None, analyzer: str, version: str | None
 ) -> bool:
-    """A site whose content is unchanged keeps its explanation: no analyzer call.
+    """A site whose analyzer input is unchanged keeps its explanation: no analyzer call.
 
-    Content is message, pattern and window (SPEC 7), and also the error class: the
-    explanation states it, and it can change with an alias in another file.
+    The input is the content of SPEC 7 (message, pattern, window) and what else the
+    explanation states: the facts above the window and the error class, which an alias
+    in another file can change (`context.input_hash`; datasets made before errdoc kept
+    it fall back to the content hash and the error class).
     """
     if previous is None:
         return False
@@ -113,21 +116,9 @@ def run_extract(
     with exclusive(root / ".lock", str(root)):
         previous = load_previous(root)
         settings = _settings(request)
-        keep = carriable(previous, listing.entries, settings, analyzer_name, analyzer_version)
-        blobs_before = (
-            {path: str(f.get("blob")) for path, f in previous.files.items()} if previous else {}
+        scanned, carried, aliases = _scan_or_carry(
+            request, (git_dir, sha, listing), previous, settings, (analyzer_name, analyzer_version)
         )
-        scanned = scan_entries(request, git_dir, listing, skip=keep, previous=blobs_before)
-        aliases = None
-        if keep:
-            assert previous is not None
-            aliases = whole_table(previous, keep, scanned, listing.entries)
-            stale = stale_classes(previous, keep, aliases)
-            if stale:  # an alias they use changed elsewhere: scanned after all
-                keep = keep - stale
-                again = Listing(tuple(e for e in listing.entries if e.path in stale), ())
-                scanned = merged(scanned, scan_entries(request, git_dir, again))
-        carried = carry(previous, keep, request.repo, sha) if previous and keep else NOTHING
         contexts = build_contexts(request.repo, sha, scanned, aliases)
         counts = counts_of(scanned, contexts, listed_count(listing))
         _count_carried(counts, carried, previous)
@@ -137,6 +128,35 @@ def run_extract(
         extra = {**settings, "source": request.source, "files": dict(sorted(files.items()))}
         run = _Run(request, root, sha, contexts, counts, carried, extra)
         return _explain_and_publish(run, previous, make_analyzer, analyzer_name, analyzer_version)
+
+
+def _scan_or_carry(
+    request: ExtractRequest,
+    commit: tuple[Path, str, Listing],
+    previous: Previous | None,
+    settings: Mapping[str, Any],
+    analyzer: tuple[str, str | None],
+) -> tuple[RepoScan, Carried, AliasTable | None]:
+    """Scan the files that changed since the previous version; carry the others over.
+
+    Returns the scans, the carried records, and the alias table of the whole commit
+    when files were carried (None: the scans' own table is the whole one).
+    """
+    git_dir, sha, listing = commit
+    keep = carriable(previous, listing.entries, settings, *analyzer)
+    blobs_before = (
+        {path: str(f.get("blob")) for path, f in previous.files.items()} if previous else {}
+    )
+    scanned = scan_entries(request, git_dir, listing, skip=keep, previous=blobs_before)
+    if previous is None or not keep:
+        return scanned, NOTHING, None
+    aliases = whole_table(previous, keep, scanned, listing.entries)
+    stale = stale_classes(previous, keep, aliases)
+    if stale:  # an alias they look up resolves otherwise now: scanned after all
+        keep = keep - stale
+        again = Listing(tuple(e for e in listing.entries if e.path in stale), ())
+        scanned = merged(scanned, scan_entries(request, git_dir, again))
+    return scanned, carry(previous, keep, request.repo, sha), aliases
 
 
 def _settings(request: ExtractRequest) -> dict[str, Any]:
