@@ -6,11 +6,18 @@ should not pay for jinja2, pygments, the openai client or the diff engine).
 
 from __future__ import annotations
 
+import gc
 import importlib
 
 import click
 
 from pipeline import __version__
+
+# A run keeps millions of small objects alive to its end (scans, records, the manifest), and the
+# default threshold (700 allocations) has the cyclic collector walk them again and again:
+# 0.6 s of CPU in a cold extraction of risingwave, 0.18 s in a regeneration (peak RSS the same).
+# Cycles are still collected, only less often.
+GC_THRESHOLD = (100_000, 50, 1000)
 
 # name -> "module:attribute" of the click command. Keep sorted.
 COMMANDS = {
@@ -54,3 +61,4 @@ def main() -> None:
       errdoc render --out output --site site
       errdoc explain "cannot create batch refresh job while database barrier is paused"
     """
+    gc.set_threshold(*GC_THRESHOLD)
