@@ -2,13 +2,12 @@
 
 Runs `errdoc extract --analyzer llm` (a subprocess, the real openai client over
 HTTP) on risingwave `INCLUDE=src/meta/**` and checks: every record carries the
-model's answer, one request per distinct site input (`inputHash`: the site's
-content and the facts its explanation states), a second run makes no request, and
+model's answer, one request per distinct site content, a second run makes no request, and
 a run SIGKILLed mid-way and started again ends with every record answered having
 paid twice for at most one concurrency window.
 
 Then (issue 4, acceptance 2) the whole repository: extract at HEAD~50 with the
-model, regenerate to HEAD: the model is asked exactly once per site input the old
+model, regenerate to HEAD: the model is asked exactly once per site content the old
 version did not have, and the diff's counts add up on both sides.
 """
 
@@ -74,10 +73,8 @@ def _regeneration(args: argparse.Namespace, work: Path, server: FakeOpenAI) -> l
         return [f"regenerate failed: {regen.stderr.decode()[-500:]}"]
     asked = len(server.requests) - before
     new = _manifest(out, args.repo)
-    seen = {p["inputHash"] for p in old["records"].values()}
-    new_inputs = {p["inputHash"] for p in new["records"].values()} - seen
-    seen_contents = {p["contentHash"] for p in old["records"].values()}
-    new_contents = {p["contentHash"] for p in new["records"].values()} - seen_contents
+    seen = {p["contentHash"] for p in old["records"].values()}
+    new_contents = {p["contentHash"] for p in new["records"].values()} - seen
     diff = subprocess.run(
         [*cmd, "diff", "previous", "latest", "--out", str(out), "--repo", args.repo,
          "--format", "json"],
@@ -87,12 +84,12 @@ def _regeneration(args: argparse.Namespace, work: Path, server: FakeOpenAI) -> l
     kept = summary["moved"] + summary["changed"] + summary["unchanged"]
     print(
         f"regenerate {base}..{args.rev} (whole repository): {len(old['records'])} -> "
-        f"{len(new['records'])} records, {asked} model requests, {len(new_inputs)} new site "
-        f"inputs ({len(new_contents)} new site contents); diff {summary}"
+        f"{len(new['records'])} records, {asked} model requests, {len(new_contents)} new site "
+        f"contents; diff {summary}"
     )
     failures = []
-    if asked != len(new_inputs):
-        failures.append("regeneration requests != new site inputs")
+    if asked != len(new_contents):
+        failures.append("regeneration requests != new site contents")
     if summary["added"] + kept != len(new["records"]) or summary["removed"] + kept != len(
         old["records"]
     ):
@@ -128,16 +125,16 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         manifest = _manifest(out, args.repo)
         records = manifest["records"]
-        contents = {p["inputHash"] for p in records.values()}
+        contents = {p["contentHash"] for p in records.values()}
         first = len(server.requests)
         llm_ok = sum(1 for p in records.values() if p["analyzer"] == "llm" and p["status"] == "ok")
         print(
-            f"run 1: {len(records)} records, {len(contents)} distinct site inputs, {first} requests, {llm_ok} answered by the model"
+            f"run 1: {len(records)} records, {len(contents)} distinct contents, {first} requests, {llm_ok} answered by the model"
         )
         if llm_ok != len(records):
             failures.append("not every record carries the model's answer")
         if first != len(contents):
-            failures.append("requests != distinct site inputs")
+            failures.append("requests != distinct site contents")
         proc = _extract(args, out, cache, server)
         proc.communicate()
         second = len(server.requests) - first

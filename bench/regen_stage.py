@@ -7,9 +7,11 @@ CACHE. Cold: `extract` at HEAD. Regeneration, two cases:
 - steady (the scheduled job): `extract` at HEAD~100 and `regenerate` to HEAD~50
   (untimed), then `regenerate --ref HEAD` (timed). The publish then rewrites the
   previous tree's files in place instead of creating 6,000 files.
-Target: each at most 0.35x the cold run. Both regenerated datasets must hold
-exactly what the cold extraction holds (records but for their timestamps,
-provenance, file summaries), or the stage fails.
+Target: each at most 0.35x the cold run. Both regenerated datasets must hold what
+the cold extraction holds (every record field but the timestamps, the file
+summaries, each record's analyzer, status, content hash and kind), or the stage
+fails; an explanation kept for unchanged content (SPEC 7) may read otherwise than
+a fresh one (a condition above the window changed): those are counted.
 
 Creating a file on this machine's disk costs 0.02 ms or 0.7 ms depending on the
 block group a directory lands in (it is mounted with `discard`; measured with a
@@ -53,6 +55,14 @@ def run(cmd: list[str], env: dict[str, str]) -> float:
     return wall
 
 
+EXPLANATION = (
+    "documentation", "triggerScenarios", "commonSituations", "solutions", "exampleFix",
+    "handlingStrategy", "validationCode", "typeGuard", "tryCatchPattern", "preventionTips",
+    "tags", "backgroundTag",
+)  # fmt: skip
+PROVENANCE = ("analyzer", "status", "contentHash", "kind")
+
+
 def published(out: Path, repo: str) -> dict[str, Any]:
     """What a dataset holds that does not depend on when it was made."""
     root = out / repo
@@ -62,6 +72,27 @@ def published(out: Path, repo: str) -> dict[str, Any]:
         records[record["id"]] = {k: v for k, v in record.items() if k not in TIMES}
     manifest = json.loads((root / "manifest.json").read_text())
     return {"records": records, "provenance": manifest["records"], "files": manifest["files"]}
+
+
+def compare(regenerated: dict[str, Any], cold: dict[str, Any]) -> tuple[bool, int]:
+    """Whether a regeneration published what the cold run did, and how many explanations
+    it kept (SPEC 7: content unchanged) that a fresh run now words otherwise.
+    """
+    old, new = regenerated["records"], cold["records"]
+    if old.keys() != new.keys() or regenerated["files"] != cold["files"]:
+        return False, 0
+    kept = 0
+    for rid, record in old.items():
+        facts = [regenerated["provenance"][rid].get(k) for k in PROVENANCE]
+        if facts != [cold["provenance"][rid].get(k) for k in PROVENANCE]:
+            return False, kept
+        if record == new[rid]:
+            continue
+        outside = {k for k in record if record[k] != new[rid][k]} - set(EXPLANATION)
+        if outside:
+            return False, kept
+        kept += 1
+    return True, kept
 
 
 def counts(out: Path, repo: str) -> dict[str, Any]:
@@ -156,8 +187,9 @@ def _run(args: argparse.Namespace, work: Path) -> int:
     cold, first, steady = (statistics.median(t) for t in (colds, firsts, steadies))
     last = args.repeat - 1
     outs = {name: work / f"{name}-{last}-out" for name in ("cold", "first", "steady")}
+    cold_dataset = published(outs["cold"], args.repo)
     same = {
-        name: published(outs[name], args.repo) == published(outs["cold"], args.repo)
+        name: compare(published(outs[name], args.repo), cold_dataset)
         for name in ("first", "steady")
     }
     c, cold_counts = counts(outs["first"], args.repo), counts(outs["cold"], args.repo)
@@ -184,11 +216,14 @@ def _run(args: argparse.Namespace, work: Path) -> int:
             f"{name}: {wall:.2f} s (median of {args.repeat}), ratio {ratio:.2f}x "
             f"(target <= {TARGET:.2f}x: {verdict})"
         )
-    for name, equal in same.items():
-        print(f"{name} regeneration publishes what the cold extraction does: {equal}")
+    for name, (equal, kept) in same.items():
+        print(
+            f"{name} regeneration publishes what the cold extraction does: {equal} "
+            f"({kept} kept explanations of unchanged content read otherwise when written today)"
+        )
     if args.profile:
         _profile(runs, older, base, head)
-    return 0 if not missed and all(same.values()) else 1
+    return 0 if not missed and all(equal for equal, _ in same.values()) else 1
 
 
 def _profile(runs: _Runs, older: str, base: str, head: str) -> None:

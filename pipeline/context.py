@@ -33,7 +33,6 @@ class SiteContext:
     window: str  # the source window, lines joined by "\n"
     window_start: int  # 1-based line of the window's first line
     content_hash: str
-    input_hash: str = ""  # all an analyzer is shown (`input_hash`); "" in hand-made contexts
 
     def numbered_window(self) -> str:
         """The window with right-aligned line numbers, the site's line marked `>`."""
@@ -140,30 +139,6 @@ def record_id(repo: str, file_path: str, pattern: str, ordinal: int) -> str:
 def content_hash(message: str, pattern: str, window: str) -> str:
     """What makes an explanation stale: message, pattern and source window."""
     body = json.dumps([message, pattern, window], ensure_ascii=False, separators=(",", ":"))
-    return "sha256:" + hashlib.sha256(body.encode("utf-8")).hexdigest()
-
-
-def input_hash(site: Site, error_class: str | None, window: str, window_start: int) -> str:
-    """Everything an analyzer is shown of a site, but its place: an explanation's real input.
-
-    The content hash (SPEC 7) covers message, pattern and window; an explanation also
-    says what the function, its doc comment, the conditions above the window and the
-    error class are, and those can change with the window intact. Line numbers are
-    left out, so a site that only moved keeps its explanation.
-    """
-    facts = site.facts
-    conditions = [[c.kind, c.text, c.negated] for c in facts.conditions]
-    body = json.dumps(
-        [
-            site.kind, site.macro, site.message, site.pattern, site.is_format,
-            list(site.format_args), site.error_code, site.http_status, error_class, window,
-            site.line - window_start, facts.enclosing_fn, facts.enclosing_impl, facts.fn_doc,
-            facts.return_type, conditions, facts.enclosing_type, facts.variant,
-            facts.type_doc, facts.receiver, facts.callee,
-        ],
-        ensure_ascii=False,
-        separators=(",", ":"),
-    )  # fmt: skip
     return "sha256:" + hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
@@ -291,5 +266,4 @@ def site_context(
         window=window,
         window_start=start,
         content_hash=content_hash(site.message, pattern, window),
-        input_hash=input_hash(site, klass, window, start),
     )

@@ -38,7 +38,6 @@ from pipeline.store import (
     Previous,
     Publication,
     dataset_dir,
-    line_field,
     load_previous,
     new_version,
     publish,
@@ -68,23 +67,19 @@ AnalyzerFactory = Callable[[Sequence[SiteContext]], Analyzer]
 def reusable(
     context: SiteContext, previous: Previous | None, analyzer: str, version: str | None
 ) -> bool:
-    """A site whose analyzer input is unchanged keeps its explanation: no analyzer call.
+    """A site whose content (message, pattern, window) is unchanged keeps its explanation.
 
-    The input is the content of SPEC 7 (message, pattern, window) and what else the
-    explanation states: the facts above the window and the error class, which an alias
-    in another file can change (`context.input_hash`; datasets made before errdoc kept
-    it fall back to the content hash and the error class).
+    SPEC 7: no analyzer call, `analyzedAt` and `contentChangedAt` kept. The static
+    explanation states nothing that an edit outside the window changes but the
+    conditions above it, which SPEC 7 leaves as they were explained.
     """
     if previous is None:
         return False
     old = previous.provenance.get(context.record_id)
-    line = previous.records.raw.get(context.record_id)
     return (
         old is not None
-        and line is not None
-        and line_field(line, "errorClass") == context.error_class
+        and context.record_id in previous.records
         and old.contentHash == context.content_hash
-        and old.inputHash in (None, context.input_hash)
         and old.analyzer == analyzer
         and old.status == "ok"
         and (version is None or old.promptVersion == version)
@@ -255,20 +250,12 @@ def _assemble(
         analysis = analyses.get(context.record_id)
         old_record = previous.records.get(context.record_id) if previous else None
         old_prov = previous.provenance.get(context.record_id) if previous else None
-        unchanged = (
-            old_prov is not None
-            and old_record is not None
-            and old_prov.contentHash == context.content_hash
-            and old_prov.inputHash in (None, context.input_hash)
-            and old_record.errorClass == context.error_class
-        )
+        unchanged = old_prov is not None and old_prov.contentHash == context.content_hash
         changed_at = old_record.contentChangedAt if unchanged and old_record else now
         if analysis is None:  # reused: the previous explanation, timestamps and provenance stand
             assert old_record is not None and old_prov is not None
             records.append(relocated(old_record, context))
-            provenance[context.record_id] = old_prov.model_copy(
-                update={"kind": context.site.kind, "inputHash": context.input_hash}
-            )
+            provenance[context.record_id] = old_prov.model_copy(update={"kind": context.site.kind})
             continue
         records.append(build_record(context, analysis.explanation, now, changed_at))
         provenance[context.record_id] = Provenance(
@@ -278,7 +265,6 @@ def _assemble(
             model=analysis.model,
             promptVersion=analysis.prompt_version,
             contentHash=context.content_hash,
-            inputHash=context.input_hash,
             usage=analysis.usage,
             kind=context.site.kind,
             grounded=analysis.grounded,

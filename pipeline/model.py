@@ -127,9 +127,6 @@ class Provenance(BaseModel):
     model: str | None = None
     promptVersion: str | None = None
     contentHash: str
-    inputHash: str | None = (
-        None  # `context.input_hash`; None in datasets made before errdoc kept it
-    )
     usage: Usage = Field(default_factory=Usage)
     kind: str
     grounded: bool | None = None

@@ -135,10 +135,7 @@ class LlmAnalyzer:
     def key(self, ctx: SiteContext) -> str:
         """The cache key of a site's answer."""
         return cache_key(
-            ctx.input_hash or ctx.content_hash,
-            self.settings.model,
-            self.prompt.version,
-            self.schema_version,
+            ctx.content_hash, self.settings.model, self.prompt.version, self.schema_version
         )
 
     def _groups(self, contexts: Sequence[SiteContext]) -> dict[str, list[SiteContext]]:

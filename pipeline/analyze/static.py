@@ -16,7 +16,7 @@ from pipeline.model import Condition, Explanation, HandlingStrategy, Site
 from pipeline.taxonomy import classify, load_taxonomy
 
 # Bump when the wording changes, so that reused explanations are rewritten.
-STATIC_VERSION = "static-5"
+STATIC_VERSION = "static-6"
 
 _STRATEGY_BY_CLASS: dict[str, HandlingStrategy] = {
     "configuration-error": "configuration",
@@ -125,8 +125,6 @@ def _documentation(context: SiteContext, failure_class: str) -> str:
         text += f" The call it guards, `{facts.receiver}`, {outcome}."
     if facts.fn_doc:
         text += f' The function\'s doc comment says: "{_first_sentence(facts.fn_doc)}"'
-    if context.error_class:
-        text += f" Its error type is `{context.error_class}`."
     if context.error_type == "panic":
         text += " A panic aborts the current task or thread rather than returning an error."
     return text + f" Class: {title}."
