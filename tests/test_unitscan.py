@@ -134,3 +134,10 @@ def test_placing_a_site_keeps_every_field_but_its_place() -> None:
         window_start=9,
         facts=replace(facts, conditions=(Condition("if", "x", 8, True),)),
     )
+
+
+def test_a_file_with_crlf_line_ends_moves_its_sites_the_same_way() -> None:
+    before = big_impl().replace(b"\n", b"\r\n")
+    after = b"// moved\r\n\r\n" + before.replace(b"member 22 refused", b"member 22 was refused")
+    got = scanned_after(before, after)
+    assert [s.line for s in got.sites] == [s.line + 2 for s in find_sites(PATH, before).sites]
