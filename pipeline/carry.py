@@ -2,12 +2,14 @@
 
 A file whose blob is the one the previous version was made from, read by the same
 extractor, holds the same sites with the same ids, lines and windows. If the
-repository's `Result` aliases are the same too (error classes are resolved across
-files), each of its records is the previous one with only `analyzedSha` and
-`githubUrl` moved (SPEC 7). A regeneration then pays for the changed files alone.
+`Result` aliases its sites look up still resolve as they did (error classes are
+resolved across files), each of its records is the previous one with only
+`analyzedSha` and `githubUrl` moved (SPEC 7). A regeneration then pays for the
+changed files alone.
 
-The manifest keeps what this needs per scanned file (`files`: blob id, aliases,
-`use anyhow::Result`, parse errors), so no old commit and no cache is read. Pure.
+The manifest keeps what this needs per scanned file (`files`: blob id, the aliases
+it declares and those its sites look up, `use anyhow::Result`, parse errors), so no
+old commit and no cache is read. Pure.
 """
 
 from __future__ import annotations
