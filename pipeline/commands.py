@@ -123,6 +123,7 @@ def report(result: ExtractResult, allow_failures: bool) -> None:
     click.echo(
         f"errdoc: {counts['records']} records from {counts['filesScanned']} files "
         f"({counts['filesParsed']} parsed, {counts['filesFromCache']} from cache, "
+        f"{counts.get('filesCarried', 0)} unchanged since the last version, "
         f"{counts['filesSkipped']} skipped) at {result.sha[:10]} -> {result.root} "
         f"(version {result.version})",
         err=True,

@@ -108,8 +108,12 @@ def test_only_changed_files_are_parsed_the_rest_is_carried(repo: GitRepo, tmp_pa
     before = records(out)
     sha = repo.commit({**BASE, BARRIER_RS: "// one line more\n" + str(BASE[BARRIER_RS])})
 
-    assert regenerate(out, cache).exit_code == 0
+    result = regenerate(out, cache)
 
+    assert result.exit_code == 0
+    assert (
+        "(1 parsed, 0 from cache, 2 unchanged since the last version, 0 skipped)" in result.output
+    )
     counts = manifest(out)["counts"]
     assert (counts["filesParsed"], counts["filesFromCache"], counts["filesCarried"]) == (1, 0, 2)
     assert counts["reused"] == len(before)
