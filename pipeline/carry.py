@@ -7,9 +7,9 @@ resolved across files), each of its records is the previous one with only
 `analyzedSha` and `githubUrl` moved (SPEC 7). A regeneration then pays for the
 changed files alone.
 
-The manifest keeps what this needs per scanned file (`files`: blob id, the aliases
-it declares and those its sites look up, `use anyhow::Result`, parse errors), so no
-old commit and no cache is read. Pure.
+The manifest keeps what this needs per scanned file (`files`: blob id, record count,
+the aliases it declares and those its sites look up, `use anyhow::Result`, parse
+errors), so no old commit and no cache is read. Pure.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def file_summaries(entries: Iterable[TreeEntry], scanned: RepoScan) -> dict[str,
         scan = scanned.scans.get(entry.path)
         if scan is None:
             continue
-        summary: dict[str, Any] = {"blob": entry.blob_sha}
+        summary: dict[str, Any] = {"blob": entry.blob_sha, "records": len(scan.sites)}
         if scan.aliases:
             summary["aliases"] = [[a.name, a.error_type] for a in scan.aliases]
         if scan.uses_anyhow_result:
@@ -83,8 +83,9 @@ def carriable(
 ) -> frozenset[str]:
     """The listed files whose every previous record can be carried over unparsed.
 
-    Same blob, same extractor and file selection, and each record's explanation one
-    that this run would reuse (same analyzer and prompt version, status ok).
+    Same blob, same extractor and file selection, as many records as the file gave
+    then (a damaged `records.jsonl` is not copied short), and each record's explanation
+    one that this run would reuse (same analyzer and prompt version, status ok).
     """
     if previous is None or not previous.files:
         return frozenset()
@@ -97,9 +98,12 @@ def carriable(
         summary = previous.files.get(entry.path)
         if summary is None or summary.get("blob") != entry.blob_sha:
             continue
-        ids = by_file.get(entry.path, ())
-        if all(_reusable(provenance.get(rid), analyzer, version) for rid in ids):
-            paths.add(entry.path)
+        ids = by_file.get(entry.path, [])
+        if len(ids) != summary.get("records") or not all(
+            _reusable(provenance.get(rid), analyzer, version) for rid in ids
+        ):
+            continue
+        paths.add(entry.path)
     return frozenset(paths)
 
 

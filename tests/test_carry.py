@@ -283,3 +283,20 @@ def test_a_condition_changed_above_the_window_keeps_the_explanation(
         k: v for k, v in before.items() if k not in ("analyzedSha", "githubUrl")
     }
     assert after["analyzedSha"] == sha
+
+
+def test_a_record_missing_from_the_previous_version_is_found_again(
+    repo: GitRepo, tmp_path: Path
+) -> None:
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    extract(repo.path, out, cache, "main")
+    jsonl = dataset(out) / "records.jsonl"
+    lines = jsonl.read_text().splitlines()
+    lost = next(line for line in lines if CATALOG_RS in line)
+    jsonl.write_text("\n".join(line for line in lines if line != lost) + "\n")
+    repo.commit({**BASE, BARRIER_RS: "// one line more\n" + str(BASE[BARRIER_RS])})
+
+    assert regenerate(out, cache).exit_code == 0
+
+    assert json.loads(lost)["id"] in records(out)  # catalog.rs was scanned, not carried short
+    assert manifest(out)["counts"]["filesCarried"] == 1
