@@ -53,7 +53,7 @@ def find_sites_after(path: str, source: bytes, known: UnitScans) -> FileScan:
     if not hints:
         return FileScan(sites=())
     units = relevant_units(source, hints)
-    context = _inner_attributes(source)
+    context = file_context(source)
     keys = [unit_key(source, unit, context) for unit in units]
     todo = {key: unit for unit, key in zip(units, keys, strict=True) if key not in known}
     if todo:
@@ -87,13 +87,13 @@ def unit_scans(source: bytes, scan: FileScan) -> dict[str, FileScan] | None:
     units = relevant_units(source, hints) if hints else []
     if not units:
         return {} if not scan.sites and not scan.aliases else None
-    context = _inner_attributes(source)
+    context = file_context(source)
     keys = [unit_key(source, unit, context) for unit in units]
     return _split(source, units, keys, scan.sites, scan.aliases)
 
 
-def _inner_attributes(source: bytes) -> bytes:
-    """The file's `#![..]` lines (they can make a whole file test code)."""
+def file_context(source: bytes) -> bytes:
+    """What every unit key of a file includes: its `#![..]` lines (they can make it test code)."""
     if source.find(b"#![") < 0:
         return b""
     return b"\n".join(_INNER_ATTRIBUTE.findall(source))

@@ -11,7 +11,7 @@ from test_regions import FIXTURES, big_impl
 from pipeline.regions import relevant_units, site_hints
 from pipeline.sites import find_sites
 from pipeline.sitetypes import FileScan
-from pipeline.unitscan import _inner_attributes, find_sites_after, unit_key, unit_scans
+from pipeline.unitscan import file_context, find_sites_after, unit_key, unit_scans
 
 PATH = "src/meta/src/store.rs"
 
@@ -32,7 +32,7 @@ def new_units(before: bytes, after: bytes) -> int:
     """How many of `after`'s units `before` does not have: what `find_sites_after` parses."""
     known = unit_scans(before, find_sites(PATH, before)) or {}
     units = relevant_units(after, site_hints(after))
-    context = _inner_attributes(after)
+    context = file_context(after)
     return sum(1 for unit in units if unit_key(after, unit, context) not in known)
 
 
