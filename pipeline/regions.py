@@ -46,8 +46,8 @@ _BLOCK_HEAD = re.compile(
     rb"(?:[ \t]*(?://[^\n]*|#!?\[[^\n]*)\n)*"
     rb"(?:pub(?:\([^)\n]*\))? )?(?:unsafe )?(?:impl|mod|trait)\b[^;{]*\{[ \t]*\n"
 )
-# A chunk of blank, attribute and comment lines only: it belongs to the item below it.
-_DECORATION = re.compile(rb"(?:[ \t]*(?:(?:#\[|//|/\*|\*)[^\n]*)?\n)*")
+# A blank, attribute or comment line (without its `\n`): it belongs to the item below it.
+_LEAD_LINE = re.compile(rb"[ \t]*(?:(?:#\[|//|/\*|\*)[^\n]*)?\r?")
 _SPLIT_BYTES = 1024  # smaller blocks are parsed whole: splitting them saves nothing
 _WHOLE = Range(Point(0, 0), Point(0xFFFFFFFF, 0xFFFFFFFF), 0, 0xFFFFFFFF)
 
@@ -155,20 +155,30 @@ def relevant_units(source: bytes, hints: Sequence[int]) -> list[Unit]:
             by_chunk.pop(chunk, None)
         index = source.find(_TEST_ITEM, index + 1)
     units: list[Unit] = []
-    absorbed: set[int] = set()
-    for chunk in sorted(by_chunk, reverse=True):  # a chunk takes the attributes above it
-        top = chunk
-        while (
-            top > 0
-            and top - 1 not in absorbed
-            and _DECORATION.fullmatch(source, starts[top - 1], ends[top - 1])
-        ):
-            top -= 1
-        absorbed.update(range(top, chunk))
-        if chunk not in absorbed:
-            lead = starts[top]
-            units[:0] = _inner_units(source, lead, starts[chunk], ends[chunk], by_chunk[chunk])
+    floor = 0
+    for chunk in sorted(by_chunk):
+        start = starts[chunk]
+        units += _inner_units(
+            source, lead_start(source, start, floor), start, ends[chunk], by_chunk[chunk]
+        )
+        floor = start
     return units
+
+
+def lead_start(source: bytes, start: int, floor: int) -> int:
+    """Where the blank, attribute and comment lines right above `start` begin (not above `floor`).
+
+    They belong to the item below: a `#[cfg(test)]` or a `///` doc comment cut off by a
+    blank line still marks or documents it. A unit's spans start there, so a unit parsed
+    on its own sees what a whole parse sees; its body (whose sites it owns) does not.
+    """
+    top = start
+    while top > floor:
+        above = source.rfind(b"\n", 0, top - 1) + 1
+        if above < floor or not _LEAD_LINE.fullmatch(source, above, top - 1):
+            break
+        top = above
+    return top
 
 
 def relevant_ranges(source: bytes, hints: Sequence[int]) -> list[Range] | None:
@@ -180,8 +190,8 @@ def ranges_of(source: bytes, units: Sequence[Unit]) -> list[Range] | None:
     """The included ranges that parse `units` together, or None when that is the whole file."""
     spans: list[list[int]] = []
     for start, end in sorted({span for unit in units for span in unit.spans}):
-        if spans and spans[-1][1] == start:
-            spans[-1][1] = end
+        if spans and spans[-1][1] >= start:  # adjacent, or a lead inside the unit above
+            spans[-1][1] = max(spans[-1][1], end)
         else:
             spans.append([start, end])
     if spans == [[0, len(source)]]:
@@ -202,9 +212,9 @@ def _inner_units(source: bytes, lead: int, start: int, end: int, hints: list[int
     Members are cut like top-level items, one indentation level (4 spaces) in. Each
     is parsed with the block's header and closing line, which read as one valid block,
     so the enclosing impl and everything inside a member are seen as in the whole file.
-    `lead` is where the attribute and comment chunks right above the chunk begin.
+    `lead` is where the lines above the chunk that belong to it begin (`lead_start`).
     """
-    whole = [Unit(((lead, end),), (lead, end))]
+    whole = [Unit(((lead, end),), (start, end))]
     if end - start < _SPLIT_BYTES:
         return whole
     head = _BLOCK_HEAD.match(source, start, end)
@@ -217,13 +227,12 @@ def _inner_units(source: bytes, lead: int, start: int, end: int, hints: list[int
     keep = sorted({bisect_right(members, h) - 1 for h in hints if body <= h < closing})
     if any(h < body or h >= closing for h in hints):
         return whole  # a hint in the header or after the block: nothing to gain, be exact
-    return [
-        Unit(
-            ((lead, body), (members[k], member_ends[k]), (closing, end)),
-            (members[k], member_ends[k]),
-        )
-        for k in keep
-    ]
+    units, floor = [], body
+    for k in keep:
+        member = (lead_start(source, members[k], floor), member_ends[k])
+        units.append(Unit(((lead, body), member, (closing, end)), (members[k], member_ends[k])))
+        floor = members[k]
+    return units
 
 
 def split_lines(source: bytes) -> list[str]:

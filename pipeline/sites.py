@@ -31,7 +31,7 @@ from pipeline.sitetypes import Condition, FileScan, Site, SiteKind, TypeAlias
 from pipeline.testcode import is_test_code, is_test_path
 
 # Bump when a change here would change what a cached FileScan holds.
-EXTRACTOR_VERSION = "18"
+EXTRACTOR_VERSION = "19"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 

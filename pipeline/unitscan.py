@@ -7,8 +7,9 @@ cache), so its sites can be split by unit with no parse; a unit whose text is th
 same in the new version gives the same sites, moved to its new lines. Only the
 new units are parsed.
 
-A unit is known by a hash of what its sites depend on: its text, the attribute and
-comment lines right above it, and the file's inner attributes (`#![cfg(..)]`). If
+A unit is known by a hash of what its sites depend on: its text (with the attribute
+and comment lines above it, `regions.lead_start`) and the file's inner attributes
+(`#![cfg(..)]`). If
 the previous scan cannot be split exactly (it recovered from a syntax error, or a
 site lies outside every unit), or the new units do not parse cleanly, the file is
 scanned the plain way (`sites.find_sites`): the result never depends on the shortcut.
@@ -38,8 +39,6 @@ from pipeline.sitetypes import Condition, Facts, FileScan, Site, TypeAlias
 from pipeline.testcode import is_test_path
 
 _INNER_ATTRIBUTE = re.compile(rb"(?m)^[ \t]*#!\[[^\n]*")
-_LEAD_LINE = re.compile(rb"[ \t]*(?:$|#\[|//|/\*|\*)")
-_LEAD_LIMIT = 64  # lines looked at above a unit
 
 
 UnitScans = Mapping[str, FileScan]  # unit key -> its sites and aliases, lines relative to it
@@ -100,28 +99,13 @@ def file_context(source: bytes) -> bytes:
 
 
 def unit_key(source: bytes, unit: Unit, context: bytes) -> str:
-    """The hash of what a unit's sites depend on: its text, the lines above it, the file's `#!`."""
+    """The hash of what a unit's sites depend on: its spans (leads included), the file's `#!`."""
     digest = hashlib.blake2b(digest_size=16)
     digest.update(context)
-    digest.update(b"\0")
-    digest.update(_lead(source, unit.spans[0][0]))
     for start, end in unit.spans:
         digest.update(b"\0")
         digest.update(source[start:end])
     return digest.hexdigest()
-
-
-def _lead(source: bytes, start: int) -> bytes:
-    """The blank, attribute and comment lines right above `start` (a line start)."""
-    top = start
-    for _ in range(_LEAD_LIMIT):
-        if top == 0:
-            break
-        above = source.rfind(b"\n", 0, top - 1) + 1
-        if not _LEAD_LINE.match(source, above, top - 1):
-            break
-        top = above
-    return source[top:start]
 
 
 def _first_lines(source: bytes, units: Sequence[Unit]) -> list[int]:

@@ -133,3 +133,25 @@ def test_a_test_inner_attribute_at_the_head_makes_the_file_test_code(
     source = (head + 'fn f() -> u32 {\n    panic!("reached");\n}\n').encode()
     assert is_test_file(source) is test_only
     assert find_sites("src/a.rs", source) == find_sites("src/a.rs", source, whole=True)
+
+
+def test_a_doc_comment_cut_off_by_a_blank_line_still_documents_its_fn() -> None:
+    """The comment ends the chunk above, which holds no site and is not parsed."""
+    source = (
+        b"const LIMIT: u32 = 1;\n/// Drains the queue.\n\n"
+        b'fn drain() -> anyhow::Result<()> {\n    anyhow::bail!("queue gone");\n}\n'
+    )
+    fast, whole = find_sites("src/a.rs", source), find_sites("src/a.rs", source, whole=True)
+    assert fast == whole
+    assert fast.sites[0].facts.fn_doc == "Drains the queue."
+
+
+def test_a_lead_inside_a_parsed_item_above_overlaps_it_harmlessly() -> None:
+    source = (
+        b'fn above() {\n    panic!("above failed");\n}\nconst LIMIT: u32 = 1;\n'
+        b"/// Drains the queue.\n\nfn drain() -> anyhow::Result<()> {\n"
+        b'    anyhow::bail!("queue gone");\n}\n'
+    )
+    fast = find_sites("src/a.rs", source)
+    assert fast == find_sites("src/a.rs", source, whole=True)
+    assert fast.sites[1].facts.fn_doc == "Drains the queue."

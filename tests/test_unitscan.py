@@ -141,3 +141,13 @@ def test_a_file_with_crlf_line_ends_moves_its_sites_the_same_way() -> None:
     after = b"// moved\r\n\r\n" + before.replace(b"member 22 refused", b"member 22 was refused")
     got = scanned_after(before, after)
     assert [s.line for s in got.sites] == [s.line + 2 for s in find_sites(PATH, before).sites]
+
+
+def test_a_unit_parsed_alone_sees_the_doc_comment_above_it() -> None:
+    before = (
+        b"const LIMIT: u32 = 1;\n/// Drains the queue.\n\n"
+        b'fn drain() -> anyhow::Result<()> {\n    anyhow::bail!("queue gone");\n}\n'
+    )
+    after = before.replace(b"queue gone", b"queue is gone")  # only `drain` is parsed again
+    got = scanned_after(before, after)
+    assert got.sites[0].facts.fn_doc == "Drains the queue."
