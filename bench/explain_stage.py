@@ -19,10 +19,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from bench.extract_stage import DEFAULT_SOURCE
 from pipeline.dataset import DatasetError, load_dataset
 from pipeline.explain import ErrorIndex
 
-DEFAULT_SOURCE = "/work/.mirror/risingwavelabs+risingwave/repo"
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{[^{}]*\}")
 _TAILS = [
     "",

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -24,9 +25,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.extract_stage import DEFAULT_SOURCE
 from tests.llm_server import FakeOpenAI, Reply, answer
-
-DEFAULT_SOURCE = "/work/.mirror/risingwavelabs+risingwave/repo"
 
 
 def _plain_answer(body: dict[str, Any]) -> Reply:
@@ -114,6 +114,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--back", type=int, default=50, help="commits back for the regeneration")
     args = parser.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="errdoc-llm-acceptance-"))
+    try:
+        return _checks(args, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _checks(args: argparse.Namespace, work: Path) -> int:
     failures = []
     with FakeOpenAI(latency=args.latency) as server:
         server.responder = _plain_answer

@@ -35,7 +35,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-DEFAULT_SOURCE = "/work/.mirror/risingwavelabs+risingwave/repo"
+from bench.extract_stage import DEFAULT_SOURCE
+
 TARGET = 0.35
 TIMES = ("analyzedAt", "contentChangedAt")
 

@@ -100,29 +100,24 @@ def carriable(
             continue
         ids = by_file.get(entry.path, [])
         if len(ids) != summary.get("records") or not all(
-            _reusable(provenance.get(rid), analyzer, version) for rid in ids
+            explanation_reusable(provenance.get(rid), analyzer, version) for rid in ids
         ):
             continue
         paths.add(entry.path)
     return frozenset(paths)
 
 
-def _reusable(provenance: Mapping[str, Any] | None, analyzer: str, version: str | None) -> bool:
+def explanation_reusable(
+    provenance: Mapping[str, Any] | None, analyzer: str, version: str | None
+) -> bool:
+    """Whether a record's explanation (its provenance, as in the manifest) is one this run
+    would write: the same analyzer and prompt version, and not a failure."""
     return (
         provenance is not None
         and provenance.get("analyzer") == analyzer
         and provenance.get("status") == "ok"
         and (version is None or provenance.get("promptVersion") == version)
     )
-
-
-def whole_table(
-    previous: Previous, carried: Set[str], scanned: RepoScan, entries: Iterable[TreeEntry]
-) -> AliasTable:
-    """The alias table of the whole commit: carried files' summaries plus the scanned files."""
-    now: dict[str, Mapping[str, Any]] = {path: previous.files[path] for path in carried}
-    now.update(file_summaries(entries, scanned))
-    return summary_aliases(now)
 
 
 def stale_classes(previous: Previous, carried: Set[str], table: AliasTable) -> frozenset[str]:

@@ -16,9 +16,10 @@ from pipeline.carry import (
     Carried,
     carriable,
     carry,
+    explanation_reusable,
     file_summaries,
     stale_classes,
-    whole_table,
+    summary_aliases,
 )
 from pipeline.collect import (  # build_contexts, counts_of: re-exported for callers of a run
     ExtractRequest as ExtractRequest,
@@ -27,7 +28,6 @@ from pipeline.collect import build_contexts as build_contexts
 from pipeline.collect import counts_of as counts_of
 from pipeline.collect import listed_count, locate, scan_entries
 from pipeline.collect import scan_commit as scan_commit
-from pipeline.context import AliasTable
 from pipeline.lock import exclusive
 from pipeline.model import Provenance, Record, Retired
 from pipeline.records import build_record, relocated
@@ -75,14 +75,12 @@ def reusable(
     """
     if previous is None:
         return False
-    old = previous.provenance.get(context.record_id)
+    old = previous.provenance.raw.get(context.record_id)
     return (
         old is not None
         and context.record_id in previous.records
-        and old.contentHash == context.content_hash
-        and old.analyzer == analyzer
-        and old.status == "ok"
-        and (version is None or old.promptVersion == version)
+        and old.get("contentHash") == context.content_hash
+        and explanation_reusable(old, analyzer, version)
     )
 
 
@@ -111,15 +109,12 @@ def run_extract(
     with exclusive(root / ".lock", str(root)):
         previous = load_previous(root)
         settings = _settings(request)
-        scanned, carried, aliases = _scan_or_carry(
+        scanned, carried, files = _scan_or_carry(
             request, (git_dir, sha, listing), previous, settings, (analyzer_name, analyzer_version)
         )
-        contexts = build_contexts(request.repo, sha, scanned, aliases)
+        contexts = build_contexts(request.repo, sha, scanned, summary_aliases(files))
         counts = counts_of(scanned, contexts, listed_count(listing))
         _count_carried(counts, carried, previous)
-        files: dict[str, Mapping[str, Any]] = {**file_summaries(listing.entries, scanned)}
-        if previous is not None:
-            files.update({path: previous.files[path] for path in carried.paths})
         extra = {**settings, "source": request.source, "files": dict(sorted(files.items()))}
         run = _Run(request, root, sha, contexts, counts, carried, extra)
         return _explain_and_publish(run, previous, make_analyzer, analyzer_name, analyzer_version)
@@ -131,11 +126,11 @@ def _scan_or_carry(
     previous: Previous | None,
     settings: Mapping[str, Any],
     analyzer: tuple[str, str | None],
-) -> tuple[RepoScan, Carried, AliasTable | None]:
+) -> tuple[RepoScan, Carried, dict[str, Mapping[str, Any]]]:
     """Scan the files that changed since the previous version; carry the others over.
 
-    Returns the scans, the carried records, and the alias table of the whole commit
-    when files were carried (None: the scans' own table is the whole one).
+    Returns the scans, the carried records, and the summary of every file of the
+    commit (scanned or carried: what the manifest keeps, and the alias table's source).
     """
     git_dir, sha, listing = commit
     keep = carriable(previous, listing.entries, settings, *analyzer)
@@ -143,15 +138,16 @@ def _scan_or_carry(
         {path: str(f.get("blob")) for path, f in previous.files.items()} if previous else {}
     )
     scanned = scan_entries(request, git_dir, listing, skip=keep, previous=blobs_before)
+    files: dict[str, Mapping[str, Any]] = {**file_summaries(listing.entries, scanned)}
     if previous is None or not keep:
-        return scanned, NOTHING, None
-    aliases = whole_table(previous, keep, scanned, listing.entries)
-    stale = stale_classes(previous, keep, aliases)
+        return scanned, NOTHING, files
+    files.update({path: previous.files[path] for path in keep})  # same blob: same summary
+    stale = stale_classes(previous, keep, summary_aliases(files))
     if stale:  # an alias they look up resolves otherwise now: scanned after all
         keep = keep - stale
         again = Listing(tuple(e for e in listing.entries if e.path in stale), ())
         scanned = merged(scanned, scan_entries(request, git_dir, again))
-    return scanned, carry(previous, keep, request.repo, sha), aliases
+    return scanned, carry(previous, keep, request.repo, sha), files
 
 
 def _settings(request: ExtractRequest) -> dict[str, Any]:
