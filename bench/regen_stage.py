@@ -13,10 +13,11 @@ summaries, each record's analyzer, status, content hash and kind), or the stage
 fails; an explanation kept for unchanged content (SPEC 7) may read otherwise than
 a fresh one (a condition above the window changed): those are counted.
 
-Creating a file on this machine's disk costs 0.02 ms or 0.7 ms depending on the
-block group a directory lands in (it is mounted with `discard`; measured with a
-bare `os.open` loop), which moves the cold side by seconds: the stage measures it
-in its work directory and prints it. `--profile` also runs the steady regeneration
+Creating a file on this machine's disk costs from 0.02 ms to 0.6 ms, from one
+minute to the next (ext4 mounted with `discard`; measured with a bare `os.open`
+loop of 6,071 files: 0.11 s, then 3.1 s ten minutes later), which moves the cold
+side and the first regeneration by seconds: after each cold run the stage times
+the creation of as many files as the cold run wrote, and prints it. `--profile` also runs the steady regeneration
 under cProfile and prints where it spends its time.
 """
 
@@ -102,18 +103,23 @@ def counts(out: Path, repo: str) -> dict[str, Any]:
     return data
 
 
-def create_cost_ms(directory: Path, files: int = 300) -> float:
-    """Milliseconds to create (and write 3 KB to) one new file in `directory`."""
-    probe = directory / "create-probe"
-    probe.mkdir()
+def create_cost(directory: Path, like: Path) -> float:
+    """Seconds to create, in a new directory, as many files as `like` holds, of their mean size.
+
+    What the cold run's publish pays for its record files, on this disk, now. The
+    probe is left in place (the work directory goes at the end): deleting 6,000
+    files right before a timed run would make the disk discard their blocks during it.
+    """
+    sizes = [entry.stat().st_size for entry in like.iterdir()]
+    data = b"x" * (sum(sizes) // max(1, len(sizes)))
+    probe = Path(tempfile.mkdtemp(prefix="create-probe-", dir=directory))
+    os.sync()
     start = time.perf_counter()
-    for index in range(files):
+    for index in range(len(sizes)):
         fd = os.open(probe / f"{index:016x}.json", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        os.write(fd, b"x" * 3000)
+        os.write(fd, data)
         os.close(fd)
-    cost = (time.perf_counter() - start) / files * 1000
-    shutil.rmtree(probe)
-    return cost
+    return time.perf_counter() - start
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -176,10 +182,10 @@ def _run(args: argparse.Namespace, work: Path) -> int:
     base = _resolve(args.source, f"{head}~{args.back}")
     older = _resolve(args.source, f"{head}~{2 * args.back}")
     runs = _Runs(args, work)
-    create_before = create_cost_ms(work)
-    colds, firsts, steadies = [], [], []
+    colds, firsts, steadies, creates = [], [], [], []
     for attempt in range(args.repeat):
         colds.append(runs.extract(f"cold-{attempt}", head))
+        creates.append(create_cost(work, work / f"cold-{attempt}-out" / args.repo / "records"))
         runs.extract(f"first-{attempt}", base)
         firsts.append(runs.regenerate(f"first-{attempt}", head))
         runs.extract(f"steady-{attempt}", older)
@@ -196,8 +202,10 @@ def _run(args: argparse.Namespace, work: Path) -> int:
     c, cold_counts = counts(outs["first"], args.repo), counts(outs["cold"], args.repo)
     print(f"source: {args.source}, {base[:10]} ({args.rev}~{args.back}) -> {head[:10]}")
     print(
-        f"creating a file in the work directory: {create_before:.3f} ms before the runs, "
-        f"{create_cost_ms(work):.3f} ms after (the cold side creates every record file)"
+        f"creating {cold_counts['records']} record-sized files in a new directory on this disk: "
+        f"{statistics.median(creates):.2f} s (median; after each cold run: "
+        f"{', '.join(f'{c:.2f}' for c in creates)} s): the cold run and the first "
+        "regeneration pay it, the steady state rewrites the spare tree's files instead"
     )
     print(
         f"cold extract at {head[:10]}: {cold:.2f} s (median of {args.repeat}), "
