@@ -76,7 +76,7 @@ def claim_staging(root: Path) -> Path:
     return staging
 
 
-def rewrite(path: Path, data: bytes, dir_fd: int | None = None) -> None:
+def rewrite(path: Path | str, data: bytes, dir_fd: int | None = None) -> None:
     """Write `data` to `path`, reusing the file if it is ours alone (one link).
 
     With `dir_fd`, `path` is a name in that directory (no path walk per file).

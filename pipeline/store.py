@@ -103,7 +103,10 @@ def line_field(line: str, key: str) -> Any:
     match = _field_pattern(key).search(line)
     if match is None:
         raise StoreError(f"a record line has no {key}; run `errdoc validate` on the dataset")
-    return json.loads(match.group(1))
+    text = match.group(1)
+    if "\\" not in text and text != "null":  # nothing escaped: the JSON string is its text
+        return text[1:-1]
+    return json.loads(text)
 
 
 @functools.cache
@@ -174,7 +177,7 @@ def _record_file(compact: str, version: str) -> bytes:
 
 
 def _jsonl(lines: Mapping[str, str]) -> bytes:
-    return "".join(lines[rid] + "\n" for rid in sorted(lines)).encode("utf-8")
+    return "".join([f"{lines[rid]}\n" for rid in sorted(lines)]).encode("utf-8")
 
 
 def publish(root: Path, publication: Publication, previous: Previous | None) -> None:
@@ -218,7 +221,7 @@ def _stage(
     try:
         for rid, compact in lines.items():
             name = f"{rid}.json"
-            atomicdir.rewrite(Path(name), _record_file(compact, version), dir_fd=records_fd)
+            atomicdir.rewrite(name, _record_file(compact, version), dir_fd=records_fd)
             stale.discard(name)
         for name in stale:
             os.unlink(name, dir_fd=records_fd)

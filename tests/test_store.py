@@ -22,6 +22,7 @@ from pipeline.model import Provenance, Record
 from pipeline.store import (
     Publication,
     StoreError,
+    line_field,
     load_previous,
     publish,
     read_manifest,
@@ -406,3 +407,14 @@ def test_record_files_are_the_json_module_s_compact_form(tmp_path: Path, message
         separators=(",", ":"),
     )
     assert record_json(record, "2026-01-01T00:00:00.000Z") == (expected + "\n").encode("utf-8")
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["src/plain.rs", 'src/a "quoted" \\ path.rs', "src/é/ünï.rs", "tab\there", None],
+)
+def test_a_field_read_from_a_record_line_is_what_json_decoding_gives(value: str | None) -> None:
+    line = json.dumps({"id": "a" * 16, "filePath": value, "x": 1}, separators=(",", ":"))
+    assert line_field(line, "filePath") == value
+    ascii_line = json.dumps({"id": "a" * 16, "filePath": value}, ensure_ascii=True)
+    assert line_field(ascii_line.replace(": ", ":").replace(", ", ","), "filePath") == value
