@@ -214,3 +214,14 @@ def test_ten_thousand_patterns_answer_in_milliseconds() -> None:
         index.search(line)
         times.append(time.perf_counter() - start)
     assert statistics.median(times) < 0.005  # the target; typical is well under 1 ms
+
+
+def test_a_pattern_that_is_not_a_regex_never_matches_and_spoils_nothing() -> None:
+    broken = Record.model_construct(
+        **(BASE | {"id": "b" * 16, "errorMessage": "table broken", "messagePattern": "table ([x"})
+    )
+    index = ErrorIndex([broken, *records()])
+    assert [m.message for m in index.search("Error: table ([x not found")] == [
+        "table {} not found",
+        "{} not found",
+    ]
