@@ -12,7 +12,6 @@ import re
 import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -82,36 +81,6 @@ def resolve_commit(git_dir: Path, rev: str) -> str:
     if not SHA_RE.fullmatch(sha):
         raise SourceError(f"SHA {rev!r} did not resolve to a commit in {origin_of(git_dir)}")
     return sha
-
-
-def commit_exists(git_dir: Path, sha: str) -> bool:
-    """True if `sha` names a commit present in the repository."""
-    try:
-        _check_rev(sha)
-        run_git(
-            git_dir, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{sha}^{{commit}}"
-        )
-    except (SourceError, GitCommandError):
-        return False
-    return True
-
-
-def newest_commit_time(git_dir: Path, sha: str) -> str:
-    """The committer date of commit `sha` as ISO-8601 with its UTC offset."""
-    commit = resolve_commit(git_dir, sha)
-    # Parse the raw object ourselves: `git log`/`show` would obey hostile log.showSignature.
-    raw = run_git(git_dir, "cat-file", "commit", commit).decode("utf-8", "replace")
-    for line in raw.split("\n\n", 1)[0].splitlines():
-        if line.startswith("committer "):
-            stamp, offset = line.rsplit(" ", 2)[1:]
-            sign = -1 if offset.startswith("-") else 1
-            try:  # a hostile commit may carry any bytes here
-                hours, minutes = int(offset[1:3]), int(offset[3:5])
-                tz = timezone(sign * timedelta(hours=hours, minutes=minutes))
-                return datetime.fromtimestamp(int(stamp), tz).isoformat()
-            except (ValueError, OverflowError, OSError):
-                break
-    raise SourceError(f"commit {commit} in {origin_of(git_dir)} has no readable committer date")
 
 
 def list_files(
