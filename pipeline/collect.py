@@ -51,10 +51,17 @@ def scan_commit(request: ExtractRequest) -> tuple[str, RepoScan, int]:
     return sha, scan_entries(request, git_dir, listing), listed_count(listing)
 
 
-def locate(request: ExtractRequest) -> tuple[Path, str, Listing]:
-    """Open the source (fetching a URL), resolve the commit and list its Rust files."""
+def open_commit(request: ExtractRequest) -> tuple[Path, str]:
+    """Open the source (fetching a URL) and resolve the commit: once per run."""
     git_dir = open_source(request.repo, request.source, request.cache_dir)
-    sha = resolve_commit(git_dir, request.rev)
+    return git_dir, resolve_commit(git_dir, request.rev)
+
+
+def locate(
+    request: ExtractRequest, commit: tuple[Path, str] | None = None
+) -> tuple[Path, str, Listing]:
+    """List the Rust files of the commit (opened and resolved here unless given)."""
+    git_dir, sha = commit or open_commit(request)
     return git_dir, sha, list_files(git_dir, sha, include=request.include, exclude=request.exclude)
 
 

@@ -21,13 +21,15 @@ from pipeline.carry import (
     stale_classes,
     summary_aliases,
 )
-from pipeline.collect import (  # build_contexts, counts_of: re-exported for callers of a run
-    ExtractRequest as ExtractRequest,
+from pipeline.collect import (
+    ExtractRequest,
+    build_contexts,
+    counts_of,
+    listed_count,
+    locate,
+    scan_entries,
 )
-from pipeline.collect import build_contexts as build_contexts
-from pipeline.collect import counts_of as counts_of
-from pipeline.collect import listed_count, locate, scan_entries
-from pipeline.collect import scan_commit as scan_commit
+from pipeline.context import AliasTable
 from pipeline.lock import exclusive
 from pipeline.model import Provenance, Record, Retired
 from pipeline.records import build_record, relocated
@@ -61,7 +63,9 @@ class ExtractResult:
     carried: frozenset[str] = frozenset()  # ids of the records carried over unparsed
 
 
-AnalyzerFactory = Callable[[Sequence[SiteContext]], Analyzer]
+# The sites to explain, and the run's repository and commit (the model's answers are checked
+# against the tree it read).
+AnalyzerFactory = Callable[[Sequence[SiteContext], Path, str], Analyzer]
 
 
 def reusable(
@@ -89,10 +93,12 @@ def run_extract(
     make_analyzer: AnalyzerFactory | None = None,
     analyzer_name: str = "static",
     analyzer_version: str | None = STATIC_VERSION,
+    commit: tuple[Path, str] | None = None,
 ) -> ExtractResult:
-    """Extract, explain and publish one repository at one commit."""
+    """Extract, explain and publish one repository at one commit (`commit`: the source
+    already opened and resolved by the caller)."""
     root = dataset_dir(request.out, request.repo)
-    git_dir, sha, listing = locate(request)
+    git_dir, sha, listing = locate(request, commit)
     if not listing.entries:
         scanned = RepoScan(scans={}, skipped=Counter(s.reason for s in listing.skipped))
         message = f"no .rs files at {sha[:10]}" + (
@@ -109,14 +115,14 @@ def run_extract(
     with exclusive(root / ".lock", str(root)):
         previous = load_previous(root)
         settings = _settings(request)
-        scanned, carried, files = _scan_or_carry(
+        scanned, carried, files, aliases = _scan_or_carry(
             request, (git_dir, sha, listing), previous, settings, (analyzer_name, analyzer_version)
         )
-        contexts = build_contexts(request.repo, sha, scanned, summary_aliases(files))
+        contexts = build_contexts(request.repo, sha, scanned, aliases)
         counts = counts_of(scanned, contexts, listed_count(listing))
         _count_carried(counts, carried, previous)
         extra = {**settings, "source": request.source, "files": dict(sorted(files.items()))}
-        run = _Run(request, root, sha, contexts, counts, carried, extra)
+        run = _Run(request, root, git_dir, sha, contexts, counts, carried, extra)
         return _explain_and_publish(run, previous, make_analyzer, analyzer_name, analyzer_version)
 
 
@@ -126,11 +132,11 @@ def _scan_or_carry(
     previous: Previous | None,
     settings: Mapping[str, Any],
     analyzer: tuple[str, str | None],
-) -> tuple[RepoScan, Carried, dict[str, Mapping[str, Any]]]:
+) -> tuple[RepoScan, Carried, dict[str, Mapping[str, Any]], AliasTable]:
     """Scan the files that changed since the previous version; carry the others over.
 
-    Returns the scans, the carried records, and the summary of every file of the
-    commit (scanned or carried: what the manifest keeps, and the alias table's source).
+    Returns the scans, the carried records, the summary of every file of the commit
+    (scanned or carried: what the manifest keeps), and the alias table they give.
     """
     git_dir, sha, listing = commit
     keep = carriable(previous, listing.entries, settings, *analyzer)
@@ -140,14 +146,15 @@ def _scan_or_carry(
     scanned = scan_entries(request, git_dir, listing, skip=keep, previous=blobs_before)
     files: dict[str, Mapping[str, Any]] = {**file_summaries(listing.entries, scanned)}
     if previous is None or not keep:
-        return scanned, NOTHING, files
+        return scanned, NOTHING, files, summary_aliases(files)
     files.update({path: previous.files[path] for path in keep})  # same blob: same summary
-    stale = stale_classes(previous, keep, summary_aliases(files))
+    aliases = summary_aliases(files)  # a stale file scanned again has the same blob and summary
+    stale = stale_classes(previous, keep, aliases)
     if stale:  # an alias they look up resolves otherwise now: scanned after all
         keep = keep - stale
         again = Listing(tuple(e for e in listing.entries if e.path in stale), ())
         scanned = merged(scanned, scan_entries(request, git_dir, again))
-    return scanned, carry(previous, keep, request.repo, sha), files
+    return scanned, carry(previous, keep, request.repo, sha), files, aliases
 
 
 def _settings(request: ExtractRequest) -> dict[str, Any]:
@@ -180,6 +187,7 @@ class _Run:
 
     request: ExtractRequest
     root: Path
+    git_dir: Path
     sha: str
     contexts: list[SiteContext]
     counts: dict[str, Any]
@@ -197,7 +205,11 @@ def _explain_and_publish(
     version = new_version()
     contexts, counts, carried = run.contexts, run.counts, run.carried
     fresh = [c for c in contexts if not reusable(c, previous, analyzer_name, analyzer_version)]
-    analyzer = make_analyzer(fresh) if make_analyzer is not None else StaticAnalyzer()
+    analyzer = (
+        make_analyzer(fresh, run.git_dir, run.sha)
+        if make_analyzer is not None
+        else StaticAnalyzer()
+    )
     analyses = {a.record_id: a for a in analyzer.analyze(fresh)}
     stats = getattr(analyzer, "stats", None)
     if callable(stats):

@@ -12,11 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from pipeline.collect import AnalyzerChoice
+from pipeline.collect import AnalyzerChoice, ExtractRequest, open_commit
 from pipeline.diff import Summary, diff_records
-from pipeline.extract import ExtractRequest, ExtractResult, run_extract
+from pipeline.extract import ExtractResult, run_extract
 from pipeline.runner import analyzer_factory
-from pipeline.source import open_source, resolve_commit
 from pipeline.store import dataset_dir, read_manifest
 
 
@@ -65,14 +64,14 @@ def regenerate(request: ExtractRequest, choice: AnalyzerChoice) -> Regeneration:
     manifest = read_manifest(root) if (root / "manifest.json").exists() else None
     request = remembered(request, manifest)
     old_sha = manifest["sha"] if manifest else None
-    git_dir = open_source(request.repo, request.source, request.cache_dir)  # fetches a URL source
-    new_sha = resolve_commit(git_dir, request.rev)
+    commit = open_commit(request)  # fetches a URL source, once for the whole run
+    new_sha = commit[1]
     if new_sha == old_sha and choice.name == _analyzer_of(manifest):
         return Regeneration(request.repo, old_sha, new_sha, None, None)
     make, name, version = analyzer_factory(choice, request)
     if make is None:
         return Regeneration(request.repo, old_sha, new_sha, None, None)
-    result = run_extract(replace(request, rev=new_sha), make, name, version)
+    result = run_extract(replace(request, rev=new_sha), make, name, version, commit)
     summary = _summary(result) if result.published else None
     requests, cost = _model_spend(result)
     return Regeneration(request.repo, old_sha, new_sha, summary, result, requests, cost)

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from pipeline.analyze import Analysis, SiteContext
 from pipeline.analyze.static import STATIC_VERSION, StaticAnalyzer, explain
-from pipeline.collect import AnalyzerChoice, ExtractRequest, build_contexts, scan_commit
+from pipeline.collect import AnalyzerChoice, ExtractRequest, build_contexts, locate, scan_entries
 from pipeline.extract import AnalyzerFactory
 from pipeline.progress import Progress
-from pipeline.source import open_source, resolve_commit, word_in_tree
+from pipeline.source import word_in_tree
 
 if TYPE_CHECKING:  # the openai client is imported only when a run asks for the model
     from pipeline.analyze.llm import LlmAnalyzer, LlmSettings
@@ -37,21 +38,23 @@ def analyzer_factory(
                 file=sys.stderr,
             )
             return None, "static", STATIC_VERSION
-        return (lambda contexts: StaticAnalyzer()), "static", STATIC_VERSION
+        return (lambda contexts, git_dir, sha: StaticAnalyzer()), "static", STATIC_VERSION
     settings = llm_settings(choice)
     if choice.dry_run:
-        sha, scanned, _ = scan_commit(request)
-        contexts = build_contexts(request.repo, sha, scanned)
-        print(_llm(settings, request).plan(contexts).format())
+        git_dir, sha, listing = locate(request)
+        contexts = build_contexts(request.repo, sha, scan_entries(request, git_dir, listing))
+        print(_llm(settings, request, git_dir, sha).plan(contexts).format())
         return None, "llm", None
-    return (lambda contexts: _LlmRun(_llm(settings, request))), "llm", None
+    return (
+        (lambda contexts, git_dir, sha: _LlmRun(_llm(settings, request, git_dir, sha))),
+        "llm",
+        None,
+    )
 
 
-def _llm(settings: LlmSettings, request: ExtractRequest) -> LlmAnalyzer:
+def _llm(settings: LlmSettings, request: ExtractRequest, git_dir: Path, commit: str) -> LlmAnalyzer:
     from pipeline.analyze.llm import LlmAnalyzer
 
-    git_dir = open_source(request.repo, request.source, request.cache_dir)
-    commit = resolve_commit(git_dir, request.rev)
     return LlmAnalyzer(
         settings,
         request.cache_dir,

@@ -10,8 +10,8 @@ import pytest
 
 from pipeline.analyze import SiteContext
 from pipeline.analyze.static import explain
+from pipeline.collect import build_contexts
 from pipeline.context import AliasTable, record_id
-from pipeline.extract import build_contexts
 from pipeline.formats import message_pattern, slugify
 from pipeline.model import Record, TypeAlias
 from pipeline.records import build_record, github_url, relocated

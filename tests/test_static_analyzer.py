@@ -9,7 +9,7 @@ import pytest
 
 from pipeline.analyze import SiteContext
 from pipeline.analyze.static import StaticAnalyzer, explain, negate
-from pipeline.extract import build_contexts
+from pipeline.collect import build_contexts
 from pipeline.model import Explanation
 from pipeline.scan import RepoScan
 from pipeline.sites import find_sites
