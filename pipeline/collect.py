@@ -106,9 +106,8 @@ def build_contexts(
     contexts: list[SiteContext] = []
     for path in sorted(scanned.scans):
         sites = scanned.scans[path].sites
-        patterns = [site.pattern for site in sites]
-        for site, pattern, ordinal in zip(sites, patterns, ordinals(patterns), strict=True):
-            contexts.append(site_context(repo, sha, site, pattern, ordinal, aliases))
+        for site, ordinal in zip(sites, ordinals([s.pattern for s in sites]), strict=True):
+            contexts.append(site_context(repo, sha, site, ordinal, aliases))
     return contexts
 
 

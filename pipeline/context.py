@@ -27,8 +27,8 @@ class SiteContext:
     sha: str
     site: Site
     error_class: str | None
-    error_type: str
-    severity: str
+    error_type: ErrorType
+    severity: Severity
     message_pattern: str
     window: str  # the source window, lines joined by "\n"
     window_start: int  # 1-based line of the window's first line
@@ -163,22 +163,32 @@ def error_class(site: Site, aliases: AliasTable) -> str | None:
 def _result_error(return_type: str | None, path: str, aliases: AliasTable) -> str | None:
     if not return_type:
         return None
-    name, arguments = _generic(return_type)
-    if not name.endswith("Result"):
-        return None
-    if len(arguments) >= 2:
-        return arguments[1]
-    short = name.rsplit("::", 1)[-1]
-    if name in ("anyhow::Result", "::anyhow::Result"):
-        return "anyhow::Error"
-    if name.endswith("eyre::Result"):
-        return "eyre::Report"
-    if short == "Result" and name == "Result" and path in aliases.anyhow_result_files:
+    written, alias = _result_type(return_type)
+    if alias is None:
+        return written
+    short = alias.rsplit("::", 1)[-1]
+    if alias == "Result" and path in aliases.anyhow_result_files:
         return "anyhow::Error"
     resolved = aliases.resolve(short, path)
     if resolved is not None and resolved.endswith("Result"):
         return None  # an alias of an alias we cannot see through
     return resolved
+
+
+def _result_type(return_type: str) -> tuple[str | None, str | None]:
+    """What a fn's return type says of its error: (the type, None) when it is written out
+    (`Result<T, E>`, `anyhow::Result<T>`), (None, the alias as written) when an alias must
+    be looked up (`MetaResult<T>`), (None, None) when it is no `Result`."""
+    name, arguments = _generic(return_type)
+    if not name.endswith("Result"):
+        return None, None
+    if len(arguments) >= 2:
+        return arguments[1], None
+    if name in ("anyhow::Result", "::anyhow::Result"):
+        return "anyhow::Error", None
+    if name.endswith("eyre::Result"):
+        return "eyre::Report", None
+    return None, name
 
 
 def alias_lookup(site: Site) -> str | None:
@@ -188,12 +198,8 @@ def alias_lookup(site: Site) -> str | None:
     """
     if site.kind in PANIC_KINDS or site.kind == "error_attr" or not site.facts.return_type:
         return None
-    name, arguments = _generic(site.facts.return_type)
-    if not name.endswith("Result") or len(arguments) >= 2:
-        return None
-    if name in ("anyhow::Result", "::anyhow::Result") or name.endswith("eyre::Result"):
-        return None
-    return name.rsplit("::", 1)[-1]
+    _, alias = _result_type(site.facts.return_type)
+    return alias.rsplit("::", 1)[-1] if alias is not None else None
 
 
 @functools.lru_cache(maxsize=4096)
@@ -248,11 +254,9 @@ def ordinals(patterns: Sequence[str]) -> list[int]:
     return result
 
 
-def site_context(
-    repo: str, sha: str, site: Site, pattern: str, ordinal: int, aliases: AliasTable
-) -> SiteContext:
-    """Everything about one site that a record or an analyzer needs (`pattern`: `site.pattern`)."""
-    window, start = site.window, site.window_start
+def site_context(repo: str, sha: str, site: Site, ordinal: int, aliases: AliasTable) -> SiteContext:
+    """Everything about one site that a record or an analyzer needs."""
+    pattern, window, start = site.pattern, site.window, site.window_start
     klass = error_class(site, aliases)
     return SiteContext(
         record_id=record_id(repo, site.file_path, pattern, ordinal),

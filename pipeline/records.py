@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pipeline.context import SiteContext, error_type, severity
+from typing import Any
+
+from pipeline.context import SiteContext
 from pipeline.formats import slugify
 from pipeline.model import Explanation, Record
 
@@ -22,26 +24,16 @@ def build_record(
 ) -> Record:
     """The published record of one site."""
     site = context.site
-    end = context.window_start + context.window.count("\n")
     return Record(
         id=context.record_id,
         repo=context.repo,
         slug=slugify(site.message),
-        errorCode=site.error_code,
         errorMessage=site.message,
         messagePattern=context.message_pattern,
-        errorType=error_type(site),
-        errorClass=context.error_class,
-        httpStatus=site.http_status,
-        severity=severity(site),
         filePath=site.file_path,
-        lineNumber=site.line,
         sourceCode=context.window,
-        sourceCodeStart=context.window_start,
-        sourceCodeEnd=end,
-        githubUrl=github_url(context.repo, context.sha, site.file_path, context.window_start, end),
+        **_placed(context),
         **explanation.model_dump(),
-        analyzedSha=context.sha,
         analyzedAt=analyzed_at,
         contentChangedAt=changed_at,
         schemaVersion=2,
@@ -56,21 +48,24 @@ def relocated(old: Record, context: SiteContext) -> Record:
     on things outside the window (an alias in another file). No re-validation: every
     value comes from a validated record or from this module.
     """
+    return old.model_copy(update=_placed(context))
+
+
+def _placed(context: SiteContext) -> dict[str, Any]:
+    """The fields of a record that its place, its commit and the rest of the repository give."""
     site = context.site
     end = context.window_start + context.window.count("\n")
-    return old.model_copy(
-        update={
-            "lineNumber": site.line,
-            "sourceCodeStart": context.window_start,
-            "sourceCodeEnd": end,
-            "githubUrl": github_url(
-                context.repo, context.sha, site.file_path, context.window_start, end
-            ),
-            "analyzedSha": context.sha,
-            "errorClass": context.error_class,
-            "errorCode": site.error_code,
-            "errorType": error_type(site),
-            "severity": severity(site),
-            "httpStatus": site.http_status,
-        }
-    )
+    return {
+        "lineNumber": site.line,
+        "sourceCodeStart": context.window_start,
+        "sourceCodeEnd": end,
+        "githubUrl": github_url(
+            context.repo, context.sha, site.file_path, context.window_start, end
+        ),
+        "analyzedSha": context.sha,
+        "errorClass": context.error_class,
+        "errorCode": site.error_code,
+        "errorType": context.error_type,
+        "severity": context.severity,
+        "httpStatus": site.http_status,
+    }
