@@ -14,6 +14,10 @@ FORMAT   ?= text
 REPOS    ?= repos.toml
 
 opt = $(if $($(1)),$(2) "$($(1))")
+# What extract and regenerate share (pipeline/commands.py `run_options`).
+run_opts = --out "$(OUT)" --analyzer "$(ANALYZER)" $(call opt,SOURCE,--source) \
+	$(call opt,MODEL,--model) $(call opt,CACHE,--cache) $(call opt,INCLUDE,--include) \
+	$(call opt,EXCLUDE,--exclude) $(call opt,CONCURRENCY,--concurrency)
 
 .PHONY: help setup extract regenerate regenerate-all diff render bench test check lint typecheck clean
 
@@ -28,18 +32,14 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP) ## create .venv and install errdoc with its dev tools
 
-extract: $(STAMP) ## make extract REPO=owner/name SHA=commit [SOURCE=] [OUT=] [ANALYZER=] [MODEL=] [CACHE=] [INCLUDE=] [EXCLUDE=]
+extract: $(STAMP) ## make extract REPO=owner/name SHA=commit [SOURCE=] [OUT=] [ANALYZER=] [MODEL=] [CACHE=] [INCLUDE=] [EXCLUDE=] [CONCURRENCY=]
 	@test -n "$(REPO)" || { echo "error: REPO=owner/name is required (e.g. make extract REPO=risingwavelabs/risingwave SHA=main)" >&2; exit 2; }
 	@test -n "$(SHA)" || { echo "error: SHA=<commit, tag or branch> is required" >&2; exit 2; }
-	$(ERRDOC) extract --repo "$(REPO)" --sha "$(SHA)" --out "$(OUT)" --analyzer "$(ANALYZER)" \
-		$(call opt,SOURCE,--source) $(call opt,MODEL,--model) $(call opt,CACHE,--cache) \
-		$(call opt,INCLUDE,--include) $(call opt,EXCLUDE,--exclude) $(call opt,CONCURRENCY,--concurrency) $(ARGS)
+	$(ERRDOC) extract --repo "$(REPO)" --sha "$(SHA)" $(run_opts) $(ARGS)
 
-regenerate: $(STAMP) ## make regenerate REPO=owner/name [REF=main] [SOURCE=]
+regenerate: $(STAMP) ## make regenerate REPO=owner/name [REF=main] [SOURCE=] (and extract's options)
 	@test -n "$(REPO)" || { echo "error: REPO=owner/name is required" >&2; exit 2; }
-	$(ERRDOC) regenerate --repo "$(REPO)" --ref "$(REF)" --out "$(OUT)" --analyzer "$(ANALYZER)" \
-		$(call opt,SOURCE,--source) $(call opt,MODEL,--model) $(call opt,CACHE,--cache) \
-		$(call opt,INCLUDE,--include) $(call opt,EXCLUDE,--exclude) $(ARGS)
+	$(ERRDOC) regenerate --repo "$(REPO)" --ref "$(REF)" $(run_opts) $(ARGS)
 
 regenerate-all: $(STAMP) ## the scheduled job over REPOS=repos.toml
 	$(ERRDOC) regenerate-all --repos "$(REPOS)" --out "$(OUT)" $(call opt,CACHE,--cache) $(ARGS)
