@@ -34,17 +34,6 @@ class SiteContext:
     window_start: int  # 1-based line of the window's first line
     content_hash: str
 
-    def numbered_window(self) -> str:
-        """The window with right-aligned line numbers, the site's line marked `>`."""
-        lines = self.window.split("\n")
-        width = len(str(self.window_start + len(lines) - 1))
-        out = []
-        for offset, text in enumerate(lines):
-            number = self.window_start + offset
-            mark = ">" if number == self.site.line else " "
-            out.append(f"{mark}{number:>{width}} | {text}")
-        return "\n".join(out)
-
 
 PANIC_KINDS = {"panic", "unreachable", "todo", "unimplemented", "assert", "expect"}
 ANYHOW_KINDS = {"bail", "anyhow", "ensure", "format_err"}

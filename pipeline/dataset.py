@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -33,16 +34,42 @@ class DatasetError(Exception):
 
 @dataclass(frozen=True)
 class Dataset:
-    """One repository's published records, their provenance and retired records."""
+    """One repository's published records, their provenance and retired records.
+
+    Provenance and retired records are read from the manifest on first use: `explain`
+    needs only the records, and validating every provenance entry costs more than it does.
+    """
 
     repo: str
     sha: str
     dataset_version: str
     records: tuple[Record, ...]
-    provenance: Mapping[str, Provenance]
-    retired: Mapping[str, Retired]
-    retired_records: Mapping[str, Record]  # id -> last published body, when it could be found
+    manifest: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
     root: Path = field(default=Path("."))
+
+    @cached_property
+    def provenance(self) -> Mapping[str, Provenance]:
+        """Provenance of each record, by id, as the manifest gives it."""
+        return _provenance(self.manifest.get("records"))
+
+    @cached_property
+    def retired(self) -> Mapping[str, Retired]:
+        """Records the manifest lists as retired that are not current again, by id."""
+        current = {r.id for r in self.records}
+        return {k: v for k, v in _retired(self.manifest.get("retired")).items() if k not in current}
+
+    @cached_property
+    def retired_records(self) -> Mapping[str, Record]:
+        """id -> last published body of a retired record, when it could be found."""
+        bodies: dict[str, Record] = {}
+        by_version: dict[str, dict[str, Record]] = {}
+        for rid, entry in sorted(self.retired.items()):
+            if entry.lastVersion not in by_version:
+                by_version[entry.lastVersion] = _version_records(self.root, entry.lastVersion)
+            body = by_version[entry.lastVersion].get(rid)
+            if body is not None and body.repo == self.repo:
+                bodies[rid] = body
+        return bodies
 
     def record_file(self, record_id: str) -> Path:
         """Path of `records/<id>.json` for a current record."""
@@ -68,7 +95,16 @@ def _read_json(path: Path) -> Any:
         raise DatasetError(f"{path}: unreadable JSON ({exc}); re-run `errdoc extract`") from exc
 
 
-def _load_records(root: Path, version: str | None) -> tuple[list[Record], list[str]]:
+def read_manifest(repo_dir: Path) -> dict[str, Any]:
+    """`manifest.json` of a dataset directory; empty when absent or not an object."""
+    path = repo_dir / "manifest.json"
+    if not path.is_file():
+        return {}
+    raw = _read_json(path)
+    return raw if isinstance(raw, dict) else {}
+
+
+def load_records(root: Path, version: str | None) -> tuple[list[Record], list[str]]:
     """The current records: from `records.jsonl` (one read) when it agrees with `records/`."""
     if version:
         fast = _load_jsonl(root)
@@ -165,13 +201,9 @@ def load_dataset(repo_dir: Path) -> Dataset:
     """Load `OUT/<owner>/<name>/`; the manifest and versions are optional."""
     if not (repo_dir / "records").is_dir():
         raise DatasetError(f"{repo_dir}: no records/ directory; run `errdoc extract` first")
-    manifest_path = repo_dir / "manifest.json"
-    manifest: dict[str, Any] = {}
-    if manifest_path.is_file():
-        raw = _read_json(manifest_path)
-        manifest = raw if isinstance(raw, dict) else {}
+    manifest = read_manifest(repo_dir)
     published = manifest.get("datasetVersion")
-    records, versions = _load_records(repo_dir, published if isinstance(published, str) else None)
+    records, versions = load_records(repo_dir, published if isinstance(published, str) else None)
     repo = str(manifest.get("repo") or f"{repo_dir.parent.name}/{repo_dir.name}")
     if not safe_repo(repo):
         raise DatasetError(f"{repo_dir}: repository name {repo!r} is not owner/name")
@@ -181,25 +213,12 @@ def load_dataset(repo_dir: Path) -> Dataset:
     shas = Counter(r.analyzedSha for r in records)
     sha = str(manifest.get("sha") or (shas.most_common(1)[0][0] if shas else ""))
     version = str(manifest.get("datasetVersion") or (max(versions) if versions else ""))
-    retired = _retired(manifest.get("retired"))
-    current = {r.id for r in records}
-    retired = {k: v for k, v in retired.items() if k not in current}
-    bodies: dict[str, Record] = {}
-    by_version: dict[str, dict[str, Record]] = {}
-    for rid, entry in sorted(retired.items()):
-        if entry.lastVersion not in by_version:
-            by_version[entry.lastVersion] = _version_records(repo_dir, entry.lastVersion)
-        body = by_version[entry.lastVersion].get(rid)
-        if body is not None and body.repo == repo:
-            bodies[rid] = body
     return Dataset(
         repo=repo,
         sha=sha,
         dataset_version=version,
         records=tuple(sorted(records, key=lambda r: r.id)),
-        provenance=_provenance(manifest.get("records")),
-        retired=retired,
-        retired_records=bodies,
+        manifest=manifest,
         root=repo_dir,
     )
 

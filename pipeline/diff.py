@@ -252,14 +252,16 @@ def diff_records(old: Sequence[Record], new: Sequence[Record]) -> DatasetDiff:
     changed += m.same_id(lambda o, n: True)
     changed += m.greedy(lambda r: r.filePath, exact=False)
 
-    def pairs(found: list[tuple[Record, Record]], skip: tuple[str, ...] = ()) -> tuple[Pair, ...]:
-        made = (Pair(o, n, field_changes(o, n, skip)) for o, n in found)
+    def ordered(made: Iterable[Pair]) -> tuple[Pair, ...]:
         return tuple(sorted(made, key=lambda p: _position(p.new)))
+
+    def pairs(found: list[tuple[Record, Record]], skip: tuple[str, ...] = ()) -> tuple[Pair, ...]:
+        return ordered(Pair(o, n, field_changes(o, n, skip)) for o, n in found)
 
     return DatasetDiff(
         added=tuple(sorted(m.new.values(), key=_position)),
         removed=tuple(sorted(m.old.values(), key=_position)),
         moved=pairs(exact_moves + near_moves, skip=("filePath",)),
         changed=pairs(changed),
-        unchanged=pairs(unchanged),
+        unchanged=ordered(Pair(o, n) for o, n in unchanged),  # no field differs, by round 1
     )

@@ -5,7 +5,6 @@ from __future__ import annotations
 import difflib
 import gzip
 import json
-import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -14,11 +13,12 @@ from typing import Any
 import click
 from pydantic import ValidationError
 
+from pipeline.dataset import DatasetError, load_records, read_manifest, safe_repo
 from pipeline.diff import Side, diff_records
 from pipeline.diff_format import FORMATS, RENDERERS
 from pipeline.model import Record
+from pipeline.store import dataset_dirs
 
-_REPO = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*/[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 _SUFFIXES = (".jsonl.gz", ".jsonl")
 _KEYWORDS = {"latest": -1, "previous": -2}
 
@@ -29,15 +29,8 @@ class DiffInputError(click.ClickException):
     exit_code = 2
 
 
-def _read_json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise DiffInputError(f"cannot read {path}: {e}") from None
-
-
 def _record(obj: Any, where: str) -> Record:
-    # A version line is a bare record; a records/<id>.json file wraps it.
+    # A version line is a bare record; a line copied from records/<id>.json wraps it.
     if isinstance(obj, dict) and set(obj) == {"record", "datasetVersion"}:
         obj = obj["record"]
     try:
@@ -63,9 +56,10 @@ def _jsonl(path: Path) -> Iterator[tuple[int, Any]]:
 
 
 def _manifest(repo_dir: Path) -> dict[str, Any]:
-    path = repo_dir / "manifest.json"
-    raw = _read_json(path) if path.is_file() else {}
-    return raw if isinstance(raw, dict) else {}
+    try:
+        return read_manifest(repo_dir)
+    except DatasetError as e:
+        raise DiffInputError(str(e)) from None
 
 
 def _str(value: Any) -> str | None:
@@ -73,25 +67,18 @@ def _str(value: Any) -> str | None:
 
 
 def read_dataset_dir(path: Path, label: str) -> Side:
-    """A side from `OUT/<owner>/<name>`: `records.jsonl`, else `records/*.json`."""
-    if (path / "records.jsonl").is_file():
-        records = [
-            _record(o, f"{path}/records.jsonl:{n}") for n, o in _jsonl(path / "records.jsonl")
-        ]
-    elif (path / "records").is_dir():
-        records = [
-            _record(_read_json(f), str(f)) for f in sorted((path / "records").glob("*.json"))
-        ]
-    else:
+    """A side from `OUT/<owner>/<name>`: `records.jsonl` when it agrees with `records/`."""
+    if not (path / "records").is_dir():
         found = repositories(path)
         hint = f"; it holds {', '.join(found)}: pass {path}/<owner>/<name>" if found else ""
-        raise DiffInputError(
-            f"{path} is not a dataset directory (no records.jsonl or records/){hint}"
-        )
+        raise DiffInputError(f"{path} is not a dataset directory (no records/){hint}")
     manifest = _manifest(path)
-    return Side(
-        label, tuple(records), _str(manifest.get("sha")), _str(manifest.get("datasetVersion"))
-    )
+    version = _str(manifest.get("datasetVersion"))
+    try:
+        records, _ = load_records(path, version)
+    except DatasetError as e:
+        raise DiffInputError(str(e)) from None
+    return Side(label, tuple(records), _str(manifest.get("sha")), version)
 
 
 def _version_name(path: Path) -> str:
@@ -116,17 +103,7 @@ def read_version_file(path: Path, label: str) -> Side:
 
 def repositories(out: Path) -> list[str]:
     """The `owner/name` datasets found under OUT."""
-    if not out.is_dir():
-        return []
-    return [
-        f"{owner.name}/{name.name}"
-        for owner in sorted(out.iterdir())
-        if owner.is_dir() and not owner.name.startswith(".")
-        for name in sorted(owner.iterdir())
-        if name.is_dir()
-        and not name.name.startswith(".")
-        and any((name / f).exists() for f in ("manifest.json", "records.jsonl", "versions"))
-    ]
+    return [f"{path.parent.name}/{path.name}" for path in dataset_dirs(out)]
 
 
 def versions(repo_dir: Path) -> dict[str, Path]:
@@ -153,7 +130,7 @@ def _repo_dir(out: Path, repo: str | None) -> tuple[str, Path]:
             raise DiffInputError(
                 f"{out} holds several repositories ({', '.join(found)}); pass --repo owner/name"
             )
-    if not _REPO.match(repo) or ".." in repo:
+    if not safe_repo(repo):
         raise DiffInputError(f"--repo must be owner/name, not {repo!r}")
     if repo not in found:
         listed = ", ".join(found) or "none"

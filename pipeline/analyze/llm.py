@@ -102,22 +102,18 @@ class LlmAnalyzer:
         cache_dir: Path,
         fallback: Callable[[SiteContext], Explanation],
         identifier_exists: Callable[[str], bool] | None = None,
-        progress: Callable[[int, int], None] | None = None,
         *,
         taxonomy: Mapping[str, FailureClassLike] | None = None,
-        prices_path: Path | None = None,
-        prompts_dir: Path | None = None,
     ) -> None:
         self.settings = settings
         self.cache_dir = cache_dir
         self.fallback = fallback
-        self.progress = progress
         self.taxonomy = taxonomy if taxonomy is not None else load_taxonomy()
         self.slugs = frozenset(self.taxonomy)
-        self.prompt = load_prompt(settings.prompt_name, prompts_dir)
+        self.prompt = load_prompt(settings.prompt_name)
         self.schema = strict_schema(sorted(self.slugs))
         self.schema_version = schema_version(self.schema)
-        self.prices = load_prices(prices_path)
+        self.prices = load_prices()
         self.summary = RunSummary(model=settings.model)
         self._exists_memo: dict[str, bool] = {}
         self._identifier_exists = identifier_exists
@@ -176,7 +172,6 @@ class LlmAnalyzer:
         started = time.monotonic()
         self.summary = summary = RunSummary(model=self.settings.model, sites=len(contexts))
         cache = AnswerCache(self.cache_dir)
-        done = 0
         try:
             pending: list[tuple[str, list[SiteContext]]] = []
             for key, members in self._groups(contexts).items():
@@ -186,24 +181,15 @@ class LlmAnalyzer:
                     continue
                 for ctx in members:
                     summary.cache_hits += 1
-                    done += 1
                     yield self._analysis(ctx, hit.explanation, hit.usage, hit.grounded, True)
-                    self._tick(done, len(contexts))
             if pending:
-                for analysis in Run(self, cache).drive(pending):
-                    done += 1
-                    yield analysis
-                    self._tick(done, len(contexts))
+                yield from Run(self, cache).drive(pending)
         finally:
             cache.close()
             summary.seconds = time.monotonic() - started
             price = price_for(self.settings.model, self.prices)
             if price is not None:
                 summary.cost_usd = price.cost(summary.prompt_tokens, summary.completion_tokens)
-
-    def _tick(self, done: int, total: int) -> None:
-        if self.progress is not None:
-            self.progress(done, total)
 
     def _analysis(
         self,

@@ -99,10 +99,6 @@ class AnswerCache:
             ),
         )
 
-    def count(self) -> int:
-        """How many answers are stored."""
-        return int(self._db.execute("SELECT COUNT(*) FROM answers").fetchone()[0])
-
     def close(self) -> None:
         """Close the database."""
         self._db.close()

@@ -167,13 +167,14 @@ def site_variables(ctx: SiteContext) -> dict[str, Any]:
 
 
 def numbered_window(ctx: SiteContext) -> str:
-    """`ctx.numbered_window()` with the indentation common to all lines removed (fewer tokens)."""
-    lines = ctx.numbered_window().split("\n")
-    split = [line.split(" | ", 1) for line in lines]
-    bodies = [parts[1] for parts in split if len(parts) == 2 and parts[1].strip()]
-    indent = min((len(b) - len(b.lstrip(" ")) for b in bodies), default=0)
+    """The window with right-aligned line numbers, the site's line marked `>`, and the
+    indentation common to all lines removed (fewer tokens)."""
+    lines = ctx.window.split("\n")
+    width = len(str(ctx.window_start + len(lines) - 1))
+    indent = min((len(t) - len(t.lstrip(" ")) for t in lines if t.strip()), default=0)
     return "\n".join(
-        f"{parts[0]} | {parts[1][indent:]}" if len(parts) == 2 else parts[0] for parts in split
+        f"{'>' if number == ctx.site.line else ' '}{number:>{width}} | {text[indent:]}"
+        for number, text in enumerate(lines, ctx.window_start)
     )
 
 
