@@ -12,6 +12,7 @@ from bench import (
     llm_stage,
     regen_stage,
 )
+from bench.common import BenchError
 
 STAGES = {
     "extract": extract_stage.main,
@@ -35,9 +36,15 @@ def main(argv: list[str]) -> int:
         print(f"== {name} ==", flush=True)
         try:
             status = STAGES[name]([])
+        except BenchError as err:  # a command of the stage failed, or its source is missing
+            print(f"bench: stage {name} failed: {err}", flush=True)
+            status = 1
         except Exception as err:  # one broken stage must not hide the others' figures
             print(f"bench: stage {name} failed: {type(err).__name__}: {err}", flush=True)
             status = 1
+        except SystemExit as exit_:  # a stage (or its argparse) that exits: still not the run's end
+            print(f"bench: stage {name} exited: {exit_.code}", flush=True)
+            status = exit_.code if isinstance(exit_.code, int) else int(exit_.code is not None)
         if status:
             missed.append(name)
     print(

@@ -13,13 +13,18 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import shutil
-import subprocess
-import sys
-import tempfile
 from pathlib import Path
 
-from bench.extract_stage import DEFAULT_SOURCE, materialize
+from bench.common import (
+    ERRDOC,
+    add_source_args,
+    ast_grep,
+    require_source,
+    run_ok,
+    standalone,
+    workdir,
+)
+from bench.extract_stage import materialize
 from pipeline.testcode import is_test_path
 
 RULE = r"""
@@ -51,21 +56,22 @@ def _literal_message(text: str) -> bool:
 def main(argv: list[str] | None = None) -> int:
     """Print the candidates errdoc does not report; 0 when all of them sit in test code."""
     parser = argparse.ArgumentParser(prog="python -m bench.completeness")
-    parser.add_argument("--source", default=DEFAULT_SOURCE)
-    parser.add_argument("--repo", default="risingwavelabs/risingwave")
-    parser.add_argument("--rev", default="HEAD")
+    add_source_args(parser)
     args = parser.parse_args(argv)
-    work = Path(tempfile.mkdtemp(prefix="errdoc-completeness-"))
+    require_source(args)
+    with workdir("errdoc-completeness-") as work:
+        return _check(args, work)
+
+
+def _check(args: argparse.Namespace, work: Path) -> int:
     materialize(args.source, args.rev, work / "tree")
     (work / "rule.yml").write_text(RULE)
-    found = subprocess.run(
-        [shutil.which("ast-grep", path=str(Path(sys.executable).parent)) or "ast-grep", "scan", "-r", str(work / "rule.yml"), "--json=stream", "."],
-        cwd=work / "tree", capture_output=True, text=True, check=True,
-    ).stdout  # fmt: skip
-    ours = subprocess.run(
-        [sys.executable, "-m", "pipeline", "sites", "--repo", args.repo, "--sha", args.rev,
-         "--source", args.source, "--cache", str(work / "cache")],
-        capture_output=True, text=True, check=True,
+    found = run_ok(
+        [ast_grep(), "scan", "-r", str(work / "rule.yml"), "--json=stream", "."], cwd=work / "tree"
+    ).stdout
+    ours = run_ok(
+        [*ERRDOC, "sites", "--repo", args.repo, "--sha", args.rev, "--source", args.source,
+         "--cache", str(work / "cache")]
     ).stdout  # fmt: skip
     reported = {(d["file"], d["line"]) for d in map(json.loads, ours.splitlines())}
     candidates = missed = unexplained = wordless = 0
@@ -94,4 +100,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    standalone(main)

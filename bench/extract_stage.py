@@ -13,17 +13,24 @@ process of the run (GNU time's maximum resident set size).
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import shutil
 import statistics
 import subprocess
-import sys
-import tempfile
 import time
 from pathlib import Path
 
-DEFAULT_SOURCE = "/work/.mirror/risingwavelabs+risingwave/repo"
+from bench.common import (
+    ERRDOC,
+    add_source_args,
+    ast_grep,
+    git,
+    manifest,
+    require_source,
+    run_ok,
+    standalone,
+    workdir,
+)
+
 AST_GREP_RULES = r"""
 id: error-macros
 language: rust
@@ -59,15 +66,9 @@ rule:
 """
 
 
-def _git(git_dir: str, *args: str) -> bytes:
-    return subprocess.run(
-        ["git", "--git-dir", git_dir, *args], check=True, capture_output=True
-    ).stdout
-
-
 def materialize(git_dir: str, rev: str, target: Path) -> tuple[int, int]:
     """Write the `.rs` files of `rev` under `target`: (files, bytes)."""
-    listing = _git(git_dir, "ls-tree", "-r", "-z", rev)
+    listing = git(git_dir, "ls-tree", "-r", "-z", rev)
     wanted = []
     for entry in listing.split(b"\0"):
         meta, _, path = entry.partition(b"\t")
@@ -101,12 +102,8 @@ def materialize(git_dir: str, rev: str, target: Path) -> tuple[int, int]:
 def timed(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, int, str]:
     """(wall seconds, peak RSS in MB of any one process, stdout) of a command."""
     start = time.perf_counter()
-    proc = subprocess.run(
-        ["/usr/bin/time", "-f", "%M", *cmd], capture_output=True, text=True, env=env, check=False
-    )
+    proc = run_ok(["/usr/bin/time", "-f", "%M", *cmd], env)
     wall = time.perf_counter() - start
-    if proc.returncode != 0:
-        sys.exit(f"bench: {' '.join(cmd[:3])} failed:\n{proc.stderr[-2000:]}")
     rss_kb = int(proc.stderr.strip().splitlines()[-1])
     return wall, rss_kb // 1024, proc.stdout
 
@@ -114,20 +111,13 @@ def timed(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, int
 def main(argv: list[str] | None = None) -> int:
     """Run the extraction benchmark and print the figures."""
     parser = argparse.ArgumentParser(prog="python -m bench.extract_stage")
-    parser.add_argument("--source", default=DEFAULT_SOURCE, help="a local (bare) git repository")
-    parser.add_argument("--repo", default="risingwavelabs/risingwave")
-    parser.add_argument("--rev", default="HEAD")
+    add_source_args(parser)
     parser.add_argument("--back", type=int, default=50, help="commits back for the incremental run")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args(argv)
-    if not Path(args.source).exists():
-        print(f"bench: {args.source} does not exist; pass --source <a local clone of {args.repo}>")
-        return 2
-    work = Path(tempfile.mkdtemp(prefix="errdoc-bench-"))
-    try:
+    require_source(args)
+    with workdir("errdoc-bench-") as work:
         return _run(args, work)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
 
 def _run(args: argparse.Namespace, work: Path) -> int:
@@ -135,22 +125,20 @@ def _run(args: argparse.Namespace, work: Path) -> int:
     files, size = materialize(args.source, args.rev, tree)
     rules = work / "rules.yml"
     rules.write_text(AST_GREP_RULES)
-    ast_grep = shutil.which("ast-grep", path=str(Path(sys.executable).parent)) or "ast-grep"
-    errdoc = [sys.executable, "-m", "pipeline"]
     common = ["--repo", args.repo, "--source", args.source]
     env = dict(os.environ)
 
     grep_runs, ours, rss_ours, rss_grep = [], [], 0, 0
     sites = matches = 0
     for attempt in range(args.repeat):
-        wall, rss, out = timed([ast_grep, "scan", "-r", str(rules), "--json=stream", str(tree)])
+        wall, rss, out = timed([ast_grep(), "scan", "-r", str(rules), "--json=stream", str(tree)])
         grep_runs.append(wall)
         rss_grep = max(rss_grep, rss)
         matches = out.count("\n")
         cache = work / f"cache-{attempt}"
         # Every site printed as a JSON line, as ast-grep prints every match: the same output work.
         wall, rss, out = timed(
-            [*errdoc, "sites", *common, "--sha", args.rev, "--cache", str(cache)], env
+            [*ERRDOC, "sites", *common, "--sha", args.rev, "--cache", str(cache)], env
         )
         ours.append(wall)
         rss_ours = max(rss_ours, rss)
@@ -173,7 +161,7 @@ def _run(args: argparse.Namespace, work: Path) -> int:
     cache = work / "cache-extract"
     wall, rss, _ = timed(
         [
-            *errdoc,
+            *ERRDOC,
             "extract",
             *common,
             "--sha",
@@ -192,12 +180,12 @@ def _run(args: argparse.Namespace, work: Path) -> int:
     base = f"{args.rev}~{args.back}"
     out2, cache2 = work / "out-incr", work / "cache-incr"
     timed(
-        [*errdoc, "extract", *common, "--sha", base, "--out", str(out2), "--cache", str(cache2)],
+        [*ERRDOC, "extract", *common, "--sha", base, "--out", str(out2), "--cache", str(cache2)],
         env,
     )
     wall, rss, _ = timed(
         [
-            *errdoc,
+            *ERRDOC,
             "extract",
             *common,
             "--sha",
@@ -209,7 +197,7 @@ def _run(args: argparse.Namespace, work: Path) -> int:
         ],
         env,
     )
-    counts = json.loads((out2 / args.repo / "manifest.json").read_text())["counts"]
+    counts = manifest(out2, args.repo)["counts"]
     print(
         f"extract at {base} then {args.rev}: second run {wall:.2f} s, parsed {counts['filesParsed']} "
         f"changed blobs, {counts['filesFromCache']} from the cache, reused {counts.get('reused', 0)} explanations"
@@ -218,4 +206,4 @@ def _run(args: argparse.Namespace, work: Path) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    standalone(main)

@@ -16,16 +16,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import signal
 import subprocess
-import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from bench.extract_stage import DEFAULT_SOURCE
+from bench.common import ERRDOC, add_source_args, manifest, require_source, standalone, workdir
 from tests.llm_server import FakeOpenAI, Reply, answer
 
 
@@ -39,7 +36,7 @@ def _extract(
     args: argparse.Namespace, out: Path, cache: Path, server: FakeOpenAI
 ) -> subprocess.Popen[bytes]:
     cmd = [
-        sys.executable, "-m", "pipeline", "extract", "--repo", args.repo, "--sha", args.rev,
+        *ERRDOC, "extract", "--repo", args.repo, "--sha", args.rev,
         "--source", args.source, "--include", args.include, "--out", str(out), "--cache", str(cache),
         "--analyzer", "llm", "--concurrency", str(args.concurrency),
     ]  # fmt: skip
@@ -60,11 +57,12 @@ def _regeneration(args: argparse.Namespace, work: Path, server: FakeOpenAI) -> l
     common = ["--repo", args.repo, "--out", str(out), "--cache", str(cache), "--analyzer", "llm",
               "--concurrency", str(args.concurrency)]  # fmt: skip
     base = f"{args.rev}~{args.back}"
-    cmd = [sys.executable, "-m", "pipeline"]
+    cmd = ERRDOC
     extract = [*cmd, "extract", *common, "--sha", base, "--source", args.source]
-    if subprocess.run(extract, env=_env(server), capture_output=True).returncode != 0:
-        return ["the extraction at the older commit failed"]
-    old = _manifest(out, args.repo)
+    older = subprocess.run(extract, env=_env(server), capture_output=True)
+    if older.returncode != 0:
+        return [f"the extraction at the older commit failed: {older.stderr.decode()[-500:]}"]
+    old = manifest(out, args.repo)
     before = len(server.requests)
     regen = subprocess.run(
         [*cmd, "regenerate", *common, "--ref", args.rev], env=_env(server), capture_output=True
@@ -72,7 +70,7 @@ def _regeneration(args: argparse.Namespace, work: Path, server: FakeOpenAI) -> l
     if regen.returncode != 0:
         return [f"regenerate failed: {regen.stderr.decode()[-500:]}"]
     asked = len(server.requests) - before
-    new = _manifest(out, args.repo)
+    new = manifest(out, args.repo)
     seen = {p["contentHash"] for p in old["records"].values()}
     new_contents = {p["contentHash"] for p in new["records"].values()} - seen
     diff = subprocess.run(
@@ -80,6 +78,8 @@ def _regeneration(args: argparse.Namespace, work: Path, server: FakeOpenAI) -> l
          "--format", "json"],
         capture_output=True, text=True,
     )  # fmt: skip
+    if diff.returncode != 0:
+        return [f"diff failed: {diff.stderr[-500:]}"]
     summary = json.loads(diff.stdout)["summary"]
     kept = summary["moved"] + summary["changed"] + summary["unchanged"]
     print(
@@ -97,27 +97,18 @@ def _regeneration(args: argparse.Namespace, work: Path, server: FakeOpenAI) -> l
     return failures
 
 
-def _manifest(out: Path, repo: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((out / repo / "manifest.json").read_text())
-    return data
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run the checks; 0 when all hold."""
     parser = argparse.ArgumentParser(prog="python -m bench.llm_acceptance")
-    parser.add_argument("--source", default=DEFAULT_SOURCE)
-    parser.add_argument("--repo", default="risingwavelabs/risingwave")
-    parser.add_argument("--rev", default="HEAD")
+    add_source_args(parser)
     parser.add_argument("--include", default="src/meta/**")
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--latency", type=float, default=0.05)
     parser.add_argument("--back", type=int, default=50, help="commits back for the regeneration")
     args = parser.parse_args(argv)
-    work = Path(tempfile.mkdtemp(prefix="errdoc-llm-acceptance-"))
-    try:
+    require_source(args)
+    with workdir("errdoc-llm-acceptance-") as work:
         return _checks(args, work)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
 
 def _checks(args: argparse.Namespace, work: Path) -> int:
@@ -130,8 +121,7 @@ def _checks(args: argparse.Namespace, work: Path) -> int:
         if proc.returncode != 0:
             print(err.decode()[-2000:])
             return 1
-        manifest = _manifest(out, args.repo)
-        records = manifest["records"]
+        records = manifest(out, args.repo)["records"]
         contents = {p["contentHash"] for p in records.values()}
         first = len(server.requests)
         llm_ok = sum(1 for p in records.values() if p["analyzer"] == "llm" and p["status"] == "ok")
@@ -143,9 +133,12 @@ def _checks(args: argparse.Namespace, work: Path) -> int:
         if first != len(contents):
             failures.append("requests != distinct site contents")
         proc = _extract(args, out, cache, server)
-        proc.communicate()
+        _, err = proc.communicate()
         second = len(server.requests) - first
-        print(f"run 2: {second} requests")
+        print(f"run 2: {second} requests, exit status {proc.returncode}")
+        if proc.returncode != 0:  # a run that fails at once makes no request either
+            print(err.decode()[-2000:])
+            failures.append("the second run failed")
         if second:
             failures.append("the second run made requests")
 
@@ -158,10 +151,14 @@ def _checks(args: argparse.Namespace, work: Path) -> int:
         proc.wait()
         killed_at = len(server.requests) - before
         proc = _extract(args, out, cache, server)
-        proc.communicate()
+        _, err = proc.communicate()
+        if proc.returncode != 0:
+            print(err.decode()[-2000:])
+            failures.append("the run after the SIGKILL failed")
+            return _report(failures)
         total = len(server.requests) - before
         answered = sum(
-            1 for p in _manifest(out, args.repo)["records"].values() if p["status"] == "ok"
+            1 for p in manifest(out, args.repo)["records"].values() if p["status"] == "ok"
         )
         paid_twice = total - len(contents)
         print(
@@ -171,10 +168,14 @@ def _checks(args: argparse.Namespace, work: Path) -> int:
         if answered != len(records) or paid_twice > args.concurrency:
             failures.append("the killed run did not resume within one concurrency window")
         failures += _regeneration(args, work, server)
+    return _report(failures)
+
+
+def _report(failures: list[str]) -> int:
     for failure in failures:
         print(f"FAILED: {failure}")
     return 1 if failures else 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    standalone(main)

@@ -12,6 +12,9 @@ the cold extraction holds (every record field but the timestamps, the file
 summaries, each record's analyzer, status, content hash and kind), or the stage
 fails; an explanation kept for unchanged content (SPEC 7) may read otherwise than
 a fresh one (a condition above the window changed): those are counted.
+Also printed, with no target: the steady state over one commit (`extract` at HEAD~2,
+`regenerate` to HEAD~1, untimed; then `regenerate --ref HEAD`, timed): what every
+version pays, whatever it changed.
 
 Creating a file on this machine's disk costs from 0.02 ms to 0.6 ms, from one
 minute to the next (ext4 mounted with `discard`; measured with a bare `os.open`
@@ -27,16 +30,23 @@ import argparse
 import json
 import os
 import pstats
-import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from bench.extract_stage import DEFAULT_SOURCE
+from bench.common import (
+    ERRDOC,
+    add_source_args,
+    manifest,
+    require_source,
+    rev_parse,
+    run_ok,
+    standalone,
+    workdir,
+)
 
 TARGET = 0.35
 TIMES = ("analyzedAt", "contentChangedAt")
@@ -50,11 +60,8 @@ def run(cmd: list[str], env: dict[str, str]) -> float:
     """
     os.sync()
     start = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, check=False)
-    wall = time.perf_counter() - start
-    if proc.returncode != 0:
-        raise SystemExit(f"bench: {' '.join(cmd[2:5])} failed:\n{proc.stderr[-2000:]}")
-    return wall
+    run_ok(cmd, env)
+    return time.perf_counter() - start
 
 
 EXPLANATION = (
@@ -72,8 +79,8 @@ def published(out: Path, repo: str) -> dict[str, Any]:
     for line in (root / "records.jsonl").read_text().splitlines():
         record = json.loads(line)
         records[record["id"]] = {k: v for k, v in record.items() if k not in TIMES}
-    manifest = json.loads((root / "manifest.json").read_text())
-    return {"records": records, "provenance": manifest["records"], "files": manifest["files"]}
+    data = manifest(out, repo)
+    return {"records": records, "provenance": data["records"], "files": data["files"]}
 
 
 def compare(regenerated: dict[str, Any], cold: dict[str, Any]) -> tuple[bool, int]:
@@ -99,7 +106,7 @@ def compare(regenerated: dict[str, Any], cold: dict[str, Any]) -> tuple[bool, in
 
 def counts(out: Path, repo: str) -> dict[str, Any]:
     """The `counts` of the published manifest."""
-    data: dict[str, Any] = json.loads((out / repo / "manifest.json").read_text())["counts"]
+    data: dict[str, Any] = manifest(out, repo)["counts"]
     return data
 
 
@@ -125,29 +132,14 @@ def create_cost(directory: Path, like: Path) -> float:
 def main(argv: list[str] | None = None) -> int:
     """Run the regeneration benchmark and print the figures."""
     parser = argparse.ArgumentParser(prog="python -m bench.regen_stage")
-    parser.add_argument("--source", default=DEFAULT_SOURCE, help="a local (bare) git repository")
-    parser.add_argument("--repo", default="risingwavelabs/risingwave")
-    parser.add_argument("--rev", default="HEAD")
+    add_source_args(parser)
     parser.add_argument("--back", type=int, default=50, help="commits back for the old extraction")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs of each side (median)")
     parser.add_argument("--profile", action="store_true", help="cProfile one more regeneration")
     args = parser.parse_args(argv)
-    if not Path(args.source).exists():
-        print(f"bench: {args.source} does not exist; pass --source <a local clone of {args.repo}>")
-        return 2
-    work = Path(tempfile.mkdtemp(prefix="errdoc-regen-bench-"))
-    try:
+    require_source(args)
+    with workdir("errdoc-regen-bench-") as work:
         return _run(args, work)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-
-
-def _resolve(source: str, rev: str) -> str:
-    out = subprocess.run(
-        ["git", "--git-dir", source, "rev-parse", "--verify", f"{rev}^{{commit}}"],
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
-    return out.stdout.strip()
 
 
 class _Runs:
@@ -155,7 +147,7 @@ class _Runs:
 
     def __init__(self, args: argparse.Namespace, work: Path) -> None:
         self.work = work
-        self.errdoc = [sys.executable, "-m", "pipeline"]
+        self.errdoc = ERRDOC
         self.common = ["--repo", args.repo, "--source", args.source]
         self.env = {**os.environ, "ERRDOC_CACHE": str(work / "unused-cache")}
 
@@ -178,11 +170,12 @@ class _Runs:
 
 
 def _run(args: argparse.Namespace, work: Path) -> int:
-    head = _resolve(args.source, args.rev)
-    base = _resolve(args.source, f"{head}~{args.back}")
-    older = _resolve(args.source, f"{head}~{2 * args.back}")
+    head = rev_parse(args.source, args.rev)
+    base = rev_parse(args.source, f"{head}~{args.back}")
+    older = rev_parse(args.source, f"{head}~{2 * args.back}")
+    parent, grandparent = rev_parse(args.source, f"{head}~1"), rev_parse(args.source, f"{head}~2")
     runs = _Runs(args, work)
-    colds, firsts, steadies, creates = [], [], [], []
+    colds, firsts, steadies, ones, creates = [], [], [], [], []
     for attempt in range(args.repeat):
         colds.append(runs.extract(f"cold-{attempt}", head))
         creates.append(create_cost(work, work / f"cold-{attempt}-out" / args.repo / "records"))
@@ -191,7 +184,11 @@ def _run(args: argparse.Namespace, work: Path) -> int:
         runs.extract(f"steady-{attempt}", older)
         runs.regenerate(f"steady-{attempt}", base)
         steadies.append(runs.regenerate(f"steady-{attempt}", head))
-    cold, first, steady = (statistics.median(t) for t in (colds, firsts, steadies))
+        # One commit in the steady state: what every version pays whatever it changed.
+        runs.extract(f"one-{attempt}", grandparent)
+        runs.regenerate(f"one-{attempt}", parent)
+        ones.append(runs.regenerate(f"one-{attempt}", head))
+    cold, first, steady, one = (statistics.median(t) for t in (colds, firsts, steadies, ones))
     last = args.repeat - 1
     outs = {name: work / f"{name}-{last}-out" for name in ("cold", "first", "steady")}
     cold_dataset = published(outs["cold"], args.repo)
@@ -225,6 +222,10 @@ def _run(args: argparse.Namespace, work: Path) -> int:
             f"{name}: {wall:.2f} s (median of {args.repeat}), ratio {ratio:.2f}x "
             f"(target <= {TARGET:.2f}x: {verdict})"
         )
+    print(
+        f"regeneration over one commit (the fixed cost of a version): {one:.2f} s "
+        f"(median of {args.repeat}; {one / cold:.2f}x the cold run; {parent[:10]}..{head[:10]})"
+    )
     for name, (equal, kept) in same.items():
         print(
             f"{name} regeneration publishes what the cold extraction does: {equal} "
@@ -248,4 +249,4 @@ def _profile(runs: _Runs, older: str, base: str, head: str) -> None:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    standalone(main)

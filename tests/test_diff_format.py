@@ -26,6 +26,7 @@ def test_golden(fmt: str) -> None:
     golden = GOLDEN / f"fixture.{SUFFIX[fmt]}"
     if os.environ.get("ERRDOC_UPDATE_GOLDEN"):
         golden.write_text(rendered, encoding="utf-8")
+        pytest.fail("golden file rewritten; re-run without ERRDOC_UPDATE_GOLDEN")
     assert rendered == golden.read_text(encoding="utf-8")
 
 

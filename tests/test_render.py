@@ -60,8 +60,9 @@ def seed_site(tmp_path: Path) -> Path:
 def test_page_and_api_match_golden_files(seed_site: Path) -> None:
     page = (seed_site / PAGE).read_text(encoding="utf-8")
     golden = GOLDEN / "f16c5768bcd8aade.html"
-    if os.environ.get("UPDATE_GOLDEN"):
+    if os.environ.get("ERRDOC_UPDATE_GOLDEN"):
         golden.write_text(page, encoding="utf-8")
+        pytest.fail("golden file rewritten; re-run without ERRDOC_UPDATE_GOLDEN")
     assert page == golden.read_text(encoding="utf-8")
     api = (seed_site / "api/errors/f16c5768bcd8aade.json").read_bytes()
     assert api == (SEEDS / "f16c5768bcd8aade.json").read_bytes()
