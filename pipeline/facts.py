@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from tree_sitter import Node
 
@@ -11,13 +12,16 @@ from pipeline.sitetypes import Condition, ConditionKind, Facts
 MAX_CONDITION_CHARS = 160
 MAX_GUARDS = 3  # earlier `ensure!`/early-return guards of the same fn worth naming
 _SPACES = re.compile(r"\s+")
-_GUARD_MACROS = {
-    "ensure", "assert", "debug_assert", "assert_eq", "assert_ne", "debug_assert_eq", "debug_assert_ne",
+# Check macros -> how many leading arguments are the check (`assert_eq!(a, b, ..)` checks
+# `a == b`); the message, if any, follows them.
+CHECK_OPERANDS = {
+    "ensure": 1, "assert": 1, "debug_assert": 1,
+    "assert_eq": 2, "assert_ne": 2, "debug_assert_eq": 2, "debug_assert_ne": 2,
 }  # fmt: skip
 _FN_TYPES = ("function_item", "function_signature_item")
 
 
-def site_facts(node: Node, source: bytes | None = None) -> Facts:
+def site_facts(node: Node, source: bytes) -> Facts:
     """Enclosing fn, impl, doc comment, return type and condition chain of the site at `node`.
 
     `source` (the file's bytes) only lets the guard search skip fns with no check in them.
@@ -38,7 +42,7 @@ def site_facts(node: Node, source: bytes | None = None) -> Facts:
     return facts
 
 
-def condition_chain(node: Node, stop: Node | None, source: bytes | None = None) -> list[Condition]:
+def condition_chain(node: Node, stop: Node | None, source: bytes) -> list[Condition]:
     """The `if`/`else`/`match`/`let-else`/closure conditions from `stop` down to `node`."""
     chain: list[Condition] = []
     child = node
@@ -48,7 +52,7 @@ def condition_chain(node: Node, stop: Node | None, source: bytes | None = None) 
         if step is not None:
             chain.append(step)
         child, parent = parent, parent.parent
-    if source is None or _may_have_guards(source, stop, node):
+    if _may_have_guards(source, stop, node):
         chain.extend(_guards_before(node, stop))
     chain.sort(key=lambda c: (c.line, c.kind != "ensure"))
     return chain
@@ -138,13 +142,14 @@ def _statement_macro(statement: Node) -> Condition | None:
     if target is None or target.type != "macro_invocation":
         return None
     name = (_field_text(target, "macro") or "").rsplit("::", 1)[-1]
-    if name not in _GUARD_MACROS:
+    operands = CHECK_OPERANDS.get(name)
+    if operands is None:
         return None
     tree = next((c for c in target.children if c.type == "token_tree"), None)
     if tree is None:
         return None
-    # `assert_eq!(a, b, ..)` checks `a == b`: its first two arguments are the check.
-    operands = 2 if name.endswith(("_eq", "_ne")) else 1
+    # Not `messages.split_token_tree`: this keeps comments (an operand's text may start or
+    # end with one) and stops at the last operand.
     arguments: list[list[Node]] = [[]]
     for child in tree.children[1:-1]:
         if child.type == ",":
@@ -156,12 +161,14 @@ def _statement_macro(statement: Node) -> Condition | None:
     if any(not tokens for tokens in arguments) or len(arguments) < operands:
         return None
     texts = [_squash(span_text(tree, tokens[0], tokens[-1])) for tokens in arguments]
-    check = (
-        texts[0]
-        if operands == 1
-        else f"{texts[0]} {'!=' if name.endswith('_ne') else '=='} {texts[1]}"
-    )
-    return Condition("ensure", _squash(check), _line(target))
+    return Condition("ensure", _squash(check_text(name, texts)), _line(target))
+
+
+def check_text(name: str, operands: Sequence[str]) -> str:
+    """What a check macro checks, from its operands: `x`, or `a == b` (`a != b` for `*_ne`)."""
+    if len(operands) == 1:
+        return operands[0]
+    return f"{operands[0]} {'!=' if name.endswith('_ne') else '=='} {operands[1]}"
 
 
 def span_text(container: Node, first: Node, last: Node) -> str:

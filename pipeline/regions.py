@@ -81,13 +81,18 @@ def is_test_file(source: bytes) -> bool:
 def parse_relevant(parser: Parser, source: bytes, hints: Sequence[int]) -> Tree:
     """Parse only the top-level items that can hold a site or an alias.
 
-    Items are cut at column-0 lines that follow a blank line, a `}` line or a `;`
-    (the shape rustfmt gives); `#[cfg(test)]` items are never parsed. The items kept
+    Items are cut at column-0 lines that follow a blank line or a line starting with
+    `}` (the shape rustfmt gives); `#[cfg(test)]` items are never parsed. The items kept
     are parsed as one document through tree-sitter's included ranges, so positions
     stay those of the whole file. If the cut was wrong the parse shows errors, and
     the whole file is parsed instead: the result never depends on the shortcut.
     """
-    ranges = relevant_ranges(source, hints)
+    return parse_units(parser, source, relevant_units(source, hints))
+
+
+def parse_units(parser: Parser, source: bytes, units: Sequence[Unit]) -> Tree:
+    """`units` parsed as one document, or the whole file if that parse shows errors."""
+    ranges = ranges_of(source, units)
     if ranges is not None:
         tree = parse_ranges(parser, source, ranges)
         if not tree.root_node.has_error:
@@ -181,11 +186,6 @@ def lead_start(source: bytes, start: int, floor: int) -> int:
     return top
 
 
-def relevant_ranges(source: bytes, hints: Sequence[int]) -> list[Range] | None:
-    """The ranges worth parsing, or None when that is the whole file."""
-    return ranges_of(source, relevant_units(source, hints))
-
-
 def ranges_of(source: bytes, units: Sequence[Unit]) -> list[Range] | None:
     """The included ranges that parse `units` together, or None when that is the whole file."""
     spans: list[list[int]] = []
@@ -222,11 +222,11 @@ def _inner_units(source: bytes, lead: int, start: int, end: int, hints: list[int
     if head is None or closing <= head.end():
         return whole
     body = head.end()
-    members = [body, *(m.end() for m in _MEMBER_BOUNDARY.finditer(source, body, closing))]
-    member_ends = [*members[1:], closing]
-    keep = sorted({bisect_right(members, h) - 1 for h in hints if body <= h < closing})
     if any(h < body or h >= closing for h in hints):
         return whole  # a hint in the header or after the block: nothing to gain, be exact
+    members = [body, *(m.end() for m in _MEMBER_BOUNDARY.finditer(source, body, closing))]
+    member_ends = [*members[1:], closing]
+    keep = sorted({bisect_right(members, h) - 1 for h in hints})
     units, floor = [], body
     for k in keep:
         member = (lead_start(source, members[k], floor), member_ends[k])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
@@ -10,7 +11,7 @@ from importlib import resources
 import tree_sitter_rust
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
-from pipeline.facts import site_facts
+from pipeline.facts import CHECK_OPERANDS, check_text, site_facts
 from pipeline.formats import decode_rust_string, literal_segments, message_pattern
 from pipeline.messages import (
     Message,
@@ -27,7 +28,7 @@ from pipeline.regions import (
     source_window,
     split_lines,
 )
-from pipeline.sitetypes import Condition, FileScan, Site, SiteKind, TypeAlias
+from pipeline.sitetypes import Condition, FileScan, Site, SiteKind, TypeAlias, placed
 from pipeline.testcode import is_test_code, is_test_path
 
 # Bump when a change here would change what a cached FileScan holds.
@@ -52,11 +53,6 @@ MACRO_KINDS: dict[str, SiteKind] = {
     "debug_assert_eq": "assert",
     "debug_assert_ne": "assert",
 }
-# Which macro argument holds the message (0-based): after the condition or the two operands.
-MESSAGE_ARGUMENT = {"ensure": 1, "assert": 1, "debug_assert": 1}
-MESSAGE_ARGUMENT.update(dict.fromkeys(("assert_eq", "assert_ne", "debug_assert_eq"), 2))
-MESSAGE_ARGUMENT["debug_assert_ne"] = 2
-
 METHOD_KINDS: dict[str, SiteKind] = {
     "expect": "expect",
     "expect_err": "expect",
@@ -74,7 +70,7 @@ GRPC_CODES = {
     "unauthenticated",
 }  # fmt: skip
 
-# Where a top-level item may start: a column-0 line after a blank line, a `}` line or a `;`.
+# `use anyhow::Result` or `use anyhow::{.., Result, ..}` (see `uses_anyhow_result`).
 _ANYHOW_RESULT = re.compile(rb"use\s+(?:::)?anyhow::(?:Result\b|\{[^}]*\bResult\b)")
 
 
@@ -85,13 +81,9 @@ def _query() -> Query:
 
 
 @cache
-def _parser() -> Parser:
+def parser() -> Parser:
+    """The process's Rust parser (included ranges reset after each use)."""
     return Parser(LANGUAGE)
-
-
-def may_hold_site(source: bytes) -> bool:
-    """Whether a file is worth parsing at all."""
-    return bool(site_hints(source))
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,18 +105,41 @@ def find_sites(path: str, source: bytes, *, whole: bool = False) -> FileScan:
     hints = site_hints(source)
     if not hints:
         return FileScan(sites=())
-    tree = _parser().parse(source) if whole else parse_relevant(_parser(), source, hints)
-    lines = split_lines(source)
+    tree = parser().parse(source) if whole else parse_relevant(parser(), source, hints)
+    return scan_tree(path, source, tree)
+
+
+def scan_tree(path: str, source: bytes, tree: Tree) -> FileScan:
+    """The scan of a file from a parse of it (whole, or of the parts that can hold a site)."""
     found, aliases = collect(tree, path, source)
-    sites = []
-    for site in found:
-        window, start = source_window(lines, site.line)
-        sites.append(replace(site, window=window, window_start=start))
+    parse_errors = 1 if tree.root_node.has_error else 0
+    return placed_scan(path, source, [(0, found, aliases)], parse_errors=parse_errors)
+
+
+def placed_scan(
+    path: str,
+    source: bytes,
+    parts: Iterable[tuple[int, Sequence[Site], Sequence[TypeAlias]]],
+    *,
+    parse_errors: int,
+) -> FileScan:
+    """A file's scan from `(shift, sites, aliases)` parts, each `shift` lines above its place.
+
+    The sites are placed at `path` with their windows, in file order.
+    """
+    lines = split_lines(source)
+    sites: list[Site] = []
+    aliases: list[TypeAlias] = []
+    for shift, part_sites, part_aliases in parts:
+        aliases.extend(replace(a, line=a.line + shift) if shift else a for a in part_aliases)
+        for site in part_sites:
+            window, start = source_window(lines, site.line + shift)
+            sites.append(placed(site, shift, path, window, start))
     sites.sort(key=lambda s: (s.line, s.column))
     return FileScan(
         sites=tuple(sites),
         aliases=tuple(aliases),
-        parse_errors=1 if tree.root_node.has_error else 0,
+        parse_errors=parse_errors,
         uses_anyhow_result=uses_anyhow_result(source),
     )
 
@@ -149,11 +164,6 @@ def collect(tree: Tree, path: str, source: bytes) -> tuple[list[Site], list[Type
 def uses_anyhow_result(source: bytes) -> bool:
     """`use anyhow::Result` (or `{.., Result}`): a bare `Result<T>` is anyhow's."""
     return _ANYHOW_RESULT.search(source) is not None
-
-
-def parser() -> Parser:
-    """The process's Rust parser (included ranges reset after each use)."""
-    return _parser()
 
 
 _MACRO, _ATTR, _METHOD, _CTOR, _ERRWRAP, _ALIAS = range(6)
@@ -182,7 +192,7 @@ def _site(
 def _macro_site(node: Node, captures: dict[str, list[Node]], file: SourceFile) -> Site | None:
     name = node_text(captures["macro.name"][0])
     arguments = split_token_tree(captures["macro.args"][0])
-    index = MESSAGE_ARGUMENT.get(name, 0)
+    index = CHECK_OPERANDS.get(name, 0)  # the message follows the check's operands
     if len(arguments) <= index:
         return None
     message = token_message(arguments[index], is_format=True)
@@ -197,12 +207,7 @@ def _macro_site(node: Node, captures: dict[str, list[Node]], file: SourceFile) -
     )
     if site is None or index == 0:
         return site
-    operands = [join_tokens(tokens) for tokens in arguments[:index]]
-    check = (
-        operands[0]
-        if len(operands) == 1
-        else f"{operands[0]} {'!=' if name.endswith('_ne') else '=='} {operands[1]}"
-    )
+    check = check_text(name, [join_tokens(tokens) for tokens in arguments[:index]])
     failed = Condition("check_failed", check, site.line)
     return replace(site, facts=replace(site.facts, conditions=(*site.facts.conditions, failed)))
 

@@ -113,3 +113,24 @@ class FileScan:
     aliases: tuple[TypeAlias, ...] = ()
     parse_errors: int = 0  # 1 when tree-sitter had to recover from a syntax error
     uses_anyhow_result: bool = False  # `use anyhow::Result` (or `{.., Result}`): bare `Result<T>`
+
+
+def placed(site: Site, shift: int, path: str, window: str, window_start: int) -> Site:
+    """`site` moved down `shift` lines (its conditions too), at `path`, with its window.
+
+    Built field by field: `dataclasses.replace` costs as much as the rest of a cached unit.
+    """
+    facts = site.facts
+    if facts.conditions and shift:
+        moved = tuple(
+            Condition(c.kind, c.text, c.line + shift, c.negated) for c in facts.conditions
+        )
+        facts = Facts(
+            facts.enclosing_fn, facts.enclosing_impl, facts.fn_doc, facts.return_type, moved,
+            facts.enclosing_type, facts.variant, facts.type_doc, facts.receiver, facts.callee,
+        )  # fmt: skip
+    return Site(
+        site.kind, path, site.line + shift, site.column, site.message, site.is_format,
+        site.pattern, site.macro, site.format_args, site.error_code, site.http_status, facts,
+        window, window_start,
+    )  # fmt: skip

@@ -12,7 +12,7 @@ and comment lines above it, `regions.lead_start`) and the file's inner attribute
 (`#![cfg(..)]`). If
 the previous scan cannot be split exactly (it recovered from a syntax error, or a
 site lies outside every unit), or the new units do not parse cleanly, the file is
-scanned the plain way (`sites.find_sites`): the result never depends on the shortcut.
+scanned the plain way (as `sites.find_sites` does): the result never depends on the shortcut.
 Pure.
 """
 
@@ -24,18 +24,19 @@ from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from tree_sitter import Tree
+
 from pipeline.regions import (
     Unit,
     is_test_file,
     parse_ranges,
+    parse_units,
     ranges_of,
     relevant_units,
     site_hints,
-    source_window,
-    split_lines,
 )
-from pipeline.sites import collect, find_sites, parser, uses_anyhow_result
-from pipeline.sitetypes import Condition, Facts, FileScan, Site, TypeAlias
+from pipeline.sites import collect, parser, placed_scan, scan_tree
+from pipeline.sitetypes import FileScan, Site, TypeAlias, placed
 from pipeline.testcode import is_test_path
 
 _INNER_ATTRIBUTE = re.compile(rb"(?m)^[ \t]*#!\[[^\n]*")
@@ -56,26 +57,24 @@ def find_sites_after(path: str, source: bytes, known: UnitScans) -> FileScan:
     keys = [unit_key(source, unit, context) for unit in units]
     todo = {key: unit for unit, key in zip(units, keys, strict=True) if key not in known}
     if todo:
-        parsed = _parse_units(path, source, list(todo.values()))
+        new = list(todo.values())
+        ranges = ranges_of(source, new)
+        tree = parse_ranges(parser(), source, ranges)
+        parsed = None if tree.root_node.has_error else _split_parse(path, source, new, tree)
         if parsed is None:
-            return find_sites(path, source)
+            # The plain way, as `find_sites` parses: all the units, or the whole file if
+            # they show errors. When every unit was new, `tree` is that first parse.
+            if len(new) < len(units):
+                tree = parse_units(parser(), source, units)
+            elif tree.root_node.has_error and ranges is not None:
+                tree = parser().parse(source)
+            return scan_tree(path, source, tree)
         known = {**known, **dict(zip(todo, parsed, strict=True))}
-    lines = split_lines(source)
-    sites: list[Site] = []
-    aliases: list[TypeAlias] = []
-    for first, key in zip(_first_lines(source, units), keys, strict=True):
-        part = known[key]
-        aliases.extend(replace(a, line=a.line + first - 1) for a in part.aliases)
-        for site in part.sites:
-            window, start = source_window(lines, site.line + first - 1)
-            sites.append(_placed(site, first - 1, path, window, start))
-    sites.sort(key=lambda s: (s.line, s.column))
-    return FileScan(
-        sites=tuple(sites),
-        aliases=tuple(aliases),
-        parse_errors=0,
-        uses_anyhow_result=uses_anyhow_result(source),
+    parts = (
+        (first - 1, known[key].sites, known[key].aliases)
+        for first, key in zip(_first_lines(source, units), keys, strict=True)
     )
+    return placed_scan(path, source, parts, parse_errors=0)
 
 
 def unit_scans(source: bytes, scan: FileScan) -> dict[str, FileScan] | None:
@@ -118,11 +117,13 @@ def _first_lines(source: bytes, units: Sequence[Unit]) -> list[int]:
     return firsts
 
 
-def _parse_units(path: str, source: bytes, units: Sequence[Unit]) -> list[FileScan] | None:
-    """Each unit's sites and aliases, lines relative to its body; None if that cannot be exact."""
-    tree = parse_ranges(parser(), source, ranges_of(source, units))
-    if tree.root_node.has_error:
-        return None
+def _split_parse(
+    path: str, source: bytes, units: Sequence[Unit], tree: Tree
+) -> list[FileScan] | None:
+    """Each unit's sites and aliases from a clean parse of `units`, lines relative to its body.
+
+    None if that cannot be exact (a site or an alias lies in no unit).
+    """
     sites, aliases = collect(tree, path, source)
     keys = [str(index) for index in range(len(units))]
     split = _split(source, units, keys, sites, aliases)
@@ -153,7 +154,7 @@ def _split(
         index = owner(site.line)
         if index is None:
             return None
-        found[index].append(_placed(site, 1 - firsts[index], "", "", 1))
+        found[index].append(placed(site, 1 - firsts[index], "", "", 1))
     for alias in aliases:
         index = owner(alias.line)
         if index is None:
@@ -163,24 +164,3 @@ def _split(
         key: FileScan(sites=tuple(s), aliases=tuple(a))
         for key, s, a in zip(keys, found, declared, strict=True)
     }
-
-
-def _placed(site: Site, shift: int, path: str, window: str, window_start: int) -> Site:
-    """`site` moved down `shift` lines (its conditions too), at `path`, with its window.
-
-    Built field by field: `dataclasses.replace` costs as much as the rest of a cached unit.
-    """
-    facts = site.facts
-    if facts.conditions and shift:
-        moved = tuple(
-            Condition(c.kind, c.text, c.line + shift, c.negated) for c in facts.conditions
-        )
-        facts = Facts(
-            facts.enclosing_fn, facts.enclosing_impl, facts.fn_doc, facts.return_type, moved,
-            facts.enclosing_type, facts.variant, facts.type_doc, facts.receiver, facts.callee,
-        )  # fmt: skip
-    return Site(
-        site.kind, path, site.line + shift, site.column, site.message, site.is_format,
-        site.pattern, site.macro, site.format_args, site.error_code, site.http_status, facts,
-        window, window_start,
-    )  # fmt: skip

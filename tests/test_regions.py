@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.regions import is_test_file, relevant_ranges, site_hints
+from pipeline.regions import is_test_file, ranges_of, relevant_units, site_hints
 from pipeline.sites import find_sites
 
 FIXTURES = Path(__file__).parent / "fixtures" / "rust"
@@ -46,7 +46,7 @@ def big_impl(members: int = 60) -> bytes:
 
 def test_a_large_impl_is_parsed_by_member_with_the_same_result() -> None:
     source = big_impl()
-    ranges = relevant_ranges(source, site_hints(source))
+    ranges = ranges_of(source, relevant_units(source, site_hints(source)))
     assert ranges is not None  # the shortcut is taken...
     parsed = sum(r.end_byte - r.start_byte for r in ranges)
     assert parsed < len(source) / 3  # ...and skips most of the file

@@ -8,7 +8,8 @@ from typing import get_args
 import pytest
 
 from pipeline.model import SiteKind, TypeAlias
-from pipeline.sites import find_sites, may_hold_site
+from pipeline.regions import site_hints
+from pipeline.sites import find_sites
 
 FIXTURES = Path(__file__).parent / "fixtures" / "rust"
 
@@ -298,4 +299,4 @@ def test_use_anyhow_result_is_noticed(source: bytes, uses: bool) -> None:
     ],
 )
 def test_files_without_a_possible_site_are_not_parsed(source: bytes, may: bool) -> None:
-    assert may_hold_site(source) is may
+    assert bool(site_hints(source)) is may

@@ -16,11 +16,19 @@ from pipeline.unitscan import file_context, find_sites_after, unit_key, unit_sca
 PATH = "src/meta/src/store.rs"
 
 
-def scanned_after(before: bytes, after: bytes) -> FileScan:
-    """Scan `after` knowing `before`'s scan; checked against the plain and the whole scan."""
+def scanned_after(before: bytes, after: bytes, *, split: bool = True) -> FileScan:
+    """Scan `after` knowing `before`'s scan; checked against the plain and the whole scan.
+
+    `split=False`: `before` is one a previous scan is not split for (test-only or broken),
+    so the file is scanned whole; otherwise the unit path must be the one taken.
+    """
     known = unit_scans(before, find_sites(PATH, before))
-    # (None: a test-only or broken previous version is not split; the file is scanned whole.)
-    got = find_sites(PATH, after) if known is None else find_sites_after(PATH, after, known)
+    if not split:
+        assert known is None
+        got = find_sites(PATH, after)
+    else:
+        assert known is not None
+        got = find_sites_after(PATH, after, known)
     whole = find_sites(PATH, after, whole=True)
     assert got == find_sites(PATH, after)
     if not whole.parse_errors:  # a broken file's whole parse recovers its own way
@@ -59,6 +67,7 @@ EDITS: list[tuple[str, Callable[[str], str]]] = [
     )),
     ("a syntax error in a new member", lambda s: s.replace("fn filler_3(&self)", "fn filler_3(&self")),
 ]  # fmt: skip
+UNSPLIT_WHEN_EDITED = {"a whole-file test attribute"}
 
 
 @pytest.mark.parametrize(("name", "edit"), EDITS, ids=[e[0] for e in EDITS])
@@ -67,7 +76,8 @@ def test_an_edited_file_gives_what_a_whole_parse_gives(
 ) -> None:
     before = big_impl()
     scanned_after(before, edit(text(before)).encode())
-    scanned_after(edit(text(before)).encode(), before)  # and the edit undone
+    # and the edit undone; a file that is all test code is not split, so it is scanned whole
+    scanned_after(edit(text(before)).encode(), before, split=name not in UNSPLIT_WHEN_EDITED)
 
 
 def test_only_the_changed_member_is_parsed_and_the_rest_moves_down() -> None:
@@ -111,11 +121,10 @@ def test_every_fixture_moved_down_is_found_from_its_units(fixture: Path) -> None
 
 
 def test_placing_a_site_keeps_every_field_but_its_place() -> None:
-    """`_placed` builds sites field by field; a field added to Site or Facts must not be lost."""
+    """`placed` builds sites field by field; a field added to Site or Facts must not be lost."""
     from dataclasses import fields, replace
 
-    from pipeline.sitetypes import Condition, Facts, Site
-    from pipeline.unitscan import _placed
+    from pipeline.sitetypes import Condition, Facts, Site, placed
 
     facts = Facts(**{f.name: f"v-{f.name}" for f in fields(Facts) if f.name != "conditions"})
     facts = replace(facts, conditions=(Condition("if", "x", 5, True),))
@@ -124,8 +133,8 @@ def test_placing_a_site_keeps_every_field_but_its_place() -> None:
                   facts=facts, window_start=3)  # fmt: skip
     site = Site(**values)  # type: ignore[arg-type]
 
-    assert _placed(site, 0, site.file_path, site.window, site.window_start) == site
-    moved = _placed(site, 3, "b.rs", "w", 9)
+    assert placed(site, 0, site.file_path, site.window, site.window_start) == site
+    moved = placed(site, 3, "b.rs", "w", 9)
     assert moved == replace(
         site,
         line=10,
