@@ -32,7 +32,7 @@ def build_record(
         messagePattern=context.message_pattern,
         filePath=site.file_path,
         sourceCode=context.window,
-        **_placed(context),
+        **_located(context),
         **explanation.model_dump(),
         analyzedAt=analyzed_at,
         contentChangedAt=changed_at,
@@ -48,10 +48,10 @@ def relocated(old: Record, context: SiteContext) -> Record:
     on things outside the window (an alias in another file). No re-validation: every
     value comes from a validated record or from this module.
     """
-    return old.model_copy(update=_placed(context))
+    return old.model_copy(update=_located(context))
 
 
-def _placed(context: SiteContext) -> dict[str, Any]:
+def _located(context: SiteContext) -> dict[str, Any]:
     """The fields of a record that its place, its commit and the rest of the repository give."""
     site = context.site
     end = context.window_start + context.window.count("\n")
