@@ -51,8 +51,8 @@ diff: $(STAMP) ## make diff OLD=<version or dir> NEW=<version or dir> [FORMAT=te
 render: $(STAMP) ## make render [OUT=output] [SITE=site]
 	$(ERRDOC) render --out "$(OUT)" --site "$(SITE)" $(ARGS)
 
-bench: $(STAMP) ## benchmarks against named competitors (never part of make test)
-	$(BIN)/python -m bench $(ARGS)
+bench: $(STAMP) ## make bench SOURCE=<local clone of risingwave> [ARGS=stage...] (never part of make test)
+	$(BIN)/python -m bench $(call opt,SOURCE,--source) $(ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check pipeline tests bench

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 from bench import (
@@ -12,7 +13,7 @@ from bench import (
     llm_stage,
     regen_stage,
 )
-from bench.common import BenchError
+from bench.common import SOURCE_ENV, BenchError, default_source, no_source_help
 
 STAGES = {
     "extract": extract_stage.main,
@@ -25,7 +26,16 @@ STAGES = {
 
 
 def main(argv: list[str]) -> int:
-    """Run the named stages (all by default); the worst exit status wins."""
+    """Run the named stages (all by default); the worst exit status wins.
+
+    `--source DIR` (or `ERRDOC_BENCH_SOURCE`) names the repository every stage reads.
+    """
+    if argv[:1] == ["--source"] and len(argv) > 1:
+        os.environ[SOURCE_ENV] = argv[1]
+        argv = argv[2:]
+    if not default_source():
+        print(f"bench: {no_source_help()}", file=sys.stderr)
+        return 2
     names = argv or list(STAGES)
     unknown = [n for n in names if n not in STAGES]
     if unknown:

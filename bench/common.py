@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -13,7 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
-DEFAULT_SOURCE = "/work/.mirror/risingwavelabs+risingwave/repo"
+SOURCE_ENV = "ERRDOC_BENCH_SOURCE"  # a local clone (bare is fine) of DEFAULT_REPO
 DEFAULT_REPO = "risingwavelabs/risingwave"
 ERRDOC = [sys.executable, "-m", "pipeline"]
 
@@ -24,13 +25,32 @@ class BenchError(Exception):
 
 def add_source_args(parser: argparse.ArgumentParser) -> None:
     """`--source` (a local bare repository), `--repo` (its name) and `--rev`."""
-    parser.add_argument("--source", default=DEFAULT_SOURCE, help="a local (bare) git repository")
+    parser.add_argument(
+        "--source",
+        default=default_source(),
+        help=f"a local (bare) git repository (default: ${SOURCE_ENV})",
+    )
     parser.add_argument("--repo", default=DEFAULT_REPO)
     parser.add_argument("--rev", default="HEAD")
 
 
+def default_source() -> str | None:
+    """The benchmark repository named by the environment, if any."""
+    return os.environ.get(SOURCE_ENV) or None
+
+
+def no_source_help(repo: str = DEFAULT_REPO) -> str:
+    """What to do when no benchmark repository is given."""
+    return (
+        f"no source repository: pass --source DIR or set {SOURCE_ENV}=DIR, DIR a local clone "
+        f"of {repo} (git clone --mirror https://github.com/{repo} DIR)"
+    )
+
+
 def require_source(args: argparse.Namespace) -> None:
-    """Raise BenchError unless `args.source` exists."""
+    """Raise BenchError unless `args.source` is given and exists."""
+    if not args.source:
+        raise BenchError(no_source_help(args.repo))
     if not Path(args.source).exists():
         raise BenchError(
             f"{args.source} does not exist; pass --source <a local clone of {args.repo}>"

@@ -25,7 +25,7 @@ from bench.common import (
     workdir,
 )
 from bench.extract_stage import materialize
-from pipeline.testcode import is_test_path
+from pipeline.languages.rust.testcode import is_test_path
 
 RULE = r"""
 id: error-macros

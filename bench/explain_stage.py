@@ -18,9 +18,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from bench.common import DEFAULT_REPO, DEFAULT_SOURCE, ERRDOC, run_ok, standalone, workdir
-from pipeline.dataset import DatasetError, load_dataset
-from pipeline.explain import ErrorIndex
+from bench.common import DEFAULT_REPO, ERRDOC, default_source, run_ok, standalone, workdir
+from pipeline.dataset.reader import DatasetError, load_dataset
+from pipeline.publish.explain import ErrorIndex
 
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{[^{}]*\}")
 _TAILS = [
@@ -87,10 +87,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--limit", type=int, default=0, help="queries at most (0: every record)")
     parser.add_argument(
-        "--source", default=DEFAULT_SOURCE, help="extract from here when --out has no dataset"
+        "--source", default=default_source(), help="extract from here when --out has no dataset"
     )
     args = parser.parse_args(argv)
-    if not (args.out / "records").is_dir() and Path(args.source).exists():
+    if not (args.out / "records").is_dir() and args.source and Path(args.source).exists():
         with workdir("errdoc-explain-bench-") as work:
             args.out = _extract(args.source, work)
             return _bench(args)

@@ -23,11 +23,11 @@ from tests.llm_server import TAXONOMY, FakeOpenAI, make_contexts, static_stand_i
 
 def _taxonomy() -> tuple[Mapping[str, FailureClassLike], str]:
     try:
-        from pipeline.taxonomy import load_taxonomy  # type: ignore[import-not-found,unused-ignore]
+        from pipeline.analyze.taxonomy import load_taxonomy  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
-        return TAXONOMY, "stand-in (pipeline.taxonomy not found)"
+        return TAXONOMY, "stand-in (pipeline.analyze.taxonomy not found)"
     taxonomy: Mapping[str, FailureClassLike] = load_taxonomy()
-    return taxonomy, "pipeline.taxonomy"
+    return taxonomy, "pipeline.analyze.taxonomy"
 
 
 def _percentile(values: list[int], q: float) -> int:

@@ -22,12 +22,12 @@ GC_THRESHOLD = (100_000, 50, 1000)
 
 # name -> "module:attribute" of the click command. Keep sorted.
 COMMANDS = {
-    "diff": "pipeline.diff_cli:diff_command",
-    "explain": "pipeline.explain:explain_command",
+    "diff": "pipeline.versions.diff_cli:diff_command",
+    "explain": "pipeline.publish.explain:explain_command",
     "extract": "pipeline.commands:extract_command",
     "regenerate": "pipeline.commands:regenerate_command",
-    "regenerate-all": "pipeline.schedule:regenerate_all_command",
-    "render": "pipeline.render:render_command",
+    "regenerate-all": "pipeline.versions.schedule:regenerate_all_command",
+    "render": "pipeline.publish.render:render_command",
     "schema": "pipeline.commands:schema_command",
     "sites": "pipeline.commands:sites_command",
     "validate": "pipeline.commands:validate_command",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -12,25 +11,22 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from pipeline.collect import AnalyzerChoice, ExtractRequest, build_contexts, counts_of, scan_commit
-from pipeline.errors import StoreError
-from pipeline.lock import LockedError
-from pipeline.source import SourceError, validate_repo_name
+from pipeline.core.errors import StoreError
+from pipeline.core.usererror import UserError, default_cache
+from pipeline.dataset.lock import LockedError
+from pipeline.scan.collect import (
+    AnalyzerChoice,
+    ExtractRequest,
+    build_contexts,
+    counts_of,
+    scan_commit,
+)
+from pipeline.source.repository import SourceError, validate_repo_name
 
 if TYPE_CHECKING:  # the run's modules (pydantic, the analyzers) load with the commands using them
-    from pipeline.extract import ExtractResult
+    from pipeline.dataset.extract import ExtractResult
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-class UserError(click.ClickException):
-    """A one-line error for the user; exit status 1."""
-
-    def format_message(self) -> str:
-        return self.message
-
-    def show(self, file: Any = None) -> None:
-        click.echo(f"errdoc: error: {self.message}", err=True)
 
 
 def user_errors(func: F) -> F:
@@ -49,11 +45,6 @@ def user_errors(func: F) -> F:
             ) from None
 
     return wrapper  # type: ignore[return-value]
-
-
-def default_cache() -> Path:
-    """`ERRDOC_CACHE`, else `~/.cache/errdoc`."""
-    return Path(os.environ.get("ERRDOC_CACHE") or Path.home() / ".cache" / "errdoc")
 
 
 def _globs(values: tuple[str, ...]) -> tuple[str, ...]:
@@ -155,8 +146,8 @@ def extract_command(repo: str, sha: str, allow_failures: bool, **options: Any) -
       errdoc extract --repo o/n --sha main --include 'src/meta/**' --analyzer llm --model gpt-4o-mini
     """
     request, choice = request_from(repo, sha, options)
-    from pipeline.extract import run_extract
-    from pipeline.runner import analyzer_factory
+    from pipeline.dataset.extract import run_extract
+    from pipeline.dataset.runner import analyzer_factory
 
     make, name, version = analyzer_factory(choice, request)
     if make is None:  # dry run: already reported
@@ -176,7 +167,7 @@ def regenerate_command(repo: str, ref: str, allow_failures: bool, **options: Any
 
     SOURCE, INCLUDE and EXCLUDE default to what the dataset was last made with.
     """
-    from pipeline.regenerate import regenerate
+    from pipeline.versions.regenerate import regenerate
 
     request, choice = request_from(repo, ref, options)
     outcome = regenerate(request, choice)
@@ -194,7 +185,7 @@ def regenerate_command(repo: str, ref: str, allow_failures: bool, **options: Any
 @user_errors
 def validate_command(out: Path) -> None:
     """Check every record under OUT against the exported JSON Schema (exit 1 on any problem)."""
-    from pipeline.validate import validate_out
+    from pipeline.dataset.validate import validate_out
 
     checked, problems = validate_out(out)
     for problem in problems[:50]:
@@ -209,7 +200,7 @@ def validate_command(out: Path) -> None:
 @click.command("schema")
 def schema_command() -> None:
     """Print the JSON Schema of a record file (records/<id>.json)."""
-    from pipeline.validate import record_schema
+    from pipeline.dataset.validate import record_schema
 
     click.echo(json.dumps(record_schema(), indent=2))
 

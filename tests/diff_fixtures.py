@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from pipeline.model import Record, RecordFile
+from pipeline.core.model import Record, RecordFile
 
 GOLDEN = Path(__file__).parent / "golden" / "diff"
 REPO = "risingwavelabs/risingwave"

@@ -28,15 +28,15 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.analyze import SiteContext
-from pipeline.formats import message_pattern
-from pipeline.model import Condition, Explanation, Facts, Site
+from pipeline.core.model import Condition, Explanation, Facts, Site
+from pipeline.languages.rust.formats import message_pattern
 
 SLUG = "invalid-state-transition"
 
 
 @dataclass(frozen=True)
 class FailureClass:
-    """Stand-in for `pipeline.taxonomy.FailureClass` until that module lands."""
+    """Stand-in for `pipeline.analyze.taxonomy.FailureClass` until that module lands."""
 
     slug: str
     title: str

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from render_fixtures import REPO, seed_dataset
 
-from pipeline.render import render_site
+from pipeline.publish.render import render_site
 
 pytestmark = pytest.mark.browser
 FLAGS = [

@@ -29,8 +29,8 @@ from regen_fixtures import (
     regenerate,
 )
 
-from pipeline.context import alias_lookup
-from pipeline.sitetypes import Facts, Site
+from pipeline.core.sitetypes import Facts, Site
+from pipeline.scan.context import alias_lookup
 
 ERROR_PATH = "src/meta/src/error.rs"
 TIMES = ("analyzedAt", "contentChangedAt")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pipeline.dataset import load_dataset
-from pipeline.model import Provenance, Record
-from pipeline.store import Publication, publish
+from pipeline.core.model import Provenance, Record
+from pipeline.dataset.reader import load_dataset
+from pipeline.dataset.store import Publication, publish
 
 SEEDS = Path(__file__).parent / "golden" / "seed_records"
 

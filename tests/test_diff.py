@@ -9,8 +9,8 @@ from diff_fixtures import NEW_SHA, edit_line, fixture_pair, seed, shifted, varia
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.diff import DatasetDiff, diff_records, neighbourhood
-from pipeline.model import Record
+from pipeline.core.model import Record
+from pipeline.versions.diff import DatasetDiff, diff_records, neighbourhood
 
 A = seed("002")  # bail! on one line, rpc.rs:1074
 B = seed("004")  # bail!( with the message on the next line, stream_manager.rs:978

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner, Result
 from diff_fixtures import NEW_SHA, OLD_SHA, REPO, V1, V2, fixture_pair, write_dataset, write_version
 
-from pipeline.diff_cli import diff_command, nearest
+from pipeline.versions.diff_cli import diff_command, nearest
 
 V0 = "2026-09-01T00:00:00.000Z"
 SUMMARY = {"added": 1, "removed": 1, "moved": 1, "changed": 2, "unchanged": 2}

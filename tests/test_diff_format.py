@@ -8,8 +8,15 @@ import os
 import pytest
 from diff_fixtures import GOLDEN, NEW_SHA, OLD_SHA, V1, V2, fixture_pair, seed, shifted, variant
 
-from pipeline.diff import Side, diff_records
-from pipeline.diff_format import RENDERERS, clean, code, fenced, format_markdown, format_text
+from pipeline.versions.diff import Side, diff_records
+from pipeline.versions.diff_format import (
+    RENDERERS,
+    clean,
+    code,
+    fenced,
+    format_markdown,
+    format_text,
+)
 
 SUFFIX = {"text": "txt", "json": "json", "markdown": "md"}
 

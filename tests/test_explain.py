@@ -15,10 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from render_fixtures import seed_dataset, seed_doc, write_dataset
 
-from pipeline.dataset import load_all
-from pipeline.explain import ErrorIndex, explain_command, literal_segments
-from pipeline.formats import message_pattern
-from pipeline.model import Record
+from pipeline.core.model import Record
+from pipeline.dataset.reader import load_all
+from pipeline.languages.rust.formats import message_pattern
+from pipeline.publish.explain import ErrorIndex, explain_command, literal_segments
 
 BASE = seed_doc("f16c5768bcd8aade")["record"]
 PLACEHOLDER = re.compile(r"\{\{|\}\}|\{[^{}]*\}")

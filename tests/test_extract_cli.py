@@ -15,8 +15,8 @@ from gitrepo import GitRepo
 from regen_fixtures import dataset, manifest
 
 from pipeline.cli import main
-from pipeline.context import record_id
-from pipeline.store import read_version
+from pipeline.dataset.store import read_version
+from pipeline.scan.context import record_id
 
 REPO = "acme/widgets"
 FIXTURES = Path(__file__).parent / "fixtures" / "rust"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.model import Facts, Site
-from pipeline.sites import find_sites
+from pipeline.core.model import Facts, Site
+from pipeline.languages.rust.sites import find_sites
 
 
 def site_of(source: str, message: str = "target") -> Site:

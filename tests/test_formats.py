@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.formats import (
+from pipeline.dataset.records import slugify
+from pipeline.languages.rust.formats import (
     decode_rust_string,
     literal_segments,
     message_pattern,
     placeholders,
-    slugify,
 )
 
 # The seeds' two JSON records, copied into the repository (shared/ is not part of a clone).

@@ -23,7 +23,7 @@ from pipeline.analyze.llm_answer import (
 from pipeline.analyze.llm_cost import EST_COMPLETION_TOKENS, load_prices, price_for
 from pipeline.analyze.llm_limits import TokenBucket, backoff_delay, parse_retry_after
 from pipeline.analyze.llm_prompt import load_prompt, numbered_window, strict_schema
-from pipeline.model import Explanation
+from pipeline.core.model import Explanation
 
 GOOD = json.dumps(answer())
 

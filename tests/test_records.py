@@ -10,13 +10,13 @@ import pytest
 
 from pipeline.analyze import SiteContext
 from pipeline.analyze.static import explain
-from pipeline.collect import build_contexts
-from pipeline.context import AliasTable, record_id
-from pipeline.formats import message_pattern, slugify
-from pipeline.model import Record, TypeAlias
-from pipeline.records import build_record, github_url, relocated
-from pipeline.scan import RepoScan
-from pipeline.sites import find_sites
+from pipeline.core.model import Record, TypeAlias
+from pipeline.dataset.records import build_record, github_url, relocated, slugify
+from pipeline.languages.rust.formats import message_pattern
+from pipeline.languages.rust.sites import find_sites
+from pipeline.scan.collect import build_contexts
+from pipeline.scan.context import AliasTable, record_id
+from pipeline.scan.pool import RepoScan
 
 REPO = "acme/widgets"
 SHA = "0123456789abcdef0123456789abcdef01234567"
@@ -198,7 +198,7 @@ def test_aliases_resolve_to_the_nearest_crate() -> None:
 
 
 def _alias(name: str, error: str):  # type: ignore[no-untyped-def]
-    from pipeline.model import TypeAlias
+    from pipeline.core.model import TypeAlias
 
     return TypeAlias(name, error)
 

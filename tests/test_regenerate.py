@@ -38,8 +38,8 @@ from regen_fixtures import (
     subprocess_env,
 )
 
-from pipeline.lock import exclusive
-from pipeline.store import read_version
+from pipeline.dataset.lock import exclusive
+from pipeline.dataset.store import read_version
 
 
 def diff_summary(out: Path) -> dict[str, int]:

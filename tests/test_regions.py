@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.regions import is_test_file, ranges_of, relevant_units, site_hints
-from pipeline.sites import find_sites
+from pipeline.languages.rust.regions import is_test_file, ranges_of, relevant_units, site_hints
+from pipeline.languages.rust.sites import find_sites
 
 FIXTURES = Path(__file__).parent / "fixtures" / "rust"
 

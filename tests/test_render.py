@@ -19,11 +19,11 @@ from render_fixtures import (
     write_version,
 )
 
-from pipeline.dataset import load_dataset
-from pipeline.model import Record
-from pipeline.render import RenderError, render_command, render_site
-from pipeline.render.pages import safe_url
-from pipeline.render.related import related_records
+from pipeline.core.model import Record
+from pipeline.dataset.reader import load_dataset
+from pipeline.publish.render import RenderError, render_command, render_site
+from pipeline.publish.render.pages import safe_url
+from pipeline.publish.render.related import related_records
 
 GOLDEN = Path(__file__).parent / "golden"
 PAGE = f"{REPO}/f16c5768bcd8aade-should-not-pause-when-having-snapshot-backfill-job.html"

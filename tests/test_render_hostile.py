@@ -7,7 +7,7 @@ from pathlib import Path
 
 from render_fixtures import seed_doc, write_dataset
 
-from pipeline.render import render_site
+from pipeline.publish.render import render_site
 
 SCRIPT = "<script>alert(1)</script>"
 IMG = '"><img src=x onerror=alert(1)>'

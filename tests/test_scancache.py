@@ -5,8 +5,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from pipeline.scancache import ScanCache, with_path
-from pipeline.sites import find_sites
+from pipeline.languages.rust.sites import find_sites
+from pipeline.scan.cache import ScanCache, with_path
 
 FIXTURES = Path(__file__).parent / "fixtures" / "rust"
 

@@ -11,8 +11,8 @@ from gitrepo import GitRepo
 from llm_server import FakeOpenAI, status
 from regen_fixtures import BASE, BASE_SITES, cli, llm_env, plain_answer
 
-from pipeline.lock import exclusive
-from pipeline.schedule import LOCK_NAME, ConfigError, RepoEntry, load_repos, parse_repos
+from pipeline.dataset.lock import exclusive
+from pipeline.versions.schedule import LOCK_NAME, ConfigError, RepoEntry, load_repos, parse_repos
 
 NAMES = ("acme/one", "acme/two", "acme/three")
 

@@ -7,9 +7,9 @@ from typing import get_args
 
 import pytest
 
-from pipeline.model import SiteKind, TypeAlias
-from pipeline.regions import site_hints
-from pipeline.sites import find_sites
+from pipeline.core.model import SiteKind, TypeAlias
+from pipeline.languages.rust.regions import site_hints
+from pipeline.languages.rust.sites import find_sites
 
 FIXTURES = Path(__file__).parent / "fixtures" / "rust"
 

@@ -1,4 +1,4 @@
-"""pipeline.source against real git repositories built in tmp_path (SPEC section 2)."""
+"""pipeline.source.repository against real git repositories built in tmp_path (SPEC section 2)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from gitrepo import GitRepo, git
 
-from pipeline.globs import compile_filter
-from pipeline.source import (
+from pipeline.source.globs import compile_filter
+from pipeline.source.repository import (
     BlobReader,
     Listing,
     Skipped,
@@ -195,7 +195,7 @@ def test_files_over_the_size_cap_are_skipped(repo: GitRepo, cache: Path) -> None
 
 def test_suffix_selects_other_languages(repo: GitRepo, cache: Path) -> None:
     git_dir = open_source(REPO, str(repo.path), cache)
-    listing = list_files(git_dir, repo.head(), suffix=".md")
+    listing = list_files(git_dir, repo.head(), suffixes=(".md",))
     assert [e.path for e in listing.entries] == ["README.md"]
 
 
@@ -324,7 +324,7 @@ def test_file_url_is_cloned_once_then_fetched(
     assert resolve_commit(second, "main") == newer  # ... and fetched
     assert resolve_commit(second, "v2") == newer
     shutil.rmtree(repo.path)  # the origin is gone: warn and go on offline
-    with caplog.at_level(logging.WARNING, logger="pipeline.source"):
+    with caplog.at_level(logging.WARNING, logger="pipeline.source.repository"):
         third = open_source(REPO, url, cache)
     assert third == first and resolve_commit(third, "main") == newer
     assert "going on with the cached copy" in caplog.text

@@ -9,11 +9,11 @@ import pytest
 
 from pipeline.analyze import SiteContext
 from pipeline.analyze.static import StaticAnalyzer, explain, negate
-from pipeline.collect import build_contexts
-from pipeline.model import Explanation
-from pipeline.scan import RepoScan
-from pipeline.sites import find_sites
-from pipeline.taxonomy import load_taxonomy
+from pipeline.analyze.taxonomy import load_taxonomy
+from pipeline.core.model import Explanation
+from pipeline.languages.rust.sites import find_sites
+from pipeline.scan.collect import build_contexts
+from pipeline.scan.pool import RepoScan
 
 FIXTURES = Path(__file__).parent / "fixtures" / "rust"
 

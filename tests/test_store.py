@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from gitrepo import GitRepo
 
-from pipeline.atomicdir import write_atomic
-from pipeline.lock import LockedError, exclusive
-from pipeline.model import Provenance, Record
-from pipeline.store import (
+from pipeline.core.model import Provenance, Record
+from pipeline.dataset.atomicdir import write_atomic
+from pipeline.dataset.lock import LockedError, exclusive
+from pipeline.dataset.store import (
     Publication,
     StoreError,
     line_field,
@@ -292,7 +292,7 @@ def test_a_kill_at_any_moment_leaves_one_whole_version(tmp_path: Path) -> None:
 
 _CRASH = """
 import os, signal, sys
-import pipeline.atomicdir as atomicdir
+import pipeline.dataset.atomicdir as atomicdir
 
 point = sys.argv[1]
 real_swap, real_rename = atomicdir.swap_in, os.rename
@@ -365,7 +365,7 @@ def test_a_killed_writer_s_lock_is_not_kept_by_its_parser_processes(tmp_path: Pa
     script = f"""
 import os, sys, time
 from pathlib import Path
-from pipeline.lock import exclusive
+from pipeline.dataset.lock import exclusive
 with exclusive(Path({str(lock)!r}), "x"):
     if os.fork() == 0:  # a parser process, still busy when its parent dies
         time.sleep(30)

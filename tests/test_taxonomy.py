@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.taxonomy import (
+from pipeline.analyze.taxonomy import (
     FailureClass,
     classify,
     classify_explained,

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from test_regions import FIXTURES, big_impl
 
-from pipeline.regions import relevant_units, site_hints
-from pipeline.sites import find_sites
-from pipeline.sitetypes import FileScan
-from pipeline.unitscan import file_context, find_sites_after, unit_key, unit_scans
+from pipeline.core.sitetypes import FileScan
+from pipeline.languages.rust.regions import relevant_units, site_hints
+from pipeline.languages.rust.sites import find_sites
+from pipeline.languages.rust.unitscan import file_context, find_sites_after, unit_key, unit_scans
 
 PATH = "src/meta/src/store.rs"
 
@@ -124,7 +124,7 @@ def test_placing_a_site_keeps_every_field_but_its_place() -> None:
     """`placed` builds sites field by field; a field added to Site or Facts must not be lost."""
     from dataclasses import fields, replace
 
-    from pipeline.sitetypes import Condition, Facts, Site, placed
+    from pipeline.core.sitetypes import Condition, Facts, Site, placed
 
     facts = Facts(**{f.name: f"v-{f.name}" for f in fields(Facts) if f.name != "conditions"})
     facts = replace(facts, conditions=(Condition("if", "x", 5, True),))

@@ -13,8 +13,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-from pipeline.context import SiteContext as SiteContext  # re-exported: the analyzers' input
-from pipeline.model import Explanation, Usage
+from pipeline.core.model import Explanation, Usage
+from pipeline.scan.context import SiteContext as SiteContext  # re-exported: the analyzers' input
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from collections.abc import Callable, Collection, Iterable
 from pydantic import ValidationError
 
 from pipeline.analyze import SiteContext
-from pipeline.model import Explanation
+from pipeline.core.model import Explanation
 
 # Answers longer than this are not parsed (a hostile or runaway server).
 MAX_ANSWER_CHARS = 200_000

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.model import Explanation, Usage
+from pipeline.core.model import Explanation, Usage
 
 CACHE_FILE = "llm-v1.sqlite"
 

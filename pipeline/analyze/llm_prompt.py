@@ -21,7 +21,7 @@ from jinja2 import StrictUndefined, Template
 from jinja2.sandbox import SandboxedEnvironment
 
 from pipeline.analyze import SiteContext
-from pipeline.model import SCHEMA_VERSION, Explanation
+from pipeline.core.model import SCHEMA_VERSION, Explanation
 
 # Bump by hand when the code that fills the templates changes meaning.
 PROMPT_REVISION = "1"
@@ -34,7 +34,7 @@ _ENV = SandboxedEnvironment(undefined=StrictUndefined, autoescape=False)
 
 
 class FailureClassLike(Protocol):
-    """What the prompt needs of a taxonomy entry (`pipeline.taxonomy.FailureClass`)."""
+    """What the prompt needs of a taxonomy entry (`pipeline.analyze.taxonomy.FailureClass`)."""
 
     @property
     def slug(self) -> str: ...

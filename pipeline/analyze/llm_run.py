@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, Protocol, cast
 
 import openai
 from openai.types.chat import ChatCompletionMessageParam
@@ -19,18 +19,16 @@ from pipeline.analyze.llm_answer import (
     ungrounded_identifiers,
 )
 from pipeline.analyze.llm_cache import AnswerCache, CachedAnswer
-from pipeline.analyze.llm_cost import EST_COMPLETION_TOKENS
+from pipeline.analyze.llm_cost import EST_COMPLETION_TOKENS, RunSummary
 from pipeline.analyze.llm_limits import (
     RETRY_STATUSES,
     TokenBucket,
     backoff_delay,
     parse_retry_after,
 )
-from pipeline.analyze.llm_prompt import estimate_tokens
-from pipeline.model import Explanation, Usage
-
-if TYPE_CHECKING:
-    from pipeline.analyze.llm import LlmAnalyzer
+from pipeline.analyze.llm_prompt import FailureClassLike, Prompt, estimate_tokens
+from pipeline.analyze.llm_settings import LlmSettings
+from pipeline.core.model import Explanation, Usage
 
 # Statuses after which every other request would fail the same way: stop asking.
 _FATAL_STATUSES = frozenset({401, 403, 404})
@@ -62,10 +60,34 @@ def short(text: object, limit: int = 200) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
+class RunOwner(Protocol):
+    """What a run needs of its analyzer (`LlmAnalyzer`), which sits above this module."""
+
+    settings: LlmSettings
+    summary: RunSummary
+    prompt: Prompt
+    taxonomy: Mapping[str, FailureClassLike]
+    slugs: frozenset[str]
+    schema: dict[str, Any]
+    fallback: Callable[[SiteContext], Explanation]
+
+    def identifier_exists(self, ident: str) -> bool: ...
+
+    def _analysis(
+        self,
+        ctx: SiteContext,
+        explanation: Explanation,
+        usage: Usage,
+        grounded: bool | None,
+        from_cache: bool,
+        reason: str | None = None,
+    ) -> Analysis: ...
+
+
 class Run:
     """One analyze() call's asynchronous part: client, limits, tasks, results queue."""
 
-    def __init__(self, owner: LlmAnalyzer, cache: AnswerCache) -> None:
+    def __init__(self, owner: RunOwner, cache: AnswerCache) -> None:
         s = owner.settings
         self.owner, self.cache = owner, cache
         self.queue: asyncio.Queue[list[Analysis] | BaseException] = asyncio.Queue()

@@ -11,9 +11,9 @@ from collections.abc import Iterator, Sequence
 from typing import Literal
 
 from pipeline.analyze import Analysis, SiteContext
-from pipeline.formats import literal_segments, placeholders
-from pipeline.model import Condition, Explanation, HandlingStrategy, Site
-from pipeline.taxonomy import classify, load_taxonomy
+from pipeline.analyze.taxonomy import classify, load_taxonomy
+from pipeline.core.model import Condition, Explanation, HandlingStrategy, Site
+from pipeline.languages import language_of
 
 # Bump when the wording changes, so that reused explanations are rewritten.
 STATIC_VERSION = "static-6"
@@ -71,7 +71,9 @@ def explain(context: SiteContext) -> Explanation:
     """The static explanation of one site."""
     site = context.site
     conditions = list(site.facts.conditions)
-    failure_class = classify(site.message, site.kind, [c.text for c in conditions])
+    failure_class = classify(
+        site.message, site.kind, [c.text for c in conditions], path=site.file_path
+    )
     strategy: HandlingStrategy = (
         "fail-fast"
         if context.error_type == "panic"
@@ -177,7 +179,7 @@ def _situations(context: SiteContext, failure_class: str) -> str:
     else:
         text = f"While code in `{area}` runs"
     text += f'; the message reads as a case of "{title}"'
-    slots = list(placeholders(site.message)) if site.is_format else []
+    slots = list(language_of(site.file_path).placeholders(site.message)) if site.is_format else []
     if slots:
         names = ", ".join(f"`{{{p}}}`" if p else "`{}`" for p in slots)
         text += f", and it prints the value(s) involved ({names}), which tell which object it was"
@@ -209,7 +211,7 @@ def _solutions(context: SiteContext, conditions: Sequence[Condition]) -> list[st
             "A panic here means an assumption of the code broke: report it upstream with the "
             "full message, the backtrace (`RUST_BACKTRACE=1`) and the version you run."
         )
-    if site.is_format and placeholders(site.message):
+    if site.is_format and language_of(site.file_path).placeholders(site.message):
         solutions.append("Check the values the message prints; they identify what was rejected.")
     if not solutions:
         solutions.append(f"Read {_where(site)} to see what the call expected.")
@@ -282,7 +284,12 @@ def _type_guard(conditions: Sequence[Condition]) -> str | None:
 def _try_catch(context: SiteContext) -> str | None:
     if context.error_type == "panic":
         return None
-    segments = sorted(literal_segments(context.site.message, context.site.is_format), key=len)
+    segments = sorted(
+        language_of(context.site.file_path).literal_segments(
+            context.site.message, context.site.is_format
+        ),
+        key=len,
+    )
     needle = segments[-1].strip().replace("\\", "\\\\").replace('"', '\\"') if segments else ""
     call = context.site.facts.enclosing_fn or "operation"
     return (

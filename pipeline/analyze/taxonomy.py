@@ -1,0 +1,205 @@
+"""The failure-class taxonomy (`backgroundTag`, SPEC 4) and its offline keyword classifier.
+
+The classes live in `pipeline/data/taxonomy.toml`, in priority order. `classify`
+is deterministic and explainable (`classify_explained` says why):
+
+1. `unreachable!` is always `internal-invariant`; `todo!`/`unimplemented!` are
+   always `not-implemented`: the macro states the class, whatever the message says.
+2. Otherwise each class scores the keywords found in the message (placeholders
+   removed) and in `names` (error code, variant, constructor): a keyword of n
+   words scores n. The highest score wins; a tie goes to the class written first.
+3. With no hit there: a panicking site (`panic`, `assert`, `expect`) is
+   `internal-invariant`; any other site is scored on its path `conditions`
+   (`self.state.is_paused()` reads as "self state is paused"), and with no hit
+   there either it is `operation-failed`.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import tomllib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Literal
+
+from pipeline.languages import language_of
+
+INVALID_STATE = "invalid-state-transition"
+INTERNAL_INVARIANT = "internal-invariant"
+NOT_IMPLEMENTED = "not-implemented"
+FALLBACK = "operation-failed"
+_REQUIRED = (INVALID_STATE, INTERNAL_INVARIANT, NOT_IMPLEMENTED, FALLBACK)
+
+_KIND_CLASSES = {
+    "unreachable": INTERNAL_INVARIANT,
+    "todo": NOT_IMPLEMENTED,
+    "unimplemented": NOT_IMPLEMENTED,
+}
+_PANICKING_KINDS = frozenset({"panic", "assert", "expect"})
+
+_SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+_KEYWORD = re.compile(r"^[a-z0-9]+( [a-z0-9]+)*\*?$")
+
+
+@dataclass(frozen=True, slots=True)
+class FailureClass:
+    """One cross-repository class of failure, as a reader meets it on a record's page."""
+
+    slug: str
+    title: str
+    description: str
+    keywords: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Classification:
+    """A class and why: the words that matched its keywords, and where they were found."""
+
+    slug: str
+    source: Literal["kind", "panic", "message", "conditions", "fallback"]
+    hits: tuple[str, ...] = ()
+
+    def reason(self) -> str:
+        """One line saying why the site got its class."""
+        if self.source == "kind":
+            return f"the macro itself marks {self.slug}"
+        if self.source == "panic":
+            return f"a panic whose message names no other class: {self.slug}"
+        if self.source == "fallback":
+            return f"no keyword of any class matched; {self.slug} by default"
+        where = "the message or error name" if self.source == "message" else "the conditions"
+        quoted = ", ".join(repr(hit) for hit in self.hits)
+        return f"{self.slug}: keywords in {where}: {quoted}"
+
+
+@functools.cache
+def load_taxonomy() -> dict[str, FailureClass]:
+    """The failure classes by slug, in priority order, read once from package data."""
+    text = resources.files("pipeline").joinpath("data/taxonomy.toml").read_text("utf-8")
+    return parse_taxonomy(text)
+
+
+def parse_taxonomy(text: str) -> dict[str, FailureClass]:
+    """Parse and validate a taxonomy TOML document; ValueError names the first problem."""
+    tables = tomllib.loads(text).get("class")
+    if not isinstance(tables, list) or not tables:
+        raise ValueError("taxonomy: expected one or more [[class]] tables")
+    classes: dict[str, FailureClass] = {}
+    for table in tables:
+        failure_class = _failure_class(table)
+        if failure_class.slug in classes:
+            raise ValueError(f"taxonomy: duplicate slug {failure_class.slug!r}")
+        classes[failure_class.slug] = failure_class
+    missing = [slug for slug in _REQUIRED if slug not in classes]
+    if missing:
+        raise ValueError(f"taxonomy: the classifier needs the classes {missing}")
+    return classes
+
+
+def _failure_class(table: object) -> FailureClass:
+    if not isinstance(table, dict):
+        raise ValueError("taxonomy: a [[class]] entry is not a table")
+    slug, title, description = (table.get(key) for key in ("slug", "title", "description"))
+    keywords = table.get("keywords", [])
+    if not isinstance(slug, str) or not _SLUG.fullmatch(slug):
+        raise ValueError(f"taxonomy: slug {slug!r} is not lowercase-words-with-dashes")
+    if not isinstance(title, str) or not title.strip():
+        raise ValueError(f"taxonomy: class {slug!r} has no title")
+    if not isinstance(description, str) or not description.strip():
+        raise ValueError(f"taxonomy: class {slug!r} has no description")
+    if not isinstance(keywords, list) or not all(isinstance(k, str) for k in keywords):
+        raise ValueError(f"taxonomy: class {slug!r}: keywords must be a list of strings")
+    normalised = []
+    for keyword in keywords:
+        words = _words(keyword, keep_star=True)
+        if keyword != keyword.lower() or not _KEYWORD.fullmatch(words):
+            raise ValueError(f"taxonomy: class {slug!r}: bad keyword {keyword!r}")
+        normalised.append(words)
+    return FailureClass(slug, title.strip(), " ".join(description.split()), tuple(normalised))
+
+
+def _words(text: str, *, keep_star: bool = False) -> str:
+    """Lowercase words separated by single spaces; punctuation and `_` split words."""
+    # camelCase and PascalCase split too, so `InvalidParameterValue` reads as words.
+    text = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", text).lower()
+    keep = r"a-z0-9*" if keep_star else r"a-z0-9"
+    return re.sub(rf"[^{keep}]+", " ", text).strip()
+
+
+@functools.cache
+def _prefix_matcher(keyword: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![a-z0-9]){re.escape(keyword[:-1])}[a-z0-9]*")
+
+
+def _find(keyword: str, padded: str) -> str | None:
+    """The words matching `keyword` in `padded` (normalised words, space-padded), or None."""
+    if keyword.endswith("*"):
+        match = _prefix_matcher(keyword).search(padded)
+        return match.group() if match else None
+    # Both sides are single-space-separated words, so this is a whole-word phrase match.
+    return keyword if f" {keyword} " in padded else None
+
+
+@functools.cache
+def _any_keyword(keywords: tuple[str, ...]) -> re.Pattern[str]:
+    """One search that tells whether any of a class's keywords occurs (most classes: none)."""
+    parts = [
+        re.escape(k[:-1]) + "[a-z0-9]*" if k.endswith("*") else re.escape(k) + "(?![a-z0-9])"
+        for k in keywords
+    ]
+    return re.compile(rf"(?<![a-z0-9])(?:{'|'.join(parts) or '(?!)'})")
+
+
+def _best(texts: Iterable[str], classes: Iterable[FailureClass]) -> Classification | None:
+    """The highest-scoring class over the texts (earliest on a tie), or None without hits."""
+    padded = f" {' | '.join(texts)} "
+    best: tuple[int, FailureClass, tuple[str, ...]] | None = None
+    for failure_class in classes:
+        if not _any_keyword(failure_class.keywords).search(padded):
+            continue
+        found = (_find(keyword, padded) for keyword in failure_class.keywords)
+        hits = tuple(hit for hit in found if hit is not None)
+        score = sum(len(hit.split()) for hit in hits)
+        if score and (best is None or score > best[0]):
+            best = (score, failure_class, hits)
+    if best is None:
+        return None
+    return Classification(best[1].slug, "message", best[2])
+
+
+def classify_explained(
+    message: str,
+    kind: str,
+    conditions: Sequence[str] = (),
+    names: Sequence[str] = (),
+    *,
+    path: str = "",
+) -> Classification:
+    """Classify a site's message into a failure class, saying why (see the module doc)."""
+    if kind in _KIND_CLASSES:
+        return Classification(_KIND_CLASSES[kind], "kind")
+    classes = load_taxonomy().values()
+    literal_text = " ".join(language_of(path).literal_segments(message))
+    found = _best([_words(literal_text), *(_words(name) for name in names)], classes)
+    if found is not None:
+        return found
+    if kind in _PANICKING_KINDS:
+        return Classification(INTERNAL_INVARIANT, "panic")
+    found = _best([_words(condition) for condition in conditions], classes)
+    if found is not None:
+        return Classification(found.slug, "conditions", found.hits)
+    return Classification(FALLBACK, "fallback")
+
+
+def classify(
+    message: str,
+    kind: str,
+    conditions: Sequence[str] = (),
+    names: Sequence[str] = (),
+    *,
+    path: str = "",
+) -> str:
+    """The failure-class slug of a site: message keywords, then kind, then conditions."""
+    return classify_explained(message, kind, conditions, names, path=path).slug

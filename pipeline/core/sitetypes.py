@@ -1,0 +1,136 @@
+"""The syntax-tree side of the data handed between stages: plain frozen dataclasses.
+
+`Site` and `FileScan` come out of `Language.find_sites` (pure, no IO). Nothing here
+needs pydantic, so listing sites (`errdoc sites`) never imports it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+SiteKind = Literal[
+    "bail",
+    "anyhow",
+    "ensure",
+    "format_err",
+    "eyre",
+    "panic",
+    "unreachable",
+    "todo",
+    "unimplemented",
+    "assert",
+    "error_attr",
+    "expect",
+    "context",
+    "constructor",
+]
+ErrorType = Literal["exception", "panic", "error_code"]
+Severity = Literal["critical", "error", "warning"]
+HandlingStrategy = Literal[
+    "validation", "try-catch", "retry", "configuration", "upgrade", "fail-fast"
+]
+ConditionKind = Literal[
+    "if",
+    "else",
+    "match_arm",
+    "let_else",
+    "if_let",
+    "while",
+    "ensure",
+    "closure",
+    "loop",
+    "check_failed",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """One step of the path of conditions that leads to a site, outermost first."""
+
+    kind: ConditionKind
+    text: str  # the condition as written (`self.state.is_paused()`, `Some(x) =>`)
+    line: int  # 1-based
+    negated: bool = False  # True for an `else` branch: the condition did NOT hold
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """What the syntax tree says about the code around a site."""
+
+    enclosing_fn: str | None = None
+    enclosing_impl: str | None = (
+        None  # `impl Foo` / `impl Trait for Foo` -> "Foo" / "Trait for Foo"
+    )
+    fn_doc: str | None = None  # the doc comment of the enclosing fn, `///` stripped
+    return_type: str | None = None  # the enclosing fn's return type as written
+    conditions: tuple[Condition, ...] = ()
+    enclosing_type: str | None = None  # for `#[error]`: the enum or struct
+    variant: str | None = None  # for `#[error]` on a variant
+    type_doc: str | None = None  # doc comment on that enum/struct/variant
+    receiver: str | None = None  # `.expect`/`.context`: the expression it is called on
+    callee: str | None = (
+        None  # constructor: `ErrorCode::InvalidParameter`, `Status::invalid_argument`
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """A place in one file where the code produces an error message a user can see."""
+
+    kind: SiteKind
+    file_path: str
+    line: int  # 1-based line of the macro or call start
+    column: int  # 0-based byte column
+    message: str  # the format string as written, escapes decoded, placeholders kept
+    is_format: bool  # False for `.expect("..")`-style literals, whose braces are literal
+    pattern: str  # `messagePattern`: the regex every rendering of `message` fullmatches
+    macro: (
+        str  # the macro or method as written (`anyhow::bail`, `expect`, `Status::invalid_argument`)
+    )
+    format_args: tuple[str, ...] = ()
+    error_code: str | None = None
+    http_status: int | None = None
+    facts: Facts = field(default_factory=Facts)
+    window: str = ""  # source lines line-18 .. line+18, clipped to the file, joined by "\n"
+    window_start: int = 1  # 1-based line of the window's first line
+
+
+@dataclass(frozen=True, slots=True)
+class TypeAlias:
+    """`type MetaResult<T> = Result<T, MetaError>`: name -> the error type."""
+
+    name: str
+    error_type: str
+    line: int = field(default=0, compare=False)  # 1-based; where it is declared, for `unitscan`
+
+
+@dataclass(frozen=True, slots=True)
+class FileScan:
+    """Everything `find_sites` learns from one file."""
+
+    sites: tuple[Site, ...]
+    aliases: tuple[TypeAlias, ...] = ()
+    parse_errors: int = 0  # 1 when tree-sitter had to recover from a syntax error
+    uses_anyhow_result: bool = False  # `use anyhow::Result` (or `{.., Result}`): bare `Result<T>`
+
+
+def placed(site: Site, shift: int, path: str, window: str, window_start: int) -> Site:
+    """`site` moved down `shift` lines (its conditions too), at `path`, with its window.
+
+    Built field by field: `dataclasses.replace` costs as much as the rest of a cached unit.
+    """
+    facts = site.facts
+    if facts.conditions and shift:
+        moved = tuple(
+            Condition(c.kind, c.text, c.line + shift, c.negated) for c in facts.conditions
+        )
+        facts = Facts(
+            facts.enclosing_fn, facts.enclosing_impl, facts.fn_doc, facts.return_type, moved,
+            facts.enclosing_type, facts.variant, facts.type_doc, facts.receiver, facts.callee,
+        )  # fmt: skip
+    return Site(
+        site.kind, path, site.line + shift, site.column, site.message, site.is_format,
+        site.pattern, site.macro, site.format_args, site.error_code, site.http_status, facts,
+        window, window_start,
+    )  # fmt: skip

@@ -1,0 +1,172 @@
+"""Carrying unchanged files over from the previous version: no scan, no context, no analyzer.
+
+A file whose blob is the one the previous version was made from, read by the same
+extractor, holds the same sites with the same ids, lines and windows. If the
+`Result` aliases its sites look up still resolve as they did (error classes are
+resolved across files), each of its records is the previous one with only
+`analyzedSha` and `githubUrl` moved (SPEC 7). A regeneration then pays for the
+changed files alone.
+
+The manifest keeps what this needs per scanned file (`files`: blob id, record count,
+the aliases it declares and those its sites look up, `use anyhow::Result`, parse
+errors), so no old commit and no cache is read. Pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Set
+from dataclasses import dataclass
+from typing import Any
+
+from pipeline.core.sitetypes import TypeAlias
+from pipeline.dataset.records import github_tree
+from pipeline.dataset.store import Previous
+from pipeline.scan.context import AliasTable, alias_lookup
+from pipeline.scan.pool import RepoScan
+from pipeline.source.repository import TreeEntry
+
+
+@dataclass(frozen=True)
+class Carried:
+    """The records of the carried files at the new commit."""
+
+    paths: frozenset[str]
+    lines: dict[str, str]  # record id -> compact JSON, as `records.jsonl` holds it
+    provenance: dict[str, Mapping[str, Any]]  # record id -> the previous provenance, as is
+
+    def kinds(self) -> list[str]:
+        return [str(p.get("kind")) for p in self.provenance.values()]
+
+
+NOTHING = Carried(frozenset(), {}, {})
+
+
+def file_summaries(entries: Iterable[TreeEntry], scanned: RepoScan) -> dict[str, dict[str, Any]]:
+    """What the manifest keeps of each scanned file, for the next run's carry-over."""
+    summaries: dict[str, dict[str, Any]] = {}
+    for entry in entries:
+        scan = scanned.scans.get(entry.path)
+        if scan is None:
+            continue
+        summary: dict[str, Any] = {"blob": entry.blob_sha, "records": len(scan.sites)}
+        if scan.aliases:
+            summary["aliases"] = [[a.name, a.error_type] for a in scan.aliases]
+        if scan.uses_anyhow_result:
+            summary["anyhowResult"] = True
+        if scan.parse_errors:
+            summary["parseErrors"] = scan.parse_errors
+        lookups = sorted({name for site in scan.sites if (name := alias_lookup(site))})
+        if lookups:
+            summary["lookups"] = lookups
+        summaries[entry.path] = summary
+    return summaries
+
+
+def summary_aliases(files: Mapping[str, Mapping[str, Any]]) -> AliasTable:
+    """The alias table that the summaries of `files` describe."""
+    return AliasTable.build(
+        (
+            (path, TypeAlias(name, error))
+            for path, summary in files.items()
+            for name, error in summary.get("aliases", ())
+        ),
+        (path for path, summary in files.items() if summary.get("anyhowResult")),
+    )
+
+
+def carriable(
+    previous: Previous | None,
+    entries: Iterable[TreeEntry],
+    settings: Mapping[str, Any],
+    analyzer: str,
+    version: str | None,
+) -> frozenset[str]:
+    """The listed files whose every previous record can be carried over unparsed.
+
+    Same blob, same extractor and file selection, as many records as the file gave
+    then (a damaged `records.jsonl` is not copied short), and each record's explanation
+    one that this run would reuse (same analyzer and prompt version, status ok).
+    """
+    if previous is None or not previous.files:
+        return frozenset()
+    if any(previous.settings.get(key) != value for key, value in settings.items()):
+        return frozenset()
+    by_file = previous.ids_by_file
+    provenance = previous.provenance.raw
+    paths = set()
+    for entry in entries:
+        summary = previous.files.get(entry.path)
+        if summary is None or summary.get("blob") != entry.blob_sha:
+            continue
+        ids = by_file.get(entry.path, [])
+        if len(ids) != summary.get("records") or not all(
+            explanation_reusable(provenance.get(rid), analyzer, version) for rid in ids
+        ):
+            continue
+        paths.add(entry.path)
+    return frozenset(paths)
+
+
+def explanation_reusable(
+    provenance: Mapping[str, Any] | None, analyzer: str, version: str | None
+) -> bool:
+    """Whether a record's explanation (its provenance, as in the manifest) is one this run
+    would write: the same analyzer and prompt version, and not a failure."""
+    return (
+        provenance is not None
+        and provenance.get("analyzer") == analyzer
+        and provenance.get("status") == "ok"
+        and (version is None or provenance.get("promptVersion") == version)
+    )
+
+
+def stale_classes(previous: Previous, carried: Set[str], table: AliasTable) -> frozenset[str]:
+    """Carried files in which an alias a site looks up now resolves otherwise.
+
+    Their records' `errorClass` was resolved against the previous table; those files
+    are scanned again instead (an alias added or removed elsewhere, `type Result`).
+    """
+    before = summary_aliases(previous.files)
+    return frozenset(
+        path
+        for path in carried
+        if any(
+            before.resolve(name, path) != table.resolve(name, path)
+            for name in previous.files[path].get("lookups", ())
+        )
+    )
+
+
+def carry(previous: Previous, paths: Set[str], repo: str, sha: str) -> Carried:
+    """The previous records of `paths`, moved to commit `sha` (their lines edited, not parsed).
+
+    Every record of a version has that version's commit in `analyzedSha` and in its
+    `githubUrl`, once each: exactly those two strings change.
+    """
+    old_sha, old_url = _sha_field(previous.sha), _url_head(repo, previous.sha)
+    new_sha, new_url = _sha_field(sha), _url_head(repo, sha)
+    lines: dict[str, str] = {}
+    provenance: dict[str, Mapping[str, Any]] = {}
+    for rid in (rid for path in paths for rid in previous.ids_by_file.get(path, ())):
+        line = previous.records.raw[rid]
+        if not (
+            line.startswith(f'{{"id":"{rid}","repo":')
+            and line.endswith(',"schemaVersion":2}')
+            and line.count(old_sha) == 1
+            and line.count(old_url) == 1
+        ):
+            raise ValueError(
+                f"record {rid} of the previous version is not one errdoc wrote; "
+                "run `errdoc validate` on the dataset, or extract into a fresh OUT"
+            )
+        lines[rid] = line.replace(old_sha, new_sha).replace(old_url, new_url)
+        provenance[rid] = previous.provenance.raw[rid]
+    return Carried(frozenset(paths), lines, provenance)
+
+
+def _sha_field(sha: str) -> str:
+    return f'"analyzedSha":"{sha}"'
+
+
+def _url_head(repo: str, sha: str) -> str:
+    return f'"githubUrl":"{github_tree(repo, sha)}/'

@@ -1,0 +1,302 @@
+"""One run: source -> scan -> contexts -> explanations -> a published dataset version."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pipeline.analyze import Analysis, Analyzer, SiteContext
+from pipeline.analyze.static import STATIC_VERSION, StaticAnalyzer
+from pipeline.core.model import Provenance, Record, Retired
+from pipeline.dataset.carry import (
+    NOTHING,
+    Carried,
+    carriable,
+    carry,
+    explanation_reusable,
+    file_summaries,
+    stale_classes,
+    summary_aliases,
+)
+from pipeline.dataset.lock import exclusive
+from pipeline.dataset.records import build_record, relocated
+from pipeline.dataset.store import (
+    Previous,
+    Publication,
+    dataset_dir,
+    load_previous,
+    new_version,
+    publish,
+)
+from pipeline.languages import EXTRACTOR_VERSION
+from pipeline.scan.collect import (
+    ExtractRequest,
+    build_contexts,
+    counts_of,
+    listed_count,
+    locate,
+    scan_entries,
+)
+from pipeline.scan.context import AliasTable
+from pipeline.scan.pool import RepoScan, merged
+from pipeline.source.repository import Listing
+
+
+@dataclass
+class ExtractResult:
+    """What a run did."""
+
+    root: Path
+    sha: str
+    version: str | None
+    counts: dict[str, Any]
+    failed: int = 0
+    published: bool = True
+    messages: list[str] = field(default_factory=list)
+    previous: Previous | None = None
+    records: list[Record] = field(default_factory=list)  # all but the carried ones
+    failure: str | None = None  # the most common reason the model failed
+    carried: frozenset[str] = frozenset()  # ids of the records carried over unparsed
+
+
+# The sites to explain, and the run's repository and commit (the model's answers are checked
+# against the tree it read).
+AnalyzerFactory = Callable[[Sequence[SiteContext], Path, str], Analyzer]
+
+
+def reusable(
+    context: SiteContext, previous: Previous | None, analyzer: str, version: str | None
+) -> bool:
+    """A site whose content (message, pattern, window) is unchanged keeps its explanation.
+
+    SPEC 7: no analyzer call, `analyzedAt` and `contentChangedAt` kept. The static
+    explanation states nothing that an edit outside the window changes but the
+    conditions above it, which SPEC 7 leaves as they were explained.
+    """
+    if previous is None:
+        return False
+    old = previous.provenance.raw.get(context.record_id)
+    return (
+        old is not None
+        and context.record_id in previous.records
+        and old.get("contentHash") == context.content_hash
+        and explanation_reusable(old, analyzer, version)
+    )
+
+
+def run_extract(
+    request: ExtractRequest,
+    make_analyzer: AnalyzerFactory | None = None,
+    analyzer_name: str = "static",
+    analyzer_version: str | None = STATIC_VERSION,
+    commit: tuple[Path, str] | None = None,
+) -> ExtractResult:
+    """Extract, explain and publish one repository at one commit (`commit`: the source
+    already opened and resolved by the caller)."""
+    root = dataset_dir(request.out, request.repo)
+    git_dir, sha, listing = locate(request, commit)
+    if not listing.entries:
+        scanned = RepoScan(scans={}, skipped=Counter(s.reason for s in listing.skipped))
+        message = f"no .rs files at {sha[:10]}" + (
+            " match INCLUDE/EXCLUDE" if request.include or request.exclude else ""
+        )
+        return ExtractResult(
+            root,
+            sha,
+            None,
+            counts_of(scanned, [], listed_count(listing)),
+            published=False,
+            messages=[f"{message}; nothing to extract"],
+        )
+    with exclusive(root / ".lock", str(root)):
+        previous = load_previous(root)
+        settings = _settings(request)
+        scanned, carried, files, aliases = _scan_or_carry(
+            request, (git_dir, sha, listing), previous, settings, (analyzer_name, analyzer_version)
+        )
+        contexts = build_contexts(request.repo, sha, scanned, aliases)
+        counts = counts_of(scanned, contexts, listed_count(listing))
+        _count_carried(counts, carried, previous)
+        extra = {**settings, "source": request.source, "files": dict(sorted(files.items()))}
+        run = _Run(request, root, git_dir, sha, contexts, counts, carried, extra)
+        return _explain_and_publish(run, previous, make_analyzer, analyzer_name, analyzer_version)
+
+
+def _scan_or_carry(
+    request: ExtractRequest,
+    commit: tuple[Path, str, Listing],
+    previous: Previous | None,
+    settings: Mapping[str, Any],
+    analyzer: tuple[str, str | None],
+) -> tuple[RepoScan, Carried, dict[str, Mapping[str, Any]], AliasTable]:
+    """Scan the files that changed since the previous version; carry the others over.
+
+    Returns the scans, the carried records, the summary of every file of the commit
+    (scanned or carried: what the manifest keeps), and the alias table they give.
+    """
+    git_dir, sha, listing = commit
+    keep = carriable(previous, listing.entries, settings, *analyzer)
+    blobs_before = (
+        {path: str(f.get("blob")) for path, f in previous.files.items()} if previous else {}
+    )
+    scanned = scan_entries(request, git_dir, listing, skip=keep, previous=blobs_before)
+    files: dict[str, Mapping[str, Any]] = {**file_summaries(listing.entries, scanned)}
+    if previous is None or not keep:
+        return scanned, NOTHING, files, summary_aliases(files)
+    files.update({path: previous.files[path] for path in keep})  # same blob: same summary
+    aliases = summary_aliases(files)  # a stale file scanned again has the same blob and summary
+    stale = stale_classes(previous, keep, aliases)
+    if stale:  # an alias they look up resolves otherwise now: scanned after all
+        keep = keep - stale
+        again = Listing(tuple(e for e in listing.entries if e.path in stale), ())
+        scanned = merged(scanned, scan_entries(request, git_dir, again))
+    return scanned, carry(previous, keep, request.repo, sha), files, aliases
+
+
+def _settings(request: ExtractRequest) -> dict[str, Any]:
+    return {
+        "extractor": EXTRACTOR_VERSION,
+        "include": list(request.include),
+        "exclude": list(request.exclude),
+    }
+
+
+def _count_carried(counts: dict[str, Any], carried: Carried, previous: Previous | None) -> None:
+    """Counts of the whole commit: the carried files and their records included."""
+    if not carried.paths or previous is None:
+        counts["filesCarried"] = 0
+        return
+    counts["records"] += len(carried.lines)
+    counts["filesScanned"] += len(carried.paths)
+    counts["filesCarried"] = len(carried.paths)
+    counts["filesWithSyntaxErrors"] += sum(
+        1 for path in carried.paths if previous.files[path].get("parseErrors")
+    )
+    kinds = Counter(counts["sitesByKind"])
+    kinds.update(carried.kinds())
+    counts["sitesByKind"] = dict(sorted(kinds.items()))
+
+
+@dataclass(frozen=True)
+class _Run:
+    """What a run found before explaining: its sites and the records carried over."""
+
+    request: ExtractRequest
+    root: Path
+    git_dir: Path
+    sha: str
+    contexts: list[SiteContext]
+    counts: dict[str, Any]
+    carried: Carried
+    extra: dict[str, Any]
+
+
+def _explain_and_publish(
+    run: _Run,
+    previous: Previous | None,
+    make_analyzer: AnalyzerFactory | None,
+    analyzer_name: str,
+    analyzer_version: str | None,
+) -> ExtractResult:
+    version = new_version()
+    contexts, counts, carried = run.contexts, run.counts, run.carried
+    fresh = [c for c in contexts if not reusable(c, previous, analyzer_name, analyzer_version)]
+    analyzer = (
+        make_analyzer(fresh, run.git_dir, run.sha)
+        if make_analyzer is not None
+        else StaticAnalyzer()
+    )
+    analyses = {a.record_id: a for a in analyzer.analyze(fresh)}
+    stats = getattr(analyzer, "stats", None)
+    if callable(stats):
+        counts["llm"] = stats()
+    records, provenance = _assemble(contexts, analyses, previous, version)
+    retired = _retire(previous, {r.id for r in records} | carried.lines.keys(), run.sha)
+    reasons = Counter(p.reason or "unknown" for p in provenance.values() if p.status == "failed")
+    failed = sum(reasons.values())
+    reused = len(contexts) - len(fresh) + len(carried.lines)
+    counts.update(failed=failed, retired=len(retired), reused=reused)
+    publication = Publication(
+        run.request.repo,
+        run.sha,
+        version,
+        records,
+        provenance,
+        counts,
+        retired,
+        run.extra,
+        carried_lines=carried.lines,
+        carried_provenance=carried.provenance,
+    )
+    publish(run.root, publication, previous)
+    return ExtractResult(
+        run.root,
+        run.sha,
+        version,
+        counts,
+        failed=failed,
+        previous=previous,
+        records=records,
+        failure=reasons.most_common(1)[0][0] if reasons else None,
+        carried=frozenset(carried.lines),
+    )
+
+
+def _assemble(
+    contexts: Iterable[SiteContext],
+    analyses: dict[str, Analysis],
+    previous: Previous | None,
+    now: str,
+) -> tuple[list[Record], dict[str, Provenance]]:
+    records: list[Record] = []
+    provenance: dict[str, Provenance] = {}
+    for context in contexts:
+        analysis = analyses.get(context.record_id)
+        old_record = previous.records.get(context.record_id) if previous else None
+        old_prov = previous.provenance.get(context.record_id) if previous else None
+        unchanged = old_prov is not None and old_prov.contentHash == context.content_hash
+        changed_at = old_record.contentChangedAt if unchanged and old_record else now
+        if analysis is None:  # reused: the previous explanation, timestamps and provenance stand
+            assert old_record is not None and old_prov is not None
+            records.append(relocated(old_record, context))
+            provenance[context.record_id] = old_prov.model_copy(update={"kind": context.site.kind})
+            continue
+        records.append(build_record(context, analysis.explanation, now, changed_at))
+        provenance[context.record_id] = Provenance(
+            analyzer=analysis.analyzer,
+            status=analysis.status,
+            reason=analysis.reason,
+            model=analysis.model,
+            promptVersion=analysis.prompt_version,
+            contentHash=context.content_hash,
+            usage=analysis.usage,
+            kind=context.site.kind,
+            grounded=analysis.grounded,
+            enclosingFn=context.site.facts.enclosing_fn,
+            conditions=[f"{c.kind}: {c.text}" for c in context.site.facts.conditions],
+        )
+    return records, provenance
+
+
+def _retire(previous: Previous | None, current: Set[str], sha: str) -> dict[str, Retired]:
+    if previous is None:
+        return {}
+    retired = {rid: r for rid, r in previous.retired.items() if rid not in current}
+    for rid in previous.records.keys() - current:
+        record = previous.records[rid]
+        retired[rid] = Retired(
+            since=sha,
+            lastVersion=previous.version,
+            errorMessage=record.errorMessage,
+            filePath=record.filePath,
+        )
+    return retired
+
+
+def warn(message: str) -> None:
+    """A warning line on stderr."""
+    print(f"warning: {message}", file=sys.stderr)

@@ -1,0 +1,228 @@
+"""Read-only loader of a published dataset (SPEC 6), for `render` and `explain`.
+
+A dataset directory is `OUT/<owner>/<name>/` with `records/<id>.json` (the truth),
+and optionally `manifest.json` (provenance, retired records) and
+`versions/<datasetVersion>.jsonl.gz` (the bodies of retired records). Only
+`records/` is required: the seeds' JSON records alone make a dataset.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import re
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from pipeline.core.model import Provenance, Record, RecordFile, Retired
+from pipeline.dataset.store import dataset_dirs
+
+_SEGMENT = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+_VERSION_NAME = re.compile(r"^[0-9A-Za-z:._-]+$")
+
+
+class DatasetError(Exception):
+    """A dataset directory that cannot be read; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """One repository's published records, their provenance and retired records.
+
+    Provenance and retired records are read from the manifest on first use: `explain`
+    needs only the records, and validating every provenance entry costs more than it does.
+    """
+
+    repo: str
+    sha: str
+    dataset_version: str
+    records: tuple[Record, ...]
+    manifest: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    root: Path = field(default=Path("."))
+
+    @cached_property
+    def provenance(self) -> Mapping[str, Provenance]:
+        """Provenance of each record, by id, as the manifest gives it."""
+        return _provenance(self.manifest.get("records"))
+
+    @cached_property
+    def retired(self) -> Mapping[str, Retired]:
+        """Records the manifest lists as retired that are not current again, by id."""
+        current = {r.id for r in self.records}
+        return {k: v for k, v in _retired(self.manifest.get("retired")).items() if k not in current}
+
+    @cached_property
+    def retired_records(self) -> Mapping[str, Record]:
+        """id -> last published body of a retired record, when it could be found."""
+        bodies: dict[str, Record] = {}
+        by_version: dict[str, dict[str, Record]] = {}
+        for rid, entry in sorted(self.retired.items()):
+            if entry.lastVersion not in by_version:
+                by_version[entry.lastVersion] = _version_records(self.root, entry.lastVersion)
+            body = by_version[entry.lastVersion].get(rid)
+            if body is not None and body.repo == self.repo:
+                bodies[rid] = body
+        return bodies
+
+    def record_file(self, record_id: str) -> Path:
+        """Path of `records/<id>.json` for a current record."""
+        return self.root / "records" / f"{record_id}.json"
+
+
+def safe_repo(repo: str) -> bool:
+    """True when `owner/name` can be used as two path segments (no `..`, no dot-files)."""
+    parts = repo.split("/")
+    return len(parts) == 2 and all(_SEGMENT.match(p) for p in parts)
+
+
+def page_path(record: Record) -> str:
+    """The page of a record, relative to the site root: `<owner>/<name>/<id>-<slug>.html`."""
+    slug = re.sub(r"[^a-z0-9-]+", "", record.slug.lower())[:50].strip("-") or "error"
+    return f"{record.repo}/{record.id}-{slug}.html"
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DatasetError(f"{path}: unreadable JSON ({exc}); re-run `errdoc extract`") from exc
+
+
+def read_manifest(repo_dir: Path) -> dict[str, Any]:
+    """`manifest.json` of a dataset directory; empty when absent or not an object."""
+    path = repo_dir / "manifest.json"
+    if not path.is_file():
+        return {}
+    raw = _read_json(path)
+    return raw if isinstance(raw, dict) else {}
+
+
+def load_records(root: Path, version: str | None) -> tuple[list[Record], list[str]]:
+    """The current records: from `records.jsonl` (one read) when it agrees with `records/`."""
+    if version:
+        fast = _load_jsonl(root)
+        if fast is not None:
+            return fast, [version] * len(fast)
+    records: list[Record] = []
+    versions: list[str] = []
+    for path in sorted((root / "records").glob("*.json")):
+        try:
+            parsed = RecordFile.model_validate(_read_json(path))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise DatasetError(
+                f"{path}: not a valid record ({where}: {first['msg']}); "
+                "check it with `errdoc validate`"
+            ) from exc
+        if parsed.record.id != path.stem:
+            raise DatasetError(f"{path}: holds record {parsed.record.id}, not {path.stem}")
+        records.append(parsed.record)
+        versions.append(parsed.datasetVersion)
+    return records, versions
+
+
+def _load_jsonl(root: Path) -> list[Record] | None:
+    """`records.jsonl` when it holds exactly the records of `records/`, else None.
+
+    The store writes both in one atomic swap, so they agree; a dataset edited by hand
+    or copied in part falls back to the record files, which are the reference.
+    """
+    path = root / "records.jsonl"
+    if not path.is_file():
+        return None
+    try:
+        with path.open(encoding="utf-8") as handle:
+            records = [Record.model_validate_json(line) for line in handle if line.strip()]
+    except (OSError, UnicodeDecodeError, ValidationError):
+        return None
+    files = {name[:-5] for name in os.listdir(root / "records") if name.endswith(".json")}
+    if {r.id for r in records} != files or len(records) != len(files):
+        return None
+    return records
+
+
+def _provenance(raw: Any) -> dict[str, Provenance]:
+    out: dict[str, Provenance] = {}
+    if not isinstance(raw, dict):
+        return out
+    known = set(Provenance.model_fields)
+    for rid, entry in raw.items():
+        if not isinstance(entry, dict):
+            continue
+        try:  # a newer manifest may carry more keys: keep what this version knows
+            out[str(rid)] = Provenance.model_validate(
+                {k: v for k, v in entry.items() if k in known}
+            )
+        except ValidationError:
+            continue
+    return out
+
+
+def _retired(raw: Any) -> dict[str, Retired]:
+    out: dict[str, Retired] = {}
+    if not isinstance(raw, dict):
+        return out
+    for rid, entry in raw.items():
+        try:
+            out[str(rid)] = Retired.model_validate(entry)
+        except ValidationError:
+            continue
+    return out
+
+
+def _version_records(root: Path, version: str) -> dict[str, Record]:
+    """Records of one published version, by id; empty when the file is absent or unsafe."""
+    if not _VERSION_NAME.match(version) or version.startswith("."):
+        return {}
+    path = root / "versions" / f"{version}.jsonl.gz"
+    if not path.is_file():
+        return {}
+    out: dict[str, Record] = {}
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as fh:
+            for line in fh:
+                if line.strip():
+                    record = Record.model_validate_json(line)
+                    out[record.id] = record
+    except (OSError, EOFError, ValidationError):
+        return out
+    return out
+
+
+def load_dataset(repo_dir: Path) -> Dataset:
+    """Load `OUT/<owner>/<name>/`; the manifest and versions are optional."""
+    if not (repo_dir / "records").is_dir():
+        raise DatasetError(f"{repo_dir}: no records/ directory; run `errdoc extract` first")
+    manifest = read_manifest(repo_dir)
+    published = manifest.get("datasetVersion")
+    records, versions = load_records(repo_dir, published if isinstance(published, str) else None)
+    repo = str(manifest.get("repo") or f"{repo_dir.parent.name}/{repo_dir.name}")
+    if not safe_repo(repo):
+        raise DatasetError(f"{repo_dir}: repository name {repo!r} is not owner/name")
+    strangers = sorted({r.repo for r in records} - {repo})
+    if strangers:
+        raise DatasetError(f"{repo_dir}: holds records of {strangers[0]}, not of {repo}")
+    shas = Counter(r.analyzedSha for r in records)
+    sha = str(manifest.get("sha") or (shas.most_common(1)[0][0] if shas else ""))
+    version = str(manifest.get("datasetVersion") or (max(versions) if versions else ""))
+    return Dataset(
+        repo=repo,
+        sha=sha,
+        dataset_version=version,
+        records=tuple(sorted(records, key=lambda r: r.id)),
+        manifest=manifest,
+        root=repo_dir,
+    )
+
+
+def load_all(out: Path) -> list[Dataset]:
+    """Every dataset under OUT (each `OUT/<owner>/<name>/` with a records/ directory)."""
+    return [load_dataset(p) for p in dataset_dirs(out)]

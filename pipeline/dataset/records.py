@@ -1,0 +1,83 @@
+"""From a site in its context to the published record (SPEC 4). Pure."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pipeline.core.model import Explanation, Record
+from pipeline.scan.context import SiteContext
+
+SLUG_LENGTH = 50
+
+
+def slugify(message: str) -> str:
+    """First 50 characters, lowercased, runs of non-`[a-z0-9]` to `-`, trimmed (SPEC 4).
+
+    ASCII `[a-z0-9]` only, as the seeds do: a message with no ASCII letter or digit in
+    its first 50 characters (`"{}"`, a message in Cyrillic) has the empty slug, and
+    callers decide what to show.
+    """
+    return re.sub(r"[^a-z0-9]+", "-", message[:SLUG_LENGTH].lower()).strip("-")
+
+
+def github_url(repo: str, sha: str, path: str, start: int, end: int) -> str:
+    """The pinned link to the window."""
+    return f"{github_tree(repo, sha)}/{path}#L{start}-L{end}"
+
+
+def github_tree(repo: str, sha: str) -> str:
+    """What every `githubUrl` of a version starts with."""
+    return f"https://github.com/{repo}/blob/{sha}"
+
+
+def build_record(
+    context: SiteContext, explanation: Explanation, analyzed_at: str, changed_at: str
+) -> Record:
+    """The published record of one site."""
+    site = context.site
+    return Record(
+        id=context.record_id,
+        repo=context.repo,
+        slug=slugify(site.message),
+        errorMessage=site.message,
+        messagePattern=context.message_pattern,
+        filePath=site.file_path,
+        sourceCode=context.window,
+        **_located(context),
+        **explanation.model_dump(),
+        analyzedAt=analyzed_at,
+        contentChangedAt=changed_at,
+        schemaVersion=2,
+    )
+
+
+def relocated(old: Record, context: SiteContext) -> Record:
+    """An unchanged site's previous record at its new place and commit (SPEC 7).
+
+    Content hash equal means message, pattern and window are equal, so only the
+    location fields move; the derived fields are recomputed because they also depend
+    on things outside the window (an alias in another file). No re-validation: every
+    value comes from a validated record or from this module.
+    """
+    return old.model_copy(update=_located(context))
+
+
+def _located(context: SiteContext) -> dict[str, Any]:
+    """The fields of a record that its place, its commit and the rest of the repository give."""
+    site = context.site
+    end = context.window_start + context.window.count("\n")
+    return {
+        "lineNumber": site.line,
+        "sourceCodeStart": context.window_start,
+        "sourceCodeEnd": end,
+        "githubUrl": github_url(
+            context.repo, context.sha, site.file_path, context.window_start, end
+        ),
+        "analyzedSha": context.sha,
+        "errorClass": context.error_class,
+        "errorCode": site.error_code,
+        "errorType": context.error_type,
+        "severity": context.severity,
+        "httpStatus": site.http_status,
+    }

@@ -1,0 +1,86 @@
+"""`validate`: every record file under OUT against the exported JSON Schema, plus consistency."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from pipeline.core.model import RecordFile
+from pipeline.dataset import store
+
+
+def record_schema() -> dict[str, Any]:
+    """The JSON Schema of `records/<id>.json`."""
+    schema = RecordFile.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "errdoc record file (schemaVersion 2)"
+    return schema
+
+
+def dataset_dirs(out: Path) -> list[Path]:
+    """Every dataset directory under OUT (or OUT itself if it is one)."""
+    if (out / "records").is_dir():
+        return [out]
+    return store.dataset_dirs(out)
+
+
+def validate_out(out: Path) -> tuple[int, list[str]]:
+    """(records checked, problems found), one line per problem."""
+    validator = jsonschema.Draft202012Validator(record_schema())
+    problems: list[str] = []
+    checked = 0
+    roots = dataset_dirs(out)
+    if not roots:
+        return 0, [f"{out}: no dataset found (expected OUT/<owner>/<name>/records/)"]
+    for root in roots:
+        manifest = _manifest(root, problems)
+        for path in sorted((root / "records").glob("*.json")):
+            checked += 1
+            problems.extend(_check_file(path, validator, manifest))
+    return checked, problems
+
+
+def _manifest(root: Path, problems: list[str]) -> dict[str, Any] | None:
+    path = root / "manifest.json"
+    if not path.exists():
+        return None
+    try:
+        manifest: dict[str, Any] = json.loads(path.read_text("utf-8"))
+    except ValueError as err:
+        problems.append(f"{path}: not JSON ({err})")
+        return None
+    return manifest
+
+
+def _check_file(
+    path: Path, validator: jsonschema.Draft202012Validator, manifest: dict[str, Any] | None
+) -> list[str]:
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except ValueError as err:
+        return [f"{path}: not JSON ({err})"]
+    problems = [
+        f"{path}: {'/'.join(map(str, e.absolute_path)) or '(root)'}: {e.message}"
+        for e in validator.iter_errors(data)
+    ]
+    if problems:
+        return problems
+    record = data["record"]
+    if path.stem != record["id"]:
+        problems.append(f"{path}: file name does not match id {record['id']}")
+    try:
+        re.compile(record["messagePattern"])
+    except re.error as err:
+        problems.append(f"{path}: messagePattern does not compile ({err})")
+    lines = record["sourceCode"].count("\n") + 1
+    if record["sourceCodeEnd"] - record["sourceCodeStart"] + 1 != lines:
+        problems.append(f"{path}: sourceCode has {lines} lines, the window bounds say otherwise")
+    if not record["sourceCodeStart"] <= record["lineNumber"] <= record["sourceCodeEnd"]:
+        problems.append(f"{path}: lineNumber is outside the source window")
+    if manifest is not None and record["id"] not in manifest.get("records", {}):
+        problems.append(f"{path}: no provenance in manifest.json")
+    return problems

@@ -1,0 +1,50 @@
+"""The contract between the scan stage and a language front end.
+
+The scan stage knows nothing of a grammar: it asks the registry (`pipeline.languages`)
+which language a path belongs to and calls that language's `find_sites`. A front end
+is a package under `pipeline/languages/` (its queries, its parsing, its format-string
+rules) with one object implementing `Language`, added to the registry's table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Protocol
+
+from pipeline.core.sitetypes import FileScan
+
+
+class Language(Protocol):
+    """One language front end: file selection, sites, test code and message formats."""
+
+    name: str
+    # Bumped whenever `find_sites` may answer differently for the same bytes: it keys the
+    # per-blob scan cache and is recorded in the manifest.
+    extractor_version: str
+    suffixes: tuple[str, ...]
+
+    def find_sites(self, path: str, source: bytes) -> FileScan:
+        """Every error site of one file, with its facts (pure: no IO)."""
+        ...
+
+    def find_sites_after(
+        self, path: str, source: bytes, known: Mapping[str, FileScan] | None
+    ) -> FileScan:
+        """`find_sites`, reusing the scans of unchanged units of an earlier version."""
+        ...
+
+    def unit_scans(self, source: bytes, scan: FileScan) -> dict[str, FileScan] | None:
+        """An earlier version's scan split by unit, for `find_sites_after`; None if it cannot be."""
+        ...
+
+    def is_test_path(self, path: str) -> bool:
+        """True for a path that holds only test code (its sites are never records)."""
+        ...
+
+    def literal_segments(self, message: str, is_format: bool = True) -> list[str]:
+        """The literal text of a message between its placeholders."""
+        ...
+
+    def placeholders(self, message: str) -> list[str]:
+        """The placeholders of a format-string message, as written."""
+        ...

@@ -1,0 +1,278 @@
+"""Static facts about a site from its syntax tree: where it is, and the conditions that reach it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from tree_sitter import Node
+
+from pipeline.core.sitetypes import Condition, ConditionKind, Facts
+
+MAX_CONDITION_CHARS = 160
+MAX_GUARDS = 3  # earlier `ensure!`/early-return guards of the same fn worth naming
+_SPACES = re.compile(r"\s+")
+# Check macros -> how many leading arguments are the check (`assert_eq!(a, b, ..)` checks
+# `a == b`); the message, if any, follows them.
+CHECK_OPERANDS = {
+    "ensure": 1, "assert": 1, "debug_assert": 1,
+    "assert_eq": 2, "assert_ne": 2, "debug_assert_eq": 2, "debug_assert_ne": 2,
+}  # fmt: skip
+_FN_TYPES = ("function_item", "function_signature_item")
+
+
+def site_facts(node: Node, source: bytes) -> Facts:
+    """Enclosing fn, impl, doc comment, return type and condition chain of the site at `node`.
+
+    `source` (the file's bytes) only lets the guard search skip fns with no check in them.
+    """
+    function = _ancestor(node, _FN_TYPES)
+    impl = _ancestor(node, ("impl_item", "trait_item"))
+    facts = Facts(
+        enclosing_fn=_field_text(function, "name"),
+        enclosing_impl=_impl_name(impl),
+        fn_doc=doc_comment(function) if function is not None else None,
+        return_type=_field_text(function, "return_type"),
+        conditions=tuple(condition_chain(node, function, source)),
+        receiver=_receiver(node),
+        callee=_callee(node),
+    )
+    if node.type == "attribute_item":
+        facts = _with_error_type(facts, node)
+    return facts
+
+
+def condition_chain(node: Node, stop: Node | None, source: bytes) -> list[Condition]:
+    """The `if`/`else`/`match`/`let-else`/closure conditions from `stop` down to `node`."""
+    chain: list[Condition] = []
+    child = node
+    parent = node.parent
+    while parent is not None and parent != stop:
+        step = _condition_step(parent, child)
+        if step is not None:
+            chain.append(step)
+        child, parent = parent, parent.parent
+    if _may_have_guards(source, stop, node):
+        chain.extend(_guards_before(node, stop))
+    chain.sort(key=lambda c: (c.line, c.kind != "ensure"))
+    return chain
+
+
+def _condition_step(parent: Node, child: Node) -> Condition | None:
+    kind = parent.type
+    if kind == "if_expression":
+        condition = parent.child_by_field_name("condition")
+        consequence = parent.child_by_field_name("consequence")
+        if condition is None or child == condition:
+            return None
+        step: ConditionKind = "if_let" if condition.type == "let_condition" else "if"
+        negated = consequence is not None and child != consequence
+        return Condition("else" if negated else step, _clip(condition), _line(condition), negated)
+    if kind == "match_arm":
+        pattern = parent.child_by_field_name("pattern")
+        match = _ancestor(parent, ("match_expression",))
+        value = match.child_by_field_name("value") if match is not None else None
+        if pattern is None or child == pattern:
+            return None
+        scrutinee = f"match {_clip(value)}: " if value is not None else ""
+        return Condition("match_arm", f"{scrutinee}{_clip(pattern)} =>", _line(pattern))
+    if kind == "let_declaration" and child == parent.child_by_field_name("alternative"):
+        pattern = parent.child_by_field_name("pattern")
+        value = parent.child_by_field_name("value")
+        text = f"let {_clip(pattern)} = {_clip(value)} did not match"
+        return Condition("let_else", text, _line(parent), negated=True)
+    if kind in ("while_expression", "for_expression", "loop_expression"):
+        head = parent.child_by_field_name("condition") or parent.child_by_field_name("value")
+        loop_kind: ConditionKind = "while" if kind == "while_expression" else "loop"
+        return Condition(loop_kind, _clip(head) if head is not None else "loop", _line(parent))
+    if kind == "closure_expression":
+        call = _closure_call(parent)
+        if call is not None:
+            return Condition("closure", call, _line(parent))
+    return None
+
+
+def _closure_call(closure: Node) -> str | None:
+    """`x.ok_or_else(|| ..)` -> "`x` was None/Err (ok_or_else)"."""
+    arguments = closure.parent
+    call = arguments.parent if arguments is not None else None
+    if call is None or call.type != "call_expression":
+        return None
+    function = call.child_by_field_name("function")
+    if function is None or function.type != "field_expression":
+        return None
+    method = _field_text(function, "field") or ""
+    receiver = function.child_by_field_name("value")
+    target = _clip(receiver) if receiver is not None else "the value"
+    outcomes = {
+        "ok_or_else": "was None",
+        "ok_or": "was None",
+        "map_err": "failed",
+        "with_context": "failed",
+        "unwrap_or_else": "was None/Err",
+        "wrap_err_with": "failed",
+    }
+    outcome = outcomes.get(method)
+    return f"{target} {outcome} ({method})" if outcome else None
+
+
+def _may_have_guards(source: bytes, function: Node | None, node: Node) -> bool:
+    """Whether the text between the fn's start and the site holds a check macro at all."""
+    start, end = (function.start_byte if function is not None else 0), node.start_byte
+    return source.find(b"ensure", start, end) >= 0 or source.find(b"assert", start, end) >= 0
+
+
+def _guards_before(node: Node, function: Node | None) -> list[Condition]:
+    """`ensure!(cond)` checks earlier in the enclosing blocks: the site is reached only past them."""
+    guards: list[Condition] = []
+    current: Node | None = node
+    while current is not None and current != function and len(guards) < MAX_GUARDS:
+        sibling = current.prev_named_sibling
+        while sibling is not None and len(guards) < MAX_GUARDS:
+            macro = _statement_macro(sibling)
+            if macro is not None:
+                guards.append(macro)
+            sibling = sibling.prev_named_sibling
+        current = current.parent
+    return guards
+
+
+def _statement_macro(statement: Node) -> Condition | None:
+    target = statement.named_child(0) if statement.type == "expression_statement" else statement
+    if target is None or target.type != "macro_invocation":
+        return None
+    name = (_field_text(target, "macro") or "").rsplit("::", 1)[-1]
+    operands = CHECK_OPERANDS.get(name)
+    if operands is None:
+        return None
+    tree = next((c for c in target.children if c.type == "token_tree"), None)
+    if tree is None:
+        return None
+    # Not `messages.split_token_tree`: this keeps comments (an operand's text may start or
+    # end with one) and stops at the last operand.
+    arguments: list[list[Node]] = [[]]
+    for child in tree.children[1:-1]:
+        if child.type == ",":
+            if len(arguments) == operands:
+                break
+            arguments.append([])
+        else:
+            arguments[-1].append(child)
+    if any(not tokens for tokens in arguments) or len(arguments) < operands:
+        return None
+    texts = [_squash(span_text(tree, tokens[0], tokens[-1])) for tokens in arguments]
+    return Condition("ensure", _squash(check_text(name, texts)), _line(target))
+
+
+def check_text(name: str, operands: Sequence[str]) -> str:
+    """What a check macro checks, from its operands: `x`, or `a == b` (`a != b` for `*_ne`)."""
+    if len(operands) == 1:
+        return operands[0]
+    return f"{operands[0]} {'!=' if name.endswith('_ne') else '=='} {operands[1]}"
+
+
+def span_text(container: Node, first: Node, last: Node) -> str:
+    """The source text from `first` to `last`, as written, from a node that contains both."""
+    text = container.text or b""
+    base = container.start_byte
+    return text[first.start_byte - base : last.end_byte - base].decode("utf-8", errors="replace")
+
+
+def doc_comment(item: Node) -> str | None:
+    """The `///` or `/** */` doc comment above an item, attributes in between skipped."""
+    lines: list[str] = []
+    sibling = item.prev_named_sibling
+    while sibling is not None and sibling.type in (
+        "line_comment",
+        "block_comment",
+        "attribute_item",
+    ):
+        text = _node_text(sibling)
+        if sibling.type == "line_comment":
+            if not text.startswith("///") or text.startswith("////"):
+                break
+            lines.append(text[3:].strip())
+        elif sibling.type == "block_comment":
+            if not text.startswith("/**"):
+                break
+            lines.append(text[3:-2].strip(" *\n"))
+        sibling = sibling.prev_named_sibling
+    doc = "\n".join(reversed(lines)).strip()
+    return doc or None
+
+
+def _with_error_type(facts: Facts, attribute: Node) -> Facts:
+    """For `#[error(..)]`: the enum and variant (or struct) it describes."""
+    item = attribute.next_named_sibling
+    while item is not None and item.type in ("attribute_item", "line_comment", "block_comment"):
+        item = item.next_named_sibling
+    if item is None:
+        return facts
+    if item.type == "enum_variant":
+        enum = _ancestor(item, ("enum_item",))
+        return Facts(
+            enclosing_fn=None,
+            enclosing_impl=None,
+            enclosing_type=_field_text(enum, "name"),
+            variant=_field_text(item, "name"),
+            type_doc=doc_comment(item) or (doc_comment(enum) if enum is not None else None),
+        )
+    if item.type in ("struct_item", "enum_item"):
+        return Facts(enclosing_type=_field_text(item, "name"), type_doc=doc_comment(item))
+    return facts
+
+
+def _receiver(node: Node) -> str | None:
+    function = node.child_by_field_name("function") if node.type == "call_expression" else None
+    if function is None or function.type != "field_expression":
+        return None
+    value = function.child_by_field_name("value")
+    return _clip(value) if value is not None else None
+
+
+def _callee(node: Node) -> str | None:
+    function = node.child_by_field_name("function") if node.type == "call_expression" else None
+    if function is None or function.type == "field_expression":
+        return None
+    return _node_text(function)
+
+
+def _impl_name(impl: Node | None) -> str | None:
+    if impl is None:
+        return None
+    if impl.type == "trait_item":
+        return _field_text(impl, "name")
+    type_name = _field_text(impl, "type")
+    trait = _field_text(impl, "trait")
+    return f"{trait} for {type_name}" if trait else type_name
+
+
+def _ancestor(node: Node, types: tuple[str, ...]) -> Node | None:
+    current = node.parent
+    while current is not None and current.type not in types:
+        current = current.parent
+    return current
+
+
+def _field_text(node: Node | None, field: str) -> str | None:
+    if node is None:
+        return None
+    child = node.child_by_field_name(field)
+    return _node_text(child) if child is not None else None
+
+
+def _node_text(node: Node) -> str:
+    return (node.text or b"").decode("utf-8", errors="replace")
+
+
+def _squash(text: str) -> str:
+    text = _SPACES.sub(" ", text).strip()
+    return text if len(text) <= MAX_CONDITION_CHARS else text[: MAX_CONDITION_CHARS - 1] + "…"
+
+
+def _clip(node: Node | None) -> str:
+    return _squash(_node_text(node)) if node is not None else ""
+
+
+def _line(node: Node) -> int:
+    return node.start_point.row + 1

@@ -1,0 +1,133 @@
+"""Messages from the syntax tree: literals, `format!`/`concat!`, conversions. Pure."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from pipeline.languages.rust.facts import span_text
+from pipeline.languages.rust.formats import decode_rust_string
+
+_STRING_TYPES = ("string_literal", "raw_string_literal")
+_STRING_CONVERSIONS = {"to_string", "to_owned", "into", "to_compact_string"}
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """A message taken from the syntax tree."""
+
+    text: str
+    is_format: bool
+    args: tuple[str, ...] = ()
+
+
+def split_token_tree(tree: Node) -> list[list[Node]]:
+    """The top-level, comma-separated arguments of a macro's token tree."""
+    arguments: list[list[Node]] = [[]]
+    children = tree.children[1:-1]  # drop the delimiters
+    for child in children:
+        if child.type == ",":
+            arguments.append([])
+        elif child.type not in ("line_comment", "block_comment"):
+            arguments[-1].append(child)
+    if not arguments[-1]:
+        arguments.pop()  # a trailing comma
+    return arguments
+
+
+def token_message(tokens: Sequence[Node], *, is_format: bool) -> Message | None:
+    """A message from a macro argument: a literal, or `format!`/`concat!` of literals."""
+    if len(tokens) == 1 and tokens[0].type in _STRING_TYPES:
+        return Message(decode_rust_string(node_text(tokens[0])), is_format)
+    if (  # `"..".to_owned()` inside a macro: tokens `"..", ".", to_owned, ()`
+        len(tokens) == 4
+        and tokens[0].type in _STRING_TYPES
+        and tokens[1].type == "."
+        and node_text(tokens[2]) in _STRING_CONVERSIONS
+        and tokens[3].type == "token_tree"
+        and tokens[3].named_child_count == 0
+    ):
+        # `bail!("..".to_owned())` is anyhow's single-expression form: not a format string.
+        return Message(decode_rust_string(node_text(tokens[0])), is_format=False)
+    if len(tokens) >= 3 and tokens[-1].type == "token_tree" and tokens[-2].type == "!":
+        name = node_text(tokens[-3])
+        inner = split_token_tree(tokens[-1])
+        if name == "format" and inner:
+            first = token_message(inner[0], is_format=True)
+            if first is None:
+                return None
+            return Message(first.text, True, tuple(join_tokens(t) for t in inner[1:]))
+        if name == "concat" and inner:
+            parts = [token_message(t, is_format=False) for t in inner]
+            if any(p is None for p in parts):
+                return None
+            return Message("".join(p.text for p in parts if p), is_format)
+    return None
+
+
+def expression_message(node: Node) -> Message | None:
+    """A message from an expression: a literal, `"..".to_string()`, `format!(..)`, a closure."""
+    kind = node.type
+    if kind in _STRING_TYPES:
+        return Message(decode_rust_string(node_text(node)), is_format=False)
+    if kind == "macro_invocation":
+        macro = node.child_by_field_name("macro")
+        args = next((c for c in node.children if c.type == "token_tree"), None)
+        if macro is None or args is None:
+            return None
+        name = node_text(macro).rsplit("::", 1)[-1]
+        if name not in ("format", "concat"):
+            return None
+        return token_message([macro, *_bang(node), args], is_format=name == "format")
+    if kind == "call_expression":
+        return _conversion_message(node)
+    if kind == "closure_expression":
+        body = node.child_by_field_name("body")
+        return expression_message(body) if body is not None else None
+    if kind == "block":
+        tail = [c for c in node.named_children if c.type not in ("line_comment", "block_comment")]
+        if tail and tail[-1].type != "expression_statement":
+            return expression_message(tail[-1])
+    if kind == "reference_expression":
+        value = node.child_by_field_name("value")
+        return expression_message(value) if value is not None else None
+    return None
+
+
+def _bang(node: Node) -> list[Node]:
+    return [c for c in node.children if c.type == "!"]
+
+
+def _conversion_message(node: Node) -> Message | None:
+    """`"..".to_string()`, `"..".into()`, `String::from("..")`, `format!(..).into()`."""
+    function = node.child_by_field_name("function")
+    arguments = node.child_by_field_name("arguments")
+    if function is None or arguments is None:
+        return None
+    if function.type == "field_expression":
+        field = function.child_by_field_name("field")
+        value = function.child_by_field_name("value")
+        converts = field is not None and node_text(field) in _STRING_CONVERSIONS
+        if converts and value is not None and value.type in (*_STRING_TYPES, "macro_invocation"):
+            return expression_message(value)
+        return None
+    if node_text(function) in ("String::from", "std::string::String::from"):
+        first = arguments.named_children[:1]
+        return expression_message(first[0]) if first else None
+    return None
+
+
+def node_text(node: Node) -> str:
+    return (node.text or b"").decode("utf-8", errors="replace")
+
+
+def join_tokens(tokens: Sequence[Node]) -> str:
+    """A macro argument's tokens as written (the token tree's own text, not re-spaced)."""
+    if not tokens:
+        return ""
+    parent = tokens[0].parent
+    if parent is None:
+        return " ".join(node_text(t) for t in tokens)
+    return " ".join(span_text(parent, tokens[0], tokens[-1]).split())

@@ -1,0 +1,343 @@
+"""Find the error sites of one Rust file with one tree-sitter query pass: pure, no IO."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from functools import cache
+from importlib import resources
+
+import tree_sitter_rust
+from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
+
+from pipeline.core.sitetypes import Condition, FileScan, Site, SiteKind, TypeAlias, placed
+from pipeline.languages.rust.facts import CHECK_OPERANDS, check_text, site_facts
+from pipeline.languages.rust.formats import decode_rust_string, literal_segments, message_pattern
+from pipeline.languages.rust.messages import (
+    Message,
+    expression_message,
+    join_tokens,
+    node_text,
+    split_token_tree,
+    token_message,
+)
+from pipeline.languages.rust.regions import (
+    is_test_file,
+    parse_relevant,
+    site_hints,
+    source_window,
+    split_lines,
+)
+from pipeline.languages.rust.testcode import is_test_code, is_test_path
+
+# Bump when a change here would change what a cached FileScan holds.
+EXTRACTOR_VERSION = "19"
+
+LANGUAGE = Language(tree_sitter_rust.language())
+
+MACRO_KINDS: dict[str, SiteKind] = {
+    "bail": "bail",
+    "anyhow": "anyhow",
+    "ensure": "ensure",
+    "format_err": "format_err",
+    "eyre": "eyre",
+    "panic": "panic",
+    "unreachable": "unreachable",
+    "todo": "todo",
+    "unimplemented": "unimplemented",
+    "assert": "assert",
+    "assert_eq": "assert",
+    "assert_ne": "assert",
+    "debug_assert": "assert",
+    "debug_assert_eq": "assert",
+    "debug_assert_ne": "assert",
+}
+METHOD_KINDS: dict[str, SiteKind] = {
+    "expect": "expect",
+    "expect_err": "expect",
+    "context": "context",
+    "with_context": "context",
+    "wrap_err": "context",
+    "wrap_err_with": "context",
+}
+
+# gRPC status constructors carry a stable, client-visible code.
+GRPC_CODES = {
+    "cancelled", "unknown", "invalid_argument", "deadline_exceeded", "not_found",
+    "already_exists", "permission_denied", "resource_exhausted", "failed_precondition",
+    "aborted", "out_of_range", "unimplemented", "internal", "unavailable", "data_loss",
+    "unauthenticated",
+}  # fmt: skip
+
+# `use anyhow::Result` or `use anyhow::{.., Result, ..}` (see `uses_anyhow_result`).
+_ANYHOW_RESULT = re.compile(rb"use\s+(?:::)?anyhow::(?:Result\b|\{[^}]*\bResult\b)")
+
+
+@cache
+def _query() -> Query:
+    text = (
+        resources.files("pipeline.languages.rust.queries")
+        .joinpath("rust-sites.scm")
+        .read_text("utf-8")
+    )
+    return Query(LANGUAGE, text)
+
+
+@cache
+def parser() -> Parser:
+    """The process's Rust parser (included ranges reset after each use)."""
+    return Parser(LANGUAGE)
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """The file a site is found in."""
+
+    path: str
+    source: bytes
+
+
+def find_sites(path: str, source: bytes, *, whole: bool = False) -> FileScan:
+    """Every error site of one file, with the type aliases it declares.
+
+    `whole=True` parses the whole file instead of the items that can hold a site;
+    the result is the same (the tests hold the shortcut to that), only slower.
+    """
+    if is_test_path(path) or is_test_file(source):
+        return FileScan(sites=())
+    hints = site_hints(source)
+    if not hints:
+        return FileScan(sites=())
+    tree = parser().parse(source) if whole else parse_relevant(parser(), source, hints)
+    return scan_tree(path, source, tree)
+
+
+def scan_tree(path: str, source: bytes, tree: Tree) -> FileScan:
+    """The scan of a file from a parse of it (whole, or of the parts that can hold a site)."""
+    found, aliases = collect(tree, path, source)
+    parse_errors = 1 if tree.root_node.has_error else 0
+    return placed_scan(path, source, [(0, found, aliases)], parse_errors=parse_errors)
+
+
+def placed_scan(
+    path: str,
+    source: bytes,
+    parts: Iterable[tuple[int, Sequence[Site], Sequence[TypeAlias]]],
+    *,
+    parse_errors: int,
+) -> FileScan:
+    """A file's scan from `(shift, sites, aliases)` parts, each `shift` lines above its place.
+
+    The sites are placed at `path` with their windows, in file order.
+    """
+    lines = split_lines(source)
+    sites: list[Site] = []
+    aliases: list[TypeAlias] = []
+    for shift, part_sites, part_aliases in parts:
+        aliases.extend(replace(a, line=a.line + shift) if shift else a for a in part_aliases)
+        for site in part_sites:
+            window, start = source_window(lines, site.line + shift)
+            sites.append(placed(site, shift, path, window, start))
+    sites.sort(key=lambda s: (s.line, s.column))
+    return FileScan(
+        sites=tuple(sites),
+        aliases=tuple(aliases),
+        parse_errors=parse_errors,
+        uses_anyhow_result=uses_anyhow_result(source),
+    )
+
+
+def collect(tree: Tree, path: str, source: bytes) -> tuple[list[Site], list[TypeAlias]]:
+    """The sites (no window yet) and the aliases a parse shows."""
+    sites: list[Site] = []
+    aliases: list[TypeAlias] = []
+    for pattern, captures in QueryCursor(_query()).matches(tree.root_node):
+        node = captures[_ROOT_CAPTURE[pattern]][0]
+        if pattern == _ALIAS:
+            alias = _type_alias(captures)
+            if alias is not None:
+                aliases.append(replace(alias, line=node.start_point.row + 1))
+            continue
+        site = _site(pattern, node, captures, SourceFile(path, source))
+        if site is not None and not is_test_code(node):
+            sites.append(site)
+    return sites, aliases
+
+
+def uses_anyhow_result(source: bytes) -> bool:
+    """`use anyhow::Result` (or `{.., Result}`): a bare `Result<T>` is anyhow's."""
+    return _ANYHOW_RESULT.search(source) is not None
+
+
+_MACRO, _ATTR, _METHOD, _CTOR, _ERRWRAP, _ALIAS = range(6)
+_ROOT_CAPTURE = {
+    _MACRO: "macro",
+    _ATTR: "attr",
+    _METHOD: "method",
+    _CTOR: "ctor",
+    _ERRWRAP: "errwrap",
+    _ALIAS: "alias",
+}
+
+
+def _site(
+    pattern: int, node: Node, captures: dict[str, list[Node]], file: SourceFile
+) -> Site | None:
+    if pattern == _MACRO:
+        return _macro_site(node, captures, file)
+    if pattern == _ATTR:
+        return _attr_site(node, captures, file)
+    if pattern == _METHOD:
+        return _method_site(node, captures, file)
+    return _ctor_site(pattern, node, captures, file)
+
+
+def _macro_site(node: Node, captures: dict[str, list[Node]], file: SourceFile) -> Site | None:
+    name = node_text(captures["macro.name"][0])
+    arguments = split_token_tree(captures["macro.args"][0])
+    index = CHECK_OPERANDS.get(name, 0)  # the message follows the check's operands
+    if len(arguments) <= index:
+        return None
+    message = token_message(arguments[index], is_format=True)
+    if message is None:
+        return None
+    extra = tuple(join_tokens(tokens) for tokens in arguments[index + 1 :])
+    if extra and not message.args:
+        message = Message(message.text, message.is_format, extra)
+    macro_node = node.child_by_field_name("macro")
+    site = _make_site(
+        MACRO_KINDS[name], node, file, message, node_text(macro_node) if macro_node else name
+    )
+    if site is None or index == 0:
+        return site
+    check = check_text(name, [join_tokens(tokens) for tokens in arguments[:index]])
+    failed = Condition("check_failed", check, site.line)
+    return replace(site, facts=replace(site.facts, conditions=(*site.facts.conditions, failed)))
+
+
+def _attr_site(node: Node, captures: dict[str, list[Node]], file: SourceFile) -> Site | None:
+    literal = captures["attr.message"][0]
+    message = Message(decode_rust_string(node_text(literal)), is_format=True)
+    args_node = literal.parent
+    if args_node is not None:
+        rest = split_token_tree(args_node)[1:]
+        message = Message(message.text, True, tuple(join_tokens(tokens) for tokens in rest))
+    return _make_site("error_attr", node, file, message, "error")
+
+
+def _method_site(node: Node, captures: dict[str, list[Node]], file: SourceFile) -> Site | None:
+    method = captures["method.name"][0]
+    name = node_text(method)
+    message = expression_message(captures["method.arg"][0])
+    if message is None:
+        return None
+    # `.expect(..)` on a multi-line chain: the line of the method, not of the receiver.
+    return _make_site(METHOD_KINDS[name], node, file, message, name, anchor=method)
+
+
+def _ctor_site(
+    pattern: int, node: Node, captures: dict[str, list[Node]], file: SourceFile
+) -> Site | None:
+    prefix = "ctor" if pattern == _CTOR else "errwrap"
+    message = expression_message(captures[f"{prefix}.arg"][0])
+    if message is None:
+        return None
+    callee = node_text(captures[f"{prefix}.fn"][0])
+    arguments = captures[f"{prefix}.arg"][0].parent
+    if (
+        message.is_format is False
+        and " " not in message.text.strip()
+        and arguments is not None
+        and arguments.named_child_count > 1
+    ):
+        return None  # `catalog_id_not_found("table", id)`: a noun argument, not a message
+    code, http = _code_of(callee)
+    return _make_site("constructor", node, file, message, callee, error_code=code, http=http)
+
+
+def _code_of(callee: str) -> tuple[str | None, int | None]:
+    parts = callee.split("::")
+    owner, member = (parts[-2], parts[-1]) if len(parts) >= 2 else ("", parts[-1])
+    if owner == "Status" and member in GRPC_CODES:
+        return member.upper(), None
+    if owner.endswith("Code") and member[:1].isupper():
+        return member, None
+    return None, None
+
+
+def _make_site(
+    kind: SiteKind,
+    node: Node,
+    file: SourceFile,
+    message: Message,
+    macro: str,
+    *,
+    anchor: Node | None = None,
+    error_code: str | None = None,
+    http: int | None = None,
+) -> Site | None:
+    if not _has_words(message):
+        return None
+    start = (anchor or node).start_point
+    facts = site_facts(node, file.source)
+    if (
+        kind == "error_attr"
+        and error_code is None
+        and (facts.enclosing_type or "").endswith("Code")
+    ):
+        error_code = facts.variant
+    if error_code is None:
+        error_code = _code_in_message(message.text)
+    return Site(
+        kind=kind,
+        file_path=file.path,
+        line=start.row + 1,
+        column=start.column,
+        message=message.text,
+        is_format=message.is_format,
+        pattern=message_pattern(message.text, is_format=message.is_format),
+        macro=macro,
+        format_args=message.args,
+        error_code=error_code,
+        http_status=http,
+        facts=facts,
+    )
+
+
+_CODE_PREFIX = re.compile(r"^\[?([A-Z]\d{4}|[0-9A-Z]{5}(?=:))\]?[: ]")
+
+
+def _code_in_message(message: str) -> str | None:
+    """`E0123: ...` or a SQLSTATE like `42P01: ...` leading the message."""
+    match = _CODE_PREFIX.match(message)
+    return match.group(1) if match else None
+
+
+def _has_words(message: Message) -> bool:
+    """A message of placeholders alone (`"{}"`) says nothing and matches everything."""
+    return any(
+        any(ch.isalpha() for ch in segment)
+        for segment in literal_segments(message.text, is_format=message.is_format)
+    )
+
+
+def _type_alias(captures: dict[str, list[Node]]) -> TypeAlias | None:
+    """`type XResult<T> = Result<T, XError>` (or `= std::result::Result<T, E = XError>`)."""
+    target = captures["alias.type"][0]
+    base = target.child_by_field_name("type")
+    arguments = target.child_by_field_name("type_arguments")
+    if base is None or arguments is None or not node_text(base).endswith("Result"):
+        return None
+    types = [c for c in arguments.named_children if c.type not in ("lifetime", "line_comment")]
+    if len(types) < 2:
+        return None
+    error = node_text(types[1])
+    params = captures["alias"][0].child_by_field_name("type_parameters")
+    if params is not None:  # `type Result<T, E = MyError> = std::result::Result<T, E>`
+        for param in params.named_children:
+            name = param.child_by_field_name("name")
+            default = param.child_by_field_name("default_type")
+            if name is not None and default is not None and node_text(name) == error:
+                error = node_text(default)
+    return TypeAlias(name=node_text(captures["alias.name"][0]), error_type=error)

@@ -1,0 +1,162 @@
+"""What one page shows: a pure view of a record (highlighted window, safe links, labels)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from markupsafe import Markup
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import RustLexer
+
+from pipeline.core.model import Provenance, Record, Retired
+from pipeline.dataset.reader import page_path
+from pipeline.publish.render.related import ClassCount
+
+SHORT_SHA = 10  # as the seed page shows it (`6469eb736d`)
+TITLE_CHARS = 60  # the seed page's title and related links cut the message here
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+    "base-uri 'none'; form-action 'none'"
+)
+_LEXER = RustLexer(stripnl=False, ensurenl=True)
+_FORMATTER = HtmlFormatter(nowrap=True)
+_UNSAFE_URL = re.compile(r"[\x00-\x20\x7f\"'<>\\`]")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of the source window, highlighted (Pygments escapes every token)."""
+
+    number: int
+    html: Markup
+    thrown: bool
+
+
+@dataclass(frozen=True)
+class Link:
+    """A related error: its shortened message and its page, relative to this page."""
+
+    title: str
+    href: str
+
+
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def inline_code(text: str) -> Markup:
+    """Escape `text`, then show its `backticked` spans as <code> (the escape runs first)."""
+    escaped = str(Markup.escape(text))
+    return Markup(_CODE_SPAN.sub(r"<code>\1</code>", escaped))
+
+
+def pygments_css() -> str:
+    """Class-based highlighting rules for `static/pygments.css`."""
+    return str(_FORMATTER.get_style_defs(".highlight"))  # type: ignore[no-untyped-call]
+
+
+def safe_url(url: str) -> str | None:
+    """The URL when it is an absolute http(s) link with nothing odd in it, else None."""
+    if _UNSAFE_URL.search(url):
+        return None
+    parts = urlsplit(url)
+    return url if parts.scheme in ("http", "https") and parts.netloc else None
+
+
+def short_title(message: str) -> str:
+    """The message cut to the seed page's title length."""
+    return message if len(message) <= TITLE_CHARS else message[:TITLE_CHARS].rstrip() + "…"
+
+
+def window_lines(record: Record) -> list[Line]:
+    """The source window, one highlighted line each, the thrown line marked."""
+    source = record.sourceCode.split("\n")
+    html = highlight(record.sourceCode, _LEXER, _FORMATTER).split("\n")
+    if len(html) < len(source):  # never expected; keep every line visible anyway
+        html += [""] * (len(source) - len(html))
+    return [
+        Line(
+            record.sourceCodeStart + i,
+            Markup(html[i]),
+            record.sourceCodeStart + i == record.lineNumber,
+        )
+        for i in range(len(source))
+    ]
+
+
+def analysis_label(prov: Provenance | None) -> str:
+    """The footer's name for how the explanation was produced."""
+    if prov is None:
+        return "Analysis"
+    if prov.analyzer == "llm" and prov.status == "ok":
+        return "AI-assisted analysis"
+    return "Static analysis"
+
+
+def record_context(
+    record: Record,
+    *,
+    prov: Provenance | None,
+    retired: Retired | None,
+    related: list[Record],
+    klass: tuple[str, str],
+    count: ClassCount,
+) -> dict[str, Any]:
+    """Template variables of one record page (`record.html.j2`)."""
+    own_dir = record.repo + "/"
+    snippets = [
+        (label, text)
+        for label, text in (
+            ("Check before the call", record.validationCode),
+            ("Type guard", record.typeGuard),
+            ("Handling at the call site", record.tryCatchPattern),
+        )
+        if text
+    ]
+    return {
+        "root": "../../",
+        "csp": CSP,
+        "r": record,
+        "title": short_title(record.errorMessage),
+        "lines": window_lines(record),
+        "github_url": safe_url(record.githubUrl),
+        "sha_short": record.analyzedSha[:SHORT_SHA],
+        "snippets": snippets,
+        "klass_title": klass[0],
+        "klass_description": klass[1],
+        "klass_repos": count.repositories,
+        "klass_records": count.records,
+        "related": [
+            Link(short_title(r.errorMessage), page_path(r).removeprefix(own_dir)) for r in related
+        ],
+        "analysis": analysis_label(prov),
+        "date": record.analyzedAt[:10],
+        "api_href": f"../../api/errors/{record.id}.json",
+        "retired": retired,
+        "retired_since": retired.since[:SHORT_SHA] if retired else "",
+    }
+
+
+def stub_context(repo: str, retired: Retired) -> dict[str, Any]:
+    """Template variables of a retired record whose last body is not on disk."""
+    return {
+        "root": "../../",
+        "csp": CSP,
+        "repo": repo,
+        "message": retired.errorMessage,
+        "title": short_title(retired.errorMessage),
+        "retired": retired,
+        "retired_since": retired.since[:SHORT_SHA],
+    }
+
+
+def class_of(tag: str, taxonomy: Mapping[str, Any]) -> tuple[str, str]:
+    """Title and description of a failure class; the slug itself when it is unknown."""
+    fc = taxonomy.get(tag)
+    if fc is None:
+        return tag.replace("-", " ").capitalize(), ""
+    return str(fc.title), str(fc.description)

@@ -1,0 +1,114 @@
+"""The per-blob scan cache: a git blob id -> what `find_sites` found in it.
+
+One SQLite file per extractor version (`CACHE/scans-v<EXTRACTOR_VERSION>.sqlite`),
+so a change of the extractor invalidates everything at once. A blob's scan does
+not depend on the path it is found at, except for `Site.file_path`, which is
+stored empty and put back on load: a renamed or copied file is not parsed again.
+JSON, not pickle: the cache directory is not trusted to hold code.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Mapping
+from dataclasses import fields, replace
+from pathlib import Path
+from typing import Any
+
+from pipeline.core.sitetypes import Condition, Facts, FileScan, Site, TypeAlias, placed
+from pipeline.languages import EXTRACTOR_VERSION
+
+
+class ScanCache:
+    """Scans by blob id, persisted in SQLite; each parser process writes what it parsed."""
+
+    def __init__(self, cache_dir: Path) -> None:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        self.directory = cache_dir
+        self.path = cache_dir / f"scans-v{EXTRACTOR_VERSION}.sqlite"
+        # Parser processes write their own results: wait for each other, never fail.
+        self._db = sqlite3.connect(self.path, timeout=60)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS scans (blob TEXT PRIMARY KEY, scan TEXT NOT NULL)"
+        )
+
+    def get_many(self, blobs: Iterable[str]) -> dict[str, FileScan]:
+        """The cached scans among `blobs` (file paths left empty)."""
+        wanted = list(dict.fromkeys(blobs))
+        found: dict[str, FileScan] = {}
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = self._db.execute(f"SELECT blob, scan FROM scans WHERE blob IN ({marks})", chunk)
+            for blob, text in rows:
+                try:
+                    found[blob] = decode_scan(json.loads(text))
+                except (KeyError, TypeError, ValueError):
+                    continue  # a damaged row is a miss, not a crash
+        return found
+
+    def put_many(self, scans: Mapping[str, FileScan]) -> None:
+        """Store scans by blob id, in one transaction."""
+        rows = [
+            (blob, json.dumps(encode_scan(scan), separators=(",", ":")))
+            for blob, scan in scans.items()
+        ]
+        with self._db:
+            self._db.executemany("INSERT OR REPLACE INTO scans VALUES (?, ?)", rows)
+
+    def close(self) -> None:
+        """Close the database."""
+        self._db.close()
+
+
+def encode_scan(scan: FileScan) -> dict[str, Any]:
+    """A JSON-able form of a scan, with no file path in it (field by field: `asdict` is slow)."""
+    return {
+        "sites": [_encode_site(site) for site in scan.sites],
+        "aliases": [[a.name, a.error_type, a.line] for a in scan.aliases],
+        "parse_errors": scan.parse_errors,
+        "uses_anyhow_result": scan.uses_anyhow_result,
+    }
+
+
+def _encode_site(site: Site) -> list[Any]:
+    facts = site.facts
+    conditions = [[c.kind, c.text, c.line, c.negated] for c in facts.conditions]
+    encoded_facts = [getattr(facts, name) for name in _FACT_FIELDS]
+    encoded_facts[_FACT_FIELDS.index("conditions")] = conditions
+    values = [getattr(site, name) for name in _SITE_FIELDS]
+    values[_SITE_FIELDS.index("file_path")] = ""
+    values[_SITE_FIELDS.index("facts")] = encoded_facts
+    values[_SITE_FIELDS.index("format_args")] = list(site.format_args)
+    return values
+
+
+def decode_scan(data: dict[str, Any]) -> FileScan:
+    """The inverse of `encode_scan`."""
+    sites = []
+    for raw in data["sites"]:
+        values = dict(zip(_SITE_FIELDS, raw, strict=True))
+        facts = dict(zip(_FACT_FIELDS, values["facts"], strict=True))
+        facts["conditions"] = tuple(Condition(*c) for c in facts["conditions"])
+        values["facts"] = Facts(**facts)
+        values["format_args"] = tuple(values["format_args"])
+        sites.append(Site(**values))
+    return FileScan(
+        sites=tuple(sites),
+        aliases=tuple(TypeAlias(*a) for a in data["aliases"]),
+        parse_errors=data["parse_errors"],
+        uses_anyhow_result=data["uses_anyhow_result"],
+    )
+
+
+_SITE_FIELDS = tuple(f.name for f in fields(Site))
+_FACT_FIELDS = tuple(f.name for f in fields(Facts))
+
+
+def with_path(scan: FileScan, path: str) -> FileScan:
+    """A cached scan placed at `path` (`placed`, not `dataclasses.replace`: that is slow)."""
+    sites = tuple(placed(s, 0, path, s.window, s.window_start) for s in scan.sites)
+    return replace(scan, sites=sites)

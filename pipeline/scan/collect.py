@@ -1,0 +1,134 @@
+"""Collecting the sites of a repository at a commit: the work before any explanation.
+
+`scan_commit` opens the source, resolves the commit and scans its `.rs` files
+(cached by blob id); `build_contexts` resolves ids, patterns and error classes
+across the whole repository. No pydantic, no analyzer: `errdoc sites` is this.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence, Set
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pipeline.languages import SUFFIXES
+from pipeline.scan.cache import ScanCache
+from pipeline.scan.context import AliasTable, SiteContext, ordinals, site_context
+from pipeline.scan.pool import RepoScan, scan_listing
+from pipeline.source.repository import Listing, list_files, open_source, resolve_commit
+
+
+@dataclass(frozen=True)
+class ExtractRequest:
+    """What the user asked for."""
+
+    repo: str
+    rev: str
+    out: Path
+    cache_dir: Path
+    source: str | None = None
+    include: Sequence[str] = ()
+    exclude: Sequence[str] = ()
+    jobs: int | None = None
+
+
+@dataclass(frozen=True)
+class AnalyzerChoice:
+    """The analyzer options of a run."""
+
+    name: str = "static"
+    model: str | None = None
+    concurrency: int = 8
+    rpm: int | None = None
+    tpm: int | None = None
+    dry_run: bool = False
+
+
+def scan_commit(request: ExtractRequest) -> tuple[str, RepoScan, int]:
+    """Open the source, resolve the commit and scan its Rust files: (sha, scan, files listed)."""
+    git_dir, sha, listing = locate(request)
+    return sha, scan_entries(request, git_dir, listing), listed_count(listing)
+
+
+def open_commit(request: ExtractRequest) -> tuple[Path, str]:
+    """Open the source (fetching a URL) and resolve the commit: once per run."""
+    git_dir = open_source(request.repo, request.source, request.cache_dir)
+    return git_dir, resolve_commit(git_dir, request.rev)
+
+
+def locate(
+    request: ExtractRequest, commit: tuple[Path, str] | None = None
+) -> tuple[Path, str, Listing]:
+    """List the Rust files of the commit (opened and resolved here unless given)."""
+    git_dir, sha = commit or open_commit(request)
+    return (
+        git_dir,
+        sha,
+        list_files(
+            git_dir, sha, suffixes=SUFFIXES, include=request.include, exclude=request.exclude
+        ),
+    )
+
+
+def listed_count(listing: Listing) -> int:
+    return len(listing.entries) + len(listing.skipped)
+
+
+def scan_entries(
+    request: ExtractRequest,
+    git_dir: Path,
+    listing: Listing,
+    skip: Set[str] = frozenset(),
+    previous: Mapping[str, str] | None = None,
+) -> RepoScan:
+    """Scan the listed files but those in `skip` (cached by blob id; `scan_listing`)."""
+    if skip:
+        listing = Listing(tuple(e for e in listing.entries if e.path not in skip), listing.skipped)
+    cache = ScanCache(request.cache_dir)
+    try:
+        return scan_listing(git_dir, listing, cache, request.jobs, previous)
+    finally:
+        cache.close()
+
+
+def alias_table(scanned: RepoScan) -> AliasTable:
+    """The `Result` aliases declared by the scanned files."""
+    return AliasTable.build(
+        ((path, alias) for path, scan in scanned.scans.items() for alias in scan.aliases),
+        (path for path, scan in scanned.scans.items() if scan.uses_anyhow_result),
+    )
+
+
+def build_contexts(
+    repo: str, sha: str, scanned: RepoScan, aliases: AliasTable | None = None
+) -> list[SiteContext]:
+    """A context per site, ids and error classes resolved across the repository.
+
+    `aliases` defaults to those of the scanned files; a run that carries files over
+    unscanned passes the table of the whole repository.
+    """
+    aliases = alias_table(scanned) if aliases is None else aliases
+    contexts: list[SiteContext] = []
+    for path in sorted(scanned.scans):
+        sites = scanned.scans[path].sites
+        for site, ordinal in zip(sites, ordinals([s.pattern for s in sites]), strict=True):
+            contexts.append(site_context(repo, sha, site, ordinal, aliases))
+    return contexts
+
+
+def counts_of(scanned: RepoScan, contexts: Sequence[SiteContext], listed: int) -> dict[str, Any]:
+    kinds = Counter(c.site.kind for c in contexts)
+    return {
+        "records": len(contexts),
+        "filesListed": listed,
+        "filesScanned": len(scanned.scans),
+        "filesParsed": scanned.parsed,
+        "filesFromCache": scanned.cached,
+        "filesSkipped": sum(scanned.skipped.values()),
+        "skippedByReason": dict(sorted(scanned.skipped.items())),
+        # in the items that were parsed: an error in an item with no site is never seen
+        "filesWithSyntaxErrors": sum(1 for s in scanned.scans.values() if s.parse_errors),
+        "sitesByKind": dict(sorted(kinds.items())),
+    }

@@ -1,0 +1,262 @@
+"""A site in its repository: identity, pattern, error class, window (SPEC 4). Pure.
+
+`SiteContext` is everything a record or an analyzer needs about one site. It is
+built from the scans of the whole repository (aliases are resolved across files)
+and needs no pydantic: listing sites stays light.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from pipeline.core.sitetypes import ErrorType, Severity, Site, TypeAlias
+
+
+@dataclass(frozen=True, slots=True)
+class SiteContext:
+    """A site plus everything an analyzer may use to explain it."""
+
+    record_id: str
+    repo: str
+    sha: str
+    site: Site
+    error_class: str | None
+    error_type: ErrorType
+    severity: Severity
+    message_pattern: str
+    window: str  # the source window, lines joined by "\n"
+    window_start: int  # 1-based line of the window's first line
+    content_hash: str
+
+
+PANIC_KINDS = {"panic", "unreachable", "todo", "unimplemented", "assert", "expect"}
+ANYHOW_KINDS = {"bail", "anyhow", "ensure", "format_err"}
+# An expected rejection of a user's request that leaves the system healthy.
+_REJECTION = re.compile(
+    r"\b(not supported|unsupported|does not support|doesn't support|invalid|not allowed|"
+    r"permission denied|already exists?|not found|does not exist|doesn't exist|not permitted|"
+    r"too (?:long|large|many|big)|must be|expected .* got|unknown)\b",
+    re.IGNORECASE,
+)
+_REJECTING_CALLEE = re.compile(
+    r"(invalid|not_?found|permission|unsupported|not_?supported|already_?exists|bind|parse)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class AliasTable:
+    """`type XResult<T> = Result<T, XError>` aliases of a whole repository."""
+
+    by_name: Mapping[str, tuple[tuple[str, str], ...]]  # name -> ((file path, error type), ...)
+    anyhow_result_files: frozenset[str] = frozenset()  # files that `use anyhow::Result`
+    _memo: dict[tuple[str, str], str | None] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+    @classmethod
+    def build(
+        cls, aliases: Iterable[tuple[str, TypeAlias]], anyhow_files: Iterable[str] = ()
+    ) -> AliasTable:
+        """Index aliases by name from `(file path, alias)` pairs."""
+        table: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        for path, alias in aliases:
+            table[alias.name].append((path, alias.error_type))
+        return cls({name: tuple(sorted(v)) for name, v in table.items()}, frozenset(anyhow_files))
+
+    def resolve(self, name: str, path: str) -> str | None:
+        """The error type of alias `name` as seen from `path`: same file, nearest crate, unique."""
+        key = (name, path)
+        if key not in self._memo:
+            self._memo[key] = self._resolve(name, path)
+        return self._memo[key]
+
+    def _resolve(self, name: str, path: str) -> str | None:
+        candidates = self.by_name.get(name, ())
+        if not candidates:
+            return None
+        same_file = [error for file, error in candidates if file == path]
+        if same_file:
+            return same_file[0]
+        # An alias in this file's directory or above it (`crate::error::Result` from the crate
+        # root) is in scope the way Rust modules nest; a sibling module's alias is not.
+        site_dir = _directory(path)
+        above = [c for c in candidates if _is_within(site_dir, _directory(c[0]))]
+        if above:
+            depth = max(len(_directory(file)) for file, _ in above)
+            nearest = {error for file, error in above if len(_directory(file)) == depth}
+            if len(nearest) == 1:
+                return nearest.pop()
+        # Else the crate's only alias of that name (imported from a sibling module), else the
+        # repository's only one (`risingwave_meta::MetaResult` in another crate); choosing
+        # between several is a guess this does not make.
+        crate = _crate(path)
+        for scope in ({e for f, e in candidates if _crate(f) == crate}, {e for _, e in candidates}):
+            if len(scope) == 1:
+                return scope.pop()
+        return None
+
+
+def _directory(path: str) -> str:
+    return path.rsplit("/", 1)[0] if "/" in path else ""
+
+
+def _is_within(directory: str, ancestor: str) -> bool:
+    return directory == ancestor or directory.startswith(ancestor + "/") or not ancestor
+
+
+def _crate(path: str) -> str:
+    """`src/meta/src/stream/x.rs` -> `src/meta`: the directory that holds the crate's `src/`."""
+    head, found, _ = path.partition("/src/")
+    if found:
+        return head
+    return "" if path.startswith("src/") else path.split("/", 1)[0]
+
+
+def record_id(repo: str, file_path: str, pattern: str, ordinal: int) -> str:
+    """16 hex: stable while the site stays in its file, whatever its line."""
+    key = "\n".join((repo, file_path, pattern, str(ordinal)))
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
+
+
+def content_hash(message: str, pattern: str, window: str) -> str:
+    """What makes an explanation stale: message, pattern and source window."""
+    body = json.dumps([message, pattern, window], ensure_ascii=False, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def error_class(site: Site, aliases: AliasTable) -> str | None:
+    """The Rust error type of the site: the fn's return type, resolved, else the macro's."""
+    if site.kind in PANIC_KINDS:
+        return None
+    if site.kind == "error_attr":
+        return site.facts.enclosing_type
+    resolved = _result_error(site.facts.return_type, site.file_path, aliases)
+    if resolved is not None:
+        return resolved
+    if site.kind in ANYHOW_KINDS or (site.kind == "context" and site.macro != "wrap_err"):
+        return "anyhow::Error"
+    if site.kind == "eyre":
+        return "eyre::Report"
+    if site.kind == "constructor" and site.macro != "Err" and "::" in site.macro:
+        return site.macro.rsplit("::", 1)[0].rsplit("::", 1)[-1]
+    return None
+
+
+def _result_error(return_type: str | None, path: str, aliases: AliasTable) -> str | None:
+    if not return_type:
+        return None
+    written, alias = _result_type(return_type)
+    if alias is None:
+        return written
+    short = alias.rsplit("::", 1)[-1]
+    if alias == "Result" and path in aliases.anyhow_result_files:
+        return "anyhow::Error"
+    resolved = aliases.resolve(short, path)
+    if resolved is not None and resolved.endswith("Result"):
+        return None  # an alias of an alias we cannot see through
+    return resolved
+
+
+def _result_type(return_type: str) -> tuple[str | None, str | None]:
+    """What a fn's return type says of its error: (the type, None) when it is written out
+    (`Result<T, E>`, `anyhow::Result<T>`), (None, the alias as written) when an alias must
+    be looked up (`MetaResult<T>`), (None, None) when it is no `Result`."""
+    name, arguments = _generic(return_type)
+    if not name.endswith("Result"):
+        return None, None
+    if len(arguments) >= 2:
+        return arguments[1], None
+    if name in ("anyhow::Result", "::anyhow::Result"):
+        return "anyhow::Error", None
+    if name.endswith("eyre::Result"):
+        return "eyre::Report", None
+    return None, name
+
+
+def alias_lookup(site: Site) -> str | None:
+    """The alias name that `error_class` looks up for this site, if it looks one up.
+
+    What a carried-over record's error class depends on outside its own file.
+    """
+    if site.kind in PANIC_KINDS or site.kind == "error_attr" or not site.facts.return_type:
+        return None
+    _, alias = _result_type(site.facts.return_type)
+    return alias.rsplit("::", 1)[-1] if alias is not None else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _generic(text: str) -> tuple[str, tuple[str, ...]]:
+    """`Result<Vec<A>, B>` -> ("Result", ["Vec<A>", "B"])."""
+    text = re.sub(r"\s+", "", text)
+    if "<" not in text or not text.endswith(">"):
+        return text, ()
+    name, _, inner = text.partition("<")
+    inner = inner[:-1]
+    args, depth, current = [], 0, ""
+    for ch in inner:
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            args.append(current)
+            current = ""
+        else:
+            current += ch
+    if current:
+        args.append(current)
+    return name, tuple(args)
+
+
+def error_type(site: Site) -> ErrorType:
+    """`panic` for panics, `error_code` when a code is carried, else `exception`."""
+    if site.kind in PANIC_KINDS:
+        return "panic"
+    return "error_code" if site.error_code else "exception"
+
+
+def severity(site: Site) -> Severity:
+    """`critical` for panics; `warning` for an expected rejection of a request; else `error`."""
+    if site.kind in PANIC_KINDS:
+        return "critical"
+    if _REJECTION.search(site.message) or (
+        site.kind == "constructor" and _REJECTING_CALLEE.search(site.macro)
+    ):
+        return "warning"
+    return "error"
+
+
+def ordinals(patterns: Sequence[str]) -> list[int]:
+    """For the patterns of one file's sites (in line order), each one's ordinal in that file."""
+    seen: dict[str, int] = defaultdict(int)
+    result = []
+    for pattern in patterns:
+        result.append(seen[pattern])
+        seen[pattern] += 1
+    return result
+
+
+def site_context(repo: str, sha: str, site: Site, ordinal: int, aliases: AliasTable) -> SiteContext:
+    """Everything about one site that a record or an analyzer needs."""
+    pattern, window, start = site.pattern, site.window, site.window_start
+    klass = error_class(site, aliases)
+    return SiteContext(
+        record_id=record_id(repo, site.file_path, pattern, ordinal),
+        repo=repo,
+        sha=sha,
+        site=site,
+        error_class=klass,
+        error_type=error_type(site),
+        severity=severity(site),
+        message_pattern=pattern,
+        window=window,
+        window_start=start,
+        content_hash=content_hash(site.message, pattern, window),
+    )

@@ -1,0 +1,1 @@
+"""Stage 1, source: a repository at a commit, read straight from the object database (no checkout)."""

@@ -1,0 +1,101 @@
+"""`regenerate`: bring a published dataset to the newest commit of a ref, paying for what changed.
+
+Unchanged blobs come from the scan cache, unchanged sites keep their explanation
+(`extract.reusable`), so the work and the model calls follow the change. The
+previous commit is never needed: after a force-push that dropped it, the run is
+a full extraction that still reuses both caches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from pipeline.dataset.extract import ExtractResult, run_extract
+from pipeline.dataset.runner import analyzer_factory
+from pipeline.dataset.store import dataset_dir, read_manifest
+from pipeline.scan.collect import AnalyzerChoice, ExtractRequest, open_commit
+from pipeline.versions.diff import Summary, diff_records
+
+
+@dataclass(frozen=True)
+class Regeneration:
+    """What one regeneration did."""
+
+    repo: str
+    old_sha: str | None
+    new_sha: str
+    summary: Summary | None  # None when the dataset was already at the commit
+    result: ExtractResult | None
+    requests: int = 0
+    cost_usd: float | None = None
+
+    def line(self) -> str:
+        """One line for the scheduled job's summary."""
+        old = self.old_sha[:10] if self.old_sha else "(none)"
+        if self.result is not None and not self.result.published:
+            return f"{self.repo}: nothing published at {self.new_sha[:10]}"
+        if self.summary is None:
+            return f"{self.repo}: already at {self.new_sha[:10]}; nothing to do"
+        s = self.summary
+        cost = f", ${self.cost_usd:.4f}" if self.cost_usd is not None else ""
+        return (
+            f"{self.repo}: {old}..{self.new_sha[:10]} +{s.added} -{s.removed} ~{s.changed} "
+            f"moved {s.moved}, unchanged {s.unchanged}; model requests {self.requests}{cost}"
+        )
+
+
+def remembered(request: ExtractRequest, manifest: Mapping[str, Any] | None) -> ExtractRequest:
+    """Fill SOURCE/INCLUDE/EXCLUDE left unset from what the dataset was made with."""
+    if manifest is None:
+        return request
+    return replace(
+        request,
+        source=request.source or manifest.get("source"),
+        include=request.include or tuple(manifest.get("include") or ()),
+        exclude=request.exclude or tuple(manifest.get("exclude") or ()),
+    )
+
+
+def regenerate(request: ExtractRequest, choice: AnalyzerChoice) -> Regeneration:
+    """Regenerate one repository's dataset at `request.rev` (a branch, tag or sha)."""
+    root = dataset_dir(request.out, request.repo)
+    manifest = read_manifest(root) if (root / "manifest.json").exists() else None
+    request = remembered(request, manifest)
+    old_sha = manifest["sha"] if manifest else None
+    commit = open_commit(request)  # fetches a URL source, once for the whole run
+    new_sha = commit[1]
+    if new_sha == old_sha and choice.name == _analyzer_of(manifest):
+        return Regeneration(request.repo, old_sha, new_sha, None, None)
+    make, name, version = analyzer_factory(choice, request)
+    if make is None:
+        return Regeneration(request.repo, old_sha, new_sha, None, None)
+    result = run_extract(replace(request, rev=new_sha), make, name, version, commit)
+    summary = _summary(result) if result.published else None
+    requests, cost = _model_spend(result)
+    return Regeneration(request.repo, old_sha, new_sha, summary, result, requests, cost)
+
+
+def _summary(result: ExtractResult) -> Summary:
+    """The diff against the previous version; carried records are unchanged by construction."""
+    previous = result.previous
+    old = (
+        [previous.records[rid] for rid in previous.records.keys() - result.carried]
+        if previous
+        else []
+    )
+    summary = diff_records(old, result.records).summary
+    return replace(summary, unchanged=summary.unchanged + len(result.carried))
+
+
+def _analyzer_of(manifest: Mapping[str, Any] | None) -> str | None:
+    if manifest is None:
+        return None
+    analyzers = {p.get("analyzer") for p in manifest.get("records", {}).values()}
+    return analyzers.pop() if len(analyzers) == 1 else None
+
+
+def _model_spend(result: ExtractResult) -> tuple[int, float | None]:
+    stats: dict[str, Any] = result.counts.get("llm", {})
+    return int(stats.get("requests", 0)), stats.get("costUsd")
