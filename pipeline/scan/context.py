@@ -15,6 +15,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from pipeline.core.reach import Reach
 from pipeline.core.sitetypes import ErrorType, Severity, Site, TypeAlias
 
 
@@ -33,6 +34,7 @@ class SiteContext:
     window: str  # the source window, lines joined by "\n"
     window_start: int  # 1-based line of the window's first line
     content_hash: str
+    reach: Reach | None = None  # caller paths and condition sources, when an index was built
 
 
 PANIC_KINDS = {"panic", "unreachable", "todo", "unimplemented", "assert", "expect"}

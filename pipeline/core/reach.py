@@ -1,0 +1,63 @@
+"""How a user reaches a site: caller paths to entry points and what its conditions depend on.
+
+The contract between the repository index (built in the scan stage) and everything
+that explains or shows a site: the static analyzer, the model's prompt, the page's
+"How you get here" section and `explain --json`. Pure data; no tree-sitter here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+# How a call edge was resolved, most certain first; `name` is a bare-name match.
+Resolution = Literal["self", "local", "import", "type", "trait", "rpc", "name"]
+EntryKind = Literal["main", "cli", "rpc", "http", "statement", "pub-api", "custom"]
+
+
+@dataclass(frozen=True, slots=True)
+class Hop:
+    """One function on a caller path."""
+
+    name: str  # as a reader knows it: `DdlController::alter_backfill_parallelism`
+    file_path: str
+    line: int  # 1-based line of its definition
+    signature: str  # `pub async fn alter_backfill_parallelism(&self, ...) -> MetaResult<()>`
+    doc: str | None = None  # its doc comment, `///` stripped
+    call_line: int | None = None  # where it calls the next hop (None for the last hop)
+    resolution: Resolution | None = None  # how the call from the previous hop was resolved
+    candidates: tuple[str, ...] = ()  # other functions that call may reach when ambiguous
+
+
+@dataclass(frozen=True, slots=True)
+class CallerPath:
+    """A path from an entry point down to the function that holds the site."""
+
+    hops: tuple[Hop, ...]  # entry point first, the site's enclosing function last
+    entry: EntryKind | None = None  # None: no entry point was reached within the depth limit
+    entry_label: str | None = (
+        None  # `SQL statement ALTER ... SET BACKFILL_PARALLELISM`, `risectl meta pause`
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Dependency:
+    """Where an identifier of the condition chain comes from."""
+
+    name: str  # as it appears in the condition: `deferred`, `self.conf.auth_enabled`
+    kind: Literal["parameter", "field", "const", "static", "variant", "local"]
+    text: str  # the definition or the argument as written: `pub const MAX: usize = 64`
+    file_path: str | None = None
+    line: int | None = None
+    doc: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """Everything the index knows about how a site is reached."""
+
+    paths: tuple[CallerPath, ...] = ()  # best first, at most 3
+    callers: int = 0  # distinct direct callers of the enclosing function
+    dependencies: tuple[Dependency, ...] = ()
+    conversion: str | None = None  # `impl From<MetaError> for tonic::Status` at file:line
+    http_status: int | None = None  # only when the conversion shows one
