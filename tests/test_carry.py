@@ -29,11 +29,13 @@ from regen_fixtures import (
     regenerate,
 )
 
+from pipeline.core.model import Explanation
 from pipeline.core.sitetypes import Facts, Site
 from pipeline.scan.context import alias_lookup
 
 ERROR_PATH = "src/meta/src/error.rs"
 TIMES = ("analyzedAt", "contentChangedAt")
+EXPLANATION = tuple(Explanation.model_fields)
 
 
 def other_error(files: Files) -> Files:
@@ -72,14 +74,31 @@ def without_times(found: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]
     return {rid: {k: v for k, v in r.items() if k not in TIMES} for rid, r in found.items()}
 
 
-def comparable(data: dict[str, Any]) -> dict[str, Any]:
-    """The manifest but for what differs between any two runs (version, history, reuse)."""
+def place(record: dict[str, Any]) -> str:
+    return f"{record['filePath']}:{record['lineNumber']}"
+
+
+def by_place(found: dict[str, dict[str, Any]], kept: set[str]) -> dict[str, dict[str, Any]]:
+    """Records by file and line, without ids and timestamps (`kept`: nor their explanation)."""
+    return {
+        place(r): {
+            k: v
+            for k, v in r.items()
+            if k != "id" and (k not in EXPLANATION or place(r) not in kept)
+        }
+        for r in without_times(found).values()
+    }
+
+
+def comparable(data: dict[str, Any], found: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The manifest but for what differs between any two runs (version, history, reuse, ids)."""
     counts = {
         k: v
         for k, v in data["counts"].items()
         if k not in ("filesParsed", "filesFromCache", "filesCarried", "reused", "retired")
     }
-    return {"records": data["records"], "files": data["files"], "counts": counts}
+    provenance = {place(found[rid]): p for rid, p in data["records"].items()}
+    return {"records": provenance, "files": data["files"], "counts": counts}
 
 
 @pytest.mark.parametrize(("name", "change"), CHANGES, ids=[c[0] for c in CHANGES])
@@ -88,13 +107,31 @@ def test_a_regeneration_publishes_what_a_fresh_extraction_does(
 ) -> None:
     out, cache = tmp_path / "out", tmp_path / "cache"
     assert extract(repo.path, out, cache, "main").exit_code == 0
+    before, manifest_before = records(out), manifest(out)
     sha = repo.commit(change(dict(BASE)), message=name)
     assert regenerate(out, cache).exit_code == 0
     fresh = tmp_path / "fresh"
     assert extract(repo.path, fresh, tmp_path / "fresh-cache", sha).exit_code == 0
 
-    assert without_times(records(out)) == without_times(records(fresh))
-    assert comparable(manifest(out)) == comparable(manifest(fresh))
+    # Ids are permanent: a moved site keeps the id a fresh extraction would not give it, so
+    # the two are compared by place. A site moved to another file with its window keeps its
+    # explanation (SPEC 7: same content hash), which a fresh run words with the new path.
+    moved = {
+        rid
+        for rid, r in records(out).items()
+        if rid in before and before[rid]["filePath"] != r["filePath"]
+    }
+    assert moved == ({"moved site": moved, "renamed file": moved}.get(name) or set())
+    hashes = {rid: p["contentHash"] for rid, p in manifest(out)["records"].items()}
+    old_hashes = {rid: p["contentHash"] for rid, p in manifest_before["records"].items()}
+    same = {rid for rid in moved if hashes[rid] == old_hashes[rid]}
+    assert same == (moved if name == "renamed file" else set())
+    for rid in same:
+        explained = {k: records(out)[rid][k] for k in EXPLANATION}
+        assert explained == {k: before[rid][k] for k in EXPLANATION}
+    kept = {place(r) for rid, r in records(out).items() if rid in same}
+    assert by_place(records(out), kept) == by_place(records(fresh), kept)
+    assert comparable(manifest(out), records(out)) == comparable(manifest(fresh), records(fresh))
     jsonl = (dataset(out) / "records.jsonl").read_text()
     assert [json.loads(line) for line in jsonl.splitlines()] == [
         records(out)[rid] for rid in sorted(records(out))

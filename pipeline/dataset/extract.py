@@ -22,6 +22,7 @@ from pipeline.dataset.carry import (
     stale_classes,
     summary_aliases,
 )
+from pipeline.dataset.ids import assign_ids
 from pipeline.dataset.lock import exclusive
 from pipeline.dataset.records import build_record, relocated
 from pipeline.dataset.store import (
@@ -119,6 +120,8 @@ def run_extract(
             request, (git_dir, sha, listing), previous, settings, (analyzer_name, analyzer_version)
         )
         contexts = build_contexts(request.repo, sha, scanned, aliases)
+        if previous is not None:
+            contexts = _permanent_ids(contexts, previous, carried, listing)
         counts = counts_of(scanned, contexts, listed_count(listing))
         _count_carried(counts, carried, previous)
         extra = {**settings, "source": request.source, "files": dict(sorted(files.items()))}
@@ -155,6 +158,21 @@ def _scan_or_carry(
         again = Listing(tuple(e for e in listing.entries if e.path in stale), ())
         scanned = merged(scanned, scan_entries(request, git_dir, again))
     return scanned, carry(previous, keep, request.repo, sha), files, aliases
+
+
+def _permanent_ids(
+    contexts: Sequence[SiteContext], previous: Previous, carried: Carried, listing: Listing
+) -> list[SiteContext]:
+    """The scanned sites with the ids of the previous records they are (SPEC 4)."""
+    open_ids = previous.records.keys() - carried.lines.keys()
+    provenance = previous.provenance.raw
+    return assign_ids(
+        contexts,
+        {rid: previous.records[rid] for rid in open_ids},
+        {rid: (provenance.get(rid) or {}).get("enclosingFn") for rid in open_ids},
+        previous.records.keys() | previous.retired.keys(),
+        {entry.path for entry in listing.entries},
+    )
 
 
 def _settings(request: ExtractRequest) -> dict[str, Any]:

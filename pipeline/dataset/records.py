@@ -42,7 +42,6 @@ def build_record(
         slug=slugify(site.message),
         errorMessage=site.message,
         messagePattern=context.message_pattern,
-        filePath=site.file_path,
         sourceCode=context.window,
         **_located(context),
         **explanation.model_dump(),
@@ -68,6 +67,7 @@ def _located(context: SiteContext) -> dict[str, Any]:
     site = context.site
     end = context.window_start + context.window.count("\n")
     return {
+        "filePath": site.file_path,
         "lineNumber": site.line,
         "sourceCodeStart": context.window_start,
         "sourceCodeEnd": end,

@@ -12,19 +12,17 @@ The contract (SPEC 7), for `diff_records(old, new)`:
 - Pairs are made in rounds, strongest evidence first; a record taken by one
   round is out of the later ones. Ties are broken by score, then same file,
   then line distance, then ids, so the result never depends on input order.
+  Ids are permanent (SPEC 4: a site found again keeps its id), so diffs follow
+  them first; the later rounds pair what ids cannot (an edited message is a new
+  pattern, hence a new id) and datasets made before ids were permanent.
   1. Same id and equal content: *unchanged*; `shifted` when its line or window
      bounds moved (a line shift alone is no change).
-  2. Different ids, equal `messagePattern`, `errorMessage` and `sourceCode`:
-     *moved* (a renamed file, or a site whose ordinal among equal messages in
-     its file changed, which changes its id).
-  3. Same id, content differs, neighbourhoods alike: *changed*.
-  4. Different ids, equal `messagePattern` and `errorMessage`, neighbourhoods
-     alike: *moved*, with the content fields that differ (a function moved to
-     another file drags a different window along). This round runs before
-     round 5 so that inserting a second `expect("should exist")` above the
-     first reports one addition and one move, not a rewrite of the first.
-  5. Same id, content differs: *changed* (the site kept its identity; the code
-     around it was rewritten).
+  2. Same id, other file: *moved*, with the content fields that differ.
+  3. Same id: *changed*.
+  4. Different ids, equal `messagePattern`, `errorMessage` and `sourceCode`:
+     *moved*.
+  5. Different ids, equal `messagePattern` and `errorMessage`, neighbourhoods
+     alike: *moved*, with the content fields that differ.
   6. Different ids, same `filePath`, neighbourhoods alike: *changed*, with
      `old_id != new.id`. An edited message changes `messagePattern` and hence
      the id, yet it is the same site: this round pairs it back.
@@ -246,10 +244,10 @@ def diff_records(old: Sequence[Record], new: Sequence[Record]) -> DatasetDiff:
     """Compare two record collections (see the module docstring for the rules)."""
     m = _Matcher(_unique(old, "old"), _unique(new, "new"))
     unchanged = m.same_id(lambda o, n: not field_changes(o, n))
+    id_moves = m.same_id(lambda o, n: o.filePath != n.filePath)
+    changed = m.same_id(lambda o, n: True)
     exact_moves = m.greedy(lambda r: (r.messagePattern, r.errorMessage, r.sourceCode), exact=True)
-    changed = m.same_id(lambda o, n: m.alike(o, n) >= ALIKE)
     near_moves = m.greedy(lambda r: (r.messagePattern, r.errorMessage), exact=False)
-    changed += m.same_id(lambda o, n: True)
     changed += m.greedy(lambda r: r.filePath, exact=False)
 
     def ordered(made: Iterable[Pair]) -> tuple[Pair, ...]:
@@ -261,7 +259,7 @@ def diff_records(old: Sequence[Record], new: Sequence[Record]) -> DatasetDiff:
     return DatasetDiff(
         added=tuple(sorted(m.new.values(), key=_position)),
         removed=tuple(sorted(m.old.values(), key=_position)),
-        moved=pairs(exact_moves + near_moves, skip=("filePath",)),
+        moved=pairs(id_moves + exact_moves + near_moves, skip=("filePath",)),
         changed=pairs(changed),
         unchanged=ordered(Pair(o, n) for o, n in unchanged),  # no field differs, by round 1
     )
