@@ -352,9 +352,10 @@ def test_an_edited_site_gets_a_new_content_time_and_the_rest_keep_theirs(
     assert after[edited]["id"] == before[edited]["id"]
     assert after[edited]["contentChangedAt"] != before[edited]["contentChangedAt"]
     assert "is_paused && x" in after[edited]["triggerScenarios"]
-    untouched = "id two is invalid"
-    assert after[untouched]["contentChangedAt"] == before[untouched]["contentChangedAt"]
-    assert after[untouched]["analyzedSha"] == repo.head()
+    untouched = "id two is invalid"  # in another file, whose blob is unchanged (SPEC 7)
+    assert after[untouched]["filePath"] != after[edited]["filePath"]
+    assert after[untouched] == before[untouched]
+    assert after[edited]["analyzedSha"] == repo.head() != before[untouched]["analyzedSha"]
 
 
 def test_a_removed_site_is_retired_since_the_new_commit(repo: GitRepo, out: Path) -> None:

@@ -129,7 +129,9 @@ def test_line_shift_keeps_explanation_and_timestamps(repo: GitRepo, tmp_path: Pa
             before["contentChangedAt"],
         )
         assert record["documentation"] == before["documentation"]
-        assert record["analyzedSha"] == new_sha and new_sha in record["githubUrl"]
+        # SPEC 7: only the changed file's records are located again at the new commit.
+        located = new_sha if record["filePath"] == BARRIER_RS else before["analyzedSha"]
+        assert record["analyzedSha"] == located and located in record["githubUrl"]
     assert manifest(out)["counts"]["reused"] == BASE_SITES
 
 

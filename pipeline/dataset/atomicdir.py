@@ -55,10 +55,10 @@ def claim_staging(root: Path) -> Path:
     """A staging directory: the previous version's tree (the spare) if there is one.
 
     Creating a file costs far more than rewriting one on some filesystems (0.7 ms
-    against 0.04 ms on this project's machines), and every record file changes at
-    every commit (`analyzedSha`), so the spare's files are rewritten in place. The
-    spare is not live: nobody reads it. Its hard links to the live tree (`versions/`,
-    `.lock`) are dropped first and made again by `_link_tree`.
+    against 0.04 ms on this project's machines): the spare's record files are reused
+    (most are links to the live ones already, the rest rewritten in place). The spare
+    is not live: nobody reads it. Its other links to the live tree (`versions/`,
+    `.lock`) are dropped first and made again by `link_tree`.
     """
     spare = spare_of(root)
     staging = Path(tempfile.mkdtemp(prefix=f".{root.name}.staging-", dir=root.parent))

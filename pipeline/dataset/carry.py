@@ -3,9 +3,9 @@
 A file whose blob is the one the previous version was made from, read by the same
 extractor, holds the same sites with the same ids, lines and windows. If the
 `Result` aliases its sites look up still resolve as they did (error classes are
-resolved across files), each of its records is the previous one with only
-`analyzedSha` and `githubUrl` moved (SPEC 7). A regeneration then pays for the
-changed files alone.
+resolved across files), each of its records is the previous one as it is, its
+`analyzedSha` and `githubUrl` included, and its record file is kept (SPEC 7). A
+regeneration then pays for the changed files alone.
 
 The manifest keeps what this needs per scanned file (`files`: blob id, record count,
 the aliases it declares and those its sites look up, `use anyhow::Result`, parse
@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipeline.core.sitetypes import TypeAlias
-from pipeline.dataset.records import github_tree
 from pipeline.dataset.store import Previous
 from pipeline.scan.context import AliasTable, alias_lookup
 from pipeline.scan.pool import RepoScan
@@ -137,36 +136,23 @@ def stale_classes(previous: Previous, carried: Set[str], table: AliasTable) -> f
     )
 
 
-def carry(previous: Previous, paths: Set[str], repo: str, sha: str) -> Carried:
-    """The previous records of `paths`, moved to commit `sha` (their lines edited, not parsed).
+def carry(previous: Previous, paths: Set[str]) -> Carried:
+    """The previous records of `paths`, as they are (SPEC 7: same blob, same record).
 
-    Every record of a version has that version's commit in `analyzedSha` and in its
-    `githubUrl`, once each: exactly those two strings change.
+    Their `analyzedSha` and `githubUrl` still name the commit at which they were last
+    located, whose code at those lines is this commit's; their files are not rewritten.
     """
-    old_sha, old_url = _sha_field(previous.sha), _url_head(repo, previous.sha)
-    new_sha, new_url = _sha_field(sha), _url_head(repo, sha)
     lines: dict[str, str] = {}
     provenance: dict[str, Mapping[str, Any]] = {}
     for rid in (rid for path in paths for rid in previous.ids_by_file.get(path, ())):
         line = previous.records.raw[rid]
         if not (
-            line.startswith(f'{{"id":"{rid}","repo":')
-            and line.endswith(',"schemaVersion":2}')
-            and line.count(old_sha) == 1
-            and line.count(old_url) == 1
+            line.startswith(f'{{"id":"{rid}","repo":') and line.endswith(',"schemaVersion":2}')
         ):
             raise ValueError(
                 f"record {rid} of the previous version is not one errdoc wrote; "
                 "run `errdoc validate` on the dataset, or extract into a fresh OUT"
             )
-        lines[rid] = line.replace(old_sha, new_sha).replace(old_url, new_url)
+        lines[rid] = line
         provenance[rid] = previous.provenance.raw[rid]
     return Carried(frozenset(paths), lines, provenance)
-
-
-def _sha_field(sha: str) -> str:
-    return f'"analyzedSha":"{sha}"'
-
-
-def _url_head(repo: str, sha: str) -> str:
-    return f'"githubUrl":"{github_tree(repo, sha)}/'

@@ -141,7 +141,7 @@ def _scan_or_carry(
     Returns the scans, the carried records, the summary of every file of the commit
     (scanned or carried: what the manifest keeps), and the alias table they give.
     """
-    git_dir, sha, listing = commit
+    git_dir, _, listing = commit
     keep = carriable(previous, listing.entries, settings, *analyzer)
     blobs_before = (
         {path: str(f.get("blob")) for path, f in previous.files.items()} if previous else {}
@@ -157,7 +157,7 @@ def _scan_or_carry(
         keep = keep - stale
         again = Listing(tuple(e for e in listing.entries if e.path in stale), ())
         scanned = merged(scanned, scan_entries(request, git_dir, again))
-    return scanned, carry(previous, keep, request.repo, sha), files, aliases
+    return scanned, carry(previous, keep), files, aliases
 
 
 def _permanent_ids(

@@ -8,10 +8,14 @@ OUT/<owner>/<name>/
   versions/<datasetVersion>.jsonl.gz  every published version
 ```
 Publishing builds the whole next dataset directory beside the live one (new
-`records/`, `records.jsonl`, `manifest.json`, and hard links to everything else,
-`versions/` included) and swaps it in with `atomicdir`, so `records/` and
-`manifest.json` change together: a crash leaves one whole version. A reader that
-finds a manifest of a format it does not know refuses it.
+`records.jsonl` and `manifest.json`, hard links to everything else, `versions/`
+included) and swaps it in with `atomicdir`, so `records/` and `manifest.json`
+change together: a crash leaves one whole version. In `records/`, the file of a
+record that did not change (`Publication.kept`: its source file's blob is the one it
+was made from) is a hard link to the live one, so its inode, mtime and
+`datasetVersion` (the version that last wrote it) stay, and a dataset committed to
+git changes by what changed (SPEC 7). A reader that finds a manifest of a format it
+does not know refuses it.
 """
 
 from __future__ import annotations
@@ -55,6 +59,11 @@ class Publication:
     # Records carried over unparsed (`carry`): compact lines and provenance in JSON form.
     carried_lines: Mapping[str, str] = field(default_factory=dict)
     carried_provenance: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    @property
+    def kept(self) -> frozenset[str]:
+        """The records whose published file stays as it is (SPEC 7)."""
+        return frozenset(self.carried_lines)
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -214,22 +223,44 @@ def _stage(
 
     staging = atomicdir.claim_staging(root)
     atomicdir.link_tree(root, staging, skip={"records", "records.jsonl", "manifest.json"})
-    staged_records = staging / "records"
-    staged_records.mkdir(exist_ok=True)
-    stale = set(os.listdir(staged_records))
-    records_fd = os.open(staged_records, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        for rid, compact in lines.items():
-            name = f"{rid}.json"
-            atomicdir.rewrite(name, _record_file(compact, version), dir_fd=records_fd)
-            stale.discard(name)
-        for name in stale:
-            os.unlink(name, dir_fd=records_fd)
-    finally:
-        os.close(records_fd)
+    _stage_records(root / "records", staging / "records", lines, publication.kept, version)
     atomicdir.rewrite(staging / "records.jsonl", body)
     atomicdir.rewrite(staging / "manifest.json", _manifest(publication, previous))
     return staging
+
+
+def _stage_records(
+    live: Path, staged: Path, lines: Mapping[str, str], kept: frozenset[str], version: str
+) -> None:
+    """`records/` of the next version: the kept records' live files linked, the others written.
+
+    A kept record's file is the live one (same inode, same mtime, its `datasetVersion`
+    the version that wrote it): the staging directory, the previous version's tree, often
+    links it already, so the cost follows the change. A file shared with the live tree is
+    never written through (`rewrite` replaces it).
+    """
+    staged.mkdir(exist_ok=True)
+    live_inodes = {e.name: e.inode() for e in os.scandir(live)} if live.is_dir() else {}
+    stale = {e.name: e.inode() for e in os.scandir(staged)}
+    staged_fd = os.open(staged, os.O_RDONLY | os.O_DIRECTORY)
+    live_fd = os.open(live, os.O_RDONLY | os.O_DIRECTORY) if live_inodes else None
+    try:
+        for rid, compact in lines.items():
+            name = f"{rid}.json"
+            inode = live_inodes.get(name) if rid in kept else None
+            if inode is None:
+                atomicdir.rewrite(name, _record_file(compact, version), dir_fd=staged_fd)
+            elif stale.get(name) != inode:
+                if name in stale:
+                    os.unlink(name, dir_fd=staged_fd)
+                os.link(name, name, src_dir_fd=live_fd, dst_dir_fd=staged_fd)
+            stale.pop(name, None)
+        for name in stale:
+            os.unlink(name, dir_fd=staged_fd)
+    finally:
+        os.close(staged_fd)
+        if live_fd is not None:
+            os.close(live_fd)
 
 
 def _manifest(publication: Publication, previous: Previous | None) -> bytes:
