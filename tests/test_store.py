@@ -71,17 +71,22 @@ def publication(version: str, sha: str, records: list[Record]) -> Publication:
 
 
 def assert_whole(root: Path) -> str:
-    """records/ and manifest.json are one version: every file parses, one datasetVersion."""
+    """records/, records.jsonl and manifest.json are one version: every file parses, each
+    record file holds its records.jsonl line and a published version no newer than this one
+    (the one that last wrote it, SPEC 7)."""
     manifest = json.loads((root / "manifest.json").read_text("utf-8"))
     version = manifest["datasetVersion"]
+    published = {v["datasetVersion"] for v in manifest["versions"]}
+    assert version in published
+    jsonl = (root / "records.jsonl").read_text("utf-8").splitlines()
+    lines = {(record := json.loads(line))["id"]: record for line in jsonl}
     ids = set()
     for path in (root / "records").glob("*.json"):
         body = json.loads(path.read_text("utf-8"))
-        assert body["datasetVersion"] == version, path
+        assert body["datasetVersion"] in published and body["datasetVersion"] <= version, path
+        assert body["record"] == lines[body["record"]["id"]], path
         ids.add(body["record"]["id"])
-    assert ids == set(manifest["records"])
-    jsonl = (root / "records.jsonl").read_text("utf-8").splitlines()
-    assert {json.loads(line)["id"] for line in jsonl} == ids
+    assert ids == set(manifest["records"]) == set(lines)
     return str(version)
 
 
