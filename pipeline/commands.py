@@ -72,6 +72,9 @@ def run_options(func: F) -> F:
         click.option("--tpm", type=click.IntRange(1), default=None, help="Model tokens per minute, at most."),
         click.option("--dry-run", is_flag=True, help="With --analyzer llm: estimate requests, tokens and cost; call nothing."),
         click.option("--allow-failures", is_flag=True, help="Exit 0 even if the model failed for some sites."),
+        click.option("--keep-versions", type=click.IntRange(1), default=None,
+                     help="Keep the newest N versions under versions/ [default: all]."),
+        click.option("--force", is_flag=True, help="Publish a new version even if the dataset is already at this commit."),
     ]  # fmt: skip
     for option in reversed(options):
         func = option(func)
@@ -92,6 +95,8 @@ def request_from(
         include=_globs(options["include"]),
         exclude=_globs(options["exclude"]),
         jobs=options["jobs"],
+        keep_versions=options["keep_versions"],
+        force=options["force"],
     )
     choice = AnalyzerChoice(
         name=options["analyzer"],

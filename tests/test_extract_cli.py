@@ -330,7 +330,7 @@ def test_a_rerun_keeps_timestamps_of_unchanged_records(repo: GitRepo, out: Path)
     assert extract(repo.path, out).exit_code == 0
     before = records(out)
     first_version = manifest(out)["datasetVersion"]
-    assert extract(repo.path, out).exit_code == 0
+    assert extract(repo.path, out, "main", "--force").exit_code == 0
     after = records(out)
     assert manifest(out)["datasetVersion"] != first_version
     assert manifest(out)["counts"]["reused"] == EXPECTED_RECORDS

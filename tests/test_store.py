@@ -244,11 +244,13 @@ def _commit_generation(repo: GitRepo, generation: int) -> str:
     return repo.commit({f"src/m{i % 8}/f{i}.rs": _module(i, generation) for i in range(FILES)})
 
 
-def _extract(source: Path, out: Path, sha: str, cache: Path) -> subprocess.Popen[bytes]:
+def _extract(
+    source: Path, out: Path, sha: str, cache: Path, *extra: str
+) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "ERRDOC_CACHE": str(cache)}
     return subprocess.Popen(
         [sys.executable, "-m", "pipeline", "extract", "--repo", REPO, "--sha", sha,
-         "--source", str(source), "--out", str(out)],
+         "--source", str(source), "--out", str(out), *extra],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )  # fmt: skip
 
@@ -284,7 +286,8 @@ def test_a_kill_at_any_moment_leaves_one_whole_version(tmp_path: Path) -> None:
         sha = json.loads((root / "manifest.json").read_text())["sha"]
         assert sha in (first, second), f"seed {seed}"
 
-    proc = _extract(repo.path, out, second, tmp_path / "cache-final")
+    # --force: an attempt that finished already published `second`
+    proc = _extract(repo.path, out, second, tmp_path / "cache-final", "--force")
     assert proc.wait(60) == 0, proc.stderr.read() if proc.stderr else b""
     assert assert_whole(root) not in versions
     data: dict[str, Any] = json.loads((root / "manifest.json").read_text())

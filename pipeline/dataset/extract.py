@@ -116,6 +116,19 @@ def run_extract(
     with exclusive(root / ".lock", str(root)):
         previous = load_previous(root)
         settings = _settings(request)
+        if not request.force and _current(previous, sha, settings, analyzer_name, analyzer_version):
+            assert previous is not None
+            return ExtractResult(
+                root,
+                sha,
+                None,
+                {},
+                published=False,
+                messages=[
+                    f"the dataset is already at {sha[:10]} (version {previous.version}); "
+                    "nothing published (--force publishes anyway)"
+                ],
+            )
         scanned, carried, files, aliases = _scan_or_carry(
             request, (git_dir, sha, listing), previous, settings, (analyzer_name, analyzer_version)
         )
@@ -172,6 +185,25 @@ def _permanent_ids(
         {rid: (provenance.get(rid) or {}).get("enclosingFn") for rid in open_ids},
         previous.records.keys() | previous.retired.keys(),
         {entry.path for entry in listing.entries},
+    )
+
+
+def _current(
+    previous: Previous | None,
+    sha: str,
+    settings: Mapping[str, Any],
+    analyzer: str,
+    version: str | None,
+) -> bool:
+    """The previous version is what this run would publish: same commit, file selection,
+    extractor, and every explanation one this run would keep (SPEC 7: publish nothing)."""
+    return (
+        previous is not None
+        and previous.sha == sha
+        and all(previous.settings.get(key) == value for key, value in settings.items())
+        and all(
+            explanation_reusable(p, analyzer, version) for p in previous.provenance.raw.values()
+        )
     )
 
 
@@ -250,7 +282,7 @@ def _explain_and_publish(
         carried_lines=carried.lines,
         carried_provenance=carried.provenance,
     )
-    publish(run.root, publication, previous)
+    publish(run.root, publication, previous, run.request.keep_versions)
     return ExtractResult(
         run.root,
         run.sha,

@@ -2,13 +2,12 @@
 
 A dataset directory is `OUT/<owner>/<name>/` with `records/<id>.json` (the truth),
 and optionally `manifest.json` (provenance, retired records) and
-`versions/<datasetVersion>.jsonl.gz` (the bodies of retired records). Only
+`versions/` (the bodies of retired records). Only
 `records/` is required: the seeds' JSON records alone make a dataset.
 """
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 import re
@@ -22,7 +21,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from pipeline.core.model import Provenance, Record, RecordFile, Retired
-from pipeline.dataset.store import dataset_dirs
+from pipeline.dataset import history
+from pipeline.dataset.store import StoreError, dataset_dirs
 
 _SEGMENT = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 _VERSION_NAME = re.compile(r"^[0-9A-Za-z:._-]+$")
@@ -179,22 +179,14 @@ def _retired(raw: Any) -> dict[str, Retired]:
 
 
 def _version_records(root: Path, version: str) -> dict[str, Record]:
-    """Records of one published version, by id; empty when the file is absent or unsafe."""
+    """Records of one published version, by id; empty when it cannot be rebuilt."""
     if not _VERSION_NAME.match(version) or version.startswith("."):
         return {}
-    path = root / "versions" / f"{version}.jsonl.gz"
-    if not path.is_file():
-        return {}
-    out: dict[str, Record] = {}
     try:
-        with gzip.open(path, "rt", encoding="utf-8") as fh:
-            for line in fh:
-                if line.strip():
-                    record = Record.model_validate_json(line)
-                    out[record.id] = record
-    except (OSError, EOFError, ValidationError):
-        return out
-    return out
+        lines = history.rebuild(root, version)
+        return {rid: Record.model_validate_json(line) for rid, line in lines.items()}
+    except (StoreError, ValidationError):
+        return {}
 
 
 def load_dataset(repo_dir: Path) -> Dataset:

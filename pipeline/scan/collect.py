@@ -32,6 +32,8 @@ class ExtractRequest:
     include: Sequence[str] = ()
     exclude: Sequence[str] = ()
     jobs: int | None = None
+    keep_versions: int | None = None  # versions kept rebuildable; None keeps all
+    force: bool = False  # publish even when the dataset is already at this commit
 
 
 @dataclass(frozen=True)

@@ -14,12 +14,13 @@ import click
 from pydantic import ValidationError
 
 from pipeline.core.model import Record
+from pipeline.dataset import history
 from pipeline.dataset.reader import DatasetError, load_records, read_manifest, safe_repo
-from pipeline.dataset.store import dataset_dirs
+from pipeline.dataset.store import StoreError, dataset_dirs
 from pipeline.versions.diff import Side, diff_records
 from pipeline.versions.diff_format import FORMATS, RENDERERS
 
-_SUFFIXES = (".jsonl.gz", ".jsonl")
+_SUFFIXES = (history.DELTA, ".jsonl.gz", ".jsonl")
 _KEYWORDS = {"latest": -1, "previous": -2}
 
 
@@ -86,9 +87,16 @@ def _version_name(path: Path) -> str:
 
 
 def read_version_file(path: Path, label: str) -> Side:
-    """A side from `versions/<datasetVersion>.jsonl.gz` (or any `.jsonl`)."""
-    records = [_record(o, f"{path}:{n}") for n, o in _jsonl(path)]
+    """A side from a file of `versions/` (a delta is rebuilt), or any `.jsonl(.gz)` of records."""
     version = _version_name(path)
+    if path.name.endswith(history.DELTA) or history.file_of(path.parent.parent, version) == path:
+        try:
+            lines = history.rebuild(path.parent.parent, version)
+        except StoreError as e:
+            raise DiffInputError(str(e)) from None
+        records = [_record(json.loads(lines[rid]), f"{path}:{rid}") for rid in sorted(lines)]
+    else:
+        records = [_record(o, f"{path}:{n}") for n, o in _jsonl(path)]
     entries = _manifest(path.parent.parent).get("versions")
     shas = [
         e.get("sha")

@@ -66,7 +66,7 @@ def regenerate(request: ExtractRequest, choice: AnalyzerChoice) -> Regeneration:
     old_sha = manifest["sha"] if manifest else None
     commit = open_commit(request)  # fetches a URL source, once for the whole run
     new_sha = commit[1]
-    if new_sha == old_sha and choice.name == _analyzer_of(manifest):
+    if new_sha == old_sha and choice.name == _analyzer_of(manifest) and not request.force:
         return Regeneration(request.repo, old_sha, new_sha, None, None)
     make, name, version = analyzer_factory(choice, request)
     if make is None:
