@@ -84,7 +84,11 @@ def test_exit_codes(out: Path, args: tuple[str, ...], code: int) -> None:
 def test_formats(out: Path, fmt: str) -> None:
     result = run(out, V1, V2, "--format", fmt)
     assert result.exit_code == 0, result.output
-    first = {"text": "--- old ", "json": "{", "markdown": "## Dataset diff:"}[fmt]
+    first = {
+        "text": "errdoc diff risingwavelabs/risingwave ",
+        "json": "{",
+        "markdown": "## Dataset diff:",
+    }[fmt]
     assert result.output.startswith(first)
 
 

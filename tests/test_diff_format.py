@@ -9,14 +9,9 @@ import pytest
 from diff_fixtures import GOLDEN, NEW_SHA, OLD_SHA, V1, V2, fixture_pair, seed, shifted, variant
 
 from pipeline.versions.diff import Side, diff_records
-from pipeline.versions.diff_format import (
-    RENDERERS,
-    clean,
-    code,
-    fenced,
-    format_markdown,
-    format_text,
-)
+from pipeline.versions.diff_cli import RENDERERS
+from pipeline.versions.diff_format import clean, code, fenced, format_text
+from pipeline.versions.diff_markdown import format_markdown
 
 SUFFIX = {"text": "txt", "json": "json", "markdown": "md"}
 
@@ -41,10 +36,11 @@ def test_json_has_the_spec_shape() -> None:
     old, new = _sides()
     doc = json.loads(RENDERERS["json"](diff_records(old.records, new.records), old, new))
     assert list(doc) == [
-        "old", "new", "summary", "added", "removed", "moved", "changed", "unchanged", "shifted",
+        "repo", "old", "new", "summary", "added", "removed", "moved", "changed", "unchanged", "shifted",
     ]  # fmt: skip
     assert doc["summary"] == {"added": 1, "removed": 1, "moved": 1, "changed": 2, "unchanged": 2}
     assert doc["old"] == {"label": V1, "sha": OLD_SHA, "datasetVersion": V1}
+    assert doc["repo"] == "risingwavelabs/risingwave"
     assert sum(doc["summary"][k] for k in ("added", "moved", "changed", "unchanged")) == 6
     (edited,) = [c for c in doc["changed"] if c["id"] != c["oldId"]]
     assert edited["fields"]["errorMessage"] == {

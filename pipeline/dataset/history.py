@@ -24,8 +24,10 @@ import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from pipeline.core.errors import StoreError
+from pipeline.dataset import atomicdir
 
 # At most this many deltas follow a snapshot: rebuilding any version reads one
 # snapshot and at most 29 deltas (each about the size of what changed that day).
@@ -92,6 +94,38 @@ def rebuild(root: Path, version: str) -> dict[str, str]:
             records.pop(rid, None)
         records.update(_by_id(lines, path))
     return records
+
+
+def prune(
+    entries: list[dict[str, Any]], keep: int | None
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The versions dropped and those kept; the oldest kept becomes a snapshot."""
+    if keep is None or len(entries) <= keep:
+        return [], entries
+    pruned, kept = entries[:-keep], entries[-keep:]
+    chain = 0
+    for index, entry in enumerate(kept):
+        chain = 0 if index == 0 or not entry.get("chain") else chain + 1
+        entry["chain"] = chain
+    return pruned, kept
+
+
+def drop(
+    root: Path, versions: Path, pruned: list[dict[str, Any]], oldest: dict[str, Any] | None
+) -> None:
+    """Unlink the pruned versions' files from the staged `versions/`; the oldest kept
+    one, if it is a delta, is rebuilt from the live files and staged as a snapshot."""
+    for entry in pruned:
+        for suffix in (SNAPSHOT, DELTA):
+            (versions / f"{entry['datasetVersion']}{suffix}").unlink(missing_ok=True)
+    if oldest is None:
+        return
+    version = str(oldest["datasetVersion"])
+    as_delta = versions / f"{version}{DELTA}"
+    if as_delta.exists():
+        snapshot = pack(jsonl(rebuild(root, version)))
+        atomicdir.rewrite(versions / f"{version}{SNAPSHOT}", snapshot)
+        as_delta.unlink()
 
 
 def _read(path: Path) -> list[str]:

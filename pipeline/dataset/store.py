@@ -194,7 +194,7 @@ def publish(
     lines.update(publication.carried_lines)
     body = history.jsonl(lines)
     name, version_body, entries = _version(root, publication, previous, lines, body)
-    pruned, entries = _prune(entries, keep)
+    pruned, entries = history.prune(entries, keep)
     # zlib releases the GIL: the version file is packed while the record files are written.
     with ThreadPoolExecutor(1) as packer:
         packed = packer.submit(history.pack, version_body)
@@ -203,7 +203,7 @@ def publish(
         atomicdir.write_atomic(root / "versions" / name, packed.result())
     (staging / "versions").mkdir(exist_ok=True)
     os.link(root / "versions" / name, staging / "versions" / name)
-    _drop_versions(root, staging / "versions", pruned, entries[0] if pruned else None)
+    history.drop(root, staging / "versions", pruned, entries[0] if pruned else None)
     atomicdir.fsync_tree(staging)
     atomicdir.swap_in(staging, root)
     atomicdir.keep_as_spare(staging, root)
@@ -240,38 +240,6 @@ def _version(
             return f"{publication.version}{history.DELTA}", changes, entries
     entries.append({**entry, "chain": 0})
     return f"{publication.version}{history.SNAPSHOT}", body, entries
-
-
-def _prune(
-    entries: list[dict[str, Any]], keep: int | None
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The versions dropped and those kept; the oldest kept becomes a snapshot."""
-    if keep is None or len(entries) <= keep:
-        return [], entries
-    pruned, kept = entries[:-keep], entries[-keep:]
-    chain = 0
-    for index, entry in enumerate(kept):
-        chain = 0 if index == 0 or not entry.get("chain") else chain + 1
-        entry["chain"] = chain
-    return pruned, kept
-
-
-def _drop_versions(
-    root: Path, versions: Path, pruned: list[dict[str, Any]], oldest: dict[str, Any] | None
-) -> None:
-    """Unlink the pruned versions' files from the staged `versions/`; the oldest kept
-    one, if it is a delta, is rebuilt from the live files and staged as a snapshot."""
-    for entry in pruned:
-        for suffix in (history.SNAPSHOT, history.DELTA):
-            (versions / f"{entry['datasetVersion']}{suffix}").unlink(missing_ok=True)
-    if oldest is None:
-        return
-    version = str(oldest["datasetVersion"])
-    as_delta = versions / f"{version}{history.DELTA}"
-    if as_delta.exists():
-        snapshot = history.pack(history.jsonl(history.rebuild(root, version)))
-        atomicdir.rewrite(versions / f"{version}{history.SNAPSHOT}", snapshot)
-        as_delta.unlink()
 
 
 def _stage(

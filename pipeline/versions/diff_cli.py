@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import gzip
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -17,10 +17,18 @@ from pipeline.core.model import Record
 from pipeline.dataset import history
 from pipeline.dataset.reader import DatasetError, load_records, read_manifest, safe_repo
 from pipeline.dataset.store import StoreError, dataset_dirs
-from pipeline.versions.diff import Side, diff_records
-from pipeline.versions.diff_format import FORMATS, RENDERERS
+from pipeline.versions.diff import DatasetDiff, Side, diff_records
+from pipeline.versions.diff_format import format_json, format_text
+from pipeline.versions.diff_markdown import format_markdown
+from pipeline.versions.diff_view import MAX_CHARS, View
 
 _SUFFIXES = (history.DELTA, ".jsonl.gz", ".jsonl")
+RENDERERS: dict[str, Callable[[DatasetDiff, Side, Side, View], str]] = {
+    "text": format_text,
+    "json": format_json,
+    "markdown": format_markdown,
+}
+FORMATS = tuple(RENDERERS)
 _KEYWORDS = {"latest": -1, "previous": -2}
 
 
@@ -218,9 +226,33 @@ def resolve_side(spec: str, out: Path, repo: str | None) -> Side:
 )
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
 @click.option("--exit-code", is_flag=True, help="Exit 1 when anything differs, 0 otherwise.")
+@click.option(
+    "--context",
+    is_flag=True,
+    help="List the records whose source lines around the site alone changed.",
+)
+@click.option(
+    "--summary", "summary_only", is_flag=True, help="Only what was compared and the counts."
+)
+@click.option(
+    "--max-chars",
+    type=click.IntRange(1000),
+    default=MAX_CHARS,
+    show_default=True,
+    help="Markdown: cut entries beyond this size (the summary stays; the cut is said).",
+)
 @click.pass_context
 def diff_command(
-    ctx: click.Context, old: str, new: str, out: Path, repo: str | None, fmt: str, exit_code: bool
+    ctx: click.Context,
+    old: str,
+    new: str,
+    out: Path,
+    repo: str | None,
+    fmt: str,
+    exit_code: bool,
+    context: bool,
+    summary_only: bool,
+    max_chars: int,
 ) -> None:
     """Compare two dataset versions: added, removed, moved, changed, unchanged records.
 
@@ -234,6 +266,7 @@ def diff_command(
         diff = diff_records(old_side.records, new_side.records)
     except ValueError as e:
         raise DiffInputError(f"{e}; the dataset is corrupt, regenerate it") from None
-    click.echo(RENDERERS[fmt](diff, old_side, new_side), nl=False)
+    view = View(context=context, summary_only=summary_only, max_chars=max_chars)
+    click.echo(RENDERERS[fmt](diff, old_side, new_side, view), nl=False)
     if exit_code and diff.has_differences:
         ctx.exit(1)

@@ -1,4 +1,4 @@
-"""Renderings of a `DatasetDiff`: text (git-like), JSON (stable keys) and Markdown.
+"""Renderings of a `DatasetDiff`: text (git-like) and JSON (stable keys); Markdown in `diff_markdown`.
 
 Record text is hostile: the text form escapes control and format characters (no
 terminal escapes, no bidi overrides), the Markdown form puts every record value
@@ -11,13 +11,20 @@ import difflib
 import json
 import re
 import unicodedata
-from collections.abc import Callable
 from typing import Any
 
 from pipeline.core.model import Record
 from pipeline.versions.diff import DatasetDiff, FieldChange, Pair, Side
+from pipeline.versions.diff_view import (
+    DEFAULT_VIEW,
+    View,
+    changed_lists,
+    commit_range,
+    folded_line,
+    repository,
+    shown_fields,
+)
 
-FORMATS = ("text", "json", "markdown")
 _HUNK = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
 
 
@@ -56,6 +63,11 @@ def field_diff(change: FieldChange, old: Record, new: Record) -> list[str]:
     return out
 
 
+def where(record: Record) -> str:
+    """`path:line` of a record."""
+    return _where(record)
+
+
 def _where(record: Record) -> str:
     return f"{record.filePath}:{record.lineNumber}"
 
@@ -75,9 +87,19 @@ def _counts(diff: DatasetDiff) -> str:
     )
 
 
-def format_text(diff: DatasetDiff, old: Side, new: Side) -> str:
+def title(old: Side, new: Side) -> str:
+    """`errdoc diff owner/name old..new`: what was compared, in one line (cleaned)."""
+    repo = repository(old, new)
+    return clean(f"errdoc diff {repo + ' ' if repo else ''}{commit_range(old, new)}")
+
+
+def format_text(diff: DatasetDiff, old: Side, new: Side, view: View = DEFAULT_VIEW) -> str:
     """Git-like text for a terminal."""
-    out = [f"--- old {_describe(old)}", f"+++ new {_describe(new)}", _counts(diff)]
+    out = [title(old, new), f"--- old {_describe(old)}", f"+++ new {_describe(new)}"]
+    out.append(_counts(diff))
+    if view.summary_only:
+        return "\n".join(out) + "\n"
+    listed, folded = changed_lists(diff, view)
 
     def section(title: str, count: int) -> None:
         if count:
@@ -92,19 +114,24 @@ def format_text(diff: DatasetDiff, old: Side, new: Side) -> str:
         out.append(f"> {p.old.id} -> {p.new.id}  {clean(_where(p.old))} -> {clean(_where(p.new))}")
         out.append(f"    {clean(p.new.errorMessage)}")
         out += _text_fields(p)
-    section("changed", len(diff.changed))
-    for p in diff.changed:
+    section("changed", len(listed))
+    for p in listed:
         ids = p.new.id if p.old.id == p.new.id else f"{p.old.id} -> {p.new.id}"
         out.append(f"~ {ids}  {clean(_where(p.new))}  {clean(p.new.errorMessage)}")
         out += _text_fields(p)
+    if folded:
+        out += ["", folded_line(len(folded), view)]
     return "\n".join(out) + "\n"
 
 
 def _text_fields(pair: Pair) -> list[str]:
     out = []
-    for change in pair.fields:
+    shown, folded = shown_fields(pair)
+    for change in shown:
         out.append(f"    {change.name}")
         out += [f"      {line}" for line in field_diff(change, pair.old, pair.new)]
+    if folded:
+        out.append(f"    (reworded with the message: {', '.join(folded)})")
     return out
 
 
@@ -121,8 +148,8 @@ def _fields(pair: Pair) -> dict[str, Any]:
     return {c.name: {"before": c.before, "after": c.after} for c in pair.fields}
 
 
-def to_json(diff: DatasetDiff, old: Side, new: Side) -> dict[str, Any]:
-    """The JSON document, keys in a stable order (SPEC 7)."""
+def to_json(diff: DatasetDiff, old: Side, new: Side, view: View = DEFAULT_VIEW) -> dict[str, Any]:
+    """The JSON document, keys in a stable order (SPEC 7); every change, nothing folded."""
 
     def side(s: Side) -> dict[str, Any]:
         return {"label": s.label, "sha": s.sha, "datasetVersion": s.dataset_version}
@@ -131,7 +158,8 @@ def to_json(diff: DatasetDiff, old: Side, new: Side) -> dict[str, Any]:
         return {"filePath": r.filePath, "lineNumber": r.lineNumber}
 
     s = diff.summary
-    return {
+    head = {
+        "repo": repository(old, new),
         "old": side(old),
         "new": side(new),
         "summary": {
@@ -141,6 +169,11 @@ def to_json(diff: DatasetDiff, old: Side, new: Side) -> dict[str, Any]:
             "changed": s.changed,
             "unchanged": s.unchanged,
         },
+    }
+    if view.summary_only:
+        return head
+    return {
+        **head,
         "added": [_brief(r) for r in diff.added],
         "removed": [_brief(r) for r in diff.removed],
         "moved": [
@@ -163,9 +196,9 @@ def to_json(diff: DatasetDiff, old: Side, new: Side) -> dict[str, Any]:
     }
 
 
-def format_json(diff: DatasetDiff, old: Side, new: Side) -> str:
+def format_json(diff: DatasetDiff, old: Side, new: Side, view: View = DEFAULT_VIEW) -> str:
     """Indented JSON with a trailing newline."""
-    return json.dumps(to_json(diff, old, new), indent=2, ensure_ascii=False) + "\n"
+    return json.dumps(to_json(diff, old, new, view), indent=2, ensure_ascii=False) + "\n"
 
 
 def code(text: str, in_table: bool = False) -> str:
@@ -184,82 +217,3 @@ def fenced(lines: list[str], lang: str) -> list[str]:
     longest = max((len(run) for line in lines for run in re.findall(r"`+", line)), default=0)
     fence = "`" * max(3, longest + 1)
     return [fence + lang, *lines, fence]
-
-
-def _table(header: list[str], rows: list[list[str]]) -> list[str]:
-    return [
-        "| " + " | ".join(header) + " |",
-        "|" + "---|" * len(header),
-        *("| " + " | ".join(row) + " |" for row in rows),
-    ]
-
-
-def format_markdown(diff: DatasetDiff, old: Side, new: Side) -> str:
-    """Markdown for a pull-request comment or release notes."""
-    s = diff.summary
-    out = [f"## Dataset diff: {code(old.label)} → {code(new.label)}", ""]
-    out += _table(
-        ["", "old", "new"],
-        [
-            ["dataset", code(old.label, True), code(new.label, True)],
-            ["commit", code(old.sha or "", True), code(new.sha or "", True)],
-            [
-                "datasetVersion",
-                code(old.dataset_version or "", True),
-                code(new.dataset_version or "", True),
-            ],
-        ],
-    )
-    out += [""]
-    out += _table(
-        ["added", "removed", "moved", "changed", "unchanged", "of which shifted"],
-        [
-            [str(n) for n in (s.added, s.removed, s.moved, s.changed, s.unchanged)]
-            + [str(len(diff.shifted))]
-        ],
-    )
-    listed: list[tuple[str, tuple[Record, ...]]] = [
-        ("Added", diff.added),
-        ("Removed", diff.removed),
-    ]
-    for title, records in listed:
-        if records:
-            out += ["", f"### {title} ({len(records)})", ""]
-            out += _table(
-                ["id", "where", "message"],
-                [
-                    [code(r.id, True), code(_where(r), True), code(r.errorMessage, True)]
-                    for r in records
-                ],
-            )
-    if diff.moved:
-        out += ["", f"### Moved ({len(diff.moved)})", ""]
-        out += _table(
-            ["id", "from", "to", "message", "also changed"],
-            [
-                [
-                    code(f"{p.old.id} → {p.new.id}", True),
-                    code(_where(p.old), True),
-                    code(_where(p.new), True),
-                    code(p.new.errorMessage, True),
-                    ", ".join(c.name for c in p.fields) or "—",
-                ]
-                for p in diff.moved
-            ],
-        )
-    if diff.changed:
-        out += ["", f"### Changed ({len(diff.changed)})"]
-    for p in diff.changed:
-        ids = p.new.id if p.old.id == p.new.id else f"{p.old.id} → {p.new.id}"
-        out += ["", f"#### {code(ids)} at {code(_where(p.new))}", "", code(p.new.errorMessage)]
-        for change in p.fields:
-            out += ["", f"**{change.name}**", ""]
-            out += fenced(field_diff(change, p.old, p.new), "diff")
-    return "\n".join(out) + "\n"
-
-
-RENDERERS: dict[str, Callable[[DatasetDiff, Side, Side], str]] = {
-    "text": format_text,
-    "json": format_json,
-    "markdown": format_markdown,
-}
