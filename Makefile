@@ -8,7 +8,6 @@ STAMP   := $(VENV)/.installed
 
 OUT      ?= output
 ANALYZER ?= static
-REF      ?= main
 SITE     ?= site
 FORMAT   ?= text
 REPOS    ?= repos.toml
@@ -37,9 +36,9 @@ extract: $(STAMP) ## make extract REPO=owner/name SHA=commit [SOURCE=] [OUT=] [A
 	@test -n "$(SHA)" || { echo "error: SHA=<commit, tag or branch> is required" >&2; exit 2; }
 	$(ERRDOC) extract --repo "$(REPO)" --sha "$(SHA)" $(run_opts) $(ARGS)
 
-regenerate: $(STAMP) ## make regenerate REPO=owner/name [REF=main] [SOURCE=] (and extract's options)
+regenerate: $(STAMP) ## make regenerate REPO=owner/name [REF=branch, default the source's HEAD] [SOURCE=] (and extract's options)
 	@test -n "$(REPO)" || { echo "error: REPO=owner/name is required" >&2; exit 2; }
-	$(ERRDOC) regenerate --repo "$(REPO)" --ref "$(REF)" $(run_opts) $(ARGS)
+	$(ERRDOC) regenerate --repo "$(REPO)" $(call opt,REF,--ref) $(run_opts) $(ARGS)
 
 regenerate-all: $(STAMP) ## the scheduled job over REPOS=repos.toml
 	$(ERRDOC) regenerate-all --repos "$(REPOS)" --out "$(OUT)" $(call opt,CACHE,--cache) $(ARGS)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import sys
@@ -163,7 +164,10 @@ def extract_command(repo: str, sha: str, allow_failures: bool, **options: Any) -
 
 @click.command("regenerate")
 @click.option(
-    "--ref", default="main", show_default=True, help="Branch, tag or sha to bring the dataset to."
+    "--ref",
+    default="HEAD",
+    show_default=True,
+    help="Branch, tag or sha to bring the dataset to [default: the source's default branch].",
 )
 @run_options
 @user_errors
@@ -175,7 +179,7 @@ def regenerate_command(repo: str, ref: str, allow_failures: bool, **options: Any
     from pipeline.versions.regenerate import regenerate
 
     request, choice = request_from(repo, ref, options)
-    outcome = regenerate(request, choice)
+    outcome = regenerate(dataclasses.replace(request, rev_option="REF (--ref)"), choice)
     if outcome.result is not None:
         report(outcome.result, allow_failures=True)
     click.echo(outcome.line(), err=True)

@@ -82,11 +82,12 @@ def test_an_invalid_file_is_one_line_naming_table_and_key(
 def test_the_cli_reports_a_config_error_in_one_line(tmp_path: Path) -> None:
     result = cli("regenerate-all", "--repos", tmp_path / "missing.toml", "--out", tmp_path / "out")
     assert result.exit_code == 1
-    assert (
-        result.output
-        == f"errdoc: error: {tmp_path / 'missing.toml'}: not found; copy repos.example.toml and edit it\n"
+    missing = tmp_path / "missing.toml"
+    assert result.output == (
+        f"errdoc: error: {missing}: not found; create it with `cp repos.example.toml {missing}` "
+        "and edit its [[repo]] tables (or pass --repos / REPOS=)\n"
     )
-    assert not (tmp_path / "out").exists()
+    assert not (tmp_path / "out").exists() and not missing.exists()
 
 
 def test_parse_accepts_the_shipped_example() -> None:

@@ -34,6 +34,7 @@ class ExtractRequest:
     jobs: int | None = None
     keep_versions: int | None = None  # versions kept rebuildable; None keeps all
     force: bool = False  # publish even when the dataset is already at this commit
+    rev_option: str = "SHA (--sha)"  # what the user set to choose `rev`, for error messages
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,7 @@ def scan_commit(request: ExtractRequest) -> tuple[str, RepoScan, int]:
 def open_commit(request: ExtractRequest) -> tuple[Path, str]:
     """Open the source (fetching a URL) and resolve the commit: once per run."""
     git_dir = open_source(request.repo, request.source, request.cache_dir)
-    return git_dir, resolve_commit(git_dir, request.rev)
+    return git_dir, resolve_commit(git_dir, request.rev, request.rev_option)
 
 
 def locate(

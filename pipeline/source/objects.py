@@ -55,7 +55,7 @@ class Listing:
 # what is in it at a commit --------------------------------------------------------------
 
 
-def _check_rev(rev: str) -> None:
+def _check_rev(rev: str, option: str) -> None:
     if (
         not rev
         or len(rev) > 256
@@ -63,23 +63,28 @@ def _check_rev(rev: str) -> None:
         or ".." in rev
         or any(c.isspace() or ord(c) < 32 or ord(c) == 127 for c in rev)
     ):
-        raise SourceError(f"SHA {rev!r} is not a valid revision; pass a commit sha, tag or branch")
+        raise SourceError(
+            f"{option} {rev!r} is not a valid revision; pass a commit sha, tag or branch"
+        )
 
 
-def resolve_commit(git_dir: Path, rev: str) -> str:
-    """Resolve a short sha, tag, branch or full sha to the full 40-hex commit (tags peeled)."""
-    _check_rev(rev)
+def resolve_commit(git_dir: Path, rev: str, option: str = "SHA") -> str:
+    """Resolve a short sha, tag, branch or full sha to the full 40-hex commit (tags peeled).
+
+    `option` names what the user set (`SHA`, `REF`) in the error messages.
+    """
+    _check_rev(rev, option)
     try:
         out = run_git(git_dir, "rev-parse", "--verify", "--end-of-options", f"{rev}^{{commit}}")
     except GitCommandError as err:
         reason = git_reason(err).replace("Needed a single revision", "no such commit")
         raise SourceError(
-            f"SHA {rev!r} is not a commit in {origin_of(git_dir)}: {reason}; "
+            f"{option} {rev!r} is not a commit in {origin_of(git_dir)}: {reason}; "
             "pass a commit sha, tag or branch that exists there"
         ) from None
     sha = out.decode("ascii", "replace").strip()
     if not SHA_RE.fullmatch(sha):
-        raise SourceError(f"SHA {rev!r} did not resolve to a commit in {origin_of(git_dir)}")
+        raise SourceError(f"{option} {rev!r} did not resolve to a commit in {origin_of(git_dir)}")
     return sha
 
 

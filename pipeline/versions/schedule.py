@@ -41,7 +41,7 @@ class RepoEntry:
     """One `[[repo]]` table of repos.toml."""
 
     name: str
-    ref: str = "main"
+    ref: str = "HEAD"  # the source's default branch
     source: str | None = None
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
@@ -86,7 +86,10 @@ def load_repos(path: Path) -> list[RepoEntry]:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ConfigError(f"{path}: not found; copy repos.example.toml and edit it") from None
+        raise ConfigError(
+            f"{path}: not found; create it with `cp repos.example.toml {path}` and edit its "
+            "[[repo]] tables (or pass --repos / REPOS=)"
+        ) from None
     except (OSError, UnicodeDecodeError) as err:
         raise ConfigError(f"{path}: cannot be read ({err})") from None
     except tomllib.TOMLDecodeError as err:
@@ -130,7 +133,7 @@ def _entry(table: object, where: str) -> RepoEntry:
         raise ConfigError(f"{where}: key 'analyzer' must be one of {', '.join(ANALYZERS)}")
     return RepoEntry(
         name=name,
-        ref=_string(table, "ref", where) or "main",
+        ref=_string(table, "ref", where) or "HEAD",
         source=_string(table, "source", where),
         include=_globs(table, "include", where),
         exclude=_globs(table, "exclude", where),
@@ -166,6 +169,7 @@ def regenerate_one(entry: RepoEntry, options: JobOptions) -> Outcome:
         include=entry.include,
         exclude=entry.exclude,
         jobs=options.jobs,
+        rev_option=f"{entry.name}'s ref",
     )
     choice = AnalyzerChoice(
         name=entry.analyzer or options.analyzer,
@@ -206,9 +210,7 @@ def regenerate_all(
     with exclusive(options.out / LOCK_NAME, f"{options.out} (regenerate-all)"):
         for n, entry in enumerate(entries, 1):
             progress(f"[{n}/{len(entries)}] {entry.name} @ {entry.ref}")
-            outcome = regenerate_one(entry, options)
-            outcomes.append(outcome)
-            progress(outcome.line())
+            outcomes.append(regenerate_one(entry, options))
     return outcomes
 
 
@@ -305,7 +307,7 @@ def regenerate_all_command(
         raise UserError(str(err)) from None
     if allow_failures:
         outcomes = [_forgive(o) for o in outcomes]
-    for line in summary(outcomes):
+    for line in summary(outcomes):  # on stdout only: a log of both streams has each line once
         click.echo(line)
     if not all(o.ok for o in outcomes):
         sys.exit(1)
