@@ -5,8 +5,8 @@ same run, at the same commit (HEAD of the source), each with a fresh OUT and
 CACHE. Cold: `extract` at HEAD. Regeneration, two cases:
 - first: `extract` at HEAD~50 (untimed), then `regenerate --ref HEAD` (timed);
 - steady (the scheduled job): `extract` at HEAD~100 and `regenerate` to HEAD~50
-  (untimed), then `regenerate --ref HEAD` (timed). The publish then rewrites the
-  previous tree's files in place instead of creating 6,000 files.
+  (untimed), then `regenerate --ref HEAD` (timed). Record files of unchanged source
+  files are links to the live ones, the spare tree mostly holds them already.
 Target: each at most 0.35x the cold run. Both regenerated datasets must hold what
 the cold extraction holds (every record field but the timestamps, the file
 summaries, each record's analyzer, status, content hash and kind), or the stage
@@ -22,6 +22,9 @@ loop of 6,071 files: 0.11 s, then 3.1 s ten minutes later), which moves the cold
 side and the first regeneration by seconds: after each cold run the stage times
 the creation of as many files as the cold run wrote, and prints it. `--profile` also runs the steady regeneration
 under cProfile and prints where it spends its time.
+
+Then (`--git-steps`, no target): the growth of a git history holding OUT, committed
+after each of 10 regenerations 5 commits apart (`bench.git_growth`).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench import git_growth
 from bench.common import (
     ERRDOC,
     add_source_args,
@@ -72,15 +76,23 @@ EXPLANATION = (
 PROVENANCE = ("analyzer", "status", "contentHash", "kind")
 
 
+# Ids are permanent (a moved site keeps the id a fresh run would not give it) and records of
+# unchanged files keep the commit they were located at (SPEC 7): compared by place, without them.
+HISTORY = ("id", "analyzedSha", "githubUrl")
+
+
 def published(out: Path, repo: str) -> dict[str, Any]:
-    """What a dataset holds that does not depend on when it was made."""
+    """What a dataset holds that does not depend on when or from what history it was made."""
     root = out / repo
-    records = {}
+    records, places = {}, {}
     for line in (root / "records.jsonl").read_text().splitlines():
         record = json.loads(line)
-        records[record["id"]] = {k: v for k, v in record.items() if k not in TIMES}
+        place = f"{record['filePath']}:{record['lineNumber']}"
+        places[record["id"]] = place
+        records[place] = {k: v for k, v in record.items() if k not in TIMES + HISTORY}
     data = manifest(out, repo)
-    return {"records": records, "provenance": data["records"], "files": data["files"]}
+    provenance = {places[rid]: p for rid, p in data["records"].items()}
+    return {"records": records, "provenance": provenance, "files": data["files"]}
 
 
 def compare(regenerated: dict[str, Any], cold: dict[str, Any]) -> tuple[bool, int]:
@@ -136,6 +148,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--back", type=int, default=50, help="commits back for the old extraction")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs of each side (median)")
     parser.add_argument("--profile", action="store_true", help="cProfile one more regeneration")
+    parser.add_argument(
+        "--git-steps", type=int, default=10, help="regenerations committed to git (0: skip)"
+    )
+    parser.add_argument("--git-step", type=int, default=5, help="commits between two of them")
     args = parser.parse_args(argv)
     require_source(args)
     with workdir("errdoc-regen-bench-") as work:
@@ -231,9 +247,24 @@ def _run(args: argparse.Namespace, work: Path) -> int:
             f"{name} regeneration publishes what the cold extraction does: {equal} "
             f"({kept} kept explanations of unchanged content read otherwise when written today)"
         )
+    if args.git_steps:
+        _growth(args, runs, head)
     if args.profile:
         _profile(runs, older, base, head)
     return 0 if not missed and all(equal for equal, _ in same.values()) else 1
+
+
+def _growth(args: argparse.Namespace, runs: _Runs, head: str) -> None:
+    history = (args.git_steps, args.git_step)
+    run = (runs.extract, runs.regenerate)
+    growth = git_growth.measure(args.source, head, history, runs.work / "git-out", run)
+    print(
+        f"git history of OUT over {args.git_steps} regenerations {args.git_step} commits apart "
+        f"(git gc, then count-objects -v): {growth.sizes[0]:,} KiB after the extraction, "
+        f"+{growth.per_version():,.0f} KiB per version "
+        f"(after each: {', '.join(f'{k:,}' for k in growth.sizes[1:])} KiB); "
+        f"the dataset on disk: {growth.dataset_kib:,} KiB, of which versions/ {growth.versions_kib:,} KiB"
+    )
 
 
 def _profile(runs: _Runs, older: str, base: str, head: str) -> None:
