@@ -32,9 +32,9 @@ class Growth:
 
 
 def _git(out: Path, *args: str) -> str:
-    done = subprocess.run(
-        ["git", "-C", str(out), *args], check=True, capture_output=True, text=True
-    )
+    done = subprocess.run(["git", "-C", str(out), *args], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"git {' '.join(args)} in {out}: {done.stderr.strip()}")
     return done.stdout
 
 
@@ -50,11 +50,10 @@ def _commit_and_measure(out: Path, message: str) -> int:
     return int(found["size-pack"]) + int(found["size"])
 
 
-def _du(path: Path, skip: str | None = None) -> int:
+def _du(path: Path) -> int:
+    """KiB of the files under `path` (their sizes, each once)."""
     total = 0
     for item in path.rglob("*"):
-        if skip and skip in item.parts:
-            continue
         if item.is_file() and not item.is_symlink():
             total += item.stat().st_size
     return total // 1024
@@ -76,15 +75,22 @@ def measure(
     _git(out, "init", "-q")
     _git(out, "config", "user.email", "bench@errdoc")
     _git(out, "config", "user.name", "errdoc bench")
+    _git(out, "config", "gc.auto", "0")  # no background gc racing the measured one
     (out / ".gitignore").write_text(GITIGNORE)
     sizes = [_commit_and_measure(out, f"dataset at {start[:10]}")]
     for n in range(steps - 1, -1, -1):
         sha = rev_parse(source, f"{head}~{n * step}")
         regenerate("git", sha)
         sizes.append(_commit_and_measure(out, f"dataset at {sha[:10]}"))
-    datasets = [p for p in out.iterdir() if p.is_dir() and p.name != ".git"]
+    datasets = [  # OUT/<owner>/<name>, not the spare tree nor git's own files
+        name
+        for owner in out.iterdir()
+        if owner.is_dir() and not owner.name.startswith(".")
+        for name in owner.iterdir()
+        if name.is_dir() and not name.name.startswith(".")
+    ]
     return Growth(
         sizes,
         sum(_du(p) for p in datasets),
-        sum(_du(v) for p in datasets for v in p.glob("*/versions")),
+        sum(_du(p / "versions") for p in datasets),
     )
