@@ -159,6 +159,10 @@ def _match(
         buckets[key(new)][1].append(new)
     candidates = []
     for group_old, group_new in buckets.values():
+        if len(group_old) == len(group_new) == 1 and admit(group_old[0], group_new[0]):
+            # Buckets are disjoint: a lone pair is taken whatever its score (most are lone).
+            candidates.append(((False, 0.0, 0), group_old[0].id, group_new[0].index))
+            continue
         for o in group_old:
             for n in group_new:
                 if admit(o, n):
