@@ -154,3 +154,16 @@ def test_a_run_at_the_current_commit_publishes_nothing_unless_forced(tmp_path: P
 
     regenerated = regenerate(out, cache, "main", "--force")
     assert regenerated.exit_code == 0 and len(manifest(out)["versions"]) == 3
+
+
+def test_regenerate_all_passes_keep_versions_on(tmp_path: Path) -> None:
+    repo = GitRepo.init(tmp_path / "src")
+    repos = tmp_path / "repos.toml"
+    repos.write_text(f'[[repo]]\nname = "{REPO}"\nsource = "{repo.path}"\n')
+    for step in range(4):
+        repo.commit(tree(step))
+        result = cli("regenerate-all", "--repos", repos, "--out", tmp_path / "out",
+                     "--cache", tmp_path / "cache", "--jobs", "1", "--keep-versions", "2")  # fmt: skip
+        assert result.exit_code == 0, result.output
+    out = tmp_path / "out"
+    assert len(manifest(out)["versions"]) == 2 and len(files_of(out)) == 2

@@ -58,6 +58,7 @@ class JobOptions:
     analyzer: str = "static"
     concurrency: int = 8
     jobs: int | None = None
+    keep_versions: int | None = None
 
 
 @dataclass(frozen=True)
@@ -169,6 +170,7 @@ def regenerate_one(entry: RepoEntry, options: JobOptions) -> Outcome:
         include=entry.include,
         exclude=entry.exclude,
         jobs=options.jobs,
+        keep_versions=options.keep_versions,
         rev_option=f"{entry.name}'s ref",
     )
     choice = AnalyzerChoice(
@@ -277,6 +279,12 @@ def summary(outcomes: Sequence[Outcome]) -> list[str]:
     is_flag=True,
     help="Count a repository whose model failed for some sites as regenerated.",
 )
+@click.option(
+    "--keep-versions",
+    type=click.IntRange(1),
+    default=None,
+    help="Keep the newest N versions of each dataset [default: all].",
+)
 def regenerate_all_command(
     repos_path: Path,
     out: Path,
@@ -285,6 +293,7 @@ def regenerate_all_command(
     concurrency: int,
     jobs: int | None,
     allow_failures: bool,
+    keep_versions: int | None,
 ) -> None:  # fmt: skip
     """Regenerate every repository listed in REPOS; exit non-zero if any failed.
 
@@ -298,7 +307,9 @@ def regenerate_all_command(
         entries = load_repos(repos_path)
     except ConfigError as err:
         raise UserError(str(err)) from None
-    options = JobOptions(out, cache_dir or default_cache(), analyzer, concurrency, jobs)
+    options = JobOptions(
+        out, cache_dir or default_cache(), analyzer, concurrency, jobs, keep_versions
+    )
     try:
         outcomes = regenerate_all(
             entries, options, lambda line: click.echo(f"errdoc: {line}", err=True)
