@@ -122,7 +122,11 @@ def _crate(path: str) -> str:
 
 
 def record_id(repo: str, file_path: str, pattern: str, ordinal: int) -> str:
-    """16 hex: stable while the site stays in its file, whatever its line."""
+    """16 hex of a new site's id; `ordinal` is the counter that makes it unused (SPEC 4).
+
+    Scanning numbers a file's sites of one pattern 0, 1, ...: what a first extraction
+    publishes. Later runs keep the ids of sites found again (`dataset.ids`).
+    """
     key = "\n".join((repo, file_path, pattern, str(ordinal)))
     return hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
 
