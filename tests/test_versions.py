@@ -167,3 +167,19 @@ def test_regenerate_all_passes_keep_versions_on(tmp_path: Path) -> None:
         assert result.exit_code == 0, result.output
     out = tmp_path / "out"
     assert len(manifest(out)["versions"]) == 2 and len(files_of(out)) == 2
+
+
+def test_keep_versions_1_leaves_one_snapshot_of_the_current_version(tmp_path: Path) -> None:
+    repo = GitRepo.init(tmp_path / "src")
+    repo.commit(tree(0))
+    out = tmp_path / "out"
+    assert extract(repo.path, out, tmp_path / "cache", "main").exit_code == 0
+    repo.commit(tree(1))
+    assert regenerate(out, tmp_path / "cache").exit_code == 0
+    repo.commit(tree(2))
+    assert regenerate(out, tmp_path / "cache", "main", "--keep-versions", "1").exit_code == 0
+
+    current = manifest(out)["datasetVersion"]
+    assert files_of(out) == {current: "snapshot"}
+    assert manifest(out)["versions"][0]["chain"] == 0
+    assert history.jsonl(history.rebuild(dataset(out), current)).decode() == jsonl_of(out)
