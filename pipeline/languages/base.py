@@ -8,10 +8,10 @@ rules) with one object implementing `Language`, added to the registry's table.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
-from pipeline.core.sitetypes import FileScan
+from pipeline.core.sitetypes import Condition, FileScan
 
 
 class Language(Protocol):
@@ -47,4 +47,16 @@ class Language(Protocol):
 
     def placeholders(self, message: str) -> list[str]:
         """The placeholders of a format-string message, as written."""
+        ...
+
+    def parses_as_code(self, text: str) -> bool:
+        """Whether `text` is valid code of this language (as items or as a fn body)."""
+        ...
+
+    def validation_code(self, conditions: Sequence[Condition]) -> str | None:
+        """A check that holds exactly when the condition chain does not; None if none can."""
+        ...
+
+    def type_guard(self, conditions: Sequence[Condition]) -> str | None:
+        """The pattern test of the innermost `let ... else` of the chain, if any."""
         ...

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
-from pipeline.core.sitetypes import FileScan
-from pipeline.languages.rust import formats, sites, testcode, unitscan
+from pipeline.core.sitetypes import Condition, FileScan
+from pipeline.languages.rust import codecheck, formats, logic, sites, testcode, unitscan
 
 
 class Rust:
@@ -42,6 +42,18 @@ class Rust:
     def placeholders(self, message: str) -> list[str]:
         """`{}`, `{name}`, `{:?}` as written."""
         return formats.placeholders(message)
+
+    def parses_as_code(self, text: str) -> bool:
+        """tree-sitter-rust parses it, as items or as a fn body, with no error."""
+        return codecheck.parses_as_code(text)
+
+    def validation_code(self, conditions: Sequence[Condition]) -> str | None:
+        """`let ok = ..;`: the chain negated by De Morgan, `let` patterns as tests."""
+        return logic.validation_code(conditions)
+
+    def type_guard(self, conditions: Sequence[Condition]) -> str | None:
+        """`v.is_some()` or `matches!(v, P)` for the innermost `let ... else`."""
+        return logic.type_guard(conditions)
 
 
 RUST = Rust()

@@ -29,10 +29,11 @@ from pipeline.languages.rust.regions import (
     source_window,
     split_lines,
 )
+from pipeline.languages.rust.snippets import enclosing_call, initializer_item, statement_snippet
 from pipeline.languages.rust.testcode import is_test_code, is_test_path
 
 # Bump when a change here would change what a cached FileScan holds.
-EXTRACTOR_VERSION = "19"
+EXTRACTOR_VERSION = "20"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -281,6 +282,12 @@ def _make_site(
         return None
     start = (anchor or node).start_point
     facts = site_facts(node, file.source)
+    facts = replace(
+        facts,
+        snippet=statement_snippet(node) if kind != "error_attr" else None,
+        call=enclosing_call(node),
+        item=initializer_item(node),
+    )
     if (
         kind == "error_attr"
         and error_code is None
