@@ -245,3 +245,59 @@ def test_a_model_answer_with_broken_code_is_published_with_that_field_null() -> 
     record = build_record(context, answer, "2026-01-01T00:00:00.000Z", "2026-01-01T00:00:00.000Z")
     assert record.validationCode is None and record.typeGuard is None
     assert record.tryCatchPattern == answer.tryCatchPattern
+
+
+def test_types_keep_their_spaces_and_a_bare_error_from_anyhow_is_anyhow() -> None:
+    source = """\
+use anyhow::{Context, Error};
+
+fn a(x: u8) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    bail!("the first error of this fixture");
+}
+
+fn b(x: u8) -> Result<u8, &'static str> {
+    Err("the second error of this fixture")
+}
+
+fn c(x: u8) -> Result<u8, Error> {
+    bail!("the third error of this fixture");
+}
+"""
+    scan = find_sites("src/t.rs", source.encode())
+    found = build_contexts("acme/widgets", "ab" * 20, RepoScan(scans={"src/t.rs": scan}))
+    classes = {c.site.message.split()[1]: c.error_class for c in found}
+    assert classes == {
+        "first": "Box<dyn std::error::Error + Send + Sync>",
+        "second": "&'static str",
+        "third": "anyhow::Error",
+    }
+
+
+def test_a_comment_inside_a_condition_does_not_swallow_the_rest_of_the_trigger() -> None:
+    source = """\
+fn f(a: bool, b: bool) -> anyhow::Result<()> {
+    if a // the first flag
+        && b
+    {
+        bail!("both flags are set, which this fixture rejects");
+    }
+    Ok(())
+}
+"""
+    scan = find_sites("src/t.rs", source.encode())
+    [context] = build_contexts("acme/widgets", "ab" * 20, RepoScan(scans={"src/t.rs": scan}))
+    explanation = explain(context)
+    assert "`a && b` is true" in explanation.triggerScenarios
+    assert "//" not in explanation.triggerScenarios
+    assert explanation.validationCode == "let ok = !a || !b;"
+
+
+def test_no_prevention_tip_is_cut_inside_a_quote() -> None:
+    from pipeline.analyze.static_advice import first_sentence
+    from pipeline.analyze.taxonomy import load_taxonomy
+
+    for failure_class in load_taxonomy().values():
+        tip = first_sentence(failure_class.description)
+        assert tip.count('"') % 2 == 0 and not tip.endswith(("...", '"cannot')), tip
+    state = first_sentence(load_taxonomy()["invalid-state-transition"].description)
+    assert state.endswith('"cannot ... while running/paused/creating".')

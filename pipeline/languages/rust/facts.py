@@ -271,7 +271,25 @@ def _squash(text: str) -> str:
 
 
 def _clip(node: Node | None) -> str:
-    return _squash(_node_text(node)) if node is not None else ""
+    return _squash(_without_comments(node)) if node is not None else ""
+
+
+def _without_comments(node: Node) -> str:
+    """The node's text with its comments cut: squashed onto one line, a `//` would hide the rest."""
+    text = node.text or b""
+    if b"//" not in text and b"/*" not in text:
+        return _node_text(node)
+    cuts: list[tuple[int, int]] = []
+    stack = [node]
+    while stack:  # iterative: a deeply nested condition must not exhaust the recursion limit
+        current = stack.pop()
+        if current.type in ("line_comment", "block_comment"):
+            cuts.append((current.start_byte - node.start_byte, current.end_byte - node.start_byte))
+        else:
+            stack.extend(current.children)
+    for start, end in sorted(cuts, reverse=True):
+        text = text[:start] + b" " + text[end:]
+    return text.decode("utf-8", errors="replace")
 
 
 def _line(node: Node) -> int:

@@ -73,6 +73,9 @@ GRPC_CODES = {
 
 # `use anyhow::Result` or `use anyhow::{.., Result, ..}` (see `uses_anyhow_result`).
 _ANYHOW_RESULT = re.compile(rb"use\s+(?:::)?anyhow::(?:Result\b|\{[^}]*\bResult\b)")
+# `use anyhow::Error` or `use anyhow::{.., Error, ..}`: a bare `Error` in the file is anyhow's.
+_ANYHOW_ERROR = re.compile(rb"use\s+(?:::)?anyhow::(?:Error\s*;|\{[^}]*\bError\b(?!\s+as))")
+_BARE_ERROR = re.compile(r"(?<![\w:])Error(?=\s*[>,])")
 
 
 @cache
@@ -282,8 +285,12 @@ def _make_site(
         return None
     start = (anchor or node).start_point
     facts = site_facts(node, file.source)
+    return_type = facts.return_type
+    if return_type and _BARE_ERROR.search(return_type) and _ANYHOW_ERROR.search(file.source):
+        return_type = _BARE_ERROR.sub("anyhow::Error", return_type)
     facts = replace(
         facts,
+        return_type=return_type,
         snippet=statement_snippet(node) if kind != "error_attr" else None,
         call=enclosing_call(node),
         item=initializer_item(node),
