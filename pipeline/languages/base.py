@@ -41,6 +41,10 @@ class Language(Protocol):
         """True for a path that holds only test code (its sites are never records)."""
         ...
 
+    def test_module_paths(self, path: str, modules: Sequence[str]) -> tuple[str, ...]:
+        """Path prefixes of the files of `modules`, declared test-only in the file at `path`."""
+        ...
+
     def literal_segments(self, message: str, is_format: bool = True) -> list[str]:
         """The literal text of a message between its placeholders."""
         ...

@@ -71,6 +71,7 @@ def encode_scan(scan: FileScan) -> dict[str, Any]:
         "aliases": [[a.name, a.error_type, a.line] for a in scan.aliases],
         "parse_errors": scan.parse_errors,
         "uses_anyhow_result": scan.uses_anyhow_result,
+        "test_modules": list(scan.test_modules),
     }
 
 
@@ -101,6 +102,7 @@ def decode_scan(data: dict[str, Any]) -> FileScan:
         aliases=tuple(TypeAlias(*a) for a in data["aliases"]),
         parse_errors=data["parse_errors"],
         uses_anyhow_result=data["uses_anyhow_result"],
+        test_modules=tuple(data.get("test_modules", ())),
     )
 
 

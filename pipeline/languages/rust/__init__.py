@@ -35,6 +35,10 @@ class Rust:
         """`tests/`, `benches/` and the like."""
         return testcode.is_test_path(path)
 
+    def test_module_paths(self, path: str, modules: Sequence[str]) -> tuple[str, ...]:
+        """`a/lib.rs` declaring `x` -> `a/x.rs`, `a/x/`; `a/foo.rs` -> `a/foo/x.rs`, `a/foo/x/`."""
+        return testcode.test_module_paths([(path, tuple(modules))])
+
     def literal_segments(self, message: str, is_format: bool = True) -> list[str]:
         """Text between `{...}` placeholders, `{{`/`}}` decoded."""
         return formats.literal_segments(message, is_format)

@@ -30,10 +30,14 @@ from pipeline.languages.rust.regions import (
     split_lines,
 )
 from pipeline.languages.rust.snippets import enclosing_call, initializer_item, statement_snippet
-from pipeline.languages.rust.testcode import is_test_code, is_test_path
+from pipeline.languages.rust.testcode import (
+    declared_test_modules,
+    is_test_code,
+    is_test_path,
+)
 
 # Bump when a change here would change what a cached FileScan holds.
-EXTRACTOR_VERSION = "20"
+EXTRACTOR_VERSION = "21"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -112,7 +116,7 @@ def find_sites(path: str, source: bytes, *, whole: bool = False) -> FileScan:
         return FileScan(sites=())
     hints = site_hints(source)
     if not hints:
-        return FileScan(sites=())
+        return FileScan(sites=(), test_modules=declared_test_modules(source))
     tree = parser().parse(source) if whole else parse_relevant(parser(), source, hints)
     return scan_tree(path, source, tree)
 
@@ -149,6 +153,7 @@ def placed_scan(
         aliases=tuple(aliases),
         parse_errors=parse_errors,
         uses_anyhow_result=uses_anyhow_result(source),
+        test_modules=declared_test_modules(source),
     )
 
 
