@@ -73,8 +73,10 @@ def explain(context: SiteContext) -> Explanation:
     """The static explanation of one site."""
     site = context.site
     conditions = list(site.facts.conditions)
+    facts = site.facts
+    names = [n for n in (site.error_code, facts.variant, facts.enclosing_type, facts.callee) if n]
     failure_class = classify(
-        site.message, site.kind, [c.text for c in conditions], path=site.file_path
+        site.message, site.kind, [c.text for c in conditions], names, path=site.file_path
     )
     strategy: HandlingStrategy = (
         "fail-fast"
