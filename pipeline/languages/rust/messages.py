@@ -131,3 +131,33 @@ def join_tokens(tokens: Sequence[Node]) -> str:
     if parent is None:
         return " ".join(node_text(t) for t in tokens)
     return " ".join(span_text(parent, tokens[0], tokens[-1]).split())
+
+
+def local_message(node: Node, name: str) -> Message | None:
+    """The message of `let <name> = "..";` or `= format!(..)` earlier in the same fn, if any."""
+    child, parent = node, node.parent
+    while parent is not None and parent.type not in ("function_item", "closure_expression"):
+        if parent.type == "block":
+            sibling = child.prev_named_sibling
+            while sibling is not None:
+                if sibling.type == "let_declaration":
+                    pattern = sibling.child_by_field_name("pattern")
+                    value = sibling.child_by_field_name("value")
+                    if pattern is not None and node_text(pattern) in (name, f"mut {name}"):
+                        return expression_message(value) if value is not None else None
+                sibling = sibling.prev_named_sibling
+        child, parent = parent, parent.parent
+    return None
+
+
+def placeholder_only(message: Message) -> str | None:
+    """`"{msg}"` (or `"{}", msg`): the one name a message prints and nothing else, if so."""
+    text = message.text.strip()
+    if not message.is_format or not (text.startswith("{") and text.endswith("}")):
+        return None
+    inner = text[1:-1]
+    if inner.isidentifier():
+        return inner
+    if inner == "" and len(message.args) == 1 and message.args[0].isidentifier():
+        return message.args[0]
+    return None

@@ -14,11 +14,14 @@ from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 from pipeline.core.sitetypes import Condition, FileScan, Site, SiteKind, TypeAlias, placed
 from pipeline.languages.rust.facts import CHECK_OPERANDS, check_text, site_facts
 from pipeline.languages.rust.formats import decode_rust_string, literal_segments, message_pattern
+from pipeline.languages.rust.macrotrees import MAX_DEPTH, macro_tree_sites
 from pipeline.languages.rust.messages import (
     Message,
     expression_message,
     join_tokens,
+    local_message,
     node_text,
+    placeholder_only,
     split_token_tree,
     token_message,
 )
@@ -37,7 +40,7 @@ from pipeline.languages.rust.testcode import (
 )
 
 # Bump when a change here would change what a cached FileScan holds.
-EXTRACTOR_VERSION = "21"
+EXTRACTOR_VERSION = "22"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -66,6 +69,9 @@ METHOD_KINDS: dict[str, SiteKind] = {
     "wrap_err": "context",
     "wrap_err_with": "context",
 }
+
+# Their token trees hold the message (found by the query), not sites of their own.
+_ERROR_MACROS = frozenset(MACRO_KINDS)
 
 # gRPC status constructors carry a stable, client-visible code.
 GRPC_CODES = {
@@ -157,8 +163,10 @@ def placed_scan(
     )
 
 
-def collect(tree: Tree, path: str, source: bytes) -> tuple[list[Site], list[TypeAlias]]:
-    """The sites (no window yet) and the aliases a parse shows."""
+def collect(
+    tree: Tree, path: str, source: bytes, depth: int = 0
+) -> tuple[list[Site], list[TypeAlias]]:
+    """The sites (no window yet) and the aliases a parse shows, macro token trees included."""
     sites: list[Site] = []
     aliases: list[TypeAlias] = []
     for pattern, captures in QueryCursor(_query()).matches(tree.root_node):
@@ -171,6 +179,14 @@ def collect(tree: Tree, path: str, source: bytes) -> tuple[list[Site], list[Type
         site = _site(pattern, node, captures, SourceFile(path, source))
         if site is not None and not is_test_code(node):
             sites.append(site)
+    if depth < MAX_DEPTH:
+        sites += macro_tree_sites(
+            tree,
+            source,
+            parser(),
+            _ERROR_MACROS,
+            lambda sub: collect(sub, path, source, depth + 1)[0],
+        )
     return sites, aliases
 
 
@@ -208,12 +224,21 @@ def _macro_site(node: Node, captures: dict[str, list[Node]], file: SourceFile) -
     index = CHECK_OPERANDS.get(name, 0)  # the message follows the check's operands
     if len(arguments) <= index:
         return None
-    message = token_message(arguments[index], is_format=True)
+    tokens = arguments[index]
+    message = token_message(tokens, is_format=True)
+    if message is None and len(tokens) == 1 and tokens[0].type == "identifier":
+        # `bail!(msg)`: anyhow's one-expression form, the message built in a local first
+        message = local_message(node, node_text(tokens[0]))
+        if message is not None:
+            message = Message(message.text, message.is_format, message.args)
     if message is None:
         return None
     extra = tuple(join_tokens(tokens) for tokens in arguments[index + 1 :])
     if extra and not message.args:
         message = Message(message.text, message.is_format, extra)
+    local = placeholder_only(message)
+    if local is not None:  # `bail!("{msg}")` with `let msg = format!(..)` above
+        message = local_message(node, local) or message
     macro_node = node.child_by_field_name("macro")
     site = _make_site(
         MACRO_KINDS[name], node, file, message, node_text(macro_node) if macro_node else name
@@ -238,7 +263,10 @@ def _attr_site(node: Node, captures: dict[str, list[Node]], file: SourceFile) ->
 def _method_site(node: Node, captures: dict[str, list[Node]], file: SourceFile) -> Site | None:
     method = captures["method.name"][0]
     name = node_text(method)
-    message = expression_message(captures["method.arg"][0])
+    argument = captures["method.arg"][0]
+    message = expression_message(argument)
+    if message is None and argument.type == "identifier":
+        message = local_message(node, node_text(argument))  # `.context(msg)`
     if message is None:
         return None
     # `.expect(..)` on a multi-line chain: the line of the method, not of the receiver.

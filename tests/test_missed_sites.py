@@ -1,0 +1,68 @@
+"""Issue 11: sites in macro token trees and messages built in a local are found."""
+
+from __future__ import annotations
+
+from pipeline.languages.rust.sites import find_sites
+
+SOURCE = """\
+impl Waiter {
+    /// Waits for the barrier.
+    pub async fn wait(&self, stop: Receiver, rx: Receiver) -> anyhow::Result<()> {
+        tokio::select! {
+            _ = stop.changed() => {
+                bail!("stopped while waiting for the barrier");
+            }
+            res = rx.recv() => res.context("the receiver closed before the barrier")?,
+        }
+        fail_point!("fp", |_| Err(anyhow!("injected failure at the fail point")));
+        println!("{}", self.x.expect("x must be set by now"));
+        let msg = format!("job {} has no fragments left", self.id);
+        if self.empty {
+            bail!(msg);
+        }
+        let text = "the plan has no root".to_owned();
+        if self.rootless {
+            bail!("{text}");
+        }
+        Ok(())
+    }
+}
+
+macro_rules! ensure_ok {
+    ($e:expr) => {
+        if !$e {
+            bail!("the check {} failed in a macro", stringify!($e));
+        }
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    fn t() { tokio::select! { _ = a => { bail!("only a test selects this"); } } }
+}
+"""
+
+
+def test_sites_in_token_trees_and_locals_are_found_with_their_fn() -> None:
+    sites = {s.message: s for s in find_sites("src/waiter.rs", SOURCE.encode()).sites}
+    assert set(sites) == {
+        "stopped while waiting for the barrier",
+        "the receiver closed before the barrier",
+        "injected failure at the fail point",
+        "x must be set by now",
+        "job {} has no fragments left",
+        "the plan has no root",
+        "the check {} failed in a macro",
+    }
+    stopped = sites["stopped while waiting for the barrier"]
+    assert (stopped.line, stopped.facts.enclosing_fn, stopped.facts.enclosing_impl) == (
+        6,
+        "wait",
+        "Waiter",
+    )
+    assert sites["x must be set by now"].facts.receiver == "self.x"
+    assert sites["job {} has no fragments left"].line == 14
+    assert [c.text for c in sites["job {} has no fragments left"].facts.conditions] == [
+        "self.empty"
+    ]
+    assert [c.text for c in sites["the check {} failed in a macro"].facts.conditions] == ["!$e"]
