@@ -66,3 +66,24 @@ def test_sites_in_token_trees_and_locals_are_found_with_their_fn() -> None:
         "self.empty"
     ]
     assert [c.text for c in sites["the check {} failed in a macro"].facts.conditions] == ["!$e"]
+
+
+def test_err_of_a_call_that_carries_a_literal_is_a_constructor_site() -> None:
+    source = """\
+fn f(x: u8) -> Result<(), E> {
+    if x == 1 {
+        return Err(internal("finished with jobs still left in the queue"));
+    }
+    if x == 2 {
+        return Err(
+            RenderErrorReason::Other("options blocks cannot be nested here".to_string()).into(),
+        );
+    }
+    Err(catalog_not_found("table", x))
+}
+"""
+    sites = find_sites("src/f.rs", source.encode()).sites
+    assert [(s.line, s.kind, s.macro, s.message) for s in sites] == [
+        (3, "constructor", "internal", "finished with jobs still left in the queue"),
+        (6, "constructor", "RenderErrorReason::Other", "options blocks cannot be nested here"),
+    ]

@@ -40,7 +40,7 @@ from pipeline.languages.rust.testcode import (
 )
 
 # Bump when a change here would change what a cached FileScan holds.
-EXTRACTOR_VERSION = "22"
+EXTRACTOR_VERSION = "23"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -69,6 +69,9 @@ METHOD_KINDS: dict[str, SiteKind] = {
     "wrap_err": "context",
     "wrap_err_with": "context",
 }
+
+_CTOR_CALLEE = re.compile(r"(Error|Status|Code)::[A-Za-z_][A-Za-z0-9_]*$")  # as rust-sites.scm
+_MESSAGE_ARGUMENTS = ("string_literal", "raw_string_literal", "macro_invocation", "call_expression")
 
 # Their token trees hold the message (found by the query), not sites of their own.
 _ERROR_MACROS = frozenset(MACRO_KINDS)
@@ -277,11 +280,27 @@ def _ctor_site(
     pattern: int, node: Node, captures: dict[str, list[Node]], file: SourceFile
 ) -> Site | None:
     prefix = "ctor" if pattern == _CTOR else "errwrap"
-    message = expression_message(captures[f"{prefix}.arg"][0])
+    argument = captures[f"{prefix}.arg"][0]
+    message = expression_message(argument)
+    callee = node_text(captures[f"{prefix}.fn"][0])
+    arguments = argument.parent
+    if message is None and prefix == "errwrap" and argument.type == "call_expression":
+        # `Err(internal("..")))`, `Err(RenderErrorReason::Other("..").into())`: the call carries it
+        argument = _without_into(argument)
+        function = argument.child_by_field_name("function")
+        inner = argument.child_by_field_name("arguments")
+        if (
+            function is not None
+            and function.type in ("identifier", "scoped_identifier")
+            and not _CTOR_CALLEE.search(node_text(function))  # the ctor pattern's own site
+            and inner is not None
+            and inner.named_children
+            and inner.named_children[0].type in _MESSAGE_ARGUMENTS
+        ):
+            message = expression_message(inner.named_children[0])
+            callee, arguments = node_text(function), inner
     if message is None:
         return None
-    callee = node_text(captures[f"{prefix}.fn"][0])
-    arguments = captures[f"{prefix}.arg"][0].parent
     if (
         message.is_format is False
         and " " not in message.text.strip()
@@ -291,6 +310,16 @@ def _ctor_site(
         return None  # `catalog_id_not_found("table", id)`: a noun argument, not a message
     code, http = _code_of(callee)
     return _make_site("constructor", node, file, message, callee, error_code=code, http=http)
+
+
+def _without_into(call: Node) -> Node:
+    """`x.into()` -> `x`, for a call `x`."""
+    function = call.child_by_field_name("function")
+    if function is not None and function.type == "field_expression":
+        field, value = function.child_by_field_name("field"), function.child_by_field_name("value")
+        if field is not None and node_text(field) == "into" and value is not None:
+            return value if value.type == "call_expression" else call
+    return call
 
 
 def _code_of(callee: str) -> tuple[str | None, int | None]:
