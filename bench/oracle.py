@@ -82,6 +82,15 @@ rule:
       not:
         any: [{{kind: attribute_item}}, {{kind: line_comment}}, {{kind: block_comment}}]
 ---
+id: test_arm
+language: rust
+rule:
+  kind: match_arm
+  has:
+    all:
+      - kind: attribute_item
+      - regex: '{_TEST_ATTR}'
+---
 id: test_file
 language: rust
 rule:
@@ -141,7 +150,7 @@ def run_oracle(tree: Path, work: Path) -> Oracle:
         start = match["range"]["start"]["line"] + 1
         end = match["range"]["end"]["line"] + 1
         rule, text = match["ruleId"], match["text"]
-        if rule == "test_item":
+        if rule in ("test_item", "test_arm"):
             tests.setdefault(path, []).append((start, end))
             declaration = re.match(r"^(?:pub(?:\([^)]*\))?\s+)?mod\s+(?:r#)?(\w+)\s*;", text)
             if declaration:
@@ -196,7 +205,7 @@ def _site(rule: str, path: str, line: int, text: str) -> OracleSite | None:
         if "!" in inner.group() or re.search(r"(Error|Status|Code)::\w+$", callee):
             return None  # an error macro or a constructor: a site of its own, on its own line
         argument = argument[inner.end() :]
-    if not _worded(argument) or re.match(r'^\s*"\w+"\s*,', argument):  # a noun argument
+    if not _worded(argument) or re.match(r'^\s*"[^"\s]*"\s*,', argument):  # a noun argument
         return None
     return OracleSite("constructor", path, line, text)
 
@@ -230,7 +239,8 @@ def _worded(argument: str) -> bool:
     literal = re.search(r'"((?:\\.|[^"\\])*)"', argument)
     if literal is None:
         return False
-    return bool(re.search(r"[A-Za-z]", _PLACEHOLDER.sub("", literal.group(1))))
+    text = re.sub(r"\\.", "", literal.group(1))  # `\n` is no letter
+    return bool(re.search(r"[A-Za-z]", _PLACEHOLDER.sub("", text)))
 
 
 def _module_files(tree: Path, parent: str, module: str) -> Iterator[str]:

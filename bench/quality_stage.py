@@ -41,8 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     require_source(args)
     extra = args.also or [p for p in os.environ.get(ALSO_ENV, "").split(",") if p]
     repos = [(args.repo, args.source), *(tuple(p.split("=", 1)) for p in extra)]
-    ok = all(_repository(repo, source, args.rev) for repo, source in repos)
-    return 0 if _precision() and ok else 1
+    results = [_repository(repo, source, args.rev) for repo, source in repos]  # every one runs
+    return 0 if _precision() and all(results) else 1
 
 
 def _repository(repo: str, source: str, rev: str) -> bool:

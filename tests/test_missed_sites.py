@@ -87,3 +87,19 @@ fn f(x: u8) -> Result<(), E> {
         (3, "constructor", "internal", "finished with jobs still left in the queue"),
         (6, "constructor", "RenderErrorReason::Other", "options blocks cannot be nested here"),
     ]
+
+
+def test_a_conversion_of_a_conversion_carries_the_message() -> None:
+    source = """\
+fn check(x: u64) -> Result<()> {
+    if x > 3 {
+        return Err(ErrorCode::CatalogError(
+            "rw_timestamp is too large, need to be less than now".to_owned().into(),
+        )
+        .into());
+    }
+    Ok(())
+}
+"""
+    [site] = find_sites("src/c.rs", source.encode()).sites
+    assert (site.line, site.message) == (3, "rw_timestamp is too large, need to be less than now")

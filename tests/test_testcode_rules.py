@@ -38,6 +38,9 @@ def test_a_file_name_never_makes_product_code_test_code(path: str) -> None:
         ("e2e_test/source/foo.rs", True),
         ("crates/cargo-test-support/src/lib.rs", True),
         ("src/common/src/test_utils/mod.rs", True),
+        ("crates/resolver-tests/src/sat.rs", True),
+        ("crates/cargo-test-macro/src/lib.rs", True),
+        ("tokio-test/src/io.rs", False),  # a published crate for users' own tests
         ("src/cargo/ops/cargo_test.rs", False),
         ("src/lints/mod.rs", False),
         ("src/ui/view.rs", False),

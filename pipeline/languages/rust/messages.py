@@ -11,6 +11,8 @@ from pipeline.languages.rust.facts import span_text
 from pipeline.languages.rust.formats import decode_rust_string
 
 _STRING_TYPES = ("string_literal", "raw_string_literal")
+# What a conversion may be called on: `"..".to_owned().into()` converts a conversion.
+_CONVERTED = ("string_literal", "raw_string_literal", "macro_invocation", "call_expression")
 _STRING_CONVERSIONS = {"to_string", "to_owned", "into", "to_compact_string"}
 
 
@@ -110,7 +112,7 @@ def _conversion_message(node: Node) -> Message | None:
         field = function.child_by_field_name("field")
         value = function.child_by_field_name("value")
         converts = field is not None and node_text(field) in _STRING_CONVERSIONS
-        if converts and value is not None and value.type in (*_STRING_TYPES, "macro_invocation"):
+        if converts and value is not None and value.type in _CONVERTED:
             return expression_message(value)
         return None
     if node_text(function) in ("String::from", "std::string::String::from"):
