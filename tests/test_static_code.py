@@ -301,3 +301,40 @@ def test_no_prevention_tip_is_cut_inside_a_quote() -> None:
         assert tip.count('"') % 2 == 0 and not tip.endswith(("...", '"cannot')), tip
     state = first_sentence(load_taxonomy()["invalid-state-transition"].description)
     assert state.endswith('"cannot ... while running/paused/creating".')
+
+
+READ_BACK = """\
+use anyhow::{bail, format_err, Result};
+
+fn parse_semver_flag(v: &str) -> Result<u8> {
+    let first = v
+        .chars()
+        .next()
+        .ok_or_else(|| format_err!("no version provided for the `--version` flag"))?;
+    Ok(0)
+}
+
+fn generate(sink: &Sink) -> Result<()> {
+    if crate::manager::is_pk_index_sink(&sink.properties) {
+        bail!("crate types can only be specified for libraries.\\nBinaries are always `bin`");
+    }
+    Ok(())
+}
+"""
+
+
+def test_what_reading_records_against_the_source_found() -> None:
+    scan = find_sites("src/r.rs", READ_BACK.encode())
+    found = build_contexts("acme/widgets", "ab" * 20, RepoScan(scans={"src/r.rs": scan}))
+    flag, crate_types = (explain(c) for c in found)
+    # a chain broken over lines reads as written, not `v .chars() .next()`
+    assert flag.validationCode == "let ok = v.chars().next().is_some();"
+    # `--version` is a flag, not a version problem
+    assert flag.backgroundTag == "invalid-argument"
+    # `crate::` holds no `rate` limit: no security advice for an ordinary check
+    assert not any("do not switch it off" in s for s in crate_types.solutions)
+    # a needle with a newline is written with `\\n`, on one line
+    assert crate_types.tryCatchPattern is not None
+    assert 'contains("crate types can only be specified for libraries.\\nBinaries are always `' in (
+        crate_types.tryCatchPattern
+    )

@@ -17,13 +17,57 @@ from pipeline.analyze.taxonomy import load_taxonomy
 from pipeline.core.model import Condition
 from pipeline.languages import language_of
 
-# Words that mark a check as a guard nobody should be told to switch off.
-_GUARD_WORDS = re.compile(
-    r"auth|permission|privilege|access|acl|allow|deny|forbid|tls|ssl|cert|secure|secret|"
-    r"password|credential|token|signature|verify|verif|limit|quota|max|min_|capacity|"
-    r"too_many|too many|exceed|valid|sanit|rate",
-    re.IGNORECASE,
+# Words of a condition that mark it as a guard nobody should be told to switch off: the
+# identifiers of the check, split at `_`, `.` and case (`auth_enabled`, `max_size`).
+_GUARD_WORDS = frozenset(
+    [
+        "auth",
+        "authn",
+        "authz",
+        "authenticate",
+        "authenticated",
+        "authentication",
+        "authorize",
+        "authorized",
+        "authorization",
+        "permission",
+        "permissions",
+        "privilege",
+        "privileges",
+        "acl",
+        "acls",
+        "tls",
+        "ssl",
+        "cert",
+        "certs",
+        "certificate",
+        "certificates",
+        "secure",
+        "security",
+        "secret",
+        "secrets",
+        "password",
+        "passwords",
+        "credential",
+        "credentials",
+        "token",
+        "tokens",
+        "signature",
+        "signatures",
+        "verify",
+        "verified",
+        "quota",
+        "quotas",
+        "limit",
+        "limits",
+        "max",
+        "maximum",
+        "superuser",
+        "owner",
+        "readonly",
+    ]
 )
+_IDENTIFIER_PART = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _CONFIG_WORDS = re.compile(r"\b(?:conf|config|cfg|opts|options|settings|args|env)\b")
 _REPORT = (
     "This is a bug, not something to fix in your input: report it upstream with the full "
@@ -32,9 +76,10 @@ _REPORT = (
 
 
 def is_guard(context: SiteContext, conditions: Sequence[Condition]) -> bool:
-    """Whether the site enforces security or a limit (its conditions or message say so)."""
-    texts = [c.text for c in conditions] + [context.site.message]
-    return any(_GUARD_WORDS.search(text) for text in texts)
+    """Whether a condition on the path checks security or a limit (by its identifiers)."""
+    del context  # the conditions are what the advice would negate; the message is not
+    words = {w.lower() for c in conditions for w in _IDENTIFIER_PART.findall(c.text)}
+    return not words.isdisjoint(_GUARD_WORDS)
 
 
 def solutions(context: SiteContext, check: str | None) -> list[str]:

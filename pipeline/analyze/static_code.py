@@ -98,7 +98,8 @@ def try_catch(context: SiteContext) -> str | None:
     needle = max((s.strip() for s in segments), key=len, default="")
     if len(needle) < MIN_NEEDLE:
         return None
-    literal = '"' + needle.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    escaped = needle.replace("\\", "\\\\").replace('"', '\\"')
+    literal = '"' + escaped.replace("\n", "\\n").replace("\t", "\\t") + '"'
     if _is_anyhow(context):
         # anyhow prints the outermost context: the message may be any link of the chain.
         test = f"e.chain().any(|cause| cause.to_string().contains({literal}))"

@@ -12,6 +12,7 @@ from pipeline.core.sitetypes import Condition, ConditionKind, Facts
 MAX_CONDITION_CHARS = 160
 MAX_GUARDS = 3  # earlier `ensure!`/early-return guards of the same fn worth naming
 _SPACES = re.compile(r"\s+")
+_CHAIN_BREAK = re.compile(r"\n\s*\.(?=[A-Za-z_])")
 # Check macros -> how many leading arguments are the check (`assert_eq!(a, b, ..)` checks
 # `a == b`); the message, if any, follows them.
 CHECK_OPERANDS = {
@@ -266,7 +267,8 @@ def _node_text(node: Node) -> str:
 
 
 def _squash(text: str) -> str:
-    text = _SPACES.sub(" ", text).strip()
+    # `a\n    .b()` reads `a.b()` on one line, not `a .b()`
+    text = _SPACES.sub(" ", _CHAIN_BREAK.sub(".", text)).strip()
     return text if len(text) <= MAX_CONDITION_CHARS else text[: MAX_CONDITION_CHARS - 1] + "…"
 
 

@@ -40,7 +40,7 @@ from pipeline.languages.rust.testcode import (
 )
 
 # Bump when a change here would change what a cached FileScan holds.
-EXTRACTOR_VERSION = "24"
+EXTRACTOR_VERSION = "25"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
