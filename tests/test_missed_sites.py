@@ -103,3 +103,26 @@ fn check(x: u64) -> Result<()> {
 """
     [site] = find_sites("src/c.rs", source.encode()).sites
     assert (site.line, site.message) == (3, "rw_timestamp is too large, need to be less than now")
+
+
+def test_every_message_of_a_closure_is_a_site() -> None:
+    source = """\
+fn load(path: &Path, strict: bool) -> anyhow::Result<String> {
+    std::fs::read_to_string(path).with_context(|| {
+        if strict {
+            return format!("strict mode cannot read `{}`", path.display());
+        }
+        match path.extension() {
+            Some(_) => format!("failed to read the file `{}`", path.display()),
+            None => "failed to read a file without an extension".to_string(),
+        }
+    })
+}
+"""
+    sites = find_sites("src/load.rs", source.encode()).sites
+    assert sorted(s.message for s in sites) == [
+        "failed to read a file without an extension",
+        "failed to read the file `{}`",
+        "strict mode cannot read `{}`",
+    ]
+    assert {s.line for s in sites} == {2}

@@ -163,3 +163,62 @@ def placeholder_only(message: Message) -> str | None:
     if inner == "" and len(message.args) == 1 and message.args[0].isidentifier():
         return message.args[0]
     return None
+
+
+def closure_messages(closure: Node) -> list[Message]:
+    """Every message a closure may return: each branch, arm and `return`, not only the tail."""
+    body = closure.child_by_field_name("body")
+    if body is None:
+        return []
+    found: list[Message] = []
+    pending = [body]
+    while pending:  # iterative: deep `if`/`match` nesting must not exhaust the stack
+        node = pending.pop()
+        if node.type == "block":
+            named = [
+                c for c in node.named_children if c.type not in ("line_comment", "block_comment")
+            ]
+            tail = named[-1] if named else None
+            if tail is not None and tail.type == "expression_statement":
+                # a trailing `if`/`match` is a statement to the grammar, the value all the same
+                text = tail.text or b""
+                tail = (
+                    tail.named_children[0]
+                    if tail.named_children and not text.endswith(b";")
+                    else None
+                )
+            if tail is not None:
+                pending.append(tail)
+            pending.extend(_returns(node))
+        elif node.type == "if_expression":
+            pending.extend(
+                c for c in (node.child_by_field_name("consequence"),
+                            node.child_by_field_name("alternative")) if c is not None
+            )  # fmt: skip
+        elif node.type == "else_clause":
+            pending.extend(node.named_children)
+        elif node.type == "match_expression":
+            arms = node.child_by_field_name("body")
+            for arm in arms.named_children if arms is not None else ():
+                value = arm.child_by_field_name("value")
+                if value is not None:
+                    pending.append(value)
+        else:
+            message = expression_message(node)
+            if message is not None and message not in found:
+                found.append(message)
+    return found
+
+
+def _returns(block: Node) -> list[Node]:
+    """The values of `return` expressions inside a block, nested closures left out."""
+    values: list[Node] = []
+    stack = list(block.named_children)
+    while stack:
+        node = stack.pop()
+        if node.type == "closure_expression":
+            continue
+        if node.type == "return_expression" and node.named_child_count:
+            values.append(node.named_children[0])
+        stack.extend(node.named_children)
+    return values

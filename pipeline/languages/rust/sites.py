@@ -17,6 +17,7 @@ from pipeline.languages.rust.formats import decode_rust_string, literal_segments
 from pipeline.languages.rust.macrotrees import MAX_DEPTH, macro_tree_sites
 from pipeline.languages.rust.messages import (
     Message,
+    closure_messages,
     expression_message,
     join_tokens,
     local_message,
@@ -40,7 +41,7 @@ from pipeline.languages.rust.testcode import (
 )
 
 # Bump when a change here would change what a cached FileScan holds.
-EXTRACTOR_VERSION = "25"
+EXTRACTOR_VERSION = "26"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -179,9 +180,13 @@ def collect(
             if alias is not None:
                 aliases.append(replace(alias, line=node.start_point.row + 1))
             continue
-        site = _site(pattern, node, captures, SourceFile(path, source))
-        if site is not None and not is_test_code(node):
-            sites.append(site)
+        if pattern == _METHOD:
+            found = _method_sites(node, captures, SourceFile(path, source))
+        else:
+            site = _site(pattern, node, captures, SourceFile(path, source))
+            found = [site] if site is not None else []
+        if found and not is_test_code(node):
+            sites.extend(found)
     if depth < MAX_DEPTH:
         sites += macro_tree_sites(
             tree,
@@ -216,8 +221,6 @@ def _site(
         return _macro_site(node, captures, file)
     if pattern == _ATTR:
         return _attr_site(node, captures, file)
-    if pattern == _METHOD:
-        return _method_site(node, captures, file)
     return _ctor_site(pattern, node, captures, file)
 
 
@@ -263,17 +266,20 @@ def _attr_site(node: Node, captures: dict[str, list[Node]], file: SourceFile) ->
     return _make_site("error_attr", node, file, message, "error")
 
 
-def _method_site(node: Node, captures: dict[str, list[Node]], file: SourceFile) -> Site | None:
+def _method_sites(node: Node, captures: dict[str, list[Node]], file: SourceFile) -> list[Site]:
     method = captures["method.name"][0]
     name = node_text(method)
     argument = captures["method.arg"][0]
-    message = expression_message(argument)
-    if message is None and argument.type == "identifier":
-        message = local_message(node, node_text(argument))  # `.context(msg)`
-    if message is None:
-        return None
+    if argument.type == "closure_expression":  # every message it may return, not the tail only
+        messages = closure_messages(argument)
+    else:
+        message = expression_message(argument)
+        if message is None and argument.type == "identifier":
+            message = local_message(node, node_text(argument))  # `.context(msg)`
+        messages = [message] if message is not None else []
     # `.expect(..)` on a multi-line chain: the line of the method, not of the receiver.
-    return _make_site(METHOD_KINDS[name], node, file, message, name, anchor=method)
+    made = (_make_site(METHOD_KINDS[name], node, file, m, name, anchor=method) for m in messages)
+    return [site for site in made if site is not None]
 
 
 def _ctor_site(
