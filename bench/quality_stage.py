@@ -27,7 +27,9 @@ from pipeline.languages.rust.codecheck import parses_as_code
 from pipeline.languages.rust.testcode import is_test_path
 
 ALSO_ENV = "ERRDOC_BENCH_ALSO"
-SAMPLE = Path(__file__).parent.parent / "tests" / "data" / "taxonomy_sample.tsv"
+DATA = Path(__file__).parent.parent / "tests" / "data"
+SAMPLE = DATA / "taxonomy_sample.tsv"
+HELD_OUT = DATA / "taxonomy_heldout.tsv"  # labelled after the rules were written, never tuned on
 CODE_FIELDS = ("exampleFix", "validationCode", "typeGuard", "tryCatchPattern")
 RECALL_TARGET, PRECISION_TARGET = 0.995, 0.90
 
@@ -93,16 +95,14 @@ def _repository(repo: str, source: str, rev: str) -> bool:
 
 
 def _precision() -> bool:
-    with SAMPLE.open(encoding="utf-8", newline="") as handle:
-        rows = list(csv.DictReader(handle, delimiter="\t"))
-    right = 0
-    for row in rows:
-        conditions = [c.split(": ", 1)[1] for c in row["conditions"].split(" ;; ") if c]
-        names = [n for n in row["names"].split(" ;; ") if n]
-        right += (
-            classify(row["message"], row["kind"], conditions, names, path=row["path"])
-            == row["label"]
-        )
+    rows = _rows(SAMPLE)
+    held = _rows(HELD_OUT)
+    held_right = sum(_right(row) for row in held)
+    print(
+        f"classifier precision on {len(held)} held-out non-panic sites (labelled after the "
+        f"rules were fixed; reported, no target): {held_right / len(held):.1%}"
+    )
+    right = sum(_right(row) for row in rows)
     precision = right / len(rows)
     repos = len({row["repo"] for row in rows})
     print(
@@ -110,6 +110,19 @@ def _precision() -> bool:
         f"{precision:.1%} (target {PRECISION_TARGET:.0%}; training sample, see module doc)"
     )
     return precision >= PRECISION_TARGET
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle, delimiter="\t"))
+
+
+def _right(row: dict[str, str]) -> bool:
+    conditions = [c.split(": ", 1)[1] for c in row["conditions"].split(" ;; ") if c]
+    names = [n for n in row["names"].split(" ;; ") if n]
+    return (
+        classify(row["message"], row["kind"], conditions, names, path=row["path"]) == row["label"]
+    )
 
 
 if __name__ == "__main__":

@@ -43,3 +43,12 @@ def test_classifier_precision_on_the_sample() -> None:
     precision = 1 - len(wrong) / len(sample)
     by_label = Counter(label for _, label, _ in wrong)
     assert precision >= PRECISION, (precision, by_label, wrong)
+
+
+def test_the_held_out_sample_is_well_formed() -> None:
+    """Labelled after the rules were fixed; its precision is reported by `bench quality`."""
+    with (SAMPLE.parent / "taxonomy_heldout.tsv").open(encoding="utf-8", newline="") as handle:
+        held = list(csv.DictReader(handle, delimiter="\t"))
+    taxonomy = load_taxonomy()
+    assert len(held) >= 30 and len({r["repo"] for r in held}) == 3
+    assert all(r["label"] in taxonomy and r["reason"].strip() for r in held)
