@@ -338,3 +338,31 @@ def test_what_reading_records_against_the_source_found() -> None:
     assert 'contains("crate types can only be specified for libraries.\\nBinaries are always `' in (
         crate_types.tryCatchPattern
     )
+
+
+def test_a_match_arm_is_taken_only_when_no_earlier_arm_matched() -> None:
+    source = """\
+fn pick(v: Option<u8>) -> anyhow::Result<u8> {
+    match v {
+        Some(0) => Ok(0),
+        Some(n) if n > 200 => Ok(200),
+        Some(_) => anyhow::bail!("a value between 1 and 200 is not accepted here"),
+        None => Ok(1),
+    }
+}
+
+fn other(v: u8) -> anyhow::Result<u8> {
+    match v {
+        0 => Ok(0),
+        _ => anyhow::bail!("only zero is accepted by this fixture"),
+    }
+}
+"""
+    scan = find_sites("src/p.rs", source.encode())
+    found = build_contexts("acme/widgets", "ab" * 20, RepoScan(scans={"src/p.rs": scan}))
+    checks = {c.site.message.split()[0]: explain(c).validationCode for c in found}
+    # `Some(0)` and `Some(201)` never reach the bail: the check must accept them
+    assert checks["a"] == (
+        "let ok = matches!(v, Some(0)) || matches!(v, Some(n) if n > 200) || !matches!(v, Some(_));"
+    )
+    assert checks["only"] == "let ok = matches!(v, 0);"

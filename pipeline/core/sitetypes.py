@@ -52,6 +52,7 @@ class Condition:
     text: str  # the condition as written (`self.state.is_paused()`, `Some(x) =>`)
     line: int  # 1-based
     negated: bool = False  # True for an `else` branch: the condition did NOT hold
+    excluded: tuple[str, ...] = ()  # a match arm: the patterns of the arms tried before it
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +128,8 @@ def placed(site: Site, shift: int, path: str, window: str, window_start: int) ->
     facts = site.facts
     if facts.conditions and shift:
         moved = tuple(
-            Condition(c.kind, c.text, c.line + shift, c.negated) for c in facts.conditions
+            Condition(c.kind, c.text, c.line + shift, c.negated, c.excluded)
+            for c in facts.conditions
         )
         facts = Facts(
             facts.enclosing_fn, facts.enclosing_impl, facts.fn_doc, facts.return_type, moved,

@@ -76,7 +76,18 @@ def _condition_step(parent: Node, child: Node) -> Condition | None:
         if pattern is None or child == pattern:
             return None
         scrutinee = f"match {_clip(value)}: " if value is not None else ""
-        return Condition("match_arm", f"{scrutinee}{_clip(pattern)} =>", _line(pattern))
+        earlier = []  # the arms tried first: this one is taken only when none of them matched
+        arm = parent.prev_named_sibling
+        while arm is not None:
+            if arm.type == "match_arm" and (arm_pattern := arm.child_by_field_name("pattern")):
+                earlier.append(_clip(arm_pattern))
+            arm = arm.prev_named_sibling
+        return Condition(
+            "match_arm",
+            f"{scrutinee}{_clip(pattern)} =>",
+            _line(pattern),
+            excluded=tuple(reversed(earlier)),
+        )
     if kind == "let_declaration" and child == parent.child_by_field_name("alternative"):
         pattern = parent.child_by_field_name("pattern")
         value = parent.child_by_field_name("value")

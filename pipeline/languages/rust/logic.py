@@ -134,9 +134,13 @@ def _step(condition: Condition) -> Expr | None:
         return Not(_let_atom(pattern, value))
     if kind == "match_arm":
         head, _, pattern = text.removeprefix("match ").removesuffix(" =>").partition(": ")
-        if not head or _binds_all(pattern):
-            raise Unknown(text)
-        return Atom(f"matches!({head}, {pattern})", True)
+        if not head or (_binds_all(pattern) and not condition.excluded):
+            raise Unknown(text)  # `_ =>` alone: taken always, no test to write
+        # taken only when no earlier arm matched (a guard included: `matches!` takes one)
+        tried: list[Expr] = [Not(Atom(f"matches!({head}, {p})", True)) for p in condition.excluded]
+        if not _binds_all(pattern):
+            tried.append(Atom(f"matches!({head}, {pattern})", True))
+        return _all(tried)
     if kind == "closure":
         match = _CLOSURE_NONE.match(text)
         if match is None:

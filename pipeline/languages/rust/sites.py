@@ -41,7 +41,7 @@ from pipeline.languages.rust.testcode import (
 )
 
 # Bump when a change here would change what a cached FileScan holds.
-EXTRACTOR_VERSION = "26"
+EXTRACTOR_VERSION = "27"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
