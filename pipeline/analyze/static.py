@@ -18,7 +18,7 @@ from pipeline.core.model import Condition, Explanation, HandlingStrategy, Site
 from pipeline.languages import language_of
 
 # Bump when the wording changes, so that reused explanations are rewritten.
-STATIC_VERSION = "static-8"
+STATIC_VERSION = "static-9"
 
 _STRATEGY_BY_CLASS: dict[str, HandlingStrategy] = {
     "configuration-error": "configuration",
