@@ -11,6 +11,7 @@ from bench import (
     extract_stage,
     llm_acceptance,
     llm_stage,
+    quality_stage,
     regen_stage,
 )
 from bench.common import SOURCE_ENV, BenchError, default_source, no_source_help
@@ -22,6 +23,7 @@ STAGES = {
     "llm": llm_stage.main,
     "llm-acceptance": llm_acceptance.main,
     "explain": explain_stage.main,
+    "quality": quality_stage.main,
 }
 
 

@@ -410,3 +410,18 @@ def test_sites_lists_what_extract_publishes_without_publishing(repo: GitRepo, ou
 
 def records_by_id(out: Path) -> set[str]:
     return {p.stem for p in (dataset(out) / "records").glob("*.json")}
+
+
+def test_validate_rejects_a_code_field_that_is_not_rust(repo: GitRepo, out: Path) -> None:
+    """Issue 11: every code field the extractor writes parses; `validate` checks that too."""
+    assert extract(repo.path, out).exit_code == 0
+    assert cli("validate", out).exit_code == 0
+    victim = sorted((dataset(out) / "records").glob("*.json"))[0]
+    body = json.loads(victim.read_text())
+    body["record"]["validationCode"] = 'let ok = (let Some(start) = s.strip_prefix("start="));'
+    body["record"]["exampleFix"] = "anyhow::ensure!("
+    victim.write_text(json.dumps(body))
+    bad = cli("validate", out)
+    assert bad.exit_code == 1
+    assert "validationCode is not valid rust code" in bad.stderr
+    assert "exampleFix is not valid rust code" in bad.stderr

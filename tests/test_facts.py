@@ -234,7 +234,7 @@ def test_error_attribute_facts_name_the_type_and_variant(message: str, facts: Fa
         ('fn f() { let a = cfg.port.expect("target"); }', "cfg.port", None),
         (
             'fn f() { let a = load(p)\n    .await\n    .context("target")?; }',
-            "load(p) .await",
+            "load(p).await",
             None,
         ),
         (

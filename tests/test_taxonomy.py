@@ -203,8 +203,8 @@ def test_parse_taxonomy_normalises_keywords_and_description() -> None:
         ("failed to do the thing: {}", "bail", "operation-failed"),
         # placeholders are not words of the message
         ("failed: {timeout} {permission_denied}", "bail", "operation-failed"),
-        # a panic says which class its message names, else it is a broken invariant
-        ("table not found", "expect", "not-found"),
+        # a panic states an assumption of the code unless it names a misuse or a limit
+        ("table not found", "expect", "internal-invariant"),
         ("should exist", "expect", "internal-invariant"),
         ("must not set previously", "assert", "internal-invariant"),
         ("failed to send response", "panic", "internal-invariant"),

@@ -24,6 +24,13 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Literal
 
+from pipeline.analyze.taxonomy_rules import (
+    CONTEXT_VERBS,
+    PANIC_PHRASES,
+    PHRASES,
+    first_match,
+    without_code,
+)
 from pipeline.languages import language_of
 
 INVALID_STATE = "invalid-state-transition"
@@ -58,7 +65,7 @@ class Classification:
     """A class and why: the words that matched its keywords, and where they were found."""
 
     slug: str
-    source: Literal["kind", "panic", "message", "conditions", "fallback"]
+    source: Literal["kind", "panic", "phrase", "context", "message", "conditions", "fallback"]
     hits: tuple[str, ...] = ()
 
     def reason(self) -> str:
@@ -66,7 +73,10 @@ class Classification:
         if self.source == "kind":
             return f"the macro itself marks {self.slug}"
         if self.source == "panic":
-            return f"a panic whose message names no other class: {self.slug}"
+            return f"a panic whose message names no misuse or limit: {self.slug}"
+        if self.source in ("phrase", "context"):
+            what = "the message says" if self.source == "phrase" else "the context's verb"
+            return f"{self.slug}: {what} {', '.join(repr(h) for h in self.hits)}"
         if self.source == "fallback":
             return f"no keyword of any class matched; {self.slug} by default"
         where = "the message or error name" if self.source == "message" else "the conditions"
@@ -180,13 +190,27 @@ def classify_explained(
     """Classify a site's message into a failure class, saying why (see the module doc)."""
     if kind in _KIND_CLASSES:
         return Classification(_KIND_CLASSES[kind], "kind")
-    classes = load_taxonomy().values()
     literal_text = " ".join(language_of(path).literal_segments(message))
-    found = _best([_words(literal_text), *(_words(name) for name in names)], classes)
+    if kind in _PANICKING_KINDS:
+        # A panic states what the code assumed; only words of a caller's misuse or a limit
+        # move it elsewhere (`path.parent().expect(..)` is no I/O error).
+        hit = first_match(PANIC_PHRASES, literal_text)
+        if hit is not None:
+            return Classification(hit[0], "phrase", (hit[1],))
+        return Classification(INTERNAL_INVARIANT, "panic")
+    if kind == "context":
+        # A context names the step that failed: its verb decides, not a noun (`toml`).
+        hit = first_match(CONTEXT_VERBS, literal_text)
+        if hit is not None:
+            return Classification(hit[0], "context", (hit[1],))
+    hit = first_match(PHRASES, literal_text)
+    if hit is not None:
+        return Classification(hit[0], "phrase", (hit[1],))
+    classes = load_taxonomy().values()
+    prose = without_code(literal_text)
+    found = _best([_words(prose), *(_words(name) for name in names)], classes)
     if found is not None:
         return found
-    if kind in _PANICKING_KINDS:
-        return Classification(INTERNAL_INVARIANT, "panic")
     found = _best([_words(condition) for condition in conditions], classes)
     if found is not None:
         return Classification(found.slug, "conditions", found.hits)

@@ -52,6 +52,7 @@ class Condition:
     text: str  # the condition as written (`self.state.is_paused()`, `Some(x) =>`)
     line: int  # 1-based
     negated: bool = False  # True for an `else` branch: the condition did NOT hold
+    excluded: tuple[str, ...] = ()  # a match arm: the patterns of the arms tried before it
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +73,9 @@ class Facts:
     callee: str | None = (
         None  # constructor: `ErrorCode::InvalidParameter`, `Status::invalid_argument`
     )
+    snippet: str | None = None  # the whole statement the site is part of, dedented
+    call: str | None = None  # a call of the enclosing fn as a caller writes it, if it has one
+    item: str | None = None  # the `static`/`const` whose initializer holds the site
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +117,7 @@ class FileScan:
     aliases: tuple[TypeAlias, ...] = ()
     parse_errors: int = 0  # 1 when tree-sitter had to recover from a syntax error
     uses_anyhow_result: bool = False  # `use anyhow::Result` (or `{.., Result}`): bare `Result<T>`
+    test_modules: tuple[str, ...] = ()  # modules it declares `#[cfg(test)] mod x;`: test code
 
 
 def placed(site: Site, shift: int, path: str, window: str, window_start: int) -> Site:
@@ -123,11 +128,13 @@ def placed(site: Site, shift: int, path: str, window: str, window_start: int) ->
     facts = site.facts
     if facts.conditions and shift:
         moved = tuple(
-            Condition(c.kind, c.text, c.line + shift, c.negated) for c in facts.conditions
+            Condition(c.kind, c.text, c.line + shift, c.negated, c.excluded)
+            for c in facts.conditions
         )
         facts = Facts(
             facts.enclosing_fn, facts.enclosing_impl, facts.fn_doc, facts.return_type, moved,
             facts.enclosing_type, facts.variant, facts.type_doc, facts.receiver, facts.callee,
+            facts.snippet, facts.call, facts.item,
         )  # fmt: skip
     return Site(
         site.kind, path, site.line + shift, site.column, site.message, site.is_format,

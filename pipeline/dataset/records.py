@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from pipeline.core.model import Explanation, Record
+from pipeline.languages import language_of
 from pipeline.scan.context import SiteContext
 
 SLUG_LENGTH = 50
@@ -44,11 +45,26 @@ def build_record(
         messagePattern=context.message_pattern,
         sourceCode=context.window,
         **_located(context),
-        **explanation.model_dump(),
+        **_code_checked(explanation, site.file_path),
         analyzedAt=analyzed_at,
         contentChangedAt=changed_at,
         schemaVersion=2,
     )
+
+
+# Code fields that must be code (exampleFix may be commands as well, so any analyzer's
+# answer keeps it; the static analyzer's own is checked where it is built).
+CODE_ONLY_FIELDS = ("validationCode", "typeGuard", "tryCatchPattern")
+
+
+def _code_checked(explanation: Explanation, path: str) -> dict[str, Any]:
+    """The explanation's fields, a code field that does not parse nulled: never broken text."""
+    fields = explanation.model_dump()
+    language = language_of(path)
+    for name in CODE_ONLY_FIELDS:
+        if fields[name] is not None and not language.parses_as_code(fields[name]):
+            fields[name] = None
+    return fields
 
 
 def relocated(old: Record, context: SiteContext) -> Record:

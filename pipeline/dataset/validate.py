@@ -11,6 +11,8 @@ import jsonschema
 
 from pipeline.core.model import RecordFile
 from pipeline.dataset import store
+from pipeline.dataset.records import CODE_ONLY_FIELDS
+from pipeline.languages import language_of
 
 
 def record_schema() -> dict[str, Any]:
@@ -81,6 +83,14 @@ def _check_file(
         problems.append(f"{path}: sourceCode has {lines} lines, the window bounds say otherwise")
     if not record["sourceCodeStart"] <= record["lineNumber"] <= record["sourceCodeEnd"]:
         problems.append(f"{path}: lineNumber is outside the source window")
+    language = language_of(record["filePath"])
+    provenance = (manifest or {}).get("records", {}).get(record["id"], {})
+    # exampleFix is code for the static analyzer; a model may answer with commands there.
+    static = provenance.get("analyzer") == "static"
+    for name in ("exampleFix", *CODE_ONLY_FIELDS) if static else CODE_ONLY_FIELDS:
+        text = record.get(name)
+        if text is not None and not language.parses_as_code(text):
+            problems.append(f"{path}: {name} is not valid {language.name} code")
     if manifest is not None and record["id"] not in manifest.get("records", {}):
         problems.append(f"{path}: no provenance in manifest.json")
     return problems

@@ -8,10 +8,10 @@ rules) with one object implementing `Language`, added to the registry's table.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
-from pipeline.core.sitetypes import FileScan
+from pipeline.core.sitetypes import Condition, FileScan
 
 
 class Language(Protocol):
@@ -41,10 +41,26 @@ class Language(Protocol):
         """True for a path that holds only test code (its sites are never records)."""
         ...
 
+    def test_module_paths(self, path: str, modules: Sequence[str]) -> tuple[str, ...]:
+        """Path prefixes of the files of `modules`, declared test-only in the file at `path`."""
+        ...
+
     def literal_segments(self, message: str, is_format: bool = True) -> list[str]:
         """The literal text of a message between its placeholders."""
         ...
 
     def placeholders(self, message: str) -> list[str]:
         """The placeholders of a format-string message, as written."""
+        ...
+
+    def parses_as_code(self, text: str) -> bool:
+        """Whether `text` is valid code of this language (as items or as a fn body)."""
+        ...
+
+    def validation_code(self, conditions: Sequence[Condition]) -> str | None:
+        """A check that holds exactly when the condition chain does not; None if none can."""
+        ...
+
+    def type_guard(self, conditions: Sequence[Condition]) -> str | None:
+        """The pattern test of the innermost `let ... else` of the chain, if any."""
         ...

@@ -71,12 +71,13 @@ def encode_scan(scan: FileScan) -> dict[str, Any]:
         "aliases": [[a.name, a.error_type, a.line] for a in scan.aliases],
         "parse_errors": scan.parse_errors,
         "uses_anyhow_result": scan.uses_anyhow_result,
+        "test_modules": list(scan.test_modules),
     }
 
 
 def _encode_site(site: Site) -> list[Any]:
     facts = site.facts
-    conditions = [[c.kind, c.text, c.line, c.negated] for c in facts.conditions]
+    conditions = [[c.kind, c.text, c.line, c.negated, list(c.excluded)] for c in facts.conditions]
     encoded_facts = [getattr(facts, name) for name in _FACT_FIELDS]
     encoded_facts[_FACT_FIELDS.index("conditions")] = conditions
     values = [getattr(site, name) for name in _SITE_FIELDS]
@@ -92,7 +93,10 @@ def decode_scan(data: dict[str, Any]) -> FileScan:
     for raw in data["sites"]:
         values = dict(zip(_SITE_FIELDS, raw, strict=True))
         facts = dict(zip(_FACT_FIELDS, values["facts"], strict=True))
-        facts["conditions"] = tuple(Condition(*c) for c in facts["conditions"])
+        facts["conditions"] = tuple(
+            Condition(c[0], c[1], c[2], c[3], tuple(c[4]) if len(c) > 4 else ())
+            for c in facts["conditions"]
+        )
         values["facts"] = Facts(**facts)
         values["format_args"] = tuple(values["format_args"])
         sites.append(Site(**values))
@@ -101,6 +105,7 @@ def decode_scan(data: dict[str, Any]) -> FileScan:
         aliases=tuple(TypeAlias(*a) for a in data["aliases"]),
         parse_errors=data["parse_errors"],
         uses_anyhow_result=data["uses_anyhow_result"],
+        test_modules=tuple(data.get("test_modules", ())),
     )
 
 

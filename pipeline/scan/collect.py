@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline.languages import SUFFIXES
+from pipeline.languages import SUFFIXES, language_of
 from pipeline.scan.cache import ScanCache
 from pipeline.scan.context import AliasTable, SiteContext, ordinals, site_context
 from pipeline.scan.pool import RepoScan, scan_listing
@@ -113,8 +113,16 @@ def build_contexts(
     unscanned passes the table of the whole repository.
     """
     aliases = alias_table(scanned) if aliases is None else aliases
+    tests = tuple(
+        prefix
+        for path, scan in scanned.scans.items()
+        if scan.test_modules
+        for prefix in language_of(path).test_module_paths(path, scan.test_modules)
+    )
     contexts: list[SiteContext] = []
     for path in sorted(scanned.scans):
+        if path.startswith(tests):
+            continue  # declared `#[cfg(test)] mod x;` by its parent: test code
         sites = scanned.scans[path].sites
         for site, ordinal in zip(sites, ordinals([s.pattern for s in sites]), strict=True):
             contexts.append(site_context(repo, sha, site, ordinal, aliases))

@@ -199,12 +199,12 @@ def alias_lookup(site: Site) -> str | None:
 
 @functools.lru_cache(maxsize=4096)
 def _generic(text: str) -> tuple[str, tuple[str, ...]]:
-    """`Result<Vec<A>, B>` -> ("Result", ["Vec<A>", "B"])."""
-    text = re.sub(r"\s+", "", text)
+    """`Result<Vec<A>, B>` -> ("Result", ["Vec<A>", "B"]); spaces inside a type are kept."""
+    text = re.sub(r"\s+", " ", text).strip()
     if "<" not in text or not text.endswith(">"):
         return text, ()
     name, _, inner = text.partition("<")
-    inner = inner[:-1]
+    name, inner = name.strip(), inner[:-1]
     args, depth, current = [], 0, ""
     for ch in inner:
         if ch in "<([":
@@ -212,12 +212,12 @@ def _generic(text: str) -> tuple[str, tuple[str, ...]]:
         elif ch in ">)]":
             depth -= 1
         if ch == "," and depth == 0:
-            args.append(current)
+            args.append(current.strip())
             current = ""
         else:
             current += ch
-    if current:
-        args.append(current)
+    if current.strip():
+        args.append(current.strip())
     return name, tuple(args)
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
-from pipeline.core.sitetypes import FileScan
-from pipeline.languages.rust import formats, sites, testcode, unitscan
+from pipeline.core.sitetypes import Condition, FileScan
+from pipeline.languages.rust import codecheck, formats, logic, sites, testcode, unitscan
 
 
 class Rust:
@@ -35,6 +35,10 @@ class Rust:
         """`tests/`, `benches/` and the like."""
         return testcode.is_test_path(path)
 
+    def test_module_paths(self, path: str, modules: Sequence[str]) -> tuple[str, ...]:
+        """`a/lib.rs` declaring `x` -> `a/x.rs`, `a/x/`; `a/foo.rs` -> `a/foo/x.rs`, `a/foo/x/`."""
+        return testcode.test_module_paths([(path, tuple(modules))])
+
     def literal_segments(self, message: str, is_format: bool = True) -> list[str]:
         """Text between `{...}` placeholders, `{{`/`}}` decoded."""
         return formats.literal_segments(message, is_format)
@@ -42,6 +46,18 @@ class Rust:
     def placeholders(self, message: str) -> list[str]:
         """`{}`, `{name}`, `{:?}` as written."""
         return formats.placeholders(message)
+
+    def parses_as_code(self, text: str) -> bool:
+        """tree-sitter-rust parses it, as items or as a fn body, with no error."""
+        return codecheck.parses_as_code(text)
+
+    def validation_code(self, conditions: Sequence[Condition]) -> str | None:
+        """`let ok = ..;`: the chain negated by De Morgan, `let` patterns as tests."""
+        return logic.validation_code(conditions)
+
+    def type_guard(self, conditions: Sequence[Condition]) -> str | None:
+        """`v.is_some()` or `matches!(v, P)` for the innermost `let ... else`."""
+        return logic.type_guard(conditions)
 
 
 RUST = Rust()

@@ -12,6 +12,7 @@ from pipeline.core.sitetypes import Condition, ConditionKind, Facts
 MAX_CONDITION_CHARS = 160
 MAX_GUARDS = 3  # earlier `ensure!`/early-return guards of the same fn worth naming
 _SPACES = re.compile(r"\s+")
+_CHAIN_BREAK = re.compile(r"\n\s*\.(?=[A-Za-z_])")
 # Check macros -> how many leading arguments are the check (`assert_eq!(a, b, ..)` checks
 # `a == b`); the message, if any, follows them.
 CHECK_OPERANDS = {
@@ -75,7 +76,18 @@ def _condition_step(parent: Node, child: Node) -> Condition | None:
         if pattern is None or child == pattern:
             return None
         scrutinee = f"match {_clip(value)}: " if value is not None else ""
-        return Condition("match_arm", f"{scrutinee}{_clip(pattern)} =>", _line(pattern))
+        earlier = []  # the arms tried first: this one is taken only when none of them matched
+        arm = parent.prev_named_sibling
+        while arm is not None:
+            if arm.type == "match_arm" and (arm_pattern := arm.child_by_field_name("pattern")):
+                earlier.append(_clip(arm_pattern))
+            arm = arm.prev_named_sibling
+        return Condition(
+            "match_arm",
+            f"{scrutinee}{_clip(pattern)} =>",
+            _line(pattern),
+            excluded=tuple(reversed(earlier)),
+        )
     if kind == "let_declaration" and child == parent.child_by_field_name("alternative"):
         pattern = parent.child_by_field_name("pattern")
         value = parent.child_by_field_name("value")
@@ -266,12 +278,31 @@ def _node_text(node: Node) -> str:
 
 
 def _squash(text: str) -> str:
-    text = _SPACES.sub(" ", text).strip()
+    # `a\n    .b()` reads `a.b()` on one line, not `a .b()`
+    text = _SPACES.sub(" ", _CHAIN_BREAK.sub(".", text)).strip()
     return text if len(text) <= MAX_CONDITION_CHARS else text[: MAX_CONDITION_CHARS - 1] + "…"
 
 
 def _clip(node: Node | None) -> str:
-    return _squash(_node_text(node)) if node is not None else ""
+    return _squash(_without_comments(node)) if node is not None else ""
+
+
+def _without_comments(node: Node) -> str:
+    """The node's text with its comments cut: squashed onto one line, a `//` would hide the rest."""
+    text = node.text or b""
+    if b"//" not in text and b"/*" not in text:
+        return _node_text(node)
+    cuts: list[tuple[int, int]] = []
+    stack = [node]
+    while stack:  # iterative: a deeply nested condition must not exhaust the recursion limit
+        current = stack.pop()
+        if current.type in ("line_comment", "block_comment"):
+            cuts.append((current.start_byte - node.start_byte, current.end_byte - node.start_byte))
+        else:
+            stack.extend(current.children)
+    for start, end in sorted(cuts, reverse=True):
+        text = text[:start] + b" " + text[end:]
+    return text.decode("utf-8", errors="replace")
 
 
 def _line(node: Node) -> int:

@@ -11,6 +11,8 @@ from pipeline.languages.rust.facts import span_text
 from pipeline.languages.rust.formats import decode_rust_string
 
 _STRING_TYPES = ("string_literal", "raw_string_literal")
+# What a conversion may be called on: `"..".to_owned().into()` converts a conversion.
+_CONVERTED = ("string_literal", "raw_string_literal", "macro_invocation", "call_expression")
 _STRING_CONVERSIONS = {"to_string", "to_owned", "into", "to_compact_string"}
 
 
@@ -110,7 +112,7 @@ def _conversion_message(node: Node) -> Message | None:
         field = function.child_by_field_name("field")
         value = function.child_by_field_name("value")
         converts = field is not None and node_text(field) in _STRING_CONVERSIONS
-        if converts and value is not None and value.type in (*_STRING_TYPES, "macro_invocation"):
+        if converts and value is not None and value.type in _CONVERTED:
             return expression_message(value)
         return None
     if node_text(function) in ("String::from", "std::string::String::from"):
@@ -131,3 +133,92 @@ def join_tokens(tokens: Sequence[Node]) -> str:
     if parent is None:
         return " ".join(node_text(t) for t in tokens)
     return " ".join(span_text(parent, tokens[0], tokens[-1]).split())
+
+
+def local_message(node: Node, name: str) -> Message | None:
+    """The message of `let <name> = "..";` or `= format!(..)` earlier in the same fn, if any."""
+    child, parent = node, node.parent
+    while parent is not None and parent.type not in ("function_item", "closure_expression"):
+        if parent.type == "block":
+            sibling = child.prev_named_sibling
+            while sibling is not None:
+                if sibling.type == "let_declaration":
+                    pattern = sibling.child_by_field_name("pattern")
+                    value = sibling.child_by_field_name("value")
+                    if pattern is not None and node_text(pattern) in (name, f"mut {name}"):
+                        return expression_message(value) if value is not None else None
+                sibling = sibling.prev_named_sibling
+        child, parent = parent, parent.parent
+    return None
+
+
+def placeholder_only(message: Message) -> str | None:
+    """`"{msg}"` (or `"{}", msg`): the one name a message prints and nothing else, if so."""
+    text = message.text.strip()
+    if not message.is_format or not (text.startswith("{") and text.endswith("}")):
+        return None
+    inner = text[1:-1]
+    if inner.isidentifier():
+        return inner
+    if inner == "" and len(message.args) == 1 and message.args[0].isidentifier():
+        return message.args[0]
+    return None
+
+
+def closure_messages(closure: Node) -> list[Message]:
+    """Every message a closure may return: each branch, arm and `return`, not only the tail."""
+    body = closure.child_by_field_name("body")
+    if body is None:
+        return []
+    found: list[Message] = []
+    pending = [body]
+    while pending:  # iterative: deep `if`/`match` nesting must not exhaust the stack
+        node = pending.pop()
+        if node.type == "block":
+            named = [
+                c for c in node.named_children if c.type not in ("line_comment", "block_comment")
+            ]
+            tail = named[-1] if named else None
+            if tail is not None and tail.type == "expression_statement":
+                # a trailing `if`/`match` is a statement to the grammar, the value all the same
+                text = tail.text or b""
+                tail = (
+                    tail.named_children[0]
+                    if tail.named_children and not text.endswith(b";")
+                    else None
+                )
+            if tail is not None:
+                pending.append(tail)
+            pending.extend(_returns(node))
+        elif node.type == "if_expression":
+            pending.extend(
+                c for c in (node.child_by_field_name("consequence"),
+                            node.child_by_field_name("alternative")) if c is not None
+            )  # fmt: skip
+        elif node.type == "else_clause":
+            pending.extend(node.named_children)
+        elif node.type == "match_expression":
+            arms = node.child_by_field_name("body")
+            for arm in arms.named_children if arms is not None else ():
+                value = arm.child_by_field_name("value")
+                if value is not None:
+                    pending.append(value)
+        else:
+            message = expression_message(node)
+            if message is not None and message not in found:
+                found.append(message)
+    return found
+
+
+def _returns(block: Node) -> list[Node]:
+    """The values of `return` expressions inside a block, nested closures left out."""
+    values: list[Node] = []
+    stack = list(block.named_children)
+    while stack:
+        node = stack.pop()
+        if node.type == "closure_expression":
+            continue
+        if node.type == "return_expression" and node.named_child_count:
+            values.append(node.named_children[0])
+        stack.extend(node.named_children)
+    return values

@@ -14,11 +14,15 @@ from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 from pipeline.core.sitetypes import Condition, FileScan, Site, SiteKind, TypeAlias, placed
 from pipeline.languages.rust.facts import CHECK_OPERANDS, check_text, site_facts
 from pipeline.languages.rust.formats import decode_rust_string, literal_segments, message_pattern
+from pipeline.languages.rust.macrotrees import MAX_DEPTH, macro_tree_sites
 from pipeline.languages.rust.messages import (
     Message,
+    closure_messages,
     expression_message,
     join_tokens,
+    local_message,
     node_text,
+    placeholder_only,
     split_token_tree,
     token_message,
 )
@@ -29,10 +33,15 @@ from pipeline.languages.rust.regions import (
     source_window,
     split_lines,
 )
-from pipeline.languages.rust.testcode import is_test_code, is_test_path
+from pipeline.languages.rust.snippets import enclosing_call, initializer_item, statement_snippet
+from pipeline.languages.rust.testcode import (
+    declared_test_modules,
+    is_test_code,
+    is_test_path,
+)
 
 # Bump when a change here would change what a cached FileScan holds.
-EXTRACTOR_VERSION = "19"
+EXTRACTOR_VERSION = "27"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -62,6 +71,12 @@ METHOD_KINDS: dict[str, SiteKind] = {
     "wrap_err_with": "context",
 }
 
+_CTOR_CALLEE = re.compile(r"(Error|Status|Code)::[A-Za-z_][A-Za-z0-9_]*$")  # as rust-sites.scm
+_MESSAGE_ARGUMENTS = ("string_literal", "raw_string_literal", "macro_invocation", "call_expression")
+
+# Their token trees hold the message (found by the query), not sites of their own.
+_ERROR_MACROS = frozenset(MACRO_KINDS)
+
 # gRPC status constructors carry a stable, client-visible code.
 GRPC_CODES = {
     "cancelled", "unknown", "invalid_argument", "deadline_exceeded", "not_found",
@@ -72,6 +87,9 @@ GRPC_CODES = {
 
 # `use anyhow::Result` or `use anyhow::{.., Result, ..}` (see `uses_anyhow_result`).
 _ANYHOW_RESULT = re.compile(rb"use\s+(?:::)?anyhow::(?:Result\b|\{[^}]*\bResult\b)")
+# `use anyhow::Error` or `use anyhow::{.., Error, ..}`: a bare `Error` in the file is anyhow's.
+_ANYHOW_ERROR = re.compile(rb"use\s+(?:::)?anyhow::(?:Error\s*;|\{[^}]*\bError\b(?!\s+as))")
+_BARE_ERROR = re.compile(r"(?<![\w:])Error(?=\s*[>,])")
 
 
 @cache
@@ -108,7 +126,7 @@ def find_sites(path: str, source: bytes, *, whole: bool = False) -> FileScan:
         return FileScan(sites=())
     hints = site_hints(source)
     if not hints:
-        return FileScan(sites=())
+        return FileScan(sites=(), test_modules=declared_test_modules(source))
     tree = parser().parse(source) if whole else parse_relevant(parser(), source, hints)
     return scan_tree(path, source, tree)
 
@@ -145,11 +163,14 @@ def placed_scan(
         aliases=tuple(aliases),
         parse_errors=parse_errors,
         uses_anyhow_result=uses_anyhow_result(source),
+        test_modules=declared_test_modules(source),
     )
 
 
-def collect(tree: Tree, path: str, source: bytes) -> tuple[list[Site], list[TypeAlias]]:
-    """The sites (no window yet) and the aliases a parse shows."""
+def collect(
+    tree: Tree, path: str, source: bytes, depth: int = 0
+) -> tuple[list[Site], list[TypeAlias]]:
+    """The sites (no window yet) and the aliases a parse shows, macro token trees included."""
     sites: list[Site] = []
     aliases: list[TypeAlias] = []
     for pattern, captures in QueryCursor(_query()).matches(tree.root_node):
@@ -159,9 +180,21 @@ def collect(tree: Tree, path: str, source: bytes) -> tuple[list[Site], list[Type
             if alias is not None:
                 aliases.append(replace(alias, line=node.start_point.row + 1))
             continue
-        site = _site(pattern, node, captures, SourceFile(path, source))
-        if site is not None and not is_test_code(node):
-            sites.append(site)
+        if pattern == _METHOD:
+            found = _method_sites(node, captures, SourceFile(path, source))
+        else:
+            site = _site(pattern, node, captures, SourceFile(path, source))
+            found = [site] if site is not None else []
+        if found and not is_test_code(node):
+            sites.extend(found)
+    if depth < MAX_DEPTH:
+        sites += macro_tree_sites(
+            tree,
+            source,
+            parser(),
+            _ERROR_MACROS,
+            lambda sub: collect(sub, path, source, depth + 1)[0],
+        )
     return sites, aliases
 
 
@@ -188,8 +221,6 @@ def _site(
         return _macro_site(node, captures, file)
     if pattern == _ATTR:
         return _attr_site(node, captures, file)
-    if pattern == _METHOD:
-        return _method_site(node, captures, file)
     return _ctor_site(pattern, node, captures, file)
 
 
@@ -199,12 +230,21 @@ def _macro_site(node: Node, captures: dict[str, list[Node]], file: SourceFile) -
     index = CHECK_OPERANDS.get(name, 0)  # the message follows the check's operands
     if len(arguments) <= index:
         return None
-    message = token_message(arguments[index], is_format=True)
+    tokens = arguments[index]
+    message = token_message(tokens, is_format=True)
+    if message is None and len(tokens) == 1 and tokens[0].type == "identifier":
+        # `bail!(msg)`: anyhow's one-expression form, the message built in a local first
+        message = local_message(node, node_text(tokens[0]))
+        if message is not None:
+            message = Message(message.text, message.is_format, message.args)
     if message is None:
         return None
     extra = tuple(join_tokens(tokens) for tokens in arguments[index + 1 :])
     if extra and not message.args:
         message = Message(message.text, message.is_format, extra)
+    local = placeholder_only(message)
+    if local is not None:  # `bail!("{msg}")` with `let msg = format!(..)` above
+        message = local_message(node, local) or message
     macro_node = node.child_by_field_name("macro")
     site = _make_site(
         MACRO_KINDS[name], node, file, message, node_text(macro_node) if macro_node else name
@@ -226,25 +266,47 @@ def _attr_site(node: Node, captures: dict[str, list[Node]], file: SourceFile) ->
     return _make_site("error_attr", node, file, message, "error")
 
 
-def _method_site(node: Node, captures: dict[str, list[Node]], file: SourceFile) -> Site | None:
+def _method_sites(node: Node, captures: dict[str, list[Node]], file: SourceFile) -> list[Site]:
     method = captures["method.name"][0]
     name = node_text(method)
-    message = expression_message(captures["method.arg"][0])
-    if message is None:
-        return None
+    argument = captures["method.arg"][0]
+    if argument.type == "closure_expression":  # every message it may return, not the tail only
+        messages = closure_messages(argument)
+    else:
+        message = expression_message(argument)
+        if message is None and argument.type == "identifier":
+            message = local_message(node, node_text(argument))  # `.context(msg)`
+        messages = [message] if message is not None else []
     # `.expect(..)` on a multi-line chain: the line of the method, not of the receiver.
-    return _make_site(METHOD_KINDS[name], node, file, message, name, anchor=method)
+    made = (_make_site(METHOD_KINDS[name], node, file, m, name, anchor=method) for m in messages)
+    return [site for site in made if site is not None]
 
 
 def _ctor_site(
     pattern: int, node: Node, captures: dict[str, list[Node]], file: SourceFile
 ) -> Site | None:
     prefix = "ctor" if pattern == _CTOR else "errwrap"
-    message = expression_message(captures[f"{prefix}.arg"][0])
+    argument = captures[f"{prefix}.arg"][0]
+    message = expression_message(argument)
+    callee = node_text(captures[f"{prefix}.fn"][0])
+    arguments = argument.parent
+    if message is None and prefix == "errwrap" and argument.type == "call_expression":
+        # `Err(internal("..")))`, `Err(RenderErrorReason::Other("..").into())`: the call carries it
+        argument = _without_into(argument)
+        function = argument.child_by_field_name("function")
+        inner = argument.child_by_field_name("arguments")
+        if (
+            function is not None
+            and function.type in ("identifier", "scoped_identifier")
+            and not _CTOR_CALLEE.search(node_text(function))  # the ctor pattern's own site
+            and inner is not None
+            and inner.named_children
+            and inner.named_children[0].type in _MESSAGE_ARGUMENTS
+        ):
+            message = expression_message(inner.named_children[0])
+            callee, arguments = node_text(function), inner
     if message is None:
         return None
-    callee = node_text(captures[f"{prefix}.fn"][0])
-    arguments = captures[f"{prefix}.arg"][0].parent
     if (
         message.is_format is False
         and " " not in message.text.strip()
@@ -254,6 +316,16 @@ def _ctor_site(
         return None  # `catalog_id_not_found("table", id)`: a noun argument, not a message
     code, http = _code_of(callee)
     return _make_site("constructor", node, file, message, callee, error_code=code, http=http)
+
+
+def _without_into(call: Node) -> Node:
+    """`x.into()` -> `x`, for a call `x`."""
+    function = call.child_by_field_name("function")
+    if function is not None and function.type == "field_expression":
+        field, value = function.child_by_field_name("field"), function.child_by_field_name("value")
+        if field is not None and node_text(field) == "into" and value is not None:
+            return value if value.type == "call_expression" else call
+    return call
 
 
 def _code_of(callee: str) -> tuple[str | None, int | None]:
@@ -281,6 +353,16 @@ def _make_site(
         return None
     start = (anchor or node).start_point
     facts = site_facts(node, file.source)
+    return_type = facts.return_type
+    if return_type and _BARE_ERROR.search(return_type) and _ANYHOW_ERROR.search(file.source):
+        return_type = _BARE_ERROR.sub("anyhow::Error", return_type)
+    facts = replace(
+        facts,
+        return_type=return_type,
+        snippet=statement_snippet(node) if kind != "error_attr" else None,
+        call=enclosing_call(node),
+        item=initializer_item(node),
+    )
     if (
         kind == "error_attr"
         and error_code is None

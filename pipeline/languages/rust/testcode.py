@@ -1,25 +1,76 @@
-"""Test code produces no records: by path, and by `#[cfg(test)]` / `#[test]` attributes."""
+"""Test code produces no records: by directory, and by `#[cfg(test)]` / `#[test]` attributes.
+
+Never by a file name: `cargo_test.rs` or `commands/test.rs` may be product code, and a
+test module file is known as one from its parent's `#[cfg(test)] mod x;` (see
+`test_module_paths`).
+"""
 
 from __future__ import annotations
 
+import fnmatch
+import functools
+import posixpath
 import re
+from collections.abc import Iterable
+from importlib import resources
 
 from tree_sitter import Node
 
-_TEST_DIRS = {"tests", "benches", "test", "testing", "fuzz"}
-# `foo_test.rs`, `tests.rs`, and the helper modules only tests use: `test_utils.rs`, `test_util.rs`.
-_TEST_FILE = re.compile(r"(?:^|_)tests?\.rs$|^test_utils?\.rs$")
+# `#[cfg(test)] mod x;` (other attributes and `pub(..)` allowed between): `x` is test code.
+_TEST_MOD = re.compile(
+    rb"#\[\s*cfg\s*\(([^\]\n]*)\)\s*\]\s*(?:#\[[^\]\n]*\]\s*)*"
+    rb"(?:pub(?:\s*\([^)\n]*\))?\s+)?mod\s+(?:r#)?(\w+)\s*;"
+)
 # `#[test]`, `#[tokio::test]`, `#[rstest]`, `#[cfg(test)]`, `#[cfg(all(test, feature = ".."))]`
 _TEST_ATTRIBUTE = re.compile(r"^(?:\w+::)*(?:test|rstest|test_case|quickcheck|proptest)\b")
 _CFG_TEST = re.compile(r"^cfg\s*\((?:.*[(,\s])?test\s*[,)]")
 _CFG_NOT_TEST = re.compile(r"not\s*\(\s*test\s*\)")
-_ITEM_TYPES = {"mod_item", "function_item", "impl_item", "trait_item", "struct_item", "enum_item"}
+# Where an attribute cannot stand before a node: its siblings there are no attributes.
+_NO_ATTRIBUTES = {"token_tree", "arguments"}
+
+
+@functools.cache
+def _dir_patterns() -> tuple[tuple[str, ...], ...]:
+    text = resources.files("pipeline").joinpath("data/test_dirs.txt").read_text("utf-8")
+    lines = (line.strip() for line in text.splitlines())
+    return tuple(tuple(line.split("/")) for line in lines if line and not line.startswith("#"))
 
 
 def is_test_path(path: str) -> bool:
-    """`tests/`, `benches/`, `*_test(s).rs` and `test_util(s).rs` files hold only test code."""
-    parts = path.split("/")
-    return any(part in _TEST_DIRS for part in parts[:-1]) or bool(_TEST_FILE.search(parts[-1]))
+    """A file under a test, bench or fixture directory (`pipeline/data/test_dirs.txt`)."""
+    dirs = path.split("/")[:-1]
+    for pattern in _dir_patterns():
+        for start in range(len(dirs) - len(pattern) + 1):
+            run = dirs[start : start + len(pattern)]
+            if all(fnmatch.fnmatchcase(d, p) for d, p in zip(run, pattern, strict=True)):
+                return True
+    return False
+
+
+def declared_test_modules(source: bytes) -> tuple[str, ...]:
+    """The modules a file declares as `#[cfg(test)] mod x;` (their files are test code)."""
+    found = []
+    for match in _TEST_MOD.finditer(source):
+        if is_test_attribute("cfg(" + match.group(1).decode("utf-8", errors="replace") + ")"):
+            found.append(match.group(2).decode())
+    return tuple(found)
+
+
+def test_module_paths(declarations: Iterable[tuple[str, tuple[str, ...]]]) -> tuple[str, ...]:
+    """Path prefixes of test module files, from `(declaring file, modules)` pairs.
+
+    `a/lib.rs` (or `mod.rs`, `main.rs`) declaring `x` -> `a/x.rs` and `a/x/`; any other
+    `a/foo.rs` -> `a/foo/x.rs` and `a/foo/x/` (their submodules are test code too).
+    """
+    prefixes: list[str] = []
+    for path, modules in declarations:
+        directory, name = posixpath.split(path)
+        stem = name.removesuffix(".rs")
+        base = directory if stem in ("lib", "mod", "main") else posixpath.join(directory, stem)
+        for module in modules:
+            child = posixpath.join(base, module)
+            prefixes += [f"{child}.rs", f"{child}/"]
+    return tuple(prefixes)
 
 
 def is_test_attribute(text: str) -> bool:
@@ -31,14 +82,24 @@ def is_test_attribute(text: str) -> bool:
 
 
 def is_test_code(node: Node) -> bool:
-    """Whether a node sits in a test module or test function (or a `#![cfg(test)]` file)."""
+    """Whether a node sits under a test attribute (an item, statement, block, arm or field)
+    or in a `#![cfg(test)]` file."""
     current: Node | None = node
     while current is not None:
-        if current.type in _ITEM_TYPES and _has_test_attribute(current):
+        parent = current.parent
+        if (
+            parent is not None
+            and parent.type not in _NO_ATTRIBUTES
+            and _has_test_attribute(current)
+        ):
+            return True
+        if current.type == "match_arm" and any(  # an arm's attributes are its own children
+            c.type == "attribute_item" and is_test_attribute(_inner(c)) for c in current.children
+        ):
             return True
         if current.type == "source_file":
             return _file_is_test_only(current)
-        current = current.parent
+        current = parent
     return False
 
 

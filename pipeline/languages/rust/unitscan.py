@@ -37,7 +37,7 @@ from pipeline.languages.rust.regions import (
     site_hints,
 )
 from pipeline.languages.rust.sites import collect, parser, placed_scan, scan_tree
-from pipeline.languages.rust.testcode import is_test_path
+from pipeline.languages.rust.testcode import declared_test_modules, is_test_path
 
 _INNER_ATTRIBUTE = re.compile(rb"(?m)^[ \t]*#!\[[^\n]*")
 
@@ -51,7 +51,7 @@ def find_sites_after(path: str, source: bytes, known: UnitScans) -> FileScan:
         return FileScan(sites=())
     hints = site_hints(source)
     if not hints:
-        return FileScan(sites=())
+        return FileScan(sites=(), test_modules=declared_test_modules(source))
     units = relevant_units(source, hints)
     context = file_context(source)
     keys = [unit_key(source, unit, context) for unit in units]

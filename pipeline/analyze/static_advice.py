@@ -1,0 +1,182 @@
+"""The offline analyzer's advice: solutions and prevention tips, said to the person who meets the error.
+
+First what that person controls (the values the message prints, what they pass in,
+configuration), then what the code requires. A check that guards security or a limit
+is never advised away: the advice is to pass it. A panic is a broken invariant: what
+the code assumed, and how to report it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pipeline.analyze import SiteContext
+from pipeline.analyze.static_code import where
+from pipeline.analyze.taxonomy import load_taxonomy
+from pipeline.core.model import Condition
+from pipeline.languages import language_of
+
+# Words of a condition that mark it as a guard nobody should be told to switch off: the
+# identifiers of the check, split at `_`, `.` and case (`auth_enabled`, `max_size`).
+_GUARD_WORDS = frozenset(
+    [
+        "auth",
+        "authn",
+        "authz",
+        "authenticate",
+        "authenticated",
+        "authentication",
+        "authorize",
+        "authorized",
+        "authorization",
+        "permission",
+        "permissions",
+        "privilege",
+        "privileges",
+        "acl",
+        "acls",
+        "tls",
+        "ssl",
+        "cert",
+        "certs",
+        "certificate",
+        "certificates",
+        "secure",
+        "security",
+        "secret",
+        "secrets",
+        "password",
+        "passwords",
+        "credential",
+        "credentials",
+        "token",
+        "tokens",
+        "signature",
+        "signatures",
+        "verify",
+        "verified",
+        "quota",
+        "quotas",
+        "limit",
+        "limits",
+        "max",
+        "maximum",
+        "superuser",
+        "owner",
+        "readonly",
+    ]
+)
+_IDENTIFIER_PART = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+_CONFIG_WORDS = re.compile(r"\b(?:conf|config|cfg|opts|options|settings|args|env)\b")
+_REPORT = (
+    "This is a bug, not something to fix in your input: report it upstream with the full "
+    "message, the backtrace (`RUST_BACKTRACE=1`) and the version you run."
+)
+
+
+def is_guard(context: SiteContext, conditions: Sequence[Condition]) -> bool:
+    """Whether a condition on the path checks security or a limit (by its identifiers)."""
+    del context  # the conditions are what the advice would negate; the message is not
+    words = {w.lower() for c in conditions for w in _IDENTIFIER_PART.findall(c.text)}
+    return not words.isdisjoint(_GUARD_WORDS)
+
+
+def solutions(context: SiteContext, check: str | None) -> list[str]:
+    """Fixes, most likely first."""
+    site = context.site
+    facts = site.facts
+    conditions = facts.conditions
+    out: list[str] = []
+    if context.error_type == "panic":
+        return [_assumption(context), _REPORT]
+    if site.kind == "context":
+        out.append(
+            "Read the `Caused by:` lines under this message: they name the error that failed."
+        )
+    slots = language_of(site.file_path).placeholders(site.message) if site.is_format else []
+    if slots:
+        names = ", ".join(f"`{{{p}}}`" if p else "`{}`" for p in slots)
+        out.append(
+            f"Look at the value(s) the message prints ({names}): they name the input or object "
+            "that was rejected; correct that and try again."
+        )
+    inputs = _inputs(facts.call, conditions)
+    if inputs:
+        out.append(
+            f"The check depends on what is passed to {where(site)} ({', '.join(inputs)}): "
+            "pass values the check accepts."
+        )
+    if any(_CONFIG_WORDS.search(c.text) for c in conditions):
+        out.append("The check reads configuration: review the setting it names.")
+    if is_guard(context, conditions):
+        out.append(
+            "This is a deliberate check (access, a limit or validation): meet it with valid "
+            "input, credentials or permissions, or ask the operator; do not switch it off."
+        )
+    elif check is not None:
+        out.append(
+            f"The code goes on only when `{check.removeprefix('let ok = ').removesuffix(';')}`."
+        )
+    if site.kind == "error_attr":
+        out.append(
+            f"The code that returns this error decides when: find the operation that returned "
+            f"{where(site)} in your logs or call chain."
+        )
+    if not out:
+        out.append(f"Find out what {where(site)} was doing: the error text names the failed step.")
+    return out
+
+
+def _assumption(context: SiteContext) -> str:
+    site = context.site
+    facts = site.facts
+    if site.kind == "expect" and facts.receiver:
+        return f"The code assumed `{facts.receiver}` could not fail or be empty here, and it did."
+    failed = [c for c in facts.conditions if c.kind == "check_failed"]
+    if failed:
+        return f"The code assumed `{failed[-1].text}` always holds here, and it did not."
+    if site.kind in ("todo", "unimplemented"):
+        return "The code does not handle this case yet."
+    if facts.conditions:
+        return f"The code assumed the path in {where(site)} that leads here could not be taken."
+    return f"The code assumed {where(site)} never gets here."
+
+
+def _inputs(call: str | None, conditions: Sequence[Condition]) -> list[str]:
+    """The fn's parameters the conditions read: what a caller controls."""
+    if not call or "(" not in call:
+        return []
+    params = [p.strip() for p in call.split("(", 1)[1].rsplit(")", 1)[0].split(",") if p.strip()]
+    used = [p for p in params if any(re.search(rf"\b{re.escape(p)}\b", c.text) for c in conditions)]
+    return [f"`{p}`" for p in used]
+
+
+def prevention(context: SiteContext, check: str | None, failure_class: str) -> list[str]:
+    """How to keep the error from happening."""
+    tips: list[str] = []
+    if context.error_type == "panic":
+        tips.append("Keep the assumption the code states true, or report where it breaks.")
+    elif check is not None and not is_guard(context, context.site.facts.conditions):
+        test = check.removeprefix("let ok = ").removesuffix(";")
+        tips.append(f"Before calling {where(context.site)}, make sure `{test}`.")
+    tips.append(first_sentence(load_taxonomy()[failure_class].description))
+    return tips
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence: up to a `.` that ends a sentence outside quotes, not an ellipsis."""
+    flat = " ".join(text.split())
+    quoted = False
+    for index, ch in enumerate(flat):
+        if ch == '"':
+            quoted = not quoted
+        elif (
+            ch == "."
+            and not quoted
+            and flat[index + 1 : index + 2] in (" ", "")
+            and flat[index - 1 : index] != "."
+            and flat[index + 2 : index + 3][:1].isupper() | (index + 1 == len(flat))
+        ):
+            return flat[: index + 1]
+    return flat

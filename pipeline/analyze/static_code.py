@@ -1,0 +1,139 @@
+"""The offline analyzer's code fields: exampleFix, validationCode, typeGuard, tryCatchPattern.
+
+Each is built from the site's whole statement and its condition chain, then parsed
+by the language front end; a field that does not parse is None (exampleFix, which
+the record requires, falls back to the statement alone, then to comments).
+"""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.analyze import SiteContext
+from pipeline.core.model import Site
+from pipeline.languages import language_of
+
+_ROOT_NAME = re.compile(r"(?<![.\w:'\"])([a-z_]\w*)\b(?!\s*(?:!|::))")
+MIN_NEEDLE = 12  # a shorter literal (`"lsn"`) matches unrelated errors too
+_ANYHOW_CLASSES = ("anyhow::Error", "anyhow::Result", "eyre::Report", "eyre::Error")
+
+
+def where(site: Site) -> str:
+    """The item the site is in, as a reader names it: `Type::fn`, `fn`, `static FOO`."""
+    facts = site.facts
+    if facts.enclosing_fn and facts.enclosing_impl:
+        return f"`{facts.enclosing_impl}::{facts.enclosing_fn}`"
+    if facts.enclosing_fn:
+        return f"`{facts.enclosing_fn}`"
+    if facts.item:
+        return f"the initializer of `{facts.item}`"
+    if facts.enclosing_type:
+        return f"`{facts.enclosing_type}`"
+    return f"the top-level code of `{site.file_path}`"
+
+
+def validation(context: SiteContext) -> str | None:
+    """`let ok = ..;`, the whole chain negated, or None."""
+    return language_of(context.site.file_path).validation_code(context.site.facts.conditions)
+
+
+def type_guard(context: SiteContext) -> str | None:
+    """The pattern test of the innermost `let ... else`, or None."""
+    return language_of(context.site.file_path).type_guard(context.site.facts.conditions)
+
+
+def example_fix(context: SiteContext, check: str | None, *, guard: bool = False) -> str:
+    """The statement that produces the error, and the check a caller can make first.
+
+    No check for a panic (its fix is upstream) or a `guard` (security or a limit: the
+    negated chain would show the way around it).
+    """
+    site = context.site
+    language = language_of(site.file_path)
+    head = f"// The error comes from this statement in {_plain(where(site))} ({site.file_path}):"
+    snippet = site.facts.snippet
+    body = [snippet] if snippet and language.parses_as_code(snippet) else []
+    if context.error_type == "panic":
+        body.append("// A panic here is a bug, not bad input: report it with its backtrace.")
+    elif check is not None and not guard:
+        test = check.removeprefix("let ok = ").removesuffix(";")
+        if site.facts.call and _names(test) <= _names(site.facts.call.partition("(")[2]):
+            # the check reads only the fn's arguments: a caller can make it before calling
+            body += [
+                "// It is reached only when this check fails; a caller can test it first:",
+                f"if {test} {{",
+                f"    {site.facts.call}?;",
+                "}",
+            ]
+        elif "\n" not in test:
+            body.append(f"// It is reached only when this does not hold: {test}")
+    for candidate in ([head, *body], [head, *body[:1]], [head]):
+        text = "\n".join(candidate)
+        if language.parses_as_code(text):
+            return text
+    return head  # a comment always parses; the file path holds no newline
+
+
+def try_catch(context: SiteContext) -> str | None:
+    """Handling at the caller, fitted to the error type; None for panics or short messages."""
+    site = context.site
+    if context.error_type == "panic":
+        return None
+    language = language_of(site.file_path)
+    subject = site.facts.call or "result"
+    if site.kind == "error_attr" and site.facts.enclosing_type:
+        owner = "::".join(p for p in (site.facts.enclosing_type, site.facts.variant) if p)
+        code = "\n".join([
+            f"match {subject} {{",
+            f"    Err({owner} {{ .. }}) => {{",
+            f"        // handle {_quoted(site.message)}",
+            "    }",
+            "    other => {",
+            "        other?;",
+            "    }",
+            "}",
+        ])  # fmt: skip
+        return code if language.parses_as_code(code) else None
+    segments = language.literal_segments(site.message, site.is_format)
+    needle = max((s.strip() for s in segments), key=len, default="")
+    if len(needle) < MIN_NEEDLE:
+        return None
+    escaped = needle.replace("\\", "\\\\").replace('"', '\\"')
+    literal = '"' + escaped.replace("\n", "\\n").replace("\t", "\\t") + '"'
+    if _is_anyhow(context):
+        # anyhow prints the outermost context: the message may be any link of the chain.
+        test = f"e.chain().any(|cause| cause.to_string().contains({literal}))"
+    else:
+        test = f"e.to_string().contains({literal})"
+    code = "\n".join([
+        f"match {subject} {{",
+        f"    Err(e) if {test} => {{",
+        "        // handle this case",
+        "    }",
+        "    other => {",
+        "        other?;",
+        "    }",
+        "}",
+    ])  # fmt: skip
+    return code if language.parses_as_code(code) else None
+
+
+def _is_anyhow(context: SiteContext) -> bool:
+    klass = context.error_class or ""
+    return klass in _ANYHOW_CLASSES or (
+        not klass and context.site.kind in ("bail", "anyhow", "ensure", "format_err", "context")
+    )
+
+
+def _names(code: str) -> set[str]:
+    """The root names an expression reads (`a.b(c)` -> a, c), not fields, methods or macros."""
+    return set(_ROOT_NAME.findall(code)) - {"true", "false", "matches", "mut"}
+
+
+def _quoted(message: str) -> str:
+    flat = " ".join(message.split()).replace("*/", "* /")
+    return f'"{flat[:80]}"'
+
+
+def _plain(text: str) -> str:
+    return text.replace("`", "")

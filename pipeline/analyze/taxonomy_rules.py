@@ -1,0 +1,87 @@
+"""Structural rules of the failure-class classifier, tried before keywords (see taxonomy.py).
+
+A panic states an assumption of the code (`internal-invariant`) unless its message
+names a caller's misuse in so many words; a `.context(..)` names the step that failed,
+so its verb (read, parse, connect) decides, never a noun in it (`toml`); and a few
+phrases say a class outright where single keywords mislead (`--version` is a flag,
+not a version problem).
+"""
+
+from __future__ import annotations
+
+import re
+
+# Panics: phrases that put the blame on the caller, or on a limit; anything else is an invariant.
+PANIC_PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (slug, re.compile(pattern, re.IGNORECASE))
+    for slug, pattern in (
+        ("invalid-state-transition", r"\bpolled after\b|\bcalled (?:without|before)\b"),
+        ("resource-exhausted", r"\bmax(?:imum)? \w+(?: \w+)? exceeded\b|^max \w+$|\breached max\b|"
+         r"\bexhausted\b"),
+        ("out-of-range", r"\bout of bounds?\b|\boverflow\b"),
+        ("invalid-argument", r"\bcannot be zero\b|\bmust be (?:greater|positive|non-?zero|at least)\b"
+         r"|\binvalid (?:key|value|flag|length)\b|\bfrom different \w+ instances\b"),
+        ("not-found", r"\bsomewhere in PATH\b|\bnot found in PATH\b"),
+    )
+)  # fmt: skip
+
+# `.context(..)`/`.with_context(..)`: the operation that failed, by its verb.
+CONTEXT_VERBS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (slug, re.compile(pattern, re.IGNORECASE))
+    for slug, pattern in (
+        ("parse-error", r"\b(?:parse|deserializ\w*|decod\w*)\b|\binvalid (?:json|toml|utf-?8)\b"),
+        ("io-error", r"\b(?:read|write|create|open|remove|delete|rename|copy|iterate over|"
+         r"canonicaliz\w*|flush)\b[^:]*\b(?:file|dir\w*|archive|path|from|to|toml|json|"
+         r"manifest|lockfile)\b"),
+        ("connection-failure", r"\bconnect\w*\b|\bsend\b[^:]*\brequest\b"),
+        ("configuration-error", r"\bmust be set\b|\bnot specified\b|\bis required\b"),
+        ("type-mismatch", r"\bshould be an? \w+(?:Array|Type)\b"),
+    )
+)  # fmt: skip
+
+# Phrases that name a class outright, tried on the message of any site that is no panic.
+PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (slug, re.compile(pattern, re.IGNORECASE))
+    for slug, pattern in (
+        ("unsupported-operation", r"\bunstable\b|\bnightly\b|\brequires `-Z|\bonly supports?\b|"
+         r"\bis not supported\b|\bnot supported for\b"),
+        ("version-incompatibility", r"\bhas been renamed\b|\bdifferent cargo\b|"
+         r"\bnewer version\b|\bolder version\b"),
+        ("data-corruption", r"\bmalformed file\b|\bcorrupt\w*\b|\bchecksum mismatch\b"),
+        ("parse-error", r"\bfailed to parse\b|\binvalid output\b|\bexpected a line\b|"
+         r"\binvalid seriali\w+\b|\bexpected field\b|\bto string\b|\binvalid source\b"),
+        ("permission-denied", r"\bmust be (?:the )?owner\b|\bonly superusers?\b|\bpermission\b"),
+        ("unauthenticated", r"\bjwt\b|\bpassword\b|\bnot authenticated\b"),
+        ("configuration-error", r"\bnot specified\b|\bmust be set\b|\bwas not defined\b|"
+         r"\benv vars?\b|\$HOME\b|\bmust be configured\b|\ballowed features\b|"
+         r"\bconfiguration type\b|\brequires a `\w+` key\b|\benable [\w-]+ feature\b|"
+         r"\bcannot replace\b"),
+        ("schema-mismatch", r"\bnumber of columns\b|\bnumber of column names\b"),
+        ("type-mismatch", r"\bexpected \w+, got\b|\bcannot concatenate\b"),
+        ("invalid-argument", r"\bno \w+ (?:provided|given)\b|\bsupported (?:\w+ )?values\b|\bis unknown\b|\binvalid character\b|"
+         r"\brequires a \w+(?: format)? value\b|\bmust not be followed\b|"
+         r"\bshould not be specified\b|\bis not allowed\b|\bnot allowed to\b|\bnon UTF-?8\b|"
+         r"\bmust be \{\}|\bshould not be part of\b"),
+        ("internal-invariant", r"\bshould not have\b|\bnot in the cache\b|"
+         r"\bdoes not exceed\b"),
+    )
+)  # fmt: skip
+
+# A message that is a flag (`--version`) or code in backticks names no class by its words.
+_CODE = re.compile(r"`[^`]*`|(?<!\w)--?[A-Za-z][\w-]*")
+
+
+def without_code(text: str) -> str:
+    """The message's prose: backticked code and `--flags` cut out."""
+    return _CODE.sub(" ", text)
+
+
+def first_match(
+    table: tuple[tuple[str, re.Pattern[str]], ...], text: str
+) -> tuple[str, str] | None:
+    """(slug, the words that matched) of the first rule of `table` that matches `text`."""
+    for slug, pattern in table:
+        match = pattern.search(text)
+        if match:
+            return slug, match.group()
+    return None

@@ -1,0 +1,44 @@
+"""Whether a snippet of text is valid Rust: parsed by tree-sitter-rust in a wrapper that fits it."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import tree_sitter_rust
+from tree_sitter import Language, Node, Parser
+
+_LANGUAGE = Language(tree_sitter_rust.language())
+# A snippet is tried as items (a fn, a `use`), then as the statements of a fn body.
+_WRAPPERS = (
+    ("", ""),
+    ("fn __errdoc_wrapper() {\n", "\n}\n"),
+)
+
+
+@cache
+def rust_parser() -> Parser:
+    """A parser of this module's own (no included ranges ever set on it)."""
+    return Parser(_LANGUAGE)
+
+
+def parses_as_code(text: str) -> bool:
+    """True when `text` parses, with no error or missing node, as items or as a fn body."""
+    if not text.strip() or "\u2026" in text:
+        return False
+    for head, tail in _WRAPPERS:
+        tree = rust_parser().parse(f"{head}{text}{tail}".encode())
+        if not _broken(tree.root_node) and (head or _items_only(tree.root_node)):
+            return True
+    return False
+
+
+def _broken(root: Node) -> bool:
+    return root.has_error
+
+
+def _items_only(root: Node) -> bool:
+    """At top level, only items: a bare expression statement is not a valid Rust file."""
+    return all(
+        child.type != "expression_statement" or child.named_child_count == 0
+        for child in root.named_children
+    )

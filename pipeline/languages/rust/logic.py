@@ -1,0 +1,300 @@
+"""A site's condition chain as one boolean expression, negated and simplified: `validationCode`.
+
+The error is produced when every step of the chain holds (`if` true, `else` false, a
+`let` pattern matched or not, a `match` arm taken, an earlier `ensure!` passed, the
+failed check false). The check that avoids it is the negation of that conjunction,
+pushed inward by De Morgan; a `let` pattern becomes `.is_some()`/`.is_ok()`/... or
+`matches!`. A step that cannot be written as a test of values in scope (a `for` loop
+element, a wildcard arm, a name a pattern binds) makes the whole check None: a check
+that is wrong in some state is worse than none.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from tree_sitter import Node
+
+from pipeline.core.sitetypes import Condition
+from pipeline.languages.rust.codecheck import parses_as_code, rust_parser
+
+
+@dataclass(frozen=True, slots=True)
+class Atom:
+    """A test written as Rust text; `primary` when `!` can prefix it without parentheses."""
+
+    text: str
+    primary: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    operand: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Junction:
+    """`&&` (all=True) or `||` of two or more operands."""
+
+    all: bool
+    operands: tuple[Expr, ...]
+
+
+Expr = Atom | Not | Junction
+
+
+class Unknown(Exception):
+    """A step that is no test of values in scope."""
+
+
+_PRIMARY = {
+    "identifier", "call_expression", "field_expression", "macro_invocation", "index_expression",
+    "parenthesized_expression", "boolean_literal", "scoped_identifier", "try_expression",
+    "await_expression", "unary_expression", "self", "generic_function",
+}  # fmt: skip
+_FLIP = {"==": "!=", "!=": "=="}
+_PAIRS = {"is_some": "is_none", "is_ok": "is_err", "is_none": "is_some", "is_err": "is_ok"}
+_PATTERN_TESTS = {"Some": "is_some", "Ok": "is_ok", "Err": "is_err"}
+_SIMPLE_BINDING = re.compile(r"^(?:mut\s+)?(?:ref\s+)?(?:_\w*|[a-z]\w*)$")
+_WORD = re.compile(r"[A-Za-z_]\w*")
+_BOUND = re.compile(r"(?<![:\w.])([a-z_]\w*)\b(?!\s*(?:\(|::|\{|!))")
+_NOT_NAMES = {"ref", "mut", "_", "if", "in", "true", "false"}
+_CLOSURE_NONE = re.compile(r"^(.*) was None \((?:ok_or|ok_or_else)\)$")
+
+
+def validation_code(conditions: Sequence[Condition]) -> str | None:
+    """`let ok = <the negated chain>;`, or None when a step is no test of values in scope."""
+    try:
+        steps = [step for c in conditions if (step := _step(c)) is not None]
+        _no_bound_names(conditions)
+    except Unknown:
+        return None
+    if not steps:
+        return None
+    check = render(push_not(Not(_all(steps))))
+    code = f"let ok = {check};"
+    return code if parses_as_code(code) else None
+
+
+def type_guard(conditions: Sequence[Condition]) -> str | None:
+    """The pattern test of the innermost `let ... else`, as `matches!`/`.is_some()`."""
+    for condition in reversed(conditions):
+        if condition.kind == "let_else":
+            pattern, _, value = (
+                condition.text.removeprefix("let ").removesuffix(" did not match").partition(" = ")
+            )
+            try:
+                code = render(_let_atom(pattern, value))
+            except Unknown:
+                return None
+            return code if parses_as_code(code) else None
+    return None
+
+
+def _no_bound_names(conditions: Sequence[Condition]) -> None:
+    """A step that reads a name an earlier pattern bound cannot be tested from outside."""
+    bound: set[str] = set()
+    for condition in conditions:
+        if bound & set(_WORD.findall(condition.text)):
+            raise Unknown(condition.text)
+        bound |= _bindings(condition)
+
+
+def _bindings(condition: Condition) -> set[str]:
+    text = condition.text
+    if condition.kind == "match_arm":
+        pattern = text.removesuffix(" =>").partition(": ")[2]
+    elif condition.kind in ("if_let", "while", "if") and text.startswith("let "):
+        pattern = text.removeprefix("let ").partition(" = ")[0]
+    else:
+        return set()
+    pattern = pattern.partition(" if ")[0]
+    return set(_BOUND.findall(pattern)) - _NOT_NAMES
+
+
+def _all(steps: list[Expr]) -> Expr:
+    return steps[0] if len(steps) == 1 else Junction(True, tuple(steps))
+
+
+def _step(condition: Condition) -> Expr | None:
+    kind, text = condition.kind, condition.text
+    if kind == "while" and text.startswith("let "):
+        raise Unknown(text)  # `while let Some(x) = it.next()`: a new value each round
+    if kind in ("if", "if_let", "while", "ensure"):
+        return parse_condition(text)
+    if kind in ("else", "check_failed"):
+        return Not(parse_condition(text))
+    if kind == "let_else":
+        pattern, _, value = (
+            text.removeprefix("let ").removesuffix(" did not match").partition(" = ")
+        )
+        return Not(_let_atom(pattern, value))
+    if kind == "match_arm":
+        head, _, pattern = text.removeprefix("match ").removesuffix(" =>").partition(": ")
+        if not head or (_binds_all(pattern) and not condition.excluded):
+            raise Unknown(text)  # `_ =>` alone: taken always, no test to write
+        # taken only when no earlier arm matched (a guard included: `matches!` takes one)
+        tried: list[Expr] = [Not(Atom(f"matches!({head}, {p})", True)) for p in condition.excluded]
+        if not _binds_all(pattern):
+            tried.append(Atom(f"matches!({head}, {pattern})", True))
+        return _all(tried)
+    if kind == "closure":
+        match = _CLOSURE_NONE.match(text)
+        if match is None:
+            raise Unknown(text)
+        return Atom(f"{_wrap(match.group(1))}.is_none()", True)
+    return None  # a loop: the check holds per element, inside it
+
+
+def parse_condition(text: str) -> Expr:
+    """A condition as written (`!a && b.c()`, `let Some(x) = y`) as an expression tree."""
+    if "\u2026" in text:  # clipped when collected: not the whole condition
+        raise Unknown(text)
+    node = _condition_node(text)
+    if node is None:
+        raise Unknown(text)
+    expr = _convert(node)
+    _check_bindings(node)
+    return expr
+
+
+@cache
+def _parsed(text: str) -> tuple[Node | None, bool]:
+    tree = rust_parser().parse(f"fn f() {{ if {text} {{}} }}".encode())
+    body = tree.root_node.named_children[0].child_by_field_name("body")
+    statement = body.named_children[0] if body is not None and body.named_children else None
+    if_node = statement.named_children[0] if statement is not None else None
+    condition = if_node.child_by_field_name("condition") if if_node is not None else None
+    return condition, tree.root_node.has_error
+
+
+def _condition_node(text: str) -> Node | None:
+    node, broken = _parsed(text)
+    return None if broken else node
+
+
+def _convert(node: Node) -> Expr:
+    kind = node.type
+    if kind == "parenthesized_expression" and node.named_child_count == 1:
+        inner = node.named_children[0]
+        if inner.type in ("binary_expression", "unary_expression", "parenthesized_expression"):
+            return _convert(inner)
+    if kind in ("binary_expression", "let_chain"):
+        operator = node.child_by_field_name("operator")
+        op = _text(operator) if operator is not None else "&&"
+        if op in ("&&", "||"):
+            operands = [_convert(c) for c in node.named_children if c.type != "line_comment"]
+            return Junction(op == "&&", tuple(_flatten(op == "&&", operands)))
+    if kind == "unary_expression" and _text(node).startswith("!"):
+        return Not(_convert(node.named_children[0]))
+    if kind == "let_condition":
+        pattern = node.child_by_field_name("pattern")
+        value = node.child_by_field_name("value")
+        if pattern is None or value is None:
+            raise Unknown(_text(node))
+        return _let_atom(_text(pattern), _text(value))
+    return Atom(" ".join(_text(node).split()), kind in _PRIMARY)
+
+
+def _flatten(all_: bool, operands: list[Expr]) -> list[Expr]:
+    flat: list[Expr] = []
+    for operand in operands:
+        if isinstance(operand, Junction) and operand.all == all_:
+            flat.extend(operand.operands)
+        else:
+            flat.append(operand)
+    return flat
+
+
+def _let_atom(pattern: str, value: str) -> Atom:
+    """`let Some(x) = v` -> `v.is_some()`; other patterns -> `matches!(v, P)`."""
+    pattern, value = " ".join(pattern.split()), " ".join(value.split())
+    if not pattern or not value or "\u2026" in pattern + value:
+        raise Unknown(pattern)
+    if _binds_all(pattern):
+        raise Unknown(pattern)  # an irrefutable pattern: no test at all
+    name, _, rest = pattern.partition("(")
+    test = _PATTERN_TESTS.get(name.strip())
+    if test and rest.endswith(")") and _SIMPLE_BINDING.match(rest[:-1].strip()):
+        return Atom(f"{_wrap(value)}.{test}()", True)
+    if pattern == "None":
+        return Atom(f"{_wrap(value)}.is_none()", True)
+    return Atom(f"matches!({value}, {pattern})", True)
+
+
+def _binds_all(pattern: str) -> bool:
+    return pattern.strip() == "_" or bool(_SIMPLE_BINDING.match(pattern.strip()))
+
+
+def _wrap(value: str) -> str:
+    node = _condition_node(value)
+    return value if node is not None and node.type in _PRIMARY else f"({value})"
+
+
+def _check_bindings(node: Node) -> None:
+    """A let chain whose later parts use a name its pattern binds cannot be tested apart."""
+    if node.type != "let_chain":
+        return
+    bound: set[str] = set()
+    for part in node.named_children:
+        if bound & set(_WORD.findall(_text(part))):
+            raise Unknown(_text(node))
+        if part.type == "let_condition":
+            pattern = part.child_by_field_name("pattern")
+            bound |= set(_WORD.findall(_text(pattern))) if pattern is not None else set()
+
+
+def push_not(expr: Expr) -> Expr:
+    """Negations pushed down to the atoms (De Morgan), double negations removed."""
+    if isinstance(expr, Junction):
+        return Junction(expr.all, tuple(_flatten(expr.all, [push_not(o) for o in expr.operands])))
+    if isinstance(expr, Atom):
+        return expr
+    inner = expr.operand
+    if isinstance(inner, Not):
+        return push_not(inner.operand)
+    if isinstance(inner, Junction):
+        negated = [push_not(Not(o)) for o in inner.operands]
+        return Junction(not inner.all, tuple(_flatten(not inner.all, negated)))
+    return _negate_atom(inner)
+
+
+def _negate_atom(atom: Atom) -> Expr:
+    node = _condition_node(atom.text)
+    if node is not None and node.type == "binary_expression":
+        operator = node.child_by_field_name("operator")
+        op = _text(operator) if operator is not None else ""
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if op in _FLIP and left is not None and right is not None:
+            return Atom(f"{_text(left)} {_FLIP[op]} {_text(right)}", False)
+    if node is not None and node.type == "call_expression":
+        function = node.child_by_field_name("function")
+        arguments = node.child_by_field_name("arguments")
+        if function is not None and function.type == "field_expression" and arguments is not None:
+            field = function.child_by_field_name("field")
+            value = function.child_by_field_name("value")
+            method = _text(field) if field is not None else ""
+            if method in _PAIRS and value is not None and arguments.named_child_count == 0:
+                return Atom(f"{_text(value)}.{_PAIRS[method]}()", True)
+    return Not(atom)
+
+
+def render(expr: Expr, parent: str = "") -> str:
+    """Rust text of an expression; `&&` inside `||` gets parentheses for the reader."""
+    if isinstance(expr, Atom):
+        return expr.text
+    if isinstance(expr, Not):
+        inner = expr.operand
+        text = render(inner)
+        simple = isinstance(inner, Atom) and inner.primary
+        return f"!{text}" if simple else f"!({text})"
+    op = "&&" if expr.all else "||"
+    text = f" {op} ".join(render(o, op) for o in expr.operands)
+    return f"({text})" if parent and parent != op else text
+
+
+def _text(node: Node) -> str:
+    return (node.text or b"").decode("utf-8", errors="replace")

@@ -1,0 +1,73 @@
+"""Sites inside macro token trees (`tokio::select!` arms, `fail_point!` closures, `println!`
+arguments, `macro_rules!` bodies): tree-sitter leaves those as flat tokens, so each such
+token tree that may hold a site is parsed again on its own, positions kept. Pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from functools import cache
+
+from tree_sitter import Language, Node, Parser, Point, Query, QueryCursor, Range, Tree
+
+from pipeline.core.sitetypes import Site
+from pipeline.languages.rust.facts import site_facts
+from pipeline.languages.rust.regions import parse_ranges, site_hints
+from pipeline.languages.rust.snippets import enclosing_call, initializer_item
+from pipeline.languages.rust.testcode import is_test_code
+
+MAX_DEPTH = 3  # a select! in a select! in a macro_rules! body; deeper is not worth a parse
+_TREES = """
+(macro_invocation macro: (_) @name (token_tree) @tree) @outer
+(macro_rule right: (token_tree) @tree) @outer
+"""
+
+
+@cache
+def _query(language: Language) -> Query:
+    return Query(language, _TREES)
+
+
+def macro_tree_sites(
+    tree: Tree,
+    source: bytes,
+    parser: Parser,
+    skip: frozenset[str],
+    scan: Callable[[Tree], list[Site]],
+) -> list[Site]:
+    """The sites of the token trees of `tree`'s macros (not those named in `skip`)."""
+    found: list[Site] = []
+    for _, captures in QueryCursor(_query(parser.language)).matches(tree.root_node):
+        outer, token_tree = captures["outer"][0], captures["tree"][0]
+        names = captures.get("name")
+        name = (names[0].text or b"").decode().rsplit("::", 1)[-1] if names else ""
+        if name in skip or token_tree.end_byte - token_tree.start_byte < 4:
+            continue
+        inner = source[token_tree.start_byte + 1 : token_tree.end_byte - 1]
+        if not site_hints(inner) or is_test_code(outer):
+            continue
+        sub = parse_ranges(parser, source, [_inside(token_tree)])
+        outer_facts = site_facts(outer, source)
+        for site in scan(sub):
+            facts = replace(
+                outer_facts,
+                conditions=(*outer_facts.conditions, *site.facts.conditions),
+                receiver=site.facts.receiver,
+                callee=site.facts.callee,
+                snippet=site.facts.snippet,
+                call=enclosing_call(outer),
+                item=initializer_item(outer),
+            )
+            found.append(replace(site, facts=facts))
+    return found
+
+
+def _inside(token_tree: Node) -> Range:
+    start, end = token_tree.start_point, token_tree.end_point
+    return Range(
+        Point(start.row, start.column + 1),
+        Point(end.row, max(end.column - 1, 0)),
+        token_tree.start_byte + 1,
+        token_tree.end_byte - 1,
+    )

@@ -1,0 +1,109 @@
+"""Code a site's explanation quotes: its whole statement, and a call of its enclosing fn. Pure."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+from tree_sitter import Node
+
+MAX_SNIPPET_LINES = 14
+# Climbing from the site stops below these: the statement it is part of is their child.
+_HOLDERS = {
+    "block", "match_arm", "source_file", "declaration_list", "token_tree", "match_block",
+    "field_initializer_list", "enum_variant_list", "static_item", "const_item",
+}  # fmt: skip
+_STATEMENTS = {"expression_statement", "let_declaration"}
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def statement_snippet(node: Node) -> str | None:
+    """The statement the site is part of (or the site alone if that is long), dedented."""
+    statement = node
+    while statement.parent is not None and statement.parent.type not in _HOLDERS:
+        statement = statement.parent
+    for candidate in (statement, node):
+        text = _dedented(candidate)
+        if text.count("\n") < MAX_SNIPPET_LINES:
+            if candidate.type not in _STATEMENTS and not text.endswith(("}", ";")):
+                text += ";"
+            return text
+    return None
+
+
+def _dedented(node: Node) -> str:
+    text = (node.text or b"").decode("utf-8", errors="replace")
+    return textwrap.dedent(" " * node.start_point.column + text).strip()
+
+
+def enclosing_call(node: Node) -> str | None:
+    """How a caller calls the site's fn: `worker.inject(job_id, paused).await`, or None."""
+    function = node.parent
+    while function is not None and function.type != "function_item":
+        if function.type in ("closure_expression", "static_item", "const_item"):
+            return None  # the site runs when the closure or initializer does, not at a call
+        function = function.parent
+    if function is None:
+        return None
+    name = function.child_by_field_name("name")
+    parameters = function.child_by_field_name("parameters")
+    if name is None or parameters is None:
+        return None
+    arguments: list[str] = []
+    receiver: str | None = None
+    for parameter in parameters.named_children:
+        if parameter.type == "self_parameter":
+            receiver = _receiver_name(function)
+        elif parameter.type == "parameter":
+            pattern = parameter.child_by_field_name("pattern")
+            text = _text(pattern).removeprefix("mut ") if pattern is not None else "_"
+            arguments.append(text if text.isidentifier() else "_")
+    if "_" in arguments:
+        return None  # a destructuring parameter: no one name to pass
+    call = f"{_text(name)}({', '.join(arguments)})"
+    if receiver is not None:
+        call = f"{receiver}.{call}"
+    else:
+        owner = _impl_type(function)
+        if owner is not None:
+            call = f"{owner}::{call}"
+    is_async = any(
+        c.type == "function_modifiers" and b"async" in (c.text or b"") for c in function.children
+    )
+    return f"{call}.await" if is_async else call
+
+
+def _impl_type(function: Node) -> str | None:
+    impl = function.parent
+    while impl is not None and impl.type not in ("impl_item", "trait_item", "function_item"):
+        impl = impl.parent
+    if impl is None or impl.type != "impl_item":
+        return None
+    kind = impl.child_by_field_name("type")
+    if kind is None:
+        return None
+    base = kind.child_by_field_name("type") if kind.type == "generic_type" else kind
+    return _text(base if base is not None else kind)
+
+
+def _receiver_name(function: Node) -> str:
+    owner = _impl_type(function) or "value"
+    short = owner.rsplit("::", 1)[-1]
+    name = _CAMEL.sub("_", short).lower()
+    return name if name.isidentifier() and name not in ("self", "type", "match", "mod") else "value"
+
+
+def _text(node: Node) -> str:
+    return (node.text or b"").decode("utf-8", errors="replace")
+
+
+def initializer_item(node: Node) -> str | None:
+    """`static FOO`/`const BAR` (a `Lazy` included) whose initializer holds the site, if any."""
+    current = node.parent
+    while current is not None and current.type != "function_item":
+        if current.type in ("static_item", "const_item"):
+            name = current.child_by_field_name("name")
+            keyword = "static" if current.type == "static_item" else "const"
+            return f"{keyword} {_text(name)}" if name is not None else None
+        current = current.parent
+    return None

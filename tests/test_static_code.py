@@ -1,0 +1,368 @@
+"""Issue 11: the static analyzer's code fields are whole, valid Rust, and logically right."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline.analyze import SiteContext
+from pipeline.analyze.static import explain
+from pipeline.core.sitetypes import Condition
+from pipeline.languages.rust.codecheck import parses_as_code
+from pipeline.languages.rust.logic import validation_code
+from pipeline.languages.rust.sites import find_sites
+from pipeline.scan.collect import build_contexts
+from pipeline.scan.pool import RepoScan
+
+SOURCE = """\
+use anyhow::{bail, ensure, Result};
+
+impl Scheduler {
+    pub fn schedule(&self, id: u32, deferred: bool) -> Result<()> {
+        if !deferred {
+            if !self.jobs.is_empty() {
+                if self.set.contains(&id) {
+                    bail!("job {id} is already scheduled while other jobs are pending");
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub fn check(&self, n: usize) -> Result<()> {
+        anyhow::ensure!(
+            n < self.capacity,
+            "requested {} slots, more than the configured capacity",
+            n
+        );
+        Ok(())
+    }
+
+    fn start(&self, s: &str) -> Result<u64> {
+        if let Some(start) = s.strip_prefix("start=") {
+            bail!("a start offset is not accepted in this position: {start}");
+        }
+        Ok(0)
+    }
+}
+
+static PERMITS: Lazy<Semaphore> = Lazy::new(|| {
+    let permits = read_permits();
+    assert!(permits != 0, "the permit count must be positive");
+    Semaphore::new(permits)
+});
+
+fn serve(conf: &Config) -> Result<()> {
+    if !conf.auth_enabled {
+        bail!("refusing to serve without authentication on a public address");
+    }
+    Ok(())
+}
+
+impl Gate {
+    fn admit(&self, user: &str) -> Result<()> {
+        if self.conf.auth_enabled {
+            if !self.authorized(user) {
+                bail!("user {user} is not authorized to open this session");
+            }
+        }
+        Ok(())
+    }
+}
+
+fn lsn(x: u64) -> Result<()> {
+    if x == 0 {
+        bail!("bad lsn {x}");
+    }
+    Ok(())
+}
+"""
+
+
+def contexts() -> dict[str, SiteContext]:
+    scan = find_sites("src/sched.rs", SOURCE.encode())
+    found = build_contexts("acme/widgets", "ab" * 20, RepoScan(scans={"src/sched.rs": scan}))
+    return {c.site.message.split(" ")[0] + c.site.message.split(" ")[1]: c for c in found}
+
+
+def test_every_code_field_parses_and_example_fix_holds_the_whole_call() -> None:
+    for context in contexts().values():
+        explanation = explain(context)
+        fields = (explanation.exampleFix, explanation.validationCode, explanation.typeGuard,
+                  explanation.tryCatchPattern)  # fmt: skip
+        for text in fields:
+            assert text is None or parses_as_code(text), text
+    fix = explain(contexts()["requested{}"]).exampleFix
+    # the whole multi-line `ensure!` call, not its first line `anyhow::ensure!(`
+    assert '"requested {} slots, more than the configured capacity",' in fix
+    assert not fix.rstrip().endswith("(")
+
+
+def test_validation_negates_the_whole_chain_by_de_morgan() -> None:
+    explanation = explain(contexts()["job{id}"])
+    assert explanation.validationCode == (
+        "let ok = deferred || self.jobs.is_empty() || !self.set.contains(&id);"
+    )
+
+
+def test_a_let_pattern_becomes_a_test_not_a_let_expression() -> None:
+    explanation = explain(contexts()["astart"])
+    assert explanation.validationCode == 'let ok = s.strip_prefix("start=").is_none();'
+
+
+def test_a_static_initializer_is_named_by_its_item_not_the_file() -> None:
+    explanation = explain(contexts()["thepermit"])
+    assert "`static PERMITS`" in explanation.documentation
+    assert "src/sched.rs`" not in " ".join(explanation.solutions + explanation.preventionTips)
+
+
+def test_a_panic_reads_as_a_broken_assumption_with_how_to_report() -> None:
+    explanation = explain(contexts()["thepermit"])
+    assert explanation.solutions[0] == (
+        "The code assumed `permits != 0` always holds here, and it did not."
+    )
+    assert "RUST_BACKTRACE=1" in explanation.solutions[1]
+    assert explanation.tryCatchPattern is None
+
+
+def test_a_security_check_is_never_advised_away() -> None:
+    explanation = explain(contexts()["refusingto"])
+    advice = " ".join(explanation.solutions + explanation.preventionTips + [explanation.exampleFix])
+    assert "do not switch it off" in advice
+    assert "`conf.auth_enabled`" not in advice.replace("if conf.auth_enabled", "")
+
+
+def test_no_advice_turns_authentication_off() -> None:
+    explanation = explain(contexts()["user{user}"])
+    advice = " ".join([*explanation.solutions, *explanation.preventionTips, explanation.exampleFix])
+    assert "auth_enabled" not in advice
+    assert "do not switch it off" in advice
+
+
+def test_try_catch_walks_the_anyhow_chain_with_the_real_call() -> None:
+    pattern = explain(contexts()["job{id}"]).tryCatchPattern
+    assert pattern is not None
+    assert pattern.startswith("match scheduler.schedule(id, deferred) {")
+    assert (
+        'e.chain().any(|cause| cause.to_string().contains("is already scheduled while other '
+        in pattern
+    )
+    assert " e.to_string()" not in pattern  # the outermost context only: misses wrapped errors
+
+
+def test_try_catch_is_null_for_a_needle_as_short_as_lsn() -> None:
+    assert explain(contexts()["badlsn"]).tryCatchPattern is None
+
+
+def test_prevention_tips_are_whole_sentences() -> None:
+    for context in contexts().values():
+        for tip in explain(context).preventionTips:
+            assert not tip.endswith('"cannot ...'), tip
+            assert tip.count('"') % 2 == 0, tip
+
+
+# --- validationCode against an evaluator over generated chains ---------------------------
+
+VARIABLES = ("a", "b", "c", "d")
+_atom = st.sampled_from([*VARIABLES, "n == 1", "n != 2", "x.is_some()", "x.is_none()"])
+
+
+def _expr(depth: int) -> st.SearchStrategy[str]:
+    if depth == 0:
+        return _atom
+    inner = _expr(depth - 1)
+    return st.one_of(
+        _atom,
+        inner.map(lambda e: f"!({e})" if " " in e else f"!{e}"),
+        st.tuples(inner, inner).map(lambda p: f"{p[0]} && {p[1]}"),
+        st.tuples(inner, inner).map(lambda p: f"({p[0]} || {p[1]})"),
+    )
+
+
+_chain = st.lists(
+    st.tuples(st.sampled_from(["if", "else", "ensure", "check_failed", "while"]), _expr(2)),
+    min_size=1,
+    max_size=4,
+)
+
+
+def _python(rust: str) -> str:
+    text = rust.replace("&&", " and ").replace("||", " or ")
+    text = text.replace("x.is_some()", "(x is not None)").replace("x.is_none()", "(x is None)")
+    return re.sub(r"!(?!=)", " not ", text)
+
+
+def _states() -> list[dict[str, object]]:
+    states: list[dict[str, object]] = []
+    for values in itertools.product([False, True], repeat=len(VARIABLES)):
+        for n, x in itertools.product([1, 2, 3], [None, 5]):
+            states.append({**dict(zip(VARIABLES, values, strict=True)), "n": n, "x": x})
+    return states
+
+
+@settings(max_examples=300, deadline=None)
+@given(_chain)
+def test_validation_is_exactly_the_negated_chain(chain: list[tuple[str, str]]) -> None:
+    conditions = [Condition(kind, text, i) for i, (kind, text) in enumerate(chain, 1)]  # type: ignore[arg-type]
+    code = validation_code(conditions)
+    assert code is not None and parses_as_code(code), code
+    check = code.removeprefix("let ok = ").removesuffix(";")
+    for state in _states():
+        holds = [bool(eval(_python(t), {}, state)) for _, t in chain]
+        reached = all(h if k in ("if", "ensure", "while") else not h
+                      for (k, _), h in zip(chain, holds, strict=True))  # fmt: skip
+        assert bool(eval(_python(check), {}, state)) == (not reached), (chain, check, state)
+
+
+def test_a_name_bound_by_a_let_chain_makes_the_check_null() -> None:
+    assert validation_code([Condition("if", "let Some(x) = a && x > 3", 1)]) is None
+    assert validation_code([Condition("match_arm", "match v: _ =>", 1)]) is None
+    assert validation_code([Condition("if", "a > b…", 1)]) is None
+
+
+def test_a_name_bound_by_an_earlier_pattern_makes_the_check_null() -> None:
+    chain = [
+        Condition("while", "let Some(arg) = args.next()", 1),
+        Condition("match_arm", "match *arg: s if s.starts_with('-') =>", 2),
+    ]
+    assert validation_code(chain) is None
+    chain = [Condition("if_let", "let Some(x) = a", 1), Condition("if", "x > 3", 2)]
+    assert validation_code(chain) is None
+    chain = [Condition("if_let", "let Some(x) = a", 1), Condition("if", "y > 3", 2)]
+    assert validation_code(chain) == "let ok = a.is_none() || !(y > 3);"
+
+
+def test_a_model_answer_with_broken_code_is_published_with_that_field_null() -> None:
+    from pipeline.dataset.records import build_record
+
+    context = contexts()["job{id}"]
+    answer = explain(context).model_copy(
+        update={"validationCode": "let ok = (let Some(x) = y);", "typeGuard": "matches!(x"}
+    )
+    record = build_record(context, answer, "2026-01-01T00:00:00.000Z", "2026-01-01T00:00:00.000Z")
+    assert record.validationCode is None and record.typeGuard is None
+    assert record.tryCatchPattern == answer.tryCatchPattern
+
+
+def test_types_keep_their_spaces_and_a_bare_error_from_anyhow_is_anyhow() -> None:
+    source = """\
+use anyhow::{Context, Error};
+
+fn a(x: u8) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    bail!("the first error of this fixture");
+}
+
+fn b(x: u8) -> Result<u8, &'static str> {
+    Err("the second error of this fixture")
+}
+
+fn c(x: u8) -> Result<u8, Error> {
+    bail!("the third error of this fixture");
+}
+"""
+    scan = find_sites("src/t.rs", source.encode())
+    found = build_contexts("acme/widgets", "ab" * 20, RepoScan(scans={"src/t.rs": scan}))
+    classes = {c.site.message.split()[1]: c.error_class for c in found}
+    assert classes == {
+        "first": "Box<dyn std::error::Error + Send + Sync>",
+        "second": "&'static str",
+        "third": "anyhow::Error",
+    }
+
+
+def test_a_comment_inside_a_condition_does_not_swallow_the_rest_of_the_trigger() -> None:
+    source = """\
+fn f(a: bool, b: bool) -> anyhow::Result<()> {
+    if a // the first flag
+        && b
+    {
+        bail!("both flags are set, which this fixture rejects");
+    }
+    Ok(())
+}
+"""
+    scan = find_sites("src/t.rs", source.encode())
+    [context] = build_contexts("acme/widgets", "ab" * 20, RepoScan(scans={"src/t.rs": scan}))
+    explanation = explain(context)
+    assert "`a && b` is true" in explanation.triggerScenarios
+    assert "//" not in explanation.triggerScenarios
+    assert explanation.validationCode == "let ok = !a || !b;"
+
+
+def test_no_prevention_tip_is_cut_inside_a_quote() -> None:
+    from pipeline.analyze.static_advice import first_sentence
+    from pipeline.analyze.taxonomy import load_taxonomy
+
+    for failure_class in load_taxonomy().values():
+        tip = first_sentence(failure_class.description)
+        assert tip.count('"') % 2 == 0 and not tip.endswith(("...", '"cannot')), tip
+    state = first_sentence(load_taxonomy()["invalid-state-transition"].description)
+    assert state.endswith('"cannot ... while running/paused/creating".')
+
+
+READ_BACK = """\
+use anyhow::{bail, format_err, Result};
+
+fn parse_semver_flag(v: &str) -> Result<u8> {
+    let first = v
+        .chars()
+        .next()
+        .ok_or_else(|| format_err!("no version provided for the `--version` flag"))?;
+    Ok(0)
+}
+
+fn generate(sink: &Sink) -> Result<()> {
+    if crate::manager::is_pk_index_sink(&sink.properties) {
+        bail!("crate types can only be specified for libraries.\\nBinaries are always `bin`");
+    }
+    Ok(())
+}
+"""
+
+
+def test_what_reading_records_against_the_source_found() -> None:
+    scan = find_sites("src/r.rs", READ_BACK.encode())
+    found = build_contexts("acme/widgets", "ab" * 20, RepoScan(scans={"src/r.rs": scan}))
+    flag, crate_types = (explain(c) for c in found)
+    # a chain broken over lines reads as written, not `v .chars() .next()`
+    assert flag.validationCode == "let ok = v.chars().next().is_some();"
+    # `--version` is a flag, not a version problem
+    assert flag.backgroundTag == "invalid-argument"
+    # `crate::` holds no `rate` limit: no security advice for an ordinary check
+    assert not any("do not switch it off" in s for s in crate_types.solutions)
+    # a needle with a newline is written with `\\n`, on one line
+    assert crate_types.tryCatchPattern is not None
+    assert 'contains("crate types can only be specified for libraries.\\nBinaries are always `' in (
+        crate_types.tryCatchPattern
+    )
+
+
+def test_a_match_arm_is_taken_only_when_no_earlier_arm_matched() -> None:
+    source = """\
+fn pick(v: Option<u8>) -> anyhow::Result<u8> {
+    match v {
+        Some(0) => Ok(0),
+        Some(n) if n > 200 => Ok(200),
+        Some(_) => anyhow::bail!("a value between 1 and 200 is not accepted here"),
+        None => Ok(1),
+    }
+}
+
+fn other(v: u8) -> anyhow::Result<u8> {
+    match v {
+        0 => Ok(0),
+        _ => anyhow::bail!("only zero is accepted by this fixture"),
+    }
+}
+"""
+    scan = find_sites("src/p.rs", source.encode())
+    found = build_contexts("acme/widgets", "ab" * 20, RepoScan(scans={"src/p.rs": scan}))
+    checks = {c.site.message.split()[0]: explain(c).validationCode for c in found}
+    # `Some(0)` and `Some(201)` never reach the bail: the check must accept them
+    assert checks["a"] == (
+        "let ok = matches!(v, Some(0)) || matches!(v, Some(n) if n > 200) || !matches!(v, Some(_));"
+    )
+    assert checks["only"] == "let ok = matches!(v, 0);"

@@ -1,0 +1,91 @@
+"""Issue 11: test code by `cfg(test)` wherever it stands and by directory; never by file name."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.languages.rust.sites import find_sites
+from pipeline.languages.rust.testcode import is_test_path
+from pipeline.scan.collect import build_contexts
+from pipeline.scan.pool import RepoScan
+
+PRODUCT = (
+    'pub fn run() -> anyhow::Result<()> { anyhow::bail!("no test target matched the filter") }\n'
+)
+
+
+def messages(files: dict[str, str]) -> dict[str, list[str]]:
+    scans = {path: find_sites(path, text.encode()) for path, text in files.items()}
+    found: dict[str, list[str]] = {}
+    for context in build_contexts("acme/widgets", "ab" * 20, RepoScan(scans=scans)):
+        found.setdefault(context.site.file_path, []).append(context.site.message)
+    return found
+
+
+@pytest.mark.parametrize(
+    "path", ["src/cargo/ops/cargo_test.rs", "src/bin/cargo/commands/test.rs", "src/tests.rs"]
+)
+def test_a_file_name_never_makes_product_code_test_code(path: str) -> None:
+    assert messages({path: PRODUCT}) == {path: ["no test target matched the filter"]}
+
+
+@pytest.mark.parametrize(
+    ("path", "test"),
+    [
+        ("tests/run.rs", True),
+        ("crates/x/benches/b.rs", True),
+        ("lints/ui/format_error.rs", True),
+        ("e2e_test/source/foo.rs", True),
+        ("crates/cargo-test-support/src/lib.rs", True),
+        ("src/common/src/test_utils/mod.rs", True),
+        ("crates/resolver-tests/src/sat.rs", True),
+        ("crates/cargo-test-macro/src/lib.rs", True),
+        ("tokio-test/src/io.rs", False),  # a published crate for users' own tests
+        ("src/cargo/ops/cargo_test.rs", False),
+        ("src/lints/mod.rs", False),
+        ("src/ui/view.rs", False),
+    ],
+)
+def test_directories_from_the_data_file(path: str, test: bool) -> None:
+    assert is_test_path(path) is test
+
+
+def test_a_module_declared_cfg_test_in_its_parent_is_test_code() -> None:
+    files = {
+        "src/lib.rs": "#[cfg(test)]\nmod debug;\npub mod real;\n",
+        "src/debug.rs": PRODUCT.replace("no test", "debug"),
+        "src/debug/deeper.rs": PRODUCT.replace("no test", "deeper"),
+        "src/real.rs": '#[cfg(any(test, feature = "testing"))]\npub(crate) mod helpers;\n'
+        + PRODUCT,
+        "src/real/helpers.rs": PRODUCT.replace("no test", "helper"),
+    }
+    assert messages(files) == {"src/real.rs": ["no test target matched the filter"]}
+
+
+def test_cfg_test_on_statements_blocks_arms_and_items_is_test_code() -> None:
+    source = """\
+pub fn run(x: u8) -> anyhow::Result<()> {
+    #[cfg(test)]
+    anyhow::ensure!(x > 0, "a statement only tests compile");
+    #[cfg(test)]
+    {
+        anyhow::bail!("a block only tests compile");
+    }
+    #[cfg(any(test, feature = "fuzzing"))]
+    let _ = anyhow::anyhow!("a let only tests compile");
+    match x {
+        #[cfg(test)]
+        7 => anyhow::bail!("an arm only tests compile"),
+        _ => anyhow::bail!("the one product message of this fn"),
+    }
+}
+
+#[cfg(not(test))]
+fn kept() { panic!("compiled when not testing: product code"); }
+"""
+    assert messages({"src/run.rs": source}) == {
+        "src/run.rs": [
+            "the one product message of this fn",
+            "compiled when not testing: product code",
+        ]
+    }
