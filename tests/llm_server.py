@@ -88,6 +88,8 @@ class Reply:
     delay: float = 0.0  # added to the server's latency
     prompt_tokens: int | None = None  # None: chars/4 of the messages
     error: str | None = None  # the error message of a non-200 reply
+    body: str | None = None  # a raw body sent as is (a non-OpenAI-shaped error)
+    drip: float = 0.0  # > 0: headers at once, then the body one byte every `drip` seconds
 
 
 def good(**overrides: Any) -> Reply:
@@ -137,6 +139,21 @@ def status(code: int, retry_after: str | None = None) -> Reply:
 def hang(seconds: float) -> Reply:
     """A reply that comes after the client has given up."""
     return Reply(delay=seconds)
+
+
+def drip(every: float) -> Reply:
+    """A good answer sent one byte every `every` seconds: each read is quick, the whole is not."""
+    return Reply(drip=every)
+
+
+def rejects(code: int, wording: str) -> Reply:
+    """A client error with the server's own words, in the OpenAI error shape."""
+    return Reply(status=code, error=wording)
+
+
+def raw_error(code: int, body: str) -> Reply:
+    """A client error whose body is not OpenAI-shaped (FastAPI, a proxy, plain text)."""
+    return Reply(status=code, body=body)
 
 
 @dataclass
@@ -258,7 +275,12 @@ def _handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             try:
                 reply = server.next_reply(body)
                 time.sleep(server.latency + reply.delay)
-                if reply.status != 200:
+                if reply.body is not None:
+                    kind = "application/json" if reply.body.startswith("{") else "text/plain"
+                    self._send_raw(reply.status, reply.body.encode(), kind, reply.headers)
+                elif reply.drip > 0:
+                    self._drip(_completion(body, reply), reply.drip)
+                elif reply.status != 200:
                     message = reply.error or f"scripted status {reply.status}"
                     error = {"message": message, "type": "server_error"}
                     self._send(reply.status, {"error": error}, reply.headers)
@@ -271,10 +293,25 @@ def _handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 with server.lock:
                     server.in_flight -= 1
 
-        def _send(self, code: int, payload: object, headers: dict[str, str] | None = None) -> None:
+        def _drip(self, payload: object, every: float) -> None:
             data = json.dumps(payload).encode()
-            self.send_response(code)
+            self.send_response(200)
             self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            for i in range(len(data)):
+                self.wfile.write(data[i : i + 1])
+                self.wfile.flush()
+                time.sleep(every)
+
+        def _send(self, code: int, payload: object, headers: dict[str, str] | None = None) -> None:
+            self._send_raw(code, json.dumps(payload).encode(), "application/json", headers)
+
+        def _send_raw(
+            self, code: int, data: bytes, kind: str, headers: dict[str, str] | None = None
+        ) -> None:
+            self.send_response(code)
+            self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(data)))
             for key, value in (headers or {}).items():
                 self.send_header(key, value)

@@ -28,6 +28,7 @@ from pipeline.analyze.llm_cost import (
     load_prices,
     price_for,
 )
+from pipeline.analyze.llm_params import EndpointParams, completion_budget, endpoint_name
 from pipeline.analyze.llm_prompt import (
     FailureClassLike,
     estimate_tokens,
@@ -64,6 +65,10 @@ class LlmAnalyzer:
         self.prompt = load_prompt(settings.prompt_name)
         self.schema = strict_schema(sorted(self.slugs))
         self.schema_version = schema_version(self.schema)
+        self.max_tokens = completion_budget(self.schema)
+        self.params = EndpointParams(
+            cache_dir, endpoint_name(settings.base_url, settings.model), settings.structured
+        )
         self.prices = load_prices()
         self.summary = RunSummary(model=settings.model)
         self._exists_memo: dict[str, bool] = {}

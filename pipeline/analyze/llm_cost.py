@@ -85,19 +85,23 @@ class RunSummary:
     cache_hits: int = 0
     reasks: int = 0
     retries: int = 0
+    shrunk: int = 0  # prompts shrunk after a context-length error
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float | None = None
     failures: int = 0
     ungrounded: int = 0
     seconds: float = 0.0
+    stopped: str | None = None  # why the circuit breaker stopped the run, if it did
 
     def format(self) -> str:
         """A few lines for the CLI."""
+        stopped = f"\nstopped asking the model: {self.stopped}" if self.stopped else ""
         return (
             f"llm {self.model}: {self.sites} sites, {self.requests} requests"
-            f" ({self.retries} retries, {self.reasks} re-asks), {self.cache_hits} cache hits,"
+            f" ({self.retries} retries, {self.reasks} re-asks, {self.shrunk} shrunk),"
+            f" {self.cache_hits} cache hits,"
             f" {self.failures} failed, {self.ungrounded} ungrounded, {self.seconds:.1f}s\n"
             f"tokens: {self.prompt_tokens:,} prompt + {self.completion_tokens:,} completion;"
-            f" cost {_usd(self.cost_usd)}"
+            f" cost {_usd(self.cost_usd)}{stopped}"
         )

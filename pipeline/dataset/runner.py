@@ -29,7 +29,13 @@ def llm_settings(choice: AnalyzerChoice) -> LlmSettings:
     from pipeline.analyze.llm import LlmSettings
 
     return LlmSettings.from_env(
-        choice.model, concurrency=choice.concurrency, rpm=choice.rpm, tpm=choice.tpm
+        choice.model,
+        dry_run=choice.dry_run,
+        concurrency=choice.concurrency,
+        rpm=choice.rpm,
+        tpm=choice.tpm,
+        timeout_s=choice.timeout,
+        max_retries=choice.retries,
     )
 
 
@@ -88,7 +94,7 @@ class _LlmRun:
     def stats(self) -> dict[str, Any]:
         """The run's model spend, for the manifest's counts."""
         summary = self.analyzer.summary
-        return {
+        stats: dict[str, Any] = {
             "model": summary.model,
             "requests": summary.requests,
             "cacheHits": summary.cache_hits,
@@ -98,3 +104,6 @@ class _LlmRun:
             "failures": summary.failures,
             "ungrounded": summary.ungrounded,
         }
+        if summary.stopped:
+            stats["stopped"] = summary.stopped
+        return stats
