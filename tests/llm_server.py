@@ -90,6 +90,7 @@ class Reply:
     error: str | None = None  # the error message of a non-200 reply
     body: str | None = None  # a raw body sent as is (a non-OpenAI-shaped error)
     drip: float = 0.0  # > 0: headers at once, then the body one byte every `drip` seconds
+    reasoning: str | None = None  # a reasoning model's `reasoning_content` beside the answer
 
 
 def good(**overrides: Any) -> Reply:
@@ -238,7 +239,12 @@ def _completion(body: dict[str, Any], reply: Reply) -> dict[str, Any]:
         "choices": [
             {
                 "index": 0,
-                "message": {"role": "assistant", "content": content, "refusal": reply.refusal},
+                "message": {
+                    "role": "assistant",
+                    "content": content,
+                    "refusal": reply.refusal,
+                    **({"reasoning_content": reply.reasoning} if reply.reasoning else {}),
+                },
                 "finish_reason": reply.finish_reason,
             }
         ],
