@@ -112,9 +112,11 @@ def test_site_failure_keeps_static_explanation(
     assert analysis.analyzer == "llm"
 
 
-def test_failures_are_counted_and_not_cached(make: MakeAnalyzer, server: FakeOpenAI) -> None:
-    server.script(refusal())
-    analyzer = make()
+def test_transient_failures_are_counted_and_not_cached(
+    make: MakeAnalyzer, server: FakeOpenAI
+) -> None:
+    server.script(status(503))
+    analyzer = make(max_retries=0)
     assert one(analyzer).status == "failed"
     assert (analyzer.summary.failures, analyzer.summary.requests) == (1, 1)
     again = make()

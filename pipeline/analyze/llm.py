@@ -56,8 +56,10 @@ class LlmAnalyzer:
         identifier_exists: Callable[[str], bool] | None = None,
         *,
         taxonomy: Mapping[str, FailureClassLike] | None = None,
+        retry_failed: bool = False,
     ) -> None:
         self.settings = settings
+        self.retry_failed = retry_failed
         self.cache_dir = cache_dir
         self.fallback = fallback
         self.taxonomy = taxonomy if taxonomy is not None else load_taxonomy()
@@ -106,7 +108,11 @@ class LlmAnalyzer:
         groups = self._groups(contexts)
         cache = AnswerCache(self.cache_dir)
         try:
-            to_send = [members[0] for key, members in groups.items() if cache.get(key) is None]
+            to_send = [
+                members[0]
+                for key, members in groups.items()
+                if cache.get(key) is None and self._known_failure(cache, key) is None
+            ]
         finally:
             cache.close()
         prompt_tokens = sum(self.prompt_tokens(ctx) for ctx in to_send)
@@ -132,6 +138,13 @@ class LlmAnalyzer:
             pending: list[tuple[str, list[SiteContext]]] = []
             for key, members in self._groups(contexts).items():
                 hit = cache.get(key)
+                failed = None if hit else self._known_failure(cache, key)
+                if failed is not None:
+                    for ctx in members:  # failed for good before: not paid for again
+                        summary.failures += 1
+                        summary.known_failures += 1
+                        yield self._analysis(ctx, self.fallback(ctx), Usage(), None, True, failed)
+                    continue
                 if hit is None:
                     pending.append((key, members))
                     continue
@@ -146,6 +159,9 @@ class LlmAnalyzer:
             price = price_for(self.settings.model, self.prices)
             if price is not None:
                 summary.cost_usd = price.cost(summary.prompt_tokens, summary.completion_tokens)
+
+    def _known_failure(self, cache: AnswerCache, key: str) -> str | None:
+        return None if self.retry_failed else cache.failure(key)
 
     def _analysis(
         self,

@@ -1,9 +1,12 @@
 """The LLM answer cache: one SQLite row per answered site content, committed as it arrives.
 
 Key: sha256 of the site's content hash, the model, the prompt version and the
-answer-schema version, so a change to any of them asks again. Only valid
-answers are stored (grounded or not); failures never are, so a re-run retries
-them. Each row is committed the moment its answer arrives (WAL mode), so a run
+answer-schema version, so a change to any of them asks again. Valid answers
+are stored (grounded or not), and so are deterministic failures (a refusal, a
+content filter, an answer cut at max_tokens, an answer still invalid after a
+re-ask) with their reason: asking again would pay for the same failure, so a
+re-run does not, unless told to (`--retry-failed`). Transient failures (HTTP
+errors, timeouts) are never stored, so a re-run retries them. Each row is committed the moment its answer arrives (WAL mode), so a run
 killed with SIGKILL loses at most the requests that were in flight. The file
 name carries the cache format version; a bump starts a new file.
 """
@@ -30,7 +33,14 @@ CREATE TABLE IF NOT EXISTS answers (
     model TEXT NOT NULL,
     prompt_version TEXT NOT NULL,
     created_at REAL NOT NULL
-)
+);
+CREATE TABLE IF NOT EXISTS failures (
+    key TEXT PRIMARY KEY,
+    reason TEXT NOT NULL,
+    model TEXT NOT NULL,
+    prompt_version TEXT NOT NULL,
+    created_at REAL NOT NULL
+);
 """
 
 
@@ -59,7 +69,7 @@ class AnswerCache:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA busy_timeout=10000")
-        self._db.execute(_SCHEMA)
+        self._db.executescript(_SCHEMA)
 
     def get(self, key: str) -> CachedAnswer | None:
         """The stored answer for key, or None (also for a row that no longer validates)."""
@@ -84,7 +94,8 @@ class AnswerCache:
         model: str,
         prompt_version: str,
     ) -> None:
-        """Store one answer and commit it at once."""
+        """Store one answer and commit it at once (forgetting an earlier failure)."""
+        self._db.execute("DELETE FROM failures WHERE key = ?", (key,))
         self._db.execute(
             "INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
@@ -97,6 +108,18 @@ class AnswerCache:
                 prompt_version,
                 time.time(),
             ),
+        )
+
+    def failure(self, key: str) -> str | None:
+        """The reason a deterministic failure was stored for key, or None."""
+        row = self._db.execute("SELECT reason FROM failures WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def put_failure(self, key: str, reason: str, model: str, prompt_version: str) -> None:
+        """Store a deterministic failure and commit it at once."""
+        self._db.execute(
+            "INSERT OR REPLACE INTO failures VALUES (?, ?, ?, ?, ?)",
+            (key, reason, model, prompt_version, time.time()),
         )
 
     def close(self) -> None:

@@ -90,6 +90,7 @@ class RunSummary:
     completion_tokens: int = 0
     cost_usd: float | None = None
     failures: int = 0
+    known_failures: int = 0  # failed for good in an earlier run; not asked (--retry-failed)
     ungrounded: int = 0
     seconds: float = 0.0
     stopped: str | None = None  # why the circuit breaker stopped the run, if it did
@@ -101,7 +102,7 @@ class RunSummary:
             f"llm {self.model}: {self.sites} sites, {self.requests} requests"
             f" ({self.retries} retries, {self.reasks} re-asks, {self.shrunk} shrunk),"
             f" {self.cache_hits} cache hits,"
-            f" {self.failures} failed, {self.ungrounded} ungrounded, {self.seconds:.1f}s\n"
+            f" {self.failures} failed ({self.known_failures} earlier), {self.ungrounded} ungrounded, {self.seconds:.1f}s\n"
             f"tokens: {self.prompt_tokens:,} prompt + {self.completion_tokens:,} completion;"
             f" cost {_usd(self.cost_usd)}{stopped}"
         )

@@ -60,6 +60,7 @@ class _Outcome:
     explanation: Explanation | None = None
     grounded: bool = True
     reason: str | None = None
+    permanent: bool = False  # the same prompt would fail the same way: remember it
 
 
 class RunOwner(Protocol):
@@ -157,6 +158,10 @@ class Run:
                         owner._analysis(ctx, answer.explanation, usage, answer.grounded, i > 0)
                     )
             else:
+                if outcome.permanent and outcome.reason:
+                    self.cache.put_failure(
+                        key, outcome.reason, owner.settings.model, owner.prompt.version
+                    )
                 for i, ctx in enumerate(members):
                     usage = outcome.tally.usage() if i == 0 else Usage()
                     summary.failures += 1
@@ -190,7 +195,7 @@ class Run:
                 explanation = parse_answer(text, owner.slugs)
             except AnswerError as again:
                 reason = f"invalid answer after a re-ask: {again}"
-                raise _SiteFailure(reason, _Outcome(tally)) from None
+                raise _SiteFailure(reason, _Outcome(tally, permanent=True)) from None
         known = known_identifiers(ctx)
         missing = ungrounded_identifiers(explanation, known, owner.identifier_exists)
         if not missing:
@@ -353,11 +358,17 @@ class Run:
         choice = completion.choices[0]
         refusal = getattr(choice.message, "refusal", None)
         if refusal:
-            raise _SiteFailure(f"the model refused: {short(refusal)}", _Outcome(tally))
+            raise _SiteFailure(
+                f"the model refused: {short(refusal)}", _Outcome(tally, permanent=True)
+            )
         if choice.finish_reason == "length":
-            raise _SiteFailure("the answer was cut off (finish_reason length)", _Outcome(tally))
+            raise _SiteFailure(
+                "the answer was cut off (finish_reason length)", _Outcome(tally, permanent=True)
+            )
         if choice.finish_reason == "content_filter":
-            raise _SiteFailure("the answer was withheld by a content filter", _Outcome(tally))
+            raise _SiteFailure(
+                "the answer was withheld by a content filter", _Outcome(tally, permanent=True)
+            )
         # Only the content: a reasoning model's reasoning fields are not the answer.
         return str(choice.message.content or "")
 

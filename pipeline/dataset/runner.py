@@ -18,7 +18,7 @@ from pipeline.scan.collect import (
     locate,
     scan_entries,
 )
-from pipeline.source.repository import word_in_tree
+from pipeline.source.identifiers import tree_identifiers
 
 if TYPE_CHECKING:  # the openai client is imported only when a run asks for the model
     from pipeline.analyze.llm import LlmAnalyzer, LlmSettings
@@ -58,20 +58,44 @@ def analyzer_factory(
         print(_llm(settings, request, git_dir, sha).plan(contexts).format())
         return None, "llm", None
     return (
-        (lambda contexts, git_dir, sha: _LlmRun(_llm(settings, request, git_dir, sha))),
+        (
+            lambda contexts, git_dir, sha: _LlmRun(
+                _llm(settings, request, git_dir, sha, choice.retry_failed)
+            )
+        ),
         "llm",
         None,
     )
 
 
-def _llm(settings: LlmSettings, request: ExtractRequest, git_dir: Path, commit: str) -> LlmAnalyzer:
+class TreeWords:
+    """Whether a word is an identifier of the tree: one pass over its Rust files on first use."""
+
+    def __init__(self, git_dir: Path, commit: str) -> None:
+        self.git_dir, self.commit = git_dir, commit
+        self._words: frozenset[str] | None = None
+
+    def __call__(self, word: str) -> bool:
+        if self._words is None:
+            self._words = tree_identifiers(self.git_dir, self.commit)
+        return word in self._words
+
+
+def _llm(
+    settings: LlmSettings,
+    request: ExtractRequest,
+    git_dir: Path,
+    commit: str,
+    retry_failed: bool = False,
+) -> LlmAnalyzer:
     from pipeline.analyze.llm import LlmAnalyzer
 
     return LlmAnalyzer(
         settings,
         request.cache_dir,
         fallback=explain,
-        identifier_exists=lambda word: word_in_tree(git_dir, commit, word),
+        identifier_exists=TreeWords(git_dir, commit),
+        retry_failed=retry_failed,
     )
 
 
