@@ -5,9 +5,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import time
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
-from typing import Any, Protocol, cast
+from collections.abc import Callable, Iterator
+from typing import Any, cast
 
 import openai
 from openai.types.chat import ChatCompletionMessageParam
@@ -19,8 +18,8 @@ from pipeline.analyze.llm_answer import (
     parse_answer,
     ungrounded_identifiers,
 )
-from pipeline.analyze.llm_cache import AnswerCache, CachedAnswer
-from pipeline.analyze.llm_cost import EST_COMPLETION_TOKENS, RunSummary
+from pipeline.analyze.llm_cache import AnswerCache
+from pipeline.analyze.llm_cost import EST_COMPLETION_TOKENS
 from pipeline.analyze.llm_errors import Breaker, kind_of, redact, server_words, short
 from pipeline.analyze.llm_limits import (
     RETRY_STATUSES,
@@ -28,65 +27,23 @@ from pipeline.analyze.llm_limits import (
     backoff_delay,
     parse_retry_after,
 )
-from pipeline.analyze.llm_params import SEED, EndpointParams
-from pipeline.analyze.llm_prompt import FailureClassLike, Prompt, estimate_tokens
-from pipeline.analyze.llm_settings import LlmSettings
-from pipeline.core.model import Explanation, Usage
+from pipeline.analyze.llm_outcome import (
+    Outcome,
+    RunOwner,
+    SiteFailure,
+    Tally,
+    completion_text,
+    deliver,
+    request_options,
+)
+from pipeline.analyze.llm_prompt import estimate_tokens
 
 # Lines kept on each side of the site when a prompt is too long for the model's context.
 _SHRUNK_LINES = 8
 
 
-class _SiteFailure(Exception):
-    """This site cannot be answered; args[0] is the reason, args[1] the outcome so far."""
-
-
 class _TooLong(Exception):
     """The prompt does not fit the model's context; args[0] is the server's reason."""
-
-
-@dataclass
-class _Tally:
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-
-    def usage(self) -> Usage:
-        return Usage(prompt_tokens=self.prompt_tokens, completion_tokens=self.completion_tokens)
-
-
-@dataclass
-class _Outcome:
-    tally: _Tally
-    explanation: Explanation | None = None
-    grounded: bool = True
-    reason: str | None = None
-    permanent: bool = False  # the same prompt would fail the same way: remember it
-
-
-class RunOwner(Protocol):
-    """What a run needs of its analyzer (`LlmAnalyzer`), which sits above this module."""
-
-    settings: LlmSettings
-    summary: RunSummary
-    prompt: Prompt
-    taxonomy: Mapping[str, FailureClassLike]
-    slugs: frozenset[str]
-    schema: dict[str, Any]
-    params: EndpointParams
-    max_tokens: int
-    fallback: Callable[[SiteContext], Explanation]
-
-    def identifier_exists(self, ident: str) -> bool: ...
-
-    def _analysis(
-        self,
-        ctx: SiteContext,
-        explanation: Explanation,
-        usage: Usage,
-        grounded: bool | None,
-        from_cache: bool,
-        reason: str | None = None,
-    ) -> Analysis: ...
 
 
 class Run:
@@ -137,45 +94,20 @@ class Run:
         try:
             try:
                 outcome = await self._explain(first)
-            except _SiteFailure as failure:
+            except SiteFailure as failure:
                 outcome = failure.args[1]
                 outcome.reason = failure.args[0]
             except _TooLong as too_long:  # a re-ask grew past the context
-                outcome = _Outcome(_Tally(), reason=too_long.args[0])
+                outcome = Outcome(Tally(), reason=too_long.args[0])
             except Exception as exc:  # a bug or an odd server must not stop the run
-                outcome = _Outcome(_Tally(), reason=f"internal error: {short(exc)}")
-            summary = owner.summary
-            summary.prompt_tokens += outcome.tally.prompt_tokens
-            summary.completion_tokens += outcome.tally.completion_tokens
-            results = []
-            if outcome.explanation is not None:
-                answer = CachedAnswer(outcome.explanation, outcome.tally.usage(), outcome.grounded)
-                self.cache.put(key, answer, owner.settings.model, owner.prompt.version)
-                summary.ungrounded += 0 if outcome.grounded else 1
-                for i, ctx in enumerate(members):
-                    usage = answer.usage if i == 0 else Usage()
-                    results.append(
-                        owner._analysis(ctx, answer.explanation, usage, answer.grounded, i > 0)
-                    )
-            else:
-                if outcome.permanent and outcome.reason:
-                    self.cache.put_failure(
-                        key, outcome.reason, owner.settings.model, owner.prompt.version
-                    )
-                for i, ctx in enumerate(members):
-                    usage = outcome.tally.usage() if i == 0 else Usage()
-                    summary.failures += 1
-                    results.append(
-                        owner._analysis(
-                            ctx, owner.fallback(ctx), usage, None, False, outcome.reason
-                        )
-                    )
+                outcome = Outcome(Tally(), reason=f"internal error: {short(exc)}")
+            results = deliver(owner, self.cache, key, members, outcome)
             self.queue.put_nowait(results)
         except Exception as exc:
             self.queue.put_nowait(exc)
 
-    async def _explain(self, ctx: SiteContext) -> _Outcome:
-        owner, tally = self.owner, _Tally()
+    async def _explain(self, ctx: SiteContext) -> Outcome:
+        owner, tally = self.owner, Tally()
         messages: list[dict[str, str]] = owner.prompt.render(ctx, owner.taxonomy)
         try:
             text, messages = await self._ask(
@@ -184,7 +116,7 @@ class Run:
         except _TooLong as again:
             reason = f"the prompt is too long even shrunk: {again.args[0]}"
             self.breaker.fail("context", reason)
-            raise _SiteFailure(self.fatal or reason, _Outcome(tally)) from None
+            raise SiteFailure(self.fatal or reason, Outcome(tally)) from None
         try:
             explanation = parse_answer(text, owner.slugs)
         except AnswerError as error:
@@ -195,11 +127,11 @@ class Run:
                 explanation = parse_answer(text, owner.slugs)
             except AnswerError as again:
                 reason = f"invalid answer after a re-ask: {again}"
-                raise _SiteFailure(reason, _Outcome(tally, permanent=True)) from None
+                raise SiteFailure(reason, Outcome(tally, permanent=True)) from None
         known = known_identifiers(ctx)
         missing = ungrounded_identifiers(explanation, known, owner.identifier_exists)
         if not missing:
-            return _Outcome(tally, explanation)
+            return Outcome(tally, explanation)
         owner.summary.reasks += 1
         names = ", ".join(f"`{m}`" for m in missing[:20])
         note = (
@@ -209,22 +141,22 @@ class Run:
         try:
             text, _ = await self._ask([*messages, *_feedback(text, note)], tally)
             retry = parse_answer(text, owner.slugs)
-        except (AnswerError, _SiteFailure, _TooLong):
-            return _Outcome(tally, explanation, grounded=False)
+        except (AnswerError, SiteFailure, _TooLong):
+            return Outcome(tally, explanation, grounded=False)
         still = ungrounded_identifiers(retry, known, owner.identifier_exists)
-        return _Outcome(tally, retry, grounded=not still)
+        return Outcome(tally, retry, grounded=not still)
 
-    def _stop_if_fatal(self, tally: _Tally) -> None:
+    def _stop_if_fatal(self, tally: Tally) -> None:
         if self.fatal:
-            raise _SiteFailure(self.fatal, _Outcome(tally))
+            raise SiteFailure(self.fatal, Outcome(tally))
 
     async def _ask(
         self,
         messages: list[dict[str, str]],
-        tally: _Tally,
+        tally: Tally,
         smaller: Callable[[], list[dict[str, str]]] | None = None,
     ) -> tuple[str, list[dict[str, str]]]:
-        """(answer text, messages it answers), after retries; _SiteFailure when there is none.
+        """(answer text, messages it answers), after retries; SiteFailure when there is none.
 
         A context-length error sends `smaller()` once, in the same slot: a site's shrunk ask
         then comes before other sites' first asks, so a server that takes no size stops the
@@ -269,11 +201,11 @@ class Run:
                     kind = "client"
                 if kind == "client":
                     self.breaker.fail(f"{status} {exc.code} {short(words, 80)}", reason)
-                    raise _SiteFailure(self.fatal or reason, _Outcome(tally)) from None
+                    raise SiteFailure(self.fatal or reason, Outcome(tally)) from None
                 retry = status in RETRY_STATUSES and attempt < s.max_retries
                 if not retry:
                     self.breaker.fail(f"{status}", reason)
-                    raise _SiteFailure(self.fatal or reason, _Outcome(tally)) from None
+                    raise SiteFailure(self.fatal or reason, Outcome(tally)) from None
                 wait = parse_retry_after(exc.response.headers) if status in (429, 503) else None
                 if wait is not None:
                     self.pause_until = max(self.pause_until, time.monotonic() + wait)
@@ -296,9 +228,9 @@ class Run:
                     reason = f"request timed out after {attempt + 1} attempts"
                 else:
                     reason = f"{reason} after {attempt + 1} attempts"
-                raise _SiteFailure(reason, _Outcome(tally)) from None
+                raise SiteFailure(reason, Outcome(tally)) from None
             except openai.OpenAIError as exc:
-                raise _SiteFailure(f"bad response: {short(exc)}", _Outcome(tally)) from None
+                raise SiteFailure(f"bad response: {short(exc)}", Outcome(tally)) from None
             self.breaker.ok()
             return self._text(completion, tally, estimate), messages
 
@@ -326,51 +258,19 @@ class Run:
 
     async def _create(self, messages: list[dict[str, str]], sent: tuple[str, ...]) -> Any:
         owner = self.owner
-        extra: dict[str, Any] = {}
-        if "response_format" in sent:
-            extra["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {"name": "explanation", "strict": True, "schema": owner.schema},
-            }
-        if "prompt_cache_key" in sent:
-            extra["prompt_cache_key"] = f"errdoc-{owner.prompt.version}"
-        for name in ("max_tokens", "max_completion_tokens"):
-            if name in sent:
-                extra[name] = owner.max_tokens
-        if "seed" in sent:
-            extra["seed"] = SEED  # the same answer for the same prompt, where servers honour it
+        extra = request_options(sent, owner.schema, owner.prompt.version, owner.max_tokens)
         return await self.client.chat.completions.create(
             model=owner.settings.model,
             messages=cast(list[ChatCompletionMessageParam], messages),
             **extra,
         )
 
-    def _text(self, completion: Any, tally: _Tally, estimate: int) -> str:
-        usage = getattr(completion, "usage", None)
-        if usage is not None:
-            tally.prompt_tokens += usage.prompt_tokens or 0
-            tally.completion_tokens += usage.completion_tokens or 0
-            if self.tpm:
-                spent = (usage.prompt_tokens or 0) + (usage.completion_tokens or 0)
-                self.tpm.adjust(spent - estimate)
-        if not completion.choices:
-            raise _SiteFailure("the server returned no choices", _Outcome(tally))
-        choice = completion.choices[0]
-        refusal = getattr(choice.message, "refusal", None)
-        if refusal:
-            raise _SiteFailure(
-                f"the model refused: {short(refusal)}", _Outcome(tally, permanent=True)
-            )
-        if choice.finish_reason == "length":
-            raise _SiteFailure(
-                "the answer was cut off (finish_reason length)", _Outcome(tally, permanent=True)
-            )
-        if choice.finish_reason == "content_filter":
-            raise _SiteFailure(
-                "the answer was withheld by a content filter", _Outcome(tally, permanent=True)
-            )
-        # Only the content: a reasoning model's reasoning fields are not the answer.
-        return str(choice.message.content or "")
+    def _text(self, completion: Any, tally: Tally, estimate: int) -> str:
+        spent = tally.prompt_tokens + tally.completion_tokens
+        text = completion_text(completion, tally)
+        if self.tpm:
+            self.tpm.adjust(tally.prompt_tokens + tally.completion_tokens - spent - estimate)
+        return text
 
 
 def shrink(ctx: SiteContext) -> SiteContext:
