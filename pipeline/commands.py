@@ -76,6 +76,8 @@ def run_options(func: F) -> F:
                      help="Retries of a failed model request [default: $ERRDOC_LLM_RETRIES or 4]."),
         click.option("--retry-failed", is_flag=True,
                      help="Ask again for sites whose answer was refused, filtered or invalid before."),
+        click.option("--batch", is_flag=True,
+                     help="Ask through the OpenAI Batch API: half the price, answers within 24 h; a killed run resumes its batch."),
         click.option("--dry-run", is_flag=True, help="With --analyzer llm: estimate requests, tokens and cost; call nothing."),
         click.option("--allow-failures", is_flag=True, help="Exit 0 even if the model failed for some sites."),
     ]  # fmt: skip
@@ -109,6 +111,7 @@ def request_from(
         timeout=options["timeout"],
         retries=options["retries"],
         retry_failed=options["retry_failed"],
+        batch=options["batch"],
     )
     return request, choice
 

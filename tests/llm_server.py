@@ -31,6 +31,11 @@ from pipeline.analyze import SiteContext
 from pipeline.core.model import Condition, Explanation, Facts, Site
 from pipeline.languages.rust.formats import message_pattern
 
+try:  # as tests.llm_server (the benchmarks), else from tests/ on the path (pytest, the worker)
+    from tests.llm_batches import BatchDesk
+except ImportError:
+    from llm_batches import BatchDesk  # type: ignore[no-redef,import-not-found,unused-ignore]
+
 SLUG = "invalid-state-transition"
 
 
@@ -190,6 +195,7 @@ class FakeOpenAI:
         self.in_flight = 0
         self.max_in_flight = 0
         self.lock = threading.Lock()
+        self.batches = BatchDesk(self._batch_line)
         self._httpd = _QuietServer(("127.0.0.1", 0), _handler(self))
         self._httpd.daemon_threads = True
         self._httpd.block_on_close = False  # a hanging reply must not block shutdown
@@ -216,6 +222,17 @@ class FakeOpenAI:
         """Stop serving and close the socket."""
         self._httpd.shutdown()
         self._httpd.server_close()
+
+    def _batch_line(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """One batch line answered as a request would be (and counted as one)."""
+        seen = Seen("/v1/batches", body, time.monotonic(), time.monotonic())
+        with self.lock:
+            self.requests.append(seen)
+        reply = self.next_reply(body)
+        if reply.status != 200:
+            message = reply.error or f"scripted status {reply.status}"
+            return reply.status, {"error": {"message": message, "type": "invalid_request"}}
+        return 200, _completion(body, reply)
 
     def next_reply(self, body: dict[str, Any]) -> Reply:
         """The scripted reply for this request."""
@@ -266,9 +283,32 @@ def _handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
         def log_message(self, format: str, *args: Any) -> None:
             pass
 
+        def do_GET(self) -> None:
+            path = self.path.split("?")[0].removeprefix("/v1")
+            desk = server.batches
+            if path == "/batches":
+                self._send(*desk.list())
+            elif path.startswith("/batches/"):
+                self._send(*desk.retrieve(path.removeprefix("/batches/")))
+            elif path.startswith("/files/") and path.endswith("/content"):
+                data = desk.content(path.split("/")[2])
+                if data is None:
+                    self._send(404, {"error": {"message": "No such File object"}})
+                else:
+                    self._send_raw(200, data, "application/octet-stream")
+            else:
+                self._send(404, {"error": {"message": "not found", "type": "invalid_request"}})
+
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             raw = self.rfile.read(length)
+            path = self.path.split("?")[0].removeprefix("/v1")
+            if path == "/files":
+                self._send(*server.batches.upload(self.headers.get("Content-Type", ""), raw))
+                return
+            if path == "/batches":
+                self._send(*server.batches.create(json.loads(raw or b"{}")))
+                return
             if self.path not in ("/v1/chat/completions", "/chat/completions"):
                 self._send(404, {"error": {"message": "not found", "type": "invalid_request"}})
                 return
@@ -441,9 +481,14 @@ def _worker(argv: list[str]) -> int:
     parser.add_argument("--cache-dir", type=Path, required=True)
     parser.add_argument("--sites", type=int, default=40)
     parser.add_argument("--concurrency", type=int, default=4)
+    parser.add_argument("--batch", action="store_true")
     args = parser.parse_args(argv)
-    settings = LlmSettings(args.base_url, "test-key", "gpt-4o-mini", concurrency=args.concurrency)
-    analyzer = LlmAnalyzer(settings, args.cache_dir, static_stand_in, taxonomy=TAXONOMY)
+    settings = LlmSettings(
+        args.base_url, "test-key", "gpt-4o-mini", concurrency=args.concurrency, batch_poll_s=0.05
+    )
+    analyzer = LlmAnalyzer(
+        settings, args.cache_dir, static_stand_in, taxonomy=TAXONOMY, batch=args.batch
+    )
     for analysis in analyzer.analyze(make_contexts(args.sites)):
         print(analysis.record_id, analysis.status, flush=True)
     return 0

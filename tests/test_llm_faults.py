@@ -93,7 +93,11 @@ def test_deadline_bounds_one_site_with_all_its_retries(
     [analysis] = list(analyzer.analyze(make_contexts(1)))
     assert time.monotonic() - started < 1.8
     assert analysis.status == "failed"
-    assert analysis.reason is not None and "timed out after 3 attempts" in analysis.reason
+    # 0.4 + 0.4 + what is left of the 1 s: the third attempt only when the machine is quick
+    assert analysis.reason in (
+        "request timed out after 2 attempts",
+        "request timed out after 3 attempts",
+    )
 
 
 @pytest.mark.parametrize(

@@ -20,8 +20,10 @@ from pathlib import Path
 from typing import Literal
 
 from pipeline.analyze import Analysis, SiteContext
+from pipeline.analyze.llm_batch import BatchRun
 from pipeline.analyze.llm_cache import AnswerCache, cache_key
 from pipeline.analyze.llm_cost import (
+    BATCH_DISCOUNT,
     EST_COMPLETION_TOKENS,
     DryRunReport,
     RunSummary,
@@ -57,9 +59,11 @@ class LlmAnalyzer:
         *,
         taxonomy: Mapping[str, FailureClassLike] | None = None,
         retry_failed: bool = False,
+        batch: bool = False,
     ) -> None:
         self.settings = settings
         self.retry_failed = retry_failed
+        self.batch = batch
         self.cache_dir = cache_dir
         self.fallback = fallback
         self.taxonomy = taxonomy if taxonomy is not None else load_taxonomy()
@@ -126,7 +130,12 @@ class LlmAnalyzer:
             to_send=len(to_send),
             est_prompt_tokens=prompt_tokens,
             est_completion_tokens=completion_tokens,
-            est_cost_usd=price.cost(prompt_tokens, completion_tokens) if price else None,
+            est_cost_usd=(
+                price.cost(prompt_tokens, completion_tokens)
+                * (BATCH_DISCOUNT if self.batch else 1.0)
+                if price
+                else None
+            ),
         )
 
     def analyze(self, contexts: Sequence[SiteContext]) -> Iterator[Analysis]:
@@ -152,13 +161,15 @@ class LlmAnalyzer:
                     summary.cache_hits += 1
                     yield self._analysis(ctx, hit.explanation, hit.usage, hit.grounded, True)
             if pending:
-                yield from Run(self, cache).drive(pending)
+                run = BatchRun(self, cache) if self.batch else Run(self, cache)
+                yield from run.drive(pending)
         finally:
             cache.close()
             summary.seconds = time.monotonic() - started
             price = price_for(self.settings.model, self.prices)
             if price is not None:
-                summary.cost_usd = price.cost(summary.prompt_tokens, summary.completion_tokens)
+                cost = price.cost(summary.prompt_tokens, summary.completion_tokens)
+                summary.cost_usd = cost * (BATCH_DISCOUNT if self.batch else 1.0)
 
     def _known_failure(self, cache: AnswerCache, key: str) -> str | None:
         return None if self.retry_failed else cache.failure(key)

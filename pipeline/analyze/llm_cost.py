@@ -11,6 +11,8 @@ DEFAULT_PRICES = Path(__file__).resolve().parents[1] / "data" / "prices.toml"
 # Completion tokens assumed per answer in a dry run: the seed records' explanations
 # are 450-650 tokens of JSON; 600 errs on the expensive side.
 EST_COMPLETION_TOKENS = 600
+# The Batch API's price, as a fraction of the interactive one (OpenAI: half).
+BATCH_DISCOUNT = 0.5
 
 
 @dataclass(frozen=True)

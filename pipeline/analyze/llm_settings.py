@@ -17,6 +17,7 @@ _ENV_NUMBERS: tuple[tuple[str, str, type[int] | type[float]], ...] = (
     ("max_retries", "ERRDOC_LLM_RETRIES", int),
     ("deadline_s", "ERRDOC_LLM_DEADLINE", float),
     ("breaker", "ERRDOC_LLM_BREAKER", int),
+    ("batch_poll_s", "ERRDOC_LLM_BATCH_POLL", float),
 )
 
 
@@ -34,6 +35,7 @@ class LlmSettings:
     max_retries: int = 4
     deadline_s: float = 180.0  # one request with all its retries and waits
     breaker: int = 5  # the same failure this many times in a row stops the run
+    batch_poll_s: float = 30.0  # --batch: seconds between two looks at the batch
     prompt_name: str = "explain"
     backoff_s: float = 1.0  # first retry waits 0.5-1x this, doubling each time
     structured: bool = True  # send response_format json_schema (strict)

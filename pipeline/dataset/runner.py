@@ -55,14 +55,10 @@ def analyzer_factory(
     if choice.dry_run:
         git_dir, sha, listing = locate(request)
         contexts = build_contexts(request.repo, sha, scan_entries(request, git_dir, listing))
-        print(_llm(settings, request, git_dir, sha).plan(contexts).format())
+        print(_llm(settings, request, git_dir, sha, choice).plan(contexts).format())
         return None, "llm", None
     return (
-        (
-            lambda contexts, git_dir, sha: _LlmRun(
-                _llm(settings, request, git_dir, sha, choice.retry_failed)
-            )
-        ),
+        (lambda contexts, git_dir, sha: _LlmRun(_llm(settings, request, git_dir, sha, choice))),
         "llm",
         None,
     )
@@ -86,7 +82,7 @@ def _llm(
     request: ExtractRequest,
     git_dir: Path,
     commit: str,
-    retry_failed: bool = False,
+    choice: AnalyzerChoice | None = None,
 ) -> LlmAnalyzer:
     from pipeline.analyze.llm import LlmAnalyzer
 
@@ -95,7 +91,8 @@ def _llm(
         request.cache_dir,
         fallback=explain,
         identifier_exists=TreeWords(git_dir, commit),
-        retry_failed=retry_failed,
+        retry_failed=choice.retry_failed if choice else False,
+        batch=choice.batch if choice else False,
     )
 
 

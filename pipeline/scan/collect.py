@@ -47,6 +47,7 @@ class AnalyzerChoice:
     timeout: float | None = None  # seconds per model request (None: settings/env default)
     retries: int | None = None
     retry_failed: bool = False  # ask again for sites whose answer failed for good before
+    batch: bool = False  # through the Batch API: half the price, answers within 24 h
 
 
 def scan_commit(request: ExtractRequest) -> tuple[str, RepoScan, int]:
