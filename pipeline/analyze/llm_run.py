@@ -262,7 +262,10 @@ class Run:
         return await self.client.chat.completions.create(
             model=owner.settings.model,
             messages=cast(list[ChatCompletionMessageParam], messages),
-            **extra,
+            # As extra_body, sent as is: the client's typed transform walks the whole JSON
+            # schema on every request (1.6 ms of the event loop each, 10% of the throughput
+            # at CONCURRENCY 8 and 200 ms).
+            extra_body=extra,
         )
 
     def _text(self, completion: Any, tally: Tally, estimate: int) -> str:
