@@ -24,7 +24,7 @@ from llm_server import (
     static_stand_in,
     status,
 )
-from regen_fixtures import BASE, BASE_SITES, extract, llm_env, manifest
+from regen_fixtures import BASE, BASE_SITES, cli, extract, llm_env, manifest
 
 from pipeline.analyze.llm import LlmAnalyzer, LlmSettings
 from pipeline.analyze.llm_batch import BatchError
@@ -144,3 +144,20 @@ def test_extract_with_batch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
         assert result.exit_code == 0, result.stderr
         assert server.batches.created == 1 and len(server.requests) == BASE_SITES
     assert manifest(out)["counts"]["llm"]["requests"] == BASE_SITES
+
+
+def test_scheduled_runs_go_through_the_batch_api(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = GitRepo.init(tmp_path / "src")
+    repo.commit(BASE)
+    repos = tmp_path / "repos.toml"
+    repos.write_text(f'[[repo]]\nname = "acme/one"\nsource = "{repo.path}"\nanalyzer = "llm"\n')
+    monkeypatch.setenv("ERRDOC_LLM_BATCH_POLL", "0.02")
+    with FakeOpenAI() as server, llm_env(server.base_url):
+        result = cli("regenerate-all", "--repos", repos, "--out", tmp_path / "out",
+                     "--cache", tmp_path / "cache", "--jobs", "1", "--batch")  # fmt: skip
+        assert result.exit_code == 0, result.output
+        assert server.batches.created == 1
+        assert all(r.path == "/v1/batches" for r in server.requests)
+        assert len(server.requests) == BASE_SITES
