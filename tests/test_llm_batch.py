@@ -140,6 +140,7 @@ def test_extract_with_batch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     with FakeOpenAI() as server, llm_env(server.base_url):
         dry = extract(repo.path, out, cache, "main", "--analyzer", "llm", "--batch", "--dry-run")
         assert f"{BASE_SITES} to send" in dry.stdout
+        assert "(Batch API, half price)" in dry.stdout
         result = extract(repo.path, out, cache, "main", "--analyzer", "llm", "--batch")
         assert result.exit_code == 0, result.stderr
         assert server.batches.created == 1 and len(server.requests) == BASE_SITES

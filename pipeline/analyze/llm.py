@@ -136,6 +136,7 @@ class LlmAnalyzer:
                 if price
                 else None
             ),
+            batch=self.batch,
         )
 
     def analyze(self, contexts: Sequence[SiteContext]) -> Iterator[Analysis]:

@@ -65,6 +65,7 @@ class DryRunReport:
     est_prompt_tokens: int
     est_completion_tokens: int
     est_cost_usd: float | None
+    batch: bool = False  # priced at the Batch API's discount
 
     def format(self) -> str:
         """A few lines for the CLI."""
@@ -74,6 +75,7 @@ class DryRunReport:
             f"estimated tokens: {self.est_prompt_tokens:,} prompt (chars/4)"
             f" + {self.est_completion_tokens:,} completion ({EST_COMPLETION_TOKENS}/answer)\n"
             f"estimated cost: {_usd(self.est_cost_usd)}"
+            + (" (Batch API, half price)" if self.batch else "")
         )
 
 
