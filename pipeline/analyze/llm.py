@@ -8,7 +8,11 @@ cache. One site never raises: a site that cannot be answered comes back
 Per site: ask; on an invalid answer re-ask once with the error; on backticked
 identifiers found nowhere, re-ask once naming them and keep the answer with
 `grounded=False` if they stay. Transport retries (429/5xx/timeouts) are
-separate and honour `Retry-After`; usage is summed over every attempt.
+separate and honour `Retry-After`; usage is summed over every attempt. The
+same failure K times in a row stops the run (llm_errors.Breaker); parameters
+the endpoint rejects are dropped (llm_params); sites that failed for good
+before are not asked again. With `batch=True` the sites go through the Batch
+API instead (llm_batch), into the same cache.
 """
 
 from __future__ import annotations
