@@ -4,11 +4,17 @@ Prints achieved requests/s against the ideal CONCURRENCY / latency (target at
 least 90%) and the median and p95 prompt tokens per site (target median at most
 1,500 with the default prompt). Tokens are estimated as characters / 4 (no
 tokenizer is a dependency), messages plus the response_format schema.
+
+Then the wall time of a 350-site run against a server that accepts every
+request and never answers, with the default timeout, retries and breaker (or
+--hang-timeout): the circuit breaker must end it after about two timeouts.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import math
 import statistics
 import sys
 import tempfile
@@ -18,7 +24,7 @@ from pathlib import Path
 
 from pipeline.analyze.llm import LlmAnalyzer, LlmSettings
 from pipeline.analyze.llm_prompt import FailureClassLike
-from tests.llm_server import TAXONOMY, FakeOpenAI, make_contexts, static_stand_in
+from tests.llm_server import TAXONOMY, FakeOpenAI, hang, make_contexts, static_stand_in
 
 
 def _taxonomy() -> tuple[Mapping[str, FailureClassLike], str]:
@@ -41,6 +47,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sites", type=int, default=500)
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--latency-ms", type=float, default=200.0)
+    parser.add_argument("--hang-sites", type=int, default=350)
+    parser.add_argument(
+        "--hang-timeout", type=float, default=None, help="seconds [default: the settings']"
+    )
     args = parser.parse_args(argv)
     latency = args.latency_ms / 1000.0
     taxonomy, taxonomy_source = _taxonomy()
@@ -69,7 +79,35 @@ def main(argv: list[str] | None = None) -> int:
         " (target median <= 1500)"
     )
     print(f"  {analyzer.summary.format()}".replace("\n", "\n  "))
-    return 0 if achieved >= 0.9 * ideal and median <= 1500 and failed == 0 else 1
+    hung_ok = _never_answers(args.hang_sites, args.concurrency, args.hang_timeout)
+    return 0 if achieved >= 0.9 * ideal and median <= 1500 and failed == 0 and hung_ok else 1
+
+
+def _never_answers(sites: int, concurrency: int, timeout: float | None) -> bool:
+    """Time a run against a server that never answers; True when it ends within the bound."""
+    with tempfile.TemporaryDirectory() as tmp, FakeOpenAI() as server:
+        server.responder = lambda body: hang(3600.0)
+        settings = LlmSettings(server.base_url, "bench", "gpt-4o-mini", concurrency)
+        if timeout is not None:
+            settings = dataclasses.replace(settings, timeout_s=timeout)
+        analyzer = LlmAnalyzer(settings, Path(tmp), static_stand_in, taxonomy=TAXONOMY)
+        started = time.monotonic()
+        results = list(analyzer.analyze(make_contexts(sites, seed=11)))
+        elapsed = time.monotonic() - started
+        requests = len(server.requests)
+    t, k = settings.timeout_s, settings.breaker
+    bound = (math.ceil(k / concurrency) + 1) * t + 5.0
+    # Before the breaker: one site at a time until a first answer, 1 + max_retries attempts
+    # each of a per-read timeout (120 s then): never ending for a server that never answers.
+    before = sites * (1 + settings.max_retries) * 120.0
+    failed = sum(1 for a in results if a.status != "ok")
+    print(
+        f"  server that never answers: {sites} sites, {requests} requests, {failed} failed,"
+        f" wall {elapsed:.1f}s (bound {bound:.0f}s = (ceil(K {k}/concurrency {concurrency})"
+        f" + 1) x timeout {t:g}s + 5s; before the breaker: {before / 86400:.1f} days, computed)"
+    )
+    print(f"  stopped: {analyzer.summary.stopped}")
+    return elapsed <= bound and failed == sites
 
 
 if __name__ == "__main__":

@@ -71,6 +71,14 @@ def run_options(func: F) -> F:
                      help="Model requests in flight."),
         click.option("--rpm", type=click.IntRange(1), default=None, help="Model requests per minute, at most."),
         click.option("--tpm", type=click.IntRange(1), default=None, help="Model tokens per minute, at most."),
+        click.option("--timeout", type=click.FloatRange(min=0.1), default=None,
+                     help="Seconds for one model request, whole answer [default: $ERRDOC_LLM_TIMEOUT or 60]."),
+        click.option("--retries", type=click.IntRange(0, 20), default=None,
+                     help="Retries of a failed model request [default: $ERRDOC_LLM_RETRIES or 4]."),
+        click.option("--retry-failed", is_flag=True,
+                     help="Ask again for sites whose answer was refused, filtered or invalid before."),
+        click.option("--batch", is_flag=True,
+                     help="Ask through the OpenAI Batch API: half the price, answers within 24 h; a killed run resumes its batch."),
         click.option("--dry-run", is_flag=True, help="With --analyzer llm: estimate requests, tokens and cost; call nothing."),
         click.option("--allow-failures", is_flag=True, help="Exit 0 even if the model failed for some sites."),
         click.option("--keep-versions", type=click.IntRange(1), default=None,
@@ -106,6 +114,10 @@ def request_from(
         rpm=options["rpm"],
         tpm=options["tpm"],
         dry_run=options["dry_run"],
+        timeout=options["timeout"],
+        retries=options["retries"],
+        retry_failed=options["retry_failed"],
+        batch=options["batch"],
     )
     return request, choice
 
@@ -125,6 +137,10 @@ def report(result: ExtractResult, allow_failures: bool) -> None:
         f"(version {result.version})",
         err=True,
     )
+    stopped = counts.get("llm", {}).get("stopped")
+    if stopped:  # the endpoint refuses every request: --allow-failures does not cover that
+        click.echo(f"errdoc: stopped asking the model: {stopped}", err=True)
+        sys.exit(3)
     if result.failed:
         click.echo(
             f"errdoc: the model failed for {result.failed} sites ({result.failure}); "

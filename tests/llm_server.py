@@ -31,6 +31,11 @@ from pipeline.analyze import SiteContext
 from pipeline.core.model import Condition, Explanation, Facts, Site
 from pipeline.languages.rust.formats import message_pattern
 
+try:  # as tests.llm_server (the benchmarks), else from tests/ on the path (pytest, the worker)
+    from tests.llm_batches import BatchDesk
+except ImportError:
+    from llm_batches import BatchDesk  # type: ignore[no-redef,import-not-found,unused-ignore]
+
 SLUG = "invalid-state-transition"
 
 
@@ -88,6 +93,9 @@ class Reply:
     delay: float = 0.0  # added to the server's latency
     prompt_tokens: int | None = None  # None: chars/4 of the messages
     error: str | None = None  # the error message of a non-200 reply
+    body: str | None = None  # a raw body sent as is (a non-OpenAI-shaped error)
+    drip: float = 0.0  # > 0: headers at once, then the body one byte every `drip` seconds
+    reasoning: str | None = None  # a reasoning model's `reasoning_content` beside the answer
 
 
 def good(**overrides: Any) -> Reply:
@@ -139,6 +147,21 @@ def hang(seconds: float) -> Reply:
     return Reply(delay=seconds)
 
 
+def drip(every: float) -> Reply:
+    """A good answer sent one byte every `every` seconds: each read is quick, the whole is not."""
+    return Reply(drip=every)
+
+
+def rejects(code: int, wording: str) -> Reply:
+    """A client error with the server's own words, in the OpenAI error shape."""
+    return Reply(status=code, error=wording)
+
+
+def raw_error(code: int, body: str) -> Reply:
+    """A client error whose body is not OpenAI-shaped (FastAPI, a proxy, plain text)."""
+    return Reply(status=code, body=body)
+
+
 @dataclass
 class Seen:
     """One request the server received."""
@@ -172,6 +195,7 @@ class FakeOpenAI:
         self.in_flight = 0
         self.max_in_flight = 0
         self.lock = threading.Lock()
+        self.batches = BatchDesk(self._batch_line)
         self._httpd = _QuietServer(("127.0.0.1", 0), _handler(self))
         self._httpd.daemon_threads = True
         self._httpd.block_on_close = False  # a hanging reply must not block shutdown
@@ -199,6 +223,17 @@ class FakeOpenAI:
         self._httpd.shutdown()
         self._httpd.server_close()
 
+    def _batch_line(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        """One batch line answered as a request would be (and counted as one)."""
+        seen = Seen("/v1/batches", body, time.monotonic(), time.monotonic())
+        with self.lock:
+            self.requests.append(seen)
+        reply = self.next_reply(body)
+        if reply.status != 200:
+            message = reply.error or f"scripted status {reply.status}"
+            return reply.status, {"error": {"message": message, "type": "invalid_request"}}
+        return 200, _completion(body, reply)
+
     def next_reply(self, body: dict[str, Any]) -> Reply:
         """The scripted reply for this request."""
         with self.lock:
@@ -221,7 +256,12 @@ def _completion(body: dict[str, Any], reply: Reply) -> dict[str, Any]:
         "choices": [
             {
                 "index": 0,
-                "message": {"role": "assistant", "content": content, "refusal": reply.refusal},
+                "message": {
+                    "role": "assistant",
+                    "content": content,
+                    "refusal": reply.refusal,
+                    **({"reasoning_content": reply.reasoning} if reply.reasoning else {}),
+                },
                 "finish_reason": reply.finish_reason,
             }
         ],
@@ -243,9 +283,32 @@ def _handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
         def log_message(self, format: str, *args: Any) -> None:
             pass
 
+        def do_GET(self) -> None:
+            path = self.path.split("?")[0].removeprefix("/v1")
+            desk = server.batches
+            if path == "/batches":
+                self._send(*desk.list())
+            elif path.startswith("/batches/"):
+                self._send(*desk.retrieve(path.removeprefix("/batches/")))
+            elif path.startswith("/files/") and path.endswith("/content"):
+                data = desk.content(path.split("/")[2])
+                if data is None:
+                    self._send(404, {"error": {"message": "No such File object"}})
+                else:
+                    self._send_raw(200, data, "application/octet-stream")
+            else:
+                self._send(404, {"error": {"message": "not found", "type": "invalid_request"}})
+
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             raw = self.rfile.read(length)
+            path = self.path.split("?")[0].removeprefix("/v1")
+            if path == "/files":
+                self._send(*server.batches.upload(self.headers.get("Content-Type", ""), raw))
+                return
+            if path == "/batches":
+                self._send(*server.batches.create(json.loads(raw or b"{}")))
+                return
             if self.path not in ("/v1/chat/completions", "/chat/completions"):
                 self._send(404, {"error": {"message": "not found", "type": "invalid_request"}})
                 return
@@ -258,7 +321,12 @@ def _handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             try:
                 reply = server.next_reply(body)
                 time.sleep(server.latency + reply.delay)
-                if reply.status != 200:
+                if reply.body is not None:
+                    kind = "application/json" if reply.body.startswith("{") else "text/plain"
+                    self._send_raw(reply.status, reply.body.encode(), kind, reply.headers)
+                elif reply.drip > 0:
+                    self._drip(_completion(body, reply), reply.drip)
+                elif reply.status != 200:
                     message = reply.error or f"scripted status {reply.status}"
                     error = {"message": message, "type": "server_error"}
                     self._send(reply.status, {"error": error}, reply.headers)
@@ -271,10 +339,25 @@ def _handler(server: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 with server.lock:
                     server.in_flight -= 1
 
-        def _send(self, code: int, payload: object, headers: dict[str, str] | None = None) -> None:
+        def _drip(self, payload: object, every: float) -> None:
             data = json.dumps(payload).encode()
-            self.send_response(code)
+            self.send_response(200)
             self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            for i in range(len(data)):
+                self.wfile.write(data[i : i + 1])
+                self.wfile.flush()
+                time.sleep(every)
+
+        def _send(self, code: int, payload: object, headers: dict[str, str] | None = None) -> None:
+            self._send_raw(code, json.dumps(payload).encode(), "application/json", headers)
+
+        def _send_raw(
+            self, code: int, data: bytes, kind: str, headers: dict[str, str] | None = None
+        ) -> None:
+            self.send_response(code)
+            self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(data)))
             for key, value in (headers or {}).items():
                 self.send_header(key, value)
@@ -398,9 +481,14 @@ def _worker(argv: list[str]) -> int:
     parser.add_argument("--cache-dir", type=Path, required=True)
     parser.add_argument("--sites", type=int, default=40)
     parser.add_argument("--concurrency", type=int, default=4)
+    parser.add_argument("--batch", action="store_true")
     args = parser.parse_args(argv)
-    settings = LlmSettings(args.base_url, "test-key", "gpt-4o-mini", concurrency=args.concurrency)
-    analyzer = LlmAnalyzer(settings, args.cache_dir, static_stand_in, taxonomy=TAXONOMY)
+    settings = LlmSettings(
+        args.base_url, "test-key", "gpt-4o-mini", concurrency=args.concurrency, batch_poll_s=0.05
+    )
+    analyzer = LlmAnalyzer(
+        settings, args.cache_dir, static_stand_in, taxonomy=TAXONOMY, batch=args.batch
+    )
     for analysis in analyzer.analyze(make_contexts(args.sites)):
         print(analysis.record_id, analysis.status, flush=True)
     return 0

@@ -8,7 +8,11 @@ cache. One site never raises: a site that cannot be answered comes back
 Per site: ask; on an invalid answer re-ask once with the error; on backticked
 identifiers found nowhere, re-ask once naming them and keep the answer with
 `grounded=False` if they stay. Transport retries (429/5xx/timeouts) are
-separate and honour `Retry-After`; usage is summed over every attempt.
+separate and honour `Retry-After`; usage is summed over every attempt. The
+same failure K times in a row stops the run (llm_errors.Breaker); parameters
+the endpoint rejects are dropped (llm_params); sites that failed for good
+before are not asked again. With `batch=True` the sites go through the Batch
+API instead (llm_batch), into the same cache.
 """
 
 from __future__ import annotations
@@ -20,14 +24,17 @@ from pathlib import Path
 from typing import Literal
 
 from pipeline.analyze import Analysis, SiteContext
+from pipeline.analyze.llm_batch import BatchRun
 from pipeline.analyze.llm_cache import AnswerCache, cache_key
 from pipeline.analyze.llm_cost import (
+    BATCH_DISCOUNT,
     EST_COMPLETION_TOKENS,
     DryRunReport,
     RunSummary,
     load_prices,
     price_for,
 )
+from pipeline.analyze.llm_params import EndpointParams, completion_budget, endpoint_name
 from pipeline.analyze.llm_prompt import (
     FailureClassLike,
     estimate_tokens,
@@ -55,8 +62,12 @@ class LlmAnalyzer:
         identifier_exists: Callable[[str], bool] | None = None,
         *,
         taxonomy: Mapping[str, FailureClassLike] | None = None,
+        retry_failed: bool = False,
+        batch: bool = False,
     ) -> None:
         self.settings = settings
+        self.retry_failed = retry_failed
+        self.batch = batch
         self.cache_dir = cache_dir
         self.fallback = fallback
         self.taxonomy = taxonomy if taxonomy is not None else load_taxonomy()
@@ -64,6 +75,10 @@ class LlmAnalyzer:
         self.prompt = load_prompt(settings.prompt_name)
         self.schema = strict_schema(sorted(self.slugs))
         self.schema_version = schema_version(self.schema)
+        self.max_tokens = completion_budget(self.schema)
+        self.params = EndpointParams(
+            cache_dir, endpoint_name(settings.base_url, settings.model), settings.structured
+        )
         self.prices = load_prices()
         self.summary = RunSummary(model=settings.model)
         self._exists_memo: dict[str, bool] = {}
@@ -101,7 +116,11 @@ class LlmAnalyzer:
         groups = self._groups(contexts)
         cache = AnswerCache(self.cache_dir)
         try:
-            to_send = [members[0] for key, members in groups.items() if cache.get(key) is None]
+            to_send = [
+                members[0]
+                for key, members in groups.items()
+                if cache.get(key) is None and self._known_failure(cache, key) is None
+            ]
         finally:
             cache.close()
         prompt_tokens = sum(self.prompt_tokens(ctx) for ctx in to_send)
@@ -115,7 +134,13 @@ class LlmAnalyzer:
             to_send=len(to_send),
             est_prompt_tokens=prompt_tokens,
             est_completion_tokens=completion_tokens,
-            est_cost_usd=price.cost(prompt_tokens, completion_tokens) if price else None,
+            est_cost_usd=(
+                price.cost(prompt_tokens, completion_tokens)
+                * (BATCH_DISCOUNT if self.batch else 1.0)
+                if price
+                else None
+            ),
+            batch=self.batch,
         )
 
     def analyze(self, contexts: Sequence[SiteContext]) -> Iterator[Analysis]:
@@ -127,6 +152,13 @@ class LlmAnalyzer:
             pending: list[tuple[str, list[SiteContext]]] = []
             for key, members in self._groups(contexts).items():
                 hit = cache.get(key)
+                failed = None if hit else self._known_failure(cache, key)
+                if failed is not None:
+                    for ctx in members:  # failed for good before: not paid for again
+                        summary.failures += 1
+                        summary.known_failures += 1
+                        yield self._analysis(ctx, self.fallback(ctx), Usage(), None, True, failed)
+                    continue
                 if hit is None:
                     pending.append((key, members))
                     continue
@@ -134,13 +166,18 @@ class LlmAnalyzer:
                     summary.cache_hits += 1
                     yield self._analysis(ctx, hit.explanation, hit.usage, hit.grounded, True)
             if pending:
-                yield from Run(self, cache).drive(pending)
+                run = BatchRun(self, cache) if self.batch else Run(self, cache)
+                yield from run.drive(pending)
         finally:
             cache.close()
             summary.seconds = time.monotonic() - started
             price = price_for(self.settings.model, self.prices)
             if price is not None:
-                summary.cost_usd = price.cost(summary.prompt_tokens, summary.completion_tokens)
+                cost = price.cost(summary.prompt_tokens, summary.completion_tokens)
+                summary.cost_usd = cost * (BATCH_DISCOUNT if self.batch else 1.0)
+
+    def _known_failure(self, cache: AnswerCache, key: str) -> str | None:
+        return None if self.retry_failed else cache.failure(key)
 
     def _analysis(
         self,

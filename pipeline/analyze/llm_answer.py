@@ -13,7 +13,13 @@ from pipeline.core.model import Explanation
 
 # Answers longer than this are not parsed (a hostile or runaway server).
 MAX_ANSWER_CHARS = 200_000
-_FENCE = re.compile(r"```[a-zA-Z0-9_-]*[ \t]*\n(.*?)(?:\n```|\Z)", re.DOTALL)
+_FENCE = re.compile(r"```[a-zA-Z0-9_-]*[ \t]*\n(.*?)(?:\n?```|\Z)", re.DOTALL)
+_THINK = re.compile(r"<think(?:ing)?>.*?</think(?:ing)?>", re.DOTALL | re.IGNORECASE)
+# Decoding attempts per block: bounds the work on a hostile answer full of stray braces.
+_MAX_TRIES = 500
+_LIST_FIELDS = ("solutions", "preventionTips", "tags")
+_TEXT_FIELDS = ("documentation", "triggerScenarios", "commonSituations", "exampleFix")
+_NULLABLE = ("validationCode", "typeGuard", "tryCatchPattern")
 _BACKTICKED = re.compile(r"(?<!`)`([^`\n]{1,120})`(?!`)")
 _CODE_LIKE = re.compile(r"[A-Za-z_][\w]*(?:(?:::|\.|->)[A-Za-z_][\w]*)*(?:\(\))?!?[?]?")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
@@ -35,34 +41,86 @@ class AnswerError(ValueError):
     """The model's text is not a valid answer; the message is fit to send back to the model."""
 
 
-def extract_json(text: str) -> object:
-    """The first JSON object in text, tolerating code fences and prose around it."""
+def strip_reasoning(text: str) -> str:
+    """text without `<think>` blocks (reasoning models served without a reasoning parser)."""
+    text = _THINK.sub("", text)
+    # Some servers drop the opening tag: everything before a lone closing tag is reasoning.
+    closing = text.rfind("</think>")
+    return text[closing + len("</think>") :] if closing != -1 else text
+
+
+def json_candidates(text: str) -> list[object]:
+    """Every fenced block and every top-level JSON value in text, fenced blocks first."""
     if len(text) > MAX_ANSWER_CHARS:
         raise AnswerError(f"the answer is {len(text)} characters long; answer with the JSON only")
-    fenced = _FENCE.search(text)
-    candidates = [fenced.group(1)] if fenced else []
-    candidates.append(text)
+    text = strip_reasoning(text)
     decoder = json.JSONDecoder()
-    last_error = "no JSON object found"
-    for candidate in candidates:
-        start = candidate.find("{")
-        while start != -1:
+    found: list[object] = []
+    for block in [m.group(1) for m in _FENCE.finditer(text)] + [text]:
+        start, tries = block.find("{"), 0
+        while start != -1 and tries < _MAX_TRIES:
+            tries += 1
             try:
-                value, _ = decoder.raw_decode(candidate, start)
-            except json.JSONDecodeError as exc:
-                last_error = f"invalid JSON: {exc.msg} at character {exc.pos}"
-            else:
-                if isinstance(value, dict):
-                    return value
-            start = candidate.find("{", start + 1) if start < 2000 else -1
-    raise AnswerError(f"{last_error}; answer with one complete JSON object")
+                value, end = decoder.raw_decode(block, start)
+            except json.JSONDecodeError:
+                start = block.find("{", start + 1)
+                continue
+            found.append(value)
+            start = block.find("{", end)  # the next top-level object, not one nested in this
+    return found
 
 
-def parse_answer(text: str, slugs: Collection[str]) -> Explanation:
-    """Parse and validate an answer: JSON, the pydantic model, a taxonomy slug."""
-    data = extract_json(text)
+def extract_json(text: str) -> object:
+    """The first JSON object in text, tolerating think blocks, code fences and prose."""
+    for value in json_candidates(text):
+        if isinstance(value, dict):
+            return value
+    raise AnswerError(_no_object(text))
+
+
+def _no_object(text: str) -> str:
+    decoder = json.JSONDecoder()
+    body = strip_reasoning(text)
+    start = body.find("{")
+    if start != -1:
+        try:
+            decoder.raw_decode(body, start)
+        except json.JSONDecodeError as exc:
+            return f"invalid JSON: {exc.msg} at character {exc.pos}; answer with one complete JSON object"
+    return "no JSON object found; answer with one complete JSON object"
+
+
+def coerce(data: dict[str, object]) -> dict[str, object]:
+    """The answer with the slips models make mended: unknown keys dropped, a string where a
+    list belongs made a one-item list, a list where a string belongs joined, missing nullable
+    fields null, enum values trimmed and lowercased."""
+    fields = Explanation.model_fields
+    if len(data) == 1:  # {"explanation": {...}}: the answer wrapped in one key
+        [inner] = data.values()
+        if isinstance(inner, dict) and set(inner) & set(fields):
+            data = inner
+    out = {k: v for k, v in data.items() if k in fields}
+    for name in _LIST_FIELDS:
+        if isinstance(out.get(name), str):
+            out[name] = [out[name]]
+    for name in _TEXT_FIELDS:
+        value = out.get(name)
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            out[name] = "\n".join(value)
+    for name in _NULLABLE:
+        out.setdefault(name, None)
+    for name in ("handlingStrategy", "backgroundTag"):
+        value = out.get(name)
+        if isinstance(value, str):
+            out[name] = value.strip().lower().replace("_", "-").replace(" ", "-")
+    return out
+
+
+def _validate(data: object, slugs: Collection[str]) -> Explanation:
+    if not isinstance(data, dict):
+        raise AnswerError("the answer is not a JSON object; answer with one complete JSON object")
     try:
-        explanation = Explanation.model_validate(data)
+        explanation = Explanation.model_validate(coerce(data))
     except ValidationError as exc:
         problems = [
             f"{'.'.join(str(p) for p in err['loc']) or 'answer'}: {err['msg']}"
@@ -75,6 +133,21 @@ def parse_answer(text: str, slugs: Collection[str]) -> Explanation:
             f" use one of: {', '.join(sorted(slugs))}"
         )
     return explanation
+
+
+def parse_answer(text: str, slugs: Collection[str]) -> Explanation:
+    """The first JSON object in text that validates (after `coerce`); else the reason the
+    likeliest one does not, fit to send back to the model."""
+    candidates = [c for c in json_candidates(text) if isinstance(c, dict) and c]
+    first_error: AnswerError | None = None
+    for candidate in candidates:
+        try:
+            return _validate(candidate, slugs)
+        except AnswerError as error:
+            first_error = first_error or error
+    if first_error is not None:
+        raise first_error
+    raise AnswerError(_no_object(text))
 
 
 def _texts(explanation: Explanation) -> Iterable[str]:

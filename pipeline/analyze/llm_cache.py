@@ -1,9 +1,15 @@
 """The LLM answer cache: one SQLite row per answered site content, committed as it arrives.
 
 Key: sha256 of the site's content hash, the model, the prompt version and the
-answer-schema version, so a change to any of them asks again. Only valid
-answers are stored (grounded or not); failures never are, so a re-run retries
-them. Each row is committed the moment its answer arrives (WAL mode), so a run
+answer-schema version, so a change to any of them asks again. Valid answers
+are stored (grounded or not), and so are deterministic failures (a refusal, a
+content filter, an answer cut at max_tokens, an answer still invalid after a
+re-ask) with their reason: asking again would pay for the same failure, so a
+re-run does not, unless told to (`--retry-failed`). Transient failures (HTTP
+errors, timeouts) are never stored, so a re-run retries them. A Batch API job
+is stored (its keys, input file and batch id) from the moment its file is
+uploaded until its results are in `answers`, so a killed run resumes the same
+batch instead of paying for a second one. Each row is committed the moment its answer arrives (WAL mode), so a run
 killed with SIGKILL loses at most the requests that were in flight. The file
 name carries the cache format version; a bump starts a new file.
 """
@@ -11,6 +17,7 @@ name carries the cache format version; a bump starts a new file.
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 import time
 from dataclasses import dataclass
@@ -30,7 +37,21 @@ CREATE TABLE IF NOT EXISTS answers (
     model TEXT NOT NULL,
     prompt_version TEXT NOT NULL,
     created_at REAL NOT NULL
-)
+);
+CREATE TABLE IF NOT EXISTS failures (
+    key TEXT PRIMARY KEY,
+    reason TEXT NOT NULL,
+    model TEXT NOT NULL,
+    prompt_version TEXT NOT NULL,
+    created_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS batches (
+    ident TEXT PRIMARY KEY,
+    keys TEXT NOT NULL,
+    file_id TEXT,
+    batch_id TEXT,
+    created_at REAL NOT NULL
+);
 """
 
 
@@ -38,6 +59,16 @@ def cache_key(content_hash: str, model: str, prompt_version: str, schema_version
     """The cache key of one site's answer."""
     parts = "\0".join((content_hash, model, prompt_version, schema_version))
     return "sha256:" + hashlib.sha256(parts.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class BatchJob:
+    """A Batch API job in progress: the cache keys it answers, its input file and batch."""
+
+    ident: str
+    keys: tuple[str, ...]
+    file_id: str | None = None
+    batch_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -59,7 +90,7 @@ class AnswerCache:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA busy_timeout=10000")
-        self._db.execute(_SCHEMA)
+        self._db.executescript(_SCHEMA)
 
     def get(self, key: str) -> CachedAnswer | None:
         """The stored answer for key, or None (also for a row that no longer validates)."""
@@ -84,7 +115,8 @@ class AnswerCache:
         model: str,
         prompt_version: str,
     ) -> None:
-        """Store one answer and commit it at once."""
+        """Store one answer and commit it at once (forgetting an earlier failure)."""
+        self._db.execute("DELETE FROM failures WHERE key = ?", (key,))
         self._db.execute(
             "INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
@@ -98,6 +130,37 @@ class AnswerCache:
                 time.time(),
             ),
         )
+
+    def failure(self, key: str) -> str | None:
+        """The reason a deterministic failure was stored for key, or None."""
+        row = self._db.execute("SELECT reason FROM failures WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def put_failure(self, key: str, reason: str, model: str, prompt_version: str) -> None:
+        """Store a deterministic failure and commit it at once."""
+        self._db.execute(
+            "INSERT OR REPLACE INTO failures VALUES (?, ?, ?, ?, ?)",
+            (key, reason, model, prompt_version, time.time()),
+        )
+
+    def open_batches(self) -> list[BatchJob]:
+        """Batch jobs whose results are not all in the cache yet, oldest first."""
+        rows = self._db.execute(
+            "SELECT ident, keys, file_id, batch_id FROM batches ORDER BY created_at"
+        ).fetchall()
+        return [BatchJob(r[0], tuple(json.loads(r[1])), r[2], r[3]) for r in rows]
+
+    def save_batch(self, job: BatchJob) -> None:
+        """Record (or update) a batch job and commit it at once."""
+        self._db.execute(
+            "INSERT INTO batches VALUES (?, ?, ?, ?, ?) ON CONFLICT(ident) DO UPDATE SET"
+            " file_id = excluded.file_id, batch_id = excluded.batch_id",
+            (job.ident, json.dumps(job.keys), job.file_id, job.batch_id, time.time()),
+        )
+
+    def drop_batch(self, ident: str) -> None:
+        """Forget a batch job whose results are all stored (or that can give none)."""
+        self._db.execute("DELETE FROM batches WHERE ident = ?", (ident,))
 
     def close(self) -> None:
         """Close the database."""

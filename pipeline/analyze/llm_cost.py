@@ -11,6 +11,8 @@ DEFAULT_PRICES = Path(__file__).resolve().parents[1] / "data" / "prices.toml"
 # Completion tokens assumed per answer in a dry run: the seed records' explanations
 # are 450-650 tokens of JSON; 600 errs on the expensive side.
 EST_COMPLETION_TOKENS = 600
+# The Batch API's price, as a fraction of the interactive one (OpenAI: half).
+BATCH_DISCOUNT = 0.5
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,7 @@ class DryRunReport:
     est_prompt_tokens: int
     est_completion_tokens: int
     est_cost_usd: float | None
+    batch: bool = False  # priced at the Batch API's discount
 
     def format(self) -> str:
         """A few lines for the CLI."""
@@ -72,6 +75,7 @@ class DryRunReport:
             f"estimated tokens: {self.est_prompt_tokens:,} prompt (chars/4)"
             f" + {self.est_completion_tokens:,} completion ({EST_COMPLETION_TOKENS}/answer)\n"
             f"estimated cost: {_usd(self.est_cost_usd)}"
+            + (" (Batch API, half price)" if self.batch else "")
         )
 
 
@@ -85,19 +89,24 @@ class RunSummary:
     cache_hits: int = 0
     reasks: int = 0
     retries: int = 0
+    shrunk: int = 0  # prompts shrunk after a context-length error
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float | None = None
     failures: int = 0
+    known_failures: int = 0  # failed for good in an earlier run; not asked (--retry-failed)
     ungrounded: int = 0
     seconds: float = 0.0
+    stopped: str | None = None  # why the circuit breaker stopped the run, if it did
 
     def format(self) -> str:
         """A few lines for the CLI."""
+        stopped = f"\nstopped asking the model: {self.stopped}" if self.stopped else ""
         return (
             f"llm {self.model}: {self.sites} sites, {self.requests} requests"
-            f" ({self.retries} retries, {self.reasks} re-asks), {self.cache_hits} cache hits,"
-            f" {self.failures} failed, {self.ungrounded} ungrounded, {self.seconds:.1f}s\n"
+            f" ({self.retries} retries, {self.reasks} re-asks, {self.shrunk} shrunk),"
+            f" {self.cache_hits} cache hits,"
+            f" {self.failures} failed ({self.known_failures} earlier), {self.ungrounded} ungrounded, {self.seconds:.1f}s\n"
             f"tokens: {self.prompt_tokens:,} prompt + {self.completion_tokens:,} completion;"
-            f" cost {_usd(self.cost_usd)}"
+            f" cost {_usd(self.cost_usd)}{stopped}"
         )

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
-from typing import Any, Protocol, cast
+from collections.abc import Callable, Iterator
+from typing import Any, cast
 
 import openai
 from openai.types.chat import ChatCompletionMessageParam
@@ -18,70 +18,32 @@ from pipeline.analyze.llm_answer import (
     parse_answer,
     ungrounded_identifiers,
 )
-from pipeline.analyze.llm_cache import AnswerCache, CachedAnswer
-from pipeline.analyze.llm_cost import EST_COMPLETION_TOKENS, RunSummary
+from pipeline.analyze.llm_cache import AnswerCache
+from pipeline.analyze.llm_cost import EST_COMPLETION_TOKENS
+from pipeline.analyze.llm_errors import Breaker, kind_of, redact, server_words, short
 from pipeline.analyze.llm_limits import (
     RETRY_STATUSES,
     TokenBucket,
     backoff_delay,
     parse_retry_after,
 )
-from pipeline.analyze.llm_prompt import FailureClassLike, Prompt, estimate_tokens
-from pipeline.analyze.llm_settings import LlmSettings
-from pipeline.core.model import Explanation, Usage
+from pipeline.analyze.llm_outcome import (
+    Outcome,
+    RunOwner,
+    SiteFailure,
+    Tally,
+    completion_text,
+    deliver,
+    request_options,
+)
+from pipeline.analyze.llm_prompt import estimate_tokens
 
-# Statuses after which every other request would fail the same way: stop asking.
-_FATAL_STATUSES = frozenset({401, 403, 404})
-
-
-class _SiteFailure(Exception):
-    """This site cannot be answered; args[0] is the reason."""
-
-
-@dataclass
-class _Tally:
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-
-    def usage(self) -> Usage:
-        return Usage(prompt_tokens=self.prompt_tokens, completion_tokens=self.completion_tokens)
+# Lines kept on each side of the site when a prompt is too long for the model's context.
+_SHRUNK_LINES = 8
 
 
-@dataclass
-class _Outcome:
-    tally: _Tally
-    explanation: Explanation | None = None
-    grounded: bool = True
-    reason: str | None = None
-
-
-def short(text: object, limit: int = 200) -> str:
-    flat = " ".join(str(text).split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
-
-
-class RunOwner(Protocol):
-    """What a run needs of its analyzer (`LlmAnalyzer`), which sits above this module."""
-
-    settings: LlmSettings
-    summary: RunSummary
-    prompt: Prompt
-    taxonomy: Mapping[str, FailureClassLike]
-    slugs: frozenset[str]
-    schema: dict[str, Any]
-    fallback: Callable[[SiteContext], Explanation]
-
-    def identifier_exists(self, ident: str) -> bool: ...
-
-    def _analysis(
-        self,
-        ctx: SiteContext,
-        explanation: Explanation,
-        usage: Usage,
-        grounded: bool | None,
-        from_cache: bool,
-        reason: str | None = None,
-    ) -> Analysis: ...
+class _TooLong(Exception):
+    """The prompt does not fit the model's context; args[0] is the server's reason."""
 
 
 class Run:
@@ -91,22 +53,23 @@ class Run:
         s = owner.settings
         self.owner, self.cache = owner, cache
         self.queue: asyncio.Queue[list[Analysis] | BaseException] = asyncio.Queue()
-        self.fatal: str | None = None
-        self.reached = False  # has the server answered anything in this run?
+        self.breaker = Breaker(s.breaker)
         self.pause_until = 0.0
-        self.structured = s.structured
         self.semaphore = asyncio.Semaphore(s.concurrency)
-        # Until the server has answered once, one site at a time: a dead endpoint then costs
-        # one site's retries, not every site's.
-        self.first_contact = asyncio.Lock()
         self.rpm = TokenBucket(s.rpm) if s.rpm else None
         self.tpm = TokenBucket(s.tpm) if s.tpm else None
+        self.secrets = (s.api_key,)
         self.client = openai.AsyncOpenAI(
             base_url=s.base_url,
             api_key=s.api_key or "unused",  # local servers (vLLM, Ollama) take any key
             timeout=s.timeout_s,
             max_retries=0,  # retried here, to honour Retry-After and count every attempt
         )
+
+    @property
+    def fatal(self) -> str | None:
+        """Why the run stopped asking, once the circuit breaker has tripped."""
+        return self.breaker.reason
 
     def drive(self, pending: list[tuple[str, list[SiteContext]]]) -> Iterator[Analysis]:
         """Run the requests on a private event loop, yielding each group's analyses."""
@@ -119,6 +82,7 @@ class Run:
                     raise item
                 yield from item
         finally:
+            self.owner.summary.stopped = self.fatal
             for task in tasks:
                 task.cancel()
             loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
@@ -130,56 +94,44 @@ class Run:
         try:
             try:
                 outcome = await self._explain(first)
-            except _SiteFailure as failure:
+            except SiteFailure as failure:
                 outcome = failure.args[1]
                 outcome.reason = failure.args[0]
+            except _TooLong as too_long:  # a re-ask grew past the context
+                outcome = Outcome(Tally(), reason=too_long.args[0])
             except Exception as exc:  # a bug or an odd server must not stop the run
-                outcome = _Outcome(_Tally(), reason=f"internal error: {short(exc)}")
-            summary = owner.summary
-            summary.prompt_tokens += outcome.tally.prompt_tokens
-            summary.completion_tokens += outcome.tally.completion_tokens
-            results = []
-            if outcome.explanation is not None:
-                answer = CachedAnswer(outcome.explanation, outcome.tally.usage(), outcome.grounded)
-                self.cache.put(key, answer, owner.settings.model, owner.prompt.version)
-                summary.ungrounded += 0 if outcome.grounded else 1
-                for i, ctx in enumerate(members):
-                    usage = answer.usage if i == 0 else Usage()
-                    results.append(
-                        owner._analysis(ctx, answer.explanation, usage, answer.grounded, i > 0)
-                    )
-            else:
-                for i, ctx in enumerate(members):
-                    usage = outcome.tally.usage() if i == 0 else Usage()
-                    summary.failures += 1
-                    results.append(
-                        owner._analysis(
-                            ctx, owner.fallback(ctx), usage, None, False, outcome.reason
-                        )
-                    )
+                outcome = Outcome(Tally(), reason=f"internal error: {short(exc)}")
+            results = deliver(owner, self.cache, key, members, outcome)
             self.queue.put_nowait(results)
         except Exception as exc:
             self.queue.put_nowait(exc)
 
-    async def _explain(self, ctx: SiteContext) -> _Outcome:
-        owner, tally = self.owner, _Tally()
+    async def _explain(self, ctx: SiteContext) -> Outcome:
+        owner, tally = self.owner, Tally()
         messages: list[dict[str, str]] = owner.prompt.render(ctx, owner.taxonomy)
-        text = await self._ask(messages, tally)
+        try:
+            text, messages = await self._ask(
+                messages, tally, lambda: owner.prompt.render(shrink(ctx), owner.taxonomy)
+            )
+        except _TooLong as again:
+            reason = f"the prompt is too long even shrunk: {again.args[0]}"
+            self.breaker.fail("context", reason)
+            raise SiteFailure(self.fatal or reason, Outcome(tally)) from None
         try:
             explanation = parse_answer(text, owner.slugs)
         except AnswerError as error:
             owner.summary.reasks += 1
             messages = [*messages, *_feedback(text, f"Your answer is not valid: {error}.")]
-            text = await self._ask(messages, tally)
+            text, _ = await self._ask(messages, tally)
             try:
                 explanation = parse_answer(text, owner.slugs)
             except AnswerError as again:
                 reason = f"invalid answer after a re-ask: {again}"
-                raise _SiteFailure(reason, _Outcome(tally)) from None
+                raise SiteFailure(reason, Outcome(tally, permanent=True)) from None
         known = known_identifiers(ctx)
         missing = ungrounded_identifiers(explanation, known, owner.identifier_exists)
         if not missing:
-            return _Outcome(tally, explanation)
+            return Outcome(tally, explanation)
         owner.summary.reasks += 1
         names = ", ".join(f"`{m}`" for m in missing[:20])
         note = (
@@ -187,27 +139,35 @@ class Run:
             f"{names}. Do not invent names: remove them or use names from the source."
         )
         try:
-            text = await self._ask([*messages, *_feedback(text, note)], tally)
+            text, _ = await self._ask([*messages, *_feedback(text, note)], tally)
             retry = parse_answer(text, owner.slugs)
-        except (AnswerError, _SiteFailure):
-            return _Outcome(tally, explanation, grounded=False)
+        except (AnswerError, SiteFailure, _TooLong):
+            return Outcome(tally, explanation, grounded=False)
         still = ungrounded_identifiers(retry, known, owner.identifier_exists)
-        return _Outcome(tally, retry, grounded=not still)
+        return Outcome(tally, retry, grounded=not still)
 
-    async def _ask(self, messages: list[dict[str, str]], tally: _Tally) -> str:
-        """One answer's text, after transport retries; _SiteFailure when there is none."""
-        if not self.reached:
-            async with self.first_contact:
-                if self.fatal:
-                    raise _SiteFailure(self.fatal, _Outcome(tally))
-                if not self.reached:
-                    return await self._ask_with_retries(messages, tally)
-        return await self._ask_with_retries(messages, tally)
+    def _stop_if_fatal(self, tally: Tally) -> None:
+        if self.fatal:
+            raise SiteFailure(self.fatal, Outcome(tally))
 
-    async def _ask_with_retries(self, messages: list[dict[str, str]], tally: _Tally) -> str:
+    async def _ask(
+        self,
+        messages: list[dict[str, str]],
+        tally: Tally,
+        smaller: Callable[[], list[dict[str, str]]] | None = None,
+    ) -> tuple[str, list[dict[str, str]]]:
+        """(answer text, messages it answers), after retries; SiteFailure when there is none.
+
+        A context-length error sends `smaller()` once, in the same slot: a site's shrunk ask
+        then comes before other sites' first asks, so a server that takes no size stops the
+        run after K sites, not after every site has been refused once.
+        """
         s, summary = self.owner.settings, self.owner.summary
         estimate = sum(estimate_tokens(m["content"]) for m in messages) + EST_COMPLETION_TOKENS
-        for attempt in range(s.max_retries + 1):
+        deadline = time.monotonic() + s.deadline_s
+        attempt = 0
+        while True:
+            self._stop_if_fatal(tally)
             if self.rpm:
                 await self.rpm.take(1)
             if self.tpm:
@@ -215,91 +175,120 @@ class Run:
             try:
                 async with self.semaphore:
                     # Checked after the wait for a slot: the state may have changed meanwhile.
-                    if self.fatal:
-                        raise _SiteFailure(self.fatal, _Outcome(tally))
+                    self._stop_if_fatal(tally)
+                    sent = self.owner.params.active()
                     while (delay := self.pause_until - time.monotonic()) > 0:
                         await asyncio.sleep(delay)
-                    summary.requests += 1
-                    completion = await self._create(messages)
+                    try:
+                        completion = await self._send(messages, sent, deadline)
+                    except openai.APIStatusError as exc:
+                        if smaller is None or not self._too_long(exc):
+                            raise
+                        summary.shrunk += 1
+                        messages, smaller = smaller(), None
+                        completion = await self._send(messages, sent, deadline)
             except openai.APIStatusError as exc:
-                self.reached = True  # it answered, if only with an error
                 status = exc.status_code
-                if status == 400 and self.structured and "response_format" in str(exc.message):
-                    self.structured = False  # a server without json_schema: parse the text
+                words = redact(server_words(exc), self.secrets)
+                reason = f"HTTP {status} from the model server: {short(words)}"
+                kind = kind_of(exc, words)
+                if kind == "context":
+                    raise _TooLong(reason) from None
+                if kind == "param":
+                    dropped = self.owner.params.reject(sent, words)
+                    if dropped is not None:
+                        continue  # the same request without the parameter it rejected
+                    kind = "client"
+                if kind == "client":
+                    self.breaker.fail(f"{status} {exc.code} {short(words, 80)}", reason)
+                    raise SiteFailure(self.fatal or reason, Outcome(tally)) from None
+                retry = status in RETRY_STATUSES and attempt < s.max_retries
+                if not retry:
+                    self.breaker.fail(f"{status}", reason)
+                    raise SiteFailure(self.fatal or reason, Outcome(tally)) from None
+                wait = parse_retry_after(exc.response.headers) if status in (429, 503) else None
+                if wait is not None:
+                    self.pause_until = max(self.pause_until, time.monotonic() + wait)
+                await self._backoff(attempt, wait)
+                attempt += 1
+                continue
+            except (openai.APIConnectionError, TimeoutError) as exc:
+                timed_out = isinstance(exc, openai.APITimeoutError | TimeoutError)
+                if timed_out:
+                    reason = f"no answer within {s.timeout_s:g} s from {self._where()}"
+                else:
+                    reason = f"cannot reach the model server at {self._where()} ({short(exc)})"
+                self.breaker.fail("timeout" if timed_out else "connect", reason)
+                self._stop_if_fatal(tally)
+                if attempt < s.max_retries and time.monotonic() < deadline:
+                    await self._backoff(attempt, None)
+                    attempt += 1
                     continue
-                if status in RETRY_STATUSES and attempt < s.max_retries:
-                    wait = parse_retry_after(exc.response.headers) if status in (429, 503) else None
-                    if wait is not None:
-                        self.pause_until = max(self.pause_until, time.monotonic() + wait)
-                    summary.retries += 1
-                    if wait is None:
-                        wait = backoff_delay(attempt, s.backoff_s)
-                    await asyncio.sleep(wait)
-                    continue
-                reason = f"HTTP {status} from the model server: {short(exc.message)}"
-                if status in _FATAL_STATUSES:
-                    self.fatal = reason
-                raise _SiteFailure(reason, _Outcome(tally)) from None
-            except openai.APIConnectionError as exc:
-                if attempt < s.max_retries:
-                    summary.retries += 1
-                    await asyncio.sleep(backoff_delay(attempt, s.backoff_s))
-                    continue
-                what = "timed out" if isinstance(exc, openai.APITimeoutError) else "failed"
-                reason = f"request {what} after {attempt + 1} attempts"
-                if not self.reached and not isinstance(exc, openai.APITimeoutError):
-                    # Nothing has ever answered: the server is down or the URL is wrong. Stop
-                    # here rather than retry every remaining site against it.
-                    url = s.base_url or "https://api.openai.com/v1"
-                    self.fatal = f"cannot reach the model server at {url} ({short(exc)})"
-                    reason = self.fatal
-                raise _SiteFailure(reason, _Outcome(tally)) from None
+                if timed_out:
+                    reason = f"request timed out after {attempt + 1} attempts"
+                else:
+                    reason = f"{reason} after {attempt + 1} attempts"
+                raise SiteFailure(reason, Outcome(tally)) from None
             except openai.OpenAIError as exc:
-                raise _SiteFailure(f"bad response: {short(exc)}", _Outcome(tally)) from None
-            self.reached = True
-            return self._text(completion, tally, estimate)
-        raise _SiteFailure("no answer after retries", _Outcome(tally))
+                raise SiteFailure(f"bad response: {short(exc)}", Outcome(tally)) from None
+            self.breaker.ok()
+            return self._text(completion, tally, estimate), messages
 
-    async def _create(self, messages: list[dict[str, str]]) -> Any:
-        s = self.owner.settings
-        params = cast(list[ChatCompletionMessageParam], messages)
-        if self.structured:
-            return await self.client.chat.completions.create(
-                model=s.model,
-                messages=params,
-                response_format={
-                    "type": "json_schema",
-                    "json_schema": {
-                        "name": "explanation",
-                        "strict": True,
-                        "schema": self.owner.schema,
-                    },
-                },
-                prompt_cache_key=f"errdoc-{self.owner.prompt.version}",
-            )
+    async def _send(
+        self, messages: list[dict[str, str]], sent: tuple[str, ...], deadline: float
+    ) -> Any:
+        budget = min(self.owner.settings.timeout_s, deadline - time.monotonic())
+        if budget <= 0:
+            raise TimeoutError
+        self.owner.summary.requests += 1
+        # The whole exchange within the budget: a server that drips a byte now and then never
+        # trips the client's per-read timeout.
+        return await asyncio.wait_for(self._create(messages, sent), budget)
+
+    def _too_long(self, exc: openai.APIStatusError) -> bool:
+        return kind_of(exc, server_words(exc)) == "context"
+
+    async def _backoff(self, attempt: int, wait: float | None) -> None:
+        self.owner.summary.retries += 1
+        delay = wait if wait is not None else backoff_delay(attempt, self.owner.settings.backoff_s)
+        await asyncio.sleep(delay)
+
+    def _where(self) -> str:
+        return redact(self.owner.settings.base_url or "https://api.openai.com/v1", self.secrets)
+
+    async def _create(self, messages: list[dict[str, str]], sent: tuple[str, ...]) -> Any:
+        owner = self.owner
+        extra = request_options(sent, owner.schema, owner.prompt.version, owner.max_tokens)
         return await self.client.chat.completions.create(
-            model=s.model, messages=params, prompt_cache_key=f"errdoc-{self.owner.prompt.version}"
+            model=owner.settings.model,
+            messages=cast(list[ChatCompletionMessageParam], messages),
+            # As extra_body, sent as is: the client's typed transform walks the whole JSON
+            # schema on every request (1.6 ms of the event loop each, 10% of the throughput
+            # at CONCURRENCY 8 and 200 ms).
+            extra_body=extra,
         )
 
-    def _text(self, completion: Any, tally: _Tally, estimate: int) -> str:
-        usage = getattr(completion, "usage", None)
-        if usage is not None:
-            tally.prompt_tokens += usage.prompt_tokens or 0
-            tally.completion_tokens += usage.completion_tokens or 0
-            if self.tpm:
-                spent = (usage.prompt_tokens or 0) + (usage.completion_tokens or 0)
-                self.tpm.adjust(spent - estimate)
-        if not completion.choices:
-            raise _SiteFailure("the server returned no choices", _Outcome(tally))
-        choice = completion.choices[0]
-        refusal = getattr(choice.message, "refusal", None)
-        if refusal:
-            raise _SiteFailure(f"the model refused: {short(refusal)}", _Outcome(tally))
-        if choice.finish_reason == "length":
-            raise _SiteFailure("the answer was cut off (finish_reason length)", _Outcome(tally))
-        if choice.finish_reason == "content_filter":
-            raise _SiteFailure("the answer was withheld by a content filter", _Outcome(tally))
-        return str(choice.message.content or "")
+    def _text(self, completion: Any, tally: Tally, estimate: int) -> str:
+        spent = tally.prompt_tokens + tally.completion_tokens
+        text = completion_text(completion, tally)
+        if self.tpm:
+            self.tpm.adjust(tally.prompt_tokens + tally.completion_tokens - spent - estimate)
+        return text
+
+
+def shrink(ctx: SiteContext) -> SiteContext:
+    """ctx with a narrower window around the site and without the extra context (docs, reach)."""
+    lines = ctx.window.split("\n")
+    at = min(max(ctx.site.line - ctx.window_start, 0), len(lines) - 1)
+    first = max(at - _SHRUNK_LINES, 0)
+    facts = dataclasses.replace(ctx.site.facts, fn_doc=None, type_doc=None)
+    return dataclasses.replace(
+        ctx,
+        window="\n".join(lines[first : at + _SHRUNK_LINES + 1]),
+        window_start=ctx.window_start + first,
+        site=dataclasses.replace(ctx.site, facts=facts),
+        reach=None,
+    )
 
 
 def _feedback(previous: str, problem: str) -> list[dict[str, str]]:

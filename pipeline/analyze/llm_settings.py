@@ -11,6 +11,16 @@ class LlmConfigError(ValueError):
     """The LLM analyzer is not configured; the message says what to set."""
 
 
+# Settings a user may set in the environment (the command line's options win).
+_ENV_NUMBERS: tuple[tuple[str, str, type[int] | type[float]], ...] = (
+    ("timeout_s", "ERRDOC_LLM_TIMEOUT", float),
+    ("max_retries", "ERRDOC_LLM_RETRIES", int),
+    ("deadline_s", "ERRDOC_LLM_DEADLINE", float),
+    ("breaker", "ERRDOC_LLM_BREAKER", int),
+    ("batch_poll_s", "ERRDOC_LLM_BATCH_POLL", float),
+)
+
+
 @dataclass(frozen=True)
 class LlmSettings:
     """Where and how to ask: endpoint, model, limits."""
@@ -21,15 +31,23 @@ class LlmSettings:
     concurrency: int = 8
     rpm: int | None = None
     tpm: int | None = None
-    timeout_s: float = 120.0
+    timeout_s: float = 60.0  # one attempt, whole exchange (not per read)
     max_retries: int = 4
+    deadline_s: float = 180.0  # one request with all its retries and waits
+    breaker: int = 5  # the same failure this many times in a row stops the run
+    batch_poll_s: float = 30.0  # --batch: seconds between two looks at the batch
     prompt_name: str = "explain"
     backoff_s: float = 1.0  # first retry waits 0.5-1x this, doubling each time
     structured: bool = True  # send response_format json_schema (strict)
 
     @classmethod
-    def from_env(cls, model: str | None = None, **overrides: Any) -> LlmSettings:
-        """Settings from OPENAI_BASE_URL, OPENAI_API_KEY and MODEL (or ERRDOC_MODEL)."""
+    def from_env(
+        cls, model: str | None = None, *, dry_run: bool = False, **overrides: Any
+    ) -> LlmSettings:
+        """Settings from OPENAI_BASE_URL, OPENAI_API_KEY, MODEL (or ERRDOC_MODEL), ERRDOC_LLM_*.
+
+        A dry run calls nothing, so it needs no key.
+        """
         env = os.environ
         name = model or env.get("MODEL") or env.get("ERRDOC_MODEL")
         if not name:
@@ -41,12 +59,24 @@ class LlmSettings:
             api_key=env.get("OPENAI_API_KEY") or None,
             model=name,
         )
-        if settings.base_url is None and settings.api_key is None:
+        for field, var, kind in _ENV_NUMBERS:
+            raw = env.get(var, "").strip()
+            if raw:
+                try:
+                    value: Any = kind(raw)
+                    settings = replace(settings, **{field: value})
+                except ValueError:
+                    raise LlmConfigError(f"{var}={raw!r} is not a number") from None
+        if settings.base_url is None and settings.api_key is None and not dry_run:
             raise LlmConfigError(
                 "ANALYZER=llm needs OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL for another "
                 "server (vLLM, Ollama: any key works there)"
             )
         settings = replace(settings, **{k: v for k, v in overrides.items() if v is not None})
+        if settings.timeout_s <= 0 or settings.deadline_s <= 0:
+            raise LlmConfigError("the model timeout and deadline must be positive seconds")
+        if settings.max_retries < 0 or settings.breaker < 1:
+            raise LlmConfigError("retries must be 0 or more and the breaker at least 1")
         if settings.concurrency < 1:
             raise LlmConfigError("CONCURRENCY must be at least 1")
         for limit in ("rpm", "tpm"):

@@ -18,7 +18,7 @@ from pipeline.scan.collect import (
     locate,
     scan_entries,
 )
-from pipeline.source.repository import word_in_tree
+from pipeline.source.identifiers import tree_identifiers
 
 if TYPE_CHECKING:  # the openai client is imported only when a run asks for the model
     from pipeline.analyze.llm import LlmAnalyzer, LlmSettings
@@ -29,7 +29,13 @@ def llm_settings(choice: AnalyzerChoice) -> LlmSettings:
     from pipeline.analyze.llm import LlmSettings
 
     return LlmSettings.from_env(
-        choice.model, concurrency=choice.concurrency, rpm=choice.rpm, tpm=choice.tpm
+        choice.model,
+        dry_run=choice.dry_run,
+        concurrency=choice.concurrency,
+        rpm=choice.rpm,
+        tpm=choice.tpm,
+        timeout_s=choice.timeout,
+        max_retries=choice.retries,
     )
 
 
@@ -49,23 +55,44 @@ def analyzer_factory(
     if choice.dry_run:
         git_dir, sha, listing = locate(request)
         contexts = build_contexts(request.repo, sha, scan_entries(request, git_dir, listing))
-        print(_llm(settings, request, git_dir, sha).plan(contexts).format())
+        print(_llm(settings, request, git_dir, sha, choice).plan(contexts).format())
         return None, "llm", None
     return (
-        (lambda contexts, git_dir, sha: _LlmRun(_llm(settings, request, git_dir, sha))),
+        (lambda contexts, git_dir, sha: _LlmRun(_llm(settings, request, git_dir, sha, choice))),
         "llm",
         None,
     )
 
 
-def _llm(settings: LlmSettings, request: ExtractRequest, git_dir: Path, commit: str) -> LlmAnalyzer:
+class TreeWords:
+    """Whether a word is an identifier of the tree: one pass over its Rust files on first use."""
+
+    def __init__(self, git_dir: Path, commit: str) -> None:
+        self.git_dir, self.commit = git_dir, commit
+        self._words: frozenset[str] | None = None
+
+    def __call__(self, word: str) -> bool:
+        if self._words is None:
+            self._words = tree_identifiers(self.git_dir, self.commit)
+        return word in self._words
+
+
+def _llm(
+    settings: LlmSettings,
+    request: ExtractRequest,
+    git_dir: Path,
+    commit: str,
+    choice: AnalyzerChoice | None = None,
+) -> LlmAnalyzer:
     from pipeline.analyze.llm import LlmAnalyzer
 
     return LlmAnalyzer(
         settings,
         request.cache_dir,
         fallback=explain,
-        identifier_exists=lambda word: word_in_tree(git_dir, commit, word),
+        identifier_exists=TreeWords(git_dir, commit),
+        retry_failed=choice.retry_failed if choice else False,
+        batch=choice.batch if choice else False,
     )
 
 
@@ -88,7 +115,7 @@ class _LlmRun:
     def stats(self) -> dict[str, Any]:
         """The run's model spend, for the manifest's counts."""
         summary = self.analyzer.summary
-        return {
+        stats: dict[str, Any] = {
             "model": summary.model,
             "requests": summary.requests,
             "cacheHits": summary.cache_hits,
@@ -98,3 +125,6 @@ class _LlmRun:
             "failures": summary.failures,
             "ungrounded": summary.ungrounded,
         }
+        if summary.stopped:
+            stats["stopped"] = summary.stopped
+        return stats

@@ -47,6 +47,10 @@ class AnalyzerChoice:
     rpm: int | None = None
     tpm: int | None = None
     dry_run: bool = False
+    timeout: float | None = None  # seconds per model request (None: settings/env default)
+    retries: int | None = None
+    retry_failed: bool = False  # ask again for sites whose answer failed for good before
+    batch: bool = False  # through the Batch API: half the price, answers within 24 h
 
 
 def scan_commit(request: ExtractRequest) -> tuple[str, RepoScan, int]:

@@ -59,6 +59,7 @@ class JobOptions:
     concurrency: int = 8
     jobs: int | None = None
     keep_versions: int | None = None
+    batch: bool = False  # model requests through the Batch API (half the price)
 
 
 @dataclass(frozen=True)
@@ -177,6 +178,7 @@ def regenerate_one(entry: RepoEntry, options: JobOptions) -> Outcome:
         name=entry.analyzer or options.analyzer,
         model=entry.model,
         concurrency=options.concurrency,
+        batch=options.batch,
     )
     try:
         outcome = regenerate(request, choice)
@@ -275,6 +277,11 @@ def summary(outcomes: Sequence[Outcome]) -> list[str]:
     help="Parser processes [default: all cores].",
 )
 @click.option(
+    "--batch",
+    is_flag=True,
+    help="Model requests through the OpenAI Batch API: half the price, answers within 24 h.",
+)
+@click.option(
     "--allow-failures",
     is_flag=True,
     help="Count a repository whose model failed for some sites as regenerated.",
@@ -292,6 +299,7 @@ def regenerate_all_command(
     analyzer: str,
     concurrency: int,
     jobs: int | None,
+    batch: bool,
     allow_failures: bool,
     keep_versions: int | None,
 ) -> None:  # fmt: skip
@@ -308,7 +316,7 @@ def regenerate_all_command(
     except ConfigError as err:
         raise UserError(str(err)) from None
     options = JobOptions(
-        out, cache_dir or default_cache(), analyzer, concurrency, jobs, keep_versions
+        out, cache_dir or default_cache(), analyzer, concurrency, jobs, keep_versions, batch
     )
     try:
         outcomes = regenerate_all(
