@@ -23,7 +23,7 @@ GC_THRESHOLD = (100_000, 50, 1000)
 # name -> "module:attribute" of the click command. Keep sorted.
 COMMANDS = {
     "diff": "pipeline.versions.diff_cli:diff_command",
-    "explain": "pipeline.publish.explain:explain_command",
+    "explain": "pipeline.publish.explain_cli:explain_command",
     "extract": "pipeline.commands:extract_command",
     "regenerate": "pipeline.commands:regenerate_command",
     "regenerate-all": "pipeline.versions.schedule:regenerate_all_command",
