@@ -40,6 +40,7 @@ FILE_BONUS = 24
 LINE_BONUS = 48  # within LINE_NEAR lines of the record's line; half of it within its window
 LINE_NEAR = 3
 WINDOW = 18
+FIRST_MATCHES = 4  # occurrences of one pattern looked at for a boundary: a log repeats lines
 LOOSE_PENALTY = 1  # a match with the values left out yields to an exact one of the same length
 # A value left out reads as nothing, `{}`/`{job_id}`, `<id>`, `...` or `…` (what people type).
 LOOSE_GAP = r"[ \t]*(?:\{[^{}\n]{0,40}\}|<[^<>\n]{0,40}>|\.\.\.|…)?[ \t]*"
@@ -271,7 +272,7 @@ def _score(entry: _Entry, text: str) -> tuple[int, bool] | None:
     return None
 
 
-def _first(pattern: str, text: str, most: int = 4) -> list[re.Match[str]]:
+def _first(pattern: str, text: str, most: int = FIRST_MATCHES) -> list[re.Match[str]]:
     out: list[re.Match[str]] = []
     regex = _compiled(pattern)
     if regex is None:

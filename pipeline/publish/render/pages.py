@@ -21,7 +21,7 @@ SHORT_SHA = 10  # as the seed page shows it (`6469eb736d`)
 TITLE_CHARS = 60  # the seed page's title and related links cut the message here
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
-    "base-uri 'none'; form-action 'none'"
+    "base-uri 'none'; form-action 'self'"
 )
 _LEXER = RustLexer(stripnl=False, ensurenl=True)
 _FORMATTER = HtmlFormatter(nowrap=True)

@@ -27,6 +27,7 @@ from pipeline.publish.render.pages import (
     stub_context,
 )
 from pipeline.publish.render.related import ClassCount, class_counts, related_records
+from pipeline.publish.render.search import INDEX_SCRIPT, index_script
 
 MARKER = ".errdoc-site"  # only a directory holding this is ever replaced
 
@@ -162,6 +163,7 @@ def _build(tmp: Path, datasets: list[Dataset]) -> RenderReport:
             resources.files("pipeline.publish.render").joinpath("static", name).read_bytes(),
         )
     _write(static / "pygments.css", pygments_css())
+    _write(tmp / INDEX_SCRIPT, index_script(datasets))
     pages = retired_pages = 0
     all_retired: list[dict[str, str]] = []
     for ds in datasets:
@@ -192,6 +194,15 @@ def _build(tmp: Path, datasets: list[Dataset]) -> RenderReport:
             show_repo=True,
             entries=[_entry(r, "") for r in _browsing_order(records)],
             retired=all_retired,
+        ),
+    )
+    _write(
+        tmp / "search.html",
+        env.get_template("search.html.j2").render(
+            root="",
+            csp=CSP,
+            summary=f"{len(records)} error records in {len(datasets)} "
+            f"{'repository' if len(datasets) == 1 else 'repositories'}.",
         ),
     )
     index = [
