@@ -247,6 +247,8 @@ def test_index_search_box_finds_a_pasted_line(
 
 def test_record_page_renders_on_a_phone(browser: Browser, site_url: str, tmp_path: Path) -> None:
     browser.open(f"{site_url}/{REPO}/index.html", width=390, height=844)
+    browser.click("#crate a[href='crate/src-meta.html']")
+    browser.wait_event("Page.loadEventFired")
     browser.click("#records a[href*='a71b6a9059b622d5']")
     browser.wait_event("Page.loadEventFired")
     assert browser.eval("location.pathname").startswith(f"/{REPO}/a71b6a9059b622d5-")

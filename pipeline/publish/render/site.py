@@ -6,7 +6,6 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -15,8 +14,9 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from pipeline.analyze.taxonomy import load_taxonomy
-from pipeline.core.model import Record, RecordFile
+from pipeline.core.model import RecordFile
 from pipeline.dataset.reader import Dataset, DatasetError, load_all, page_path
+from pipeline.publish.render.browse import class_pages, repo_pages
 from pipeline.publish.render.pages import (
     CSP,
     SHORT_SHA,
@@ -64,21 +64,6 @@ def _write(path: Path, text: str | bytes) -> None:
         path.write_bytes(text)
     else:
         path.write_text(text, encoding="utf-8")
-
-
-def _browsing_order(records: Iterable[Record]) -> list[Record]:
-    """Indexes list records by file and line, the way a reader of the code meets them."""
-    return sorted(records, key=lambda r: (r.repo, r.filePath, r.lineNumber, r.id))
-
-
-def _entry(record: Record, prefix: str) -> dict[str, str]:
-    return {
-        "href": prefix + page_path(record),
-        "message": record.errorMessage,
-        "repo": record.repo,
-        "where": f"{record.filePath}:{record.lineNumber}",
-        "severity": record.severity,
-    }
 
 
 def _render_repo(
@@ -130,23 +115,21 @@ def _render_repo(
                 "since": ret.since[:SHORT_SHA],
             }
         )
-    own = ds.repo + "/"
-    index = env.get_template("index.html.j2").render(
-        root="../../",
-        csp=CSP,
-        heading=ds.repo,
-        repo=ds.repo,
-        summary=f"{len(ds.records)} error records at {ds.sha[:SHORT_SHA]}"
-        f" (dataset version {ds.dataset_version}).",
-        repos=[],
-        show_repo=False,
-        entries=[
-            _entry(r, "") | {"href": page_path(r).removeprefix(own)}
-            for r in _browsing_order(ds.records)
-        ],
-        retired=[e | {"href": e["href"].removeprefix(own)} for e in retired_entries],
+    summary = (
+        f"{len(ds.records)} error records at {ds.sha[:SHORT_SHA]}"
+        f" (dataset version {ds.dataset_version})."
     )
-    _write(tmp / ds.repo / "index.html", index)
+    pages = repo_pages(
+        env,
+        ds.repo,
+        summary,
+        ds.records,
+        ds.provenance,
+        lambda tag: class_of(tag, taxonomy)[0],
+        retired_entries,
+    )
+    for rel, html in pages.items():
+        _write(tmp / rel, html)
     return len(ds.records), len(retired_entries), retired_entries
 
 
@@ -165,11 +148,9 @@ def _build(tmp: Path, datasets: list[Dataset]) -> RenderReport:
     _write(static / "pygments.css", pygments_css())
     _write(tmp / INDEX_SCRIPT, index_script(datasets))
     pages = retired_pages = 0
-    all_retired: list[dict[str, str]] = []
     for ds in datasets:
-        n, k, entries = _render_repo(env, tmp, ds, counts, taxonomy)
+        n, k, _ = _render_repo(env, tmp, ds, counts, taxonomy)
         pages, retired_pages = pages + n, retired_pages + k
-        all_retired += entries
     records = [r for ds in datasets for r in ds.records]
     repos = [
         {
@@ -182,6 +163,10 @@ def _build(tmp: Path, datasets: list[Dataset]) -> RenderReport:
         }
         for ds in datasets
     ]
+    provenance = {rid: p for ds in datasets for rid, p in ds.provenance.items()}
+    listings, classes = class_pages(env, records, provenance, lambda tag: class_of(tag, taxonomy))
+    for rel, html in listings.items():
+        _write(tmp / rel, html)
     _write(
         tmp / "index.html",
         env.get_template("index.html.j2").render(
@@ -189,11 +174,13 @@ def _build(tmp: Path, datasets: list[Dataset]) -> RenderReport:
             csp=CSP,
             heading="Error records",
             repo="",
-            summary=f"{len(records)} error records in {len(datasets)} repositories.",
+            summary=f"{len(records)} error records in {len(datasets)} "
+            f"{'repository' if len(datasets) == 1 else 'repositories'}.",
             repos=[{**r, "href": r["index"], "sha": str(r["sha"])[:SHORT_SHA]} for r in repos],
-            show_repo=True,
-            entries=[_entry(r, "") for r in _browsing_order(records)],
-            retired=all_retired,
+            facets=[{"id": "classes", "name": "Failure classes", "groups": classes}],
+            retired=[],
+            retired_more="",
+            retired_total=0,
         ),
     )
     _write(
