@@ -15,6 +15,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from pipeline.analyze.taxonomy import load_taxonomy
 from pipeline.core.model import RecordFile
+from pipeline.core.progress import Progress
 from pipeline.dataset.reader import Dataset, DatasetError, load_all, page_path
 from pipeline.publish.render.browse import class_pages, repo_pages
 from pipeline.publish.render.pages import (
@@ -72,6 +73,7 @@ def _render_repo(
     ds: Dataset,
     counts: dict[str, ClassCount],
     taxonomy: dict[str, Any],
+    bar: Progress,
 ) -> tuple[int, int, list[dict[str, str]]]:
     """Pages, API files and the index of one repository; returns its retired index entries."""
     page = env.get_template("record.html.j2")
@@ -87,6 +89,7 @@ def _render_repo(
             count=counts.get(record.backgroundTag, ClassCount(0, 0)),
         )
         _write(tmp / page_path(record), page.render(ctx))
+        bar.advance()
         shutil.copyfile(ds.record_file(record.id), api / f"{record.id}.json")
     retired_entries: list[dict[str, str]] = []
     for rid, ret in sorted(ds.retired.items()):
@@ -133,7 +136,7 @@ def _render_repo(
     return len(ds.records), len(retired_entries), retired_entries
 
 
-def _build(tmp: Path, datasets: list[Dataset]) -> RenderReport:
+def _build(tmp: Path, datasets: list[Dataset], show_progress: bool) -> RenderReport:
     env = _env()
     taxonomy = load_taxonomy()
     counts = class_counts(r for ds in datasets for r in ds.records)
@@ -148,9 +151,13 @@ def _build(tmp: Path, datasets: list[Dataset]) -> RenderReport:
     _write(static / "pygments.css", pygments_css())
     _write(tmp / INDEX_SCRIPT, index_script(datasets))
     pages = retired_pages = 0
+    total = sum(len(ds.records) for ds in datasets)
+    # a terminal sees the record pages counted (most of the time); a pipe or a test sees nothing
+    bar = Progress(total if show_progress else 0, "pages")
     for ds in datasets:
-        n, k, _ = _render_repo(env, tmp, ds, counts, taxonomy)
+        n, k, _ = _render_repo(env, tmp, ds, counts, taxonomy, bar)
         pages, retired_pages = pages + n, retired_pages + k
+    bar.__exit__(None, None, None)
     records = [r for ds in datasets for r in ds.records]
     repos = [
         {
@@ -221,7 +228,7 @@ def _swap(tmp: Path, site: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def render_site(out: Path, site: Path) -> RenderReport:
+def render_site(out: Path, site: Path, show_progress: bool = False) -> RenderReport:
     """Render every dataset under OUT into SITE (pages, indexes, JSON API), atomically."""
     if site.exists() and not (site / MARKER).exists() and any(site.iterdir()):
         raise RenderError(f"{site} exists and was not made by errdoc; pass an empty or new --site")
@@ -234,7 +241,7 @@ def render_site(out: Path, site: Path) -> RenderReport:
     site.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{site.name}.new-", dir=site.parent))
     try:
-        report = _build(tmp, datasets)
+        report = _build(tmp, datasets, show_progress)
         tmp.chmod(0o755)  # mkdtemp makes it 0700; a site is for reading
         _swap(tmp, site)
     except BaseException:
