@@ -17,6 +17,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from pipeline.core.model import Record
 from pipeline.dataset.reader import Dataset, page_path
@@ -237,6 +238,24 @@ SITE_FIELDS = [
     "anchor", "key", "literal", "pattern", "loose",
     "repo", "filePath", "lineNumber", "id", "errorMessage", "page", "enclosingItem",
 ]  # fmt: skip
+
+
+def matcher_constants() -> dict[str, Any]:
+    """What search.js must use exactly as explain does (one source for both)."""
+    return {
+        "placeholder": _PLACEHOLDER,
+        "word": _WORD.pattern,
+        "location": _LOCATION.pattern,
+        "leftEdge": "".join(sorted(_LEFT_EDGE)),
+        "rightEdge": "".join(sorted(_RIGHT_EDGE)),
+        "boundaryBonus": BOUNDARY_BONUS,
+        "fileBonus": FILE_BONUS,
+        "lineBonus": LINE_BONUS,
+        "lineNear": LINE_NEAR,
+        "window": WINDOW,
+        "loosePenalty": LOOSE_PENALTY,
+        "firstMatches": FIRST_MATCHES,
+    }
 
 
 def normalize(text: str) -> str:

@@ -4,31 +4,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
 from pipeline.dataset.reader import Dataset
-from pipeline.publish import explain
-from pipeline.publish.explain import SITE_FIELDS, ErrorIndex
+from pipeline.publish.explain import SITE_FIELDS, ErrorIndex, matcher_constants
 
 INDEX_SCRIPT = "static/search-index.js"
-
-
-def matcher_constants() -> dict[str, Any]:
-    """What search.js must use exactly as explain does (one source for both)."""
-    return {
-        "placeholder": explain._PLACEHOLDER,
-        "word": explain._WORD.pattern,
-        "location": explain._LOCATION.pattern,
-        "leftEdge": "".join(sorted(explain._LEFT_EDGE)),
-        "rightEdge": "".join(sorted(explain._RIGHT_EDGE)),
-        "boundaryBonus": explain.BOUNDARY_BONUS,
-        "fileBonus": explain.FILE_BONUS,
-        "lineBonus": explain.LINE_BONUS,
-        "lineNear": explain.LINE_NEAR,
-        "window": explain.WINDOW,
-        "loosePenalty": explain.LOOSE_PENALTY,
-        "firstMatches": explain.FIRST_MATCHES,
-    }
 
 
 def index_script(datasets: Sequence[Dataset]) -> str:
