@@ -50,8 +50,16 @@ diff: $(STAMP) ## make diff OLD=<version or dir> NEW=<version or dir> [FORMAT=te
 render: $(STAMP) ## make render [OUT=output] [SITE=site]
 	$(ERRDOC) render --out "$(OUT)" --site "$(SITE)" $(ARGS)
 
-bench: $(STAMP) ## make bench SOURCE=<local clone of risingwave> [ARGS=stage...] (never part of make test)
-	$(BIN)/python -m bench $(call opt,SOURCE,--source) $(ARGS)
+# `make bench explain` runs one stage: the goals after `bench` are its stages, not targets.
+ifeq (bench,$(firstword $(MAKECMDGOALS)))
+BENCH_STAGES := $(wordlist 2,$(words $(MAKECMDGOALS)),$(MAKECMDGOALS))
+ifneq ($(BENCH_STAGES),)
+$(eval $(BENCH_STAGES):;@:)
+endif
+endif
+
+bench: $(STAMP) ## make bench [stage...] SOURCE=<local clone of risingwave> [ARGS=stage...] (never part of make test)
+	$(BIN)/python -m bench $(call opt,SOURCE,--source) $(BENCH_STAGES) $(ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check pipeline tests bench

@@ -1,14 +1,18 @@
-"""Bench `explain`: top-1 accuracy and time per query over a dataset's rendered messages.
+"""Bench `explain` and the site's search: top-1 accuracy and time per query on pasted log lines.
 
 Every message is rendered with random argument values and embedded in a log line
 with a timestamp, a module path and a `Caused by:` tail, then looked up. One whole
 `errdoc explain` call (a subprocess: start, load, index, search, print) is timed too.
+Then the dataset is rendered and the same lines are searched by the site's own matcher in
+headless Chromium (top-1 accuracy, agreement with explain, time per query), and the time
+from opening a `?q=` link to the first hit shown is measured.
     .venv/bin/python -m bench.explain_stage [--out output/risingwavelabs/risingwave]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import re
 import statistics
@@ -17,10 +21,15 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
+from urllib.parse import quote
 
+from bench.browser import Browser, chromium, serve
 from bench.common import DEFAULT_REPO, ERRDOC, default_source, run_ok, standalone, workdir
+from pipeline.core.model import Record
 from pipeline.dataset.reader import DatasetError, load_dataset
 from pipeline.publish.explain import ErrorIndex
+from pipeline.publish.render import render_site
+from pipeline.publish.render.search import INDEX_SCRIPT
 
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{[^{}]*\}")
 _TAILS = [
@@ -115,6 +124,7 @@ def _bench(args: argparse.Namespace) -> int:
     if args.limit:
         records = rng.sample(records, min(args.limit, len(records)))
     times: list[float] = []
+    asked_lines: list[tuple[str, Record, str | None]] = []  # line, its record, explain's top id
     answered: str | None = None  # a query whose top match is right: the one the CLI is timed on
     exact = same_pattern = asked = unique_asked = unique_exact = 0
     for rec in records:
@@ -125,6 +135,7 @@ def _bench(args: argparse.Namespace) -> int:
         t0 = time.perf_counter()
         top = index.search(line, limit=1)
         times.append(time.perf_counter() - t0)
+        asked_lines.append((line, rec, top[0].id if top else None))
         if top and top[0].id == rec.id:
             exact += 1
         if shared[rec.messagePattern] == 1:  # a pattern only this record has: one right answer
@@ -159,7 +170,83 @@ def _bench(args: argparse.Namespace) -> int:
         f"one `errdoc explain` call: {_cli_call(args.out, answered):.2f} s "
         f"(median of {CLI_REPEAT}, a subprocess: start, load, index, search, print)"
     )
-    return 0
+    return site_bench(args.out, asked_lines, answered, statistics.mean(ms))
+
+
+SITE_BATCH = 500  # lines per evaluation in the page: one DevTools message each way
+FIRST_RESULT_RUNS = 3
+
+
+def site_bench(
+    dataset: Path, asked: list[tuple[str, Record, str | None]], answered: str, explain_ms: float
+) -> int:
+    """The same lines pasted into the rendered site's search, in headless Chromium."""
+    binary = chromium()
+    if binary is None:
+        print("error: the site bench needs headless Chromium (apt-get install chromium)",
+              file=sys.stderr)  # fmt: skip
+        return 1
+    patterns = {rec.id: rec.messagePattern for _, rec, _ in asked}
+    shared = Counter(rec.messagePattern for _, rec, _ in asked)
+    with workdir("errdoc-site-bench-") as work:
+        start = time.perf_counter()
+        render_site(dataset.parent.parent, work / "site")
+        rendered = time.perf_counter() - start
+        index_mb = (work / "site" / INDEX_SCRIPT).stat().st_size / 1e6
+        browser = Browser(binary, work / "profile")
+        try:
+            with serve(work / "site") as url:
+                firsts = []
+                for _ in range(FIRST_RESULT_RUNS):
+                    browser.open(f"{url}/search.html?q={quote(answered)}")
+                    deadline = time.monotonic() + 60
+                    first = None
+                    while first is None and time.monotonic() < deadline:
+                        first = browser.eval("window.errdocFirstResult")
+                        time.sleep(0.01)
+                    if first is None:
+                        print("error: the search page showed no result", file=sys.stderr)
+                        return 1
+                    firsts.append(float(first))
+                site_top: list[str | None] = []
+                took = 0.0
+                for i in range(0, len(asked), SITE_BATCH):
+                    lines = [line for line, _, _ in asked[i : i + SITE_BATCH]]
+                    answer = browser.eval(
+                        f"(() => {{ const t0 = performance.now(); const ids = {json.dumps(lines)}"
+                        ".map(l => errdocSearchIds(l, 1)[0] || null);"
+                        " return [performance.now() - t0, ids]; })()"
+                    )
+                    took += float(answer[0])
+                    site_top += answer[1]
+        finally:
+            browser.close()
+    n = len(asked)
+    own = [(rec, top) for (_, rec, _), top in zip(asked, site_top, strict=True)
+           if shared[rec.messagePattern] == 1]  # fmt: skip
+    own_right = sum(top == rec.id for rec, top in own)
+    same = sum(
+        top is not None and patterns.get(top) == rec.messagePattern
+        for (_, rec, _), top in zip(asked, site_top, strict=True)
+    )
+    agree = sum(top == mine for (_, _, mine), top in zip(asked, site_top, strict=True))
+    print(f"site: rendered in {rendered:.1f} s; search index {index_mb:.1f} MB")
+    print(
+        f"site top-1 right record: {own_right / max(len(own), 1):.1%} of the {len(own)} records "
+        f"whose pattern is their own; {same / n:.1%} of all {n} when any record with the same "
+        f"pattern counts; same top hit as explain on {agree / n:.1%}"
+    )
+    per_query = took / n
+    print(
+        f"site per query: mean {per_query:.3f} ms in the browser vs explain's mean "
+        f"{explain_ms:.3f} ms in Python ({per_query / explain_ms:.2f}x)"
+    )
+    print(
+        "site time to first result (navigation to ?q= link -> first hit shown, loading the "
+        f"index): first {firsts[0]:.0f} ms, median of {FIRST_RESULT_RUNS} "
+        f"{statistics.median(firsts):.0f} ms"
+    )
+    return 0 if agree == n else 1
 
 
 if __name__ == "__main__":

@@ -39,6 +39,8 @@ def user_errors(func: F) -> F:
             return func(*args, **kwargs)
         except (SourceError, StoreError, LockedError, ValueError) as err:
             raise UserError(str(err).splitlines()[0] if str(err) else type(err).__name__) from None
+        except BrokenPipeError:  # the reader went away (`| head`): the CLI ends quietly
+            raise
         except OSError as err:  # an OUT or CACHE that is a file, read-only, full...
             where = f" {err.filename}" if err.filename else ""
             raise UserError(
@@ -66,7 +68,7 @@ def run_options(func: F) -> F:
         click.option("--jobs", type=click.IntRange(1, 64), default=None, help="Parser processes [default: all cores]."),
         click.option("--analyzer", type=click.Choice(["static", "llm"]), default="static", show_default=True,
                      help="static: offline, from the syntax tree; llm: an OpenAI-compatible model."),
-        click.option("--model", help="Model for --analyzer llm [default: $MODEL or $ERRDOC_MODEL]."),
+        click.option("--model", help="Model for --analyzer llm [default: $ERRDOC_MODEL, else $MODEL]."),
         click.option("--concurrency", type=click.IntRange(1, 256), default=8, show_default=True,
                      help="Model requests in flight."),
         click.option("--rpm", type=click.IntRange(1), default=None, help="Model requests per minute, at most."),
@@ -84,6 +86,8 @@ def run_options(func: F) -> F:
         click.option("--keep-versions", type=click.IntRange(1), default=None,
                      help="Keep the newest N versions under versions/ [default: all]."),
         click.option("--force", is_flag=True, help="Publish a new version even if the dataset is already at this commit."),
+        click.option("--json", "as_json", is_flag=True,
+                     help="Print one JSON object on stdout: what was published, counts, failures."),
     ]  # fmt: skip
     for option in reversed(options):
         func = option(func)
@@ -122,8 +126,15 @@ def request_from(
     return request, choice
 
 
-def report(result: ExtractResult, allow_failures: bool) -> None:
+def report(result: ExtractResult, allow_failures: bool, as_json: bool = False) -> None:
     """Print what a run did; exit non-zero when the model failed for some site."""
+    if as_json:
+        from pipeline.versions.report_json import run_json
+
+        click.echo(json.dumps(run_json(result), ensure_ascii=False))
+        if result.failed and not allow_failures:
+            sys.exit(3)
+        return
     for message in result.messages:
         click.echo(f"errdoc: {message}", err=True)
     if not result.published:
@@ -159,7 +170,9 @@ def report(result: ExtractResult, allow_failures: bool) -> None:
 )
 @run_options
 @user_errors
-def extract_command(repo: str, sha: str, allow_failures: bool, **options: Any) -> None:
+def extract_command(
+    repo: str, sha: str, allow_failures: bool, as_json: bool, **options: Any
+) -> None:
     """Extract the error records of REPO at SHA and publish a dataset version under OUT.
 
     \b
@@ -175,7 +188,7 @@ def extract_command(repo: str, sha: str, allow_failures: bool, **options: Any) -
     if make is None:  # dry run: already reported
         return
     result = run_extract(request, make, name, version)
-    report(result, allow_failures)
+    report(result, allow_failures, as_json)
 
 
 @click.command("regenerate")
@@ -187,7 +200,9 @@ def extract_command(repo: str, sha: str, allow_failures: bool, **options: Any) -
 )
 @run_options
 @user_errors
-def regenerate_command(repo: str, ref: str, allow_failures: bool, **options: Any) -> None:
+def regenerate_command(
+    repo: str, ref: str, allow_failures: bool, as_json: bool, **options: Any
+) -> None:
     """Bring the dataset of REPO to the newest commit of REF, paying only for what changed.
 
     SOURCE, INCLUDE and EXCLUDE default to what the dataset was last made with.
@@ -196,9 +211,14 @@ def regenerate_command(repo: str, ref: str, allow_failures: bool, **options: Any
 
     request, choice = request_from(repo, ref, options)
     outcome = regenerate(dataclasses.replace(request, rev_option="REF (--ref)"), choice)
-    if outcome.result is not None:
-        report(outcome.result, allow_failures=True)
-    click.echo(outcome.line(), err=True)
+    if as_json:
+        from pipeline.versions.report_json import regeneration_json
+
+        click.echo(json.dumps(regeneration_json(outcome), ensure_ascii=False))
+    else:
+        if outcome.result is not None:
+            report(outcome.result, allow_failures=True)
+        click.echo(outcome.line(), err=True)
     if outcome.result is not None and outcome.result.failed and not allow_failures:
         sys.exit(3)
 
@@ -207,12 +227,21 @@ def regenerate_command(repo: str, ref: str, allow_failures: bool, **options: Any
 @click.argument(
     "out", type=click.Path(path_type=Path, exists=True, file_okay=False), default="output"
 )
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print one JSON object: records checked, problems."
+)
 @user_errors
-def validate_command(out: Path) -> None:
+def validate_command(out: Path, as_json: bool) -> None:
     """Check every record under OUT against the exported JSON Schema (exit 1 on any problem)."""
     from pipeline.dataset.validate import validate_out
 
     checked, problems = validate_out(out)
+    if as_json:
+        doc = {"ok": not problems, "checked": checked, "problems": problems}
+        click.echo(json.dumps(doc, ensure_ascii=False))
+        if problems:
+            sys.exit(1)
+        return
     for problem in problems[:50]:
         click.echo(problem, err=True)
     if len(problems) > 50:
@@ -234,10 +263,21 @@ def schema_command() -> None:
 @click.option("--repo", required=True, help="Dataset identity, owner/name.")
 @click.option("--sha", required=True, help="Commit, short sha, tag or branch.")
 @click.option("--source", help="Local clone, bare repo or git URL to read instead of GitHub.")
-@click.option("--cache", "cache_dir", type=click.Path(path_type=Path), default=None)
-@click.option("--include", multiple=True, help="Comma-separated globs to keep.")
-@click.option("--exclude", multiple=True, help="Comma-separated globs to drop.")
-@click.option("--jobs", type=click.IntRange(1, 64), default=None)
+@click.option(
+    "--cache",
+    "cache_dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Cache directory [default: $ERRDOC_CACHE or ~/.cache/errdoc].",
+)
+@click.option(
+    "--include", multiple=True, help="Comma-separated globs over repository paths to keep."
+)
+@click.option(
+    "--exclude", multiple=True, help="Comma-separated globs over repository paths to drop."
+)
+@click.option("--jobs", type=click.IntRange(1, 64), default=None,
+              help="Parser processes [default: all cores].")  # fmt: skip
 @click.option("--count", is_flag=True, help="Print only the number of sites per kind.")
 @user_errors
 def sites_command(

@@ -221,22 +221,25 @@ def _shots_dir(tmp_path: Path) -> Path:
     return where
 
 
-VISIBLE = (
-    "Array.from(document.querySelectorAll('#records li'))"
-    ".filter(li => li.offsetParent !== null).map(li => li.querySelector('a').textContent)"
-)
-
-
-def test_index_search_filters_as_one_types(browser: Browser, site_url: str, tmp_path: Path) -> None:
+def test_index_search_box_finds_a_pasted_line(
+    browser: Browser, site_url: str, tmp_path: Path
+) -> None:
     browser.open(f"{site_url}/{REPO}/index.html", width=390, height=844)
-    assert browser.eval("document.getElementById('search-box').hidden") is False
-    assert len(browser.eval(VISIBLE)) == 2
     browser.click("#search")
-    browser.type("snapshot BACKFILL")
-    visible = browser.eval(VISIBLE)
-    assert visible == ["should not pause when having snapshot backfill job {job_id}"]
-    assert browser.eval("document.getElementById('count').textContent") == "1 of 2 shown"
-    shot = _shots_dir(tmp_path) / "index-filtered.png"
+    browser.send("Input.insertText", text="should not pause when having snapshot backfill job 42")
+    browser.click("#search-box button")
+    browser.wait_event("Page.loadEventFired")
+    assert browser.eval("location.pathname") == "/search.html"
+    deadline = time.monotonic() + 10
+    while not browser.eval("document.querySelector('#hits li')") and time.monotonic() < deadline:
+        time.sleep(0.02)
+    hits = browser.eval(
+        "Array.from(document.querySelectorAll('#hits li')).map(li => li.dataset.id)"
+    )
+    assert hits == ["f16c5768bcd8aade"]
+    where = browser.eval("document.querySelector('#hits .where').textContent")
+    assert "src/meta/src/barrier/rpc.rs:1074" in where
+    shot = _shots_dir(tmp_path) / "search-phone.png"
     browser.screenshot(shot)
     assert shot.read_bytes().startswith(b"\x89PNG")
     assert browser.problems() == []
@@ -244,6 +247,8 @@ def test_index_search_filters_as_one_types(browser: Browser, site_url: str, tmp_
 
 def test_record_page_renders_on_a_phone(browser: Browser, site_url: str, tmp_path: Path) -> None:
     browser.open(f"{site_url}/{REPO}/index.html", width=390, height=844)
+    browser.click("#crate a[href='crate/src-meta.html']")
+    browser.wait_event("Page.loadEventFired")
     browser.click("#records a[href*='a71b6a9059b622d5']")
     browser.wait_event("Page.loadEventFired")
     assert browser.eval("location.pathname").startswith(f"/{REPO}/a71b6a9059b622d5-")

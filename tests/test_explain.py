@@ -18,7 +18,8 @@ from render_fixtures import seed_dataset, seed_doc, write_dataset
 from pipeline.core.model import Record
 from pipeline.dataset.reader import load_all
 from pipeline.languages.rust.formats import message_pattern
-from pipeline.publish.explain import ErrorIndex, explain_command, literal_segments
+from pipeline.publish.explain import ErrorIndex, literal_segments
+from pipeline.publish.explain_cli import explain_command
 
 BASE = seed_doc("f16c5768bcd8aade")["record"]
 PLACEHOLDER = re.compile(r"\{\{|\}\}|\{[^{}]*\}")
@@ -141,18 +142,25 @@ def test_json_output_shape(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     matches = json.loads(result.output)
     assert [m["id"] for m in matches] == ["f16c5768bcd8aade"]
-    assert set(matches[0]) == {
+    # the records' own key names, camelCase, plus what only a match has
+    assert list(matches[0]) == [
         "id",
         "repo",
         "score",
-        "message",
-        "file_path",
-        "line",
+        "exact",
+        "errorMessage",
+        "messagePattern",
+        "filePath",
+        "lineNumber",
+        "enclosingItem",
+        "githubUrl",
         "page",
-        "first_solution",
-    }
+        "solutions",
+    ]
     assert matches[0]["page"].startswith("risingwavelabs/risingwave/f16c5768bcd8aade-")
-    assert matches[0]["line"] == 1074 and matches[0]["score"] > 40
+    assert matches[0]["lineNumber"] == 1074 and matches[0]["score"] > 40
+    assert matches[0]["exact"] is True
+    assert matches[0]["errorMessage"] == BASE["errorMessage"]
 
 
 def test_text_output_reads_stdin_and_strips_control_characters(tmp_path: Path) -> None:

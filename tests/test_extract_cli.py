@@ -299,9 +299,11 @@ def test_include_and_exclude(repo: GitRepo, out: Path, options: list[str], paths
 
 
 def test_include_that_matches_nothing_is_a_clear_message(repo: GitRepo, out: Path) -> None:
+    # an error, not a warning: a scheduled job with a stale --include must not pass unnoticed
     result = extract(repo.path, out, "main", "--include", "src/nowhere/**")
-    assert result.exit_code == 0
-    assert "match INCLUDE/EXCLUDE" in result.stderr
+    assert result.exit_code == 1
+    assert_one_line_error(result.stderr, "errdoc: error: --include src/nowhere/** matches no")
+    assert not out.exists() or not any(out.rglob("records"))
 
 
 # --- incremental runs ---------------------------------------------------------------------------

@@ -276,8 +276,9 @@ def test_every_site_answered_and_summary(server: FakeOpenAI, tmp_path: Path) -> 
 def test_settings_from_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("MODEL", raising=False)
     monkeypatch.delenv("ERRDOC_MODEL", raising=False)
-    with pytest.raises(LlmConfigError, match="set MODEL"):
+    with pytest.raises(LlmConfigError, match="pass --model or set ERRDOC_MODEL"):
         LlmSettings.from_env()
+    monkeypatch.setenv("MODEL", "some-other-tools-model")  # the generic name yields
     monkeypatch.setenv("ERRDOC_MODEL", "gpt-4.1-mini")
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     settings = LlmSettings.from_env(concurrency=3, rpm=None)

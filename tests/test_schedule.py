@@ -144,7 +144,7 @@ def test_every_repository_regenerates_and_the_next_run_pays_for_the_change(
 FAILURES = [
     ("bad source", {"source": "/nonexistent/repo.git"}, "/nonexistent/repo.git"),
     ("bad ref", {"ref": "no-such-branch"}, "no-such-branch"),
-    ("nothing to extract", {"include": ["docs/**"]}, "no .rs files"),
+    ("nothing to extract", {"include": ["docs/**"]}, "--include docs/** matches no source file"),
     ("model failure", {"analyzer": "llm"}, "the model failed for 5 sites"),
 ]  # fmt: skip
 

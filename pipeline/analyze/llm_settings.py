@@ -44,15 +44,17 @@ class LlmSettings:
     def from_env(
         cls, model: str | None = None, *, dry_run: bool = False, **overrides: Any
     ) -> LlmSettings:
-        """Settings from OPENAI_BASE_URL, OPENAI_API_KEY, MODEL (or ERRDOC_MODEL), ERRDOC_LLM_*.
+        """Settings from OPENAI_BASE_URL, OPENAI_API_KEY, ERRDOC_MODEL (or MODEL), ERRDOC_LLM_*.
 
         A dry run calls nothing, so it needs no key.
         """
         env = os.environ
-        name = model or env.get("MODEL") or env.get("ERRDOC_MODEL")
+        # ERRDOC_MODEL first: MODEL is a generic name another tool may have set
+        name = model or env.get("ERRDOC_MODEL") or env.get("MODEL")
         if not name:
             raise LlmConfigError(
-                "ANALYZER=llm needs a model: set MODEL (or ERRDOC_MODEL), e.g. MODEL=gpt-4o-mini"
+                "the llm analyzer needs a model: pass --model or set ERRDOC_MODEL"
+                " (e.g. ERRDOC_MODEL=gpt-4o-mini)"
             )
         settings = cls(
             base_url=env.get("OPENAI_BASE_URL") or None,
@@ -69,7 +71,7 @@ class LlmSettings:
                     raise LlmConfigError(f"{var}={raw!r} is not a number") from None
         if settings.base_url is None and settings.api_key is None and not dry_run:
             raise LlmConfigError(
-                "ANALYZER=llm needs OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL for another "
+                "the llm analyzer needs OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL for another "
                 "server (vLLM, Ollama: any key works there)"
             )
         settings = replace(settings, **{k: v for k, v in overrides.items() if v is not None})

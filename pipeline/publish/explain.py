@@ -1,28 +1,30 @@
-"""`explain`: which records does a pasted error line or log come from?
+"""`explain`'s matcher: which records does a pasted error line or log come from?
 
 Every pattern is posted under one anchor: its rarest whole word of literal text.
 A query looks up the words it contains, keeps the candidates whose longest
 literal segment occurs in it, and only then runs their regexes, so the cost
 follows the query's length, not the number of patterns.
+
+The site's search (`render/static/search.js`) runs the same algorithm over the rows
+`site_rows` exports: same anchors, keys, patterns, boundaries, locations and order.
+A change here is a change there; tests/test_search_parity.py holds them together.
 """
 
 from __future__ import annotations
 
 import functools
-import json
 import re
-import sys
 from collections import Counter
-from dataclasses import asdict, dataclass
-from pathlib import Path
-
-import click
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from pipeline.core.model import Record
-from pipeline.dataset.reader import Dataset, DatasetError, load_all, page_path
+from pipeline.dataset.reader import Dataset, page_path
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 _PLACEHOLDER = "(.+?)"
+_PLACEHOLDERS = re.compile(r"\(\.\+\?\)|\(\[\\s\\S\]\+\?\)")  # (.+?) and ([\s\S]+?)
 _SPECIAL = set(".^$*+?{}[]|()")
 MIN_LITERAL = 4  # a pattern with less literal text than this matches almost any line
 _LETTERS = re.compile(r"[A-Za-z]{2}")  # nor does one without a word (`{}: {}`) say anything
@@ -32,28 +34,71 @@ _LETTERS = re.compile(r"[A-Za-z]{2}")  # nor does one without a word (`{}: {}`) 
 BOUNDARY_BONUS = 8
 _LEFT_EDGE = set("\n:>])|\"'`")
 _RIGHT_EDGE = set("\n:;,.)(\"'`")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# A location printed with the message (`panicked at src/x.rs:10:5`, a backtrace frame
+# `at ./src/x.rs:10`, a log's `src/x.rs:10`) names the site among records of one message
+# (risingwave has 112 `should exist`): the file outweighs a boundary, the line the file.
+FILE_BONUS = 24
+LINE_BONUS = 48  # within LINE_NEAR lines of the record's line; half of it within its window
+LINE_NEAR = 3
+WINDOW = 18
+FIRST_MATCHES = 4  # occurrences of one pattern looked at for a boundary: a log repeats lines
+LOOSE_PENALTY = 1  # a match with the values left out yields to an exact one of the same length
+# A value left out reads as nothing, `{}`/`{job_id}`, `<id>`, `...` or `…` (what people type).
+LOOSE_GAP = r"[ \t]*(?:\{[^{}\n]{0,40}\}|<[^<>\n]{0,40}>|\.\.\.|…)?[ \t]*"
+_EDGE_BLANKS = re.compile(r"^(?:\\[ \t]|[ \t])+|(?:\\[ \t]|[ \t])+$")
+_LOCATION = re.compile(
+    r"(?<![A-Za-z0-9_.@+/\\-])([A-Za-z0-9_.@+/\\-]{1,300}\.[A-Za-z][A-Za-z0-9]{0,5}):([0-9]{1,7})"
+)
 
 
 @dataclass(frozen=True)
 class Match:
-    """One record whose messagePattern occurs in the query."""
+    """One record whose messagePattern occurs in the query, with its score."""
 
-    id: str
-    repo: str
-    score: int  # literal characters matched, plus a bonus per end that stands at a boundary
-    message: str
-    file_path: str
-    line: int
-    page: str  # relative to the site root
-    first_solution: str | None
+    record: Record
+    # literal characters matched, a bonus per end standing at a boundary, and a bonus when
+    # a location in the text (`panicked at file:line`, a backtrace frame) points at the site
+    score: int
+    exact: bool  # False: matched with its values left out
+
+    @property
+    def id(self) -> str:
+        return self.record.id
+
+    @property
+    def message(self) -> str:
+        return self.record.errorMessage
+
+    @property
+    def page(self) -> str:
+        """The record's page, relative to the site root."""
+        return page_path(self.record)
+
+    def as_json(self, enclosing: str | None = None) -> dict[str, object]:
+        """The match under the record's own key names (camelCase), plus score and page."""
+        r = self.record
+        return {
+            "id": r.id,
+            "repo": r.repo,
+            "score": self.score,
+            "exact": self.exact,
+            "errorMessage": r.errorMessage,
+            "messagePattern": r.messagePattern,
+            "filePath": r.filePath,
+            "lineNumber": r.lineNumber,
+            "enclosingItem": enclosing,
+            "githubUrl": r.githubUrl,
+            "page": self.page,
+            "solutions": list(r.solutions),
+        }
 
 
 @dataclass(frozen=True)
 class _Entry:
     record: Record
-    key: str  # the longest literal segment: a cheap `in` test before the regex
+    key: str  # the longest literal segment, edge blanks trimmed: a cheap `in` test first
     literal: int
+    loose: str  # the pattern with its values optional (`values_left_out`)
 
 
 @functools.cache
@@ -103,7 +148,7 @@ _TOKEN = re.compile(
 def _anchor_words(pattern: str) -> list[str]:
     """Words of the literal text that a rendering keeps whole (not glued to an argument)."""
     words: list[str] = []
-    parts = pattern.split(_PLACEHOLDER)
+    parts = _PLACEHOLDERS.split(pattern)
     for n, part in enumerate(parts):
         segs = literal_segments(part)
         for i, seg in enumerate(segs):
@@ -131,9 +176,11 @@ class ErrorIndex:
             literal = sum(len(s) for s in segments)
             if literal < MIN_LITERAL or not any(_LETTERS.search(s) for s in segments):
                 continue
-            entries.append(_Entry(record, max(segments, key=len), literal))
+            key = max((s.strip(" \t") for s in segments), key=len)
+            entries.append(_Entry(record, key, literal, values_left_out(record.messagePattern)))
             word_sets.append(set(_anchor_words(record.messagePattern)))
         df = Counter(w for ws in word_sets for w in ws)
+        self.anchors: dict[str, str] = {}  # record id -> its anchor ("" when it has none)
         self._by_word: dict[str, list[_Entry]] = {}
         self._unanchored: list[_Entry] = []
         for entry, words in zip(entries, word_sets, strict=True):
@@ -141,7 +188,10 @@ class ErrorIndex:
                 anchor = min(words, key=lambda w: (df[w], -len(w), w))
                 self._by_word.setdefault(anchor, []).append(entry)
             else:
+                anchor = ""
                 self._unanchored.append(entry)
+            self.anchors[entry.record.id] = anchor
+        self._entries = entries
         self.size = len(entries)
 
     @classmethod
@@ -150,29 +200,100 @@ class ErrorIndex:
         return cls([r for d in datasets for r in d.records])
 
     def search(self, text: str, limit: int = 5) -> list[Match]:
-        """Records whose pattern occurs in `text`, longest literal match first, then repo."""
+        """Records whose pattern occurs in `text`, best first (see the module docstring)."""
+        text = normalize(text)
         seen: set[str] = set()
-        found: list[tuple[int, _Entry]] = []
-        words = set(_WORD.findall(text))
-        pools = [self._by_word.get(w, ()) for w in words]
+        found: list[Match] = []
+        places = locations(text)
+        pools = [self._by_word.get(w, ()) for w in set(_WORD.findall(text))]
         for pool in [*pools, self._unanchored]:
             for entry in pool:
                 if entry.record.id in seen or entry.key not in text:
                     continue
                 seen.add(entry.record.id)
-                best = max(
-                    (_bounded(text, m, entry.record.messagePattern) for m in _first(entry, text)),
-                    default=-1,
-                )
-                if best >= 0:
-                    found.append((entry.literal + BOUNDARY_BONUS * best, entry))
-        found.sort(key=lambda f: (-f[0], f[1].record.repo, f[1].record.filePath, f[1].record.id))
-        return [_match(e, score) for score, e in found[: max(limit, 0)]]
+                hit = _score(entry, text)
+                if hit is not None:
+                    score, exact = hit
+                    score += _location_bonus(entry.record, places)
+                    found.append(Match(entry.record, score, exact))
+        found.sort(key=lambda m: (-m.score, m.record.repo, m.record.filePath, m.record.id))
+        return found[: max(limit, 0)]
+
+    def site_rows(self, enclosing: Mapping[str, str | None]) -> list[list[object]]:
+        """What the site's search needs of each record, in the order search.js reads it."""
+        rows: list[list[object]] = []
+        for e in self._entries:
+            r = e.record
+            rows.append(
+                [
+                    self.anchors[r.id], e.key, e.literal, r.messagePattern, e.loose,
+                    r.repo, r.filePath, r.lineNumber, r.id, r.errorMessage,
+                    page_path(r), enclosing.get(r.id) or "",
+                ]
+            )  # fmt: skip
+        return rows
 
 
-def _first(entry: _Entry, text: str, most: int = 4) -> list[re.Match[str]]:
+SITE_FIELDS = [
+    "anchor", "key", "literal", "pattern", "loose",
+    "repo", "filePath", "lineNumber", "id", "errorMessage", "page", "enclosingItem",
+]  # fmt: skip
+
+
+def matcher_constants() -> dict[str, Any]:
+    """What search.js must use exactly as explain does (one source for both)."""
+    return {
+        "placeholder": _PLACEHOLDER,
+        "word": _WORD.pattern,
+        "location": _LOCATION.pattern,
+        "leftEdge": "".join(sorted(_LEFT_EDGE)),
+        "rightEdge": "".join(sorted(_RIGHT_EDGE)),
+        "boundaryBonus": BOUNDARY_BONUS,
+        "fileBonus": FILE_BONUS,
+        "lineBonus": LINE_BONUS,
+        "lineNear": LINE_NEAR,
+        "window": WINDOW,
+        "loosePenalty": LOOSE_PENALTY,
+        "firstMatches": FIRST_MATCHES,
+    }
+
+
+def normalize(text: str) -> str:
+    """Line ends as `\\n` (a log pasted from Windows), as the site's search reads them too."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def values_left_out(pattern: str) -> str:
+    """The pattern with each inner value optional (`job {} failed` finds `job failed`).
+
+    A value at either end is dropped: a message that starts or ends with one is already
+    matched anywhere its literal text stands.
+    """
+    parts = _PLACEHOLDERS.split(pattern)
+    inner = [_EDGE_BLANKS.sub("", p) for p in parts]
+    while len(inner) > 1 and not inner[0]:
+        inner.pop(0)
+    while len(inner) > 1 and not inner[-1]:
+        inner.pop()
+    return LOOSE_GAP.join(inner)
+
+
+def _score(entry: _Entry, text: str) -> tuple[int, bool] | None:
+    """Literal length plus boundary bonus of the best exact match, else of a loose one."""
+    pattern = entry.record.messagePattern
+    for source, exact in ((pattern, True), (entry.loose, False)):
+        if not exact and source == pattern:
+            break
+        best = max((_bounded(text, m, pattern) for m in _first(source, text)), default=-1)
+        if best >= 0:
+            penalty = 0 if exact else LOOSE_PENALTY
+            return entry.literal + BOUNDARY_BONUS * best - penalty, exact
+    return None
+
+
+def _first(pattern: str, text: str, most: int = FIRST_MATCHES) -> list[re.Match[str]]:
     out: list[re.Match[str]] = []
-    regex = _compiled(entry.record.messagePattern)
+    regex = _compiled(pattern)
     if regex is None:
         return out
     for m in regex.finditer(text):
@@ -191,57 +312,25 @@ def _bounded(text: str, m: re.Match[str], pattern: str) -> int:
     return int(left) + int(right)
 
 
-def _match(entry: _Entry, score: int) -> Match:
-    r = entry.record
-    return Match(
-        id=r.id,
-        repo=r.repo,
-        score=score,
-        message=r.errorMessage,
-        file_path=r.filePath,
-        line=r.lineNumber,
-        page=page_path(r),
-        first_solution=r.solutions[0] if r.solutions else None,
-    )
+def locations(text: str) -> list[tuple[str, int]]:
+    """`path:line` places printed in the text, paths `/`-separated without a leading `./`."""
+    out: list[tuple[str, int]] = []
+    for m in _LOCATION.finditer(text):
+        path = m[1].replace("\\", "/")
+        while path.startswith("./"):
+            path = path[2:]
+        out.append((path, int(m[2])))
+    return out
 
 
-def _clean(text: str) -> str:
-    """Untrusted text for a terminal: no control characters (no escape sequences)."""
-    return _CONTROL.sub("?", text.replace("\n", " ").replace("\t", " "))
-
-
-def format_matches(matches: list[Match]) -> str:
-    """The human-readable answer of `explain`."""
-    lines: list[str] = []
-    for n, m in enumerate(matches, 1):
-        lines.append(f"{n}. {_clean(m.message)}")
-        lines.append(f"   {m.repo} · {_clean(m.file_path)}:{m.line} · score {m.score}")
-        lines.append(f"   page: {m.page}")
-        if m.first_solution:
-            lines.append(f"   fix: {_clean(m.first_solution)}")
-    return "\n".join(lines)
-
-
-@click.command("explain")
-@click.option("--out", default="output", show_default=True, type=click.Path(path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="Print a JSON list of matches.")
-@click.option("--limit", default=5, show_default=True, type=click.IntRange(min=1))
-@click.argument("text", nargs=-1)
-def explain_command(out: Path, as_json: bool, limit: int, text: tuple[str, ...]) -> None:
-    """Find the records a pasted error line or log comes from (TEXT, or stdin when absent or -)."""
-    query = sys.stdin.read() if not text or text == ("-",) else " ".join(text)
-    try:
-        datasets = load_all(out)
-    except DatasetError as exc:
-        raise click.ClickException(str(exc)) from exc
-    if not datasets:
-        raise click.ClickException(f"no dataset under {out}/: run `errdoc extract` or pass --out")
-    matches = ErrorIndex.from_datasets(datasets).search(query, limit=limit)
-    if as_json:
-        click.echo(json.dumps([asdict(m) for m in matches], ensure_ascii=False, indent=2))
-    elif matches:
-        click.echo(format_matches(matches))
-    else:
-        click.echo("no record matches this text", err=True)
-    if not matches:
-        sys.exit(1)
+def _location_bonus(record: Record, places: list[tuple[str, int]]) -> int:
+    """The best bonus a place gives: the record's file, then how near its line."""
+    best = 0
+    f = record.filePath
+    for path, line in places:
+        if not (path == f or path.endswith("/" + f) or f.endswith("/" + path)):
+            continue
+        off = abs(line - record.lineNumber)
+        near = LINE_BONUS if off <= LINE_NEAR else LINE_BONUS // 2 if off <= WINDOW else 0
+        best = max(best, FILE_BONUS + near)
+    return best

@@ -17,7 +17,13 @@ from pipeline.languages import SUFFIXES, language_of
 from pipeline.scan.cache import ScanCache
 from pipeline.scan.context import AliasTable, SiteContext, ordinals, site_context
 from pipeline.scan.pool import RepoScan, scan_listing
-from pipeline.source.repository import Listing, list_files, open_source, resolve_commit
+from pipeline.source.repository import (
+    Listing,
+    SourceError,
+    list_files,
+    open_source,
+    resolve_commit,
+)
 
 
 @dataclass(frozen=True)
@@ -70,13 +76,15 @@ def locate(
 ) -> tuple[Path, str, Listing]:
     """List the Rust files of the commit (opened and resolved here unless given)."""
     git_dir, sha = commit or open_commit(request)
-    return (
-        git_dir,
-        sha,
-        list_files(
-            git_dir, sha, suffixes=SUFFIXES, include=request.include, exclude=request.exclude
-        ),
+    listing = list_files(
+        git_dir, sha, suffixes=SUFFIXES, include=request.include, exclude=request.exclude
     )
+    if request.include and not listing.entries and not listing.skipped:
+        # a scheduled job with a stale or mistyped --include would publish an empty dataset
+        raise SourceError(
+            f"--include {','.join(request.include)} matches no source file at {sha[:10]}"
+        )
+    return git_dir, sha, listing
 
 
 def listed_count(listing: Listing) -> int:

@@ -224,7 +224,14 @@ def resolve_side(spec: str, out: Path, repo: str | None) -> Side:
 @click.option(
     "--repo", help="owner/name whose versions to look up (needed when OUT holds several)."
 )
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
+    help="text for a terminal, json for programs (summary + lists), markdown for a PR or issue.",
+)
 @click.option("--exit-code", is_flag=True, help="Exit 1 when anything differs, 0 otherwise.")
 @click.option(
     "--context",

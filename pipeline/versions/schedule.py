@@ -12,6 +12,7 @@ The contract kept here:
 
 from __future__ import annotations
 
+import json
 import sys
 import tomllib
 from collections.abc import Callable, Sequence
@@ -292,6 +293,9 @@ def summary(outcomes: Sequence[Outcome]) -> list[str]:
     default=None,
     help="Keep the newest N versions of each dataset [default: all].",
 )
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print one JSON object: every repository's outcome."
+)
 def regenerate_all_command(
     repos_path: Path,
     out: Path,
@@ -302,6 +306,7 @@ def regenerate_all_command(
     batch: bool,
     allow_failures: bool,
     keep_versions: int | None,
+    as_json: bool,
 ) -> None:  # fmt: skip
     """Regenerate every repository listed in REPOS; exit non-zero if any failed.
 
@@ -326,10 +331,27 @@ def regenerate_all_command(
         raise UserError(str(err)) from None
     if allow_failures:
         outcomes = [_forgive(o) for o in outcomes]
-    for line in summary(outcomes):  # on stdout only: a log of both streams has each line once
-        click.echo(line)
+    if as_json:
+        ok = all(o.ok for o in outcomes)
+        click.echo(json.dumps({"ok": ok, "repositories": [outcome_json(o) for o in outcomes]}))
+    else:
+        for line in summary(outcomes):
+            click.echo(line)
     if not all(o.ok for o in outcomes):
         sys.exit(1)
+
+
+def outcome_json(outcome: Outcome) -> dict[str, Any]:
+    """One repository of the scheduled job, for --json."""
+    from pipeline.versions.report_json import regeneration_json
+
+    run = outcome.regeneration
+    return {
+        "name": outcome.name,
+        "ok": outcome.ok,
+        "error": outcome.error,
+        "regeneration": regeneration_json(run) if run is not None else None,
+    }
 
 
 def _forgive(outcome: Outcome) -> Outcome:

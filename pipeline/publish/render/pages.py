@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -21,7 +22,7 @@ SHORT_SHA = 10  # as the seed page shows it (`6469eb736d`)
 TITLE_CHARS = 60  # the seed page's title and related links cut the message here
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
-    "base-uri 'none'; form-action 'none'"
+    "base-uri 'none'; form-action 'self'"
 )
 _LEXER = RustLexer(stripnl=False, ensurenl=True)
 _FORMATTER = HtmlFormatter(nowrap=True)
@@ -45,7 +46,13 @@ class Link:
     href: str
 
 
+_SLUG = re.compile(r"[^a-z0-9]+")
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def slugify(text: str) -> str:
+    """A file-name-safe slug (`src/meta` -> `src-meta`, a class tag stays itself)."""
+    return _SLUG.sub("-", text.lower()).strip("-") or "other"
 
 
 def inline_code(text: str) -> Markup:
@@ -88,6 +95,24 @@ def window_lines(record: Record) -> list[Line]:
     ]
 
 
+def highlighted(code: str) -> Markup:
+    """An example fix or snippet highlighted as Rust (Pygments escapes every token)."""
+    return Markup(highlight(code, _LEXER, _FORMATTER).rstrip("\n"))
+
+
+def distinct_links(record: Record, related: list[Record]) -> list[Link]:
+    """Related errors titled so that none reads like another or like this page's own title."""
+    own = record.repo + "/"
+    titles = [short_title(r.errorMessage) for r in related]
+    seen = Counter([*titles, short_title(record.errorMessage)])
+    links = []
+    for r, title in zip(related, titles, strict=True):
+        if seen[title] > 1:  # `invalid state` five times says nothing: say where each is
+            title = f"{title} — {r.filePath}:{r.lineNumber}"
+        links.append(Link(title, page_path(r).removeprefix(own)))
+    return links
+
+
 def analysis_label(prov: Provenance | None) -> str:
     """The footer's name for how the explanation was produced."""
     if prov is None:
@@ -107,9 +132,8 @@ def record_context(
     count: ClassCount,
 ) -> dict[str, Any]:
     """Template variables of one record page (`record.html.j2`)."""
-    own_dir = record.repo + "/"
     snippets = [
-        (label, text)
+        (label, highlighted(text))
         for label, text in (
             ("Check before the call", record.validationCode),
             ("Type guard", record.typeGuard),
@@ -130,12 +154,14 @@ def record_context(
         "klass_description": klass[1],
         "klass_repos": count.repositories,
         "klass_records": count.records,
-        "related": [
-            Link(short_title(r.errorMessage), page_path(r).removeprefix(own_dir)) for r in related
-        ],
+        "related": distinct_links(record, related),
+        "example_fix": highlighted(record.exampleFix),
+        "klass_href": f"../../classes/{slugify(record.backgroundTag)}.html",
         "analysis": analysis_label(prov),
         "date": record.analyzedAt[:10],
         "api_href": f"../../api/errors/{record.id}.json",
+        "api_path": f"/api/errors/{record.id}",
+        "issues_url": safe_url(f"https://github.com/{record.repo}/issues"),
         "retired": retired,
         "retired_since": retired.since[:SHORT_SHA] if retired else "",
     }

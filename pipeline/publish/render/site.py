@@ -6,7 +6,6 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -15,8 +14,10 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from pipeline.analyze.taxonomy import load_taxonomy
-from pipeline.core.model import Record, RecordFile
+from pipeline.core.model import RecordFile
+from pipeline.core.progress import Progress
 from pipeline.dataset.reader import Dataset, DatasetError, load_all, page_path
+from pipeline.publish.render.browse import class_pages, repo_pages
 from pipeline.publish.render.pages import (
     CSP,
     SHORT_SHA,
@@ -27,6 +28,7 @@ from pipeline.publish.render.pages import (
     stub_context,
 )
 from pipeline.publish.render.related import ClassCount, class_counts, related_records
+from pipeline.publish.render.search import INDEX_SCRIPT, index_script
 
 MARKER = ".errdoc-site"  # only a directory holding this is ever replaced
 
@@ -65,27 +67,13 @@ def _write(path: Path, text: str | bytes) -> None:
         path.write_text(text, encoding="utf-8")
 
 
-def _browsing_order(records: Iterable[Record]) -> list[Record]:
-    """Indexes list records by file and line, the way a reader of the code meets them."""
-    return sorted(records, key=lambda r: (r.repo, r.filePath, r.lineNumber, r.id))
-
-
-def _entry(record: Record, prefix: str) -> dict[str, str]:
-    return {
-        "href": prefix + page_path(record),
-        "message": record.errorMessage,
-        "repo": record.repo,
-        "where": f"{record.filePath}:{record.lineNumber}",
-        "severity": record.severity,
-    }
-
-
 def _render_repo(
     env: Environment,
     tmp: Path,
     ds: Dataset,
     counts: dict[str, ClassCount],
     taxonomy: dict[str, Any],
+    bar: Progress,
 ) -> tuple[int, int, list[dict[str, str]]]:
     """Pages, API files and the index of one repository; returns its retired index entries."""
     page = env.get_template("record.html.j2")
@@ -101,6 +89,7 @@ def _render_repo(
             count=counts.get(record.backgroundTag, ClassCount(0, 0)),
         )
         _write(tmp / page_path(record), page.render(ctx))
+        bar.advance()
         shutil.copyfile(ds.record_file(record.id), api / f"{record.id}.json")
     retired_entries: list[dict[str, str]] = []
     for rid, ret in sorted(ds.retired.items()):
@@ -129,27 +118,25 @@ def _render_repo(
                 "since": ret.since[:SHORT_SHA],
             }
         )
-    own = ds.repo + "/"
-    index = env.get_template("index.html.j2").render(
-        root="../../",
-        csp=CSP,
-        heading=ds.repo,
-        repo=ds.repo,
-        summary=f"{len(ds.records)} error records at {ds.sha[:SHORT_SHA]}"
-        f" (dataset version {ds.dataset_version}).",
-        repos=[],
-        show_repo=False,
-        entries=[
-            _entry(r, "") | {"href": page_path(r).removeprefix(own)}
-            for r in _browsing_order(ds.records)
-        ],
-        retired=[e | {"href": e["href"].removeprefix(own)} for e in retired_entries],
+    summary = (
+        f"{len(ds.records)} error records at {ds.sha[:SHORT_SHA]}"
+        f" (dataset version {ds.dataset_version})."
     )
-    _write(tmp / ds.repo / "index.html", index)
+    pages = repo_pages(
+        env,
+        ds.repo,
+        summary,
+        ds.records,
+        ds.provenance,
+        lambda tag: class_of(tag, taxonomy)[0],
+        retired_entries,
+    )
+    for rel, html in pages.items():
+        _write(tmp / rel, html)
     return len(ds.records), len(retired_entries), retired_entries
 
 
-def _build(tmp: Path, datasets: list[Dataset]) -> RenderReport:
+def _build(tmp: Path, datasets: list[Dataset], show_progress: bool) -> RenderReport:
     env = _env()
     taxonomy = load_taxonomy()
     counts = class_counts(r for ds in datasets for r in ds.records)
@@ -162,12 +149,15 @@ def _build(tmp: Path, datasets: list[Dataset]) -> RenderReport:
             resources.files("pipeline.publish.render").joinpath("static", name).read_bytes(),
         )
     _write(static / "pygments.css", pygments_css())
+    _write(tmp / INDEX_SCRIPT, index_script(datasets))
     pages = retired_pages = 0
-    all_retired: list[dict[str, str]] = []
+    total = sum(len(ds.records) for ds in datasets)
+    # a terminal sees the record pages counted (most of the time); a pipe or a test sees nothing
+    bar = Progress(total if show_progress else 0, "pages")
     for ds in datasets:
-        n, k, entries = _render_repo(env, tmp, ds, counts, taxonomy)
+        n, k, _ = _render_repo(env, tmp, ds, counts, taxonomy, bar)
         pages, retired_pages = pages + n, retired_pages + k
-        all_retired += entries
+    bar.__exit__(None, None, None)
     records = [r for ds in datasets for r in ds.records]
     repos = [
         {
@@ -180,6 +170,10 @@ def _build(tmp: Path, datasets: list[Dataset]) -> RenderReport:
         }
         for ds in datasets
     ]
+    provenance = {rid: p for ds in datasets for rid, p in ds.provenance.items()}
+    listings, classes = class_pages(env, records, provenance, lambda tag: class_of(tag, taxonomy))
+    for rel, html in listings.items():
+        _write(tmp / rel, html)
     _write(
         tmp / "index.html",
         env.get_template("index.html.j2").render(
@@ -187,11 +181,22 @@ def _build(tmp: Path, datasets: list[Dataset]) -> RenderReport:
             csp=CSP,
             heading="Error records",
             repo="",
-            summary=f"{len(records)} error records in {len(datasets)} repositories.",
+            summary=f"{len(records)} error records in {len(datasets)} "
+            f"{'repository' if len(datasets) == 1 else 'repositories'}.",
             repos=[{**r, "href": r["index"], "sha": str(r["sha"])[:SHORT_SHA]} for r in repos],
-            show_repo=True,
-            entries=[_entry(r, "") for r in _browsing_order(records)],
-            retired=all_retired,
+            facets=[{"id": "classes", "name": "Failure classes", "groups": classes}],
+            retired=[],
+            retired_more="",
+            retired_total=0,
+        ),
+    )
+    _write(
+        tmp / "search.html",
+        env.get_template("search.html.j2").render(
+            root="",
+            csp=CSP,
+            summary=f"{len(records)} error records in {len(datasets)} "
+            f"{'repository' if len(datasets) == 1 else 'repositories'}.",
         ),
     )
     index = [
@@ -223,7 +228,7 @@ def _swap(tmp: Path, site: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def render_site(out: Path, site: Path) -> RenderReport:
+def render_site(out: Path, site: Path, show_progress: bool = False) -> RenderReport:
     """Render every dataset under OUT into SITE (pages, indexes, JSON API), atomically."""
     if site.exists() and not (site / MARKER).exists() and any(site.iterdir()):
         raise RenderError(f"{site} exists and was not made by errdoc; pass an empty or new --site")
@@ -236,7 +241,7 @@ def render_site(out: Path, site: Path) -> RenderReport:
     site.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{site.name}.new-", dir=site.parent))
     try:
-        report = _build(tmp, datasets)
+        report = _build(tmp, datasets, show_progress)
         tmp.chmod(0o755)  # mkdtemp makes it 0700; a site is for reading
         _swap(tmp, site)
     except BaseException:

@@ -1,0 +1,114 @@
+"""One matcher for the site and the CLI: pasted text finds in the browser what `explain` finds."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from click.testing import CliRunner
+from search_fixtures import build, pasted
+from test_browser import Browser, _chromium, _QuietHandler, _shots_dir
+
+from pipeline.publish.explain_cli import explain_command
+from pipeline.publish.render import render_site
+
+pytestmark = pytest.mark.browser
+HITS = "Array.from(document.querySelectorAll('#hits li')).map(li => li.dataset.id)"
+SCORES = (
+    "Array.from(document.querySelectorAll('#hits li .where')).map(d => +/score (\\d+)/"
+    ".exec(d.textContent)[1])"
+)
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Iterator[tuple[Path, str, list[dict[str, Any]]]]:
+    out = tmp_path / "out"
+    bodies = build(out)
+    render_site(out, tmp_path / "site")
+    handler = functools.partial(_QuietHandler, directory=str(tmp_path / "site"))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield out, f"http://127.0.0.1:{server.server_address[1]}", bodies
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Iterator[Browser]:
+    b = Browser(_chromium(), tmp_path / "profile")
+    try:
+        yield b
+    finally:
+        b.close()
+
+
+def _explain(out: Path, text: str) -> list[dict[str, Any]]:
+    result = CliRunner().invoke(
+        explain_command, ["--out", str(out), "--json", "--limit", "20", text]
+    )
+    assert result.exit_code in (0, 1), result.output
+    rows: list[dict[str, Any]] = json.loads(result.stdout) if result.exit_code == 0 else []
+    return rows
+
+
+def _answer(browser: Browser, wait_for: str) -> list[str]:
+    """The hits once the page has answered the text now in the box."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if browser.eval("new URLSearchParams(location.search).get('q')") == wait_for:
+            hits: list[str] = browser.eval(HITS)
+            return hits
+        time.sleep(0.02)
+    raise AssertionError("the search page did not answer")
+
+
+def test_pasted_logs_find_in_the_browser_what_explain_finds(
+    browser: Browser, world: tuple[Path, str, list[dict[str, Any]]], tmp_path: Path
+) -> None:
+    out, url, bodies = world
+    patterns = {b["id"]: b["messagePattern"] for b in bodies}
+    cases = pasted(bodies, 50)
+    browser.open(f"{url}/search.html", width=1000, height=900)
+    right = 0
+    for text, source in cases:
+        expected = _explain(out, text)
+        browser.eval(
+            "document.getElementById('q').value = ''; document.getElementById('q').focus()"
+        )
+        browser.send("Input.insertText", text=text)  # what a paste does: one input event
+        got = _answer(browser, text)
+        assert got == [m["id"] for m in expected], text
+        assert browser.eval(SCORES) == [m["score"] for m in expected], text
+        # and the answer is the record the text came from (or one printing the same pattern)
+        assert expected and patterns[expected[0]["id"]] == patterns[source], text
+        right += expected[0]["id"] == source
+    assert right >= 45  # same-pattern records without a location are a tie broken by path
+    first = browser.eval("document.querySelector('#hits li .where').textContent")
+    assert " in Handler::fn_" in first  # the file and the enclosing item tell records apart
+    browser.screenshot(_shots_dir(tmp_path) / "search-results.png")
+    assert browser.problems() == []
+
+
+def test_a_q_link_gives_the_same_answer(
+    browser: Browser, world: tuple[Path, str, list[dict[str, Any]]], tmp_path: Path
+) -> None:
+    out, url, bodies = world
+    for text, _ in pasted(bodies, 50, seed=11)[:25]:
+        browser.open(f"{url}/search.html?q={quote(text)}", width=800, height=900)
+        assert _answer(browser, text) == [m["id"] for m in _explain(out, text)], text
+    assert browser.eval("document.getElementById('q').value") == text
+    browser.click("#hits li a")
+    browser.wait_event("Page.loadEventFired")
+    assert browser.eval("document.querySelector('#message code').textContent")
+    shot = _shots_dir(tmp_path) / "record-from-search.png"
+    browser.screenshot(shot)
+    assert shot.read_bytes().startswith(b"\x89PNG")
+    assert browser.problems() == []
