@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from pipeline.core.errors import StoreError
+from pipeline.core.redact import clean_error, escape_json_text, for_terminal
 from pipeline.core.usererror import UserError, default_cache
 from pipeline.dataset.lock import LockedError
 from pipeline.scan.collect import (
@@ -107,7 +108,7 @@ def request_from(
 def report(result: ExtractResult, allow_failures: bool) -> None:
     """Print what a run did; exit non-zero when the model failed for some site."""
     for message in result.messages:
-        click.echo(f"errdoc: {message}", err=True)
+        click.echo(f"errdoc: {clean_error(message)}", err=True)
     if not result.published:
         return
     counts = result.counts
@@ -121,7 +122,7 @@ def report(result: ExtractResult, allow_failures: bool) -> None:
     )
     if result.failed:
         click.echo(
-            f"errdoc: the model failed for {result.failed} sites ({result.failure}); "
+            f"errdoc: the model failed for {result.failed} sites ({clean_error(result.failure or '')}); "
             "their static explanation stands in",
             err=True,
         )
@@ -173,7 +174,7 @@ def regenerate_command(repo: str, ref: str, allow_failures: bool, **options: Any
     outcome = regenerate(request, choice)
     if outcome.result is not None:
         report(outcome.result, allow_failures=True)
-    click.echo(outcome.line(), err=True)
+    click.echo(clean_error(outcome.line()), err=True)
     if outcome.result is not None and outcome.result.failed and not allow_failures:
         sys.exit(3)
 
@@ -189,7 +190,7 @@ def validate_command(out: Path) -> None:
 
     checked, problems = validate_out(out)
     for problem in problems[:50]:
-        click.echo(problem, err=True)
+        click.echo(for_terminal(problem, one_line=True), err=True)
     if len(problems) > 50:
         click.echo(f"... and {len(problems) - 50} more", err=True)
     if problems:
@@ -252,4 +253,4 @@ def sites_command(
             "pattern": context.message_pattern,
             "errorClass": context.error_class,
         }
-        click.echo(json.dumps(line, ensure_ascii=False))
+        click.echo(escape_json_text(json.dumps(line, ensure_ascii=False)))

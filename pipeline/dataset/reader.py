@@ -8,8 +8,6 @@ and optionally `manifest.json` (provenance, retired records) and
 
 from __future__ import annotations
 
-import gzip
-import json
 import os
 import re
 from collections import Counter
@@ -22,6 +20,14 @@ from typing import Any
 from pydantic import ValidationError
 
 from pipeline.core.model import Provenance, Record, RecordFile, Retired
+from pipeline.dataset.safefile import (
+    UnsafeFile,
+    gzip_lines,
+    is_record_id,
+    open_regular,
+    read_json,
+    read_regular,
+)
 from pipeline.dataset.store import dataset_dirs
 
 _SEGMENT = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
@@ -75,6 +81,16 @@ class Dataset:
         """Path of `records/<id>.json` for a current record."""
         return self.root / "records" / f"{record_id}.json"
 
+    def record_bytes(self, record_id: str) -> bytes:
+        """The bytes of `records/<id>.json`, refusing a link, a FIFO or a huge file."""
+        path = self.record_file(record_id)
+        try:
+            return read_regular(path)
+        except OSError as exc:
+            raise DatasetError(
+                str(exc) if isinstance(exc, UnsafeFile) else f"{path}: {exc}"
+            ) from exc
+
 
 def safe_repo(repo: str) -> bool:
     """True when `owner/name` can be used as two path segments (no `..`, no dot-files)."""
@@ -90,15 +106,17 @@ def page_path(record: Record) -> str:
 
 def _read_json(path: Path) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return read_json(path)
+    except OSError as exc:  # a link, a FIFO, too large: said once, in one line
+        raise DatasetError(str(exc)) from exc
+    except ValueError as exc:
         raise DatasetError(f"{path}: unreadable JSON ({exc}); re-run `errdoc extract`") from exc
 
 
 def read_manifest(repo_dir: Path) -> dict[str, Any]:
     """`manifest.json` of a dataset directory; empty when absent or not an object."""
     path = repo_dir / "manifest.json"
-    if not path.is_file():
+    if not os.path.lexists(path):
         return {}
     raw = _read_json(path)
     return raw if isinstance(raw, dict) else {}
@@ -139,9 +157,9 @@ def _load_jsonl(root: Path) -> list[Record] | None:
     if not path.is_file():
         return None
     try:
-        with path.open(encoding="utf-8") as handle:
+        with open_regular(path) as handle:
             records = [Record.model_validate_json(line) for line in handle if line.strip()]
-    except (OSError, UnicodeDecodeError, ValidationError):
+    except (OSError, ValidationError):
         return None
     files = {name[:-5] for name in os.listdir(root / "records") if name.endswith(".json")}
     if {r.id for r in records} != files or len(records) != len(files):
@@ -171,8 +189,10 @@ def _retired(raw: Any) -> dict[str, Retired]:
     if not isinstance(raw, dict):
         return out
     for rid, entry in raw.items():
+        if not is_record_id(rid):  # the key names a page and an API file: never a path
+            continue
         try:
-            out[str(rid)] = Retired.model_validate(entry)
+            out[rid] = Retired.model_validate(entry)
         except ValidationError:
             continue
     return out
@@ -187,11 +207,9 @@ def _version_records(root: Path, version: str) -> dict[str, Record]:
         return {}
     out: dict[str, Record] = {}
     try:
-        with gzip.open(path, "rt", encoding="utf-8") as fh:
-            for line in fh:
-                if line.strip():
-                    record = Record.model_validate_json(line)
-                    out[record.id] = record
+        for line in gzip_lines(path):
+            record = Record.model_validate_json(line)
+            out[record.id] = record
     except (OSError, EOFError, ValidationError):
         return out
     return out

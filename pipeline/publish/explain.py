@@ -8,7 +8,6 @@ follows the query's length, not the number of patterns.
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 import sys
@@ -19,6 +18,8 @@ from pathlib import Path
 import click
 
 from pipeline.core.model import Record
+from pipeline.core.patterns import Budget, LinearPattern, PatternMatch, compile_pattern
+from pipeline.core.redact import for_terminal
 from pipeline.dataset.reader import Dataset, DatasetError, load_all, page_path
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
@@ -32,7 +33,6 @@ _LETTERS = re.compile(r"[A-Za-z]{2}")  # nor does one without a word (`{}: {}`) 
 BOUNDARY_BONUS = 8
 _LEFT_EDGE = set("\n:>])|\"'`")
 _RIGHT_EDGE = set("\n:;,.)(\"'`")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 @dataclass(frozen=True)
@@ -56,17 +56,14 @@ class _Entry:
     literal: int
 
 
-@functools.cache
-def _compiled(pattern: str) -> re.Pattern[str] | None:
-    """A pattern compiled when a query first needs it (None if it is not a regex).
+def _compiled(pattern: str) -> LinearPattern | None:
+    """A pattern compiled when a query first needs it (None if it is not one errdoc runs).
 
     Compiling every pattern up front was most of the cost of one `explain` call
-    (0.35 s of 0.55 s on risingwave's 6,071 records).
+    (0.35 s of 0.55 s on risingwave's 6,071 records). RE2, never `re`: a hostile
+    pattern must not backtrack (core/patterns.py).
     """
-    try:
-        return re.compile(pattern)
-    except re.error:  # a hand-edited dataset: never matches
-        return None
+    return compile_pattern(pattern)
 
 
 def literal_segments(pattern: str) -> list[str]:
@@ -155,10 +152,13 @@ class ErrorIndex:
         found: list[tuple[int, _Entry]] = []
         words = set(_WORD.findall(text))
         pools = [self._by_word.get(w, ()) for w in words]
+        budget = Budget()
         for pool in [*pools, self._unanchored]:
             for entry in pool:
                 if entry.record.id in seen or entry.key not in text:
                     continue
+                if budget.spent():  # what was found so far stands; the rest is not tried
+                    break
                 seen.add(entry.record.id)
                 best = max(
                     (_bounded(text, m, entry.record.messagePattern) for m in _first(entry, text)),
@@ -170,8 +170,8 @@ class ErrorIndex:
         return [_match(e, score) for score, e in found[: max(limit, 0)]]
 
 
-def _first(entry: _Entry, text: str, most: int = 4) -> list[re.Match[str]]:
-    out: list[re.Match[str]] = []
+def _first(entry: _Entry, text: str, most: int = 4) -> list[PatternMatch]:
+    out: list[PatternMatch] = []
     regex = _compiled(entry.record.messagePattern)
     if regex is None:
         return out
@@ -182,7 +182,7 @@ def _first(entry: _Entry, text: str, most: int = 4) -> list[re.Match[str]]:
     return out
 
 
-def _bounded(text: str, m: re.Match[str], pattern: str) -> int:
+def _bounded(text: str, m: PatternMatch, pattern: str) -> int:
     """How many ends of the match stand where a message starts or ends (0, 1 or 2)."""
     before = text[: m.start()].rstrip(" \t")
     after = text[m.end() :].lstrip(" \t")
@@ -207,7 +207,7 @@ def _match(entry: _Entry, score: int) -> Match:
 
 def _clean(text: str) -> str:
     """Untrusted text for a terminal: no control characters (no escape sequences)."""
-    return _CONTROL.sub("?", text.replace("\n", " ").replace("\t", " "))
+    return for_terminal(text, one_line=True)
 
 
 def format_matches(matches: list[Match]) -> str:

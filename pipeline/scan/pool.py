@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.core.progress import Progress
+from pipeline.core.redact import for_terminal
 from pipeline.core.sitetypes import FileScan
 from pipeline.languages import language_of
 from pipeline.scan.cache import ScanCache, with_path
@@ -127,7 +128,7 @@ def scan_listing(
             result.scans[entry.path] = scan
             result.parsed += 1
     for warning in result.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(f"warning: {for_terminal(warning)}", file=sys.stderr)
     return result
 
 

@@ -101,7 +101,7 @@ def _render_repo(
             count=counts.get(record.backgroundTag, ClassCount(0, 0)),
         )
         _write(tmp / page_path(record), page.render(ctx))
-        shutil.copyfile(ds.record_file(record.id), api / f"{record.id}.json")
+        _write(api / f"{record.id}.json", ds.record_bytes(record.id))
     retired_entries: list[dict[str, str]] = []
     for rid, ret in sorted(ds.retired.items()):
         body = ds.retired_records.get(rid)
@@ -239,6 +239,14 @@ def render_site(out: Path, site: Path) -> RenderReport:
         report = _build(tmp, datasets)
         tmp.chmod(0o755)  # mkdtemp makes it 0700; a site is for reading
         _swap(tmp, site)
+    except DatasetError as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise RenderError(str(exc)) from exc
+    except OSError as exc:  # a full disk: the old site stands, the half-written one goes
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise RenderError(
+            f"cannot write the site under {site.parent}: {exc.strerror or exc}"
+        ) from exc
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
