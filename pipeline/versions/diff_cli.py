@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import gzip
-import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,6 +13,7 @@ from pydantic import ValidationError
 
 from pipeline.core.model import Record
 from pipeline.dataset.reader import DatasetError, load_records, read_manifest, safe_repo
+from pipeline.dataset.safefile import gzip_lines, load_json, open_regular
 from pipeline.dataset.store import dataset_dirs
 from pipeline.versions.diff import Side, diff_records
 from pipeline.versions.diff_format import FORMATS, RENDERERS
@@ -45,14 +44,18 @@ def _record(obj: Any, where: str) -> Record:
 
 
 def _jsonl(path: Path) -> Iterator[tuple[int, Any]]:
-    opener = gzip.open if path.name.endswith(".gz") else open
+    # Bounded and regular files only (dataset/safefile.py): a gzip bomb or a FIFO is one line.
+    lines = gzip_lines(path) if path.name.endswith(".gz") else _plain_lines(path)
     try:
-        with opener(path, "rt", encoding="utf-8") as lines:
-            for number, line in enumerate(lines, 1):
-                if line.strip():
-                    yield number, json.loads(line)
-    except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        for number, line in enumerate(lines, 1):
+            yield number, load_json(line)
+    except (OSError, ValueError) as e:
         raise DiffInputError(f"cannot read {path}: {e}") from None
+
+
+def _plain_lines(path: Path) -> Iterator[bytes]:
+    with open_regular(path) as handle:
+        yield from (line for line in handle if line.strip())
 
 
 def _manifest(repo_dir: Path) -> dict[str, Any]:
