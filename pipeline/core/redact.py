@@ -46,8 +46,8 @@ def redact(text: str) -> str:
         text = text.replace(secret, REDACTED)
     text = _USERINFO.sub(lambda m: m[1] + REDACTED + "@", text)
     text = _QUERY_SECRET.sub(lambda m: m[1] + REDACTED, text)
-    text = _HEADER.sub(lambda m: m[1] + REDACTED, text)
     text = _BEARER.sub(lambda m: m[1] + " " + REDACTED, text)
+    text = _HEADER.sub(lambda m: m[1] + REDACTED, text)
     return _KEY_SHAPED.sub(REDACTED, text)
 
 
