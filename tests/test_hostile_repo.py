@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -168,3 +169,20 @@ def test_explain_still_finds_by_a_linear_pattern(tmp_path: Path) -> None:
         main, ["explain", "--out", str(out), "Error: cannot open /etc/x: permission denied"]
     )
     assert result.exit_code == 0 and "0000000000000001" in result.output, result.output
+
+
+def test_a_failed_fetch_of_another_url_never_publishes_the_first_urls_objects(
+    tmp_path: Path,
+) -> None:
+    first = GitRepo.init(tmp_path / "first")
+    first.commit({"src/lib.rs": OK_RS})
+    other = GitRepo.init(tmp_path / "other")
+    other.commit({"src/lib.rs": 'fn o() { panic!("the other repository"); }\n'})
+    cache, out = tmp_path / "cache", tmp_path / "out"
+    args = ["extract", "--repo", REPO, "--sha", "main", "--out", out, "--cache", cache]
+    done = _cli(*args, "--source", f"file://{first.path}")
+    assert done.returncode == 0, done.stderr
+    shutil.rmtree(other.path / ".git")  # the second URL cannot be fetched
+    done = _cli(*args, "--source", f"file://{other.path}")
+    assert done.returncode != 0 and "could not clone" in done.stderr, done.stderr
+    assert [r["errorMessage"] for r in _records(out)] == ["the shallow file still counts"]

@@ -155,14 +155,17 @@ def _write(path: Path, text: str) -> None:
 
 
 def _clone_or_fetch(repo: str, url: str, cache_dir: Path) -> Path:
-    """Keep a bare copy of `url` under cache_dir/repos: clone once, fetch on later calls."""
+    """Keep a bare copy of `url` under cache_dir/repos: clone once, fetch on later calls.
+
+    The copy is keyed by the URL as well as the name: a failed fetch of another URL for
+    the same name must never fall back on the first URL's objects (issue 16).
+    """
     owner, name = repo.split("/")
-    target = cache_dir / "repos" / f"{owner}+{name}.git"
+    digest = hashlib.sha256(url.encode()).hexdigest()[:12]
+    target = cache_dir / "repos" / f"{owner}+{name}-{digest}.git"
     shown = redact(url)
     if (target / "HEAD").is_file():
         try:
-            run_git(target, "config", "remote.origin.url", url)
-            _write(target / ORIGIN_FILE, f"{shown}\n")
             run_git(target, "fetch", "--prune", "--no-recurse-submodules", "--quiet", "origin")
         except GitCommandError as err:
             log.warning(
