@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -39,6 +40,8 @@ def user_errors(func: F) -> F:
             return func(*args, **kwargs)
         except (SourceError, StoreError, LockedError, ValueError) as err:
             raise UserError(str(err).splitlines()[0] if str(err) else type(err).__name__) from None
+        except sqlite3.Error as err:  # the scan cache on a full or read-only disk
+            raise UserError(f"cannot use the scan cache: {err}; check CACHE") from None
         except OSError as err:  # an OUT or CACHE that is a file, read-only, full...
             where = f" {err.filename}" if err.filename else ""
             raise UserError(

@@ -186,3 +186,38 @@ def test_a_failed_fetch_of_another_url_never_publishes_the_first_urls_objects(
     done = _cli(*args, "--source", f"file://{other.path}")
     assert done.returncode != 0 and "could not clone" in done.stderr, done.stderr
     assert [r["errorMessage"] for r in _records(out)] == ["the shallow file still counts"]
+
+
+@pytest.mark.parametrize(
+    "name", [".good.staging-keep", ".good.trash-keep", ".good.spare", "..", ".a.b"]
+)
+def test_a_name_shaped_like_errdocs_own_directories_is_refused(tmp_path: Path, name: str) -> None:
+    repo = GitRepo.init(tmp_path / "src")
+    repo.commit({"src/lib.rs": OK_RS})
+    out = tmp_path / "out"
+    done = _cli(
+        "extract", "--repo", f"o/{name}", "--sha", "main", "--source", repo.path, "--out", out
+    )
+    assert done.returncode != 0 and "errdoc: error:" in done.stderr, done.stderr
+    assert not (out / "o" / name).exists()
+
+
+def test_an_org_dot_github_dataset_is_extracted_rendered_validated_and_explained(
+    tmp_path: Path,
+) -> None:
+    repo = GitRepo.init(tmp_path / "src")
+    repo.commit({"src/lib.rs": OK_RS})
+    out, site = tmp_path / "out", tmp_path / "site"
+    for name in (".github", "good"):
+        done = _cli(
+            "extract", "--repo", f"o/{name}", "--sha", "main", "--source", repo.path, "--out", out
+        )
+        assert done.returncode == 0, done.stderr
+    assert len(_records(out, "o/.github")) == 1 and len(_records(out, "o/good")) == 1
+    assert _cli("validate", out).returncode == 0
+    assert _cli("render", "--out", out, "--site", site).returncode == 0
+    assert (site / "o" / ".github" / "index.html").is_file()
+    repos = json.loads((site / "api" / "repos.json").read_text())
+    assert sorted(r["repo"] for r in repos) == ["o/.github", "o/good"]
+    found = _cli("explain", "--out", out, "--json", "the shallow file still counts")
+    assert sorted(m["repo"] for m in json.loads(found.stdout)) == ["o/.github", "o/good"]

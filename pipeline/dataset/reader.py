@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ from pipeline.dataset.safefile import (
 from pipeline.dataset.store import dataset_dirs
 
 _SEGMENT = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+_DOT_NAME = re.compile(r"^\.[A-Za-z0-9_-]+$")  # `org/.github`; never a staging/spare/trash dir
 _VERSION_NAME = re.compile(r"^[0-9A-Za-z:._-]+$")
 
 
@@ -86,6 +88,8 @@ class Dataset:
         path = self.record_file(record_id)
         try:
             return read_regular(path)
+        except FileNotFoundError as exc:
+            raise DatasetChanged(f"{path}: vanished while being read") from exc
         except OSError as exc:
             raise DatasetError(
                 str(exc) if isinstance(exc, UnsafeFile) else f"{path}: {exc}"
@@ -93,9 +97,13 @@ class Dataset:
 
 
 def safe_repo(repo: str) -> bool:
-    """True when `owner/name` can be used as two path segments (no `..`, no dot-files)."""
+    """True when `owner/name` can be two path segments: no `..`, a dot name only like `.github`."""
     parts = repo.split("/")
-    return len(parts) == 2 and all(_SEGMENT.match(p) for p in parts)
+    return (
+        len(parts) == 2
+        and bool(_SEGMENT.match(parts[0]))
+        and bool(_SEGMENT.match(parts[1]) or _DOT_NAME.match(parts[1]))
+    )
 
 
 def page_path(record: Record) -> str:
@@ -107,6 +115,8 @@ def page_path(record: Record) -> str:
 def _read_json(path: Path) -> Any:
     try:
         return read_json(path)
+    except FileNotFoundError as exc:
+        raise DatasetChanged(f"{path}: vanished while being read") from exc
     except OSError as exc:  # a link, a FIFO, too large: said once, in one line
         raise DatasetError(str(exc)) from exc
     except ValueError as exc:
@@ -241,6 +251,22 @@ def load_dataset(repo_dir: Path) -> Dataset:
     )
 
 
+class DatasetChanged(DatasetError):
+    """A file vanished while being read: a publish swapped the dataset in meanwhile."""
+
+
+READ_ATTEMPTS = 5
+
+
 def load_all(out: Path) -> list[Dataset]:
-    """Every dataset under OUT (each `OUT/<owner>/<name>/` with a records/ directory)."""
-    return [load_dataset(p) for p in dataset_dirs(out)]
+    """Every dataset under OUT (each `OUT/<owner>/<name>/` with a records/ directory).
+
+    A publish swaps a whole dataset directory in one step; a reader that meets the
+    swap half-way (a listed file gone) reads again, and gives up in one line.
+    """
+    for _ in range(READ_ATTEMPTS):
+        try:
+            return [load_dataset(p) for p in dataset_dirs(out)]
+        except (DatasetChanged, FileNotFoundError, NotADirectoryError):
+            time.sleep(0.05)
+    raise DatasetError(f"{out} kept changing while being read (an extract publishing?); run again")

@@ -152,8 +152,13 @@ def dataset_dirs(out: Path) -> list[Path]:
         for owner in out.iterdir()
         if owner.is_dir() and not owner.name.startswith(".")
         for name in owner.iterdir()
-        if name.is_dir() and not name.name.startswith(".") and (name / "records").is_dir()
+        if name.is_dir() and _dataset_name(name.name) and (name / "records").is_dir()
     )
+
+
+def _dataset_name(name: str) -> bool:
+    """A dataset's directory name: not hidden, or hidden with no other dot (`.github`)."""
+    return not name.startswith(".") or (name.count(".") == 1 and len(name) > 1)
 
 
 def new_version() -> str:
@@ -188,18 +193,28 @@ def publish(root: Path, publication: Publication, previous: Previous | None) -> 
     lines = {r.id: _compact(r) for r in publication.records}  # each record serialised once
     lines.update(publication.carried_lines)
     body = _jsonl(lines)
-    # zlib releases the GIL: the version file is packed while the record files are written.
-    with ThreadPoolExecutor(1) as packer:
-        packed = packer.submit(gzip.compress, body, compresslevel=VERSION_GZIP_LEVEL, mtime=0)
-        staging = _stage(root, publication, previous, lines, body)
-        # An orphan version file (if we die before the exchange) is harmless: nothing lists it.
-        name = f"{version}.jsonl.gz"
-        atomicdir.write_atomic(root / "versions" / name, packed.result())
-    (staging / "versions").mkdir(exist_ok=True)
-    os.link(root / "versions" / name, staging / "versions" / name)
-    atomicdir.fsync_tree(staging)
-    atomicdir.swap_in(staging, root)
-    atomicdir.keep_as_spare(staging, root)
+    name = f"{version}.jsonl.gz"
+    swapped = False
+    try:
+        # zlib releases the GIL: the version file is packed while the record files are written.
+        with ThreadPoolExecutor(1) as packer:
+            packed = packer.submit(gzip.compress, body, compresslevel=VERSION_GZIP_LEVEL, mtime=0)
+            staging = _stage(root, publication, previous, lines, body)
+            # An orphan version file (if we die before the exchange) is harmless: nothing lists it.
+            atomicdir.write_atomic(root / "versions" / name, packed.result())
+        (staging / "versions").mkdir(exist_ok=True)
+        os.link(root / "versions" / name, staging / "versions" / name)
+        atomicdir.fsync_tree(staging)
+        atomicdir.swap_in(staging, root)
+        swapped = True
+        atomicdir.keep_as_spare(staging, root)
+    except OSError:
+        # A full disk (ENOSPC, EFBIG): give the space back now, not at the next run, or
+        # the disk stays full; the live dataset is untouched (recover restores it if needed).
+        atomicdir.recover(root)
+        if not swapped:
+            (root / "versions" / name).unlink(missing_ok=True)
+        raise
 
 
 def _stage(

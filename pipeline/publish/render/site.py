@@ -16,7 +16,14 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from pipeline.analyze.taxonomy import load_taxonomy
 from pipeline.core.model import Record, RecordFile
-from pipeline.dataset.reader import Dataset, DatasetError, load_all, page_path
+from pipeline.dataset.reader import (
+    READ_ATTEMPTS,
+    Dataset,
+    DatasetChanged,
+    DatasetError,
+    load_all,
+    page_path,
+)
 from pipeline.publish.render.pages import (
     CSP,
     SHORT_SHA,
@@ -227,6 +234,20 @@ def render_site(out: Path, site: Path) -> RenderReport:
     """Render every dataset under OUT into SITE (pages, indexes, JSON API), atomically."""
     if site.exists() and not (site / MARKER).exists() and any(site.iterdir()):
         raise RenderError(f"{site} exists and was not made by errdoc; pass an empty or new --site")
+    for _ in range(READ_ATTEMPTS):
+        try:
+            report = _render_once(out, site)
+        except DatasetChanged:  # an extract swapped a dataset in mid-render: read it again
+            continue
+        return RenderReport(
+            report.repositories, report.pages, report.retired_pages, report.api_files, site
+        )
+    raise RenderError(
+        f"{out} kept changing while being rendered (an extract publishing?); run again"
+    )
+
+
+def _render_once(out: Path, site: Path) -> RenderReport:
     try:
         datasets = load_all(out)
     except DatasetError as exc:
@@ -239,6 +260,9 @@ def render_site(out: Path, site: Path) -> RenderReport:
         report = _build(tmp, datasets)
         tmp.chmod(0o755)  # mkdtemp makes it 0700; a site is for reading
         _swap(tmp, site)
+    except DatasetChanged:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
     except DatasetError as exc:
         shutil.rmtree(tmp, ignore_errors=True)
         raise RenderError(str(exc)) from exc
@@ -250,6 +274,4 @@ def render_site(out: Path, site: Path) -> RenderReport:
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return RenderReport(
-        report.repositories, report.pages, report.retired_pages, report.api_files, site
-    )
+    return report
