@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 from click.testing import CliRunner
@@ -221,3 +222,20 @@ def test_an_org_dot_github_dataset_is_extracted_rendered_validated_and_explained
     assert sorted(r["repo"] for r in repos) == ["o/.github", "o/good"]
     found = _cli("explain", "--out", out, "--json", "the shallow file still counts")
     assert sorted(m["repo"] for m in json.loads(found.stdout)) == ["o/.github", "o/good"]
+
+
+def test_github_url_is_percent_encoded(tmp_path: Path) -> None:
+    path = "src/a#b c?d%e\u202eevil\nx.rs"
+    repo = GitRepo.init(tmp_path / "src")
+    sha = repo.commit({path: OK_RS})
+    out = tmp_path / "out"
+    done = _cli("extract", "--repo", REPO, "--sha", "main", "--source", repo.path, "--out", out)
+    assert done.returncode == 0, done.stderr
+    (record,) = _records(out)
+    url = record["githubUrl"]
+    assert record["filePath"] == path
+    assert url.isascii() and not any(c.isspace() for c in url) and url.count("#") == 1, url
+    prefix = f"https://github.com/{REPO}/blob/{sha}/"
+    where, _, lines = url.partition("#")
+    assert where.startswith(prefix) and unquote(where.removeprefix(prefix)) == path
+    assert lines == "L1-L3"
