@@ -9,6 +9,7 @@ from bench import (
     completeness,
     explain_stage,
     extract_stage,
+    hostile_stage,
     llm_acceptance,
     llm_stage,
     regen_stage,
@@ -22,6 +23,7 @@ STAGES = {
     "llm": llm_stage.main,
     "llm-acceptance": llm_acceptance.main,
     "explain": explain_stage.main,
+    "hostile": hostile_stage.main,  # issue 16: 200,000 tiny files, pathological patterns
 }
 
 
