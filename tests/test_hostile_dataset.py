@@ -256,3 +256,50 @@ def test_a_gzip_bomb_in_versions_is_bounded(tmp_path: Path, command: str) -> Non
     peak_kb = int(done.stderr.split("PEAK ")[1].split()[0])
     assert peak_kb < 400 * 1024, (peak_kb, done.stderr[-500:])  # 600 MB inflated, never held
     assert elapsed < 60, elapsed
+
+
+@pytest.fixture(scope="module")
+def source_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from gitrepo import GitRepo
+
+    repo = GitRepo.init(tmp_path_factory.mktemp("src") / "repo")
+    repo.commit({"src/lib.rs": 'fn f() -> anyhow::Result<()> {\n    anyhow::bail!("boom");\n}\n'})
+    return repo.path
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("name, text", MANIFESTS, ids=[m[0] for m in MANIFESTS])
+def test_extract_regenerate_and_diff_over_a_hostile_manifest_are_one_line(
+    tmp_path: Path, source_repo: Path, name: str, text: str
+) -> None:
+    out = tmp_path / "out"
+    root = write_dataset(out, REPO, _bodies())
+    (root / "manifest.json").write_bytes(text.encode("utf-8", "surrogateescape"))
+    common = ["--repo", REPO, "--source", str(source_repo), "--out", str(out)]
+    for args in (
+        ["extract", *common, "--sha", "main"],
+        ["regenerate", *common, "--ref", "main"],
+        ["diff", str(root), str(root), "--out", str(out)],
+    ):
+        result = _run(args)
+        assert result.exception is None or isinstance(result.exception, SystemExit), (
+            name,
+            args[0],
+            result.output,
+        )
+        assert "Traceback" not in result.output
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("command", ["extract", "regenerate"])
+def test_a_fifo_manifest_never_blocks_a_run(
+    tmp_path: Path, source_repo: Path, command: str
+) -> None:
+    out = tmp_path / "out"
+    root = write_dataset(out, REPO, _bodies(), records={})
+    (root / "manifest.json").unlink()
+    os.mkfifo(root / "manifest.json")
+    rev = ["--sha", "main"] if command == "extract" else ["--ref", "main"]
+    args = [command, "--repo", REPO, "--source", str(source_repo), "--out", str(out), *rev]
+    result = _run(args)
+    assert result.exit_code != 0 and "FIFO" in result.output, result.output

@@ -32,7 +32,7 @@ from pydantic import BaseModel
 
 from pipeline.core.errors import StoreError as StoreError
 from pipeline.core.model import Provenance, Record, Retired
-from pipeline.dataset import atomicdir
+from pipeline.dataset import atomicdir, safefile
 
 MANIFEST_FORMAT = 1
 # Version files are written at every run and read by diffs: level 3 packs risingwave's 23 MB
@@ -297,6 +297,8 @@ def load_previous(root: Path) -> Previous | None:
                     "or extract into a fresh OUT"
                 )
             records[match.group(1)] = line.rstrip("\n")
+    if not manifest.get("datasetVersion") or not manifest.get("sha"):
+        raise StoreError(f"{manifest_path} lacks sha or datasetVersion; extract into a fresh OUT")
     return Previous(
         version=manifest["datasetVersion"],
         sha=manifest["sha"],
@@ -322,11 +324,20 @@ def recover_if_present(root: Path) -> None:
 
 def read_manifest(root: Path) -> dict[str, Any]:
     """The manifest, refusing a format this version does not know."""
-    try:
-        manifest: dict[str, Any] = json.loads((root / "manifest.json").read_text("utf-8"))
+    try:  # a regular, bounded file: a FIFO or a link is refused, never waited on or followed
+        raw = safefile.read_json(root / "manifest.json")
     except (OSError, ValueError) as err:
         raise StoreError(f"{root}/manifest.json cannot be read ({err}); re-run extract") from err
-    if manifest.get("format", MANIFEST_FORMAT) > MANIFEST_FORMAT:
+    if not isinstance(raw, dict):
+        raise StoreError(f"{root}/manifest.json is not an errdoc manifest; re-run extract")
+    manifest: dict[str, Any] = raw
+    fmt = manifest.get("format", MANIFEST_FORMAT)
+    if not isinstance(fmt, int) or isinstance(fmt, bool):
+        raise StoreError(f"{root}/manifest.json is not an errdoc manifest; re-run extract")
+    for key in ("sha", "datasetVersion"):
+        if not isinstance(manifest.get(key), str):
+            raise StoreError(f"{root}/manifest.json has no {key}; re-run extract")
+    if fmt > MANIFEST_FORMAT:
         raise StoreError(
             f"{root}/manifest.json has format {manifest['format']}, newer than this errdoc "
             f"understands ({MANIFEST_FORMAT}); upgrade errdoc"
@@ -335,8 +346,9 @@ def read_manifest(root: Path) -> dict[str, Any]:
 
 
 def _lines(path: Path) -> Iterator[str]:
-    with path.open(encoding="utf-8") as handle:
-        for line in handle:
+    with safefile.open_regular(path) as handle:
+        for raw in handle:
+            line = raw.decode("utf-8")
             if line.strip():
                 yield line
 
@@ -344,5 +356,4 @@ def _lines(path: Path) -> Iterator[str]:
 def read_version(root: Path, version: str) -> list[Record]:
     """The records of one published version."""
     path = root / "versions" / f"{version}.jsonl.gz"
-    text = gzip.decompress(path.read_bytes()).decode("utf-8")
-    return [Record.model_validate_json(line) for line in text.splitlines() if line.strip()]
+    return [Record.model_validate_json(line) for line in safefile.gzip_lines(path)]
