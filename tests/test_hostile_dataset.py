@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -303,3 +304,21 @@ def test_a_fifo_manifest_never_blocks_a_run(
     args = [command, "--repo", REPO, "--source", str(source_repo), "--out", str(out), *rev]
     result = _run(args)
     assert result.exit_code != 0 and "FIFO" in result.output, result.output
+
+
+@pytest.mark.parametrize("which", ["records", "versions", "dataset"])
+def test_a_symlinked_dataset_directory_is_refused(tmp_path: Path, which: str) -> None:
+    out = tmp_path / "out"
+    root = write_dataset(tmp_path / "elsewhere", REPO, _bodies())
+    (root / "versions").mkdir()
+    target = out / REPO
+    target.parent.mkdir(parents=True)
+    if which == "dataset":
+        target.symlink_to(root)
+    else:
+        write_dataset(out, REPO, _bodies())
+        if which == "records":
+            shutil.rmtree(target / "records")
+        (target / which).symlink_to(root / which)
+    with pytest.raises(RenderError, match="symbolic link"):
+        render_site(out, tmp_path / "site")

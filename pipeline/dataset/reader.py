@@ -229,6 +229,9 @@ def load_dataset(repo_dir: Path) -> Dataset:
     """Load `OUT/<owner>/<name>/`; the manifest and versions are optional."""
     if not (repo_dir / "records").is_dir():
         raise DatasetError(f"{repo_dir}: no records/ directory; run `errdoc extract` first")
+    for path in (repo_dir, repo_dir / "records", repo_dir / "versions"):
+        if path.is_symlink():  # its files would be read from wherever the link points
+            raise DatasetError(f"{path}: is a symbolic link; errdoc never follows one")
     manifest = read_manifest(repo_dir)
     published = manifest.get("datasetVersion")
     records, versions = load_records(repo_dir, published if isinstance(published, str) else None)
