@@ -12,9 +12,17 @@ SITE     ?= site
 FORMAT   ?= text
 REPOS    ?= repos.toml
 
-opt = $(if $($(1)),$(2) "$($(1))")
+# Values reach the shell single-quoted (`q`), so the shell never re-reads them:
+# REPO='o/n"; touch x', SOURCE='$$(...)' or a backquote stay one inert argument. ARGS,
+# several words by design, is read from the environment (make exports command-line
+# variables) and split by the shell with globbing off: no substitution, no expansion.
+SHELL := /bin/sh
+.SHELLFLAGS := -fec
+q = '$(subst ','\'',$(1))'
+v = $(call q,$($(1)))
+opt = $(if $($(1)),$(2) $(call v,$(1)))
 # What extract and regenerate share (pipeline/commands.py `run_options`).
-run_opts = --out "$(OUT)" --analyzer "$(ANALYZER)" $(call opt,SOURCE,--source) \
+run_opts = --out $(call v,OUT) --analyzer $(call v,ANALYZER) $(call opt,SOURCE,--source) \
 	$(call opt,MODEL,--model) $(call opt,CACHE,--cache) $(call opt,INCLUDE,--include) \
 	$(call opt,EXCLUDE,--exclude) $(call opt,CONCURRENCY,--concurrency)
 
@@ -32,23 +40,23 @@ $(STAMP): pyproject.toml
 setup: $(STAMP) ## create .venv and install errdoc with its dev tools
 
 extract: $(STAMP) ## make extract REPO=owner/name SHA=commit [SOURCE=] [OUT=] [ANALYZER=] [MODEL=] [CACHE=] [INCLUDE=] [EXCLUDE=] [CONCURRENCY=]
-	@test -n "$(REPO)" || { echo "error: REPO=owner/name is required (e.g. make extract REPO=risingwavelabs/risingwave SHA=main)" >&2; exit 2; }
-	@test -n "$(SHA)" || { echo "error: SHA=<commit, tag or branch> is required" >&2; exit 2; }
-	$(ERRDOC) extract --repo "$(REPO)" --sha "$(SHA)" $(run_opts) $(ARGS)
+	@test -n $(call v,REPO) || { echo "error: REPO=owner/name is required (e.g. make extract REPO=risingwavelabs/risingwave SHA=main)" >&2; exit 2; }
+	@test -n $(call v,SHA) || { echo "error: SHA=<commit, tag or branch> is required" >&2; exit 2; }
+	$(ERRDOC) extract --repo $(call v,REPO) --sha $(call v,SHA) $(run_opts) $${ARGS-}
 
 regenerate: $(STAMP) ## make regenerate REPO=owner/name [REF=branch, default the source's HEAD] [SOURCE=] (and extract's options)
-	@test -n "$(REPO)" || { echo "error: REPO=owner/name is required" >&2; exit 2; }
-	$(ERRDOC) regenerate --repo "$(REPO)" $(call opt,REF,--ref) $(run_opts) $(ARGS)
+	@test -n $(call v,REPO) || { echo "error: REPO=owner/name is required" >&2; exit 2; }
+	$(ERRDOC) regenerate --repo $(call v,REPO) $(call opt,REF,--ref) $(run_opts) $${ARGS-}
 
 regenerate-all: $(STAMP) ## the scheduled job over REPOS=repos.toml
-	$(ERRDOC) regenerate-all --repos "$(REPOS)" --out "$(OUT)" $(call opt,CACHE,--cache) $(ARGS)
+	$(ERRDOC) regenerate-all --repos $(call v,REPOS) --out $(call v,OUT) $(call opt,CACHE,--cache) $${ARGS-}
 
 diff: $(STAMP) ## make diff OLD=<version or dir> NEW=<version or dir> [FORMAT=text|json|markdown]
-	@test -n "$(OLD)" -a -n "$(NEW)" || { echo "error: OLD= and NEW= are required" >&2; exit 2; }
-	$(ERRDOC) diff "$(OLD)" "$(NEW)" --out "$(OUT)" --format "$(FORMAT)" $(call opt,REPO,--repo) $(ARGS)
+	@test -n $(call v,OLD) && test -n $(call v,NEW) || { echo "error: OLD= and NEW= are required" >&2; exit 2; }
+	$(ERRDOC) diff $(call v,OLD) $(call v,NEW) --out $(call v,OUT) --format $(call v,FORMAT) $(call opt,REPO,--repo) $${ARGS-}
 
 render: $(STAMP) ## make render [OUT=output] [SITE=site]
-	$(ERRDOC) render --out "$(OUT)" --site "$(SITE)" $(ARGS)
+	$(ERRDOC) render --out $(call v,OUT) --site $(call v,SITE) $${ARGS-}
 
 # `make bench explain` runs one stage: the goals after `bench` are its stages, not targets.
 ifeq (bench,$(firstword $(MAKECMDGOALS)))
@@ -59,7 +67,7 @@ endif
 endif
 
 bench: $(STAMP) ## make bench [stage...] SOURCE=<local clone of risingwave> [ARGS=stage...] (never part of make test)
-	$(BIN)/python -m bench $(call opt,SOURCE,--source) $(BENCH_STAGES) $(ARGS)
+	$(BIN)/python -m bench $(call opt,SOURCE,--source) $(foreach s,$(BENCH_STAGES),$(call q,$(s))) $${ARGS-}
 
 lint: $(STAMP)
 	$(BIN)/ruff check pipeline tests bench

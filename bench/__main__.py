@@ -9,6 +9,7 @@ from bench import (
     completeness,
     explain_stage,
     extract_stage,
+    hostile_stage,
     llm_acceptance,
     llm_stage,
     quality_stage,
@@ -24,6 +25,7 @@ STAGES = {
     "llm-acceptance": llm_acceptance.main,
     "explain": explain_stage.main,
     "quality": quality_stage.main,
+    "hostile": hostile_stage.main,  # issue 16: 200,000 tiny files, pathological patterns
 }
 
 

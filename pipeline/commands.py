@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from pipeline.core.errors import StoreError
+from pipeline.core.redact import clean_error, escape_json_text, for_terminal
 from pipeline.core.usererror import UserError, default_cache
 from pipeline.dataset.lock import LockedError
 from pipeline.scan.collect import (
@@ -41,6 +43,8 @@ def user_errors(func: F) -> F:
             raise UserError(str(err).splitlines()[0] if str(err) else type(err).__name__) from None
         except BrokenPipeError:  # the reader went away (`| head`): the CLI ends quietly
             raise
+        except sqlite3.Error as err:  # the scan cache on a full or read-only disk
+            raise UserError(f"cannot use the scan cache: {err}; check CACHE") from None
         except OSError as err:  # an OUT or CACHE that is a file, read-only, full...
             where = f" {err.filename}" if err.filename else ""
             raise UserError(
@@ -136,7 +140,7 @@ def report(result: ExtractResult, allow_failures: bool, as_json: bool = False) -
             sys.exit(3)
         return
     for message in result.messages:
-        click.echo(f"errdoc: {message}", err=True)
+        click.echo(f"errdoc: {clean_error(message)}", err=True)
     if not result.published:
         return
     counts = result.counts
@@ -154,7 +158,7 @@ def report(result: ExtractResult, allow_failures: bool, as_json: bool = False) -
         sys.exit(3)
     if result.failed:
         click.echo(
-            f"errdoc: the model failed for {result.failed} sites ({result.failure}); "
+            f"errdoc: the model failed for {result.failed} sites ({clean_error(result.failure or '')}); "
             "their static explanation stands in",
             err=True,
         )
@@ -218,7 +222,7 @@ def regenerate_command(
     else:
         if outcome.result is not None:
             report(outcome.result, allow_failures=True)
-        click.echo(outcome.line(), err=True)
+        click.echo(clean_error(outcome.line()), err=True)
     if outcome.result is not None and outcome.result.failed and not allow_failures:
         sys.exit(3)
 
@@ -243,7 +247,7 @@ def validate_command(out: Path, as_json: bool) -> None:
             sys.exit(1)
         return
     for problem in problems[:50]:
-        click.echo(problem, err=True)
+        click.echo(for_terminal(problem, one_line=True), err=True)
     if len(problems) > 50:
         click.echo(f"... and {len(problems) - 50} more", err=True)
     if problems:
@@ -317,4 +321,4 @@ def sites_command(
             "pattern": context.message_pattern,
             "errorClass": context.error_class,
         }
-        click.echo(json.dumps(line, ensure_ascii=False))
+        click.echo(escape_json_text(json.dumps(line, ensure_ascii=False)))

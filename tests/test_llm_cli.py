@@ -49,7 +49,7 @@ def test_bad_key_stops_even_with_allow_failures(repo: GitRepo, tmp_path: Path) -
         )  # fmt: skip
         assert len(server.requests) == 5
     assert result.exit_code == 3
-    assert "HTTP 401 from the model server: Incorrect API key provided: ***" in result.stderr
+    assert "HTTP 401 from the model server: Incorrect API key provided: [redacted]" in result.stderr
     assert "test-key" not in result.stderr
 
 

@@ -147,7 +147,7 @@ def test_redact_hides_the_key_and_url_credentials() -> None:
     clean = redact(text, (KEY,))
     assert "hunter2" not in clean and "bob" not in clean and KEY not in clean
     assert "abcdef123456" not in clean
-    assert "https://***@proxy.example/v1" in clean
+    assert "https://[redacted]@proxy.example/v1" in clean
 
 
 def test_unreachable_url_with_credentials_is_reported_redacted(tmp_path: Path) -> None:
@@ -158,7 +158,7 @@ def test_unreachable_url_with_credentials_is_reported_redacted(tmp_path: Path) -
     analyzer = LlmAnalyzer(settings, tmp_path, static_stand_in, taxonomy=TAXONOMY)
     results = list(analyzer.analyze(make_contexts(4)))
     reasons = " ".join(a.reason or "" for a in results) + (analyzer.summary.stopped or "")
-    assert "cannot reach the model server at http://***@127.0.0.1" in reasons
+    assert "cannot reach the model server at http://[redacted]@127.0.0.1" in reasons
     assert "s3cret" not in reasons and "alice" not in reasons
 
 

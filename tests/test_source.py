@@ -313,7 +313,7 @@ def test_file_url_is_cloned_once_then_fetched(
 ) -> None:
     url = f"file://{repo.path}"
     first = open_source(REPO, url, cache)
-    assert first == cache / "repos" / "acme+widgets.git"
+    assert first.parent == cache / "repos" and first.name.startswith("acme+widgets-")
     assert not (first / "src").exists()  # bare: no work tree
     assert resolve_commit(first, "main") == repo.head()
     inode = first.stat().st_ino
@@ -338,7 +338,9 @@ def test_unreachable_url_is_a_clear_error(tmp_path: Path, cache: Path) -> None:
 
 def test_credentials_in_a_url_never_reach_the_message(cache: Path) -> None:
     # 127.0.0.1:9 refuses at once; nothing leaves the machine.
-    with pytest.raises(SourceError, match=r"could not clone https://\*\*\*@127\.0\.0\.1") as info:
+    with pytest.raises(
+        SourceError, match=r"could not clone https://\[redacted\]@127\.0\.0\.1"
+    ) as info:
         open_source(REPO, "https://user:s3cret@127.0.0.1:9/x.git", cache)
     assert "s3cret" not in str(info.value)
     assert "\n" not in str(info.value)

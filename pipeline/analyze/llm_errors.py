@@ -15,6 +15,9 @@ from typing import Literal
 
 import openai
 
+from pipeline.core.redact import REDACTED
+from pipeline.core.redact import redact as redact_secrets
+
 Kind = Literal["context", "param", "client", "transient"]
 
 # Wordings of "the prompt is too long" across OpenAI, vLLM, llama.cpp, Ollama, Anthropic-style.
@@ -25,17 +28,14 @@ _CONTEXT = re.compile(
     re.IGNORECASE,
 )
 _QUOTA = re.compile(r"insufficient_quota|exceeded your current quota|billing", re.IGNORECASE)
-_URL_CREDENTIALS = re.compile(r"(?<=://)[^/@\s]+@")
-_BEARER = re.compile(r"(?i)\b(bearer\s+|sk-)[A-Za-z0-9_\-.]{6,}")
 
 
 def redact(text: str, secrets: tuple[str | None, ...] = ()) -> str:
-    """text without the API key, URL credentials or anything that looks like a bearer token."""
+    """text without the run's API key and whatever core/redact.py recognises as a secret."""
     for secret in secrets:
         if secret and len(secret) >= 4:
-            text = text.replace(secret, "***")
-    text = _URL_CREDENTIALS.sub("***@", text)
-    return _BEARER.sub(lambda m: m.group(1) + "***", text)
+            text = text.replace(secret, REDACTED)
+    return redact_secrets(text)
 
 
 def short(text: object, limit: int = 300) -> str:

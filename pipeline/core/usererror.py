@@ -8,6 +8,8 @@ from typing import Any
 
 import click
 
+from pipeline.core.redact import clean_error
+
 
 class UserError(click.ClickException):
     """A one-line error for the user; exit status 1."""
@@ -16,7 +18,7 @@ class UserError(click.ClickException):
         return self.message
 
     def show(self, file: Any = None) -> None:
-        click.echo(f"errdoc: error: {self.message}", err=True)
+        click.echo(f"errdoc: error: {clean_error(self.message)}", err=True)
 
 
 def default_cache() -> Path:

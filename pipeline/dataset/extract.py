@@ -12,6 +12,7 @@ from typing import Any
 from pipeline.analyze import Analysis, Analyzer, SiteContext
 from pipeline.analyze.static import STATIC_VERSION, StaticAnalyzer
 from pipeline.core.model import Provenance, Record, Retired
+from pipeline.core.redact import clean_error, redact
 from pipeline.dataset.carry import (
     NOTHING,
     Carried,
@@ -319,7 +320,7 @@ def _assemble(
         provenance[context.record_id] = Provenance(
             analyzer=analysis.analyzer,
             status=analysis.status,
-            reason=analysis.reason,
+            reason=redact(analysis.reason) if analysis.reason else None,
             model=analysis.model,
             promptVersion=analysis.prompt_version,
             contentHash=context.content_hash,
@@ -349,4 +350,4 @@ def _retire(previous: Previous | None, current: Set[str], sha: str) -> dict[str,
 
 def warn(message: str) -> None:
     """A warning line on stderr."""
-    print(f"warning: {message}", file=sys.stderr)
+    print(f"warning: {clean_error(message)}", file=sys.stderr)

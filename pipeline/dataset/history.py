@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.core.errors import StoreError
-from pipeline.dataset import atomicdir
+from pipeline.dataset import atomicdir, safefile
 
 # At most this many deltas follow a snapshot: rebuilding any version reads one
 # snapshot and at most 29 deltas (each about the size of what changed that day).
@@ -129,11 +129,11 @@ def drop(
 
 
 def _read(path: Path) -> list[str]:
+    """The non-blank lines of a version file, read as untrusted (bounded, no links)."""
     try:
-        text = gzip.decompress(path.read_bytes()).decode("utf-8")
-    except (OSError, EOFError, UnicodeDecodeError) as err:
+        return [line.decode("utf-8").rstrip("\n") for line in safefile.gzip_lines(path)]
+    except (OSError, UnicodeDecodeError) as err:
         raise StoreError(f"{path} cannot be read ({err})") from err
-    return [line for line in text.split("\n") if line.strip()]
 
 
 def _header(lines: list[str], path: Path) -> dict[str, list[str] | str]:

@@ -8,9 +8,9 @@ and optionally `manifest.json` (provenance, retired records) and
 
 from __future__ import annotations
 
-import json
 import os
 import re
+import time
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -22,9 +22,17 @@ from pydantic import ValidationError
 
 from pipeline.core.model import Provenance, Record, RecordFile, Retired
 from pipeline.dataset import history
+from pipeline.dataset.safefile import (
+    UnsafeFile,
+    is_record_id,
+    open_regular,
+    read_json,
+    read_regular,
+)
 from pipeline.dataset.store import StoreError, dataset_dirs
 
 _SEGMENT = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+_DOT_NAME = re.compile(r"^\.[A-Za-z0-9_-]+$")  # `org/.github`; never a staging/spare/trash dir
 _VERSION_NAME = re.compile(r"^[0-9A-Za-z:._-]+$")
 
 
@@ -75,11 +83,27 @@ class Dataset:
         """Path of `records/<id>.json` for a current record."""
         return self.root / "records" / f"{record_id}.json"
 
+    def record_bytes(self, record_id: str) -> bytes:
+        """The bytes of `records/<id>.json`, refusing a link, a FIFO or a huge file."""
+        path = self.record_file(record_id)
+        try:
+            return read_regular(path)
+        except FileNotFoundError as exc:
+            raise DatasetChanged(f"{path}: vanished while being read") from exc
+        except OSError as exc:
+            raise DatasetError(
+                str(exc) if isinstance(exc, UnsafeFile) else f"{path}: {exc}"
+            ) from exc
+
 
 def safe_repo(repo: str) -> bool:
-    """True when `owner/name` can be used as two path segments (no `..`, no dot-files)."""
+    """True when `owner/name` can be two path segments: no `..`, a dot name only like `.github`."""
     parts = repo.split("/")
-    return len(parts) == 2 and all(_SEGMENT.match(p) for p in parts)
+    return (
+        len(parts) == 2
+        and bool(_SEGMENT.match(parts[0]))
+        and bool(_SEGMENT.match(parts[1]) or _DOT_NAME.match(parts[1]))
+    )
 
 
 def page_path(record: Record) -> str:
@@ -90,15 +114,19 @@ def page_path(record: Record) -> str:
 
 def _read_json(path: Path) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return read_json(path)
+    except FileNotFoundError as exc:
+        raise DatasetChanged(f"{path}: vanished while being read") from exc
+    except OSError as exc:  # a link, a FIFO, too large: said once, in one line
+        raise DatasetError(str(exc)) from exc
+    except ValueError as exc:
         raise DatasetError(f"{path}: unreadable JSON ({exc}); re-run `errdoc extract`") from exc
 
 
 def read_manifest(repo_dir: Path) -> dict[str, Any]:
     """`manifest.json` of a dataset directory; empty when absent or not an object."""
     path = repo_dir / "manifest.json"
-    if not path.is_file():
+    if not os.path.lexists(path):
         return {}
     raw = _read_json(path)
     return raw if isinstance(raw, dict) else {}
@@ -139,9 +167,9 @@ def _load_jsonl(root: Path) -> list[Record] | None:
     if not path.is_file():
         return None
     try:
-        with path.open(encoding="utf-8") as handle:
+        with open_regular(path) as handle:
             records = [Record.model_validate_json(line) for line in handle if line.strip()]
-    except (OSError, UnicodeDecodeError, ValidationError):
+    except (OSError, ValidationError):
         return None
     files = {name[:-5] for name in os.listdir(root / "records") if name.endswith(".json")}
     if {r.id for r in records} != files or len(records) != len(files):
@@ -171,8 +199,10 @@ def _retired(raw: Any) -> dict[str, Retired]:
     if not isinstance(raw, dict):
         return out
     for rid, entry in raw.items():
+        if not is_record_id(rid):  # the key names a page and an API file: never a path
+            continue
         try:
-            out[str(rid)] = Retired.model_validate(entry)
+            out[rid] = Retired.model_validate(entry)
         except ValidationError:
             continue
     return out
@@ -185,7 +215,7 @@ def _version_records(root: Path, version: str) -> dict[str, Record]:
     try:
         lines = history.rebuild(root, version)
         return {rid: Record.model_validate_json(line) for rid, line in lines.items()}
-    except (StoreError, ValidationError):
+    except (StoreError, OSError, ValidationError):
         return {}
 
 
@@ -193,6 +223,9 @@ def load_dataset(repo_dir: Path) -> Dataset:
     """Load `OUT/<owner>/<name>/`; the manifest and versions are optional."""
     if not (repo_dir / "records").is_dir():
         raise DatasetError(f"{repo_dir}: no records/ directory; run `errdoc extract` first")
+    for path in (repo_dir, repo_dir / "records", repo_dir / "versions"):
+        if path.is_symlink():  # its files would be read from wherever the link points
+            raise DatasetError(f"{path}: is a symbolic link; errdoc never follows one")
     manifest = read_manifest(repo_dir)
     published = manifest.get("datasetVersion")
     records, versions = load_records(repo_dir, published if isinstance(published, str) else None)
@@ -215,6 +248,22 @@ def load_dataset(repo_dir: Path) -> Dataset:
     )
 
 
+class DatasetChanged(DatasetError):
+    """A file vanished while being read: a publish swapped the dataset in meanwhile."""
+
+
+READ_ATTEMPTS = 5
+
+
 def load_all(out: Path) -> list[Dataset]:
-    """Every dataset under OUT (each `OUT/<owner>/<name>/` with a records/ directory)."""
-    return [load_dataset(p) for p in dataset_dirs(out)]
+    """Every dataset under OUT (each `OUT/<owner>/<name>/` with a records/ directory).
+
+    A publish swaps a whole dataset directory in one step; a reader that meets the
+    swap half-way (a listed file gone) reads again, and gives up in one line.
+    """
+    for _ in range(READ_ATTEMPTS):
+        try:
+            return [load_dataset(p) for p in dataset_dirs(out)]
+        except (DatasetChanged, FileNotFoundError, NotADirectoryError):
+            time.sleep(0.05)
+    raise DatasetError(f"{out} kept changing while being read (an extract publishing?); run again")

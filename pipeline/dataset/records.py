@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import quote
 
 from pipeline.core.model import Explanation, Record
 from pipeline.languages import language_of
@@ -23,8 +24,8 @@ def slugify(message: str) -> str:
 
 
 def github_url(repo: str, sha: str, path: str, start: int, end: int) -> str:
-    """The pinned link to the window."""
-    return f"{github_tree(repo, sha)}/{path}#L{start}-L{end}"
+    """The pinned link to the window; the path percent-encoded (`#`, `?`, spaces, newlines, bidi)."""
+    return f"{github_tree(repo, sha)}/{quote(path, safe='/')}#L{start}-L{end}"
 
 
 def github_tree(repo: str, sha: str) -> str:

@@ -35,7 +35,7 @@ from pydantic import BaseModel
 
 from pipeline.core.errors import StoreError as StoreError
 from pipeline.core.model import Provenance, Record, Retired
-from pipeline.dataset import atomicdir, history
+from pipeline.dataset import atomicdir, history, safefile
 
 MANIFEST_FORMAT = 1
 
@@ -157,8 +157,13 @@ def dataset_dirs(out: Path) -> list[Path]:
         for owner in out.iterdir()
         if owner.is_dir() and not owner.name.startswith(".")
         for name in owner.iterdir()
-        if name.is_dir() and not name.name.startswith(".") and (name / "records").is_dir()
+        if name.is_dir() and _dataset_name(name.name) and (name / "records").is_dir()
     )
+
+
+def _dataset_name(name: str) -> bool:
+    """A dataset's directory name: not hidden, or hidden with no other dot (`.github`)."""
+    return not name.startswith(".") or (name.count(".") == 1 and len(name) > 1)
 
 
 def new_version() -> str:
@@ -195,18 +200,28 @@ def publish(
     body = history.jsonl(lines)
     name, version_body, entries = _version(root, publication, previous, lines, body)
     pruned, entries = history.prune(entries, keep)
-    # zlib releases the GIL: the version file is packed while the record files are written.
-    with ThreadPoolExecutor(1) as packer:
-        packed = packer.submit(history.pack, version_body)
-        staging = _stage(root, publication, previous, lines, body, entries)
-        # An orphan version file (if we die before the exchange) is harmless: nothing lists it.
-        atomicdir.write_atomic(root / "versions" / name, packed.result())
-    (staging / "versions").mkdir(exist_ok=True)
-    os.link(root / "versions" / name, staging / "versions" / name)
-    history.drop(root, staging / "versions", pruned, entries[0] if pruned else None)
-    atomicdir.fsync_tree(staging)
-    atomicdir.swap_in(staging, root)
-    atomicdir.keep_as_spare(staging, root)
+    swapped = False
+    try:
+        # zlib releases the GIL: the version file is packed while the record files are written.
+        with ThreadPoolExecutor(1) as packer:
+            packed = packer.submit(history.pack, version_body)
+            staging = _stage(root, publication, previous, lines, body, entries)
+            # An orphan version file (if we die before the exchange) is harmless: nothing lists it.
+            atomicdir.write_atomic(root / "versions" / name, packed.result())
+        (staging / "versions").mkdir(exist_ok=True)
+        os.link(root / "versions" / name, staging / "versions" / name)
+        history.drop(root, staging / "versions", pruned, entries[0] if pruned else None)
+        atomicdir.fsync_tree(staging)
+        atomicdir.swap_in(staging, root)
+        swapped = True
+        atomicdir.keep_as_spare(staging, root)
+    except OSError:
+        # A full disk (ENOSPC, EFBIG): give the space back now, not at the next run, or
+        # the disk stays full; the live dataset is untouched (recover restores it if needed).
+        atomicdir.recover(root)
+        if not swapped:
+            (root / "versions" / name).unlink(missing_ok=True)
+        raise
 
 
 def _version(
@@ -337,6 +352,8 @@ def load_previous(root: Path) -> Previous | None:
                     "or extract into a fresh OUT"
                 )
             records[match.group(1)] = line.rstrip("\n")
+    if not manifest.get("datasetVersion") or not manifest.get("sha"):
+        raise StoreError(f"{manifest_path} lacks sha or datasetVersion; extract into a fresh OUT")
     return Previous(
         version=manifest["datasetVersion"],
         sha=manifest["sha"],
@@ -362,11 +379,20 @@ def recover_if_present(root: Path) -> None:
 
 def read_manifest(root: Path) -> dict[str, Any]:
     """The manifest, refusing a format this version does not know."""
-    try:
-        manifest: dict[str, Any] = json.loads((root / "manifest.json").read_text("utf-8"))
+    try:  # a regular, bounded file: a FIFO or a link is refused, never waited on or followed
+        raw = safefile.read_json(root / "manifest.json")
     except (OSError, ValueError) as err:
         raise StoreError(f"{root}/manifest.json cannot be read ({err}); re-run extract") from err
-    if manifest.get("format", MANIFEST_FORMAT) > MANIFEST_FORMAT:
+    if not isinstance(raw, dict):
+        raise StoreError(f"{root}/manifest.json is not an errdoc manifest; re-run extract")
+    manifest: dict[str, Any] = raw
+    fmt = manifest.get("format", MANIFEST_FORMAT)
+    if not isinstance(fmt, int) or isinstance(fmt, bool):
+        raise StoreError(f"{root}/manifest.json is not an errdoc manifest; re-run extract")
+    for key in ("sha", "datasetVersion"):
+        if not isinstance(manifest.get(key), str):
+            raise StoreError(f"{root}/manifest.json has no {key}; re-run extract")
+    if fmt > MANIFEST_FORMAT:
         raise StoreError(
             f"{root}/manifest.json has format {manifest['format']}, newer than this errdoc "
             f"understands ({MANIFEST_FORMAT}); upgrade errdoc"
@@ -375,8 +401,9 @@ def read_manifest(root: Path) -> dict[str, Any]:
 
 
 def _lines(path: Path) -> Iterator[str]:
-    with path.open(encoding="utf-8") as handle:
-        for line in handle:
+    with safefile.open_regular(path) as handle:
+        for raw in handle:
+            line = raw.decode("utf-8")
             if line.strip():
                 yield line
 

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-import json
-import re
+import os
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 
 from pipeline.core.model import RecordFile
+from pipeline.core.patterns import pattern_problem
 from pipeline.dataset import store
 from pipeline.dataset.records import CODE_ONLY_FIELDS
+from pipeline.dataset.safefile import UnsafeFile, read_json
 from pipeline.languages import language_of
 
 
@@ -48,12 +49,18 @@ def validate_out(out: Path) -> tuple[int, list[str]]:
 
 def _manifest(root: Path, problems: list[str]) -> dict[str, Any] | None:
     path = root / "manifest.json"
-    if not path.exists():
+    if not os.path.lexists(path):
         return None
     try:
-        manifest: dict[str, Any] = json.loads(path.read_text("utf-8"))
+        manifest = read_json(path)
+    except OSError as err:  # a link, a FIFO, a huge file: said, never followed or waited on
+        problems.append(str(err) if isinstance(err, UnsafeFile) else f"{path}: {err}")
+        return None
     except ValueError as err:
         problems.append(f"{path}: not JSON ({err})")
+        return None
+    if not isinstance(manifest, dict):
+        problems.append(f"{path}: not a JSON object")
         return None
     return manifest
 
@@ -62,7 +69,9 @@ def _check_file(
     path: Path, validator: jsonschema.Draft202012Validator, manifest: dict[str, Any] | None
 ) -> list[str]:
     try:
-        data = json.loads(path.read_text("utf-8"))
+        data = read_json(path)
+    except OSError as err:
+        return [str(err) if isinstance(err, UnsafeFile) else f"{path}: {err}"]
     except ValueError as err:
         return [f"{path}: not JSON ({err})"]
     problems = [
@@ -74,23 +83,25 @@ def _check_file(
     record = data["record"]
     if path.stem != record["id"]:
         problems.append(f"{path}: file name does not match id {record['id']}")
-    try:
-        re.compile(record["messagePattern"])
-    except re.error as err:
-        problems.append(f"{path}: messagePattern does not compile ({err})")
+    problem = pattern_problem(record["messagePattern"])
+    if problem:  # what `explain` would not run (core/patterns.py), `validate` refuses
+        problems.append(f"{path}: messagePattern {problem}")
     lines = record["sourceCode"].count("\n") + 1
     if record["sourceCodeEnd"] - record["sourceCodeStart"] + 1 != lines:
         problems.append(f"{path}: sourceCode has {lines} lines, the window bounds say otherwise")
     if not record["sourceCodeStart"] <= record["lineNumber"] <= record["sourceCodeEnd"]:
         problems.append(f"{path}: lineNumber is outside the source window")
     language = language_of(record["filePath"])
-    provenance = (manifest or {}).get("records", {}).get(record["id"], {})
+    provenance = manifest.get("records") if manifest is not None else None
+    origin = provenance.get(record["id"]) if isinstance(provenance, dict) else None
     # exampleFix is code for the static analyzer; a model may answer with commands there.
-    static = provenance.get("analyzer") == "static"
+    static = isinstance(origin, dict) and origin.get("analyzer") == "static"
     for name in ("exampleFix", *CODE_ONLY_FIELDS) if static else CODE_ONLY_FIELDS:
         text = record.get(name)
         if text is not None and not language.parses_as_code(text):
             problems.append(f"{path}: {name} is not valid {language.name} code")
-    if manifest is not None and record["id"] not in manifest.get("records", {}):
+    if manifest is not None and (
+        not isinstance(provenance, dict) or record["id"] not in provenance
+    ):
         problems.append(f"{path}: no provenance in manifest.json")
     return problems

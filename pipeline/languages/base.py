@@ -14,6 +14,10 @@ from typing import Protocol
 from pipeline.core.sitetypes import Condition, FileScan
 
 
+class FileRefused(Exception):
+    """A file a front end will not scan (e.g. nested too deeply to walk in time); says why."""
+
+
 class Language(Protocol):
     """One language front end: file selection, sites, test code and message formats."""
 

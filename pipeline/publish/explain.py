@@ -12,7 +12,6 @@ A change here is a change there; tests/test_search_parity.py holds them together
 
 from __future__ import annotations
 
-import functools
 import re
 from collections import Counter
 from collections.abc import Mapping
@@ -20,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipeline.core.model import Record
+from pipeline.core.patterns import Budget, LinearPattern, PatternMatch, compile_pattern
 from pipeline.dataset.reader import Dataset, page_path
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
@@ -101,17 +101,14 @@ class _Entry:
     loose: str  # the pattern with its values optional (`values_left_out`)
 
 
-@functools.cache
-def _compiled(pattern: str) -> re.Pattern[str] | None:
-    """A pattern compiled when a query first needs it (None if it is not a regex).
+def _compiled(pattern: str) -> LinearPattern | None:
+    """A pattern compiled when a query first needs it (None if it is not one errdoc runs).
 
     Compiling every pattern up front was most of the cost of one `explain` call
-    (0.35 s of 0.55 s on risingwave's 6,071 records).
+    (0.35 s of 0.55 s on risingwave's 6,071 records). RE2, never `re`: a hostile
+    pattern must not backtrack (core/patterns.py).
     """
-    try:
-        return re.compile(pattern)
-    except re.error:  # a hand-edited dataset: never matches
-        return None
+    return compile_pattern(pattern)
 
 
 def literal_segments(pattern: str) -> list[str]:
@@ -206,10 +203,13 @@ class ErrorIndex:
         found: list[Match] = []
         places = locations(text)
         pools = [self._by_word.get(w, ()) for w in set(_WORD.findall(text))]
+        budget = Budget()
         for pool in [*pools, self._unanchored]:
             for entry in pool:
                 if entry.record.id in seen or entry.key not in text:
                     continue
+                if budget.spent():  # what was found so far stands; the rest is not tried
+                    break
                 seen.add(entry.record.id)
                 hit = _score(entry, text)
                 if hit is not None:
@@ -291,8 +291,8 @@ def _score(entry: _Entry, text: str) -> tuple[int, bool] | None:
     return None
 
 
-def _first(pattern: str, text: str, most: int = FIRST_MATCHES) -> list[re.Match[str]]:
-    out: list[re.Match[str]] = []
+def _first(pattern: str, text: str, most: int = FIRST_MATCHES) -> list[PatternMatch]:
+    out: list[PatternMatch] = []
     regex = _compiled(pattern)
     if regex is None:
         return out
@@ -303,7 +303,7 @@ def _first(pattern: str, text: str, most: int = FIRST_MATCHES) -> list[re.Match[
     return out
 
 
-def _bounded(text: str, m: re.Match[str], pattern: str) -> int:
+def _bounded(text: str, m: PatternMatch, pattern: str) -> int:
     """How many ends of the match stand where a message starts or ends (0, 1 or 2)."""
     before = text[: m.start()].rstrip(" \t")
     after = text[m.end() :].lstrip(" \t")

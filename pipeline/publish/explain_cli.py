@@ -3,22 +3,20 @@
 from __future__ import annotations
 
 import json
-import re
 import sys
 from pathlib import Path
 
 import click
 
+from pipeline.core.redact import for_terminal
 from pipeline.core.usererror import UserError
 from pipeline.dataset.reader import Dataset, DatasetError, load_all
 from pipeline.publish.explain import ErrorIndex, Match
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
 
 def _clean(text: str) -> str:
-    """Untrusted text for a terminal: no control characters (no escape sequences)."""
-    return _CONTROL.sub("?", text.replace("\n", " ").replace("\t", " "))
+    """Untrusted text for a terminal: no control characters, escapes or bidi overrides."""
+    return for_terminal(text, one_line=True)
 
 
 def format_matches(matches: list[Match], enclosing: dict[str, str | None]) -> str:

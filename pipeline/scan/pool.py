@@ -16,8 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.core.progress import Progress
+from pipeline.core.redact import for_terminal
 from pipeline.core.sitetypes import FileScan
 from pipeline.languages import language_of
+from pipeline.languages.base import FileRefused
 from pipeline.scan.cache import ScanCache, with_path
 from pipeline.source.repository import BlobReader, Listing, TreeEntry
 
@@ -61,13 +63,13 @@ def _init_worker(git_dir: Path, cache_dir: Path) -> None:
 Job = tuple[TreeEntry, str | None]
 
 
-def _scan_chunk(jobs: Sequence[Job]) -> list[tuple[TreeEntry, FileScan | None]]:
+def _scan_chunk(jobs: Sequence[Job]) -> list[tuple[TreeEntry, FileScan | str | None]]:
     """Read, parse and cache one chunk; the cache is written here so encoding runs in parallel.
 
     A file whose previous version is in the cache parses only its changed units.
     """
     assert _reader is not None and _cache is not None
-    out: list[tuple[TreeEntry, FileScan | None]] = []
+    out: list[tuple[TreeEntry, FileScan | str | None]] = []
     olds = [old for _, old in jobs if old is not None]
     old_scans = _cache.get_many(olds) if olds else {}
     wanted = [entry.blob_sha for entry, _ in jobs] + [old for old in olds if old in old_scans]
@@ -80,8 +82,11 @@ def _scan_chunk(jobs: Sequence[Job]) -> list[tuple[TreeEntry, FileScan | None]]:
         language = language_of(entry.path)
         old_data, old_scan = blobs.get(old or ""), old_scans.get(old or "")
         known = language.unit_scans(old_data, old_scan) if old_data and old_scan else None
-        out.append((entry, language.find_sites_after(entry.path, data, known)))
-    _cache.put_many({entry.blob_sha: scan for entry, scan in out if scan is not None})
+        try:
+            out.append((entry, language.find_sites_after(entry.path, data, known)))
+        except FileRefused as refused:  # a reason, not a scan: never cached, said each run
+            out.append((entry, str(refused)))
+    _cache.put_many({e.blob_sha: scan for e, scan in out if isinstance(scan, FileScan)})
     return out
 
 
@@ -117,6 +122,10 @@ def scan_listing(
     work = [(entry, _other(before.get(entry.path), entry.blob_sha)) for entry in todo]
     with Progress(len(todo), "parse") as bar:
         for entry, scan in _run(git_dir, cache.directory, work, jobs, bar):
+            if isinstance(scan, str):
+                result.skipped["too-deep"] += 1
+                result.warnings.append(f"{scan}; skipped")
+                continue
             if scan is None:
                 result.skipped["missing-blob"] += 1
                 result.warnings.append(
@@ -127,7 +136,7 @@ def scan_listing(
             result.scans[entry.path] = scan
             result.parsed += 1
     for warning in result.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(f"warning: {for_terminal(warning)}", file=sys.stderr)
     return result
 
 
@@ -137,7 +146,7 @@ def _other(old: str | None, new: str) -> str | None:
 
 def _run(
     git_dir: Path, cache_dir: Path, todo: list[Job], jobs: int | None, bar: Progress
-) -> list[tuple[TreeEntry, FileScan | None]]:
+) -> list[tuple[TreeEntry, FileScan | str | None]]:
     workers = jobs or os.cpu_count() or 1
     if len(todo) <= INLINE_LIMIT or workers == 1:
         _init_worker(git_dir, cache_dir)

@@ -15,6 +15,8 @@ from pathlib import Path
 from git.cmd import Git
 from git.exc import GitCommandError
 
+from pipeline.core.redact import redact as redact_secrets
+
 ALLOWED_SCHEMES = ("https", "http", "ssh", "git", "file")
 _ENV = {
     "GIT_CONFIG_NOSYSTEM": "1",
@@ -89,5 +91,5 @@ def origin_of(git_dir: Path) -> str:
 
 
 def redact(text: str) -> str:
-    """Hide credentials written into a URL (https://user:token@host)."""
-    return re.sub(r"(://)[^/@\s]+@", r"\1***@", text)
+    """Hide credentials written into a URL (https://user:token@host) and other secrets."""
+    return redact_secrets(text)

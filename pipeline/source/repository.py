@@ -44,6 +44,8 @@ from pipeline.source.objects import (  # re-exported: callers read a repository 
 
 log = logging.getLogger(__name__)
 
+# `.github` is a dataset; `.x.staging-1`, `.x.spare`, `.x.trash-1` are errdoc's own directories.
+_DOT_NAME = re.compile(r"\.[A-Za-z0-9_-]+")
 _REPO_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9._-]{1,100}")
 _SCHEME_RE = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
 _SCP_RE = re.compile(r"(?:[^@/:\s]+@)?([^@/:\s]+):(?!//)")
@@ -55,6 +57,11 @@ def validate_repo_name(repo: str) -> str:
     if not _REPO_RE.fullmatch(repo) or name in (".", "..") or name.endswith(".git"):
         raise SourceError(
             f"REPO {repo!r} is not of the form owner/name (e.g. risingwavelabs/risingwave)"
+        )
+    if name.startswith(".") and not _DOT_NAME.fullmatch(name):
+        raise SourceError(
+            f"REPO {repo!r}: a name starting with '.' may hold no other '.' "
+            "(errdoc's staging, trash and spare directories are named so); `org/.github` is fine"
         )
     return repo
 
@@ -155,14 +162,17 @@ def _write(path: Path, text: str) -> None:
 
 
 def _clone_or_fetch(repo: str, url: str, cache_dir: Path) -> Path:
-    """Keep a bare copy of `url` under cache_dir/repos: clone once, fetch on later calls."""
+    """Keep a bare copy of `url` under cache_dir/repos: clone once, fetch on later calls.
+
+    The copy is keyed by the URL as well as the name: a failed fetch of another URL for
+    the same name must never fall back on the first URL's objects (issue 16).
+    """
     owner, name = repo.split("/")
-    target = cache_dir / "repos" / f"{owner}+{name}.git"
+    digest = hashlib.sha256(url.encode()).hexdigest()[:12]
+    target = cache_dir / "repos" / f"{owner}+{name}-{digest}.git"
     shown = redact(url)
     if (target / "HEAD").is_file():
         try:
-            run_git(target, "config", "remote.origin.url", url)
-            _write(target / ORIGIN_FILE, f"{shown}\n")
             run_git(target, "fetch", "--prune", "--no-recurse-submodules", "--quiet", "origin")
         except GitCommandError as err:
             log.warning(

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import gzip
-import json
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -16,6 +14,7 @@ from pydantic import ValidationError
 from pipeline.core.model import Record
 from pipeline.dataset import history
 from pipeline.dataset.reader import DatasetError, load_records, read_manifest, safe_repo
+from pipeline.dataset.safefile import gzip_lines, load_json, open_regular
 from pipeline.dataset.store import StoreError, dataset_dirs
 from pipeline.versions.diff import DatasetDiff, Side, diff_records
 from pipeline.versions.diff_format import format_json, format_text
@@ -54,14 +53,18 @@ def _record(obj: Any, where: str) -> Record:
 
 
 def _jsonl(path: Path) -> Iterator[tuple[int, Any]]:
-    opener = gzip.open if path.name.endswith(".gz") else open
+    # Bounded and regular files only (dataset/safefile.py): a gzip bomb or a FIFO is one line.
+    lines = gzip_lines(path) if path.name.endswith(".gz") else _plain_lines(path)
     try:
-        with opener(path, "rt", encoding="utf-8") as lines:
-            for number, line in enumerate(lines, 1):
-                if line.strip():
-                    yield number, json.loads(line)
-    except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        for number, line in enumerate(lines, 1):
+            yield number, load_json(line)
+    except (OSError, ValueError) as e:
         raise DiffInputError(f"cannot read {path}: {e}") from None
+
+
+def _plain_lines(path: Path) -> Iterator[bytes]:
+    with open_regular(path) as handle:
+        yield from (line for line in handle if line.strip())
 
 
 def _manifest(repo_dir: Path) -> dict[str, Any]:
@@ -100,9 +103,10 @@ def read_version_file(path: Path, label: str) -> Side:
     if path.name.endswith(history.DELTA) or history.file_of(path.parent.parent, version) == path:
         try:
             lines = history.rebuild(path.parent.parent, version)
-        except StoreError as e:
-            raise DiffInputError(str(e)) from None
-        records = [_record(json.loads(lines[rid]), f"{path}:{rid}") for rid in sorted(lines)]
+            objs = {rid: load_json(lines[rid]) for rid in sorted(lines)}
+        except (StoreError, ValueError) as e:
+            raise DiffInputError(f"cannot read {path}: {e}") from None
+        records = [_record(obj, f"{path}:{rid}") for rid, obj in objs.items()]
     else:
         records = [_record(o, f"{path}:{n}") for n, o in _jsonl(path)]
     entries = _manifest(path.parent.parent).get("versions")

@@ -50,12 +50,17 @@ def remembered(request: ExtractRequest, manifest: Mapping[str, Any] | None) -> E
     """Fill SOURCE/INCLUDE/EXCLUDE left unset from what the dataset was made with."""
     if manifest is None:
         return request
-    return replace(
+    source = manifest.get("source")
+    return replace(  # a hand-edited manifest's wrong types are ignored, not run with
         request,
-        source=request.source or manifest.get("source"),
-        include=request.include or tuple(manifest.get("include") or ()),
-        exclude=request.exclude or tuple(manifest.get("exclude") or ()),
+        source=request.source or (source if isinstance(source, str) else None),
+        include=request.include or _strings(manifest.get("include")),
+        exclude=request.exclude or _strings(manifest.get("exclude")),
     )
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
 
 
 def regenerate(request: ExtractRequest, choice: AnalyzerChoice) -> Regeneration:

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from pipeline.core.sitetypes import Condition, FileScan
 from pipeline.languages.rust import codecheck, formats, logic, sites, testcode, unitscan
+from pipeline.languages.rust.nesting import check_nesting
 
 
 class Rust:
@@ -17,12 +18,14 @@ class Rust:
 
     def find_sites(self, path: str, source: bytes) -> FileScan:
         """Every error site of one `.rs` file."""
+        check_nesting(path, source)
         return sites.find_sites(path, source)
 
     def find_sites_after(
         self, path: str, source: bytes, known: Mapping[str, FileScan] | None
     ) -> FileScan:
         """`find_sites`, parsing only the items that `known` does not hold."""
+        check_nesting(path, source)
         if known is None:
             return sites.find_sites(path, source)
         return unitscan.find_sites_after(path, source, known)

@@ -16,7 +16,14 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from pipeline.analyze.taxonomy import load_taxonomy
 from pipeline.core.model import RecordFile
 from pipeline.core.progress import Progress
-from pipeline.dataset.reader import Dataset, DatasetError, load_all, page_path
+from pipeline.dataset.reader import (
+    READ_ATTEMPTS,
+    Dataset,
+    DatasetChanged,
+    DatasetError,
+    load_all,
+    page_path,
+)
 from pipeline.publish.render.browse import class_pages, repo_pages
 from pipeline.publish.render.pages import (
     CSP,
@@ -90,7 +97,7 @@ def _render_repo(
         )
         _write(tmp / page_path(record), page.render(ctx))
         bar.advance()
-        shutil.copyfile(ds.record_file(record.id), api / f"{record.id}.json")
+        _write(api / f"{record.id}.json", ds.record_bytes(record.id))
     retired_entries: list[dict[str, str]] = []
     for rid, ret in sorted(ds.retired.items()):
         body = ds.retired_records.get(rid)
@@ -232,6 +239,20 @@ def render_site(out: Path, site: Path, show_progress: bool = False) -> RenderRep
     """Render every dataset under OUT into SITE (pages, indexes, JSON API), atomically."""
     if site.exists() and not (site / MARKER).exists() and any(site.iterdir()):
         raise RenderError(f"{site} exists and was not made by errdoc; pass an empty or new --site")
+    for _ in range(READ_ATTEMPTS):
+        try:
+            report = _render_once(out, site, show_progress)
+        except DatasetChanged:  # an extract swapped a dataset in mid-render: read it again
+            continue
+        return RenderReport(
+            report.repositories, report.pages, report.retired_pages, report.api_files, site
+        )
+    raise RenderError(
+        f"{out} kept changing while being rendered (an extract publishing?); run again"
+    )
+
+
+def _render_once(out: Path, site: Path, show_progress: bool) -> RenderReport:
     try:
         datasets = load_all(out)
     except DatasetError as exc:
@@ -244,9 +265,18 @@ def render_site(out: Path, site: Path, show_progress: bool = False) -> RenderRep
         report = _build(tmp, datasets, show_progress)
         tmp.chmod(0o755)  # mkdtemp makes it 0700; a site is for reading
         _swap(tmp, site)
+    except DatasetChanged:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    except DatasetError as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise RenderError(str(exc)) from exc
+    except OSError as exc:  # a full disk: the old site stands, the half-written one goes
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise RenderError(
+            f"cannot write the site under {site.parent}: {exc.strerror or exc}"
+        ) from exc
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return RenderReport(
-        report.repositories, report.pages, report.retired_pages, report.api_files, site
-    )
+    return report
