@@ -6,6 +6,7 @@ OUT/<owner>/<name>/
   records.jsonl                       every record, compact, sorted by id
   manifest.json                       repo, sha, datasetVersion, counts, records, retired, versions
   versions/<datasetVersion>.jsonl.gz  every published version
+  reach.json                          how each record is reached (caller paths), by record id
 ```
 Publishing builds the whole next dataset directory beside the live one (new
 `records/`, `records.jsonl`, `manifest.json`, and hard links to everything else,
@@ -55,6 +56,8 @@ class Publication:
     # Records carried over unparsed (`carry`): compact lines and provenance in JSON form.
     carried_lines: Mapping[str, str] = field(default_factory=dict)
     carried_provenance: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    # `reach.json` (how each record is reached; issue 10), None when no index was built.
+    reach: Mapping[str, Any] | None = None
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -213,7 +216,8 @@ def _stage(
     version = publication.version
 
     staging = atomicdir.claim_staging(root)
-    atomicdir.link_tree(root, staging, skip={"records", "records.jsonl", "manifest.json"})
+    skip = {"records", "records.jsonl", "manifest.json", "reach.json"}
+    atomicdir.link_tree(root, staging, skip=skip)
     staged_records = staging / "records"
     staged_records.mkdir(exist_ok=True)
     stale = set(os.listdir(staged_records))
@@ -229,6 +233,9 @@ def _stage(
         os.close(records_fd)
     atomicdir.rewrite(staging / "records.jsonl", body)
     atomicdir.rewrite(staging / "manifest.json", _manifest(publication, previous))
+    if publication.reach is not None:
+        reach = json.dumps(publication.reach, ensure_ascii=False, separators=(",", ":"))
+        atomicdir.rewrite(staging / "reach.json", reach.encode("utf-8"))
     return staging
 
 

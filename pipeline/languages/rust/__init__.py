@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from pipeline.core.index import FileIndex
 from pipeline.core.sitetypes import FileScan
-from pipeline.languages.rust import formats, sites, testcode, unitscan
+from pipeline.languages.rust import formats, index, sites, testcode, unitscan
 
 
 class Rust:
@@ -14,6 +15,7 @@ class Rust:
     name: str = "rust"
     extractor_version: str = sites.EXTRACTOR_VERSION
     suffixes: tuple[str, ...] = (".rs",)
+    index_version: str = index.INDEX_VERSION
 
     def find_sites(self, path: str, source: bytes) -> FileScan:
         """Every error site of one `.rs` file."""
@@ -42,6 +44,10 @@ class Rust:
     def placeholders(self, message: str) -> list[str]:
         """`{}`, `{name}`, `{:?}` as written."""
         return formats.placeholders(message)
+
+    def index_file(self, path: str, source: bytes) -> FileIndex:
+        """The index of one `.rs` file (`index.index_file`)."""
+        return index.index_file(path, source)
 
 
 RUST = Rust()

@@ -1,0 +1,430 @@
+"""The call graph of a repository: every fn of the index a node, every resolved call an edge.
+
+A call is resolved by name, narrowed the way a reader would: `self.` inside an impl, a
+typed field, parameter or `let`, `Type::f`, `use` imports, the same file, module and
+crate, arity. Each edge says how it was resolved; a call that still names several fns
+keeps at most `MAX_CANDIDATES` of them, marked ambiguous, and one that names more is
+dropped rather than guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from pipeline.core.index import Call, Definition, FileIndex
+from pipeline.core.reach import EntryKind, Resolution
+from pipeline.scan.context import _crate
+
+MAX_CANDIDATES = 3
+# Methods of std types that a same-named method of the repository would shadow when the
+# receiver's type is unknown: a bare-name match on these is a guess, not a resolution.
+_STD_NAMES = (
+    "new default clone into from get get_mut insert remove push pop len is_empty iter "
+    "iter_mut map and_then unwrap expect collect to_string to_owned as_ref as_mut borrow "
+    "lock read write send recv next contains extend join split parse fmt eq cmp hash "
+    "drop take replace await filter find first last keys values entry or_insert "
+    "with_capacity build run start stop close flush poll call apply handle process "
+    "execute update set reset clear load store "
+)
+_STD_METHODS = frozenset(_STD_NAMES.split())
+_WRAPPERS = re.compile(r"^(?:Arc|Rc|Box|Option|RefCell|Mutex|RwLock|Cow|&|&mut)\s*<(.*)>$")
+_CLI_ENUM = re.compile(r"(?:Command|Commands|Cmd|Subcommand|SubCommand|Opts|Action)s?$")
+_STATEMENT_ENUM = re.compile(r"(?:Statement|Stmt)$")
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """One resolved call: `caller` calls `callee` at `line` (node ids)."""
+
+    caller: int
+    callee: int
+    line: int
+    resolution: Resolution
+    candidates: tuple[int, ...] = ()  # the other fns an ambiguous call may reach
+    call: Call | None = None
+    arm: str | None = None  # the dispatch arm the call sits in: `Statement::AlterX`
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """A fn of the repository."""
+
+    path: str
+    definition: Definition
+    module: str  # `stream::stream_manager` (+ inline modules)
+    crate: str
+
+    @property
+    def label(self) -> str:
+        d = self.definition
+        return f"{d.owner}::{d.name}" if d.owner else d.name
+
+
+@dataclass
+class CallGraph:
+    """Nodes, edges by callee, and entry points by node."""
+
+    nodes: list[Node] = field(default_factory=list)
+    callers: dict[int, list[Edge]] = field(default_factory=lambda: defaultdict(list))
+    entries: dict[int, tuple[EntryKind, str]] = field(default_factory=dict)
+    by_file: dict[str, dict[int, int]] = field(default_factory=dict)  # path -> def index -> id
+    indexes: Mapping[str, FileIndex] = field(default_factory=dict)
+    clap_enums: frozenset[str] = frozenset()  # enums deriving clap's `Subcommand`/`Parser`
+    subcommands: frozenset[str] = frozenset()  # clap builder `Command::new("x")` names
+    named: dict[tuple[str, str], list[tuple[str, Definition]]] = field(default_factory=dict)
+
+    def enclosing(self, path: str, line: int) -> int | None:
+        """The innermost fn of `path` that holds `line`."""
+        best: tuple[int, int] | None = None
+        for index, node_id in self.by_file.get(path, {}).items():
+            d = self.indexes[path].definitions[index]
+            if d.line <= line <= d.end_line and (best is None or d.line >= best[0]):
+                best = (d.line, node_id)
+        return best[1] if best else None
+
+    def definitions(self, kind: str, name: str) -> list[tuple[str, Definition]]:
+        """Every definition of a kind and name, as `(path, definition)`."""
+        return self.named.get((kind, name), [])
+
+
+def module_of(path: str) -> str:
+    """`src/meta/src/stream/mod.rs` -> `stream`; `src/lib.rs` -> ``."""
+    _, found, rest = path.partition("/src/")
+    if not found:
+        rest = path.removeprefix("src/")
+    parts = rest.removesuffix(".rs").split("/")
+    if parts and parts[-1] in ("mod", "lib", "main"):
+        parts.pop()
+    return "::".join(parts)
+
+
+def inner_type(type_text: str) -> str:
+    """The type a method is called on: `Arc<Mutex<Foo<T>>>` -> `Foo`, `&mut Foo` -> `Foo`."""
+    text = " ".join(type_text.split()).removeprefix("&").removeprefix("mut ").strip()
+    text = text.removeprefix("dyn ").removeprefix("impl ")
+    while True:
+        wrapped = _WRAPPERS.match(text)
+        if not wrapped:
+            break
+        text = wrapped[1].strip()
+    text = text.split("<", 1)[0]
+    return text.rsplit("::", 1)[-1].strip()
+
+
+class _Tables:
+    """Lookup tables over the nodes, built once per graph."""
+
+    def __init__(self, graph: CallGraph) -> None:
+        self.free: dict[str, list[int]] = defaultdict(list)
+        self.methods: dict[tuple[str, str], list[int]] = defaultdict(list)
+        self.by_method_name: dict[str, list[int]] = defaultdict(list)
+        self.traits_of: dict[str, set[str]] = defaultdict(set)
+        self.fields: dict[tuple[str, str], str] = {}
+        self.rpc: dict[str, list[int]] = defaultdict(list)
+        self.aliases: dict[str, str] = {}  # `type XRef = Arc<X>`: XRef -> X
+        for node_id, node in enumerate(graph.nodes):
+            d = node.definition
+            if d.owner is None:
+                self.free[d.name].append(node_id)
+            else:
+                self.methods[(d.owner, d.name)].append(node_id)
+                self.by_method_name[d.name].append(node_id)
+                if d.trait and d.trait != d.owner and _is_rpc(d):
+                    self.rpc[d.name].append(node_id)
+        for index in graph.indexes.values():
+            for impl in index.impls:
+                if impl.trait:
+                    self.traits_of[impl.type].add(inner_type(impl.trait))
+            for d in index.definitions:
+                if d.kind == "field" and d.owner and d.value:
+                    self.fields.setdefault((d.owner, d.name), d.value)
+                elif d.kind == "type" and d.value and not d.owner:
+                    self.aliases.setdefault(d.name, inner_type(d.value))
+
+
+def _is_rpc(d: Definition) -> bool:
+    """A tonic service method: `async fn x(&self, request: Request<..>) -> Result<Response<..>, Status>`."""
+    return (
+        d.has_self
+        and len(d.params) == 1
+        and "Request<" in d.params[0][1]
+        and "Response<" in d.signature
+    )
+
+
+def build_graph(indexes: Mapping[str, FileIndex]) -> CallGraph:
+    """The call graph of a repository from its file indexes."""
+    graph = CallGraph(
+        indexes=indexes,
+        clap_enums=frozenset(
+            d.name
+            for index in indexes.values()
+            for d in index.definitions
+            if d.kind == "enum" and any("Subcommand" in a or "Parser" in a for a in d.attrs)
+        ),
+        subcommands=frozenset(s for index in indexes.values() for s in index.subcommands),
+    )
+    for path in sorted(indexes):
+        for d in indexes[path].definitions:
+            graph.named.setdefault((d.kind, d.name), []).append((path, d))
+        module, crate = module_of(path), _crate(path)
+        ids: dict[int, int] = {}
+        for i, d in enumerate(indexes[path].definitions):
+            if d.kind == "fn":
+                ids[i] = len(graph.nodes)
+                full = "::".join(p for p in (module, d.module) if p)
+                graph.nodes.append(Node(path, d, full, crate))
+        graph.by_file[path] = ids
+    tables = _Tables(graph)
+    for path in sorted(indexes):
+        _file_edges(graph, tables, path, indexes[path])
+    _entries(graph, tables)
+    return graph
+
+
+def _file_edges(graph: CallGraph, tables: _Tables, path: str, index: FileIndex) -> None:
+    ids = graph.by_file[path]
+    arms: dict[int, str] = {}
+    for arm in index.arms:
+        for call_index in arm.calls:
+            arms.setdefault(call_index, arm.pattern)
+    imports = {use.alias: use.path for use in index.uses if use.alias != "*"}
+    typed: dict[int, dict[str, str]] = defaultdict(dict)
+    for local in index.locals:
+        typed[local.caller][local.name] = local.type
+    seen: set[tuple[int, int, int]] = set()
+    for call_index, call in enumerate(index.calls):
+        caller = ids.get(call.caller)
+        if caller is None:
+            continue
+        variables = {**dict(graph.nodes[caller].definition.params), **typed.get(call.caller, {})}
+        resolution, found = _resolve(graph, tables, caller, call, imports, variables)
+        if not found:
+            continue
+        callee, others = found[0], tuple(found[1:])
+        key = (caller, callee, call.line)
+        if key in seen:
+            continue
+        seen.add(key)
+        edge = Edge(caller, callee, call.line, resolution, others, call, arms.get(call_index))
+        graph.callers[callee].append(edge)
+        for other in others:
+            graph.callers[other].append(
+                Edge(
+                    caller,
+                    other,
+                    call.line,
+                    resolution,
+                    (callee, *[o for o in others if o != other]),
+                    call,
+                    edge.arm,
+                )
+            )
+
+
+def _resolve(
+    graph: CallGraph,
+    tables: _Tables,
+    caller: int,
+    call: Call,
+    imports: Mapping[str, str],
+    variables: Mapping[str, str],
+) -> tuple[Resolution, list[int]]:
+    node = graph.nodes[caller]
+    owner = node.definition.owner
+    name, qualifier = call.name, call.qualifier
+    if call.kind == "method":
+        typed = _receiver_type(tables, owner, qualifier, variables)
+        if typed is not None:
+            how, type_name = typed
+            found = _methods_of(tables, type_name, name)
+            if found:
+                return how, _narrow(graph, node, found, call)
+        if (
+            name in tables.rpc
+            and qualifier != "self"
+            and ("client" in qualifier.lower() or "inner" in qualifier or "stub" in qualifier)
+        ):
+            return "rpc", tables.rpc[name][:MAX_CANDIDATES]
+        if name in _STD_METHODS:
+            return "name", []
+        found = [
+            n for n in tables.by_method_name.get(name, []) if graph.nodes[n].definition.has_self
+        ]
+        if qualifier.startswith("self.") and owner:  # another object than `self`: not its methods
+            found = [n for n in found if graph.nodes[n].definition.owner != owner]
+        return "name", _narrow(graph, node, found, call, strict=True)
+    if call.kind == "path":
+        last = qualifier.rsplit("::", 1)[-1].split("<", 1)[0]
+        if last == "Self" and owner:
+            found = _methods_of(tables, owner, name)
+            return ("self", _narrow(graph, node, found, call)) if found else ("name", [])
+        if last[:1].isupper():
+            found = _methods_of(tables, last, name)
+            return "type", _narrow(graph, node, found, call)
+        return _module_call(graph, tables, node, call, imports)
+    return _plain_call(graph, tables, node, call, imports)
+
+
+def _receiver_type(
+    tables: _Tables, owner: str | None, qualifier: str, variables: Mapping[str, str]
+) -> tuple[Resolution, str] | None:
+    if qualifier == "self" and owner:
+        return "self", owner
+    if qualifier.startswith("self.") and owner:
+        field_name = qualifier[5:]
+        if field_name.isidentifier():
+            written = tables.fields.get((owner, field_name))
+            return ("type", inner_type(written)) if written else None
+        return None
+    if qualifier.isidentifier() and qualifier in variables:
+        return "type", inner_type(variables[qualifier])
+    return None
+
+
+def _methods_of(tables: _Tables, type_name: str, name: str) -> list[int]:
+    type_name = tables.aliases.get(type_name, type_name)
+    found = list(tables.methods.get((type_name, name), []))
+    if not found:  # a trait's default method, or the trait object itself
+        for trait in sorted(tables.traits_of.get(type_name, ())):
+            found.extend(tables.methods.get((trait, name), []))
+    return found
+
+
+def _module_call(
+    graph: CallGraph, tables: _Tables, node: Node, call: Call, imports: Mapping[str, str]
+) -> tuple[Resolution, list[int]]:
+    segments = call.qualifier.split("::")
+    how: Resolution = "local"
+    if segments[0] in imports:
+        segments = imports[segments[0]].split("::") + segments[1:]
+        how = "import"
+    wanted = [s for s in segments if s not in ("crate", "self", "super")]
+    named = tables.free.get(call.name, [])
+    # `a::b::f`: fns of module `..::a::b`, else of a module below `a::b` (re-exported by `pub use`).
+    found = [n for n in named if _module_ends(graph.nodes[n].module, wanted)]
+    if not found and wanted:
+        found = [n for n in named if f"::{wanted[-1]}::" in f"::{graph.nodes[n].module}::"]
+        how = "name" if how == "local" else how
+    if len(found) > 1 and wanted:  # `risingwave_meta::stream::f`: the longest module suffix wins
+        found = _by_suffix(graph, found, wanted)
+    return how, _narrow(graph, node, found, call)
+
+
+def _module_ends(module: str, wanted: list[str]) -> bool:
+    return not wanted or module.split("::")[-1] == wanted[-1]
+
+
+def _by_suffix(graph: CallGraph, found: list[int], wanted: list[str]) -> list[int]:
+    def score(n: int) -> int:
+        parts = graph.nodes[n].module.split("::")
+        k = 0
+        while k < min(len(parts), len(wanted)) and parts[-1 - k] == wanted[-1 - k]:
+            k += 1
+        return k
+
+    best = max(score(n) for n in found)
+    return [n for n in found if score(n) == best]
+
+
+def _plain_call(
+    graph: CallGraph, tables: _Tables, node: Node, call: Call, imports: Mapping[str, str]
+) -> tuple[Resolution, list[int]]:
+    found = tables.free.get(call.name, [])
+    if not found:
+        return "name", []
+    same_file = [n for n in found if graph.nodes[n].path == node.path]
+    if same_file:
+        return "local", _narrow(graph, node, same_file, call)
+    imported = imports.get(call.name)
+    if imported is not None:
+        wanted = [s for s in imported.split("::")[:-1] if s not in ("crate", "self", "super")]
+        target = imported.rsplit("::", 1)[-1]
+        named = [n for n in tables.free.get(target, [])]
+        if named:
+            return "import", _narrow(
+                graph, node, _by_suffix(graph, named, wanted) if wanted else named, call
+            )
+    same_crate = [n for n in found if graph.nodes[n].crate == node.crate]
+    if same_crate:
+        return "local", _narrow(graph, node, same_crate, call)
+    return "name", _narrow(graph, node, found, call, strict=True)
+
+
+def _narrow(
+    graph: CallGraph, node: Node, found: Sequence[int], call: Call, strict: bool = False
+) -> list[int]:
+    """Candidates by arity, then nearest (same file, crate) first; [] when too many remain."""
+    if call.arity >= 0 and len(found) > 1:
+        fitting = [n for n in found if len(graph.nodes[n].definition.params) == call.arity]
+        found = fitting or found
+    if len(found) > 1:
+        for near in (
+            [n for n in found if graph.nodes[n].path == node.path],
+            [n for n in found if graph.nodes[n].crate == node.crate],
+        ):
+            if near:
+                found = near
+                break
+    if len(found) > MAX_CANDIDATES or (strict and len(found) > MAX_CANDIDATES):
+        return []
+    return sorted(found, key=lambda n: (graph.nodes[n].path, graph.nodes[n].definition.line))
+
+
+def _entries(graph: CallGraph, tables: _Tables) -> None:
+    """Entry points by code shape: main, RPC server methods, HTTP routes, public library API."""
+    lib_crates = {_crate(p) for p in graph.indexes if p.endswith("src/lib.rs")}
+    for node_id, node in enumerate(graph.nodes):
+        d = node.definition
+        if (
+            d.name == "main"
+            and d.owner is None
+            and not d.module
+            and not node.path.endswith("build.rs")
+        ):
+            graph.entries[node_id] = ("main", f"`{_binary(node.path)}` (fn main)")
+        elif d.owner and d.trait and _is_rpc(d):
+            graph.entries[node_id] = ("rpc", f"RPC `{d.trait}::{d.name}`")
+    for path, index in graph.indexes.items():
+        for route in index.routes:
+            for node_id in tables.free.get(route.handler.rsplit("::", 1)[-1], []):
+                if graph.nodes[node_id].crate == _crate(path):
+                    graph.entries[node_id] = ("http", f"HTTP {route.method} {route.path}")
+    for node_id, node in enumerate(graph.nodes):
+        d = node.definition
+        if (
+            node_id not in graph.entries
+            and d.public
+            and node.crate in lib_crates
+            and not graph.callers.get(node_id)
+        ):
+            where = "::".join(p for p in (node.module, node.label) if p)
+            graph.entries[node_id] = ("pub-api", f"public API `{where}`")
+
+
+def _binary(path: str) -> str:
+    parts = path.split("/")
+    if "bin" in parts[:-1]:
+        return parts[-1].removesuffix(".rs") if parts[-1] != "main.rs" else parts[-2]
+    crate = _crate(path)
+    return crate.rsplit("/", 1)[-1] or "main"
+
+
+def arm_entry(graph: CallGraph, label: str) -> tuple[EntryKind, str] | None:
+    """A dispatch arm that is an entry point: a statement, or a CLI subcommand."""
+    if label.startswith('"'):
+        name = label.strip('"')
+        return ("cli", f"subcommand `{name}`") if name in graph.subcommands else None
+    enum, variant = label.split("::", 1)
+    if _STATEMENT_ENUM.search(enum):
+        return "statement", f"statement `{label}`"
+    if _CLI_ENUM.search(enum) or enum in graph.clap_enums:
+        return "cli", f"subcommand `{_kebab(variant)}` (`{label}`)"
+    return None
+
+
+def _kebab(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower()
