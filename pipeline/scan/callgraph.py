@@ -304,6 +304,11 @@ def _module_call(
         how = "import"
     wanted = [s for s in segments if s not in ("crate", "self", "super")]
     named = tables.free.get(call.name, [])
+    # `engine::walk`: the crate named so (by its directory), at its root or below.
+    crated = [n for n in named if wanted and crate_name(graph.nodes[n].crate) == wanted[0]]
+    if crated:
+        within = [n for n in crated if _module_ends(graph.nodes[n].module, wanted[1:])]
+        return "import", _narrow(graph, node, within or crated, call)
     # `a::b::f`: fns of module `..::a::b`, else of a module below `a::b` (re-exported by `pub use`).
     found = [n for n in named if _module_ends(graph.nodes[n].module, wanted)]
     if not found and wanted:
@@ -312,6 +317,11 @@ def _module_call(
     if len(found) > 1 and wanted:  # `risingwave_meta::stream::f`: the longest module suffix wins
         found = _by_suffix(graph, found, wanted)
     return how, _narrow(graph, node, found, call)
+
+
+def crate_name(crate: str) -> str:
+    """`crates/cargo-util` -> `cargo_util`: the name a crate's directory suggests."""
+    return crate.rsplit("/", 1)[-1].replace("-", "_")
 
 
 def _module_ends(module: str, wanted: list[str]) -> bool:
@@ -401,7 +411,7 @@ def _entries(graph: CallGraph, tables: _Tables) -> None:
             and node.crate in lib_crates
             and not graph.callers.get(node_id)
         ):
-            where = "::".join(p for p in (node.module, node.label) if p)
+            where = "::".join(p for p in (crate_name(node.crate), node.module, node.label) if p)
             graph.entries[node_id] = ("pub-api", f"public API `{where}`")
 
 
