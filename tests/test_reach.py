@@ -13,7 +13,8 @@ from regen_fixtures import cli
 from pipeline.core.index import FileIndex
 from pipeline.core.reach import reach_from_json
 from pipeline.scan.callerpaths import caller_paths, user_conversion
-from pipeline.scan.callgraph import CallGraph, build_graph
+from pipeline.scan.callgraph import CallGraph
+from pipeline.scan.entrypoints import build_graph
 from pipeline.scan.indexcache import IndexCache, decode_index, encode_index, index_entries
 from pipeline.source.repository import list_files
 

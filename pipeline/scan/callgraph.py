@@ -31,8 +31,6 @@ _STD_NAMES = (
 )
 _STD_METHODS = frozenset(_STD_NAMES.split())
 _WRAPPERS = re.compile(r"^(?:Arc|Rc|Box|Option|RefCell|Mutex|RwLock|Cow|&|&mut)\s*<(.*)>$")
-_CLI_ENUM = re.compile(r"(?:Command|Commands|Cmd|Subcommand|SubCommand|Opts|Action)s?$")
-_STATEMENT_ENUM = re.compile(r"(?:Statement|Stmt)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +130,7 @@ class _Tables:
             else:
                 self.methods[(d.owner, d.name)].append(node_id)
                 self.by_method_name[d.name].append(node_id)
-                if d.trait and d.trait != d.owner and _is_rpc(d):
+                if d.trait and d.trait != d.owner and is_rpc(d):
                     self.rpc[d.name].append(node_id)
         for index in graph.indexes.values():
             for impl in index.impls:
@@ -145,7 +143,7 @@ class _Tables:
                     self.aliases.setdefault(d.name, inner_type(d.value))
 
 
-def _is_rpc(d: Definition) -> bool:
+def is_rpc(d: Definition) -> bool:
     """A tonic service method: `async fn x(&self, request: Request<..>) -> Result<Response<..>, Status>`."""
     return (
         d.has_self
@@ -155,8 +153,8 @@ def _is_rpc(d: Definition) -> bool:
     )
 
 
-def build_graph(indexes: Mapping[str, FileIndex]) -> CallGraph:
-    """The call graph of a repository from its file indexes."""
+def link(indexes: Mapping[str, FileIndex]) -> CallGraph:
+    """The nodes and edges of a repository's call graph (entry points: `entrypoints`)."""
     graph = CallGraph(
         indexes=indexes,
         clap_enums=frozenset(
@@ -181,7 +179,6 @@ def build_graph(indexes: Mapping[str, FileIndex]) -> CallGraph:
     tables = _Tables(graph)
     for path in sorted(indexes):
         _file_edges(graph, tables, path, indexes[path])
-    _entries(graph, tables)
     return graph
 
 
@@ -382,59 +379,3 @@ def _narrow(
     if len(found) > MAX_CANDIDATES or (strict and len(found) > MAX_CANDIDATES):
         return []
     return sorted(found, key=lambda n: (graph.nodes[n].path, graph.nodes[n].definition.line))
-
-
-def _entries(graph: CallGraph, tables: _Tables) -> None:
-    """Entry points by code shape: main, RPC server methods, HTTP routes, public library API."""
-    lib_crates = {_crate(p) for p in graph.indexes if p.endswith("src/lib.rs")}
-    for node_id, node in enumerate(graph.nodes):
-        d = node.definition
-        if (
-            d.name == "main"
-            and d.owner is None
-            and not d.module
-            and not node.path.endswith("build.rs")
-        ):
-            graph.entries[node_id] = ("main", f"`{_binary(node.path)}` (fn main)")
-        elif d.owner and d.trait and _is_rpc(d):
-            graph.entries[node_id] = ("rpc", f"RPC `{d.trait}::{d.name}`")
-    for path, index in graph.indexes.items():
-        for route in index.routes:
-            for node_id in tables.free.get(route.handler.rsplit("::", 1)[-1], []):
-                if graph.nodes[node_id].crate == _crate(path):
-                    graph.entries[node_id] = ("http", f"HTTP {route.method} {route.path}")
-    for node_id, node in enumerate(graph.nodes):
-        d = node.definition
-        if (
-            node_id not in graph.entries
-            and d.public
-            and node.crate in lib_crates
-            and not graph.callers.get(node_id)
-        ):
-            where = "::".join(p for p in (crate_name(node.crate), node.module, node.label) if p)
-            graph.entries[node_id] = ("pub-api", f"public API `{where}`")
-
-
-def _binary(path: str) -> str:
-    parts = path.split("/")
-    if "bin" in parts[:-1]:
-        return parts[-1].removesuffix(".rs") if parts[-1] != "main.rs" else parts[-2]
-    crate = _crate(path)
-    return crate.rsplit("/", 1)[-1] or "main"
-
-
-def arm_entry(graph: CallGraph, label: str) -> tuple[EntryKind, str] | None:
-    """A dispatch arm that is an entry point: a statement, or a CLI subcommand."""
-    if label.startswith('"'):
-        name = label.strip('"')
-        return ("cli", f"subcommand `{name}`") if name in graph.subcommands else None
-    enum, variant = label.split("::", 1)
-    if _STATEMENT_ENUM.search(enum):
-        return "statement", f"statement `{label}`"
-    if _CLI_ENUM.search(enum) or enum in graph.clap_enums:
-        return "cli", f"subcommand `{_kebab(variant)}` (`{label}`)"
-    return None
-
-
-def _kebab(name: str) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower()

@@ -14,8 +14,9 @@ from typing import Any
 from pipeline.core.reach import CallerPath, Reach, reach_to_json
 from pipeline.languages import INDEX_VERSION
 from pipeline.scan.callerpaths import attach, site_reach, user_conversion
-from pipeline.scan.callgraph import CallGraph, build_graph
+from pipeline.scan.callgraph import CallGraph
 from pipeline.scan.context import SiteContext
+from pipeline.scan.entrypoints import build_graph
 from pipeline.scan.indexcache import index_entries
 from pipeline.source.repository import TreeEntry
 

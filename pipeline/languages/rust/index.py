@@ -22,13 +22,23 @@ from pipeline.core.index import (
     Use,
 )
 from pipeline.languages.rust.facts import doc_comment
+from pipeline.languages.rust.index_items import (
+    attributes,
+    base_name,
+    flatten_use,
+    fn_signature,
+    in_test,
+    item_context,
+    short,
+    text_of,
+    token_arity,
+)
 from pipeline.languages.rust.sites import LANGUAGE, parser
-from pipeline.languages.rust.testcode import is_test_attribute, is_test_path
+from pipeline.languages.rust.testcode import is_test_path
 
 # Bump when `index_file` may answer differently for the same bytes: it keys the index cache.
 INDEX_VERSION = "2"
 
-_ARG_CHARS = 40
 _KEYWORDS = frozenset(
     [
         "as",
@@ -88,9 +98,7 @@ _ROUTE_CALL = re.compile(r"\b(get|post|put|delete|patch|head|any)\s*\(\s*([\w:]+
 _SUBCOMMAND = re.compile(
     r'^(?:(?:\w+::)*(?:Command|App|SubCommand)::(?:new|with_name)\s*\()?\s*"([\w-]+)"'
 )
-_KEPT_ATTRIBUTE = re.compile(r"^(?:derive|command|clap|get|post|put|delete|patch|head)\b")
 _RECEIVER_SPACE = re.compile(r"\s+(?=[.?])|(?<=\.)\s+")
-_GENERIC = re.compile(r"<.*>", re.S)
 
 
 @cache
@@ -101,22 +109,6 @@ def _query() -> Query:
         .read_text("utf-8")
     )
     return Query(LANGUAGE, text)
-
-
-def _text(node: Node | None) -> str:
-    return (node.text or b"").decode("utf-8", errors="replace") if node is not None else ""
-
-
-def _short(text: str, limit: int = _ARG_CHARS) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def base_name(type_text: str) -> str:
-    """`&mut risingwave::Foo<T>` -> `Foo`; `Arc<Foo>` -> `Arc` (see `callgraph.inner_type`)."""
-    text = _GENERIC.sub("", type_text).strip()
-    text = text.lstrip("&").replace("mut ", "").replace("dyn ", "").strip()
-    return text.rsplit("::", 1)[-1].strip()
 
 
 def index_file(path: str, source: bytes) -> FileIndex:
@@ -169,31 +161,31 @@ class _Builder:
         self.subcommands: list[str] = []
 
     def definition(self, kind: DefKind, node: Node) -> None:
-        owner, trait, module, test = _context(node, kind)
+        owner, trait, module, test = item_context(node, kind)
         if test:
             return
-        name = _text(node.child_by_field_name("name"))
-        attrs = _attributes(node)
+        name = text_of(node.child_by_field_name("name"))
+        attrs = attributes(node)
         visibility = next((c for c in node.children if c.type == "visibility_modifier"), None)
         signature, value, has_self = "", None, False
         params: tuple[tuple[str, str], ...] = ()
         codes: tuple[str, ...] = ()
         if kind == "fn":
-            signature, params, has_self = _fn_signature(node)
+            signature, params, has_self = fn_signature(node)
             body = node.child_by_field_name("body")
             if body is not None and b"StatusCode::" in (body.text or b""):
-                codes = tuple(dict.fromkeys(_STATUS.findall(_text(body))))
+                codes = tuple(dict.fromkeys(_STATUS.findall(text_of(body))))
             for attr in attrs:
                 route = _ROUTE_ATTR.match(attr)
                 if route:
                     line = node.start_point[0] + 1
                     self.routes.append(Route(route[1].upper(), route[2], name, line))
         else:
-            signature = _short(_text(node).split("{", 1)[0], 200)
+            signature = short(text_of(node).split("{", 1)[0], 200)
             if kind in ("const", "static"):
-                value = _short(_text(node.child_by_field_name("value")), 200)
+                value = short(text_of(node.child_by_field_name("value")), 200)
             elif kind in ("field", "type"):
-                value = _text(node.child_by_field_name("type"))
+                value = text_of(node.child_by_field_name("type"))
         if kind == "fn":
             self.fn_spans.append((node.start_byte, node.end_byte, len(self.defs)))
         self.defs.append(
@@ -206,7 +198,7 @@ class _Builder:
                 trait=trait,
                 signature=signature,
                 doc=doc_comment(node),
-                public=visibility is not None and _text(visibility) == "pub",
+                public=visibility is not None and text_of(visibility) == "pub",
                 params=params,
                 has_self=has_self,
                 value=value,
@@ -233,16 +225,16 @@ class _Builder:
     def impl(self, node: Node) -> None:
         written = node.child_by_field_name("type")
         trait = node.child_by_field_name("trait")
-        if written is None or _in_test(node):
+        if written is None or in_test(node):
             return
         self.impls.append(
-            Impl(base_name(_text(written)), _text(trait) or None, node.start_point[0] + 1)
+            Impl(base_name(text_of(written)), text_of(trait) or None, node.start_point[0] + 1)
         )
 
     def use(self, node: Node) -> None:
         argument = node.child_by_field_name("argument")
         if argument is not None:
-            _uses(argument, "", self.uses)
+            flatten_use(argument, "", self.uses)
 
     def call(self, node: Node) -> None:
         function = node.child_by_field_name("function")
@@ -252,21 +244,21 @@ class _Builder:
             return
         kind: CallKind
         if function.type == "identifier":
-            kind, name, qualifier = "plain", _text(function), ""
+            kind, name, qualifier = "plain", text_of(function), ""
         elif function.type == "scoped_identifier":
-            kind, name = "path", _text(function.child_by_field_name("name"))
-            qualifier = _text(function.child_by_field_name("path"))
+            kind, name = "path", text_of(function.child_by_field_name("name"))
+            qualifier = text_of(function.child_by_field_name("path"))
         elif function.type == "field_expression":
-            kind, name = "method", _text(function.child_by_field_name("field"))
+            kind, name = "method", text_of(function.child_by_field_name("field"))
             # `self\n    .field` as `self.field`: the receiver is matched as written
             qualifier = _RECEIVER_SPACE.sub(
-                "", _short(_text(function.child_by_field_name("value")), 80)
+                "", short(text_of(function.child_by_field_name("value")), 80)
             )
         else:
             return
         arguments = node.child_by_field_name("arguments")
         args = tuple(
-            _short(_text(a)) for a in (arguments.named_children if arguments else ()) if a.type
+            short(text_of(a)) for a in (arguments.named_children if arguments else ()) if a.type
             not in ("line_comment", "block_comment")
         )  # fmt: skip
         line = node.start_point[0] + 1
@@ -284,7 +276,7 @@ class _Builder:
             )
 
     def macro_call(self, node: Node, kind: CallKind) -> None:
-        name = _text(node)
+        name = text_of(node)
         previous = node.prev_sibling
         if name in _KEYWORDS or (not name[:1].islower() and kind != "path"):
             return
@@ -296,11 +288,11 @@ class _Builder:
         qualifier = ""
         if kind != "plain":
             before = previous.prev_sibling if previous is not None else None
-            qualifier = _text(before) if before is not None else ""
+            qualifier = text_of(before) if before is not None else ""
         caller = self.caller(node.start_byte, tree.end_byte)
         if caller < 0:
             return
-        arity = _token_arity(tree)
+        arity = token_arity(tree)
         call = Call(name, kind, qualifier, node.start_point[0] + 1, arity, caller, in_macro=True)
         self.calls.append((node.start_byte, call))
 
@@ -313,7 +305,7 @@ class _Builder:
         if pattern is None or pattern.type != "identifier":
             return
         written = node.child_by_field_name("type")
-        type_text = _text(written) if written is not None else ""
+        type_text = text_of(written) if written is not None else ""
         if not type_text:
             value = node.child_by_field_name("value")
             while value is not None and value.type in ("try_expression", "await_expression"):
@@ -321,22 +313,22 @@ class _Builder:
             if value is not None and value.type == "call_expression":
                 function = value.child_by_field_name("function")
                 if function is not None and function.type == "scoped_identifier":
-                    path = _text(function.child_by_field_name("path"))
+                    path = text_of(function.child_by_field_name("path"))
                     if base_name(path)[:1].isupper():
                         type_text = path
             elif value is not None and value.type == "struct_expression":
-                type_text = _text(value.child_by_field_name("name"))
+                type_text = text_of(value.child_by_field_name("name"))
         if not type_text:
             return
         caller = self.caller(node.start_byte, node.end_byte)
         if caller >= 0:
-            self.locals.append(Local(_text(pattern), type_text, caller))
+            self.locals.append(Local(text_of(pattern), type_text, caller))
 
     def arms_of(self, nodes: list[Node]) -> None:
         """Dispatch arms, and the fns an arm names without calling (`"build" => build::exec`)."""
         found: list[tuple[str, Node, Node, int]] = []
         for node in nodes:
-            pattern = _text(node.child_by_field_name("pattern"))
+            pattern = text_of(node.child_by_field_name("pattern"))
             enum = _ENUM_ARM.match(pattern)
             label = f"{enum[1]}::{enum[2]}" if enum else None
             if label is None:
@@ -350,10 +342,10 @@ class _Builder:
             if value.type in ("identifier", "scoped_identifier"):
                 line = value.start_point[0] + 1
                 if value.type == "identifier":
-                    call = Call(_text(value), "plain", "", line, -1, caller)
+                    call = Call(text_of(value), "plain", "", line, -1, caller)
                 else:
-                    name = _text(value.child_by_field_name("name"))
-                    qualifier = _text(value.child_by_field_name("path"))
+                    name = text_of(value.child_by_field_name("name"))
+                    qualifier = text_of(value.child_by_field_name("path"))
                     call = Call(name, "path", qualifier, line, -1, caller)
                 self.calls.append((value.start_byte, call))
         self.finish_calls()
@@ -375,141 +367,3 @@ class _Builder:
             impls=tuple(self.impls),
             subcommands=tuple(dict.fromkeys(self.subcommands)),
         )
-
-
-def _context(node: Node, kind: str) -> tuple[str | None, str | None, str, bool]:
-    """(owner, trait, inline module path, is test code) of a definition."""
-    owner: str | None = None
-    trait: str | None = None
-    modules: list[str] = []
-    current: Node | None = node
-    test = _has_test_attribute(node)
-    parent = node.parent
-    while parent is not None and not test:
-        kind_of = parent.type
-        if kind_of == "impl_item" and owner is None and kind == "fn":
-            owner = base_name(_text(parent.child_by_field_name("type")))
-            written = parent.child_by_field_name("trait")
-            trait = base_name(_text(written)) if written is not None else None
-        elif kind_of == "trait_item" and owner is None and kind == "fn":
-            owner = trait = _text(parent.child_by_field_name("name"))
-        elif (
-            kind_of in ("enum_item", "struct_item")
-            and owner is None
-            and kind
-            in (
-                "variant",
-                "field",
-            )
-        ):
-            owner = _text(parent.child_by_field_name("name"))
-        elif kind_of == "enum_variant" and kind == "field":
-            owner = None  # a struct-like variant's field: not a field of a struct
-            break
-        elif kind_of == "function_item" and kind != "fn":
-            break  # a local item: not reachable by name from elsewhere
-        elif kind_of == "mod_item":
-            modules.append(_text(parent.child_by_field_name("name")))
-        if kind_of in ("mod_item", "impl_item", "trait_item", "function_item"):
-            test = _has_test_attribute(parent)
-        current, parent = parent, parent.parent
-    if kind == "fn" and current is not None and current.type == "source_file" and not test:
-        test = _file_is_test(current)
-    return owner, trait, "::".join(reversed(modules)), test
-
-
-def _in_test(node: Node) -> bool:
-    current: Node | None = node
-    while current is not None:
-        if current.type in ("mod_item", "impl_item", "function_item") and _has_test_attribute(
-            current
-        ):
-            return True
-        current = current.parent
-    return False
-
-
-def _attributes(node: Node) -> tuple[str, ...]:
-    """The attributes the index uses (derives, routes, tests): the rest only cost cache space."""
-    attrs: list[str] = []
-    sibling = node.prev_named_sibling
-    while sibling is not None and sibling.type in (
-        "attribute_item",
-        "line_comment",
-        "block_comment",
-    ):
-        if sibling.type == "attribute_item":
-            inner = next((c for c in sibling.named_children if c.type == "attribute"), None)
-            text = _text(inner)
-            if _KEPT_ATTRIBUTE.match(text) or is_test_attribute(text):
-                attrs.append(text)
-        sibling = sibling.prev_named_sibling
-    return tuple(reversed(attrs))
-
-
-def _has_test_attribute(node: Node) -> bool:
-    return any(is_test_attribute(attr) for attr in _attributes(node))
-
-
-def _file_is_test(root: Node) -> bool:
-    for child in root.named_children:
-        if child.type == "inner_attribute_item":
-            inner = next((c for c in child.named_children if c.type == "attribute"), None)
-            if is_test_attribute(_text(inner)):
-                return True
-        elif child.type not in ("line_comment", "block_comment"):
-            return False
-    return False
-
-
-def _fn_signature(node: Node) -> tuple[str, tuple[tuple[str, str], ...], bool]:
-    body = node.child_by_field_name("body")
-    end = body.start_byte if body is not None else node.end_byte
-    source = node.text or b""
-    signature = " ".join(source[: end - node.start_byte].decode("utf-8", "replace").split())
-    params: list[tuple[str, str]] = []
-    has_self = False
-    parameters = node.child_by_field_name("parameters")
-    for child in parameters.named_children if parameters is not None else ():
-        if child.type == "self_parameter":
-            has_self = True
-        elif child.type == "parameter":
-            pattern = child.child_by_field_name("pattern")
-            name = _text(pattern).removeprefix("mut ").strip()
-            params.append((name, _text(child.child_by_field_name("type"))))
-    return signature.rstrip(" ;"), tuple(params), has_self
-
-
-def _uses(node: Node, prefix: str, out: list[Use]) -> None:
-    """Flatten a use tree: `a::{b, c as d, e::*}`."""
-    kind = node.type
-
-    def join(tail: str) -> str:
-        return f"{prefix}::{tail}" if prefix else tail
-
-    if kind in ("identifier", "scoped_identifier", "crate", "self", "super"):
-        path = join(_text(node))
-        out.append(Use(path.rsplit("::", 1)[-1], path))
-    elif kind == "use_as_clause":
-        path = join(_text(node.child_by_field_name("path")))
-        out.append(Use(_text(node.child_by_field_name("alias")), path))
-    elif kind == "use_wildcard":
-        glob = node.named_children[0] if node.named_children else None
-        out.append(Use("*", join(_text(glob)) if glob is not None else prefix))
-    elif kind == "scoped_use_list":
-        scope = node.child_by_field_name("path")
-        inner_path = join(_text(scope)) if scope is not None else prefix
-        listed = node.child_by_field_name("list")
-        if listed is not None:
-            _uses(listed, inner_path, out)
-    elif kind == "use_list":
-        for child in node.named_children:
-            _uses(child, prefix, out)
-
-
-def _token_arity(tree: Node) -> int:
-    """The number of comma-separated arguments in a `( .. )` token tree."""
-    inner = tree.children[1:-1]
-    if not inner:
-        return 0
-    return 1 + sum(1 for child in inner if child.type == ",")
