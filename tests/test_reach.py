@@ -11,7 +11,9 @@ from reach_fixtures import WORKSPACE, line_of
 from regen_fixtures import cli
 
 from pipeline.core.index import FileIndex
+from pipeline.core.model import Record
 from pipeline.core.reach import reach_from_json
+from pipeline.dataset.reader import page_path
 from pipeline.scan.callerpaths import caller_paths, user_conversion
 from pipeline.scan.callgraph import CallGraph
 from pipeline.scan.entrypoints import build_graph
@@ -289,3 +291,40 @@ def test_extract_stores_reach_by_record_id_and_records_do_not_change_shape(
     ]
     assert [sorted(r) for r in plain] == [sorted(r) for r in records]
     assert len(records[0]) == 32
+
+
+def test_the_path_is_used_in_the_static_text_the_page_and_explain_json(
+    workspace: tuple[GitRepo, str, CallGraph], tmp_path: Path
+) -> None:
+    repo, sha, _ = workspace
+    out, site = tmp_path / "out", tmp_path / "site"
+    result = cli("extract", "--repo", "o/ws", "--sha", sha, "--source", str(repo.path),
+                 "--jobs", "1", "--out", str(out), "--cache", str(tmp_path / "c"))  # fmt: skip
+    assert result.exit_code == 0, result.output
+    root = out / "o" / "ws"
+    records = [json.loads(line) for line in (root / "records.jsonl").read_text().splitlines()]
+    (record,) = [r for r in records if r["errorMessage"].startswith("engine is read-only")]
+    assert record["triggerScenarios"].endswith(
+        " Reached from statement `Statement::Insert`: `handle` -> `handle_insert` -> "
+        "`Engine::write` -> `Engine::check`. The conditions depend on `self.read_only` "
+        "(field `pub read_only: bool`: Refuse every write.)."
+    )
+    assert record["commonSituations"].endswith(
+        " Users meet it through statement `Statement::Insert`, subcommand `put` (`Opts::Put`), "
+        "RPC `KvService::put_key`."
+    )
+    result = cli("render", "--out", str(out), "--site", str(site))
+    assert result.exit_code == 0, result.output
+    page = (site / page_path(Record.model_validate(record))).read_text()
+    section = page.split('<section id="reach">', 1)[1].split("</section>", 1)[0]
+    pinned = f"https://github.com/o/ws/blob/{sha}/"
+    assert "From statement <code>Statement::Insert</code>" in section
+    assert f'<a href="{pinned}{SQL}#L{line_of(SQL, "pub fn handle")}"' in section
+    assert f'RPC <a href="{pinned}{SERVER}#L{line_of(SERVER, "async fn put_key")}"' in section
+    assert f'<a href="{pinned}{STORE}#L{line_of(STORE, "self.check(key)")}"' in section
+    result = cli("explain", "--out", str(out), "--json", "engine is read-only, cannot write k1")
+    assert result.exit_code == 0, result.output
+    (match,) = json.loads(result.output)
+    assert match["id"] == record["id"]
+    hops = [h["name"] for h in match["reach"]["paths"][0]["hops"]]
+    assert hops == ["handle", "handle_insert", "Engine::write", "Engine::check"]

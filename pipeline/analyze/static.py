@@ -11,6 +11,7 @@ from collections.abc import Iterator, Sequence
 from typing import Literal
 
 from pipeline.analyze import Analysis, SiteContext
+from pipeline.analyze.reach_text import situation_sentence, trigger_sentence
 from pipeline.analyze.taxonomy import classify, load_taxonomy
 from pipeline.core.model import Condition, Explanation, HandlingStrategy, Site
 from pipeline.languages import language_of
@@ -81,8 +82,10 @@ def explain(context: SiteContext) -> Explanation:
     )
     return Explanation(
         documentation=_documentation(context, failure_class),
-        triggerScenarios=_trigger(site, conditions),
-        commonSituations=_situations(context, failure_class),
+        triggerScenarios=_with(_trigger(site, conditions), trigger_sentence(context.reach)),
+        commonSituations=_with(
+            _situations(context, failure_class), situation_sentence(context.reach)
+        ),
         solutions=_solutions(context, conditions),
         exampleFix=_example_fix(context, conditions),
         handlingStrategy=strategy,
@@ -93,6 +96,11 @@ def explain(context: SiteContext) -> Explanation:
         tags=_tags(context, failure_class),
         backgroundTag=failure_class,
     )
+
+
+def _with(text: str, sentence: str | None) -> str:
+    """`text`, and the index's sentence after it when there is one (issue 10)."""
+    return f"{text} {sentence}" if sentence else text
 
 
 def _where(site: Site) -> str:

@@ -15,10 +15,12 @@ import sys
 from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import click
 
 from pipeline.core.model import Record
+from pipeline.core.reach import reach_to_json
 from pipeline.dataset.reader import Dataset, DatasetError, load_all, page_path
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
@@ -210,6 +212,12 @@ def _clean(text: str) -> str:
     return _CONTROL.sub("?", text.replace("\n", " ").replace("\t", " "))
 
 
+def _with_reach(match: dict[str, Any], dataset: Dataset | None) -> dict[str, Any]:
+    """A JSON match with how its record is reached (`reach`), when the dataset has `reach.json`."""
+    reach = dataset.reach.get(str(match["id"])) if dataset is not None else None
+    return {**match, "reach": reach_to_json(reach)} if reach is not None else match
+
+
 def format_matches(matches: list[Match]) -> str:
     """The human-readable answer of `explain`."""
     lines: list[str] = []
@@ -238,7 +246,9 @@ def explain_command(out: Path, as_json: bool, limit: int, text: tuple[str, ...])
         raise click.ClickException(f"no dataset under {out}/: run `errdoc extract` or pass --out")
     matches = ErrorIndex.from_datasets(datasets).search(query, limit=limit)
     if as_json:
-        click.echo(json.dumps([asdict(m) for m in matches], ensure_ascii=False, indent=2))
+        by_repo = {d.repo: d for d in datasets}
+        answer = [_with_reach(asdict(m), by_repo.get(m.repo)) for m in matches]
+        click.echo(json.dumps(answer, ensure_ascii=False, indent=2))
     elif matches:
         click.echo(format_matches(matches))
     else:
