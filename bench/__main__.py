@@ -9,6 +9,7 @@ from bench import (
     completeness,
     explain_stage,
     extract_stage,
+    index_stage,
     llm_acceptance,
     llm_stage,
     regen_stage,
@@ -22,6 +23,7 @@ STAGES = {
     "llm": llm_stage.main,
     "llm-acceptance": llm_acceptance.main,
     "explain": explain_stage.main,
+    "index": index_stage.main,
 }
 
 

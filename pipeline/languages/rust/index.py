@@ -23,8 +23,10 @@ from pipeline.core.index import (
 )
 from pipeline.languages.rust.facts import doc_comment
 from pipeline.languages.rust.index_items import (
+    ARG_CHARS,
     attributes,
     base_name,
+    file_is_test,
     flatten_use,
     fn_signature,
     in_test,
@@ -37,7 +39,7 @@ from pipeline.languages.rust.sites import LANGUAGE, parser
 from pipeline.languages.rust.testcode import is_test_path
 
 # Bump when `index_file` may answer differently for the same bytes: it keys the index cache.
-INDEX_VERSION = "2"
+INDEX_VERSION = "3"
 
 _KEYWORDS = frozenset(
     [
@@ -116,8 +118,10 @@ def index_file(path: str, source: bytes) -> FileIndex:
     if is_test_path(path):
         return FileIndex()
     tree = parser().parse(source)
+    if file_is_test(tree.root_node):
+        return FileIndex()
     captures = QueryCursor(_query()).captures(tree.root_node)
-    builder = _Builder()
+    builder = _Builder(source)
     kinds: tuple[DefKind, ...] = (
         "fn", "struct", "enum", "variant", "const", "static", "type", "trait", "field",
     )  # fmt: skip
@@ -147,7 +151,8 @@ def index_file(path: str, source: bytes) -> FileIndex:
 class _Builder:
     """Collects one file's index; calls are attributed to their innermost enclosing fn."""
 
-    def __init__(self) -> None:
+    def __init__(self, source: bytes) -> None:
+        self.source = source
         self.defs: list[Definition] = []
         self.fn_spans: list[tuple[int, int, int]] = []  # (start byte, end byte, def index)
         self.starts: list[int] = []
@@ -212,6 +217,14 @@ class _Builder:
         self.fn_spans.sort()
         self.starts = [start for start, _, _ in self.fn_spans]
 
+    def snippet(self, node: Node, limit: int = ARG_CHARS) -> str:
+        """A node's text cut at `limit` characters, reading no more of the source than that."""
+        end = min(node.end_byte, node.start_byte + 3 * limit)
+        text = self.source[node.start_byte : end].decode("utf-8", errors="replace")
+        if end == node.end_byte and len(text) <= limit and "\n" not in text:
+            return text
+        return short(text if end == node.end_byte else text + " …", limit)
+
     def caller(self, start: int, end: int) -> int:
         """The innermost fn that holds the byte range, or -1."""
         i = bisect_right(self.starts, start) - 1
@@ -251,14 +264,13 @@ class _Builder:
         elif function.type == "field_expression":
             kind, name = "method", text_of(function.child_by_field_name("field"))
             # `self\n    .field` as `self.field`: the receiver is matched as written
-            qualifier = _RECEIVER_SPACE.sub(
-                "", short(text_of(function.child_by_field_name("value")), 80)
-            )
+            value = function.child_by_field_name("value")
+            qualifier = _RECEIVER_SPACE.sub("", self.snippet(value, 80)) if value else ""
         else:
             return
         arguments = node.child_by_field_name("arguments")
         args = tuple(
-            short(text_of(a)) for a in (arguments.named_children if arguments else ()) if a.type
+            self.snippet(a) for a in (arguments.named_children if arguments else ()) if a.type
             not in ("line_comment", "block_comment")
         )  # fmt: skip
         line = node.start_point[0] + 1

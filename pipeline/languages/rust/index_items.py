@@ -35,7 +35,6 @@ def item_context(node: Node, kind: str) -> tuple[str | None, str | None, str, bo
     owner: str | None = None
     trait: str | None = None
     modules: list[str] = []
-    current: Node | None = node
     test = _has_test_attribute(node)
     parent = node.parent
     while parent is not None and not test:
@@ -65,9 +64,7 @@ def item_context(node: Node, kind: str) -> tuple[str | None, str | None, str, bo
             modules.append(text_of(parent.child_by_field_name("name")))
         if kind_of in ("mod_item", "impl_item", "trait_item", "function_item"):
             test = _has_test_attribute(parent)
-        current, parent = parent, parent.parent
-    if kind == "fn" and current is not None and current.type == "source_file" and not test:
-        test = _file_is_test(current)
+        parent = parent.parent
     return owner, trait, "::".join(reversed(modules)), test
 
 
@@ -104,7 +101,8 @@ def _has_test_attribute(node: Node) -> bool:
     return any(is_test_attribute(attr) for attr in attributes(node))
 
 
-def _file_is_test(root: Node) -> bool:
+def file_is_test(root: Node) -> bool:
+    """`#![cfg(test)]` at the top of a file."""
     for child in root.named_children:
         if child.type == "inner_attribute_item":
             inner = next((c for c in child.named_children if c.type == "attribute"), None)
