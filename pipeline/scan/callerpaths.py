@@ -106,11 +106,10 @@ def caller_paths(graph: CallGraph, target: int) -> tuple[CallerPath, ...]:
             continue
         for edge in edges:
             if edge.arm is not None:
+                # A dispatch arm is an entry even when its fn was reached another way first.
                 arm = arm_entry(graph, edge.arm)
-                if arm is not None and edge.caller not in parent:
-                    found.append(
-                        _ranked(graph, edge.caller, {**parent, edge.caller: edge}, arm, node)
-                    )
+                if arm is not None:
+                    found.append(_ranked(graph, edge.caller, parent, arm, edge))
                     continue
             if edge.caller in parent:
                 continue
@@ -131,9 +130,9 @@ def _ranked(
     top: int,
     parent: dict[int, Edge | None],
     entry: tuple[EntryKind, str],
-    below: int | None,
+    first: Edge | None,
 ) -> tuple[tuple[int, int, int], CallerPath]:
-    path = _path(graph, top, parent, entry, below)
+    path = _path(graph, top, parent, entry, first)
     guesses = sum(1 for hop in path.hops if hop.resolution == "name" or hop.candidates)
     return (_KIND_RANK[entry[0]], guesses, len(path.hops)), path
 
@@ -143,7 +142,7 @@ def _path(
     top: int,
     parent: dict[int, Edge | None],
     entry: tuple[EntryKind, str] | None,
-    below: int | None,
+    first: Edge | None,
 ) -> CallerPath:
     """The hops from `top` down to the target, following the walk's parent edges."""
     hops: list[Hop] = []
@@ -151,8 +150,8 @@ def _path(
     incoming: Edge | None = None
     while node is not None:
         edge = parent.get(node)  # the edge from `node` down to the next hop
-        if node == top and below is not None:
-            edge = parent[top]
+        if node == top and first is not None:  # a dispatch arm: its edge, not the walk's
+            edge = first
         hops.append(_hop(graph, node, incoming, edge))
         incoming = edge
         node = edge.callee if edge is not None else None

@@ -263,6 +263,8 @@ def _resolve(
             found = _methods_of(tables, last, name)
             return "type", _narrow(graph, node, found, call)
         return _module_call(graph, tables, node, call, imports)
+    if name in variables:  # a closure or a fn-typed parameter or `let`: not a fn of the index
+        return "name", []
     return _plain_call(graph, tables, node, call, imports)
 
 

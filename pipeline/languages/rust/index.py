@@ -38,8 +38,13 @@ from pipeline.languages.rust.index_items import (
 from pipeline.languages.rust.sites import LANGUAGE, parser
 from pipeline.languages.rust.testcode import is_test_path
 
+CLOSURE = "<closure>"
+# Test harness crates and helpers (`planner_test/`, `test_utils/`): their callers are not users.
+_TEST_DIRECTORY = re.compile(
+    r"(?:^|/)(?:[\w-]*[_-])?(?:tests?|test_utils?|testing)(?:[_-][\w-]*)?/"
+)
 # Bump when `index_file` may answer differently for the same bytes: it keys the index cache.
-INDEX_VERSION = "3"
+INDEX_VERSION = "5"
 
 _KEYWORDS = frozenset(
     [
@@ -115,7 +120,7 @@ def _query() -> Query:
 
 def index_file(path: str, source: bytes) -> FileIndex:
     """Definitions, calls, imports, dispatch arms and routes of one file (test code left out)."""
-    if is_test_path(path):
+    if is_test_path(path) or _TEST_DIRECTORY.search(path):
         return FileIndex()
     tree = parser().parse(source)
     if file_is_test(tree.root_node):
@@ -330,6 +335,8 @@ class _Builder:
                         type_text = path
             elif value is not None and value.type == "struct_expression":
                 type_text = text_of(value.child_by_field_name("name"))
+            elif value is not None and value.type == "closure_expression":
+                type_text = CLOSURE  # `handle(..)` then calls this closure, not a fn
         if not type_text:
             return
         caller = self.caller(node.start_byte, node.end_byte)
