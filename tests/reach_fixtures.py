@@ -76,6 +76,19 @@ impl Engine {
     pub fn shutdown(&self) -> bool {
         true
     }
+
+    pub fn flush(&self) -> u32 {
+        fn write(n: u32) -> u32 {
+            n
+        }
+        write(1)
+    }
+}
+
+pub fn apply(f: Option<fn(&str) -> Result<(), String>>) {
+    if let Some(validate) = f {
+        validate("x");
+    }
 }
 
 pub struct Conn;
@@ -92,6 +105,14 @@ pub fn stop(conn: &Conn) -> bool {
 
 pub fn stop_any(thing: &dyn Fn() -> bool, x: Holder) -> bool {
     x.item.shutdown()
+}
+""",
+    "crates/sql/src/util.rs": """\
+pub fn normalize(name: &str) -> String {
+    if name.contains(' ') {
+        panic!("cannot normalize a name with spaces");
+    }
+    name.to_lowercase()
 }
 """,
     "crates/server/src/lib.rs": """\
@@ -206,15 +227,24 @@ fn halt() {
     "crates/sql/src/lib.rs": """\
 use engine::Engine;
 
+pub mod util;
+use crate::util::*;
+
 pub enum Statement {
     Insert { key: String },
-    Drop { name: String },
+    Drop { name: String, kind: Kind },
+}
+
+pub enum Kind {
+    Table,
 }
 
 pub fn handle(stmt: Statement, engine: &Engine) {
     match stmt {
         Statement::Insert { key } => handle_insert(engine, &key),
-        Statement::Drop { name } => handle_drop(&name),
+        Statement::Drop { name, kind } => match kind {
+            Kind::Table => handle_drop(&name),
+        },
     }
 }
 
@@ -224,6 +254,7 @@ fn handle_insert(engine: &Engine, key: &str) {
 
 fn handle_drop(name: &str) {
     let walk = |n: &str| n.is_empty();
+    normalize(name);
     if walk(name) {
         panic!("cannot drop an unnamed table");
     }

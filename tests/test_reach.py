@@ -170,10 +170,24 @@ def test_a_use_import_from_a_derived_subcommand_and_a_library_pub_api(
     # `handle` is called by nobody but is public; `handle_drop` is private and called by it
     assert paths_of(graph, "handle_drop") == [
         ("statement", "statement `Statement::Drop`", [
-            ("handle", line_of(SQL, "Statement::Drop { name } =>"), None, ()),
+            ("handle", line_of(SQL, "Kind::Table =>"), None, ()),
             ("handle_drop", None, "local", ()),
         ]),
     ]  # fmt: skip
+
+
+def test_bare_names_resolve_only_where_rust_puts_them_in_scope(
+    workspace: tuple[GitRepo, str, CallGraph],
+) -> None:
+    _, _, graph = workspace
+    labels = lambda target: [  # noqa: E731
+        (graph.nodes[e.caller].label, e.resolution)
+        for e in graph.callers.get(node(graph, target), [])
+    ]
+    assert labels("normalize") == [("handle_drop", "import")]  # `use crate::util::*`
+    assert labels("validate") == [("main", "import")]  # not `apply`'s pattern-bound `validate`
+    assert labels("write") == [("Engine::flush", "local")]  # a fn nested in a method is free
+    assert labels("walk") == [("halt", "import"), ("walk", "local"), ("create_key", "import")]
 
 
 def test_user_facing_conversions(workspace: tuple[GitRepo, str, CallGraph]) -> None:

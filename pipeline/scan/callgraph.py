@@ -185,10 +185,13 @@ def link(indexes: Mapping[str, FileIndex]) -> CallGraph:
 def _file_edges(graph: CallGraph, tables: _Tables, path: str, index: FileIndex) -> None:
     ids = graph.by_file[path]
     arms: dict[int, str] = {}
-    for arm in index.arms:
+    # A call in nested arms dispatches on the outermost (`Statement::Drop(..) => match kind {
+    # ObjectType::User => ..}`): arms by line, the first one kept.
+    for arm in sorted(index.arms, key=lambda a: a.line):
         for call_index in arm.calls:
             arms.setdefault(call_index, arm.pattern)
     imports = {use.alias: use.path for use in index.uses if use.alias != "*"}
+    globs = [use.path for use in index.uses if use.alias == "*"]
     typed: dict[int, dict[str, str]] = defaultdict(dict)
     for local in index.locals:
         typed[local.caller][local.name] = local.type
@@ -198,7 +201,7 @@ def _file_edges(graph: CallGraph, tables: _Tables, path: str, index: FileIndex) 
         if caller is None:
             continue
         variables = {**dict(graph.nodes[caller].definition.params), **typed.get(call.caller, {})}
-        resolution, found = _resolve(graph, tables, caller, call, imports, variables)
+        resolution, found = _resolve(graph, tables, caller, call, imports, variables, globs)
         if not found:
             continue
         callee, others = found[0], tuple(found[1:])
@@ -229,6 +232,7 @@ def _resolve(
     call: Call,
     imports: Mapping[str, str],
     variables: Mapping[str, str],
+    globs: Sequence[str] = (),
 ) -> tuple[Resolution, list[int]]:
     node = graph.nodes[caller]
     owner = node.definition.owner
@@ -265,7 +269,7 @@ def _resolve(
         return _module_call(graph, tables, node, call, imports)
     if name in variables:  # a closure or a fn-typed parameter or `let`: not a fn of the index
         return "name", []
-    return _plain_call(graph, tables, node, call, imports)
+    return _plain_call(graph, tables, node, call, imports, globs)
 
 
 def _receiver_type(
@@ -340,7 +344,12 @@ def _by_suffix(graph: CallGraph, found: list[int], wanted: list[str]) -> list[in
 
 
 def _plain_call(
-    graph: CallGraph, tables: _Tables, node: Node, call: Call, imports: Mapping[str, str]
+    graph: CallGraph,
+    tables: _Tables,
+    node: Node,
+    call: Call,
+    imports: Mapping[str, str],
+    globs: Sequence[str],
 ) -> tuple[Resolution, list[int]]:
     found = tables.free.get(call.name, [])
     if not found:
@@ -357,10 +366,27 @@ def _plain_call(
             return "import", _narrow(
                 graph, node, _by_suffix(graph, named, wanted) if wanted else named, call
             )
-    same_crate = [n for n in found if graph.nodes[n].crate == node.crate]
-    if same_crate:
-        return "local", _narrow(graph, node, same_crate, call)
-    return "name", _narrow(graph, node, found, call, strict=True)
+    # Anything else is in scope only through a glob import (`use super::*`, `use a::b::*`):
+    # a same-named fn elsewhere in the crate is not what a bare name calls.
+    globbed = [n for n in found if any(_glob_reaches(g, node, graph.nodes[n]) for g in globs)]
+    return "import", _narrow(graph, node, globbed, call)
+
+
+def _glob_reaches(glob: str, caller: Node, candidate: Node) -> bool:
+    """Whether `use <glob>::*` in the caller's file brings the candidate's module in."""
+    segments = glob.split("::")
+    here = caller.module.split("::") if caller.module else []
+    if segments[0] in ("crate", "self", "super"):
+        if candidate.crate != caller.crate:
+            return False
+        base = [] if segments[0] == "crate" else here
+        while segments and segments[0] in ("self", "super", "crate"):
+            if segments[0] == "super" and base:
+                base = base[:-1]
+            segments = segments[1:]
+        return candidate.module == "::".join(base + segments)
+    rest = segments[1:] if crate_name(candidate.crate) == segments[0] else segments
+    return candidate.module.split("::")[-len(rest) :] == rest if rest else not candidate.module
 
 
 def _narrow(

@@ -36,30 +36,26 @@ def item_context(node: Node, kind: str) -> tuple[str | None, str | None, str, bo
     trait: str | None = None
     modules: list[str] = []
     test = _has_test_attribute(node)
+    nested = False  # a fn inside a fn body: a free fn of that body, whatever impl is around
     parent = node.parent
     while parent is not None and not test:
         kind_of = parent.type
-        if kind_of == "impl_item" and owner is None and kind == "fn":
+        free = owner is None and not nested
+        if kind_of == "impl_item" and free and kind == "fn":
             owner = base_name(text_of(parent.child_by_field_name("type")))
             written = parent.child_by_field_name("trait")
             trait = base_name(text_of(written)) if written is not None else None
-        elif kind_of == "trait_item" and owner is None and kind == "fn":
+        elif kind_of == "trait_item" and free and kind == "fn":
             owner = trait = text_of(parent.child_by_field_name("name"))
-        elif (
-            kind_of in ("enum_item", "struct_item")
-            and owner is None
-            and kind
-            in (
-                "variant",
-                "field",
-            )
-        ):
+        elif kind_of in ("enum_item", "struct_item") and free and kind in ("variant", "field"):
             owner = text_of(parent.child_by_field_name("name"))
         elif kind_of == "enum_variant" and kind == "field":
             owner = None  # a struct-like variant's field: not a field of a struct
             break
         elif kind_of == "function_item" and kind != "fn":
             break  # a local item: not reachable by name from elsewhere
+        elif kind_of == "function_item":
+            nested = True
         elif kind_of == "mod_item":
             modules.append(text_of(parent.child_by_field_name("name")))
         if kind_of in ("mod_item", "impl_item", "trait_item", "function_item"):
