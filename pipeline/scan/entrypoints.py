@@ -12,7 +12,6 @@ from pipeline.core.reach import EntryKind
 from pipeline.scan.callgraph import CallGraph, crate_name, is_rpc, link
 from pipeline.scan.context import _crate
 
-_CLI_ENUM = re.compile(r"(?:Command|Commands|Cmd|Subcommand|SubCommand|Opts|Action)s?$")
 _STATEMENT_ENUM = re.compile(r"(?:Statement|Stmt)$")
 
 
@@ -74,7 +73,7 @@ def arm_entry(graph: CallGraph, label: str) -> tuple[EntryKind, str] | None:
     enum, variant = label.split("::", 1)
     if _STATEMENT_ENUM.search(enum):
         return "statement", f"statement `{label}`"
-    if _CLI_ENUM.search(enum) or enum in graph.clap_enums:
+    if enum in graph.clap_enums:  # a `DdlCommand` of a server is not a CLI: clap's derive says
         return "cli", f"subcommand `{_kebab(variant)}` (`{label}`)"
     return None
 
