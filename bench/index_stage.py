@@ -22,8 +22,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.common import ERRDOC, add_source_args, git, require_source, standalone, workdir
-from bench.extract_stage import timed
+from bench.common import (
+    ERRDOC,
+    add_source_args,
+    git,
+    require_source,
+    run_ok,
+    standalone,
+    workdir,
+)
 
 TARGET_RATIO = 1.30
 RSS_LIMIT_MB = 1024
@@ -56,23 +63,26 @@ def _run(repo: str, source: str, rev: str, work: Path, sample: int, seed: int) -
     print(f"-- {repo} --", flush=True)
     common = ["extract", "--repo", repo, "--sha", rev, "--source", source]
     walls: dict[str, float] = {}
+    cpu: dict[str, float] = {}
     rss: dict[str, int] = {}
     for name, extra_env in (("without", {"ERRDOC_NO_INDEX": "1"}), ("with", {})):
         out, cache = work / f"out-{name}", work / f"cache-{name}"
         env = {**os.environ, **extra_env}
         cmd = [*ERRDOC, *common, "--out", str(out), "--cache", str(cache)]
-        walls[name], rss[name], _ = timed(cmd, env)
+        walls[name], rss[name], _, cpu[name] = timed(cmd, env)
     ratio = walls["with"] / walls["without"]
     print(
-        f"cold extract without index: {walls['without']:.2f} s, peak RSS {rss['without']} MB\n"
-        f"cold extract with index:    {walls['with']:.2f} s, peak RSS {rss['with']} MB "
-        f"({ratio:.2f}x; target <= {TARGET_RATIO:.2f}x, RSS < {RSS_LIMIT_MB} MB)"
+        f"cold extract without index: {walls['without']:.2f} s wall, {cpu['without']:.2f} s CPU, "
+        f"peak RSS {rss['without']} MB\n"
+        f"cold extract with index:    {walls['with']:.2f} s wall, {cpu['with']:.2f} s CPU, "
+        f"peak RSS {rss['with']} MB (wall {ratio:.2f}x, CPU {cpu['with'] / cpu['without']:.2f}x; "
+        f"target <= {TARGET_RATIO:.2f}x wall, RSS < {RSS_LIMIT_MB} MB)"
     )
     root = work / "out-with" / repo
     reach = json.loads((root / "reach.json").read_text())["records"]
     records = [json.loads(line) for line in (root / "records.jsonl").read_text().splitlines()]
     _figures(records, reach)
-    _, peak, printed = timed([sys.executable, "-m", "bench.index_stage", "--build-only",
+    _, peak, printed, _ = timed([sys.executable, "-m", "bench.index_stage", "--build-only",
                              "--source", source, "--rev", rev])  # fmt: skip
     build = json.loads(printed)
     print(
@@ -103,6 +113,19 @@ def _figures(records: list[dict[str, Any]], reach: dict[str, Any]) -> None:
         f"reaching an entry point: {len(entered) / total:.1%}; median path {median} hops; "
         f"best entry by kind: {dict(sorted(kinds.items()))}"
     )
+
+
+def timed(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, int, str, float]:
+    """(wall s, peak RSS MB of any one process, stdout, CPU s of the whole process tree).
+
+    CPU time is printed beside wall time: on a shared machine the wall-time ratio moves
+    with the other load, the CPU-time ratio much less.
+    """
+    start = time.perf_counter()
+    proc = run_ok(["/usr/bin/time", "-f", "%M %U %S", *cmd], env)
+    wall = time.perf_counter() - start
+    rss_kb, user, system = proc.stderr.strip().splitlines()[-1].split()
+    return wall, int(rss_kb) // 1024, proc.stdout, float(user) + float(system)
 
 
 def _build_only(source: Path, rev: str) -> int:

@@ -155,8 +155,10 @@ async fn create_key() -> &'static str {
     "ok"
 }
 
+#[derive(thiserror::Error, Debug)]
 pub enum ApiError {
-    Missing,
+    #[error("key {0} is missing")]
+    Missing(String),
 }
 
 impl IntoResponse for ApiError {

@@ -305,6 +305,9 @@ def test_extract_stores_reach_by_record_id_and_records_do_not_change_shape(
     ]
     assert [sorted(r) for r in plain] == [sorted(r) for r in records]
     assert len(records[0]) == 32
+    (missing,) = [r for r in records if r["errorMessage"] == "key {0} is missing"]
+    assert missing["httpStatus"] == 404  # `impl IntoResponse for ApiError` names NOT_FOUND
+    assert [r["httpStatus"] for r in plain if r["id"] == missing["id"]] == [None]
 
 
 def test_the_path_is_used_in_the_static_text_the_page_and_explain_json(

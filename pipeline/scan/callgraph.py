@@ -28,6 +28,16 @@ _STD_NAMES = (
     "drop take replace await filter find first last keys values entry or_insert "
     "with_capacity build run start stop close flush poll call apply handle process "
     "execute update set reset clear load store "
+    # Path, str, String, Option, Result, iterators, maps, sync and io (a receiver of unknown type
+    # calling one of these is far more often std's than the repository's same-named method)
+    "exists is_file is_dir display to_str to_path file_name extension parent canonicalize "
+    "starts_with ends_with trim to_lowercase to_uppercase chars bytes lines as_str as_bytes "
+    "push_str is_some is_none is_ok is_err ok err ok_or ok_or_else unwrap_or unwrap_or_else "
+    "unwrap_or_default map_err as_deref cloned copied rev zip enumerate skip chain flat_map "
+    "filter_map any all count sum max min sort sort_by dedup retain truncate drain append "
+    "contains_key get_or_insert_with iter_mut into_iter try_into try_from as_slice to_vec "
+    "position fold for_each peek nth step_by windows chunks spawn block_on "
+    "read_to_string write_all read_exact seek metadata subscribe notify wait "
 )
 _STD_METHODS = frozenset(_STD_NAMES.split())
 _WRAPPERS = re.compile(r"^(?:Arc|Rc|Box|Option|RefCell|Mutex|RwLock|Cow|&|&mut)\s*<(.*)>$")
