@@ -85,6 +85,28 @@ impl Engine {
     }
 }
 
+pub enum Job {
+    Put(String),
+    Flush,
+}
+
+impl Engine {
+    pub fn run_job(&self, job: Job) {
+        match job {
+            Job::Put(key) => self.put_raw(&key),
+            Job::Flush => {
+                self.flush();
+            }
+        }
+    }
+
+    fn put_raw(&self, key: &str) {
+        if key.is_empty() {
+            panic!("raw keys cannot be empty");
+        }
+    }
+}
+
 pub fn apply(f: Option<fn(&str) -> Result<(), String>>) {
     if let Some(validate) = f {
         validate("x");
@@ -131,6 +153,22 @@ impl KvService for KvServiceImpl {
         let key = request.into_inner().key;
         self.engine.write(&key);
         Ok(Response::new(PutResponse {}))
+    }
+}
+
+pub struct State {
+    engine: Engine,
+}
+
+pub struct AdminServiceImpl {
+    state: State,
+}
+
+#[tonic::async_trait]
+impl AdminService for AdminServiceImpl {
+    async fn flush_all(&self, request: Request<FlushRequest>) -> Result<Response<FlushResponse>, Status> {
+        self.state.engine.run_job(Job::Flush);
+        Ok(Response::new(FlushResponse {}))
     }
 }
 

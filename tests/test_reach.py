@@ -190,6 +190,31 @@ def test_bare_names_resolve_only_where_rust_puts_them_in_scope(
     assert labels("walk") == [("halt", "import"), ("walk", "local"), ("create_key", "import")]
 
 
+def test_a_field_chain_is_typed_and_a_dispatch_passes_only_its_own_variant(
+    workspace: tuple[GitRepo, str, CallGraph],
+) -> None:
+    _, _, graph = workspace
+    (edge,) = graph.callers[node(graph, "Engine::run_job")]
+    assert (graph.nodes[edge.caller].label, edge.resolution) == (
+        "AdminServiceImpl::flush_all",
+        "type",
+    )
+    assert paths_of(graph, "Engine::flush")[0] == (
+        "rpc", "RPC `AdminService::flush_all`", [
+            ("AdminServiceImpl::flush_all", line_of(SERVER, "run_job(Job::Flush)"), None, ()),
+            ("Engine::run_job", line_of(STORE, "self.flush();"), "type", ()),
+            ("Engine::flush", None, "self", ()),
+        ],
+    )  # fmt: skip
+    # `flush_all` passes `Job::Flush`: it never reaches the `Job::Put` arm
+    assert paths_of(graph, "Engine::put_raw") == [
+        (None, None, [
+            ("Engine::run_job", line_of(STORE, "Job::Put(key) =>"), None, ()),
+            ("Engine::put_raw", None, "self", ()),
+        ]),
+    ]  # fmt: skip
+
+
 def test_user_facing_conversions(workspace: tuple[GitRepo, str, CallGraph]) -> None:
     _, _, graph = workspace
     assert user_conversion(graph, "ApiError", HTTP) == (

@@ -99,7 +99,12 @@ def caller_paths(graph: CallGraph, target: int) -> tuple[CallerPath, ...]:
             found.append(_ranked(graph, node, parent, entry, None))
             if entry[0] == "main":
                 continue
-        edges = graph.callers.get(node, [])
+        below = parent[node]
+        edges = [
+            e
+            for e in graph.callers.get(node, [])
+            if below is None or not _other_variant(below.arm, e)
+        ]
         if not edges and entry is None:
             roots.append(node)
         if depth[node] >= MAX_DEPTH - 1:
@@ -123,6 +128,19 @@ def caller_paths(graph: CallGraph, target: int) -> tuple[CallerPath, ...]:
         if top != target:
             paths = [_path(graph, top, parent, None, None)]
     return tuple(paths)
+
+
+def _other_variant(arm: str | None, edge: Edge) -> bool:
+    """Whether a call into a fn that dispatches on `Enum::Variant` passes another variant.
+
+    `run_command(DdlCommand::CreateDatabase(..))` never reaches the `DdlCommand::ReplaceJob`
+    arm: a path through that arm does not go on through that call.
+    """
+    if arm is None or "::" not in arm or edge.call is None:
+        return False
+    enum = arm.split("::", 1)[0] + "::"
+    named = [a for a in edge.call.args if enum in a]
+    return bool(named) and not any(arm in a for a in named)
 
 
 def _ranked(

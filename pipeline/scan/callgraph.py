@@ -285,17 +285,22 @@ def _resolve(
 def _receiver_type(
     tables: _Tables, owner: str | None, qualifier: str, variables: Mapping[str, str]
 ) -> tuple[Resolution, str] | None:
+    """The type of `self`, a typed variable, or a chain of fields off either (`x.a.b`)."""
     if qualifier == "self" and owner:
         return "self", owner
-    if qualifier.startswith("self.") and owner:
-        field_name = qualifier[5:]
-        if field_name.isidentifier():
-            written = tables.fields.get((owner, field_name))
-            return ("type", inner_type(written)) if written else None
+    head, *fields = qualifier.split(".")
+    if head == "self" and owner:
+        current = owner
+    elif head.isidentifier() and head in variables:
+        current = inner_type(variables[head])
+    else:
         return None
-    if qualifier.isidentifier() and qualifier in variables:
-        return "type", inner_type(variables[qualifier])
-    return None
+    for name in fields:
+        written = tables.fields.get((tables.aliases.get(current, current), name))
+        if not name.isidentifier() or written is None:
+            return None
+        current = inner_type(written)
+    return "type", current
 
 
 def _methods_of(tables: _Tables, type_name: str, name: str) -> list[int]:
