@@ -1,31 +1,28 @@
 ; The repository index: definitions, calls and `use` declarations of one file.
-; Capture names map to what `index.py` records; `.node` captures are the whole item.
+; Only what `index.py` reads is captured (each capture is a Python object): `def.<kind>.node`
+; is the whole item, `call` the call expression, `mcall.*` a name in a macro's tokens.
 
-(function_item name: (identifier) @def.fn) @def.fn.node
-(function_signature_item name: (identifier) @def.fn) @def.fn.node
-(struct_item name: (type_identifier) @def.struct) @def.struct.node
-(enum_item name: (type_identifier) @def.enum) @def.enum.node
-(enum_variant name: (identifier) @def.variant) @def.variant.node
-(const_item name: (identifier) @def.const) @def.const.node
-(static_item name: (identifier) @def.static) @def.static.node
-(type_item name: (type_identifier) @def.type) @def.type.node
-(trait_item name: (type_identifier) @def.trait) @def.trait.node
-(field_declaration name: (field_identifier) @def.field) @def.field.node
+(function_item name: (identifier)) @def.fn.node
+(function_signature_item name: (identifier)) @def.fn.node
+(struct_item name: (type_identifier)) @def.struct.node
+(enum_item name: (type_identifier)) @def.enum.node
+(enum_variant name: (identifier)) @def.variant.node
+(const_item name: (identifier)) @def.const.node
+(static_item name: (identifier)) @def.static.node
+(type_item name: (type_identifier)) @def.type.node
+(trait_item name: (type_identifier)) @def.trait.node
+(field_declaration name: (field_identifier)) @def.field.node
 (impl_item) @impl
-(mod_item name: (identifier) @mod body: (declaration_list)) @mod.node
 (use_declaration) @use
-(let_declaration) @let
+(let_declaration pattern: (identifier)) @let
 
-(call_expression function: [(identifier) @call.plain
-                             (scoped_identifier name: (identifier) @call.path)
-                             (field_expression field: (field_identifier) @call.method)
-                             (generic_function function: [(identifier) @call.plain
-                                                          (scoped_identifier name: (identifier) @call.path)
-                                                          (field_expression field: (field_identifier) @call.method)])]
-                 arguments: (arguments) @call.args) @call
+(call_expression function: [(identifier)
+                             (scoped_identifier name: (identifier))
+                             (field_expression field: (field_identifier))
+                             (generic_function)]) @call
 
-(match_arm pattern: (match_pattern) @arm.pattern value: (_) @arm.value) @arm
+(match_arm pattern: (match_pattern) value: (_)) @arm
 
-(token_tree (identifier) @mcall.plain . (token_tree) @mcall.args)
-(token_tree "." . (identifier) @mcall.method . (token_tree) @mcall.args)
-(token_tree (identifier) . "::" . (identifier) @mcall.path . (token_tree) @mcall.args)
+(token_tree (identifier) @mcall.plain . (token_tree))
+(token_tree "." . (identifier) @mcall.method . (token_tree))
+(token_tree (identifier) . "::" . (identifier) @mcall.path . (token_tree))
