@@ -370,3 +370,20 @@ def test_the_path_is_used_in_the_static_text_the_page_and_explain_json(
     assert match["id"] == record["id"]
     hops = [h["name"] for h in match["reach"]["paths"][0]["hops"]]
     assert hops == ["handle", "handle_insert", "Engine::write", "Engine::check"]
+
+
+def test_an_index_is_a_function_of_the_bytes_in_document_order() -> None:
+    from pipeline.languages.rust.index import index_file
+
+    sources = {path: text.encode() for path, text in WORKSPACE.items() if path.endswith(".rs")}
+    first = {path: index_file(path, source) for path, source in sources.items()}
+    again = {path: index_file(path, source) for path, source in reversed(sources.items())}
+    assert first == again
+    for index in first.values():
+        lines = [d.line for d in index.definitions if d.kind == "fn"]
+        assert lines == sorted(lines)
+        assert [c.line for c in index.calls] == sorted(c.line for c in index.calls)
+    uses = first[SQL].uses
+    assert [(u.alias, u.path) for u in uses] == [
+        ("Engine", "engine::Engine"), ("*", "crate::util"),
+    ]  # fmt: skip

@@ -44,7 +44,7 @@ _TEST_DIRECTORY = re.compile(
     r"(?:^|/)(?:[\w-]*[_-])?(?:tests?|test_utils?|testing)(?:[_-][\w-]*)?/"
 )
 # Bump when `index_file` may answer differently for the same bytes: it keys the index cache.
-INDEX_VERSION = "7"
+INDEX_VERSION = "8"
 
 _KEYWORDS = frozenset(
     [
@@ -125,7 +125,12 @@ def index_file(path: str, source: bytes) -> FileIndex:
     tree = parser().parse(source)
     if file_is_test(tree.root_node):
         return FileIndex()
-    captures = QueryCursor(_query()).captures(tree.root_node)
+    # The binding's lists are not in document order (nor the same order twice): sorted, outer
+    # nodes first, so that an index is a function of the bytes alone.
+    captures = {
+        name: sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte))
+        for name, nodes in QueryCursor(_query()).captures(tree.root_node).items()
+    }
     builder = _Builder(source)
     kinds: tuple[DefKind, ...] = (
         "fn", "struct", "enum", "variant", "const", "static", "type", "trait", "field",
