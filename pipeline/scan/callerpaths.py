@@ -10,9 +10,10 @@ from dataclasses import replace
 
 from pipeline.core.index import Definition
 from pipeline.core.reach import CallerPath, Dependency, EntryKind, Hop, Reach
-from pipeline.scan.callgraph import CallGraph, Edge, inner_type
+from pipeline.scan.callgraph import CallGraph, Edge
 from pipeline.scan.context import SiteContext, _crate
 from pipeline.scan.entrypoints import arm_entry
+from pipeline.scan.names import inner_type
 
 MAX_DEPTH = 8
 MAX_PATHS = 3

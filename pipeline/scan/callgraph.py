@@ -9,7 +9,6 @@ dropped rather than guessed.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -17,30 +16,9 @@ from dataclasses import dataclass, field
 from pipeline.core.index import Call, Definition, FileIndex
 from pipeline.core.reach import EntryKind, Resolution
 from pipeline.scan.context import _crate
+from pipeline.scan.names import STD_METHODS, crate_name, inner_type, module_of
 
 MAX_CANDIDATES = 3
-# Methods of std types that a same-named method of the repository would shadow when the
-# receiver's type is unknown: a bare-name match on these is a guess, not a resolution.
-_STD_NAMES = (
-    "new default clone into from get get_mut insert remove push pop len is_empty iter "
-    "iter_mut map and_then unwrap expect collect to_string to_owned as_ref as_mut borrow "
-    "lock read write send recv next contains extend join split parse fmt eq cmp hash "
-    "drop take replace await filter find first last keys values entry or_insert "
-    "with_capacity build run start stop close flush poll call apply handle process "
-    "execute update set reset clear load store "
-    # Path, str, String, Option, Result, iterators, maps, sync and io (a receiver of unknown type
-    # calling one of these is far more often std's than the repository's same-named method)
-    "exists is_file is_dir display to_str to_path file_name extension parent canonicalize "
-    "starts_with ends_with trim to_lowercase to_uppercase chars bytes lines as_str as_bytes "
-    "push_str is_some is_none is_ok is_err ok err ok_or ok_or_else unwrap_or unwrap_or_else "
-    "unwrap_or_default map_err as_deref cloned copied rev zip enumerate skip chain flat_map "
-    "filter_map any all count sum max min sort sort_by dedup retain truncate drain append "
-    "contains_key get_or_insert_with iter_mut into_iter try_into try_from as_slice to_vec "
-    "position fold for_each peek nth step_by windows chunks spawn block_on "
-    "read_to_string write_all read_exact seek metadata subscribe notify wait "
-)
-_STD_METHODS = frozenset(_STD_NAMES.split())
-_WRAPPERS = re.compile(r"^(?:Arc|Rc|Box|Option|RefCell|Mutex|RwLock|Cow|&|&mut)\s*<(.*)>$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,30 +74,6 @@ class CallGraph:
     def definitions(self, kind: str, name: str) -> list[tuple[str, Definition]]:
         """Every definition of a kind and name, as `(path, definition)`."""
         return self.named.get((kind, name), [])
-
-
-def module_of(path: str) -> str:
-    """`src/meta/src/stream/mod.rs` -> `stream`; `src/lib.rs` -> ``."""
-    _, found, rest = path.partition("/src/")
-    if not found:
-        rest = path.removeprefix("src/")
-    parts = rest.removesuffix(".rs").split("/")
-    if parts and parts[-1] in ("mod", "lib", "main"):
-        parts.pop()
-    return "::".join(parts)
-
-
-def inner_type(type_text: str) -> str:
-    """The type a method is called on: `Arc<Mutex<Foo<T>>>` -> `Foo`, `&mut Foo` -> `Foo`."""
-    text = " ".join(type_text.split()).removeprefix("&").removeprefix("mut ").strip()
-    text = text.removeprefix("dyn ").removeprefix("impl ")
-    while True:
-        wrapped = _WRAPPERS.match(text)
-        if not wrapped:
-            break
-        text = wrapped[1].strip()
-    text = text.split("<", 1)[0]
-    return text.rsplit("::", 1)[-1].strip()
 
 
 class _Tables:
@@ -260,7 +214,7 @@ def _resolve(
             and ("client" in qualifier.lower() or "inner" in qualifier or "stub" in qualifier)
         ):
             return "rpc", tables.rpc[name][:MAX_CANDIDATES]
-        if name in _STD_METHODS:
+        if name in STD_METHODS:
             return "name", []
         found = [
             n for n in tables.by_method_name.get(name, []) if graph.nodes[n].definition.has_self
@@ -335,11 +289,6 @@ def _module_call(
     if len(found) > 1 and wanted:  # `risingwave_meta::stream::f`: the longest module suffix wins
         found = _by_suffix(graph, found, wanted)
     return how, _narrow(graph, node, found, call)
-
-
-def crate_name(crate: str) -> str:
-    """`crates/cargo-util` -> `cargo_util`: the name a crate's directory suggests."""
-    return crate.rsplit("/", 1)[-1].replace("-", "_")
 
 
 def _module_ends(module: str, wanted: list[str]) -> bool:

@@ -9,8 +9,9 @@ from collections.abc import Mapping
 
 from pipeline.core.index import FileIndex
 from pipeline.core.reach import EntryKind
-from pipeline.scan.callgraph import CallGraph, crate_name, is_rpc, link
+from pipeline.scan.callgraph import CallGraph, is_rpc, link
 from pipeline.scan.context import _crate
+from pipeline.scan.names import crate_name
 
 _STATEMENT_ENUM = re.compile(r"(?:Statement|Stmt)$")
 
