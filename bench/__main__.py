@@ -10,6 +10,7 @@ from bench import (
     explain_stage,
     extract_stage,
     hostile_stage,
+    index_stage,
     llm_acceptance,
     llm_stage,
     quality_stage,
@@ -26,6 +27,7 @@ STAGES = {
     "explain": explain_stage.main,
     "quality": quality_stage.main,
     "hostile": hostile_stage.main,  # issue 16: 200,000 tiny files, pathological patterns
+    "index": index_stage.main,
 }
 
 

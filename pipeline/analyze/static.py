@@ -11,6 +11,7 @@ from collections.abc import Iterator, Sequence
 from typing import Literal
 
 from pipeline.analyze import Analysis, SiteContext
+from pipeline.analyze.reach_text import situation_sentence, trigger_sentence
 from pipeline.analyze.static_advice import first_sentence, is_guard, prevention, solutions
 from pipeline.analyze.static_code import example_fix, try_catch, type_guard, validation, where
 from pipeline.analyze.taxonomy import classify, load_taxonomy
@@ -86,8 +87,10 @@ def explain(context: SiteContext) -> Explanation:
     check = validation(context)
     return Explanation(
         documentation=_documentation(context, failure_class),
-        triggerScenarios=_trigger(site, conditions),
-        commonSituations=_situations(context, failure_class),
+        triggerScenarios=_with(_trigger(site, conditions), trigger_sentence(context.reach)),
+        commonSituations=_with(
+            _situations(context, failure_class), situation_sentence(context.reach)
+        ),
         solutions=solutions(context, check),
         exampleFix=example_fix(context, check, guard=is_guard(context, conditions)),
         handlingStrategy=strategy,
@@ -98,6 +101,11 @@ def explain(context: SiteContext) -> Explanation:
         tags=_tags(context, failure_class),
         backgroundTag=failure_class,
     )
+
+
+def _with(text: str, sentence: str | None) -> str:
+    """`text`, and the index's sentence after it when there is one (issue 10)."""
+    return f"{text} {sentence}" if sentence else text
 
 
 def _documentation(context: SiteContext, failure_class: str) -> str:

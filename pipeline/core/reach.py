@@ -7,8 +7,9 @@ that explains or shows a site: the static analyzer, the model's prompt, the page
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
 
 # How a call edge was resolved, most certain first; `name` is a bare-name match.
 Resolution = Literal["self", "local", "import", "type", "trait", "rpc", "name"]
@@ -61,3 +62,40 @@ class Reach:
     dependencies: tuple[Dependency, ...] = ()
     conversion: str | None = None  # `impl From<MetaError> for tonic::Status` at file:line
     http_status: int | None = None  # only when the conversion shows one
+
+
+# The JSON form of a `Reach` (the dataset's `reach.json`): fields by name, empty ones left out.
+def reach_to_json(reach: Reach) -> dict[str, Any]:
+    """A JSON-able dict of a reach, None and empty-list fields left out."""
+    pruned: dict[str, Any] = _pruned(asdict(reach))
+    return pruned
+
+
+def reach_from_json(data: Mapping[str, Any]) -> Reach:
+    """The inverse of `reach_to_json`; raises KeyError/TypeError on a malformed entry."""
+    paths = tuple(
+        CallerPath(
+            hops=tuple(
+                Hop(**{**hop, "candidates": tuple(hop.get("candidates", ()))})
+                for hop in path["hops"]
+            ),
+            entry=path.get("entry"),
+            entry_label=path.get("entry_label"),
+        )
+        for path in data.get("paths", ())
+    )
+    return Reach(
+        paths=paths,
+        callers=int(data.get("callers", 0)),
+        dependencies=tuple(Dependency(**d) for d in data.get("dependencies", ())),
+        conversion=data.get("conversion"),
+        http_status=data.get("http_status"),
+    )
+
+
+def _pruned(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _pruned(v) for k, v in value.items() if v is not None and v != [] and v != ()}
+    if isinstance(value, list | tuple):
+        return [_pruned(v) for v in value]
+    return value

@@ -45,6 +45,7 @@ from pipeline.scan.collect import (
 )
 from pipeline.scan.context import AliasTable
 from pipeline.scan.pool import RepoScan, merged
+from pipeline.scan.reachstage import ReachStage, build_stage
 from pipeline.source.repository import Listing
 
 
@@ -136,10 +137,15 @@ def run_extract(
         contexts = build_contexts(request.repo, sha, scanned, aliases)
         if previous is not None:
             contexts = _permanent_ids(contexts, previous, carried, listing)
+        # After the ids are settled: reach.json is keyed by the ids that are published.
+        reach = build_stage(git_dir, listing.entries, request.cache_dir, request.jobs)
+        if reach is not None:
+            contexts = reach.contexts(contexts)
+            reach.carried(carried.lines, carried.provenance)
         counts = counts_of(scanned, contexts, listed_count(listing))
         _count_carried(counts, carried, previous)
         extra = {**settings, "source": request.source, "files": dict(sorted(files.items()))}
-        run = _Run(request, root, git_dir, sha, contexts, counts, carried, extra)
+        run = _Run(request, root, git_dir, sha, contexts, counts, carried, extra, reach)
         return _explain_and_publish(run, previous, make_analyzer, analyzer_name, analyzer_version)
 
 
@@ -244,6 +250,7 @@ class _Run:
     counts: dict[str, Any]
     carried: Carried
     extra: dict[str, Any]
+    reach: ReachStage | None = None
 
 
 def _explain_and_publish(
@@ -282,6 +289,7 @@ def _explain_and_publish(
         run.extra,
         carried_lines=carried.lines,
         carried_provenance=carried.provenance,
+        reach=run.reach.document(run.sha) if run.reach is not None else None,
     )
     publish(run.root, publication, previous, run.request.keep_versions)
     return ExtractResult(

@@ -21,6 +21,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from pipeline.core.model import Provenance, Record, RecordFile, Retired
+from pipeline.core.reach import Reach, reach_from_json
 from pipeline.dataset import history
 from pipeline.dataset.safefile import (
     UnsafeFile,
@@ -79,6 +80,11 @@ class Dataset:
                 bodies[rid] = body
         return bodies
 
+    @cached_property
+    def reach(self) -> Mapping[str, Reach]:
+        """How each record is reached (`reach.json`, issue 10), by id; empty without an index."""
+        return load_reach(self.root)
+
     def record_file(self, record_id: str) -> Path:
         """Path of `records/<id>.json` for a current record."""
         return self.root / "records" / f"{record_id}.json"
@@ -94,6 +100,22 @@ class Dataset:
             raise DatasetError(
                 str(exc) if isinstance(exc, UnsafeFile) else f"{path}: {exc}"
             ) from exc
+
+
+def load_reach(root: Path) -> dict[str, Reach]:
+    """`reach.json` of a dataset directory by record id; a malformed entry is left out."""
+    try:  # supplementary: a damaged file costs the paths, not the dataset
+        data = _read_json(root / "reach.json") if (root / "reach.json").is_file() else None
+    except DatasetError:
+        data = None
+    entries = data.get("records") if isinstance(data, dict) else None
+    found: dict[str, Reach] = {}
+    for rid, raw in entries.items() if isinstance(entries, dict) else ():
+        try:
+            found[str(rid)] = reach_from_json(raw)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            continue
+    return found
 
 
 def safe_repo(repo: str) -> bool:

@@ -96,5 +96,8 @@ def _located(context: SiteContext) -> dict[str, Any]:
         "errorCode": site.error_code,
         "errorType": context.error_type,
         "severity": context.severity,
-        "httpStatus": site.http_status,
+        # else the status the error type's conversion shows (`IntoResponse`; issue 10)
+        "httpStatus": site.http_status
+        if site.http_status is not None or context.reach is None
+        else context.reach.http_status,
     }

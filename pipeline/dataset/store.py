@@ -6,6 +6,7 @@ OUT/<owner>/<name>/
   records.jsonl                       every record, compact, sorted by id
   manifest.json                       repo, sha, datasetVersion, counts, records, retired, versions
   versions/<datasetVersion>.*         every published version: changes or a snapshot (`history`)
+  reach.json                          how each record is reached (caller paths), by record id
 ```
 Publishing builds the whole next dataset directory beside the live one (new
 `records.jsonl` and `manifest.json`, hard links to everything else, `versions/`
@@ -55,6 +56,8 @@ class Publication:
     # Records carried over unparsed (`carry`): compact lines and provenance in JSON form.
     carried_lines: Mapping[str, str] = field(default_factory=dict)
     carried_provenance: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    # `reach.json` (how each record is reached; issue 10), None when no index was built.
+    reach: Mapping[str, Any] | None = None
 
     @property
     def kept(self) -> frozenset[str]:
@@ -182,6 +185,20 @@ def _compact(record: Record) -> str:
     return record.model_dump_json()
 
 
+def reach_file(document: Mapping[str, Any]) -> bytes:
+    """`reach.json`: valid JSON with one record's reach per line, so that a version
+    committed to git changes the lines of the records whose paths changed."""
+
+    def compact(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+    head = {k: v for k, v in document.items() if k != "records"}
+    records = document.get("records") or {}
+    rows = ",\n".join(f"{compact(rid)}:{compact(records[rid])}" for rid in sorted(records))
+    top = compact(head)[:-1] + ("," if head else "")
+    return f'{top}"records":{{\n{rows}\n}}}}\n'.encode()
+
+
 def _record_file(compact: str, version: str) -> bytes:
     return f'{{"record":{compact},"datasetVersion":{json.dumps(version)}}}\n'.encode()
 
@@ -269,10 +286,14 @@ def _stage(
     version = publication.version
 
     staging = atomicdir.claim_staging(root)
-    atomicdir.link_tree(root, staging, skip={"records", "records.jsonl", "manifest.json"})
+    atomicdir.link_tree(
+        root, staging, skip={"records", "records.jsonl", "manifest.json", "reach.json"}
+    )
     _stage_records(root / "records", staging / "records", lines, publication.kept, version)
     atomicdir.rewrite(staging / "records.jsonl", body)
     atomicdir.rewrite(staging / "manifest.json", _manifest(publication, versions))
+    if publication.reach is not None:
+        atomicdir.rewrite(staging / "reach.json", reach_file(publication.reach))
     return staging
 
 

@@ -14,6 +14,9 @@ LANGUAGES: tuple[Language, ...] = (RUST,)
 # The extractor version of a run: what the manifest records and the scan cache is keyed by.
 EXTRACTOR_VERSION = "+".join(language.extractor_version for language in LANGUAGES)
 
+# The index version of a run: what the index cache is keyed by.
+INDEX_VERSION = "+".join(language.index_version for language in LANGUAGES)
+
 SUFFIXES: tuple[str, ...] = tuple(s for language in LANGUAGES for s in language.suffixes)
 
 
@@ -30,4 +33,12 @@ def language_of(path: str) -> Language:
     return language_for(path) or LANGUAGES[0]
 
 
-__all__ = ["EXTRACTOR_VERSION", "LANGUAGES", "SUFFIXES", "Language", "language_for", "language_of"]
+__all__ = [
+    "EXTRACTOR_VERSION",
+    "INDEX_VERSION",
+    "LANGUAGES",
+    "SUFFIXES",
+    "Language",
+    "language_for",
+    "language_of",
+]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
+from pipeline.core.index import FileIndex
 from pipeline.core.sitetypes import Condition, FileScan
 
 
@@ -26,6 +27,8 @@ class Language(Protocol):
     # per-blob scan cache and is recorded in the manifest.
     extractor_version: str
     suffixes: tuple[str, ...]
+    # Bumped whenever `index_file` may answer differently: it keys the per-blob index cache.
+    index_version: str
 
     def find_sites(self, path: str, source: bytes) -> FileScan:
         """Every error site of one file, with its facts (pure: no IO)."""
@@ -67,4 +70,8 @@ class Language(Protocol):
 
     def type_guard(self, conditions: Sequence[Condition]) -> str | None:
         """The pattern test of the innermost `let ... else` of the chain, if any."""
+        ...
+
+    def index_file(self, path: str, source: bytes) -> FileIndex:
+        """Definitions, calls and imports of one file, for the repository index (pure)."""
         ...

@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
+from pipeline.core.reach import reach_to_json
 from pipeline.core.redact import for_terminal
 from pipeline.core.usererror import UserError
 from pipeline.dataset.reader import Dataset, DatasetError, load_all
@@ -75,7 +77,10 @@ def explain_command(out: Path, as_json: bool, limit: int, text: tuple[str, ...])
     matches = ErrorIndex.from_datasets(datasets).search(query, limit=limit)
     enclosing = _enclosing(datasets, matches)
     if as_json:
-        rows = [m.as_json(enclosing.get(m.id)) for m in matches]
+        by_repo = {d.repo: d for d in datasets}
+        rows = [
+            _with_reach(m.as_json(enclosing.get(m.id)), by_repo.get(m.record.repo)) for m in matches
+        ]
         click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
     elif matches:
         click.echo(format_matches(matches, enclosing))
@@ -83,6 +88,12 @@ def explain_command(out: Path, as_json: bool, limit: int, text: tuple[str, ...])
         click.echo("errdoc: no record matches this text", err=True)
     if not matches:
         sys.exit(1)
+
+
+def _with_reach(match: dict[str, Any], dataset: Dataset | None) -> dict[str, Any]:
+    """A JSON match with how its record is reached (`reach`), when the dataset has `reach.json`."""
+    reach = dataset.reach.get(str(match["id"])) if dataset is not None else None
+    return {**match, "reach": reach_to_json(reach)} if reach is not None else match
 
 
 def _enclosing(datasets: list[Dataset], matches: list[Match]) -> dict[str, str | None]:

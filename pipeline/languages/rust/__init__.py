@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from pipeline.core.index import FileIndex
 from pipeline.core.sitetypes import Condition, FileScan
-from pipeline.languages.rust import codecheck, formats, logic, sites, testcode, unitscan
+from pipeline.languages.rust import codecheck, formats, index, logic, sites, testcode, unitscan
 from pipeline.languages.rust.nesting import check_nesting
 
 
@@ -15,6 +16,7 @@ class Rust:
     name: str = "rust"
     extractor_version: str = sites.EXTRACTOR_VERSION
     suffixes: tuple[str, ...] = (".rs",)
+    index_version: str = index.INDEX_VERSION
 
     def find_sites(self, path: str, source: bytes) -> FileScan:
         """Every error site of one `.rs` file."""
@@ -61,6 +63,11 @@ class Rust:
     def type_guard(self, conditions: Sequence[Condition]) -> str | None:
         """`v.is_some()` or `matches!(v, P)` for the innermost `let ... else`."""
         return logic.type_guard(conditions)
+
+    def index_file(self, path: str, source: bytes) -> FileIndex:
+        """The index of one `.rs` file (`index.index_file`); a file nested too deeply is refused."""
+        check_nesting(path, source)
+        return index.index_file(path, source)
 
 
 RUST = Rust()

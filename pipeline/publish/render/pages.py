@@ -15,6 +15,7 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import RustLexer
 
 from pipeline.core.model import Provenance, Record, Retired
+from pipeline.core.reach import Reach
 from pipeline.dataset.reader import page_path
 from pipeline.publish.render.related import ClassCount
 
@@ -122,6 +123,48 @@ def analysis_label(prov: Provenance | None) -> str:
     return "Static analysis"
 
 
+def reach_context(record: Record, reach: Reach | None) -> dict[str, Any]:
+    """The "How you get here" section: paths with a pinned link per hop, condition sources."""
+    if reach is None:
+        return {"reach_paths": [], "reach_sources": [], "reach_conversion": None}
+    base = f"https://github.com/{record.repo}/blob/{record.analyzedSha}/"
+
+    def pinned(path: str | None, line: int | None) -> str | None:
+        return safe_url(f"{base}{path}#L{line}") if path and isinstance(line, int) else None
+
+    paths = [
+        {
+            "label": p.entry_label or "no entry point found within 8 calls",
+            "hops": [
+                {
+                    "name": h.name,
+                    "href": pinned(h.file_path, h.line),
+                    "where": f"{h.file_path}:{h.line}",
+                    "signature": h.signature,
+                    "rpc": h.resolution == "rpc",
+                    "guess": h.resolution == "name" or bool(h.candidates),
+                    "candidates": ", ".join(h.candidates),
+                    "call_href": pinned(h.file_path, h.call_line),
+                    "call_line": h.call_line,
+                }
+                for h in p.hops
+            ],
+        }
+        for p in reach.paths
+    ]
+    sources = [
+        {
+            "name": d.name,
+            "kind": d.kind,
+            "text": d.text,
+            "doc": d.doc,
+            "href": pinned(d.file_path, d.line),
+        }
+        for d in reach.dependencies
+    ]
+    return {"reach_paths": paths, "reach_sources": sources, "reach_conversion": reach.conversion}
+
+
 def record_context(
     record: Record,
     *,
@@ -130,6 +173,7 @@ def record_context(
     related: list[Record],
     klass: tuple[str, str],
     count: ClassCount,
+    reach: Reach | None = None,
 ) -> dict[str, Any]:
     """Template variables of one record page (`record.html.j2`)."""
     snippets = [
@@ -164,6 +208,7 @@ def record_context(
         "issues_url": safe_url(f"https://github.com/{record.repo}/issues"),
         "retired": retired,
         "retired_since": retired.since[:SHORT_SHA] if retired else "",
+        **reach_context(record, reach),
     }
 
 

@@ -94,6 +94,7 @@ def _render_repo(
             related=related[record.id],
             klass=class_of(record.backgroundTag, taxonomy),
             count=counts.get(record.backgroundTag, ClassCount(0, 0)),
+            reach=ds.reach.get(record.id),
         )
         _write(tmp / page_path(record), page.render(ctx))
         bar.advance()

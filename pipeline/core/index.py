@@ -1,0 +1,108 @@
+"""What the repository index knows about one file: definitions, calls, imports, dispatch arms.
+
+`Language.index_file(path, source) -> FileIndex` is pure (no IO); the scan stage
+caches it per git blob and joins the files into a call graph. Lines are 1-based.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+DefKind = Literal["fn", "struct", "enum", "variant", "const", "static", "type", "trait", "field"]
+CallKind = Literal["plain", "path", "method"]
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """A named item of a file."""
+
+    kind: DefKind
+    name: str
+    line: int
+    end_line: int
+    owner: str | None = None  # impl type of a method, enum of a variant, struct of a field
+    trait: str | None = None  # the trait a method implements or declares
+    signature: str = ""  # the item up to its body, whitespace collapsed
+    doc: str | None = None
+    public: bool = False  # `pub` (not `pub(crate)`/`pub(super)`)
+    params: tuple[tuple[str, str], ...] = ()  # fn: (name, type) without `self`
+    has_self: bool = False
+    value: str | None = None  # const/static value, field type, alias target
+    module: str = ""  # inline `mod` path inside the file: `tests::util`
+    attrs: tuple[str, ...] = ()  # attributes as written inside `#[...]`
+    status_codes: tuple[str, ...] = ()  # fn: `StatusCode::X` names its body mentions
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A call in the body of a fn (`caller` indexes `FileIndex.definitions`)."""
+
+    name: str  # the called name: `f` of `a::f(..)`, `x.f(..)`
+    kind: CallKind
+    qualifier: str  # the path before `::` or the receiver expression, as written ("" if plain)
+    line: int
+    arity: int
+    caller: int
+    args: tuple[str, ...] = ()  # argument texts, each cut at 40 characters
+    in_macro: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Use:
+    """One name a `use` declaration brings in: `alias` stands for `path` (`*`: a glob)."""
+
+    alias: str
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
+class Local:
+    """A `let` in a fn whose type the code shows (`let x: T`, `let x = T::new(..)`)."""
+
+    name: str
+    type: str
+    caller: int
+
+
+@dataclass(frozen=True, slots=True)
+class Arm:
+    """A `match` arm on an enum path (`Statement::AlterX { .. } =>`) and the calls it makes."""
+
+    pattern: str  # `Statement::AlterX`
+    line: int
+    caller: int
+    calls: tuple[int, ...]  # indexes into `FileIndex.calls`
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """An HTTP route registration or attribute: `.route("/x", get(handler))`, `#[get("/x")]`."""
+
+    method: str
+    path: str
+    handler: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Impl:
+    """An `impl` block: `impl Trait for Type` (trait None for an inherent impl)."""
+
+    type: str
+    trait: str | None
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class FileIndex:
+    """Everything the index learns from one file."""
+
+    definitions: tuple[Definition, ...] = ()
+    calls: tuple[Call, ...] = ()
+    uses: tuple[Use, ...] = ()
+    locals: tuple[Local, ...] = ()
+    arms: tuple[Arm, ...] = ()
+    routes: tuple[Route, ...] = ()
+    impls: tuple[Impl, ...] = ()
+    subcommands: tuple[str, ...] = ()  # `.subcommand(Command::new("x"))` names (clap builder)

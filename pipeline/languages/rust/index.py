@@ -1,0 +1,393 @@
+"""The repository index of one Rust file: one whole-file parse, one query pass. Pure."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from functools import cache
+from importlib import resources
+
+from tree_sitter import Node, Query, QueryCursor
+
+from pipeline.core.index import (
+    Arm,
+    Call,
+    CallKind,
+    Definition,
+    DefKind,
+    FileIndex,
+    Impl,
+    Local,
+    Route,
+    Use,
+)
+from pipeline.languages.rust.facts import doc_comment
+from pipeline.languages.rust.index_items import (
+    ARG_CHARS,
+    attributes,
+    base_name,
+    file_is_test,
+    flatten_use,
+    fn_signature,
+    in_test,
+    item_context,
+    short,
+    text_of,
+    token_arity,
+)
+from pipeline.languages.rust.sites import LANGUAGE, parser
+from pipeline.languages.rust.testcode import is_test_path
+
+CLOSURE = "<closure>"
+# Test harness crates and helpers (`planner_test/`, `test_utils/`): their callers are not users.
+_TEST_DIRECTORY = re.compile(
+    r"(?:^|/)(?:[\w-]*[_-])?(?:tests?|test_utils?|testing)(?:[_-][\w-]*)?/"
+)
+# Bump when `index_file` may answer differently for the same bytes: it keys the index cache.
+INDEX_VERSION = "8"
+
+_KEYWORDS = frozenset(
+    [
+        "as",
+        "async",
+        "await",
+        "break",
+        "const",
+        "continue",
+        "crate",
+        "else",
+        "enum",
+        "extern",
+        "fn",
+        "for",
+        "if",
+        "impl",
+        "in",
+        "let",
+        "loop",
+        "match",
+        "mod",
+        "move",
+        "mut",
+        "pub",
+        "ref",
+        "return",
+        "self",
+        "Self",
+        "static",
+        "struct",
+        "super",
+        "trait",
+        "type",
+        "unsafe",
+        "use",
+        "where",
+        "while",
+        "dyn",
+        "Some",
+        "Ok",
+        "Err",
+        "None",
+        "Box",
+        "Vec",
+        "vec",
+        "format",
+        "println",
+        "write",
+        "writeln",
+    ]
+)
+_ENUM_ARM = re.compile(r"^\s*(?:&\s*)?(?:(?:\w+::)*)([A-Z]\w*)::([A-Z]\w*)")
+_STRING_ARM = re.compile(r'^\s*(?:Some\s*\(\s*\(\s*)?"([\w.-]+)"')
+_STATUS = re.compile(r"StatusCode::([A-Z_]+)")
+_ROUTE_ATTR = re.compile(r'^(get|post|put|delete|patch|head)\s*\(\s*"([^"]*)"')
+_ROUTE_CALL = re.compile(r"\b(get|post|put|delete|patch|head|any)\s*\(\s*([\w:]+)\s*\)")
+_SUBCOMMAND = re.compile(
+    r'^(?:(?:\w+::)*(?:Command|App|SubCommand)::(?:new|with_name)\s*\()?\s*"([\w-]+)"'
+)
+_RECEIVER_SPACE = re.compile(r"\s+(?=[.?])|(?<=\.)\s+")
+
+
+@cache
+def _query() -> Query:
+    text = (
+        resources.files("pipeline.languages.rust.queries")
+        .joinpath("rust-index.scm")
+        .read_text("utf-8")
+    )
+    return Query(LANGUAGE, text)
+
+
+def index_file(path: str, source: bytes) -> FileIndex:
+    """Definitions, calls, imports, dispatch arms and routes of one file (test code left out)."""
+    if is_test_path(path) or _TEST_DIRECTORY.search(path):
+        return FileIndex()
+    tree = parser().parse(source)
+    if file_is_test(tree.root_node):
+        return FileIndex()
+    # The binding's lists are not in document order (nor the same order twice): sorted, outer
+    # nodes first, so that an index is a function of the bytes alone.
+    captures = {
+        name: sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte))
+        for name, nodes in QueryCursor(_query()).captures(tree.root_node).items()
+    }
+    builder = _Builder(source)
+    kinds: tuple[DefKind, ...] = (
+        "fn", "struct", "enum", "variant", "const", "static", "type", "trait", "field",
+    )  # fmt: skip
+    for kind in kinds:
+        for node in captures.get(f"def.{kind}.node", []):
+            builder.definition(kind, node)
+    builder.finish_definitions()
+    for node in captures.get("impl", []):
+        builder.impl(node)
+    for node in captures.get("use", []):
+        builder.use(node)
+    for node in captures.get("call", []):
+        builder.call(node)
+    for node in captures.get("mcall.plain", []):
+        builder.macro_call(node, "plain")
+    for node in captures.get("mcall.method", []):
+        builder.macro_call(node, "method")
+    for node in captures.get("mcall.path", []):
+        builder.macro_call(node, "path")
+    builder.finish_calls()
+    for node in captures.get("let", []):
+        builder.local(node)
+    builder.arms_of(captures.get("arm", []))
+    return builder.result()
+
+
+class _Builder:
+    """Collects one file's index; calls are attributed to their innermost enclosing fn."""
+
+    def __init__(self, source: bytes) -> None:
+        self.source = source
+        self.defs: list[Definition] = []
+        self.fn_spans: list[tuple[int, int, int]] = []  # (start byte, end byte, def index)
+        self.starts: list[int] = []
+        self.calls: list[tuple[int, Call]] = []  # (start byte, call)
+        self.call_starts: list[int] = []
+        self.uses: list[Use] = []
+        self.locals: list[Local] = []
+        self.arms: list[Arm] = []
+        self.routes: list[Route] = []
+        self.impls: list[Impl] = []
+        self.subcommands: list[str] = []
+
+    def definition(self, kind: DefKind, node: Node) -> None:
+        owner, trait, module, test = item_context(node, kind)
+        if test:
+            return
+        name = text_of(node.child_by_field_name("name"))
+        attrs = attributes(node)
+        visibility = next((c for c in node.children if c.type == "visibility_modifier"), None)
+        signature, value, has_self = "", None, False
+        params: tuple[tuple[str, str], ...] = ()
+        codes: tuple[str, ...] = ()
+        if kind == "fn":
+            signature, params, has_self = fn_signature(node)
+            body = node.child_by_field_name("body")
+            if body is not None and b"StatusCode::" in (body.text or b""):
+                codes = tuple(dict.fromkeys(_STATUS.findall(text_of(body))))
+            for attr in attrs:
+                route = _ROUTE_ATTR.match(attr)
+                if route:
+                    line = node.start_point[0] + 1
+                    self.routes.append(Route(route[1].upper(), route[2], name, line))
+        else:
+            signature = short(text_of(node).split("{", 1)[0], 200)
+            if kind in ("const", "static"):
+                value = short(text_of(node.child_by_field_name("value")), 200)
+            elif kind in ("field", "type"):
+                value = text_of(node.child_by_field_name("type"))
+        if kind == "fn":
+            self.fn_spans.append((node.start_byte, node.end_byte, len(self.defs)))
+        self.defs.append(
+            Definition(
+                kind=kind,
+                name=name,
+                line=node.start_point[0] + 1,
+                end_line=node.end_point[0] + 1,
+                owner=owner,
+                trait=trait,
+                signature=signature,
+                doc=doc_comment(node),
+                public=visibility is not None and text_of(visibility) == "pub",
+                params=params,
+                has_self=has_self,
+                value=value,
+                module=module,
+                attrs=attrs,
+                status_codes=codes,
+            )
+        )
+
+    def finish_definitions(self) -> None:
+        self.fn_spans.sort()
+        self.starts = [start for start, _, _ in self.fn_spans]
+
+    def snippet(self, node: Node, limit: int = ARG_CHARS) -> str:
+        """A node's text cut at `limit` characters, reading no more of the source than that."""
+        end = min(node.end_byte, node.start_byte + 3 * limit)
+        text = self.source[node.start_byte : end].decode("utf-8", errors="replace")
+        if end == node.end_byte and len(text) <= limit and "\n" not in text:
+            return text
+        return short(text if end == node.end_byte else text + " …", limit)
+
+    def caller(self, start: int, end: int) -> int:
+        """The innermost fn that holds the byte range, or -1."""
+        i = bisect_right(self.starts, start) - 1
+        while i >= 0:
+            s, e, index = self.fn_spans[i]
+            if s <= start and end <= e:
+                return index
+            i -= 1
+        return -1
+
+    def impl(self, node: Node) -> None:
+        written = node.child_by_field_name("type")
+        trait = node.child_by_field_name("trait")
+        if written is None or in_test(node):
+            return
+        self.impls.append(
+            Impl(base_name(text_of(written)), text_of(trait) or None, node.start_point[0] + 1)
+        )
+
+    def use(self, node: Node) -> None:
+        argument = node.child_by_field_name("argument")
+        if argument is not None:
+            flatten_use(argument, "", self.uses)
+
+    def call(self, node: Node) -> None:
+        function = node.child_by_field_name("function")
+        if function is not None and function.type == "generic_function":
+            function = function.child_by_field_name("function")
+        if function is None:
+            return
+        kind: CallKind
+        if function.type == "identifier":
+            kind, name, qualifier = "plain", text_of(function), ""
+        elif function.type == "scoped_identifier":
+            kind, name = "path", text_of(function.child_by_field_name("name"))
+            qualifier = text_of(function.child_by_field_name("path"))
+        elif function.type == "field_expression":
+            kind, name = "method", text_of(function.child_by_field_name("field"))
+            # `self\n    .field` as `self.field`: the receiver is matched as written
+            value = function.child_by_field_name("value")
+            qualifier = _RECEIVER_SPACE.sub("", self.snippet(value, 80)) if value else ""
+        else:
+            return
+        arguments = node.child_by_field_name("arguments")
+        args = tuple(
+            self.snippet(a) for a in (arguments.named_children if arguments else ()) if a.type
+            not in ("line_comment", "block_comment")
+        )  # fmt: skip
+        line = node.start_point[0] + 1
+        if name in ("subcommand", "new", "with_name") and args:
+            found = _SUBCOMMAND.match(args[0])
+            if found and (name == "subcommand" or qualifier.endswith(("Command", "App"))):
+                self.subcommands.append(found[1])
+        if kind == "method" and name == "route" and len(args) >= 2 and args[0].startswith('"'):
+            for method, handler in _ROUTE_CALL.findall(args[1]):
+                self.routes.append(Route(method.upper(), args[0].strip('"'), handler, line))
+        caller = self.caller(node.start_byte, node.end_byte)
+        if caller >= 0:
+            self.calls.append(
+                (node.start_byte, Call(name, kind, qualifier, line, len(args), caller, args))
+            )
+
+    def macro_call(self, node: Node, kind: CallKind) -> None:
+        name = text_of(node)
+        previous = node.prev_sibling
+        if name in _KEYWORDS or (not name[:1].islower() and kind != "path"):
+            return
+        if kind == "plain" and previous is not None and previous.type in (".", "::", "fn"):
+            return
+        tree = node.next_sibling
+        if tree is None or tree.child_count == 0 or tree.children[0].type != "(":
+            return
+        qualifier = ""
+        if kind != "plain":
+            before = previous.prev_sibling if previous is not None else None
+            qualifier = text_of(before) if before is not None else ""
+        caller = self.caller(node.start_byte, tree.end_byte)
+        if caller < 0:
+            return
+        arity = token_arity(tree)
+        call = Call(name, kind, qualifier, node.start_point[0] + 1, arity, caller, in_macro=True)
+        self.calls.append((node.start_byte, call))
+
+    def finish_calls(self) -> None:
+        self.calls.sort(key=lambda pair: pair[0])
+        self.call_starts = [start for start, _ in self.calls]
+
+    def local(self, node: Node) -> None:
+        pattern = node.child_by_field_name("pattern")
+        if pattern is None or pattern.type != "identifier":
+            return
+        written = node.child_by_field_name("type")
+        type_text = text_of(written) if written is not None else ""
+        if not type_text:
+            value = node.child_by_field_name("value")
+            while value is not None and value.type in ("try_expression", "await_expression"):
+                value = value.named_children[0] if value.named_children else None
+            if value is not None and value.type == "call_expression":
+                function = value.child_by_field_name("function")
+                if function is not None and function.type == "scoped_identifier":
+                    path = text_of(function.child_by_field_name("path"))
+                    if base_name(path)[:1].isupper():
+                        type_text = path
+            elif value is not None and value.type == "struct_expression":
+                type_text = text_of(value.child_by_field_name("name"))
+            elif value is not None and value.type == "closure_expression":
+                type_text = CLOSURE  # `handle(..)` then calls this closure, not a fn
+        if not type_text:
+            return
+        caller = self.caller(node.start_byte, node.end_byte)
+        if caller >= 0:
+            self.locals.append(Local(text_of(pattern), type_text, caller))
+
+    def arms_of(self, nodes: list[Node]) -> None:
+        """Dispatch arms, and the fns an arm names without calling (`"build" => build::exec`)."""
+        found: list[tuple[str, Node, Node, int]] = []
+        for node in nodes:
+            pattern = text_of(node.child_by_field_name("pattern"))
+            enum = _ENUM_ARM.match(pattern)
+            label = f"{enum[1]}::{enum[2]}" if enum else None
+            if label is None:
+                string = _STRING_ARM.match(pattern)
+                label = f'"{string[1]}"' if string else None
+            value = node.child_by_field_name("value")
+            caller = self.caller(node.start_byte, node.end_byte)
+            if label is None or value is None or caller < 0:
+                continue
+            found.append((label, node, value, caller))
+            if value.type in ("identifier", "scoped_identifier"):
+                line = value.start_point[0] + 1
+                if value.type == "identifier":
+                    call = Call(text_of(value), "plain", "", line, -1, caller)
+                else:
+                    name = text_of(value.child_by_field_name("name"))
+                    qualifier = text_of(value.child_by_field_name("path"))
+                    call = Call(name, "path", qualifier, line, -1, caller)
+                self.calls.append((value.start_byte, call))
+        self.finish_calls()
+        for label, node, value, caller in found:
+            lo = bisect_right(self.call_starts, value.start_byte - 1)
+            hi = bisect_right(self.call_starts, value.end_byte - 1)
+            if hi > lo:
+                line = node.start_point[0] + 1
+                self.arms.append(Arm(label, line, caller, tuple(range(lo, hi))))
+
+    def result(self) -> FileIndex:
+        return FileIndex(
+            definitions=tuple(self.defs),
+            calls=tuple(call for _, call in self.calls),
+            uses=tuple(self.uses),
+            locals=tuple(self.locals),
+            arms=tuple(self.arms),
+            routes=tuple(self.routes),
+            impls=tuple(self.impls),
+            subcommands=tuple(dict.fromkeys(self.subcommands)),
+        )

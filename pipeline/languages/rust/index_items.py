@@ -1,0 +1,162 @@
+"""What one item of the index says of itself: its owner, attributes, signature, uses. Pure."""
+
+from __future__ import annotations
+
+import re
+
+from tree_sitter import Node
+
+from pipeline.core.index import Use
+from pipeline.languages.rust.testcode import is_test_attribute
+
+ARG_CHARS = 40
+_KEPT_ATTRIBUTE = re.compile(r"^(?:derive|command|clap|get|post|put|delete|patch|head)\b")
+_GENERIC = re.compile(r"<.*>", re.S)
+
+
+def text_of(node: Node | None) -> str:
+    return (node.text or b"").decode("utf-8", errors="replace") if node is not None else ""
+
+
+def short(text: str, limit: int = ARG_CHARS) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def base_name(type_text: str) -> str:
+    """`&mut risingwave::Foo<T>` -> `Foo`; `Arc<Foo>` -> `Arc` (see `callgraph.inner_type`)."""
+    text = _GENERIC.sub("", type_text).strip()
+    text = text.lstrip("&").replace("mut ", "").replace("dyn ", "").strip()
+    return text.rsplit("::", 1)[-1].strip()
+
+
+def item_context(node: Node, kind: str) -> tuple[str | None, str | None, str, bool]:
+    """(owner, trait, inline module path, is test code) of a definition."""
+    owner: str | None = None
+    trait: str | None = None
+    modules: list[str] = []
+    test = _has_test_attribute(node)
+    nested = False  # a fn inside a fn body: a free fn of that body, whatever impl is around
+    parent = node.parent
+    while parent is not None and not test:
+        kind_of = parent.type
+        free = owner is None and not nested
+        if kind_of == "impl_item" and free and kind == "fn":
+            owner = base_name(text_of(parent.child_by_field_name("type")))
+            written = parent.child_by_field_name("trait")
+            trait = base_name(text_of(written)) if written is not None else None
+        elif kind_of == "trait_item" and free and kind == "fn":
+            owner = trait = text_of(parent.child_by_field_name("name"))
+        elif kind_of in ("enum_item", "struct_item") and free and kind in ("variant", "field"):
+            owner = text_of(parent.child_by_field_name("name"))
+        elif kind_of == "enum_variant" and kind == "field":
+            owner = None  # a struct-like variant's field: not a field of a struct
+            break
+        elif kind_of == "function_item" and kind != "fn":
+            break  # a local item: not reachable by name from elsewhere
+        elif kind_of == "function_item":
+            nested = True
+        elif kind_of == "mod_item":
+            modules.append(text_of(parent.child_by_field_name("name")))
+        if kind_of in ("mod_item", "impl_item", "trait_item", "function_item"):
+            test = _has_test_attribute(parent)
+        parent = parent.parent
+    return owner, trait, "::".join(reversed(modules)), test
+
+
+def in_test(node: Node) -> bool:
+    current: Node | None = node
+    while current is not None:
+        if current.type in ("mod_item", "impl_item", "function_item") and _has_test_attribute(
+            current
+        ):
+            return True
+        current = current.parent
+    return False
+
+
+def attributes(node: Node) -> tuple[str, ...]:
+    """The attributes the index uses (derives, routes, tests): the rest only cost cache space."""
+    attrs: list[str] = []
+    sibling = node.prev_named_sibling
+    while sibling is not None and sibling.type in (
+        "attribute_item",
+        "line_comment",
+        "block_comment",
+    ):
+        if sibling.type == "attribute_item":
+            inner = next((c for c in sibling.named_children if c.type == "attribute"), None)
+            text = text_of(inner)
+            if _KEPT_ATTRIBUTE.match(text) or is_test_attribute(text):
+                attrs.append(text)
+        sibling = sibling.prev_named_sibling
+    return tuple(reversed(attrs))
+
+
+def _has_test_attribute(node: Node) -> bool:
+    return any(is_test_attribute(attr) for attr in attributes(node))
+
+
+def file_is_test(root: Node) -> bool:
+    """`#![cfg(test)]` at the top of a file."""
+    for child in root.named_children:
+        if child.type == "inner_attribute_item":
+            inner = next((c for c in child.named_children if c.type == "attribute"), None)
+            if is_test_attribute(text_of(inner)):
+                return True
+        elif child.type not in ("line_comment", "block_comment"):
+            return False
+    return False
+
+
+def fn_signature(node: Node) -> tuple[str, tuple[tuple[str, str], ...], bool]:
+    body = node.child_by_field_name("body")
+    end = body.start_byte if body is not None else node.end_byte
+    source = node.text or b""
+    signature = " ".join(source[: end - node.start_byte].decode("utf-8", "replace").split())
+    params: list[tuple[str, str]] = []
+    has_self = False
+    parameters = node.child_by_field_name("parameters")
+    for child in parameters.named_children if parameters is not None else ():
+        if child.type == "self_parameter":
+            has_self = True
+        elif child.type == "parameter":
+            pattern = child.child_by_field_name("pattern")
+            name = text_of(pattern).removeprefix("mut ").strip()
+            params.append((name, text_of(child.child_by_field_name("type"))))
+    return signature.rstrip(" ;"), tuple(params), has_self
+
+
+def flatten_use(node: Node, prefix: str, out: list[Use]) -> None:
+    """Flatten a use tree: `a::{b, c as d, e::*}`."""
+    kind = node.type
+
+    def join(tail: str) -> str:
+        return f"{prefix}::{tail}" if prefix else tail
+
+    if kind in ("identifier", "scoped_identifier", "crate", "self", "super"):
+        path = join(text_of(node))
+        out.append(Use(path.rsplit("::", 1)[-1], path))
+    elif kind == "use_as_clause":
+        path = join(text_of(node.child_by_field_name("path")))
+        out.append(Use(text_of(node.child_by_field_name("alias")), path))
+    elif kind == "use_wildcard":
+        glob = node.named_children[0] if node.named_children else None
+        out.append(Use("*", join(text_of(glob)) if glob is not None else prefix))
+    elif kind == "scoped_use_list":
+        scope = node.child_by_field_name("path")
+        inner_path = join(text_of(scope)) if scope is not None else prefix
+        listed = node.child_by_field_name("list")
+        if listed is not None:
+            flatten_use(listed, inner_path, out)
+    elif kind == "use_list":
+        for child in node.named_children:
+            flatten_use(child, prefix, out)
+
+
+def token_arity(tree: Node) -> int:
+    """The number of comma-separated arguments in a `( .. )` token tree."""
+    inner = tree.children[1:-1]
+    if not inner:
+        return 0
+    return 1 + sum(1 for child in inner if child.type == ",")

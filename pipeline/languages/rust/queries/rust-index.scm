@@ -1,0 +1,28 @@
+; The repository index: definitions, calls and `use` declarations of one file.
+; Only what `index.py` reads is captured (each capture is a Python object): `def.<kind>.node`
+; is the whole item, `call` the call expression, `mcall.*` a name in a macro's tokens.
+
+(function_item name: (identifier)) @def.fn.node
+(function_signature_item name: (identifier)) @def.fn.node
+(struct_item name: (type_identifier)) @def.struct.node
+(enum_item name: (type_identifier)) @def.enum.node
+(enum_variant name: (identifier)) @def.variant.node
+(const_item name: (identifier)) @def.const.node
+(static_item name: (identifier)) @def.static.node
+(type_item name: (type_identifier)) @def.type.node
+(trait_item name: (type_identifier)) @def.trait.node
+(field_declaration name: (field_identifier)) @def.field.node
+(impl_item) @impl
+(use_declaration) @use
+(let_declaration pattern: (identifier)) @let
+
+(call_expression function: [(identifier)
+                             (scoped_identifier name: (identifier))
+                             (field_expression field: (field_identifier))
+                             (generic_function)]) @call
+
+(match_arm pattern: (match_pattern) value: (_)) @arm
+
+(token_tree (identifier) @mcall.plain . (token_tree))
+(token_tree "." . (identifier) @mcall.method . (token_tree))
+(token_tree (identifier) . "::" . (identifier) @mcall.path . (token_tree))

@@ -1,0 +1,340 @@
+"""A site's `Reach` from the call graph: caller paths to entry points, condition sources,
+the error type's user-facing conversion. Pure, over a built `CallGraph`."""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import replace
+
+from pipeline.core.index import Definition
+from pipeline.core.reach import CallerPath, Dependency, EntryKind, Hop, Reach
+from pipeline.scan.callgraph import CallGraph, Edge
+from pipeline.scan.context import SiteContext, _crate
+from pipeline.scan.entrypoints import arm_entry
+from pipeline.scan.names import inner_type
+
+MAX_DEPTH = 8
+MAX_PATHS = 3
+MAX_VISITED = 4000  # nodes a search walks before it stops widening
+_KIND_RANK: dict[EntryKind | None, int] = {
+    "statement": 0, "cli": 0, "http": 0, "main": 0, "custom": 0, "rpc": 1, "pub-api": 2, None: 3,
+}  # fmt: skip
+_FIELD = re.compile(r"\bself\.(\w+)")
+_CONST = re.compile(r"\b([A-Z][A-Z0-9_]{2,})\b")
+_VARIANT = re.compile(r"\b([A-Z]\w*)::([A-Z]\w*)\b")
+_IDENT = re.compile(r"(?<![.\w])([a-z_]\w*)\b(?!\s*[(!:])")
+_HTTP = {
+    "OK": 200, "CREATED": 201, "ACCEPTED": 202, "NO_CONTENT": 204, "BAD_REQUEST": 400,
+    "UNAUTHORIZED": 401, "FORBIDDEN": 403, "NOT_FOUND": 404, "METHOD_NOT_ALLOWED": 405,
+    "CONFLICT": 409, "GONE": 410, "PAYLOAD_TOO_LARGE": 413, "UNPROCESSABLE_ENTITY": 422,
+    "TOO_MANY_REQUESTS": 429, "INTERNAL_SERVER_ERROR": 500, "NOT_IMPLEMENTED": 501,
+    "BAD_GATEWAY": 502, "SERVICE_UNAVAILABLE": 503, "GATEWAY_TIMEOUT": 504,
+}  # fmt: skip
+
+
+def attach(contexts: Sequence[SiteContext], graph: CallGraph) -> list[SiteContext]:
+    """The contexts with their `reach` filled from the graph (paths computed once per fn)."""
+    memo: dict[int, tuple[tuple[CallerPath, ...], int]] = {}
+    conversions: dict[tuple[str | None, str], tuple[str | None, int | None]] = {}
+    out = []
+    for context in contexts:
+        site = context.site
+        key = (context.error_class, _crate(site.file_path))
+        if key not in conversions:
+            conversions[key] = user_conversion(graph, context.error_class, site.file_path)
+        texts = [c.text for c in site.facts.conditions]
+        reach = site_reach(graph, site.file_path, site.line, texts, conversions[key], memo)
+        out.append(replace(context, reach=reach))
+    return out
+
+
+def site_reach(
+    graph: CallGraph,
+    path: str,
+    line: int,
+    conditions: Sequence[str] = (),
+    conversion: tuple[str | None, int | None] = (None, None),
+    memo: dict[int, tuple[tuple[CallerPath, ...], int]] | None = None,
+) -> Reach | None:
+    """How the site at `path:line` is reached, given its conditions' texts; None when it sits
+    in no indexed fn and its error type has no conversion (an `#[error]` attribute)."""
+    node_id = graph.enclosing(path, line)
+    converted, status = conversion
+    if node_id is None:
+        if converted is None:
+            return None
+        return Reach(conversion=converted, http_status=status)
+    memo = {} if memo is None else memo
+    if node_id not in memo:
+        paths = caller_paths(graph, node_id)
+        callers = len({e.caller for e in graph.callers.get(node_id, ())})
+        memo[node_id] = (paths, callers)
+    paths, callers = memo[node_id]
+    return Reach(
+        paths=paths,
+        callers=callers,
+        dependencies=dependencies(graph, conditions, node_id, paths),
+        conversion=converted,
+        http_status=status,
+    )
+
+
+def caller_paths(graph: CallGraph, target: int) -> tuple[CallerPath, ...]:
+    """Up to MAX_PATHS shortest paths from entry points down to `target`, best first.
+
+    A breadth-first walk up the callers: each node is reached once, by its shortest
+    chain. An entry point ends a path but the walk goes on above an RPC method (its
+    clients call it) and a public fn (others may call it); `main` ends it.
+    """
+    parent: dict[int, Edge | None] = {target: None}
+    depth = {target: 0}
+    queue = deque([target])
+    found: list[tuple[tuple[int, int, int], CallerPath]] = []
+    roots: list[int] = []
+    while queue and len(parent) < MAX_VISITED:
+        node = queue.popleft()
+        entry = graph.entries.get(node)
+        if entry is not None:
+            found.append(_ranked(graph, node, parent, entry, None))
+            if entry[0] == "main":
+                continue
+        below = parent[node]
+        edges = [
+            e
+            for e in graph.callers.get(node, [])
+            if below is None or not _other_variant(below.arm, e)
+        ]
+        if not edges and entry is None:
+            roots.append(node)
+        if depth[node] >= MAX_DEPTH - 1:
+            continue
+        for edge in edges:
+            if edge.arm is not None:
+                # A dispatch arm is an entry even when its fn was reached another way first.
+                arm = arm_entry(graph, edge.arm)
+                if arm is not None:
+                    found.append(_ranked(graph, edge.caller, parent, arm, edge))
+                    continue
+            if edge.caller in parent:
+                continue
+            parent[edge.caller] = edge
+            depth[edge.caller] = depth[node] + 1
+            queue.append(edge.caller)
+    found.sort(key=lambda pair: pair[0])
+    paths = [path for _, path in found[:MAX_PATHS]]
+    if not paths and roots:  # no entry point: the longest chain of callers there is
+        top = max(roots, key=lambda n: depth[n])
+        if top != target:
+            paths = [_path(graph, top, parent, None, None)]
+    return tuple(paths)
+
+
+def _other_variant(arm: str | None, edge: Edge) -> bool:
+    """Whether a call into a fn that dispatches on `Enum::Variant` passes another variant.
+
+    `run_command(DdlCommand::CreateDatabase(..))` never reaches the `DdlCommand::ReplaceJob`
+    arm: a path through that arm does not go on through that call.
+    """
+    if arm is None or "::" not in arm or edge.call is None:
+        return False
+    enum = arm.split("::", 1)[0] + "::"
+    named = [a for a in edge.call.args if enum in a]
+    return bool(named) and not any(arm in a for a in named)
+
+
+def _ranked(
+    graph: CallGraph,
+    top: int,
+    parent: dict[int, Edge | None],
+    entry: tuple[EntryKind, str],
+    first: Edge | None,
+) -> tuple[tuple[int, int, int], CallerPath]:
+    path = _path(graph, top, parent, entry, first)
+    guesses = sum(1 for hop in path.hops if hop.resolution == "name" or hop.candidates)
+    return (_KIND_RANK[entry[0]], guesses, len(path.hops)), path
+
+
+def _path(
+    graph: CallGraph,
+    top: int,
+    parent: dict[int, Edge | None],
+    entry: tuple[EntryKind, str] | None,
+    first: Edge | None,
+) -> CallerPath:
+    """The hops from `top` down to the target, following the walk's parent edges."""
+    hops: list[Hop] = []
+    node: int | None = top
+    incoming: Edge | None = None
+    while node is not None:
+        edge = parent.get(node)  # the edge from `node` down to the next hop
+        if node == top and first is not None:  # a dispatch arm: its edge, not the walk's
+            edge = first
+        hops.append(_hop(graph, node, incoming, edge))
+        incoming = edge
+        node = edge.callee if edge is not None else None
+        if node is not None and node == top:
+            break
+    return CallerPath(tuple(hops), entry[0] if entry else None, entry[1] if entry else None)
+
+
+def _hop(graph: CallGraph, node_id: int, incoming: Edge | None, outgoing: Edge | None) -> Hop:
+    node = graph.nodes[node_id]
+    d = node.definition
+    return Hop(
+        name=node.label,
+        file_path=node.path,
+        line=d.line,
+        signature=d.signature,
+        doc=d.doc,
+        call_line=outgoing.line if outgoing is not None else None,
+        resolution=incoming.resolution if incoming is not None else None,
+        candidates=tuple(graph.nodes[c].label for c in incoming.candidates) if incoming else (),
+    )
+
+
+def dependencies(
+    graph: CallGraph, conditions: Sequence[str], node_id: int, paths: Sequence[CallerPath]
+) -> tuple[Dependency, ...]:
+    """Where the condition chain's identifiers come from: params, fields, consts, variants."""
+    node = graph.nodes[node_id]
+    d = node.definition
+    text = " ".join(conditions)
+    out: dict[str, Dependency] = {}
+    params = dict(d.params)
+    for name in _IDENT.findall(text):
+        if name in params and name not in out:
+            out[name] = Dependency(
+                name, "parameter", _argument_chain(graph, node_id, name, paths),
+                node.path, d.line,
+            )  # fmt: skip
+    for name in _FIELD.findall(text):
+        found = _field(graph, d.owner, name)
+        if found is not None and f"self.{name}" not in out:
+            path, field = found
+            out[f"self.{name}"] = Dependency(
+                f"self.{name}", "field", field.signature, path, field.line, field.doc
+            )
+    for enum, variant in _VARIANT.findall(text):
+        for path, found_variant in graph.definitions("variant", variant):
+            if found_variant.owner == enum:
+                label = f"{enum}::{variant}"
+                out.setdefault(
+                    label,
+                    Dependency(
+                        label,
+                        "variant",
+                        found_variant.signature,
+                        path,
+                        found_variant.line,
+                        found_variant.doc,
+                    ),
+                )
+                break
+    for name in _CONST.findall(text):
+        for kind in ("const", "static"):
+            defined = _nearest(graph.definitions(kind, name), node.crate)
+            if defined is not None:
+                path, const = defined
+                out.setdefault(
+                    name,
+                    Dependency(name, kind, const.signature, path, const.line, const.doc),
+                )
+                break
+    return tuple(out.values())
+
+
+def _argument_chain(graph: CallGraph, node_id: int, name: str, paths: Sequence[CallerPath]) -> str:
+    """`name: T`, then the argument each caller of the best path passes for it."""
+    d = graph.nodes[node_id].definition
+    params = [p for p, _ in d.params]
+    text = f"{name}: {dict(d.params)[name]}"
+    if not paths or len(paths[0].hops) < 2:
+        return text
+    hops = paths[0].hops
+    current, position = node_id, params.index(name)
+    for hop in reversed(hops[:-1]):
+        edge = next(
+            (e for e in graph.callers.get(current, ()) if e.line == hop.call_line and e.call),
+            None,
+        )
+        if edge is None or edge.call is None or position >= len(edge.call.args):
+            break
+        argument = edge.call.args[position]
+        text += f"; `{hop.name}` passes `{argument}` ({hop.file_path}:{edge.line})"
+        caller = graph.nodes[edge.caller].definition
+        caller_params = [p for p, _ in caller.params]
+        if argument not in caller_params:
+            break
+        current, position = edge.caller, caller_params.index(argument)
+    return text
+
+
+def _field(graph: CallGraph, owner: str | None, name: str) -> tuple[str, Definition] | None:
+    if owner is None:
+        return None
+    for path, field in graph.definitions("field", name):
+        if field.owner == owner:
+            return path, field
+    return None
+
+
+def _nearest(found: list[tuple[str, Definition]], crate: str) -> tuple[str, Definition] | None:
+    if not found:
+        return None
+    same = [f for f in found if f[0].startswith(crate + "/")] if crate else []
+    return (same or found)[0] if len(same or found) == 1 or same else None
+
+
+def user_conversion(
+    graph: CallGraph, error_class: str | None, site_path: str
+) -> tuple[str | None, int | None]:
+    """How the error type reaches a user: `impl From<X> for Status`, `IntoResponse`, `status_code()`.
+
+    The type is the struct or enum of that name in the site's crate, else the repository's
+    only one; the orphan rule puts a foreign trait's impl for it in its own crate, so only
+    that crate is searched. An HTTP status only when the code names exactly one `StatusCode`.
+    """
+    if not error_class:
+        return None, None
+    name = inner_type(error_class)
+    defined = graph.definitions("enum", name) + graph.definitions("struct", name)
+    crate = _crate(site_path)
+    home = {_crate(path) for path, _ in defined if _crate(path) == crate} or {
+        _crate(path) for path, _ in defined
+    }
+    if len(home) != 1:
+        return None, None
+    (crate,) = home
+    files = sorted(path for path in graph.indexes if _crate(path) == crate)
+    for path in files:
+        index = graph.indexes[path]
+        for impl in index.impls:
+            trait = impl.trait or ""
+            if (
+                trait.startswith("From<")
+                and inner_type(trait[5:-1]) == name
+                and impl.type == "Status"
+            ):
+                return f"impl {trait} for {impl.type} ({path}:{impl.line})", None
+            if impl.type == name and inner_type(trait) == "IntoResponse":
+                codes = _codes(index.definitions, name, "IntoResponse")
+                status = _HTTP.get(codes[0]) if len(codes) == 1 else None
+                return f"impl IntoResponse for {name} ({path}:{impl.line})", status
+    for path in files:
+        for d in graph.indexes[path].definitions:
+            if d.kind == "fn" and d.owner == name and d.name in ("status_code", "http_status"):
+                codes = list(d.status_codes)
+                status = _HTTP.get(codes[0]) if len(codes) == 1 else None
+                return f"{name}::{d.name} ({path}:{d.line})", status
+    return None, None
+
+
+def _codes(definitions: Sequence[Definition], owner: str, trait: str) -> list[str]:
+    return [
+        code
+        for d in definitions
+        if d.kind == "fn" and d.owner == owner and d.trait == trait
+        for code in d.status_codes
+    ]

@@ -1,0 +1,373 @@
+"""The call graph of a repository: every fn of the index a node, every resolved call an edge.
+
+A call is resolved by name, narrowed the way a reader would: `self.` inside an impl, a
+typed field, parameter or `let`, `Type::f`, `use` imports, the same file, module and
+crate, arity. Each edge says how it was resolved; a call that still names several fns
+keeps at most `MAX_CANDIDATES` of them, marked ambiguous, and one that names more is
+dropped rather than guessed.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from pipeline.core.index import Call, Definition, FileIndex
+from pipeline.core.reach import EntryKind, Resolution
+from pipeline.scan.context import _crate
+from pipeline.scan.names import STD_METHODS, crate_name, inner_type, module_of
+
+MAX_CANDIDATES = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """One resolved call: `caller` calls `callee` at `line` (node ids)."""
+
+    caller: int
+    callee: int
+    line: int
+    resolution: Resolution
+    candidates: tuple[int, ...] = ()  # the other fns an ambiguous call may reach
+    call: Call | None = None
+    arm: str | None = None  # the dispatch arm the call sits in: `Statement::AlterX`
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """A fn of the repository."""
+
+    path: str
+    definition: Definition
+    module: str  # `stream::stream_manager` (+ inline modules)
+    crate: str
+
+    @property
+    def label(self) -> str:
+        d = self.definition
+        return f"{d.owner}::{d.name}" if d.owner else d.name
+
+
+@dataclass
+class CallGraph:
+    """Nodes, edges by callee, and entry points by node."""
+
+    nodes: list[Node] = field(default_factory=list)
+    callers: dict[int, list[Edge]] = field(default_factory=lambda: defaultdict(list))
+    entries: dict[int, tuple[EntryKind, str]] = field(default_factory=dict)
+    by_file: dict[str, dict[int, int]] = field(default_factory=dict)  # path -> def index -> id
+    indexes: Mapping[str, FileIndex] = field(default_factory=dict)
+    clap_enums: frozenset[str] = frozenset()  # enums deriving clap's `Subcommand`/`Parser`
+    subcommands: frozenset[str] = frozenset()  # clap builder `Command::new("x")` names
+    named: dict[tuple[str, str], list[tuple[str, Definition]]] = field(default_factory=dict)
+
+    def enclosing(self, path: str, line: int) -> int | None:
+        """The innermost fn of `path` that holds `line`."""
+        best: tuple[int, int] | None = None
+        for index, node_id in self.by_file.get(path, {}).items():
+            d = self.indexes[path].definitions[index]
+            if d.line <= line <= d.end_line and (best is None or d.line >= best[0]):
+                best = (d.line, node_id)
+        return best[1] if best else None
+
+    def definitions(self, kind: str, name: str) -> list[tuple[str, Definition]]:
+        """Every definition of a kind and name, as `(path, definition)`."""
+        return self.named.get((kind, name), [])
+
+
+class _Tables:
+    """Lookup tables over the nodes, built once per graph."""
+
+    def __init__(self, graph: CallGraph) -> None:
+        self.free: dict[str, list[int]] = defaultdict(list)
+        self.methods: dict[tuple[str, str], list[int]] = defaultdict(list)
+        self.by_method_name: dict[str, list[int]] = defaultdict(list)
+        self.traits_of: dict[str, set[str]] = defaultdict(set)
+        self.fields: dict[tuple[str, str], str] = {}
+        self.rpc: dict[str, list[int]] = defaultdict(list)
+        self.aliases: dict[str, str] = {}  # `type XRef = Arc<X>`: XRef -> X
+        for node_id, node in enumerate(graph.nodes):
+            d = node.definition
+            if d.owner is None:
+                self.free[d.name].append(node_id)
+            else:
+                self.methods[(d.owner, d.name)].append(node_id)
+                self.by_method_name[d.name].append(node_id)
+                if d.trait and d.trait != d.owner and is_rpc(d):
+                    self.rpc[d.name].append(node_id)
+        for index in graph.indexes.values():
+            for impl in index.impls:
+                if impl.trait:
+                    self.traits_of[impl.type].add(inner_type(impl.trait))
+            for d in index.definitions:
+                if d.kind == "field" and d.owner and d.value:
+                    self.fields.setdefault((d.owner, d.name), d.value)
+                elif d.kind == "type" and d.value and not d.owner:
+                    self.aliases.setdefault(d.name, inner_type(d.value))
+
+
+def is_rpc(d: Definition) -> bool:
+    """A tonic service method: `async fn x(&self, request: Request<..>) -> Result<Response<..>, Status>`."""
+    return (
+        d.has_self
+        and len(d.params) == 1
+        and "Request<" in d.params[0][1]
+        and "Response<" in d.signature
+    )
+
+
+def link(indexes: Mapping[str, FileIndex]) -> CallGraph:
+    """The nodes and edges of a repository's call graph (entry points: `entrypoints`)."""
+    graph = CallGraph(
+        indexes=indexes,
+        clap_enums=frozenset(
+            d.name
+            for index in indexes.values()
+            for d in index.definitions
+            if d.kind == "enum" and any("Subcommand" in a or "Parser" in a for a in d.attrs)
+        ),
+        subcommands=frozenset(s for index in indexes.values() for s in index.subcommands),
+    )
+    for path in sorted(indexes):
+        for d in indexes[path].definitions:
+            graph.named.setdefault((d.kind, d.name), []).append((path, d))
+        module, crate = module_of(path), _crate(path)
+        ids: dict[int, int] = {}
+        for i, d in enumerate(indexes[path].definitions):
+            if d.kind == "fn":
+                ids[i] = len(graph.nodes)
+                full = "::".join(p for p in (module, d.module) if p)
+                graph.nodes.append(Node(path, d, full, crate))
+        graph.by_file[path] = ids
+    tables = _Tables(graph)
+    for path in sorted(indexes):
+        _file_edges(graph, tables, path, indexes[path])
+    return graph
+
+
+def _file_edges(graph: CallGraph, tables: _Tables, path: str, index: FileIndex) -> None:
+    ids = graph.by_file[path]
+    arms: dict[int, str] = {}
+    # A call in nested arms dispatches on the outermost (`Statement::Drop(..) => match kind {
+    # ObjectType::User => ..}`): arms by line, the first one kept.
+    for arm in sorted(index.arms, key=lambda a: a.line):
+        for call_index in arm.calls:
+            arms.setdefault(call_index, arm.pattern)
+    imports = {use.alias: use.path for use in index.uses if use.alias != "*"}
+    globs = [use.path for use in index.uses if use.alias == "*"]
+    typed: dict[int, dict[str, str]] = defaultdict(dict)
+    for local in index.locals:
+        typed[local.caller][local.name] = local.type
+    seen: set[tuple[int, int, int]] = set()
+    for call_index, call in enumerate(index.calls):
+        caller = ids.get(call.caller)
+        if caller is None:
+            continue
+        variables = {**dict(graph.nodes[caller].definition.params), **typed.get(call.caller, {})}
+        resolution, found = _resolve(graph, tables, caller, call, imports, variables, globs)
+        if not found:
+            continue
+        callee, others = found[0], tuple(found[1:])
+        key = (caller, callee, call.line)
+        if key in seen:
+            continue
+        seen.add(key)
+        edge = Edge(caller, callee, call.line, resolution, others, call, arms.get(call_index))
+        graph.callers[callee].append(edge)
+        for other in others:
+            graph.callers[other].append(
+                Edge(
+                    caller,
+                    other,
+                    call.line,
+                    resolution,
+                    (callee, *[o for o in others if o != other]),
+                    call,
+                    edge.arm,
+                )
+            )
+
+
+def _resolve(
+    graph: CallGraph,
+    tables: _Tables,
+    caller: int,
+    call: Call,
+    imports: Mapping[str, str],
+    variables: Mapping[str, str],
+    globs: Sequence[str] = (),
+) -> tuple[Resolution, list[int]]:
+    node = graph.nodes[caller]
+    owner = node.definition.owner
+    name, qualifier = call.name, call.qualifier
+    if call.kind == "method":
+        typed = _receiver_type(tables, owner, qualifier, variables)
+        if typed is not None:
+            how, type_name = typed
+            found = _methods_of(tables, type_name, name)
+            if found:
+                return how, _narrow(graph, node, found, call)
+        if (
+            name in tables.rpc
+            and qualifier != "self"
+            and ("client" in qualifier.lower() or "inner" in qualifier or "stub" in qualifier)
+        ):
+            return "rpc", tables.rpc[name][:MAX_CANDIDATES]
+        if name in STD_METHODS:
+            return "name", []
+        found = [
+            n for n in tables.by_method_name.get(name, []) if graph.nodes[n].definition.has_self
+        ]
+        if qualifier.startswith("self.") and owner:  # another object than `self`: not its methods
+            found = [n for n in found if graph.nodes[n].definition.owner != owner]
+        return "name", _narrow(graph, node, found, call, strict=True)
+    if call.kind == "path":
+        last = qualifier.rsplit("::", 1)[-1].split("<", 1)[0]
+        if last == "Self" and owner:
+            found = _methods_of(tables, owner, name)
+            return ("self", _narrow(graph, node, found, call)) if found else ("name", [])
+        if last[:1].isupper():
+            found = _methods_of(tables, last, name)
+            return "type", _narrow(graph, node, found, call)
+        return _module_call(graph, tables, node, call, imports)
+    if name in variables:  # a closure or a fn-typed parameter or `let`: not a fn of the index
+        return "name", []
+    return _plain_call(graph, tables, node, call, imports, globs)
+
+
+def _receiver_type(
+    tables: _Tables, owner: str | None, qualifier: str, variables: Mapping[str, str]
+) -> tuple[Resolution, str] | None:
+    """The type of `self`, a typed variable, or a chain of fields off either (`x.a.b`)."""
+    if qualifier == "self" and owner:
+        return "self", owner
+    head, *fields = qualifier.split(".")
+    if head == "self" and owner:
+        current = owner
+    elif head.isidentifier() and head in variables:
+        current = inner_type(variables[head])
+    else:
+        return None
+    for name in fields:
+        written = tables.fields.get((tables.aliases.get(current, current), name))
+        if not name.isidentifier() or written is None:
+            return None
+        current = inner_type(written)
+    return "type", current
+
+
+def _methods_of(tables: _Tables, type_name: str, name: str) -> list[int]:
+    type_name = tables.aliases.get(type_name, type_name)
+    found = list(tables.methods.get((type_name, name), []))
+    if not found:  # a trait's default method, or the trait object itself
+        for trait in sorted(tables.traits_of.get(type_name, ())):
+            found.extend(tables.methods.get((trait, name), []))
+    return found
+
+
+def _module_call(
+    graph: CallGraph, tables: _Tables, node: Node, call: Call, imports: Mapping[str, str]
+) -> tuple[Resolution, list[int]]:
+    segments = call.qualifier.split("::")
+    how: Resolution = "local"
+    if segments[0] in imports:
+        segments = imports[segments[0]].split("::") + segments[1:]
+        how = "import"
+    wanted = [s for s in segments if s not in ("crate", "self", "super")]
+    named = tables.free.get(call.name, [])
+    # `engine::walk`: the crate named so (by its directory), at its root or below.
+    crated = [n for n in named if wanted and crate_name(graph.nodes[n].crate) == wanted[0]]
+    if crated:
+        within = [n for n in crated if _module_ends(graph.nodes[n].module, wanted[1:])]
+        return "import", _narrow(graph, node, within or crated, call)
+    # `a::b::f`: fns of module `..::a::b`, else of a module below `a::b` (re-exported by `pub use`).
+    found = [n for n in named if _module_ends(graph.nodes[n].module, wanted)]
+    if not found and wanted:
+        found = [n for n in named if f"::{wanted[-1]}::" in f"::{graph.nodes[n].module}::"]
+        how = "name" if how == "local" else how
+    if len(found) > 1 and wanted:  # `risingwave_meta::stream::f`: the longest module suffix wins
+        found = _by_suffix(graph, found, wanted)
+    return how, _narrow(graph, node, found, call)
+
+
+def _module_ends(module: str, wanted: list[str]) -> bool:
+    return not wanted or module.split("::")[-1] == wanted[-1]
+
+
+def _by_suffix(graph: CallGraph, found: list[int], wanted: list[str]) -> list[int]:
+    def score(n: int) -> int:
+        parts = graph.nodes[n].module.split("::")
+        k = 0
+        while k < min(len(parts), len(wanted)) and parts[-1 - k] == wanted[-1 - k]:
+            k += 1
+        return k
+
+    best = max(score(n) for n in found)
+    return [n for n in found if score(n) == best]
+
+
+def _plain_call(
+    graph: CallGraph,
+    tables: _Tables,
+    node: Node,
+    call: Call,
+    imports: Mapping[str, str],
+    globs: Sequence[str],
+) -> tuple[Resolution, list[int]]:
+    found = tables.free.get(call.name, [])
+    if not found:
+        return "name", []
+    same_file = [n for n in found if graph.nodes[n].path == node.path]
+    if same_file:
+        return "local", _narrow(graph, node, same_file, call)
+    imported = imports.get(call.name)
+    if imported is not None:
+        wanted = [s for s in imported.split("::")[:-1] if s not in ("crate", "self", "super")]
+        target = imported.rsplit("::", 1)[-1]
+        named = [n for n in tables.free.get(target, [])]
+        if named:
+            return "import", _narrow(
+                graph, node, _by_suffix(graph, named, wanted) if wanted else named, call
+            )
+    # Anything else is in scope only through a glob import (`use super::*`, `use a::b::*`):
+    # a same-named fn elsewhere in the crate is not what a bare name calls.
+    globbed = [n for n in found if any(_glob_reaches(g, node, graph.nodes[n]) for g in globs)]
+    return "import", _narrow(graph, node, globbed, call)
+
+
+def _glob_reaches(glob: str, caller: Node, candidate: Node) -> bool:
+    """Whether `use <glob>::*` in the caller's file brings the candidate's module in."""
+    segments = glob.split("::")
+    here = caller.module.split("::") if caller.module else []
+    if segments[0] in ("crate", "self", "super"):
+        if candidate.crate != caller.crate:
+            return False
+        base = [] if segments[0] == "crate" else here
+        while segments and segments[0] in ("self", "super", "crate"):
+            if segments[0] == "super" and base:
+                base = base[:-1]
+            segments = segments[1:]
+        return candidate.module == "::".join(base + segments)
+    rest = segments[1:] if crate_name(candidate.crate) == segments[0] else segments
+    return candidate.module.split("::")[-len(rest) :] == rest if rest else not candidate.module
+
+
+def _narrow(
+    graph: CallGraph, node: Node, found: Sequence[int], call: Call, strict: bool = False
+) -> list[int]:
+    """Candidates by arity, then nearest (same file, crate) first; [] when too many remain."""
+    if call.arity >= 0 and len(found) > 1:
+        fitting = [n for n in found if len(graph.nodes[n].definition.params) == call.arity]
+        found = fitting or found
+    if len(found) > 1:
+        for near in (
+            [n for n in found if graph.nodes[n].path == node.path],
+            [n for n in found if graph.nodes[n].crate == node.crate],
+        ):
+            if near:
+                found = near
+                break
+    if len(found) > MAX_CANDIDATES or (strict and len(found) > MAX_CANDIDATES):
+        return []
+    return sorted(found, key=lambda n: (graph.nodes[n].path, graph.nodes[n].definition.line))

@@ -1,0 +1,83 @@
+"""Entry points by code shape, for any repository: `fn main`, RPC server methods, HTTP
+routes, dispatch arms over statement and CLI command enums (clap derive and builder), and
+the public fns of a library crate that nothing in the repository calls."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from pipeline.core.index import FileIndex
+from pipeline.core.reach import EntryKind
+from pipeline.scan.callgraph import CallGraph, is_rpc, link
+from pipeline.scan.context import _crate
+from pipeline.scan.names import crate_name
+
+_STATEMENT_ENUM = re.compile(r"(?:Statement|Stmt)$")
+
+
+def build_graph(indexes: Mapping[str, FileIndex]) -> CallGraph:
+    """The call graph of a repository from its file indexes, entry points marked."""
+    graph = link(indexes)
+    _entries(graph)
+    return graph
+
+
+def _entries(graph: CallGraph) -> None:
+    """Entry points by code shape: main, RPC server methods, HTTP routes, public library API."""
+    lib_crates = {_crate(p) for p in graph.indexes if p.endswith("src/lib.rs")}
+    free: dict[str, list[int]] = {}
+    for node_id, node in enumerate(graph.nodes):
+        if node.definition.owner is None:
+            free.setdefault(node.definition.name, []).append(node_id)
+    for node_id, node in enumerate(graph.nodes):
+        d = node.definition
+        if (
+            d.name == "main"
+            and d.owner is None
+            and not d.module
+            and not node.path.endswith("build.rs")
+        ):
+            graph.entries[node_id] = ("main", f"`{_binary(node.path)}` (fn main)")
+        elif d.owner and d.trait and is_rpc(d):
+            graph.entries[node_id] = ("rpc", f"RPC `{d.trait}::{d.name}`")
+    for path, index in graph.indexes.items():
+        for route in index.routes:
+            for node_id in free.get(route.handler.rsplit("::", 1)[-1], []):
+                if graph.nodes[node_id].crate == _crate(path):
+                    graph.entries[node_id] = ("http", f"HTTP {route.method} {route.path}")
+    for node_id, node in enumerate(graph.nodes):
+        d = node.definition
+        if (
+            node_id not in graph.entries
+            and d.public
+            and node.crate in lib_crates
+            and not graph.callers.get(node_id)
+        ):
+            where = "::".join(p for p in (crate_name(node.crate), node.module, node.label) if p)
+            graph.entries[node_id] = ("pub-api", f"public API `{where}`")
+
+
+def _binary(path: str) -> str:
+    parts = path.split("/")
+    if "bin" in parts[:-1]:
+        return parts[-1].removesuffix(".rs") if parts[-1] != "main.rs" else parts[-2]
+    crate = _crate(path)
+    return crate.rsplit("/", 1)[-1] or "main"
+
+
+def arm_entry(graph: CallGraph, label: str) -> tuple[EntryKind, str] | None:
+    """A dispatch arm that is an entry point: a statement, or a CLI subcommand."""
+    if label.startswith('"'):
+        name = label.strip('"')
+        return ("cli", f"subcommand `{name}`") if name in graph.subcommands else None
+    enum, variant = label.split("::", 1)
+    if _STATEMENT_ENUM.search(enum):
+        return "statement", f"statement `{label}`"
+    if enum in graph.clap_enums:  # a `DdlCommand` of a server is not a CLI: clap's derive says
+        return "cli", f"subcommand `{_kebab(variant)}` (`{label}`)"
+    return None
+
+
+def _kebab(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower()

@@ -1,0 +1,196 @@
+"""The per-blob index cache and the pass that fills it: a git blob id -> its `FileIndex`.
+
+One SQLite file per index version (`CACHE/index-v<INDEX_VERSION>.sqlite`), apart from
+the scan cache: the index reads whole files, the scan only the items that can hold a
+site, and either may change without invalidating the other. A blob's index does not
+depend on its path (test paths are decided before indexing), so a renamed file is not
+parsed again. JSON, not pickle: the cache directory is not trusted to hold code.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+from pipeline.core.index import Arm, Call, Definition, FileIndex, Impl, Local, Route, Use
+from pipeline.languages import INDEX_VERSION, language_of
+from pipeline.languages.base import FileRefused
+from pipeline.source.repository import BlobReader, TreeEntry
+
+INLINE_LIMIT = 16
+_FIELDS = ("definitions", "calls", "uses", "locals", "arms", "routes", "impls")
+_TYPES: dict[str, Any] = {
+    "definitions": Definition,
+    "calls": Call,
+    "uses": Use,
+    "locals": Local,
+    "arms": Arm,
+    "routes": Route,
+    "impls": Impl,
+}
+_TUPLES = {  # fields stored as JSON lists that are tuples in the dataclass
+    Definition: {
+        f.name for f in fields(Definition) if f.name in ("params", "attrs", "status_codes")
+    },
+    Call: {"args"},
+    Arm: {"calls"},
+}
+
+
+class IndexCache:
+    """File indexes by blob id, persisted in SQLite."""
+
+    def __init__(self, cache_dir: Path) -> None:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        self.path = cache_dir / f"index-v{INDEX_VERSION}.sqlite"
+        self._db = sqlite3.connect(self.path, timeout=60)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS indexes (blob TEXT PRIMARY KEY, body TEXT NOT NULL)"
+        )
+
+    def get_many(self, blobs: Iterable[str]) -> dict[str, FileIndex]:
+        """The cached indexes among `blobs`; a damaged row is a miss."""
+        wanted = list(dict.fromkeys(blobs))
+        found: dict[str, FileIndex] = {}
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = self._db.execute(
+                f"SELECT blob, body FROM indexes WHERE blob IN ({marks})", chunk
+            )
+            for blob, text in rows:
+                try:
+                    found[blob] = decode_index(json.loads(text))
+                except (KeyError, TypeError, ValueError):
+                    continue
+        return found
+
+    def put_many(self, indexes: Mapping[str, FileIndex]) -> None:
+        """Store indexes by blob id, in one transaction."""
+        rows = [
+            (blob, json.dumps(encode_index(index), separators=(",", ":")))
+            for blob, index in indexes.items()
+        ]
+        with self._db:
+            self._db.executemany("INSERT OR REPLACE INTO indexes VALUES (?, ?)", rows)
+
+    def close(self) -> None:
+        """Close the database."""
+        self._db.close()
+
+
+def encode_index(index: FileIndex) -> dict[str, Any]:
+    """A JSON-able form of a file index: each record the list of its fields, in order."""
+    body: dict[str, Any] = {
+        name: [[getattr(x, f) for f in _NAMES[name]] for x in getattr(index, name)]
+        for name in _FIELDS
+    }
+    body["subcommands"] = list(index.subcommands)
+    return body
+
+
+def decode_index(data: dict[str, Any]) -> FileIndex:
+    """The inverse of `encode_index` (positional: building from keywords costs twice as much)."""
+    parts: dict[str, Any] = {"subcommands": tuple(data["subcommands"])}
+    for name in _FIELDS:
+        kind, positions = _TYPES[name], _TUPLE_POSITIONS[name]
+        if not positions:
+            parts[name] = tuple(kind(*raw) for raw in data[name])
+            continue
+        rows = []
+        for raw in data[name]:
+            for at in positions:
+                raw[at] = tuple(tuple(v) if isinstance(v, list) else v for v in raw[at])
+            rows.append(kind(*raw))
+        parts[name] = tuple(rows)
+    return FileIndex(**parts)
+
+
+_NAMES = {name: [f.name for f in fields(kind)] for name, kind in _TYPES.items()}
+_TUPLE_POSITIONS = {
+    name: [i for i, f in enumerate(fields(kind)) if f.name in _TUPLES.get(kind, ())]
+    for name, kind in _TYPES.items()
+}
+
+
+_reader: BlobReader | None = None
+_cache: IndexCache | None = None
+
+
+def _init_worker(git_dir: Path, cache_dir: Path) -> None:
+    global _reader, _cache
+    _reader = BlobReader(git_dir)
+    _cache = IndexCache(cache_dir)
+
+
+def _index_chunk(entries: Sequence[TreeEntry]) -> list[tuple[TreeEntry, FileIndex | None]]:
+    """Read, index and cache one chunk (the cache is written here, so encoding runs in parallel)."""
+    assert _reader is not None and _cache is not None
+    blobs = _reader.read_many([e.blob_sha for e in entries])
+    out = [
+        (entry, None if data is None else _index_one(entry.path, data))
+        for entry, data in zip(entries, blobs, strict=True)
+    ]
+    _cache.put_many({entry.blob_sha: index for entry, index in out if index is not None})
+    return out
+
+
+def _index_one(path: str, data: bytes) -> FileIndex:
+    """One file's index; a file the front end refuses (nested too deeply) indexes as empty."""
+    try:
+        return language_of(path).index_file(path, data)
+    except FileRefused:  # the scan pass reports the reason; the index just has nothing here
+        return FileIndex()
+
+
+def index_entries(
+    git_dir: Path, entries: Sequence[TreeEntry], cache_dir: Path, jobs: int | None = None
+) -> dict[str, FileIndex]:
+    """The index of every entry by path: cached by blob id, the rest parsed in a process pool."""
+    cache = IndexCache(cache_dir)
+    try:
+        cached = cache.get_many(e.blob_sha for e in entries)
+        todo = [e for e in entries if e.blob_sha not in cached]
+    finally:
+        cache.close()
+    made = dict(_run(git_dir, cache_dir, todo, jobs))
+    result: dict[str, FileIndex] = {}
+    for entry in entries:
+        index = cached.get(entry.blob_sha) or made.get(entry)
+        if index is not None:
+            result[entry.path] = index
+    return result
+
+
+def _run(
+    git_dir: Path, cache_dir: Path, todo: list[TreeEntry], jobs: int | None
+) -> list[tuple[TreeEntry, FileIndex | None]]:
+    if not todo:
+        return []
+    workers = jobs or os.cpu_count() or 1
+    if len(todo) <= INLINE_LIMIT or workers == 1:
+        _init_worker(git_dir, cache_dir)
+        try:
+            return _index_chunk(todo)
+        finally:
+            if _reader is not None:
+                _reader.close()
+            if _cache is not None:
+                _cache.close()
+    ordered = sorted(todo, key=lambda e: e.size, reverse=True)
+    chunks = [ordered[i :: workers * 4] for i in range(workers * 4)]
+    out: list[tuple[TreeEntry, FileIndex | None]] = []
+    with ProcessPoolExecutor(
+        workers, initializer=_init_worker, initargs=(git_dir, cache_dir)
+    ) as pool:
+        for done in pool.map(_index_chunk, [c for c in chunks if c]):
+            out.extend(done)
+    return out

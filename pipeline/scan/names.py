@@ -1,0 +1,57 @@
+"""How Rust code names things, for resolving calls: modules by path, crates, receiver types."""
+
+from __future__ import annotations
+
+import re
+
+# Methods of std types that a same-named method of the repository would shadow when the
+# receiver's type is unknown: a bare-name match on these is a guess, not a resolution.
+_STD_NAMES = (
+    "new default clone into from get get_mut insert remove push pop len is_empty iter "
+    "iter_mut map and_then unwrap expect collect to_string to_owned as_ref as_mut borrow "
+    "lock read write send recv next contains extend join split parse fmt eq cmp hash "
+    "drop take replace await filter find first last keys values entry or_insert "
+    "with_capacity build run start stop close flush poll call apply handle process "
+    "execute update set reset clear load store "
+    # Path, str, String, Option, Result, iterators, maps, sync and io (a receiver of unknown type
+    # calling one of these is far more often std's than the repository's same-named method)
+    "exists is_file is_dir display to_str to_path file_name extension parent canonicalize "
+    "starts_with ends_with trim to_lowercase to_uppercase chars bytes lines as_str as_bytes "
+    "push_str is_some is_none is_ok is_err ok err ok_or ok_or_else unwrap_or unwrap_or_else "
+    "unwrap_or_default map_err as_deref cloned copied rev zip enumerate skip chain flat_map "
+    "filter_map any all count sum max min sort sort_by dedup retain truncate drain append "
+    "contains_key get_or_insert_with iter_mut into_iter try_into try_from as_slice to_vec "
+    "position fold for_each peek nth step_by windows chunks spawn block_on "
+    "read_to_string write_all read_exact seek metadata subscribe notify wait "
+)
+STD_METHODS = frozenset(_STD_NAMES.split())
+_WRAPPERS = re.compile(r"^(?:Arc|Rc|Box|Option|RefCell|Mutex|RwLock|Cow|&|&mut)\s*<(.*)>$")
+
+
+def module_of(path: str) -> str:
+    """`src/meta/src/stream/mod.rs` -> `stream`; `src/lib.rs` -> ``."""
+    _, found, rest = path.partition("/src/")
+    if not found:
+        rest = path.removeprefix("src/")
+    parts = rest.removesuffix(".rs").split("/")
+    if parts and parts[-1] in ("mod", "lib", "main"):
+        parts.pop()
+    return "::".join(parts)
+
+
+def inner_type(type_text: str) -> str:
+    """The type a method is called on: `Arc<Mutex<Foo<T>>>` -> `Foo`, `&mut Foo` -> `Foo`."""
+    text = " ".join(type_text.split()).removeprefix("&").removeprefix("mut ").strip()
+    text = text.removeprefix("dyn ").removeprefix("impl ")
+    while True:
+        wrapped = _WRAPPERS.match(text)
+        if not wrapped:
+            break
+        text = wrapped[1].strip()
+    text = text.split("<", 1)[0]
+    return text.rsplit("::", 1)[-1].strip()
+
+
+def crate_name(crate: str) -> str:
+    """`crates/cargo-util` -> `cargo_util`: the name a crate's directory suggests."""
+    return crate.rsplit("/", 1)[-1].replace("-", "_")

@@ -1,0 +1,86 @@
+"""The index stage of a run: index every file (cached per blob), build the call graph, and
+give each site its `Reach`. `ERRDOC_NO_INDEX=1` turns it off (records are the same either way;
+only the dataset's `reach.json` and the explanations that use a path differ)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pipeline.core.reach import CallerPath, Reach, reach_to_json
+from pipeline.languages import INDEX_VERSION
+from pipeline.scan.callerpaths import attach, site_reach, user_conversion
+from pipeline.scan.callgraph import CallGraph
+from pipeline.scan.context import SiteContext
+from pipeline.scan.entrypoints import build_graph
+from pipeline.scan.indexcache import index_entries
+from pipeline.source.repository import TreeEntry
+
+REACH_FORMAT = 1
+
+
+def index_enabled() -> bool:
+    """False when `ERRDOC_NO_INDEX` is set to anything but `0` or empty."""
+    return os.environ.get("ERRDOC_NO_INDEX", "") in ("", "0")
+
+
+@dataclass
+class ReachStage:
+    """The graph of one commit and the reach of every record, by record id."""
+
+    graph: CallGraph
+    reaches: dict[str, Reach] = field(default_factory=dict)
+    _memo: dict[int, tuple[tuple[CallerPath, ...], int]] = field(default_factory=dict)
+
+    def contexts(self, contexts: Sequence[SiteContext]) -> list[SiteContext]:
+        """The contexts with their reach filled in (and remembered for `reach.json`)."""
+        filled = attach(contexts, self.graph)
+        self.reaches.update((c.record_id, c.reach) for c in filled if c.reach is not None)
+        return filled
+
+    def carried(
+        self, lines: Mapping[str, str], provenance: Mapping[str, Mapping[str, Any]]
+    ) -> None:
+        """The reach of records carried over unparsed, from their record and provenance."""
+        conversions: dict[tuple[str | None, str], tuple[str | None, int | None]] = {}
+        for rid, line in lines.items():
+            record = json.loads(line)
+            klass, path = record.get("errorClass"), str(record.get("filePath"))
+            key = (klass, path.partition("/src/")[0])
+            if key not in conversions:
+                conversions[key] = user_conversion(self.graph, klass, path)
+            conditions = [
+                str(c).split(": ", 1)[-1] for c in provenance.get(rid, {}).get("conditions", ())
+            ]
+            reach = site_reach(
+                self.graph,
+                path,
+                int(record.get("lineNumber", 0)),
+                conditions,
+                conversions[key],
+                self._memo,
+            )
+            if reach is not None:
+                self.reaches[rid] = reach
+
+    def document(self, sha: str) -> dict[str, Any]:
+        """The body of `reach.json`."""
+        return {
+            "format": REACH_FORMAT,
+            "index": INDEX_VERSION,
+            "sha": sha,
+            "records": {rid: reach_to_json(self.reaches[rid]) for rid in sorted(self.reaches)},
+        }
+
+
+def build_stage(
+    git_dir: Path, entries: Sequence[TreeEntry], cache_dir: Path, jobs: int | None = None
+) -> ReachStage | None:
+    """Index the commit's files and build its call graph; None when the index is turned off."""
+    if not index_enabled():
+        return None
+    return ReachStage(build_graph(index_entries(git_dir, entries, cache_dir, jobs)))

@@ -1,0 +1,389 @@
+"""The repository index and caller paths, on a multi-crate workspace made as a real git repo."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from gitrepo import GitRepo
+from reach_fixtures import WORKSPACE, line_of
+from regen_fixtures import cli
+
+from pipeline.core.index import FileIndex
+from pipeline.core.model import Record
+from pipeline.core.reach import reach_from_json
+from pipeline.dataset.reader import page_path
+from pipeline.scan.callerpaths import caller_paths, user_conversion
+from pipeline.scan.callgraph import CallGraph
+from pipeline.scan.entrypoints import build_graph
+from pipeline.scan.indexcache import IndexCache, decode_index, encode_index, index_entries
+from pipeline.source.repository import list_files
+
+STORE = "crates/engine/src/store.rs"
+LIB = "crates/engine/src/lib.rs"
+SQL = "crates/sql/src/lib.rs"
+CLI = "crates/cli/src/main.rs"
+ADMIN = "crates/admin/src/main.rs"
+CLIENT = "crates/client/src/lib.rs"
+SERVER = "crates/server/src/lib.rs"
+HTTP = "crates/server/src/http.rs"
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> tuple[GitRepo, str, CallGraph]:
+    root = tmp_path_factory.mktemp("reach")
+    repo = GitRepo.init(root / "src")
+    sha = repo.commit(dict(WORKSPACE))
+    listing = list_files(repo.git_dir, sha, suffixes=(".rs",))
+    graph = build_graph(index_entries(repo.git_dir, listing.entries, root / "cache", jobs=1))
+    return repo, sha, graph
+
+
+def node(graph: CallGraph, label: str) -> int:
+    (found,) = [i for i, n in enumerate(graph.nodes) if n.label == label]
+    return found
+
+
+Hops = list[tuple[str, int | None, str | None, tuple[str, ...]]]
+
+
+def paths_of(graph: CallGraph, label: str) -> list[tuple[str | None, str | None, Hops]]:
+    return [
+        (
+            p.entry,
+            p.entry_label,
+            [(h.name, h.call_line, h.resolution, h.candidates) for h in p.hops],
+        )
+        for p in caller_paths(graph, node(graph, label))
+    ]
+
+
+def test_a_method_through_self_reaches_a_statement_an_rpc_from_the_cli_and_the_rpc(
+    workspace: tuple[GitRepo, str, CallGraph],
+) -> None:
+    _, _, graph = workspace
+    write_self = line_of(STORE, "self.check(key)")
+    insert = line_of(SQL, "Statement::Insert { key } =>")
+    assert paths_of(graph, "Engine::check") == [
+        ("statement", "statement `Statement::Insert`", [
+            ("handle", insert, None, ()),
+            ("handle_insert", line_of(SQL, "engine.write(key)"), "local", ()),
+            ("Engine::write", write_self, "type", ()),
+            ("Engine::check", None, "self", ()),
+        ]),
+        ("cli", "subcommand `put` (`Opts::Put`)", [
+            ("main", line_of(CLI, "Opts::Put { key } =>"), None, ()),
+            ("put", line_of(CLI, "client.put_key(key)"), "local", ()),
+            ("KvClient::put_key", line_of(CLIENT, "self.inner.put_key"), "type", ()),
+            ("KvServiceImpl::put_key", line_of(SERVER, "self.engine.write"), "rpc", ()),
+            ("Engine::write", write_self, "type", ()),
+            ("Engine::check", None, "self", ()),
+        ]),
+        ("rpc", "RPC `KvService::put_key`", [
+            ("KvServiceImpl::put_key", line_of(SERVER, "self.engine.write"), None, ()),
+            ("Engine::write", write_self, "type", ()),
+            ("Engine::check", None, "self", ()),
+        ]),
+    ]  # fmt: skip
+
+
+def test_a_typed_field_picks_the_one_impl_of_a_trait(
+    workspace: tuple[GitRepo, str, CallGraph],
+) -> None:
+    _, _, graph = workspace
+    callers = graph.callers.get(node(graph, "Memory::put"), [])
+    assert [(graph.nodes[e.caller].label, e.resolution) for e in callers] == [
+        ("Engine::write", "type")
+    ]
+    assert graph.callers.get(node(graph, "Disk::put"), []) == []
+    assert graph.callers.get(node(graph, "Store::put"), []) == []
+
+
+def test_same_named_methods_a_typed_parameter_and_an_ambiguous_receiver(
+    workspace: tuple[GitRepo, str, CallGraph],
+) -> None:
+    _, _, graph = workspace
+    conn = [
+        (
+            graph.nodes[e.caller].label,
+            e.resolution,
+            tuple(graph.nodes[c].label for c in e.candidates),
+        )
+        for e in graph.callers[node(graph, "Conn::shutdown")]
+    ]
+    assert conn == [("stop", "type", ()), ("stop_any", "name", ("Engine::shutdown",))]
+    engine = [
+        (
+            graph.nodes[e.caller].label,
+            e.resolution,
+            tuple(graph.nodes[c].label for c in e.candidates),
+        )
+        for e in graph.callers[node(graph, "Engine::shutdown")]
+    ]
+    assert engine == [("stop_any", "name", ("Conn::shutdown",))]
+    assert paths_of(graph, "Conn::shutdown") == [
+        ("pub-api", "public API `engine::store::stop`", [
+            ("stop", line_of(STORE, "conn.shutdown()"), None, ()),
+            ("Conn::shutdown", None, "type", ()),
+        ]),
+        ("pub-api", "public API `engine::store::stop_any`", [
+            ("stop_any", line_of(STORE, "x.item.shutdown()"), None, ()),
+            ("Conn::shutdown", None, "name", ("Engine::shutdown",)),
+        ]),
+    ]  # fmt: skip
+
+
+def test_recursion_ends_and_paths_reach_an_http_route_and_a_builder_subcommand(
+    workspace: tuple[GitRepo, str, CallGraph],
+) -> None:
+    _, _, graph = workspace
+    walk = node(graph, "walk")
+    assert any(e.caller == walk for e in graph.callers[walk])  # it calls itself
+    assert paths_of(graph, "walk") == [
+        ("http", "HTTP POST /keys", [
+            ("create_key", line_of(HTTP, "engine::walk(0)"), None, ()),
+            ("walk", None, "import", ()),
+        ]),
+        ("cli", "subcommand `halt`", [
+            ("main", line_of(ADMIN, 'Some(("halt", _)) =>'), None, ()),
+            ("halt", line_of(ADMIN, "engine::walk(1)"), "local", ()),
+            ("walk", None, "import", ()),
+        ]),
+    ]  # fmt: skip
+
+
+def test_a_use_import_from_a_derived_subcommand_and_a_library_pub_api(
+    workspace: tuple[GitRepo, str, CallGraph],
+) -> None:
+    _, _, graph = workspace
+    assert paths_of(graph, "check_len") == [
+        ("cli", "subcommand `check` (`Opts::Check`)", [
+            ("main", line_of(CLI, "Opts::Check { name } =>"), None, ()),
+            ("validate", line_of(LIB, "check_len(name)"), "import", ()),
+            ("check_len", None, "local", ()),
+        ]),
+    ]  # fmt: skip
+    assert paths_of(graph, "handle") == [
+        ("pub-api", "public API `sql::handle`", [("handle", None, None, ())])
+    ]
+    # `handle` is called by nobody but is public; `handle_drop` is private and called by it
+    assert paths_of(graph, "handle_drop") == [
+        ("statement", "statement `Statement::Drop`", [
+            ("handle", line_of(SQL, "Kind::Table =>"), None, ()),
+            ("handle_drop", None, "local", ()),
+        ]),
+    ]  # fmt: skip
+
+
+def test_bare_names_resolve_only_where_rust_puts_them_in_scope(
+    workspace: tuple[GitRepo, str, CallGraph],
+) -> None:
+    _, _, graph = workspace
+    labels = lambda target: [  # noqa: E731
+        (graph.nodes[e.caller].label, e.resolution)
+        for e in graph.callers.get(node(graph, target), [])
+    ]
+    assert labels("normalize") == [("handle_drop", "import")]  # `use crate::util::*`
+    assert labels("validate") == [("main", "import")]  # not `apply`'s pattern-bound `validate`
+    assert labels("write") == [("Engine::flush", "local")]  # a fn nested in a method is free
+    assert labels("walk") == [("halt", "import"), ("walk", "local"), ("create_key", "import")]
+
+
+def test_a_field_chain_is_typed_and_a_dispatch_passes_only_its_own_variant(
+    workspace: tuple[GitRepo, str, CallGraph],
+) -> None:
+    _, _, graph = workspace
+    (edge,) = graph.callers[node(graph, "Engine::run_job")]
+    assert (graph.nodes[edge.caller].label, edge.resolution) == (
+        "AdminServiceImpl::flush_all",
+        "type",
+    )
+    assert paths_of(graph, "Engine::flush")[0] == (
+        "rpc", "RPC `AdminService::flush_all`", [
+            ("AdminServiceImpl::flush_all", line_of(SERVER, "run_job(Job::Flush)"), None, ()),
+            ("Engine::run_job", line_of(STORE, "self.flush();"), "type", ()),
+            ("Engine::flush", None, "self", ()),
+        ],
+    )  # fmt: skip
+    # `flush_all` passes `Job::Flush`: it never reaches the `Job::Put` arm
+    assert paths_of(graph, "Engine::put_raw") == [
+        (None, None, [
+            ("Engine::run_job", line_of(STORE, "Job::Put(key) =>"), None, ()),
+            ("Engine::put_raw", None, "self", ()),
+        ]),
+    ]  # fmt: skip
+
+
+def test_user_facing_conversions(workspace: tuple[GitRepo, str, CallGraph]) -> None:
+    _, _, graph = workspace
+    assert user_conversion(graph, "ApiError", HTTP) == (
+        f"impl IntoResponse for ApiError ({HTTP}:{line_of(HTTP, 'impl IntoResponse')})",
+        404,
+    )
+    assert user_conversion(graph, "ServerError", SERVER) == (
+        f"impl From<ServerError> for Status ({SERVER}:{line_of(SERVER, 'impl From<')})",
+        None,
+    )
+    assert user_conversion(graph, "anyhow::Error", SERVER) == (None, None)
+
+
+def test_index_of_a_file_definitions_docs_macros_and_uses() -> None:
+    from pipeline.languages.rust.index import index_file
+
+    source = b"""use a::{b::C, d as e, f::*};
+
+/// Doc line.
+pub async fn run(x: u32, y: &str) -> Result<(), E> {
+    println!("{}", compute(x));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    fn hidden() { run(1, "a"); }
+}
+"""
+    index = index_file("src/lib.rs", source)
+    (fn,) = index.definitions
+    assert (fn.name, fn.doc, fn.public, fn.params) == (
+        "run",
+        "Doc line.",
+        True,
+        (("x", "u32"), ("y", "&str")),
+    )
+    assert fn.signature == "pub async fn run(x: u32, y: &str) -> Result<(), E>"
+    assert [(c.name, c.kind, c.in_macro, c.arity, c.caller) for c in index.calls] == [
+        ("compute", "plain", True, 1, 0),
+        ("Ok", "plain", False, 1, 0),
+    ]
+    assert [(u.alias, u.path) for u in index.uses] == [
+        ("C", "a::b::C"),
+        ("e", "a::d"),
+        ("*", "a::f"),
+    ]
+    assert index_file("tests/it.rs", source) == FileIndex()
+
+
+def test_the_index_cache_reparses_only_changed_blobs(tmp_path: Path) -> None:
+    repo = GitRepo.init(tmp_path / "src")
+    sha = repo.commit({"src/a.rs": "fn a() { b(); }\n", "src/b.rs": "fn b() {}\n"})
+    listing = list_files(repo.git_dir, sha, suffixes=(".rs",))
+    first = index_entries(repo.git_dir, listing.entries, tmp_path / "cache", jobs=1)
+    assert (
+        decode_index(json.loads(json.dumps(encode_index(first["src/a.rs"])))) == first["src/a.rs"]
+    )
+    # a marked entry for the unchanged blob: if it were parsed again, the mark would be gone
+    marked = FileIndex(subcommands=("marked",))
+    cache = IndexCache(tmp_path / "cache")
+    cache.put_many({repo.blob_sha("src/b.rs"): marked})
+    cache.close()
+    sha = repo.commit({"src/a.rs": "fn a() { b(); b(); }\n"})
+    listing = list_files(repo.git_dir, sha, suffixes=(".rs",))
+    second = index_entries(repo.git_dir, listing.entries, tmp_path / "cache", jobs=1)
+    assert second["src/b.rs"] == marked
+    assert [c.line for c in second["src/a.rs"].calls] == [1, 1] != []
+
+
+def test_extract_stores_reach_by_record_id_and_records_do_not_change_shape(
+    workspace: tuple[GitRepo, str, CallGraph], tmp_path: Path
+) -> None:
+    repo, sha, _ = workspace
+    common = ["--repo", "o/ws", "--sha", sha, "--source", str(repo.path), "--jobs", "1"]
+    result = cli(
+        "extract", *common, "--out", str(tmp_path / "with"), "--cache", str(tmp_path / "c")
+    )
+    assert result.exit_code == 0, result.output
+    root = tmp_path / "with" / "o" / "ws"
+    reach = json.loads((root / "reach.json").read_text())
+    records = [json.loads(line) for line in (root / "records.jsonl").read_text().splitlines()]
+    (record,) = [r for r in records if r["errorMessage"].startswith("engine is read-only")]
+    entry = reach_from_json(reach["records"][record["id"]])
+    assert [h.name for h in entry.paths[0].hops] == [
+        "handle",
+        "handle_insert",
+        "Engine::write",
+        "Engine::check",
+    ]
+    (field,) = entry.dependencies
+    assert (field.name, field.kind, field.doc, field.line) == (
+        "self.read_only",
+        "field",
+        "Refuse every write.",
+        line_of(STORE, "pub read_only"),
+    )
+    (long,) = [r for r in records if r["errorMessage"].startswith("name too long")]
+    deps = {d.name: d for d in reach_from_json(reach["records"][long["id"]]).dependencies}
+    assert deps["MAX_LEN"].doc == "The longest name a key may have."
+    assert deps["name"].text == (
+        f"name: &str; `validate` passes `name` ({LIB}:{line_of(LIB, 'check_len(name)')}); "
+        f"`main` passes `&name` ({CLI}:{line_of(CLI, 'Opts::Check')})"
+    )
+    without = tmp_path / "without"
+    result = cli("extract", *common, "--out", str(without), "--cache", str(tmp_path / "c2"),
+                 env={"ERRDOC_NO_INDEX": "1"})  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert not (without / "o" / "ws" / "reach.json").exists()
+    plain = [
+        json.loads(line)
+        for line in (without / "o" / "ws" / "records.jsonl").read_text().splitlines()
+    ]
+    assert [sorted(r) for r in plain] == [sorted(r) for r in records]
+    assert len(records[0]) == 32
+    (missing,) = [r for r in records if r["errorMessage"] == "key {0} is missing"]
+    assert missing["httpStatus"] == 404  # `impl IntoResponse for ApiError` names NOT_FOUND
+    assert [r["httpStatus"] for r in plain if r["id"] == missing["id"]] == [None]
+
+
+def test_the_path_is_used_in_the_static_text_the_page_and_explain_json(
+    workspace: tuple[GitRepo, str, CallGraph], tmp_path: Path
+) -> None:
+    repo, sha, _ = workspace
+    out, site = tmp_path / "out", tmp_path / "site"
+    result = cli("extract", "--repo", "o/ws", "--sha", sha, "--source", str(repo.path),
+                 "--jobs", "1", "--out", str(out), "--cache", str(tmp_path / "c"))  # fmt: skip
+    assert result.exit_code == 0, result.output
+    root = out / "o" / "ws"
+    records = [json.loads(line) for line in (root / "records.jsonl").read_text().splitlines()]
+    (record,) = [r for r in records if r["errorMessage"].startswith("engine is read-only")]
+    assert record["triggerScenarios"].endswith(
+        " Reached from statement `Statement::Insert`: `handle` -> `handle_insert` -> "
+        "`Engine::write` -> `Engine::check`. The conditions depend on `self.read_only` "
+        "(field `pub read_only: bool`: Refuse every write.)."
+    )
+    assert record["commonSituations"].endswith(
+        " Users meet it through statement `Statement::Insert`, subcommand `put` (`Opts::Put`), "
+        "RPC `KvService::put_key`."
+    )
+    result = cli("render", "--out", str(out), "--site", str(site))
+    assert result.exit_code == 0, result.output
+    page = (site / page_path(Record.model_validate(record))).read_text()
+    section = page.split('<section id="reach">', 1)[1].split("</section>", 1)[0]
+    pinned = f"https://github.com/o/ws/blob/{sha}/"
+    assert "From statement <code>Statement::Insert</code>" in section
+    assert f'<a href="{pinned}{SQL}#L{line_of(SQL, "pub fn handle")}"' in section
+    assert f'RPC <a href="{pinned}{SERVER}#L{line_of(SERVER, "async fn put_key")}"' in section
+    assert f'<a href="{pinned}{STORE}#L{line_of(STORE, "self.check(key)")}"' in section
+    result = cli("explain", "--out", str(out), "--json", "engine is read-only, cannot write k1")
+    assert result.exit_code == 0, result.output
+    (match,) = json.loads(result.output)
+    assert match["id"] == record["id"]
+    hops = [h["name"] for h in match["reach"]["paths"][0]["hops"]]
+    assert hops == ["handle", "handle_insert", "Engine::write", "Engine::check"]
+
+
+def test_an_index_is_a_function_of_the_bytes_in_document_order() -> None:
+    from pipeline.languages.rust.index import index_file
+
+    sources = {path: text.encode() for path, text in WORKSPACE.items() if path.endswith(".rs")}
+    first = {path: index_file(path, source) for path, source in sources.items()}
+    again = {path: index_file(path, source) for path, source in reversed(sources.items())}
+    assert first == again
+    for index in first.values():
+        lines = [d.line for d in index.definitions if d.kind == "fn"]
+        assert lines == sorted(lines)
+        assert [c.line for c in index.calls] == sorted(c.line for c in index.calls)
+    uses = first[SQL].uses
+    assert [(u.alias, u.path) for u in uses] == [
+        ("Engine", "engine::Engine"), ("*", "crate::util"),
+    ]  # fmt: skip
