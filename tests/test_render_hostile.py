@@ -112,3 +112,15 @@ def test_a_hostile_api_file_is_the_record_file_as_is(tmp_path: Path) -> None:
     render_site(tmp_path / "out", tmp_path / "site")
     served = (tmp_path / "site/api/errors/dead00beef00dead.json").read_bytes()
     assert served == (root / "records/dead00beef00dead.json").read_bytes()
+
+
+def test_a_hop_in_a_file_named_with_hash_and_space_links_percent_encoded() -> None:
+    from test_store import make_record
+
+    from pipeline.core.reach import CallerPath, Hop, Reach
+    from pipeline.publish.render.pages import reach_context
+
+    hop = Hop("f", "src/a #b\u202e.rs", 3, "fn f()", call_line=4)
+    ctx = reach_context(make_record("0" * 16, "boom"), Reach(paths=(CallerPath((hop,)),)))
+    href = ctx["reach_paths"][0]["hops"][0]["href"]
+    assert href is not None and href.endswith("/src/a%20%23b%E2%80%AE.rs#L3")

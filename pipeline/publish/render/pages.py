@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from markupsafe import Markup
 from pygments import highlight
@@ -130,7 +130,9 @@ def reach_context(record: Record, reach: Reach | None) -> dict[str, Any]:
     base = f"https://github.com/{record.repo}/blob/{record.analyzedSha}/"
 
     def pinned(path: str | None, line: int | None) -> str | None:
-        return safe_url(f"{base}{path}#L{line}") if path and isinstance(line, int) else None
+        if not path or not isinstance(line, int):
+            return None
+        return safe_url(f"{base}{quote(path, safe='/')}#L{line}")  # `#`, spaces, bidi: encoded
 
     paths = [
         {
