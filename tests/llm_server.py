@@ -88,6 +88,7 @@ class Reply:
     delay: float = 0.0  # added to the server's latency
     prompt_tokens: int | None = None  # None: chars/4 of the messages
     error: str | None = None  # the error message of a non-200 reply
+    cached_tokens: int = 0  # usage.prompt_tokens_details.cached_tokens
 
 
 def good(**overrides: Any) -> Reply:
@@ -229,6 +230,7 @@ def _completion(body: dict[str, Any], reply: Reply) -> dict[str, Any]:
             "prompt_tokens": reply.prompt_tokens or prompt_chars // 4,
             "completion_tokens": len(content or reply.refusal or "") // 4 + 1,
             "total_tokens": 0,
+            "prompt_tokens_details": {"cached_tokens": reply.cached_tokens},
         },
     }
 

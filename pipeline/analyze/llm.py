@@ -13,6 +13,7 @@ separate and honour `Retry-After`; usage is summed over every attempt.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -40,6 +41,20 @@ from pipeline.analyze.llm_settings import LlmConfigError as LlmConfigError
 from pipeline.analyze.llm_settings import LlmSettings as LlmSettings
 from pipeline.analyze.taxonomy import load_taxonomy
 from pipeline.core.model import Explanation, Usage
+
+# Sites `--model-simple` explains: a broken invariant needs less reasoning than a rejection.
+SIMPLE_KINDS = frozenset({"panic", "unreachable", "assert", "expect", "todo", "unimplemented"})
+
+
+def ask_key(ctx: SiteContext, model: str) -> tuple[str, ...]:
+    """What makes two sites one question: same file, kind, message, enclosing item and
+    conditions (a message repeated in the branches of one function is asked once)."""
+    site, facts = ctx.site, ctx.site.facts
+    if not facts.enclosing_fn and not facts.enclosing_type:
+        return (ctx.content_hash,)
+    conditions = "\n".join(f"{c.negated}:{c.kind}:{c.text}" for c in facts.conditions)
+    item = f"{facts.enclosing_impl}::{facts.enclosing_fn}::{facts.enclosing_type}::{facts.variant}"
+    return (model, site.file_path, site.kind, site.message, item, conditions)
 
 
 class LlmAnalyzer:
@@ -79,16 +94,29 @@ class LlmAnalyzer:
         """The version of the prompt files, as recorded in the manifest."""
         return self.prompt.version
 
+    def model_for(self, ctx: SiteContext) -> str:
+        """The model that explains ctx: `model_simple` for panics, `expect` and asserts."""
+        simple = self.settings.model_simple
+        return simple if simple and ctx.site.kind in SIMPLE_KINDS else self.settings.model
+
     def key(self, ctx: SiteContext) -> str:
-        """The cache key of a site's answer."""
-        return cache_key(
-            ctx.content_hash, self.settings.model, self.prompt.version, self.schema_version
-        )
+        """The cache key of a site's answer (its content, caller paths, model and prompt)."""
+        content = ctx.content_hash
+        if ctx.reach is not None:  # the caller paths are part of what the model was shown
+            content += "\0" + hashlib.sha256(repr(ctx.reach).encode()).hexdigest()
+        return cache_key(content, self.model_for(ctx), self.prompt.version, self.schema_version)
 
     def _groups(self, contexts: Sequence[SiteContext]) -> dict[str, list[SiteContext]]:
+        """Sites asked as one, by the key of the first: same content, or same message,
+        enclosing item and conditions; a file's sites together, in line order, so that
+        the provider's cache holds the file's prefix while they are sent."""
+        ordered = sorted(contexts, key=lambda c: (c.site.file_path, c.site.line, c.record_id))
+        by_ask: dict[tuple[str, ...], str] = {}
         groups: dict[str, list[SiteContext]] = {}
-        for ctx in contexts:
-            groups.setdefault(self.key(ctx), []).append(ctx)
+        for ctx in ordered:
+            key = self.key(ctx)
+            lead = by_ask.setdefault(ask_key(ctx, self.model_for(ctx)), key)
+            groups.setdefault(lead, []).append(ctx)
         return groups
 
     def prompt_tokens(self, ctx: SiteContext) -> int:
@@ -140,7 +168,9 @@ class LlmAnalyzer:
             summary.seconds = time.monotonic() - started
             price = price_for(self.settings.model, self.prices)
             if price is not None:
-                summary.cost_usd = price.cost(summary.prompt_tokens, summary.completion_tokens)
+                summary.cost_usd = price.cost(
+                    summary.prompt_tokens, summary.completion_tokens, summary.cached_tokens
+                )
 
     def _analysis(
         self,
@@ -158,7 +188,7 @@ class LlmAnalyzer:
             analyzer="llm",
             status="failed" if reason else "ok",
             reason=reason,
-            model=self.settings.model,
+            model=self.model_for(ctx),
             prompt_version=self.prompt.version,
             usage=usage,
             grounded=grounded,

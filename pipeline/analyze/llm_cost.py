@@ -15,14 +15,21 @@ EST_COMPLETION_TOKENS = 600
 
 @dataclass(frozen=True)
 class Price:
-    """USD per 1M input and output tokens."""
+    """USD per 1M input, cached input and output tokens."""
 
     input: float
     output: float
+    cached_input: float | None = None  # None: cached input costs what input costs
 
-    def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
-        """USD for that many tokens."""
-        return (prompt_tokens * self.input + completion_tokens * self.output) / 1_000_000
+    def cost(self, prompt_tokens: int, completion_tokens: int, cached_tokens: int = 0) -> float:
+        """USD for that many tokens, `cached_tokens` of the prompt's read from the cache."""
+        cached = min(max(cached_tokens, 0), prompt_tokens)
+        cached_rate = self.input if self.cached_input is None else self.cached_input
+        return (
+            (prompt_tokens - cached) * self.input
+            + cached * cached_rate
+            + completion_tokens * self.output
+        ) / 1_000_000
 
 
 def load_prices(path: Path | None = None) -> dict[str, Price]:
@@ -36,9 +43,17 @@ def load_prices(path: Path | None = None) -> dict[str, Price]:
     prices: dict[str, Price] = {}
     for name, row in data.get("models", {}).items():
         try:
-            prices[name] = Price(float(row["input"]), float(row["output"]))
+            cached = row.get("cached_input")
+            prices[name] = Price(
+                float(row["input"]),
+                float(row["output"]),
+                None if cached is None else float(cached),
+            )
         except (KeyError, TypeError, ValueError) as exc:
-            raise ValueError(f"{source}: model {name!r} needs numeric input and output") from exc
+            raise ValueError(
+                f"{source}: model {name!r} needs numeric input and output"
+                " (and cached_input, when given)"
+            ) from exc
     return prices
 
 
@@ -87,6 +102,7 @@ class RunSummary:
     retries: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached_tokens: int = 0  # of prompt_tokens, read from the provider's prompt cache
     cost_usd: float | None = None
     failures: int = 0
     ungrounded: int = 0
@@ -98,6 +114,7 @@ class RunSummary:
             f"llm {self.model}: {self.sites} sites, {self.requests} requests"
             f" ({self.retries} retries, {self.reasks} re-asks), {self.cache_hits} cache hits,"
             f" {self.failures} failed, {self.ungrounded} ungrounded, {self.seconds:.1f}s\n"
-            f"tokens: {self.prompt_tokens:,} prompt + {self.completion_tokens:,} completion;"
+            f"tokens: {self.prompt_tokens:,} prompt ({self.cached_tokens:,} cached)"
+            f" + {self.completion_tokens:,} completion;"
             f" cost {_usd(self.cost_usd)}"
         )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -29,6 +30,10 @@ from pipeline.analyze.llm_limits import (
 from pipeline.analyze.llm_prompt import FailureClassLike, Prompt, estimate_tokens
 from pipeline.analyze.llm_settings import LlmSettings
 from pipeline.core.model import Explanation, Usage
+
+# What the request of the site a task explains carries besides its messages (the provider's
+# prompt cache key, the model): set once per task, read where the request is made.
+REQUEST_TAGS: contextvars.ContextVar[tuple[str, str]] = contextvars.ContextVar("request_tags")
 
 # Statuses after which every other request would fail the same way: stop asking.
 _FATAL_STATUSES = frozenset({401, 403, 404})
@@ -72,6 +77,10 @@ class RunOwner(Protocol):
     fallback: Callable[[SiteContext], Explanation]
 
     def identifier_exists(self, ident: str) -> bool: ...
+
+    def model_for(self, ctx: SiteContext) -> str: ...
+
+    def key(self, ctx: SiteContext) -> str: ...
 
     def _analysis(
         self,
@@ -141,7 +150,10 @@ class Run:
             results = []
             if outcome.explanation is not None:
                 answer = CachedAnswer(outcome.explanation, outcome.tally.usage(), outcome.grounded)
-                self.cache.put(key, answer, owner.settings.model, owner.prompt.version)
+                # Members asked once (same message, item and conditions) may differ in
+                # content: each one's own key gets the answer.
+                for member_key in dict.fromkeys([key, *(owner.key(c) for c in members)]):
+                    self.cache.put(member_key, answer, owner.model_for(first), owner.prompt.version)
                 summary.ungrounded += 0 if outcome.grounded else 1
                 for i, ctx in enumerate(members):
                     usage = answer.usage if i == 0 else Usage()
@@ -163,6 +175,7 @@ class Run:
 
     async def _explain(self, ctx: SiteContext) -> _Outcome:
         owner, tally = self.owner, _Tally()
+        REQUEST_TAGS.set((owner.prompt.cache_key(ctx), owner.model_for(ctx)))
         messages: list[dict[str, str]] = owner.prompt.render(ctx, owner.taxonomy)
         text = await self._ask(messages, tally)
         try:
@@ -261,11 +274,11 @@ class Run:
         raise _SiteFailure("no answer after retries", _Outcome(tally))
 
     async def _create(self, messages: list[dict[str, str]]) -> Any:
-        s = self.owner.settings
+        cache_key, model = REQUEST_TAGS.get()
         params = cast(list[ChatCompletionMessageParam], messages)
         if self.structured:
             return await self.client.chat.completions.create(
-                model=s.model,
+                model=model,
                 messages=params,
                 response_format={
                     "type": "json_schema",
@@ -275,10 +288,10 @@ class Run:
                         "schema": self.owner.schema,
                     },
                 },
-                prompt_cache_key=f"errdoc-{self.owner.prompt.version}",
+                prompt_cache_key=cache_key,
             )
         return await self.client.chat.completions.create(
-            model=s.model, messages=params, prompt_cache_key=f"errdoc-{self.owner.prompt.version}"
+            model=model, messages=params, prompt_cache_key=cache_key
         )
 
     def _text(self, completion: Any, tally: _Tally, estimate: int) -> str:
@@ -286,6 +299,8 @@ class Run:
         if usage is not None:
             tally.prompt_tokens += usage.prompt_tokens or 0
             tally.completion_tokens += usage.completion_tokens or 0
+            details = getattr(usage, "prompt_tokens_details", None)
+            self.owner.summary.cached_tokens += getattr(details, "cached_tokens", None) or 0
             if self.tpm:
                 spent = (usage.prompt_tokens or 0) + (usage.completion_tokens or 0)
                 self.tpm.adjust(spent - estimate)

@@ -29,7 +29,11 @@ def llm_settings(choice: AnalyzerChoice) -> LlmSettings:
     from pipeline.analyze.llm import LlmSettings
 
     return LlmSettings.from_env(
-        choice.model, concurrency=choice.concurrency, rpm=choice.rpm, tpm=choice.tpm
+        choice.model,
+        concurrency=choice.concurrency,
+        rpm=choice.rpm,
+        tpm=choice.tpm,
+        model_simple=choice.model_simple,
     )
 
 
@@ -94,6 +98,7 @@ class _LlmRun:
             "cacheHits": summary.cache_hits,
             "promptTokens": summary.prompt_tokens,
             "completionTokens": summary.completion_tokens,
+            "cachedTokens": summary.cached_tokens,
             "costUsd": summary.cost_usd,
             "failures": summary.failures,
             "ungrounded": summary.ungrounded,
