@@ -63,7 +63,7 @@ def answer(**overrides: Any) -> dict[str, Any]:
         "triggerScenarios": "The state is paused when `bail!` runs.",
         "commonSituations": "An operator paused the cluster and then created a job.",
         "solutions": ["Resume the cluster first.", "Retry after resuming."],
-        "exampleFix": "-- before\nALTER SYSTEM PAUSE;\n-- after\nALTER SYSTEM RESUME;",
+        "exampleFix": "// before\nself.create_job(job_id).await?;\n// after\nresume first, then create",
         "handlingStrategy": "validation",
         "validationCode": None,
         "typeGuard": None,

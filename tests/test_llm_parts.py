@@ -80,7 +80,7 @@ def test_schema_violations_are_named(data: dict[str, object], error: str) -> Non
         ("The `MetaResult` alias.", []),  # in the facts
         ("Calls `frobnicate_epoch()` first.", ["frobnicate_epoch"]),
         ("See `FooBarManager::reset`.", ["FooBarManager", "reset"]),
-        ("Run `ALTER SYSTEM RESUME` first.", []),  # a command with spaces: not a name
+        ("Run `ALTER SYSTEM RESUME` first.", ["ALTER", "SYSTEM", "RESUME"]),  # SQL keywords
         ("Use `Option` and `Some(x)`.", []),  # Rust vocabulary
         ("```rust\nlet x = invented_call();\n```", []),  # code blocks are not backticked names
     ],

@@ -69,6 +69,7 @@ class LlmAnalyzer:
         fallback: Callable[[SiteContext], Explanation],
         identifier_exists: Callable[[str], bool] | None = None,
         *,
+        keyword_exists: Callable[[str], bool] | None = None,
         taxonomy: Mapping[str, FailureClassLike] | None = None,
     ) -> None:
         self.settings = settings
@@ -83,6 +84,7 @@ class LlmAnalyzer:
         self.summary = RunSummary(model=settings.model)
         self._exists_memo: dict[str, bool] = {}
         self._identifier_exists = identifier_exists
+        self._keyword_exists = keyword_exists
         self._schema_tokens = (
             estimate_tokens(json.dumps(self.schema, separators=(",", ":")))
             if settings.structured
@@ -194,6 +196,16 @@ class LlmAnalyzer:
             grounded=grounded,
             from_cache=from_cache,
         )
+
+    def keyword_exists(self, word: str) -> bool:
+        """Whether the repository's code (not its strings) has an SQL keyword; without that
+        check, whether it has the word at all."""
+        if self._keyword_exists is None:
+            return self.identifier_exists(word)
+        key = "\0sql:" + word
+        if key not in self._exists_memo:
+            self._exists_memo[key] = bool(self._keyword_exists(word))
+        return self._exists_memo[key]
 
     def identifier_exists(self, ident: str) -> bool:
         """Whether the repository has ident (memoized call of the injected check)."""

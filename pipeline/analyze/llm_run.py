@@ -13,11 +13,12 @@ import openai
 from openai.types.chat import ChatCompletionMessageParam
 
 from pipeline.analyze import Analysis, SiteContext
+from pipeline.analyze.grounding import describe
 from pipeline.analyze.llm_answer import (
     AnswerError,
     known_identifiers,
     parse_answer,
-    ungrounded_identifiers,
+    ungrounded_claims,
 )
 from pipeline.analyze.llm_cache import AnswerCache, CachedAnswer
 from pipeline.analyze.llm_cost import EST_COMPLETION_TOKENS, RunSummary
@@ -77,6 +78,8 @@ class RunOwner(Protocol):
     fallback: Callable[[SiteContext], Explanation]
 
     def identifier_exists(self, ident: str) -> bool: ...
+
+    def keyword_exists(self, word: str) -> bool: ...
 
     def model_for(self, ctx: SiteContext) -> str: ...
 
@@ -190,21 +193,22 @@ class Run:
                 reason = f"invalid answer after a re-ask: {again}"
                 raise _SiteFailure(reason, _Outcome(tally)) from None
         known = known_identifiers(ctx)
-        missing = ungrounded_identifiers(explanation, known, owner.identifier_exists)
+        missing = ungrounded_claims(
+            explanation, known, owner.identifier_exists, owner.keyword_exists
+        )
         if not missing:
             return _Outcome(tally, explanation)
         owner.summary.reasks += 1
-        names = ", ".join(f"`{m}`" for m in missing[:20])
         note = (
-            f"These names in backticks occur neither in the source window nor in the facts: "
-            f"{names}. Do not invent names: remove them or use names from the source."
+            f"{describe(missing)} Do not invent names, statements or commands: remove them,"
+            " or use only those the request shows."
         )
         try:
             text = await self._ask([*messages, *_feedback(text, note)], tally)
             retry = parse_answer(text, owner.slugs)
         except (AnswerError, _SiteFailure):
             return _Outcome(tally, explanation, grounded=False)
-        still = ungrounded_identifiers(retry, known, owner.identifier_exists)
+        still = ungrounded_claims(retry, known, owner.identifier_exists, owner.keyword_exists)
         return _Outcome(tally, retry, grounded=not still)
 
     async def _ask(self, messages: list[dict[str, str]], tally: _Tally) -> str:

@@ -18,7 +18,7 @@ from pipeline.scan.collect import (
     locate,
     scan_entries,
 )
-from pipeline.source.repository import word_in_tree
+from pipeline.source.repository import word_in_code, word_in_tree
 
 if TYPE_CHECKING:  # the openai client is imported only when a run asks for the model
     from pipeline.analyze.llm import LlmAnalyzer, LlmSettings
@@ -70,6 +70,7 @@ def _llm(settings: LlmSettings, request: ExtractRequest, git_dir: Path, commit: 
         request.cache_dir,
         fallback=explain,
         identifier_exists=lambda word: word_in_tree(git_dir, commit, word),
+        keyword_exists=lambda word: word_in_code(git_dir, commit, word),
     )
 
 

@@ -39,6 +39,7 @@ from pipeline.source.objects import (  # re-exported: callers read a repository 
     TreeEntry,
     list_files,
     resolve_commit,
+    word_in_code,
     word_in_tree,
 )
 
@@ -217,5 +218,6 @@ __all__ = [
     "open_source",
     "resolve_commit",
     "validate_repo_name",
+    "word_in_code",
     "word_in_tree",
 ]
