@@ -178,3 +178,19 @@ def test_judge_without_a_model_is_one_line_error(
         monkeypatch.delenv(name, raising=False)
     result = CliRunner().invoke(main, ["eval", str(tmp_path / "out"), "--judge"])
     assert result.exit_code != 0 and "needs a model" in result.output
+
+
+def test_shipped_reference_set() -> None:
+    from pipeline.analyze.fields import STRATEGIES
+    from pipeline.publish.eval_command import DEFAULT_REFERENCE
+    from pipeline.publish.judge import load_references
+
+    references = load_references(DEFAULT_REFERENCE)
+    assert len(references) >= 25 and len({r.repo for r in references}) >= 3
+    strategies = {name for name, _ in STRATEGIES}
+    for ref in references:
+        assert len(ref.callerPath) >= 2, ref.filePath  # an entry point and the enclosing fn
+        assert ref.handlingStrategy in strategies
+        assert ref.triggerScenarios and ref.documentation and ref.solutions
+    keys = [(r.repo, r.filePath, r.lineNumber) for r in references]
+    assert len(set(keys)) == len(keys)

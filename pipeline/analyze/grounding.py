@@ -171,7 +171,7 @@ def invented(
         if claim.kind == "sql":
             ok = word in known or (keyword_exists is not None and keyword_exists(word))
         elif claim.kind == "command":
-            variants = {word, word.replace("-", "_"), _camel(word)}
+            variants = claim_variants(word)
             ok = bool(variants & known) or (
                 name_exists is not None and any(name_exists(v) for v in variants)
             )
@@ -197,6 +197,11 @@ def describe(missing: Iterable[Claim]) -> str:
         "command": "These command words occur nowhere in the repository",
     }
     return " ".join(f"{words[k]}: {', '.join(v[:15])}." for k, v in by_kind.items())
+
+
+def claim_variants(word: str) -> set[str]:
+    """The spellings a word may have in the source: as written, snake case, Camel case."""
+    return {word, word.replace("-", "_"), _camel(word)}
 
 
 def _camel(word: str) -> str:

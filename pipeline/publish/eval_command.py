@@ -12,7 +12,7 @@ import click
 from pipeline.core.model import Record
 from pipeline.dataset.reader import DatasetError, load_dataset
 from pipeline.dataset.validate import dataset_dirs
-from pipeline.publish.evaluate import evaluate, items_of
+from pipeline.publish.evaluate import candidate_words, evaluate, items_of
 
 DEFAULT_REFERENCE = Path(__file__).resolve().parents[1] / "data" / "reference"
 
@@ -65,13 +65,15 @@ def eval_command(
             raise click.ClickException(str(exc)) from exc
         records.extend(loaded.records)
         exists = keyword = None
+        items = items_of(loaded.records, loaded.manifest)
         if source is not None:
-            from pipeline.source.repository import word_in_code, word_in_tree
+            from pipeline.source.repository import word_in_code, words_in_tree
 
             git_dir = _git_dir(source)
-            exists = _memo(functools.partial(word_in_tree, git_dir, loaded.sha))
+            found = words_in_tree(git_dir, loaded.sha, candidate_words(items))
+            exists = found.__contains__
             keyword = _memo(functools.partial(word_in_code, git_dir, loaded.sha))
-        figures = evaluate(items_of(loaded.records, loaded.manifest), exists, keyword)
+        figures = evaluate(items, exists, keyword)
         report[loaded.repo] = figures.as_dict()
         if not as_json:
             where = "window and repository" if source else "window only: pass --source"

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline.analyze.fields import FIELD_ORDER, over_limit
-from pipeline.analyze.grounding import Claim, claims, invented
+from pipeline.analyze.grounding import Claim, claim_variants, claims, invented
 from pipeline.core.model import Record
 from pipeline.languages.rust.sites import parser
 
@@ -272,6 +272,16 @@ def evaluate(
         within_limits=sum(not c.limit_problems for c in checks),
         checks=tuple(checks),
     )
+
+
+def candidate_words(items: Iterable[Item]) -> set[str]:
+    """Every word the records' claims may be looked up as (commands also in snake and Camel
+    case), for one batched repository lookup."""
+    words: set[str] = set()
+    for item in items:
+        for claim in claims(texts_of(item.record)):
+            words.update(claim_variants(claim.word))
+    return words
 
 
 def items_of(records: Iterable[Record], manifest: Mapping[str, Any]) -> list[Item]:

@@ -10,7 +10,7 @@ import contextlib
 import logging
 import re
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -263,3 +263,27 @@ def word_in_code(git_dir: Path, commit: str, word: str) -> bool:
         if pattern.search(code):
             return True
     return False
+
+
+def words_in_tree(git_dir: Path, commit: str, words: Iterable[str]) -> frozenset[str]:
+    """Which of `words` occur as whole words in a `.rs` file at `commit`: one streamed pass
+    over every identifier of the tree (risingwave: ~9 s), where a `git grep -F -w` with a
+    dataset's thousands of names as patterns took minutes."""
+    wanted = frozenset(w for w in words if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", w))
+    if not wanted:
+        return frozenset()
+    found: set[str] = set()
+    args = git_command(git_dir, "grep", "-h", "-o", "-E", r"[A-Za-z_][A-Za-z0-9_]*", commit)
+    with subprocess.Popen(
+        [*args, "--", "*.rs"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=git_env(),
+        cwd=git_dir,
+    ) as proc:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            word = line.rstrip(b"\n").decode("utf-8", "replace")
+            if word in wanted:
+                found.add(word)
+    return frozenset(found)

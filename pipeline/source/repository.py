@@ -41,6 +41,7 @@ from pipeline.source.objects import (  # re-exported: callers read a repository 
     resolve_commit,
     word_in_code,
     word_in_tree,
+    words_in_tree,
 )
 
 log = logging.getLogger(__name__)
@@ -220,4 +221,5 @@ __all__ = [
     "validate_repo_name",
     "word_in_code",
     "word_in_tree",
+    "words_in_tree",
 ]
