@@ -11,6 +11,7 @@ from bench import (
     extract_stage,
     llm_acceptance,
     llm_stage,
+    prompt_stage,
     regen_stage,
 )
 from bench.common import SOURCE_ENV, BenchError, default_source, no_source_help
@@ -21,6 +22,7 @@ STAGES = {
     "regen": regen_stage.main,
     "llm": llm_stage.main,
     "llm-acceptance": llm_acceptance.main,
+    "prompt": prompt_stage.main,
     "explain": explain_stage.main,
 }
 

@@ -106,3 +106,15 @@ def test_schema_lists_fields_in_reasoning_order(server: FakeOpenAI, tmp_path: Pa
     )
     assert properties[:2] == ["triggerScenarios", "documentation"]
     assert set(properties) == set(answer())
+
+
+def test_dry_run_prices_the_shared_prefix_as_cached(tmp_path: Path) -> None:
+    settings = LlmSettings("http://127.0.0.1:9/v1", None, "gpt-4o-mini")  # nothing listens
+    run = LlmAnalyzer(settings, tmp_path, static_stand_in)  # the packaged taxonomy
+    contexts = [make_context(i) for i in range(5)]
+    report = run.plan(contexts)
+    prefix = (len(run.prompt.parts(contexts[0], run.taxonomy)[0]) + 3) // 4
+    assert prefix >= 1024 and report.est_cached_tokens == 4 * prefix
+    assert report.est_cached_cost_usd is not None and report.est_cost_usd is not None
+    assert report.est_cached_cost_usd < report.est_cost_usd
+    assert "if the provider caches the shared prefix" in report.format()

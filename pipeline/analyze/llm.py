@@ -137,6 +137,9 @@ class LlmAnalyzer:
         prompt_tokens = sum(self.prompt_tokens(ctx) for ctx in to_send)
         completion_tokens = EST_COMPLETION_TOKENS * len(to_send)
         price = price_for(self.settings.model, self.prices)
+        # Providers cache a prefix of at least 1,024 tokens once it has been sent.
+        prefix = estimate_tokens(self.prompt.parts(to_send[0], self.taxonomy)[0]) if to_send else 0
+        cached = prefix * (len(to_send) - 1) if prefix >= 1024 and to_send else 0
         return DryRunReport(
             model=self.settings.model,
             sites=len(contexts),
@@ -146,6 +149,10 @@ class LlmAnalyzer:
             est_prompt_tokens=prompt_tokens,
             est_completion_tokens=completion_tokens,
             est_cost_usd=price.cost(prompt_tokens, completion_tokens) if price else None,
+            est_cached_tokens=cached,
+            est_cached_cost_usd=(
+                price.cost(prompt_tokens, completion_tokens, cached) if price else None
+            ),
         )
 
     def analyze(self, contexts: Sequence[SiteContext]) -> Iterator[Analysis]:

@@ -78,15 +78,23 @@ class DryRunReport:
     est_prompt_tokens: int
     est_completion_tokens: int
     est_cost_usd: float | None
+    est_cached_tokens: int = 0  # of the prompt tokens, the shared prefix after the first request
+    est_cached_cost_usd: float | None = None  # the cost when the provider caches that prefix
 
     def format(self) -> str:
         """A few lines for the CLI."""
+        cached = ""
+        if self.est_cached_cost_usd is not None and self.est_cached_tokens:
+            cached = (
+                f" ({_usd(self.est_cached_cost_usd)} if the provider caches the shared prefix:"
+                f" {self.est_cached_tokens:,} tokens at the cached-input price)"
+            )
         return (
             f"dry run, model {self.model}: {self.sites} sites, {self.distinct} distinct,"
             f" {self.cache_hits} answered by the cache, {self.to_send} to send\n"
             f"estimated tokens: {self.est_prompt_tokens:,} prompt (chars/4)"
             f" + {self.est_completion_tokens:,} completion ({EST_COMPLETION_TOKENS}/answer)\n"
-            f"estimated cost: {_usd(self.est_cost_usd)}"
+            f"estimated cost: {_usd(self.est_cost_usd)}{cached}"
         )
 
 

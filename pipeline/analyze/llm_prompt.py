@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -184,7 +185,7 @@ class Prompt:
     def _system(self, taxonomy: tuple[tuple[str, str, str], ...]) -> str:
         text = _ENV.from_string(self.system_source).render(
             taxonomy=[
-                {"slug": slug, "title": title, "description": " ".join(description.split())}
+                {"slug": slug, "title": title, "description": definition(description)}
                 for slug, title, description in taxonomy
             ],
             fields=_field_lines(),
@@ -192,6 +193,13 @@ class Prompt:
             example=self.example.strip(),
         )
         return text.strip() + "\n"
+
+
+def definition(description: str) -> str:
+    """A taxonomy description's first sentence: what the class is. The rest (how to fix it)
+    is for readers of a page; sent with every request it cost ~1,500 tokens."""
+    text = " ".join(description.split())
+    return re.split(r"(?<=[.!?])\s+(?=[A-Z])", text, maxsplit=1)[0]
 
 
 def site_variables(ctx: SiteContext) -> dict[str, Any]:
