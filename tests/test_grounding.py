@@ -156,3 +156,17 @@ def test_an_answer_that_keeps_inventing_is_kept_and_marked(
     [analysis] = list(analyzer.analyze([make_context(0)]))
     assert len(server.requests) == 2 and analysis.grounded is False
     assert analyzer.summary.ungrounded == 1
+
+
+def test_words_in_tree_answers_many_names_in_one_pass(repo: tuple[Path, str]) -> None:
+    from pipeline.source.repository import words_in_tree
+
+    git_dir, sha = repo
+    asked = ["MetaCommands", "backfill_rate", "RESUME", "frobnicate", "risectl", "x-y", ""]
+    assert words_in_tree(git_dir, sha, asked) == {
+        "MetaCommands",
+        "backfill_rate",
+        "RESUME",
+        "risectl",
+    }
+    assert words_in_tree(git_dir, sha, []) == frozenset()

@@ -206,7 +206,9 @@ def site_variables(ctx: SiteContext) -> dict[str, Any]:
     """The template variables describing one site; every one is untrusted repository text."""
     site, facts = ctx.site, ctx.site.facts
     conditions = [
-        ("not " if c.negated else "") + f"{c.kind} `{c.text}` (line {c.line})"
+        f"`{c.text}` does not hold ({c.kind} branch, line {c.line})"
+        if c.negated
+        else f"{c.kind} `{c.text}` (line {c.line})"
         for c in facts.conditions
     ]
     window, end = marked_window(ctx)
@@ -230,11 +232,11 @@ def site_variables(ctx: SiteContext) -> dict[str, Any]:
         "return_type": facts.return_type,
         "enclosing_type": facts.enclosing_type,
         "variant": facts.variant,
-        "type_doc": facts.type_doc,
+        "type_doc": _one_line(facts.type_doc),
         "receiver": facts.receiver,
         "callee": facts.callee,
         "conditions": conditions,
-        "fn_doc": None if facts.fn_doc and facts.fn_doc in ctx.window else facts.fn_doc,
+        "fn_doc": None if facts.fn_doc and facts.fn_doc in ctx.window else _one_line(facts.fn_doc),
         "paths": [_path_variables(p) for p in reach.paths],
         "callers": reach.callers,
         "dependencies": [
@@ -274,6 +276,10 @@ def _path_variables(path: CallerPath) -> dict[str, Any]:
         for hop in path.hops
     ]
     return {"entry": entry, "hops": hops}
+
+
+def _one_line(text: str | None) -> str | None:
+    return " ".join(text.split()) if text else None
 
 
 def _first_paragraph(doc: str | None, limit: int = 400) -> str | None:
