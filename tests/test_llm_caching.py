@@ -96,6 +96,11 @@ def test_model_simple_explains_panics(server: FakeOpenAI, tmp_path: Path) -> Non
     models = sorted(r.body["model"] for r in server.requests)
     assert models == ["gpt-4.1-nano", "gpt-4o-mini"]
     assert results[panic.record_id].model == "gpt-4.1-nano"
+    prices = load_prices()
+    spent = run.summary.by_model
+    assert set(spent) == {"gpt-4.1-nano", "gpt-4o-mini"}
+    expected = sum(prices[m].cost(p, c, k) for m, (p, c, k) in spent.items())
+    assert run.summary.cost_usd == pytest.approx(expected)
 
 
 def test_schema_lists_fields_in_reasoning_order(server: FakeOpenAI, tmp_path: Path) -> None:

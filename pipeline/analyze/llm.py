@@ -175,11 +175,7 @@ class LlmAnalyzer:
         finally:
             cache.close()
             summary.seconds = time.monotonic() - started
-            price = price_for(self.settings.model, self.prices)
-            if price is not None:
-                summary.cost_usd = price.cost(
-                    summary.prompt_tokens, summary.completion_tokens, summary.cached_tokens
-                )
+            summary.cost_usd = summary.cost(self.prices)
 
     def _analysis(
         self,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 DEFAULT_PRICES = Path(__file__).resolve().parents[1] / "data" / "prices.toml"
@@ -115,6 +115,23 @@ class RunSummary:
     failures: int = 0
     ungrounded: int = 0
     seconds: float = 0.0
+    # model -> [prompt, completion, cached] tokens: `--model-simple` answers cost their price
+    by_model: dict[str, list[int]] = field(default_factory=dict)
+
+    def spend(self, model: str, prompt: int, completion: int, cached: int) -> None:
+        """Add one site's tokens to its model's spend."""
+        row = self.by_model.setdefault(model, [0, 0, 0])
+        row[0], row[1], row[2] = row[0] + prompt, row[1] + completion, row[2] + cached
+
+    def cost(self, prices: dict[str, Price]) -> float | None:
+        """USD of the tokens spent, each model at its price; None if one is not priced."""
+        total = 0.0
+        for model, (prompt, completion, cached) in self.by_model.items():
+            price = price_for(model, prices)
+            if price is None:
+                return None
+            total += price.cost(prompt, completion, cached)
+        return total
 
     def format(self) -> str:
         """A few lines for the CLI."""

@@ -48,6 +48,7 @@ class _SiteFailure(Exception):
 class _Tally:
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached_tokens: int = 0
 
     def usage(self) -> Usage:
         return Usage(prompt_tokens=self.prompt_tokens, completion_tokens=self.completion_tokens)
@@ -150,6 +151,9 @@ class Run:
             summary = owner.summary
             summary.prompt_tokens += outcome.tally.prompt_tokens
             summary.completion_tokens += outcome.tally.completion_tokens
+            summary.cached_tokens += outcome.tally.cached_tokens
+            summary.spend(owner.model_for(first), outcome.tally.prompt_tokens,
+                          outcome.tally.completion_tokens, outcome.tally.cached_tokens)  # fmt: skip
             results = []
             if outcome.explanation is not None:
                 answer = CachedAnswer(outcome.explanation, outcome.tally.usage(), outcome.grounded)
@@ -304,7 +308,7 @@ class Run:
             tally.prompt_tokens += usage.prompt_tokens or 0
             tally.completion_tokens += usage.completion_tokens or 0
             details = getattr(usage, "prompt_tokens_details", None)
-            self.owner.summary.cached_tokens += getattr(details, "cached_tokens", None) or 0
+            tally.cached_tokens += getattr(details, "cached_tokens", None) or 0
             if self.tpm:
                 spent = (usage.prompt_tokens or 0) + (usage.completion_tokens or 0)
                 self.tpm.adjust(spent - estimate)
