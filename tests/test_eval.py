@@ -194,3 +194,15 @@ def test_shipped_reference_set() -> None:
         assert ref.triggerScenarios and ref.documentation and ref.solutions
     keys = [(r.repo, r.filePath, r.lineNumber) for r in references]
     assert len(set(keys)) == len(keys)
+
+
+def test_a_dataset_commit_missing_from_the_source_is_one_line_error(tmp_path: Path) -> None:
+    small_dataset(tmp_path / "out")  # the seed's commit, which this repository lacks
+    git = GitRepo.init(tmp_path / "repo")
+    head = git.commit({"src/lib.rs": "fn reschedule_streaming_job_backfill_parallelism() {}\n"})
+    args = ["eval", str(tmp_path / "out"), "--source", str(git.path)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1 and "is not a commit" in result.output
+    assert "Traceback" not in result.output
+    again = CliRunner().invoke(main, [*args, "--at", head, "--json"])
+    assert again.exit_code == 0, again.output

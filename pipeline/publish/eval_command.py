@@ -28,6 +28,7 @@ def _git_dir(source: Path) -> Path:
     type=click.Path(path_type=Path, exists=True, file_okay=False),
     help="The repository (clone or bare mirror): names are looked up at the dataset's commit.",
 )
+@click.option("--at", help="Look names up at this commit of --source [default: the dataset's].")
 @click.option(
     "--judge",
     "with_judge",
@@ -42,7 +43,7 @@ def _git_dir(source: Path) -> Path:
 @click.option("--model", help="Judge model [default: $MODEL or $ERRDOC_MODEL].")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 def eval_command(
-    dataset: Path, source: Path | None, with_judge: bool, reference: Path | None,
+    dataset: Path, source: Path | None, at: str | None, with_judge: bool, reference: Path | None,
     model: str | None, as_json: bool,
 ) -> None:  # fmt: skip
     """Quality figures of DATASET's explanations (an OUT directory or one dataset in it).
@@ -67,12 +68,21 @@ def eval_command(
         exists = keyword = None
         items = items_of(loaded.records, loaded.manifest)
         if source is not None:
-            from pipeline.source.repository import word_in_code, words_in_tree
+            from pipeline.source.repository import (
+                SourceError,
+                resolve_commit,
+                word_in_code,
+                words_in_tree,
+            )
 
             git_dir = _git_dir(source)
-            found = words_in_tree(git_dir, loaded.sha, candidate_words(items))
+            try:  # names looked up at a commit the source lacks would all count as invented
+                sha = resolve_commit(git_dir, at or loaded.sha)
+            except SourceError as exc:
+                raise click.ClickException(f"{loaded.repo}: {exc}") from exc
+            found = words_in_tree(git_dir, sha, candidate_words(items))
             exists = found.__contains__
-            keyword = _memo(functools.partial(word_in_code, git_dir, loaded.sha))
+            keyword = _memo(functools.partial(word_in_code, git_dir, sha))
         figures = evaluate(items, exists, keyword)
         report[loaded.repo] = figures.as_dict()
         if not as_json:
