@@ -161,7 +161,7 @@ def _checks(args: argparse.Namespace, work: Path) -> int:
         answered = sum(
             1 for p in manifest(out, args.repo)["records"].values() if p["status"] == "ok"
         )
-        paid_twice = total - len(contents)
+        paid_twice = total - first  # what one uninterrupted run asked
         print(
             f"kill: SIGKILL after {killed_at} requests; after the re-run {answered}/{len(records)} answered, "
             f"{total} requests in all, {paid_twice} paid twice (allowed: {args.concurrency})"
