@@ -38,8 +38,8 @@ FIELDS: tuple[FieldRule, ...] = (
     FieldRule(
         "commonSituations",
         "What the person who meets the error was doing, in terms of the entry point of a "
-        "caller path shown (statement, command, RPC, configuration). Null-like prose is not "
-        "allowed: when no caller path is shown, say what the enclosing function serves.",
+        "caller path shown (statement, command, RPC, configuration); when none is shown, "
+        "what the enclosing function serves, without guessing an entry point.",
         400,
     ),
     FieldRule("solutions", "Fixes, most likely first; each one concrete action.", 220, 4),
