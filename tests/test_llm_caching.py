@@ -123,3 +123,18 @@ def test_dry_run_prices_the_shared_prefix_as_cached(tmp_path: Path) -> None:
     assert report.est_cached_cost_usd is not None and report.est_cost_usd is not None
     assert report.est_cached_cost_usd < report.est_cost_usd
     assert "if the provider caches the shared prefix" in report.format()
+
+
+def test_cache_key_follows_the_taxonomy_rendered_into_the_prefix(tmp_path: Path) -> None:
+    from llm_server import FailureClass
+
+    settings = LlmSettings("http://127.0.0.1:9/v1", None, "gpt-4o-mini")
+    edited = dict(TAXONOMY)
+    slug = next(iter(edited))
+    edited[slug] = FailureClass(slug, "Another title")
+    ctx = make_context(0)
+    keys = {
+        LlmAnalyzer(settings, tmp_path, static_stand_in, taxonomy=t).key(ctx)
+        for t in (TAXONOMY, TAXONOMY, edited)
+    }
+    assert len(keys) == 2

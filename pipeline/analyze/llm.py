@@ -80,6 +80,9 @@ class LlmAnalyzer:
         self.prompt = load_prompt(settings.prompt_name)
         self.schema = strict_schema(sorted(self.slugs))
         self.schema_version = schema_version(self.schema)
+        # The prefix renders the taxonomy's titles and definitions: editing one re-asks.
+        prefix = self.prompt.prefix(self.taxonomy)
+        self._prefix_digest = hashlib.sha256(prefix.encode()).hexdigest()[:12]
         self.prices = load_prices()
         self.summary = RunSummary(model=settings.model)
         self._exists_memo: dict[str, bool] = {}
@@ -106,7 +109,8 @@ class LlmAnalyzer:
         content = ctx.content_hash
         if ctx.reach is not None:  # the caller paths are part of what the model was shown
             content += "\0" + hashlib.sha256(repr(ctx.reach).encode()).hexdigest()
-        return cache_key(content, self.model_for(ctx), self.prompt.version, self.schema_version)
+        version = f"{self.prompt.version}+{self._prefix_digest}"
+        return cache_key(content, self.model_for(ctx), version, self.schema_version)
 
     def _groups(self, contexts: Sequence[SiteContext]) -> dict[str, list[SiteContext]]:
         """Sites asked as one, by the key of the first: same content, or same message,

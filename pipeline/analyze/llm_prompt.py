@@ -26,7 +26,7 @@ from jinja2 import StrictUndefined, Template
 from jinja2.sandbox import SandboxedEnvironment
 
 from pipeline.analyze import SiteContext
-from pipeline.analyze.fields import FIELD_ORDER, RULES, STRATEGIES
+from pipeline.analyze.fields import FIELD_ORDER, FIELDS, RULES, STRATEGIES
 from pipeline.core.model import SCHEMA_VERSION, Explanation
 from pipeline.core.reach import CallerPath, Reach
 
@@ -160,6 +160,10 @@ class Prompt:
         file_block = self._file_template.render(**variables).strip() if self.file_source else ""
         site_block = self._user_template.render(**variables).strip()
         return self._system(classes), file_block, site_block
+
+    def prefix(self, taxonomy: Mapping[str, FailureClassLike]) -> str:
+        """The shared prefix (the system message), the same for every site."""
+        return self._system(tuple((c.slug, c.title, c.description) for c in taxonomy.values()))
 
     def render(
         self, ctx: SiteContext, taxonomy: Mapping[str, FailureClassLike]
@@ -329,6 +333,8 @@ def load_prompt(name: str = "explain", directory: Path | None = None) -> Prompt:
     for part in (PROMPT_REVISION.encode(), system_bytes, b"\0", user_bytes, b"\0", file_bytes):
         digest.update(part)
     digest.update(b"\0" + example_bytes)
+    # The fields' meanings and limits are rendered into the prefix: a change re-asks.
+    digest.update(b"\0" + repr((FIELDS, STRATEGIES)).encode())
     return Prompt(
         name=name,
         system_source=system_bytes.decode("utf-8"),
