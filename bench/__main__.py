@@ -13,6 +13,7 @@ from bench import (
     index_stage,
     llm_acceptance,
     llm_stage,
+    prompt_stage,
     quality_stage,
     regen_stage,
 )
@@ -24,6 +25,7 @@ STAGES = {
     "regen": regen_stage.main,
     "llm": llm_stage.main,
     "llm-acceptance": llm_acceptance.main,
+    "prompt": prompt_stage.main,
     "explain": explain_stage.main,
     "quality": quality_stage.main,
     "hostile": hostile_stage.main,  # issue 16: 200,000 tiny files, pathological patterns

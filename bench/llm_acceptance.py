@@ -2,7 +2,8 @@
 
 Runs `errdoc extract --analyzer llm` (a subprocess, the real openai client over
 HTTP) on risingwave `INCLUDE=src/meta/**` and checks: every record carries the
-model's answer, one request per distinct site content, a second run makes no request, and
+model's answer, at most one request per distinct site content (sites with the same
+message, enclosing item and conditions are asked once: issue 13), a second run makes no request, and
 a run SIGKILLed mid-way and started again ends with every record answered having
 paid twice for at most one concurrency window.
 
@@ -88,8 +89,8 @@ def _regeneration(args: argparse.Namespace, work: Path, server: FakeOpenAI) -> l
         f"contents; diff {summary}"
     )
     failures = []
-    if asked != len(new_contents):
-        failures.append("regeneration requests != new site contents")
+    if asked > len(new_contents):
+        failures.append("regeneration requests > new site contents")
     if summary["added"] + kept != len(new["records"]) or summary["removed"] + kept != len(
         old["records"]
     ):
@@ -130,8 +131,8 @@ def _checks(args: argparse.Namespace, work: Path) -> int:
         )
         if llm_ok != len(records):
             failures.append("not every record carries the model's answer")
-        if first != len(contents):
-            failures.append("requests != distinct site contents")
+        if first > len(contents):
+            failures.append("requests > distinct site contents")
         proc = _extract(args, out, cache, server)
         _, err = proc.communicate()
         second = len(server.requests) - first
@@ -160,7 +161,7 @@ def _checks(args: argparse.Namespace, work: Path) -> int:
         answered = sum(
             1 for p in manifest(out, args.repo)["records"].values() if p["status"] == "ok"
         )
-        paid_twice = total - len(contents)
+        paid_twice = total - first  # what one uninterrupted run asked
         print(
             f"kill: SIGKILL after {killed_at} requests; after the re-run {answered}/{len(records)} answered, "
             f"{total} requests in all, {paid_twice} paid twice (allowed: {args.concurrency})"

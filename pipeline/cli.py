@@ -29,6 +29,7 @@ GC_THRESHOLD = (100_000, 50, 1000)
 # name -> "module:attribute" of the click command. Keep sorted.
 COMMANDS = {
     "diff": "pipeline.versions.diff_cli:diff_command",
+    "eval": "pipeline.publish.eval_command:eval_command",
     "explain": "pipeline.publish.explain_cli:explain_command",
     "extract": "pipeline.commands:extract_command",
     "regenerate": "pipeline.commands:regenerate_command",

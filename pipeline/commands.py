@@ -73,6 +73,7 @@ def run_options(func: F) -> F:
         click.option("--analyzer", type=click.Choice(["static", "llm"]), default="static", show_default=True,
                      help="static: offline, from the syntax tree; llm: an OpenAI-compatible model."),
         click.option("--model", help="Model for --analyzer llm [default: $ERRDOC_MODEL, else $MODEL]."),
+        click.option("--model-simple", help="A cheaper model for panics, expect and asserts [default: --model]."),
         click.option("--concurrency", type=click.IntRange(1, 256), default=8, show_default=True,
                      help="Model requests in flight."),
         click.option("--rpm", type=click.IntRange(1), default=None, help="Model requests per minute, at most."),
@@ -118,6 +119,7 @@ def request_from(
     choice = AnalyzerChoice(
         name=options["analyzer"],
         model=options["model"],
+        model_simple=options.get("model_simple"),
         concurrency=options["concurrency"],
         rpm=options["rpm"],
         tpm=options["tpm"],

@@ -68,7 +68,7 @@ def answer(**overrides: Any) -> dict[str, Any]:
         "triggerScenarios": "The state is paused when `bail!` runs.",
         "commonSituations": "An operator paused the cluster and then created a job.",
         "solutions": ["Resume the cluster first.", "Retry after resuming."],
-        "exampleFix": "-- before\nALTER SYSTEM PAUSE;\n-- after\nALTER SYSTEM RESUME;",
+        "exampleFix": "// before\nself.create_job(job_id).await?;\n// after\nresume first, then create",
         "handlingStrategy": "validation",
         "validationCode": None,
         "typeGuard": None,
@@ -96,6 +96,7 @@ class Reply:
     body: str | None = None  # a raw body sent as is (a non-OpenAI-shaped error)
     drip: float = 0.0  # > 0: headers at once, then the body one byte every `drip` seconds
     reasoning: str | None = None  # a reasoning model's `reasoning_content` beside the answer
+    cached_tokens: int = 0  # usage.prompt_tokens_details.cached_tokens
 
 
 def good(**overrides: Any) -> Reply:
@@ -269,6 +270,7 @@ def _completion(body: dict[str, Any], reply: Reply) -> dict[str, Any]:
             "prompt_tokens": reply.prompt_tokens or prompt_chars // 4,
             "completion_tokens": len(content or reply.refusal or "") // 4 + 1,
             "total_tokens": 0,
+            "prompt_tokens_details": {"cached_tokens": reply.cached_tokens},
         },
     }
 

@@ -250,7 +250,7 @@ def test_request_carries_schema_and_cache_key(make: MakeAnalyzer, server: FakeOp
     assert schema["schema"]["additionalProperties"] is False
     assert set(schema["schema"]["required"]) == set(schema["schema"]["properties"])
     assert schema["schema"]["properties"]["backgroundTag"]["enum"] == sorted(TAXONOMY)
-    assert body["prompt_cache_key"] == f"errdoc-{analyzer.prompt_version}"
+    assert body["prompt_cache_key"].startswith(f"errdoc-{analyzer.prompt_version}-")
     system, user = body["messages"]
     assert system["role"] == "system" and "invalid-state-transition" in system["content"]
     assert user["content"].rstrip().endswith("</source>")  # the site comes last

@@ -12,6 +12,7 @@ import pytest
 from jinja2 import UndefinedError
 from llm_server import TAXONOMY, answer, make_contexts, static_stand_in
 
+from pipeline.analyze.fields import FIELD_ORDER
 from pipeline.analyze.llm import LlmAnalyzer, LlmSettings
 from pipeline.analyze.llm_answer import (
     AnswerError,
@@ -22,7 +23,7 @@ from pipeline.analyze.llm_answer import (
 )
 from pipeline.analyze.llm_cost import EST_COMPLETION_TOKENS, load_prices, price_for
 from pipeline.analyze.llm_limits import TokenBucket, backoff_delay, parse_retry_after
-from pipeline.analyze.llm_prompt import load_prompt, numbered_window, strict_schema
+from pipeline.analyze.llm_prompt import SITE_MARKER, load_prompt, marked_window, strict_schema
 from pipeline.core.model import Explanation
 
 GOOD = json.dumps(answer())
@@ -79,7 +80,7 @@ def test_schema_violations_are_named(data: dict[str, object], error: str) -> Non
         ("The `MetaResult` alias.", []),  # in the facts
         ("Calls `frobnicate_epoch()` first.", ["frobnicate_epoch"]),
         ("See `FooBarManager::reset`.", ["FooBarManager", "reset"]),
-        ("Run `ALTER SYSTEM RESUME` first.", []),  # a command with spaces: not a name
+        ("Run `ALTER SYSTEM RESUME` first.", ["ALTER", "SYSTEM", "RESUME"]),  # SQL keywords
         ("Use `Option` and `Some(x)`.", []),  # Rust vocabulary
         ("```rust\nlet x = invented_call();\n```", []),  # code blocks are not backticked names
     ],
@@ -119,7 +120,8 @@ def test_retry_after(headers: dict[str, str], seconds: float | None) -> None:
 def test_strict_schema_requires_every_property() -> None:
     schema = strict_schema(["a-slug", "b-slug"])
     assert schema["additionalProperties"] is False
-    assert schema["required"] == list(Explanation.model_fields)
+    assert schema["required"] == list(FIELD_ORDER) == list(schema["properties"])
+    assert set(FIELD_ORDER) == set(Explanation.model_fields)
     assert schema["properties"]["backgroundTag"]["enum"] == ["a-slug", "b-slug"]
     assert schema["properties"]["validationCode"]["anyOf"] == [
         {"type": "string"},
@@ -157,18 +159,20 @@ def test_default_prompt_gives_the_site_facts_last() -> None:
     facts = ctx.site.facts
     for expected in (
         ctx.site.message,
-        ctx.message_pattern,
         ctx.site.file_path,
         str(facts.enclosing_fn),
         str(facts.fn_doc),
         "MetaResult<()>",
         facts.conditions[0].text,
         "MetaError",
-        numbered_window(ctx),
+        marked_window(ctx)[0],
     ):
         assert expected in user["content"]
-    assert f">{ctx.site.line} |         bail!(" in user["content"]  # marked, common indent gone
+    assert f'\n        bail!("{ctx.site.message}"); {SITE_MARKER}\n' in user["content"]
     assert ctx.site.message not in system["content"]
+    # The message once (the window has it too), the pattern not at all: tokens for facts.
+    assert user["content"].count(ctx.site.message) == 2
+    assert ctx.message_pattern not in user["content"]
 
 
 def test_prices(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

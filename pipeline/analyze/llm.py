@@ -17,6 +17,7 @@ API instead (llm_batch), into the same cache.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -48,6 +49,20 @@ from pipeline.analyze.llm_settings import LlmSettings as LlmSettings
 from pipeline.analyze.taxonomy import load_taxonomy
 from pipeline.core.model import Explanation, Usage
 
+# Sites `--model-simple` explains: a broken invariant needs less reasoning than a rejection.
+SIMPLE_KINDS = frozenset({"panic", "unreachable", "assert", "expect", "todo", "unimplemented"})
+
+
+def ask_key(ctx: SiteContext, model: str) -> tuple[str, ...]:
+    """What makes two sites one question: same file, kind, message, enclosing item and
+    conditions (a message repeated in the branches of one function is asked once)."""
+    site, facts = ctx.site, ctx.site.facts
+    if not facts.enclosing_fn and not facts.enclosing_type:
+        return (ctx.content_hash,)
+    conditions = "\n".join(f"{c.negated}:{c.kind}:{c.text}" for c in facts.conditions)
+    item = f"{facts.enclosing_impl}::{facts.enclosing_fn}::{facts.enclosing_type}::{facts.variant}"
+    return (model, site.file_path, site.kind, site.message, item, conditions)
+
 
 class LlmAnalyzer:
     """Explains sites with a chat-completions model; implements `Analyzer`."""
@@ -61,6 +76,7 @@ class LlmAnalyzer:
         fallback: Callable[[SiteContext], Explanation],
         identifier_exists: Callable[[str], bool] | None = None,
         *,
+        keyword_exists: Callable[[str], bool] | None = None,
         taxonomy: Mapping[str, FailureClassLike] | None = None,
         retry_failed: bool = False,
         batch: bool = False,
@@ -79,10 +95,14 @@ class LlmAnalyzer:
         self.params = EndpointParams(
             cache_dir, endpoint_name(settings.base_url, settings.model), settings.structured
         )
+        # The prefix renders the taxonomy's titles and definitions: editing one re-asks.
+        prefix = self.prompt.prefix(self.taxonomy)
+        self._prefix_digest = hashlib.sha256(prefix.encode()).hexdigest()[:12]
         self.prices = load_prices()
         self.summary = RunSummary(model=settings.model)
         self._exists_memo: dict[str, bool] = {}
         self._identifier_exists = identifier_exists
+        self._keyword_exists = keyword_exists
         self._schema_tokens = (
             estimate_tokens(json.dumps(self.schema, separators=(",", ":")))
             if settings.structured
@@ -94,16 +114,30 @@ class LlmAnalyzer:
         """The version of the prompt files, as recorded in the manifest."""
         return self.prompt.version
 
+    def model_for(self, ctx: SiteContext) -> str:
+        """The model that explains ctx: `model_simple` for panics, `expect` and asserts."""
+        simple = self.settings.model_simple
+        return simple if simple and ctx.site.kind in SIMPLE_KINDS else self.settings.model
+
     def key(self, ctx: SiteContext) -> str:
-        """The cache key of a site's answer."""
-        return cache_key(
-            ctx.content_hash, self.settings.model, self.prompt.version, self.schema_version
-        )
+        """The cache key of a site's answer (its content, caller paths, model and prompt)."""
+        content = ctx.content_hash
+        if ctx.reach is not None:  # the caller paths are part of what the model was shown
+            content += "\0" + hashlib.sha256(repr(ctx.reach).encode()).hexdigest()
+        version = f"{self.prompt.version}+{self._prefix_digest}"
+        return cache_key(content, self.model_for(ctx), version, self.schema_version)
 
     def _groups(self, contexts: Sequence[SiteContext]) -> dict[str, list[SiteContext]]:
+        """Sites asked as one, by the key of the first: same content, or same message,
+        enclosing item and conditions; a file's sites together, in line order, so that
+        the provider's cache holds the file's prefix while they are sent."""
+        ordered = sorted(contexts, key=lambda c: (c.site.file_path, c.site.line, c.record_id))
+        by_ask: dict[tuple[str, ...], str] = {}
         groups: dict[str, list[SiteContext]] = {}
-        for ctx in contexts:
-            groups.setdefault(self.key(ctx), []).append(ctx)
+        for ctx in ordered:
+            key = self.key(ctx)
+            lead = by_ask.setdefault(ask_key(ctx, self.model_for(ctx)), key)
+            groups.setdefault(lead, []).append(ctx)
         return groups
 
     def prompt_tokens(self, ctx: SiteContext) -> int:
@@ -126,6 +160,10 @@ class LlmAnalyzer:
         prompt_tokens = sum(self.prompt_tokens(ctx) for ctx in to_send)
         completion_tokens = EST_COMPLETION_TOKENS * len(to_send)
         price = price_for(self.settings.model, self.prices)
+        discount = BATCH_DISCOUNT if self.batch else 1.0
+        # Providers cache a prefix of at least 1,024 tokens once it has been sent.
+        prefix = estimate_tokens(self.prompt.parts(to_send[0], self.taxonomy)[0]) if to_send else 0
+        cached = prefix * (len(to_send) - 1) if prefix >= 1024 and to_send else 0
         return DryRunReport(
             model=self.settings.model,
             sites=len(contexts),
@@ -134,13 +172,12 @@ class LlmAnalyzer:
             to_send=len(to_send),
             est_prompt_tokens=prompt_tokens,
             est_completion_tokens=completion_tokens,
-            est_cost_usd=(
-                price.cost(prompt_tokens, completion_tokens)
-                * (BATCH_DISCOUNT if self.batch else 1.0)
-                if price
-                else None
-            ),
+            est_cost_usd=price.cost(prompt_tokens, completion_tokens) * discount if price else None,
             batch=self.batch,
+            est_cached_tokens=cached,
+            est_cached_cost_usd=(
+                price.cost(prompt_tokens, completion_tokens, cached) * discount if price else None
+            ),
         )
 
     def analyze(self, contexts: Sequence[SiteContext]) -> Iterator[Analysis]:
@@ -171,10 +208,8 @@ class LlmAnalyzer:
         finally:
             cache.close()
             summary.seconds = time.monotonic() - started
-            price = price_for(self.settings.model, self.prices)
-            if price is not None:
-                cost = price.cost(summary.prompt_tokens, summary.completion_tokens)
-                summary.cost_usd = cost * (BATCH_DISCOUNT if self.batch else 1.0)
+            cost = summary.cost(self.prices)
+            summary.cost_usd = cost * (BATCH_DISCOUNT if self.batch else 1.0) if cost else cost
 
     def _known_failure(self, cache: AnswerCache, key: str) -> str | None:
         return None if self.retry_failed else cache.failure(key)
@@ -195,12 +230,22 @@ class LlmAnalyzer:
             analyzer="llm",
             status="failed" if reason else "ok",
             reason=reason,
-            model=self.settings.model,
+            model=self.model_for(ctx),
             prompt_version=self.prompt.version,
             usage=usage,
             grounded=grounded,
             from_cache=from_cache,
         )
+
+    def keyword_exists(self, word: str) -> bool:
+        """Whether the repository's code (not its strings) has an SQL keyword; without that
+        check, whether it has the word at all."""
+        if self._keyword_exists is None:
+            return self.identifier_exists(word)
+        key = "\0sql:" + word
+        if key not in self._exists_memo:
+            self._exists_memo[key] = bool(self._keyword_exists(word))
+        return self._exists_memo[key]
 
     def identifier_exists(self, ident: str) -> bool:
         """Whether the repository has ident (memoized call of the injected check)."""

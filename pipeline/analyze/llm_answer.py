@@ -9,6 +9,7 @@ from collections.abc import Callable, Collection, Iterable
 from pydantic import ValidationError
 
 from pipeline.analyze import SiteContext
+from pipeline.analyze.grounding import Claim, claims, invented
 from pipeline.core.model import Explanation
 
 # Answers longer than this are not parsed (a hostile or runaway server).
@@ -20,21 +21,7 @@ _MAX_TRIES = 500
 _LIST_FIELDS = ("solutions", "preventionTips", "tags")
 _TEXT_FIELDS = ("documentation", "triggerScenarios", "commonSituations", "exampleFix")
 _NULLABLE = ("validationCode", "typeGuard", "tryCatchPattern")
-_BACKTICKED = re.compile(r"(?<!`)`([^`\n]{1,120})`(?!`)")
-_CODE_LIKE = re.compile(r"[A-Za-z_][\w]*(?:(?:::|\.|->)[A-Za-z_][\w]*)*(?:\(\))?!?[?]?")
 _IDENT = re.compile(r"[A-Za-z_]\w*")
-# Words a model may backtick without them being in the window: Rust and std vocabulary.
-_COMMON = frozenset(
-    re.findall(
-        r"\S+",
-        """self Self crate super fn let mut ref match if else return async await impl pub struct
-        enum trait type where for in loop while move dyn true false null None Some Ok Err
-        Result Option Vec String str Box Arc Rc HashMap HashSet BTreeMap u8 u16 u32 u64 i32
-        i64 usize bool anyhow bail ensure panic unwrap expect context with_context into from
-        to_string format println assert assert_eq unreachable todo unimplemented clone iter
-        map is_some is_none is_ok is_err as_ref Error Display Debug json""",
-    )
-)
 
 
 class AnswerError(ValueError):
@@ -184,7 +171,24 @@ def known_identifiers(ctx: SiteContext) -> frozenset[str]:
     ):
         if value:
             parts.append(value)
+    if ctx.reach is not None:  # what the prompt showed of the caller paths
+        for path in ctx.reach.paths:
+            parts.append(path.entry_label or "")
+            for hop in path.hops:
+                parts.extend((hop.name, hop.signature, hop.doc or "", *hop.candidates))
+        parts.extend(f"{d.name} {d.text} {d.doc or ''}" for d in ctx.reach.dependencies)
     return frozenset(_IDENT.findall("\n".join(parts)))
+
+
+def ungrounded_claims(
+    explanation: Explanation,
+    known: frozenset[str],
+    identifier_exists: Callable[[str], bool] | None = None,
+    keyword_exists: Callable[[str], bool] | None = None,
+) -> list[Claim]:
+    """Names, SQL keywords and commands the answer claims that exist neither near the site
+    nor in the repository."""
+    return invented(claims(_texts(explanation)), known, identifier_exists, keyword_exists)
 
 
 def ungrounded_identifiers(
@@ -192,18 +196,5 @@ def ungrounded_identifiers(
     known: frozenset[str],
     identifier_exists: Callable[[str], bool] | None = None,
 ) -> list[str]:
-    """Identifiers in backticked code-like spans found neither near the site nor in the repo."""
-    missing: list[str] = []
-    for text in _texts(explanation):
-        for span in _BACKTICKED.findall(text):
-            span = span.strip()
-            if not _CODE_LIKE.fullmatch(span):
-                continue  # prose, a command line or an expression: not a name to check
-            for ident in _IDENT.findall(span):
-                if ident in known or ident in _COMMON or ident.isdigit() or len(ident) < 3:
-                    continue
-                if identifier_exists is not None and identifier_exists(ident):
-                    continue
-                if ident not in missing:
-                    missing.append(ident)
-    return missing
+    """The words of `ungrounded_claims`."""
+    return [c.word for c in ungrounded_claims(explanation, known, identifier_exists)]

@@ -95,13 +95,14 @@ class BatchRun:
     def _upload(self, keys: list[str], groups: dict[str, list[SiteContext]]) -> BatchJob:
         owner = self.owner
         sent = owner.params.active()
-        extra = request_options(sent, owner.schema, owner.prompt.version, owner.max_tokens)
         lines = []
         for key in keys:
+            ctx = groups[key][0]
+            cache_key = owner.prompt.cache_key(ctx)
             body = {
-                "model": owner.settings.model,
-                "messages": owner.prompt.render(groups[key][0], owner.taxonomy),
-                **extra,
+                "model": owner.model_for(ctx),
+                "messages": owner.prompt.render(ctx, owner.taxonomy),
+                **request_options(sent, owner.schema, cache_key, owner.max_tokens),
             }
             line = {"custom_id": key, "method": "POST", "url": ENDPOINT, "body": body}
             lines.append(json.dumps(line, separators=(",", ":"), ensure_ascii=False))

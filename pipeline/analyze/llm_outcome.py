@@ -31,6 +31,7 @@ class Tally:
 
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached_tokens: int = 0  # of prompt_tokens, served from the provider's prompt cache
 
     def usage(self) -> Usage:
         """As the record's usage."""
@@ -63,6 +64,12 @@ class RunOwner(Protocol):
 
     def identifier_exists(self, ident: str) -> bool: ...
 
+    def keyword_exists(self, word: str) -> bool: ...
+
+    def model_for(self, ctx: SiteContext) -> str: ...
+
+    def key(self, ctx: SiteContext) -> str: ...
+
     def _analysis(
         self,
         ctx: SiteContext,
@@ -75,9 +82,13 @@ class RunOwner(Protocol):
 
 
 def request_options(
-    sent: tuple[str, ...], schema: dict[str, Any], prompt_version: str, max_tokens: int
+    sent: tuple[str, ...], schema: dict[str, Any], cache_key: str, max_tokens: int
 ) -> dict[str, Any]:
-    """The optional request parameters named in `sent`, with their values."""
+    """The optional request parameters named in `sent`, with their values.
+
+    `cache_key` is the prompt's `cache_key` of the site (one per file: the sites of a file
+    share the prefix and the file block, so a provider routes them to one cache).
+    """
     extra: dict[str, Any] = {}
     if "response_format" in sent:
         extra["response_format"] = {
@@ -85,7 +96,7 @@ def request_options(
             "json_schema": {"name": "explanation", "strict": True, "schema": schema},
         }
     if "prompt_cache_key" in sent:
-        extra["prompt_cache_key"] = f"errdoc-{prompt_version}"
+        extra["prompt_cache_key"] = cache_key
     for name in ("max_tokens", "max_completion_tokens"):
         if name in sent:
             extra[name] = max_tokens
@@ -100,6 +111,8 @@ def completion_text(completion: Any, tally: Tally) -> str:
     if usage is not None:
         tally.prompt_tokens += usage.prompt_tokens or 0
         tally.completion_tokens += usage.completion_tokens or 0
+        details = getattr(usage, "prompt_tokens_details", None)
+        tally.cached_tokens += getattr(details, "cached_tokens", None) or 0
     if not completion.choices:
         raise SiteFailure("the server returned no choices", Outcome(tally))
     choice = completion.choices[0]
@@ -125,11 +138,17 @@ def deliver(
     summary = owner.summary
     summary.prompt_tokens += outcome.tally.prompt_tokens
     summary.completion_tokens += outcome.tally.completion_tokens
+    summary.cached_tokens += outcome.tally.cached_tokens
+    model, version = owner.model_for(members[0]), owner.prompt.version
+    tally = outcome.tally
+    summary.spend(model, tally.prompt_tokens, tally.completion_tokens, tally.cached_tokens)
     results = []
-    model, version = owner.settings.model, owner.prompt.version
     if outcome.explanation is not None:
         answer = CachedAnswer(outcome.explanation, outcome.tally.usage(), outcome.grounded)
-        cache.put(key, answer, model, version)
+        # Members asked once (same message, item and conditions) may differ in content:
+        # each one's own key gets the answer.
+        for member_key in dict.fromkeys([key, *(owner.key(c) for c in members)]):
+            cache.put(member_key, answer, model, version)
         summary.ungrounded += 0 if outcome.grounded else 1
         for i, ctx in enumerate(members):
             usage = answer.usage if i == 0 else Usage()

@@ -1,10 +1,14 @@
 """Prompts for the LLM analyzer: files under `prompts/`, rendered strictly, versioned by content.
 
-A prompt is two files, `<name>.system.md` (the fixed part: instructions, the
-failure-class taxonomy, the answer's fields) and `<name>.user.md` (one site).
-The fixed part comes first so that providers' prefix caching applies to every
-request after the first. The prompt version is a short sha256 of both files'
-bytes plus `PROMPT_REVISION`; it enters the cache key and the manifest.
+A prompt is up to four files: `<name>.system.md` (the fixed prefix: rules, the
+fields with their limits, the taxonomy, guidance per site kind), `<name>.example.md`
+(a worked example, inserted verbatim into the prefix), `<name>.file.md` (the
+block shared by every site of one file) and `<name>.user.md` (one site). The
+request is the prefix, then the file block, then the site, so that a provider's
+prefix cache serves the prefix to every request and the file block to the
+sites of a file sent together (`prompt_cache_key` names the file). The prompt
+version is a short sha256 of the files' bytes plus `PROMPT_REVISION`; it enters
+the cache key and the manifest.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,16 +26,31 @@ from jinja2 import StrictUndefined, Template
 from jinja2.sandbox import SandboxedEnvironment
 
 from pipeline.analyze import SiteContext
+from pipeline.analyze.fields import FIELD_ORDER, FIELDS, RULES, STRATEGIES
 from pipeline.core.model import SCHEMA_VERSION, Explanation
+from pipeline.core.reach import CallerPath, Reach
 
 # Bump by hand when the code that fills the templates changes meaning.
-PROMPT_REVISION = "1"
+PROMPT_REVISION = "2"
 PROMPTS_DIR = Path(__file__).resolve().parents[2] / "prompts"
-# No tokenizer is a dependency: ~4 characters per token is the usual English/code average.
+# The estimate used where no tokenizer is at hand (dry runs, rate limits): ~4 characters
+# per token is the usual English/code average; the bench counts with a real tokenizer.
 CHARS_PER_TOKEN = 4
+# Appended to the thrown line of the window: a marker instead of a line-number gutter,
+# which cost ~10% of the prompt's tokens.
+SITE_MARKER = "// <- error site"
 # Repository text enters only as variables, never as template source; the sandbox
 # guards against prompt files that are themselves untrusted (a user's override).
 _ENV = SandboxedEnvironment(undefined=StrictUndefined, autoescape=False)
+_ENTRY_WORDS = {
+    "main": "program entry `main`",
+    "cli": "CLI command",
+    "rpc": "RPC",
+    "http": "HTTP route",
+    "statement": "SQL statement",
+    "pub-api": "public API",
+    "custom": "entry point",
+}
 
 
 class FailureClassLike(Protocol):
@@ -40,6 +60,8 @@ class FailureClassLike(Protocol):
     def slug(self) -> str: ...
     @property
     def title(self) -> str: ...
+    @property
+    def description(self) -> str: ...
 
 
 def estimate_tokens(text: str) -> int:
@@ -51,7 +73,8 @@ def strict_schema(slugs: list[str]) -> dict[str, Any]:
     """The JSON schema of `Explanation` for OpenAI strict structured output.
 
     Descriptions are dropped: the system prompt already lists every field with
-    its description, and each schema token is paid on every request.
+    its description, and each schema token is paid on every request. Properties
+    come in reasoning order (`triggerScenarios` first): a model writes them so.
     """
     schema = Explanation.model_json_schema()
 
@@ -71,6 +94,11 @@ def strict_schema(slugs: list[str]) -> dict[str, Any]:
                 fix(value)
 
     fix(schema)
+    properties = schema["properties"]
+    order = [name for name in FIELD_ORDER if name in properties]
+    order += [name for name in properties if name not in order]
+    schema["properties"] = {name: properties[name] for name in order}
+    schema["required"] = order
     if slugs:
         schema["properties"]["backgroundTag"]["enum"] = list(slugs)
     return schema
@@ -78,71 +106,122 @@ def strict_schema(slugs: list[str]) -> dict[str, Any]:
 
 def schema_version(schema: Mapping[str, Any]) -> str:
     """A short hash naming the answer schema (record schema version + the JSON schema sent)."""
-    canonical = json.dumps(schema, sort_keys=True, separators=(",", ":"))
+    canonical = json.dumps(schema, sort_keys=False, separators=(",", ":"))
     digest = hashlib.sha256(f"{SCHEMA_VERSION}\n{canonical}".encode()).hexdigest()
     return f"s{SCHEMA_VERSION}-{digest[:10]}"
 
 
+def prompt_cache_key(version: str, repo: str, file_path: str) -> str:
+    """The provider's `prompt_cache_key` for a site: one per prompt version and file, so
+    that a file's sites, sent together, land on the server that holds that prefix."""
+    digest = hashlib.sha256(f"{repo}\n{file_path}".encode()).hexdigest()[:16]
+    return f"errdoc-{version}-{digest}"
+
+
 def _field_lines() -> list[dict[str, str]]:
-    """One line per answer field (name, JSON type, description) for the system prompt."""
+    """One line per answer field in reasoning order: name, JSON type, limit, meaning."""
     out = []
-    for name, info in Explanation.model_fields.items():
+    for name in FIELD_ORDER:
+        info, rule = Explanation.model_fields[name], RULES[name]
         annotation = str(info.annotation)
         if "list" in annotation:
             kind = "array of strings"
+            limit = f"at most {rule.max_items} items of {rule.max_chars}"
         elif "None" in annotation:
-            kind = "string or null"
+            kind, limit = "string or null", f"at most {rule.max_chars}"
         elif "Literal" in annotation:
-            kind = "one of " + ", ".join(repr(v) for v in info.annotation.__args__)  # type: ignore[union-attr]
+            values = info.annotation.__args__  # type: ignore[union-attr]
+            kind, limit = "one of " + ", ".join(repr(v) for v in values), ""
         else:
-            kind = "string"
-        out.append({"name": name, "type": kind, "description": info.description or ""})
+            kind, limit = "string", f"at most {rule.max_chars}"
+        if name == "backgroundTag":
+            limit = ""
+        out.append({"name": name, "type": kind, "limit": limit, "meaning": rule.meaning})
     return out
 
 
 @dataclass(frozen=True)
 class Prompt:
-    """A loaded prompt: two templates and their version."""
+    """A loaded prompt: its templates and their version."""
 
     name: str
     system_source: str
     user_source: str
     version: str
+    file_source: str = ""
+    example: str = ""
+
+    def parts(
+        self, ctx: SiteContext, taxonomy: Mapping[str, FailureClassLike]
+    ) -> tuple[str, str, str]:
+        """The three parts of a request: shared prefix, file block, site block."""
+        classes = tuple((c.slug, c.title, c.description) for c in taxonomy.values())
+        variables = site_variables(ctx)
+        file_block = self._file_template.render(**variables).strip() if self.file_source else ""
+        site_block = self._user_template.render(**variables).strip()
+        return self._system(classes), file_block, site_block
+
+    def prefix(self, taxonomy: Mapping[str, FailureClassLike]) -> str:
+        """The shared prefix (the system message), the same for every site."""
+        return self._system(tuple((c.slug, c.title, c.description) for c in taxonomy.values()))
 
     def render(
         self, ctx: SiteContext, taxonomy: Mapping[str, FailureClassLike]
     ) -> list[dict[str, str]]:
-        """The chat messages for one site: fixed system part first, the site last."""
-        system = self._system(tuple((c.slug, c.title) for c in taxonomy.values()))
-        user = self._user_template.render(**site_variables(ctx))
-        return [
-            {"role": "system", "content": system},
-            {"role": "user", "content": user.strip() + "\n"},
-        ]
+        """The chat messages for one site: prefix (system), then the file and the site."""
+        system, file_block, site_block = self.parts(ctx, taxonomy)
+        user = f"{file_block}\n\n{site_block}\n" if file_block else f"{site_block}\n"
+        return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+    def cache_key(self, ctx: SiteContext) -> str:
+        """The `prompt_cache_key` of a site's request."""
+        return prompt_cache_key(self.version, ctx.repo, ctx.site.file_path)
 
     @functools.cached_property
     def _user_template(self) -> Template:
         return _ENV.from_string(self.user_source)
 
+    @functools.cached_property
+    def _file_template(self) -> Template:
+        return _ENV.from_string(self.file_source)
+
     @functools.lru_cache(maxsize=4)  # noqa: B019 - a handful of prompts per process
-    def _system(self, taxonomy: tuple[tuple[str, str], ...]) -> str:
+    def _system(self, taxonomy: tuple[tuple[str, str, str], ...]) -> str:
         text = _ENV.from_string(self.system_source).render(
-            taxonomy=[{"slug": slug, "title": title} for slug, title in taxonomy],
+            taxonomy=[
+                {"slug": slug, "title": title, "description": definition(description)}
+                for slug, title, description in taxonomy
+            ],
             fields=_field_lines(),
+            strategies=STRATEGIES,
+            example=self.example.strip(),
         )
         return text.strip() + "\n"
+
+
+def definition(description: str) -> str:
+    """A taxonomy description's first sentence: what the class is. The rest (how to fix it)
+    is for readers of a page; sent with every request it cost ~1,500 tokens."""
+    text = " ".join(description.split())
+    return re.split(r"(?<=[.!?])\s+(?=[A-Z])", text, maxsplit=1)[0]
 
 
 def site_variables(ctx: SiteContext) -> dict[str, Any]:
     """The template variables describing one site; every one is untrusted repository text."""
     site, facts = ctx.site, ctx.site.facts
     conditions = [
-        ("not " if c.negated else "") + f"{c.kind} `{c.text}` (line {c.line})"
+        f"`{c.text}` does not hold ({c.kind} branch, line {c.line})"
+        if c.negated
+        else f"{c.kind} `{c.text}` (line {c.line})"
         for c in facts.conditions
     ]
+    window, end = marked_window(ctx)
+    reach = ctx.reach or Reach()
     return {
         "repo": ctx.repo,
+        "sha": ctx.sha,
         "file": site.file_path,
+        "crate": crate_of(site.file_path),
         "line": site.line,
         "kind": site.kind,
         "macro": site.macro,
@@ -157,41 +236,110 @@ def site_variables(ctx: SiteContext) -> dict[str, Any]:
         "return_type": facts.return_type,
         "enclosing_type": facts.enclosing_type,
         "variant": facts.variant,
-        "type_doc": facts.type_doc,
+        "type_doc": _one_line(facts.type_doc),
         "receiver": facts.receiver,
         "callee": facts.callee,
         "conditions": conditions,
-        "fn_doc": None if facts.fn_doc and facts.fn_doc in ctx.window else facts.fn_doc,
-        "window": numbered_window(ctx),
+        "fn_doc": None if facts.fn_doc and facts.fn_doc in ctx.window else _one_line(facts.fn_doc),
+        "paths": [_path_variables(p) for p in reach.paths],
+        "callers": reach.callers,
+        "dependencies": [
+            {
+                "name": d.name,
+                "kind": d.kind,
+                "text": d.text,
+                "doc": _first_paragraph(d.doc),
+                "where": f"{d.file_path}:{d.line}" if d.file_path and d.line else d.file_path,
+            }
+            for d in reach.dependencies
+        ],
+        "conversion": reach.conversion,
+        "http_status": reach.http_status,
+        "window": window,
+        "window_start": ctx.window_start,
+        "window_end": end,
     }
 
 
-def numbered_window(ctx: SiteContext) -> str:
-    """The window with right-aligned line numbers, the site's line marked `>`, and the
-    indentation common to all lines removed (fewer tokens)."""
+def _path_variables(path: CallerPath) -> dict[str, Any]:
+    if path.entry_label:
+        entry = path.entry_label
+    elif path.entry is not None:
+        entry = f"{_ENTRY_WORDS[path.entry]} `{path.hops[0].name}`" if path.hops else path.entry
+    else:
+        entry = "no entry point reached within the search depth; outermost caller first"
+    hops = [
+        {
+            "name": hop.name,
+            "where": f"{hop.file_path}:{hop.line}",
+            "signature": " ".join(hop.signature.split()),
+            "doc": _first_paragraph(hop.doc),
+            "call": f"{hop.file_path}:{hop.call_line}" if hop.call_line is not None else None,
+            "candidates": ", ".join(f"`{c}`" for c in hop.candidates),
+        }
+        for hop in path.hops
+    ]
+    return {"entry": entry, "hops": hops}
+
+
+def _one_line(text: str | None) -> str | None:
+    return " ".join(text.split()) if text else None
+
+
+def _first_paragraph(doc: str | None, limit: int = 400) -> str | None:
+    """A doc comment's first paragraph on one line: what a reader needs of a hop."""
+    if not doc:
+        return None
+    text = " ".join(doc.strip().split("\n\n", 1)[0].split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def crate_of(path: str) -> str | None:
+    """`src/meta/src/stream/x.rs` -> `src/meta`: the directory holding the crate's `src/`."""
+    head, found, _ = path.partition("/src/")
+    return head if found and head else None
+
+
+def marked_window(ctx: SiteContext) -> tuple[str, int]:
+    """The window without a gutter: common indentation removed, the thrown line marked at
+    its end; and the window's last line number."""
     lines = ctx.window.split("\n")
-    width = len(str(ctx.window_start + len(lines) - 1))
     indent = min((len(t) - len(t.lstrip(" ")) for t in lines if t.strip()), default=0)
-    return "\n".join(
-        f"{'>' if number == ctx.site.line else ' '}{number:>{width}} | {text[indent:]}"
-        for number, text in enumerate(lines, ctx.window_start)
-    )
+    out = []
+    for number, text in enumerate(lines, ctx.window_start):
+        text = text[indent:].rstrip()
+        out.append(f"{text} {SITE_MARKER}" if number == ctx.site.line else text)
+    return "\n".join(out), ctx.window_start + len(lines) - 1
+
+
+def _optional(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return b""
 
 
 def load_prompt(name: str = "explain", directory: Path | None = None) -> Prompt:
-    """Read `<name>.system.md` and `<name>.user.md`; the version hashes their bytes."""
+    """Read the prompt's files (system and user required); the version hashes their bytes."""
     base = directory or PROMPTS_DIR
     system_path, user_path = base / f"{name}.system.md", base / f"{name}.user.md"
     try:
         system_bytes, user_bytes = system_path.read_bytes(), user_path.read_bytes()
     except OSError as exc:
         raise ValueError(f"prompt {name!r} not found: {exc.filename} is missing") from exc
+    file_bytes = _optional(base / f"{name}.file.md")
+    example_bytes = _optional(base / f"{name}.example.md")
     digest = hashlib.sha256()
-    for part in (PROMPT_REVISION.encode(), system_bytes, b"\0", user_bytes):
+    for part in (PROMPT_REVISION.encode(), system_bytes, b"\0", user_bytes, b"\0", file_bytes):
         digest.update(part)
+    digest.update(b"\0" + example_bytes)
+    # The fields' meanings and limits are rendered into the prefix: a change re-asks.
+    digest.update(b"\0" + repr((FIELDS, STRATEGIES)).encode())
     return Prompt(
         name=name,
         system_source=system_bytes.decode("utf-8"),
         user_source=user_bytes.decode("utf-8"),
         version=f"{name}-{digest.hexdigest()[:12]}",
+        file_source=file_bytes.decode("utf-8"),
+        example=example_bytes.decode("utf-8"),
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import dataclasses
 import time
 from collections.abc import Callable, Iterator
@@ -12,11 +13,12 @@ import openai
 from openai.types.chat import ChatCompletionMessageParam
 
 from pipeline.analyze import Analysis, SiteContext
+from pipeline.analyze.grounding import describe
 from pipeline.analyze.llm_answer import (
     AnswerError,
     known_identifiers,
     parse_answer,
-    ungrounded_identifiers,
+    ungrounded_claims,
 )
 from pipeline.analyze.llm_cache import AnswerCache
 from pipeline.analyze.llm_cost import EST_COMPLETION_TOKENS
@@ -40,6 +42,10 @@ from pipeline.analyze.llm_prompt import estimate_tokens
 
 # Lines kept on each side of the site when a prompt is too long for the model's context.
 _SHRUNK_LINES = 8
+
+# What the request of the site a task explains carries besides its messages (the provider's
+# prompt cache key, the model): set once per task, read where the request is made.
+REQUEST_TAGS: contextvars.ContextVar[tuple[str, str]] = contextvars.ContextVar("request_tags")
 
 
 class _TooLong(Exception):
@@ -108,6 +114,7 @@ class Run:
 
     async def _explain(self, ctx: SiteContext) -> Outcome:
         owner, tally = self.owner, Tally()
+        REQUEST_TAGS.set((owner.prompt.cache_key(ctx), owner.model_for(ctx)))
         messages: list[dict[str, str]] = owner.prompt.render(ctx, owner.taxonomy)
         try:
             text, messages = await self._ask(
@@ -129,21 +136,22 @@ class Run:
                 reason = f"invalid answer after a re-ask: {again}"
                 raise SiteFailure(reason, Outcome(tally, permanent=True)) from None
         known = known_identifiers(ctx)
-        missing = ungrounded_identifiers(explanation, known, owner.identifier_exists)
+        missing = ungrounded_claims(
+            explanation, known, owner.identifier_exists, owner.keyword_exists
+        )
         if not missing:
             return Outcome(tally, explanation)
         owner.summary.reasks += 1
-        names = ", ".join(f"`{m}`" for m in missing[:20])
         note = (
-            f"These names in backticks occur neither in the source window nor in the facts: "
-            f"{names}. Do not invent names: remove them or use names from the source."
+            f"{describe(missing)} Do not invent names, statements or commands: remove them,"
+            " or use only those the request shows."
         )
         try:
             text, _ = await self._ask([*messages, *_feedback(text, note)], tally)
             retry = parse_answer(text, owner.slugs)
         except (AnswerError, SiteFailure, _TooLong):
             return Outcome(tally, explanation, grounded=False)
-        still = ungrounded_identifiers(retry, known, owner.identifier_exists)
+        still = ungrounded_claims(retry, known, owner.identifier_exists, owner.keyword_exists)
         return Outcome(tally, retry, grounded=not still)
 
     def _stop_if_fatal(self, tally: Tally) -> None:
@@ -258,9 +266,10 @@ class Run:
 
     async def _create(self, messages: list[dict[str, str]], sent: tuple[str, ...]) -> Any:
         owner = self.owner
-        extra = request_options(sent, owner.schema, owner.prompt.version, owner.max_tokens)
+        cache_key, model = REQUEST_TAGS.get()
+        extra = request_options(sent, owner.schema, cache_key, owner.max_tokens)
         return await self.client.chat.completions.create(
-            model=owner.settings.model,
+            model=model,
             messages=cast(list[ChatCompletionMessageParam], messages),
             # As extra_body, sent as is: the client's typed transform walks the whole JSON
             # schema on every request (1.6 ms of the event loop each, 10% of the throughput

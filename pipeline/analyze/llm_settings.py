@@ -39,6 +39,7 @@ class LlmSettings:
     prompt_name: str = "explain"
     backoff_s: float = 1.0  # first retry waits 0.5-1x this, doubling each time
     structured: bool = True  # send response_format json_schema (strict)
+    model_simple: str | None = None  # for panics, `expect` and asserts (`--model-simple`)
 
     @classmethod
     def from_env(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -19,6 +20,7 @@ from pipeline.scan.collect import (
     scan_entries,
 )
 from pipeline.source.identifiers import tree_identifiers
+from pipeline.source.repository import word_in_code
 
 if TYPE_CHECKING:  # the openai client is imported only when a run asks for the model
     from pipeline.analyze.llm import LlmAnalyzer, LlmSettings
@@ -36,6 +38,7 @@ def llm_settings(choice: AnalyzerChoice) -> LlmSettings:
         tpm=choice.tpm,
         timeout_s=choice.timeout,
         max_retries=choice.retries,
+        model_simple=choice.model_simple,
     )
 
 
@@ -91,6 +94,7 @@ def _llm(
         request.cache_dir,
         fallback=explain,
         identifier_exists=TreeWords(git_dir, commit),
+        keyword_exists=functools.cache(functools.partial(word_in_code, git_dir, commit)),
         retry_failed=choice.retry_failed if choice else False,
         batch=choice.batch if choice else False,
     )
@@ -121,6 +125,7 @@ class _LlmRun:
             "cacheHits": summary.cache_hits,
             "promptTokens": summary.prompt_tokens,
             "completionTokens": summary.completion_tokens,
+            "cachedTokens": summary.cached_tokens,
             "costUsd": summary.cost_usd,
             "failures": summary.failures,
             "ungrounded": summary.ungrounded,

@@ -49,6 +49,7 @@ class AnalyzerChoice:
 
     name: str = "static"
     model: str | None = None
+    model_simple: str | None = None  # for panics, `expect` and asserts
     concurrency: int = 8
     rpm: int | None = None
     tpm: int | None = None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 from pipeline.source.objects import BlobReader, list_files
@@ -27,3 +28,9 @@ def tree_identifiers(
                 if data:
                     words.update(_IDENT.findall(data))
     return frozenset(w.decode("ascii") for w in words)
+
+
+def words_in_tree(git_dir: Path, commit: str, words: Iterable[str]) -> frozenset[str]:
+    """Which of `words` are identifiers of the tree's `.rs` files (one pass, `tree_identifiers`)."""
+    wanted = frozenset(words)
+    return wanted & tree_identifiers(git_dir, commit) if wanted else frozenset()

@@ -246,3 +246,25 @@ def word_in_tree(git_dir: Path, commit: str, word: str) -> bool:
     except GitCommandError:
         return False  # exit status 1: not found
     return True
+
+
+_RUST_STRING = re.compile(r'"(?:\\.|[^"\\])*"')
+
+
+def word_in_code(git_dir: Path, commit: str, word: str) -> bool:
+    """Whether `word` occurs as a whole word in the code of a `.rs` file at `commit`, outside
+    string literals and `//` comments: a keyword the parser knows, not one a query string uses."""
+    if not word or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", word):
+        return False
+    try:
+        out = run_git(
+            git_dir, "grep", "-h", "-F", "-w", "-m", "200", "-e", word, commit, "--", "*.rs"
+        )
+    except GitCommandError:
+        return False
+    pattern = re.compile(rf"(?<![\w]){re.escape(word)}(?![\w])")
+    for raw in out.decode("utf-8", "replace").splitlines():
+        code = _RUST_STRING.sub('""', raw).split("//", 1)[0]
+        if pattern.search(code):
+            return True
+    return False

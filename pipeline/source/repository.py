@@ -32,6 +32,7 @@ from pipeline.source.gitcmd import (
     redact,
     run_git,
 )
+from pipeline.source.identifiers import words_in_tree
 from pipeline.source.objects import (  # re-exported: callers read a repository through `source`
     BlobReader,
     Listing,
@@ -39,6 +40,7 @@ from pipeline.source.objects import (  # re-exported: callers read a repository 
     TreeEntry,
     list_files,
     resolve_commit,
+    word_in_code,
     word_in_tree,
 )
 
@@ -227,5 +229,7 @@ __all__ = [
     "open_source",
     "resolve_commit",
     "validate_repo_name",
+    "word_in_code",
     "word_in_tree",
+    "words_in_tree",
 ]

@@ -1,0 +1,147 @@
+"""Prompt v2: a shared prefix, a per-file block, the site with its caller paths, no gutter."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import bpe_openai
+from llm_server import TAXONOMY, make_context
+
+from pipeline.analyze import SiteContext
+from pipeline.analyze.llm_prompt import SITE_MARKER, load_prompt, prompt_cache_key
+from pipeline.analyze.taxonomy import load_taxonomy
+from pipeline.core.reach import CallerPath, Dependency, Hop, Reach
+
+FIXTURE = Path(__file__).parent / "fixtures" / "prompt_example.rs"
+REACH = Reach(
+    paths=(
+        CallerPath(
+            hops=(
+                Hop(
+                    "handle_alter_parallelism",
+                    "src/frontend/src/handler/alter_parallelism.rs",
+                    31,
+                    "pub async fn handle_alter_parallelism(handler_args: HandlerArgs,"
+                    "\n    obj_name: ObjectName) -> Result<RwPgResponse>",
+                    doc="Handles `ALTER ... SET PARALLELISM`.\n\nMore text not needed.",
+                    call_line=77,
+                ),
+                Hop(
+                    "DdlController::alter_parallelism",
+                    "src/meta/src/rpc/ddl_controller.rs",
+                    420,
+                    "pub async fn alter_parallelism(&self, job_id: u32) -> MetaResult<()>",
+                    call_line=433,
+                    resolution="rpc",
+                    candidates=("GlobalStreamManager::reschedule_streaming_job",),
+                ),
+            ),
+            entry="statement",
+            entry_label="SQL statement `ALTER TABLE ... SET PARALLELISM`",
+        ),
+    ),
+    callers=2,
+    dependencies=(
+        Dependency(
+            "deferred", "parameter", "deferred: bool", "src/meta/src/stream/x.rs", 12, "Skip."
+        ),
+    ),
+    conversion="impl From<MetaError> for tonic::Status at src/meta/src/error.rs:120",
+)
+
+
+def site(i: int, file_path: str | None = None, kind: str = "bail") -> SiteContext:
+    ctx = make_context(i)
+    changed = {"kind": kind, **({"file_path": file_path} if file_path else {})}
+    return dataclasses.replace(ctx, site=dataclasses.replace(ctx.site, **changed))
+
+
+def test_prefix_is_byte_identical_across_sites_files_and_kinds() -> None:
+    prompt, taxonomy = load_prompt(), load_taxonomy()
+    contexts = [
+        site(0),
+        site(1, "src/a.rs"),
+        site(2, "src/b.rs", "panic"),
+        dataclasses.replace(site(3), reach=REACH),
+    ]
+    prefixes = {prompt.render(ctx, taxonomy)[0]["content"] for ctx in contexts}
+    assert len(prefixes) == 1
+    [prefix] = prefixes
+    for ctx in contexts:
+        assert ctx.site.message not in prefix and ctx.site.file_path not in prefix
+    for c in taxonomy.values():  # every class with its title and definition
+        first = " ".join(c.description.split()).split(". ")[0]
+        assert f"- {c.slug}: {c.title}. {first}" in prefix
+    for value in ("validation", "try-catch", "retry", "configuration", "upgrade", "fail-fast"):
+        assert f"\n- {value}: " in prefix
+    assert "broken internal invariant" in prefix and "at most 600" in prefix
+
+
+def test_prefix_is_at_least_1024_tokens_of_a_real_tokenizer() -> None:
+    prefix, _, _ = load_prompt().parts(site(0), load_taxonomy())
+    assert len(bpe_openai.get_encoding("o200k_base").encode(prefix)) >= 1024
+
+
+def test_file_block_is_shared_by_a_files_sites_and_comes_before_the_site() -> None:
+    prompt = load_prompt()
+    a1, a2, b = site(0, "src/meta/src/a.rs"), site(5, "src/meta/src/a.rs"), site(1, "src/b.rs")
+    _, file_a1, site_a1 = prompt.parts(a1, TAXONOMY)
+    _, file_a2, site_a2 = prompt.parts(a2, TAXONOMY)
+    _, file_b, _ = prompt.parts(b, TAXONOMY)
+    assert file_a1 == file_a2 != file_b and site_a1 != site_a2
+    assert "File: src/meta/src/a.rs (crate `src/meta`)" in file_a1
+    user = prompt.render(a1, TAXONOMY)[1]["content"]
+    assert user.startswith(file_a1 + "\n\n") and user.rstrip().endswith("</source>")
+    key = prompt.cache_key(a1)
+    assert key == prompt.cache_key(a2) != prompt.cache_key(b)
+    assert key == prompt_cache_key(prompt.version, a1.repo, "src/meta/src/a.rs")
+
+
+def test_caller_paths_hops_and_definitions_are_shown() -> None:
+    user = load_prompt().render(dataclasses.replace(site(0), reach=REACH), TAXONOMY)[1]["content"]
+    paths = user[user.index("## Caller paths") : user.index("## Source window")]
+    assert "1. SQL statement `ALTER TABLE ... SET PARALLELISM`" in paths
+    assert (
+        "`handle_alter_parallelism` at src/frontend/src/handler/alter_parallelism.rs:31:"
+        " `pub async fn handle_alter_parallelism(handler_args: HandlerArgs, obj_name:"
+        " ObjectName) -> Result<RwPgResponse>`" in paths
+    )
+    assert "doc: Handles `ALTER ... SET PARALLELISM`.\n" in paths  # first paragraph only
+    assert "calls the next hop at src/frontend/src/handler/alter_parallelism.rs:77" in paths
+    assert "calls the next hop at src/meta/src/rpc/ddl_controller.rs:433" in paths
+    assert "may also reach: `GlobalStreamManager::reschedule_streaming_job`" in paths
+    assert (
+        "- `deferred` (parameter, src/meta/src/stream/x.rs:12): `deferred: bool` - Skip." in paths
+    )
+    assert "Converted by: impl From<MetaError> for tonic::Status" in user
+    # Entry point first, the enclosing function's hop last.
+    assert paths.index("handle_alter_parallelism") < paths.index("DdlController")
+
+
+def test_without_an_index_the_prompt_says_no_path_was_found() -> None:
+    user = load_prompt().render(site(0), TAXONOMY)[1]["content"]
+    assert "## Caller paths (entry point first)\n- none found\n" in user
+
+
+def test_window_has_no_gutter_and_marks_the_thrown_line_once() -> None:
+    ctx = site(0)
+    user = load_prompt().render(ctx, TAXONOMY)[1]["content"]
+    window = user.split("<source>\n", 1)[1].split("\n</source>", 1)[0]
+    lines = window.split("\n")
+    assert len(lines) == len(ctx.window.split("\n"))
+    assert not [line for line in lines if re.match(r"^\s*>?\s*\d+\s*\|", line)]
+    marked = [n for n, line in enumerate(lines, ctx.window_start) if line.endswith(SITE_MARKER)]
+    assert marked == [ctx.site.line]
+    end = ctx.window_start + len(lines) - 1
+    assert f"## Source window (lines {ctx.window_start}-{end})" in user
+
+
+def test_worked_example_is_the_fixture() -> None:
+    prefix, _, _ = load_prompt().parts(site(0), TAXONOMY)
+    shown = prefix.split("<source>\n", 1)[1].split("\n</source>", 1)[0]
+    fixture = FIXTURE.read_text().split("\n")[35:44]
+    indent = 4
+    assert shown.replace(f" {SITE_MARKER}", "").split("\n") == [t[indent:] for t in fixture]
+    assert f" {SITE_MARKER}" in shown.split("\n")[4]  # line 40 holds the bail!
