@@ -41,17 +41,35 @@ def small_dataset(out: Path) -> Path:
         body("0000000000000004", documentation="Via `alter_backfill_parallelism` of the DDL controller.",
              validationCode=None, tryCatchPattern=None),
     ]  # fmt: skip
-    reach = {"paths": [{"hops": [{"name": "DdlController::alter_backfill_parallelism"},
-                                 {"name": "reschedule_streaming_job_backfill_parallelism"}]}]}  # fmt: skip
+    hops = [
+        {
+            "name": "DdlController::alter_backfill_parallelism",
+            "file_path": "src/ddl.rs",
+            "line": 9,
+            "signature": "fn a()",
+        },
+        {
+            "name": "reschedule_streaming_job_backfill_parallelism",
+            "file_path": "src/s.rs",
+            "line": 5,
+            "signature": "fn r()",
+        },
+    ]
+    unrelated = [{"name": "Foo::unrelated_hop", "file_path": "src/f.rs", "line": 1, "signature": "fn u()"}]  # fmt: skip
     fn = "reschedule_streaming_job_backfill_parallelism"
     manifest = {
         "records": {
             "0000000000000003": {"enclosingFn": fn},
-            "0000000000000004": {"enclosingFn": fn, "reach": reach},
-            "0000000000000001": {"reach": {"paths": [{"hops": [{"name": "Foo::unrelated_hop"}]}]}},
+            "0000000000000004": {"enclosingFn": fn},
         }
     }
-    return write_dataset(out, REPO, bodies, **manifest)
+    root = write_dataset(out, REPO, bodies, **manifest)
+    reach = {"format": 1, "records": {
+        "0000000000000004": {"paths": [{"hops": hops}]},
+        "0000000000000001": {"paths": [{"hops": unrelated}]},
+    }}  # fmt: skip
+    (out / REPO / "reach.json").write_text(json.dumps(reach))
+    return root
 
 
 @pytest.mark.parametrize(

@@ -66,7 +66,7 @@ def eval_command(
             raise click.ClickException(str(exc)) from exc
         records.extend(loaded.records)
         exists = keyword = None
-        items = items_of(loaded.records, loaded.manifest)
+        items = items_of(loaded.records, loaded.manifest, loaded.reach)
         if source is not None:
             from pipeline.source.repository import (
                 SourceError,

@@ -20,6 +20,7 @@ from typing import Any
 from pipeline.analyze.fields import FIELD_ORDER, over_limit
 from pipeline.analyze.grounding import Claim, claim_variants, claims, invented
 from pipeline.core.model import Record
+from pipeline.core.reach import Reach
 from pipeline.languages.rust.sites import parser
 
 CODE_FIELDS = ("validationCode", "typeGuard", "tryCatchPattern", "exampleFix")
@@ -284,31 +285,25 @@ def candidate_words(items: Iterable[Item]) -> set[str]:
     return words
 
 
-def items_of(records: Iterable[Record], manifest: Mapping[str, Any]) -> list[Item]:
-    """Records with their enclosing fn and caller-path hops, as far as the manifest tells."""
+def items_of(
+    records: Iterable[Record], manifest: Mapping[str, Any], reach: Mapping[str, Reach]
+) -> list[Item]:
+    """Records with their enclosing fn (the manifest's) and caller-path hops (`reach.json`)."""
     entries = manifest.get("records") if isinstance(manifest.get("records"), dict) else {}
     out = []
     for record in records:
         entry = entries.get(record.id) if isinstance(entries, dict) else None
         entry = entry if isinstance(entry, dict) else {}
         fn = entry.get("enclosingFn") if isinstance(entry.get("enclosingFn"), str) else None
-        out.append(Item(record, fn, _hops(entry, fn)))
+        out.append(Item(record, fn, _hops(reach.get(record.id), fn)))
     return out
 
 
-def _hops(entry: Mapping[str, Any], enclosing: str | None) -> tuple[str, ...]:
-    """Caller-path function names from a manifest entry's `reach` (the index's, if kept)."""
-    reach = entry.get("reach")
-    paths = reach.get("paths") if isinstance(reach, dict) else None
+def _hops(reach: Reach | None, enclosing: str | None) -> tuple[str, ...]:
+    """The functions on the record's caller paths, its own enclosing fn left out."""
     names: list[str] = []
-    for path in paths if isinstance(paths, list) else []:
-        hops = path.get("hops") if isinstance(path, dict) else None
-        for hop in hops if isinstance(hops, list) else []:
-            name = hop.get("name") if isinstance(hop, dict) else None
-            if (
-                isinstance(name, str)
-                and name.rsplit("::", 1)[-1] != enclosing
-                and name not in names
-            ):
-                names.append(name)
+    for path in reach.paths if reach is not None else ():
+        for hop in path.hops:
+            if hop.name.rsplit("::", 1)[-1] != enclosing and hop.name not in names:
+                names.append(hop.name)
     return tuple(names)
