@@ -387,3 +387,21 @@ def test_an_index_is_a_function_of_the_bytes_in_document_order() -> None:
     assert [(u.alias, u.path) for u in uses] == [
         ("Engine", "engine::Engine"), ("*", "crate::util"),
     ]  # fmt: skip
+
+
+def test_an_include_limits_the_sites_not_the_callers_the_index_reads(
+    workspace: tuple[GitRepo, str, CallGraph], tmp_path: Path
+) -> None:
+    repo, sha, _ = workspace
+    result = cli(
+        "extract", "--repo", "o/ws", "--sha", sha, "--source", str(repo.path), "--jobs", "1",
+        "--include", "crates/engine/**", "--out", str(tmp_path / "out"), "--cache", str(tmp_path / "c"),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    root = tmp_path / "out" / "o" / "ws"
+    records = [json.loads(line) for line in (root / "records.jsonl").read_text().splitlines()]
+    assert {r["filePath"].split("/src/")[0] for r in records} == {"crates/engine"}
+    (record,) = [r for r in records if r["errorMessage"].startswith("engine is read-only")]
+    reach = reach_from_json(json.loads((root / "reach.json").read_text())["records"][record["id"]])
+    # `handle` and `handle_insert` live in crates/sql, outside the include.
+    assert [h.name for h in reach.paths[0].hops][:2] == ["handle", "handle_insert"]

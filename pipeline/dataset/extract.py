@@ -39,6 +39,7 @@ from pipeline.scan.collect import (
     ExtractRequest,
     build_contexts,
     counts_of,
+    index_listing,
     listed_count,
     locate,
     scan_entries,
@@ -138,7 +139,8 @@ def run_extract(
         if previous is not None:
             contexts = _permanent_ids(contexts, previous, carried, listing)
         # After the ids are settled: reach.json is keyed by the ids that are published.
-        reach = build_stage(git_dir, listing.entries, request.cache_dir, request.jobs)
+        whole = index_listing(request, git_dir, sha, listing)
+        reach = build_stage(git_dir, whole.entries, request.cache_dir, request.jobs)
         if reach is not None:
             contexts = reach.contexts(contexts)
             reach.carried(carried.lines, carried.provenance)

@@ -88,6 +88,17 @@ def locate(
     return git_dir, sha, listing
 
 
+def index_listing(request: ExtractRequest, git_dir: Path, sha: str, listing: Listing) -> Listing:
+    """The files the repository index reads: every source file but the excluded ones.
+
+    `--include` chooses the sites to document, not the code to understand: the callers of
+    a `src/meta/**` site live in the frontend and the CLI, outside the include.
+    """
+    if not request.include:
+        return listing
+    return list_files(git_dir, sha, suffixes=SUFFIXES, exclude=request.exclude)
+
+
 def listed_count(listing: Listing) -> int:
     return len(listing.entries) + len(listing.skipped)
 
