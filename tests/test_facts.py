@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.core.model import Facts, Site
+from pipeline.core.model import Condition, Facts, Site
+from pipeline.languages.rust.logic import validation_code
 from pipeline.languages.rust.sites import find_sites
 
 
@@ -117,9 +118,39 @@ def test_conditions_of_another_fn_do_not_leak_in() -> None:
 
 
 def test_the_condition_itself_is_not_a_step() -> None:
-    # The site sits inside the `if` condition, not its body: no "if" step.
+    # The site sits inside the `if` condition, not its body: no "if" step; its only step
+    # is its own receiver holding no value (`get` returns an Option).
     source = 'fn f(m: &Map) {\n    if m.get(1).expect("target") > 2 {\n        a();\n    }\n}\n'
-    assert site_of(source).facts.conditions == ()
+    assert site_of(source).facts.conditions == (
+        Condition("closure", "m.get(1) was None (expect)", 2),
+    )
+
+
+@pytest.mark.parametrize(
+    ("receiver", "step"),
+    [
+        ('url.strip_prefix("sparse+")', 'url.strip_prefix("sparse+") was None (expect)'),
+        ("text.parse::<u16>()", "text.parse::<u16>() was Err (expect)"),
+        ("load(x).await", "load(x).await was None/Err (expect)"),  # the type is not shown
+    ],
+)
+def test_an_expect_step_says_what_its_receiver_held(receiver: str, step: str) -> None:
+    source = f'async fn f(url: &str, text: &str, x: u8) {{\n    {receiver}.expect("m");\n}}\n'
+    assert site_of(source, "m").facts.conditions == (Condition("closure", step, 2),)
+
+
+def test_a_passed_assert_is_a_premise_not_the_failure_of_an_expect_after_it() -> None:
+    # cargo src/sources/registry/http_remote.rs: `assert!(source_id.is_sparse())`, then
+    # `url.strip_prefix("sparse+").expect(..)`; the check is the prefix, not the assert.
+    source = (
+        "fn new(source_id: SourceId, url: &str) {\n"
+        "    assert!(source_id.is_sparse());\n"
+        '    let url = url.strip_prefix("sparse+").expect("needs sparse+ prefix");\n'
+        "}\n"
+    )
+    chain = site_of(source, "needs sparse+ prefix").facts.conditions
+    assert [c.kind for c in chain] == ["ensure", "closure"]
+    assert validation_code(chain) == 'let ok = url.strip_prefix("sparse+").is_some();'
 
 
 FN_SOURCE = """\

@@ -19,7 +19,7 @@ from pipeline.core.model import Condition, Explanation, HandlingStrategy, Site
 from pipeline.languages import language_of
 
 # Bump when the wording changes, so that reused explanations are rewritten.
-STATIC_VERSION = "static-9"
+STATIC_VERSION = "static-10"
 
 _STRATEGY_BY_CLASS: dict[str, HandlingStrategy] = {
     "configuration-error": "configuration",
@@ -174,7 +174,7 @@ def _describe(condition: Condition) -> str:
 
 def _closure_prose(text: str) -> str:
     """`x was None (ok_or_else)` -> "`x` was None (`ok_or_else`)": code in backticks, prose out."""
-    for outcome in (" was None/Err (", " was None (", " failed ("):
+    for outcome in (" was None/Err (", " was None (", " was Err (", " failed ("):
         value, found, method = text.partition(outcome)
         if found:
             return f"`{value}`{outcome[:-2]} (`{method.removesuffix(')')}`)"

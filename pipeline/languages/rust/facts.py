@@ -34,7 +34,7 @@ def site_facts(node: Node, source: bytes) -> Facts:
         enclosing_impl=_impl_name(impl),
         fn_doc=doc_comment(function) if function is not None else None,
         return_type=_field_text(function, "return_type"),
-        conditions=tuple(condition_chain(node, function, source)),
+        conditions=(*condition_chain(node, function, source), *_receiver_failure(node)),
         receiver=_receiver(node),
         callee=_callee(node),
     )
@@ -240,6 +240,113 @@ def _receiver(node: Node) -> str | None:
         return None
     value = function.child_by_field_name("value")
     return _clip(value) if value is not None else None
+
+
+# Methods whose call is the error when their receiver holds no value (`None` or `Err`).
+_FAILING_METHODS = frozenset(
+    {"expect", "unwrap", "context", "with_context", "wrap_err", "wrap_err_with"}
+)
+# The receiver's own last call says which of the two it is, for std's common methods.
+_OPTION_METHODS = frozenset(
+    [
+        "get",
+        "get_mut",
+        "first",
+        "last",
+        "next",
+        "next_back",
+        "nth",
+        "find",
+        "find_map",
+        "position",
+        "rposition",
+        "max",
+        "min",
+        "max_by_key",
+        "min_by_key",
+        "strip_prefix",
+        "strip_suffix",
+        "split_once",
+        "rsplit_once",
+        "parent",
+        "file_name",
+        "file_stem",
+        "extension",
+        "to_str",
+        "checked_add",
+        "checked_sub",
+        "checked_mul",
+        "checked_div",
+        "pop",
+        "take",
+        "remove",
+        "last_mut",
+        "first_mut",
+        "peek",
+        "char_indices",
+        "chars_next",
+        "as_deref",
+        "upgrade",
+    ]
+)
+_RESULT_METHODS = frozenset(
+    [
+        "parse",
+        "try_into",
+        "try_from",
+        "from_str",
+        "from_utf8",
+        "canonicalize",
+        "read_to_string",
+        "read_dir",
+        "metadata",
+        "create",
+        "open",
+        "write_all",
+        "flush",
+        "send",
+        "recv",
+        "try_recv",
+        "join",
+        "lock",
+    ]
+)
+
+
+def _receiver_failure(node: Node) -> tuple[Condition, ...]:
+    """`recv.expect(..)`: the last step of the chain is its receiver holding no value.
+
+    Written `recv was None (expect)` when the receiver's own last call is one std says
+    returns an `Option` (`Err` for a `Result`), else `was None/Err`: the syntax tree does
+    not type the receiver, so no check is made up for it.
+    """
+    function = node.child_by_field_name("function") if node.type == "call_expression" else None
+    if function is None or function.type != "field_expression":
+        return ()
+    method = _field_text(function, "field")
+    value = function.child_by_field_name("value")
+    if method not in _FAILING_METHODS or value is None:
+        return ()
+    outcome = {"option": "None", "result": "Err"}.get(_returns(value) or "", "None/Err")
+    return (Condition("closure", f"{_clip(value)} was {outcome} ({method})", _line(node)),)
+
+
+def _returns(value: Node) -> str | None:
+    """ "option"/"result" when `value` is a call of a std method known to return one."""
+    while value.type in ("await_expression", "try_expression", "parenthesized_expression"):
+        inner = value.named_child(0)
+        if inner is None or value.type != "parenthesized_expression":
+            return None  # `x.await` and `x?` unwrap a layer: the type is no longer known
+        value = inner
+    if value.type != "call_expression":
+        return None
+    function = value.child_by_field_name("function")
+    if function is not None and function.type == "generic_function":
+        function = function.child_by_field_name("function")
+    if function is None or function.type != "field_expression":
+        return None
+    name = _field_text(function, "field")
+    return "option" if name in _OPTION_METHODS else "result" if name in _RESULT_METHODS else None
 
 
 def _callee(node: Node) -> str | None:

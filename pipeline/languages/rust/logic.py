@@ -62,7 +62,8 @@ _SIMPLE_BINDING = re.compile(r"^(?:mut\s+)?(?:ref\s+)?(?:_\w*|[a-z]\w*)$")
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _BOUND = re.compile(r"(?<![:\w.])([a-z_]\w*)\b(?!\s*(?:\(|::|\{|!))")
 _NOT_NAMES = {"ref", "mut", "_", "if", "in", "true", "false"}
-_CLOSURE_NONE = re.compile(r"^(.*) was None \((?:ok_or|ok_or_else)\)$")
+# `x was None (ok_or_else)`, `x was Err (expect)`: a receiver whose kind of value is known.
+_CLOSURE_NONE = re.compile(r"^(.*) was (None|Err) \((\w+)\)$")
 
 
 def validation_code(conditions: Sequence[Condition]) -> str | None:
@@ -123,7 +124,11 @@ def _step(condition: Condition) -> Expr | None:
     kind, text = condition.kind, condition.text
     if kind == "while" and text.startswith("let "):
         raise Unknown(text)  # `while let Some(x) = it.next()`: a new value each round
-    if kind in ("if", "if_let", "while", "ensure"):
+    if kind == "ensure":
+        # An earlier check that passed: a premise of reaching the site, not what fails here.
+        # Negating it would read as "this error happens whenever the check holds".
+        return None
+    if kind in ("if", "if_let", "while"):
         return parse_condition(text)
     if kind in ("else", "check_failed"):
         return Not(parse_condition(text))
@@ -145,7 +150,8 @@ def _step(condition: Condition) -> Expr | None:
         match = _CLOSURE_NONE.match(text)
         if match is None:
             raise Unknown(text)
-        return Atom(f"{_wrap(match.group(1))}.is_none()", True)
+        test = "is_none" if match.group(2) == "None" else "is_err"
+        return Atom(f"{_wrap(match.group(1))}.{test}()", True)
     return None  # a loop: the check holds per element, inside it
 
 

@@ -41,7 +41,7 @@ from pipeline.languages.rust.testcode import (
 )
 
 # Bump when a change here would change what a cached FileScan holds.
-EXTRACTOR_VERSION = "27"
+EXTRACTOR_VERSION = "28"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
