@@ -8,7 +8,7 @@ that explains or shows a site: the static analyzer, the model's prompt, the page
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 # How a call edge was resolved, most certain first; `name` is a bare-name match.
@@ -66,9 +66,13 @@ class Reach:
 
 # The JSON form of a `Reach` (the dataset's `reach.json`): fields by name, empty ones left out.
 def reach_to_json(reach: Reach) -> dict[str, Any]:
-    """A JSON-able dict of a reach, None and empty-list fields left out."""
-    pruned: dict[str, Any] = _pruned(asdict(reach))
-    return pruned
+    """A JSON-able dict of a reach, None and empty-list fields left out.
+
+    Walked by hand: `dataclasses.asdict` deep-copies every leaf and cost 3.1 s of a
+    risingwave extract (5,935 reaches); this walk costs a tenth of that.
+    """
+    plain: dict[str, Any] = _plain(reach)
+    return plain
 
 
 def reach_from_json(data: Mapping[str, Any]) -> Reach:
@@ -93,9 +97,19 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
     )
 
 
-def _pruned(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _pruned(v) for k, v in value.items() if v is not None and v != [] and v != ()}
+def _plain(value: Any) -> Any:
+    if isinstance(value, Hop | CallerPath | Dependency | Reach):
+        out = {}
+        for name in _FIELDS[type(value)]:
+            item = getattr(value, name)
+            if item is not None and item != () and item != []:
+                out[name] = _plain(item)
+        return out
     if isinstance(value, list | tuple):
-        return [_pruned(v) for v in value]
+        return [_plain(v) for v in value]
     return value
+
+
+_FIELDS = {
+    kind: tuple(f.name for f in fields(kind)) for kind in (Hop, CallerPath, Dependency, Reach)
+}

@@ -14,7 +14,6 @@ import os
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -35,9 +34,7 @@ _TYPES: dict[str, Any] = {
     "impls": Impl,
 }
 _TUPLES = {  # fields stored as JSON lists that are tuples in the dataclass
-    Definition: {
-        f.name for f in fields(Definition) if f.name in ("params", "attrs", "status_codes")
-    },
+    Definition: {f for f in Definition._fields if f in ("params", "attrs", "status_codes")},
     Call: {"args"},
     Arm: {"calls"},
 }
@@ -114,9 +111,9 @@ def decode_index(data: dict[str, Any]) -> FileIndex:
     return FileIndex(**parts)
 
 
-_NAMES = {name: [f.name for f in fields(kind)] for name, kind in _TYPES.items()}
+_NAMES = {name: list(kind._fields) for name, kind in _TYPES.items()}
 _TUPLE_POSITIONS = {
-    name: [i for i, f in enumerate(fields(kind)) if f.name in _TUPLES.get(kind, ())]
+    name: [i for i, f in enumerate(kind._fields) if f in _TUPLES.get(kind, ())]
     for name, kind in _TYPES.items()
 }
 
