@@ -158,6 +158,10 @@ def index_file(path: str, source: bytes) -> FileIndex:
     return builder.result()
 
 
+def _span(node: Node) -> tuple[int, int]:
+    return node.start_byte, node.end_byte
+
+
 class _Builder:
     """Collects one file's index; calls are attributed to their innermost enclosing fn."""
 
@@ -186,9 +190,9 @@ class _Builder:
         params: tuple[tuple[str, str], ...] = ()
         codes: tuple[str, ...] = ()
         if kind == "fn":
-            signature, params, has_self = fn_signature(node)
+            signature, params, has_self = fn_signature(node, self.source)
             body = node.child_by_field_name("body")
-            if body is not None and b"StatusCode::" in (body.text or b""):
+            if body is not None and self.source.find(b"StatusCode::", *_span(body)) >= 0:
                 codes = tuple(dict.fromkeys(_STATUS.findall(text_of(body))))
             for attr in attrs:
                 route = _ROUTE_ATTR.match(attr)
@@ -196,7 +200,11 @@ class _Builder:
                     line = node.start_point[0] + 1
                     self.routes.append(Route(route[1].upper(), route[2], name, line))
         else:
-            signature = short(text_of(node).split("{", 1)[0], 200)
+            # up to the body, read from the file: `text_of(node)` would copy a whole enum or trait
+            start, end = _span(node)
+            brace = self.source.find(b"{", start, end)
+            head = self.source[start : brace if brace >= 0 else end]
+            signature = short(head.decode("utf-8", errors="replace"), 200)
             if kind in ("const", "static"):
                 value = short(text_of(node.child_by_field_name("value")), 200)
             elif kind in ("field", "type"):

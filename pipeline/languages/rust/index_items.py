@@ -109,11 +109,11 @@ def file_is_test(root: Node) -> bool:
     return False
 
 
-def fn_signature(node: Node) -> tuple[str, tuple[tuple[str, str], ...], bool]:
+def fn_signature(node: Node, source: bytes) -> tuple[str, tuple[tuple[str, str], ...], bool]:
+    """(signature, params, has self) of a fn; `source` is the file (`node.text` copies the body)."""
     body = node.child_by_field_name("body")
     end = body.start_byte if body is not None else node.end_byte
-    source = node.text or b""
-    signature = " ".join(source[: end - node.start_byte].decode("utf-8", "replace").split())
+    signature = " ".join(source[node.start_byte : end].decode("utf-8", "replace").split())
     params: list[tuple[str, str]] = []
     has_self = False
     parameters = node.child_by_field_name("parameters")
