@@ -179,6 +179,15 @@ impl From<ServerError> for Status {
         Status::internal("server error")
     }
 }
+
+/// The crate's own `Error`: not what an `anyhow::Error` site returns.
+pub enum Error {}
+
+impl From<Error> for Status {
+    fn from(e: Error) -> Status {
+        match e {}
+    }
+}
 """,
     "crates/server/src/http.rs": """\
 use axum::routing::post;
@@ -272,6 +281,7 @@ use crate::util::*;
 
 pub enum Statement {
     Insert { key: String },
+    Upsert { key: String },
     Drop { name: String, kind: Kind },
 }
 
@@ -282,6 +292,7 @@ pub enum Kind {
 pub fn handle(stmt: Statement, engine: &Engine) {
     match stmt {
         Statement::Insert { key } => handle_insert(engine, &key),
+        Statement::Upsert { key } => handle_insert(engine, &key),
         Statement::Drop { name, kind } => match kind {
             Kind::Table => handle_drop(&name),
         },

@@ -66,7 +66,8 @@ def test_a_method_through_self_reaches_a_statement_an_rpc_from_the_cli_and_the_r
     write_self = line_of(STORE, "self.check(key)")
     insert = line_of(SQL, "Statement::Insert { key } =>")
     assert paths_of(graph, "Engine::check") == [
-        ("statement", "statement `Statement::Insert`", [
+        # `Upsert` calls the same chain: one path names both statements
+        ("statement", "statement `Statement::Insert` (the same path from statement `Statement::Upsert`)", [
             ("handle", insert, None, ()),
             ("handle_insert", line_of(SQL, "engine.write(key)"), "local", ()),
             ("Engine::write", write_self, "type", ()),
@@ -225,6 +226,10 @@ def test_user_facing_conversions(workspace: tuple[GitRepo, str, CallGraph]) -> N
         f"impl From<ServerError> for Status ({SERVER}:{line_of(SERVER, 'impl From<')})",
         None,
     )
+    # the server crate has its own `Error` with a conversion; `anyhow::Error` is not it
+    assert user_conversion(graph, "Error", SERVER)[0] == (
+        f"impl From<Error> for Status ({SERVER}:{line_of(SERVER, 'impl From<Error>')})"
+    )
     assert user_conversion(graph, "anyhow::Error", SERVER) == (None, None)
 
 
@@ -347,12 +352,14 @@ def test_the_path_is_used_in_the_static_text_the_page_and_explain_json(
     records = [json.loads(line) for line in (root / "records.jsonl").read_text().splitlines()]
     (record,) = [r for r in records if r["errorMessage"].startswith("engine is read-only")]
     assert record["triggerScenarios"].endswith(
-        " Reached from statement `Statement::Insert`: `handle` -> `handle_insert` -> "
+        " Reached from statement `Statement::Insert` (the same path from statement"
+        " `Statement::Upsert`): `handle` -> `handle_insert` -> "
         "`Engine::write` -> `Engine::check`. The conditions depend on `self.read_only` "
         "(field `pub read_only: bool`: Refuse every write.)."
     )
     assert record["commonSituations"].endswith(
-        " Users meet it through statement `Statement::Insert`, subcommand `put` (`Opts::Put`), "
+        " Users meet it through statement `Statement::Insert` (the same path from statement"
+        " `Statement::Upsert`), subcommand `put` (`Opts::Put`), "
         "RPC `KvService::put_key`."
     )
     result = cli("render", "--out", str(out), "--site", str(site))

@@ -123,12 +123,37 @@ def caller_paths(graph: CallGraph, target: int) -> tuple[CallerPath, ...]:
             depth[edge.caller] = depth[node] + 1
             queue.append(edge.caller)
     found.sort(key=lambda pair: pair[0])
-    paths = [path for _, path in found[:MAX_PATHS]]
+    paths = _distinct([path for _, path in found])[:MAX_PATHS]
     if not paths and roots:  # no entry point: the longest chain of callers there is
         top = max(roots, key=lambda n: depth[n])
         if top != target:
             paths = [_path(graph, top, parent, None, None)]
     return tuple(paths)
+
+
+def _distinct(paths: list[CallerPath]) -> list[CallerPath]:
+    """One path per chain of functions: arms that call the same chain become one path.
+
+    risingwave's `handle` sends `Statement::AlterTable`, `AlterIndex` and `AlterView` to
+    the same `handle_alter_parallelism` chain: three identical paths would fill the three
+    places; one path naming the three statements leaves room for a different way in.
+    """
+    kept: dict[tuple[str, ...], CallerPath] = {}
+    others: dict[tuple[str, ...], list[str]] = {}
+    for path in paths:
+        chain = tuple(hop.name for hop in path.hops)
+        if chain not in kept:
+            kept[chain], others[chain] = path, []
+        elif path.entry_label and path.entry_label != kept[chain].entry_label:
+            others[chain].append(path.entry_label)
+    out = []
+    for chain, path in kept.items():
+        also = list(dict.fromkeys(others[chain]))
+        if also and path.entry_label:
+            label = f"{path.entry_label} (the same path from {', '.join(also)})"
+            path = CallerPath(path.hops, path.entry, label)
+        out.append(path)
+    return out
 
 
 def _other_variant(arm: str | None, edge: Edge) -> bool:
@@ -287,6 +312,10 @@ def _nearest(found: list[tuple[str, Definition]], crate: str) -> tuple[str, Defi
     return (same or found)[0] if len(same or found) == 1 or same else None
 
 
+# Error types of these crates are never a type the repository defines, whatever its name.
+_FOREIGN_CRATES = frozenset({"anyhow", "eyre", "color_eyre", "std", "core", "alloc", "tonic"})
+
+
 def user_conversion(
     graph: CallGraph, error_class: str | None, site_path: str
 ) -> tuple[str | None, int | None]:
@@ -296,8 +325,8 @@ def user_conversion(
     only one; the orphan rule puts a foreign trait's impl for it in its own crate, so only
     that crate is searched. An HTTP status only when the code names exactly one `StatusCode`.
     """
-    if not error_class:
-        return None, None
+    if not error_class or error_class.split("::", 1)[0] in _FOREIGN_CRATES:
+        return None, None  # `anyhow::Error` is not the repository's own `Error`
     name = inner_type(error_class)
     defined = graph.definitions("enum", name) + graph.definitions("struct", name)
     crate = _crate(site_path)
