@@ -124,8 +124,10 @@ def caller_paths(graph: CallGraph, target: int) -> tuple[CallerPath, ...]:
             queue.append(edge.caller)
     found.sort(key=lambda pair: pair[0])
     paths = _distinct([path for _, path in found])[:MAX_PATHS]
-    if not paths and roots:  # no entry point: the longest chain of callers there is
-        top = max(roots, key=lambda n: depth[n])
+    if not paths:  # no entry point: the longest chain of callers there is
+        # a fn nobody calls first, else the deepest fn the walk reached (the depth or the
+        # visit bound cut it: its callers exist, the path just does not end at an entry)
+        top = max(roots or depth, key=lambda n: (depth[n], -n))
         if top != target:
             paths = [_path(graph, top, parent, None, None)]
     return tuple(paths)
