@@ -412,3 +412,15 @@ def test_an_include_limits_the_sites_not_the_callers_the_index_reads(
     reach = reach_from_json(json.loads((root / "reach.json").read_text())["records"][record["id"]])
     # `handle` and `handle_insert` live in crates/sql, outside the include.
     assert [h.name for h in reach.paths[0].hops][:2] == ["handle", "handle_insert"]
+
+
+def test_a_chain_deeper_than_the_search_still_shows_its_callers() -> None:
+    from pipeline.languages.rust.index import index_file
+    from pipeline.scan.callerpaths import MAX_DEPTH
+
+    # f0 -> f1 -> ... -> f11 -> site: no entry point within MAX_DEPTH calls
+    fns = [f"fn f{i}() {{ f{i + 1}(); }}" for i in range(11)] + ['fn f11() { panic!("deep"); }']
+    graph = build_graph({"src/deep.rs": index_file("src/deep.rs", "\n".join(fns).encode())})
+    (path,) = caller_paths(graph, node(graph, "f11"))
+    assert path.entry is None
+    assert [h.name for h in path.hops] == [f"f{i}" for i in range(12 - MAX_DEPTH, 12)]
