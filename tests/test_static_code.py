@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -372,3 +373,26 @@ fn other(v: u8) -> anyhow::Result<u8> {
         "let ok = matches!(v, Some(0)) || matches!(v, Some(n) if n > 200) || !matches!(v, Some(_));"
     )
     assert checks["only"] == "let ok = matches!(v, 0);"
+
+
+@pytest.mark.parametrize(
+    "scrutinee",
+    [
+        "self.state.compare_exchange(EMPTY, PARKED, SeqCst, SeqCst)",  # tokio runtime/park.rs
+        "self.inner.write(buf)",  # an I/O write: a check must not repeat it
+        "ready!(self.inner.poll_action(cx))",
+        "rx.recv().await",
+    ],
+)
+def test_a_check_never_repeats_a_call_that_does_something(scrutinee: str) -> None:
+    chain = [Condition("match_arm", f"match {scrutinee}: Err(actual) =>", 1)]
+    assert validation_code(chain) is None
+
+
+def test_a_check_may_repeat_calls_that_only_read() -> None:
+    chain = [Condition("match_arm", "match map.get(key, 1): Some(v) =>", 1)]
+    assert validation_code(chain) == "let ok = !matches!(map.get(key, 1), Some(v));"
+    chain = [Condition("if", "text.chars().next() == Some('-')", 1)]
+    assert validation_code(chain) == "let ok = text.chars().next() != Some('-');"
+    chain = [Condition("if", "args.next() == Some('-')", 1)]  # consumes what the code reads
+    assert validation_code(chain) is None

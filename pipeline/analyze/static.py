@@ -19,7 +19,7 @@ from pipeline.core.model import Condition, Explanation, HandlingStrategy, Site
 from pipeline.languages import language_of
 
 # Bump when the wording changes, so that reused explanations are rewritten.
-STATIC_VERSION = "static-10"
+STATIC_VERSION = "static-11"
 
 _STRATEGY_BY_CLASS: dict[str, HandlingStrategy] = {
     "configuration-error": "configuration",
