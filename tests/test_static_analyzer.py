@@ -162,3 +162,14 @@ def test_a_line_shift_leaves_the_explanation_unchanged() -> None:
     before = {c.site.message: explain(c) for c in contexts_of({"src/w.rs": BARRIER})}
     after = {c.site.message: explain(c) for c in contexts_of({"src/w.rs": shifted})}
     assert after == before
+
+
+def test_a_value_printed_twice_is_named_once() -> None:
+    source = (
+        "fn load(orig: &str, name: &str) -> anyhow::Result<()> {\n"
+        '    anyhow::bail!("cannot replace `{orig}` with `{name}`: `{orig}` has checksums, {}", 1)\n'
+        "}\n"
+    )
+    (context,) = contexts_of({"src/config.rs": source})
+    text = explain(context).commonSituations
+    assert "the value(s) involved (`{orig}`, `{name}`, `{}`)" in text

@@ -194,7 +194,11 @@ def _situations(context: SiteContext, failure_class: str) -> str:
     text += f'; the message reads as a case of "{title}"'
     slots = list(language_of(site.file_path).placeholders(site.message)) if site.is_format else []
     if slots:
-        names = ", ".join(f"`{{{p}}}`" if p else "`{}`" for p in slots)
+        # `{orig}` printed three times is one value; each `{}` is a value of its own
+        shown = [f"`{{{p}}}`" if p else "`{}`" for p in slots]
+        names = ", ".join(
+            [s for s in dict.fromkeys(shown) if s != "`{}`"] + ["`{}`"] * shown.count("`{}`")
+        )
         text += f", and it prints the value(s) involved ({names}), which tell which object it was"
     return text + "."
 
