@@ -424,3 +424,26 @@ def test_a_chain_deeper_than_the_search_still_shows_its_callers() -> None:
     (path,) = caller_paths(graph, node(graph, "f11"))
     assert path.entry is None
     assert [h.name for h in path.hops] == [f"f{i}" for i in range(12 - MAX_DEPTH, 12)]
+
+
+@pytest.mark.parametrize(
+    ("signature", "rpc"),
+    [
+        ("async fn put(&self, r: Request<P>) -> Result<Response<Q>, Status>", True),
+        ("async fn put(&self, r: Request<P>) -> Result<Response<Q>, tonic::Status>", True),
+        ("async fn flush(&self, r: Request<F>) -> TonicResponse<G>", True),  # risingwave's alias
+        # cargo's HTTP client trait has the shape but not tonic's error
+        (
+            "fn request(&self, req: Request<Vec<u8>>) -> Result<Response<Vec<u8>>, Self::Error>",
+            False,
+        ),
+    ],
+)
+def test_a_service_method_is_known_by_tonic_status(signature: str, rpc: bool) -> None:
+    from pipeline.core.index import Definition
+    from pipeline.scan.callgraph import is_rpc
+
+    d = Definition(
+        "fn", "x", 1, 2, signature=signature, params=(("r", "Request<P>"),), has_self=True
+    )
+    assert is_rpc(d) is rpc

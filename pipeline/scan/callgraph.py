@@ -9,6 +9,7 @@ dropped rather than guessed.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -114,7 +115,13 @@ def is_rpc(d: Definition) -> bool:
         and len(d.params) == 1
         and "Request<" in d.params[0][1]
         and "Response<" in d.signature
+        # tonic's error is `Status`: cargo's `fn request(&self, Request<Vec<u8>>) ->
+        # Result<Response<Vec<u8>>, Self::Error>` is an HTTP client trait, not a service
+        and _STATUS_ERROR.search(d.signature) is not None
     )
+
+
+_STATUS_ERROR = re.compile(r",\s*(?:tonic::)?Status\s*>|\bTonic\w*<")  # risingwave: TonicResponse<X>
 
 
 def link(indexes: Mapping[str, FileIndex]) -> CallGraph:
