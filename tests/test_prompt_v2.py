@@ -145,3 +145,15 @@ def test_worked_example_is_the_fixture() -> None:
     indent = 4
     assert shown.replace(f" {SITE_MARKER}", "").split("\n") == [t[indent:] for t in fixture]
     assert f" {SITE_MARKER}" in shown.split("\n")[4]  # line 40 holds the bail!
+
+
+def test_a_hop_an_earlier_path_showed_is_named_not_shown_again() -> None:
+    first = REACH.paths[0]
+    rpc = CallerPath(first.hops[1:], "rpc", "RPC `DdlService::alter_parallelism`")
+    reach = dataclasses.replace(REACH, paths=(first, rpc))
+    user = load_prompt().render(dataclasses.replace(site(0), reach=reach), TAXONOMY)[1]["content"]
+    paths = user[user.index("## Caller paths") : user.index("## Source window")]
+    second = paths[paths.index("2. RPC") :]
+    assert "- `DdlController::alter_parallelism` (shown above)\n" in second
+    assert "calls the next hop at src/meta/src/rpc/ddl_controller.rs:433" in second
+    assert paths.count("pub async fn alter_parallelism(&self, job_id: u32)") == 1
