@@ -121,7 +121,9 @@ def is_rpc(d: Definition) -> bool:
     )
 
 
-_STATUS_ERROR = re.compile(r",\s*(?:tonic::)?Status\s*>|\bTonic\w*<")  # risingwave: TonicResponse<X>
+_STATUS_ERROR = re.compile(
+    r",\s*(?:tonic::)?Status\s*>|\bTonic\w*<"
+)  # risingwave: TonicResponse<X>
 
 
 def link(indexes: Mapping[str, FileIndex]) -> CallGraph:

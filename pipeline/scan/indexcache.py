@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.core.index import Arm, Call, Definition, FileIndex, Impl, Local, Route, Use
+from pipeline.core.progress import Progress
 from pipeline.languages import INDEX_VERSION, language_of
 from pipeline.languages.base import FileRefused
 from pipeline.source.repository import BlobReader, TreeEntry
@@ -183,11 +184,15 @@ def _run(
             if _cache is not None:
                 _cache.close()
     ordered = sorted(todo, key=lambda e: e.size, reverse=True)
-    chunks = [ordered[i :: workers * 4] for i in range(workers * 4)]
+    chunks = [ordered[i :: workers * 16] for i in range(workers * 16)]
     out: list[tuple[TreeEntry, FileIndex | None]] = []
-    with ProcessPoolExecutor(
-        workers, initializer=_init_worker, initargs=(git_dir, cache_dir)
-    ) as pool:
+    with (
+        ProcessPoolExecutor(
+            workers, initializer=_init_worker, initargs=(git_dir, cache_dir)
+        ) as pool,
+        Progress(len(todo), "index") as bar,
+    ):
         for done in pool.map(_index_chunk, [c for c in chunks if c]):
             out.extend(done)
+            bar.advance(len(done))
     return out
