@@ -67,7 +67,7 @@ def test_a_method_through_self_reaches_a_statement_an_rpc_from_the_cli_and_the_r
     insert = line_of(SQL, "Statement::Insert { key } =>")
     assert paths_of(graph, "Engine::check") == [
         # `Upsert` calls the same chain: one path names both statements
-        ("statement", "statement `Statement::Insert` (the same path from statement `Statement::Upsert`)", [
+        ("statement", "statement `Statement::Insert` or `Statement::Upsert`", [
             ("handle", insert, None, ()),
             ("handle_insert", line_of(SQL, "engine.write(key)"), "local", ()),
             ("Engine::write", write_self, "type", ()),
@@ -352,14 +352,14 @@ def test_the_path_is_used_in_the_static_text_the_page_and_explain_json(
     records = [json.loads(line) for line in (root / "records.jsonl").read_text().splitlines()]
     (record,) = [r for r in records if r["errorMessage"].startswith("engine is read-only")]
     assert record["triggerScenarios"].endswith(
-        " Reached from statement `Statement::Insert` (the same path from statement"
-        " `Statement::Upsert`): `handle` -> `handle_insert` -> "
+        " Reached from statement `Statement::Insert` or `Statement::Upsert`: `handle` ->"
+        " `handle_insert` -> "
         "`Engine::write` -> `Engine::check`. The conditions depend on `self.read_only` "
         "(field `pub read_only: bool`: Refuse every write.)."
     )
     assert record["commonSituations"].endswith(
-        " Users meet it through statement `Statement::Insert` (the same path from statement"
-        " `Statement::Upsert`), subcommand `put` (`Opts::Put`), "
+        " Users meet it through statement `Statement::Insert` or `Statement::Upsert`,"
+        " subcommand `put` (`Opts::Put`), "
         "RPC `KvService::put_key`."
     )
     result = cli("render", "--out", str(out), "--site", str(site))
@@ -447,3 +447,12 @@ def test_a_service_method_is_known_by_tonic_status(signature: str, rpc: bool) ->
         "fn", "x", 1, 2, signature=signature, params=(("r", "Request<P>"),), has_self=True
     )
     assert is_rpc(d) is rpc
+
+
+def test_merged_entry_labels_read_as_one_list() -> None:
+    from pipeline.scan.callerpaths import merged_label
+
+    assert merged_label(["statement `A`", "statement `B`", "statement `C`"]) == (
+        "statement `A`, `B` or `C`"
+    )
+    assert merged_label(["statement `A`", "subcommand `b`"]) == "statement `A` or subcommand `b`"

@@ -152,10 +152,19 @@ def _distinct(paths: list[CallerPath]) -> list[CallerPath]:
     for chain, path in kept.items():
         also = list(dict.fromkeys(others[chain]))
         if also and path.entry_label:
-            label = f"{path.entry_label} (the same path from {', '.join(also)})"
-            path = CallerPath(path.hops, path.entry, label)
+            path = CallerPath(path.hops, path.entry, merged_label([path.entry_label, *also]))
         out.append(path)
     return out
+
+
+def merged_label(labels: list[str]) -> str:
+    """`statement `A``, `statement `B`` -> `statement `A` or `B``: one kind word, the names listed."""
+    kind, _, _ = labels[0].partition(" `")
+    names = [label[len(kind) + 1 :] for label in labels]
+    if not all(label.startswith(kind + " `") for label in labels):
+        names, kind = labels, ""
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+    return f"{kind} {listed}" if kind else listed
 
 
 def _other_variant(arm: str | None, edge: Edge) -> bool:
