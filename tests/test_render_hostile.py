@@ -124,3 +124,24 @@ def test_a_hop_in_a_file_named_with_hash_and_space_links_percent_encoded() -> No
     ctx = reach_context(make_record("0" * 16, "boom"), Reach(paths=(CallerPath((hop,)),)))
     href = ctx["reach_paths"][0]["hops"][0]["href"]
     assert href is not None and href.endswith("/src/a%20%23b%E2%80%AE.rs#L3")
+
+
+def test_hostile_caller_paths_render_as_text(tmp_path: Path) -> None:
+    import json
+
+    root = write_dataset(tmp_path / "out", "evil/repo", [_hostile_record()])
+    hop = {"name": SCRIPT, "file_path": f"src/{IMG}.rs", "line": 3, "signature": BREAKOUT,
+           "doc": INJECTION, "call_line": 4, "candidates": [IMG]}  # fmt: skip
+    reach = {"paths": [{"hops": [hop, hop], "entry": "statement", "entry_label": HOSTILE}],
+             "dependencies": [{"name": SCRIPT, "kind": "field", "text": IMG, "doc": HOSTILE}],
+             "conversion": SCRIPT}  # fmt: skip
+    (root / "reach.json").write_text(json.dumps({"records": {"dead00beef00dead": reach}}))
+    render_site(tmp_path / "out", tmp_path / "site")
+    page = next((tmp_path / "site").rglob("dead00beef00dead-*.html"))
+    html = page.read_text(encoding="utf-8")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "How you get here" in html
+    audit = _Audit()
+    audit.feed(html)
+    assert audit.scripts == [] and audit.handlers == [] and "img" not in audit.tags
+    assert audit.comments == []
+    assert not any("javascript:" in h.lower() or '"' in h for h in audit.hrefs)
