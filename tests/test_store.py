@@ -426,3 +426,47 @@ def test_a_field_read_from_a_record_line_is_what_json_decoding_gives(value: str 
     assert line_field(line, "filePath") == value
     ascii_line = json.dumps({"id": "a" * 16, "filePath": value}, ensure_ascii=True)
     assert line_field(ascii_line.replace(": ", ":").replace(", ", ","), "filePath") == value
+
+
+def _children(pid: int) -> set[int]:
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return set()
+    return {int(p) for p in text.split()}
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"  # a zombie has ended; only its parent's reaping is left
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
+def test_a_killed_run_leaves_no_worker_process_behind(tmp_path: Path) -> None:
+    repo = GitRepo.init(tmp_path / "src")
+    sha = _commit_generation(repo, 1)
+    proc = _extract(repo.path, tmp_path / "out", sha, tmp_path / "cache", "--jobs", "2")
+    workers: set[int] = set()
+    deadline = time.monotonic() + 30
+    while not workers and proc.poll() is None and time.monotonic() < deadline:
+        workers = {p for p in _children(proc.pid) if "pipeline" in _cmdline(p)}
+        time.sleep(0.002)
+    assert workers, "the run ended before its pool started"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(10)
+    if proc.stderr:
+        proc.stderr.close()
+    deadline = time.monotonic() + 10
+    while any(_alive(p) for p in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [p for p in workers if _alive(p)]
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.core.index import Arm, Call, Definition, FileIndex, Impl, Local, Route, Use
+from pipeline.core.orphans import die_with_parent
 from pipeline.core.progress import Progress
 from pipeline.languages import INDEX_VERSION, language_of
 from pipeline.languages.base import FileRefused
@@ -125,6 +126,7 @@ _cache: IndexCache | None = None
 
 def _init_worker(git_dir: Path, cache_dir: Path) -> None:
     global _reader, _cache
+    die_with_parent()  # a killed run leaves no worker behind
     _reader = BlobReader(git_dir)
     _cache = IndexCache(cache_dir)
 

@@ -15,6 +15,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pipeline.core.orphans import die_with_parent
 from pipeline.core.progress import Progress
 from pipeline.core.redact import for_terminal
 from pipeline.core.sitetypes import FileScan
@@ -55,6 +56,7 @@ _cache: ScanCache | None = None
 
 def _init_worker(git_dir: Path, cache_dir: Path) -> None:
     global _reader, _cache
+    die_with_parent()  # a killed run leaves no worker behind
     _reader = BlobReader(git_dir)
     _cache = ScanCache(cache_dir)
 
