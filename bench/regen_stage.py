@@ -218,7 +218,8 @@ def _run(args: argparse.Namespace, work: Path) -> int:
         f"creating {cold_counts['records']} record-sized files in a new directory on this disk: "
         f"{statistics.median(creates):.2f} s (median; after each cold run: "
         f"{', '.join(f'{c:.2f}' for c in creates)} s): the cold run and the first "
-        "regeneration pay it (the latter in links), the steady state finds most in the spare tree"
+        "regeneration pay it (the latter for the records of changed files), the steady state "
+        "renames files of the spare tree that no record keeps"
     )
     print(
         f"cold extract at {head[:10]}: {cold:.2f} s (median of {args.repeat}), "

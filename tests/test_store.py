@@ -374,10 +374,13 @@ def test_a_killed_writer_s_lock_is_not_kept_by_its_parser_processes(tmp_path: Pa
 import os, sys, time
 from pathlib import Path
 from pipeline.dataset.lock import exclusive
+ready, told = os.pipe()
 with exclusive(Path({str(lock)!r}), "x"):
     if os.fork() == 0:  # a parser process, still busy when its parent dies
+        os.write(told, b"1")  # the fork hooks have run: what they dropped is dropped
         time.sleep(30)
         os._exit(0)
+    os.read(ready, 1)  # under load the child may not have run yet when the parent is killed
     print("locked", flush=True)
     time.sleep(30)
 """

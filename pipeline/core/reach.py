@@ -66,13 +66,9 @@ class Reach:
 
 # The JSON form of a `Reach` (the dataset's `reach.json`): fields by name, empty ones left out.
 def reach_to_json(reach: Reach) -> dict[str, Any]:
-    """A JSON-able dict of a reach, None and empty-list fields left out.
-
-    Walked by hand: `dataclasses.asdict` deep-copies every leaf and cost 3.1 s of a
-    risingwave extract (5,935 reaches); this walk costs a tenth of that.
-    """
-    plain: dict[str, Any] = _plain(reach)
-    return plain
+    """A JSON-able dict of a reach, None and empty-list fields left out."""
+    pruned: dict[str, Any] = _json(reach)
+    return pruned
 
 
 def reach_from_json(data: Mapping[str, Any]) -> Reach:
@@ -97,19 +93,21 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
     )
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, Hop | CallerPath | Dependency | Reach):
-        out = {}
-        for name in _FIELDS[type(value)]:
-            item = getattr(value, name)
-            if item is not None and item != () and item != []:
-                out[name] = _plain(item)
-        return out
+def _json(value: Any) -> Any:
+    # By hand, not `dataclasses.asdict`: asdict deep-copies every leaf, and a run converts
+    # every record's reach (6,000 on risingwave: 0.5 s of a regeneration with asdict).
+    names = _FIELDS.get(type(value))
+    if names is not None:
+        return {
+            name: _json(v)
+            for name in names
+            if (v := getattr(value, name)) is not None and v != () and v != []
+        }
     if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
+        return [_json(v) for v in value]
     return value
 
 
-_FIELDS = {
+_FIELDS: dict[type, tuple[str, ...]] = {
     kind: tuple(f.name for f in fields(kind)) for kind in (Hop, CallerPath, Dependency, Reach)
 }

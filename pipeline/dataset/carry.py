@@ -9,7 +9,8 @@ regeneration then pays for the changed files alone.
 
 The manifest keeps what this needs per scanned file (`files`: blob id, record count,
 the aliases it declares and those its sites look up, `use anyhow::Result`, parse
-errors), so no old commit and no cache is read. Pure.
+errors, the `#[cfg(test)] mod x;` it declares, whether a parent declares it test
+code), so no old commit and no cache is read. Pure.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 
 from pipeline.core.sitetypes import TypeAlias
 from pipeline.dataset.store import Previous
+from pipeline.languages import language_of
 from pipeline.scan.context import AliasTable, alias_lookup
 from pipeline.scan.pool import RepoScan
 from pipeline.source.repository import TreeEntry
@@ -38,6 +40,9 @@ class Carried:
 
 
 NOTHING = Carried(frozenset(), {}, {})
+# The shape of the manifest's file summaries: a dataset written with another one carries
+# nothing over (its summaries lack what the carry-over now checks).
+SUMMARY_FORMAT = 2
 
 
 def file_summaries(entries: Iterable[TreeEntry], scanned: RepoScan) -> dict[str, dict[str, Any]]:
@@ -57,8 +62,53 @@ def file_summaries(entries: Iterable[TreeEntry], scanned: RepoScan) -> dict[str,
         lookups = sorted({name for site in scan.sites if (name := alias_lookup(site))})
         if lookups:
             summary["lookups"] = lookups
+        if scan.test_modules:
+            summary["testModules"] = list(scan.test_modules)
         summaries[entry.path] = summary
     return summaries
+
+
+def test_prefixes(files: Mapping[str, Mapping[str, Any]]) -> tuple[str, ...]:
+    """Path prefixes of the test modules that the files declare (`#[cfg(test)] mod x;`).
+
+    Taken from every file's summary, carried or scanned: a parent carried over still
+    makes its unchanged test module test code (SPEC 3).
+    """
+    return tuple(
+        prefix
+        for path in sorted(files)
+        if (modules := files[path].get("testModules"))
+        for prefix in language_of(path).test_module_paths(path, [str(m) for m in modules])
+    )
+
+
+def mark_test_code(
+    files: Mapping[str, Mapping[str, Any]], prefixes: tuple[str, ...]
+) -> dict[str, Mapping[str, Any]]:
+    """The summaries, each saying whether a parent declares its file test code (no records)."""
+    marked: dict[str, Mapping[str, Any]] = {}
+    for path, summary in files.items():
+        test = path.startswith(prefixes)
+        if bool(summary.get("testCode")) != test:
+            summary = {k: v for k, v in summary.items() if k != "testCode"}
+            if test:
+                summary["testCode"] = True
+        marked[path] = summary
+    return marked
+
+
+def test_code_changed(
+    previous: Previous, carried: Set[str], prefixes: tuple[str, ...]
+) -> frozenset[str]:
+    """Carried files that a parent declares test code now and did not then, or the reverse.
+
+    Their records appear or go although their blob is unchanged: scanned again instead.
+    """
+    return frozenset(
+        path
+        for path in carried
+        if path.startswith(prefixes) != bool(previous.files[path].get("testCode"))
+    )
 
 
 def summary_aliases(files: Mapping[str, Mapping[str, Any]]) -> AliasTable:
@@ -98,7 +148,8 @@ def carriable(
         if summary is None or summary.get("blob") != entry.blob_sha:
             continue
         ids = by_file.get(entry.path, [])
-        if len(ids) != summary.get("records") or not all(
+        published = 0 if summary.get("testCode") else summary.get("records")
+        if len(ids) != published or not all(
             explanation_reusable(provenance.get(rid), analyzer, version) for rid in ids
         ):
             continue

@@ -15,13 +15,17 @@ from pipeline.core.model import Provenance, Record, Retired
 from pipeline.core.redact import clean_error, redact
 from pipeline.dataset.carry import (
     NOTHING,
+    SUMMARY_FORMAT,
     Carried,
     carriable,
     carry,
     explanation_reusable,
     file_summaries,
+    mark_test_code,
     stale_classes,
     summary_aliases,
+    test_code_changed,
+    test_prefixes,
 )
 from pipeline.dataset.ids import assign_ids
 from pipeline.dataset.lock import exclusive
@@ -132,10 +136,10 @@ def run_extract(
                     "nothing published (--force publishes anyway)"
                 ],
             )
-        scanned, carried, files, aliases = _scan_or_carry(
+        scanned, carried, files, aliases, tests = _scan_or_carry(
             request, (git_dir, sha, listing), previous, settings, (analyzer_name, analyzer_version)
         )
-        contexts = build_contexts(request.repo, sha, scanned, aliases)
+        contexts = build_contexts(request.repo, sha, scanned, aliases, tests)
         if previous is not None:
             contexts = _permanent_ids(contexts, previous, carried, listing)
         # After the ids are settled: reach.json is keyed by the ids that are published.
@@ -157,11 +161,12 @@ def _scan_or_carry(
     previous: Previous | None,
     settings: Mapping[str, Any],
     analyzer: tuple[str, str | None],
-) -> tuple[RepoScan, Carried, dict[str, Mapping[str, Any]], AliasTable]:
+) -> tuple[RepoScan, Carried, dict[str, Mapping[str, Any]], AliasTable, tuple[str, ...]]:
     """Scan the files that changed since the previous version; carry the others over.
 
     Returns the scans, the carried records, the summary of every file of the commit
-    (scanned or carried: what the manifest keeps), and the alias table they give.
+    (scanned or carried: what the manifest keeps), the alias table and the test-module
+    prefixes they give.
     """
     git_dir, _, listing = commit
     keep = carriable(previous, listing.entries, settings, *analyzer)
@@ -170,16 +175,22 @@ def _scan_or_carry(
     )
     scanned = scan_entries(request, git_dir, listing, skip=keep, previous=blobs_before)
     files: dict[str, Mapping[str, Any]] = {**file_summaries(listing.entries, scanned)}
+    if previous is not None:
+        files.update({path: previous.files[path] for path in keep})  # same blob: same summary
+    # A stale file scanned again has the same blob, so the same summary, aliases and tests.
+    tests = test_prefixes(files)
+    files = mark_test_code(files, tests)
+    aliases = summary_aliases(files)
     if previous is None or not keep:
-        return scanned, NOTHING, files, summary_aliases(files)
-    files.update({path: previous.files[path] for path in keep})  # same blob: same summary
-    aliases = summary_aliases(files)  # a stale file scanned again has the same blob and summary
-    stale = stale_classes(previous, keep, aliases)
-    if stale:  # an alias they look up resolves otherwise now: scanned after all
+        return scanned, NOTHING, files, aliases, tests
+    # An alias they look up resolves otherwise now, or a parent's `#[cfg(test)] mod` changed
+    # whether they are test code: scanned after all.
+    stale = stale_classes(previous, keep, aliases) | test_code_changed(previous, keep, tests)
+    if stale:
         keep = keep - stale
         again = Listing(tuple(e for e in listing.entries if e.path in stale), ())
         scanned = merged(scanned, scan_entries(request, git_dir, again))
-    return scanned, carry(previous, keep), files, aliases
+    return scanned, carry(previous, keep), files, aliases, tests
 
 
 def _permanent_ids(
@@ -219,6 +230,7 @@ def _current(
 def _settings(request: ExtractRequest) -> dict[str, Any]:
     return {
         "extractor": EXTRACTOR_VERSION,
+        "summaryFormat": SUMMARY_FORMAT,
         "include": list(request.include),
         "exclude": list(request.exclude),
     }

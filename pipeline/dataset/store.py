@@ -189,14 +189,15 @@ def reach_file(document: Mapping[str, Any]) -> bytes:
     """`reach.json`: valid JSON with one record's reach per line, so that a version
     committed to git changes the lines of the records whose paths changed."""
 
-    def compact(value: Any) -> str:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
+    compact = _COMPACT.encode  # one encoder for 6,000 records: json.dumps makes one per call
     head = {k: v for k, v in document.items() if k != "records"}
     records = document.get("records") or {}
     rows = ",\n".join(f"{compact(rid)}:{compact(records[rid])}" for rid in sorted(records))
     top = compact(head)[:-1] + ("," if head else "")
     return f'{top}"records":{{\n{rows}\n}}}}\n'.encode()
+
+
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
 def _record_file(compact: str, version: str) -> bytes:
@@ -305,25 +306,50 @@ def _stage_records(
     A kept record's file is the live one (same inode, same mtime, its `datasetVersion`
     the version that wrote it): the staging directory, the previous version's tree, often
     links it already, so the cost follows the change. A file shared with the live tree is
-    never written through (`rewrite` replaces it).
+    never written through. A record written anew takes, where there is one, a file that
+    only the staging tree holds and no longer needs (a retired record's, or one that the
+    live file replaces by a link), renamed: creating a file costs up to 40x renaming one
+    on some filesystems (0.2-0.6 ms against 0.016 ms on this project's machines).
     """
     staged.mkdir(exist_ok=True)
     live_inodes = {e.name: e.inode() for e in os.scandir(live)} if live.is_dir() else {}
-    stale = {e.name: e.inode() for e in os.scandir(staged)}
+    present: dict[str, int] = {}
+    free: list[str] = []  # regular files of the staging tree alone that no record keeps
+    links = {}  # name -> the live inode it links
+    for rid in kept:
+        name = f"{rid}.json"
+        inode = live_inodes.get(name)
+        if inode is not None and rid in lines:  # a kept record with no live file is written
+            links[name] = inode
+    writes = [rid for rid in lines if f"{rid}.json" not in links]
+    written = {f"{rid}.json" for rid in writes}
+    for entry in os.scandir(staged):
+        present[entry.name] = inode = entry.inode()
+        if (
+            inode != live_inodes.get(entry.name)
+            and entry.name not in written
+            and entry.is_file(follow_symlinks=False)
+        ):
+            free.append(entry.name)
     staged_fd = os.open(staged, os.O_RDONLY | os.O_DIRECTORY)
     live_fd = os.open(live, os.O_RDONLY | os.O_DIRECTORY) if live_inodes else None
     try:
-        for rid, compact in lines.items():
+        for rid in writes:
             name = f"{rid}.json"
-            inode = live_inodes.get(name) if rid in kept else None
-            if inode is None:
-                atomicdir.rewrite(name, _record_file(compact, version), dir_fd=staged_fd)
-            elif stale.get(name) != inode:
-                if name in stale:
-                    os.unlink(name, dir_fd=staged_fd)
-                os.link(name, name, src_dir_fd=live_fd, dst_dir_fd=staged_fd)
-            stale.pop(name, None)
-        for name in stale:
+            inode = present.get(name)
+            if free and (inode is None or inode == live_inodes.get(name)):
+                spare = free.pop()
+                os.rename(spare, name, src_dir_fd=staged_fd, dst_dir_fd=staged_fd)
+                del present[spare]
+            # A file still shared with the live tree is replaced, never written through.
+            atomicdir.rewrite(name, _record_file(lines[rid], version), dir_fd=staged_fd)
+        for name, inode in links.items():
+            if name in present:
+                if present[name] == inode:
+                    continue
+                os.unlink(name, dir_fd=staged_fd)
+            os.link(name, name, src_dir_fd=live_fd, dst_dir_fd=staged_fd)
+        for name in present.keys() - links.keys() - written:
             os.unlink(name, dir_fd=staged_fd)
     finally:
         os.close(staged_fd)
@@ -389,7 +415,7 @@ def load_previous(root: Path) -> Previous | None:
 
 _ID = re.compile(r'\{"id":"([0-9a-f]{16})",')
 # What the previous version must share with this run for its files to be carried over.
-SETTINGS = ("extractor", "include", "exclude")
+SETTINGS = ("extractor", "summaryFormat", "include", "exclude")
 
 
 def recover_if_present(root: Path) -> None:

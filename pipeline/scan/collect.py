@@ -129,20 +129,25 @@ def alias_table(scanned: RepoScan) -> AliasTable:
 
 
 def build_contexts(
-    repo: str, sha: str, scanned: RepoScan, aliases: AliasTable | None = None
+    repo: str,
+    sha: str,
+    scanned: RepoScan,
+    aliases: AliasTable | None = None,
+    tests: tuple[str, ...] | None = None,
 ) -> list[SiteContext]:
     """A context per site, ids and error classes resolved across the repository.
 
-    `aliases` defaults to those of the scanned files; a run that carries files over
-    unscanned passes the table of the whole repository.
+    `aliases` and `tests` (test-module path prefixes) default to those of the scanned
+    files; a run that carries files over unscanned passes those of the whole repository.
     """
     aliases = alias_table(scanned) if aliases is None else aliases
-    tests = tuple(
-        prefix
-        for path, scan in scanned.scans.items()
-        if scan.test_modules
-        for prefix in language_of(path).test_module_paths(path, scan.test_modules)
-    )
+    if tests is None:
+        tests = tuple(
+            prefix
+            for path, scan in scanned.scans.items()
+            if scan.test_modules
+            for prefix in language_of(path).test_module_paths(path, scan.test_modules)
+        )
     contexts: list[SiteContext] = []
     for path in sorted(scanned.scans):
         if path.startswith(tests):
