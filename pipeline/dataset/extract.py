@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence, Set
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,8 @@ from pipeline.dataset.records import build_record, relocated
 from pipeline.dataset.store import (
     Previous,
     Publication,
+    compact_json,
+    compact_record,
     dataset_dir,
     load_previous,
     new_version,
@@ -62,9 +64,14 @@ class ExtractResult:
     published: bool = True
     messages: list[str] = field(default_factory=list)
     previous: Previous | None = None
-    records: list[Record] = field(default_factory=list)  # all but the carried ones
+    lines: Mapping[str, str] = field(default_factory=dict)  # record lines but the carried ones
     failure: str | None = None  # the most common reason the model failed
     carried: frozenset[str] = frozenset()  # ids of the records carried over unparsed
+
+    @property
+    def records(self) -> list[Record]:
+        """The records but the carried ones, parsed from their lines (held as text: issue 16)."""
+        return [Record.model_validate_json(line) for line in self.lines.values()]
 
 
 # The sites to explain, and the run's repository and commit (the model's answers are checked
@@ -270,28 +277,31 @@ def _explain_and_publish(
         if make_analyzer is not None
         else StaticAnalyzer()
     )
-    analyses = {a.record_id: a for a in analyzer.analyze(fresh)}
+    made = _assemble(
+        contexts, {c.record_id for c in fresh}, analyzer.analyze(fresh), previous, version
+    )
+    del fresh
     stats = getattr(analyzer, "stats", None)
     if callable(stats):
         counts["llm"] = stats()
-    records, provenance = _assemble(contexts, analyses, previous, version)
-    retired = _retire(previous, {r.id for r in records} | carried.lines.keys(), run.sha)
-    reasons = Counter(p.reason or "unknown" for p in provenance.values() if p.status == "failed")
-    failed = sum(reasons.values())
-    reused = len(contexts) - len(fresh) + len(carried.lines)
+    retired = _retire(previous, made.lines.keys() | carried.lines.keys(), run.sha)
+    failed = sum(made.reasons.values())
+    reused = len(contexts) - made.analyzed + len(carried.lines)
     counts.update(failed=failed, retired=len(retired), reused=reused)
     publication = Publication(
         run.request.repo,
         run.sha,
         version,
-        records,
-        provenance,
+        (),
+        {},
         counts,
         retired,
         run.extra,
         carried_lines=carried.lines,
         carried_provenance=carried.provenance,
         reach=run.reach.document(run.sha) if run.reach is not None else None,
+        lines=made.lines,
+        provenance_lines=made.provenance,
     )
     publish(run.root, publication, previous, run.request.keep_versions)
     return ExtractResult(
@@ -301,46 +311,87 @@ def _explain_and_publish(
         counts,
         failed=failed,
         previous=previous,
-        records=records,
-        failure=reasons.most_common(1)[0][0] if reasons else None,
+        lines=made.lines,
+        failure=made.reasons.most_common(1)[0][0] if made.reasons else None,
         carried=frozenset(carried.lines),
     )
 
 
+@dataclass
+class _Made:
+    """The run's records as they are published: compact JSON lines, never models held.
+
+    A record model takes about 6 KB and its line 2 KB: 200,000 tiny files held as
+    models took 3 GB (issue 16).
+    """
+
+    lines: dict[str, str] = field(default_factory=dict)  # record lines by id
+    provenance: dict[str, str] = field(default_factory=dict)  # compact provenance by id
+    reasons: Counter[str] = field(default_factory=Counter)  # why the failed ones failed
+    analyzed: int = 0
+
+
 def _assemble(
     contexts: Iterable[SiteContext],
-    analyses: dict[str, Analysis],
+    fresh: Set[str],
+    analyses: Iterable[Analysis],
     previous: Previous | None,
     now: str,
-) -> tuple[list[Record], dict[str, Provenance]]:
-    records: list[Record] = []
-    provenance: dict[str, Provenance] = {}
+) -> _Made:
+    """Each context's record and provenance, serialised as soon as its analysis arrives.
+
+    `analyses` is consumed lazily (the static analyzer's generator explains one site at
+    a time); one that arrives out of order (a model's, in completion order) waits.
+    """
+    made = _Made()
+    stream, waiting = iter(analyses), dict[str, Analysis]()
     for context in contexts:
-        analysis = analyses.get(context.record_id)
+        analysis = _analysis_of(context.record_id, fresh, stream, waiting)
         old_record = previous.records.get(context.record_id) if previous else None
         old_prov = previous.provenance.get(context.record_id) if previous else None
         unchanged = old_prov is not None and old_prov.contentHash == context.content_hash
         changed_at = old_record.contentChangedAt if unchanged and old_record else now
         if analysis is None:  # reused: the previous explanation, timestamps and provenance stand
             assert old_record is not None and old_prov is not None
-            records.append(relocated(old_record, context))
-            provenance[context.record_id] = old_prov.model_copy(update={"kind": context.site.kind})
-            continue
-        records.append(build_record(context, analysis.explanation, now, changed_at))
-        provenance[context.record_id] = Provenance(
-            analyzer=analysis.analyzer,
-            status=analysis.status,
-            reason=redact(analysis.reason) if analysis.reason else None,
-            model=analysis.model,
-            promptVersion=analysis.prompt_version,
-            contentHash=context.content_hash,
-            usage=analysis.usage,
-            kind=context.site.kind,
-            grounded=analysis.grounded,
-            enclosingFn=context.site.facts.enclosing_fn,
-            conditions=[f"{c.kind}: {c.text}" for c in context.site.facts.conditions],
-        )
-    return records, provenance
+            record = relocated(old_record, context)
+            provenance = old_prov.model_copy(update={"kind": context.site.kind})
+        else:
+            made.analyzed += 1
+            record = build_record(context, analysis.explanation, now, changed_at)
+            provenance = Provenance(
+                analyzer=analysis.analyzer,
+                status=analysis.status,
+                reason=redact(analysis.reason) if analysis.reason else None,
+                model=analysis.model,
+                promptVersion=analysis.prompt_version,
+                contentHash=context.content_hash,
+                usage=analysis.usage,
+                kind=context.site.kind,
+                grounded=analysis.grounded,
+                enclosingFn=context.site.facts.enclosing_fn,
+                conditions=[f"{c.kind}: {c.text}" for c in context.site.facts.conditions],
+            )
+        made.lines[record.id] = compact_record(record)
+        made.provenance[record.id] = compact_json(provenance.model_dump(mode="json"))
+        if provenance.status == "failed":
+            made.reasons[provenance.reason or "unknown"] += 1
+    for _ in stream:  # run the analyzer to its end (its counts, its progress bar)
+        pass
+    return made
+
+
+def _analysis_of(
+    rid: str, fresh: Set[str], stream: Iterator[Analysis], waiting: dict[str, Analysis]
+) -> Analysis | None:
+    """The analysis of a fresh site, read from `stream` until it comes; None for the others."""
+    if rid not in fresh:
+        return None
+    while rid not in waiting:
+        analysis = next(stream, None)
+        if analysis is None:
+            return None
+        waiting[analysis.record_id] = analysis
+    return waiting.pop(rid)
 
 
 def _retire(previous: Previous | None, current: Set[str], sha: str) -> dict[str, Retired]:
