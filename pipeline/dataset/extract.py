@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipeline.analyze import Analysis, Analyzer, SiteContext
+from pipeline.analyze import Analyzer, SiteContext
 from pipeline.analyze.static import STATIC_VERSION, StaticAnalyzer
-from pipeline.core.model import Provenance, Record, Retired
-from pipeline.core.redact import clean_error, redact
+from pipeline.core.model import Record, Retired
+from pipeline.core.redact import clean_error
+from pipeline.dataset import atomicdir
+from pipeline.dataset.assemble import assemble
 from pipeline.dataset.carry import (
     NOTHING,
     Carried,
@@ -25,12 +28,9 @@ from pipeline.dataset.carry import (
 )
 from pipeline.dataset.ids import assign_ids
 from pipeline.dataset.lock import exclusive
-from pipeline.dataset.records import build_record, relocated
 from pipeline.dataset.store import (
     Previous,
     Publication,
-    compact_json,
-    compact_record,
     dataset_dir,
     load_previous,
     new_version,
@@ -277,10 +277,12 @@ def _explain_and_publish(
         if make_analyzer is not None
         else StaticAnalyzer()
     )
-    made = _assemble(
-        contexts, {c.record_id for c in fresh}, analyzer.analyze(fresh), previous, version
-    )
-    del fresh
+    fresh_ids = {c.record_id for c in fresh}
+    try:
+        made = assemble(contexts, fresh_ids, analyzer.analyze(fresh), previous, version, run.root)
+    except OSError:  # the spill filled the disk: give the spare tree's space back, as publish does
+        shutil.rmtree(atomicdir.spare_of(run.root), ignore_errors=True)
+        raise
     stats = getattr(analyzer, "stats", None)
     if callable(stats):
         counts["llm"] = stats()
@@ -304,6 +306,7 @@ def _explain_and_publish(
         provenance_lines=made.provenance,
     )
     publish(run.root, publication, previous, run.request.keep_versions)
+    made.provenance.close()
     return ExtractResult(
         run.root,
         run.sha,
@@ -315,83 +318,6 @@ def _explain_and_publish(
         failure=made.reasons.most_common(1)[0][0] if made.reasons else None,
         carried=frozenset(carried.lines),
     )
-
-
-@dataclass
-class _Made:
-    """The run's records as they are published: compact JSON lines, never models held.
-
-    A record model takes about 6 KB and its line 2 KB: 200,000 tiny files held as
-    models took 3 GB (issue 16).
-    """
-
-    lines: dict[str, str] = field(default_factory=dict)  # record lines by id
-    provenance: dict[str, str] = field(default_factory=dict)  # compact provenance by id
-    reasons: Counter[str] = field(default_factory=Counter)  # why the failed ones failed
-    analyzed: int = 0
-
-
-def _assemble(
-    contexts: Iterable[SiteContext],
-    fresh: Set[str],
-    analyses: Iterable[Analysis],
-    previous: Previous | None,
-    now: str,
-) -> _Made:
-    """Each context's record and provenance, serialised as soon as its analysis arrives.
-
-    `analyses` is consumed lazily (the static analyzer's generator explains one site at
-    a time); one that arrives out of order (a model's, in completion order) waits.
-    """
-    made = _Made()
-    stream, waiting = iter(analyses), dict[str, Analysis]()
-    for context in contexts:
-        analysis = _analysis_of(context.record_id, fresh, stream, waiting)
-        old_record = previous.records.get(context.record_id) if previous else None
-        old_prov = previous.provenance.get(context.record_id) if previous else None
-        unchanged = old_prov is not None and old_prov.contentHash == context.content_hash
-        changed_at = old_record.contentChangedAt if unchanged and old_record else now
-        if analysis is None:  # reused: the previous explanation, timestamps and provenance stand
-            assert old_record is not None and old_prov is not None
-            record = relocated(old_record, context)
-            provenance = old_prov.model_copy(update={"kind": context.site.kind})
-        else:
-            made.analyzed += 1
-            record = build_record(context, analysis.explanation, now, changed_at)
-            provenance = Provenance(
-                analyzer=analysis.analyzer,
-                status=analysis.status,
-                reason=redact(analysis.reason) if analysis.reason else None,
-                model=analysis.model,
-                promptVersion=analysis.prompt_version,
-                contentHash=context.content_hash,
-                usage=analysis.usage,
-                kind=context.site.kind,
-                grounded=analysis.grounded,
-                enclosingFn=context.site.facts.enclosing_fn,
-                conditions=[f"{c.kind}: {c.text}" for c in context.site.facts.conditions],
-            )
-        made.lines[record.id] = compact_record(record)
-        made.provenance[record.id] = compact_json(provenance.model_dump(mode="json"))
-        if provenance.status == "failed":
-            made.reasons[provenance.reason or "unknown"] += 1
-    for _ in stream:  # run the analyzer to its end (its counts, its progress bar)
-        pass
-    return made
-
-
-def _analysis_of(
-    rid: str, fresh: Set[str], stream: Iterator[Analysis], waiting: dict[str, Analysis]
-) -> Analysis | None:
-    """The analysis of a fresh site, read from `stream` until it comes; None for the others."""
-    if rid not in fresh:
-        return None
-    while rid not in waiting:
-        analysis = next(stream, None)
-        if analysis is None:
-            return None
-        waiting[analysis.record_id] = analysis
-    return waiting.pop(rid)
 
 
 def _retire(previous: Previous | None, current: Set[str], sha: str) -> dict[str, Retired]:

@@ -37,6 +37,7 @@ from pydantic import BaseModel
 from pipeline.core.errors import StoreError as StoreError
 from pipeline.core.model import Provenance, Record, Retired
 from pipeline.dataset import atomicdir, history, safefile
+from pipeline.dataset.spill import Layered
 
 MANIFEST_FORMAT = 1
 
@@ -222,9 +223,9 @@ def publish(
     """
     root.mkdir(parents=True, exist_ok=True)
     atomicdir.recover(root)
-    lines = {r.id: compact_record(r) for r in publication.records}  # each serialised once
-    lines.update(publication.lines)
-    lines.update(publication.carried_lines)
+    # A view, not a copy: `publication.lines` may live on disk (`spill`). Carried lines win.
+    made = {r.id: compact_record(r) for r in publication.records}  # each serialised once
+    lines = Layered(publication.carried_lines, publication.lines, made)
     name, delta, entries = _version(root, publication, previous, lines)
     pruned, entries = history.prune(entries, keep)
     swapped = False
