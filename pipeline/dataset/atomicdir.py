@@ -18,6 +18,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 
@@ -76,8 +77,8 @@ def claim_staging(root: Path) -> Path:
     return staging
 
 
-def rewrite(path: Path | str, data: bytes, dir_fd: int | None = None) -> None:
-    """Write `data` to `path`, reusing the file if it is ours alone (one link).
+def rewrite(path: Path | str, data: bytes | Iterable[bytes], dir_fd: int | None = None) -> None:
+    """Write `data` (bytes, or pieces of it) to `path`, reusing the file if it is ours alone.
 
     With `dir_fd`, `path` is a name in that directory (no path walk per file).
     """
@@ -95,13 +96,29 @@ def rewrite(path: Path | str, data: bytes, dir_fd: int | None = None) -> None:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666, dir_fd=dir_fd)
             size = 0
     try:
-        view, done = memoryview(data), 0
-        while done < len(data):
-            done += os.pwrite(fd, view[done:], done)
-        if size > len(data):
-            os.ftruncate(fd, len(data))  # after the write: frees only a shorter file's tail
+        done = 0
+        for block in [data] if isinstance(data, bytes) else _blocks(data):
+            view, start = memoryview(block), done
+            while done < start + len(block):
+                done += os.pwrite(fd, view[done - start :], done)
+        if size > done:
+            os.ftruncate(fd, done)  # after the write: frees only a shorter file's tail
     finally:
         os.close(fd)
+
+
+def _blocks(pieces: Iterable[bytes], size: int = 1 << 20) -> Iterator[bytes]:
+    """Pieces joined into blocks of about `size` bytes: one write call per block."""
+    held: list[bytes] = []
+    count = 0
+    for piece in pieces:
+        held.append(piece)
+        count += len(piece)
+        if count >= size:
+            yield b"".join(held)
+            held, count = [], 0
+    if held:
+        yield b"".join(held)
 
 
 def keep_as_spare(old: Path, root: Path) -> None:

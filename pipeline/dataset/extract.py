@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence, Set
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipeline.analyze import Analysis, Analyzer, SiteContext
+from pipeline.analyze import Analyzer, SiteContext
 from pipeline.analyze.static import STATIC_VERSION, StaticAnalyzer
-from pipeline.core.model import Provenance, Record, Retired
-from pipeline.core.redact import clean_error, redact
+from pipeline.core.model import Record, Retired
+from pipeline.core.redact import clean_error
+from pipeline.dataset import atomicdir
+from pipeline.dataset.assemble import assemble
 from pipeline.dataset.carry import (
     NOTHING,
     SUMMARY_FORMAT,
@@ -29,7 +32,6 @@ from pipeline.dataset.carry import (
 )
 from pipeline.dataset.ids import assign_ids
 from pipeline.dataset.lock import exclusive
-from pipeline.dataset.records import build_record, relocated
 from pipeline.dataset.store import (
     Previous,
     Publication,
@@ -66,9 +68,14 @@ class ExtractResult:
     published: bool = True
     messages: list[str] = field(default_factory=list)
     previous: Previous | None = None
-    records: list[Record] = field(default_factory=list)  # all but the carried ones
+    lines: Mapping[str, str] = field(default_factory=dict)  # record lines but the carried ones
     failure: str | None = None  # the most common reason the model failed
     carried: frozenset[str] = frozenset()  # ids of the records carried over unparsed
+
+    @property
+    def records(self) -> list[Record]:
+        """The records but the carried ones, parsed from their lines (held as text: issue 16)."""
+        return [Record.model_validate_json(line) for line in self.lines.values()]
 
 
 # The sites to explain, and the run's repository and commit (the model's answers are checked
@@ -282,30 +289,36 @@ def _explain_and_publish(
         if make_analyzer is not None
         else StaticAnalyzer()
     )
-    analyses = {a.record_id: a for a in analyzer.analyze(fresh)}
+    fresh_ids = {c.record_id for c in fresh}
+    try:
+        made = assemble(contexts, fresh_ids, analyzer.analyze(fresh), previous, version, run.root)
+    except OSError:  # the spill filled the disk: give the spare tree's space back, as publish does
+        shutil.rmtree(atomicdir.spare_of(run.root), ignore_errors=True)
+        raise
     stats = getattr(analyzer, "stats", None)
     if callable(stats):
         counts["llm"] = stats()
-    records, provenance = _assemble(contexts, analyses, previous, version)
-    retired = _retire(previous, {r.id for r in records} | carried.lines.keys(), run.sha)
-    reasons = Counter(p.reason or "unknown" for p in provenance.values() if p.status == "failed")
-    failed = sum(reasons.values())
-    reused = len(contexts) - len(fresh) + len(carried.lines)
+    retired = _retire(previous, made.lines.keys() | carried.lines.keys(), run.sha)
+    failed = sum(made.reasons.values())
+    reused = len(contexts) - made.analyzed + len(carried.lines)
     counts.update(failed=failed, retired=len(retired), reused=reused)
     publication = Publication(
         run.request.repo,
         run.sha,
         version,
-        records,
-        provenance,
+        (),
+        {},
         counts,
         retired,
         run.extra,
         carried_lines=carried.lines,
         carried_provenance=carried.provenance,
         reach=run.reach.document(run.sha) if run.reach is not None else None,
+        lines=made.lines,
+        provenance_lines=made.provenance,
     )
     publish(run.root, publication, previous, run.request.keep_versions)
+    made.provenance.close()
     return ExtractResult(
         run.root,
         run.sha,
@@ -313,46 +326,10 @@ def _explain_and_publish(
         counts,
         failed=failed,
         previous=previous,
-        records=records,
-        failure=reasons.most_common(1)[0][0] if reasons else None,
+        lines=made.lines,
+        failure=made.reasons.most_common(1)[0][0] if made.reasons else None,
         carried=frozenset(carried.lines),
     )
-
-
-def _assemble(
-    contexts: Iterable[SiteContext],
-    analyses: dict[str, Analysis],
-    previous: Previous | None,
-    now: str,
-) -> tuple[list[Record], dict[str, Provenance]]:
-    records: list[Record] = []
-    provenance: dict[str, Provenance] = {}
-    for context in contexts:
-        analysis = analyses.get(context.record_id)
-        old_record = previous.records.get(context.record_id) if previous else None
-        old_prov = previous.provenance.get(context.record_id) if previous else None
-        unchanged = old_prov is not None and old_prov.contentHash == context.content_hash
-        changed_at = old_record.contentChangedAt if unchanged and old_record else now
-        if analysis is None:  # reused: the previous explanation, timestamps and provenance stand
-            assert old_record is not None and old_prov is not None
-            records.append(relocated(old_record, context))
-            provenance[context.record_id] = old_prov.model_copy(update={"kind": context.site.kind})
-            continue
-        records.append(build_record(context, analysis.explanation, now, changed_at))
-        provenance[context.record_id] = Provenance(
-            analyzer=analysis.analyzer,
-            status=analysis.status,
-            reason=redact(analysis.reason) if analysis.reason else None,
-            model=analysis.model,
-            promptVersion=analysis.prompt_version,
-            contentHash=context.content_hash,
-            usage=analysis.usage,
-            kind=context.site.kind,
-            grounded=analysis.grounded,
-            enclosingFn=context.site.facts.enclosing_fn,
-            conditions=[f"{c.kind}: {c.text}" for c in context.site.facts.conditions],
-        )
-    return records, provenance
 
 
 def _retire(previous: Previous | None, current: Set[str], sha: str) -> dict[str, Retired]:

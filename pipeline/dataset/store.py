@@ -37,6 +37,7 @@ from pydantic import BaseModel
 from pipeline.core.errors import StoreError as StoreError
 from pipeline.core.model import Provenance, Record, Retired
 from pipeline.dataset import atomicdir, history, safefile
+from pipeline.dataset.spill import Layered
 
 MANIFEST_FORMAT = 1
 
@@ -58,6 +59,10 @@ class Publication:
     carried_provenance: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     # `reach.json` (how each record is reached; issue 10), None when no index was built.
     reach: Mapping[str, Any] | None = None
+    # Records and provenance already serialised (`compact_record`, `compact_json`), as an
+    # extract of 200,000 files passes them: text takes a third of a model's memory.
+    lines: Mapping[str, str] = field(default_factory=dict)
+    provenance_lines: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def kept(self) -> frozenset[str]:
@@ -176,13 +181,19 @@ def new_version() -> str:
 
 def record_json(record: Record, version: str) -> bytes:
     """The bytes of `records/<id>.json`, key order as in the seeds."""
-    return _record_file(_compact(record), version)
+    return _record_file(compact_record(record), version)
 
 
-def _compact(record: Record) -> str:
+def compact_record(record: Record) -> str:
+    """A record's line in `records.jsonl`."""
     # pydantic's serialiser writes what `json.dumps(..., ensure_ascii=False, separators=(",",
     # ":"))` would (field order, escapes), at a fraction of the cost; a test holds it to that.
     return record.model_dump_json()
+
+
+def compact_json(value: Any) -> str:
+    """JSON as the manifest writes it: compact, UTF-8 kept."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def reach_file(document: Mapping[str, Any]) -> bytes:
@@ -213,17 +224,22 @@ def publish(
     """
     root.mkdir(parents=True, exist_ok=True)
     atomicdir.recover(root)
-    lines = {r.id: _compact(r) for r in publication.records}  # each record serialised once
-    lines.update(publication.carried_lines)
-    body = history.jsonl(lines)
-    name, version_body, entries = _version(root, publication, previous, lines, body)
+    # A view, not a copy: `publication.lines` may live on disk (`spill`). Carried lines win.
+    made = {r.id: compact_record(r) for r in publication.records}  # each serialised once
+    lines = Layered(publication.carried_lines, publication.lines, made)
+    name, delta, entries = _version(root, publication, previous, lines)
     pruned, entries = history.prune(entries, keep)
     swapped = False
     try:
         # zlib releases the GIL: the version file is packed while the record files are written.
+        # A snapshot is packed from the lines as they stream, never joined into one body.
         with ThreadPoolExecutor(1) as packer:
-            packed = packer.submit(history.pack, version_body)
-            staging = _stage(root, publication, previous, lines, body, entries)
+            packed = (
+                packer.submit(history.pack, delta)
+                if delta is not None
+                else packer.submit(history.pack_chunks, history.jsonl_chunks(lines))
+            )
+            staging = _stage(root, publication, previous, lines, entries)
             # An orphan version file (if we die before the exchange) is harmless: nothing lists it.
             atomicdir.write_atomic(root / "versions" / name, packed.result())
         (staging / "versions").mkdir(exist_ok=True)
@@ -247,9 +263,9 @@ def _version(
     publication: Publication,
     previous: Previous | None,
     lines: Mapping[str, str],
-    body: bytes,
-) -> tuple[str, bytes, list[dict[str, Any]]]:
-    """The new version file's name and body, and the manifest's `versions` with it.
+) -> tuple[str, bytes | None, list[dict[str, Any]]]:
+    """The new version file's name, its body if a delta (None: a snapshot of `lines`), and
+    the manifest's `versions` with it.
 
     A delta from the previous version (whose lines are `records.jsonl`'s), unless the
     chain since the last snapshot is long, the previous version has no file, or the
@@ -272,7 +288,7 @@ def _version(
             entries.append({**entry, "chain": chain})
             return f"{publication.version}{history.DELTA}", changes, entries
     entries.append({**entry, "chain": 0})
-    return f"{publication.version}{history.SNAPSHOT}", body, entries
+    return f"{publication.version}{history.SNAPSHOT}", None, entries
 
 
 def _stage(
@@ -280,7 +296,6 @@ def _stage(
     publication: Publication,
     previous: Previous | None,
     lines: Mapping[str, str],
-    body: bytes,
     versions: list[dict[str, Any]],
 ) -> Path:
     """The next dataset directory, complete but for the new version file."""
@@ -291,7 +306,7 @@ def _stage(
         root, staging, skip={"records", "records.jsonl", "manifest.json", "reach.json"}
     )
     _stage_records(root / "records", staging / "records", lines, publication.kept, version)
-    atomicdir.rewrite(staging / "records.jsonl", body)
+    atomicdir.rewrite(staging / "records.jsonl", history.jsonl_chunks(lines))
     atomicdir.rewrite(staging / "manifest.json", _manifest(publication, versions))
     if publication.reach is not None:
         atomicdir.rewrite(staging / "reach.json", reach_file(publication.reach))
@@ -357,28 +372,31 @@ def _stage_records(
             os.close(live_fd)
 
 
-def _manifest(publication: Publication, versions: list[dict[str, Any]]) -> bytes:
-    manifest = {
+def _manifest(publication: Publication, versions: list[dict[str, Any]]) -> Iterator[bytes]:
+    """`manifest.json` in pieces: one compact JSON document, its records' provenance
+    streamed from their serialised form rather than held as one dict and one string."""
+    head = {
         "format": MANIFEST_FORMAT,
         "repo": publication.repo,
         "sha": publication.sha,
         "datasetVersion": publication.version,
         "counts": dict(publication.counts),
         **dict(publication.extra),
-        "records": dict(sorted(_provenance(publication).items())),
-        "retired": {
-            rid: publication.retired[rid].model_dump(mode="json")
-            for rid in sorted(publication.retired)
-        },
-        "versions": versions,
     }
-    # Compact: the indenting encoder is pure Python and costs seconds on large datasets.
-    return (json.dumps(manifest, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
-
-
-def _provenance(publication: Publication) -> dict[str, Mapping[str, Any]]:
-    made = {rid: p.model_dump(mode="json") for rid, p in publication.provenance.items()}
-    return {**publication.carried_provenance, **made}
+    for key in ("records", "retired", "versions"):
+        head.pop(key, None)  # never from `extra`: the three below are the manifest's own
+    yield compact_json(head)[:-1].encode() + b',"records":{'
+    made = {
+        rid: compact_json(p.model_dump(mode="json")) for rid, p in publication.provenance.items()
+    }
+    carried, given = publication.carried_provenance, publication.provenance_lines
+    for n, rid in enumerate(sorted(carried.keys() | given.keys() | made.keys())):
+        text = made.get(rid) or given.get(rid) or compact_json(carried[rid])
+        yield f"{',' if n else ''}{compact_json(rid)}:{text}".encode()
+    retired = {
+        rid: publication.retired[rid].model_dump(mode="json") for rid in sorted(publication.retired)
+    }
+    yield f'}},"retired":{compact_json(retired)},"versions":{compact_json(versions)}}}\n'.encode()
 
 
 def load_previous(root: Path) -> Previous | None:
