@@ -15,7 +15,7 @@ from gitrepo import GitRepo
 from regen_fixtures import dataset, manifest
 
 from pipeline.cli import main
-from pipeline.dataset.store import read_version
+from pipeline.dataset.previous import read_version
 from pipeline.scan.context import record_id
 
 REPO = "acme/widgets"

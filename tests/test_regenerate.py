@@ -39,7 +39,7 @@ from regen_fixtures import (
 )
 
 from pipeline.dataset.lock import exclusive
-from pipeline.dataset.store import read_version
+from pipeline.dataset.previous import read_version
 
 
 def diff_summary(out: Path) -> dict[str, int]:

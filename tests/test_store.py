@@ -19,16 +19,8 @@ from gitrepo import GitRepo
 from pipeline.core.model import Provenance, Record
 from pipeline.dataset.atomicdir import write_atomic
 from pipeline.dataset.lock import LockedError, exclusive
-from pipeline.dataset.store import (
-    Publication,
-    StoreError,
-    line_field,
-    load_previous,
-    publish,
-    read_manifest,
-    read_version,
-    record_json,
-)
+from pipeline.dataset.previous import line_field, load_previous, read_manifest, read_version
+from pipeline.dataset.store import Publication, StoreError, publish, record_json
 
 ROOT = Path(__file__).parent.parent
 REPO = "acme/big"

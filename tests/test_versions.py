@@ -11,7 +11,7 @@ from gitrepo import GitRepo
 from regen_fixtures import REPO, cli, dataset, extract, manifest, regenerate, rust_file
 
 from pipeline.dataset import history
-from pipeline.dataset.store import read_version
+from pipeline.dataset.previous import read_version
 
 
 def tree(step: int) -> dict[str, str | bytes | None]:

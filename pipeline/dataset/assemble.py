@@ -10,9 +10,10 @@ from pathlib import Path
 from pipeline.analyze import Analysis, SiteContext
 from pipeline.core.model import Provenance
 from pipeline.core.redact import redact
+from pipeline.dataset.previous import Previous
 from pipeline.dataset.records import build_record, relocated
 from pipeline.dataset.spill import Spilled
-from pipeline.dataset.store import Previous, compact_json, compact_record
+from pipeline.dataset.store import compact_json, compact_record
 
 
 @dataclass

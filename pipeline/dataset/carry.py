@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipeline.core.sitetypes import TypeAlias
-from pipeline.dataset.store import Previous
+from pipeline.dataset.previous import Previous
 from pipeline.languages import language_of
 from pipeline.scan.context import AliasTable, alias_lookup
 from pipeline.scan.pool import RepoScan

@@ -32,14 +32,8 @@ from pipeline.dataset.carry import (
 )
 from pipeline.dataset.ids import assign_ids
 from pipeline.dataset.lock import exclusive
-from pipeline.dataset.store import (
-    Previous,
-    Publication,
-    dataset_dir,
-    load_previous,
-    new_version,
-    publish,
-)
+from pipeline.dataset.previous import Previous, load_previous
+from pipeline.dataset.store import Publication, dataset_dir, new_version, publish
 from pipeline.languages import EXTRACTOR_VERSION
 from pipeline.scan.collect import (
     ExtractRequest,

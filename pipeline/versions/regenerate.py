@@ -13,8 +13,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pipeline.dataset.extract import ExtractResult, run_extract
+from pipeline.dataset.previous import read_manifest
 from pipeline.dataset.runner import analyzer_factory
-from pipeline.dataset.store import dataset_dir, read_manifest
+from pipeline.dataset.store import dataset_dir
 from pipeline.scan.collect import AnalyzerChoice, ExtractRequest, open_commit
 from pipeline.versions.diff import Summary, diff_records
 
