@@ -247,70 +247,23 @@ _FAILING_METHODS = frozenset(
     {"expect", "unwrap", "context", "with_context", "wrap_err", "wrap_err_with"}
 )
 # The receiver's own last call says which of the two it is, for std's common methods.
-_OPTION_METHODS = frozenset(
-    [
-        "get",
-        "get_mut",
-        "first",
-        "last",
-        "next",
-        "next_back",
-        "nth",
-        "find",
-        "find_map",
-        "position",
-        "rposition",
-        "max",
-        "min",
-        "max_by_key",
-        "min_by_key",
-        "strip_prefix",
-        "strip_suffix",
-        "split_once",
-        "rsplit_once",
-        "parent",
-        "file_name",
-        "file_stem",
-        "extension",
-        "to_str",
-        "checked_add",
-        "checked_sub",
-        "checked_mul",
-        "checked_div",
-        "pop",
-        "take",
-        "remove",
-        "last_mut",
-        "first_mut",
-        "peek",
-        "char_indices",
-        "chars_next",
-        "as_deref",
-        "upgrade",
-    ]
-)
-_RESULT_METHODS = frozenset(
-    [
-        "parse",
-        "try_into",
-        "try_from",
-        "from_str",
-        "from_utf8",
-        "canonicalize",
-        "read_to_string",
-        "read_dir",
-        "metadata",
-        "create",
-        "open",
-        "write_all",
-        "flush",
-        "send",
-        "recv",
-        "try_recv",
-        "join",
-        "lock",
-    ]
-)
+# fmt: off
+_OPTION_METHODS = frozenset((
+    "get", "get_mut", "first", "last", "next", "next_back", "nth", "find", "find_map",
+    "position", "rposition", "max", "min", "max_by_key", "min_by_key", "strip_prefix",
+    "strip_suffix", "split_once", "rsplit_once", "parent", "file_name", "file_stem",
+    "extension", "to_str", "checked_add", "checked_sub", "checked_mul", "checked_div",
+    "pop", "take", "remove", "last_mut", "first_mut", "peek", "char_indices", "chars_next",
+    "as_deref", "upgrade",
+))
+# fmt: on
+# fmt: off
+_RESULT_METHODS = frozenset((
+    "parse", "try_into", "try_from", "from_str", "from_utf8", "canonicalize",
+    "read_to_string", "read_dir", "metadata", "create", "open", "write_all", "flush",
+    "send", "recv", "try_recv", "join", "lock",
+))
+# fmt: on
 
 
 def _receiver_failure(node: Node) -> tuple[Condition, ...]:

@@ -158,10 +158,6 @@ def index_file(path: str, source: bytes) -> FileIndex:
     return builder.result()
 
 
-def _span(node: Node) -> tuple[int, int]:
-    return node.start_byte, node.end_byte
-
-
 class _Builder:
     """Collects one file's index; calls are attributed to their innermost enclosing fn."""
 
@@ -192,7 +188,10 @@ class _Builder:
         if kind == "fn":
             signature, params, has_self = fn_signature(node, self.source)
             body = node.child_by_field_name("body")
-            if body is not None and self.source.find(b"StatusCode::", *_span(body)) >= 0:
+            if (
+                body is not None
+                and self.source.find(b"StatusCode::", body.start_byte, body.end_byte) >= 0
+            ):
                 codes = tuple(dict.fromkeys(_STATUS.findall(text_of(body))))
             for attr in attrs:
                 route = _ROUTE_ATTR.match(attr)
@@ -201,7 +200,7 @@ class _Builder:
                     self.routes.append(Route(route[1].upper(), route[2], name, line))
         else:
             # up to the body, read from the file: `text_of(node)` would copy a whole enum or trait
-            start, end = _span(node)
+            start, end = node.start_byte, node.end_byte
             brace = self.source.find(b"{", start, end)
             head = self.source[start : brace if brace >= 0 else end]
             signature = short(head.decode("utf-8", errors="replace"), 200)
