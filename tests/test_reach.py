@@ -456,3 +456,11 @@ def test_merged_entry_labels_read_as_one_list() -> None:
         "statement `A`, `B` or `C`"
     )
     assert merged_label(["statement `A`", "subcommand `b`"]) == "statement `A` or subcommand `b`"
+
+
+def test_a_call_in_a_method_chain_is_on_the_line_of_its_method() -> None:
+    from pipeline.languages.rust.index import index_file
+
+    source = b"fn f(s: S) {\n    let x = s\n        .a()\n        .go(1);\n    g(x);\n}\n"
+    calls = index_file("src/lib.rs", source).calls
+    assert [(c.name, c.line) for c in calls] == [("a", 3), ("go", 4), ("g", 5)]

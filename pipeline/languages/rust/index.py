@@ -44,7 +44,7 @@ _TEST_DIRECTORY = re.compile(
     r"(?:^|/)(?:[\w-]*[_-])?(?:tests?|test_utils?|testing)(?:[_-][\w-]*)?/"
 )
 # Bump when `index_file` may answer differently for the same bytes: it keys the index cache.
-INDEX_VERSION = "9"
+INDEX_VERSION = "10"
 
 _KEYWORDS = frozenset(
     [
@@ -290,7 +290,8 @@ class _Builder:
             self.snippet(a) for a in (arguments.named_children if arguments else ()) if a.type
             not in ("line_comment", "block_comment")
         )  # fmt: skip
-        line = node.start_point[0] + 1
+        named = function.child_by_field_name("field") if kind == "method" else None
+        line = (named or node).start_point[0] + 1  # `.f`'s own line in `self\n.a\n.f(x)`
         if name in ("subcommand", "new", "with_name") and args:
             found = _SUBCOMMAND.match(args[0])
             if found and (name == "subcommand" or qualifier.endswith(("Command", "App"))):
@@ -300,9 +301,8 @@ class _Builder:
                 self.routes.append(Route(method.upper(), args[0].strip('"'), handler, line))
         caller = self.caller(node.start_byte, node.end_byte)
         if caller >= 0:
-            self.calls.append(
-                (node.start_byte, Call(name, kind, qualifier, line, len(args), caller, args))
-            )
+            at = (named or node).start_byte  # document order is the order of the lines
+            self.calls.append((at, Call(name, kind, qualifier, line, len(args), caller, args)))
 
     def macro_call(self, node: Node, kind: CallKind) -> None:
         name = text_of(node)
