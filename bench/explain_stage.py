@@ -23,13 +23,13 @@ from collections import Counter
 from pathlib import Path
 from urllib.parse import quote
 
-from bench.browser import Browser, chromium, serve
 from bench.common import DEFAULT_REPO, ERRDOC, default_source, run_ok, standalone, workdir
 from pipeline.core.model import Record
 from pipeline.dataset.reader import DatasetError, load_dataset
 from pipeline.publish.explain import ErrorIndex
 from pipeline.publish.render import render_site
 from pipeline.publish.render.search import INDEX_SCRIPT
+from tests.devtools import Browser, chromium, serve
 
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{[^{}]*\}")
 _TAILS = [
@@ -193,7 +193,7 @@ def site_bench(
         render_site(dataset.parent.parent, work / "site")
         rendered = time.perf_counter() - start
         index_mb = (work / "site" / INDEX_SCRIPT).stat().st_size / 1e6
-        browser = Browser(binary, work / "profile")
+        browser = Browser(binary, work / "profile", timeout=120)  # 6,000 queries in one eval
         try:
             with serve(work / "site") as url:
                 firsts = []

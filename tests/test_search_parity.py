@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,8 +11,9 @@ from urllib.parse import quote
 
 import pytest
 from click.testing import CliRunner
+from devtools import Browser, serve
 from search_fixtures import build, pasted
-from test_browser import Browser, _chromium, _QuietHandler, _shots_dir
+from test_browser import _chromium, _shots_dir
 
 from pipeline.publish.explain_cli import explain_command
 from pipeline.publish.render import render_site
@@ -33,12 +31,8 @@ def world(tmp_path: Path) -> Iterator[tuple[Path, str, list[dict[str, Any]]]]:
     out = tmp_path / "out"
     bodies = build(out)
     render_site(out, tmp_path / "site")
-    handler = functools.partial(_QuietHandler, directory=str(tmp_path / "site"))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield out, f"http://127.0.0.1:{server.server_address[1]}", bodies
-    server.shutdown()
-    server.server_close()
+    with serve(tmp_path / "site") as url:
+        yield out, url, bodies
 
 
 @pytest.fixture
