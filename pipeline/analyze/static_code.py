@@ -83,16 +83,7 @@ def try_catch(context: SiteContext) -> str | None:
     subject = site.facts.call or "result"
     if site.kind == "error_attr" and site.facts.enclosing_type:
         owner = "::".join(p for p in (site.facts.enclosing_type, site.facts.variant) if p)
-        code = "\n".join([
-            f"match {subject} {{",
-            f"    Err({owner} {{ .. }}) => {{",
-            f"        // handle {_quoted(site.message)}",
-            "    }",
-            "    other => {",
-            "        other?;",
-            "    }",
-            "}",
-        ])  # fmt: skip
+        code = _catch(subject, f"Err({owner} {{ .. }})", f"handle {_quoted(site.message)}")
         return code if language.parses_as_code(code) else None
     segments = language.literal_segments(site.message, site.is_format)
     needle = max((s.strip() for s in segments), key=len, default="")
@@ -105,17 +96,22 @@ def try_catch(context: SiteContext) -> str | None:
         test = f"e.chain().any(|cause| cause.to_string().contains({literal}))"
     else:
         test = f"e.to_string().contains({literal})"
-    code = "\n".join([
+    code = _catch(subject, f"Err(e) if {test}", "handle this case")
+    return code if language.parses_as_code(code) else None
+
+
+def _catch(subject: str, arm: str, comment: str) -> str:
+    """`match subject { <arm> => { // comment }, other => { other?; } }`."""
+    return "\n".join([
         f"match {subject} {{",
-        f"    Err(e) if {test} => {{",
-        "        // handle this case",
+        f"    {arm} => {{",
+        f"        // {comment}",
         "    }",
         "    other => {",
         "        other?;",
         "    }",
         "}",
     ])  # fmt: skip
-    return code if language.parses_as_code(code) else None
 
 
 def _is_anyhow(context: SiteContext) -> bool:
