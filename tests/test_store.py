@@ -465,3 +465,14 @@ def _cmdline(pid: int) -> str:
         return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
     except OSError:
         return ""
+
+
+def test_reach_json_is_valid_json_with_one_record_per_line() -> None:
+    from pipeline.dataset.store import reach_file
+
+    document = {"format": 1, "sha": "x", "records": {"b": {"p": [1]}, "a": {"q": "é\n"}}}
+    body = reach_file(document)
+    assert json.loads(body) == document
+    lines = body.decode().splitlines()
+    assert lines[1:3] == ['"a":{"q":"é\\n"},', '"b":{"p":[1]}']  # sorted, one per line
+    assert json.loads(reach_file({"records": {}})) == {"records": {}}

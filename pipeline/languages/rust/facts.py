@@ -280,26 +280,23 @@ def _receiver_failure(node: Node) -> tuple[Condition, ...]:
     value = function.child_by_field_name("value")
     if method not in _FAILING_METHODS or value is None:
         return ()
-    outcome = {"option": "None", "result": "Err"}.get(_returns(value) or "", "None/Err")
+    outcome = _empty_value(value)
     return (Condition("closure", f"{_clip(value)} was {outcome} ({method})", _line(node)),)
 
 
-def _returns(value: Node) -> str | None:
-    """ "option"/"result" when `value` is a call of a std method known to return one."""
-    while value.type in ("await_expression", "try_expression", "parenthesized_expression"):
-        inner = value.named_child(0)
-        if inner is None or value.type != "parenthesized_expression":
-            return None  # `x.await` and `x?` unwrap a layer: the type is no longer known
-        value = inner
+def _empty_value(value: Node) -> str:
+    """What `value` holds when it holds nothing: `None` or `Err` when std says, else both."""
+    while value.type == "parenthesized_expression" and value.named_child(0) is not None:
+        value = value.named_child(0)
     if value.type != "call_expression":
-        return None
+        return "None/Err"  # also `x.await` and `x?`: they unwrap a layer, the type is unknown
     function = value.child_by_field_name("function")
     if function is not None and function.type == "generic_function":
         function = function.child_by_field_name("function")
     if function is None or function.type != "field_expression":
-        return None
+        return "None/Err"
     name = _field_text(function, "field")
-    return "option" if name in _OPTION_METHODS else "result" if name in _RESULT_METHODS else None
+    return "None" if name in _OPTION_METHODS else "Err" if name in _RESULT_METHODS else "None/Err"
 
 
 def _callee(node: Node) -> str | None:
