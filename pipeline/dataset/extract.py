@@ -6,7 +6,7 @@ import shutil
 import sys
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence, Set
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +33,10 @@ from pipeline.dataset.carry import (
 from pipeline.dataset.ids import assign_ids
 from pipeline.dataset.lock import exclusive
 from pipeline.dataset.previous import Previous, load_previous
+from pipeline.dataset.reachjob import Reached, ReachJob
 from pipeline.dataset.store import Publication, dataset_dir, new_version, publish
 from pipeline.languages import EXTRACTOR_VERSION
+from pipeline.scan.callerpaths import spec_of
 from pipeline.scan.collect import (
     ExtractRequest,
     build_contexts,
@@ -46,7 +48,6 @@ from pipeline.scan.collect import (
 )
 from pipeline.scan.context import AliasTable
 from pipeline.scan.pool import RepoScan, merged
-from pipeline.scan.reachstage import ReachStage, build_stage
 from pipeline.source.repository import Listing
 
 
@@ -121,6 +122,31 @@ def run_extract(
             published=False,
             messages=[f"{message}; nothing to extract"],
         )
+    # The index runs beside the rest of the run (`reachjob`): started while this process is
+    # small (a fork copies what the child then touches) and before any reader is opened.
+    whole = index_listing(request, git_dir, sha, listing)
+    job = ReachJob.start(git_dir, whole.entries, request.cache_dir, request.jobs)
+    try:
+        return _run_locked(
+            request, root, (git_dir, sha, listing), job, make_analyzer, analyzer_name,
+            analyzer_version,
+        )  # fmt: skip
+    finally:
+        if job is not None:
+            job.close()
+
+
+def _run_locked(
+    request: ExtractRequest,
+    root: Path,
+    commit: tuple[Path, str, Listing],
+    job: ReachJob | None,
+    make_analyzer: AnalyzerFactory | None,
+    analyzer_name: str,
+    analyzer_version: str | None,
+) -> ExtractResult:
+    """The run under the dataset's lock, its index running in `job`."""
+    git_dir, sha, listing = commit
     with exclusive(root / ".lock", str(root)):
         previous = load_previous(root)
         settings = _settings(request)
@@ -138,21 +164,22 @@ def run_extract(
                 ],
             )
         scanned, carried, files, aliases, tests = _scan_or_carry(
-            request, (git_dir, sha, listing), previous, settings, (analyzer_name, analyzer_version)
+            request, commit, previous, settings, (analyzer_name, analyzer_version)
         )
         contexts = build_contexts(request.repo, sha, scanned, aliases, tests)
         if previous is not None:
             contexts = _permanent_ids(contexts, previous, carried, listing)
         # After the ids are settled: reach.json is keyed by the ids that are published.
-        whole = index_listing(request, git_dir, sha, listing)
-        reach = build_stage(git_dir, whole.entries, request.cache_dir, request.jobs)
-        if reach is not None:
-            contexts = reach.contexts(contexts)
-            reach.carried(carried.lines, carried.provenance)
+        reached = None
+        if job is not None:
+            specs = [spec_of(c) for c in contexts]
+            reached = job.reach(specs, carried.lines, carried.provenance, sha)
+            job.close()
+            contexts = [replace(c, reach=reached.reaches.get(c.record_id)) for c in contexts]
         counts = counts_of(scanned, contexts, listed_count(listing))
         _count_carried(counts, carried, previous)
         extra = {**settings, "source": request.source, "files": dict(sorted(files.items()))}
-        run = _Run(request, root, git_dir, sha, contexts, counts, carried, extra, reach)
+        run = _Run(request, root, git_dir, sha, contexts, counts, carried, extra, reached)
         return _explain_and_publish(run, previous, make_analyzer, analyzer_name, analyzer_version)
 
 
@@ -265,7 +292,7 @@ class _Run:
     counts: dict[str, Any]
     carried: Carried
     extra: dict[str, Any]
-    reach: ReachStage | None = None
+    reach: Reached | None = None
 
 
 def _explain_and_publish(
@@ -307,7 +334,7 @@ def _explain_and_publish(
         run.extra,
         carried_lines=carried.lines,
         carried_provenance=carried.provenance,
-        reach=run.reach.document(run.sha) if run.reach is not None else None,
+        reach=run.reach.document if run.reach is not None else None,
         lines=made.lines,
         provenance_lines=made.provenance,
     )

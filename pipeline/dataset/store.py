@@ -52,8 +52,9 @@ class Publication:
     # Records carried over unparsed (`carry`): compact lines and provenance in JSON form.
     carried_lines: Mapping[str, str] = field(default_factory=dict)
     carried_provenance: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    # `reach.json` (how each record is reached; issue 10), None when no index was built.
-    reach: Mapping[str, Any] | None = None
+    # `reach.json`'s bytes (`reach_file`: how each record is reached; issue 10), None when
+    # no index was built.
+    reach: bytes | None = None
     # Records and provenance already serialised (`compact_record`, `compact_json`), as an
     # extract of 200,000 files passes them: text takes a third of a model's memory.
     lines: Mapping[str, str] = field(default_factory=dict)
@@ -224,7 +225,7 @@ def _stage(
     atomicdir.rewrite(staging / "records.jsonl", history.jsonl_chunks(lines))
     atomicdir.rewrite(staging / "manifest.json", _manifest(publication, versions))
     if publication.reach is not None:
-        atomicdir.rewrite(staging / "reach.json", reach_file(publication.reach))
+        atomicdir.rewrite(staging / "reach.json", publication.reach)
     return staging
 
 

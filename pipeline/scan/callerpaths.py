@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from typing import NamedTuple
 
 from pipeline.core.index import Definition
 from pipeline.core.reach import CallerPath, Dependency, EntryKind, Hop, Reach
@@ -34,20 +35,46 @@ _HTTP = {
 }  # fmt: skip
 
 
-def attach(contexts: Sequence[SiteContext], graph: CallGraph) -> list[SiteContext]:
-    """The contexts with their `reach` filled from the graph (paths computed once per fn)."""
-    memo: dict[int, tuple[tuple[CallerPath, ...], int]] = {}
+class SiteSpec(NamedTuple):
+    """What a site's reach depends on: where it is, its error type, its conditions' texts."""
+
+    record_id: str
+    error_class: str | None
+    path: str
+    line: int
+    conditions: tuple[str, ...]
+
+
+def spec_of(context: SiteContext) -> SiteSpec:
+    """The part of a context its reach is computed from (a few strings: cheap to send)."""
+    site = context.site
+    texts = tuple(c.text for c in site.facts.conditions)
+    return SiteSpec(context.record_id, context.error_class, site.file_path, site.line, texts)
+
+
+def reaches_of(
+    specs: Iterable[SiteSpec],
+    graph: CallGraph,
+    memo: dict[int, tuple[tuple[CallerPath, ...], int]] | None = None,
+) -> dict[str, Reach]:
+    """Each site's reach by record id (None ones left out; paths computed once per fn)."""
+    memo = {} if memo is None else memo
     conversions: dict[tuple[str | None, str], tuple[str | None, int | None]] = {}
-    out = []
-    for context in contexts:
-        site = context.site
-        key = (context.error_class, _crate(site.file_path))
+    out: dict[str, Reach] = {}
+    for spec in specs:
+        key = (spec.error_class, _crate(spec.path))
         if key not in conversions:
-            conversions[key] = user_conversion(graph, context.error_class, site.file_path)
-        texts = [c.text for c in site.facts.conditions]
-        reach = site_reach(graph, site.file_path, site.line, texts, conversions[key], memo)
-        out.append(replace(context, reach=reach))
+            conversions[key] = user_conversion(graph, spec.error_class, spec.path)
+        reach = site_reach(graph, spec.path, spec.line, spec.conditions, conversions[key], memo)
+        if reach is not None:
+            out[spec.record_id] = reach
     return out
+
+
+def attach(contexts: Sequence[SiteContext], graph: CallGraph) -> list[SiteContext]:
+    """The contexts with their `reach` filled from the graph."""
+    reaches = reaches_of((spec_of(c) for c in contexts), graph)
+    return [replace(c, reach=reaches.get(c.record_id)) for c in contexts]
 
 
 def site_reach(

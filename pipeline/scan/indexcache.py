@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -152,16 +152,22 @@ def _index_one(path: str, data: bytes) -> FileIndex:
 
 
 def index_entries(
-    git_dir: Path, entries: Sequence[TreeEntry], cache_dir: Path, jobs: int | None = None
+    git_dir: Path,
+    entries: Sequence[TreeEntry],
+    cache_dir: Path,
+    jobs: int | None = None,
+    advance: Callable[[int], None] | None = None,
 ) -> dict[str, FileIndex]:
-    """The index of every entry by path: cached by blob id, the rest parsed in a process pool."""
+    """The index of every entry by path: cached by blob id, the rest parsed in a process pool.
+
+    `advance(n)` is told of each n files indexed; by default a progress bar on stderr."""
     cache = IndexCache(cache_dir)
     try:
         cached = cache.get_many(e.blob_sha for e in entries)
         todo = [e for e in entries if e.blob_sha not in cached]
     finally:
         cache.close()
-    made = dict(_run(git_dir, cache_dir, todo, jobs))
+    made = dict(_run(git_dir, cache_dir, todo, jobs, advance))
     result: dict[str, FileIndex] = {}
     for entry in entries:
         index = cached.get(entry.blob_sha) or made.get(entry)
@@ -171,7 +177,11 @@ def index_entries(
 
 
 def _run(
-    git_dir: Path, cache_dir: Path, todo: list[TreeEntry], jobs: int | None
+    git_dir: Path,
+    cache_dir: Path,
+    todo: list[TreeEntry],
+    jobs: int | None,
+    advance: Callable[[int], None] | None,
 ) -> list[tuple[TreeEntry, FileIndex | None]]:
     if not todo:
         return []
@@ -179,7 +189,10 @@ def _run(
     if len(todo) <= INLINE_LIMIT or workers == 1:
         _init_worker(git_dir, cache_dir)
         try:
-            return _index_chunk(todo)
+            done = _index_chunk(todo)
+            if advance is not None:
+                advance(len(done))
+            return done
         finally:
             if _reader is not None:
                 _reader.close()
@@ -192,9 +205,9 @@ def _run(
         ProcessPoolExecutor(
             workers, initializer=_init_worker, initargs=(git_dir, cache_dir)
         ) as pool,
-        Progress(len(todo), "index") as bar,
+        Progress(0 if advance else len(todo), "index") as bar,
     ):
         for done in pool.map(_index_chunk, [c for c in chunks if c]):
             out.extend(done)
-            bar.advance(len(done))
+            (advance or bar.advance)(len(done))
     return out

@@ -6,14 +6,20 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from pipeline.core.reach import CallerPath, Reach, reach_to_json
 from pipeline.languages import INDEX_VERSION
-from pipeline.scan.callerpaths import attach, site_reach, user_conversion
+from pipeline.scan.callerpaths import (
+    SiteSpec,
+    reaches_of,
+    site_reach,
+    spec_of,
+    user_conversion,
+)
 from pipeline.scan.callgraph import CallGraph
 from pipeline.scan.context import SiteContext
 from pipeline.scan.entrypoints import build_graph
@@ -38,9 +44,12 @@ class ReachStage:
 
     def contexts(self, contexts: Sequence[SiteContext]) -> list[SiteContext]:
         """The contexts with their reach filled in (and remembered for `reach.json`)."""
-        filled = attach(contexts, self.graph)
-        self.reaches.update((c.record_id, c.reach) for c in filled if c.reach is not None)
-        return filled
+        self.sites(spec_of(c) for c in contexts)
+        return [replace(c, reach=self.reaches.get(c.record_id)) for c in contexts]
+
+    def sites(self, specs: Iterable[SiteSpec]) -> None:
+        """The reach of sites scanned at this commit, remembered by record id."""
+        self.reaches.update(reaches_of(specs, self.graph, self._memo))
 
     def carried(
         self, lines: Mapping[str, str], provenance: Mapping[str, Mapping[str, Any]]
@@ -78,9 +87,15 @@ class ReachStage:
 
 
 def build_stage(
-    git_dir: Path, entries: Sequence[TreeEntry], cache_dir: Path, jobs: int | None = None
+    git_dir: Path,
+    entries: Sequence[TreeEntry],
+    cache_dir: Path,
+    jobs: int | None = None,
+    advance: Callable[[int], None] | None = None,
 ) -> ReachStage | None:
-    """Index the commit's files and build its call graph; None when the index is turned off."""
+    """Index the commit's files and build its call graph; None when the index is turned off.
+
+    `advance(n)` is told of each n files indexed (default: a progress bar of its own)."""
     if not index_enabled():
         return None
-    return ReachStage(build_graph(index_entries(git_dir, entries, cache_dir, jobs)))
+    return ReachStage(build_graph(index_entries(git_dir, entries, cache_dir, jobs, advance)))

@@ -1,0 +1,171 @@
+"""The index stage of a run, beside the scan: a child process indexes the commit and builds
+its call graph while the run scans, carries and settles ids; the run then sends what its
+sites' reach depends on and gets back their reach and the bytes of `reach.json`.
+
+Why a process: the index of a regeneration is mostly serial work in one process (decode
+the cached file indexes, link the graph, find the carried records' paths), and so is the
+rest of a regeneration (scan the changed files, carry the others, settle ids). Side by side
+on two cores they take the time of the longer one, not of both. A cold run gains less:
+both halves are parallel already and fill the cores.
+
+The child is forked before the run opens any reader, so it holds no pipe of the run's; it
+asks the kernel to kill it with the run (`die_with_parent`), and `close` ends it on any
+exit of the run (an error, ^C), so no index is left running behind a run that ended.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import multiprocessing
+import pickle
+import threading
+import traceback
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from pipeline.core.orphans import die_with_parent
+from pipeline.core.progress import Progress
+from pipeline.core.reach import Reach
+from pipeline.dataset.store import reach_file
+from pipeline.scan.callerpaths import SiteSpec
+from pipeline.scan.reachstage import build_stage, index_enabled
+from pipeline.source.repository import TreeEntry
+
+_POLL_SECONDS = 0.1
+
+
+class IndexFailed(RuntimeError):
+    """The index child failed or died; the message says how."""
+
+
+@dataclass(frozen=True)
+class Reached:
+    """The reach of the scanned sites by record id, and `reach.json` for every record."""
+
+    reaches: dict[str, Reach]
+    document: bytes
+
+
+# What the run sends: the scanned sites, the carried records' lines and provenance, the sha.
+_Request = tuple[list[SiteSpec], Mapping[str, str], Mapping[str, Mapping[str, Any]], str]
+
+
+class ReachJob:
+    """A running index child: `reach(...)` once, then `close()` (also on error)."""
+
+    def __init__(self, total: int, process: Any, conn: Connection, done: Any) -> None:
+        self._total = total
+        self._process = process
+        self._conn = conn
+        self._done = done  # files indexed so far, written by the child
+
+    @classmethod
+    def start(
+        cls, git_dir: Path, entries: Sequence[TreeEntry], cache_dir: Path, jobs: int | None
+    ) -> ReachJob | None:
+        """Start indexing `entries` in a child; None when the index is turned off."""
+        if not index_enabled():
+            return None
+        context = multiprocessing.get_context("fork")
+        ours, theirs = context.Pipe()
+        done = context.Value("q", 0, lock=False)
+        process = context.Process(
+            target=_serve,
+            args=(theirs, git_dir, list(entries), cache_dir, jobs, done),
+            name="errdoc-index",
+        )
+        # What exists now is not collected in the child: a collection there would write to
+        # every object's pages, and a fork shares pages only until either side writes them.
+        gc.freeze()
+        try:
+            process.start()
+        finally:
+            gc.unfreeze()
+        theirs.close()
+        return cls(len(entries), process, ours, done)
+
+    def reach(
+        self,
+        specs: list[SiteSpec],
+        carried_lines: Mapping[str, str],
+        carried_provenance: Mapping[str, Mapping[str, Any]],
+        sha: str,
+    ) -> Reached:
+        """Send the sites and wait for their reach (a bar counts the files indexed)."""
+        request: _Request = (specs, carried_lines, carried_provenance, sha)
+        # The child reads only once its graph is built: a large request would block here.
+        sender = threading.Thread(target=self._send, args=(request,), daemon=True)
+        sender.start()
+        with Progress(self._total, "index") as bar:
+            while not self._conn.poll(_POLL_SECONDS):
+                bar.advance(self._done.value - bar.done)
+                if not self._process.is_alive() and not self._conn.poll(0):
+                    raise IndexFailed(
+                        f"the repository index died (exit status {self._process.exitcode}); "
+                        "run again, or set ERRDOC_NO_INDEX=1 to extract without caller paths"
+                    )
+            bar.advance(self._done.value - bar.done)
+        try:
+            answer = self._conn.recv()
+        except EOFError as exc:
+            raise IndexFailed("the repository index ended without an answer; run again") from exc
+        sender.join()
+        if answer[0] == "error":
+            raise answer[1]
+        return Reached(answer[1], answer[2])
+
+    def _send(self, request: _Request) -> None:
+        with contextlib.suppress(OSError):  # the child died: `reach` says so
+            self._conn.send(request)
+
+    def close(self) -> None:
+        """End the child if it still runs, and reap it (again: a no-op)."""
+        if self._process.is_alive():
+            self._process.terminate()
+        self._process.join()
+        if not self._conn.closed:
+            self._conn.close()
+
+
+def _serve(
+    conn: Connection,
+    git_dir: Path,
+    entries: list[TreeEntry],
+    cache_dir: Path,
+    jobs: int | None,
+    done: Any,
+) -> None:
+    """The child: index, link, then answer the one request."""
+    die_with_parent()
+
+    def advance(count: int) -> None:
+        done.value += count
+
+    try:
+        stage = build_stage(git_dir, entries, cache_dir, jobs, advance)
+        assert stage is not None  # the parent starts a job only with the index on
+        specs, lines, provenance, sha = conn.recv()
+        stage.sites(specs)
+        found = {spec.record_id: stage.reaches[spec.record_id] for spec in specs
+                 if spec.record_id in stage.reaches}  # fmt: skip
+        stage.carried(lines, provenance)
+        answer: tuple[Any, ...] = ("ok", found, reach_file(stage.document(sha)))
+    except BaseException as exc:
+        answer = ("error", _portable(exc))
+    with contextlib.suppress(OSError):  # the run is gone
+        conn.send(answer)
+    conn.close()
+
+
+def _portable(exc: BaseException) -> BaseException:
+    """The exception itself when it pickles, else an `IndexFailed` with its traceback's last line."""
+    try:
+        pickle.loads(pickle.dumps(exc))
+        return exc
+    except Exception:
+        last = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        return IndexFailed(f"the repository index failed: {last}")
