@@ -374,7 +374,16 @@ def user_conversion(
     if len(home) != 1:
         return None, None
     (crate,) = home
-    files = sorted(path for path in graph.indexes if _crate(path) == crate)
+    key = ("conversion", crate, name)
+    if key not in graph.derived:
+        graph.derived[key] = _conversion_in(graph, crate, name)
+    found: tuple[str | None, int | None] = graph.derived[key]
+    return found
+
+
+def _conversion_in(graph: CallGraph, crate: str, name: str) -> tuple[str | None, int | None]:
+    """`user_conversion` of the type `name` defined in `crate`."""
+    files = graph.crate_files(crate)
     for path in files:
         index = graph.indexes[path]
         for impl in index.impls:

@@ -13,6 +13,7 @@ import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from pipeline.core.index import Call, Definition, FileIndex
 from pipeline.core.reach import EntryKind, Resolution
@@ -62,6 +63,8 @@ class CallGraph:
     clap_enums: frozenset[str] = frozenset()  # enums deriving clap's `Subcommand`/`Parser`
     subcommands: frozenset[str] = frozenset()  # clap builder `Command::new("x")` names
     named: dict[tuple[str, str], list[tuple[str, Definition]]] = field(default_factory=dict)
+    _crate_files: dict[str, list[str]] = field(default_factory=dict)
+    derived: dict[Any, Any] = field(default_factory=dict)  # lookups others memoize per graph
 
     def enclosing(self, path: str, line: int) -> int | None:
         """The innermost fn of `path` that holds `line`."""
@@ -71,6 +74,13 @@ class CallGraph:
             if d.line <= line <= d.end_line and (best is None or d.line >= best[0]):
                 best = (d.line, node_id)
         return best[1] if best else None
+
+    def crate_files(self, crate: str) -> list[str]:
+        """The indexed files of a crate, sorted (grouped once per graph)."""
+        if not self._crate_files:
+            for path in sorted(self.indexes):
+                self._crate_files.setdefault(_crate(path), []).append(path)
+        return self._crate_files.get(crate, [])
 
     def definitions(self, kind: str, name: str) -> list[tuple[str, Definition]]:
         """Every definition of a kind and name, as `(path, definition)`."""
@@ -97,6 +107,8 @@ class _Tables:
                 self.by_method_name[d.name].append(node_id)
                 if d.trait and d.trait != d.owner and is_rpc(d):
                     self.rpc[d.name].append(node_id)
+        # Every name a call can resolve to: `_resolve` finds only fns, by name or method name.
+        self.known = frozenset(self.free) | frozenset(self.by_method_name)
         for index in graph.indexes.values():
             for impl in index.impls:
                 if impl.trait:
@@ -169,11 +181,15 @@ def _file_edges(graph: CallGraph, tables: _Tables, path: str, index: FileIndex) 
     for local in index.locals:
         typed[local.caller][local.name] = local.type
     seen: set[tuple[int, int, int]] = set()
+    scopes: dict[int, dict[str, str]] = {}  # a fn's typed names, built once for all its calls
     for call_index, call in enumerate(index.calls):
         caller = ids.get(call.caller)
-        if caller is None:
+        if caller is None or call.name not in tables.known:  # no fn of the repository has it
             continue
-        variables = {**dict(graph.nodes[caller].definition.params), **typed.get(call.caller, {})}
+        variables = scopes.get(caller)
+        if variables is None:
+            params = dict(graph.nodes[caller].definition.params)
+            variables = scopes[caller] = {**params, **typed.get(call.caller, {})}
         resolution, found = _resolve(graph, tables, caller, call, imports, variables, globs)
         if not found:
             continue

@@ -15,7 +15,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pipeline.core.index import Arm, Call, Definition, FileIndex, Impl, Local, Route, Use
 from pipeline.core.orphans import die_with_parent
@@ -25,6 +25,7 @@ from pipeline.languages.base import FileRefused
 from pipeline.source.repository import BlobReader, TreeEntry
 
 INLINE_LIMIT = 16
+_T = TypeVar("_T")
 _FIELDS = ("definitions", "calls", "uses", "locals", "arms", "routes", "impls")
 _TYPES: dict[str, Any] = {
     "definitions": Definition,
@@ -70,6 +71,17 @@ class IndexCache:
                     found[blob] = decode_index(json.loads(text))
                 except (KeyError, TypeError, ValueError):
                     continue
+        return found
+
+    def present(self, blobs: Iterable[str]) -> set[str]:
+        """Which of `blobs` have a row (not decoded: see `get_many`)."""
+        wanted = list(dict.fromkeys(blobs))
+        found: set[str] = set()
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = self._db.execute(f"SELECT blob FROM indexes WHERE blob IN ({marks})", chunk)
+            found.update(blob for (blob,) in rows)
         return found
 
     def put_many(self, indexes: Mapping[str, FileIndex]) -> None:
@@ -160,17 +172,29 @@ def index_entries(
 ) -> dict[str, FileIndex]:
     """The index of every entry by path: cached by blob id, the rest parsed in a process pool.
 
-    `advance(n)` is told of each n files indexed; by default a progress bar on stderr."""
+    The cached ones are decoded while the pool parses the others. `advance(n)` is told of
+    each n files done, cached ones included; by default a bar on stderr counts the parsed."""
     cache = IndexCache(cache_dir)
     try:
-        cached = cache.get_many(e.blob_sha for e in entries)
-        todo = [e for e in entries if e.blob_sha not in cached]
+        present = cache.present(e.blob_sha for e in entries)
+        todo = [e for e in entries if e.blob_sha not in present]
+
+        def decode() -> dict[str, FileIndex]:
+            found = cache.get_many(present)
+            if advance is not None:
+                advance(sum(1 for e in entries if e.blob_sha in found))
+            return found
+
+        made, cached = _run(git_dir, cache_dir, todo, jobs, advance, decode)
+        damaged = [e for e in entries if e.blob_sha in present and e.blob_sha not in cached]
+        if damaged:  # a row that does not decode is a miss: parsed again, here
+            made += _run(git_dir, cache_dir, damaged, 1, advance, dict)[0]
     finally:
         cache.close()
-    made = dict(_run(git_dir, cache_dir, todo, jobs, advance))
+    by_entry = dict(made)
     result: dict[str, FileIndex] = {}
     for entry in entries:
-        index = cached.get(entry.blob_sha) or made.get(entry)
+        index = cached.get(entry.blob_sha) or by_entry.get(entry)
         if index is not None:
             result[entry.path] = index
     return result
@@ -182,17 +206,20 @@ def _run(
     todo: list[TreeEntry],
     jobs: int | None,
     advance: Callable[[int], None] | None,
-) -> list[tuple[TreeEntry, FileIndex | None]]:
-    if not todo:
-        return []
+    meanwhile: Callable[[], _T],
+) -> tuple[list[tuple[TreeEntry, FileIndex | None]], _T]:
+    """Index `todo`, and run `meanwhile` in this process while a pool does."""
     workers = jobs or os.cpu_count() or 1
     if len(todo) <= INLINE_LIMIT or workers == 1:
+        other = meanwhile()
+        if not todo:
+            return [], other
         _init_worker(git_dir, cache_dir)
         try:
             done = _index_chunk(todo)
             if advance is not None:
                 advance(len(done))
-            return done
+            return done, other
         finally:
             if _reader is not None:
                 _reader.close()
@@ -207,7 +234,9 @@ def _run(
         ) as pool,
         Progress(0 if advance else len(todo), "index") as bar,
     ):
-        for done in pool.map(_index_chunk, [c for c in chunks if c]):
+        results = pool.map(_index_chunk, [c for c in chunks if c])  # submitted, all of them
+        other = meanwhile()
+        for done in results:
             out.extend(done)
             (advance or bar.advance)(len(done))
-    return out
+    return out, other

@@ -78,11 +78,14 @@ class ReachStage:
 
     def document(self, sha: str) -> dict[str, Any]:
         """The body of `reach.json`."""
+        shared: dict[int, Any] = {}
         return {
             "format": REACH_FORMAT,
             "index": INDEX_VERSION,
             "sha": sha,
-            "records": {rid: reach_to_json(self.reaches[rid]) for rid in sorted(self.reaches)},
+            "records": {
+                rid: reach_to_json(self.reaches[rid], shared) for rid in sorted(self.reaches)
+            },
         }
 
 
