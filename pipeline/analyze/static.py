@@ -7,7 +7,7 @@ taxonomy; where the tree says nothing, the text says so instead of guessing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Literal
 
 from pipeline.analyze import Analysis, SiteContext
@@ -16,6 +16,7 @@ from pipeline.analyze.static_advice import first_sentence, is_guard, prevention,
 from pipeline.analyze.static_code import example_fix, try_catch, type_guard, validation, where
 from pipeline.analyze.taxonomy import classify, load_taxonomy
 from pipeline.core.model import Condition, Explanation, HandlingStrategy, Site
+from pipeline.core.reach import Reach
 from pipeline.languages import language_of
 
 # Bump when the wording changes, so that reused explanations are rewritten.
@@ -54,17 +55,24 @@ _VERB = {
 
 
 class StaticAnalyzer:
-    """Explains sites from syntax-tree facts alone; never fails, never calls out."""
+    """Explains sites from syntax-tree facts alone; never fails, never calls out.
+
+    `prepared` holds explanations made before the index answered (`explain_apart`): the
+    run explains while the index child finishes, and adds each site's reach here."""
 
     name: Literal["static"] = "static"
+
+    def __init__(self, prepared: Mapping[str, Explanation] | None = None) -> None:
+        self.prepared = prepared or {}
 
     def analyze(self, contexts: Sequence[SiteContext]) -> Iterator[Analysis]:
         """One `ok` analysis per context, in order."""
         for context in contexts:
+            apart = self.prepared.get(context.record_id) or explain_apart(context)
             yield Analysis(
                 record_id=context.record_id,
                 content_hash=context.content_hash,
-                explanation=explain(context),
+                explanation=with_reach(apart, context.reach),
                 analyzer="static",
                 prompt_version=STATIC_VERSION,
             )
@@ -72,6 +80,24 @@ class StaticAnalyzer:
 
 def explain(context: SiteContext) -> Explanation:
     """The static explanation of one site."""
+    return with_reach(explain_apart(context), context.reach)
+
+
+def with_reach(apart: Explanation, reach: Reach | None) -> Explanation:
+    """An explanation of `explain_apart` with the index's sentences added (issue 10)."""
+    trigger, situation = trigger_sentence(reach), situation_sentence(reach)
+    if not trigger and not situation:
+        return apart
+    return apart.model_copy(
+        update={
+            "triggerScenarios": _with(apart.triggerScenarios, trigger),
+            "commonSituations": _with(apart.commonSituations, situation),
+        }
+    )
+
+
+def explain_apart(context: SiteContext) -> Explanation:
+    """The static explanation of one site but what its reach adds: nothing else reads it."""
     site = context.site
     conditions = list(site.facts.conditions)
     facts = site.facts
@@ -87,10 +113,8 @@ def explain(context: SiteContext) -> Explanation:
     check = validation(context)
     return Explanation(
         documentation=_documentation(context, failure_class),
-        triggerScenarios=_with(_trigger(site, conditions), trigger_sentence(context.reach)),
-        commonSituations=_with(
-            _situations(context, failure_class), situation_sentence(context.reach)
-        ),
+        triggerScenarios=_trigger(site, conditions),
+        commonSituations=_situations(context, failure_class),
         solutions=solutions(context, check),
         exampleFix=example_fix(context, check, guard=is_guard(context, conditions)),
         handlingStrategy=strategy,

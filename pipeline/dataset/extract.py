@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.analyze import Analyzer, SiteContext
-from pipeline.analyze.static import STATIC_VERSION, StaticAnalyzer
-from pipeline.core.model import Record, Retired
+from pipeline.analyze.static import STATIC_VERSION, StaticAnalyzer, explain_apart
+from pipeline.core.model import Explanation, Record, Retired
 from pipeline.core.redact import clean_error
 from pipeline.dataset import atomicdir
 from pipeline.dataset.assemble import assemble
@@ -75,6 +75,9 @@ class ExtractResult:
 
 # The sites to explain, and the run's repository and commit (the model's answers are checked
 # against the tree it read).
+# Up to this many sites, static explanations are made while the index finishes (held in
+# memory: ~5 KB a site); above, after it, one at a time as before.
+PREPARE_LIMIT = 20_000
 AnalyzerFactory = Callable[[Sequence[SiteContext], Path, str], Analyzer]
 
 
@@ -170,16 +173,23 @@ def _run_locked(
         if previous is not None:
             contexts = _permanent_ids(contexts, previous, carried, listing)
         # After the ids are settled: reach.json is keyed by the ids that are published.
-        reached = None
+        reached, prepared = None, None
         if job is not None:
-            specs = [spec_of(c) for c in contexts]
-            reached = job.reach(specs, carried.lines, carried.provenance, sha)
+            job.send([spec_of(c) for c in contexts], carried.lines, carried.provenance, sha)
+            if make_analyzer is None and len(contexts) <= PREPARE_LIMIT:
+                # Explained while the index finishes; its sentences are added when it answers.
+                prepared = {
+                    c.record_id: explain_apart(c)
+                    for c in contexts
+                    if not reusable(c, previous, analyzer_name, analyzer_version)
+                }
+            reached = job.wait()
             job.close()
             contexts = [replace(c, reach=reached.reaches.get(c.record_id)) for c in contexts]
         counts = counts_of(scanned, contexts, listed_count(listing))
         _count_carried(counts, carried, previous)
         extra = {**settings, "source": request.source, "files": dict(sorted(files.items()))}
-        run = _Run(request, root, git_dir, sha, contexts, counts, carried, extra, reached)
+        run = _Run(request, root, git_dir, sha, contexts, counts, carried, extra, reached, prepared)
         return _explain_and_publish(run, previous, make_analyzer, analyzer_name, analyzer_version)
 
 
@@ -293,6 +303,7 @@ class _Run:
     carried: Carried
     extra: dict[str, Any]
     reach: Reached | None = None
+    prepared: Mapping[str, Explanation] | None = None  # static, made before the reach came
 
 
 def _explain_and_publish(
@@ -308,7 +319,7 @@ def _explain_and_publish(
     analyzer = (
         make_analyzer(fresh, run.git_dir, run.sha)
         if make_analyzer is not None
-        else StaticAnalyzer()
+        else StaticAnalyzer(run.prepared)
     )
     fresh_ids = {c.record_id for c in fresh}
     try:

@@ -55,13 +55,14 @@ _Request = tuple[list[SiteSpec], Mapping[str, str], Mapping[str, Mapping[str, An
 
 
 class ReachJob:
-    """A running index child: `reach(...)` once, then `close()` (also on error)."""
+    """A running index child: `send(...)` once, `wait()`, then `close()` (also on error)."""
 
     def __init__(self, total: int, process: Any, conn: Connection, done: Any) -> None:
         self._total = total
         self._process = process
         self._conn = conn
         self._done = done  # files indexed so far, written by the child
+        self._sender: threading.Thread | None = None
 
     @classmethod
     def start(
@@ -88,18 +89,21 @@ class ReachJob:
         theirs.close()
         return cls(len(entries), process, ours, done)
 
-    def reach(
+    def send(
         self,
         specs: list[SiteSpec],
         carried_lines: Mapping[str, str],
         carried_provenance: Mapping[str, Mapping[str, Any]],
         sha: str,
-    ) -> Reached:
-        """Send the sites and wait for their reach (a bar counts the files indexed)."""
+    ) -> None:
+        """Send the sites whose reach is wanted; returns at once (`wait` gets the answer)."""
         request: _Request = (specs, carried_lines, carried_provenance, sha)
         # The child reads only once its graph is built: a large request would block here.
-        sender = threading.Thread(target=self._send, args=(request,), daemon=True)
-        sender.start()
+        self._sender = threading.Thread(target=self._send, args=(request,), daemon=True)
+        self._sender.start()
+
+    def wait(self) -> Reached:
+        """The answer to `send` (a bar counts the files indexed meanwhile)."""
         with Progress(self._total, "index") as bar:
             while not self._conn.poll(_POLL_SECONDS):
                 bar.advance(self._done.value - bar.done)
@@ -113,7 +117,8 @@ class ReachJob:
             answer = self._conn.recv()
         except EOFError as exc:
             raise IndexFailed("the repository index ended without an answer; run again") from exc
-        sender.join()
+        if self._sender is not None:
+            self._sender.join()
         if answer[0] == "error":
             raise answer[1]
         return Reached(answer[1], answer[2])
