@@ -17,6 +17,7 @@ from pipeline.core.errors import StoreError
 from pipeline.core.redact import clean_error, escape_json_text, for_terminal
 from pipeline.core.usererror import UserError, default_cache
 from pipeline.dataset.lock import LockedError
+from pipeline.dataset.reachjob import IndexFailed
 from pipeline.scan.collect import (
     AnalyzerChoice,
     ExtractRequest,
@@ -39,12 +40,12 @@ def user_errors(func: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except (SourceError, StoreError, LockedError, ValueError) as err:
+        except (SourceError, StoreError, LockedError, IndexFailed, ValueError) as err:
             raise UserError(str(err).splitlines()[0] if str(err) else type(err).__name__) from None
         except BrokenPipeError:  # the reader went away (`| head`): the CLI ends quietly
             raise
-        except sqlite3.Error as err:  # the scan cache on a full or read-only disk
-            raise UserError(f"cannot use the scan cache: {err}; check CACHE") from None
+        except sqlite3.Error as err:  # the scan or index cache on a full or read-only disk
+            raise UserError(f"cannot use the cache: {err}; check CACHE") from None
         except OSError as err:  # an OUT or CACHE that is a file, read-only, full...
             where = f" {err.filename}" if err.filename else ""
             raise UserError(

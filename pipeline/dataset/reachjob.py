@@ -108,20 +108,26 @@ class ReachJob:
             while not self._conn.poll(_POLL_SECONDS):
                 bar.advance(self._done.value - bar.done)
                 if not self._process.is_alive() and not self._conn.poll(0):
-                    raise IndexFailed(
-                        f"the repository index died (exit status {self._process.exitcode}); "
-                        "run again, or set ERRDOC_NO_INDEX=1 to extract without caller paths"
-                    )
+                    raise self._died()
             bar.advance(self._done.value - bar.done)
         try:
             answer = self._conn.recv()
-        except EOFError as exc:
-            raise IndexFailed("the repository index ended without an answer; run again") from exc
+        except EOFError:  # it ended (was killed) before it answered
+            raise self._died() from None
         if self._sender is not None:
             self._sender.join()
         if answer[0] == "error":
             raise answer[1]
         return Reached(answer[1], answer[2])
+
+    def _died(self) -> IndexFailed:
+        self._process.join(5)
+        code = self._process.exitcode
+        how = f"killed by signal {-code}" if code is not None and code < 0 else f"status {code}"
+        return IndexFailed(
+            f"the repository index died ({how}); run again, or set ERRDOC_NO_INDEX=1 to "
+            "extract without caller paths"
+        )
 
     def _send(self, request: _Request) -> None:
         with contextlib.suppress(OSError):  # the child died: `reach` says so

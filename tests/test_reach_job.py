@@ -1,0 +1,237 @@
+"""The index runs beside the run in a child process (`pipeline/dataset/reachjob.py`).
+
+What a user sees is what an index in the run's own process gave: the same records and
+`reach.json`; a failure of the child is the run's one-line error, the dataset untouched;
+no index process outlives a run, killed or not.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pipeline.analyze.static import explain
+from pipeline.core.reach import reach_to_json
+from pipeline.dataset.extract import run_extract
+from pipeline.dataset.reachjob import IndexFailed, ReachJob
+from pipeline.languages import INDEX_VERSION
+from pipeline.scan.callerpaths import spec_of
+from pipeline.scan.collect import ExtractRequest, build_contexts, locate, scan_entries
+from pipeline.scan.reachstage import build_stage
+from pipeline.source.repository import list_files
+from tests.gitrepo import GitRepo
+
+ROOT = Path(__file__).parent.parent
+REPO = "acme/svc"
+
+FILES = 40
+
+
+def _source(index: int) -> str:
+    """A module whose fns call the next module's (a chain to `main`), each with a site."""
+    callee = f"crate::m{index + 1}::step" if index + 1 < FILES else "finish"
+    return (
+        f"pub fn step(x: u32) -> anyhow::Result<()> {{\n"
+        f"    if x > {index} {{\n"
+        f'        anyhow::bail!("step {index} refused {{x}}");\n'
+        "    }\n"
+        f"    {callee}(x)\n"
+        "}\n"
+        "fn finish(x: u32) -> anyhow::Result<()> {\n"
+        f'    anyhow::ensure!(x != 7, "seven in module {index}");\n'
+        "    Ok(())\n"
+        "}\n"
+    )
+
+
+def _repo(path: Path) -> tuple[GitRepo, str]:
+    repo = GitRepo.init(path)
+    files = {f"src/m{i}.rs": _source(i) for i in range(FILES)}
+    files["src/main.rs"] = "".join(f"mod m{i};\n" for i in range(FILES)) + (
+        "fn main() -> anyhow::Result<()> {\n    m0::step(3)\n}\n"
+    )
+    return repo, repo.commit(files)
+
+
+def _cli(*args: str, cache: Path) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "ERRDOC_CACHE": str(cache)}
+    return subprocess.Popen(
+        [sys.executable, "-m", "pipeline", *args],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )  # fmt: skip
+
+
+def test_the_child_gives_the_reach_and_reach_json_an_in_process_index_gives(
+    tmp_path: Path,
+) -> None:
+    repo, sha = _repo(tmp_path / "src")
+    request = ExtractRequest(
+        repo=REPO, rev=sha, out=tmp_path / "out", cache_dir=tmp_path / "cache",
+        source=str(repo.path),
+    )  # fmt: skip
+    git_dir, _, listing = locate(request, None)
+    scanned = scan_entries(request, git_dir, listing)
+    contexts = build_contexts(REPO, sha, scanned, {}, ())
+    assert len(contexts) == 2 * FILES
+
+    job = ReachJob.start(git_dir, listing.entries, tmp_path / "cache-child", 2)
+    assert job is not None
+    try:
+        job.send([spec_of(c) for c in contexts], {}, {}, sha)
+        reached = job.wait()
+    finally:
+        job.close()
+    stage = build_stage(git_dir, listing.entries, tmp_path / "cache-here", 1)
+    assert stage is not None
+    here = stage.contexts(contexts)
+
+    assert {c.record_id: c.reach for c in here if c.reach} == reached.reaches
+    document = json.loads(reached.document)
+    assert document["sha"] == sha and document["index"] == INDEX_VERSION
+    assert document["records"] == {
+        c.record_id: reach_to_json(c.reach) for c in here if c.reach is not None
+    }
+    # module 2's refusal is reached from `main` through modules 0 and 1
+    refusal = next(c for c in here if "step 2 refused" in c.site.message)
+    assert refusal.reach is not None and refusal.reach.paths[0].entry == "main"
+    hops = [(h.name, h.file_path) for h in refusal.reach.paths[0].hops]
+    assert hops == [("main", "src/main.rs"), ("step", "src/m0.rs"), ("step", "src/m1.rs"),
+                    ("step", "src/m2.rs")]  # fmt: skip
+
+
+def test_an_index_child_that_dies_is_one_clear_error(tmp_path: Path) -> None:
+    repo, sha = _repo(tmp_path / "src")
+    listing = list_files(repo.git_dir, sha, suffixes=(".rs",))
+    job = ReachJob.start(repo.git_dir, listing.entries, tmp_path / "cache", 1)
+    assert job is not None
+    try:
+        # nothing sent: the child, graph built, waits for the sites; it is killed there
+        os.kill(job._process.pid, signal.SIGKILL)
+        with pytest.raises(IndexFailed, match=r"index died.*ERRDOC_NO_INDEX=1"):
+            job.wait()
+    finally:
+        job.close()
+
+
+def test_an_index_that_fails_fails_the_run_in_one_line_and_keeps_the_dataset(
+    tmp_path: Path,
+) -> None:
+    repo, sha = _repo(tmp_path / "src")
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    first = _cli("extract", "--repo", REPO, "--sha", sha, "--source", str(repo.path),
+                 "--out", str(out), cache=cache)  # fmt: skip
+    assert first.wait(120) == 0
+    manifest = (out / REPO / "manifest.json").read_bytes()
+    # the index's cache is unusable (a directory where its database goes): the child's
+    # error comes back to the run, which says it in one line and publishes nothing
+    for stale in cache.glob("index-v*.sqlite*"):
+        stale.unlink()
+    (cache / f"index-v{INDEX_VERSION}.sqlite").mkdir()
+    second = _cli("extract", "--repo", REPO, "--sha", sha, "--source", str(repo.path),
+                  "--out", str(out), "--force", cache=cache)  # fmt: skip
+    assert second.wait(120) == 1
+    assert second.stderr is not None
+    lines = second.stderr.read().decode().strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("errdoc: error: cannot use the cache")
+    assert (out / REPO / "manifest.json").read_bytes() == manifest
+
+
+def _descendants(pid: int) -> set[int]:
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        current = todo.pop()
+        try:
+            text = Path(f"/proc/{current}/task/{current}/children").read_text()
+        except OSError:
+            continue
+        for child in map(int, text.split()):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
+def test_a_killed_run_leaves_no_index_process_behind(tmp_path: Path) -> None:
+    repo, sha = _repo(tmp_path / "src")
+    proc = _cli("extract", "--repo", REPO, "--sha", sha, "--source", str(repo.path),
+                "--out", str(tmp_path / "out"), "--jobs", "2", cache=tmp_path / "cache")  # fmt: skip
+    seen: set[int] = set()
+    deadline = time.monotonic() + 30
+    # the index child and its pool: grandchildren of the run that are Python processes
+    while proc.poll() is None and time.monotonic() < deadline:
+        family = _descendants(proc.pid)
+        seen |= family
+        if any(p not in _children_of(proc.pid) and "pipeline" in _cmdline(p) for p in family):
+            break
+        time.sleep(0.002)
+    assert proc.poll() is None, "the run ended before its index pool started"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(10)
+    if proc.stderr:
+        proc.stderr.close()
+    deadline = time.monotonic() + 10
+    while any(_alive(p) for p in seen) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [p for p in seen if _alive(p)]
+
+
+def _children_of(pid: int) -> set[int]:
+    try:
+        return set(map(int, Path(f"/proc/{pid}/task/{pid}/children").read_text().split()))
+    except OSError:
+        return set()
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+def test_static_text_made_before_the_reach_came_is_the_text_made_with_it(
+    tmp_path: Path,
+) -> None:
+    """The run explains while the index finishes and adds the reach's sentences after."""
+    repo, sha = _repo(tmp_path / "src")
+    request = ExtractRequest(
+        repo=REPO, rev=sha, out=tmp_path / "out", cache_dir=tmp_path / "cache",
+        source=str(repo.path),
+    )  # fmt: skip
+    result = run_extract(request)
+    records = {
+        r["id"]: r
+        for r in map(json.loads, (result.root / "records.jsonl").read_text().splitlines())
+    }
+    git_dir, _, listing = locate(request, None)
+    contexts = build_contexts(REPO, sha, scan_entries(request, git_dir, listing), {}, ())
+    stage = build_stage(git_dir, listing.entries, tmp_path / "cache-here", 1)
+    assert stage is not None
+    named_main = from_main = 0
+    for context in stage.contexts(contexts):
+        made = explain(context)
+        record = records[context.record_id]
+        assert record["triggerScenarios"] == made.triggerScenarios
+        assert record["commonSituations"] == made.commonSituations
+        named_main += "(fn main)" in record["triggerScenarios"]
+        paths = context.reach.paths if context.reach else ()
+        from_main += bool(paths) and paths[0].entry == "main"
+    # the sentences are there, not equal by being absent: each path from `main` is named
+    assert named_main == from_main > 0
