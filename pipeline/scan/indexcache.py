@@ -86,16 +86,23 @@ class IndexCache:
 
     def put_many(self, indexes: Mapping[str, FileIndex]) -> None:
         """Store indexes by blob id, in one transaction."""
-        rows = [
-            (blob, json.dumps(encode_index(index), separators=(",", ":")))
-            for blob, index in indexes.items()
-        ]
+        self.put_encoded({blob: encoded(index) for blob, index in indexes.items()})
+
+    def put_encoded(self, bodies: Mapping[str, str]) -> None:
+        """Store indexes already `encoded`, by blob id, in one transaction."""
+        rows = list(bodies.items())
         with self._db:
             self._db.executemany("INSERT OR REPLACE INTO indexes VALUES (?, ?)", rows)
 
     def close(self) -> None:
         """Close the database."""
         self._db.close()
+
+
+def encoded(index: FileIndex) -> str:
+    """A file index as the cache stores it (and as a pool worker sends it: a string pickles
+    at memcpy speed, 400,000 NamedTuples do not)."""
+    return json.dumps(encode_index(index), separators=(",", ":"))
 
 
 def encode_index(index: FileIndex) -> dict[str, Any]:
@@ -143,15 +150,17 @@ def _init_worker(git_dir: Path, cache_dir: Path) -> None:
     _cache = IndexCache(cache_dir)
 
 
-def _index_chunk(entries: Sequence[TreeEntry]) -> list[tuple[TreeEntry, FileIndex | None]]:
-    """Read, index and cache one chunk (the cache is written here, so encoding runs in parallel)."""
+def _index_chunk(entries: Sequence[TreeEntry]) -> list[tuple[TreeEntry, str | None]]:
+    """Read, index and cache one chunk; each index comes back `encoded` (None: no blob).
+
+    The cache is written here, so encoding runs in parallel; the caller decodes."""
     assert _reader is not None and _cache is not None
     blobs = _reader.read_many([e.blob_sha for e in entries])
     out = [
-        (entry, None if data is None else _index_one(entry.path, data))
+        (entry, None if data is None else encoded(_index_one(entry.path, data)))
         for entry, data in zip(entries, blobs, strict=True)
     ]
-    _cache.put_many({entry.blob_sha: index for entry, index in out if index is not None})
+    _cache.put_encoded({entry.blob_sha: body for entry, body in out if body is not None})
     return out
 
 
@@ -216,7 +225,7 @@ def _run(
             return [], other
         _init_worker(git_dir, cache_dir)
         try:
-            done = _index_chunk(todo)
+            done = _decoded(_index_chunk(todo))
             if advance is not None:
                 advance(len(done))
             return done, other
@@ -236,7 +245,15 @@ def _run(
     ):
         results = pool.map(_index_chunk, [c for c in chunks if c])  # submitted, all of them
         other = meanwhile()
-        for done in results:
-            out.extend(done)
-            (advance or bar.advance)(len(done))
+        for rows in results:
+            out.extend(_decoded(rows))
+            (advance or bar.advance)(len(rows))
     return out, other
+
+
+def _decoded(
+    rows: Sequence[tuple[TreeEntry, str | None]],
+) -> list[tuple[TreeEntry, FileIndex | None]]:
+    return [
+        (entry, None if body is None else decode_index(json.loads(body))) for entry, body in rows
+    ]
