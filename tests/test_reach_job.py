@@ -235,3 +235,23 @@ def test_static_text_made_before_the_reach_came_is_the_text_made_with_it(
         from_main += bool(paths) and paths[0].entry == "main"
     # the sentences are there, not equal by being absent: each path from `main` is named
     assert named_main == from_main > 0
+
+
+def test_paths_found_in_parallel_parts_are_the_paths_found_in_one(tmp_path: Path) -> None:
+    from pipeline.dataset.reachjob import _reach_in_parts, _rows_of
+
+    repo, sha = _repo(tmp_path / "src")
+    listing = list_files(repo.git_dir, sha, suffixes=(".rs",))
+    request = ExtractRequest(
+        repo=REPO, rev=sha, out=tmp_path / "out", cache_dir=tmp_path / "cache",
+        source=str(repo.path),
+    )  # fmt: skip
+    contexts = build_contexts(REPO, sha, scan_entries(request, repo.git_dir, listing), {}, ())
+    stage = build_stage(repo.git_dir, listing.entries, tmp_path / "cache", 1)
+    assert stage is not None
+    specs = [spec_of(c) for c in contexts]
+    wanted = {s.record_id for s in specs[::2]}
+    alone = _rows_of(stage.graph, specs, wanted)
+    for parts in (2, 3):
+        assert _reach_in_parts(stage.graph, specs, wanted, parts, minimum=0) == alone
+    assert len(alone[0]) == len(specs) and set(alone[1]) == wanted

@@ -18,10 +18,11 @@ from __future__ import annotations
 import contextlib
 import gc
 import multiprocessing
+import os
 import pickle
 import threading
 import traceback
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -29,10 +30,12 @@ from typing import Any
 
 from pipeline.core.orphans import die_with_parent
 from pipeline.core.progress import Progress
-from pipeline.core.reach import Reach
-from pipeline.dataset.store import reach_file
-from pipeline.scan.callerpaths import SiteSpec
-from pipeline.scan.reachstage import build_stage, index_enabled
+from pipeline.core.reach import Reach, reach_to_json
+from pipeline.dataset.store import reach_file_of_rows, reach_row
+from pipeline.languages import INDEX_VERSION
+from pipeline.scan.callerpaths import SiteSpec, reaches_of
+from pipeline.scan.callgraph import CallGraph
+from pipeline.scan.reachstage import REACH_FORMAT, build_stage, carried_specs, index_enabled
 from pipeline.source.repository import TreeEntry
 
 _POLL_SECONDS = 0.1
@@ -160,16 +163,80 @@ def _serve(
         stage = build_stage(git_dir, entries, cache_dir, jobs, advance)
         assert stage is not None  # the parent starts a job only with the index on
         specs, lines, provenance, sha = conn.recv()
-        stage.sites(specs)
-        found = {spec.record_id: stage.reaches[spec.record_id] for spec in specs
-                 if spec.record_id in stage.reaches}  # fmt: skip
-        stage.carried(lines, provenance)
-        answer: tuple[Any, ...] = ("ok", found, reach_file(stage.document(sha)))
+        every = [*specs, *carried_specs(lines, provenance)]
+        rows, found = _reach_in_parts(stage.graph, every, {s.record_id for s in specs}, jobs)
+        head = {"format": REACH_FORMAT, "index": INDEX_VERSION, "sha": sha}
+        answer: tuple[Any, ...] = ("ok", found, reach_file_of_rows(head, rows))
     except BaseException as exc:
         answer = ("error", _portable(exc))
     with contextlib.suppress(OSError):  # the run is gone
         conn.send(answer)
     conn.close()
+
+
+# Below this many sites, one process finds their paths: a fork costs more than it saves.
+PARALLEL_MIN = 500
+_Rows = tuple[dict[str, str], dict[str, Reach]]  # reach.json rows, and the wanted reaches
+
+
+def _reach_in_parts(
+    graph: CallGraph,
+    specs: list[SiteSpec],
+    wanted: Set[str],
+    jobs: int | None,
+    minimum: int = PARALLEL_MIN,
+) -> _Rows:
+    """The reach.json row of every site and the `Reach` of the `wanted` ones, in parallel.
+
+    The graph is built: each part is a fork that shares it. Sites are split by enclosing
+    fn, so that each fn's paths are still found once, in one part."""
+    parts = min(jobs or os.cpu_count() or 1, 4)
+    if parts <= 1 or len(specs) < minimum:
+        return _rows_of(graph, specs, wanted)
+    groups: dict[int | None, list[SiteSpec]] = {}
+    for spec in specs:
+        groups.setdefault(graph.enclosing(spec.path, spec.line), []).append(spec)
+    shares: list[list[SiteSpec]] = [[] for _ in range(parts)]
+    for group in sorted(groups.values(), key=len, reverse=True):
+        min(shares, key=len).extend(group)
+    context = multiprocessing.get_context("fork")
+    helpers = []
+    gc.freeze()
+    try:
+        for share in shares[1:]:
+            ours, theirs = context.Pipe()
+            process = context.Process(target=_rows_part, args=(theirs, graph, share, wanted))
+            process.start()
+            theirs.close()
+            helpers.append((process, ours))
+    finally:
+        gc.unfreeze()
+    rows, found = _rows_of(graph, shares[0], wanted)
+    for process, conn in helpers:
+        try:
+            more_rows, more_found = conn.recv()
+        except EOFError:
+            raise IndexFailed("a process finding caller paths died; run again") from None
+        finally:
+            conn.close()
+            process.join()
+        rows.update(more_rows)
+        found.update(more_found)
+    return rows, found
+
+
+def _rows_part(conn: Connection, graph: CallGraph, specs: list[SiteSpec], wanted: Set[str]) -> None:
+    die_with_parent()
+    with contextlib.suppress(OSError):
+        conn.send(_rows_of(graph, specs, wanted))
+    conn.close()
+
+
+def _rows_of(graph: CallGraph, specs: list[SiteSpec], wanted: Set[str]) -> _Rows:
+    reaches = reaches_of(specs, graph)
+    shared: dict[int, Any] = {}  # a fn's paths converted once for all its sites
+    rows = {rid: reach_row(reach_to_json(reach, shared)) for rid, reach in reaches.items()}
+    return rows, {rid: reach for rid, reach in reaches.items() if rid in wanted}
 
 
 def _portable(exc: BaseException) -> BaseException:

@@ -16,9 +16,7 @@ from pipeline.languages import INDEX_VERSION
 from pipeline.scan.callerpaths import (
     SiteSpec,
     reaches_of,
-    site_reach,
     spec_of,
-    user_conversion,
 )
 from pipeline.scan.callgraph import CallGraph
 from pipeline.scan.context import SiteContext
@@ -55,26 +53,7 @@ class ReachStage:
         self, lines: Mapping[str, str], provenance: Mapping[str, Mapping[str, Any]]
     ) -> None:
         """The reach of records carried over unparsed, from their record and provenance."""
-        conversions: dict[tuple[str | None, str], tuple[str | None, int | None]] = {}
-        for rid, line in lines.items():
-            record = json.loads(line)
-            klass, path = record.get("errorClass"), str(record.get("filePath"))
-            key = (klass, path.partition("/src/")[0])
-            if key not in conversions:
-                conversions[key] = user_conversion(self.graph, klass, path)
-            conditions = [
-                str(c).split(": ", 1)[-1] for c in provenance.get(rid, {}).get("conditions", ())
-            ]
-            reach = site_reach(
-                self.graph,
-                path,
-                int(record.get("lineNumber", 0)),
-                conditions,
-                conversions[key],
-                self._memo,
-            )
-            if reach is not None:
-                self.reaches[rid] = reach
+        self.sites(carried_specs(lines, provenance))
 
     def document(self, sha: str) -> dict[str, Any]:
         """The body of `reach.json`."""
@@ -102,3 +81,19 @@ def build_stage(
     if not index_enabled():
         return None
     return ReachStage(build_graph(index_entries(git_dir, entries, cache_dir, jobs, advance)))
+
+
+def carried_specs(
+    lines: Mapping[str, str], provenance: Mapping[str, Mapping[str, Any]]
+) -> list[SiteSpec]:
+    """What the reach of records carried over unparsed depends on, from their record line
+    and provenance (the conditions' texts without their `kind: ` prefix)."""
+    specs = []
+    for rid, line in lines.items():
+        record = json.loads(line)
+        conditions = tuple(
+            str(c).split(": ", 1)[-1] for c in provenance.get(rid, {}).get("conditions", ())
+        )
+        klass, path = record.get("errorClass"), str(record.get("filePath"))
+        specs.append(SiteSpec(rid, klass, path, int(record.get("lineNumber", 0)), conditions))
+    return specs
