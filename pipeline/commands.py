@@ -25,6 +25,7 @@ from pipeline.scan.collect import (
     counts_of,
     scan_commit,
 )
+from pipeline.scan.forked import WorkerDied
 from pipeline.source.repository import SourceError, validate_repo_name
 
 if TYPE_CHECKING:  # the run's modules (pydantic, the analyzers) load with the commands using them
@@ -40,7 +41,7 @@ def user_errors(func: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except (SourceError, StoreError, LockedError, IndexFailed, ValueError) as err:
+        except (SourceError, StoreError, LockedError, IndexFailed, WorkerDied, ValueError) as err:
             raise UserError(str(err).splitlines()[0] if str(err) else type(err).__name__) from None
         except BrokenPipeError:  # the reader went away (`| head`): the CLI ends quietly
             raise

@@ -255,3 +255,27 @@ def test_paths_found_in_parallel_parts_are_the_paths_found_in_one(tmp_path: Path
     for parts in (2, 3):
         assert _reach_in_parts(stage.graph, specs, wanted, parts, minimum=0) == alone
     assert len(alone[0]) == len(specs) and set(alone[1]) == wanted
+
+
+def test_calls_resolved_in_parallel_parts_make_the_graph_one_process_makes(
+    tmp_path: Path,
+) -> None:
+    from pipeline.scan import callgraph
+    from pipeline.scan.entrypoints import build_graph
+    from pipeline.scan.indexcache import index_entries
+
+    repo, sha = _repo(tmp_path / "src")
+    listing = list_files(repo.git_dir, sha, suffixes=(".rs",))
+    indexes = index_entries(repo.git_dir, listing.entries, tmp_path / "cache", jobs=1)
+    alone = build_graph(indexes, jobs=1)
+    edges = {k: v for k, v in alone.callers.items() if v}
+    assert sum(len(v) for v in edges.values()) >= FILES  # every module's step is called
+    limit = callgraph.PARALLEL_FILES
+    try:
+        callgraph.PARALLEL_FILES = 0  # the 41 files of this repository in 2 and 3 parts
+        for jobs in (2, 3):
+            parted = build_graph(indexes, jobs=jobs)
+            assert {k: v for k, v in parted.callers.items() if v} == edges
+            assert parted.entries == alone.entries
+    finally:
+        callgraph.PARALLEL_FILES = limit

@@ -18,10 +18,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import multiprocessing
-import os
-import pickle
 import threading
-import traceback
 from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -35,6 +32,7 @@ from pipeline.dataset.store import reach_file_of_rows, reach_row
 from pipeline.languages import INDEX_VERSION
 from pipeline.scan.callerpaths import SiteSpec, reaches_of
 from pipeline.scan.callgraph import CallGraph
+from pipeline.scan.forked import map_forked, parts_wanted, portable
 from pipeline.scan.reachstage import REACH_FORMAT, build_stage, carried_specs, index_enabled
 from pipeline.source.repository import TreeEntry
 
@@ -168,7 +166,7 @@ def _serve(
         head = {"format": REACH_FORMAT, "index": INDEX_VERSION, "sha": sha}
         answer: tuple[Any, ...] = ("ok", found, reach_file_of_rows(head, rows))
     except BaseException as exc:
-        answer = ("error", _portable(exc))
+        answer = ("error", portable(exc))
     with contextlib.suppress(OSError):  # the run is gone
         conn.send(answer)
     conn.close()
@@ -188,48 +186,20 @@ def _reach_in_parts(
 ) -> _Rows:
     """The reach.json row of every site and the `Reach` of the `wanted` ones, in parallel.
 
-    The graph is built: each part is a fork that shares it. Sites are split by enclosing
-    fn, so that each fn's paths are still found once, in one part."""
-    parts = min(jobs or os.cpu_count() or 1, 4)
-    if parts <= 1 or len(specs) < minimum:
-        return _rows_of(graph, specs, wanted)
+    The graph is built: each part is a fork that shares it (`map_forked`). Sites are split
+    by enclosing fn, so that each fn's paths are still found once, in one part."""
     groups: dict[int | None, list[SiteSpec]] = {}
     for spec in specs:
         groups.setdefault(graph.enclosing(spec.path, spec.line), []).append(spec)
-    shares: list[list[SiteSpec]] = [[] for _ in range(parts)]
+    shares: list[list[SiteSpec]] = [[] for _ in range(parts_wanted(jobs, len(specs), minimum))]
     for group in sorted(groups.values(), key=len, reverse=True):
         min(shares, key=len).extend(group)
-    context = multiprocessing.get_context("fork")
-    helpers = []
-    gc.freeze()
-    try:
-        for share in shares[1:]:
-            ours, theirs = context.Pipe()
-            process = context.Process(target=_rows_part, args=(theirs, graph, share, wanted))
-            process.start()
-            theirs.close()
-            helpers.append((process, ours))
-    finally:
-        gc.unfreeze()
-    rows, found = _rows_of(graph, shares[0], wanted)
-    for process, conn in helpers:
-        try:
-            more_rows, more_found = conn.recv()
-        except EOFError:
-            raise IndexFailed("a process finding caller paths died; run again") from None
-        finally:
-            conn.close()
-            process.join()
+    rows: dict[str, str] = {}
+    found: dict[str, Reach] = {}
+    for more_rows, more_found in map_forked(lambda share: _rows_of(graph, share, wanted), shares):
         rows.update(more_rows)
         found.update(more_found)
     return rows, found
-
-
-def _rows_part(conn: Connection, graph: CallGraph, specs: list[SiteSpec], wanted: Set[str]) -> None:
-    die_with_parent()
-    with contextlib.suppress(OSError):
-        conn.send(_rows_of(graph, specs, wanted))
-    conn.close()
 
 
 def _rows_of(graph: CallGraph, specs: list[SiteSpec], wanted: Set[str]) -> _Rows:
@@ -237,13 +207,3 @@ def _rows_of(graph: CallGraph, specs: list[SiteSpec], wanted: Set[str]) -> _Rows
     shared: dict[int, Any] = {}  # a fn's paths converted once for all its sites
     rows = {rid: reach_row(reach_to_json(reach, shared)) for rid, reach in reaches.items()}
     return rows, {rid: reach for rid, reach in reaches.items() if rid in wanted}
-
-
-def _portable(exc: BaseException) -> BaseException:
-    """The exception itself when it pickles, else an `IndexFailed` with its traceback's last line."""
-    try:
-        pickle.loads(pickle.dumps(exc))
-        return exc
-    except Exception:
-        last = traceback.format_exception_only(type(exc), exc)[-1].strip()
-        return IndexFailed(f"the repository index failed: {last}")

@@ -18,6 +18,7 @@ from typing import Any
 from pipeline.core.index import Call, Definition, FileIndex
 from pipeline.core.reach import EntryKind, Resolution
 from pipeline.scan.context import _crate
+from pipeline.scan.forked import map_forked, parts_wanted
 from pipeline.scan.names import STD_METHODS, crate_name, inner_type, module_of
 
 MAX_CANDIDATES = 3
@@ -138,8 +139,9 @@ _STATUS_ERROR = re.compile(
 )  # risingwave: TonicResponse<X>
 
 
-def link(indexes: Mapping[str, FileIndex]) -> CallGraph:
-    """The nodes and edges of a repository's call graph (entry points: `entrypoints`)."""
+def link(indexes: Mapping[str, FileIndex], jobs: int | None = 1) -> CallGraph:
+    """The nodes and edges of a repository's call graph (entry points: `entrypoints`);
+    `jobs` processes resolve the calls (None: one per core)."""
     graph = CallGraph(
         indexes=indexes,
         clap_enums=frozenset(
@@ -162,19 +164,56 @@ def link(indexes: Mapping[str, FileIndex]) -> CallGraph:
                 graph.nodes.append(Node(path, d, full, crate))
         graph.by_file[path] = ids
     tables = _Tables(graph)
-    for path in sorted(indexes):
-        _file_edges(graph, tables, path, indexes[path])
+    paths = sorted(indexes)
+    # Resolving is most of the work and reads only the graph: parts of the files in forks
+    # (contiguous, so that edges are added in the order one process adds them).
+    parts = parts_wanted(jobs, len(paths), PARALLEL_FILES)
+    cut = [len(paths) * k // parts for k in range(parts + 1)]
+    shares = [paths[cut[k] : cut[k + 1]] for k in range(parts)]
+    resolved = map_forked(
+        lambda share: [_resolutions(graph, tables, p, indexes[p]) for p in share], shares
+    )
+    for share, found in zip(shares, resolved, strict=True):
+        for path, calls in zip(share, found, strict=True):
+            _add_edges(graph, indexes[path], calls)
     return graph
 
 
-def _file_edges(graph: CallGraph, tables: _Tables, path: str, index: FileIndex) -> None:
-    ids = graph.by_file[path]
+PARALLEL_FILES = 400  # below, one process resolves every call
+# A call resolved: (its index in the file's calls, caller node, how, callee nodes).
+_Resolved = tuple[int, int, Resolution, tuple[int, ...]]
+
+
+def _add_edges(graph: CallGraph, index: FileIndex, resolved: list[_Resolved]) -> None:
     arms: dict[int, str] = {}
     # A call in nested arms dispatches on the outermost (`Statement::Drop(..) => match kind {
     # ObjectType::User => ..}`): arms by line, the first one kept.
     for arm in sorted(index.arms, key=lambda a: a.line):
         for call_index in arm.calls:
             arms.setdefault(call_index, arm.pattern)
+    for call_index, caller, resolution, found in resolved:
+        call = index.calls[call_index]
+        callee, others = found[0], found[1:]
+        edge = Edge(caller, callee, call.line, resolution, others, call, arms.get(call_index))
+        graph.callers[callee].append(edge)
+        for other in others:
+            graph.callers[other].append(
+                Edge(
+                    caller,
+                    other,
+                    call.line,
+                    resolution,
+                    (callee, *[o for o in others if o != other]),
+                    call,
+                    edge.arm,
+                )
+            )
+
+
+def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex) -> list[_Resolved]:
+    """The calls of one file that name fns of the graph, each once per caller, callee, line."""
+    ids = graph.by_file[path]
+    out: list[_Resolved] = []
     imports = {use.alias: use.path for use in index.uses if use.alias != "*"}
     globs = [use.path for use in index.uses if use.alias == "*"]
     typed: dict[int, dict[str, str]] = defaultdict(dict)
@@ -193,25 +232,12 @@ def _file_edges(graph: CallGraph, tables: _Tables, path: str, index: FileIndex) 
         resolution, found = _resolve(graph, tables, caller, call, imports, variables, globs)
         if not found:
             continue
-        callee, others = found[0], tuple(found[1:])
-        key = (caller, callee, call.line)
+        key = (caller, found[0], call.line)
         if key in seen:
             continue
         seen.add(key)
-        edge = Edge(caller, callee, call.line, resolution, others, call, arms.get(call_index))
-        graph.callers[callee].append(edge)
-        for other in others:
-            graph.callers[other].append(
-                Edge(
-                    caller,
-                    other,
-                    call.line,
-                    resolution,
-                    (callee, *[o for o in others if o != other]),
-                    call,
-                    edge.arm,
-                )
-            )
+        out.append((call_index, caller, resolution, tuple(found)))
+    return out
 
 
 def _resolve(

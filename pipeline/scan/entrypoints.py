@@ -16,9 +16,10 @@ from pipeline.scan.names import crate_name
 _STATEMENT_ENUM = re.compile(r"(?:Statement|Stmt)$")
 
 
-def build_graph(indexes: Mapping[str, FileIndex]) -> CallGraph:
-    """The call graph of a repository from its file indexes, entry points marked."""
-    graph = link(indexes)
+def build_graph(indexes: Mapping[str, FileIndex], jobs: int | None = 1) -> CallGraph:
+    """The call graph of a repository from its file indexes, entry points marked (`jobs`
+    processes resolve the calls; None: one per core)."""
+    graph = link(indexes, jobs)
     _entries(graph)
     return graph
 

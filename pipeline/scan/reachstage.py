@@ -80,7 +80,8 @@ def build_stage(
     `advance(n)` is told of each n files indexed (default: a progress bar of its own)."""
     if not index_enabled():
         return None
-    return ReachStage(build_graph(index_entries(git_dir, entries, cache_dir, jobs, advance)))
+    indexes = index_entries(git_dir, entries, cache_dir, jobs, advance)
+    return ReachStage(build_graph(indexes, jobs))
 
 
 def carried_specs(

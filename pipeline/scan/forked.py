@@ -1,0 +1,96 @@
+"""A function over parts of one piece of work, the parts in forks that share this process's
+memory (a built call graph: nothing to send but each part's result).
+
+The first part runs here; each other one in a forked process that sends its result back
+through a pipe and exits. A fork asks to die with this process (`die_with_parent`); what
+exists at the fork is frozen from collection, so that neither side's collector writes
+the shared pages. Results come back in the order of the parts, whoever finished first.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import multiprocessing
+import os
+import pickle
+import traceback
+from collections.abc import Callable, Sequence
+from multiprocessing.connection import Connection
+from typing import Any, TypeVar
+
+from pipeline.core.orphans import die_with_parent
+
+_T = TypeVar("_T")
+_R = TypeVar("_R")
+
+
+class WorkerDied(RuntimeError):
+    """A forked part ended without its result."""
+
+
+def parts_wanted(jobs: int | None, size: int, minimum: int) -> int:
+    """How many parts `size` units of work are split into: one per core (`jobs`, at most
+    4), one when there are fewer than `minimum` units (a fork costs more than it saves)."""
+    if size < minimum:
+        return 1
+    return max(1, min(jobs or os.cpu_count() or 1, 4))
+
+
+def map_forked(func: Callable[[_T], _R], parts: Sequence[_T]) -> list[_R]:
+    """`[func(part) for part in parts]`, the parts after the first in forks."""
+    if len(parts) <= 1:
+        return [func(part) for part in parts]
+    context = multiprocessing.get_context("fork")
+    helpers: list[tuple[Any, Connection]] = []
+    gc.freeze()
+    try:
+        for part in parts[1:]:
+            ours, theirs = context.Pipe(duplex=False)
+            process = context.Process(target=_serve, args=(theirs, func, part))
+            process.start()
+            theirs.close()
+            helpers.append((process, ours))
+    finally:
+        gc.unfreeze()
+    try:
+        results = [func(parts[0])]
+        for process, conn in helpers:
+            try:
+                status, value = conn.recv()
+            except EOFError:
+                process.join(5)
+                raise WorkerDied(
+                    f"a worker process died (exit status {process.exitcode}); run again"
+                ) from None
+            if status == "error":
+                raise value
+            results.append(value)
+        return results
+    finally:
+        for process, conn in helpers:
+            if process.is_alive():
+                process.terminate()
+            process.join()
+            conn.close()
+
+
+def _serve(conn: Connection, func: Callable[[_T], _R], part: _T) -> None:
+    die_with_parent()
+    try:
+        answer: tuple[str, Any] = ("ok", func(part))
+    except BaseException as exc:
+        answer = ("error", portable(exc))
+    with contextlib.suppress(OSError):  # the parent is gone
+        conn.send(answer)
+    conn.close()
+
+
+def portable(exc: BaseException) -> BaseException:
+    """The exception itself when it pickles, else a `WorkerDied` with its last line."""
+    try:
+        pickle.loads(pickle.dumps(exc))
+        return exc
+    except Exception:
+        last = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        return WorkerDied(f"a worker process failed: {last}")
