@@ -140,10 +140,10 @@ def _build_only(source: Path, rev: str) -> int:
         start = time.perf_counter()
         indexes = index_entries(source, listing.entries, cache)
         index_cold = time.perf_counter() - start
-        graph = build_graph(indexes)
+        graph = build_graph(indexes, None)
         cold = time.perf_counter() - start
         start = time.perf_counter()
-        build_graph(index_entries(source, listing.entries, cache))
+        build_graph(index_entries(source, listing.entries, cache), None)
         warm = time.perf_counter() - start
     edges = sum(len(v) for v in graph.callers.values())
     figures = {"cold": cold, "index_cold": index_cold, "graph": cold - index_cold,
