@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import ValidationError
 
@@ -65,20 +65,16 @@ class Dataset:
     def retired(self) -> Mapping[str, Retired]:
         """Records the manifest lists as retired that are not current again, by id."""
         current = {r.id for r in self.records}
-        return {k: v for k, v in _retired(self.manifest.get("retired")).items() if k not in current}
+        return {
+            k: v
+            for k, v in retired_entries(self.manifest.get("retired")).items()
+            if k not in current
+        }
 
     @cached_property
     def retired_records(self) -> Mapping[str, Record]:
         """id -> last published body of a retired record, when it could be found."""
-        bodies: dict[str, Record] = {}
-        by_version: dict[str, dict[str, Record]] = {}
-        for rid, entry in sorted(self.retired.items()):
-            if entry.lastVersion not in by_version:
-                by_version[entry.lastVersion] = _version_records(self.root, entry.lastVersion)
-            body = by_version[entry.lastVersion].get(rid)
-            if body is not None and body.repo == self.repo:
-                bodies[rid] = body
-        return bodies
+        return retired_bodies(self.root, self.repo, self.retired)
 
     @cached_property
     def reach(self) -> Mapping[str, Reach]:
@@ -91,30 +87,45 @@ class Dataset:
 
     def record_bytes(self, record_id: str) -> bytes:
         """The bytes of `records/<id>.json`, refusing a link, a FIFO or a huge file."""
-        path = self.record_file(record_id)
-        try:
-            return read_regular(path)
-        except FileNotFoundError as exc:
-            raise DatasetChanged(f"{path}: vanished while being read") from exc
-        except OSError as exc:
-            raise DatasetError(
-                str(exc) if isinstance(exc, UnsafeFile) else f"{path}: {exc}"
-            ) from exc
+        return record_bytes(self.root, record_id)
 
 
-def load_reach(root: Path) -> dict[str, Reach]:
-    """`reach.json` of a dataset directory by record id; a malformed entry is left out."""
+def record_bytes(root: Path, record_id: str) -> bytes:
+    """The bytes of `root/records/<id>.json`, refusing a link, a FIFO or a huge file."""
+    path = root / "records" / f"{record_id}.json"
+    try:
+        return read_regular(path)
+    except FileNotFoundError as exc:
+        raise DatasetChanged(f"{path}: vanished while being read") from exc
+    except OSError as exc:
+        raise DatasetError(str(exc) if isinstance(exc, UnsafeFile) else f"{path}: {exc}") from exc
+
+
+def reach_entries(root: Path) -> dict[str, Any]:
+    """The raw entries of `reach.json` by record id; empty when absent or damaged."""
     try:  # supplementary: a damaged file costs the paths, not the dataset
         data = _read_json(root / "reach.json") if (root / "reach.json").is_file() else None
     except DatasetError:
         data = None
     entries = data.get("records") if isinstance(data, dict) else None
+    return {str(k): v for k, v in entries.items()} if isinstance(entries, dict) else {}
+
+
+def reach_entry(raw: Any) -> Reach | None:
+    """One raw `reach.json` entry as a Reach; None when it is malformed."""
+    try:
+        return reach_from_json(raw)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def load_reach(root: Path) -> dict[str, Reach]:
+    """`reach.json` of a dataset directory by record id; a malformed entry is left out."""
     found: dict[str, Reach] = {}
-    for rid, raw in entries.items() if isinstance(entries, dict) else ():
-        try:
-            found[str(rid)] = reach_from_json(raw)
-        except (KeyError, TypeError, ValueError, AttributeError):
-            continue
+    for rid, raw in reach_entries(root).items():
+        reach = reach_entry(raw)
+        if reach is not None:
+            found[rid] = reach
     return found
 
 
@@ -128,7 +139,18 @@ def safe_repo(repo: str) -> bool:
     )
 
 
-def page_path(record: Record) -> str:
+class Paged(Protocol):
+    """What names a record's page: a Record, or render's summary of one."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def repo(self) -> str: ...
+    @property
+    def slug(self) -> str: ...
+
+
+def page_path(record: Paged) -> str:
     """The page of a record, relative to the site root: `<owner>/<name>/<id>-<slug>.html`."""
     slug = re.sub(r"[^a-z0-9-]+", "", record.slug.lower())[:50].strip("-") or "error"
     return f"{record.repo}/{record.id}-{slug}.html"
@@ -163,20 +185,25 @@ def load_records(root: Path, version: str | None) -> tuple[list[Record], list[st
     records: list[Record] = []
     versions: list[str] = []
     for path in sorted((root / "records").glob("*.json")):
-        try:
-            parsed = RecordFile.model_validate(_read_json(path))
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
-            raise DatasetError(
-                f"{path}: not a valid record ({where}: {first['msg']}); "
-                "check it with `errdoc validate`"
-            ) from exc
-        if parsed.record.id != path.stem:
-            raise DatasetError(f"{path}: holds record {parsed.record.id}, not {path.stem}")
+        parsed = record_file(path, _read_json(path))
         records.append(parsed.record)
         versions.append(parsed.datasetVersion)
     return records, versions
+
+
+def record_file(path: Path, doc: Any) -> RecordFile:
+    """The parsed JSON of `records/<id>.json` validated, its id checked against its name."""
+    try:
+        parsed = RecordFile.model_validate(doc)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise DatasetError(
+            f"{path}: not a valid record ({where}: {first['msg']}); check it with `errdoc validate`"
+        ) from exc
+    if parsed.record.id != path.stem:
+        raise DatasetError(f"{path}: holds record {parsed.record.id}, not {path.stem}")
+    return parsed
 
 
 def _load_jsonl(root: Path) -> list[Record] | None:
@@ -203,20 +230,42 @@ def _provenance(raw: Any) -> dict[str, Provenance]:
     out: dict[str, Provenance] = {}
     if not isinstance(raw, dict):
         return out
-    known = set(Provenance.model_fields)
     for rid, entry in raw.items():
-        if not isinstance(entry, dict):
-            continue
-        try:  # a newer manifest may carry more keys: keep what this version knows
-            out[str(rid)] = Provenance.model_validate(
-                {k: v for k, v in entry.items() if k in known}
-            )
-        except ValidationError:
-            continue
+        prov = provenance_entry(entry)
+        if prov is not None:
+            out[str(rid)] = prov
     return out
 
 
-def _retired(raw: Any) -> dict[str, Retired]:
+_KNOWN = frozenset(Provenance.model_fields)
+
+
+def provenance_entry(entry: Any) -> Provenance | None:
+    """One manifest `records` entry as a Provenance; None when it is not one."""
+    if not isinstance(entry, dict):
+        return None
+    try:  # a newer manifest may carry more keys: keep what this version knows
+        return Provenance.model_validate({k: v for k, v in entry.items() if k in _KNOWN})
+    except ValidationError:
+        return None
+
+
+def retired_bodies(root: Path, repo: str, retired: Mapping[str, Retired]) -> dict[str, Record]:
+    """id -> last published body of each retired record of `repo`, when it could be found."""
+    bodies: dict[str, Record] = {}
+    by_version: dict[str, dict[str, Record]] = {}
+    wanted = set(retired)
+    for rid, entry in sorted(retired.items()):
+        if entry.lastVersion not in by_version:
+            by_version[entry.lastVersion] = _version_records(root, entry.lastVersion, wanted)
+        body = by_version[entry.lastVersion].get(rid)
+        if body is not None and body.repo == repo:
+            bodies[rid] = body
+    return bodies
+
+
+def retired_entries(raw: Any) -> dict[str, Retired]:
+    """The manifest's `retired` map, each key a record id and each entry valid."""
     out: dict[str, Retired] = {}
     if not isinstance(raw, dict):
         return out
@@ -230,33 +279,58 @@ def _retired(raw: Any) -> dict[str, Retired]:
     return out
 
 
-def _version_records(root: Path, version: str) -> dict[str, Record]:
-    """Records of one published version, by id; empty when it cannot be rebuilt."""
+def _version_records(root: Path, version: str, wanted: set[str]) -> dict[str, Record]:
+    """The `wanted` records of one published version, by id; empty when it cannot be rebuilt.
+
+    Every line is validated (one bad line discards the version, as it always did), but only
+    the wanted ones are kept: a version of 200,000 records would otherwise be held whole.
+    """
     if not _VERSION_NAME.match(version) or version.startswith("."):
         return {}
     try:
         lines = history.rebuild(root, version)
-        return {rid: Record.model_validate_json(line) for rid, line in lines.items()}
+        found: dict[str, Record] = {}
+        for rid in list(lines):
+            record = Record.model_validate_json(lines.pop(rid))
+            if rid in wanted:
+                found[rid] = record
+        return found
     except (StoreError, OSError, ValidationError):
         return {}
 
 
-def load_dataset(repo_dir: Path) -> Dataset:
-    """Load `OUT/<owner>/<name>/`; the manifest and versions are optional."""
+def check_dataset_dir(repo_dir: Path) -> None:
+    """Refuse a dataset directory without records/, or one whose parts are symbolic links."""
     if not (repo_dir / "records").is_dir():
         raise DatasetError(f"{repo_dir}: no records/ directory; run `errdoc extract` first")
     for path in (repo_dir, repo_dir / "records", repo_dir / "versions"):
         if path.is_symlink():  # its files would be read from wherever the link points
             raise DatasetError(f"{path}: is a symbolic link; errdoc never follows one")
-    manifest = read_manifest(repo_dir)
-    published = manifest.get("datasetVersion")
-    records, versions = load_records(repo_dir, published if isinstance(published, str) else None)
+
+
+def dataset_repo(repo_dir: Path, manifest: Mapping[str, Any]) -> str:
+    """The dataset's `owner/name`: the manifest's, else its directory's; never a path trick."""
     repo = str(manifest.get("repo") or f"{repo_dir.parent.name}/{repo_dir.name}")
     if not safe_repo(repo):
         raise DatasetError(f"{repo_dir}: repository name {repo!r} is not owner/name")
-    strangers = sorted({r.repo for r in records} - {repo})
+    return repo
+
+
+def check_one_repo(repo_dir: Path, repo: str, repos: set[str]) -> None:
+    """Refuse a dataset holding records of another repository."""
+    strangers = sorted(repos - {repo})
     if strangers:
         raise DatasetError(f"{repo_dir}: holds records of {strangers[0]}, not of {repo}")
+
+
+def load_dataset(repo_dir: Path) -> Dataset:
+    """Load `OUT/<owner>/<name>/`; the manifest and versions are optional."""
+    check_dataset_dir(repo_dir)
+    manifest = read_manifest(repo_dir)
+    published = manifest.get("datasetVersion")
+    records, versions = load_records(repo_dir, published if isinstance(published, str) else None)
+    repo = dataset_repo(repo_dir, manifest)
+    check_one_repo(repo_dir, repo, {r.repo for r in records})
     shas = Counter(r.analyzedSha for r in records)
     sha = str(manifest.get("sha") or (shas.most_common(1)[0][0] if shas else ""))
     version = str(manifest.get("datasetVersion") or (max(versions) if versions else ""))

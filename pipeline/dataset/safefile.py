@@ -55,7 +55,12 @@ def open_regular(path: Path) -> IO[bytes]:
 def read_regular(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
     """The bytes of a regular file of at most `limit` bytes."""
     with open_regular(path) as handle:
-        data = handle.read(limit + 1)
+        # read(limit + 1) would allocate the whole limit (256 MB) for every small record file:
+        # 40 us a file, 8 s over 200,000 records. Ask for its size, and read on if it grew.
+        want = min(os.fstat(handle.fileno()).st_size, limit) + 1
+        data = handle.read(want)
+        if len(data) == want and want <= limit:
+            data += handle.read(limit + 1 - want)
     if len(data) > limit:
         raise UnsafeFile(f"{path}: larger than {limit} bytes")
     return data

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 from pipeline.core.model import Record
 from pipeline.core.patterns import Budget, LinearPattern, PatternMatch, compile_pattern
@@ -93,9 +93,31 @@ class Match:
         }
 
 
+class Listed(Protocol):
+    """What the matcher and the site's rows read of a record: a Record or render's summary."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def repo(self) -> str: ...
+    @property
+    def slug(self) -> str: ...
+    @property
+    def errorMessage(self) -> str: ...
+    @property
+    def messagePattern(self) -> str: ...
+    @property
+    def filePath(self) -> str: ...
+    @property
+    def lineNumber(self) -> int: ...
+
+
+R = TypeVar("R", bound=Listed)
+
+
 @dataclass(frozen=True)
-class _Entry:
-    record: Record
+class _Entry(Generic[R]):
+    record: R
     key: str  # the longest literal segment, edge blanks trimmed: a cheap `in` test first
     literal: int
     loose: str  # the pattern with its values optional (`values_left_out`)
@@ -162,34 +184,61 @@ def _anchor_words(pattern: str) -> list[str]:
     return words
 
 
+def _anchored(records: Iterable[R]) -> list[tuple[_Entry[R], str]]:
+    """Each record a query can find, with its anchor word ("" when it has none)."""
+    entries: list[_Entry[R]] = []
+    word_sets: list[set[str]] = []
+    for record in records:
+        segments = literal_segments(record.messagePattern)
+        literal = sum(len(s) for s in segments)
+        if literal < MIN_LITERAL or not any(_LETTERS.search(s) for s in segments):
+            continue
+        key = max((s.strip(" \t") for s in segments), key=len)
+        entries.append(_Entry(record, key, literal, values_left_out(record.messagePattern)))
+        word_sets.append(set(_anchor_words(record.messagePattern)))
+    df = Counter(w for ws in word_sets for w in ws)
+    return [
+        (entry, min(words, key=lambda w: (df[w], -len(w), w)) if words else "")
+        for entry, words in zip(entries, word_sets, strict=True)
+    ]
+
+
+def site_rows(records: Iterable[Listed], enclosing: Mapping[str, str | None]) -> list[list[object]]:
+    """What the site's search needs of each record, in the order search.js reads it."""
+    return _rows(_anchored(records), enclosing)
+
+
+def _rows(
+    anchored: list[tuple[_Entry[R], str]], enclosing: Mapping[str, str | None]
+) -> list[list[object]]:
+    rows: list[list[object]] = []
+    for e, anchor in anchored:
+        r = e.record
+        rows.append(
+            [
+                anchor, e.key, e.literal, r.messagePattern, e.loose,
+                r.repo, r.filePath, r.lineNumber, r.id, r.errorMessage,
+                page_path(r), enclosing.get(r.id) or "",
+            ]
+        )  # fmt: skip
+    return rows
+
+
 class ErrorIndex:
     """Patterns of every record, indexed by an anchor word for fast lookup."""
 
     def __init__(self, records: list[Record]) -> None:
-        entries: list[_Entry] = []
-        word_sets: list[set[str]] = []
-        for record in records:
-            segments = literal_segments(record.messagePattern)
-            literal = sum(len(s) for s in segments)
-            if literal < MIN_LITERAL or not any(_LETTERS.search(s) for s in segments):
-                continue
-            key = max((s.strip(" \t") for s in segments), key=len)
-            entries.append(_Entry(record, key, literal, values_left_out(record.messagePattern)))
-            word_sets.append(set(_anchor_words(record.messagePattern)))
-        df = Counter(w for ws in word_sets for w in ws)
         self.anchors: dict[str, str] = {}  # record id -> its anchor ("" when it has none)
-        self._by_word: dict[str, list[_Entry]] = {}
-        self._unanchored: list[_Entry] = []
-        for entry, words in zip(entries, word_sets, strict=True):
-            if words:
-                anchor = min(words, key=lambda w: (df[w], -len(w), w))
+        self._by_word: dict[str, list[_Entry[Record]]] = {}
+        self._unanchored: list[_Entry[Record]] = []
+        self._anchored = _anchored(records)
+        for entry, anchor in self._anchored:
+            if anchor:
                 self._by_word.setdefault(anchor, []).append(entry)
             else:
-                anchor = ""
                 self._unanchored.append(entry)
             self.anchors[entry.record.id] = anchor
-        self._entries = entries
-        self.size = len(entries)
+        self.size = len(self._anchored)
 
     @classmethod
     def from_datasets(cls, datasets: list[Dataset]) -> ErrorIndex:
@@ -221,17 +270,7 @@ class ErrorIndex:
 
     def site_rows(self, enclosing: Mapping[str, str | None]) -> list[list[object]]:
         """What the site's search needs of each record, in the order search.js reads it."""
-        rows: list[list[object]] = []
-        for e in self._entries:
-            r = e.record
-            rows.append(
-                [
-                    self.anchors[r.id], e.key, e.literal, r.messagePattern, e.loose,
-                    r.repo, r.filePath, r.lineNumber, r.id, r.errorMessage,
-                    page_path(r), enclosing.get(r.id) or "",
-                ]
-            )  # fmt: skip
-        return rows
+        return _rows(self._anchored, enclosing)
 
 
 SITE_FIELDS = [
@@ -278,7 +317,7 @@ def values_left_out(pattern: str) -> str:
     return LOOSE_GAP.join(inner)
 
 
-def _score(entry: _Entry, text: str) -> tuple[int, bool] | None:
+def _score(entry: _Entry[Record], text: str) -> tuple[int, bool] | None:
     """Literal length plus boundary bonus of the best exact match, else of a loose one."""
     pattern = entry.record.messagePattern
     for source, exact in ((pattern, True), (entry.loose, False)):

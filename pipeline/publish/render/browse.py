@@ -4,14 +4,14 @@ each failure class across every repository, split so that no page grows past a r
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from jinja2 import Environment
 
-from pipeline.core.model import Provenance, Record
 from pipeline.dataset.reader import page_path
+from pipeline.dataset.summary import Summary
 from pipeline.publish.render.pages import CSP, slugify
 
 # 250 entries of ~330 bytes each keep a listing near 90 KB, far under the 300 KB limit
@@ -26,7 +26,7 @@ class Group:
 
     slug: str
     title: str
-    records: tuple[Record, ...]
+    records: tuple[Summary, ...]
 
 
 @dataclass(frozen=True)
@@ -48,25 +48,20 @@ def crate_of(path: str) -> str:
 
 
 def _group(
-    records: Iterable[Record], key: Callable[[Record], str], title: Callable[[str], str]
+    records: Iterable[Summary], key: Callable[[Summary], str], title: Callable[[str], str]
 ) -> tuple[Group, ...]:
-    buckets: dict[str, list[Record]] = defaultdict(list)
+    buckets: dict[str, list[Summary]] = defaultdict(list)
     for r in records:
         buckets[key(r)].append(r)
     groups = [Group(slugify(k), title(k), tuple(v)) for k, v in buckets.items()]
     return tuple(sorted(groups, key=lambda g: (-len(g.records), g.title)))
 
 
-def facets(
-    records: Sequence[Record],
-    provenance: Mapping[str, Provenance],
-    class_title: Callable[[str], str],
-) -> tuple[Facet, ...]:
+def facets(records: Sequence[Summary], class_title: Callable[[str], str]) -> tuple[Facet, ...]:
     """A repository's records grouped four ways, biggest group first."""
 
-    def kind(r: Record) -> str:
-        prov = provenance.get(r.id)
-        return prov.kind if prov is not None else "unknown"
+    def kind(r: Summary) -> str:
+        return r.kind if r.kind is not None else "unknown"
 
     return (
         Facet("By crate or top directory", "crate", _group(records, lambda r: crate_of(r.filePath), str)),
@@ -80,14 +75,11 @@ def _cut(message: str) -> str:
     return message if len(message) <= MESSAGE_CHARS else message[:MESSAGE_CHARS].rstrip() + "…"
 
 
-def entry(
-    record: Record, to_root: str, provenance: Mapping[str, Provenance], show_repo: bool
-) -> dict[str, str]:
+def entry(record: Summary, to_root: str, show_repo: bool) -> dict[str, str]:
     """One line of a listing: the message, where it is thrown, in which item."""
-    prov = provenance.get(record.id)
     where = f"{record.filePath}:{record.lineNumber}"
-    if prov is not None and prov.enclosingFn:
-        where += f" in {prov.enclosingFn}"
+    if record.enclosingFn:  # only a provenance entry carries one
+        where += f" in {record.enclosingFn}"
     return {
         "href": to_root + page_path(record),
         "message": _cut(record.errorMessage),
@@ -106,15 +98,14 @@ def listing_pages(
     crumbs: list[tuple[str, str]],
     entries: Sequence[dict[str, str]],
     intro: str = "",
-) -> dict[str, str]:
-    """Pages of one listing, PAGE_ENTRIES each: `x.html`, `x-2.html`, ... -> their HTML."""
+) -> Iterator[tuple[str, str]]:
+    """Pages of one listing, PAGE_ENTRIES each: (`x.html`, `x-2.html`, ..., their HTML)."""
     depth = path.count("/")
     root = "../" * depth
     stem = path.rsplit("/", 1)[-1].removesuffix(".html")
     chunks = [entries[i : i + PAGE_ENTRIES] for i in range(0, len(entries), PAGE_ENTRIES)] or [[]]
     names = [f"{stem}.html" if n == 0 else f"{stem}-{n + 1}.html" for n in range(len(chunks))]
     folder = path.rsplit("/", 1)[0] + "/" if "/" in path else ""
-    out: dict[str, str] = {}
     template = env.get_template("listing.html.j2")
     for n, chunk in enumerate(chunks):
         ctx: dict[str, Any] = {
@@ -130,11 +121,10 @@ def listing_pages(
             "prev": names[n - 1] if n else None,
             "next": names[n + 1] if n + 1 < len(chunks) else None,
         }
-        out[folder + names[n]] = template.render(ctx)
-    return out
+        yield folder + names[n], template.render(ctx)
 
 
-def _ordered(records: Iterable[Record]) -> list[Record]:
+def _ordered(records: Iterable[Summary]) -> list[Summary]:
     """Listings go by repository, file and line, the way a reader of the code meets them."""
     return sorted(records, key=lambda r: (r.repo, r.filePath, r.lineNumber, r.id))
 
@@ -146,20 +136,19 @@ def repo_pages(
     env: Environment,
     repo: str,
     summary: str,
-    records: Sequence[Record],
-    provenance: Mapping[str, Provenance],
+    records: Sequence[Summary],
     class_title: Callable[[str], str],
     retired: Sequence[dict[str, str]],
-) -> dict[str, str]:
-    """A repository's index (its facets) and one listing per group -> path: HTML."""
-    out: dict[str, str] = {}
+    write: Callable[[str, str], None],
+) -> None:
+    """A repository's index (its facets) and one listing per group, each page written as made."""
     shown: list[dict[str, Any]] = []
-    for facet in facets(records, provenance, class_title):
+    for facet in facets(records, class_title):
         groups = []
         for g in facet.groups:
             rel = f"{facet.folder}/{g.slug}.html"
-            entries = [entry(r, "../../../", provenance, False) for r in _ordered(g.records)]
-            out |= listing_pages(
+            entries = [entry(r, "../../../", False) for r in _ordered(g.records)]
+            pages = listing_pages(
                 env,
                 f"{repo}/{rel}",
                 heading=g.title,
@@ -167,6 +156,8 @@ def repo_pages(
                 crumbs=[(f"{repo}/index.html", repo)],
                 entries=entries,
             )
+            for path, html in pages:
+                write(path, html)
             groups.append({"title": g.title, "href": rel, "count": len(g.records), "note": ""})
         shown.append({"id": facet.folder, "name": facet.name, "groups": groups})
     own = repo + "/"
@@ -179,15 +170,16 @@ def repo_pages(
              "where": f"no longer emitted since {e['since']}", "severity": "retired"}
             for e in retired
         ]  # fmt: skip
-        out |= listing_pages(
+        for path, html in listing_pages(
             env,
             f"{repo}/retired.html",
             heading=f"No longer emitted in {repo}",
             summary=f"{len(retired)} records whose site is gone; their pages stay.",
             crumbs=[(f"{repo}/index.html", repo)],
             entries=entries,
-        )
-    out[f"{repo}/index.html"] = env.get_template("index.html.j2").render(
+        ):
+            write(path, html)
+    index = env.get_template("index.html.j2").render(
         root="../../",
         csp=CSP,
         heading=repo,
@@ -199,7 +191,7 @@ def repo_pages(
         retired_more=more,
         retired_total=len(retired),
     )
-    return out
+    write(f"{repo}/index.html", index)
 
 
 def libraries(n: int) -> str:
@@ -209,18 +201,17 @@ def libraries(n: int) -> str:
 
 def class_pages(
     env: Environment,
-    records: Sequence[Record],
-    provenance: Mapping[str, Provenance],
+    records: Sequence[Summary],
     klass: Callable[[str], tuple[str, str]],
-) -> tuple[dict[str, str], list[dict[str, Any]]]:
-    """One listing per failure class over every repository, and the home page's list of them."""
-    out: dict[str, str] = {}
+    write: Callable[[str, str], None],
+) -> list[dict[str, Any]]:
+    """One listing per failure class over every repository (written), and the home page's list."""
     groups: list[dict[str, Any]] = []
     for g in _group(records, lambda r: r.backgroundTag, lambda t: klass(t)[0]):
         repos = len({r.repo for r in g.records})
         tag = g.records[0].backgroundTag
-        entries = [entry(r, "../", provenance, True) for r in _ordered(g.records)]
-        out |= listing_pages(
+        entries = [entry(r, "../", True) for r in _ordered(g.records)]
+        for path, html in listing_pages(
             env,
             f"classes/{slugify(tag)}.html",
             heading=f"“{g.title}” errors",
@@ -228,7 +219,8 @@ def class_pages(
             intro=klass(tag)[1],
             crumbs=[],
             entries=entries,
-        )
+        ):
+            write(path, html)
         groups.append(
             {
                 "title": g.title,
@@ -237,4 +229,4 @@ def class_pages(
                 "note": libraries(repos),
             }
         )
-    return out, groups
+    return groups

@@ -14,9 +14,10 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import RustLexer
 
-from pipeline.core.model import Provenance, Record, Retired
+from pipeline.core.model import Record, Retired
 from pipeline.core.reach import Reach
 from pipeline.dataset.reader import page_path
+from pipeline.dataset.summary import Summary
 from pipeline.publish.render.related import ClassCount
 
 SHORT_SHA = 10  # as the seed page shows it (`6469eb736d`)
@@ -101,7 +102,7 @@ def highlighted(code: str) -> Markup:
     return Markup(highlight(code, _LEXER, _FORMATTER).rstrip("\n"))
 
 
-def distinct_links(record: Record, related: list[Record]) -> list[Link]:
+def distinct_links(record: Record, related: list[Summary]) -> list[Link]:
     """Related errors titled so that none reads like another or like this page's own title."""
     own = record.repo + "/"
     titles = [short_title(r.errorMessage) for r in related]
@@ -114,11 +115,11 @@ def distinct_links(record: Record, related: list[Record]) -> list[Link]:
     return links
 
 
-def analysis_label(prov: Provenance | None) -> str:
-    """The footer's name for how the explanation was produced."""
-    if prov is None:
+def analysis_label(analyzer: str | None, status: str | None) -> str:
+    """The footer's name for how the explanation was produced (analyzer None: no provenance)."""
+    if analyzer is None:
         return "Analysis"
-    if prov.analyzer == "llm" and prov.status == "ok":
+    if analyzer == "llm" and status == "ok":
         return "AI-assisted analysis"
     return "Static analysis"
 
@@ -170,9 +171,9 @@ def reach_context(record: Record, reach: Reach | None) -> dict[str, Any]:
 def record_context(
     record: Record,
     *,
-    prov: Provenance | None,
+    analysis: str,
     retired: Retired | None,
-    related: list[Record],
+    related: list[Summary],
     klass: tuple[str, str],
     count: ClassCount,
     reach: Reach | None = None,
@@ -203,7 +204,7 @@ def record_context(
         "related": distinct_links(record, related),
         "example_fix": highlighted(record.exampleFix),
         "klass_href": f"../../classes/{slugify(record.backgroundTag)}.html",
-        "analysis": analysis_label(prov),
+        "analysis": analysis,
         "date": record.analyzedAt[:10],
         "api_href": f"../../api/errors/{record.id}.json",
         "api_path": f"/api/errors/{record.id}",

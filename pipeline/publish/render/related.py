@@ -7,7 +7,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from pipeline.core.model import Record
+from pipeline.dataset.summary import Summary
 
 TAG_WEIGHT = 3
 FILE_WEIGHT = 2
@@ -27,7 +27,7 @@ class ClassCount:
     records: int
 
 
-def _features(record: Record) -> dict[str, int]:
+def _features(record: Summary) -> dict[str, int]:
     feats = {f"tag:{t}": TAG_WEIGHT for t in record.tags}
     feats[f"file:{record.filePath}"] = FILE_WEIGHT
     message = re.sub(r"\{[^{}]*\}", " ", record.errorMessage.lower())
@@ -37,14 +37,14 @@ def _features(record: Record) -> dict[str, int]:
     return feats
 
 
-def related_records(records: Sequence[Record], limit: int = 5) -> dict[str, list[Record]]:
+def related_records(records: Sequence[Summary], limit: int = 5) -> dict[str, list[Summary]]:
     """For each record, the records of the same repository most like it, best first."""
     feats = [_features(r) for r in records]
     postings: dict[str, list[int]] = defaultdict(list)
     for i, fs in enumerate(feats):
         for f in fs:
             postings[f].append(i)
-    out: dict[str, list[Record]] = {}
+    out: dict[str, list[Summary]] = {}
     for i, record in enumerate(records):
         scores: Counter[int] = Counter()
         for f, weight in feats[i].items():
@@ -62,7 +62,7 @@ def related_records(records: Sequence[Record], limit: int = 5) -> dict[str, list
     return out
 
 
-def class_counts(records: Iterable[Record]) -> dict[str, ClassCount]:
+def class_counts(records: Iterable[Summary]) -> dict[str, ClassCount]:
     """backgroundTag -> repositories and records of the whole site that carry it."""
     repos: dict[str, set[str]] = defaultdict(set)
     counts: Counter[str] = Counter()

@@ -5,20 +5,19 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from pipeline.dataset.reader import Dataset
-from pipeline.publish.explain import SITE_FIELDS, ErrorIndex, matcher_constants
+from pipeline.dataset.summary import Summary
+from pipeline.publish.explain import SITE_FIELDS, matcher_constants, site_rows
 
 INDEX_SCRIPT = "static/search-index.js"
 
 
-def index_script(datasets: Sequence[Dataset]) -> str:
+def index_script(records: Sequence[Summary]) -> str:
     """`static/search-index.js`: a script, not JSON, so that a site opened from disk searches too."""
-    enclosing = {rid: prov.enclosingFn for ds in datasets for rid, prov in ds.provenance.items()}
-    index = ErrorIndex.from_datasets(list(datasets))
+    enclosing = {r.id: r.enclosingFn for r in records}
     data = {
         "fields": SITE_FIELDS,
         "constants": matcher_constants(),
-        "rows": index.site_rows(enclosing),
+        "rows": site_rows(records, enclosing),
     }
     # `</` and U+2028/9 cannot end the script or a string early: JSON escapes them here
     body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))

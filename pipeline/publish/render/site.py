@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -18,16 +19,18 @@ from pipeline.core.model import RecordFile
 from pipeline.core.progress import Progress
 from pipeline.dataset.reader import (
     READ_ATTEMPTS,
-    Dataset,
     DatasetChanged,
     DatasetError,
-    load_all,
     page_path,
+    reach_entries,
+    reach_entry,
 )
+from pipeline.dataset.summary import Outline, outline_all
 from pipeline.publish.render.browse import class_pages, repo_pages
 from pipeline.publish.render.pages import (
     CSP,
     SHORT_SHA,
+    analysis_label,
     class_of,
     inline_code,
     pygments_css,
@@ -77,35 +80,41 @@ def _write(path: Path, text: str | bytes) -> None:
 def _render_repo(
     env: Environment,
     tmp: Path,
-    ds: Dataset,
+    ds: Outline,
     counts: dict[str, ClassCount],
     taxonomy: dict[str, Any],
     bar: Progress,
-) -> tuple[int, int, list[dict[str, str]]]:
-    """Pages, API files and the index of one repository; returns its retired index entries."""
+) -> tuple[int, int]:
+    """Pages, API files and the index of one repository: the records are read one at a time."""
     page = env.get_template("record.html.j2")
-    related = related_records(ds.records)
+    related = related_records(ds.summaries)
+    by_id = {s.id: s for s in ds.summaries}
+    reach = reach_entries(ds.root)
     api = tmp / "api" / "errors"
-    for record in ds.records:
+    for record, data in ds.records():
+        own = by_id[record.id]
         ctx = record_context(
             record,
-            prov=ds.provenance.get(record.id),
+            analysis=analysis_label(own.analyzer, own.status),
             retired=None,
-            related=related[record.id],
+            related=related.pop(record.id),
             klass=class_of(record.backgroundTag, taxonomy),
             count=counts.get(record.backgroundTag, ClassCount(0, 0)),
-            reach=ds.reach.get(record.id),
+            reach=reach_entry(reach[record.id]) if record.id in reach else None,
         )
         _write(tmp / page_path(record), page.render(ctx))
         bar.advance()
-        _write(api / f"{record.id}.json", ds.record_bytes(record.id))
+        _write(api / f"{record.id}.json", data)
+    del related, by_id, reach
     retired_entries: list[dict[str, str]] = []
+    bodies = ds.retired_records()
     for rid, ret in sorted(ds.retired.items()):
-        body = ds.retired_records.get(rid)
+        body = bodies.get(rid)
         if body is not None:
+            prov = ds.retired_provenance.get(rid)
             ctx = record_context(
                 body,
-                prov=ds.provenance.get(rid),
+                analysis=analysis_label(*((prov.analyzer, prov.status) if prov else (None, None))),
                 retired=ret,
                 related=[],
                 klass=class_of(body.backgroundTag, taxonomy),
@@ -127,27 +136,42 @@ def _render_repo(
             }
         )
     summary = (
-        f"{len(ds.records)} error records at {ds.sha[:SHORT_SHA]}"
+        f"{len(ds.summaries)} error records at {ds.sha[:SHORT_SHA]}"
         f" (dataset version {ds.dataset_version})."
     )
-    pages = repo_pages(
+    repo_pages(
         env,
         ds.repo,
         summary,
-        ds.records,
-        ds.provenance,
+        ds.summaries,
         lambda tag: class_of(tag, taxonomy)[0],
         retired_entries,
+        lambda rel, html: _write(tmp / rel, html),
     )
-    for rel, html in pages.items():
-        _write(tmp / rel, html)
-    return len(ds.records), len(retired_entries), retired_entries
+    return len(ds.summaries), len(retired_entries)
 
 
-def _build(tmp: Path, datasets: list[Dataset], show_progress: bool) -> RenderReport:
+def _write_list(path: Path, items: Iterable[dict[str, Any]]) -> None:
+    """`json.dumps(list(items), ensure_ascii=False, indent=1)` and a newline, one item at a time.
+
+    The same bytes without holding every item, or the whole text, at once.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as out:
+        first = True
+        for item in items:
+            text = json.dumps(item, ensure_ascii=False, indent=1)
+            # no string of the dump holds a raw newline: JSON escapes it, so every "\n" is layout
+            out.write(("[\n " if first else ",\n ") + text.replace("\n", "\n "))
+            first = False
+        out.write("[]\n" if first else "\n]\n")
+
+
+def _build(tmp: Path, datasets: list[Outline], show_progress: bool) -> RenderReport:
     env = _env()
     taxonomy = load_taxonomy()
-    counts = class_counts(r for ds in datasets for r in ds.records)
+    records = [r for ds in datasets for r in ds.summaries]
+    counts = class_counts(records)
     (tmp / "api" / "errors").mkdir(parents=True)
     static = tmp / "static"
     static.mkdir()
@@ -157,31 +181,28 @@ def _build(tmp: Path, datasets: list[Dataset], show_progress: bool) -> RenderRep
             resources.files("pipeline.publish.render").joinpath("static", name).read_bytes(),
         )
     _write(static / "pygments.css", pygments_css())
-    _write(tmp / INDEX_SCRIPT, index_script(datasets))
+    _write(tmp / INDEX_SCRIPT, index_script(records))
     pages = retired_pages = 0
-    total = sum(len(ds.records) for ds in datasets)
     # a terminal sees the record pages counted (most of the time); a pipe or a test sees nothing
-    bar = Progress(total if show_progress else 0, "pages")
+    bar = Progress(len(records) if show_progress else 0, "pages")
     for ds in datasets:
-        n, k, _ = _render_repo(env, tmp, ds, counts, taxonomy, bar)
+        n, k = _render_repo(env, tmp, ds, counts, taxonomy, bar)
         pages, retired_pages = pages + n, retired_pages + k
     bar.__exit__(None, None, None)
-    records = [r for ds in datasets for r in ds.records]
     repos = [
         {
             "repo": ds.repo,
             "sha": ds.sha,
             "datasetVersion": ds.dataset_version,
-            "records": len(ds.records),
+            "records": len(ds.summaries),
             "retired": len(ds.retired),
             "index": f"{ds.repo}/index.html",
         }
         for ds in datasets
     ]
-    provenance = {rid: p for ds in datasets for rid, p in ds.provenance.items()}
-    listings, classes = class_pages(env, records, provenance, lambda tag: class_of(tag, taxonomy))
-    for rel, html in listings.items():
-        _write(tmp / rel, html)
+    classes = class_pages(
+        env, records, lambda tag: class_of(tag, taxonomy), lambda rel, html: _write(tmp / rel, html)
+    )
     _write(
         tmp / "index.html",
         env.get_template("index.html.j2").render(
@@ -207,7 +228,7 @@ def _build(tmp: Path, datasets: list[Dataset], show_progress: bool) -> RenderRep
             f"{'repository' if len(datasets) == 1 else 'repositories'}.",
         ),
     )
-    index = [
+    index = (
         {
             "id": r.id,
             "repo": r.repo,
@@ -217,11 +238,11 @@ def _build(tmp: Path, datasets: list[Dataset], show_progress: bool) -> RenderRep
             "page": page_path(r),
         }
         for r in records
-    ]
-    _write(tmp / "api" / "index.json", json.dumps(index, ensure_ascii=False, indent=1) + "\n")
+    )
+    _write_list(tmp / "api" / "index.json", index)
     _write(tmp / "api" / "repos.json", json.dumps(repos, ensure_ascii=False, indent=1) + "\n")
     _write(tmp / MARKER, "rendered by errdoc; `errdoc render` replaces this directory whole\n")
-    api_files = len(list((tmp / "api" / "errors").iterdir()))
+    api_files = sum(1 for _ in os.scandir(tmp / "api" / "errors"))
     return RenderReport(len(datasets), pages, retired_pages, api_files, Path())
 
 
@@ -254,13 +275,28 @@ def render_site(out: Path, site: Path, show_progress: bool = False) -> RenderRep
 
 
 def _render_once(out: Path, site: Path, show_progress: bool) -> RenderReport:
-    try:
-        datasets = load_all(out)
+    made = not site.parent.exists()
+    site.parent.mkdir(parents=True, exist_ok=True)
+    try:  # the records spill beside the site: the disk that takes the site takes them
+        datasets = outline_all(out, site.parent)
     except DatasetError as exc:
         raise RenderError(str(exc)) from exc
+    except OSError as exc:  # a full disk, a file size limit
+        raise RenderError(
+            f"cannot write the site under {site.parent}: {exc.strerror or exc}"
+        ) from exc
     if not datasets:
+        if made:  # nothing to render leaves nothing behind
+            site.parent.rmdir()
         raise RenderError(f"no dataset under {out}/: run `errdoc extract` first or pass --out")
-    site.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        return _render_outlined(datasets, site, show_progress)
+    finally:
+        for ds in datasets:
+            ds.spill.close()
+
+
+def _render_outlined(datasets: list[Outline], site: Path, show_progress: bool) -> RenderReport:
     tmp = Path(tempfile.mkdtemp(prefix=f".{site.name}.new-", dir=site.parent))
     try:
         report = _build(tmp, datasets, show_progress)
