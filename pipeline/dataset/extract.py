@@ -176,7 +176,7 @@ def _run_locked(
         reached, prepared = None, None
         if job is not None:
             job.send([spec_of(c) for c in contexts], carried.lines, carried.provenance, sha)
-            if make_analyzer is None and len(contexts) <= PREPARE_LIMIT:
+            if analyzer_name == "static" and len(contexts) <= PREPARE_LIMIT:
                 # Explained while the index finishes; its sentences are added when it answers.
                 prepared = {
                     c.record_id: explain_apart(c)
@@ -319,8 +319,10 @@ def _explain_and_publish(
     analyzer = (
         make_analyzer(fresh, run.git_dir, run.sha)
         if make_analyzer is not None
-        else StaticAnalyzer(run.prepared)
+        else StaticAnalyzer()
     )
+    if isinstance(analyzer, StaticAnalyzer) and run.prepared:
+        analyzer.prepared = run.prepared  # explained while the index finished
     fresh_ids = {c.record_id for c in fresh}
     try:
         made = assemble(contexts, fresh_ids, analyzer.analyze(fresh), previous, version, run.root)

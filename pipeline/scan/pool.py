@@ -26,7 +26,6 @@ from pipeline.source.repository import BlobReader, Listing, TreeEntry
 
 INLINE_LIMIT = 16  # below this many files a pool costs more than it saves
 CHUNK_BYTES = 1_000_000
-SCAN_NICENESS = 10
 
 
 @dataclass
@@ -58,10 +57,6 @@ _cache: ScanCache | None = None
 def _init_worker(git_dir: Path, cache_dir: Path) -> None:
     global _reader, _cache
     die_with_parent()  # a killed run leaves no worker behind
-    # The repository index, in its own pool at the same time, is what the run waits for
-    # (its graph, then the paths); the scan is done long before. Where they compete for
-    # cores, the index goes first.
-    os.nice(SCAN_NICENESS)
     _reader = BlobReader(git_dir)
     _cache = ScanCache(cache_dir)
 
