@@ -16,6 +16,8 @@ import time
 from pathlib import Path
 
 import pytest
+from gitrepo import GitRepo
+from test_store import _alive, _children, _cmdline
 
 from pipeline.analyze.static import explain
 from pipeline.core.reach import reach_to_json
@@ -26,7 +28,6 @@ from pipeline.scan.callerpaths import spec_of
 from pipeline.scan.collect import ExtractRequest, build_contexts, locate, scan_entries
 from pipeline.scan.reachstage import build_stage
 from pipeline.source.repository import list_files
-from tests.gitrepo import GitRepo
 
 ROOT = Path(__file__).parent.parent
 REPO = "acme/svc"
@@ -60,6 +61,13 @@ def _repo(path: Path) -> tuple[GitRepo, str]:
     return repo, repo.commit(files)
 
 
+def _request(tmp_path: Path, repo: GitRepo, sha: str) -> ExtractRequest:
+    return ExtractRequest(
+        repo=REPO, rev=sha, out=tmp_path / "out", cache_dir=tmp_path / "cache",
+        source=str(repo.path),
+    )  # fmt: skip
+
+
 def _cli(*args: str, cache: Path) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "ERRDOC_CACHE": str(cache)}
     return subprocess.Popen(
@@ -72,13 +80,10 @@ def test_the_child_gives_the_reach_and_reach_json_an_in_process_index_gives(
     tmp_path: Path,
 ) -> None:
     repo, sha = _repo(tmp_path / "src")
-    request = ExtractRequest(
-        repo=REPO, rev=sha, out=tmp_path / "out", cache_dir=tmp_path / "cache",
-        source=str(repo.path),
-    )  # fmt: skip
+    request = _request(tmp_path, repo, sha)
     git_dir, _, listing = locate(request, None)
     scanned = scan_entries(request, git_dir, listing)
-    contexts = build_contexts(REPO, sha, scanned, {}, ())
+    contexts = build_contexts(REPO, sha, scanned, None, ())
     assert len(contexts) == 2 * FILES
 
     job = ReachJob.start(git_dir, listing.entries, tmp_path / "cache-child", 2)
@@ -159,14 +164,6 @@ def _descendants(pid: int) -> set[int]:
     return found
 
 
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state != "Z"
-
-
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
 def test_a_killed_run_leaves_no_index_process_behind(tmp_path: Path) -> None:
     repo, sha = _repo(tmp_path / "src")
@@ -178,7 +175,7 @@ def test_a_killed_run_leaves_no_index_process_behind(tmp_path: Path) -> None:
     while proc.poll() is None and time.monotonic() < deadline:
         family = _descendants(proc.pid)
         seen |= family
-        if any(p not in _children_of(proc.pid) and "pipeline" in _cmdline(p) for p in family):
+        if any(p not in _children(proc.pid) and "pipeline" in _cmdline(p) for p in family):
             break
         time.sleep(0.002)
     assert proc.poll() is None, "the run ended before its index pool started"
@@ -192,36 +189,19 @@ def test_a_killed_run_leaves_no_index_process_behind(tmp_path: Path) -> None:
     assert not [p for p in seen if _alive(p)]
 
 
-def _children_of(pid: int) -> set[int]:
-    try:
-        return set(map(int, Path(f"/proc/{pid}/task/{pid}/children").read_text().split()))
-    except OSError:
-        return set()
-
-
-def _cmdline(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-    except OSError:
-        return ""
-
-
 def test_static_text_made_before_the_reach_came_is_the_text_made_with_it(
     tmp_path: Path,
 ) -> None:
     """The run explains while the index finishes and adds the reach's sentences after."""
     repo, sha = _repo(tmp_path / "src")
-    request = ExtractRequest(
-        repo=REPO, rev=sha, out=tmp_path / "out", cache_dir=tmp_path / "cache",
-        source=str(repo.path),
-    )  # fmt: skip
+    request = _request(tmp_path, repo, sha)
     result = run_extract(request)
     records = {
         r["id"]: r
         for r in map(json.loads, (result.root / "records.jsonl").read_text().splitlines())
     }
     git_dir, _, listing = locate(request, None)
-    contexts = build_contexts(REPO, sha, scan_entries(request, git_dir, listing), {}, ())
+    contexts = build_contexts(REPO, sha, scan_entries(request, git_dir, listing), None, ())
     stage = build_stage(git_dir, listing.entries, tmp_path / "cache-here", 1)
     assert stage is not None
     named_main = from_main = 0
@@ -242,11 +222,8 @@ def test_paths_found_in_parallel_parts_are_the_paths_found_in_one(tmp_path: Path
 
     repo, sha = _repo(tmp_path / "src")
     listing = list_files(repo.git_dir, sha, suffixes=(".rs",))
-    request = ExtractRequest(
-        repo=REPO, rev=sha, out=tmp_path / "out", cache_dir=tmp_path / "cache",
-        source=str(repo.path),
-    )  # fmt: skip
-    contexts = build_contexts(REPO, sha, scan_entries(request, repo.git_dir, listing), {}, ())
+    request = _request(tmp_path, repo, sha)
+    contexts = build_contexts(REPO, sha, scan_entries(request, repo.git_dir, listing), None, ())
     stage = build_stage(repo.git_dir, listing.entries, tmp_path / "cache", 1)
     assert stage is not None
     specs = [spec_of(c) for c in contexts]

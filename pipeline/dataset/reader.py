@@ -12,7 +12,8 @@ import os
 import re
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -156,13 +157,22 @@ def page_path(record: Paged) -> str:
     return f"{record.repo}/{record.id}-{slug}.html"
 
 
-def _read_json(path: Path) -> Any:
+@contextmanager
+def read_errors(path: Path) -> Iterator[None]:
+    """A dataset file's read failures as every reader says them: one that vanished is
+    `DatasetChanged` (read again), a link, a FIFO or one too large one `DatasetError` line."""
     try:
-        return read_json(path)
+        yield
     except FileNotFoundError as exc:
         raise DatasetChanged(f"{path}: vanished while being read") from exc
-    except OSError as exc:  # a link, a FIFO, too large: said once, in one line
+    except OSError as exc:
         raise DatasetError(str(exc)) from exc
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        with read_errors(path):
+            return read_json(path)
     except ValueError as exc:
         raise DatasetError(f"{path}: unreadable JSON ({exc}); re-run `errdoc extract`") from exc
 

@@ -32,6 +32,7 @@ from pipeline.dataset.reader import (
     check_one_repo,
     dataset_repo,
     provenance_entry,
+    read_errors,
     read_manifest,
     record_bytes,
     record_file,
@@ -114,12 +115,8 @@ def _spilled(spill: IO[bytes], data: bytes) -> None:
 
 def _file_bytes(path: Path) -> bytes:
     """A record file's bytes, failing as `reader` does for any dataset file."""
-    try:
+    with read_errors(path):
         return read_regular(path)
-    except FileNotFoundError as exc:
-        raise DatasetChanged(f"{path}: vanished while being read") from exc
-    except OSError as exc:  # a link, a FIFO, too large: said once, in one line
-        raise DatasetError(str(exc)) from exc
 
 
 def _parsed(path: Path, data: bytes) -> Any:

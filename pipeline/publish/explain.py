@@ -20,7 +20,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from pipeline.core.model import Record
 from pipeline.core.patterns import Budget, LinearPattern, PatternMatch, compile_pattern
-from pipeline.dataset.reader import Dataset, page_path
+from pipeline.dataset.reader import Dataset, Paged, page_path
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 _PLACEHOLDER = "(.+?)"
@@ -93,15 +93,9 @@ class Match:
         }
 
 
-class Listed(Protocol):
+class Listed(Paged, Protocol):
     """What the matcher and the site's rows read of a record: a Record or render's summary."""
 
-    @property
-    def id(self) -> str: ...
-    @property
-    def repo(self) -> str: ...
-    @property
-    def slug(self) -> str: ...
     @property
     def errorMessage(self) -> str: ...
     @property
