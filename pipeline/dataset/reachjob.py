@@ -2,11 +2,12 @@
 its call graph while the run scans, carries and settles ids; the run then sends what its
 sites' reach depends on and gets back their reach and the bytes of `reach.json`.
 
-Why a process: the index of a regeneration is mostly serial work in one process (decode
-the cached file indexes, link the graph, find the carried records' paths), and so is the
-rest of a regeneration (scan the changed files, carry the others, settle ids). Side by side
-on two cores they take the time of the longer one, not of both. A cold run gains less:
-both halves are parallel already and fill the cores.
+Why a process: the index of a regeneration is mostly serial work (decode the cached file
+indexes, link the graph, find the carried records' paths), and so is the rest of a
+regeneration (scan the changed files, carry the others, settle ids): side by side on two
+cores they take the time of the longer one, not of both. A cold run is CPU-bound either
+way; there the run writes the static explanations while the child finishes (the reach's
+two sentences are added when it answers), so no core waits for the other side.
 
 The child is forked before the run opens any reader, so it holds no pipe of the run's; it
 asks the kernel to kill it with the run (`die_with_parent`), and `close` ends it on any
@@ -131,7 +132,7 @@ class ReachJob:
         )
 
     def _send(self, request: _Request) -> None:
-        with contextlib.suppress(OSError):  # the child died: `reach` says so
+        with contextlib.suppress(OSError):  # the child died: `wait` says so
             self._conn.send(request)
 
     def close(self) -> None:
