@@ -154,6 +154,11 @@ def _serve(
 ) -> None:
     """The child: index, link, then answer the one request."""
     die_with_parent()
+    # The child builds one large structure that only grows (file indexes, then the graph)
+    # and ends with the run: the cyclic collector would walk it again and again and find
+    # nothing (decoding risingwave's cached indexes 0.93 -> 0.36 s, linking 1.17 -> 0.85 s;
+    # a regeneration over 50 commits 5.14 -> 4.91 s, mean of 3 alternated).
+    gc.disable()
 
     def advance(count: int) -> None:
         done.value += count

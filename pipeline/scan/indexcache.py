@@ -9,6 +9,7 @@ parsed again. JSON, not pickle: the cache directory is not trusted to hold code.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import sqlite3
@@ -152,9 +153,11 @@ _reader: BlobReader | None = None
 _cache: IndexCache | None = None
 
 
-def _init_worker(git_dir: Path, cache_dir: Path) -> None:
+def _init_worker(git_dir: Path, cache_dir: Path, pooled: bool = False) -> None:
     global _reader, _cache
     die_with_parent()  # a killed run leaves no worker behind
+    if pooled:  # a worker frees what it made file by file: collect as usual, whoever forked it
+        gc.enable()
     _reader = BlobReader(git_dir)
     _cache = IndexCache(cache_dir)
 
@@ -248,7 +251,7 @@ def _run(
     out: list[tuple[TreeEntry, FileIndex | None]] = []
     with (
         ProcessPoolExecutor(
-            workers, initializer=_init_worker, initargs=(git_dir, cache_dir)
+            workers, initializer=_init_worker, initargs=(git_dir, cache_dir, True)
         ) as pool,
         Progress(0 if advance else len(todo), "index") as bar,
     ):
