@@ -108,10 +108,8 @@ def encoded(index: FileIndex) -> str:
 
 def encode_index(index: FileIndex) -> dict[str, Any]:
     """A JSON-able form of a file index: each record the list of its fields, in order."""
-    body: dict[str, Any] = {
-        name: [[getattr(x, f) for f in _NAMES[name]] for x in getattr(index, name)]
-        for name in _FIELDS
-    }
+    # The items are NamedTuples: JSON writes a tuple as the list of its fields, in order.
+    body: dict[str, Any] = {name: getattr(index, name) for name in _FIELDS}
     body["subcommands"] = list(index.subcommands)
     return body
 
@@ -137,7 +135,6 @@ def decode_index(data: dict[str, Any]) -> FileIndex:
     return FileIndex(**parts)
 
 
-_NAMES = {name: list(kind._fields) for name, kind in _TYPES.items()}
 _NESTED_FIELDS = {"params"}  # lists of [name, type] pairs
 _FLAT = {
     name: [i for i, f in enumerate(kind._fields) if f in _TUPLES.get(kind, set()) - _NESTED_FIELDS]

@@ -273,13 +273,16 @@ class _Builder:
         if function is None:
             return
         kind: CallKind
-        if function.type == "identifier":
+        named: Node | None = None  # a method's name: `.f`'s own line in `self\n.a\n.f(x)`
+        shape = function.type
+        if shape == "identifier":
             kind, name, qualifier = "plain", text_of(function), ""
-        elif function.type == "scoped_identifier":
+        elif shape == "scoped_identifier":
             kind, name = "path", text_of(function.child_by_field_name("name"))
             qualifier = text_of(function.child_by_field_name("path"))
-        elif function.type == "field_expression":
-            kind, name = "method", text_of(function.child_by_field_name("field"))
+        elif shape == "field_expression":
+            named = function.child_by_field_name("field")
+            kind, name = "method", text_of(named)
             # `self\n    .field` as `self.field`: the receiver is matched as written
             value = function.child_by_field_name("value")
             qualifier = _RECEIVER_SPACE.sub("", self.snippet(value, 80)) if value else ""
@@ -290,8 +293,7 @@ class _Builder:
             self.snippet(a) for a in (arguments.named_children if arguments else ()) if a.type
             not in ("line_comment", "block_comment")
         )  # fmt: skip
-        named = function.child_by_field_name("field") if kind == "method" else None
-        line = (named or node).start_point[0] + 1  # `.f`'s own line in `self\n.a\n.f(x)`
+        line = (named or node).start_point[0] + 1
         if name in ("subcommand", "new", "with_name") and args:
             found = _SUBCOMMAND.match(args[0])
             if found and (name == "subcommand" or qualifier.endswith(("Command", "App"))):
