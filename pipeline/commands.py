@@ -71,7 +71,7 @@ def run_options(func: F) -> F:
                      help="Cache directory [default: $ERRDOC_CACHE or ~/.cache/errdoc]."),
         click.option("--include", multiple=True, help="Comma-separated globs over repository paths to keep (src/meta/**)."),
         click.option("--exclude", multiple=True, help="Comma-separated globs over repository paths to drop."),
-        click.option("--jobs", type=click.IntRange(1, 64), default=None, help="Parser processes [default: all cores]."),
+        click.option("--jobs", type=click.IntRange(1, 64), default=None, help="Processes parsing and indexing at once [default: all cores; 1: one thing at a time]."),
         click.option("--analyzer", type=click.Choice(["static", "llm"]), default="static", show_default=True,
                      help="static: offline, from the syntax tree; llm: an OpenAI-compatible model."),
         click.option("--model", help="Model for --analyzer llm [default: $ERRDOC_MODEL, else $MODEL]."),

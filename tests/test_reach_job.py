@@ -256,3 +256,21 @@ def test_calls_resolved_in_parallel_parts_make_the_graph_one_process_makes(
             assert parted.entries == alone.entries
     finally:
         callgraph.PARALLEL_FILES = limit
+
+
+def test_with_one_job_the_index_waits_for_the_run_s_sites(tmp_path: Path) -> None:
+    """`--jobs 1` is one thing at a time: the child reads nothing before the run has scanned."""
+    repo, sha = _repo(tmp_path / "src")
+    listing = list_files(repo.git_dir, sha, suffixes=(".rs",))
+    cache = tmp_path / "cache"
+    job = ReachJob.start(repo.git_dir, listing.entries, cache, 1)
+    assert job is not None
+    try:
+        time.sleep(1.0)  # time enough to index 41 small files, had it started
+        assert not list(cache.glob("index-v*.sqlite"))
+        job.send([], {}, {}, sha)
+        reached = job.wait()
+    finally:
+        job.close()
+    assert list(cache.glob("index-v*.sqlite")) and reached.reaches == {}
+    assert json.loads(reached.document)["records"] == {}

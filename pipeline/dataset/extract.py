@@ -176,7 +176,7 @@ def _run_locked(
         reached, prepared = None, None
         if job is not None:
             job.send([spec_of(c) for c in contexts], carried.lines, carried.provenance, sha)
-            if analyzer_name == "static" and len(contexts) <= PREPARE_LIMIT:
+            if analyzer_name == "static" and len(contexts) <= PREPARE_LIMIT and request.jobs != 1:
                 # Explained while the index finishes; its sentences are added when it answers.
                 prepared = {
                     c.record_id: explain_apart(c)

@@ -164,9 +164,11 @@ def _serve(
         done.value += count
 
     try:
+        # `--jobs 1`: one thing at a time, so the index waits until the run has scanned
+        early: _Request | None = conn.recv() if jobs == 1 else None
         stage = build_stage(git_dir, entries, cache_dir, jobs, advance)
         assert stage is not None  # the parent starts a job only with the index on
-        specs, lines, provenance, sha = conn.recv()
+        specs, lines, provenance, sha = early if early is not None else conn.recv()
         every = [*specs, *carried_specs(lines, provenance)]
         rows, found = _reach_in_parts(stage.graph, every, {s.record_id for s in specs}, jobs)
         head = {"format": REACH_FORMAT, "index": INDEX_VERSION, "sha": sha}
