@@ -29,6 +29,7 @@ from pipeline.analyze import SiteContext
 from pipeline.analyze.llm_prompt import load_prompt, site_variables, strict_schema
 from pipeline.analyze.taxonomy import load_taxonomy
 from pipeline.core.model import Explanation
+from pipeline.scan.callerpaths import attach
 from pipeline.scan.collect import (
     ExtractRequest,
     build_contexts,
@@ -36,7 +37,7 @@ from pipeline.scan.collect import (
     locate,
     scan_entries,
 )
-from pipeline.scan.reachstage import build_stage
+from pipeline.scan.reachstage import index_graph
 from tests.llm_server import FakeOpenAI, Reply, answer
 
 V1 = Path(__file__).parent / "prompt_v1"
@@ -87,8 +88,8 @@ def _tokens(args: argparse.Namespace, work: Path) -> tuple[list[SiteContext], di
     contexts = build_contexts(args.repo, sha, scan_entries(request, git_dir, listing))
     # The caller paths the prompt shows, from the index of the whole tree (as extract does).
     whole = index_listing(request, git_dir, sha, listing)
-    reach = build_stage(git_dir, whole.entries, request.cache_dir)
-    contexts = reach.contexts(contexts) if reach is not None else list(contexts)
+    graph = index_graph(git_dir, whole.entries, request.cache_dir)
+    contexts = attach(contexts, graph) if graph is not None else list(contexts)
     encoding = bpe_openai.get_encoding("o200k_base")
     taxonomy, prompt = load_taxonomy(), load_prompt()
     schema = len(

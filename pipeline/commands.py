@@ -17,7 +17,6 @@ from pipeline.core.errors import StoreError
 from pipeline.core.redact import clean_error, escape_json_text, for_terminal
 from pipeline.core.usererror import UserError, default_cache
 from pipeline.dataset.lock import LockedError
-from pipeline.dataset.reachjob import IndexFailed
 from pipeline.scan.collect import (
     AnalyzerChoice,
     ExtractRequest,
@@ -41,7 +40,7 @@ def user_errors(func: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except (SourceError, StoreError, LockedError, IndexFailed, WorkerDied, ValueError) as err:
+        except (SourceError, StoreError, LockedError, WorkerDied, ValueError) as err:
             raise UserError(str(err).splitlines()[0] if str(err) else type(err).__name__) from None
         except BrokenPipeError:  # the reader went away (`| head`): the CLI ends quietly
             raise

@@ -17,16 +17,16 @@ from pathlib import Path
 
 import pytest
 from gitrepo import GitRepo
-from test_store import _alive, _children, _cmdline
+from test_store import _children, _cmdline, _left_alive_after_kill
 
 from pipeline.analyze.static import explain
 from pipeline.core.reach import reach_to_json
 from pipeline.dataset.extract import run_extract
 from pipeline.dataset.reachjob import IndexFailed, ReachJob
 from pipeline.languages import INDEX_VERSION
-from pipeline.scan.callerpaths import spec_of
+from pipeline.scan.callerpaths import attach, spec_of
 from pipeline.scan.collect import ExtractRequest, build_contexts, locate, scan_entries
-from pipeline.scan.reachstage import build_stage
+from pipeline.scan.reachstage import index_graph
 from pipeline.source.repository import list_files
 
 ROOT = Path(__file__).parent.parent
@@ -93,9 +93,9 @@ def test_the_child_gives_the_reach_and_reach_json_an_in_process_index_gives(
         reached = job.wait()
     finally:
         job.close()
-    stage = build_stage(git_dir, listing.entries, tmp_path / "cache-here", 1)
-    assert stage is not None
-    here = stage.contexts(contexts)
+    graph = index_graph(git_dir, listing.entries, tmp_path / "cache-here", 1)
+    assert graph is not None
+    here = attach(contexts, graph)
 
     assert {c.record_id: c.reach for c in here if c.reach} == reached.reaches
     document = json.loads(reached.document)
@@ -179,14 +179,7 @@ def test_a_killed_run_leaves_no_index_process_behind(tmp_path: Path) -> None:
             break
         time.sleep(0.002)
     assert proc.poll() is None, "the run ended before its index pool started"
-    proc.send_signal(signal.SIGKILL)
-    proc.wait(10)
-    if proc.stderr:
-        proc.stderr.close()
-    deadline = time.monotonic() + 10
-    while any(_alive(p) for p in seen) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not [p for p in seen if _alive(p)]
+    assert not _left_alive_after_kill(proc, seen)
 
 
 def test_static_text_made_before_the_reach_came_is_the_text_made_with_it(
@@ -202,10 +195,10 @@ def test_static_text_made_before_the_reach_came_is_the_text_made_with_it(
     }
     git_dir, _, listing = locate(request, None)
     contexts = build_contexts(REPO, sha, scan_entries(request, git_dir, listing), None, ())
-    stage = build_stage(git_dir, listing.entries, tmp_path / "cache-here", 1)
-    assert stage is not None
+    graph = index_graph(git_dir, listing.entries, tmp_path / "cache-here", 1)
+    assert graph is not None
     named_main = from_main = 0
-    for context in stage.contexts(contexts):
+    for context in attach(contexts, graph):
         made = explain(context)
         record = records[context.record_id]
         assert record["triggerScenarios"] == made.triggerScenarios
@@ -224,13 +217,13 @@ def test_paths_found_in_parallel_parts_are_the_paths_found_in_one(tmp_path: Path
     listing = list_files(repo.git_dir, sha, suffixes=(".rs",))
     request = _request(tmp_path, repo, sha)
     contexts = build_contexts(REPO, sha, scan_entries(request, repo.git_dir, listing), None, ())
-    stage = build_stage(repo.git_dir, listing.entries, tmp_path / "cache", 1)
-    assert stage is not None
+    graph = index_graph(repo.git_dir, listing.entries, tmp_path / "cache", 1)
+    assert graph is not None
     specs = [spec_of(c) for c in contexts]
     wanted = {s.record_id for s in specs[::2]}
-    alone = _rows_of(stage.graph, specs, wanted)
+    alone = _rows_of(graph, specs, wanted)
     for parts in (2, 3):
-        assert _reach_in_parts(stage.graph, specs, wanted, parts, minimum=0) == alone
+        assert _reach_in_parts(graph, specs, wanted, parts, minimum=0) == alone
     assert len(alone[0]) == len(specs) and set(alone[1]) == wanted
 
 

@@ -450,14 +450,19 @@ def test_a_killed_run_leaves_no_worker_process_behind(tmp_path: Path) -> None:
         workers = {p for p in _children(proc.pid) if "pipeline" in _cmdline(p)}
         time.sleep(0.002)
     assert workers, "the run ended before its pool started"
+    assert not _left_alive_after_kill(proc, workers)
+
+
+def _left_alive_after_kill(proc: subprocess.Popen[bytes], pids: set[int]) -> list[int]:
+    """SIGKILL the run, then the processes among `pids` still alive 10 s later."""
     proc.send_signal(signal.SIGKILL)
     proc.wait(10)
     if proc.stderr:
         proc.stderr.close()
     deadline = time.monotonic() + 10
-    while any(_alive(p) for p in workers) and time.monotonic() < deadline:
+    while any(_alive(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not [p for p in workers if _alive(p)]
+    return [p for p in pids if _alive(p)]
 
 
 def _cmdline(pid: int) -> str:
@@ -468,11 +473,15 @@ def _cmdline(pid: int) -> str:
 
 
 def test_reach_json_is_valid_json_with_one_record_per_line() -> None:
-    from pipeline.dataset.store import reach_file
+    from pipeline.dataset.store import reach_file, reach_row
+
+    def file_of(document: dict[str, Any]) -> bytes:
+        head = {k: v for k, v in document.items() if k != "records"}
+        return reach_file(head, {rid: reach_row(r) for rid, r in document["records"].items()})
 
     document = {"format": 1, "sha": "x", "records": {"b": {"p": [1]}, "a": {"q": "é\n"}}}
-    body = reach_file(document)
+    body = file_of(document)
     assert json.loads(body) == document
     lines = body.decode().splitlines()
     assert lines[1:3] == ['"a":{"q":"é\\n"},', '"b":{"p":[1]}']  # sorted, one per line
-    assert json.loads(reach_file({"records": {}})) == {"records": {}}
+    assert json.loads(file_of({"records": {}})) == {"records": {}}

@@ -29,19 +29,18 @@ from typing import Any
 from pipeline.core.orphans import die_with_parent
 from pipeline.core.progress import Progress
 from pipeline.core.reach import Reach, reach_to_json
-from pipeline.dataset.store import reach_file_of_rows, reach_row
-from pipeline.languages import INDEX_VERSION
+from pipeline.dataset.store import reach_file, reach_row
 from pipeline.scan.callerpaths import SiteSpec, reaches_of
 from pipeline.scan.callgraph import CallGraph
-from pipeline.scan.forked import map_forked, parts_wanted, portable
-from pipeline.scan.reachstage import REACH_FORMAT, build_stage, carried_specs, index_enabled
+from pipeline.scan.forked import WorkerDied, map_forked, parts_wanted, portable
+from pipeline.scan.reachstage import carried_specs, index_enabled, index_graph, reach_head
 from pipeline.source.repository import TreeEntry
 
 _POLL_SECONDS = 0.1
 
 
-class IndexFailed(RuntimeError):
-    """The index child failed or died; the message says how."""
+class IndexFailed(WorkerDied):
+    """The index child died; the message says how and what to do."""
 
 
 @dataclass(frozen=True)
@@ -166,13 +165,12 @@ def _serve(
     try:
         # `--jobs 1`: one thing at a time, so the index waits until the run has scanned
         early: _Request | None = conn.recv() if jobs == 1 else None
-        stage = build_stage(git_dir, entries, cache_dir, jobs, advance)
-        assert stage is not None  # the parent starts a job only with the index on
+        graph = index_graph(git_dir, entries, cache_dir, jobs, advance)
+        assert graph is not None  # the parent starts a job only with the index on
         specs, lines, provenance, sha = early if early is not None else conn.recv()
         every = [*specs, *carried_specs(lines, provenance)]
-        rows, found = _reach_in_parts(stage.graph, every, {s.record_id for s in specs}, jobs)
-        head = {"format": REACH_FORMAT, "index": INDEX_VERSION, "sha": sha}
-        answer: tuple[Any, ...] = ("ok", found, reach_file_of_rows(head, rows))
+        rows, found = _reach_in_parts(graph, every, {s.record_id for s in specs}, jobs)
+        answer: tuple[Any, ...] = ("ok", found, reach_file(reach_head(sha), rows))
     except BaseException as exc:
         answer = ("error", portable(exc))
     with contextlib.suppress(OSError):  # the run is gone

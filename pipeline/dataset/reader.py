@@ -12,12 +12,12 @@ import os
 import re
 import time
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from pydantic import ValidationError
 
@@ -359,6 +359,7 @@ class DatasetChanged(DatasetError):
 
 
 READ_ATTEMPTS = 5
+_T = TypeVar("_T")
 
 
 def load_all(out: Path) -> list[Dataset]:
@@ -367,9 +368,15 @@ def load_all(out: Path) -> list[Dataset]:
     A publish swaps a whole dataset directory in one step; a reader that meets the
     swap half-way (a listed file gone) reads again, and gives up in one line.
     """
+    return read_every(out, load_dataset)
+
+
+def read_every(out: Path, read: Callable[[Path], _T]) -> list[_T]:
+    """`read` of every dataset under OUT; all read again when a publish swaps one in
+    half-way (a listed file gone), and one line when that keeps happening."""
     for _ in range(READ_ATTEMPTS):
         try:
-            return [load_dataset(p) for p in dataset_dirs(out)]
+            return [read(p) for p in dataset_dirs(out)]
         except (DatasetChanged, FileNotFoundError, NotADirectoryError):
             time.sleep(0.05)
     raise DatasetError(f"{out} kept changing while being read (an extract publishing?); run again")

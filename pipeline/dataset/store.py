@@ -112,21 +112,15 @@ def compact_json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def reach_file(document: Mapping[str, Any]) -> bytes:
-    """`reach.json`: valid JSON with one record's reach per line, so that a version
-    committed to git changes the lines of the records whose paths changed."""
-    records = document.get("records") or {}
-    rows = {rid: reach_row(records[rid]) for rid in records}
-    return reach_file_of_rows({k: v for k, v in document.items() if k != "records"}, rows)
-
-
 def reach_row(reach: Mapping[str, Any]) -> str:
     """One record's reach as `reach.json` writes it (compact, UTF-8 kept)."""
     return _COMPACT.encode(reach)  # one encoder for 6,000 records: json.dumps makes one a call
 
 
-def reach_file_of_rows(head: Mapping[str, Any], rows: Mapping[str, str]) -> bytes:
-    """`reach_file` of a document whose records are already `reach_row`s, by record id."""
+def reach_file(head: Mapping[str, Any], rows: Mapping[str, str]) -> bytes:
+    """`reach.json` from its head and each record's `reach_row` by id: valid JSON with one
+    record per line, so that a version committed to git changes the lines of the records
+    whose paths changed."""
     compact = _COMPACT.encode
     body = ",\n".join(f"{compact(rid)}:{rows[rid]}" for rid in sorted(rows))
     top = compact(dict(head))[:-1] + ("," if head else "")

@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-import time
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -25,14 +24,13 @@ from pydantic import ValidationError
 
 from pipeline.core.model import Record, RecordFile, Retired
 from pipeline.dataset.reader import (
-    READ_ATTEMPTS,
-    DatasetChanged,
     DatasetError,
     check_dataset_dir,
     check_one_repo,
     dataset_repo,
     provenance_entry,
     read_errors,
+    read_every,
     read_manifest,
     record_bytes,
     record_file,
@@ -40,7 +38,6 @@ from pipeline.dataset.reader import (
     retired_entries,
 )
 from pipeline.dataset.safefile import load_json, open_regular, read_regular
-from pipeline.dataset.store import dataset_dirs
 
 
 class Summary(NamedTuple):
@@ -250,9 +247,4 @@ def outline(repo_dir: Path, spill_dir: Path | None = None) -> Outline:
 
 def outline_all(out: Path, spill_dir: Path | None = None) -> list[Outline]:
     """Every dataset under OUT outlined; read again when a publish swaps one in half-way."""
-    for _ in range(READ_ATTEMPTS):
-        try:
-            return [outline(p, spill_dir) for p in dataset_dirs(out)]
-        except (DatasetChanged, FileNotFoundError, NotADirectoryError):
-            time.sleep(0.05)
-    raise DatasetError(f"{out} kept changing while being read (an extract publishing?); run again")
+    return read_every(out, lambda repo_dir: outline(repo_dir, spill_dir))

@@ -64,7 +64,6 @@ class CallGraph:
     clap_enums: frozenset[str] = frozenset()  # enums deriving clap's `Subcommand`/`Parser`
     subcommands: frozenset[str] = frozenset()  # clap builder `Command::new("x")` names
     named: dict[tuple[str, str], list[tuple[str, Definition]]] = field(default_factory=dict)
-    _crate_files: dict[str, list[str]] = field(default_factory=dict)
     derived: dict[Any, Any] = field(default_factory=dict)  # lookups others memoize per graph
 
     def enclosing(self, path: str, line: int) -> int | None:
@@ -78,10 +77,13 @@ class CallGraph:
 
     def crate_files(self, crate: str) -> list[str]:
         """The indexed files of a crate, sorted (grouped once per graph)."""
-        if not self._crate_files:
+        if "crate files" not in self.derived:
+            grouped: dict[str, list[str]] = {}
             for path in sorted(self.indexes):
-                self._crate_files.setdefault(_crate(path), []).append(path)
-        return self._crate_files.get(crate, [])
+                grouped.setdefault(_crate(path), []).append(path)
+            self.derived["crate files"] = grouped
+        files: list[str] = self.derived["crate files"].get(crate, [])
+        return files
 
     def definitions(self, kind: str, name: str) -> list[tuple[str, Definition]]:
         """Every definition of a kind and name, as `(path, definition)`."""

@@ -1,25 +1,19 @@
-"""The index stage of a run: index every file (cached per blob), build the call graph, and
-give each site its `Reach`. `ERRDOC_NO_INDEX=1` turns it off (records are the same either way;
-only the dataset's `reach.json` and the explanations that use a path differ)."""
+"""The index stage of a run: index every file (cached per blob) and build the call graph;
+`callerpaths` gives each site its `Reach` from it. `ERRDOC_NO_INDEX=1` turns it off (records
+are the same either way; only the dataset's `reach.json` and the explanations that use a
+path differ)."""
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from pipeline.core.reach import CallerPath, Reach, reach_to_json
 from pipeline.languages import INDEX_VERSION
-from pipeline.scan.callerpaths import (
-    SiteSpec,
-    reaches_of,
-    spec_of,
-)
+from pipeline.scan.callerpaths import SiteSpec
 from pipeline.scan.callgraph import CallGraph
-from pipeline.scan.context import SiteContext
 from pipeline.scan.entrypoints import build_graph
 from pipeline.scan.indexcache import index_entries
 from pipeline.source.repository import TreeEntry
@@ -32,56 +26,24 @@ def index_enabled() -> bool:
     return os.environ.get("ERRDOC_NO_INDEX", "") in ("", "0")
 
 
-@dataclass
-class ReachStage:
-    """The graph of one commit and the reach of every record, by record id."""
-
-    graph: CallGraph
-    reaches: dict[str, Reach] = field(default_factory=dict)
-    _memo: dict[int, tuple[tuple[CallerPath, ...], int]] = field(default_factory=dict)
-
-    def contexts(self, contexts: Sequence[SiteContext]) -> list[SiteContext]:
-        """The contexts with their reach filled in (and remembered for `reach.json`)."""
-        self.sites(spec_of(c) for c in contexts)
-        return [replace(c, reach=self.reaches.get(c.record_id)) for c in contexts]
-
-    def sites(self, specs: Iterable[SiteSpec]) -> None:
-        """The reach of sites scanned at this commit, remembered by record id."""
-        self.reaches.update(reaches_of(specs, self.graph, self._memo))
-
-    def carried(
-        self, lines: Mapping[str, str], provenance: Mapping[str, Mapping[str, Any]]
-    ) -> None:
-        """The reach of records carried over unparsed, from their record and provenance."""
-        self.sites(carried_specs(lines, provenance))
-
-    def document(self, sha: str) -> dict[str, Any]:
-        """The body of `reach.json`."""
-        shared: dict[int, Any] = {}
-        return {
-            "format": REACH_FORMAT,
-            "index": INDEX_VERSION,
-            "sha": sha,
-            "records": {
-                rid: reach_to_json(self.reaches[rid], shared) for rid in sorted(self.reaches)
-            },
-        }
+def reach_head(sha: str) -> dict[str, Any]:
+    """What `reach.json` says of itself before its records."""
+    return {"format": REACH_FORMAT, "index": INDEX_VERSION, "sha": sha}
 
 
-def build_stage(
+def index_graph(
     git_dir: Path,
     entries: Sequence[TreeEntry],
     cache_dir: Path,
     jobs: int | None = None,
     advance: Callable[[int], None] | None = None,
-) -> ReachStage | None:
+) -> CallGraph | None:
     """Index the commit's files and build its call graph; None when the index is turned off.
 
     `advance(n)` is told of each n files indexed (default: a progress bar of its own)."""
     if not index_enabled():
         return None
-    indexes = index_entries(git_dir, entries, cache_dir, jobs, advance)
-    return ReachStage(build_graph(indexes, jobs))
+    return build_graph(index_entries(git_dir, entries, cache_dir, jobs, advance), jobs)
 
 
 def carried_specs(
