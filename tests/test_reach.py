@@ -464,3 +464,58 @@ def test_a_call_in_a_method_chain_is_on_the_line_of_its_method() -> None:
     source = b"fn f(s: S) {\n    let x = s\n        .a()\n        .go(1);\n    g(x);\n}\n"
     calls = index_file("src/lib.rs", source).calls
     assert [(c.name, c.line) for c in calls] == [("a", 3), ("go", 4), ("g", 5)]
+
+
+def _graph_of(files: dict[str, str]) -> CallGraph:
+    from pipeline.languages.rust.index import index_file
+
+    return build_graph({path: index_file(path, text.encode()) for path, text in files.items()})
+
+
+def test_a_glob_import_reaches_what_the_globbed_module_imports() -> None:
+    graph = _graph_of(
+        {
+            "crates/exec/src/barrier.rs": "pub fn expect_first() {}\n",
+            "crates/exec/src/other.rs": "pub fn expect_first() {}\n",
+            "crates/exec/src/prelude.rs": "pub use crate::barrier::expect_first;\n",
+            "crates/exec/src/join.rs": "use crate::prelude::*;\npub fn run() { expect_first(); }\n",
+            "crates/exec/src/utils.rs": "pub fn rename() {}\n",
+            "crates/exec/src/catalog/mod.rs": "use crate::utils::rename;\nmod alter;\n",
+            "crates/exec/src/catalog/alter.rs": "use super::*;\npub fn alter() { rename(); }\n",
+        }
+    )
+
+    def callers(path: str, name: str) -> list[tuple[str, str]]:
+        (target,) = [
+            i for i, n in enumerate(graph.nodes) if n.path == path and n.definition.name == name
+        ]
+        return [(graph.nodes[e.caller].label, e.resolution) for e in graph.callers.get(target, [])]
+
+    # `prelude` re-exports `barrier`'s fn: `other`'s same-named fn is not in scope
+    assert callers("crates/exec/src/barrier.rs", "expect_first") == [("run", "import")]
+    assert callers("crates/exec/src/other.rs", "expect_first") == []
+    # `use super::*` brings in what the parent module imports
+    assert callers("crates/exec/src/utils.rs", "rename") == [("alter", "import")]
+
+
+def test_the_index_leaves_test_items_unparsed_and_their_imports_out() -> None:
+    from pipeline.languages.rust.index import index_file
+
+    product = (
+        "use crate::engine::*;\n\npub fn run() {\n    start(1);\n}\n\n"
+        "pub struct Config {\n    pub name: String,\n}\n"
+    )
+    tests = (
+        "#[cfg(test)]\nmod tests {\n    use super::*;\n    use crate::fake::start;\n\n"
+        "    #[test]\n    fn t() {\n        static LIMIT: u32 = 1;\n        run();\n    }\n}\n"
+    )
+    blank = "\n" * tests.count("\n")
+    alone = index_file("src/lib.rs", (product + "\n" + blank).encode())
+    index = index_file("src/lib.rs", (product + "\n" + tests).encode())
+    assert index == alone
+    assert [u.path for u in index.uses] == ["crate::engine"]
+    # A cut that would not parse (an item at column 0 inside the test module) parses whole.
+    broken = tests.replace("    #[test]\n    fn t()", "\n#[test]\nfn t()")
+    assert index_file("src/lib.rs", (product + "\n" + broken).encode()).definitions == (
+        alone.definitions
+    )

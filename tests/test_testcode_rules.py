@@ -89,3 +89,19 @@ fn kept() { panic!("compiled when not testing: product code"); }
             "compiled when not testing: product code",
         ]
     }
+
+
+@pytest.mark.parametrize("pattern", ["*test-support", "e2e_test?", "[bt]ests", "[!t]ests", "a.b*"])
+@pytest.mark.parametrize(
+    "segment",
+    ["cargo-test-support", "e2e_tests", "e2e_test", "tests", "bests", "xests", "a.bc", "axbc"],
+)
+def test_a_test_directory_pattern_matches_a_segment_as_fnmatch_does(
+    pattern: str, segment: str
+) -> None:
+    import fnmatch
+    import re
+
+    from pipeline.languages.rust.testcode import _segment
+
+    assert bool(re.fullmatch(_segment(pattern), segment)) is fnmatch.fnmatchcase(segment, pattern)

@@ -386,7 +386,58 @@ def _plain_call(
     # Anything else is in scope only through a glob import (`use super::*`, `use a::b::*`):
     # a same-named fn elsewhere in the crate is not what a bare name calls.
     globbed = [n for n in found if any(_glob_reaches(g, node, graph.nodes[n]) for g in globs)]
+    if not globbed:
+        globbed = _reexported(graph, tables, node, call.name, globs)
     return "import", _narrow(graph, node, globbed, call)
+
+
+def _reexported(
+    graph: CallGraph, tables: _Tables, caller: Node, name: str, globs: Sequence[str]
+) -> list[int]:
+    """Fns named `name` that a glob brings in through a `use` of the module it names:
+    `use crate::executor::prelude::*` where `prelude.rs` says `pub use
+    crate::executor::{expect_first_barrier, ..}`. One level, as a reader follows it."""
+    found: list[int] = []
+    for glob in globs:
+        path = _module_file(graph, glob, caller)
+        for use in graph.indexes[path].uses if path is not None else ():
+            if use.alias != name:
+                continue
+            *segments, target = use.path.split("::")
+            wanted = [s for s in segments if s not in ("crate", "self", "super")]
+            named = tables.free.get(target, [])
+            found += _by_suffix(graph, named, wanted) if named and wanted else named
+    return list(dict.fromkeys(found))
+
+
+def _module_file(graph: CallGraph, glob: str, caller: Node) -> str | None:
+    """The indexed file of the module a glob import names (`crate::a::b`, `super::b`,
+    `other_crate::b`), or None when it is not a file of the repository."""
+    if "module files" not in graph.derived:
+        files: dict[tuple[str, str], str] = {}
+        crates: dict[str, str] = {}  # `cargo_util` -> `crates/cargo-util`
+        for path in sorted(graph.indexes):
+            files.setdefault((_crate(path), module_of(path)), path)
+            crates.setdefault(crate_name(_crate(path)), _crate(path))
+        graph.derived["module files"], graph.derived["crate dirs"] = files, crates
+    files, crates = graph.derived["module files"], graph.derived["crate dirs"]
+    segments = glob.split("::")
+    if segments[0] in ("crate", "self", "super"):
+        crate = caller.crate
+        base = (
+            [] if segments[0] == "crate" else (caller.module.split("::") if caller.module else [])
+        )
+        while segments and segments[0] in ("self", "super", "crate"):
+            if segments[0] == "super" and base:
+                base = base[:-1]
+            segments = segments[1:]
+        segments = base + segments
+    elif segments[0] in crates:
+        crate, segments = crates[segments[0]], segments[1:]
+    else:
+        return None
+    found: str | None = files.get((crate, "::".join(segments)))
+    return found
 
 
 def _glob_reaches(glob: str, caller: Node, candidate: Node) -> bool:

@@ -7,7 +7,7 @@ from bisect import bisect_right
 from functools import cache
 from importlib import resources
 
-from tree_sitter import Node, Query, QueryCursor
+from tree_sitter import Node, Query, QueryCursor, Tree
 
 from pipeline.core.index import (
     Arm,
@@ -35,6 +35,7 @@ from pipeline.languages.rust.index_items import (
     text_of,
     token_arity,
 )
+from pipeline.languages.rust.regions import parse_ranges, product_units, ranges_of
 from pipeline.languages.rust.sites import LANGUAGE, parser
 from pipeline.languages.rust.testcode import is_test_path
 
@@ -44,7 +45,7 @@ _TEST_DIRECTORY = re.compile(
     r"(?:^|/)(?:[\w-]*[_-])?(?:tests?|test_utils?|testing)(?:[_-][\w-]*)?/"
 )
 # Bump when `index_file` may answer differently for the same bytes: it keys the index cache.
-INDEX_VERSION = "10"
+INDEX_VERSION = "11"
 
 _KEYWORDS = frozenset(
     [
@@ -122,7 +123,7 @@ def index_file(path: str, source: bytes) -> FileIndex:
     """Definitions, calls, imports, dispatch arms and routes of one file (test code left out)."""
     if is_test_path(path) or _TEST_DIRECTORY.search(path):
         return FileIndex()
-    tree = parser().parse(source)
+    tree = _parse_product(source)
     if file_is_test(tree.root_node):
         return FileIndex()
     # The binding's lists are not in document order (nor the same order twice): sorted, outer
@@ -156,6 +157,19 @@ def index_file(path: str, source: bytes) -> FileIndex:
         builder.local(node)
     builder.arms_of(captures.get("arm", []))
     return builder.result()
+
+
+def _parse_product(source: bytes) -> Tree:
+    """The file parsed without its top-level `#[cfg(test)]` items (~15% of risingwave's
+    bytes: nothing in them is indexed), positions those of the whole file; the whole file
+    when that parse shows errors (the cut was wrong), as `regions.parse_units` does."""
+    units = product_units(source)
+    ranges = ranges_of(source, units) if units is not None else None
+    if ranges is not None:
+        tree = parse_ranges(parser(), source, ranges)
+        if not tree.root_node.has_error:
+            return tree
+    return parser().parse(source)
 
 
 class _Builder:

@@ -53,7 +53,9 @@ def item_context(node: Node, kind: str) -> tuple[str | None, str | None, str, bo
             owner = None  # a struct-like variant's field: not a field of a struct
             break
         elif kind_of == "function_item" and kind != "fn":
-            break  # a local item: not reachable by name from elsewhere
+            # a local item: not reachable by name from elsewhere; test code if its fn is
+            test = in_test(parent)
+            break
         elif kind_of == "function_item":
             nested = True
         elif kind_of == "mod_item":

@@ -170,6 +170,27 @@ def relevant_units(source: bytes, hints: Sequence[int]) -> list[Unit]:
     return units
 
 
+def product_units(source: bytes) -> list[Unit] | None:
+    """The top-level items but the `#[cfg(test)]` ones (cut as `relevant_units` cuts), or
+    None when the file has none of those: what the index parses of a file."""
+    starts = [0, *(m.end() for m in _ITEM_BOUNDARY.finditer(source))]
+    tests: set[int] = set()
+    index = source.find(_TEST_ITEM)
+    while index >= 0:
+        chunk = bisect_right(starts, index + 1) - 1
+        if starts[chunk] == index + 1:
+            tests.add(chunk)
+        index = source.find(_TEST_ITEM, index + 1)
+    if not tests:
+        return None
+    ends = [*starts[1:], len(source)]
+    return [
+        Unit(((start, end),), (start, end))
+        for chunk, (start, end) in enumerate(zip(starts, ends, strict=True))
+        if chunk not in tests
+    ]
+
+
 def lead_start(source: bytes, start: int, floor: int) -> int:
     """Where the blank, attribute and comment lines right above `start` begin (not above `floor`).
 

@@ -7,7 +7,6 @@ test module file is known as one from its parent's `#[cfg(test)] mod x;` (see
 
 from __future__ import annotations
 
-import fnmatch
 import functools
 import posixpath
 import re
@@ -36,15 +35,39 @@ def _dir_patterns() -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(line.split("/")) for line in lines if line and not line.startswith("#"))
 
 
+@functools.cache
+def _test_dirs() -> re.Pattern[str]:
+    """`_dir_patterns` as one expression over a path's directories, each run of segments
+    `fnmatchcase`'s way (`*`, `?`, `[..]` within one segment): one search instead of
+    ~20 `fnmatch` calls per directory (150 us a path, both in the scan and the index)."""
+    runs = ("/".join(_segment(s) for s in pattern) for pattern in _dir_patterns())
+    return re.compile("(?:^|/)(?:" + "|".join(runs) + ")/")
+
+
+def _segment(pattern: str) -> str:
+    """One `fnmatchcase` segment as an expression that stays inside the segment."""
+    out, i = [], 0
+    while i < len(pattern):
+        char = pattern[i]
+        close = pattern.find("]", i + 2) if char == "[" else -1
+        if char == "*":
+            out.append("[^/]*")
+        elif char == "?":
+            out.append("[^/]")
+        elif close > 0:  # a class, `[!..]` negated as fnmatch does
+            inside = pattern[i + 1 : close]
+            inside = "^" + inside[1:] if inside.startswith("!") else inside
+            out.append("(?!/)[" + inside.replace("\\", "\\\\") + "]")
+            i = close
+        else:
+            out.append(re.escape(char))
+        i += 1
+    return "".join(out)
+
+
 def is_test_path(path: str) -> bool:
     """A file under a test, bench or fixture directory (`pipeline/data/test_dirs.txt`)."""
-    dirs = path.split("/")[:-1]
-    for pattern in _dir_patterns():
-        for start in range(len(dirs) - len(pattern) + 1):
-            run = dirs[start : start + len(pattern)]
-            if all(fnmatch.fnmatchcase(d, p) for d, p in zip(run, pattern, strict=True)):
-                return True
-    return False
+    return _test_dirs().search(path, 0, path.rfind("/") + 1) is not None
 
 
 def declared_test_modules(source: bytes) -> tuple[str, ...]:
