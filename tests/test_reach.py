@@ -10,7 +10,7 @@ from gitrepo import GitRepo
 from reach_fixtures import WORKSPACE, line_of
 from regen_fixtures import cli
 
-from pipeline.core.index import FileIndex
+from pipeline.core.index import FileIndex, Subcommand
 from pipeline.core.model import Record
 from pipeline.core.reach import reach_from_json
 from pipeline.dataset.reader import page_path
@@ -267,7 +267,7 @@ mod tests {
         ("e", "a::d"),
         ("*", "a::f"),
     ]
-    assert index_file("tests/it.rs", source) == FileIndex()
+    assert index_file("tests/it.rs", source) == FileIndex(clean=False)
 
 
 def test_the_index_cache_reparses_only_changed_blobs(tmp_path: Path) -> None:
@@ -279,7 +279,7 @@ def test_the_index_cache_reparses_only_changed_blobs(tmp_path: Path) -> None:
         decode_index(json.loads(json.dumps(encode_index(first["src/a.rs"])))) == first["src/a.rs"]
     )
     # a marked entry for the unchanged blob: if it were parsed again, the mark would be gone
-    marked = FileIndex(subcommands=("marked",))
+    marked = FileIndex(subcommands=(Subcommand("marked", 1),))
     cache = IndexCache(tmp_path / "cache")
     cache.put_many({repo.blob_sha("src/b.rs"): marked})
     cache.close()

@@ -15,6 +15,10 @@ from typing import Literal, NamedTuple
 
 DefKind = Literal["fn", "struct", "enum", "variant", "const", "static", "type", "trait", "field"]
 CallKind = Literal["plain", "path", "method"]
+# The order of a file's definitions: by kind, then in document order.
+DEF_KINDS: tuple[DefKind, ...] = (
+    "fn", "struct", "enum", "variant", "const", "static", "type", "trait", "field",
+)  # fmt: skip
 
 
 class Definition(NamedTuple):
@@ -55,6 +59,7 @@ class Use(NamedTuple):
 
     alias: str
     path: str
+    line: int = 0  # of the `use` declaration
 
 
 class Local(NamedTuple):
@@ -83,6 +88,13 @@ class Route(NamedTuple):
     line: int
 
 
+class Subcommand(NamedTuple):
+    """A clap builder subcommand: `.subcommand(Command::new("x"))` (every one, as written)."""
+
+    name: str
+    line: int
+
+
 class Impl(NamedTuple):
     """An `impl` block: `impl Trait for Type` (trait None for an inherent impl)."""
 
@@ -102,4 +114,7 @@ class FileIndex:
     arms: tuple[Arm, ...] = ()
     routes: tuple[Route, ...] = ()
     impls: tuple[Impl, ...] = ()
-    subcommands: tuple[str, ...] = ()  # `.subcommand(Command::new("x"))` names (clap builder)
+    subcommands: tuple[Subcommand, ...] = ()
+    # Made from a parse without errors (of the file's items but its `#[cfg(test)]` ones):
+    # only such an index is split by unit to index a later version (`index_file_after`).
+    clean: bool = True

@@ -75,3 +75,10 @@ class Language(Protocol):
     def index_file(self, path: str, source: bytes) -> FileIndex:
         """Definitions, calls and imports of one file, for the repository index (pure)."""
         ...
+
+    def index_file_after(
+        self, path: str, source: bytes, old_source: bytes, old_index: FileIndex
+    ) -> FileIndex:
+        """`index_file`, reusing the index of an earlier version (`old_index` of
+        `old_source`) for what did not change (pure; the same answer either way)."""
+        ...

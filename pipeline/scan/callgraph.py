@@ -152,7 +152,7 @@ def link(indexes: Mapping[str, FileIndex], jobs: int | None = 1) -> CallGraph:
             for d in index.definitions
             if d.kind == "enum" and any("Subcommand" in a or "Parser" in a for a in d.attrs)
         ),
-        subcommands=frozenset(s for index in indexes.values() for s in index.subcommands),
+        subcommands=frozenset(s.name for index in indexes.values() for s in index.subcommands),
     )
     for path in sorted(indexes):
         for d in indexes[path].definitions:

@@ -18,7 +18,17 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pipeline.core.index import Arm, Call, Definition, FileIndex, Impl, Local, Route, Use
+from pipeline.core.index import (
+    Arm,
+    Call,
+    Definition,
+    FileIndex,
+    Impl,
+    Local,
+    Route,
+    Subcommand,
+    Use,
+)
 from pipeline.core.orphans import die_with_parent
 from pipeline.core.progress import Progress
 from pipeline.languages import INDEX_VERSION, language_of
@@ -27,7 +37,7 @@ from pipeline.source.repository import BlobReader, TreeEntry
 
 INLINE_LIMIT = 16
 _T = TypeVar("_T")
-_FIELDS = ("definitions", "calls", "uses", "locals", "arms", "routes", "impls")
+_FIELDS = ("definitions", "calls", "uses", "locals", "arms", "routes", "impls", "subcommands")
 _TYPES: dict[str, Any] = {
     "definitions": Definition,
     "calls": Call,
@@ -36,6 +46,7 @@ _TYPES: dict[str, Any] = {
     "arms": Arm,
     "routes": Route,
     "impls": Impl,
+    "subcommands": Subcommand,
 }
 _TUPLES = {  # fields stored as JSON lists that are tuples in the dataclass
     Definition: {f for f in Definition._fields if f in ("params", "attrs", "status_codes")},
@@ -55,6 +66,12 @@ class IndexCache:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute(
             "CREATE TABLE IF NOT EXISTS indexes (blob TEXT PRIMARY KEY, body TEXT NOT NULL)"
+        )
+        # The blob each path held when last indexed: a changed file is indexed from that
+        # version's index, parsing only the units that changed (`index_file_after`). Any
+        # repository's path may be here: a blob this repository lacks is simply not used.
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS paths (path TEXT PRIMARY KEY, blob TEXT NOT NULL)"
         )
 
     def get_many(self, blobs: Iterable[str]) -> dict[str, FileIndex]:
@@ -85,6 +102,25 @@ class IndexCache:
             found.update(blob for (blob,) in rows)
         return found
 
+    def last_blobs(self, paths: Iterable[str]) -> dict[str, str]:
+        """The blob each of `paths` held when it was last indexed (those known)."""
+        wanted = list(dict.fromkeys(paths))
+        found: dict[str, str] = {}
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = self._db.execute(f"SELECT path, blob FROM paths WHERE path IN ({marks})", chunk)
+            found.update(rows)
+        return found
+
+    def remember(self, entries: Iterable[TreeEntry]) -> None:
+        """Record the blob each entry's path holds now (`last_blobs`)."""
+        with self._db:
+            self._db.executemany(
+                "INSERT OR REPLACE INTO paths VALUES (?, ?)",
+                [(e.path, e.blob_sha) for e in entries],
+            )
+
     def put_many(self, indexes: Mapping[str, FileIndex]) -> None:
         """Store indexes by blob id, in one transaction."""
         self.put_encoded({blob: encoded(index) for blob, index in indexes.items()})
@@ -110,14 +146,14 @@ def encode_index(index: FileIndex) -> dict[str, Any]:
     """A JSON-able form of a file index: each record the list of its fields, in order."""
     # The items are NamedTuples: JSON writes a tuple as the list of its fields, in order.
     body: dict[str, Any] = {name: getattr(index, name) for name in _FIELDS}
-    body["subcommands"] = list(index.subcommands)
+    body["clean"] = index.clean
     return body
 
 
 def decode_index(data: dict[str, Any]) -> FileIndex:
     """The inverse of `encode_index`. Positional (`_make`), and each list field turned back
     into a tuple by a converter of its own shape: a regeneration decodes ~2,500 files."""
-    parts: dict[str, Any] = {"subcommands": tuple(data["subcommands"])}
+    parts: dict[str, Any] = {"clean": bool(data["clean"])}
     for name in _FIELDS:
         make = _TYPES[name]._make
         flat, nested = _FLAT[name], _NESTED[name]
@@ -159,26 +195,43 @@ def _init_worker(git_dir: Path, cache_dir: Path, pooled: bool = False) -> None:
     _cache = IndexCache(cache_dir)
 
 
-def _index_chunk(entries: Sequence[TreeEntry]) -> list[tuple[TreeEntry, str | None]]:
+# A file to index, and the blob its path held when last indexed (whose index is cached).
+Job = tuple[TreeEntry, str | None]
+
+
+def _index_chunk(jobs: Sequence[Job]) -> list[tuple[TreeEntry, str | None]]:
     """Read, index and cache one chunk; each index comes back `encoded` (None: no blob).
 
-    The cache is written here, so encoding runs in parallel; the caller decodes."""
+    A file whose earlier version is cached parses only its changed units. The cache is
+    written here, so encoding runs in parallel; the caller decodes."""
     assert _reader is not None and _cache is not None
-    blobs = _reader.read_many([e.blob_sha for e in entries])
-    out = [
-        (entry, None if data is None else encoded(_index_one(entry.path, data)))
-        for entry, data in zip(entries, blobs, strict=True)
-    ]
+    olds = [old for _, old in jobs if old is not None]
+    old_indexes = _cache.get_many(olds) if olds else {}
+    wanted = [entry.blob_sha for entry, _ in jobs] + [o for o in olds if o in old_indexes]
+    blobs = dict(zip(wanted, _reader.read_many(wanted), strict=True))
+    out: list[tuple[TreeEntry, str | None]] = []
+    for entry, old in jobs:
+        data = blobs[entry.blob_sha]
+        if data is None:
+            out.append((entry, None))
+            continue
+        old_data, old_index = blobs.get(old or ""), old_indexes.get(old or "")
+        before = (old_data, old_index) if old_data is not None and old_index is not None else None
+        out.append((entry, encoded(_index_one(entry.path, data, before))))
     _cache.put_encoded({entry.blob_sha: body for entry, body in out if body is not None})
     return out
 
 
-def _index_one(path: str, data: bytes) -> FileIndex:
-    """One file's index; a file the front end refuses (nested too deeply) indexes as empty."""
+def _index_one(path: str, data: bytes, before: tuple[bytes, FileIndex] | None) -> FileIndex:
+    """One file's index (from `before`, an earlier version and its index, when given); a
+    file the front end refuses (nested too deeply) indexes as empty."""
+    language = language_of(path)
     try:
-        return language_of(path).index_file(path, data)
+        if before is not None:
+            return language.index_file_after(path, data, *before)
+        return language.index_file(path, data)
     except FileRefused:  # the scan pass reports the reason; the index just has nothing here
-        return FileIndex()
+        return FileIndex(clean=False)
 
 
 def index_entries(
@@ -196,6 +249,10 @@ def index_entries(
     try:
         present = cache.present(e.blob_sha for e in entries)
         todo = [e for e in entries if e.blob_sha not in present]
+        before = cache.last_blobs(e.path for e in todo)
+        indexed = cache.present(before.values())
+        jobs_of: list[Job] = [(e, before.get(e.path)) for e in todo]
+        jobs_of = [(e, old if old in indexed else None) for e, old in jobs_of]
 
         def decode() -> dict[str, FileIndex]:
             found = cache.get_many(present)
@@ -203,10 +260,13 @@ def index_entries(
                 advance(sum(1 for e in entries if e.blob_sha in found))
             return found
 
-        made, cached = _run(git_dir, cache_dir, todo, jobs, advance, decode)
-        damaged = [e for e in entries if e.blob_sha in present and e.blob_sha not in cached]
+        made, cached = _run(git_dir, cache_dir, jobs_of, jobs, advance, decode)
+        damaged: list[Job] = [
+            (e, None) for e in entries if e.blob_sha in present and e.blob_sha not in cached
+        ]
         if damaged:  # a row that does not decode is a miss: parsed again, here
             made += _run(git_dir, cache_dir, damaged, 1, advance, dict)[0]
+        cache.remember(entries)
     finally:
         cache.close()
     by_entry = dict(made)
@@ -221,7 +281,7 @@ def index_entries(
 def _run(
     git_dir: Path,
     cache_dir: Path,
-    todo: list[TreeEntry],
+    todo: list[Job],
     jobs: int | None,
     advance: Callable[[int], None] | None,
     meanwhile: Callable[[], _T],
@@ -243,7 +303,7 @@ def _run(
                 _reader.close()
             if _cache is not None:
                 _cache.close()
-    ordered = sorted(todo, key=lambda e: e.size, reverse=True)
+    ordered = sorted(todo, key=lambda job: job[0].size, reverse=True)
     chunks = [ordered[i :: workers * 16] for i in range(workers * 16)]
     out: list[tuple[TreeEntry, FileIndex | None]] = []
     with (

@@ -69,5 +69,12 @@ class Rust:
         check_nesting(path, source)
         return index.index_file(path, source)
 
+    def index_file_after(
+        self, path: str, source: bytes, old_source: bytes, old_index: FileIndex
+    ) -> FileIndex:
+        """`index.index_file_after`: only the changed items and members are parsed."""
+        check_nesting(path, source)
+        return index.index_file_after(path, source, old_source, old_index)
+
 
 RUST = Rust()

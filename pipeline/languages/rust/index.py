@@ -1,15 +1,19 @@
-"""The repository index of one Rust file: one whole-file parse, one query pass. Pure."""
+"""The repository index of one Rust file: one parse (of its items but the `#[cfg(test)]`
+ones), one query pass; a later version from the earlier one's index and a parse of what
+changed (`indexunits`). Pure."""
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 
 from tree_sitter import Node, Query, QueryCursor, Tree
 
 from pipeline.core.index import (
+    DEF_KINDS,
     Arm,
     Call,
     CallKind,
@@ -19,6 +23,7 @@ from pipeline.core.index import (
     Impl,
     Local,
     Route,
+    Subcommand,
     Use,
 )
 from pipeline.languages.rust.facts import doc_comment
@@ -35,6 +40,7 @@ from pipeline.languages.rust.index_items import (
     text_of,
     token_arity,
 )
+from pipeline.languages.rust.indexunits import index_after
 from pipeline.languages.rust.regions import parse_ranges, product_units, ranges_of
 from pipeline.languages.rust.sites import LANGUAGE, parser
 from pipeline.languages.rust.testcode import is_test_path
@@ -45,7 +51,7 @@ _TEST_DIRECTORY = re.compile(
     r"(?:^|/)(?:[\w-]*[_-])?(?:tests?|test_utils?|testing)(?:[_-][\w-]*)?/"
 )
 # Bump when `index_file` may answer differently for the same bytes: it keys the index cache.
-INDEX_VERSION = "11"
+INDEX_VERSION = "12"
 
 _KEYWORDS = frozenset(
     [
@@ -120,12 +126,32 @@ def _query() -> Query:
 
 
 def index_file(path: str, source: bytes) -> FileIndex:
-    """Definitions, calls, imports, dispatch arms and routes of one file (test code left out)."""
+    """Definitions, calls, imports, dispatch arms and routes of one file (test code left out).
+
+    `clean` says the index came from a parse without errors of the file's items but its
+    `#[cfg(test)]` ones: only such an index is split by unit (`index_file_after`)."""
     if is_test_path(path) or _TEST_DIRECTORY.search(path):
-        return FileIndex()
-    tree = _parse_product(source)
+        return FileIndex(clean=False)
+    tree, cut = _parse_product(source)
     if file_is_test(tree.root_node):
-        return FileIndex()
+        return FileIndex(clean=False)
+    index = index_tree(tree, source)
+    return index if cut else replace(index, clean=False)
+
+
+def index_file_after(
+    path: str, source: bytes, old_source: bytes, old_index: FileIndex
+) -> FileIndex:
+    """`index_file(path, source)`, parsing only the units that changed since `old_source`
+    (whose index is `old_index`): `indexunits`."""
+    if is_test_path(path) or _TEST_DIRECTORY.search(path):
+        return FileIndex(clean=False)
+    found = index_after(source, old_source, old_index, index_tree)
+    return found if found is not None else index_file(path, source)
+
+
+def index_tree(tree: Tree, source: bytes) -> FileIndex:
+    """The index of what `tree` parsed of `source` (all of it, or included ranges)."""
     # The binding's lists are not in document order (nor the same order twice): sorted, outer
     # nodes first, so that an index is a function of the bytes alone.
     captures = {
@@ -133,10 +159,7 @@ def index_file(path: str, source: bytes) -> FileIndex:
         for name, nodes in QueryCursor(_query()).captures(tree.root_node).items()
     }
     builder = _Builder(source)
-    kinds: tuple[DefKind, ...] = (
-        "fn", "struct", "enum", "variant", "const", "static", "type", "trait", "field",
-    )  # fmt: skip
-    for kind in kinds:
+    for kind in DEF_KINDS:
         for node in captures.get(f"def.{kind}.node", []):
             builder.definition(kind, node)
     builder.finish_definitions()
@@ -156,20 +179,24 @@ def index_file(path: str, source: bytes) -> FileIndex:
     for node in captures.get("let", []):
         builder.local(node)
     builder.arms_of(captures.get("arm", []))
-    return builder.result()
+    return builder.result(clean=not tree.root_node.has_error)
 
 
-def _parse_product(source: bytes) -> Tree:
+def _parse_product(source: bytes) -> tuple[Tree, bool]:
     """The file parsed without its top-level `#[cfg(test)]` items (~15% of risingwave's
     bytes: nothing in them is indexed), positions those of the whole file; the whole file
-    when that parse shows errors (the cut was wrong), as `regions.parse_units` does."""
+    when that parse shows errors (the cut was wrong), as `regions.parse_units` does. True
+    with a parse of those items that shows no error."""
     units = product_units(source)
     ranges = ranges_of(source, units) if units is not None else None
     if ranges is not None:
         tree = parse_ranges(parser(), source, ranges)
         if not tree.root_node.has_error:
-            return tree
-    return parser().parse(source)
+            return tree, True
+        whole = parser().parse(source)
+        return whole, False
+    tree = parser().parse(source)
+    return tree, not tree.root_node.has_error
 
 
 class _Builder:
@@ -187,7 +214,7 @@ class _Builder:
         self.arms: list[Arm] = []
         self.routes: list[Route] = []
         self.impls: list[Impl] = []
-        self.subcommands: list[str] = []
+        self.subcommands: list[Subcommand] = []
 
     def definition(self, kind: DefKind, node: Node) -> None:
         owner, trait, module, test = item_context(node, kind)
@@ -278,7 +305,7 @@ class _Builder:
     def use(self, node: Node) -> None:
         argument = node.child_by_field_name("argument")
         if argument is not None:
-            flatten_use(argument, "", self.uses)
+            flatten_use(argument, "", self.uses, node.start_point[0] + 1)
 
     def call(self, node: Node) -> None:
         function = node.child_by_field_name("function")
@@ -311,7 +338,7 @@ class _Builder:
         if name in ("subcommand", "new", "with_name") and args:
             found = _SUBCOMMAND.match(args[0])
             if found and (name == "subcommand" or qualifier.endswith(("Command", "App"))):
-                self.subcommands.append(found[1])
+                self.subcommands.append(Subcommand(found[1], line))
         if kind == "method" and name == "route" and len(args) >= 2 and args[0].startswith('"'):
             for method, handler in _ROUTE_CALL.findall(args[1]):
                 self.routes.append(Route(method.upper(), args[0].strip('"'), handler, line))
@@ -403,14 +430,16 @@ class _Builder:
                 line = node.start_point[0] + 1
                 self.arms.append(Arm(label, line, caller, tuple(range(lo, hi))))
 
-    def result(self) -> FileIndex:
+    def result(self, clean: bool) -> FileIndex:
         return FileIndex(
             definitions=tuple(self.defs),
             calls=tuple(call for _, call in self.calls),
             uses=tuple(self.uses),
             locals=tuple(self.locals),
             arms=tuple(self.arms),
-            routes=tuple(self.routes),
+            # by line (stable): attribute and `.route(..)` registrations as they stand
+            routes=tuple(sorted(self.routes, key=lambda route: route.line)),
             impls=tuple(self.impls),
-            subcommands=tuple(dict.fromkeys(self.subcommands)),
+            subcommands=tuple(self.subcommands),
+            clean=clean,
         )

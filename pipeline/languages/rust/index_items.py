@@ -129,8 +129,8 @@ def fn_signature(node: Node, source: bytes) -> tuple[str, tuple[tuple[str, str],
     return signature.rstrip(" ;"), tuple(params), has_self
 
 
-def flatten_use(node: Node, prefix: str, out: list[Use]) -> None:
-    """Flatten a use tree: `a::{b, c as d, e::*}`."""
+def flatten_use(node: Node, prefix: str, out: list[Use], line: int) -> None:
+    """Flatten a use tree: `a::{b, c as d, e::*}` (of the `use` on `line`)."""
     kind = node.type
 
     def join(tail: str) -> str:
@@ -138,22 +138,22 @@ def flatten_use(node: Node, prefix: str, out: list[Use]) -> None:
 
     if kind in ("identifier", "scoped_identifier", "crate", "self", "super"):
         path = join(text_of(node))
-        out.append(Use(path.rsplit("::", 1)[-1], path))
+        out.append(Use(path.rsplit("::", 1)[-1], path, line))
     elif kind == "use_as_clause":
         path = join(text_of(node.child_by_field_name("path")))
-        out.append(Use(text_of(node.child_by_field_name("alias")), path))
+        out.append(Use(text_of(node.child_by_field_name("alias")), path, line))
     elif kind == "use_wildcard":
         glob = node.named_children[0] if node.named_children else None
-        out.append(Use("*", join(text_of(glob)) if glob is not None else prefix))
+        out.append(Use("*", join(text_of(glob)) if glob is not None else prefix, line))
     elif kind == "scoped_use_list":
         scope = node.child_by_field_name("path")
         inner_path = join(text_of(scope)) if scope is not None else prefix
         listed = node.child_by_field_name("list")
         if listed is not None:
-            flatten_use(listed, inner_path, out)
+            flatten_use(listed, inner_path, out, line)
     elif kind == "use_list":
         for child in node.named_children:
-            flatten_use(child, prefix, out)
+            flatten_use(child, prefix, out, line)
 
 
 def token_arity(tree: Node) -> int:

@@ -1,0 +1,119 @@
+"""A changed file's index from the earlier version's and a parse of what changed (issue 10:
+a regeneration's cost follows the change): always what indexing the file whole gives."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from gitrepo import GitRepo
+
+from pipeline.core.index import FileIndex
+from pipeline.languages.rust.index import index_file, index_file_after
+from pipeline.scan.indexcache import IndexCache, index_entries
+from pipeline.source.repository import list_files
+
+PATH = "crates/engine/src/store.rs"
+
+
+def method(k: int, body: str = "") -> str:
+    return (
+        f"    /// Method {k}.\n"
+        f"    pub fn op_{k}(&self, key: &str) -> Result<(), Error> {{\n"
+        f"        self.inner.check_{k}(key)?;{body}\n"
+        f'        validate(key, "{"x" * 40}")\n'
+        "    }\n"
+    )
+
+
+def source(methods: int = 12, top: str = "", body: str = "", extra: str = "") -> str:
+    """A file with imports, a large impl (split by member), an inline module, a trait,
+    a route, a clap subcommand, a dispatch arm and a test module."""
+    members = "\n".join(method(k, body if k == 5 else "") for k in range(methods))
+    return (
+        "use crate::util::{validate, Error};\nuse super::*;\n\n"
+        f"{top}"
+        "/// The store.\npub struct Store {\n    inner: Inner,\n}\n\n"
+        f"impl Store {{\n{members}}}\n\n"
+        "mod admin {\n    use super::Store;\n\n"
+        '    pub fn reset(store: &Store) {\n        store.op_1("a").unwrap();\n    }\n}\n\n'
+        "pub trait Check {\n    fn check(&self) -> bool;\n}\n\n"
+        '#[get("/health")]\nasync fn health() -> u16 {\n    200\n}\n\n'
+        "pub fn cli() {\n"
+        '    let app = Command::new("tool").subcommand(Command::new("serve"));\n'
+        "    match parse(app) {\n        Cmd::Serve => serve(1),\n        Cmd::Stop => stop(),\n"
+        "    }\n}\n\n"
+        f"{extra}"
+        "#[cfg(test)]\nmod tests {\n    use super::*;\n\n"
+        "    #[test]\n    fn t() {\n        reset();\n    }\n}\n"
+    )
+
+
+EDITS = {
+    "a method body": {"body": "\n        log(key);"},
+    "an item inserted above": {"top": "pub fn first() {\n    second();\n}\n\n"},
+    "a member added": {"methods": 13},
+    "a member removed": {"methods": 11},
+    "an item added below": {"extra": "pub fn last() -> u8 {\n    7\n}\n\n"},
+    "an inner attribute": {"top": "#![allow(dead_code)]\n\n"},
+    "a syntax error": {"body": "\n        let = ;"},
+}
+
+
+@pytest.mark.parametrize("edit", EDITS)
+def test_a_changed_file_indexes_as_a_whole_parse_does(edit: str) -> None:
+    old, new = source().encode(), source(**EDITS[edit]).encode()  # type: ignore[arg-type]
+    assert index_file_after(PATH, new, old, index_file(PATH, old)) == index_file(PATH, new)
+
+
+def test_two_items_swapped_and_a_test_module_removed() -> None:
+    old = source().encode()
+    text = source()
+    health = '#[get("/health")]\nasync fn health() -> u16 {\n    200\n}\n\n'
+    trait = "pub trait Check {\n    fn check(&self) -> bool;\n}\n\n"
+    swapped = text.replace(trait + health, health + trait)
+    assert swapped != text
+    for new in (swapped, text[: text.index("#[cfg(test)]")]):
+        data = new.encode()
+        assert index_file_after(PATH, data, old, index_file(PATH, old)) == index_file(PATH, data)
+
+
+def test_unchanged_units_come_from_the_earlier_index_not_from_a_parse() -> None:
+    old, new = source().encode(), source(body="\n        log(key);").encode()
+    earlier = index_file(PATH, old)
+    # An earlier index that says something else of an unchanged method: it is what is kept.
+    marked = tuple(
+        d._replace(doc="from the earlier index") if d.name == "op_7" else d
+        for d in earlier.definitions
+    )
+    after = index_file_after(PATH, new, old, replace(earlier, definitions=marked))
+    docs = {d.name: d.doc for d in after.definitions}
+    assert docs["op_7"] == "from the earlier index"
+    assert docs["op_5"] == "Method 5."  # the changed one was parsed
+
+
+def test_an_earlier_index_from_a_parse_with_errors_is_not_split() -> None:
+    old, new = source().encode(), source(body="\n        log(key);").encode()
+    earlier = replace(index_file(PATH, old), clean=False)
+    marked = tuple(d._replace(doc="stale") for d in earlier.definitions)
+    after = index_file_after(PATH, new, old, replace(earlier, definitions=marked))
+    assert after == index_file(PATH, new)
+    assert index_file("tests/store.rs", new) == FileIndex(clean=False)
+
+
+def test_the_index_pass_starts_from_the_blob_a_path_held_before(tmp_path: Path) -> None:
+    repo = GitRepo.init(tmp_path / "src")
+    first = repo.commit({PATH: source(), "crates/engine/src/lib.rs": "pub mod store;\n"})
+    second = repo.commit({PATH: source(methods=13, body="\n        log(key);")})
+    cache = tmp_path / "cache"
+    for sha in (first, second):
+        entries = list_files(repo.git_dir, sha, suffixes=(".rs",)).entries
+        found = index_entries(repo.git_dir, entries, cache, jobs=1)
+    fresh = index_entries(repo.git_dir, entries, tmp_path / "cold", jobs=1)
+    assert found == fresh
+    store = IndexCache(cache)
+    try:
+        assert store.last_blobs([PATH]) == {PATH: entries[-1].blob_sha}
+    finally:
+        store.close()
