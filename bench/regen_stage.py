@@ -87,20 +87,29 @@ def published(out: Path, repo: str) -> dict[str, Any]:
     records, places = {}, {}
     for line in (root / "records.jsonl").read_text().splitlines():
         record = json.loads(line)
-        place = f"{record['filePath']}:{record['lineNumber']}"
+        # by place and message: two sites may share a line (cargo's crate_spec.rs:50)
+        place = f"{record['filePath']}:{record['lineNumber']}:{record['errorMessage']}"
+        while place in records:  # the same message twice on one line: interchangeable
+            place += "+"
         places[record["id"]] = place
         records[place] = {k: v for k, v in record.items() if k not in TIMES + HISTORY}
     data = manifest(out, repo)
     provenance = {places[rid]: p for rid, p in data["records"].items()}
-    return {"records": records, "provenance": provenance, "files": data["files"]}
+    reach_path = root / "reach.json"
+    rows = json.loads(reach_path.read_text())["records"] if reach_path.exists() else {}
+    reach = {places[rid]: row for rid, row in rows.items() if rid in places}
+    return {"records": records, "provenance": provenance, "files": data["files"], "reach": reach}
 
 
 def compare(regenerated: dict[str, Any], cold: dict[str, Any]) -> tuple[bool, int]:
-    """Whether a regeneration published what the cold run did, and how many explanations
-    it kept (SPEC 7: content unchanged) that a fresh run now words otherwise.
+    """Whether a regeneration published what the cold run did (records, their facts, the
+    files' summaries, `reach.json` rows; by place), and how many explanations it kept
+    (SPEC 7: content unchanged) that a fresh run now words otherwise.
     """
     old, new = regenerated["records"], cold["records"]
     if old.keys() != new.keys() or regenerated["files"] != cold["files"]:
+        return False, 0
+    if regenerated["reach"] != cold["reach"]:  # caller paths: the index's part
         return False, 0
     kept = 0
     for rid, record in old.items():
