@@ -519,3 +519,38 @@ def test_the_index_leaves_test_items_unparsed_and_their_imports_out() -> None:
     assert index_file("src/lib.rs", (product + "\n" + broken).encode()).definitions == (
         alone.definitions
     )
+
+
+def test_an_associated_type_is_no_alias_and_a_projection_names_the_impls_types() -> None:
+    graph = _graph_of(
+        {
+            "crates/core/src/target.rs": (
+                "pub struct Target;\nimpl Target {\n    pub fn with_path(p: u8) -> Target { Target }\n}\n"
+                "pub struct Inner;\nimpl Inner {\n    pub fn with_path(p: u8) -> Inner { Inner }\n}\n"
+                "pub struct Wrapper;\nimpl std::ops::Deref for Wrapper {\n"
+                "    type Target = Inner;\n    fn deref(&self) -> &Inner { &Inner }\n}\n"
+                "pub fn build() { Target::with_path(1); }\n"
+            ),
+            "crates/core/src/store.rs": (
+                "pub trait Store { type Writer; }\n"
+                "pub struct Hummock;\nimpl Store for Hummock { type Writer = HummockWriter; }\n"
+                "pub struct HummockWriter;\nimpl HummockWriter {\n    pub fn init(&self) {}\n}\n"
+                "pub struct Exec<S: Store> { writer: S::Writer }\n"
+                "impl<S: Store> Exec<S> {\n    pub fn run(&self) { self.writer.init(); }\n}\n"
+            ),
+        }
+    )
+
+    def callers(owner: str, name: str) -> list[tuple[str, str]]:
+        (target,) = [
+            i
+            for i, n in enumerate(graph.nodes)
+            if n.definition.owner == owner and n.definition.name == name
+        ]
+        return [(graph.nodes[e.caller].label, e.resolution) for e in graph.callers.get(target, [])]
+
+    # `type Target = Inner;` of a Deref impl does not make every `Target` an `Inner`
+    assert callers("Target", "with_path") == [("build", "type")]
+    assert callers("Inner", "with_path") == []
+    # `S::Writer`: the one impl's `Writer`
+    assert callers("HummockWriter", "init") == [("Exec::run", "type")]

@@ -101,6 +101,8 @@ class _Tables:
         self.fields: dict[tuple[str, str], str] = {}
         self.rpc: dict[str, list[int]] = defaultdict(list)
         self.aliases: dict[str, str] = {}  # `type XRef = Arc<X>`: XRef -> X
+        # `type VectorWriter = HummockVectorWriter;` of each impl: what `S::VectorWriter` may be
+        self.associated: dict[str, set[str]] = defaultdict(set)
         for node_id, node in enumerate(graph.nodes):
             d = node.definition
             if d.owner is None:
@@ -121,6 +123,8 @@ class _Tables:
                     self.fields.setdefault((d.owner, d.name), d.value)
                 elif d.kind == "type" and d.value and not d.owner:
                     self.aliases.setdefault(d.name, inner_type(d.value))
+                elif d.kind == "type" and d.value and inner_type(d.value) != d.name:
+                    self.associated[d.name].add(inner_type(d.value))
 
 
 def is_rpc(d: Definition) -> bool:
@@ -310,12 +314,16 @@ def _receiver_type(
     return "type", current
 
 
-def _methods_of(tables: _Tables, type_name: str, name: str) -> list[int]:
+def _methods_of(tables: _Tables, type_name: str, name: str, projected: bool = True) -> list[int]:
     type_name = tables.aliases.get(type_name, type_name)
     found = list(tables.methods.get((type_name, name), []))
     if not found:  # a trait's default method, or the trait object itself
         for trait in sorted(tables.traits_of.get(type_name, ())):
             found.extend(tables.methods.get((trait, name), []))
+    if not found and projected and type_name in tables.associated:
+        # an associated type (`S::VectorWriter`): the impls' types, as candidates
+        for target in sorted(tables.associated[type_name]):
+            found.extend(_methods_of(tables, target, name, projected=False))
     return found
 
 

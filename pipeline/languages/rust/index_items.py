@@ -41,11 +41,13 @@ def item_context(node: Node, kind: str) -> tuple[str | None, str | None, str, bo
     while parent is not None and not test:
         kind_of = parent.type
         free = owner is None and not nested
-        if kind_of == "impl_item" and free and kind == "fn":
+        # a method, or an associated type (`type Error = X;` of an impl: not an alias of
+        # every `Error` in the repository)
+        if kind_of == "impl_item" and free and kind in ("fn", "type"):
             owner = base_name(text_of(parent.child_by_field_name("type")))
             written = parent.child_by_field_name("trait")
             trait = base_name(text_of(written)) if written is not None else None
-        elif kind_of == "trait_item" and free and kind == "fn":
+        elif kind_of == "trait_item" and free and kind in ("fn", "type"):
             owner = trait = text_of(parent.child_by_field_name("name"))
         elif kind_of in ("enum_item", "struct_item") and free and kind in ("variant", "field"):
             owner = text_of(parent.child_by_field_name("name"))
