@@ -117,3 +117,24 @@ def test_the_index_pass_starts_from_the_blob_a_path_held_before(tmp_path: Path) 
         assert store.last_blobs([PATH]) == {PATH: entries[-1].blob_sha}
     finally:
         store.close()
+
+
+def test_a_tampered_path_table_is_a_miss_not_a_failure(tmp_path: Path) -> None:
+    repo = GitRepo.init(tmp_path / "src")
+    first = repo.commit({PATH: source()})
+    second = repo.commit({PATH: source(methods=13)})
+    cache = tmp_path / "cache"
+    index_entries(
+        repo.git_dir, list_files(repo.git_dir, first, suffixes=(".rs",)).entries, cache, 1
+    )
+    store = IndexCache(cache)
+    try:
+        with store._db:
+            bogus = "HEAD:secret\nHEAD"  # and an index row under it, so that it looks usable
+            store._db.execute("UPDATE paths SET blob = ?", (bogus,))
+            store._db.execute("INSERT INTO indexes SELECT ?, body FROM indexes LIMIT 1", (bogus,))
+    finally:
+        store.close()
+    entries = list_files(repo.git_dir, second, suffixes=(".rs",)).entries
+    found = index_entries(repo.git_dir, entries, cache, jobs=1)
+    assert found == {PATH: index_file(PATH, source(methods=13).encode())}

@@ -33,6 +33,7 @@ from pipeline.core.orphans import die_with_parent
 from pipeline.core.progress import Progress
 from pipeline.languages import INDEX_VERSION, language_of
 from pipeline.languages.base import FileRefused
+from pipeline.source.gitcmd import SHA_RE
 from pipeline.source.repository import BlobReader, TreeEntry
 
 INLINE_LIMIT = 16
@@ -110,7 +111,8 @@ class IndexCache:
             chunk = wanted[start : start + 500]
             marks = ",".join("?" * len(chunk))
             rows = self._db.execute(f"SELECT path, blob FROM paths WHERE path IN ({marks})", chunk)
-            found.update(rows)
+            # the cache is not trusted: only a blob id goes on to `git cat-file`
+            found.update((p, b) for p, b in rows if isinstance(b, str) and SHA_RE.fullmatch(b))
         return found
 
     def remember(self, entries: Iterable[TreeEntry]) -> None:
