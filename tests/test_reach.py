@@ -554,3 +554,47 @@ def test_an_associated_type_is_no_alias_and_a_projection_names_the_impls_types()
     assert callers("Inner", "with_path") == []
     # `S::Writer`: the one impl's `Writer`
     assert callers("HummockWriter", "init") == [("Exec::run", "type")]
+
+
+def test_a_command_bound_by_let_passes_only_its_own_variant() -> None:
+    graph = _graph_of(
+        {
+            "crates/meta/src/lib.rs": "pub mod ddl;\n",
+            "crates/meta/src/ddl.rs": (
+                "pub enum DdlCommand { Create { name: u8 }, Replace { name: u8 }, Drop(u8) }\n"
+                "pub struct Ctl;\nimpl Ctl {\n"
+                "    pub fn run_command(&self, command: DdlCommand) {\n"
+                "        match command {\n"
+                "            DdlCommand::Create { name } => self.create(name),\n"
+                "            DdlCommand::Replace { name } => self.replace(name),\n"
+                "            DdlCommand::Drop(id) => self.drop(id),\n"
+                "        }\n    }\n"
+                "    fn create(&self, name: u8) {}\n    fn replace(&self, name: u8) {}\n"
+                "    fn drop(&self, id: u8) {}\n}\n"
+                "pub fn replace_plan(ctl: &Ctl, sink: bool) {\n"
+                "    let command = match sink {\n"
+                "        true => DdlCommand::Create { name: 4 },\n"
+                "        false => {\n            DdlCommand::Replace { name: 5 }\n        }\n"
+                "    };\n"
+                "    ctl.run_command(command);\n}\n"
+                "pub fn drop_sub(ctl: &Ctl) {\n"
+                "    let command = DdlCommand::Drop(3);\n"
+                "    ctl.run_command(command);\n}\n"
+                "pub fn create_sink(ctl: &Ctl) {\n"
+                "    let command = DdlCommand::Create { name: 1 };\n"
+                "    ctl.run_command(command);\n}\n"
+                "pub fn replace_table(ctl: &Ctl) {\n"
+                "    ctl.run_command(DdlCommand::Replace { name: 2 });\n}\n"
+            ),
+        }
+    )
+
+    def tops(label: str) -> set[str]:
+        (target,) = [i for i, n in enumerate(graph.nodes) if n.label == label]
+        return {p.hops[0].name for p in caller_paths(graph, target)}
+
+    # `create_sink` and `drop_sub` send their variant through a `let`: not ways to `replace`;
+    # `replace_plan` builds one of two in a `match`: a way to each of those two
+    assert tops("Ctl::replace") == {"replace_table", "replace_plan"}
+    assert tops("Ctl::create") == {"create_sink", "replace_plan"}
+    assert tops("Ctl::drop") == {"drop_sub"}

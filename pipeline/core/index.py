@@ -68,6 +68,7 @@ class Local(NamedTuple):
     name: str
     type: str
     caller: int
+    variant: str = ""  # `let c = Enum::Variant(..)` / `Enum::Variant { .. }`: `Enum::Variant`
 
 
 class Arm(NamedTuple):

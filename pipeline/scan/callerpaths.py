@@ -131,7 +131,7 @@ def caller_paths(graph: CallGraph, target: int) -> tuple[CallerPath, ...]:
         edges = [
             e
             for e in graph.callers.get(node, [])
-            if below is None or not _other_variant(below.arm, e)
+            if below is None or not _other_variant(graph, below.arm, e)
         ]
         if not edges and entry is None:
             roots.append(node)
@@ -194,17 +194,41 @@ def merged_label(labels: list[str]) -> str:
     return f"{kind} {listed}" if kind else listed
 
 
-def _other_variant(arm: str | None, edge: Edge) -> bool:
+def _other_variant(graph: CallGraph, arm: str | None, edge: Edge) -> bool:
     """Whether a call into a fn that dispatches on `Enum::Variant` passes another variant.
 
     `run_command(DdlCommand::CreateDatabase(..))` never reaches the `DdlCommand::ReplaceJob`
-    arm: a path through that arm does not go on through that call.
+    arm: a path through that arm does not go on through that call. Nor does
+    `run_command(command)` after `let command = DdlCommand::CreateStreamingJob { .. };`.
     """
     if arm is None or "::" not in arm or edge.call is None:
         return False
     enum = arm.split("::", 1)[0] + "::"
     named = [a for a in edge.call.args if enum in a]
+    if not named:
+        bound = _bindings(graph, edge.caller)
+        named = [bound[a] for a in edge.call.args if enum in bound.get(a, "")]
     return bool(named) and not any(arm in a for a in named)
+
+
+def _bindings(graph: CallGraph, node_id: int) -> dict[str, str]:
+    """The enum variants the `let`s of a fn bind (`let x = Enum::Variant(..)`), by name."""
+    memo: dict[int, dict[str, str]] = graph.derived.setdefault("bindings", {})
+    found = memo.get(node_id)
+    if found is None:
+        path = graph.nodes[node_id].path
+        owners = graph.derived.get("def of node")
+        if owners is None:
+            owners = graph.derived["def of node"] = {
+                n: i for ids in graph.by_file.values() for i, n in ids.items()
+            }
+        mine = owners[node_id]
+        found = memo[node_id] = {
+            local.name: local.variant
+            for local in graph.indexes[path].locals
+            if local.caller == mine and local.variant
+        }
+    return found
 
 
 def _ranked(

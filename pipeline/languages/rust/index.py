@@ -51,7 +51,7 @@ _TEST_DIRECTORY = re.compile(
     r"(?:^|/)(?:[\w-]*[_-])?(?:tests?|test_utils?|testing)(?:[_-][\w-]*)?/"
 )
 # Bump when `index_file` may answer differently for the same bytes: it keys the index cache.
-INDEX_VERSION = "13"
+INDEX_VERSION = "14"
 
 _KEYWORDS = frozenset(
     [
@@ -197,6 +197,56 @@ def _parse_product(source: bytes) -> tuple[Tree, bool]:
         return whole, False
     tree = parser().parse(source)
     return tree, not tree.root_node.has_error
+
+
+_DIVERGING_MACROS = frozenset(("bail", "panic", "unreachable", "todo", "unimplemented"))
+
+
+def _variants(node: Node, depth: int = 0) -> list[str] | None:
+    """The enum variants an expression builds: `E::V(..)` or `E::V {..}`, each branch of a
+    `match` or `if`, a block's last expression; None when a branch builds anything else
+    (a branch that returns or panics builds nothing)."""
+    kind = node.type
+    if kind == "call_expression":
+        function = node.child_by_field_name("function")
+        if function is None or function.type != "scoped_identifier":
+            return None
+        path = text_of(function.child_by_field_name("path"))
+        name = text_of(function.child_by_field_name("name"))
+        upper = base_name(path)[:1].isupper() and name[:1].isupper()
+        return [f"{path}::{name}"] if upper else None
+    if kind == "struct_expression":
+        name = text_of(node.child_by_field_name("name"))
+        return [name] if "::" in name else None
+    if kind in ("return_expression", "break_expression", "continue_expression"):
+        return []
+    if kind == "macro_invocation":
+        macro = text_of(node.child_by_field_name("macro")).rsplit("::", 1)[-1]
+        return [] if macro in _DIVERGING_MACROS else None
+    if depth >= 4:
+        return None
+    branches: list[Node] = []
+    if kind == "block":
+        last = [c for c in node.named_children if c.type not in ("line_comment", "block_comment")]
+        branches = last[-1:]
+    elif kind == "match_expression":
+        body = node.child_by_field_name("body")
+        arms = [c for c in body.named_children if c.type == "match_arm"] if body else []
+        branches = [v for v in (a.child_by_field_name("value") for a in arms) if v is not None]
+    elif kind == "if_expression":
+        consequence = node.child_by_field_name("consequence")
+        alternative = node.child_by_field_name("alternative")
+        otherwise = alternative.named_children[-1:] if alternative is not None else []
+        if consequence is None or not otherwise:  # no `else`: the value may be `()`
+            return None
+        branches = [consequence, *otherwise]
+    found: list[str] = []
+    for branch in branches:
+        more = _variants(branch, depth + 1)
+        if more is None:
+            return None
+        found += more
+    return found if branches else None
 
 
 class _Builder:
@@ -378,25 +428,28 @@ class _Builder:
             return
         written = node.child_by_field_name("type")
         type_text = text_of(written) if written is not None else ""
-        if not type_text:
-            value = node.child_by_field_name("value")
-            while value is not None and value.type in ("try_expression", "await_expression"):
-                value = value.named_children[0] if value.named_children else None
-            if value is not None and value.type == "call_expression":
-                function = value.child_by_field_name("function")
-                if function is not None and function.type == "scoped_identifier":
-                    path = text_of(function.child_by_field_name("path"))
-                    if base_name(path)[:1].isupper():
-                        type_text = path
-            elif value is not None and value.type == "struct_expression":
-                type_text = text_of(value.child_by_field_name("name"))
-            elif value is not None and value.type == "closure_expression":
-                type_text = CLOSURE  # `handle(..)` then calls this closure, not a fn
+        value = node.child_by_field_name("value")
+        while value is not None and value.type in ("try_expression", "await_expression"):
+            value = value.named_children[0] if value.named_children else None
+        if value is not None and value.type == "call_expression":
+            function = value.child_by_field_name("function")
+            if function is not None and function.type == "scoped_identifier":
+                path = text_of(function.child_by_field_name("path"))
+                if base_name(path)[:1].isupper():
+                    type_text = type_text or path
+        elif value is not None and value.type == "struct_expression":
+            type_text = type_text or text_of(value.child_by_field_name("name"))
+        elif value is not None and value.type == "closure_expression" and not type_text:
+            type_text = CLOSURE  # `handle(..)` then calls this closure, not a fn
+        # the enum variants the value is built as (each branch's): what a dispatch arm takes
+        built = _variants(value) if value is not None else None
+        variant = "|".join(dict.fromkeys(built)) if built else ""
+        type_text = type_text or (built[0].rsplit("::", 1)[0] if built else "")
         if not type_text:
             return
         caller = self.caller(node.start_byte, node.end_byte)
         if caller >= 0:
-            self.locals.append(Local(text_of(pattern), type_text, caller))
+            self.locals.append(Local(text_of(pattern), type_text, caller, variant))
 
     def arms_of(self, nodes: list[Node]) -> None:
         """Dispatch arms, and the fns an arm names without calling (`"build" => build::exec`)."""

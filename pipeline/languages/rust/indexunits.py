@@ -204,7 +204,7 @@ def merge(source: bytes, units: Sequence[Unit], parts: Sequence[_Part]) -> FileI
             Arm(a.pattern, a.line + shift, mine[a.caller], tuple(i + moved for i in a.calls))
             for a in part.arms
         ]
-        locals_ += [Local(n, t, mine[c]) for n, t, c in part.locals]
+        locals_ += [Local(n, t, mine[c], v) for n, t, c, v in part.locals]
         for name, items in lists.items():
             mine_items = getattr(part, name)
             items += (
