@@ -598,3 +598,20 @@ def test_a_command_bound_by_let_passes_only_its_own_variant() -> None:
     assert tops("Ctl::replace") == {"replace_table", "replace_plan"}
     assert tops("Ctl::create") == {"create_sink", "replace_plan"}
     assert tops("Ctl::drop") == {"drop_sub"}
+
+
+def test_a_module_declared_test_code_is_no_way_in() -> None:
+    graph = _graph_of(
+        {
+            "crates/store/src/lib.rs": (
+                '#[cfg(any(test, feature = "test"))]\npub mod test_utils;\npub mod builder;\n'
+            ),
+            "crates/store/src/builder.rs": "pub fn finish() {}\npub fn build() { finish(); }\n",
+            "crates/store/src/test_utils.rs": (
+                "use crate::builder::finish;\npub fn gen_test_data() { finish(); }\n"
+            ),
+        }
+    )
+    (finish,) = [i for i, n in enumerate(graph.nodes) if n.label == "finish"]
+    assert [graph.nodes[e.caller].label for e in graph.callers[finish]] == ["build"]
+    assert not any(n.path.endswith("test_utils.rs") for n in graph.nodes)

@@ -116,6 +116,9 @@ class FileIndex:
     routes: tuple[Route, ...] = ()
     impls: tuple[Impl, ...] = ()
     subcommands: tuple[Subcommand, ...] = ()
+    # The modules the file declares test code (`#[cfg(test)] mod x;`): their files are not
+    # in the call graph (their fns are nobody's way in; `test_module_paths`).
+    test_modules: tuple[str, ...] = ()
     # Made from a parse without errors (of the file's items but its `#[cfg(test)]` ones):
     # only such an index is split by unit to index a later version (`index_file_after`).
     clean: bool = True

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 
 from pipeline.core.index import FileIndex
 from pipeline.core.reach import EntryKind
+from pipeline.languages import language_of
 from pipeline.scan.callgraph import CallGraph, is_rpc, link
 from pipeline.scan.context import _crate
 from pipeline.scan.names import crate_name
@@ -19,9 +20,24 @@ _STATEMENT_ENUM = re.compile(r"(?:Statement|Stmt)$")
 def build_graph(indexes: Mapping[str, FileIndex], jobs: int | None = 1) -> CallGraph:
     """The call graph of a repository from its file indexes, entry points marked (`jobs`
     processes resolve the calls; None: one per core)."""
-    graph = link(indexes, jobs)
+    graph = link(_without_test_modules(indexes), jobs)
     _entries(graph)
     return graph
+
+
+def _without_test_modules(indexes: Mapping[str, FileIndex]) -> Mapping[str, FileIndex]:
+    """The indexes but those of files a parent declares test code (`#[cfg(test)] mod x;`,
+    as the scan reads them): `test_utils.rs`'s fns are no public API and call nobody's
+    product code on a user's behalf."""
+    prefixes = tuple(
+        prefix
+        for path in sorted(indexes)
+        if indexes[path].test_modules
+        for prefix in language_of(path).test_module_paths(path, indexes[path].test_modules)
+    )
+    if not prefixes:
+        return indexes
+    return {path: index for path, index in indexes.items() if not path.startswith(prefixes)}
 
 
 def _entries(graph: CallGraph) -> None:

@@ -149,13 +149,17 @@ def encode_index(index: FileIndex) -> dict[str, Any]:
     # The items are NamedTuples: JSON writes a tuple as the list of its fields, in order.
     body: dict[str, Any] = {name: getattr(index, name) for name in _FIELDS}
     body["clean"] = index.clean
+    body["test_modules"] = index.test_modules
     return body
 
 
 def decode_index(data: dict[str, Any]) -> FileIndex:
     """The inverse of `encode_index`. Positional (`_make`), and each list field turned back
     into a tuple by a converter of its own shape: a regeneration decodes ~2,500 files."""
-    parts: dict[str, Any] = {"clean": bool(data["clean"])}
+    parts: dict[str, Any] = {
+        "clean": bool(data["clean"]),
+        "test_modules": tuple(str(m) for m in data["test_modules"]),
+    }
     for name in _FIELDS:
         make = _TYPES[name]._make
         flat, nested = _FLAT[name], _NESTED[name]

@@ -43,7 +43,7 @@ from pipeline.languages.rust.index_items import (
 from pipeline.languages.rust.indexunits import index_after
 from pipeline.languages.rust.regions import parse_ranges, product_units, ranges_of
 from pipeline.languages.rust.sites import LANGUAGE, parser
-from pipeline.languages.rust.testcode import is_test_path
+from pipeline.languages.rust.testcode import declared_test_modules, is_test_path
 
 CLOSURE = "<closure>"
 # Test harness crates and helpers (`planner_test/`, `test_utils/`): their callers are not users.
@@ -51,7 +51,7 @@ _TEST_DIRECTORY = re.compile(
     r"(?:^|/)(?:[\w-]*[_-])?(?:tests?|test_utils?|testing)(?:[_-][\w-]*)?/"
 )
 # Bump when `index_file` may answer differently for the same bytes: it keys the index cache.
-INDEX_VERSION = "14"
+INDEX_VERSION = "15"
 
 _KEYWORDS = frozenset(
     [
@@ -135,7 +135,7 @@ def index_file(path: str, source: bytes) -> FileIndex:
     tree, cut = _parse_product(source)
     if file_is_test(tree.root_node):
         return FileIndex(clean=False)
-    index = index_tree(tree, source)
+    index = replace(index_tree(tree, source), test_modules=declared_test_modules(source))
     return index if cut else replace(index, clean=False)
 
 
@@ -147,7 +147,9 @@ def index_file_after(
     if is_test_path(path) or _TEST_DIRECTORY.search(path):
         return FileIndex(clean=False)
     found = index_after(source, old_source, old_index, index_tree)
-    return found if found is not None else index_file(path, source)
+    if found is None:
+        return index_file(path, source)
+    return replace(found, test_modules=declared_test_modules(source))
 
 
 def index_tree(tree: Tree, source: bytes) -> FileIndex:
