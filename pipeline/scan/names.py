@@ -24,6 +24,13 @@ _STD_NAMES = (
     "contains_key get_or_insert_with iter_mut into_iter try_into try_from as_slice to_vec "
     "position fold for_each peek nth step_by windows chunks spawn block_on "
     "read_to_string write_all read_exact seek metadata subscribe notify wait "
+    # traits of std and of crates nearly every Rust repository uses: anyhow's `Context`,
+    # `fmt::Write`, `Any`, atomics, `Weak`, `VecDeque`, prometheus metrics (risingwave: 547
+    # `.context("..")` calls resolved by name to `ExecutorBuilder::context`). Not `tick`,
+    # `boxed`, `and`: repositories define those for their own types and call them so.
+    "context with_context write_str write_fmt flatten downcast downcast_ref downcast_mut "
+    "upgrade try_with fetch_add fetch_sub elapsed pop_front push_back push_front pop_back "
+    "values_mut inc inc_by dec observe with_label_values "
 )
 STD_METHODS = frozenset(_STD_NAMES.split())
 _WRAPPERS = re.compile(r"^(?:Arc|Rc|Box|Option|RefCell|Mutex|RwLock|Cow|&|&mut)\s*<(.*)>$")
