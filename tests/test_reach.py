@@ -615,3 +615,23 @@ def test_a_module_declared_test_code_is_no_way_in() -> None:
     (finish,) = [i for i, n in enumerate(graph.nodes) if n.label == "finish"]
     assert [graph.nodes[e.caller].label for e in graph.callers[finish]] == ["build"]
     assert not any(n.path.endswith("test_utils.rs") for n in graph.nodes)
+
+
+def test_anyhow_context_on_an_unknown_receiver_is_not_a_repository_method() -> None:
+    graph = _graph_of(
+        {
+            "crates/batch/src/builder.rs": (
+                "pub struct ExecutorBuilder;\nimpl ExecutorBuilder {\n"
+                "    pub fn context(&self) -> u8 { 0 }\n}\n"
+                "pub fn load(path: &str) -> anyhow::Result<u8> {\n"
+                '    let text = std::fs::read_to_string(path).context("reading the plan")?;\n'
+                "    Ok(1)\n}\n"
+                "pub fn build(b: &ExecutorBuilder) -> u8 { b.context() }\n"
+            ),
+        }
+    )
+    (target,) = [i for i, n in enumerate(graph.nodes) if n.label == "ExecutorBuilder::context"]
+    # the typed receiver still resolves; `.context("..")` on a `Result` is anyhow's
+    assert [(graph.nodes[e.caller].label, e.resolution) for e in graph.callers[target]] == [
+        ("build", "type")
+    ]
