@@ -13,7 +13,7 @@ import gc
 import json
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -77,43 +77,31 @@ class IndexCache:
 
     def get_many(self, blobs: Iterable[str]) -> dict[str, FileIndex]:
         """The cached indexes among `blobs`; a damaged row is a miss."""
-        wanted = list(dict.fromkeys(blobs))
         found: dict[str, FileIndex] = {}
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            rows = self._db.execute(
-                f"SELECT blob, body FROM indexes WHERE blob IN ({marks})", chunk
-            )
-            for blob, text in rows:
-                try:
-                    found[blob] = decode_index(json.loads(text))
-                except (KeyError, TypeError, ValueError):
-                    continue
+        for blob, text in self._select("blob, body FROM indexes WHERE blob", blobs):
+            try:
+                found[blob] = decode_index(json.loads(text))
+            except (KeyError, TypeError, ValueError):
+                continue
         return found
 
     def present(self, blobs: Iterable[str]) -> set[str]:
         """Which of `blobs` have a row (not decoded: see `get_many`)."""
-        wanted = list(dict.fromkeys(blobs))
-        found: set[str] = set()
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            rows = self._db.execute(f"SELECT blob FROM indexes WHERE blob IN ({marks})", chunk)
-            found.update(blob for (blob,) in rows)
-        return found
+        return {blob for (blob,) in self._select("blob FROM indexes WHERE blob", blobs)}
 
     def last_blobs(self, paths: Iterable[str]) -> dict[str, str]:
         """The blob each of `paths` held when it was last indexed (those known)."""
-        wanted = list(dict.fromkeys(paths))
-        found: dict[str, str] = {}
+        rows = self._select("path, blob FROM paths WHERE path", paths)
+        # the cache is not trusted: only a blob id goes on to `git cat-file`
+        return {p: b for p, b in rows if isinstance(b, str) and SHA_RE.fullmatch(b)}
+
+    def _select(self, what: str, keys: Iterable[str]) -> Iterator[tuple[Any, ...]]:
+        """`SELECT <what> IN (keys)`, 500 keys a query (SQLite's variable limit)."""
+        wanted = list(dict.fromkeys(keys))
         for start in range(0, len(wanted), 500):
             chunk = wanted[start : start + 500]
             marks = ",".join("?" * len(chunk))
-            rows = self._db.execute(f"SELECT path, blob FROM paths WHERE path IN ({marks})", chunk)
-            # the cache is not trusted: only a blob id goes on to `git cat-file`
-            found.update((p, b) for p, b in rows if isinstance(b, str) and SHA_RE.fullmatch(b))
-        return found
+            yield from self._db.execute(f"SELECT {what} IN ({marks})", chunk)
 
     def remember(self, entries: Iterable[TreeEntry]) -> None:
         """Record the blob each entry's path holds now (`last_blobs`)."""

@@ -41,14 +41,13 @@ from pipeline.core.index import (
 )
 from pipeline.languages.rust.regions import (
     _BLOCK_HEAD,
-    _ITEM_BOUNDARY,
     _MEMBER_BOUNDARY,
     _SPLIT_BYTES,
-    _TEST_ITEM,
     Unit,
     lead_start,
     parse_ranges,
     ranges_of,
+    top_items,
 )
 from pipeline.languages.rust.sites import parser
 
@@ -59,15 +58,7 @@ def index_units(source: bytes) -> list[Unit]:
     """A file's units for the index, in file order: top-level items (their leading
     comment and attribute lines in their spans) but the `#[cfg(test)]` ones; a large
     `impl` or `mod` block as its header (with its closing line) and one unit per member."""
-    starts = [0, *(m.end() for m in _ITEM_BOUNDARY.finditer(source))]
-    ends = [*starts[1:], len(source)]
-    tests: set[int] = set()
-    index = source.find(_TEST_ITEM)
-    while index >= 0:
-        chunk = bisect_right(starts, index + 1) - 1
-        if starts[chunk] == index + 1:
-            tests.add(chunk)
-        index = source.find(_TEST_ITEM, index + 1)
+    starts, ends, tests = top_items(source)
     units: list[Unit] = []
     floor = 0
     for chunk, (start, end) in enumerate(zip(starts, ends, strict=True)):

@@ -148,17 +148,12 @@ class Unit:
 
 def relevant_units(source: bytes, hints: Sequence[int]) -> list[Unit]:
     """The units that hold a hint, in file order (`#[cfg(test)]` items left out)."""
-    starts = [0, *(m.end() for m in _ITEM_BOUNDARY.finditer(source))]
-    ends = [*starts[1:], len(source)]
+    starts, ends, tests = top_items(source)
     by_chunk: dict[int, list[int]] = {}
     for hint in hints:
         by_chunk.setdefault(bisect_right(starts, hint) - 1, []).append(hint)
-    index = source.find(_TEST_ITEM)
-    while index >= 0:
-        chunk = bisect_right(starts, index + 1) - 1
-        if starts[chunk] == index + 1:
-            by_chunk.pop(chunk, None)
-        index = source.find(_TEST_ITEM, index + 1)
+    for chunk in tests:
+        by_chunk.pop(chunk, None)
     units: list[Unit] = []
     floor = 0
     for chunk in sorted(by_chunk):
@@ -170,9 +165,9 @@ def relevant_units(source: bytes, hints: Sequence[int]) -> list[Unit]:
     return units
 
 
-def product_units(source: bytes) -> list[Unit] | None:
-    """The top-level items but the `#[cfg(test)]` ones (cut as `relevant_units` cuts), or
-    None when the file has none of those: what the index parses of a file."""
+def top_items(source: bytes) -> tuple[list[int], list[int], set[int]]:
+    """The top-level items as `relevant_units` cuts them: their starts and ends, and which
+    of them are `#[cfg(test)]` items (by index)."""
     starts = [0, *(m.end() for m in _ITEM_BOUNDARY.finditer(source))]
     tests: set[int] = set()
     index = source.find(_TEST_ITEM)
@@ -181,9 +176,15 @@ def product_units(source: bytes) -> list[Unit] | None:
         if starts[chunk] == index + 1:
             tests.add(chunk)
         index = source.find(_TEST_ITEM, index + 1)
+    return starts, [*starts[1:], len(source)], tests
+
+
+def product_units(source: bytes) -> list[Unit] | None:
+    """The top-level items but the `#[cfg(test)]` ones, or None when the file has none of
+    those: what the index parses of a file."""
+    starts, ends, tests = top_items(source)
     if not tests:
         return None
-    ends = [*starts[1:], len(source)]
     return [
         Unit(((start, end),), (start, end))
         for chunk, (start, end) in enumerate(zip(starts, ends, strict=True))
