@@ -118,21 +118,19 @@ def caller_paths(graph: CallGraph, target: int) -> tuple[CallerPath, ...]:
     parent: dict[int, Edge | None] = {target: None}
     depth = {target: 0}
     queue = deque([target])
-    found: list[tuple[tuple[int, int, int], CallerPath]] = []
+    found: list[tuple[int, tuple[EntryKind, str], Edge | None]] = []  # top, entry, its edge
     roots: list[int] = []
     while queue and len(parent) < MAX_VISITED:
         node = queue.popleft()
         entry = graph.entries.get(node)
         if entry is not None:
-            found.append(_ranked(graph, node, parent, entry, None))
+            found.append((node, entry, None))
             if entry[0] == "main":
                 continue
         below = parent[node]
-        edges = [
-            e
-            for e in graph.callers.get(node, [])
-            if below is None or not _other_variant(graph, below.arm, e)
-        ]
+        edges = graph.callers.get(node, [])
+        if below is not None and below.arm is not None:  # came through a dispatch arm
+            edges = [e for e in edges if not _other_variant(graph, below.arm, e)]
         if not edges and entry is None:
             roots.append(node)
         if depth[node] >= MAX_DEPTH - 1:
@@ -142,15 +140,14 @@ def caller_paths(graph: CallGraph, target: int) -> tuple[CallerPath, ...]:
                 # A dispatch arm is an entry even when its fn was reached another way first.
                 arm = arm_entry(graph, edge.arm)
                 if arm is not None:
-                    found.append(_ranked(graph, edge.caller, parent, arm, edge))
+                    found.append((edge.caller, arm, edge))
                     continue
             if edge.caller in parent:
                 continue
             parent[edge.caller] = edge
             depth[edge.caller] = depth[node] + 1
             queue.append(edge.caller)
-    found.sort(key=lambda pair: pair[0])
-    paths = _distinct([path for _, path in found])[:MAX_PATHS]
+    paths = _best(graph, parent, found)
     if not paths:  # no entry point: the longest chain of callers there is
         # a fn nobody calls first, else the deepest fn the walk reached (the depth or the
         # visit bound cut it: its callers exist, the path just does not end at an entry)
@@ -160,28 +157,51 @@ def caller_paths(graph: CallGraph, target: int) -> tuple[CallerPath, ...]:
     return tuple(paths)
 
 
-def _distinct(paths: list[CallerPath]) -> list[CallerPath]:
-    """One path per chain of functions: arms that call the same chain become one path.
-
-    risingwave's `handle` sends `Statement::AlterTable`, `AlterIndex` and `AlterView` to
-    the same `handle_alter_parallelism` chain: three identical paths would fill the three
-    places; one path naming the three statements leaves room for a different way in.
-    """
-    kept: dict[tuple[str, ...], CallerPath] = {}
+def _best(
+    graph: CallGraph,
+    parent: dict[int, Edge | None],
+    found: list[tuple[int, tuple[EntryKind, str], Edge | None]],
+) -> list[CallerPath]:
+    """The MAX_PATHS best of the paths found (entry kind, then fewer guessed hops, then
+    shorter; in the order found on a tie), one per chain of functions: arms that call the
+    same chain become one path naming them all (risingwave's `handle` sends
+    `Statement::AlterTable`, `AlterIndex` and `AlterView` to the same
+    `handle_alter_parallelism` chain: one path naming the three leaves room for a
+    different way in). Ranked on the walk's parent links; only the kept become hops."""
+    ranked = []
+    for top, entry, first in found:
+        nodes, guesses = _chain(parent, top, first)
+        chain = tuple(graph.nodes[n].label for n in nodes)
+        ranked.append(((_KIND_RANK[entry[0]], guesses, len(nodes)), chain, top, entry, first))
+    ranked.sort(key=lambda item: item[0])
+    kept: dict[tuple[str, ...], tuple[int, tuple[EntryKind, str], Edge | None]] = {}
     others: dict[tuple[str, ...], list[str]] = {}
-    for path in paths:
-        chain = tuple(hop.name for hop in path.hops)
+    for _, chain, top, entry, first in ranked:
         if chain not in kept:
-            kept[chain], others[chain] = path, []
-        elif path.entry_label and path.entry_label != kept[chain].entry_label:
-            others[chain].append(path.entry_label)
+            kept[chain], others[chain] = (top, entry, first), []
+        elif entry[1] and entry[1] != kept[chain][1][1]:
+            others[chain].append(entry[1])
     out = []
-    for chain, path in kept.items():
+    for chain, (top, entry, first) in list(kept.items())[:MAX_PATHS]:
+        path = _path(graph, top, parent, entry, first)
         also = list(dict.fromkeys(others[chain]))
         if also and path.entry_label:
             path = CallerPath(path.hops, path.entry, merged_label([path.entry_label, *also]))
         out.append(path)
     return out
+
+
+def _chain(parent: dict[int, Edge | None], top: int, first: Edge | None) -> tuple[list[int], int]:
+    """The fns from `top` down to the target as `_path` walks them, and how many of their
+    calls were guessed (resolved by name alone, or ambiguous)."""
+    nodes, guesses, node = [top], 0, top
+    while True:
+        edge = first if node == top and first is not None else parent.get(node)
+        if edge is None or edge.callee == top:
+            return nodes, guesses
+        guesses += edge.resolution == "name" or bool(edge.candidates)
+        node = edge.callee
+        nodes.append(node)
 
 
 def merged_label(labels: list[str]) -> str:
@@ -229,18 +249,6 @@ def _bindings(graph: CallGraph, node_id: int) -> dict[str, str]:
             if local.caller == mine and local.variant
         }
     return found
-
-
-def _ranked(
-    graph: CallGraph,
-    top: int,
-    parent: dict[int, Edge | None],
-    entry: tuple[EntryKind, str],
-    first: Edge | None,
-) -> tuple[tuple[int, int, int], CallerPath]:
-    path = _path(graph, top, parent, entry, first)
-    guesses = sum(1 for hop in path.hops if hop.resolution == "name" or hop.candidates)
-    return (_KIND_RANK[entry[0]], guesses, len(path.hops)), path
 
 
 def _path(

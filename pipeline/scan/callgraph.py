@@ -67,12 +67,20 @@ class CallGraph:
     derived: dict[Any, Any] = field(default_factory=dict)  # lookups others memoize per graph
 
     def enclosing(self, path: str, line: int) -> int | None:
-        """The innermost fn of `path` that holds `line`."""
+        """The innermost fn of `path` that holds `line` (the last to start, among those
+        that hold it; the first such in definition order on a tie)."""
+        spans: dict[str, list[tuple[int, int, int]]] = self.derived.setdefault("spans", {})
+        mine = spans.get(path)
+        if mine is None:  # (start, end, node) of the file's fns, once per file
+            definitions = self.indexes[path].definitions if path in self.indexes else ()
+            mine = spans[path] = [
+                (definitions[i].line, definitions[i].end_line, n)
+                for i, n in self.by_file.get(path, {}).items()
+            ]
         best: tuple[int, int] | None = None
-        for index, node_id in self.by_file.get(path, {}).items():
-            d = self.indexes[path].definitions[index]
-            if d.line <= line <= d.end_line and (best is None or d.line >= best[0]):
-                best = (d.line, node_id)
+        for start, end, node_id in mine:
+            if start <= line <= end and (best is None or start >= best[0]):
+                best = (start, node_id)
         return best[1] if best else None
 
     def crate_files(self, crate: str) -> list[str]:
