@@ -138,3 +138,14 @@ def test_a_tampered_path_table_is_a_miss_not_a_failure(tmp_path: Path) -> None:
     entries = list_files(repo.git_dir, second, suffixes=(".rs",)).entries
     found = index_entries(repo.git_dir, entries, cache, jobs=1)
     assert found == {PATH: index_file(PATH, source(methods=13).encode())}
+
+
+def test_an_earlier_index_that_does_not_hold_together_is_a_miss() -> None:
+    old, new = source().encode(), source(body="\n        log(key);").encode()
+    earlier = index_file(PATH, old)
+    broken = (
+        replace(earlier, calls=(earlier.calls[0]._replace(caller=10_000), *earlier.calls[1:])),
+        replace(earlier, uses=(earlier.uses[0]._replace(line="1"), *earlier.uses[1:])),
+    )
+    for bad in broken:
+        assert index_file_after(PATH, new, old, bad) == index_file(PATH, new)  # type: ignore[arg-type]

@@ -221,9 +221,22 @@ def index_after(
 ) -> FileIndex | None:
     """The index of `source` from an earlier version's and a parse of the units that
     changed (made into an index by `index_tree`); None when that cannot be exact (then the
-    file is indexed whole)."""
+    file is indexed whole). The earlier index comes from the cache, which is not trusted:
+    one that does not hold together is a miss, not a failure."""
     if not old_index.clean or b"#![" in source or b"#![" in old_source:
         return None
+    try:
+        return _index_after(source, old_source, old_index, index_tree)
+    except (IndexError, KeyError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def _index_after(
+    source: bytes,
+    old_source: bytes,
+    old_index: FileIndex,
+    index_tree: Callable[[Tree, bytes], FileIndex],
+) -> FileIndex | None:
     old_units = index_units(old_source)
     old_parts = split_index(old_source, old_units, old_index)
     if old_parts is None:
