@@ -149,3 +149,26 @@ def test_an_earlier_index_that_does_not_hold_together_is_a_miss() -> None:
     )
     for bad in broken:
         assert index_file_after(PATH, new, old, bad) == index_file(PATH, new)  # type: ignore[arg-type]
+
+
+def test_the_index_pass_reuses_the_earlier_index_of_a_changed_file(tmp_path: Path) -> None:
+    repo = GitRepo.init(tmp_path / "src")
+    first = repo.commit({PATH: source()})
+    second = repo.commit({PATH: source(body="\n        log(key);")})
+    cache = tmp_path / "cache"
+    (entry,) = list_files(repo.git_dir, first, suffixes=(".rs",)).entries
+    index_entries(repo.git_dir, [entry], cache, jobs=1)
+    store = IndexCache(cache)
+    try:  # the earlier index says something else of an unchanged method: it is what is kept
+        earlier = store.get_many([entry.blob_sha])[entry.blob_sha]
+        marked = tuple(
+            d._replace(doc="from the earlier index") if d.name == "op_7" else d
+            for d in earlier.definitions
+        )
+        store.put_many({entry.blob_sha: replace(earlier, definitions=marked)})
+    finally:
+        store.close()
+    entries = list_files(repo.git_dir, second, suffixes=(".rs",)).entries
+    docs = {d.name: d.doc for d in index_entries(repo.git_dir, entries, cache, 1)[PATH].definitions}
+    assert docs["op_7"] == "from the earlier index"
+    assert docs["op_5"] == "Method 5."

@@ -12,7 +12,7 @@ import os
 import re
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -27,8 +27,8 @@ from pipeline.dataset import history
 from pipeline.dataset.safefile import (
     UnsafeFile,
     is_record_id,
+    load_json,
     open_regular,
-    read_json,
     read_regular,
 )
 from pipeline.dataset.store import StoreError, dataset_dirs
@@ -170,11 +170,31 @@ def read_errors(path: Path) -> Iterator[None]:
 
 
 def _read_json(path: Path) -> Any:
+    return parsed_json(path, file_bytes(path))
+
+
+def file_bytes(path: Path) -> bytes:
+    """A dataset file's bytes (a regular file, bounded), failing as `read_errors` says."""
+    with read_errors(path):
+        return read_regular(path)
+
+
+def parsed_json(path: Path, data: bytes) -> Any:
+    """The JSON of a dataset file read as `data`; one that is not JSON is a `DatasetError`."""
     try:
-        with read_errors(path):
-            return read_json(path)
+        return load_json(data)
     except ValueError as exc:
         raise DatasetError(f"{path}: unreadable JSON ({exc}); re-run `errdoc extract`") from exc
+
+
+def dataset_head(
+    manifest: Mapping[str, Any], shas: Counter[str], versions: Iterable[str]
+) -> tuple[str, str]:
+    """The dataset's commit and version: the manifest's, else the records' most common
+    commit and their latest version."""
+    sha = str(manifest.get("sha") or (shas.most_common(1)[0][0] if shas else ""))
+    version = str(manifest.get("datasetVersion") or max(versions, default=""))
+    return sha, version
 
 
 def read_manifest(repo_dir: Path) -> dict[str, Any]:
@@ -341,9 +361,7 @@ def load_dataset(repo_dir: Path) -> Dataset:
     records, versions = load_records(repo_dir, published if isinstance(published, str) else None)
     repo = dataset_repo(repo_dir, manifest)
     check_one_repo(repo_dir, repo, {r.repo for r in records})
-    shas = Counter(r.analyzedSha for r in records)
-    sha = str(manifest.get("sha") or (shas.most_common(1)[0][0] if shas else ""))
-    version = str(manifest.get("datasetVersion") or (max(versions) if versions else ""))
+    sha, version = dataset_head(manifest, Counter(r.analyzedSha for r in records), versions)
     return Dataset(
         repo=repo,
         sha=sha,

@@ -24,12 +24,13 @@ from pydantic import ValidationError
 
 from pipeline.core.model import Record, RecordFile, Retired
 from pipeline.dataset.reader import (
-    DatasetError,
     check_dataset_dir,
     check_one_repo,
+    dataset_head,
     dataset_repo,
+    file_bytes,
+    parsed_json,
     provenance_entry,
-    read_errors,
     read_every,
     read_manifest,
     record_bytes,
@@ -37,7 +38,7 @@ from pipeline.dataset.reader import (
     retired_bodies,
     retired_entries,
 )
-from pipeline.dataset.safefile import load_json, open_regular, read_regular
+from pipeline.dataset.safefile import load_json, open_regular
 
 
 class Summary(NamedTuple):
@@ -108,19 +109,6 @@ class Outline:
 def _spilled(spill: IO[bytes], data: bytes) -> None:
     spill.write(b"%d\n" % len(data))
     spill.write(data)
-
-
-def _file_bytes(path: Path) -> bytes:
-    """A record file's bytes, failing as `reader` does for any dataset file."""
-    with read_errors(path):
-        return read_regular(path)
-
-
-def _parsed(path: Path, data: bytes) -> Any:
-    try:
-        return load_json(data)
-    except ValueError as exc:
-        raise DatasetError(f"{path}: unreadable JSON ({exc}); re-run `errdoc extract`") from exc
 
 
 def _jsonl_summaries(
@@ -218,16 +206,15 @@ def outline(repo_dir: Path, spill_dir: Path | None = None) -> Outline:
     if summaries is None:
         summaries = []
         for path in sorted((repo_dir / "records").glob("*.json")):
-            data = _file_bytes(path)
-            parsed = record_file(path, _parsed(path, data))
+            data = file_bytes(path)
+            parsed = record_file(path, parsed_json(path, data))
             summaries.append(_summary(parsed.record, prov))
             _spilled(spill, data)
             versions.add(parsed.datasetVersion)
             shas[parsed.record.analyzedSha] += 1
     repo = dataset_repo(repo_dir, manifest)
     check_one_repo(repo_dir, repo, {s.repo for s in summaries})
-    sha = str(manifest.get("sha") or (shas.most_common(1)[0][0] if shas else ""))
-    version = str(manifest.get("datasetVersion") or (max(versions) if versions else ""))
+    sha, version = dataset_head(manifest, shas, versions)
     current = {s.id for s in summaries}
     retired = {
         k: v for k, v in retired_entries(manifest.get("retired")).items() if k not in current

@@ -438,37 +438,37 @@ def _module_file(graph: CallGraph, glob: str, caller: Node) -> str | None:
         graph.derived["module files"], graph.derived["crate dirs"] = files, crates
     files, crates = graph.derived["module files"], graph.derived["crate dirs"]
     segments = glob.split("::")
-    if segments[0] in ("crate", "self", "super"):
-        crate = caller.crate
-        base = (
-            [] if segments[0] == "crate" else (caller.module.split("::") if caller.module else [])
-        )
-        while segments and segments[0] in ("self", "super", "crate"):
-            if segments[0] == "super" and base:
-                base = base[:-1]
-            segments = segments[1:]
-        segments = base + segments
+    if segments[0] in _RELATIVE:
+        crate, module = caller.crate, _relative_module(segments, caller)
     elif segments[0] in crates:
-        crate, segments = crates[segments[0]], segments[1:]
+        crate, module = crates[segments[0]], "::".join(segments[1:])
     else:
         return None
-    found: str | None = files.get((crate, "::".join(segments)))
+    found: str | None = files.get((crate, module))
     return found
+
+
+_RELATIVE = ("crate", "self", "super")
+
+
+def _relative_module(segments: Sequence[str], caller: Node) -> str:
+    """The module a `crate::`, `self::` or `super::` path names, seen from the caller's."""
+    base = [] if segments[0] == "crate" else (caller.module.split("::") if caller.module else [])
+    at = 0
+    while at < len(segments) and segments[at] in _RELATIVE:
+        if segments[at] == "super" and base:
+            base = base[:-1]
+        at += 1
+    return "::".join([*base, *segments[at:]])
 
 
 def _glob_reaches(glob: str, caller: Node, candidate: Node) -> bool:
     """Whether `use <glob>::*` in the caller's file brings the candidate's module in."""
     segments = glob.split("::")
-    here = caller.module.split("::") if caller.module else []
-    if segments[0] in ("crate", "self", "super"):
-        if candidate.crate != caller.crate:
-            return False
-        base = [] if segments[0] == "crate" else here
-        while segments and segments[0] in ("self", "super", "crate"):
-            if segments[0] == "super" and base:
-                base = base[:-1]
-            segments = segments[1:]
-        return candidate.module == "::".join(base + segments)
+    if segments[0] in _RELATIVE:
+        return candidate.crate == caller.crate and candidate.module == _relative_module(
+            segments, caller
+        )
     rest = segments[1:] if crate_name(candidate.crate) == segments[0] else segments
     return candidate.module.split("::")[-len(rest) :] == rest if rest else not candidate.module
 

@@ -41,7 +41,7 @@ from pipeline.languages.rust.index_items import (
     token_arity,
 )
 from pipeline.languages.rust.indexunits import index_after
-from pipeline.languages.rust.regions import parse_ranges, product_units, ranges_of
+from pipeline.languages.rust.regions import parse_units_checked, product_units
 from pipeline.languages.rust.sites import LANGUAGE, parser
 from pipeline.languages.rust.testcode import declared_test_modules, is_test_path
 
@@ -187,18 +187,9 @@ def index_tree(tree: Tree, source: bytes) -> FileIndex:
 def _parse_product(source: bytes) -> tuple[Tree, bool]:
     """The file parsed without its top-level `#[cfg(test)]` items (~15% of risingwave's
     bytes: nothing in them is indexed), positions those of the whole file; the whole file
-    when that parse shows errors (the cut was wrong), as `regions.parse_units` does. True
-    with a parse of those items that shows no error."""
-    units = product_units(source)
-    ranges = ranges_of(source, units) if units is not None else None
-    if ranges is not None:
-        tree = parse_ranges(parser(), source, ranges)
-        if not tree.root_node.has_error:
-            return tree, True
-        whole = parser().parse(source)
-        return whole, False
-    tree = parser().parse(source)
-    return tree, not tree.root_node.has_error
+    when that parse shows errors (the cut was wrong). True with a parse of those items
+    that shows no error."""
+    return parse_units_checked(parser(), source, product_units(source))
 
 
 _DIVERGING_MACROS = frozenset(("bail", "panic", "unreachable", "todo", "unimplemented"))

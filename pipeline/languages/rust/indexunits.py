@@ -20,7 +20,6 @@ risingwave's and cargo's recent history). Pure.
 from __future__ import annotations
 
 import hashlib
-import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -45,13 +44,10 @@ from pipeline.languages.rust.regions import (
     _SPLIT_BYTES,
     Unit,
     lead_start,
-    parse_ranges,
-    ranges_of,
+    parse_units_checked,
     top_items,
 )
 from pipeline.languages.rust.sites import parser
-
-_HEADER_WORD = re.compile(rb"(?m)^[ \t]*(?:pub(?:\([^)\n]*\))? )?(?:unsafe )?(impl|mod|trait)\b")
 
 
 def index_units(source: bytes) -> list[Unit]:
@@ -75,7 +71,7 @@ def _chunk_units(source: bytes, lead: int, start: int, end: int) -> list[Unit]:
     head = _BLOCK_HEAD.match(source, start, end)
     closing = source.rfind(b"\n}", start, end) + 1
     # A trait's definition spans its block (its end line would move with any member).
-    if head is None or closing <= head.end() or _header_keyword(source, head) == b"trait":
+    if head is None or closing <= head.end() or head[1] == b"trait":
         return whole
     body = head.end()
     members = [body, *(m.end() for m in _MEMBER_BOUNDARY.finditer(source, body, closing))]
@@ -87,12 +83,6 @@ def _chunk_units(source: bytes, lead: int, start: int, end: int) -> list[Unit]:
         units.append(Unit(((lead, body), member, (closing, end)), (first, last)))
         floor = first
     return units
-
-
-def _header_keyword(source: bytes, head: re.Match[bytes]) -> bytes:
-    """The `impl`/`mod`/`trait` word of a block header match (attribute lines skipped)."""
-    word = _HEADER_WORD.search(source, head.start(), head.end())
-    return word[1] if word is not None else b""
 
 
 def unit_key(source: bytes, unit: Unit) -> str:
@@ -247,9 +237,8 @@ def _index_after(
     todo = [at for at, key in enumerate(keys) if key not in known]
     parts: list[_Part | None] = [known.get(key) for key in keys]
     if todo:
-        ranges = ranges_of(source, [units[at] for at in todo])
-        tree = parse_ranges(parser(), source, ranges)
-        if tree.root_node.has_error:
+        tree, clean = parse_units_checked(parser(), source, [units[at] for at in todo])
+        if not clean:
             return None
         fresh = split_index(source, units, index_tree(tree, source))
         if fresh is None:

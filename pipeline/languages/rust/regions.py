@@ -44,7 +44,7 @@ _MEMBER_BOUNDARY = re.compile(rb"(?:\n\n|\n    \}[^\n]*\n)(?=    [^\s})\]])")
 # Attributes and comments, then a block item's header through the line that opens it.
 _BLOCK_HEAD = re.compile(
     rb"(?:[ \t]*(?://[^\n]*|#!?\[[^\n]*)\n)*"
-    rb"(?:pub(?:\([^)\n]*\))? )?(?:unsafe )?(?:impl|mod|trait)\b[^;{]*\{[ \t]*\n"
+    rb"(?:pub(?:\([^)\n]*\))? )?(?:unsafe )?(impl|mod|trait)\b[^;{]*\{[ \t]*\n"
 )
 # A blank, attribute or comment line (without its `\n`): it belongs to the item below it.
 _LEAD_LINE = re.compile(rb"[ \t]*(?:(?:#\[|//|/\*|\*)[^\n]*)?\r?")
@@ -92,12 +92,19 @@ def parse_relevant(parser: Parser, source: bytes, hints: Sequence[int]) -> Tree:
 
 def parse_units(parser: Parser, source: bytes, units: Sequence[Unit]) -> Tree:
     """`units` parsed as one document, or the whole file if that parse shows errors."""
+    return parse_units_checked(parser, source, units)[0]
+
+
+def parse_units_checked(parser: Parser, source: bytes, units: Sequence[Unit]) -> tuple[Tree, bool]:
+    """`parse_units`, and whether the tree is a parse of exactly `units` with no error."""
     ranges = ranges_of(source, units)
     if ranges is not None:
         tree = parse_ranges(parser, source, ranges)
         if not tree.root_node.has_error:
-            return tree
-    return parser.parse(source)
+            return tree, True
+        return parser.parse(source), False
+    tree = parser.parse(source)
+    return tree, not tree.root_node.has_error
 
 
 def parse_ranges(parser: Parser, source: bytes, ranges: Sequence[Range] | None) -> Tree:
@@ -179,12 +186,9 @@ def top_items(source: bytes) -> tuple[list[int], list[int], set[int]]:
     return starts, [*starts[1:], len(source)], tests
 
 
-def product_units(source: bytes) -> list[Unit] | None:
-    """The top-level items but the `#[cfg(test)]` ones, or None when the file has none of
-    those: what the index parses of a file."""
+def product_units(source: bytes) -> list[Unit]:
+    """The top-level items but the `#[cfg(test)]` ones: what the index parses of a file."""
     starts, ends, tests = top_items(source)
-    if not tests:
-        return None
     return [
         Unit(((start, end),), (start, end))
         for chunk, (start, end) in enumerate(zip(starts, ends, strict=True))
