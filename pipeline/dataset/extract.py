@@ -73,11 +73,11 @@ class ExtractResult:
         return [Record.model_validate_json(line) for line in self.lines.values()]
 
 
-# The sites to explain, and the run's repository and commit (the model's answers are checked
-# against the tree it read).
 # Up to this many sites, static explanations are made while the index finishes (held in
 # memory: ~5 KB a site); above, after it, one at a time as before.
 PREPARE_LIMIT = 20_000
+# The sites to explain, and the run's repository and commit (the model's answers are checked
+# against the tree it read).
 AnalyzerFactory = Callable[[Sequence[SiteContext], Path, str], Analyzer]
 
 
