@@ -54,6 +54,8 @@ def test_a_variable_never_runs_a_command(
     given.setdefault("CACHE", str(tmp_path / "cache"))
     done = _make(tmp_path, target, **given)
     assert not marker.exists(), done.stdout + done.stderr
+    # nor does a value taken as a relative path leave a directory in the project
+    assert not [p for p in os.listdir(ROOT) if p[0] in "$`'\""], done.stdout + done.stderr
     assert done.returncode != 0, done.stdout + done.stderr  # errdoc failed, so make fails
 
 

@@ -211,6 +211,15 @@ def test_refuses_to_replace_a_directory_it_did_not_make(tmp_path: Path) -> None:
     assert (tmp_path / "home" / "notes.txt").read_text() == "mine"
 
 
+def test_nothing_to_render_creates_no_directory_on_the_way_to_the_site(tmp_path: Path) -> None:
+    # Each missing directory above --site was left behind before (a make test left
+    # `$(touch /tmp/...` trees in the project root), only the innermost removed.
+    (tmp_path / "keep").mkdir()
+    with pytest.raises(RenderError, match="no dataset under"):
+        render_site(tmp_path / "none", tmp_path / "keep" / "a" / "b" / "c" / "site")
+    assert [p.name for p in tmp_path.rglob("*")] == ["keep"]
+
+
 def test_cli_renders_and_reports_errors_in_one_line(tmp_path: Path) -> None:
     runner = CliRunner()
     empty = runner.invoke(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -275,25 +276,42 @@ def render_site(out: Path, site: Path, show_progress: bool = False) -> RenderRep
 
 
 def _render_once(out: Path, site: Path, show_progress: bool) -> RenderReport:
-    made = not site.parent.exists()
+    made = _missing_ancestors(site)
     site.parent.mkdir(parents=True, exist_ok=True)
     try:  # the records spill beside the site: the disk that takes the site takes them
         datasets = outline_all(out, site.parent)
     except DatasetError as exc:
+        _remove_empty(made)
         raise RenderError(str(exc)) from exc
     except OSError as exc:  # a full disk, a file size limit
+        _remove_empty(made)
         raise RenderError(
             f"cannot write the site under {site.parent}: {exc.strerror or exc}"
         ) from exc
-    if not datasets:
-        if made:  # nothing to render leaves nothing behind
-            site.parent.rmdir()
+    if not datasets:  # nothing to render leaves nothing behind, not even a parent
+        _remove_empty(made)
         raise RenderError(f"no dataset under {out}/: run `errdoc extract` first or pass --out")
     try:
         return _render_outlined(datasets, site, show_progress)
     finally:
         for ds in datasets:
             ds.spill.close()
+
+
+def _missing_ancestors(site: Path) -> list[Path]:
+    """The directories above SITE that `mkdir(parents=True)` is about to create, innermost first."""
+    missing = []
+    parent = site.parent
+    while not parent.exists() and parent != parent.parent:
+        missing.append(parent)
+        parent = parent.parent
+    return missing
+
+
+def _remove_empty(directories: list[Path]) -> None:
+    for directory in directories:
+        with contextlib.suppress(OSError):  # never anything that has files in it
+            directory.rmdir()
 
 
 def _render_outlined(datasets: list[Outline], site: Path, show_progress: bool) -> RenderReport:
