@@ -293,6 +293,11 @@ def _render_once(out: Path, site: Path, show_progress: bool) -> RenderReport:
         raise RenderError(f"no dataset under {out}/: run `errdoc extract` first or pass --out")
     try:
         return _render_outlined(datasets, site, show_progress)
+    except BaseException:  # the half-written site is gone: so are the parents made for it
+        for ds in datasets:
+            ds.spill.close()
+        _remove_empty(made)
+        raise
     finally:
         for ds in datasets:
             ds.spill.close()
