@@ -22,6 +22,7 @@ def method(k: int, body: str = "") -> str:
         f"    /// Method {k}.\n"
         f"    pub fn op_{k}(&self, key: &str) -> Result<(), Error> {{\n"
         f"        self.inner.check_{k}(key)?;{body}\n"
+        f"        if key.is_empty() {{\n            return Err(Error::Empty {{ at: {k} }});\n        }}\n"
         f'        validate(key, "{"x" * 40}")\n'
         "    }\n"
     )
@@ -58,6 +59,7 @@ EDITS = {
     "an item added below": {"extra": "pub fn last() -> u8 {\n    7\n}\n\n"},
     "an inner attribute": {"top": "#![allow(dead_code)]\n\n"},
     "a syntax error": {"body": "\n        let = ;"},
+    "a variant built": {"body": "\n        let _ = Error::Closed;"},
 }
 
 
@@ -65,6 +67,8 @@ EDITS = {
 def test_a_changed_file_indexes_as_a_whole_parse_does(edit: str) -> None:
     old, new = source().encode(), source(**EDITS[edit]).encode()  # type: ignore[arg-type]
     assert index_file_after(PATH, new, old, index_file(PATH, old)) == index_file(PATH, new)
+    # the variants each member builds are cut and shifted with it (`Build`)
+    assert len(index_file(PATH, old).builds) == 12
 
 
 def test_two_items_swapped_and_a_test_module_removed() -> None:

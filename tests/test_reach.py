@@ -635,3 +635,146 @@ def test_anyhow_context_on_an_unknown_receiver_is_not_a_repository_method() -> N
     assert [(graph.nodes[e.caller].label, e.resolution) for e in graph.callers[target]] == [
         ("build", "type")
     ]
+
+
+ERRORS = (
+    "#[derive(thiserror::Error, Debug)]\n"
+    "pub enum StoreError {\n"
+    '    #[error("key {0} is missing")]\n'
+    "    Missing(String),\n"
+    '    #[error("store is full: {used} of {cap}")]\n'
+    "    Full { used: u32, cap: u32 },\n"
+    '    #[error("store is closed")]\n'
+    "    Closed,\n"
+    '    #[error("never built")]\n'
+    "    Unused,\n"
+    '    #[error("built in generated code only")]\n'
+    "    Generated,\n"
+    "}\n"
+    "impl StoreError {\n"
+    "    pub fn missing(key: &str) -> Self {\n"
+    "        Self::Missing(key.to_string())\n"
+    "    }\n"
+    "}\n"
+)
+STORE_FNS = (
+    "use crate::error::StoreError;\n"
+    "pub fn get(key: &str) -> Result<u8, StoreError> {\n"
+    "    Err(StoreError::missing(key))\n"
+    "}\n"
+    "pub fn put(used: u32) -> Result<(), StoreError> {\n"
+    "    if used > 9 {\n"
+    "        return Err(StoreError::Full { used, cap: 9 });\n"
+    "    }\n"
+    "    Ok(())\n"
+    "}\n"
+    "pub fn close(open: Option<u8>) -> Result<u8, StoreError> {\n"
+    "    open.ok_or(StoreError::Closed)\n"
+    "}\n"
+)
+BIN = 'fn main() {\n    let _ = kv::store::get("a");\n    let _ = kv::store::put(10);\n}\n'
+MACRO = (
+    "pub fn expand() -> proc_macro2::TokenStream {\n"
+    "    quote::quote! { return Err(StoreError::Generated(1)); }\n"
+    "}\n"
+)
+
+
+def _built(graph: CallGraph, path: str, text: str) -> tuple[str | None, int, list[Hops]]:
+    from pipeline.scan.callerpaths import site_reach
+
+    reach = site_reach(graph, path, line_of_text(ERRORS, text))
+    if reach is None:
+        return None, 0, []
+    hops = [
+        [(h.name, h.call_line, h.resolution, h.candidates) for h in p.hops] for p in reach.paths
+    ]
+    return reach.built, reach.callers, hops
+
+
+def line_of_text(text: str, needle: str) -> int:
+    return next(n for n, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+def test_an_error_variant_is_reached_where_it_is_built() -> None:
+    err = "crates/kv/src/error.rs"
+    graph = _graph_of(
+        {
+            "crates/kv/src/lib.rs": "pub mod error;\npub mod store;\n",
+            err: ERRORS,
+            "crates/kv/src/store.rs": STORE_FNS,
+            "crates/kv/src/main.rs": BIN,
+            "crates/kv/src/expand.rs": MACRO,
+        }
+    )
+    # a tuple variant through `Self::` in its own impl, then the callers of that fn
+    assert _built(graph, err, '"key {0} is missing"') == (
+        "StoreError::Missing",
+        1,
+        [
+            [
+                ("main", 2, None, ()),
+                ("get", 3, "import", ()),
+                ("StoreError::missing", 16, "type", ()),
+            ]
+        ],
+    )
+    # a struct-like variant in a `return Err(..)`: the fn that builds it and its caller
+    assert _built(graph, err, '"store is full') == (
+        "StoreError::Full",
+        1,
+        [[("main", 3, None, ()), ("put", 7, "import", ())]],
+    )
+    # a unit variant as a value (`ok_or(E::V)`); `close` is a pub fn of the library
+    built, builders, hops = _built(graph, err, '"store is closed"')
+    assert (built, builders, hops) == ("StoreError::Closed", 1, [[("close", 12, None, ())]])
+    # nothing builds it, or only the tokens a proc macro writes: no path is made up
+    assert _built(graph, err, '"never built"') == (None, 0, [])
+    assert _built(graph, err, '"built in generated code only"') == (None, 0, [])
+
+
+def test_a_variant_two_crates_define_is_taken_from_the_sites_crate() -> None:
+    twin = '#[derive(Debug)]\npub enum StoreError {\n    #[error("other")]\n    Closed,\n}\n'
+    err = "crates/kv/src/error.rs"
+    graph = _graph_of(
+        {
+            err: ERRORS,
+            "crates/kv/src/store.rs": STORE_FNS,
+            "crates/other/src/error.rs": twin,
+            "crates/other/src/lib.rs": "pub fn shut() -> StoreError { StoreError::Closed }\n",
+        }
+    )
+    built, builders, hops = _built(graph, err, '"store is closed"')
+    assert (built, builders, [h[-1][0] for h in hops]) == ("StoreError::Closed", 1, ["close"])
+
+
+def test_a_built_variant_is_named_in_the_static_text_and_the_page(tmp_path: Path) -> None:
+    repo = GitRepo.init(tmp_path / "src")
+    files = {
+        "Cargo.toml": '[package]\nname = "kv"\n',
+        "src/lib.rs": "pub mod error;\npub mod store;\n",
+        "src/error.rs": ERRORS,
+        "src/store.rs": STORE_FNS,
+        "src/main.rs": BIN,
+    }
+    sha = repo.commit(files)
+    out, site = tmp_path / "out", tmp_path / "site"
+    result = cli("extract", "--repo", "o/kv", "--sha", sha, "--source", str(repo.path),
+                 "--jobs", "1", "--out", str(out), "--cache", str(tmp_path / "c"))  # fmt: skip
+    assert result.exit_code == 0, result.output
+    root = out / "o" / "kv"
+    records = [json.loads(line) for line in (root / "records.jsonl").read_text().splitlines()]
+    (record,) = [r for r in records if r["errorMessage"].startswith("store is full")]
+    assert record["triggerScenarios"].endswith(
+        " `StoreError::Full` is built in one function, `put` at src/store.rs:7, reached from"
+        " `main` (fn main): `main` -> `put`."
+    )
+    result = cli("render", "--out", str(out), "--site", str(site))
+    assert result.exit_code == 0, result.output
+    page = (site / page_path(Record.model_validate(record))).read_text()
+    section = page.split('<section id="reach">', 1)[1].split("</section>", 1)[0]
+    assert "The message belongs to <code>StoreError::Full</code>" in section
+    assert (
+        f'builds <code>StoreError::Full</code> at <a href="https://github.com/o/kv/blob/{sha}/'
+        'src/store.rs#L7" rel="nofollow noopener noreferrer">line 7</a>'
+    ) in section

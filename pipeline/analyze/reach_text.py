@@ -22,7 +22,9 @@ def trigger_sentence(reach: Reach | None) -> str | None:
     if reach is None:
         return None
     parts: list[str] = []
-    if reach.paths:
+    if reach.built and reach.paths:
+        parts.append(_built_sentence(reach.built, reach.callers, reach.paths[0]))
+    elif reach.paths:
         best = reach.paths[0]
         if best.entry_label:
             parts.append(f"Reached from {best.entry_label}: {path_text(best)}.")
@@ -38,6 +40,23 @@ def trigger_sentence(reach: Reach | None) -> str | None:
     if sources:
         parts.append("The conditions depend on " + "; ".join(sources) + ".")
     return " ".join(parts) or None
+
+
+def _built_sentence(built: str, builders: int, best: CallerPath) -> str:
+    """`E::V` is built in 2 functions; one is reached from X: a -> b (builds it at f.rs:9)."""
+    last = best.hops[-1]
+    count = "one function" if builders == 1 else f"{builders} functions"
+    at = f" at {last.file_path}:{last.call_line}" if last.call_line else ""
+    head = (
+        f"`{built}` is built in {count}, `{last.name}`{at}"
+        if builders == 1
+        else (f"`{built}` is built in {count}, among them `{last.name}`{at}")
+    )
+    if len(best.hops) == 1 and not best.entry_label:
+        return f"{head} (no caller found)."
+    if best.entry_label:
+        return f"{head}, reached from {best.entry_label}: {path_text(best)}."
+    return f"{head}, called through {path_text(best)} (no entry point found within {len(best.hops)} calls)."
 
 
 def situation_sentence(reach: Reach | None) -> str | None:

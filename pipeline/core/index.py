@@ -80,6 +80,16 @@ class Arm(NamedTuple):
     calls: tuple[int, ...]  # indexes into `FileIndex.calls`
 
 
+class Build(NamedTuple):
+    """A value of an enum variant built in a fn: `E::V(..)`, `E::V { .. }`, `E::V` as a value
+    (`Err(E::V)`, `.map_err(E::V)`): where an `#[error]` variant's error comes from."""
+
+    enum: str  # the path's last segment before the variant, as written: `Error`, `Self`
+    variant: str
+    line: int
+    caller: int
+
+
 class Route(NamedTuple):
     """An HTTP route registration or attribute: `.route("/x", get(handler))`, `#[get("/x")]`."""
 
@@ -116,6 +126,7 @@ class FileIndex:
     routes: tuple[Route, ...] = ()
     impls: tuple[Impl, ...] = ()
     subcommands: tuple[Subcommand, ...] = ()
+    builds: tuple[Build, ...] = ()
     # The modules the file declares test code (`#[cfg(test)] mod x;`): their files are not
     # in the call graph (their fns are nobody's way in; `test_module_paths`).
     test_modules: tuple[str, ...] = ()

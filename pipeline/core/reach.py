@@ -25,7 +25,8 @@ class Hop:
     line: int  # 1-based line of its definition
     signature: str  # `pub async fn alter_backfill_parallelism(&self, ...) -> MetaResult<()>`
     doc: str | None = None  # its doc comment, `///` stripped
-    call_line: int | None = None  # where it calls the next hop (None for the last hop)
+    # where it calls the next hop (None for the last hop, but where a builder builds `built`)
+    call_line: int | None = None
     resolution: Resolution | None = None  # how the call from the previous hop was resolved
     candidates: tuple[str, ...] = ()  # other functions that call may reach when ambiguous
 
@@ -62,6 +63,9 @@ class Reach:
     dependencies: tuple[Dependency, ...] = ()
     conversion: str | None = None  # `impl From<MetaError> for tonic::Status` at file:line
     http_status: int | None = None  # only when the conversion shows one
+    # An `#[error]` variant's site sits in no fn: its paths lead to the fns that build
+    # `Enum::Variant` (`callers` counts them), and the last hop's `call_line` is where.
+    built: str | None = None
 
 
 # The JSON form of a `Reach` (the dataset's `reach.json`): fields by name, empty ones left out.
@@ -107,6 +111,7 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
         dependencies=tuple(Dependency(**d) for d in data.get("dependencies", ())),
         conversion=data.get("conversion"),
         http_status=data.get("http_status"),
+        built=data.get("built"),
     )
 
 

@@ -90,6 +90,9 @@ def site_reach(
     node_id = graph.enclosing(path, line)
     converted, status = conversion
     if node_id is None:
+        built = built_reach(graph, path, line)
+        if built is not None:
+            return replace(built, conversion=converted, http_status=status)
         if converted is None:
             return None
         return Reach(conversion=converted, http_status=status)
@@ -108,6 +111,91 @@ def site_reach(
     )
 
 
+def built_reach(graph: CallGraph, path: str, line: int) -> Reach | None:
+    """The reach of an `#[error]` variant's site (`path:line`, an attribute of the variant):
+    caller paths down to the fns that build `Enum::Variant`, the last hop's `call_line`
+    where it builds it. None when the site is no variant's or nothing builds it."""
+    variant = _variant_at(graph, path, line)
+    if variant is None:
+        return None
+    builders = _builders_of(graph, path, *variant)
+    if not builders:
+        return None
+    paths = _walk(graph, sorted(builders), lone=True)
+    where = {
+        (graph.nodes[n].path, graph.nodes[n].definition.line): at for n, at in builders.items()
+    }
+    return Reach(
+        paths=tuple(_built_at(p, where) for p in paths),
+        callers=len(builders),
+        built="::".join(variant),
+    )
+
+
+def _variant_at(graph: CallGraph, path: str, line: int) -> tuple[str, str] | None:
+    """`(Enum, Variant)` when `line` is an attribute of an enum's variant: the next
+    definition of the file is a variant, of an enum whose span holds the line."""
+    index = graph.indexes.get(path)
+    if index is None:
+        return None
+    after = [d for d in index.definitions if d.line >= line and d.kind in _ITEM_KINDS]
+    if not after:
+        return None
+    nearest = min(after, key=lambda d: d.line)
+    enum = nearest.owner
+    if nearest.kind != "variant" or enum is None:
+        return None
+    holds = any(
+        d.kind == "enum" and d.name == enum and d.line < line <= d.end_line
+        for d in index.definitions
+    )
+    return (enum, nearest.name) if holds else None
+
+
+_ITEM_KINDS = frozenset(("variant", "struct", "enum", "fn", "const", "static", "type", "trait"))
+
+
+def _builders_of(graph: CallGraph, path: str, enum: str, variant: str) -> dict[int, int]:
+    """The fns that build `enum::variant` (node -> the first line that does). When the
+    repository defines another `enum::variant` (two crates' `Error::Io`), only those of
+    the site's crate: a name does not say which one the others build."""
+    table: dict[tuple[str, str], dict[int, int]] | None = graph.derived.get("builds")
+    if table is None:
+        table = graph.derived["builds"] = _builds(graph)
+    found = table.get((enum, variant), {})
+    defined = [p for p, d in graph.definitions("variant", variant) if d.owner == enum]
+    if len(defined) > 1:
+        crate = _crate(path)
+        found = {n: at for n, at in found.items() if graph.nodes[n].crate == crate}
+    return found
+
+
+def _builds(graph: CallGraph) -> dict[tuple[str, str], dict[int, int]]:
+    """Every variant built in a fn of the graph, by `(Enum, Variant)` (`Self` taken as the
+    impl's type): node -> the first line that builds it."""
+    table: dict[tuple[str, str], dict[int, int]] = {}
+    for path, index in graph.indexes.items():
+        ids = graph.by_file.get(path)
+        if not ids or not index.builds:
+            continue
+        for build in index.builds:
+            node = ids.get(build.caller)
+            if node is None:
+                continue
+            enum = build.enum
+            if enum == "Self":
+                enum = graph.nodes[node].definition.owner or enum
+            table.setdefault((enum, build.variant), {}).setdefault(node, build.line)
+    return table
+
+
+def _built_at(path: CallerPath, where: dict[tuple[str, int], int]) -> CallerPath:
+    """The path with its last hop's `call_line` the line where that fn builds the variant."""
+    last = path.hops[-1]
+    at = where.get((last.file_path, last.line))
+    return replace(path, hops=(*path.hops[:-1], replace(last, call_line=at)))
+
+
 def caller_paths(graph: CallGraph, target: int) -> tuple[CallerPath, ...]:
     """Up to MAX_PATHS shortest paths from entry points down to `target`, best first.
 
@@ -115,9 +203,16 @@ def caller_paths(graph: CallGraph, target: int) -> tuple[CallerPath, ...]:
     chain. An entry point ends a path but the walk goes on above an RPC method (its
     clients call it) and a public fn (others may call it); `main` ends it.
     """
-    parent: dict[int, Edge | None] = {target: None}
-    depth = {target: 0}
-    queue = deque([target])
+    return _walk(graph, [target])
+
+
+def _walk(graph: CallGraph, targets: Sequence[int], lone: bool = False) -> tuple[CallerPath, ...]:
+    """`caller_paths` down to any of `targets` (the fns that build a variant: one walk
+    from all of them, so the best paths are the best over all). `lone`: with no entry
+    point, a path of one target alone is kept (it says which fn builds the variant)."""
+    parent: dict[int, Edge | None] = dict.fromkeys(targets)
+    depth = dict.fromkeys(targets, 0)
+    queue = deque(targets)
     found: list[tuple[int, tuple[EntryKind, str], Edge | None]] = []  # top, entry, its edge
     roots: list[int] = []
     while queue and len(parent) < MAX_VISITED:
@@ -152,7 +247,7 @@ def caller_paths(graph: CallGraph, target: int) -> tuple[CallerPath, ...]:
         # a fn nobody calls first, else the deepest fn the walk reached (the depth or the
         # visit bound cut it: its callers exist, the path just does not end at an entry)
         top = max(roots or depth, key=lambda n: (depth[n], -n))
-        if top != target:
+        if lone or top not in targets:
             paths = [_path(graph, top, parent, None, None)]
     return tuple(paths)
 

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 from pipeline.core.index import (
     Arm,
+    Build,
     Call,
     Definition,
     FileIndex,
@@ -38,7 +39,17 @@ from pipeline.source.repository import BlobReader, TreeEntry
 
 INLINE_LIMIT = 16
 _T = TypeVar("_T")
-_FIELDS = ("definitions", "calls", "uses", "locals", "arms", "routes", "impls", "subcommands")
+_FIELDS = (
+    "definitions",
+    "calls",
+    "uses",
+    "locals",
+    "arms",
+    "routes",
+    "impls",
+    "subcommands",
+    "builds",
+)
 _TYPES: dict[str, Any] = {
     "definitions": Definition,
     "calls": Call,
@@ -48,6 +59,7 @@ _TYPES: dict[str, Any] = {
     "routes": Route,
     "impls": Impl,
     "subcommands": Subcommand,
+    "builds": Build,
 }
 _TUPLES = {  # fields stored as JSON lists that are tuples in the dataclass
     Definition: {f for f in Definition._fields if f in ("params", "attrs", "status_codes")},

@@ -31,6 +31,11 @@ _STD_NAMES = (
     "context with_context write_str write_fmt flatten downcast downcast_ref downcast_mut "
     "upgrade try_with fetch_add fetch_sub elapsed pop_front push_back push_front pop_back "
     "values_mut inc inc_by dec observe with_label_values "
+    # itertools' `Itertools` (ruff: `.collect_vec()` on a `Vec`'s iterator matched by name
+    # to `ProjectFilesWalker::collect_vec`)
+    "collect_vec try_collect sorted_by sorted_by_key sorted_unstable unique unique_by "
+    "dedup_by exactly_one at_most_one tuple_windows chunk_by group_by into_group_map "
+    "counts positions interleave cartesian_product multi_cartesian_product "
 )
 STD_METHODS = frozenset(_STD_NAMES.split())
 _WRAPPERS = re.compile(r"^(?:Arc|Rc|Box|Option|RefCell|Mutex|RwLock|Cow|&|&mut)\s*<(.*)>$")

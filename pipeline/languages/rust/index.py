@@ -15,6 +15,7 @@ from tree_sitter import Node, Query, QueryCursor, Tree
 from pipeline.core.index import (
     DEF_KINDS,
     Arm,
+    Build,
     Call,
     CallKind,
     Definition,
@@ -51,7 +52,7 @@ _TEST_DIRECTORY = re.compile(
     r"(?:^|/)(?:[\w-]*[_-])?(?:tests?|test_utils?|testing)(?:[_-][\w-]*)?/"
 )
 # Bump when `index_file` may answer differently for the same bytes: it keys the index cache.
-INDEX_VERSION = "15"
+INDEX_VERSION = "16"
 
 _KEYWORDS = frozenset(
     [
@@ -178,6 +179,8 @@ def index_tree(tree: Tree, source: bytes) -> FileIndex:
     for node in captures.get("mcall.path", []):
         builder.macro_call(node, "path")
     builder.finish_calls()
+    for node in captures.get("build", []):
+        builder.build(node)
     for node in captures.get("let", []):
         builder.local(node)
     builder.arms_of(captures.get("arm", []))
@@ -242,6 +245,21 @@ def _variants(node: Node, depth: int = 0) -> list[str] | None:
     return found if branches else None
 
 
+# Macros whose tokens are code written for elsewhere (a proc macro's output): a call or a
+# variant in them is not made by the fn that holds them (risingwave's `gen.rs` "built"
+# `ExprError::Multiple` in a `quote!` of the function it generates).
+_QUOTING = frozenset(("quote", "quote_spanned", "parse_quote", "parse_quote_spanned"))
+
+
+def _quoted(node: Node) -> bool:
+    parent = node.parent
+    while parent is not None and parent.type == "token_tree":
+        parent = parent.parent
+    if parent is None or parent.type != "macro_invocation":
+        return False
+    return text_of(parent.child_by_field_name("macro")).rsplit("::", 1)[-1] in _QUOTING
+
+
 class _Builder:
     """Collects one file's index; calls are attributed to their innermost enclosing fn."""
 
@@ -258,6 +276,8 @@ class _Builder:
         self.routes: list[Route] = []
         self.impls: list[Impl] = []
         self.subcommands: list[Subcommand] = []
+        self.builds: list[tuple[int, Build]] = []  # (start byte, build)
+        self.quoting = b"quote" in source  # may hold a `quote!` (`_quoted`)
 
     def definition(self, kind: DefKind, node: Node) -> None:
         owner, trait, module, test = item_context(node, kind)
@@ -389,6 +409,24 @@ class _Builder:
         if caller >= 0:
             at = (named or node).start_byte  # document order is the order of the lines
             self.calls.append((at, Call(name, kind, qualifier, line, len(args), caller, args)))
+            if kind == "path":  # `E::V(..)`: a tuple variant built
+                self._built(at, qualifier, name, line, caller)
+
+    def _built(self, at: int, path: str, variant: str, line: int, caller: int) -> None:
+        enum = base_name(path)
+        if variant[:1].isupper() and enum[:1].isupper() and not variant.isupper():
+            self.builds.append((at, Build(enum, variant, line, caller)))
+
+    def build(self, node: Node) -> None:
+        """`E::V { .. }` or `E::V` as a value (`rust-index.scm`'s `@build`)."""
+        named = node.child_by_field_name("name") if node.type == "struct_expression" else node
+        if named is None:
+            return
+        caller = self.caller(node.start_byte, node.end_byte)
+        if caller >= 0:
+            path = text_of(named.child_by_field_name("path"))
+            variant = text_of(named.child_by_field_name("name"))
+            self._built(node.start_byte, path, variant, node.start_point[0] + 1, caller)
 
     def macro_call(self, node: Node, kind: CallKind) -> None:
         name = text_of(node)
@@ -400,6 +438,8 @@ class _Builder:
         tree = node.next_sibling
         if tree is None or tree.child_count == 0 or tree.children[0].type != "(":
             return
+        if self.quoting and _quoted(node):  # a proc macro's output: the generated code's calls
+            return
         qualifier = ""
         if kind != "plain":
             before = previous.prev_sibling if previous is not None else None
@@ -408,8 +448,11 @@ class _Builder:
         if caller < 0:
             return
         arity = token_arity(tree)
-        call = Call(name, kind, qualifier, node.start_point[0] + 1, arity, caller, in_macro=True)
+        line = node.start_point[0] + 1
+        call = Call(name, kind, qualifier, line, arity, caller, in_macro=True)
         self.calls.append((node.start_byte, call))
+        if kind == "path":  # `bail!(E::V(..))`
+            self._built(node.start_byte, qualifier, name, line, caller)
 
     def finish_calls(self) -> None:
         self.calls.sort(key=lambda pair: pair[0])
@@ -487,5 +530,6 @@ class _Builder:
             routes=tuple(sorted(self.routes, key=lambda route: route.line)),
             impls=tuple(self.impls),
             subcommands=tuple(self.subcommands),
+            builds=tuple(build for _, build in sorted(self.builds, key=lambda pair: pair[0])),
             clean=clean,
         )

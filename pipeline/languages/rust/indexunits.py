@@ -29,6 +29,7 @@ from tree_sitter import Tree
 from pipeline.core.index import (
     DEF_KINDS,
     Arm,
+    Build,
     Call,
     Definition,
     FileIndex,
@@ -146,6 +147,11 @@ def split_index(source: bytes, units: Sequence[Unit], index: FileIndex) -> list[
             part.arms.append(a)
         for local in index.locals:
             parts[def_unit[local.caller]].locals.append(local)
+        for build in index.builds:
+            at = def_unit[build.caller]
+            if not firsts[at] <= build.line <= lasts[at]:
+                raise _Outside
+            parts[at].builds.append(build)
         for name in ("uses", "routes", "impls", "subcommands"):
             for item in getattr(index, name):
                 getattr(parts[owner(item.line, item.line)], name).append(item)
@@ -174,6 +180,7 @@ def merge(source: bytes, units: Sequence[Unit], parts: Sequence[_Part]) -> FileI
     calls: list[Call] = []
     arms: list[Arm] = []
     locals_: list[Local] = []
+    builds: list[Build] = []
     lists: dict[str, list[Any]] = {"uses": [], "routes": [], "impls": [], "subcommands": []}
     for at, part in enumerate(parts):
         shift, mine, moved = shifts[at], ids[at], len(calls) - part.call_from
@@ -186,6 +193,7 @@ def merge(source: bytes, units: Sequence[Unit], parts: Sequence[_Part]) -> FileI
             for a in part.arms
         ]
         locals_ += [Local(n, t, mine[c], v) for n, t, c, v in part.locals]
+        builds += [Build(e, v, line + shift, mine[c]) for e, v, line, c in part.builds]
         for name, items in lists.items():
             mine_items = getattr(part, name)
             items += (
@@ -200,6 +208,7 @@ def merge(source: bytes, units: Sequence[Unit], parts: Sequence[_Part]) -> FileI
         routes=tuple(lists["routes"]),
         impls=tuple(lists["impls"]),
         subcommands=tuple(lists["subcommands"]),
+        builds=tuple(builds),
     )
 
 
@@ -267,3 +276,4 @@ class _Part:
         self.routes: list[Route] = []
         self.impls: list[Impl] = []
         self.subcommands: list[Subcommand] = []
+        self.builds: list[Build] = []

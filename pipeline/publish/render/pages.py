@@ -127,7 +127,9 @@ def analysis_label(analyzer: str | None, status: str | None) -> str:
 def reach_context(record: Record, reach: Reach | None) -> dict[str, Any]:
     """The "How you get here" section: paths with a pinned link per hop, condition sources."""
     if reach is None:
-        return {"reach_paths": [], "reach_sources": [], "reach_conversion": None}
+        return {
+            "reach_paths": [], "reach_sources": [], "reach_conversion": None, "reach_built": None
+        }  # fmt: skip
     base = f"https://github.com/{record.repo}/blob/{record.analyzedSha}/"
 
     def pinned(path: str | None, line: int | None) -> str | None:
@@ -149,8 +151,9 @@ def reach_context(record: Record, reach: Reach | None) -> dict[str, Any]:
                     "candidates": ", ".join(h.candidates),
                     "call_href": pinned(h.file_path, h.call_line),
                     "call_line": h.call_line,
+                    "builds": bool(reach.built) and n == len(p.hops) - 1,
                 }
-                for h in p.hops
+                for n, h in enumerate(p.hops)
             ],
         }
         for p in reach.paths
@@ -165,7 +168,12 @@ def reach_context(record: Record, reach: Reach | None) -> dict[str, Any]:
         }
         for d in reach.dependencies
     ]
-    return {"reach_paths": paths, "reach_sources": sources, "reach_conversion": reach.conversion}
+    return {
+        "reach_paths": paths,
+        "reach_sources": sources,
+        "reach_conversion": reach.conversion,
+        "reach_built": reach.built,
+    }
 
 
 def record_context(

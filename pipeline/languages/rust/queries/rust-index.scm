@@ -21,6 +21,16 @@
                              (field_expression field: (field_identifier))
                              (generic_function)]) @call
 
+; An enum variant built without a call (a call `E::V(..)` is a `call`): `E::V { .. }`, and
+; `E::V` as an argument (`Err(E::V)`, `.map_err(E::V)`), a `let` or `return` value, a
+; closure's body or a block's last expression. `index.py` keeps those of an upper-case enum.
+(struct_expression name: (scoped_type_identifier)) @build
+(arguments (scoped_identifier name: (identifier) @_v (#match? @_v "^[A-Z][a-z]")) @build)
+(let_declaration value: (scoped_identifier name: (identifier) @_v (#match? @_v "^[A-Z][a-z]")) @build)
+(return_expression (scoped_identifier name: (identifier) @_v (#match? @_v "^[A-Z][a-z]")) @build)
+(closure_expression body: (scoped_identifier name: (identifier) @_v (#match? @_v "^[A-Z][a-z]")) @build)
+(block (scoped_identifier name: (identifier) @_v (#match? @_v "^[A-Z][a-z]")) @build .)
+
 (match_arm pattern: (match_pattern) value: (_)) @arm
 
 (token_tree (identifier) @mcall.plain . (token_tree))
