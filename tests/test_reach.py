@@ -778,3 +778,28 @@ def test_a_built_variant_is_named_in_the_static_text_and_the_page(tmp_path: Path
         f'builds <code>StoreError::Full</code> at <a href="https://github.com/o/kv/blob/{sha}/'
         'src/store.rs#L7" rel="nofollow noopener noreferrer">line 7</a>'
     ) in section
+
+
+def test_actix_web_routes_are_entry_points() -> None:
+    graph = _graph_of(
+        {
+            "crates/web/src/lib.rs": (
+                "pub fn configure(cfg: &mut web::ServiceConfig) {\n"
+                '    cfg.service(web::resource("/keys").route(web::post().to(SeqHandler(create))));\n'
+                '    cfg.service(web::resource("").route(web::get().to(list)));\n'
+                '    cfg.route("/health", web::get().to(health));\n'
+                "}\n"
+                "async fn create() -> u8 { store() }\n"
+                "async fn list() -> u8 { store() }\n"
+                "async fn health() -> u8 { 0 }\n"
+                "fn store() -> u8 { 1 }\n"
+            ),
+        }
+    )
+    assert {
+        graph.nodes[n].label: label for n, (kind, label) in graph.entries.items() if kind == "http"
+    } == {
+        "create": "HTTP POST /keys",
+        "list": "HTTP GET (a scoped route)",
+        "health": "HTTP GET /health",
+    }

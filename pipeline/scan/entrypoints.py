@@ -62,7 +62,8 @@ def _entries(graph: CallGraph) -> None:
         for route in index.routes:
             for node_id in free.get(route.handler.rsplit("::", 1)[-1], []):
                 if graph.nodes[node_id].crate == _crate(path):
-                    graph.entries[node_id] = ("http", f"HTTP {route.method} {route.path}")
+                    where = route.path or "(a scoped route)"  # actix `resource("")` in a scope
+                    graph.entries[node_id] = ("http", f"HTTP {route.method} {where}")
     for node_id, node in enumerate(graph.nodes):
         d = node.definition
         if (

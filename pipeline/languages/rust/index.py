@@ -52,7 +52,7 @@ _TEST_DIRECTORY = re.compile(
     r"(?:^|/)(?:[\w-]*[_-])?(?:tests?|test_utils?|testing)(?:[_-][\w-]*)?/"
 )
 # Bump when `index_file` may answer differently for the same bytes: it keys the index cache.
-INDEX_VERSION = "16"
+INDEX_VERSION = "17"
 
 _KEYWORDS = frozenset(
     [
@@ -110,6 +110,11 @@ _STRING_ARM = re.compile(r'^\s*(?:Some\s*\(\s*\(\s*)?"([\w.-]+)"')
 _STATUS = re.compile(r"StatusCode::([A-Z_]+)")
 _ROUTE_ATTR = re.compile(r'^(get|post|put|delete|patch|head)\s*\(\s*"([^"]*)"')
 _ROUTE_CALL = re.compile(r"\b(get|post|put|delete|patch|head|any)\s*\(\s*([\w:]+)\s*\)")
+# actix-web: `web::get().to(handler)`, `web::post().to(SeqHandler(handler))`
+_ROUTE_TO = re.compile(
+    r"\b(get|post|put|delete|patch|head)\s*\(\s*\)\s*\.to\s*\(\s*(?:[A-Z]\w*\s*\(\s*)?([\w:]+)\s*\)"
+)
+_RESOURCE = re.compile(r'\bresource\s*\(\s*"([^"]*)"')
 _SUBCOMMAND = re.compile(
     r'^(?:(?:\w+::)*(?:Command|App|SubCommand)::(?:new|with_name)\s*\()?\s*"([\w-]+)"'
 )
@@ -402,9 +407,8 @@ class _Builder:
             found = _SUBCOMMAND.match(args[0])
             if found and (name == "subcommand" or qualifier.endswith(("Command", "App"))):
                 self.subcommands.append(Subcommand(found[1], line))
-        if kind == "method" and name == "route" and len(args) >= 2 and args[0].startswith('"'):
-            for method, handler in _ROUTE_CALL.findall(args[1]):
-                self.routes.append(Route(method.upper(), args[0].strip('"'), handler, line))
+        if kind == "method" and name == "route" and arguments is not None:
+            self.route_call(function, arguments, line)
         caller = self.caller(node.start_byte, node.end_byte)
         if caller >= 0:
             at = (named or node).start_byte  # document order is the order of the lines
@@ -427,6 +431,26 @@ class _Builder:
             path = text_of(named.child_by_field_name("path"))
             variant = text_of(named.child_by_field_name("name"))
             self._built(node.start_byte, path, variant, node.start_point[0] + 1, caller)
+
+    def route_call(self, function: Node, arguments: Node, line: int) -> None:
+        """`.route("/p", get(h))` (axum), `.route("/p", web::get().to(h))` and
+        `web::resource("/p").route(web::post().to(Wrapper(h)))` (actix-web): read whole, not
+        as the 40-character argument snippets."""
+        full = [
+            text_of(a)
+            for a in arguments.named_children
+            if a.type not in ("line_comment", "block_comment")
+        ]
+        if len(full) >= 2 and full[0].startswith('"'):
+            path, registered = full[0].strip('"'), full[1]
+        elif len(full) == 1:  # actix: the path is the resource's, when the chain shows it
+            receiver = text_of(function.child_by_field_name("value"))
+            resource = _RESOURCE.search(receiver)
+            path, registered = (resource[1] if resource else ""), full[0]
+        else:
+            return
+        for method, handler in _ROUTE_CALL.findall(registered) + _ROUTE_TO.findall(registered):
+            self.routes.append(Route(method.upper(), path, handler, line))
 
     def macro_call(self, node: Node, kind: CallKind) -> None:
         name = text_of(node)
