@@ -803,3 +803,28 @@ def test_actix_web_routes_are_entry_points() -> None:
         "list": "HTTP GET (a scoped route)",
         "health": "HTTP GET /health",
     }
+
+
+def test_a_dispatch_arm_that_recurses_into_the_chain_is_no_way_in() -> None:
+    graph = _graph_of(
+        {
+            "crates/check/src/lib.rs": (
+                "pub fn check_module(body: &[Stmt]) { validate(body); }\n"
+                "fn validate(body: &[Stmt]) {\n"
+                "    for stmt in body {\n"
+                "        lookup(stmt);\n"
+                "        match stmt {\n"
+                "            Stmt::If(inner) => validate(&inner.body),\n"
+                "            _ => {}\n"
+                "        }\n"
+                "    }\n"
+                "}\n"
+                'fn lookup(stmt: &Stmt) { find(stmt).expect("defined"); }\n'
+            ),
+        }
+    )
+    paths = paths_of(graph, "lookup")
+    # the `Stmt::If` arm only calls `validate` again: the way in is the public fn
+    assert [(entry, [h[0] for h in hops]) for entry, _, hops in paths] == [
+        ("pub-api", ["check_module", "validate", "lookup"]),
+    ]

@@ -232,10 +232,13 @@ def _walk(graph: CallGraph, targets: Sequence[int], lone: bool = False) -> tuple
             continue
         for edge in edges:
             if edge.arm is not None:
-                # A dispatch arm is an entry even when its fn was reached another way first.
+                # A dispatch arm is an entry even when its fn was reached another way first;
+                # not an arm that recurses into the chain below (ruff's
+                # `validate_..._statements` calls itself for `Stmt::If`: no way in).
                 arm = arm_entry(graph, edge.arm)
                 if arm is not None:
-                    found.append((edge.caller, arm, edge))
+                    if not _below(parent, node, edge.caller):
+                        found.append((edge.caller, arm, edge))
                     continue
             if edge.caller in parent:
                 continue
@@ -250,6 +253,17 @@ def _walk(graph: CallGraph, targets: Sequence[int], lone: bool = False) -> tuple
         if lone or top not in targets:
             paths = [_path(graph, top, parent, None, None)]
     return tuple(paths)
+
+
+def _below(parent: dict[int, Edge | None], node: int, wanted: int) -> bool:
+    """Whether `wanted` is `node` or on its chain down to the target (parent links)."""
+    current: int | None = node
+    while current is not None:
+        if current == wanted:
+            return True
+        edge = parent.get(current)
+        current = edge.callee if edge is not None else None
+    return False
 
 
 def _best(
