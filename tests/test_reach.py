@@ -828,3 +828,26 @@ def test_a_dispatch_arm_that_recurses_into_the_chain_is_no_way_in() -> None:
     assert [(entry, [h[0] for h in hops]) for entry, _, hops in paths] == [
         ("pub-api", ["check_module", "validate", "lookup"]),
     ]
+
+
+def test_an_ambiguous_hop_tells_apart_candidates_of_the_same_name() -> None:
+    lib = "crates/conv/src/lib.rs"
+    graph = _graph_of(
+        {
+            lib: (
+                "pub struct Wide;\n"
+                "impl From<u8> for Wide {\n    fn from(v: u8) -> Self { check(v); Wide }\n}\n"
+                "impl From<u16> for Wide {\n    fn from(v: u16) -> Self { check(1); Wide }\n}\n"
+                "impl From<u32> for Wide {\n    fn from(v: u32) -> Self { Wide }\n}\n"
+                'fn check(v: u8) { assert!(v < 9, "too wide"); }\n'
+                "pub fn widen(x: Input) -> Wide { Wide::from(x) }\n"
+            ),
+        }
+    )
+    hops = [h for p in caller_paths(graph, node(graph, "check")) for h in p.hops]
+    ambiguous = [h for h in hops if h.candidates]
+    assert ambiguous, hops
+    for hop in ambiguous:  # the hop is `Wide::from`: each other `Wide::from` says where it is
+        assert hop.name == "Wide::from"
+        assert all(c.startswith("Wide::from (crates/conv/src/lib.rs:") for c in hop.candidates)
+        assert len(set(hop.candidates)) == len(hop.candidates)

@@ -394,7 +394,21 @@ def _hop(graph: CallGraph, node_id: int, incoming: Edge | None, outgoing: Edge |
         doc=d.doc,
         call_line=outgoing.line if outgoing is not None else None,
         resolution=incoming.resolution if incoming is not None else None,
-        candidates=tuple(graph.nodes[c].label for c in incoming.candidates) if incoming else (),
+        candidates=_candidates(graph, node.label, incoming.candidates) if incoming else (),
+    )
+
+
+def _candidates(graph: CallGraph, taken: str, others: Sequence[int]) -> tuple[str, ...]:
+    """The other fns an ambiguous call may reach, by label; one whose label the hop or
+    another candidate also has (`impl From<A> for X` and `impl From<B> for X` both give
+    `X::from`) is told apart by its place: `X::from (src/x.rs:12)`."""
+    labels = [graph.nodes[c].label for c in others]
+    seen = [taken, *labels]
+    return tuple(
+        f"{label} ({graph.nodes[c].path}:{graph.nodes[c].definition.line})"
+        if seen.count(label) > 1
+        else label
+        for c, label in zip(others, labels, strict=True)
     )
 
 
