@@ -24,6 +24,7 @@ from pipeline.scan.collect import (
     counts_of,
     scan_commit,
 )
+from pipeline.scan.entrypatterns import EntryPattern
 from pipeline.scan.forked import WorkerDied
 from pipeline.source.repository import SourceError, validate_repo_name
 
@@ -70,6 +71,8 @@ def run_options(func: F) -> F:
                      help="Cache directory [default: $ERRDOC_CACHE or ~/.cache/errdoc]."),
         click.option("--include", multiple=True, help="Comma-separated globs over repository paths to keep (src/meta/**)."),
         click.option("--exclude", multiple=True, help="Comma-separated globs over repository paths to drop."),
+        click.option("--repos", "repos_file", type=click.Path(path_type=Path), default=None,
+                     help="A repos.toml whose [[repo]] table for --repo adds the repository's own entry points (its `entries`)."),
         click.option("--jobs", type=click.IntRange(1, 64), default=None, help="Processes parsing and indexing at once [default: all cores; 1: one thing at a time]."),
         click.option("--analyzer", type=click.Choice(["static", "llm"]), default="static", show_default=True,
                      help="static: offline, from the syntax tree; llm: an OpenAI-compatible model."),
@@ -105,6 +108,11 @@ def request_from(
 ) -> tuple[ExtractRequest, AnalyzerChoice]:
     """The run request and analyzer choice from parsed options."""
     validate_repo_name(repo)
+    entries: tuple[EntryPattern, ...] = ()
+    if options.get("repos_file"):
+        from pipeline.versions.schedule import patterns_for  # only when asked: startup time
+
+        entries = patterns_for(options["repos_file"], repo)
     request = ExtractRequest(
         repo=repo,
         rev=rev,
@@ -116,6 +124,7 @@ def request_from(
         jobs=options["jobs"],
         keep_versions=options["keep_versions"],
         force=options["force"],
+        entries=entries,
     )
     choice = AnalyzerChoice(
         name=options["analyzer"],

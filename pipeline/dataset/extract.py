@@ -47,6 +47,7 @@ from pipeline.scan.collect import (
     scan_entries,
 )
 from pipeline.scan.context import AliasTable
+from pipeline.scan.entrypatterns import patterns_json
 from pipeline.scan.pool import RepoScan, merged
 from pipeline.source.repository import Listing
 
@@ -128,7 +129,7 @@ def run_extract(
     # The index runs beside the rest of the run (`reachjob`): started while this process is
     # small (a fork copies what the child then touches) and before any reader is opened.
     whole = index_listing(request, git_dir, sha, listing)
-    job = ReachJob.start(git_dir, whole.entries, request.cache_dir, request.jobs)
+    job = ReachJob.start(git_dir, whole.entries, request.cache_dir, request.jobs, request.entries)
     try:
         return _run_locked(
             request, root, (git_dir, sha, listing), job, make_analyzer, analyzer_name,
@@ -188,7 +189,8 @@ def _run_locked(
             contexts = [replace(c, reach=reached.reaches.get(c.record_id)) for c in contexts]
         counts = counts_of(scanned, contexts, listed_count(listing))
         _count_carried(counts, carried, previous)
-        extra = {**settings, "source": request.source, "files": dict(sorted(files.items()))}
+        kept = {k: v for k, v in settings.items() if v is not None}  # no `entries`: no key
+        extra = {**kept, "source": request.source, "files": dict(sorted(files.items()))}
         run = _Run(request, root, git_dir, sha, contexts, counts, carried, extra, reached, prepared)
         return _explain_and_publish(run, previous, make_analyzer, analyzer_name, analyzer_version)
 
@@ -271,6 +273,9 @@ def _settings(request: ExtractRequest) -> dict[str, Any]:
         "summaryFormat": SUMMARY_FORMAT,
         "include": list(request.include),
         "exclude": list(request.exclude),
+        # the repository's own entry points: other paths, so another version (None: none,
+        # as a manifest from before them says)
+        "entries": patterns_json(request.entries),
     }
 
 

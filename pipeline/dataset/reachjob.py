@@ -32,6 +32,7 @@ from pipeline.core.reach import Reach, reach_to_json
 from pipeline.dataset.store import reach_file, reach_row
 from pipeline.scan.callerpaths import SiteSpec, reaches_of
 from pipeline.scan.callgraph import CallGraph
+from pipeline.scan.entrypatterns import EntryPattern
 from pipeline.scan.forked import WorkerDied, map_forked, parts_wanted, portable
 from pipeline.scan.reachstage import carried_specs, index_enabled, index_graph, reach_head
 from pipeline.source.repository import TreeEntry
@@ -67,9 +68,15 @@ class ReachJob:
 
     @classmethod
     def start(
-        cls, git_dir: Path, entries: Sequence[TreeEntry], cache_dir: Path, jobs: int | None
+        cls,
+        git_dir: Path,
+        entries: Sequence[TreeEntry],
+        cache_dir: Path,
+        jobs: int | None,
+        patterns: Sequence[EntryPattern] = (),
     ) -> ReachJob | None:
-        """Start indexing `entries` in a child; None when the index is turned off."""
+        """Start indexing `entries` in a child; None when the index is turned off
+        (`patterns`: the repository's own entry points)."""
         if not index_enabled():
             return None
         context = multiprocessing.get_context("fork")
@@ -77,7 +84,7 @@ class ReachJob:
         done = context.Value("q", 0, lock=False)
         process = context.Process(
             target=_serve,
-            args=(theirs, git_dir, list(entries), cache_dir, jobs, done),
+            args=(theirs, git_dir, list(entries), cache_dir, jobs, done, tuple(patterns)),
             name="errdoc-index",
         )
         # What exists now is not collected in the child: a collection there would write to
@@ -150,6 +157,7 @@ def _serve(
     cache_dir: Path,
     jobs: int | None,
     done: Any,
+    patterns: tuple[EntryPattern, ...] = (),
 ) -> None:
     """The child: index, link, then answer the one request."""
     die_with_parent()
@@ -165,7 +173,7 @@ def _serve(
     try:
         # `--jobs 1`: one thing at a time, so the index waits until the run has scanned
         early: _Request | None = conn.recv() if jobs == 1 else None
-        graph = index_graph(git_dir, entries, cache_dir, jobs, advance)
+        graph = index_graph(git_dir, entries, cache_dir, jobs, advance, patterns)
         assert graph is not None  # the parent starts a job only with the index on
         specs, lines, provenance, sha = early if early is not None else conn.recv()
         every = [*specs, *carried_specs(lines, provenance)]

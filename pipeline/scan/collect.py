@@ -16,6 +16,7 @@ from typing import Any
 from pipeline.languages import SUFFIXES, language_of
 from pipeline.scan.cache import ScanCache
 from pipeline.scan.context import AliasTable, SiteContext, ordinals, site_context
+from pipeline.scan.entrypatterns import EntryPattern
 from pipeline.scan.pool import RepoScan, scan_listing
 from pipeline.source.repository import (
     Listing,
@@ -41,6 +42,7 @@ class ExtractRequest:
     keep_versions: int | None = None  # versions kept rebuildable; None keeps all
     force: bool = False  # publish even when the dataset is already at this commit
     rev_option: str = "SHA (--sha)"  # what the user set to choose `rev`, for error messages
+    entries: tuple[EntryPattern, ...] = ()  # the repository's own entry points (repos.toml)
 
 
 @dataclass(frozen=True)

@@ -5,24 +5,45 @@ the public fns of a library crate that nothing in the repository calls."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from pipeline.core.index import FileIndex
 from pipeline.core.reach import EntryKind
 from pipeline.languages import language_of
 from pipeline.scan.callgraph import CallGraph, is_rpc, link
 from pipeline.scan.context import _crate
+from pipeline.scan.entrypatterns import EntryPattern
 from pipeline.scan.names import crate_name
 
 _STATEMENT_ENUM = re.compile(r"(?:Statement|Stmt)$")
 
 
-def build_graph(indexes: Mapping[str, FileIndex], jobs: int | None = 1) -> CallGraph:
+def build_graph(
+    indexes: Mapping[str, FileIndex],
+    jobs: int | None = 1,
+    patterns: Sequence[EntryPattern] = (),
+) -> CallGraph:
     """The call graph of a repository from its file indexes, entry points marked (`jobs`
-    processes resolve the calls; None: one per core)."""
+    processes resolve the calls; None: one per core; `patterns`: the repository's own
+    entry points, from repos.toml)."""
     graph = link(_without_test_modules(indexes), jobs)
     _entries(graph)
+    _custom_entries(graph, patterns)
     return graph
+
+
+def _custom_entries(graph: CallGraph, patterns: Sequence[EntryPattern]) -> None:
+    """The fns a repository's `entries` patterns name: entry points of kind `custom` (over
+    any shape found for them: the repository knows how its users reach it)."""
+    if not patterns:
+        return
+    for node_id, node in enumerate(graph.nodes):
+        d = node.definition
+        for pattern in patterns:
+            if pattern.matches(d.name, d.owner, d.trait, node.path):
+                label = pattern.label_of(d.name, d.owner, d.trait, node.path)
+                graph.entries[node_id] = ("custom", label)
+                break
 
 
 def _without_test_modules(indexes: Mapping[str, FileIndex]) -> Mapping[str, FileIndex]:

@@ -14,6 +14,7 @@ from typing import Any
 from pipeline.languages import INDEX_VERSION
 from pipeline.scan.callerpaths import SiteSpec
 from pipeline.scan.callgraph import CallGraph
+from pipeline.scan.entrypatterns import EntryPattern
 from pipeline.scan.entrypoints import build_graph
 from pipeline.scan.indexcache import index_entries
 from pipeline.source.repository import TreeEntry
@@ -37,13 +38,15 @@ def index_graph(
     cache_dir: Path,
     jobs: int | None = None,
     advance: Callable[[int], None] | None = None,
+    patterns: Sequence[EntryPattern] = (),
 ) -> CallGraph | None:
     """Index the commit's files and build its call graph; None when the index is turned off.
 
     `advance(n)` is told of each n files indexed (default: a progress bar of its own)."""
     if not index_enabled():
         return None
-    return build_graph(index_entries(git_dir, entries, cache_dir, jobs, advance), jobs)
+    indexes = index_entries(git_dir, entries, cache_dir, jobs, advance)
+    return build_graph(indexes, jobs, patterns)
 
 
 def carried_specs(

@@ -25,12 +25,13 @@ import click
 from pipeline.core.errors import StoreError
 from pipeline.dataset.lock import LockedError, exclusive
 from pipeline.scan.collect import AnalyzerChoice, ExtractRequest
+from pipeline.scan.entrypatterns import EntryPattern, PatternError, parse_patterns
 from pipeline.source.repository import SourceError, validate_repo_name
 from pipeline.versions.regenerate import Regeneration, regenerate
 
 LOCK_NAME = ".regenerate-all.lock"
 ANALYZERS = ("static", "llm")
-_KEYS = ("name", "ref", "source", "include", "exclude", "analyzer", "model")
+_KEYS = ("name", "ref", "source", "include", "exclude", "analyzer", "model", "entries")
 
 
 class ConfigError(ValueError):
@@ -48,6 +49,7 @@ class RepoEntry:
     exclude: tuple[str, ...] = ()
     analyzer: str | None = None  # None: the job's --analyzer
     model: str | None = None
+    entries: tuple[EntryPattern, ...] = ()  # the repository's own entry points
 
 
 @dataclass(frozen=True)
@@ -142,7 +144,26 @@ def _entry(table: object, where: str) -> RepoEntry:
         exclude=_globs(table, "exclude", where),
         analyzer=analyzer,
         model=_string(table, "model", where),
+        entries=_patterns(table, where),
     )
+
+
+def _patterns(table: dict[str, Any], where: str) -> tuple[EntryPattern, ...]:
+    if "entries" not in table:
+        return ()
+    try:
+        return parse_patterns(table["entries"], where)
+    except PatternError as err:
+        raise ConfigError(str(err)) from None
+
+
+def patterns_for(path: Path, repo: str) -> tuple[EntryPattern, ...]:
+    """The `entries` of `repo`'s `[[repo]]` table in the repos file at `path` (`--repos` of
+    `extract` and `regenerate`)."""
+    for entry in load_repos(path):
+        if entry.name == repo:
+            return entry.entries
+    raise ConfigError(f'{path}: no [[repo]] table has name = "{repo}"; add one or drop --repos')
 
 
 def _string(table: dict[str, Any], key: str, where: str) -> str | None:
@@ -174,6 +195,7 @@ def regenerate_one(entry: RepoEntry, options: JobOptions) -> Outcome:
         jobs=options.jobs,
         keep_versions=options.keep_versions,
         rev_option=f"{entry.name}'s ref",
+        entries=entry.entries,
     )
     choice = AnalyzerChoice(
         name=entry.analyzer or options.analyzer,
