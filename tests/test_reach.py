@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from gitrepo import GitRepo
@@ -340,17 +341,33 @@ def test_extract_stores_reach_by_record_id_and_records_do_not_change_shape(
     assert [r["httpStatus"] for r in plain if r["id"] == missing["id"]] == [None]
 
 
+def extracted_record(
+    repo: GitRepo, sha: str, name: str, tmp_path: Path, message: str
+) -> dict[str, Any]:
+    """`errdoc extract` of `repo` at `sha` into `tmp_path/out`; the record whose message
+    starts with `message`."""
+    result = cli("extract", "--repo", name, "--sha", sha, "--source", str(repo.path),
+                 "--jobs", "1", "--out", str(tmp_path / "out"), "--cache", str(tmp_path / "c"))  # fmt: skip
+    assert result.exit_code == 0, result.output
+    lines = (tmp_path / "out" / name / "records.jsonl").read_text().splitlines()
+    (record,) = [r for r in map(json.loads, lines) if r["errorMessage"].startswith(message)]
+    return dict(record)
+
+
+def reach_section(out: Path, site: Path, record: dict[str, Any]) -> str:
+    """The "How you get here" section of `record`'s page, after `errdoc render`."""
+    result = cli("render", "--out", str(out), "--site", str(site))
+    assert result.exit_code == 0, result.output
+    page = (site / page_path(Record.model_validate(record))).read_text()
+    return page.split('<section id="reach">', 1)[1].split("</section>", 1)[0]
+
+
 def test_the_path_is_used_in_the_static_text_the_page_and_explain_json(
     workspace: tuple[GitRepo, str, CallGraph], tmp_path: Path
 ) -> None:
     repo, sha, _ = workspace
     out, site = tmp_path / "out", tmp_path / "site"
-    result = cli("extract", "--repo", "o/ws", "--sha", sha, "--source", str(repo.path),
-                 "--jobs", "1", "--out", str(out), "--cache", str(tmp_path / "c"))  # fmt: skip
-    assert result.exit_code == 0, result.output
-    root = out / "o" / "ws"
-    records = [json.loads(line) for line in (root / "records.jsonl").read_text().splitlines()]
-    (record,) = [r for r in records if r["errorMessage"].startswith("engine is read-only")]
+    record = extracted_record(repo, sha, "o/ws", tmp_path, "engine is read-only")
     assert record["triggerScenarios"].endswith(
         " Reached from statement `Statement::Insert` or `Statement::Upsert`: `handle` ->"
         " `handle_insert` -> "
@@ -362,10 +379,7 @@ def test_the_path_is_used_in_the_static_text_the_page_and_explain_json(
         " subcommand `put` (`Opts::Put`), "
         "RPC `KvService::put_key`."
     )
-    result = cli("render", "--out", str(out), "--site", str(site))
-    assert result.exit_code == 0, result.output
-    page = (site / page_path(Record.model_validate(record))).read_text()
-    section = page.split('<section id="reach">', 1)[1].split("</section>", 1)[0]
+    section = reach_section(out, site, record)
     pinned = f"https://github.com/o/ws/blob/{sha}/"
     assert "From statement <code>Statement::Insert</code>" in section
     assert f'<a href="{pinned}{SQL}#L{line_of(SQL, "pub fn handle")}"' in section
@@ -759,20 +773,12 @@ def test_a_built_variant_is_named_in_the_static_text_and_the_page(tmp_path: Path
     }
     sha = repo.commit(files)
     out, site = tmp_path / "out", tmp_path / "site"
-    result = cli("extract", "--repo", "o/kv", "--sha", sha, "--source", str(repo.path),
-                 "--jobs", "1", "--out", str(out), "--cache", str(tmp_path / "c"))  # fmt: skip
-    assert result.exit_code == 0, result.output
-    root = out / "o" / "kv"
-    records = [json.loads(line) for line in (root / "records.jsonl").read_text().splitlines()]
-    (record,) = [r for r in records if r["errorMessage"].startswith("store is full")]
+    record = extracted_record(repo, sha, "o/kv", tmp_path, "store is full")
     assert record["triggerScenarios"].endswith(
         " `StoreError::Full` is built in one function, `put` at src/store.rs:7, reached from"
         " `main` (fn main): `main` -> `put`."
     )
-    result = cli("render", "--out", str(out), "--site", str(site))
-    assert result.exit_code == 0, result.output
-    page = (site / page_path(Record.model_validate(record))).read_text()
-    section = page.split('<section id="reach">', 1)[1].split("</section>", 1)[0]
+    section = reach_section(out, site, record)
     assert "The message belongs to <code>StoreError::Full</code>" in section
     assert (
         f'builds <code>StoreError::Full</code> at <a href="https://github.com/o/kv/blob/{sha}/'
