@@ -857,3 +857,40 @@ def test_an_ambiguous_hop_tells_apart_candidates_of_the_same_name() -> None:
         assert hop.name == "Wide::from"
         assert all(c.startswith("Wide::from (crates/conv/src/lib.rs:") for c in hop.candidates)
         assert len(set(hop.candidates)) == len(hop.candidates)
+
+
+def test_a_receiver_of_unknown_type_picks_the_methods_of_the_type_it_is_named_after() -> None:
+    graph = _graph_of(
+        {
+            "crates/store/src/host.rs": (
+                "pub struct CoprocessorHost;\nimpl CoprocessorHost {\n"
+                "    pub fn on_message(&self, m: u8) -> bool { m > 1 }\n}\n"
+                "pub struct PeerDelegate;\nimpl PeerDelegate {\n"
+                "    pub fn on_message(&self, m: u8) -> bool { m > 2 }\n}\n"
+                "pub trait RowWriter {\n    fn store_row(&self, m: u8);\n}\n"
+                "pub struct RowWriterImpl;\n"
+                "impl RowWriter for RowWriterImpl {\n    fn store_row(&self, m: u8) {}\n}\n"
+                "pub struct Disk;\nimpl Disk {\n    pub fn store_row(&self, m: u8) {}\n}\n"
+            ),
+            "crates/store/src/poll.rs": (
+                "pub fn poll(ctx: Context, m: u8) {\n"  # `Context`'s fields are not in the index
+                "    ctx.coprocessor_host.on_message(m);\n"
+                "    ctx.row_writer.store_row(m);\n"
+                "    ctx.sink.store_row(m);\n"
+                "}\n"
+            ),
+        }
+    )
+
+    def callees(line: int) -> list[str]:
+        return sorted(
+            graph.nodes[callee].label
+            for callee, edges in graph.callers.items()
+            for e in edges
+            if e.line == line and graph.nodes[e.caller].label == "poll"
+        )
+
+    assert callees(2) == ["CoprocessorHost::on_message"]
+    # named after a trait: the trait's method and its impls, not another type's
+    assert callees(3) == ["RowWriter::store_row", "RowWriterImpl::store_row"]
+    assert callees(4) == ["Disk::store_row", "RowWriter::store_row", "RowWriterImpl::store_row"]

@@ -286,7 +286,9 @@ def _resolve(
         ]
         if qualifier.startswith("self.") and owner:  # another object than `self`: not its methods
             found = [n for n in found if graph.nodes[n].definition.owner != owner]
-        return "name", _narrow(graph, node, found, call, strict=True)
+        return "name", _narrow(
+            graph, node, _named_after(graph, qualifier, found), call, strict=True
+        )
     if call.kind == "path":
         last = qualifier.rsplit("::", 1)[-1].split("<", 1)[0]
         if last == "Self" and owner:
@@ -299,6 +301,33 @@ def _resolve(
     if name in variables:  # a closure or a fn-typed parameter or `let`: not a fn of the index
         return "name", []
     return _plain_call(graph, tables, node, call, imports, globs)
+
+
+def _named_after(graph: CallGraph, receiver: str, found: list[int]) -> list[int]:
+    """Of the same-named methods, those of the type the receiver is named after, as a reader
+    guesses (tikv's `self.ctx.coprocessor_host.on_raft_message(..)`: `CoprocessorHost`'s, not
+    `PeerFsmDelegate`'s; `self.engine` -> `RocksEngine`); all of them when none is."""
+    last = receiver.rsplit(".", 1)[-1]
+    if len(found) < 2 or not last.isidentifier():
+        return found
+    # a method's type, or the trait it implements: `catalog_writer` names `CatalogWriter`'s
+    # impls (`CatalogWriterImpl`, a mock) as much as the trait's own declaration
+    names = [
+        (n, {_snake(d.owner or ""), _snake(d.trait or "")})
+        for n, d in ((n, graph.nodes[n].definition) for n in found)
+    ]
+    exact = [n for n, snakes in names if last in snakes]
+    return (
+        exact or [n for n, snakes in names if any(s.endswith("_" + last) for s in snakes)] or found
+    )
+
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def _snake(name: str) -> str:
+    """`CoprocessorHost` -> `coprocessor_host`."""
+    return _CAMEL.sub("_", name).lower()
 
 
 def _receiver_type(
