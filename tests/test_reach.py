@@ -894,3 +894,43 @@ def test_a_receiver_of_unknown_type_picks_the_methods_of_the_type_it_is_named_af
     # named after a trait: the trait's method and its impls, not another type's
     assert callees(3) == ["RowWriter::store_row", "RowWriterImpl::store_row"]
     assert callees(4) == ["Disk::store_row", "RowWriter::store_row", "RowWriterImpl::store_row"]
+
+
+def test_a_value_from_outside_the_repository_has_no_inherent_method_of_it() -> None:
+    graph = _graph_of(
+        {
+            "crates/sched/src/lib.rs": (
+                "pub struct Scheduler;\nimpl Scheduler {\n    pub fn tick(&self) {}\n"
+                "    pub fn poll_once(&self) {}\n}\n"
+                "pub struct Wrapper(u8);\nimpl Wrapper {\n    pub fn unwrap_it(&self) {}\n}\n"
+                "pub trait HeaderExt {\n    fn task_key(&self) -> u8;\n}\n"
+                "impl HeaderExt for http::Request {\n    fn task_key(&self) -> u8 { 1 }\n}\n"
+                "pub fn make_scheduler() -> Scheduler { Scheduler }\n"
+                "pub fn events(d: u64) {\n"
+                "    let interval = tokio::time::interval(d);\n"  # outside: not `Scheduler::tick`
+                "    interval.tick();\n"
+                "    let req = http::request(d);\n"  # outside, but the repository's trait
+                "    req.task_key();\n"
+                "    let sched = make_scheduler();\n"  # a fn of the repository: a guess as before
+                "    sched.poll_once();\n"
+                "    let make_scheduler = make_scheduler();\n"  # named after its fn: still a call
+                "    let w = Wrapper(1);\n"  # a tuple struct built: its type
+                "    w.unwrap_it();\n"
+                "}\n"
+            ),
+        }
+    )
+
+    def callees(line: int) -> list[tuple[str, str]]:
+        return sorted(
+            (graph.nodes[callee].label, e.resolution)
+            for callee, edges in graph.callers.items()
+            for e in edges
+            if e.line == line and graph.nodes[e.caller].label == "events"
+        )
+
+    assert callees(19) == []
+    assert callees(21) == [("HeaderExt::task_key", "name"), ("Request::task_key", "name")]
+    assert callees(23) == [("Scheduler::poll_once", "name")]
+    assert callees(24) == [("make_scheduler", "local")]
+    assert callees(26) == [("Wrapper::unwrap_it", "type")]

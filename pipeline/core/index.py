@@ -62,8 +62,13 @@ class Use(NamedTuple):
     line: int = 0  # of the `use` declaration
 
 
+# `Local.type` of `let x = f(..)` whose type the code does not show: `<call>f`, the fn named
+CALLED_TYPE = "<call>"
+
+
 class Local(NamedTuple):
-    """A `let` in a fn whose type the code shows (`let x: T`, `let x = T::new(..)`)."""
+    """A `let` in a fn whose type the code shows (`let x: T`, `let x = T::new(..)`), or the
+    fn whose value it holds (`CALLED_TYPE`)."""
 
     name: str
     type: str

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pipeline.core.index import Call, Definition, FileIndex
+from pipeline.core.index import CALLED_TYPE, Call, Definition, FileIndex
 from pipeline.core.reach import EntryKind, Resolution
 from pipeline.scan.context import _crate
 from pipeline.scan.forked import map_forked, parts_wanted
@@ -232,7 +232,12 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
     globs = [use.path for use in index.uses if use.alias == "*"]
     typed: dict[int, dict[str, str]] = defaultdict(dict)
     for local in index.locals:
-        typed[local.caller][local.name] = local.type
+        mine = typed[local.caller]
+        before = mine.get(local.name)
+        if before is None or before == local.type or not local.type.startswith(CALLED_TYPE):
+            mine[local.name] = local.type  # the last `let` the code shows a type for
+        elif before.startswith(CALLED_TYPE):  # two calls' values: which one a use sees is
+            mine[local.name] = ""  # not known, nor where it comes from
     seen: set[tuple[int, int, int]] = set()
     scopes: dict[int, dict[str, str]] = {}  # a fn's typed names, built once for all its calls
     for call_index, call in enumerate(index.calls):
@@ -241,8 +246,12 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
             continue
         variables = scopes.get(caller)
         if variables is None:
-            params = dict(graph.nodes[caller].definition.params)
-            variables = scopes[caller] = {**params, **typed.get(call.caller, {})}
+            variables = scopes[caller] = dict(graph.nodes[caller].definition.params)
+            for bound, type_text in typed.get(call.caller, {}).items():
+                # `let x = f(x)` over a parameter `x: T`: which one a use sees is not known;
+                # the type the code shows is kept
+                if bound not in variables or not type_text.startswith(CALLED_TYPE):
+                    variables[bound] = type_text
         resolution, found = _resolve(graph, tables, caller, call, imports, variables, globs)
         if not found:
             continue
@@ -286,9 +295,10 @@ def _resolve(
         ]
         if qualifier.startswith("self.") and owner:  # another object than `self`: not its methods
             found = [n for n in found if graph.nodes[n].definition.owner != owner]
-        return "name", _narrow(
-            graph, node, _named_after(graph, qualifier, found), call, strict=True
-        )
+        found = _narrow(graph, node, _named_after(graph, qualifier, found), call, strict=True)
+        if found and _outside_value(tables, qualifier, variables):  # a trait's, if any
+            found = [n for n in found if graph.nodes[n].definition.trait]
+        return "name", found
     if call.kind == "path":
         last = qualifier.rsplit("::", 1)[-1].split("<", 1)[0]
         if last == "Self" and owner:
@@ -298,9 +308,26 @@ def _resolve(
             found = _methods_of(tables, last, name)
             return "type", _narrow(graph, node, found, call)
         return _module_call(graph, tables, node, call, imports)
-    if name in variables:  # a closure or a fn-typed parameter or `let`: not a fn of the index
+    if name in variables and not variables[name].startswith(CALLED_TYPE):
+        # a closure or a fn-typed parameter or `let`: not a fn of the index (`let x = x(..)`
+        # names a value after the fn that makes it: the call is the fn's)
         return "name", []
     return _plain_call(graph, tables, node, call, imports, globs)
+
+
+def _outside_value(tables: _Tables, receiver: str, variables: Mapping[str, str]) -> bool:
+    """Whether the receiver is a `let` holding what a fn returned that the repository does not
+    define by any name (`let interval = tokio::time::interval(..)`): no inherent method of
+    a repository type is its (meilisearch's `IndexScheduler::tick` for `interval.tick()`),
+    only, perhaps, a trait's the repository implements for an outside type. A fn the
+    repository defines somewhere, resolved or not, says nothing."""
+    bound = variables.get(receiver.split(".", 1)[0], "")
+    if not bound.startswith(CALLED_TYPE):
+        return False
+    called = bound[len(CALLED_TYPE) :]
+    # a closure or fn value of the fn itself (`let chunk = write_txn_data(chunk)`) may well
+    # return a repository type
+    return called not in variables and called.rsplit("::", 1)[-1] not in tables.known
 
 
 def _named_after(graph: CallGraph, receiver: str, found: list[int]) -> list[int]:

@@ -13,6 +13,7 @@ from importlib import resources
 from tree_sitter import Node, Query, QueryCursor, Tree
 
 from pipeline.core.index import (
+    CALLED_TYPE,
     DEF_KINDS,
     Arm,
     Build,
@@ -52,7 +53,7 @@ _TEST_DIRECTORY = re.compile(
     r"(?:^|/)(?:[\w-]*[_-])?(?:tests?|test_utils?|testing)(?:[_-][\w-]*)?/"
 )
 # Bump when `index_file` may answer differently for the same bytes: it keys the index cache.
-INDEX_VERSION = "17"
+INDEX_VERSION = "19"
 
 _KEYWORDS = frozenset(
     [
@@ -200,6 +201,7 @@ def _parse_product(source: bytes) -> tuple[Tree, bool]:
     return parse_units_checked(parser(), source, product_units(source))
 
 
+_WRAPPING = frozenset(("Some", "Ok", "Err", "Box", "Rc", "Arc"))  # not the value's own type
 _DIVERGING_MACROS = frozenset(("bail", "panic", "unreachable", "todo", "unimplemented"))
 
 
@@ -493,10 +495,20 @@ class _Builder:
             value = value.named_children[0] if value.named_children else None
         if value is not None and value.type == "call_expression":
             function = value.child_by_field_name("function")
+            if function is not None and function.type == "generic_function":
+                function = function.child_by_field_name("function")
             if function is not None and function.type == "scoped_identifier":
                 path = text_of(function.child_by_field_name("path"))
                 if base_name(path)[:1].isupper():
                     type_text = type_text or path
+            if function is not None and function.type in ("identifier", "scoped_identifier"):
+                called = text_of(function)
+                last = called.rsplit("::", 1)[-1]
+                if last[:1].isupper():  # a tuple struct built: `Wrapper(..)` is a `Wrapper`
+                    type_text = type_text or ("" if last in _WRAPPING else last)
+                else:  # a fn's value (`tokio::time::interval(..)`): the link asks whether
+                    # the repository defines that fn before guessing a method by name on it
+                    type_text = type_text or CALLED_TYPE + called
         elif value is not None and value.type == "struct_expression":
             type_text = type_text or text_of(value.child_by_field_name("name"))
         elif value is not None and value.type == "closure_expression" and not type_text:
