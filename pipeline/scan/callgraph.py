@@ -13,6 +13,7 @@ import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from pipeline.core.index import CALLED_TYPE, Call, Definition, FileIndex
@@ -333,28 +334,35 @@ def _outside_value(tables: _Tables, receiver: str, variables: Mapping[str, str])
 def _named_after(graph: CallGraph, receiver: str, found: list[int]) -> list[int]:
     """Of the same-named methods, those of the type the receiver is named after, as a reader
     guesses (tikv's `self.ctx.coprocessor_host.on_raft_message(..)`: `CoprocessorHost`'s, not
-    `PeerFsmDelegate`'s; `self.engine` -> `RocksEngine`); all of them when none is."""
+    `PeerFsmDelegate`'s; `self.engine` -> `RocksEngine`); all of them when none is. A method's
+    type or the trait it implements: `catalog_writer` names `CatalogWriter`'s impls
+    (`CatalogWriterImpl`, a mock) as much as the trait's own declaration."""
     last = receiver.rsplit(".", 1)[-1]
     if len(found) < 2 or not last.isidentifier():
         return found
-    # a method's type, or the trait it implements: `catalog_writer` names `CatalogWriter`'s
-    # impls (`CatalogWriterImpl`, a mock) as much as the trait's own declaration
     names = [
-        (n, {_snake(d.owner or ""), _snake(d.trait or "")})
-        for n, d in ((n, graph.nodes[n].definition) for n in found)
+        (n, _names_of(graph.nodes[n].definition.owner, graph.nodes[n].definition.trait))
+        for n in found
     ]
-    exact = [n for n, snakes in names if last in snakes]
-    return (
-        exact or [n for n, snakes in names if any(s.endswith("_" + last) for s in snakes)] or found
+    exact = [n for n, (whole, _) in names if last in whole]
+    return exact or [n for n, (_, tails) in names if last in tails] or found
+
+
+@cache  # a few thousand (type, trait) pairs, asked ~400,000 times a graph
+def _names_of(owner: str | None, trait: str | None) -> tuple[frozenset[str], frozenset[str]]:
+    """The snake_case names of a method's type and trait (`CoprocessorHost` ->
+    `coprocessor_host`), and their tails (`rocks_engine` -> `engine`)."""
+    whole = frozenset(_CAMEL.sub("_", name).lower() for name in (owner, trait) if name)
+    tails = frozenset(
+        "_".join(parts[k:])
+        for name in whole
+        if len(parts := name.split("_")) > 1
+        for k in range(1, len(parts))
     )
+    return whole, tails
 
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-
-
-def _snake(name: str) -> str:
-    """`CoprocessorHost` -> `coprocessor_host`."""
-    return _CAMEL.sub("_", name).lower()
 
 
 def _receiver_type(
