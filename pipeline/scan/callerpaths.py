@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 from pipeline.core.index import Definition
 from pipeline.core.reach import CallerPath, Dependency, EntryKind, Hop, Reach
+from pipeline.scan.builders import variant_builders
 from pipeline.scan.callgraph import CallGraph, Edge
 from pipeline.scan.context import SiteContext, _crate
 from pipeline.scan.entrypoints import arm_entry
@@ -115,12 +116,10 @@ def built_reach(graph: CallGraph, path: str, line: int) -> Reach | None:
     """The reach of an `#[error]` variant's site (`path:line`, an attribute of the variant):
     caller paths down to the fns that build `Enum::Variant`, the last hop's `call_line`
     where it builds it. None when the site is no variant's or nothing builds it."""
-    variant = _variant_at(graph, path, line)
-    if variant is None:
+    found = variant_builders(graph, path, line)
+    if found is None:
         return None
-    builders = _builders_of(graph, path, *variant)
-    if not builders:
-        return None
+    variant, builders = found
     paths = _walk(graph, sorted(builders), lone=True)
     where = {
         (graph.nodes[n].path, graph.nodes[n].definition.line): at for n, at in builders.items()
@@ -128,65 +127,8 @@ def built_reach(graph: CallGraph, path: str, line: int) -> Reach | None:
     return Reach(
         paths=tuple(_built_at(p, where) for p in paths),
         callers=len(builders),
-        built="::".join(variant),
+        built=variant,
     )
-
-
-def _variant_at(graph: CallGraph, path: str, line: int) -> tuple[str, str] | None:
-    """`(Enum, Variant)` when `line` is an attribute of an enum's variant: the next
-    definition of the file is a variant, of an enum whose span holds the line."""
-    index = graph.indexes.get(path)
-    if index is None:
-        return None
-    after = [d for d in index.definitions if d.line >= line and d.kind in _ITEM_KINDS]
-    if not after:
-        return None
-    nearest = min(after, key=lambda d: d.line)
-    enum = nearest.owner
-    if nearest.kind != "variant" or enum is None:
-        return None
-    holds = any(
-        d.kind == "enum" and d.name == enum and d.line < line <= d.end_line
-        for d in index.definitions
-    )
-    return (enum, nearest.name) if holds else None
-
-
-_ITEM_KINDS = frozenset(("variant", "struct", "enum", "fn", "const", "static", "type", "trait"))
-
-
-def _builders_of(graph: CallGraph, path: str, enum: str, variant: str) -> dict[int, int]:
-    """The fns that build `enum::variant` (node -> the first line that does). When the
-    repository defines another `enum::variant` (two crates' `Error::Io`), only those of
-    the site's crate: a name does not say which one the others build."""
-    table: dict[tuple[str, str], dict[int, int]] | None = graph.derived.get("builds")
-    if table is None:
-        table = graph.derived["builds"] = _builds(graph)
-    found = table.get((enum, variant), {})
-    defined = [p for p, d in graph.definitions("variant", variant) if d.owner == enum]
-    if len(defined) > 1:
-        crate = _crate(path)
-        found = {n: at for n, at in found.items() if graph.nodes[n].crate == crate}
-    return found
-
-
-def _builds(graph: CallGraph) -> dict[tuple[str, str], dict[int, int]]:
-    """Every variant built in a fn of the graph, by `(Enum, Variant)` (`Self` taken as the
-    impl's type): node -> the first line that builds it."""
-    table: dict[tuple[str, str], dict[int, int]] = {}
-    for path, index in graph.indexes.items():
-        ids = graph.by_file.get(path)
-        if not ids or not index.builds:
-            continue
-        for build in index.builds:
-            node = ids.get(build.caller)
-            if node is None:
-                continue
-            enum = build.enum
-            if enum == "Self":
-                enum = graph.nodes[node].definition.owner or enum
-            table.setdefault((enum, build.variant), {}).setdefault(node, build.line)
-    return table
 
 
 def _built_at(path: CallerPath, where: dict[tuple[str, int], int]) -> CallerPath:

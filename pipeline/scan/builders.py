@@ -1,0 +1,74 @@
+"""Where an `#[error]` variant's error comes from: the fns that build `Enum::Variant`
+(`FileIndex.builds`), for `callerpaths` to walk up from. Pure, over a built `CallGraph`."""
+
+from __future__ import annotations
+
+from pipeline.scan.callgraph import CallGraph
+from pipeline.scan.context import _crate
+
+
+def variant_builders(graph: CallGraph, path: str, line: int) -> tuple[str, dict[int, int]] | None:
+    """`("Enum::Variant", {fn node: the first line that builds it})` when `path:line` is an
+    attribute of a variant something builds; else None."""
+    variant = _variant_at(graph, path, line)
+    if variant is None:
+        return None
+    builders = _builders_of(graph, path, *variant)
+    return ("::".join(variant), builders) if builders else None
+
+
+def _variant_at(graph: CallGraph, path: str, line: int) -> tuple[str, str] | None:
+    """`(Enum, Variant)` when `line` is an attribute of an enum's variant: the next
+    definition of the file is a variant, of an enum whose span holds the line."""
+    index = graph.indexes.get(path)
+    if index is None:
+        return None
+    after = [d for d in index.definitions if d.line >= line and d.kind in _ITEM_KINDS]
+    if not after:
+        return None
+    nearest = min(after, key=lambda d: d.line)
+    enum = nearest.owner
+    if nearest.kind != "variant" or enum is None:
+        return None
+    holds = any(
+        d.kind == "enum" and d.name == enum and d.line < line <= d.end_line
+        for d in index.definitions
+    )
+    return (enum, nearest.name) if holds else None
+
+
+_ITEM_KINDS = frozenset(("variant", "struct", "enum", "fn", "const", "static", "type", "trait"))
+
+
+def _builders_of(graph: CallGraph, path: str, enum: str, variant: str) -> dict[int, int]:
+    """The fns that build `enum::variant` (node -> the first line that does). When the
+    repository defines another `enum::variant` (two crates' `Error::Io`), only those of
+    the site's crate: a name does not say which one the others build."""
+    table: dict[tuple[str, str], dict[int, int]] | None = graph.derived.get("builds")
+    if table is None:
+        table = graph.derived["builds"] = _builds(graph)
+    found = table.get((enum, variant), {})
+    defined = [p for p, d in graph.definitions("variant", variant) if d.owner == enum]
+    if len(defined) > 1:
+        crate = _crate(path)
+        found = {n: at for n, at in found.items() if graph.nodes[n].crate == crate}
+    return found
+
+
+def _builds(graph: CallGraph) -> dict[tuple[str, str], dict[int, int]]:
+    """Every variant built in a fn of the graph, by `(Enum, Variant)` (`Self` taken as the
+    impl's type): node -> the first line that builds it."""
+    table: dict[tuple[str, str], dict[int, int]] = {}
+    for path, index in graph.indexes.items():
+        ids = graph.by_file.get(path)
+        if not ids or not index.builds:
+            continue
+        for build in index.builds:
+            node = ids.get(build.caller)
+            if node is None:
+                continue
+            enum = build.enum
+            if enum == "Self":
+                enum = graph.nodes[node].definition.owner or enum
+            table.setdefault((enum, build.variant), {}).setdefault(node, build.line)
+    return table
