@@ -934,3 +934,28 @@ def test_a_value_from_outside_the_repository_has_no_inherent_method_of_it() -> N
     assert callees(23) == [("Scheduler::poll_once", "name")]
     assert callees(24) == [("make_scheduler", "local")]
     assert callees(26) == [("Wrapper::unwrap_it", "type")]
+
+
+def test_a_grpcio_service_method_is_an_rpc_entry() -> None:
+    graph = _graph_of(
+        {
+            "crates/server/src/service.rs": (
+                "pub struct Service;\n"
+                "impl Tikv for Service {\n"
+                "    fn kv_gc(&mut self, ctx: RpcContext<'_>, req: GcRequest, sink: UnarySink<R>) {\n"
+                "        collect(req);\n    }\n"
+                "    fn batch(&mut self, _: RpcContext<'_>, s: RequestStream<B>, k: DuplexSink<C>) {}\n"
+                "    fn helper(&mut self, ctx: RpcContext<'_>) {}\n"  # no sink: no service method
+                "}\n"
+                "fn collect(req: GcRequest) {}\n"
+            ),
+        }
+    )
+    rpc = {
+        graph.nodes[n].label: label for n, (kind, label) in graph.entries.items() if kind == "rpc"
+    }
+    assert rpc == {"Service::kv_gc": "RPC `Tikv::kv_gc`", "Service::batch": "RPC `Tikv::batch`"}
+    assert [
+        (p.entry_label, [h.name for h in p.hops])
+        for p in caller_paths(graph, node(graph, "collect"))
+    ] == [("RPC `Tikv::kv_gc`", ["Service::kv_gc", "collect"])]

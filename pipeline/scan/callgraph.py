@@ -137,10 +137,16 @@ class _Tables:
 
 
 def is_rpc(d: Definition) -> bool:
-    """A tonic service method: `async fn x(&self, request: Request<..>) -> Result<Response<..>, Status>`."""
+    """A gRPC service method: tonic's `async fn x(&self, request: Request<..>) ->
+    Result<Response<..>, Status>`, or grpcio's `fn x(&mut self, ctx: RpcContext<'_>, req: R,
+    sink: UnarySink<S>)` (any `*Sink<..>`: server, client and duplex streaming alike)."""
+    if not d.has_self:
+        return False
+    types = [written for _, written in d.params]
+    if types and types[0].startswith("RpcContext") and any("Sink<" in t for t in types[1:]):
+        return True
     return (
-        d.has_self
-        and len(d.params) == 1
+        len(d.params) == 1
         and "Request<" in d.params[0][1]
         and "Response<" in d.signature
         # tonic's error is `Status`: cargo's `fn request(&self, Request<Vec<u8>>) ->
