@@ -784,6 +784,10 @@ def test_a_built_variant_is_named_in_the_static_text_and_the_page(tmp_path: Path
         f'builds <code>StoreError::Full</code> at <a href="https://github.com/o/kv/blob/{sha}/'
         'src/store.rs#L7" rel="nofollow noopener noreferrer">line 7</a>'
     ) in section
+    result = cli("explain", "--out", str(out), "--json", "store is full: 12 of 9")
+    assert result.exit_code == 0, result.output
+    (match,) = json.loads(result.output)
+    assert match["reach"]["built"] == "StoreError::Full" and match["reach"]["callers"] == 1
 
 
 def test_actix_web_routes_are_entry_points() -> None:
