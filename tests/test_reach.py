@@ -963,3 +963,29 @@ def test_a_grpcio_service_method_is_an_rpc_entry() -> None:
         (p.entry_label, [h.name for h in p.hops])
         for p in caller_paths(graph, node(graph, "collect"))
     ] == [("RPC `Tikv::kv_gc`", ["Service::kv_gc", "collect"])]
+
+
+def test_a_call_sees_the_nearest_binding_above_it() -> None:
+    graph = _graph_of(
+        {
+            "crates/dev/src/main.rs": (
+                "pub struct TcpCheck;\nimpl TcpCheck {\n    pub fn run_check(&self) {}\n}\n"
+                "pub struct PubsubCheck;\nimpl PubsubCheck {\n    pub fn run_check(&self) {}\n}\n"
+                "fn main() {\n"
+                "    let task = TcpCheck {};\n"
+                "    task.run_check();\n"
+                "    let task = PubsubCheck {};\n"
+                "    task.run_check();\n"
+                "}\n"
+            ),
+        }
+    )
+    main_id = node(graph, "main")
+    seen = sorted(
+        (e.line, graph.nodes[callee].label, e.resolution)
+        for callee, edges in graph.callers.items()
+        for e in edges
+        if e.caller == main_id
+    )
+    # each call the binding above it, not the fn's last `let` for both
+    assert seen == [(11, "TcpCheck::run_check", "type"), (13, "PubsubCheck::run_check", "type")]

@@ -74,6 +74,7 @@ class Local(NamedTuple):
     type: str
     caller: int
     variant: str = ""  # `let c = Enum::Variant(..)` / `Enum::Variant { .. }`: `Enum::Variant`
+    line: int = 0  # of the `let`: a call sees the nearest one above it of its name
 
 
 class Arm(NamedTuple):

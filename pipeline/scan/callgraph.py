@@ -237,28 +237,25 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
     out: list[_Resolved] = []
     imports = {use.alias: use.path for use in index.uses if use.alias != "*"}
     globs = [use.path for use in index.uses if use.alias == "*"]
-    typed: dict[int, dict[str, str]] = defaultdict(dict)
+    lets: dict[int, dict[str, list[tuple[int, str]]]] = defaultdict(lambda: defaultdict(list))
     for local in index.locals:
-        mine = typed[local.caller]
-        before = mine.get(local.name)
-        if before is None or before == local.type or not local.type.startswith(CALLED_TYPE):
-            mine[local.name] = local.type  # the last `let` the code shows a type for
-        elif before.startswith(CALLED_TYPE):  # two calls' values: which one a use sees is
-            mine[local.name] = ""  # not known, nor where it comes from
+        lets[local.caller][local.name].append((local.line, local.type))
     seen: set[tuple[int, int, int]] = set()
-    scopes: dict[int, dict[str, str]] = {}  # a fn's typed names, built once for all its calls
+    # a fn's typed names, built once for all its calls; and the names it binds more than once
+    # (or over a parameter), whose binding depends on where the call is
+    scopes: dict[int, tuple[dict[str, str], dict[str, list[tuple[int, str]]]]] = {}
     for call_index, call in enumerate(index.calls):
         caller = ids.get(call.caller)
         if caller is None or call.name not in tables.known:  # no fn of the repository has it
             continue
-        variables = scopes.get(caller)
-        if variables is None:
-            variables = scopes[caller] = dict(graph.nodes[caller].definition.params)
-            for bound, type_text in typed.get(call.caller, {}).items():
-                # `let x = f(x)` over a parameter `x: T`: which one a use sees is not known;
-                # the type the code shows is kept
-                if bound not in variables or not type_text.startswith(CALLED_TYPE):
-                    variables[bound] = type_text
+        scope = scopes.get(caller)
+        if scope is None:
+            scope = scopes[caller] = _scope(
+                graph.nodes[caller].definition.params, lets.get(call.caller, {})
+            )
+        variables, rebound = scope
+        if rebound:
+            variables = {**variables, **_bound_at(scope, call.line)}
         resolution, found = _resolve(graph, tables, caller, call, imports, variables, globs)
         if not found:
             continue
@@ -268,6 +265,38 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
         seen.add(key)
         out.append((call_index, caller, resolution, tuple(found)))
     return out
+
+
+def _scope(
+    params: Sequence[tuple[str, str]], lets: Mapping[str, list[tuple[int, str]]]
+) -> tuple[dict[str, str], dict[str, list[tuple[int, str]]]]:
+    """A fn's names with one type wherever they are used (its parameters, the names one `let`
+    binds), and those bound more than once or over a parameter, with each binding's line."""
+    variables = dict(params)
+    rebound: dict[str, list[tuple[int, str]]] = {}
+    for name, bindings in lets.items():
+        if len(bindings) == 1 and name not in variables:
+            variables[name] = bindings[0][1]
+        else:
+            rebound[name] = sorted(bindings)
+    return variables, rebound
+
+
+def _bound_at(
+    scope: tuple[dict[str, str], dict[str, list[tuple[int, str]]]], line: int
+) -> dict[str, str]:
+    """The rebound names as a call at `line` sees them: the nearest `let` above it (a
+    parameter before any; a block's end is not known, so a `let` in a closed block above
+    still counts)."""
+    variables, rebound = scope
+    seen: dict[str, str] = {}
+    for name, bindings in rebound.items():
+        above = [type_text for at, type_text in bindings if at <= line]
+        if above:
+            seen[name] = above[-1]
+        elif name in variables:
+            seen[name] = variables[name]
+    return seen
 
 
 def _resolve(

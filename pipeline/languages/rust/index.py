@@ -53,7 +53,7 @@ _TEST_DIRECTORY = re.compile(
     r"(?:^|/)(?:[\w-]*[_-])?(?:tests?|test_utils?|testing)(?:[_-][\w-]*)?/"
 )
 # Bump when `index_file` may answer differently for the same bytes: it keys the index cache.
-INDEX_VERSION = "19"
+INDEX_VERSION = "20"
 
 _KEYWORDS = frozenset(
     [
@@ -521,7 +521,8 @@ class _Builder:
             return
         caller = self.caller(node.start_byte, node.end_byte)
         if caller >= 0:
-            self.locals.append(Local(text_of(pattern), type_text, caller, variant))
+            line = node.start_point[0] + 1
+            self.locals.append(Local(text_of(pattern), type_text, caller, variant, line))
 
     def arms_of(self, nodes: list[Node]) -> None:
         """Dispatch arms, and the fns an arm names without calling (`"build" => build::exec`)."""
