@@ -254,7 +254,7 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
                 graph.nodes[caller].definition.params, lets.get(call.caller, {})
             )
         variables, rebound = scope
-        if rebound:
+        if rebound and (call.name in rebound or call.qualifier.split(".", 1)[0] in rebound):
             variables = {**variables, **_bound_at(scope, call.line)}
         resolution, found = _resolve(graph, tables, caller, call, imports, variables, globs)
         if not found:
