@@ -409,7 +409,11 @@ def _receiver_type(
     head, *fields = qualifier.split(".")
     if head == "self" and owner:
         current = owner
-    elif head.isidentifier() and head in variables:
+    elif (
+        head.isidentifier()
+        and variables.get(head, "")
+        and not variables[head].startswith(CALLED_TYPE)
+    ):  # a fn's value or an unknown binding has no type to look in
         current = inner_type(variables[head])
     else:
         return None

@@ -267,6 +267,26 @@ def _quoted(node: Node) -> bool:
     return text_of(parent.child_by_field_name("macro")).rsplit("::", 1)[-1] in _QUOTING
 
 
+def _called_type(function: Node | None) -> str:
+    """What `let x = <call>` tells of x's type: `T::new(..)` and `E::V(..)` a `T` or `E`, a
+    tuple struct built (`Wrapper(..)`) a `Wrapper`; a fn's value (`tokio::time::interval(..)`)
+    `<call>` and the fn, for the link to ask whether the repository defines it before it
+    guesses a method by name on x."""
+    if function is not None and function.type == "generic_function":
+        function = function.child_by_field_name("function")
+    if function is None or function.type not in ("identifier", "scoped_identifier"):
+        return ""
+    if function.type == "scoped_identifier":
+        path = text_of(function.child_by_field_name("path"))
+        if base_name(path)[:1].isupper():
+            return path
+    called = text_of(function)
+    last = called.rsplit("::", 1)[-1]
+    if last[:1].isupper():
+        return "" if last in _WRAPPING else last
+    return CALLED_TYPE + called
+
+
 class _Builder:
     """Collects one file's index; calls are attributed to their innermost enclosing fn."""
 
@@ -494,21 +514,7 @@ class _Builder:
         while value is not None and value.type in ("try_expression", "await_expression"):
             value = value.named_children[0] if value.named_children else None
         if value is not None and value.type == "call_expression":
-            function = value.child_by_field_name("function")
-            if function is not None and function.type == "generic_function":
-                function = function.child_by_field_name("function")
-            if function is not None and function.type == "scoped_identifier":
-                path = text_of(function.child_by_field_name("path"))
-                if base_name(path)[:1].isupper():
-                    type_text = type_text or path
-            if function is not None and function.type in ("identifier", "scoped_identifier"):
-                called = text_of(function)
-                last = called.rsplit("::", 1)[-1]
-                if last[:1].isupper():  # a tuple struct built: `Wrapper(..)` is a `Wrapper`
-                    type_text = type_text or ("" if last in _WRAPPING else last)
-                else:  # a fn's value (`tokio::time::interval(..)`): the link asks whether
-                    # the repository defines that fn before guessing a method by name on it
-                    type_text = type_text or CALLED_TYPE + called
+            type_text = type_text or _called_type(value.child_by_field_name("function"))
         elif value is not None and value.type == "struct_expression":
             type_text = type_text or text_of(value.child_by_field_name("name"))
         elif value is not None and value.type == "closure_expression" and not type_text:

@@ -294,9 +294,7 @@ def _render_once(out: Path, site: Path, show_progress: bool) -> RenderReport:
     try:
         return _render_outlined(datasets, site, show_progress)
     except BaseException:  # the half-written site is gone: so are the parents made for it
-        for ds in datasets:
-            ds.spill.close()
-        _remove_empty(made)
+        _remove_empty(made)  # the spills are unnamed files: no entry keeps a parent
         raise
     finally:
         for ds in datasets:
