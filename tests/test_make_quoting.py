@@ -14,14 +14,10 @@ ROOT = Path(__file__).resolve().parent.parent
 def _make(tmp_path: Path, target: str, **variables: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("MAKE")}
     args = [f"{k}={v}" for k, v in variables.items()]
-    # -o: never rebuild .venv from inside the test suite, whatever pyproject's mtime.
+    # -o: never rebuild .venv (nor compile its bytecode) from inside the test suite.
+    make = ["make", "--no-print-directory", "-o", ".venv/.installed", "-o", ".venv/.compiled"]
     return subprocess.run(
-        ["make", "--no-print-directory", "-o", ".venv/.installed", target, *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
+        [*make, target, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
     )
 
 

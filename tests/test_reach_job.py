@@ -91,6 +91,7 @@ def test_the_child_gives_the_reach_and_reach_json_an_in_process_index_gives(
     try:
         job.send([spec_of(c) for c in contexts], {}, {}, sha)
         reached = job.wait()
+        document = json.loads(reached.document())
     finally:
         job.close()
     graph = index_graph(git_dir, listing.entries, tmp_path / "cache-here", 1)
@@ -98,7 +99,6 @@ def test_the_child_gives_the_reach_and_reach_json_an_in_process_index_gives(
     here = attach(contexts, graph)
 
     assert {c.record_id: c.reach for c in here if c.reach} == reached.reaches
-    document = json.loads(reached.document)
     assert document["sha"] == sha and document["index"] == INDEX_VERSION
     assert document["records"] == {
         c.record_id: reach_to_json(c.reach) for c in here if c.reach is not None
@@ -211,7 +211,7 @@ def test_static_text_made_before_the_reach_came_is_the_text_made_with_it(
 
 
 def test_paths_found_in_parallel_parts_are_the_paths_found_in_one(tmp_path: Path) -> None:
-    from pipeline.dataset.reachjob import _reach_in_parts, _rows_of
+    from pipeline.dataset.reachjob import _reaches_in_parts, _rows_in_parts, _rows_of
 
     repo, sha = _repo(tmp_path / "src")
     listing = list_files(repo.git_dir, sha, suffixes=(".rs",))
@@ -220,11 +220,12 @@ def test_paths_found_in_parallel_parts_are_the_paths_found_in_one(tmp_path: Path
     graph = index_graph(repo.git_dir, listing.entries, tmp_path / "cache", 1)
     assert graph is not None
     specs = [spec_of(c) for c in contexts]
-    wanted = {s.record_id for s in specs[::2]}
-    alone = _rows_of(graph, specs, wanted)
+    alone = _rows_of(graph, specs)
+    reaches = {c.record_id: c.reach for c in attach(contexts, graph) if c.reach is not None}
+    assert len(alone) == len(reaches) == len(specs)
     for parts in (2, 3):
-        assert _reach_in_parts(graph, specs, wanted, parts, minimum=0) == alone
-    assert len(alone[0]) == len(specs) and set(alone[1]) == wanted
+        assert _rows_in_parts(graph, specs, parts, minimum=0) == alone
+        assert _reaches_in_parts(graph, specs, parts, minimum=0) == reaches
 
 
 def test_calls_resolved_in_parallel_parts_make_the_graph_one_process_makes(
@@ -263,7 +264,8 @@ def test_with_one_job_the_index_waits_for_the_run_s_sites(tmp_path: Path) -> Non
         assert not list(cache.glob("index-v*.sqlite"))
         job.send([], {}, {}, sha)
         reached = job.wait()
+        document = reached.document()
     finally:
         job.close()
     assert list(cache.glob("index-v*.sqlite")) and reached.reaches == {}
-    assert json.loads(reached.document)["records"] == {}
+    assert json.loads(document)["records"] == {}

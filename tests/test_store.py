@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
 import os
@@ -485,3 +486,43 @@ def test_reach_json_is_valid_json_with_one_record_per_line() -> None:
     lines = body.decode().splitlines()
     assert lines[1:3] == ['"a":{"q":"é\\n"},', '"b":{"p":[1]}']  # sorted, one per line
     assert json.loads(file_of({"records": {}})) == {"records": {}}
+
+
+def test_reach_json_given_later_is_taken_after_the_records_are_staged(tmp_path: Path) -> None:
+    """The index child makes `reach.json` while the run stages the records: the document is
+    asked for last, once; when it fails (the child died), the live dataset stays whole and
+    no staging tree is left behind."""
+    root = tmp_path / "acme" / "big"
+    publish(
+        root, publication("2026-01-01T00:00:00.000Z", SHA1, [make_record("a" * 16, "one")]), None
+    )
+    previous = load_previous(root)
+    staged_when_asked: list[bool] = []
+
+    def document() -> bytes:
+        staging = [p for p in root.parent.iterdir() if ".staging-" in p.name]
+        staged_when_asked.append(bool(staging) and (staging[0] / "records.jsonl").exists())
+        return b'{"records":{}}\n'
+
+    second = dataclasses.replace(
+        publication("2026-01-02T00:00:00.000Z", SHA2, [make_record("c" * 16, "three", SHA2)]),
+        reach=document,
+    )
+    publish(root, second, previous)
+    assert staged_when_asked == [True]
+    assert (root / "reach.json").read_bytes() == b'{"records":{}}\n'
+
+    def died() -> bytes:
+        raise RuntimeError("the repository index died (killed by signal 9)")
+
+    before = (root / "manifest.json").read_bytes()
+    third = dataclasses.replace(
+        publication("2026-01-03T00:00:00.000Z", SHA2, [make_record("d" * 16, "four", SHA2)]),
+        reach=died,
+    )
+    with pytest.raises(RuntimeError, match="index died"):
+        publish(root, third, load_previous(root))
+    assert (root / "manifest.json").read_bytes() == before
+    assert assert_whole(root) == "2026-01-02T00:00:00.000Z"
+    assert live_entries(root.parent) == ["big"]  # no staging left
+    assert not (root / "versions" / "2026-01-03T00:00:00.000Z.jsonl.gz").exists()

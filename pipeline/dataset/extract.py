@@ -184,8 +184,8 @@ def _run_locked(
                     for c in contexts
                     if not reusable(c, previous, analyzer_name, analyzer_version)
                 }
+            # the child ends once it has sent `reached.document()`, which publishing takes
             reached = job.wait()
-            job.close()
             contexts = [replace(c, reach=reached.reaches.get(c.record_id)) for c in contexts]
         counts = counts_of(scanned, contexts, listed_count(listing))
         _count_carried(counts, carried, previous)

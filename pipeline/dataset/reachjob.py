@@ -9,6 +9,11 @@ cores they take the time of the longer one, not of both. A cold run is CPU-bound
 way; there the run writes the static explanations while the child finishes (the reach's
 two sentences are added when it answers), so no core waits for the other side.
 
+The answer comes in two messages: first the reach of the sites the run sent (what its
+explanations need), then `reach.json`, whose rows for every record (the carried ones'
+paths found again) the child makes while the run explains and stages the records; the run
+takes the document last, when it writes `reach.json` (`Reached.document`).
+
 The child is forked before the run opens any reader, so it holds no pipe of the run's; it
 asks the kernel to kill it with the run (`die_with_parent`), and `close` ends it on any
 exit of the run (an error, ^C), so no index is left running behind a run that ended.
@@ -20,7 +25,8 @@ import contextlib
 import gc
 import multiprocessing
 import threading
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -46,10 +52,11 @@ class IndexFailed(WorkerDied):
 
 @dataclass(frozen=True)
 class Reached:
-    """The reach of the scanned sites by record id, and `reach.json` for every record."""
+    """The reach of the scanned sites by record id; `document()`: `reach.json` for every
+    record (waits for the child's second message, and says so if it died)."""
 
     reaches: dict[str, Reach]
-    document: bytes
+    document: Callable[[], bytes]
 
 
 # What the run sends: the scanned sites, the carried records' lines and provenance, the sha.
@@ -126,7 +133,28 @@ class ReachJob:
             self._sender.join()
         if answer[0] == "error":
             raise answer[1]
-        return Reached(answer[1], answer[2])
+        # Received as soon as it is sent, whatever the run does meanwhile (a model's answers
+        # may take hours): the child then ends, and its memory is given back.
+        later: Future[Any] = Future()
+        threading.Thread(target=self._receive, args=(later,), daemon=True).start()
+        return Reached(answer[1], lambda: self._document(later))
+
+    def _receive(self, later: Future[Any]) -> None:
+        try:
+            later.set_result(self._conn.recv())
+        except BaseException as exc:  # EOFError, OSError: it ended before it sent it
+            later.set_exception(exc)
+
+    def _document(self, later: Future[Any]) -> bytes:
+        try:
+            answer = later.result()
+        except (EOFError, OSError):
+            raise self._died() from None
+        self._process.join(1)  # its work is done: it is ending
+        self.close()
+        if answer[0] == "error":
+            raise answer[1]
+        return bytes(answer[1])
 
     def _died(self) -> IndexFailed:
         self._process.join(5)
@@ -159,7 +187,8 @@ def _serve(
     done: Any,
     patterns: tuple[EntryPattern, ...] = (),
 ) -> None:
-    """The child: index, link, then answer the one request."""
+    """The child: index, link, then answer the one request: the reach of the sites sent,
+    then `reach.json`."""
     die_with_parent()
     # The child builds one large structure that only grows (file indexes, then the graph)
     # and ends with the run: the cyclic collector would walk it again and again and find
@@ -176,48 +205,79 @@ def _serve(
         graph = index_graph(git_dir, entries, cache_dir, jobs, advance, patterns)
         assert graph is not None  # the parent starts a job only with the index on
         specs, lines, provenance, sha = early if early is not None else conn.recv()
-        every = [*specs, *carried_specs(lines, provenance)]
-        rows, found = _reach_in_parts(graph, every, {s.record_id for s in specs}, jobs)
-        answer: tuple[Any, ...] = ("ok", found, reach_file(reach_head(sha), rows))
+        found = _reaches_in_parts(graph, specs, jobs)
+        # Meanwhile the run explains with `found` and stages the records (with `--jobs 1`,
+        # one thing at a time: the document first).
+        if jobs != 1 and not _answer(conn, ("ok", found)):
+            return
+        shared: dict[int, Any] = {}  # a fn's paths converted once for all its sites
+        rows = {rid: reach_row(reach_to_json(reach, shared)) for rid, reach in found.items()}
+        rows.update(_rows_in_parts(graph, carried_specs(lines, provenance), jobs))
+        document = reach_file(reach_head(sha), rows)
+        if jobs == 1 and not _answer(conn, ("ok", found)):
+            return
+        answer: tuple[Any, ...] = ("ok", document)
     except BaseException as exc:
         answer = ("error", portable(exc))
-    with contextlib.suppress(OSError):  # the run is gone
-        conn.send(answer)
+    _answer(conn, answer)
     conn.close()
+
+
+def _answer(conn: Connection, answer: tuple[Any, ...]) -> bool:
+    """Send `answer`; False when the run is gone (nothing more to do)."""
+    try:
+        conn.send(answer)
+    except OSError:
+        return False
+    return True
 
 
 # Below this many sites, one process finds their paths: a fork costs more than it saves.
 PARALLEL_MIN = 500
-_Rows = tuple[dict[str, str], dict[str, Reach]]  # reach.json rows, and the wanted reaches
 
 
-def _reach_in_parts(
-    graph: CallGraph,
-    specs: list[SiteSpec],
-    wanted: Set[str],
-    jobs: int | None,
-    minimum: int = PARALLEL_MIN,
-) -> _Rows:
-    """The reach.json row of every site and the `Reach` of the `wanted` ones, in parallel.
-
-    The graph is built: each part is a fork that shares it (`map_forked`). Sites are split
-    by enclosing fn, so that each fn's paths are still found once, in one part."""
+def _shares(
+    graph: CallGraph, specs: Sequence[SiteSpec], jobs: int | None, minimum: int
+) -> list[list[SiteSpec]]:
+    """The sites split for `map_forked` by enclosing fn, so that each fn's paths are still
+    found once, in one part."""
     groups: dict[int | None, list[SiteSpec]] = {}
     for spec in specs:
         groups.setdefault(graph.enclosing(spec.path, spec.line), []).append(spec)
     shares: list[list[SiteSpec]] = [[] for _ in range(parts_wanted(jobs, len(specs), minimum))]
     for group in sorted(groups.values(), key=len, reverse=True):
         min(shares, key=len).extend(group)
-    rows: dict[str, str] = {}
+    return shares
+
+
+def _reaches_in_parts(
+    graph: CallGraph, specs: Sequence[SiteSpec], jobs: int | None, minimum: int = PARALLEL_MIN
+) -> dict[str, Reach]:
+    """The reach of each site by record id (the graph is built: each part is a fork that
+    shares it)."""
     found: dict[str, Reach] = {}
-    for more_rows, more_found in map_forked(lambda share: _rows_of(graph, share, wanted), shares):
-        rows.update(more_rows)
-        found.update(more_found)
-    return rows, found
+    for more in map_forked(
+        lambda share: reaches_of(share, graph), _shares(graph, specs, jobs, minimum)
+    ):
+        found.update(more)
+    return found
 
 
-def _rows_of(graph: CallGraph, specs: list[SiteSpec], wanted: Set[str]) -> _Rows:
-    reaches = reaches_of(specs, graph)
+def _rows_in_parts(
+    graph: CallGraph, specs: Sequence[SiteSpec], jobs: int | None, minimum: int = PARALLEL_MIN
+) -> dict[str, str]:
+    """The `reach.json` row of each site that has a reach, by record id."""
+    rows: dict[str, str] = {}
+    for more in map_forked(
+        lambda share: _rows_of(graph, share), _shares(graph, specs, jobs, minimum)
+    ):
+        rows.update(more)
+    return rows
+
+
+def _rows_of(graph: CallGraph, specs: list[SiteSpec]) -> dict[str, str]:
     shared: dict[int, Any] = {}  # a fn's paths converted once for all its sites
-    rows = {rid: reach_row(reach_to_json(reach, shared)) for rid, reach in reaches.items()}
-    return rows, {rid: reach for rid, reach in reaches.items() if rid in wanted}
+    return {
+        rid: reach_row(reach_to_json(reach, shared))
+        for rid, reach in reaches_of(specs, graph).items()
+    }

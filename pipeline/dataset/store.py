@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -52,9 +52,10 @@ class Publication:
     # Records carried over unparsed (`carry`): compact lines and provenance in JSON form.
     carried_lines: Mapping[str, str] = field(default_factory=dict)
     carried_provenance: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    # `reach.json`'s bytes (`reach_file`: how each record is reached; issue 10), None when
-    # no index was built.
-    reach: bytes | None = None
+    # `reach.json`'s bytes (`reach_file`: how each record is reached; issue 10), or what
+    # gives them, called once when the file is written, after the records are staged (the
+    # index child makes them meanwhile); None when no index was built.
+    reach: bytes | Callable[[], bytes] | None = None
     # Records and provenance already serialised (`compact_record`, `compact_json`), as an
     # extract of 200,000 files passes them: text takes a third of a model's memory.
     lines: Mapping[str, str] = field(default_factory=dict)
@@ -168,9 +169,10 @@ def publish(
         atomicdir.swap_in(staging, root)
         swapped = True
         atomicdir.keep_as_spare(staging, root)
-    except OSError:
+    except Exception:
         # A full disk (ENOSPC, EFBIG): give the space back now, not at the next run, or
         # the disk stays full; the live dataset is untouched (recover restores it if needed).
+        # So too when what gives `reach.json` fails (the index child died).
         atomicdir.recover(root)
         if not swapped:
             (root / "versions" / name).unlink(missing_ok=True)
@@ -227,8 +229,9 @@ def _stage(
     _stage_records(root / "records", staging / "records", lines, publication.kept, version)
     atomicdir.rewrite(staging / "records.jsonl", history.jsonl_chunks(lines))
     atomicdir.rewrite(staging / "manifest.json", _manifest(publication, versions))
-    if publication.reach is not None:
-        atomicdir.rewrite(staging / "reach.json", publication.reach)
+    reach = publication.reach
+    if reach is not None:
+        atomicdir.rewrite(staging / "reach.json", reach if isinstance(reach, bytes) else reach())
     return staging
 
 
