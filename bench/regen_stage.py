@@ -281,10 +281,13 @@ def _profile(runs: _Runs, older: str, base: str, head: str) -> None:
     runs.extract("profile", older)
     runs.regenerate("profile", base)
     prof = runs.work / "regen.prof"
-    cmd = [sys.executable, "-m", "cProfile", "-o", str(prof), "-m", "pipeline", "regenerate",
+    cmd = [sys.executable, "-m", "bench.profiled", str(prof), "regenerate",
            *runs.common, "--ref", head, *runs.dirs("profile")]  # fmt: skip
     wall = run(cmd, runs.env)
-    print(f"profiled steady regeneration: {wall:.2f} s; top 25 by cumulative time:")
+    print(
+        f"profiled steady regeneration: {wall:.2f} s; top 25 by cumulative time "
+        "(the run's own process: the index child and the pools are not in it):"
+    )
     stats = pstats.Stats(str(prof), stream=sys.stdout)
     stats.sort_stats("cumulative").print_stats(25)
 
