@@ -11,6 +11,7 @@ from gitrepo import GitRepo
 from reach_fixtures import WORKSPACE, line_of
 from regen_fixtures import cli
 
+from pipeline.analyze.reach_text import path_text
 from pipeline.core.index import FileIndex, Subcommand
 from pipeline.core.model import Record
 from pipeline.core.reach import reach_from_json
@@ -989,3 +990,164 @@ def test_a_call_sees_the_nearest_binding_above_it() -> None:
     )
     # each call the binding above it, not the fn's last `let` for both
     assert seen == [(11, "TcpCheck::run_check", "type"), (13, "PubsubCheck::run_check", "type")]
+
+
+SINKS = """\
+pub trait Sink {
+    fn validate(&self) -> Result<(), String>;
+    fn check(&self) -> Result<(), String> {
+        self.validate()
+    }
+    fn make() -> Self;
+}
+pub struct Kafka;
+impl Sink for Kafka {
+    fn validate(&self) -> Result<(), String> {
+        Err("kafka needs a topic".into())
+    }
+    fn make() -> Self {
+        Kafka
+    }
+}
+pub struct Redis;
+impl Sink for Redis {
+    fn validate(&self) -> Result<(), String> {
+        Err("redis needs a key".into())
+    }
+    fn make() -> Self {
+        Redis
+    }
+}
+pub struct Console;
+impl Console {
+    pub fn flush(&self) {}
+}
+impl Sink for Console {
+    fn validate(&self) -> Result<(), String> {
+        Ok(())
+    }
+    fn make() -> Self {
+        Console
+    }
+}
+pub struct Holder {
+    inner: Box<dyn Sink>,
+}
+pub fn by_dyn(s: &dyn Sink) { s.validate(); }
+pub fn by_impl(s: impl Sink) { s.validate(); }
+pub fn by_generic<S: Sink>(s: &S) { s.validate(); }
+pub fn by_where<S>(s: Arc<S>) where S: Sink + Send { s.validate(); }
+pub fn by_field(h: &Holder) { h.inner.validate(); }
+pub fn by_path<S: Sink>() -> S { S::make() }
+pub fn concrete(c: &Console) { c.validate(); c.check(); }
+pub fn guessed(thing: Thing) { thing.validate(); }
+pub fn by_name() { Sink::validate(&Redis); }
+"""
+
+
+def test_a_call_of_a_trait_s_method_on_a_trait_typed_value_reaches_every_impl() -> None:
+    graph = _graph_of({"crates/sink/src/lib.rs": SINKS})
+
+    def callers(label: str) -> list[tuple[str, str, int]]:
+        return [
+            (graph.nodes[e.caller].label, e.resolution, e.line)
+            for e in graph.callers.get(node(graph, label), [])
+        ]
+
+    line = lambda text: line_of_text(SINKS, text)  # noqa: E731
+    trait_typed = [
+        ("Sink::check", "trait", line("self.validate()")),  # `self` in the trait's own fn
+        ("by_dyn", "trait", line("fn by_dyn")),
+        ("by_impl", "trait", line("fn by_impl")),
+        ("by_generic", "trait", line("fn by_generic")),
+        ("by_where", "trait", line("fn by_where")),
+        ("by_field", "trait", line("fn by_field")),  # a `Box<dyn Sink>` field
+    ]
+    # each impl: once from every call on a value typed by the trait, on the call's line
+    assert callers("Kafka::validate") == trait_typed
+    assert callers("Redis::validate") == trait_typed
+    # the declaration itself: those calls, resolved `trait`; not the by-name guess
+    assert callers("Sink::validate") == [*trait_typed, ("by_name", "type", line("fn by_name"))]
+    # a concrete type's call is its own impl's; its default method is the trait's, not fanned out
+    assert callers("Console::validate") == [("concrete", "type", line("fn concrete")), *trait_typed]
+    assert callers("Sink::check") == [("concrete", "type", line("fn concrete"))]
+    # `S::make()` with `S: Sink`
+    assert ("by_path", "trait", line("fn by_path")) in callers("Redis::make")
+    # `thing.validate()` on an unknown type stays a guess among the impls, never fanned out;
+    # `Sink::validate(&Redis)` names the trait's fn, its argument the impl: not fanned out
+    assert all(caller not in ("guessed", "by_name") for caller, _, _ in callers("Kafka::validate"))
+
+    path = caller_paths(graph, node(graph, "Kafka::validate"))[0]
+    assert [(h.name, h.resolution, h.via) for h in path.hops] == [
+        ("by_dyn", None, None),
+        ("Kafka::validate", "trait", "Sink::validate"),
+    ]
+    assert path_text(path) == "`by_dyn` -> `Kafka::validate` (called as `Sink::validate`)"
+
+
+def test_trait_dispatch_keeps_to_the_declaring_crate_and_to_traits_the_repository_declares() -> (
+    None
+):
+    graph = _graph_of(
+        {
+            "crates/a/src/lib.rs": (
+                "pub trait Store {\n    fn put(&self);\n}\n"
+                "pub struct Mem;\nimpl Store for Mem {\n    fn put(&self) {}\n}\n"
+                "pub fn save(s: &dyn Store) { s.put(); }\n"
+                # a struct named like a trait of another crate: its own method, a `type` call
+                "pub struct Writer;\nimpl Writer {\n    pub fn put(&self) {}\n}\n"
+                "pub fn write(w: &Writer) { w.put(); }\n"
+            ),
+            "crates/b/src/lib.rs": (
+                "pub trait Store {\n    fn put(&self);\n}\n"
+                "pub struct Disk;\nimpl Store for Disk {\n    fn put(&self) {}\n}\n"
+                "pub trait Writer {\n    fn put(&self);\n}\n"
+            ),
+        }
+    )
+
+    def callers_of(label: str, crate: str) -> list[tuple[str, str]]:
+        (found,) = [
+            i for i, n in enumerate(graph.nodes) if n.label == label and n.path.startswith(crate)
+        ]
+        return [(graph.nodes[e.caller].label, e.resolution) for e in graph.callers.get(found, [])]
+
+    assert callers_of("Mem::put", "crates/a") == [("save", "trait")]
+    assert callers_of("Disk::put", "crates/b") == []  # another crate's `Store`
+    # a struct named like another crate's trait: its own method, resolved by its type
+    assert callers_of("Writer::put", "crates/a") == [("write", "type")]
+    assert callers_of("Writer::put", "crates/b") == []
+
+
+def test_generic_bounds_are_read_from_the_signature() -> None:
+    from pipeline.scan.callgraph import generic_bounds
+
+    assert generic_bounds("fn f<S: Sink>(s: &S)") == {"S": "Sink"}
+    assert generic_bounds(
+        "fn f<'a, S: 'a + ?Sized + store::Sink<K>, T>(x: T) where T: Store + Send"
+    ) == {
+        "S": "Sink",
+        "T": "Store",
+    }
+    assert generic_bounds("fn f(x: HashMap<String, Vec<u8>>) -> Result<u8, E>") == {}
+    assert generic_bounds("fn f<T>(t: T) where T: AsRef<str>, U: Clone") == {
+        "T": "AsRef",
+        "U": "Clone",
+    }
+
+
+def test_a_dispatched_hop_is_named_in_the_static_text_and_the_page(tmp_path: Path) -> None:
+    repo = GitRepo.init(tmp_path / "src")
+    files = {
+        "Cargo.toml": '[package]\nname = "sink"\n',
+        "src/lib.rs": SINKS,
+    }
+    sha = repo.commit(files)
+    out, site = tmp_path / "out", tmp_path / "site"
+    record = extracted_record(repo, sha, "o/sink", tmp_path, "kafka needs a topic")
+    assert record["triggerScenarios"].endswith(
+        "Reached from public API `by_dyn`: `by_dyn` -> `Kafka::validate`"
+        " (called as `Sink::validate`)."
+    )
+    section = reach_section(out, site, record)
+    assert "(called as <code>Sink::validate</code>)" in section

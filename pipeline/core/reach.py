@@ -29,6 +29,9 @@ class Hop:
     call_line: int | None = None
     resolution: Resolution | None = None  # how the call from the previous hop was resolved
     candidates: tuple[str, ...] = ()  # other functions that call may reach when ambiguous
+    # the trait method the previous hop calls, which runs this impl's (`resolution` "trait":
+    # on a `dyn Sink`, an `impl Sink`, an `S: Sink`): `Sink::validate`
+    via: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

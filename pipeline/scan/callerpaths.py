@@ -337,6 +337,17 @@ def _hop(graph: CallGraph, node_id: int, incoming: Edge | None, outgoing: Edge |
         call_line=outgoing.line if outgoing is not None else None,
         resolution=incoming.resolution if incoming is not None else None,
         candidates=_candidates(graph, node.label, incoming.candidates) if incoming else (),
+        via=f"{d.trait}::{d.name}" if _dispatched(d, incoming) else None,
+    )
+
+
+def _dispatched(d: Definition, incoming: Edge | None) -> bool:
+    """Whether the hop is an impl's method that a call of its trait's method runs."""
+    return (
+        incoming is not None
+        and incoming.resolution == "trait"
+        and bool(d.trait)
+        and d.owner != d.trait
     )
 
 

@@ -123,6 +123,16 @@ class _Tables:
                     self.rpc[d.name].append(node_id)
         # Every name a call can resolve to: `_resolve` finds only fns, by name or method name.
         self.known = frozenset(self.free) | frozenset(self.by_method_name)
+        # The repository's traits: a receiver of such a type runs the method of an impl of it.
+        # Not a std type's name: a parse that went wrong (risingwave's nightly trait alias
+        # `pub trait F<'a> = FnOnce() -> ..;`) makes the next impl's fns a "trait `Box`"'s.
+        self.traits = frozenset(
+            node.definition.owner
+            for node in graph.nodes
+            if node.definition.owner
+            and node.definition.owner == node.definition.trait
+            and node.definition.owner not in _STD_TYPES
+        )
         for index in graph.indexes.values():
             for impl in index.impls:
                 if impl.trait:
@@ -197,7 +207,45 @@ def link(indexes: Mapping[str, FileIndex], jobs: int | None = 1) -> CallGraph:
     for share, found in zip(shares, resolved, strict=True):
         for path, calls in zip(share, found, strict=True):
             _add_edges(graph, indexes[path], calls)
+    _add_dispatch(graph)
     return graph
+
+
+def _add_dispatch(graph: CallGraph) -> None:
+    """A call of a trait's method on a value typed by the trait (a `dyn T`, an `impl T`, a
+    `T`-bounded generic, `self` in T's own default method: resolved as `trait`) runs the
+    method of whichever impl the value has: the call reaches each impl's method too, an edge
+    resolved as `trait` on the same line. A concrete type's call that finds the trait's
+    method (its default) or a call resolved by name alone is not fanned out. Two traits of
+    one name: the impls of the declaration's crate."""
+    declared: dict[tuple[str, str], list[int]] = defaultdict(list)
+    implemented: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for node_id, node in enumerate(graph.nodes):
+        d = node.definition
+        if d.trait and d.owner == d.trait:
+            declared[(d.trait, d.name)].append(node_id)
+        elif d.trait and d.owner:
+            implemented[(d.trait, d.name)].append(node_id)
+    for key, declarations in declared.items():
+        impls = implemented.get(key)
+        if not impls:
+            continue
+        for declaration in declarations:
+            crate = graph.nodes[declaration].crate
+            mine = (
+                impls
+                if len(declarations) == 1
+                else [n for n in impls if graph.nodes[n].crate == crate]
+            )
+            for edge in list(graph.callers.get(declaration, ())):
+                if edge.resolution != "trait":  # a concrete type's (by its impl), or a guess
+                    continue
+                for impl in mine:
+                    if impl != edge.caller:
+                        graph.callers[impl].append(
+                            Edge(edge.caller, impl, edge.line, "trait", edge.candidates,
+                                 edge.call, edge.arm)
+                        )  # fmt: skip
 
 
 PARALLEL_FILES = 400  # below, one process resolves every call
@@ -251,7 +299,7 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
         scope = scopes.get(caller)
         if scope is None:
             scope = scopes[caller] = _scope(
-                graph.nodes[caller].definition.params, lets.get(call.caller, {})
+                graph.nodes[caller].definition, lets.get(call.caller, {})
             )
         variables, rebound = scope
         if rebound and (call.name in rebound or call.qualifier.split(".", 1)[0] in rebound):
@@ -268,11 +316,21 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
 
 
 def _scope(
-    params: Sequence[tuple[str, str]], lets: Mapping[str, list[tuple[int, str]]]
+    definition: Definition, lets: Mapping[str, list[tuple[int, str]]]
 ) -> tuple[dict[str, str], dict[str, list[tuple[int, str]]]]:
     """A fn's names with one type wherever they are used (its parameters, the names one `let`
-    binds), and those bound more than once or over a parameter, with each binding's line."""
-    variables = dict(params)
+    binds), and those bound more than once or over a parameter, with each binding's line.
+    A parameter of a generic type bounded by a trait (`s: &S` with `S: Sink`) is the trait's."""
+    variables = dict(definition.params)
+    if "<" in definition.signature or " where " in definition.signature:
+        bounds = generic_bounds(definition.signature)
+        if bounds:
+            for name, written in variables.items():
+                bound = bounds.get(inner_type(written))
+                if bound is not None:
+                    variables[name] = bound
+            for name, bound in bounds.items():  # `S::new(..)`: the bound's
+                variables.setdefault(name, bound)
     rebound: dict[str, list[tuple[int, str]]] = {}
     for name, bindings in lets.items():
         if len(bindings) == 1 and name not in variables:
@@ -280,6 +338,24 @@ def _scope(
         else:
             rebound[name] = sorted(bindings)
     return variables, rebound
+
+
+# `<S: Sink>`, `<S: 'a + ?Sized + store::Sink<K>>`, `where S: Sink + Send`: a type parameter and
+# its first trait bound (lifetimes and `?Sized` skipped).
+_BOUND = re.compile(
+    r"[<,]\s*([A-Z]\w*)\s*:\s*(?:(?:'\w+|\?Sized)\s*\+\s*)*((?:\w+::)*[A-Z]\w*)"
+    r"|\bwhere\s+([A-Z]\w*)\s*:\s*(?:(?:'\w+|\?Sized)\s*\+\s*)*((?:\w+::)*[A-Z]\w*)"
+)
+
+
+def generic_bounds(signature: str) -> dict[str, str]:
+    """A fn signature's type parameters and the trait each is bounded by, first bound first:
+    `fn f<S: Sink, T>(..) where T: Store` -> `{S: Sink, T: Store}`."""
+    found: dict[str, str] = {}
+    for match in _BOUND.finditer(signature):
+        name, bound = (match[1], match[2]) if match[1] else (match[3], match[4])
+        found.setdefault(name, bound.rsplit("::", 1)[-1])
+    return found
 
 
 def _bound_at(
@@ -317,7 +393,10 @@ def _resolve(
             how, type_name = typed
             found = _methods_of(tables, type_name, name)
             if found:
-                return how, _narrow(graph, node, found, call)
+                found = _narrow(graph, node, found, call)
+                if _declared(graph, tables, tables.aliases.get(type_name, type_name), found):
+                    how = "trait"  # a `dyn T`, an `impl T`, an `S: T`, `self` in T's own fn
+                return how, found
         if (
             name in tables.rpc
             and qualifier != "self"
@@ -339,16 +418,66 @@ def _resolve(
         last = qualifier.rsplit("::", 1)[-1].split("<", 1)[0]
         if last == "Self" and owner:
             found = _methods_of(tables, owner, name)
-            return ("self", _narrow(graph, node, found, call)) if found else ("name", [])
+            found = _narrow(graph, node, found, call) if found else []
+            own: Resolution = "trait" if _declared(graph, tables, owner, found) else "self"
+            return (own, found) if found else ("name", [])
         if last[:1].isupper():
-            found = _methods_of(tables, last, name)
-            return "type", _narrow(graph, node, found, call)
+            # `S::make()` with `S: Sink`: whichever impl S is. Not `Sink::run(&Update, ..)`
+            # (its first argument says which impl: the trait's own fn, by its type).
+            bound = variables.get(last)
+            found = _narrow(graph, node, _methods_of(tables, bound or last, name), call)
+            dispatched = bound is not None and _declared(graph, tables, bound, found)
+            return ("trait" if dispatched else "type"), found
         return _module_call(graph, tables, node, call, imports)
     if name in variables and not variables[name].startswith(CALLED_TYPE):
         # a closure or a fn-typed parameter or `let`: not a fn of the index (`let x = x(..)`
         # names a value after the fn that makes it: the call is the fn's)
         return "name", []
     return _plain_call(graph, tables, node, call, imports, globs)
+
+
+_STD_TYPES = frozenset(
+    [
+        "Box",
+        "Vec",
+        "Arc",
+        "Rc",
+        "Option",
+        "Result",
+        "String",
+        "HashMap",
+        "HashSet",
+        "BTreeMap",
+        "BTreeSet",
+        "Cow",
+        "RefCell",
+        "Cell",
+        "Mutex",
+        "RwLock",
+        "Fn",
+        "FnMut",
+        "FnOnce",
+        "Iterator",
+        "Future",
+        "Stream",
+        "Send",
+        "Sync",
+        "Clone",
+        "Copy",
+        "Default",
+    ]
+)
+
+
+def _declared(graph: CallGraph, tables: _Tables, type_name: str, found: Sequence[int]) -> bool:
+    """Whether `type_name` is a trait of the repository and `found` its own declaration of
+    the method (not a same-named struct's method): a call the trait's impls answer."""
+    if type_name not in tables.traits:
+        return False
+    return any(
+        graph.nodes[n].definition.owner == type_name == graph.nodes[n].definition.trait
+        for n in found
+    )
 
 
 def _outside_value(tables: _Tables, receiver: str, variables: Mapping[str, str]) -> bool:

@@ -56,12 +56,13 @@ def module_of(path: str) -> str:
 def inner_type(type_text: str) -> str:
     """The type a method is called on: `Arc<Mutex<Foo<T>>>` -> `Foo`, `&mut Foo` -> `Foo`."""
     text = " ".join(type_text.split()).removeprefix("&").removeprefix("mut ").strip()
-    text = text.removeprefix("dyn ").removeprefix("impl ")
-    while True:
+    while True:  # `Box<dyn Sink + Send>`, `Arc<&mut impl Sink>`: the trait, the wrappers off
+        text = text.removeprefix("dyn ").removeprefix("impl ").strip()
         wrapped = _WRAPPERS.match(text)
         if not wrapped:
             break
-        text = wrapped[1].strip()
+        text = wrapped[1].strip().removeprefix("&").removeprefix("mut ").strip()
+    text = text.split("+", 1)[0].strip()
     text = text.split("<", 1)[0]
     return text.rsplit("::", 1)[-1].strip()
 
