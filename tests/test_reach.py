@@ -916,7 +916,7 @@ def test_a_value_from_outside_the_repository_has_no_inherent_method_of_it() -> N
                 "    interval.tick();\n"
                 "    let req = http::request(d);\n"  # outside, but the repository's trait
                 "    req.task_key();\n"
-                "    let sched = make_scheduler();\n"  # a fn of the repository: a guess as before
+                "    let sched = make_scheduler();\n"  # a fn of the repository: what it returns
                 "    sched.poll_once();\n"
                 "    let make_scheduler = make_scheduler();\n"  # named after its fn: still a call
                 "    let w = Wrapper(1);\n"  # a tuple struct built: its type
@@ -936,7 +936,7 @@ def test_a_value_from_outside_the_repository_has_no_inherent_method_of_it() -> N
 
     assert callees(19) == []
     assert callees(21) == [("HeaderExt::task_key", "name"), ("Request::task_key", "name")]
-    assert callees(23) == [("Scheduler::poll_once", "name")]
+    assert callees(23) == [("Scheduler::poll_once", "type")]
     assert callees(24) == [("make_scheduler", "local")]
     assert callees(26) == [("Wrapper::unwrap_it", "type")]
 
@@ -1151,3 +1151,44 @@ def test_a_dispatched_hop_is_named_in_the_static_text_and_the_page(tmp_path: Pat
     )
     section = reach_section(out, site, record)
     assert "(called as <code>Sink::validate</code>)" in section
+
+
+def test_a_let_holding_a_call_s_value_has_the_type_the_repository_s_fns_return() -> None:
+    source = (
+        "pub trait Command {\n    fn run(&self) -> Result<(), String>;\n}\n"
+        "pub struct Ls;\nimpl Command for Ls {\n"
+        '    fn run(&self) -> Result<(), String> { Err("ls failed".into()) }\n}\n'
+        "pub struct State;\nimpl State {\n"
+        "    pub fn get_decl(&self, id: usize) -> &dyn Command { &Ls }\n"
+        "    pub fn engine(&self) -> anyhow::Result<Option<Arc<Engine>>> { todo!() }\n}\n"
+        "pub struct Engine;\nimpl Engine {\n    pub fn launch(&self) {}\n    pub fn stop(&self) {}\n}\n"
+        "pub struct Other;\nimpl Other {\n    pub fn stop(&self) {}\n"
+        "    pub fn engine(&self) -> Other { Other }\n}\n"
+        "pub fn eval(state: &State) {\n"
+        "    let decl = state.get_decl(1);\n"  # `&dyn Command`: every command's `run`
+        "    decl.run();\n"
+        "    let e = state.engine()?;\n"  # two `engine` fns: `state` names `State`'s
+        "    e.launch();\n"
+        "    let o = thing.engine()?;\n"  # a receiver named after neither: no type
+        "    o.launch();\n"
+        "    let s = make_engine()?;\n"  # `-> Result<Engine, String>`, `?` taken as applied
+        "    s.stop();\n"
+        "}\n"
+        "pub fn make_engine() -> Result<Engine, String> { Ok(Engine) }\n"
+    )
+    graph = _graph_of({"crates/nu/src/lib.rs": source})
+    eval_id = node(graph, "eval")
+    seen = sorted(
+        (e.line, graph.nodes[callee].label, e.resolution)
+        for callee, edges in graph.callers.items()
+        for e in edges
+        if e.caller == eval_id
+    )
+    line = lambda text: line_of_text(source, text)  # noqa: E731
+    assert (line("decl.run()"), "Ls::run", "trait") in seen
+    assert (line("decl.run()"), "Command::run", "trait") in seen
+    assert (line("e.launch()"), "Engine::launch", "type") in seen
+    assert (line("o.launch()"), "Engine::launch", "name") in seen  # a guess, as before
+    assert [(label, how) for at, label, how in seen if at == line("s.stop()")] == [
+        ("Engine::stop", "type")
+    ]

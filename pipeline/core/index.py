@@ -63,6 +63,7 @@ class Use(NamedTuple):
 
 
 # `Local.type` of `let x = f(..)` whose type the code does not show: `<call>f`, the fn named
+# (`<call>.m` for a method's value, `let x = y.m(..)`)
 CALLED_TYPE = "<call>"
 
 

@@ -123,6 +123,8 @@ class _Tables:
                     self.rpc[d.name].append(node_id)
         # Every name a call can resolve to: `_resolve` finds only fns, by name or method name.
         self.known = frozenset(self.free) | frozenset(self.by_method_name)
+        self.nodes = graph.nodes
+        self._returned: dict[str, str | None] = {}
         # The repository's traits: a receiver of such a type runs the method of an impl of it.
         # Not a std type's name: a parse that went wrong (risingwave's nightly trait alias
         # `pub trait F<'a> = FnOnce() -> ..;`) makes the next impl's fns a "trait `Box`"'s.
@@ -144,6 +146,98 @@ class _Tables:
                     self.aliases.setdefault(d.name, inner_type(d.value))
                 elif d.kind == "type" and d.value and inner_type(d.value) != d.name:
                     self.associated[d.name].add(inner_type(d.value))
+
+    def returned(self, called: str) -> str | None:
+        """The type `let x = f(..)` or `let x = y.m(..)` gives x (`called`: `f`, `a::f`, `.m`):
+        what the repository's fns of that name return, `Result`/`Option`/`Box`.. unwrapped
+        (`?` is taken as applied), `Self` their type; None when they do not agree or there is
+        none or too many to say."""
+        if called not in self._returned:
+            receiver = ""
+            if "." in called:  # not `.unwrap()`, `.get(..)`: std's, whatever else is
+                receiver, name = called.rsplit(".", 1)
+                named = [] if name in STD_METHODS else self.by_method_name.get(name, [])
+            else:
+                named = self.free.get(called.rsplit("::", 1)[-1], [])
+            types = self._types_returned(named)
+            if len(types) > 1 and receiver:  # `engine_state.get_decl`: `EngineState`'s
+                last = receiver.rsplit(".", 1)[-1]
+                types = self._types_returned(
+                    [
+                        n
+                        for n in named
+                        if last
+                        in _names_of(
+                            self.nodes[n].definition.owner, self.nodes[n].definition.trait
+                        )[0]
+                    ]
+                )
+            one = types.pop() if len(types) == 1 else ""
+            # a std type's name (`HashMap`, `Vec`): the repository's impls for it are not
+            # what its values' methods mostly are
+            self._returned[called] = one if one and one not in _STD_TYPES else None
+        return self._returned[called]
+
+    def _types_returned(self, named: Sequence[int]) -> set[str]:
+        types = set()
+        for node_id in named if len(named) <= _RETURN_CANDIDATES else ():
+            d = self.nodes[node_id].definition
+            written = returned_type(d.signature)
+            types.add((d.owner or "") if written == "Self" else written)
+        return types
+
+
+_RETURN_CANDIDATES = 16
+
+
+def returned_type(signature: str) -> str:
+    """The type a fn's value has for a method call on it: `-> MetaResult<Option<Arc<Foo>>>`
+    -> `Foo`, `-> &dyn Command` -> `Command`, `-> Self` -> `Self`; "" for none or `()`."""
+    written = _return_text(signature)
+    while True:
+        result = _RESULT.match(written)
+        if result is None:
+            break
+        written = _first_argument(result[1])
+    return inner_type(written) if written and written != "()" else ""
+
+
+# `Result<T, E>`, `anyhow::Result<T>`, `MetaResult<T>`, `Poll<T>`: the value is the first argument
+_RESULT = re.compile(r"^(?:[\w:]*::)?(?:\w*Result|Poll|Option|Box|Arc|Rc)\s*<(.*)>$")
+
+
+def _return_text(signature: str) -> str:
+    """What follows `->` after a fn's parameter list (its generics and closures skipped)."""
+    at = signature.find("fn ")
+    depth, seen_params, i = 0, False, max(at, 0)
+    while i < len(signature):
+        ch = signature[i]
+        if signature.startswith("->", i):
+            if depth == 0 and seen_params:
+                rest = signature[i + 2 :].split(" where ", 1)[0]
+                return rest.strip().rstrip("{").strip()
+            i += 2
+            continue
+        if ch in "(<[":
+            depth += 1
+        elif ch in ")>]":
+            depth -= 1
+            if ch == ")" and depth == 0:
+                seen_params = True
+        i += 1
+    return ""
+
+
+def _first_argument(arguments: str) -> str:
+    depth = 0
+    for i, ch in enumerate(arguments):
+        if ch in "(<[":
+            depth += 1
+        elif ch in ")>]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            return arguments[:i].strip()
+    return arguments.strip()
 
 
 def is_rpc(d: Definition) -> bool:
@@ -287,7 +381,17 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
     globs = [use.path for use in index.uses if use.alias == "*"]
     lets: dict[int, dict[str, list[tuple[int, str]]]] = defaultdict(lambda: defaultdict(list))
     for local in index.locals:
-        lets[local.caller][local.name].append((local.line, local.type))
+        bound = local.type
+        if bound.startswith(CALLED_TYPE) and "." in bound:
+            # a method's value: what the repository's methods of that name return, when they
+            # agree; else no binding at all (`.fused()`, `.map_err(..)?`): the name keeps the
+            # type it had (a parameter's, an earlier `let`'s). A fn's value (`<call>f`) is
+            # typed where it is used (`_receiver_type`), or known to come from outside.
+            returned = tables.returned(bound[len(CALLED_TYPE) :])
+            if returned is None:
+                continue
+            bound = returned
+        lets[local.caller][local.name].append((local.line, bound))
     seen: set[tuple[int, int, int]] = set()
     # a fn's typed names, built once for all its calls; and the names it binds more than once
     # (or over a parameter), whose binding depends on where the call is
@@ -367,7 +471,8 @@ def _bound_at(
     variables, rebound = scope
     seen: dict[str, str] = {}
     for name, bindings in rebound.items():
-        above = [type_text for at, type_text in bindings if at <= line]
+        # above it: `let rhs = rhs.to_datum_ref();` calls the earlier `rhs`'s method
+        above = [type_text for at, type_text in bindings if at < line]
         if above:
             seen[name] = above[-1]
         elif name in variables:
@@ -538,12 +643,15 @@ def _receiver_type(
     head, *fields = qualifier.split(".")
     if head == "self" and owner:
         current = owner
-    elif (
-        head.isidentifier()
-        and variables.get(head, "")
-        and not variables[head].startswith(CALLED_TYPE)
-    ):  # a fn's value or an unknown binding has no type to look in
-        current = inner_type(variables[head])
+    elif head.isidentifier() and variables.get(head, ""):
+        bound = variables[head]
+        if bound.startswith(CALLED_TYPE):  # a fn's value: what the fns of that name return
+            returned = tables.returned(bound[len(CALLED_TYPE) :])
+            if returned is None:
+                return None
+            current = returned
+        else:
+            current = inner_type(bound)
     else:
         return None
     for name in fields:

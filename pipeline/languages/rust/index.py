@@ -53,7 +53,7 @@ _TEST_DIRECTORY = re.compile(
     r"(?:^|/)(?:[\w-]*[_-])?(?:tests?|test_utils?|testing)(?:[_-][\w-]*)?/"
 )
 # Bump when `index_file` may answer differently for the same bytes: it keys the index cache.
-INDEX_VERSION = "20"
+INDEX_VERSION = "21"
 
 _KEYWORDS = frozenset(
     [
@@ -119,6 +119,7 @@ _RESOURCE = re.compile(r'\bresource\s*\(\s*"([^"]*)"')
 _SUBCOMMAND = re.compile(
     r'^(?:(?:\w+::)*(?:Command|App|SubCommand)::(?:new|with_name)\s*\()?\s*"([\w-]+)"'
 )
+_NAME_PATH = re.compile(r"[a-z_]\w{0,39}(?:\.[a-z_]\w{0,39}){0,2}")
 _RECEIVER_SPACE = re.compile(r"\s+(?=[.?])|(?<=\.)\s+")
 
 
@@ -270,10 +271,18 @@ def _quoted(node: Node) -> bool:
 def _called_type(function: Node | None) -> str:
     """What `let x = <call>` tells of x's type: `T::new(..)` and `E::V(..)` a `T` or `E`, a
     tuple struct built (`Wrapper(..)`) a `Wrapper`; a fn's value (`tokio::time::interval(..)`)
-    `<call>` and the fn, for the link to ask whether the repository defines it before it
-    guesses a method by name on x."""
+    `<call>` and the fn, a method's (`state.get_decl(id)`) `<call>state.get_decl`: the link types
+    x by what the repository's fns of that name return, or, defining none, knows x comes
+    from outside before it guesses a method by name on x."""
     if function is not None and function.type == "generic_function":
         function = function.child_by_field_name("function")
+    if function is not None and function.type == "field_expression":  # `state.get_decl(id)`
+        method = function.child_by_field_name("field")
+        receiver = text_of(function.child_by_field_name("value"))
+        # the receiver when a plain path of names (`engine_state`, `self.ctx`): the link
+        # tells same-named methods apart by the type it is named after
+        receiver = receiver if _NAME_PATH.fullmatch(receiver) else ""
+        return f"{CALLED_TYPE}{receiver}.{text_of(method)}" if method is not None else ""
     if function is None or function.type not in ("identifier", "scoped_identifier"):
         return ""
     if function.type == "scoped_identifier":
