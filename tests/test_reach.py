@@ -1175,6 +1175,13 @@ def test_a_let_holding_a_call_s_value_has_the_type_the_repository_s_fns_return()
         "    s.stop();\n"
         "}\n"
         "pub fn make_engine() -> Result<Engine, String> { Ok(Engine) }\n"
+        "pub trait Iter {\n    fn try_next(&mut self) -> Option<u8>;\n}\n"
+        "pub struct Vecs;\nimpl Iter for Vecs {\n    fn try_next(&mut self) -> Option<u8> { None }\n}\n"
+        "pub struct Flow;\nimpl Flow {\n    pub fn fused(self) -> Flow { self }\n}\n"
+        "pub fn drain(it: impl Iter) {\n"
+        "    let mut it = it.fused();\n"  # an adapter's value: still the `impl Iter`
+        "    it.try_next();\n"
+        "}\n"
     )
     graph = _graph_of({"crates/nu/src/lib.rs": source})
     eval_id = node(graph, "eval")
@@ -1191,4 +1198,15 @@ def test_a_let_holding_a_call_s_value_has_the_type_the_repository_s_fns_return()
     assert (line("o.launch()"), "Engine::launch", "name") in seen  # a guess, as before
     assert [(label, how) for at, label, how in seen if at == line("s.stop()")] == [
         ("Engine::stop", "type")
+    ]
+    drained = [
+        (graph.nodes[callee].label, e.resolution)
+        for callee, edges in graph.callers.items()
+        for e in edges
+        if e.caller == node(graph, "drain")
+    ]
+    assert sorted(drained) == [
+        ("Flow::fused", "name"),  # the adapter's call itself: a guess, as before
+        ("Iter::try_next", "trait"),
+        ("Vecs::try_next", "trait"),
     ]

@@ -156,7 +156,8 @@ class _Tables:
             receiver = ""
             if "." in called:  # not `.unwrap()`, `.get(..)`: std's, whatever else is
                 receiver, name = called.rsplit(".", 1)
-                named = [] if name in STD_METHODS else self.by_method_name.get(name, [])
+                std = name in STD_METHODS or name in _ADAPTERS
+                named = [] if std else self.by_method_name.get(name, [])
             else:
                 named = self.free.get(called.rsplit("::", 1)[-1], [])
             types = self._types_returned(named)
@@ -188,6 +189,33 @@ class _Tables:
 
 
 _RETURN_CANDIDATES = 16
+# Adapters of futures, itertools and std that a repository may define a method of the same
+# name for (risingwave's `fused`): their value is the adapted one's, not that method's.
+_ADAPTERS = frozenset(
+    [
+        "fused",
+        "fuse",
+        "boxed",
+        "boxed_local",
+        "peekable",
+        "buffered",
+        "buffer_unordered",
+        "then",
+        "or_else",
+        "map_ok",
+        "and_then",
+        "instrument",
+        "in_current_span",
+        "timeout",
+        "left_stream",
+        "right_stream",
+        "sorted",
+        "into_boxed_slice",
+        "or_insert_with",
+        "or_default",
+        "try_next",
+    ]
+)
 
 
 def returned_type(signature: str) -> str:
