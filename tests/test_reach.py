@@ -1210,3 +1210,43 @@ def test_a_let_holding_a_call_s_value_has_the_type_the_repository_s_fns_return()
         ("Iter::try_next", "trait"),
         ("Vecs::try_next", "trait"),
     ]
+
+
+def test_what_a_fn_returns_is_read_from_its_signature() -> None:
+    from pipeline.scan.callgraph import returned_type
+
+    assert returned_type("pub fn get_decl(&self, id: DeclId) -> &dyn Command") == "Command"
+    assert (
+        returned_type("async fn f<F: Fn(u8) -> u8>(x: F) -> MetaResult<Option<Arc<Foo>>>") == "Foo"
+    )
+    assert returned_type("fn h(f: impl Fn() -> Bar) -> anyhow::Result<Baz>") == "Baz"
+    assert returned_type("fn w<T>(t: T) -> Result<Engine, E> where T: Clone") == "Engine"
+    assert returned_type("fn new() -> Self") == "Self"
+    assert returned_type("fn g(&self)") == returned_type("fn u() -> ()") == ""
+
+
+def test_a_method_taking_a_typed_self_is_a_method() -> None:
+    graph = _graph_of(
+        {
+            "crates/batch/src/lib.rs": (
+                "pub trait Executor {\n    fn execute(self: Box<Self>) -> u8;\n}\n"
+                "pub type BoxedExecutor = Box<dyn Executor>;\n"
+                "pub struct Scan;\nimpl Executor for Scan {\n"
+                '    fn execute(self: Box<Self>) -> u8 { panic!("scan failed") }\n}\n'
+                "pub struct Join {\n    outer: BoxedExecutor,\n}\n"
+                "impl Join {\n    pub fn run(self) -> u8 { self.outer.execute() }\n"
+                "    pub async fn go(self: Arc<Self>, n: u8) {}\n}\n"
+            ),
+            # another crate's struct of the same name with a plain `execute(&self)`
+            "crates/stream/src/lib.rs": (
+                "pub struct Executor;\nimpl Executor {\n    pub fn execute(&self) -> u8 { 1 }\n}\n"
+            ),
+        }
+    )
+    go = graph.nodes[node(graph, "Join::go")].definition
+    assert go.has_self and go.params == (("n", "u8"),)
+    scan = [
+        (graph.nodes[e.caller].label, e.resolution)
+        for e in graph.callers[node(graph, "Scan::execute")]
+    ]
+    assert scan == [("Join::run", "trait")]

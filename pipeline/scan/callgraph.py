@@ -124,7 +124,8 @@ class _Tables:
         # Every name a call can resolve to: `_resolve` finds only fns, by name or method name.
         self.known = frozenset(self.free) | frozenset(self.by_method_name)
         self.nodes = graph.nodes
-        self._returned: dict[str, str | None] = {}
+        self._returned: dict[str, str | None] = {}  # by `called`
+        self._returns: dict[int, str] = {}  # by fn
         # The repository's traits: a receiver of such a type runs the method of an impl of it.
         # Not a std type's name: a parse that went wrong (risingwave's nightly trait alias
         # `pub trait F<'a> = FnOnce() -> ..;`) makes the next impl's fns a "trait `Box`"'s.
@@ -182,9 +183,12 @@ class _Tables:
     def _types_returned(self, named: Sequence[int]) -> set[str]:
         types = set()
         for node_id in named if len(named) <= _RETURN_CANDIDATES else ():
-            d = self.nodes[node_id].definition
-            written = returned_type(d.signature)
-            types.add((d.owner or "") if written == "Self" else written)
+            written = self._returns.get(node_id)
+            if written is None:  # each fn's signature read once
+                d = self.nodes[node_id].definition
+                written = returned_type(d.signature)
+                written = self._returns[node_id] = (d.owner or "") if written == "Self" else written
+            types.add(written)
         return types
 
 
@@ -235,24 +239,20 @@ _RESULT = re.compile(r"^(?:[\w:]*::)?(?:\w*Result|Poll|Option|Box|Arc|Rc)\s*<(.*
 
 
 def _return_text(signature: str) -> str:
-    """What follows `->` after a fn's parameter list (its generics and closures skipped)."""
-    at = signature.find("fn ")
-    depth, seen_params, i = 0, False, max(at, 0)
-    while i < len(signature):
-        ch = signature[i]
-        if signature.startswith("->", i):
-            if depth == 0 and seen_params:
-                rest = signature[i + 2 :].split(" where ", 1)[0]
-                return rest.strip().rstrip("{").strip()
-            i += 2
-            continue
-        if ch in "(<[":
-            depth += 1
-        elif ch in ")>]":
-            depth -= 1
-            if ch == ")" and depth == 0:
-                seen_params = True
-        i += 1
+    """What follows `->` after a fn's parameter list: the first `->` with its parentheses and
+    angle brackets closed before it (not a closure's in the generics or the parameters)."""
+    start = max(signature.find("fn "), 0)
+    at = signature.find("->", start)
+    while at >= 0:
+        before = signature[start:at]
+        opens = before.count("(")
+        if (
+            opens
+            and opens == before.count(")")
+            and before.count("<") == before.count(">") - before.count("->")
+        ):
+            return signature[at + 2 :].split(" where ", 1)[0].strip().rstrip("{").strip()
+        at = signature.find("->", at + 2)
     return ""
 
 

@@ -36,6 +36,10 @@ _STD_NAMES = (
     "collect_vec try_collect sorted_by sorted_by_key sorted_unstable unique unique_by "
     "dedup_by exactly_one at_most_one tuple_windows chunk_by group_by into_group_map "
     "counts positions interleave cartesian_product multi_cartesian_product "
+    # futures' and tokio's poll methods (`self: Pin<&mut Self>`, a method since typed `self`
+    # counts: `self.inner.poll_next(cx)` is the wrapped stream's, not any repository's)
+    "poll_next poll_ready poll_flush poll_close poll_read poll_write poll_shutdown "
+    "start_send poll_recv poll_fn "
 )
 STD_METHODS = frozenset(_STD_NAMES.split())
 _WRAPPERS = re.compile(r"^(?:Arc|Rc|Box|Option|RefCell|Mutex|RwLock|Cow|&|&mut)\s*<(.*)>$")

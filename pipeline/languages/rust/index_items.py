@@ -127,6 +127,9 @@ def fn_signature(node: Node, source: bytes) -> tuple[str, tuple[tuple[str, str],
         elif child.type == "parameter":
             pattern = child.child_by_field_name("pattern")
             name = text_of(pattern).removeprefix("mut ").strip()
+            if name == "self":  # `self: Box<Self>`, `self: Arc<Self>`, `self: Pin<&mut Self>`
+                has_self = True
+                continue
             params.append((name, text_of(child.child_by_field_name("type"))))
     return signature.rstrip(" ;"), tuple(params), has_self
 
