@@ -1250,3 +1250,25 @@ def test_a_method_taking_a_typed_self_is_a_method() -> None:
         for e in graph.callers[node(graph, "Scan::execute")]
     ]
     assert scan == [("Join::run", "trait")]
+
+
+def test_a_trait_method_called_too_broadly_reaches_its_declaration_alone() -> None:
+    from pipeline.languages.rust.index import index_file
+    from pipeline.scan.callgraph import link
+
+    indexes = {"crates/sink/src/lib.rs": index_file("crates/sink/src/lib.rs", SINKS.encode())}
+
+    def dispatched(limit: int, method: str) -> int:
+        graph = link(indexes, 1, dispatch_limit=limit)
+        return sum(
+            1
+            for callee, edges in graph.callers.items()
+            for e in edges
+            if e.resolution == "trait"
+            and graph.nodes[callee].definition.owner != "Sink"
+            and graph.nodes[callee].definition.name == method
+        )
+
+    # 6 calls of `validate` on a `Sink` times 3 impls: 18 edges; `S::make()`: 3
+    assert (dispatched(18, "validate"), dispatched(18, "make")) == (18, 3)
+    assert (dispatched(17, "validate"), dispatched(17, "make")) == (0, 3)

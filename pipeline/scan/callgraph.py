@@ -23,6 +23,11 @@ from pipeline.scan.forked import map_forked, parts_wanted
 from pipeline.scan.names import STD_METHODS, crate_name, inner_type, module_of
 
 MAX_CANDIDATES = 3
+# At most this many edges fan out of one trait method's calls (its calls times its impls);
+# past it (a repository, made or generated, with a trait of thousands of impls called from
+# hundreds of places) its calls reach the declaration alone: the run stays bounded, and a
+# path through "any of 3,000 impls" would say little.
+MAX_DISPATCH = 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,9 +297,11 @@ _STATUS_ERROR = re.compile(
 )  # risingwave: TonicResponse<X>
 
 
-def link(indexes: Mapping[str, FileIndex], jobs: int | None = 1) -> CallGraph:
+def link(
+    indexes: Mapping[str, FileIndex], jobs: int | None = 1, dispatch_limit: int = MAX_DISPATCH
+) -> CallGraph:
     """The nodes and edges of a repository's call graph (entry points: `entrypoints`);
-    `jobs` processes resolve the calls (None: one per core)."""
+    `jobs` processes resolve the calls (None: one per core); `dispatch_limit`: `_add_dispatch`."""
     graph = CallGraph(
         indexes=indexes,
         clap_enums=frozenset(
@@ -329,17 +336,17 @@ def link(indexes: Mapping[str, FileIndex], jobs: int | None = 1) -> CallGraph:
     for share, found in zip(shares, resolved, strict=True):
         for path, calls in zip(share, found, strict=True):
             _add_edges(graph, indexes[path], calls)
-    _add_dispatch(graph)
+    _add_dispatch(graph, dispatch_limit)
     return graph
 
 
-def _add_dispatch(graph: CallGraph) -> None:
+def _add_dispatch(graph: CallGraph, limit: int = MAX_DISPATCH) -> None:
     """A call of a trait's method on a value typed by the trait (a `dyn T`, an `impl T`, a
     `T`-bounded generic, `self` in T's own default method: resolved as `trait`) runs the
     method of whichever impl the value has: the call reaches each impl's method too, an edge
     resolved as `trait` on the same line. A concrete type's call that finds the trait's
     method (its default) or a call resolved by name alone is not fanned out. Two traits of
-    one name: the impls of the declaration's crate."""
+    one name: the impls of the declaration's crate. At most `limit` edges a declaration."""
     declared: dict[tuple[str, str], list[int]] = defaultdict(list)
     implemented: dict[tuple[str, str], list[int]] = defaultdict(list)
     for node_id, node in enumerate(graph.nodes):
@@ -359,9 +366,10 @@ def _add_dispatch(graph: CallGraph) -> None:
                 if len(declarations) == 1
                 else [n for n in impls if graph.nodes[n].crate == crate]
             )
-            for edge in list(graph.callers.get(declaration, ())):
-                if edge.resolution != "trait":  # a concrete type's (by its impl), or a guess
-                    continue
+            calls = [e for e in graph.callers.get(declaration, ()) if e.resolution == "trait"]
+            if len(calls) * len(mine) > limit:  # not a concrete type's call, nor a guess
+                continue
+            for edge in calls:
                 for impl in mine:
                     if impl != edge.caller:
                         graph.callers[impl].append(
