@@ -1120,7 +1120,7 @@ def test_trait_dispatch_keeps_to_the_declaring_crate_and_to_traits_the_repositor
 
 
 def test_generic_bounds_are_read_from_the_signature() -> None:
-    from pipeline.scan.callgraph import generic_bounds
+    from pipeline.scan.signatures import generic_bounds
 
     assert generic_bounds("fn f<S: Sink>(s: &S)") == {"S": "Sink"}
     assert generic_bounds(
@@ -1213,7 +1213,7 @@ def test_a_let_holding_a_call_s_value_has_the_type_the_repository_s_fns_return()
 
 
 def test_what_a_fn_returns_is_read_from_its_signature() -> None:
-    from pipeline.scan.callgraph import returned_type
+    from pipeline.scan.signatures import returned_type
 
     assert returned_type("pub fn get_decl(&self, id: DeclId) -> &dyn Command") == "Command"
     assert (

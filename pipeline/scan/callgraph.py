@@ -20,7 +20,15 @@ from pipeline.core.index import CALLED_TYPE, Call, Definition, FileIndex
 from pipeline.core.reach import EntryKind, Resolution
 from pipeline.scan.context import _crate
 from pipeline.scan.forked import map_forked, parts_wanted
-from pipeline.scan.names import STD_METHODS, crate_name, inner_type, module_of
+from pipeline.scan.names import (
+    ADAPTERS,
+    STD_METHODS,
+    STD_TYPES,
+    crate_name,
+    inner_type,
+    module_of,
+)
+from pipeline.scan.signatures import generic_bounds, returned_type
 
 MAX_CANDIDATES = 3
 # At most this many edges fan out of one trait method's calls (its calls times its impls);
@@ -139,7 +147,7 @@ class _Tables:
             for node in graph.nodes
             if node.definition.owner
             and node.definition.owner == node.definition.trait
-            and node.definition.owner not in _STD_TYPES
+            and node.definition.owner not in STD_TYPES
         )
         for index in graph.indexes.values():
             for impl in index.impls:
@@ -154,7 +162,7 @@ class _Tables:
                     self.associated[d.name].add(inner_type(d.value))
 
     def returned(self, called: str) -> str | None:
-        """The type `let x = f(..)` or `let x = y.m(..)` gives x (`called`: `f`, `a::f`, `.m`):
+        """The type `let x = f(..)` or `let x = y.m(..)` gives x (`called`: `f`, `a::f`, `y.m`):
         what the repository's fns of that name return, `Result`/`Option`/`Box`.. unwrapped
         (`?` is taken as applied), `Self` their type; None when they do not agree or there is
         none or too many to say."""
@@ -162,7 +170,7 @@ class _Tables:
             receiver = ""
             if "." in called:  # not `.unwrap()`, `.get(..)`: std's, whatever else is
                 receiver, name = called.rsplit(".", 1)
-                std = name in STD_METHODS or name in _ADAPTERS
+                std = name in STD_METHODS or name in ADAPTERS
                 named = [] if std else self.by_method_name.get(name, [])
             else:
                 named = self.free.get(called.rsplit("::", 1)[-1], [])
@@ -182,7 +190,7 @@ class _Tables:
             one = types.pop() if len(types) == 1 else ""
             # a std type's name (`HashMap`, `Vec`): the repository's impls for it are not
             # what its values' methods mostly are
-            self._returned[called] = one if one and one not in _STD_TYPES else None
+            self._returned[called] = one if one and one not in STD_TYPES else None
         return self._returned[called]
 
     def _types_returned(self, named: Sequence[int]) -> set[str]:
@@ -198,79 +206,6 @@ class _Tables:
 
 
 _RETURN_CANDIDATES = 16
-# Adapters of futures, itertools and std that a repository may define a method of the same
-# name for (risingwave's `fused`): their value is the adapted one's, not that method's.
-_ADAPTERS = frozenset(
-    [
-        "fused",
-        "fuse",
-        "boxed",
-        "boxed_local",
-        "peekable",
-        "buffered",
-        "buffer_unordered",
-        "then",
-        "or_else",
-        "map_ok",
-        "and_then",
-        "instrument",
-        "in_current_span",
-        "timeout",
-        "left_stream",
-        "right_stream",
-        "sorted",
-        "into_boxed_slice",
-        "or_insert_with",
-        "or_default",
-        "try_next",
-    ]
-)
-
-
-def returned_type(signature: str) -> str:
-    """The type a fn's value has for a method call on it: `-> MetaResult<Option<Arc<Foo>>>`
-    -> `Foo`, `-> &dyn Command` -> `Command`, `-> Self` -> `Self`; "" for none or `()`."""
-    written = _return_text(signature)
-    while True:
-        result = _RESULT.match(written)
-        if result is None:
-            break
-        written = _first_argument(result[1])
-    return inner_type(written) if written and written != "()" else ""
-
-
-# `Result<T, E>`, `anyhow::Result<T>`, `MetaResult<T>`, `Poll<T>`: the value is the first argument
-_RESULT = re.compile(r"^(?:[\w:]*::)?(?:\w*Result|Poll|Option|Box|Arc|Rc)\s*<(.*)>$")
-
-
-def _return_text(signature: str) -> str:
-    """What follows `->` after a fn's parameter list: the first `->` with its parentheses and
-    angle brackets closed before it (not a closure's in the generics or the parameters)."""
-    start = max(signature.find("fn "), 0)
-    at = signature.find("->", start)
-    while at >= 0:
-        before = signature[start:at]
-        opens = before.count("(")
-        if (
-            opens
-            and opens == before.count(")")
-            and before.count("<") == before.count(">") - before.count("->")
-        ):
-            return signature[at + 2 :].split(" where ", 1)[0].strip().rstrip("{").strip()
-        at = signature.find("->", at + 2)
-    return ""
-
-
-def _first_argument(arguments: str) -> str:
-    depth = 0
-    for i, ch in enumerate(arguments):
-        if ch in "(<[":
-            depth += 1
-        elif ch in ")>]":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            return arguments[:i].strip()
-    return arguments.strip()
 
 
 def is_rpc(d: Definition) -> bool:
@@ -480,24 +415,6 @@ def _scope(
     return variables, rebound
 
 
-# `<S: Sink>`, `<S: 'a + ?Sized + store::Sink<K>>`, `where S: Sink + Send`: a type parameter and
-# its first trait bound (lifetimes and `?Sized` skipped).
-_BOUND = re.compile(
-    r"[<,]\s*([A-Z]\w*)\s*:\s*(?:(?:'\w+|\?Sized)\s*\+\s*)*((?:\w+::)*[A-Z]\w*)"
-    r"|\bwhere\s+([A-Z]\w*)\s*:\s*(?:(?:'\w+|\?Sized)\s*\+\s*)*((?:\w+::)*[A-Z]\w*)"
-)
-
-
-def generic_bounds(signature: str) -> dict[str, str]:
-    """A fn signature's type parameters and the trait each is bounded by, first bound first:
-    `fn f<S: Sink, T>(..) where T: Store` -> `{S: Sink, T: Store}`."""
-    found: dict[str, str] = {}
-    for match in _BOUND.finditer(signature):
-        name, bound = (match[1], match[2]) if match[1] else (match[3], match[4])
-        found.setdefault(name, bound.rsplit("::", 1)[-1])
-    return found
-
-
 def _bound_at(
     scope: tuple[dict[str, str], dict[str, list[tuple[int, str]]]], line: int
 ) -> dict[str, str]:
@@ -575,39 +492,6 @@ def _resolve(
         # names a value after the fn that makes it: the call is the fn's)
         return "name", []
     return _plain_call(graph, tables, node, call, imports, globs)
-
-
-_STD_TYPES = frozenset(
-    [
-        "Box",
-        "Vec",
-        "Arc",
-        "Rc",
-        "Option",
-        "Result",
-        "String",
-        "HashMap",
-        "HashSet",
-        "BTreeMap",
-        "BTreeSet",
-        "Cow",
-        "RefCell",
-        "Cell",
-        "Mutex",
-        "RwLock",
-        "Fn",
-        "FnMut",
-        "FnOnce",
-        "Iterator",
-        "Future",
-        "Stream",
-        "Send",
-        "Sync",
-        "Clone",
-        "Copy",
-        "Default",
-    ]
-)
 
 
 def _declared(graph: CallGraph, tables: _Tables, type_name: str, found: Sequence[int]) -> bool:

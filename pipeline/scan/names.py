@@ -42,6 +42,22 @@ _STD_NAMES = (
     "start_send poll_recv poll_fn "
 )
 STD_METHODS = frozenset(_STD_NAMES.split())
+# Adapters of futures, itertools and std that a repository may define a method of the same
+# name for (risingwave's `fused`): the value a call of one gives is the adapted one's.
+_ADAPTER_NAMES = (
+    "fused fuse boxed boxed_local peekable buffered buffer_unordered then or_else map_ok "
+    "and_then instrument in_current_span timeout left_stream right_stream sorted "
+    "into_boxed_slice or_insert_with or_default try_next"
+)
+ADAPTERS = frozenset(_ADAPTER_NAMES.split())
+# Std types and traits a repository's trait or impl may share a name with by accident (a
+# parse gone wrong) or by design (`impl X for HashMap<..>`): never a repository trait, and
+# never the type a `let` gets from a call (its values' methods are mostly std's).
+_STD_TYPE_NAMES = (
+    "Box Vec Arc Rc Option Result String HashMap HashSet BTreeMap BTreeSet Cow RefCell Cell "
+    "Mutex RwLock Fn FnMut FnOnce Iterator Future Stream Send Sync Clone Copy Default"
+)
+STD_TYPES = frozenset(_STD_TYPE_NAMES.split())
 _WRAPPERS = re.compile(r"^(?:Arc|Rc|Box|Option|RefCell|Mutex|RwLock|Cow|&|&mut)\s*<(.*)>$")
 
 

@@ -1,0 +1,73 @@
+"""What a fn's signature says of the values it deals in: the type its value has for a call
+on it, and the trait bounding each of its type parameters. Pure text; the link uses them to
+type a `let` holding a call's value and a parameter of generic type (`callgraph`)."""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.scan.names import inner_type
+
+
+def returned_type(signature: str) -> str:
+    """The type a fn's value has for a method call on it: `-> MetaResult<Option<Arc<Foo>>>`
+    -> `Foo`, `-> &dyn Command` -> `Command`, `-> Self` -> `Self`; "" for none or `()`."""
+    written = _return_text(signature)
+    while True:
+        result = _RESULT.match(written)
+        if result is None:
+            break
+        written = _first_argument(result[1])
+    return inner_type(written) if written and written != "()" else ""
+
+
+# `Result<T, E>`, `anyhow::Result<T>`, `MetaResult<T>`, `Poll<T>`: the value is the first argument
+_RESULT = re.compile(r"^(?:[\w:]*::)?(?:\w*Result|Poll|Option|Box|Arc|Rc)\s*<(.*)>$")
+
+
+def _return_text(signature: str) -> str:
+    """What follows `->` after a fn's parameter list: the first `->` with its parentheses and
+    angle brackets closed before it (not a closure's in the generics or the parameters)."""
+    start = max(signature.find("fn "), 0)
+    at = signature.find("->", start)
+    while at >= 0:
+        before = signature[start:at]
+        opens = before.count("(")
+        if (
+            opens
+            and opens == before.count(")")
+            and before.count("<") == before.count(">") - before.count("->")
+        ):
+            return signature[at + 2 :].split(" where ", 1)[0].strip().rstrip("{").strip()
+        at = signature.find("->", at + 2)
+    return ""
+
+
+def _first_argument(arguments: str) -> str:
+    depth = 0
+    for i, ch in enumerate(arguments):
+        if ch in "(<[":
+            depth += 1
+        elif ch in ")>]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            return arguments[:i].strip()
+    return arguments.strip()
+
+
+# `<S: Sink>`, `<S: 'a + ?Sized + store::Sink<K>>`, `where S: Sink + Send`: a type parameter and
+# its first trait bound (lifetimes and `?Sized` skipped).
+_BOUND = re.compile(
+    r"[<,]\s*([A-Z]\w*)\s*:\s*(?:(?:'\w+|\?Sized)\s*\+\s*)*((?:\w+::)*[A-Z]\w*)"
+    r"|\bwhere\s+([A-Z]\w*)\s*:\s*(?:(?:'\w+|\?Sized)\s*\+\s*)*((?:\w+::)*[A-Z]\w*)"
+)
+
+
+def generic_bounds(signature: str) -> dict[str, str]:
+    """A fn signature's type parameters and the trait each is bounded by, first bound first:
+    `fn f<S: Sink, T>(..) where T: Store` -> `{S: Sink, T: Store}`."""
+    found: dict[str, str] = {}
+    for match in _BOUND.finditer(signature):
+        name, bound = (match[1], match[2]) if match[1] else (match[3], match[4])
+        found.setdefault(name, bound.rsplit("::", 1)[-1])
+    return found
