@@ -1272,3 +1272,23 @@ def test_a_trait_method_called_too_broadly_reaches_its_declaration_alone() -> No
     # 6 calls of `validate` on a `Sink` times 3 impls: 18 edges; `S::make()`: 3
     assert (dispatched(18, "validate"), dispatched(18, "make")) == (18, 3)
     assert (dispatched(17, "validate"), dispatched(17, "make")) == (0, 3)
+
+
+def test_a_hostile_signature_is_read_in_bounded_time() -> None:
+    import time
+
+    from pipeline.scan.signatures import LONGEST, generic_bounds, returned_type
+
+    hostile = [
+        "fn f() -> " + "Result<" * 3000 + "Foo" + ">" * 3000,  # quadratic to unwrap
+        "fn f(" + "g: impl Fn() -> u8, " * 3000 + ") -> Foo",  # every `->` counted over
+        "fn f<" + "A: " + "a::" * 30000 + "B>()",
+    ]
+    start = time.perf_counter()
+    for signature in hostile:
+        assert len(signature) > LONGEST
+        assert returned_type(signature) == "" and generic_bounds(signature) == {}
+    assert time.perf_counter() - start < 0.5
+    # nested within bounds still unwraps; past 8 wraps says nothing
+    assert returned_type("fn f() -> " + "Result<" * 7 + "Foo" + ">" * 7) == "Foo"
+    assert returned_type("fn f() -> " + "Option<" * 9 + "Foo" + ">" * 9) == ""

@@ -8,17 +8,25 @@ import re
 
 from pipeline.scan.names import inner_type
 
+# A signature longer than this says nothing here (a repository is untrusted: reading one of
+# 100,000 characters of nested `Result<..>`s or closures would take minutes); nor does a
+# return type wrapped more than `_WRAPS` times.
+LONGEST = 2000
+_WRAPS = 8
+
 
 def returned_type(signature: str) -> str:
     """The type a fn's value has for a method call on it: `-> MetaResult<Option<Arc<Foo>>>`
     -> `Foo`, `-> &dyn Command` -> `Command`, `-> Self` -> `Self`; "" for none or `()`."""
+    if len(signature) > LONGEST:
+        return ""
     written = _return_text(signature)
-    while True:
+    for _ in range(_WRAPS):
         result = _RESULT.match(written)
         if result is None:
-            break
+            return inner_type(written) if written and written != "()" else ""
         written = _first_argument(result[1])
-    return inner_type(written) if written and written != "()" else ""
+    return ""
 
 
 # `Result<T, E>`, `anyhow::Result<T>`, `MetaResult<T>`, `Poll<T>`: the value is the first argument
@@ -67,6 +75,8 @@ def generic_bounds(signature: str) -> dict[str, str]:
     """A fn signature's type parameters and the trait each is bounded by, first bound first:
     `fn f<S: Sink, T>(..) where T: Store` -> `{S: Sink, T: Store}`."""
     found: dict[str, str] = {}
+    if len(signature) > LONGEST:
+        return found
     for match in _BOUND.finditer(signature):
         name, bound = (match[1], match[2]) if match[1] else (match[3], match[4])
         found.setdefault(name, bound.rsplit("::", 1)[-1])
