@@ -1082,7 +1082,9 @@ def test_a_call_of_a_trait_s_method_on_a_trait_typed_value_reaches_every_impl() 
         ("by_dyn", None, None),
         ("Kafka::validate", "trait", "Sink::validate"),
     ]
-    assert path_text(path) == "`by_dyn` -> `Kafka::validate` (called as `Sink::validate`)"
+    assert path_text(path) == (
+        "`by_dyn` -> `Kafka::validate` (called as `Sink::validate`, one of 3 impls)"
+    )
 
 
 def test_trait_dispatch_keeps_to_the_declaring_crate_and_to_traits_the_repository_declares() -> (
@@ -1147,10 +1149,10 @@ def test_a_dispatched_hop_is_named_in_the_static_text_and_the_page(tmp_path: Pat
     record = extracted_record(repo, sha, "o/sink", tmp_path, "kafka needs a topic")
     assert record["triggerScenarios"].endswith(
         "Reached from public API `by_dyn`: `by_dyn` -> `Kafka::validate`"
-        " (called as `Sink::validate`)."
+        " (called as `Sink::validate`, one of 3 impls)."
     )
     section = reach_section(out, site, record)
-    assert "(called as <code>Sink::validate</code>)" in section
+    assert "(called as <code>Sink::validate</code>, one of 3 impls)" in section
 
 
 def test_a_let_holding_a_call_s_value_has_the_type_the_repository_s_fns_return() -> None:

@@ -328,6 +328,7 @@ def _path(
 def _hop(graph: CallGraph, node_id: int, incoming: Edge | None, outgoing: Edge | None) -> Hop:
     node = graph.nodes[node_id]
     d = node.definition
+    dispatched = _dispatched(d, incoming)
     return Hop(
         name=node.label,
         file_path=node.path,
@@ -337,7 +338,8 @@ def _hop(graph: CallGraph, node_id: int, incoming: Edge | None, outgoing: Edge |
         call_line=outgoing.line if outgoing is not None else None,
         resolution=incoming.resolution if incoming is not None else None,
         candidates=_candidates(graph, node.label, incoming.candidates) if incoming else (),
-        via=f"{d.trait}::{d.name}" if _dispatched(d, incoming) else None,
+        via=f"{d.trait}::{d.name}" if dispatched else None,
+        impls=graph.derived.get("impls", {}).get(node_id) if dispatched else None,
     )
 
 

@@ -304,6 +304,9 @@ def _add_dispatch(graph: CallGraph, limit: int = MAX_DISPATCH) -> None:
             calls = [e for e in graph.callers.get(declaration, ()) if e.resolution == "trait"]
             if len(calls) * len(mine) > limit:  # not a concrete type's call, nor a guess
                 continue
+            counts = graph.derived.setdefault("impls", {})  # what a dispatched hop says
+            for impl in mine:
+                counts[impl] = len(mine)
             for edge in calls:
                 for impl in mine:
                     if impl != edge.caller:
