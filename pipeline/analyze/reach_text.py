@@ -13,7 +13,7 @@ def path_text(path: CallerPath) -> str:
 def _hop_text(hop: Hop) -> str:
     text = f"RPC `{hop.name}`" if hop.resolution == "rpc" else f"`{hop.name}`"
     if hop.via:
-        many = f", one of {hop.impls} impls" if hop.impls and hop.impls > 1 else ""
+        many = f", one of {hop.impls} impls" if hop.impls else ""
         text += f" (called as `{hop.via}`{many})"
     if hop.candidates:
         text += f" (or {', '.join(f'`{c}`' for c in hop.candidates)}: the call is ambiguous)"

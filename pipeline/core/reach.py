@@ -32,7 +32,7 @@ class Hop:
     # the trait method the previous hop calls, which runs this impl's (`resolution` "trait":
     # on a `dyn Sink`, an `impl Sink`, an `S: Sink`): `Sink::validate`
     via: str | None = None
-    impls: int | None = None  # with `via`: how many impls' methods that call may run
+    impls: int | None = None  # with `via`: how many impls' methods that call may run, if 2+
 
 
 @dataclass(frozen=True, slots=True)

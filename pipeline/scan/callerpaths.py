@@ -339,8 +339,14 @@ def _hop(graph: CallGraph, node_id: int, incoming: Edge | None, outgoing: Edge |
         resolution=incoming.resolution if incoming is not None else None,
         candidates=_candidates(graph, node.label, incoming.candidates) if incoming else (),
         via=f"{d.trait}::{d.name}" if dispatched else None,
-        impls=graph.derived.get("impls", {}).get(node_id) if dispatched else None,
+        impls=_impls(graph, node_id) if dispatched else None,
     )
+
+
+def _impls(graph: CallGraph, node_id: int) -> int | None:
+    """How many impls a dispatched call into `node_id` may run, when more than one."""
+    count: int | None = graph.derived.get("impls", {}).get(node_id)
+    return count if count is not None and count > 1 else None
 
 
 def _dispatched(d: Definition, incoming: Edge | None) -> bool:

@@ -7,7 +7,6 @@ and needs no pydantic: listing sites stays light.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import re
@@ -17,6 +16,7 @@ from dataclasses import dataclass, field
 
 from pipeline.core.reach import Reach
 from pipeline.core.sitetypes import ErrorType, Severity, Site, TypeAlias
+from pipeline.scan.names import generic_parts
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +174,7 @@ def _result_type(return_type: str) -> tuple[str | None, str | None]:
     """What a fn's return type says of its error: (the type, None) when it is written out
     (`Result<T, E>`, `anyhow::Result<T>`), (None, the alias as written) when an alias must
     be looked up (`MetaResult<T>`), (None, None) when it is no `Result`."""
-    name, arguments = _generic(return_type)
+    name, arguments = generic_parts(return_type)
     if not name.endswith("Result"):
         return None, None
     if len(arguments) >= 2:
@@ -195,30 +195,6 @@ def alias_lookup(site: Site) -> str | None:
         return None
     _, alias = _result_type(site.facts.return_type)
     return alias.rsplit("::", 1)[-1] if alias is not None else None
-
-
-@functools.lru_cache(maxsize=4096)
-def _generic(text: str) -> tuple[str, tuple[str, ...]]:
-    """`Result<Vec<A>, B>` -> ("Result", ["Vec<A>", "B"]); spaces inside a type are kept."""
-    text = re.sub(r"\s+", " ", text).strip()
-    if "<" not in text or not text.endswith(">"):
-        return text, ()
-    name, _, inner = text.partition("<")
-    name, inner = name.strip(), inner[:-1]
-    args, depth, current = [], 0, ""
-    for ch in inner:
-        if ch in "<([":
-            depth += 1
-        elif ch in ">)]":
-            depth -= 1
-        if ch == "," and depth == 0:
-            args.append(current.strip())
-            current = ""
-        else:
-            current += ch
-    if current.strip():
-        args.append(current.strip())
-    return name, tuple(args)
 
 
 def error_type(site: Site) -> ErrorType:

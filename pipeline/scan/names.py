@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from functools import cache
 
@@ -90,3 +91,27 @@ def inner_type(type_text: str) -> str:
 def crate_name(crate: str) -> str:
     """`crates/cargo-util` -> `cargo_util`: the name a crate's directory suggests."""
     return crate.rsplit("/", 1)[-1].replace("-", "_")
+
+
+@functools.lru_cache(maxsize=4096)
+def generic_parts(text: str) -> tuple[str, tuple[str, ...]]:
+    """`Result<Vec<A>, B>` -> ("Result", ["Vec<A>", "B"]); spaces inside a type are kept."""
+    text = re.sub(r"\s+", " ", text).strip()
+    if "<" not in text or not text.endswith(">"):
+        return text, ()
+    name, _, inner = text.partition("<")
+    name, inner = name.strip(), inner[:-1]
+    args, depth, current = [], 0, ""
+    for ch in inner:
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            args.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    if current.strip():
+        args.append(current.strip())
+    return name, tuple(args)

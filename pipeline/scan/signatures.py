@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.scan.names import inner_type
+from pipeline.scan.names import generic_parts, inner_type
 
 # A signature longer than this says nothing here (a repository is untrusted: reading one of
 # 100,000 characters of nested `Result<..>`s or closures would take minutes); nor does a
@@ -22,15 +22,15 @@ def returned_type(signature: str) -> str:
         return ""
     written = _return_text(signature)
     for _ in range(_WRAPS):
-        result = _RESULT.match(written)
-        if result is None:
+        name, arguments = generic_parts(written)
+        if not arguments or not _VALUE_WRAPPERS.fullmatch(name.rsplit("::", 1)[-1]):
             return inner_type(written) if written and written != "()" else ""
-        written = _first_argument(result[1])
+        written = arguments[0]
     return ""
 
 
 # `Result<T, E>`, `anyhow::Result<T>`, `MetaResult<T>`, `Poll<T>`: the value is the first argument
-_RESULT = re.compile(r"^(?:[\w:]*::)?(?:\w*Result|Poll|Option|Box|Arc|Rc)\s*<(.*)>$")
+_VALUE_WRAPPERS = re.compile(r"\w*Result|Poll|Option|Box|Arc|Rc")
 
 
 def _return_text(signature: str) -> str:
@@ -49,18 +49,6 @@ def _return_text(signature: str) -> str:
             return signature[at + 2 :].split(" where ", 1)[0].strip().rstrip("{").strip()
         at = signature.find("->", at + 2)
     return ""
-
-
-def _first_argument(arguments: str) -> str:
-    depth = 0
-    for i, ch in enumerate(arguments):
-        if ch in "(<[":
-            depth += 1
-        elif ch in ")>]":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            return arguments[:i].strip()
-    return arguments.strip()
 
 
 # `<S: Sink>`, `<S: 'a + ?Sized + store::Sink<K>>`, `where S: Sink + Send`: a type parameter and

@@ -150,7 +150,7 @@ def reach_context(record: Record, reach: Reach | None) -> dict[str, Any]:
                     "guess": h.resolution == "name" or bool(h.candidates),
                     "candidates": ", ".join(h.candidates),
                     "via": h.via,
-                    "impls": h.impls if h.impls and h.impls > 1 else None,
+                    "impls": h.impls,
                     "call_href": pinned(h.file_path, h.call_line),
                     "call_line": h.call_line,
                     "builds": bool(reach.built) and n == len(p.hops) - 1,
