@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import marshal
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from pipeline.dataset.reader import page_path
 from pipeline.scan.callerpaths import caller_paths, user_conversion
 from pipeline.scan.callgraph import CallGraph
 from pipeline.scan.entrypoints import build_graph
-from pipeline.scan.indexcache import IndexCache, decode_index, encode_index, index_entries
+from pipeline.scan.indexcache import IndexCache, decoded, encoded, index_entries
 from pipeline.source.repository import list_files
 
 STORE = "crates/engine/src/store.rs"
@@ -272,14 +273,54 @@ mod tests {
     assert index_file("tests/it.rs", source) == FileIndex(clean=False)
 
 
+def test_an_index_comes_back_from_the_cache_exactly_tuples_and_all() -> None:
+    source = b"""
+pub fn handle(stmt: Statement, (a, b): (u8, u8)) -> Result<()> {
+    #[allow(unused)]
+    match stmt { Statement::Drop(d) => drop_it(d, a), _ => run(b, "x") }
+}
+"""
+    from pipeline.languages.rust.index import index_file
+
+    index = index_file("src/h.rs", source)
+    assert index.definitions[0].params and index.arms and index.calls[0].args
+    back = decoded(encoded(index))
+    assert back == index
+    assert type(back.definitions[0].params[0]) is tuple and type(back.arms[0].calls) is tuple
+    hash(back.definitions[0])  # hashable: every field a tuple, none a list
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"not marshal at all",
+        marshal.dumps([1, 2]),
+        marshal.dumps({"clean": True}),
+        marshal.dumps({"clean": True, "test_modules": (), "definitions": [("f",)]}),
+        marshal.dumps({"clean": True, "test_modules": (), "definitions": (("f",),)}),
+        marshal.dumps(compile("1", "x", "eval")),
+    ],
+)
+def test_a_damaged_cache_row_is_a_miss_and_parsed_again(tmp_path: Path, body: bytes) -> None:
+    repo = GitRepo.init(tmp_path / "src")
+    sha = repo.commit({"src/a.rs": "fn a() { b(); }\nfn b() {}\n"})
+    listing = list_files(repo.git_dir, sha, suffixes=(".rs",))
+    first = index_entries(repo.git_dir, listing.entries, tmp_path / "cache", jobs=1)
+    cache = IndexCache(tmp_path / "cache")
+    with cache._db:
+        cache._db.execute("UPDATE indexes SET body = ?", (body,))
+    assert cache.get_many([repo.blob_sha("src/a.rs")]) == {}
+    cache.close()
+    again = index_entries(repo.git_dir, listing.entries, tmp_path / "cache", jobs=1)
+    assert again == first and len(first["src/a.rs"].calls) == 1
+
+
 def test_the_index_cache_reparses_only_changed_blobs(tmp_path: Path) -> None:
     repo = GitRepo.init(tmp_path / "src")
     sha = repo.commit({"src/a.rs": "fn a() { b(); }\n", "src/b.rs": "fn b() {}\n"})
     listing = list_files(repo.git_dir, sha, suffixes=(".rs",))
     first = index_entries(repo.git_dir, listing.entries, tmp_path / "cache", jobs=1)
-    assert (
-        decode_index(json.loads(json.dumps(encode_index(first["src/a.rs"])))) == first["src/a.rs"]
-    )
+    assert decoded(encoded(first["src/a.rs"])) == first["src/a.rs"]
     # a marked entry for the unchanged blob: if it were parsed again, the mark would be gone
     marked = FileIndex(subcommands=(Subcommand("marked", 1),))
     cache = IndexCache(tmp_path / "cache")

@@ -52,8 +52,9 @@ CLOSURE = "<closure>"
 _TEST_DIRECTORY = re.compile(
     r"(?:^|/)(?:[\w-]*[_-])?(?:tests?|test_utils?|testing)(?:[_-][\w-]*)?/"
 )
-# Bump when `index_file` may answer differently for the same bytes: it keys the index cache.
-INDEX_VERSION = "22"
+# Bump when `index_file` may answer differently for the same bytes, or the cache stores it
+# otherwise: it keys the index cache (23: marshal, not JSON).
+INDEX_VERSION = "23"
 
 _KEYWORDS = frozenset(
     [
