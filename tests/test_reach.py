@@ -1255,6 +1255,74 @@ def test_a_let_holding_a_call_s_value_has_the_type_the_repository_s_fns_return()
     ]
 
 
+def test_a_receiver_made_by_method_calls_has_the_type_those_methods_return() -> None:
+    source = (
+        "pub struct Schema;\nimpl Schema {\n    pub fn len(&self) -> usize { 0 }\n"
+        "    pub fn size(&self) -> usize { 0 }\n}\n"
+        "pub struct Rows;\nimpl Rows {\n    pub fn len(&self) -> usize { 0 }\n"
+        "    pub fn size(&self) -> usize { 0 }\n}\n"
+        "pub trait Plan {\n    fn schema(&self) -> &Schema;\n}\n"
+        "pub struct Scan;\nimpl Plan for Scan {\n    fn schema(&self) -> &Schema { &Schema }\n}\n"
+        "pub struct Project { input: Scan }\nimpl Project {\n"
+        "    pub fn input(&self) -> &dyn Plan { &self.input }\n"
+        "    pub fn new(input: Scan) -> Self { Project { input } }\n"
+        "    pub fn rows(&self) -> Option<Rows> { None }\n"
+        "    pub fn width(&self) -> usize {\n"
+        "        self.input().schema().len()\n"  # `&dyn Plan` -> its `schema` -> `Schema::len`
+        "            + self.rows().unwrap().len()\n"  # `unwrap` keeps the value's type
+        "            + Project::new(Scan).input().schema().len()\n"  # `Self`: a `Project`
+        "            + make().len()\n"  # a free fn's value
+        "            + self.input.schema().len()\n"  # a field, then a call
+        "            + self.rows().map(|r| r.len()).size()\n"  # a std adapter: a guess
+        "            + other.get(a.b(c)).size()\n"  # an untyped head: a guess
+        "    }\n}\n"
+        "pub fn make() -> Rows { Rows }\n"
+    )
+    graph = _graph_of({"crates/plan/src/lib.rs": source})
+    width = node(graph, "Project::width")
+    seen = sorted(
+        (e.line, graph.nodes[callee].label, e.resolution)
+        for callee, edges in graph.callers.items()
+        for e in edges
+        if e.caller == width
+    )
+    at = lambda text: line_of_text(source, text)  # noqa: E731
+
+    def calls_of(text: str, name: str) -> list[tuple[str, str]]:
+        return [(label, how) for line, label, how in seen if line == at(text) and name in label]
+
+    assert calls_of("self.input().schema().len()", "len") == [("Schema::len", "type")]
+    assert calls_of("self.input().schema().len()", "schema") == [
+        ("Plan::schema", "trait"),
+        ("Scan::schema", "trait"),
+    ]
+    assert calls_of("self.rows().unwrap().len()", "len") == [("Rows::len", "type")]
+    assert calls_of("Project::new(Scan).input()", "len") == [("Schema::len", "type")]
+    assert calls_of("make().len()", "len") == [("Rows::len", "type")]
+    assert calls_of("self.input.schema().len()", "len") == [("Schema::len", "type")]
+    assert calls_of("self.rows().map(", "size") == [
+        ("Rows::size", "name"),
+        ("Schema::size", "name"),
+    ]
+    assert calls_of("other.get(a.b(c)).size()", "size") == [
+        ("Rows::size", "name"),
+        ("Schema::size", "name"),
+    ]
+
+
+def test_a_receiver_chain_splits_at_its_top_level_dots() -> None:
+    from pipeline.scan.callgraph import _segments
+
+    assert _segments("self.a.get(x.y)?") == ["self", "a", "get(x.y)"]
+    assert _segments("Catalog::new(a, b).tables()") == ["Catalog::new(a, b)", "tables()"]
+    assert _segments("x.map(|r| r.len())") == ["x", "map(|r| r.len())"]
+    assert _segments("self.inner.poll(cx).await") == ["self", "inner", "poll(cx)", "await"]
+    assert _segments("a.b[0].c") == []  # an index: no method of the chain says its type
+    assert _segments("(a + b).c") == ["(a + b)", "c"]
+    assert _segments("self.a.get(x …") == []  # cut short by the index
+    assert _segments("a.b)") == [] and _segments("") == []
+
+
 def test_what_a_fn_returns_is_read_from_its_signature() -> None:
     from pipeline.scan.signatures import returned_type
 

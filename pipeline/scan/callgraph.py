@@ -193,6 +193,13 @@ class _Tables:
             self._returned[called] = one if one and one not in STD_TYPES else None
         return self._returned[called]
 
+    def returned_by(self, found: Sequence[int]) -> str | None:
+        """What the fns `found` (a type's methods of one name) return, when they agree and
+        it is no std type (`Self`: their type)."""
+        types = self._types_returned(found) if found else set()
+        one = types.pop() if len(types) == 1 else ""
+        return one if one and one not in STD_TYPES else None
+
     def _types_returned(self, named: Sequence[int]) -> set[str]:
         types = set()
         for node_id in named if len(named) <= _RETURN_CANDIDATES else ():
@@ -560,10 +567,15 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 def _receiver_type(
     tables: _Tables, owner: str | None, qualifier: str, variables: Mapping[str, str]
 ) -> tuple[Resolution, str] | None:
-    """The type of `self`, a typed variable, or a chain of fields off either (`x.a.b`)."""
+    """The type of `self`, a typed variable, or a chain of fields and method calls off either
+    (`x.a.b`, `self.input().schema()`, `Catalog::new(..).tables()`): a method call's value
+    is what the type's methods of that name return, when they agree (`Self` the type)."""
     if qualifier == "self" and owner:
         return "self", owner
-    head, *fields = qualifier.split(".")
+    segments = _segments(qualifier)
+    if not segments:
+        return None
+    head, *rest = segments
     if head == "self" and owner:
         current = owner
     elif head.isidentifier() and variables.get(head, ""):
@@ -576,13 +588,76 @@ def _receiver_type(
         else:
             current = inner_type(bound)
     else:
-        return None
-    for name in fields:
-        written = tables.fields.get((tables.aliases.get(current, current), name))
-        if not name.isidentifier() or written is None:
+        made = _associated_call(tables, head, variables)
+        if made is None:
             return None
-        current = inner_type(written)
+        current = made
+    for segment in rest:
+        if segment.endswith(")"):  # a method call: `input()`, `get(&id)`
+            name = segment[: segment.index("(")]
+            if name in _SAME_VALUE:
+                continue
+            found = _methods_of(tables, current, name) if name.isidentifier() else []
+            made = tables.returned_by(found)
+            if made is None:
+                return None
+            current = made
+        elif segment == "await":
+            continue
+        else:
+            written = tables.fields.get((tables.aliases.get(current, current), segment))
+            if not segment.isidentifier() or written is None:
+                return None
+            current = inner_type(written)
     return "type", current
+
+
+# Methods whose value is, for a method call on it, the value they are called on (the
+# wrappers `inner_type` takes off: `Option`, `Arc`, a reference).
+_SAME_VALUE = frozenset(("clone", "as_ref", "as_mut", "borrow", "borrow_mut", "unwrap", "expect"))
+
+
+def _segments(qualifier: str) -> list[str]:
+    """A receiver's text split at its top-level dots, each `?` dropped: `self.a.get(x.y)?`
+    -> [self, a, get(x.y)]; [] for a text the index cut short or that is not such a chain
+    (a closure, a literal, a macro, an index)."""
+    if "…" in qualifier or not qualifier:
+        return []
+    out, depth, start = [], 0, 0
+    for at, char in enumerate(qualifier):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth < 0:
+                return []
+        elif char == "." and depth == 0:
+            out.append(qualifier[start:at].rstrip("?"))
+            start = at + 1
+    if depth:
+        return []
+    out.append(qualifier[start:].rstrip("?"))
+    for segment in out[1:]:
+        name = segment.split("(", 1)[0]
+        if not name.isidentifier() or ("(" in segment and not segment.endswith(")")):
+            return []
+    return out
+
+
+def _associated_call(tables: _Tables, head: str, variables: Mapping[str, str]) -> str | None:
+    """The type `Type::f(..)` gives (`Catalog::new(..)`: `Self`, so `Catalog`): what the
+    type's fns of that name return, when they agree (a `T: Trait` parameter's type is the
+    trait's); of `f(..)`, what the free fns of that name return."""
+    if not head.endswith(")") or "(" not in head:
+        return None
+    path = head[: head.index("(")]
+    qualifier, _, name = path.rpartition("::")
+    last = qualifier.rsplit("::", 1)[-1].split("<", 1)[0]
+    if not name.isidentifier():
+        return None
+    if not last[:1].isupper():  # `make_catalog(..)`, `catalog::open(..)`: a free fn's value
+        return tables.returned(path) if path.replace("::", "").isidentifier() else None
+    return tables.returned_by(_methods_of(tables, variables.get(last) or last, name))
 
 
 def _methods_of(tables: _Tables, type_name: str, name: str, projected: bool = True) -> list[int]:
