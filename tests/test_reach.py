@@ -1323,6 +1323,41 @@ def test_a_receiver_chain_splits_at_its_top_level_dots() -> None:
     assert _segments("a.b)") == [] and _segments("") == []
 
 
+def test_a_trait_typed_value_has_its_supertraits_methods_and_dispatches_them() -> None:
+    source = (
+        "pub trait ToStream {\n    fn to_stream(&self) -> u8;\n}\n"
+        "pub trait PlanNode: ToStream + Send + std::fmt::Debug {\n    fn id(&self) -> u8;\n}\n"
+        "pub struct Scan;\nimpl ToStream for Scan {\n    fn to_stream(&self) -> u8 { 1 }\n}\n"
+        "pub struct Join;\nimpl ToStream for Join {\n    fn to_stream(&self) -> u8 { 2 }\n}\n"
+        "pub struct Other;\nimpl Other {\n    pub fn to_stream(&self) -> u8 { 3 }\n}\n"
+        "pub fn plan(node: &dyn PlanNode) -> u8 {\n    node.to_stream()\n}\n"
+    )
+    graph = _graph_of({"crates/plan/src/lib.rs": source})
+    called = sorted(
+        (graph.nodes[callee].label, e.resolution)
+        for callee, edges in graph.callers.items()
+        for e in edges
+        if e.caller == node(graph, "plan")
+    )
+    assert called == [
+        ("Join::to_stream", "trait"),
+        ("Scan::to_stream", "trait"),
+        ("ToStream::to_stream", "trait"),
+    ]
+
+
+def test_a_trait_s_supertraits_are_read_from_its_declaration() -> None:
+    from pipeline.scan.signatures import supertraits
+
+    assert supertraits("pub trait PlanNode: ToStream + Send where Self: Sized") == (
+        "ToStream",
+        "Send",
+    )
+    assert supertraits("pub trait E<C: Marker>: super::ToStream<C> + 'static") == ("ToStream",)
+    assert supertraits("pub trait A<F: Fn(u8) -> u8>: B<F> + ?Sized") == ("B",)
+    assert supertraits("pub trait Plain") == () == supertraits("pub trait T<A: X>")
+
+
 def test_what_a_fn_returns_is_read_from_its_signature() -> None:
     from pipeline.scan.signatures import returned_type
 

@@ -28,7 +28,7 @@ from pipeline.scan.names import (
     inner_type,
     module_of,
 )
-from pipeline.scan.signatures import generic_bounds, returned_type
+from pipeline.scan.signatures import generic_bounds, returned_type, supertraits
 
 MAX_CANDIDATES = 3
 # At most this many edges fan out of one trait method's calls (its calls times its impls);
@@ -149,7 +149,13 @@ class _Tables:
             and node.definition.owner == node.definition.trait
             and node.definition.owner not in STD_TYPES
         )
+        # `trait PlanNode: ToStream + ToBatch`: a `dyn PlanNode` has ToStream's methods too
+        self.supers: dict[str, set[str]] = defaultdict(set)
+        self.above: dict[str, list[str]] = {}  # `_supertraits_of`, once per trait
         for index in graph.indexes.values():
+            for d in index.definitions:
+                if d.kind == "trait":
+                    self.supers[d.name].update(supertraits(d.signature))
             for impl in index.impls:
                 if impl.trait:
                     self.traits_of[impl.type].add(inner_type(impl.trait))
@@ -506,13 +512,17 @@ def _resolve(
 
 def _declared(graph: CallGraph, tables: _Tables, type_name: str, found: Sequence[int]) -> bool:
     """Whether `type_name` is a trait of the repository and `found` its own declaration of
-    the method (not a same-named struct's method): a call the trait's impls answer."""
+    the method, or a supertrait's (not a same-named struct's method): a call the trait's
+    impls answer."""
     if type_name not in tables.traits:
         return False
-    return any(
-        graph.nodes[n].definition.owner == type_name == graph.nodes[n].definition.trait
-        for n in found
-    )
+    for n in found:
+        d = graph.nodes[n].definition
+        if d.owner == d.trait and (
+            d.owner == type_name or d.owner in _supertraits_of(tables, type_name)
+        ):
+            return True
+    return False
 
 
 def _outside_value(tables: _Tables, receiver: str, variables: Mapping[str, str]) -> bool:
@@ -666,11 +676,29 @@ def _methods_of(tables: _Tables, type_name: str, name: str, projected: bool = Tr
     if not found:  # a trait's default method, or the trait object itself
         for trait in sorted(tables.traits_of.get(type_name, ())):
             found.extend(tables.methods.get((trait, name), []))
+    if not found and type_name in tables.traits:  # a supertrait's, declared there
+        for trait in _supertraits_of(tables, type_name):
+            found.extend(tables.methods.get((trait, name), []))
     if not found and projected and type_name in tables.associated:
         # an associated type (`S::VectorWriter`): the impls' types, as candidates
         for target in sorted(tables.associated[type_name]):
             found.extend(_methods_of(tables, target, name, projected=False))
     return found
+
+
+def _supertraits_of(tables: _Tables, trait: str) -> list[str]:
+    """The repository's traits `trait` has as supertraits, theirs too, nearest first."""
+    out = tables.above.get(trait)
+    if out is None:
+        seen, queue = {trait}, [trait]
+        out = tables.above[trait] = []
+        while queue:
+            for parent in sorted(tables.supers.get(queue.pop(0), ())):
+                if parent not in seen and parent in tables.traits:
+                    seen.add(parent)
+                    out.append(parent)
+                    queue.append(parent)
+    return out
 
 
 def _module_call(

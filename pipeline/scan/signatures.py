@@ -69,3 +69,43 @@ def generic_bounds(signature: str) -> dict[str, str]:
         name, bound = (match[1], match[2]) if match[1] else (match[3], match[4])
         found.setdefault(name, bound.rsplit("::", 1)[-1])
     return found
+
+
+def supertraits(signature: str) -> tuple[str, ...]:
+    """The traits a trait declaration names as its supertraits, by name: `pub trait PlanNode:
+    ToStream + super::ToBatch<C> + Send + 'static where Self: Sized` -> (ToStream, ToBatch,
+    Send); lifetimes and `?Sized` left out."""
+    if len(signature) > LONGEST:
+        return ()
+    head = signature.split(" where ", 1)[0]
+    at = head.find("trait ")
+    if at < 0:
+        return ()
+    rest = head[at + len("trait ") :]
+    depth, colon = 0, -1
+    for index, char in enumerate(rest):  # the `:` after the name and its generics
+        if char == "<":
+            depth += 1
+        elif char == ">" and rest[index - 1 : index] != "-":  # not a `->`
+            depth -= 1
+        elif char == ":" and depth == 0:
+            if rest[index + 1 : index + 2] == ":" or rest[index - 1 : index] == ":":
+                continue  # a path's `::`
+            colon = index
+            break
+    if colon < 0:
+        return ()
+    out: list[str] = []
+    depth, start, bounds = 0, colon + 1, rest + "+"
+    for index in range(colon + 1, len(bounds)):
+        char = bounds[index]
+        if char in "<(":
+            depth += 1
+        elif char in ">)" and bounds[index - 1 : index] != "-":
+            depth -= 1
+        elif char == "+" and depth == 0:
+            bound = bounds[start:index].strip()
+            start = index + 1
+            if bound and not bound.startswith(("'", "?")):
+                out.append(inner_type(bound))
+    return tuple(name for name in out if name)
