@@ -67,7 +67,7 @@ def test_a_pattern_makes_a_registered_command_the_way_in() -> None:
     "value, message",
     [
         ({"fn": "run"}, "entries[0]: key 'label' is required"),
-        ({"label": "x"}, "entries[0]: give at least one of fn, owner, trait, path"),
+        ({"label": "x"}, "entries[0]: give at least one of fn, owner, trait, path, attr"),
         ({"fn": "run", "label": "x", "kind": "cli"}, "entries[0]: unknown key 'kind'"),
         ({"fn": "", "label": "x"}, "entries[0]: key 'fn' must be a non-empty string"),
         ({"fn": "run", "label": "{crate}"}, "entries[0]: label placeholder {crate}"),
@@ -90,6 +90,64 @@ def test_globs_over_names_owners_and_paths() -> None:
     assert pattern.label_of("handle_get", "Api", None, "src/handlers/get.rs") == "handle_get of Api"
     # a key given must be there: a free fn has no trait to match
     assert not NU[0].matches("run", None, None, "src/main.rs")
+
+
+SQL = {
+    "src/expr/sqrt.rs": (
+        '#[function("sqrt(float8) -> float8")]\n'
+        "#[inline]\n"
+        "pub fn sqrt_f64(input: f64) -> Result<f64, String> {\n"
+        "    checked(input)\n"
+        "}\n"
+        "fn checked(input: f64) -> Result<f64, String> {\n"
+        '    if input < 0.0 { return Err("cannot take square root of a negative number".into()); }\n'
+        "    Ok(input.sqrt())\n"
+        "}\n"
+        '#[function(\n    "cbrt(float8) -> float8",\n    type_infer = "panic"\n)]\n'
+        "pub fn cbrt_f64(input: f64) -> Result<f64, String> {\n    checked(input)\n}\n"
+    )
+}
+
+
+def test_an_attribute_pattern_makes_a_registered_sql_function_the_way_in() -> None:
+    from pipeline.languages.rust.index import index_file
+
+    (pattern,) = parse_patterns(
+        [{"attr": "function(*", "label": "SQL function `{arg}`"}], "repos.toml"
+    )
+    indexes = {path: index_file(path, text.encode()) for path, text in SQL.items()}
+    sqrt = next(d for d in indexes["src/expr/sqrt.rs"].definitions if d.name == "sqrt_f64")
+    assert sqrt.attrs == ('function("sqrt(float8) -> float8")',)  # `inline` says nothing
+    graph = build_graph(indexes, 1, [pattern])
+    entries = sorted(label for _, label in graph.entries.values())
+    assert entries == [
+        "SQL function `cbrt(float8) -> float8`",
+        "SQL function `sqrt(float8) -> float8`",
+    ]
+    (checked,) = [i for i, n in enumerate(graph.nodes) if n.label == "checked"]
+    found = sorted(
+        (p.entry, p.entry_label, [h.name for h in p.hops]) for p in caller_paths(graph, checked)
+    )
+    assert found == [
+        ("custom", "SQL function `cbrt(float8) -> float8`", ["cbrt_f64", "checked"]),
+        ("custom", "SQL function `sqrt(float8) -> float8`", ["sqrt_f64", "checked"]),
+    ]
+    plain = build_graph(indexes, 1, [])
+    assert not plain.entries or all(kind != "custom" for kind, _ in plain.entries.values())
+
+
+def test_an_attribute_glob_reads_the_attribute_as_written_inside_its_brackets() -> None:
+    pattern = EntryPattern(label="{attr} / {arg}", attr="system_catalog(view, *")
+    attrs = ('system_catalog(view, "rw_catalog.rw_views", "SELECT \\"x\\"")', "derive(Debug)")
+    assert pattern.matches("read", None, None, "src/a.rs", attrs)
+    assert pattern.label_of("read", None, None, "src/a.rs", attrs) == (
+        f"{attrs[0]} / rw_catalog.rw_views"
+    )
+    assert not pattern.matches("read", None, None, "src/a.rs", ("derive(Debug)",))
+    assert not pattern.matches("read", None, None, "src/a.rs")  # no attribute at all
+    # with no string in it, {arg} is the attribute
+    bare = EntryPattern(label="{arg}", attr="handler")
+    assert bare.label_of("f", None, None, "p", ("handler",)) == "handler"
 
 
 def test_extract_and_regenerate_all_take_the_patterns_and_a_change_republishes(

@@ -40,8 +40,8 @@ def _custom_entries(graph: CallGraph, patterns: Sequence[EntryPattern]) -> None:
     for node_id, node in enumerate(graph.nodes):
         d = node.definition
         for pattern in patterns:
-            if pattern.matches(d.name, d.owner, d.trait, node.path):
-                label = pattern.label_of(d.name, d.owner, d.trait, node.path)
+            if pattern.matches(d.name, d.owner, d.trait, node.path, d.attrs):
+                label = pattern.label_of(d.name, d.owner, d.trait, node.path, d.attrs)
                 graph.entries[node_id] = ("custom", label)
                 break
 

@@ -53,8 +53,8 @@ _TEST_DIRECTORY = re.compile(
     r"(?:^|/)(?:[\w-]*[_-])?(?:tests?|test_utils?|testing)(?:[_-][\w-]*)?/"
 )
 # Bump when `index_file` may answer differently for the same bytes, or the cache stores it
-# otherwise: it keys the index cache (23: marshal, not JSON).
-INDEX_VERSION = "23"
+# otherwise: it keys the index cache (23: marshal, not JSON; 24: a fn's every attribute).
+INDEX_VERSION = "24"
 
 _KEYWORDS = frozenset(
     [
@@ -321,7 +321,7 @@ class _Builder:
         if test:
             return
         name = text_of(node.child_by_field_name("name"))
-        attrs = attributes(node)
+        attrs = attributes(node, every=kind == "fn")
         visibility = next((c for c in node.children if c.type == "visibility_modifier"), None)
         signature, value, has_self = "", None, False
         params: tuple[tuple[str, str], ...] = ()

@@ -79,8 +79,12 @@ def in_test(node: Node) -> bool:
     return False
 
 
-def attributes(node: Node) -> tuple[str, ...]:
-    """The attributes the index uses (derives, routes, tests): the rest only cost cache space."""
+def attributes(node: Node, every: bool = False) -> tuple[str, ...]:
+    """The attributes the index uses (derives, routes, tests): the rest only cost cache space.
+    `every` (a fn's): all but the compiler's and lints' (`inline`, `allow`, `cfg`..), which
+    say nothing of how a fn is reached: a repository's `entries` may name fns by theirs
+    (risingwave's `#[function("sqrt(float8) -> float8")]`), whitespace collapsed, each cut at
+    ATTRIBUTE_CHARS characters."""
     attrs: list[str] = []
     sibling = node.prev_named_sibling
     while sibling is not None and sibling.type in (
@@ -93,8 +97,19 @@ def attributes(node: Node) -> tuple[str, ...]:
             text = text_of(inner)
             if _KEPT_ATTRIBUTE.match(text) or is_test_attribute(text):
                 attrs.append(text)
+            elif every and not _SILENT_ATTRIBUTE.match(text):
+                attrs.append(" ".join(text[: 3 * ATTRIBUTE_CHARS].split())[:ATTRIBUTE_CHARS])
         sibling = sibling.prev_named_sibling
     return tuple(reversed(attrs))
+
+
+ATTRIBUTE_CHARS = 200
+# The compiler's, lints', docs' and tracing's attributes: never how a user reaches a fn.
+_SILENT_ATTRIBUTE = re.compile(
+    r"^(?:inline|allow|warn|deny|expect|forbid|must_use|cfg|cfg_attr|doc|cold|track_caller|"
+    r"deprecated|rustfmt|clippy|async_trait|instrument|tracing|await_tree|no_mangle|"
+    r"export_name|target_feature)\b"
+)
 
 
 def _has_test_attribute(node: Node) -> bool:
