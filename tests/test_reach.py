@@ -1346,6 +1346,57 @@ def test_a_trait_typed_value_has_its_supertraits_methods_and_dispatches_them() -
     ]
 
 
+def test_a_wrapper_has_its_deref_target_s_methods_and_a_plan_ref_dispatches() -> None:
+    source = (
+        "pub trait ToStream {\n    fn to_stream(&self) -> u8;\n}\n"
+        "pub trait LogicalNode: ToStream {}\n"  # declares no method of its own
+        "pub trait Convention {\n    type Dyn: ?Sized;\n}\n"
+        "pub struct Logical;\nimpl Convention for Logical {\n    type Dyn = dyn LogicalNode;\n}\n"
+        "pub struct PlanRef<C: Convention>(Rc<C::Dyn>);\n"
+        "impl<C: Convention> Deref for PlanRef<C> {\n    type Target = C::Dyn;\n"
+        "    fn deref(&self) -> &Self::Target { &self.0 }\n}\n"
+        "pub struct Filter { input: PlanRef<Logical> }\n"
+        "impl Filter {\n    pub fn input(&self) -> PlanRef<Logical> { self.input.clone() }\n}\n"
+        "impl ToStream for Filter {\n    fn to_stream(&self) -> u8 { self.input().to_stream() }\n}\n"
+        "pub struct Scan;\nimpl ToStream for Scan {\n    fn to_stream(&self) -> u8 { 0 }\n}\n"
+        "pub struct Data;\nimpl Data {\n    pub fn cardinality(&self) -> usize { 0 }\n}\n"
+        "pub struct Chunk { data: Data }\n"
+        "impl Deref for Chunk {\n    type Target = Data;\n    fn deref(&self) -> &Data { &self.data }\n}\n"
+        "pub struct Other;\nimpl Other {\n    pub fn cardinality(&self) -> usize { 1 }\n}\n"
+        "pub struct Guarded<T>(T);\n"
+        "impl<T> Deref for Guarded<T> {\n    type Target = T;\n    fn deref(&self) -> &T { &self.0 }\n}\n"
+        "pub fn count(c: &Chunk, g: &Guarded<Other>) -> usize {\n"
+        "    c.cardinality()\n"  # `Chunk` derefs to `Data`
+        "        + g.cardinality()\n"  # `Guarded<T>` derefs to whatever T is: a guess
+        "}\n"
+    )
+    graph = _graph_of({"crates/plan/src/lib.rs": source})
+
+    def called_by(label: str) -> list[tuple[int, str, str]]:
+        caller = node(graph, label)
+        return sorted(
+            (e.line, graph.nodes[callee].label, e.resolution)
+            for callee, edges in graph.callers.items()
+            for e in edges
+            if e.caller == caller
+        )
+
+    at = lambda text: line_of_text(source, text)  # noqa: E731
+    plan = at("self.input().to_stream()")
+    assert [
+        (label, how) for line, label, how in called_by("Filter::to_stream") if line == plan
+    ] == [
+        ("Filter::input", "self"),
+        ("Scan::to_stream", "trait"),  # any logical node's (not its own: no edge to itself)
+        ("ToStream::to_stream", "trait"),
+    ]
+    assert called_by("count") == [
+        (at("c.cardinality()"), "Data::cardinality", "type"),
+        (at("g.cardinality()"), "Data::cardinality", "name"),
+        (at("g.cardinality()"), "Other::cardinality", "name"),
+    ]
+
+
 def test_a_trait_s_supertraits_are_read_from_its_declaration() -> None:
     from pipeline.scan.signatures import supertraits
 

@@ -148,7 +148,11 @@ class _Tables:
             if node.definition.owner
             and node.definition.owner == node.definition.trait
             and node.definition.owner not in STD_TYPES
+        ) | frozenset(  # and those declaring no method (`trait LogicalPlanNode: ToStream + ..`)
+            name for kind, name in graph.named if kind == "trait" and name not in STD_TYPES
         )
+        # `impl Deref for PlanRef { type Target = C::PlanRefDyn; }`: PlanRef -> PlanRefDyn
+        self.deref: dict[str, str] = {}
         # `trait PlanNode: ToStream + ToBatch`: a `dyn PlanNode` has ToStream's methods too
         self.supers: dict[str, set[str]] = defaultdict(set)
         self.above: dict[str, list[str]] = {}  # `_supertraits_of`, once per trait
@@ -156,6 +160,10 @@ class _Tables:
             for d in index.definitions:
                 if d.kind == "trait":
                     self.supers[d.name].update(supertraits(d.signature))
+                elif d.kind == "type" and d.name == "Target" and d.trait == "Deref" and d.owner:
+                    target = inner_type(d.value or "")
+                    if self.deref.setdefault(d.owner, target) != target:
+                        self.deref[d.owner] = ""  # two types of one name: neither
             for impl in index.impls:
                 if impl.trait:
                     self.traits_of[impl.type].add(inner_type(impl.trait))
@@ -166,6 +174,13 @@ class _Tables:
                     self.aliases.setdefault(d.name, inner_type(d.value))
                 elif d.kind == "type" and d.value and inner_type(d.value) != d.name:
                     self.associated[d.name].add(inner_type(d.value))
+        # `struct Guarded<T>(T)` derefs to whatever T is: no type the repository names
+        for owner, target in list(self.deref.items()):
+            if any(
+                re.search(rf"[<,]\s*{re.escape(target)}\b", d.signature)
+                for _, d in graph.named.get(("struct", owner), [])
+            ):
+                self.deref[owner] = ""
 
     def returned(self, called: str) -> str | None:
         """The type `let x = f(..)` or `let x = y.m(..)` gives x (`called`: `f`, `a::f`, `y.m`):
@@ -466,6 +481,9 @@ def _resolve(
         if typed is not None:
             how, type_name = typed
             found = _methods_of(tables, type_name, name)
+            target = tables.deref.get(tables.aliases.get(type_name, type_name))
+            if not found and target:  # a wrapper's `Deref` target has it (`PlanRef` -> `dyn ..`)
+                type_name, found = target, _methods_of(tables, target, name)
             if found:
                 found = _narrow(graph, node, found, call)
                 if _declared(graph, tables, tables.aliases.get(type_name, type_name), found):
@@ -511,16 +529,17 @@ def _resolve(
 
 
 def _declared(graph: CallGraph, tables: _Tables, type_name: str, found: Sequence[int]) -> bool:
-    """Whether `type_name` is a trait of the repository and `found` its own declaration of
+    """Whether `type_name` is a trait of the repository (or an associated type impls make a
+    trait object: `C::PlanRefDyn = dyn LogicalPlanNode`) and `found` its own declaration of
     the method, or a supertrait's (not a same-named struct's method): a call the trait's
     impls answer."""
-    if type_name not in tables.traits:
-        return False
+    traits = [type_name] if type_name in tables.traits else []
+    if not traits and type_name in tables.associated:
+        traits = sorted(t for t in tables.associated[type_name] if t in tables.traits)
+    owners = {t for trait in traits for t in (trait, *_supertraits_of(tables, trait))}
     for n in found:
         d = graph.nodes[n].definition
-        if d.owner == d.trait and (
-            d.owner == type_name or d.owner in _supertraits_of(tables, type_name)
-        ):
+        if d.owner == d.trait and d.owner in owners:
             return True
     return False
 
@@ -683,6 +702,7 @@ def _methods_of(tables: _Tables, type_name: str, name: str, projected: bool = Tr
         # an associated type (`S::VectorWriter`): the impls' types, as candidates
         for target in sorted(tables.associated[type_name]):
             found.extend(_methods_of(tables, target, name, projected=False))
+        found = list(dict.fromkeys(found))  # two impls' types with one supertrait
     return found
 
 
