@@ -1397,6 +1397,39 @@ def test_a_wrapper_has_its_deref_target_s_methods_and_a_plan_ref_dispatches() ->
     ]
 
 
+def test_an_enum_of_one_trait_s_implementors_dispatches_its_method() -> None:
+    source = (
+        "pub trait Extractor {\n    fn extract(&self) -> u8;\n}\n"
+        "pub struct Schema;\nimpl Extractor for Schema {\n    fn extract(&self) -> u8 { 1 }\n}\n"
+        "pub struct Dummy;\nimpl Extractor for Dummy {\n    fn extract(&self) -> u8 { 0 }\n}\n"
+        "pub struct Plain;\nimpl Plain {\n    pub fn extract(&self) -> u8 { 2 }\n}\n"
+        "pub enum ExtractorImpl {\n    Schema(Schema),\n    Dummy(Box<Dummy>),\n}\n"
+        "pub enum Mixed {\n    Schema(Schema),\n    Plain(Plain),\n}\n"
+        "pub struct Agent { inner: ExtractorImpl, mixed: Mixed }\n"
+        "impl Agent {\n"
+        "    pub fn run(&self) -> u8 {\n"
+        "        self.inner.extract()\n"  # an impl a macro writes matches the variants
+        "            + self.mixed.extract()\n"  # an inherent method among them: no such call
+        "    }\n}\n"
+    )
+    graph = _graph_of({"crates/store/src/lib.rs": source})
+    run = node(graph, "Agent::run")
+    called = sorted(
+        (e.line, graph.nodes[callee].label, e.resolution)
+        for callee, edges in graph.callers.items()
+        for e in edges
+        if e.caller == run
+    )
+    at = line_of_text(source, "self.inner.extract()")
+    assert [(label, how) for line, label, how in called if line == at] == [
+        ("Dummy::extract", "trait"),
+        ("Extractor::extract", "trait"),
+        ("Schema::extract", "trait"),
+    ]
+    mixed = line_of_text(source, "self.mixed.extract()")
+    assert all(how == "name" for line, _, how in called if line == mixed)
+
+
 def test_a_trait_s_supertraits_are_read_from_its_declaration() -> None:
     from pipeline.scan.signatures import supertraits
 

@@ -151,6 +151,8 @@ class _Tables:
         ) | frozenset(  # and those declaring no method (`trait LogicalPlanNode: ToStream + ..`)
             name for kind, name in graph.named if kind == "trait" and name not in STD_TYPES
         )
+        # `enum SinkImpl { Kafka(Box<KafkaSink>), .. }`: SinkImpl -> {KafkaSink, ..}
+        self.variant_types: dict[str, set[str]] = defaultdict(set)
         # `impl Deref for PlanRef { type Target = C::PlanRefDyn; }`: PlanRef -> PlanRefDyn
         self.deref: dict[str, str] = {}
         # `trait PlanNode: ToStream + ToBatch`: a `dyn PlanNode` has ToStream's methods too
@@ -160,6 +162,10 @@ class _Tables:
             for d in index.definitions:
                 if d.kind == "trait":
                     self.supers[d.name].update(supertraits(d.signature))
+                elif d.kind == "variant" and d.owner and d.signature.endswith(")"):
+                    held = _VARIANT_VALUE.fullmatch(d.signature)
+                    if held and "," not in held[1]:
+                        self.variant_types[d.owner].add(inner_type(held[1]))
                 elif d.kind == "type" and d.name == "Target" and d.trait == "Deref" and d.owner:
                     target = inner_type(d.value or "")
                     if self.deref.setdefault(d.owner, target) != target:
@@ -234,6 +240,7 @@ class _Tables:
 
 
 _RETURN_CANDIDATES = 16
+_VARIANT_VALUE = re.compile(r"\w+\((.*)\)", re.S)  # `Kafka(Box<KafkaSink>)`: one value
 
 
 def is_rpc(d: Definition) -> bool:
@@ -484,6 +491,10 @@ def _resolve(
             target = tables.deref.get(tables.aliases.get(type_name, type_name))
             if not found and target:  # a wrapper's `Deref` target has it (`PlanRef` -> `dyn ..`)
                 type_name, found = target, _methods_of(tables, target, name)
+            if not found:  # an enum whose variants' values have it (`SinkImpl::Kafka(KafkaSink)`)
+                declared = _variants_trait(graph, tables, type_name, name)
+                if declared:
+                    return "trait", declared
             if found:
                 found = _narrow(graph, node, found, call)
                 if _declared(graph, tables, tables.aliases.get(type_name, type_name), found):
@@ -542,6 +553,28 @@ def _declared(graph: CallGraph, tables: _Tables, type_name: str, found: Sequence
         if d.owner == d.trait and d.owner in owners:
             return True
     return False
+
+
+def _variants_trait(graph: CallGraph, tables: _Tables, enum: str, name: str) -> list[int]:
+    """The declaration of the trait method every method `name` of an enum's variants' values
+    implements (`enum SinkImpl { Kafka(KafkaSink), Redis(RedisSink) }`, each an `impl Sink`
+    with `validate`): `sink.validate()` inside the `match` a macro writes runs one of them;
+    [] when the variants' values have no such method or not all the same trait's."""
+    held = tables.variant_types.get(tables.aliases.get(enum, enum))
+    if not held:
+        return []
+    traits = set()
+    for value_type in held:
+        for n in tables.methods.get((value_type, name), []):
+            traits.add(graph.nodes[n].definition.trait)
+    if len(traits) != 1:
+        return []
+    (trait,) = traits
+    if trait is None or trait not in tables.traits:
+        return []
+    return [
+        n for n in tables.methods.get((trait, name), []) if graph.nodes[n].definition.owner == trait
+    ]
 
 
 def _outside_value(tables: _Tables, receiver: str, variables: Mapping[str, str]) -> bool:
