@@ -685,6 +685,11 @@ def _segments(qualifier: str) -> list[str]:
     (a closure, a literal, a macro, an index)."""
     if "…" in qualifier or not qualifier:
         return []
+    if "(" not in qualifier and "[" not in qualifier and "{" not in qualifier:
+        out = [segment.rstrip("?") for segment in qualifier.split(".")]  # `self.a.b`: fields
+        if ")" in qualifier or "]" in qualifier or "}" in qualifier:
+            return []
+        return out if all(segment.isidentifier() for segment in out[1:]) else []
     out, depth, start = [], 0, 0
     for at, char in enumerate(qualifier):
         if char in "([{":
