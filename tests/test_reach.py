@@ -1430,6 +1430,38 @@ def test_an_enum_of_one_trait_s_implementors_dispatches_its_method() -> None:
     assert all(how == "name" for line, _, how in called if line == mixed)
 
 
+def test_a_fn_passed_by_path_is_called_on_the_caller_s_behalf() -> None:
+    source = (
+        "pub struct Parser;\nimpl Parser {\n"
+        '    pub fn parse_ident(&mut self) -> Result<u8, String> { Err("expected an identifier".into()) }\n'
+        "    pub fn parse_list(&mut self) -> Vec<u8> {\n"
+        "        self.comma_separated(Parser::parse_ident)\n"
+        "    }\n"
+        "    pub fn parse_rows(&mut self, v: Vec<u8>) -> Vec<u8> {\n"
+        "        v.into_iter().map(Self::from_raw).map(Into::into).map(E::V).collect()\n"
+        "    }\n"
+        "    fn from_raw(x: u8) -> u8 { x }\n"
+        "    fn comma_separated<F>(&mut self, f: F) -> Vec<u8> { vec![] }\n}\n"
+        "pub enum E {\n    V(u8),\n}\n"
+    )
+    from pipeline.languages.rust.index import index_file
+
+    calls = index_file("src/parser.rs", source.encode()).calls
+    passed = [(c.name, c.qualifier, c.arity) for c in calls if c.arity == -1]
+    assert passed == [("parse_ident", "Parser", -1), ("from_raw", "Self", -1), ("into", "Into", -1)]
+    graph = _graph_of({"crates/sql/src/parser.rs": source})
+    called = sorted(
+        (graph.nodes[e.caller].label, graph.nodes[callee].label, e.resolution)
+        for callee, edges in graph.callers.items()
+        for e in edges
+        if graph.nodes[callee].label in ("Parser::parse_ident", "Parser::from_raw")
+    )
+    assert called == [
+        ("Parser::parse_list", "Parser::parse_ident", "type"),
+        ("Parser::parse_rows", "Parser::from_raw", "self"),
+    ]
+
+
 def test_a_trait_s_supertraits_are_read_from_its_declaration() -> None:
     from pipeline.scan.signatures import supertraits
 

@@ -53,8 +53,9 @@ _TEST_DIRECTORY = re.compile(
     r"(?:^|/)(?:[\w-]*[_-])?(?:tests?|test_utils?|testing)(?:[_-][\w-]*)?/"
 )
 # Bump when `index_file` may answer differently for the same bytes, or the cache stores it
-# otherwise: it keys the index cache (23: marshal, not JSON; 24: a fn's every attribute).
-INDEX_VERSION = "24"
+# otherwise: it keys the index cache (23: marshal, not JSON; 24: a fn's every attribute;
+# 25: a fn passed by path as an argument is a call).
+INDEX_VERSION = "25"
 
 _KEYWORDS = frozenset(
     [
@@ -447,6 +448,22 @@ class _Builder:
             self.calls.append((at, Call(name, kind, qualifier, line, len(args), caller, args)))
             if kind == "path":  # `E::V(..)`: a tuple variant built
                 self._built(at, qualifier, name, line, caller)
+            for argument in arguments.named_children if arguments is not None else ():
+                self.passed(argument, caller)
+
+    def passed(self, argument: Node, caller: int) -> None:
+        """A fn passed by path as an argument (`.map(Self::from_proto)`,
+        `parse_comma_separated(Parser::parse_identifier)`): the callee calls it on the caller's
+        behalf, a call of unknown arity on the argument's line. Not a plain name (mostly a
+        variable), not a variant or a const (`E::V`, `T::MAX`)."""
+        if argument.type != "scoped_identifier":
+            return
+        name = text_of(argument.child_by_field_name("name"))
+        if not name[:1].islower() and not name.startswith("_"):
+            return
+        qualifier = text_of(argument.child_by_field_name("path"))
+        line = argument.start_point[0] + 1
+        self.calls.append((argument.start_byte, Call(name, "path", qualifier, line, -1, caller)))
 
     def _built(self, at: int, path: str, variant: str, line: int, caller: int) -> None:
         enum = base_name(path)
