@@ -48,6 +48,17 @@ def node(graph: CallGraph, label: str) -> int:
     return found
 
 
+def called_by(graph: CallGraph, label: str) -> list[tuple[int, str, str]]:
+    """What the fn `label` calls: (line, callee label, resolution), sorted."""
+    caller = node(graph, label)
+    return sorted(
+        (e.line, graph.nodes[callee].label, e.resolution)
+        for callee, edges in graph.callers.items()
+        for e in edges
+        if e.caller == caller
+    )
+
+
 Hops = list[tuple[str, int | None, str | None, tuple[str, ...]]]
 
 
@@ -1278,14 +1289,7 @@ def test_a_receiver_made_by_method_calls_has_the_type_those_methods_return() -> 
         "    }\n}\n"
         "pub fn make() -> Rows { Rows }\n"
     )
-    graph = _graph_of({"crates/plan/src/lib.rs": source})
-    width = node(graph, "Project::width")
-    seen = sorted(
-        (e.line, graph.nodes[callee].label, e.resolution)
-        for callee, edges in graph.callers.items()
-        for e in edges
-        if e.caller == width
-    )
+    seen = called_by(_graph_of({"crates/plan/src/lib.rs": source}), "Project::width")
     at = lambda text: line_of_text(source, text)  # noqa: E731
 
     def calls_of(text: str, name: str) -> list[tuple[str, str]]:
@@ -1332,14 +1336,8 @@ def test_a_trait_typed_value_has_its_supertraits_methods_and_dispatches_them() -
         "pub struct Other;\nimpl Other {\n    pub fn to_stream(&self) -> u8 { 3 }\n}\n"
         "pub fn plan(node: &dyn PlanNode) -> u8 {\n    node.to_stream()\n}\n"
     )
-    graph = _graph_of({"crates/plan/src/lib.rs": source})
-    called = sorted(
-        (graph.nodes[callee].label, e.resolution)
-        for callee, edges in graph.callers.items()
-        for e in edges
-        if e.caller == node(graph, "plan")
-    )
-    assert called == [
+    called = called_by(_graph_of({"crates/plan/src/lib.rs": source}), "plan")
+    assert [(label, how) for _, label, how in called] == [
         ("Join::to_stream", "trait"),
         ("Scan::to_stream", "trait"),
         ("ToStream::to_stream", "trait"),
@@ -1371,26 +1369,16 @@ def test_a_wrapper_has_its_deref_target_s_methods_and_a_plan_ref_dispatches() ->
         "}\n"
     )
     graph = _graph_of({"crates/plan/src/lib.rs": source})
-
-    def called_by(label: str) -> list[tuple[int, str, str]]:
-        caller = node(graph, label)
-        return sorted(
-            (e.line, graph.nodes[callee].label, e.resolution)
-            for callee, edges in graph.callers.items()
-            for e in edges
-            if e.caller == caller
-        )
-
     at = lambda text: line_of_text(source, text)  # noqa: E731
     plan = at("self.input().to_stream()")
     assert [
-        (label, how) for line, label, how in called_by("Filter::to_stream") if line == plan
+        (label, how) for line, label, how in called_by(graph, "Filter::to_stream") if line == plan
     ] == [
         ("Filter::input", "self"),
         ("Scan::to_stream", "trait"),  # any logical node's (not its own: no edge to itself)
         ("ToStream::to_stream", "trait"),
     ]
-    assert called_by("count") == [
+    assert called_by(graph, "count") == [
         (at("c.cardinality()"), "Data::cardinality", "type"),
         (at("g.cardinality()"), "Data::cardinality", "name"),
         (at("g.cardinality()"), "Other::cardinality", "name"),
@@ -1412,14 +1400,7 @@ def test_an_enum_of_one_trait_s_implementors_dispatches_its_method() -> None:
         "            + self.mixed.extract()\n"  # an inherent method among them: no such call
         "    }\n}\n"
     )
-    graph = _graph_of({"crates/store/src/lib.rs": source})
-    run = node(graph, "Agent::run")
-    called = sorted(
-        (e.line, graph.nodes[callee].label, e.resolution)
-        for callee, edges in graph.callers.items()
-        for e in edges
-        if e.caller == run
-    )
+    called = called_by(_graph_of({"crates/store/src/lib.rs": source}), "Agent::run")
     at = line_of_text(source, "self.inner.extract()")
     assert [(label, how) for line, label, how in called if line == at] == [
         ("Dummy::extract", "trait"),
