@@ -1443,6 +1443,34 @@ def test_a_fn_passed_by_path_is_called_on_the_caller_s_behalf() -> None:
     ]
 
 
+def test_same_named_types_of_two_crates_are_told_apart_by_the_file_s_use() -> None:
+    files = {
+        "src/batch/src/lib.rs": "pub struct Executor;\nimpl Executor {\n    pub fn schema(&self) -> u8 { 1 }\n}\n",
+        "src/stream/src/lib.rs": "pub struct Executor;\nimpl Executor {\n    pub fn schema(&self) -> u8 { 2 }\n}\n",
+        "src/delete/src/lib.rs": (
+            "use risingwave_batch::Executor;\n"
+            "pub fn delete(child: &Executor) -> u8 {\n    child.schema()\n}\n"
+        ),
+        "src/insert/src/lib.rs": "pub fn insert(child: &Executor) -> u8 {\n    child.schema()\n}\n",
+    }
+    graph = _graph_of(files)
+
+    def callees(label: str) -> list[tuple[str, str]]:
+        return [
+            (graph.nodes[callee].path, how)
+            for callee, edges in graph.callers.items()
+            for e in edges
+            if e.caller == node(graph, label)
+            for how in [e.resolution]
+        ]
+
+    assert callees("delete") == [("src/batch/src/lib.rs", "type")]
+    assert sorted(callees("insert")) == [  # no `use`: both, marked ambiguous
+        ("src/batch/src/lib.rs", "type"),
+        ("src/stream/src/lib.rs", "type"),
+    ]
+
+
 def test_a_trait_s_supertraits_are_read_from_its_declaration() -> None:
     from pipeline.scan.signatures import supertraits
 

@@ -488,6 +488,7 @@ def _resolve(
         if typed is not None:
             how, type_name = typed
             found = _methods_of(tables, type_name, name)
+            imported = imports.get(type_name)  # `use risingwave_batch::executor::Executor`
             target = tables.deref.get(tables.aliases.get(type_name, type_name))
             if not found and target:  # a wrapper's `Deref` target has it (`PlanRef` -> `dyn ..`)
                 type_name, found = target, _methods_of(tables, target, name)
@@ -496,7 +497,7 @@ def _resolve(
                 if declared:
                     return "trait", declared
             if found:
-                found = _narrow(graph, node, found, call)
+                found = _narrow(graph, node, _from_crate(graph, node, found, imported), call)
                 if _declared(graph, tables, tables.aliases.get(type_name, type_name), found):
                     how = "trait"  # a `dyn T`, an `impl T`, an `S: T`, `self` in T's own fn
                 return how, found
@@ -553,6 +554,24 @@ def _declared(graph: CallGraph, tables: _Tables, type_name: str, found: Sequence
         if d.owner == d.trait and d.owner in owners:
             return True
     return False
+
+
+def _from_crate(graph: CallGraph, node: Node, found: list[int], imported: str | None) -> list[int]:
+    """Of same-named types' methods in several crates, those of the crate the file's `use`
+    names (`use risingwave_batch::executor::Executor`: batch's `Executor`, not stream's);
+    all of them when the `use` names none of those crates, or there is no `use`."""
+    if imported is None or len({graph.nodes[n].crate for n in found}) < 2:
+        return found
+    first = imported.split("::", 1)[0]
+    if first in _RELATIVE:
+        mine = [n for n in found if graph.nodes[n].crate == node.crate]
+    else:  # the crate's name, or its directory's (`risingwave_batch` is `src/batch`)
+        mine = [
+            n
+            for n in found
+            if first == (named := crate_name(graph.nodes[n].crate)) or first.endswith("_" + named)
+        ]
+    return mine or found
 
 
 def _variants_trait(graph: CallGraph, tables: _Tables, enum: str, name: str) -> list[int]:
