@@ -1452,6 +1452,12 @@ def test_same_named_types_of_two_crates_are_told_apart_by_the_file_s_use() -> No
             "pub fn delete(child: &Executor) -> u8 {\n    child.schema()\n}\n"
         ),
         "src/insert/src/lib.rs": "pub fn insert(child: &Executor) -> u8 {\n    child.schema()\n}\n",
+        # `crate::executor` re-exports batch's: one level followed
+        "src/executors/src/executor.rs": "pub use risingwave_batch::*;\npub use limit::*;\nmod limit;\n",
+        "src/executors/src/executor/limit.rs": (
+            "use crate::executor::Executor;\n"
+            "pub fn limit(child: &Executor) -> u8 {\n    child.schema()\n}\n"
+        ),
     }
     graph = _graph_of(files)
 
@@ -1465,6 +1471,7 @@ def test_same_named_types_of_two_crates_are_told_apart_by_the_file_s_use() -> No
         ]
 
     assert callees("delete") == [("src/batch/src/lib.rs", "type")]
+    assert callees("limit") == [("src/batch/src/lib.rs", "type")]
     assert sorted(callees("insert")) == [  # no `use`: both, marked ambiguous
         ("src/batch/src/lib.rs", "type"),
         ("src/stream/src/lib.rs", "type"),

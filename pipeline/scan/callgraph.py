@@ -556,22 +556,41 @@ def _declared(graph: CallGraph, tables: _Tables, type_name: str, found: Sequence
     return False
 
 
-def _from_crate(graph: CallGraph, node: Node, found: list[int], imported: str | None) -> list[int]:
+def _from_crate(
+    graph: CallGraph, node: Node, found: list[int], imported: str | None, follow: bool = True
+) -> list[int]:
     """Of same-named types' methods in several crates, those of the crate the file's `use`
-    names (`use risingwave_batch::executor::Executor`: batch's `Executor`, not stream's);
-    all of them when the `use` names none of those crates, or there is no `use`."""
+    names (`use risingwave_batch::executor::Executor`: batch's `Executor`, not stream's), one
+    re-export followed (`use crate::executor::Executor` where `executor.rs` says `pub use
+    risingwave_batch::executor::*`); all of them when the `use` names none of those crates,
+    or there is no `use`."""
     if imported is None or len({graph.nodes[n].crate for n in found}) < 2:
         return found
     first = imported.split("::", 1)[0]
-    if first in _RELATIVE:
-        mine = [n for n in found if graph.nodes[n].crate == node.crate]
-    else:  # the crate's name, or its directory's (`risingwave_batch` is `src/batch`)
-        mine = [
-            n
-            for n in found
-            if first == (named := crate_name(graph.nodes[n].crate)) or first.endswith("_" + named)
-        ]
-    return mine or found
+    if first not in _RELATIVE:
+        return _of_crate(graph, found, first) or found
+    mine = [n for n in found if graph.nodes[n].crate == node.crate]
+    if mine or not follow:
+        return mine or found
+    module, _, name = imported.rpartition("::")
+    path = _module_file(graph, module, node) if module else None
+    uses = graph.indexes[path].uses if path is not None else ()
+    named = [use.path for use in uses if use.alias == name]
+    if named:
+        return _from_crate(graph, node, found, named[0], follow=False)
+    globbed = {n for use in uses if use.alias == "*" for n in _of_crate(graph, found, use.path)}
+    return [n for n in found if n in globbed] or found
+
+
+def _of_crate(graph: CallGraph, found: list[int], path: str) -> list[int]:
+    """The fns of `found` in the crate a path's first segment names: by the crate's directory
+    name, or `<prefix>_<directory>` (`risingwave_batch` is `src/batch`)."""
+    first = path.split("::", 1)[0]
+    return [
+        n
+        for n in found
+        if first == (named := crate_name(graph.nodes[n].crate)) or first.endswith("_" + named)
+    ]
 
 
 def _variants_trait(graph: CallGraph, tables: _Tables, enum: str, name: str) -> list[int]:
