@@ -1478,6 +1478,36 @@ def test_same_named_types_of_two_crates_are_told_apart_by_the_file_s_use() -> No
     ]
 
 
+def test_a_type_a_macro_writes_named_after_a_trait_dispatches_that_trait_s_method() -> None:
+    source = (
+        "pub trait Sink {\n    fn validate(&self) -> Result<(), String>;\n}\n"
+        "pub struct KafkaSink;\nimpl Sink for KafkaSink {\n"
+        '    fn validate(&self) -> Result<(), String> { Err("no brokers".into()) }\n}\n'
+        "pub struct RedisSink;\nimpl Sink for RedisSink {\n"
+        "    fn validate(&self) -> Result<(), String> { Ok(()) }\n}\n"
+        "pub struct Config;\nimpl Config {\n    pub fn validate(&self) -> bool { true }\n}\n"
+        "macro_rules! def_sink_impl { () => { pub enum SinkImpl { Kafka(KafkaSink) } } }\n"
+        "pub fn build_sink() -> SinkImpl { todo!() }\n"
+        "pub fn build_other() -> Unknown { todo!() }\n"
+        "pub fn validate_sink() -> Result<(), String> {\n"
+        "    let sink = build_sink();\n"
+        "    dispatch_sink!(sink, sink, sink.validate())\n"  # `SinkImpl`: written by a macro
+        "}\n"
+        "pub fn other() {\n"
+        "    let o = build_other();\n"
+        "    o.validate();\n"  # `Unknown` is named after no trait: left to the name rules
+        "}\n"
+    )
+    graph = _graph_of({"crates/connector/src/lib.rs": source})
+    assert [(label, how) for _, label, how in called_by(graph, "validate_sink")] == [
+        ("build_sink", "local"),
+        ("KafkaSink::validate", "trait"),
+        ("RedisSink::validate", "trait"),
+        ("Sink::validate", "trait"),
+    ]
+    assert all(how != "trait" for _, _, how in called_by(graph, "other"))
+
+
 def test_a_trait_s_supertraits_are_read_from_its_declaration() -> None:
     from pipeline.scan.signatures import supertraits
 

@@ -151,6 +151,10 @@ class _Tables:
         ) | frozenset(  # and those declaring no method (`trait LogicalPlanNode: ToStream + ..`)
             name for kind, name in graph.named if kind == "trait" and name not in STD_TYPES
         )
+        # every type the index sees defined: a struct, enum, trait or alias of the repository
+        self.defined = frozenset(
+            name for kind, name in graph.named if kind in ("struct", "enum", "trait", "type")
+        )
         # `enum SinkImpl { Kafka(Box<KafkaSink>), .. }`: SinkImpl -> {KafkaSink, ..}
         self.variant_types: dict[str, set[str]] = defaultdict(set)
         # `impl Deref for PlanRef { type Target = C::PlanRefDyn; }`: PlanRef -> PlanRefDyn
@@ -493,7 +497,9 @@ def _resolve(
             if not found and target:  # a wrapper's `Deref` target has it (`PlanRef` -> `dyn ..`)
                 type_name, found = target, _methods_of(tables, target, name)
             if not found:  # an enum whose variants' values have it (`SinkImpl::Kafka(KafkaSink)`)
-                declared = _variants_trait(graph, tables, type_name, name)
+                declared = _variants_trait(graph, tables, type_name, name) or _named_trait(
+                    graph, tables, type_name, name
+                )
                 if declared:
                     return "trait", declared
             if found:
@@ -590,6 +596,29 @@ def _of_crate(graph: CallGraph, found: list[int], path: str) -> list[int]:
         n
         for n in found
         if first == (named := crate_name(graph.nodes[n].crate)) or first.endswith("_" + named)
+    ]
+
+
+def _named_trait(graph: CallGraph, tables: _Tables, type_name: str, name: str) -> list[int]:
+    """The declaration of trait T's method `name` when the receiver's type is one the index
+    never sees defined (a macro writes it: risingwave's `SinkImpl` and the `match` that
+    dispatches it) and is named after T (`SinkImpl`, `Sink`): `sink.validate()` runs one of
+    T's impls. [] when no single such trait declares `name`."""
+    if type_name in tables.defined or not type_name[:1].isupper():
+        return []
+    named = {
+        d.trait
+        for n in tables.by_method_name.get(name, [])
+        if (d := graph.nodes[n].definition).trait
+        and d.trait != type_name
+        and d.trait in type_name
+        and d.trait in tables.traits
+    }
+    if len(named) != 1:
+        return []
+    (trait,) = named
+    return [
+        n for n in tables.methods.get((trait, name), []) if graph.nodes[n].definition.owner == trait
     ]
 
 
