@@ -407,6 +407,16 @@ def extracted_record(
     return dict(record)
 
 
+def committed_and_extracted(
+    files: dict[str, str], name: str, tmp_path: Path, message: str
+) -> tuple[str, dict[str, Any]]:
+    """`files` committed to a new repository, extracted as `name` (`extracted_record`): the
+    commit's sha and the record whose message starts with `message`."""
+    repo = GitRepo.init(tmp_path / "src")
+    sha = repo.commit(files)
+    return sha, extracted_record(repo, sha, name, tmp_path, message)
+
+
 def reach_section(out: Path, site: Path, record: dict[str, Any]) -> str:
     """The "How you get here" section of `record`'s page, after `errdoc render`."""
     result = cli("render", "--out", str(out), "--site", str(site))
@@ -816,7 +826,6 @@ def test_a_variant_two_crates_define_is_taken_from_the_sites_crate() -> None:
 
 
 def test_a_built_variant_is_named_in_the_static_text_and_the_page(tmp_path: Path) -> None:
-    repo = GitRepo.init(tmp_path / "src")
     files = {
         "Cargo.toml": '[package]\nname = "kv"\n',
         "src/lib.rs": "pub mod error;\npub mod store;\n",
@@ -824,9 +833,8 @@ def test_a_built_variant_is_named_in_the_static_text_and_the_page(tmp_path: Path
         "src/store.rs": STORE_FNS,
         "src/main.rs": BIN,
     }
-    sha = repo.commit(files)
+    sha, record = committed_and_extracted(files, "o/kv", tmp_path, "store is full")
     out, site = tmp_path / "out", tmp_path / "site"
-    record = extracted_record(repo, sha, "o/kv", tmp_path, "store is full")
     assert record["triggerScenarios"].endswith(
         " `StoreError::Full` is built in one function, `put` at src/store.rs:7, reached from"
         " `main` (fn main): `main` -> `put`."
@@ -1191,14 +1199,9 @@ def test_generic_bounds_are_read_from_the_signature() -> None:
 
 
 def test_a_dispatched_hop_is_named_in_the_static_text_and_the_page(tmp_path: Path) -> None:
-    repo = GitRepo.init(tmp_path / "src")
-    files = {
-        "Cargo.toml": '[package]\nname = "sink"\n',
-        "src/lib.rs": SINKS,
-    }
-    sha = repo.commit(files)
+    files = {"Cargo.toml": '[package]\nname = "sink"\n', "src/lib.rs": SINKS}
+    _, record = committed_and_extracted(files, "o/sink", tmp_path, "kafka needs a topic")
     out, site = tmp_path / "out", tmp_path / "site"
-    record = extracted_record(repo, sha, "o/sink", tmp_path, "kafka needs a topic")
     assert record["triggerScenarios"].endswith(
         "Reached from public API `by_dyn`: `by_dyn` -> `Kafka::validate`"
         " (called as `Sink::validate`, one of 3 impls)."

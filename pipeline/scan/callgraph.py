@@ -155,7 +155,7 @@ class _Tables:
         self.defined = frozenset(
             name for kind, name in graph.named if kind in ("struct", "enum", "trait", "type")
         )
-        # `enum SinkImpl { Kafka(Box<KafkaSink>), .. }`: SinkImpl -> {KafkaSink, ..}
+        # `enum ExtractorImpl { Schema(Box<SchemaExtractor>), .. }`: -> {SchemaExtractor, ..}
         self.variant_types: dict[str, set[str]] = defaultdict(set)
         # `impl Deref for PlanRef { type Target = C::PlanRefDyn; }`: PlanRef -> PlanRefDyn
         self.deref: dict[str, str] = {}
@@ -218,18 +218,13 @@ class _Tables:
                         )[0]
                     ]
                 )
-            one = types.pop() if len(types) == 1 else ""
-            # a std type's name (`HashMap`, `Vec`): the repository's impls for it are not
-            # what its values' methods mostly are
-            self._returned[called] = one if one and one not in STD_TYPES else None
+            self._returned[called] = _agreed(types)
         return self._returned[called]
 
     def returned_by(self, found: Sequence[int]) -> str | None:
         """What the fns `found` (a type's methods of one name) return, when they agree and
         it is no std type (`Self`: their type)."""
-        types = self._types_returned(found) if found else set()
-        one = types.pop() if len(types) == 1 else ""
-        return one if one and one not in STD_TYPES else None
+        return _agreed(self._types_returned(found))
 
     def _types_returned(self, named: Sequence[int]) -> set[str]:
         types = set()
@@ -244,6 +239,15 @@ class _Tables:
 
 
 _RETURN_CANDIDATES = 16
+
+
+def _agreed(types: set[str]) -> str | None:
+    """The one type fns return, but a std type's name (`HashMap`, `Vec`): the repository's
+    impls for it are not what its values' methods mostly are."""
+    one = next(iter(types)) if len(types) == 1 else ""
+    return one if one and one not in STD_TYPES else None
+
+
 _VARIANT_VALUE = re.compile(r"\w+\((.*)\)", re.S)  # `Kafka(Box<KafkaSink>)`: one value
 
 
@@ -496,7 +500,7 @@ def _resolve(
             target = tables.deref.get(tables.aliases.get(type_name, type_name))
             if not found and target:  # a wrapper's `Deref` target has it (`PlanRef` -> `dyn ..`)
                 type_name, found = target, _methods_of(tables, target, name)
-            if not found:  # an enum whose variants' values have it (`SinkImpl::Kafka(KafkaSink)`)
+            if not found:  # an enum of one trait's implementors, or a macro's type named after it
                 declared = _variants_trait(graph, tables, type_name, name) or _named_trait(
                     graph, tables, type_name, name
                 )
@@ -604,7 +608,7 @@ def _named_trait(graph: CallGraph, tables: _Tables, type_name: str, name: str) -
     never sees defined (a macro writes it: risingwave's `SinkImpl` and the `match` that
     dispatches it) and is named after T (`SinkImpl`, `Sink`): `sink.validate()` runs one of
     T's impls. [] when no single such trait declares `name`."""
-    if type_name in tables.defined or not type_name[:1].isupper():
+    if type_name in tables.defined or type_name in STD_TYPES or not type_name[:1].isupper():
         return []
     named = {
         d.trait
@@ -614,18 +618,13 @@ def _named_trait(graph: CallGraph, tables: _Tables, type_name: str, name: str) -
         and d.trait in type_name
         and d.trait in tables.traits
     }
-    if len(named) != 1:
-        return []
-    (trait,) = named
-    return [
-        n for n in tables.methods.get((trait, name), []) if graph.nodes[n].definition.owner == trait
-    ]
+    return _declaration(graph, tables, named.pop(), name) if len(named) == 1 else []
 
 
 def _variants_trait(graph: CallGraph, tables: _Tables, enum: str, name: str) -> list[int]:
     """The declaration of the trait method every method `name` of an enum's variants' values
-    implements (`enum SinkImpl { Kafka(KafkaSink), Redis(RedisSink) }`, each an `impl Sink`
-    with `validate`): `sink.validate()` inside the `match` a macro writes runs one of them;
+    implements (`enum FilterKeyExtractorImpl { Schema(SchemaFilterKeyExtractor), .. }`, each
+    an `impl FilterKeyExtractor`): the enum's impl, which a macro writes, runs one of them;
     [] when the variants' values have no such method or not all the same trait's."""
     held = tables.variant_types.get(tables.aliases.get(enum, enum))
     if not held:
@@ -634,13 +633,16 @@ def _variants_trait(graph: CallGraph, tables: _Tables, enum: str, name: str) -> 
     for value_type in held:
         for n in tables.methods.get((value_type, name), []):
             traits.add(graph.nodes[n].definition.trait)
-    if len(traits) != 1:
-        return []
-    (trait,) = traits
-    if trait is None or trait not in tables.traits:
-        return []
+    trait = traits.pop() if len(traits) == 1 else None
+    return _declaration(graph, tables, trait, name) if trait in tables.traits else []
+
+
+def _declaration(graph: CallGraph, tables: _Tables, trait: str | None, name: str) -> list[int]:
+    """The trait's own declaration of its method `name` (not an impl's)."""
     return [
-        n for n in tables.methods.get((trait, name), []) if graph.nodes[n].definition.owner == trait
+        n
+        for n in tables.methods.get((trait or "", name), [])
+        if graph.nodes[n].definition.owner == trait
     ]
 
 
@@ -726,8 +728,7 @@ def _receiver_type(
             name = segment[: segment.index("(")]
             if name in _SAME_VALUE:
                 continue
-            found = _methods_of(tables, current, name) if name.isidentifier() else []
-            made = tables.returned_by(found)
+            made = tables.returned_by(_methods_of(tables, current, name))
             if made is None:
                 return None
             current = made
@@ -735,7 +736,7 @@ def _receiver_type(
             continue
         else:
             written = tables.fields.get((tables.aliases.get(current, current), segment))
-            if not segment.isidentifier() or written is None:
+            if written is None:
                 return None
             current = inner_type(written)
     return "type", current
@@ -752,28 +753,28 @@ def _segments(qualifier: str) -> list[str]:
     (a closure, a literal, a macro, an index)."""
     if "…" in qualifier or not qualifier:
         return []
-    if "(" not in qualifier and "[" not in qualifier and "{" not in qualifier:
-        out = [segment.rstrip("?") for segment in qualifier.split(".")]  # `self.a.b`: fields
-        if ")" in qualifier or "]" in qualifier or "}" in qualifier:
+    if any(char in qualifier for char in "([{)]}"):
+        cuts, depth = [], 0
+        for at, char in enumerate(qualifier):
+            if char in "([{":
+                depth += 1
+            elif char in ")]}":
+                depth -= 1
+                if depth < 0:
+                    return []
+            elif char == "." and depth == 0:
+                cuts.append(at)
+        if depth:
             return []
-        return out if all(segment.isidentifier() for segment in out[1:]) else []
-    out, depth, start = [], 0, 0
-    for at, char in enumerate(qualifier):
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-            if depth < 0:
-                return []
-        elif char == "." and depth == 0:
-            out.append(qualifier[start:at].rstrip("?"))
-            start = at + 1
-    if depth:
-        return []
-    out.append(qualifier[start:].rstrip("?"))
-    for segment in out[1:]:
-        name = segment.split("(", 1)[0]
-        if not name.isidentifier() or ("(" in segment and not segment.endswith(")")):
+        out = [
+            qualifier[a + 1 : b] for a, b in zip([-1, *cuts], [*cuts, len(qualifier)], strict=True)
+        ]
+    else:  # `self.a.b`, most receivers: no bracket to skip
+        out = qualifier.split(".")
+    out = [segment.rstrip("?") for segment in out]
+    for segment in out[1:]:  # each a field or a method call: `name` or `name(..)`
+        name, paren, _ = segment.partition("(")
+        if not name.isidentifier() or (paren and not segment.endswith(")")):
             return []
     return out
 
