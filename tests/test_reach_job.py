@@ -252,6 +252,16 @@ def test_calls_resolved_in_parallel_parts_make_the_graph_one_process_makes(
         callgraph.PARALLEL_FILES = limit
 
 
+def test_parts_are_even_in_weight_and_keep_their_order() -> None:
+    from pipeline.scan.forked import balanced
+
+    weights = {"a": 90, "b": 10, "c": 10, "d": 40, "e": 40, "f": 5}
+    shares = balanced(list(weights), weights.__getitem__, 2)
+    assert shares == [["a", "c"], ["b", "d", "e", "f"]]  # 100 and 95, not 110 against 85
+    assert balanced(["x"], lambda _: 1, 3) == [["x"]]  # never an empty part
+    assert sorted(sum(balanced(list(weights), lambda _: 0, 3), [])) == sorted(weights)
+
+
 def test_with_one_job_the_index_waits_for_the_run_s_sites(tmp_path: Path) -> None:
     """`--jobs 1` is one thing at a time: the child reads nothing before the run has scanned."""
     repo, sha = _repo(tmp_path / "src")

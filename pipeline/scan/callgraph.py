@@ -19,7 +19,7 @@ from typing import Any
 from pipeline.core.index import CALLED_TYPE, Call, Definition, FileIndex
 from pipeline.core.reach import EntryKind, Resolution
 from pipeline.scan.context import _crate
-from pipeline.scan.forked import map_forked, parts_wanted
+from pipeline.scan.forked import balanced, map_forked, parts_wanted
 from pipeline.scan.names import (
     ADAPTERS,
     STD_METHODS,
@@ -303,17 +303,22 @@ def link(
         graph.by_file[path] = ids
     tables = _Tables(graph)
     paths = sorted(indexes)
-    # Resolving is most of the work and reads only the graph: parts of the files in forks
-    # (contiguous, so that edges are added in the order one process adds them).
-    parts = parts_wanted(jobs, len(paths), PARALLEL_FILES)
-    cut = [len(paths) * k // parts for k in range(parts + 1)]
-    shares = [paths[cut[k] : cut[k + 1]] for k in range(parts)]
+    # Resolving is most of the work and reads only the graph: parts of the files in forks,
+    # as even in calls as can be (a part is as long as its calls); the edges are added in
+    # the files' order, whichever part resolved them.
+    shares = balanced(
+        paths, lambda p: len(indexes[p].calls), parts_wanted(jobs, len(paths), PARALLEL_FILES)
+    )
     resolved = map_forked(
         lambda share: [_resolutions(graph, tables, p, indexes[p]) for p in share], shares
     )
-    for share, found in zip(shares, resolved, strict=True):
-        for path, calls in zip(share, found, strict=True):
-            _add_edges(graph, indexes[path], calls)
+    by_path = {
+        path: calls
+        for share, found in zip(shares, resolved, strict=True)
+        for path, calls in zip(share, found, strict=True)
+    }
+    for path in paths:
+        _add_edges(graph, indexes[path], by_path[path])
     _add_dispatch(graph, dispatch_limit)
     return graph
 

@@ -37,6 +37,18 @@ def parts_wanted(jobs: int | None, size: int, minimum: int) -> int:
     return max(1, min(jobs or os.cpu_count() or 1, 4))
 
 
+def balanced(items: Sequence[_T], weight: Callable[[_T], int], parts: int) -> list[list[_T]]:
+    """`items` in `parts` shares of about equal weight (heaviest first, each to the lightest
+    share), each share in `items`' order; no share empty unless there are fewer items."""
+    shares: list[list[int]] = [[] for _ in range(max(1, min(parts, len(items))))]
+    loads = [0] * len(shares)
+    for at in sorted(range(len(items)), key=lambda k: -weight(items[k])):
+        lightest = loads.index(min(loads))
+        shares[lightest].append(at)
+        loads[lightest] += weight(items[at]) + 1
+    return [[items[k] for k in sorted(share)] for share in shares]
+
+
 def map_forked(func: Callable[[_T], _R], parts: Sequence[_T]) -> list[_R]:
     """`[func(part) for part in parts]`, the parts after the first in forks."""
     if len(parts) <= 1:
