@@ -111,6 +111,32 @@ def test_the_child_gives_the_reach_and_reach_json_an_in_process_index_gives(
                     ("step", "src/m2.rs")]  # fmt: skip
 
 
+def test_told_where_the_child_writes_reach_json_there_and_sends_no_bytes(
+    tmp_path: Path,
+) -> None:
+    repo, sha = _repo(tmp_path / "src")
+    request = _request(tmp_path, repo, sha)
+    git_dir, _, listing = locate(request, None)
+    contexts = build_contexts(REPO, sha, scan_entries(request, git_dir, listing), None, ())
+    staged = tmp_path / "staged"
+    staged.mkdir()
+
+    job = ReachJob.start(git_dir, listing.entries, tmp_path / "cache-child", 2)
+    assert job is not None
+    try:
+        job.send([spec_of(c) for c in contexts], {}, {}, sha, staged / "reach.json")
+        assert job.wait().document() is None
+    finally:
+        job.close()
+    graph = index_graph(git_dir, listing.entries, tmp_path / "cache-here", 1)
+    assert graph is not None
+    document = json.loads((staged / "reach.json").read_bytes())
+    assert document["sha"] == sha and document["records"] == {
+        c.record_id: reach_to_json(c.reach) for c in attach(contexts, graph) if c.reach
+    }
+    assert len(document["records"]) >= FILES
+
+
 def test_an_index_child_that_dies_is_one_clear_error(tmp_path: Path) -> None:
     repo, sha = _repo(tmp_path / "src")
     listing = list_files(repo.git_dir, sha, suffixes=(".rs",))
@@ -146,6 +172,8 @@ def test_an_index_that_fails_fails_the_run_in_one_line_and_keeps_the_dataset(
     lines = second.stderr.read().decode().strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("errdoc: error: cannot use the cache")
     assert (out / REPO / "manifest.json").read_bytes() == manifest
+    # the next version's directory, staged while the index ran, is gone with the run
+    assert not list((out / REPO).parent.glob(".*staging*"))
 
 
 def _descendants(pid: int) -> set[int]:
@@ -220,12 +248,20 @@ def test_paths_found_in_parallel_parts_are_the_paths_found_in_one(tmp_path: Path
     graph = index_graph(repo.git_dir, listing.entries, tmp_path / "cache", 1)
     assert graph is not None
     specs = [spec_of(c) for c in contexts]
-    alone = _rows_of(graph, specs)
+    alone = _rows_of(graph, specs, {})
     reaches = {c.record_id: c.reach for c in attach(contexts, graph) if c.reach is not None}
     assert len(alone) == len(reaches) == len(specs)
+    assert alone == {rid: json_text(reach_to_json(reach)) for rid, reach in reaches.items()}
+    half = dict(list(reaches.items())[: len(reaches) // 2])  # found already: only encoded
+    rest = [spec for spec in specs if spec.record_id not in half]
     for parts in (2, 3):
         assert _rows_in_parts(graph, specs, parts, minimum=0) == alone
+        assert _rows_in_parts(graph, rest, parts, half, minimum=0) == alone
         assert _reaches_in_parts(graph, specs, parts, minimum=0) == reaches
+
+
+def json_text(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def test_calls_resolved_in_parallel_parts_make_the_graph_one_process_makes(
@@ -259,7 +295,9 @@ def test_parts_are_even_in_weight_and_keep_their_order() -> None:
     shares = balanced(list(weights), weights.__getitem__, 2)
     assert shares == [["a", "c"], ["b", "d", "e", "f"]]  # 100 and 95, not 110 against 85
     assert balanced(["x"], lambda _: 1, 3) == [["x"]]  # never an empty part
-    assert sorted(sum(balanced(list(weights), lambda _: 0, 3), [])) == sorted(weights)
+    assert sorted(x for share in balanced(list(weights), lambda _: 0, 3) for x in share) == sorted(
+        weights
+    )
 
 
 def test_with_one_job_the_index_waits_for_the_run_s_sites(tmp_path: Path) -> None:

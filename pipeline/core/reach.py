@@ -7,6 +7,7 @@ that explains or shows a site: the static analyzer, the model's prompt, the page
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Literal
@@ -73,27 +74,32 @@ class Reach:
 
 
 # The JSON form of a `Reach` (the dataset's `reach.json`): fields by name, empty ones left out.
-def reach_to_json(reach: Reach, shared: dict[int, Any] | None = None) -> dict[str, Any]:
-    """A JSON-able dict of a reach, None and empty-list fields left out.
+def reach_to_json(reach: Reach) -> dict[str, Any]:
+    """A JSON-able dict of a reach, None and empty-list fields left out."""
+    pruned: dict[str, Any] = _json(reach)
+    return pruned
 
-    `shared` (one dict for many calls) converts a `paths` tuple once: the records of one
-    fn share their paths' tuple (half of risingwave's 6,344 records)."""
-    if shared is None:
-        pruned: dict[str, Any] = _json(reach)
-        return pruned
-    out: dict[str, Any] = {}
+
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+def reach_json_text(reach: Reach, shared: dict[int, tuple[Any, str]] | None = None) -> str:
+    """`reach_to_json` as compact JSON text, UTF-8 kept (a row of `reach.json`).
+
+    `shared` (one dict for many calls) converts and encodes a `paths` tuple once: the
+    records of one fn share their paths' tuple (half of risingwave's 6,344 records)."""
+    fields = []
     for name in _FIELDS[Reach]:
         value = getattr(reach, name)
         if value is None or value == ():
             continue
-        if name == "paths":
-            held = shared.get(id(value))
-            if held is None:  # the tuple is kept with its JSON: its id stays its own
-                held = shared[id(value)] = (value, _json(value))
-            out[name] = held[1]
-        else:
-            out[name] = _json(value)
-    return out
+        held = shared.get(id(value)) if shared is not None and name == "paths" else None
+        if held is None:
+            held = (value, _ENCODE(_json(value)))
+            if shared is not None and name == "paths":  # kept with the tuple: its id stays its own
+                shared[id(value)] = held
+        fields.append(f'"{name}":{held[1]}')
+    return "{" + ",".join(fields) + "}"
 
 
 def reach_from_json(data: Mapping[str, Any]) -> Reach:

@@ -34,7 +34,15 @@ from pipeline.dataset.ids import assign_ids
 from pipeline.dataset.lock import exclusive
 from pipeline.dataset.previous import Previous, load_previous
 from pipeline.dataset.reachjob import Reached, ReachJob
-from pipeline.dataset.store import Publication, dataset_dir, new_version, publish
+from pipeline.dataset.store import (
+    REACH_FILE,
+    Publication,
+    dataset_dir,
+    new_version,
+    prestage,
+    publish,
+    unstage,
+)
 from pipeline.languages import EXTRACTOR_VERSION
 from pipeline.scan.callerpaths import spec_of
 from pipeline.scan.collect import (
@@ -174,25 +182,63 @@ def _run_locked(
         if previous is not None:
             contexts = _permanent_ids(contexts, previous, carried, listing)
         # After the ids are settled: reach.json is keyed by the ids that are published.
-        reached, prepared = None, None
+        reached, prepared, staged = None, None, None
         if job is not None:
-            job.send([spec_of(c) for c in contexts], carried.lines, carried.provenance, sha)
-            if analyzer_name == "static" and len(contexts) <= PREPARE_LIMIT and request.jobs != 1:
-                # Explained while the index finishes; its sentences are added when it answers.
-                prepared = {
-                    c.record_id: explain_apart(c)
-                    for c in contexts
-                    if not reusable(c, previous, analyzer_name, analyzer_version)
-                }
-            # the child ends once it has sent `reached.document()`, which publishing takes
-            reached = job.wait()
-            contexts = [replace(c, reach=reached.reaches.get(c.record_id)) for c in contexts]
-        counts = counts_of(scanned, contexts, listed_count(listing))
-        _count_carried(counts, carried, previous)
-        kept = {k: v for k, v in settings.items() if v is not None}  # no `entries`: no key
-        extra = {**kept, "source": request.source, "files": dict(sorted(files.items()))}
-        run = _Run(request, root, git_dir, sha, contexts, counts, carried, extra, reached, prepared)
-        return _explain_and_publish(run, previous, make_analyzer, analyzer_name, analyzer_version)
+            analyzer = (analyzer_name, analyzer_version)
+            contexts, reached, prepared, staged = _beside_the_index(
+                job, request, root, (contexts, carried, previous), analyzer, sha
+            )
+        try:
+            counts = counts_of(scanned, contexts, listed_count(listing))
+            _count_carried(counts, carried, previous)
+            kept = {k: v for k, v in settings.items() if v is not None}  # no `entries`: no key
+            extra = {**kept, "source": request.source, "files": dict(sorted(files.items()))}
+            run = _Run(
+                request, root, git_dir, sha, contexts, counts, carried, extra, reached, prepared,
+                staged,
+            )  # fmt: skip
+            return _explain_and_publish(
+                run, previous, make_analyzer, analyzer_name, analyzer_version
+            )
+        except BaseException:
+            if staged is not None:  # not published: the next run's spare
+                unstage(staged)
+            raise
+
+
+def _beside_the_index(
+    job: ReachJob,
+    request: ExtractRequest,
+    root: Path,
+    found: tuple[list[SiteContext], Carried, Previous | None],
+    analyzer: tuple[str, str | None],
+    sha: str,
+) -> tuple[list[SiteContext], Reached, dict[str, Explanation] | None, Path]:
+    """Make the next version's files (`prestage`: the records are known, not yet their
+    text), send the sites to the index child and, while it finds their paths, explain them
+    statically (its sentences are added when it answers). Returns the sites with their
+    reach, the reach, the explanations made and the staged directory (where the child
+    writes `reach.json`)."""
+    contexts, carried, previous = found
+    staged = prestage(root, [*(c.record_id for c in contexts), *carried.lines], carried.lines)
+    try:
+        # the child writes `reach.json` into the staged directory itself
+        specs = [spec_of(c) for c in contexts]
+        job.send(specs, carried.lines, carried.provenance, sha, staged / REACH_FILE)
+        prepared = None
+        if analyzer[0] == "static" and len(contexts) <= PREPARE_LIMIT and request.jobs != 1:
+            prepared = {
+                c.record_id: explain_apart(c)
+                for c in contexts
+                if not reusable(c, previous, *analyzer)
+            }
+        # the child ends once it has sent `reached.document()`, which publishing takes
+        reached = job.wait()
+    except BaseException:
+        unstage(staged)
+        raise
+    contexts = [replace(c, reach=reached.reaches.get(c.record_id)) for c in contexts]
+    return contexts, reached, prepared, staged
 
 
 def _scan_or_carry(
@@ -309,6 +355,7 @@ class _Run:
     extra: dict[str, Any]
     reach: Reached | None = None
     prepared: Mapping[str, Explanation] | None = None  # static, made before the reach came
+    staged: Path | None = None  # the next version's directory, `prestage`d meanwhile
 
 
 def _explain_and_publish(
@@ -356,7 +403,7 @@ def _explain_and_publish(
         lines=made.lines,
         provenance_lines=made.provenance,
     )
-    publish(run.root, publication, previous, run.request.keep_versions)
+    publish(run.root, publication, previous, run.request.keep_versions, run.staged)
     made.provenance.close()
     return ExtractResult(
         run.root,

@@ -12,7 +12,9 @@ two sentences are added when it answers), so no core waits for the other side.
 The answer comes in two messages: first the reach of the sites the run sent (what its
 explanations need), then `reach.json`, whose rows for every record (the carried ones'
 paths found again) the child makes while the run explains and stages the records; the run
-takes the document last, when it writes `reach.json` (`Reached.document`).
+takes the document last, when it writes `reach.json` (`Reached.document`). Given the
+staged directory's path (`send(into=..)`), the child writes the file there itself and the
+second message only says it did: risingwave's 21 MB are not pickled, piped and written again.
 
 The child is forked before the run opens any reader, so it holds no pipe of the run's; it
 asks the kernel to kill it with the run (`die_with_parent`), and `close` ends it on any
@@ -34,8 +36,9 @@ from typing import Any
 
 from pipeline.core.orphans import die_with_parent
 from pipeline.core.progress import Progress
-from pipeline.core.reach import Reach, reach_to_json
-from pipeline.dataset.store import reach_file, reach_row
+from pipeline.core.reach import Reach, reach_json_text
+from pipeline.dataset import atomicdir
+from pipeline.dataset.store import reach_file
 from pipeline.scan.callerpaths import SiteSpec, reaches_of
 from pipeline.scan.callgraph import CallGraph
 from pipeline.scan.entrypatterns import EntryPattern
@@ -53,14 +56,18 @@ class IndexFailed(WorkerDied):
 @dataclass(frozen=True)
 class Reached:
     """The reach of the scanned sites by record id; `document()`: `reach.json` for every
-    record (waits for the child's second message, and says so if it died)."""
+    record (waits for the child's second message, and says so if it died), or None once the
+    child has written it where `send` said."""
 
     reaches: dict[str, Reach]
-    document: Callable[[], bytes]
+    document: Callable[[], bytes | None]
 
 
-# What the run sends: the scanned sites, the carried records' lines and provenance, the sha.
-_Request = tuple[list[SiteSpec], Mapping[str, str], Mapping[str, Mapping[str, Any]], str]
+# What the run sends: the scanned sites, the carried records' lines and provenance, the sha,
+# and where to write `reach.json` (None: send it).
+_Request = tuple[
+    list[SiteSpec], Mapping[str, str], Mapping[str, Mapping[str, Any]], str, Path | None
+]
 
 
 class ReachJob:
@@ -110,9 +117,13 @@ class ReachJob:
         carried_lines: Mapping[str, str],
         carried_provenance: Mapping[str, Mapping[str, Any]],
         sha: str,
+        into: Path | None = None,
     ) -> None:
-        """Send the sites whose reach is wanted; returns at once (`wait` gets the answer)."""
-        request: _Request = (specs, carried_lines, carried_provenance, sha)
+        """Send the sites whose reach is wanted; returns at once (`wait` gets the answer).
+
+        `into`: the child writes `reach.json` there (a staged directory's), and
+        `Reached.document()` says when with None; else the document comes as bytes."""
+        request: _Request = (specs, carried_lines, carried_provenance, sha, into)
         # The child reads only once its graph is built: a large request would block here.
         self._sender = threading.Thread(target=self._send, args=(request,), daemon=True)
         self._sender.start()
@@ -145,16 +156,16 @@ class ReachJob:
         except BaseException as exc:  # EOFError, OSError: it ended before it sent it
             later.set_exception(exc)
 
-    def _document(self, later: Future[Any]) -> bytes:
+    def _document(self, later: Future[Any]) -> bytes | None:
         try:
             answer = later.result()
         except (EOFError, OSError):
             raise self._died() from None
-        self._process.join(1)  # its work is done: it is ending
-        self.close()
+        # Its work is done and it is ending: not waited for here (a large index takes
+        # ~0.2 s to tear down), `close` reaps it when the run ends.
         if answer[0] == "error":
             raise answer[1]
-        return bytes(answer[1])
+        return None if answer[1] is None else bytes(answer[1])
 
     def _died(self) -> IndexFailed:
         self._process.join(5)
@@ -204,16 +215,17 @@ def _serve(
         early: _Request | None = conn.recv() if jobs == 1 else None
         graph = index_graph(git_dir, entries, cache_dir, jobs, advance, patterns)
         assert graph is not None  # the parent starts a job only with the index on
-        specs, lines, provenance, sha = early if early is not None else conn.recv()
+        specs, lines, provenance, sha, into = early if early is not None else conn.recv()
         found = _reaches_in_parts(graph, specs, jobs)
         # Meanwhile the run explains with `found` and stages the records (with `--jobs 1`,
         # one thing at a time: the document first).
         if jobs != 1 and not _answer(conn, ("ok", found)):
             return
-        shared: dict[int, Any] = {}  # a fn's paths converted once for all its sites
-        rows = {rid: reach_row(reach_to_json(reach, shared)) for rid, reach in found.items()}
-        rows.update(_rows_in_parts(graph, carried_specs(lines, provenance), jobs))
-        document = reach_file(reach_head(sha), rows)
+        rows = _rows_in_parts(graph, carried_specs(lines, provenance), jobs, found)
+        document: bytes | None = reach_file(reach_head(sha), rows)
+        if into is not None:  # 21 MB for risingwave: written here, not sent to be written
+            atomicdir.rewrite(into, document or b"")
+            document = None
         if jobs == 1 and not _answer(conn, ("ok", found)):
             return
         answer: tuple[Any, ...] = ("ok", document)
@@ -236,15 +248,13 @@ def _answer(conn: Connection, answer: tuple[Any, ...]) -> bool:
 PARALLEL_MIN = 500
 
 
-def _shares(
-    graph: CallGraph, specs: Sequence[SiteSpec], jobs: int | None, minimum: int
-) -> list[list[SiteSpec]]:
+def _shares(graph: CallGraph, specs: Sequence[SiteSpec], parts: int) -> list[list[SiteSpec]]:
     """The sites split for `map_forked` by enclosing fn, so that each fn's paths are still
     found once, in one part."""
     groups: dict[int | None, list[SiteSpec]] = {}
     for spec in specs:
         groups.setdefault(graph.enclosing(spec.path, spec.line), []).append(spec)
-    shares: list[list[SiteSpec]] = [[] for _ in range(parts_wanted(jobs, len(specs), minimum))]
+    shares: list[list[SiteSpec]] = [[] for _ in range(parts)]
     for group in sorted(groups.values(), key=len, reverse=True):
         min(shares, key=len).extend(group)
     return shares
@@ -256,28 +266,44 @@ def _reaches_in_parts(
     """The reach of each site by record id (the graph is built: each part is a fork that
     shares it)."""
     found: dict[str, Reach] = {}
-    for more in map_forked(
-        lambda share: reaches_of(share, graph), _shares(graph, specs, jobs, minimum)
-    ):
+    parts = parts_wanted(jobs, len(specs), minimum)
+    for more in map_forked(lambda share: reaches_of(share, graph), _shares(graph, specs, parts)):
         found.update(more)
     return found
 
 
 def _rows_in_parts(
-    graph: CallGraph, specs: Sequence[SiteSpec], jobs: int | None, minimum: int = PARALLEL_MIN
+    graph: CallGraph,
+    specs: Sequence[SiteSpec],
+    jobs: int | None,
+    found: Mapping[str, Reach] | None = None,
+    minimum: int = PARALLEL_MIN,
 ) -> dict[str, str]:
-    """The `reach.json` row of each site that has a reach, by record id."""
+    """The `reach.json` row of each site of `specs` that has a reach, and of each reach of
+    `found`, by record id. A part finds its sites' reaches and encodes them with its share of
+    `found` (the reaches of one fn's sites share their paths: they go together, encoded once)."""
+    found = found or {}
+    parts = parts_wanted(jobs, len(specs) + len(found), minimum)
+    shares = _shares(graph, specs, parts)
+    by_paths: dict[int, list[str]] = {}
+    for rid, reach in found.items():
+        by_paths.setdefault(id(reach.paths), []).append(rid)
+    made: list[list[str]] = [[] for _ in range(parts)]
+    load = [3 * len(share) for share in shares]  # a site to find weighs about 3 to encode
+    for group in sorted(by_paths.values(), key=len, reverse=True):
+        lightest = load.index(min(load))
+        made[lightest].extend(group)
+        load[lightest] += len(group)
     rows: dict[str, str] = {}
     for more in map_forked(
-        lambda share: _rows_of(graph, share), _shares(graph, specs, jobs, minimum)
+        lambda part: _rows_of(graph, shares[part], {rid: found[rid] for rid in made[part]}),
+        list(range(parts)),
     ):
         rows.update(more)
     return rows
 
 
-def _rows_of(graph: CallGraph, specs: list[SiteSpec]) -> dict[str, str]:
+def _rows_of(graph: CallGraph, specs: list[SiteSpec], found: Mapping[str, Reach]) -> dict[str, str]:
     shared: dict[int, Any] = {}  # a fn's paths converted once for all its sites
-    return {
-        rid: reach_row(reach_to_json(reach, shared))
-        for rid, reach in reaches_of(specs, graph).items()
-    }
+    reaches = {**found, **reaches_of(specs, graph)}
+    return {rid: reach_json_text(reach, shared) for rid, reach in reaches.items()}

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import shutil
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -54,8 +55,9 @@ class Publication:
     carried_provenance: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     # `reach.json`'s bytes (`reach_file`: how each record is reached; issue 10), or what
     # gives them, called once when the file is written, after the records are staged (the
-    # index child makes them meanwhile); None when no index was built.
-    reach: bytes | Callable[[], bytes] | None = None
+    # index child makes them meanwhile; it returns None once the child has written the file
+    # into the `prestage`d directory itself); None when no index was built.
+    reach: bytes | Callable[[], bytes | None] | None = None
     # Records and provenance already serialised (`compact_record`, `compact_json`), as an
     # extract of 200,000 files passes them: text takes a third of a model's memory.
     lines: Mapping[str, str] = field(default_factory=dict)
@@ -135,15 +137,46 @@ def _record_file(compact: str, version: str) -> bytes:
     return f'{{"record":{compact},"datasetVersion":{json.dumps(version)}}}\n'.encode()
 
 
+def prestage(root: Path, ids: Iterable[str], kept: Iterable[str]) -> Path:
+    """The next version's directory made ready but for its contents, for `publish` to finish
+    (`staged`): what takes the time is making files, not writing them (creating one costs up
+    to 40x rewriting one on this project's machines), so a run does it while it waits (for
+    its index). `ids`: the records the version will hold; `kept`: those whose live file it
+    keeps (SPEC 7), linked now. Each other record gets a file of the new tree's own, empty.
+    """
+    root.mkdir(parents=True, exist_ok=True)
+    atomicdir.recover(root)
+    staging = atomicdir.claim_staging(root)
+    try:
+        atomicdir.link_tree(root, staging, skip=set(_REWRITTEN))
+        _prepare_records(root / "records", staging / "records", ids, frozenset(kept))
+    except BaseException:
+        unstage(staging)
+        raise
+    return staging
+
+
+def unstage(staged: Path) -> None:
+    """A `prestage`d directory that will not be published, removed: a run that failed (a
+    full disk, say) gives its space back, as `publish` does."""
+    shutil.rmtree(staged, ignore_errors=True)
+
+
 def publish(
-    root: Path, publication: Publication, previous: Previous | None, keep: int | None = None
+    root: Path,
+    publication: Publication,
+    previous: Previous | None,
+    keep: int | None = None,
+    staged: Path | None = None,
 ) -> None:
     """Publish a new version of the dataset at `root`, atomically as seen by readers.
 
     `keep`: how many versions stay rebuildable (`--keep-versions`); None keeps all.
+    `staged`: what `prestage` made ready under the same lock, since nothing else wrote.
     """
     root.mkdir(parents=True, exist_ok=True)
-    atomicdir.recover(root)
+    if staged is None:
+        atomicdir.recover(root)
     # A view, not a copy: `publication.lines` may live on disk (`spill`). Carried lines win.
     made = {r.id: compact_record(r) for r in publication.records}  # each serialised once
     lines = Layered(publication.carried_lines, publication.lines, made)
@@ -159,7 +192,7 @@ def publish(
                 if delta is not None
                 else packer.submit(history.pack_chunks, history.jsonl_chunks(lines))
             )
-            staging = _stage(root, publication, previous, lines, entries)
+            staging = _stage(root, publication, lines, entries, staged)
             # An orphan version file (if we die before the exchange) is harmless: nothing lists it.
             atomicdir.write_atomic(root / "versions" / name, packed.result())
         (staging / "versions").mkdir(exist_ok=True)
@@ -212,54 +245,78 @@ def _version(
     return f"{publication.version}{history.SNAPSHOT}", None, entries
 
 
+# What each version writes; everything else in a dataset's directory is linked from the live one.
+REACH_FILE = "reach.json"
+_REWRITTEN = frozenset(("records", "records.jsonl", "manifest.json", REACH_FILE))
+
+
 def _stage(
     root: Path,
     publication: Publication,
-    previous: Previous | None,
     lines: Mapping[str, str],
     versions: list[dict[str, Any]],
+    staged: Path | None = None,
 ) -> Path:
-    """The next dataset directory, complete but for the new version file."""
+    """The next dataset directory, complete but for the new version file (`staged`: made
+    ready by `prestage`)."""
     version = publication.version
-
-    staging = atomicdir.claim_staging(root)
-    atomicdir.link_tree(
-        root, staging, skip={"records", "records.jsonl", "manifest.json", "reach.json"}
-    )
+    staging = staged
+    if staging is None:
+        staging = atomicdir.claim_staging(root)
+        atomicdir.link_tree(root, staging, skip=set(_REWRITTEN))
     _stage_records(root / "records", staging / "records", lines, publication.kept, version)
     atomicdir.rewrite(staging / "records.jsonl", history.jsonl_chunks(lines))
     atomicdir.rewrite(staging / "manifest.json", _manifest(publication, versions))
     reach = publication.reach
     if reach is not None:
-        atomicdir.rewrite(staging / "reach.json", reach if isinstance(reach, bytes) else reach())
+        body = reach if isinstance(reach, bytes) else reach()
+        if body is not None:  # else the index child wrote it there
+            atomicdir.rewrite(staging / REACH_FILE, body)
     return staging
 
 
 def _stage_records(
     live: Path, staged: Path, lines: Mapping[str, str], kept: frozenset[str], version: str
 ) -> None:
-    """`records/` of the next version: the kept records' live files linked, the others written.
+    """`records/` of the next version: the kept records' live files linked, the others
+    written (into files of the new tree's own, which `_prepare_records` makes)."""
+    writes = _prepare_records(live, staged, lines.keys(), kept)
+    staged_fd = os.open(staged, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for rid in writes:
+            # A file still shared with the live tree is replaced, never written through.
+            atomicdir.rewrite(f"{rid}.json", _record_file(lines[rid], version), dir_fd=staged_fd)
+    finally:
+        os.close(staged_fd)
+
+
+def _prepare_records(
+    live: Path, staged: Path, ids: Iterable[str], kept: frozenset[str]
+) -> list[str]:
+    """`records/` of the next version but for the contents; returns the ids to write.
 
     A kept record's file is the live one (same inode, same mtime, its `datasetVersion`
-    the version that wrote it): the staging directory, the previous version's tree, often
-    links it already, so the cost follows the change. A file shared with the live tree is
-    never written through. A record written anew takes, where there is one, a file that
-    only the staging tree holds and no longer needs (a retired record's, or one that the
-    live file replaces by a link), renamed: creating a file costs up to 40x renaming one
-    on some filesystems (0.2-0.6 ms against 0.016 ms on this project's machines).
+    the version that last wrote it): the staging directory, the previous version's tree,
+    often links it already, so the cost follows the change. Every other record has a file
+    that only the staging tree holds (its own already, else one that the tree no longer
+    needs renamed to its name: a retired record's, or one the live file replaces by a link;
+    else an empty one made): creating a file costs up to 40x renaming one on some
+    filesystems (0.2-0.6 ms against 0.016 ms on this project's machines). Whatever else is
+    there goes. Done twice (`prestage`, then `publish`), the second time finds it done.
     """
     staged.mkdir(exist_ok=True)
     live_inodes = {e.name: e.inode() for e in os.scandir(live)} if live.is_dir() else {}
-    present: dict[str, int] = {}
-    free: list[str] = []  # regular files of the staging tree alone that no record keeps
+    ids = list(ids)
     links = {}  # name -> the live inode it links
-    for rid in kept:
+    for rid in kept.intersection(ids):
         name = f"{rid}.json"
         inode = live_inodes.get(name)
-        if inode is not None and rid in lines:  # a kept record with no live file is written
+        if inode is not None:  # a kept record with no live file is written
             links[name] = inode
-    writes = [rid for rid in lines if f"{rid}.json" not in links]
+    writes = [rid for rid in ids if f"{rid}.json" not in links]
     written = {f"{rid}.json" for rid in writes}
+    present: dict[str, int] = {}
+    free: list[str] = []  # regular files of the staging tree alone that no record keeps
     for entry in os.scandir(staged):
         present[entry.name] = inode = entry.inode()
         if (
@@ -271,15 +328,19 @@ def _stage_records(
     staged_fd = os.open(staged, os.O_RDONLY | os.O_DIRECTORY)
     live_fd = os.open(live, os.O_RDONLY | os.O_DIRECTORY) if live_inodes else None
     try:
-        for rid in writes:
-            name = f"{rid}.json"
+        for name in sorted(written):
             inode = present.get(name)
-            if free and (inode is None or inode == live_inodes.get(name)):
+            if inode is not None and inode != live_inodes.get(name):
+                continue  # the tree's own file already
+            if free:
                 spare = free.pop()
                 os.rename(spare, name, src_dir_fd=staged_fd, dst_dir_fd=staged_fd)
-                del present[spare]
-            # A file still shared with the live tree is replaced, never written through.
-            atomicdir.rewrite(name, _record_file(lines[rid], version), dir_fd=staged_fd)
+                present[name] = present.pop(spare)
+                continue
+            if inode is not None:  # shared with the live tree: never written through
+                os.unlink(name, dir_fd=staged_fd)
+            os.close(os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666, dir_fd=staged_fd))
+            present[name] = -1
         for name, inode in links.items():
             if name in present:
                 if present[name] == inode:
@@ -292,6 +353,7 @@ def _stage_records(
         os.close(staged_fd)
         if live_fd is not None:
             os.close(live_fd)
+    return writes
 
 
 def _manifest(publication: Publication, versions: list[dict[str, Any]]) -> Iterator[bytes]:
