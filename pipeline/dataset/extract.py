@@ -34,6 +34,7 @@ from pipeline.dataset.ids import assign_ids
 from pipeline.dataset.lock import exclusive
 from pipeline.dataset.previous import Previous, load_previous
 from pipeline.dataset.reachjob import Reached, ReachJob
+from pipeline.dataset.records import check_code
 from pipeline.dataset.store import (
     REACH_FILE,
     Publication,
@@ -232,6 +233,9 @@ def _beside_the_index(
                 for c in contexts
                 if not reusable(c, previous, *analyzer)
             }
+            for c in contexts:  # and their code fields checked (the reach adds no code)
+                if c.record_id in prepared:
+                    check_code(prepared[c.record_id], c.site.file_path)
         # the child ends once it has sent `reached.document()`, which publishing takes
         reached = job.wait()
     except BaseException:

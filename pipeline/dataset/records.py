@@ -58,6 +58,12 @@ def build_record(
 CODE_ONLY_FIELDS = ("validationCode", "typeGuard", "tryCatchPattern")
 
 
+def check_code(explanation: Explanation, path: str) -> None:
+    """Check the code fields now (the checks are memoized): `build_record` then finds them
+    done. A run does it while its index runs, since no code field depends on the reach."""
+    _code_checked(explanation, path)
+
+
 def _code_checked(explanation: Explanation, path: str) -> dict[str, Any]:
     """The explanation's fields, a code field that does not parse nulled: never broken text."""
     fields = explanation.model_dump()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 import tree_sitter_rust
 from tree_sitter import Language, Node, Parser
@@ -21,6 +21,10 @@ def rust_parser() -> Parser:
     return Parser(_LANGUAGE)
 
 
+# Memoized: a run checks each record's code fields when it builds the record, and may
+# check them earlier (while its index runs: `records.check_code`); 5,757 distinct texts,
+# 1 MB, on risingwave.
+@lru_cache(maxsize=1 << 15)
 def parses_as_code(text: str) -> bool:
     """True when `text` parses, with no error or missing node, as items or as a fn body."""
     if not text.strip() or "\u2026" in text:
