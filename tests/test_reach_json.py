@@ -79,3 +79,18 @@ def test_empty_and_none_fields_are_left_out_but_zero_is_kept() -> None:
                              "signature": "fn f()", "call_line": 0}]}],
         "callers": 0,
     }  # fmt: skip
+
+
+def test_a_reach_sent_between_processes_comes_back_equal() -> None:
+    import pickle
+
+    hop = Hop("DdlController::drop", "src/ddl.rs", 12, "fn drop(&self)", candidates=("x",))
+    reach = Reach(
+        paths=(CallerPath((hop, hop), "rpc", "RPC `Ddl::drop`"),),
+        callers=2,
+        dependencies=(Dependency("deferred", "parameter", "deferred: bool", line=3),),
+        http_status=404,
+    )
+    back = pickle.loads(pickle.dumps(reach))
+    assert back == reach and type(back.paths[0].hops[1]) is Hop
+    assert back.paths[0].hops[0] is back.paths[0].hops[1]  # shared once, as sent

@@ -143,3 +143,19 @@ def _json(value: Any) -> Any:
 _FIELDS: dict[type, tuple[str, ...]] = {
     kind: tuple(f.name for f in fields(kind)) for kind in (Hop, CallerPath, Dependency, Reach)
 }
+
+
+def _pickled_by_fields(kind: type) -> None:
+    """Pickle `kind` as its constructor and field values: a run's reaches go to the run from
+    its index child (6,000 on risingwave, 0.36 s pickled and loaded with the slots
+    dataclass' own state protocol, 0.22 s this way)."""
+    names = _FIELDS[kind]
+
+    def reduce(self: Any) -> tuple[type, tuple[Any, ...]]:
+        return kind, tuple(getattr(self, name) for name in names)
+
+    kind.__reduce__ = reduce  # type: ignore[assignment,method-assign]
+
+
+for _kind in _FIELDS:
+    _pickled_by_fields(_kind)
