@@ -12,6 +12,7 @@ import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -102,3 +103,48 @@ def test_records_written_anew_take_the_files_the_spare_tree_no_longer_needs(
             assert spare_v2[f"{rid}.json"] == inode
             kept = json.loads((spare / f"{rid}.json").read_text())["datasetVersion"]
             assert kept == version
+
+
+def test_a_prestaged_version_makes_its_files_before_and_publishes_the_same_tree(
+    tmp_path: Path,
+) -> None:
+    """`prestage` (a run waiting for its index) makes the record files; `publish` then only
+    writes them, and what it publishes is what `publish` alone makes."""
+    from test_store import SHA1, SHA2, assert_whole, make_record, publication
+
+    from pipeline.dataset.previous import load_previous
+    from pipeline.dataset.store import prestage, publish
+
+    ids = [f"{n:016x}" for n in range(1, 7)]
+    first = publication("2026-01-01T00:00:00.000Z", SHA1, [make_record(r, "one") for r in ids])
+    later = [make_record(r, "two", SHA2) for r in ids[3:]] + [make_record("f" * 16, "new", SHA2)]
+    trees = {}
+    for name in ("alone", "prestaged"):
+        root = tmp_path / name / "acme" / "big"
+        publish(root, first, None)
+        previous = load_previous(root)
+        assert previous is not None
+        kept = {r: previous.records.raw[r] for r in ids[:3]}  # carried over, unchanged
+        second = replace(
+            publication("2026-01-02T00:00:00.000Z", SHA2, later),
+            carried_lines=kept,
+            carried_provenance={r: previous.provenance.raw[r] for r in kept},
+        )
+        staged = None
+        if name == "prestaged":
+            with creations() as created:
+                staged = prestage(root, [*kept, *(r.id for r in later)], kept)
+            assert len(created) == 4  # the 3 changed records' and the new one's: empty
+            assert all((staged / "records" / f"{r}.json").stat().st_size == 0 for r in ids[3:])
+        with creations() as created:
+            publish(root, second, previous, staged=staged)
+        assert len(created) == (0 if staged is not None else 4)  # made before, or now
+        assert_whole(root)
+        trees[name] = {p.name: p.read_bytes() for p in sorted((root / "records").iterdir())}
+        for rid in ids[:3]:  # kept: the first version's file, not rewritten
+            assert (
+                json.loads((root / "records" / f"{rid}.json").read_text())["datasetVersion"]
+                == "2026-01-01T00:00:00.000Z"
+            )
+        assert not list(root.parent.glob(".*staging*"))
+    assert trees["alone"] == trees["prestaged"]
