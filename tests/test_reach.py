@@ -1320,14 +1320,14 @@ def test_a_receiver_made_by_method_calls_has_the_type_those_methods_return() -> 
 def test_a_receiver_chain_splits_at_its_top_level_dots() -> None:
     from pipeline.scan.callgraph import _segments
 
-    assert _segments("self.a.get(x.y)?") == ["self", "a", "get(x.y)"]
-    assert _segments("Catalog::new(a, b).tables()") == ["Catalog::new(a, b)", "tables()"]
-    assert _segments("x.map(|r| r.len())") == ["x", "map(|r| r.len())"]
-    assert _segments("self.inner.poll(cx).await") == ["self", "inner", "poll(cx)", "await"]
-    assert _segments("a.b[0].c") == []  # an index: no method of the chain says its type
-    assert _segments("(a + b).c") == ["(a + b)", "c"]
-    assert _segments("self.a.get(x …") == []  # cut short by the index
-    assert _segments("a.b)") == [] and _segments("") == []
+    assert _segments("self.a.get(x.y)?") == ("self", "a", "get(x.y)")
+    assert _segments("Catalog::new(a, b).tables()") == ("Catalog::new(a, b)", "tables()")
+    assert _segments("x.map(|r| r.len())") == ("x", "map(|r| r.len())")
+    assert _segments("self.inner.poll(cx).await") == ("self", "inner", "poll(cx)", "await")
+    assert _segments("a.b[0].c") == ()  # an index: no method of the chain says its type
+    assert _segments("(a + b).c") == ("(a + b)", "c")
+    assert _segments("self.a.get(x …") == ()  # cut short by the index
+    assert _segments("a.b)") == () and _segments("") == ()
 
 
 def test_a_trait_typed_value_has_its_supertraits_methods_and_dispatches_them() -> None:

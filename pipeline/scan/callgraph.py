@@ -13,7 +13,7 @@ import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from pipeline.core.index import CALLED_TYPE, Call, Definition, FileIndex
@@ -119,6 +119,7 @@ class _Tables:
         self.free: dict[str, list[int]] = defaultdict(list)
         self.methods: dict[tuple[str, str], list[int]] = defaultdict(list)
         self.by_method_name: dict[str, list[int]] = defaultdict(list)
+        self._with_self: dict[str, tuple[int, ...]] = {}  # `methods_named`, once per name
         self.traits_of: dict[str, set[str]] = defaultdict(set)
         self.fields: dict[tuple[str, str], str] = {}
         self.rpc: dict[str, list[int]] = defaultdict(list)
@@ -191,6 +192,15 @@ class _Tables:
                 for _, d in graph.named.get(("struct", owner), [])
             ):
                 self.deref[owner] = ""
+
+    def methods_named(self, name: str) -> tuple[int, ...]:
+        """The methods (with `self`) of any type that have this name."""
+        found = self._with_self.get(name)
+        if found is None:
+            found = self._with_self[name] = tuple(
+                n for n in self.by_method_name.get(name, ()) if self.nodes[n].definition.has_self
+            )
+        return found
 
     def returned(self, called: str) -> str | None:
         """The type `let x = f(..)` or `let x = y.m(..)` gives x (`called`: `f`, `a::f`, `y.m`):
@@ -524,9 +534,7 @@ def _resolve(
             return "rpc", tables.rpc[name][:MAX_CANDIDATES]
         if name in STD_METHODS:
             return "name", []
-        found = [
-            n for n in tables.by_method_name.get(name, []) if graph.nodes[n].definition.has_self
-        ]
+        found = list(tables.methods_named(name))
         if qualifier.startswith("self.") and owner:  # another object than `self`: not its methods
             found = [n for n in found if graph.nodes[n].definition.owner != owner]
         found = _narrow(graph, node, _named_after(graph, qualifier, found), call, strict=True)
@@ -752,12 +760,13 @@ def _receiver_type(
 _SAME_VALUE = frozenset(("clone", "as_ref", "as_mut", "borrow", "borrow_mut", "unwrap", "expect"))
 
 
-def _segments(qualifier: str) -> list[str]:
+@lru_cache(maxsize=1 << 16)  # receivers repeat (`self.inner`, `self.catalog_reader.read_guard()`)
+def _segments(qualifier: str) -> tuple[str, ...]:
     """A receiver's text split at its top-level dots, each `?` dropped: `self.a.get(x.y)?`
-    -> [self, a, get(x.y)]; [] for a text the index cut short or that is not such a chain
+    -> (self, a, get(x.y)); () for a text the index cut short or that is not such a chain
     (a closure, a literal, a macro, an index)."""
     if "…" in qualifier or not qualifier:
-        return []
+        return ()
     if any(char in qualifier for char in "([{)]}"):
         cuts, depth = [], 0
         for at, char in enumerate(qualifier):
@@ -766,11 +775,11 @@ def _segments(qualifier: str) -> list[str]:
             elif char in ")]}":
                 depth -= 1
                 if depth < 0:
-                    return []
+                    return ()
             elif char == "." and depth == 0:
                 cuts.append(at)
         if depth:
-            return []
+            return ()
         out = [
             qualifier[a + 1 : b] for a, b in zip([-1, *cuts], [*cuts, len(qualifier)], strict=True)
         ]
@@ -780,8 +789,8 @@ def _segments(qualifier: str) -> list[str]:
     for segment in out[1:]:  # each a field or a method call: `name` or `name(..)`
         name, paren, _ = segment.partition("(")
         if not name.isidentifier() or (paren and not segment.endswith(")")):
-            return []
-    return out
+            return ()
+    return tuple(out)
 
 
 def _associated_call(tables: _Tables, head: str, variables: Mapping[str, str]) -> str | None:
