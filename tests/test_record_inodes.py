@@ -113,7 +113,7 @@ def test_a_prestaged_version_makes_its_files_before_and_publishes_the_same_tree(
     from test_store import SHA1, SHA2, assert_whole, make_record, publication
 
     from pipeline.dataset.previous import load_previous
-    from pipeline.dataset.store import prestage, publish
+    from pipeline.dataset.store import prestage, prestage_records, publish
 
     ids = [f"{n:016x}" for n in range(1, 7)]
     first = publication("2026-01-01T00:00:00.000Z", SHA1, [make_record(r, "one") for r in ids])
@@ -133,7 +133,8 @@ def test_a_prestaged_version_makes_its_files_before_and_publishes_the_same_tree(
         staged = None
         if name == "prestaged":
             with creations() as created:
-                staged = prestage(root, [*kept, *(r.id for r in later)], kept)
+                staged = prestage(root)
+                prestage_records(root, staged, [*kept, *(r.id for r in later)], kept)
             assert len(created) == 4  # the 3 changed records' and the new one's: empty
             assert all((staged / "records" / f"{r}.json").stat().st_size == 0 for r in ids[3:])
         with creations() as created:

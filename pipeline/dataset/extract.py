@@ -41,6 +41,7 @@ from pipeline.dataset.store import (
     dataset_dir,
     new_version,
     prestage,
+    prestage_records,
     publish,
     unstage,
 )
@@ -202,7 +203,7 @@ def _run_locked(
                 run, previous, make_analyzer, analyzer_name, analyzer_version
             )
         except BaseException:
-            if staged is not None:  # not published: the next run's spare
+            if staged is not None:  # not published: dropped, its space given back
                 unstage(staged)
             raise
 
@@ -215,17 +216,19 @@ def _beside_the_index(
     analyzer: tuple[str, str | None],
     sha: str,
 ) -> tuple[list[SiteContext], Reached, dict[str, Explanation] | None, Path]:
-    """Make the next version's files (`prestage`: the records are known, not yet their
-    text), send the sites to the index child and, while it finds their paths, explain them
-    statically (its sentences are added when it answers). Returns the sites with their
+    """Claim the next version's directory (`prestage`), send the sites to the index child
+    and, while it finds their paths, make the record files (the records are known, not yet
+    their text) and explain the sites statically (its sentences are added when it answers). Returns the sites with their
     reach, the reach, the explanations made and the staged directory (where the child
     writes `reach.json`)."""
     contexts, carried, previous = found
-    staged = prestage(root, [*(c.record_id for c in contexts), *carried.lines], carried.lines)
+    staged = prestage(root)
     try:
         # the child writes `reach.json` into the staged directory itself
         specs = [spec_of(c) for c in contexts]
         job.send(specs, carried.lines, carried.provenance, sha, staged / REACH_FILE)
+        ids = [*(c.record_id for c in contexts), *carried.lines]
+        prestage_records(root, staged, ids, carried.lines)
         prepared = None
         if analyzer[0] == "static" and len(contexts) <= PREPARE_LIMIT and request.jobs != 1:
             prepared = {

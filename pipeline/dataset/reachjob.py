@@ -222,9 +222,10 @@ def _serve(
         if jobs != 1 and not _answer(conn, ("ok", found)):
             return
         rows = _rows_in_parts(graph, carried_specs(lines, provenance), jobs, found)
-        document: bytes | None = reach_file(reach_head(sha), rows)
+        body = reach_file(reach_head(sha), rows)
+        document: bytes | None = body
         if into is not None:  # 21 MB for risingwave: written here, not sent to be written
-            atomicdir.rewrite(into, document or b"")
+            atomicdir.rewrite(into, body)
             document = None
         if jobs == 1 and not _answer(conn, ("ok", found)):
             return

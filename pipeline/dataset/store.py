@@ -137,23 +137,28 @@ def _record_file(compact: str, version: str) -> bytes:
     return f'{{"record":{compact},"datasetVersion":{json.dumps(version)}}}\n'.encode()
 
 
-def prestage(root: Path, ids: Iterable[str], kept: Iterable[str]) -> Path:
-    """The next version's directory made ready but for its contents, for `publish` to finish
-    (`staged`): what takes the time is making files, not writing them (creating one costs up
-    to 40x rewriting one on this project's machines), so a run does it while it waits (for
-    its index). `ids`: the records the version will hold; `kept`: those whose live file it
-    keeps (SPEC 7), linked now. Each other record gets a file of the new tree's own, empty.
-    """
+def prestage(root: Path) -> Path:
+    """The next version's directory, claimed ahead of `publish` (`staged`): the spare tree
+    or a new one, the live tree's other files linked in. `prestage_records` then makes its
+    record files; a run does both while it waits (for its index)."""
     root.mkdir(parents=True, exist_ok=True)
     atomicdir.recover(root)
     staging = atomicdir.claim_staging(root)
     try:
         atomicdir.link_tree(root, staging, skip=set(_REWRITTEN))
-        _prepare_records(root / "records", staging / "records", ids, frozenset(kept))
     except BaseException:
         unstage(staging)
         raise
     return staging
+
+
+def prestage_records(root: Path, staged: Path, ids: Iterable[str], kept: Iterable[str]) -> None:
+    """The record files of a `prestage`d directory, but for their contents: what takes the
+    time is making files, not writing them (creating one costs up to 40x rewriting one on
+    this project's machines). `ids`: the records the version will hold; `kept`: those whose
+    live file it keeps (SPEC 7), linked now. Each other record gets a file of the new tree's
+    own, empty; `publish` writes it."""
+    _prepare_records(root / "records", staged / "records", ids, frozenset(kept))
 
 
 def unstage(staged: Path) -> None:
