@@ -184,13 +184,16 @@ def _run_locked(
         if previous is not None:
             contexts = _permanent_ids(contexts, previous, carried, listing)
         # After the ids are settled: reach.json is keyed by the ids that are published.
-        reached, prepared, staged = None, None, None
-        if job is not None:
-            analyzer = (analyzer_name, analyzer_version)
-            contexts, reached, prepared, staged = _beside_the_index(
-                job, request, root, (contexts, carried, previous), analyzer, sha
-            )
+        reached, prepared = None, None
+        # The next version's directory, claimed while the index runs (`_beside_the_index`);
+        # whatever fails from here on drops it, its space given back.
+        staged = prestage(root) if job is not None else None
         try:
+            if job is not None and staged is not None:
+                analyzer = (analyzer_name, analyzer_version)
+                contexts, reached, prepared = _beside_the_index(
+                    job, request, (root, staged), (contexts, carried, previous), analyzer, sha
+                )
             counts = counts_of(scanned, contexts, listed_count(listing))
             _count_carried(counts, carried, previous)
             kept = {k: v for k, v in settings.items() if v is not None}  # no `entries`: no key
@@ -203,7 +206,7 @@ def _run_locked(
                 run, previous, make_analyzer, analyzer_name, analyzer_version
             )
         except BaseException:
-            if staged is not None:  # not published: dropped, its space given back
+            if staged is not None:
                 unstage(staged)
             raise
 
@@ -211,41 +214,32 @@ def _run_locked(
 def _beside_the_index(
     job: ReachJob,
     request: ExtractRequest,
-    root: Path,
+    dirs: tuple[Path, Path],
     found: tuple[list[SiteContext], Carried, Previous | None],
     analyzer: tuple[str, str | None],
     sha: str,
-) -> tuple[list[SiteContext], Reached, dict[str, Explanation] | None, Path]:
-    """Claim the next version's directory (`prestage`), send the sites to the index child
-    and, while it finds their paths, make the record files (the records are known, not yet
-    their text) and explain the sites statically (its sentences are added when it answers). Returns the sites with their
-    reach, the reach, the explanations made and the staged directory (where the child
-    writes `reach.json`)."""
-    contexts, carried, previous = found
-    staged = prestage(root)
-    try:
-        # the child writes `reach.json` into the staged directory itself
-        specs = [spec_of(c) for c in contexts]
-        job.send(specs, carried.lines, carried.provenance, sha, staged / REACH_FILE)
-        ids = [*(c.record_id for c in contexts), *carried.lines]
-        prestage_records(root, staged, ids, carried.lines)
-        prepared = None
-        if analyzer[0] == "static" and len(contexts) <= PREPARE_LIMIT and request.jobs != 1:
-            prepared = {
-                c.record_id: explain_apart(c)
-                for c in contexts
-                if not reusable(c, previous, *analyzer)
-            }
-            for c in contexts:  # and their code fields checked (the reach adds no code)
-                if c.record_id in prepared:
-                    check_code(prepared[c.record_id], c.site.file_path)
-        # the child ends once it has sent `reached.document()`, which publishing takes
-        reached = job.wait()
-    except BaseException:
-        unstage(staged)
-        raise
+) -> tuple[list[SiteContext], Reached, dict[str, Explanation] | None]:
+    """Send the sites to the index child and, while it finds their paths, make the record
+    files (the records are known, not yet their text) and explain the sites statically,
+    their code fields checked (the reach adds a sentence, no code). `dirs`: the dataset's
+    directory and the next version's, `prestage`d, where the child writes `reach.json`.
+    Returns the sites with their reach, the reach and the explanations made."""
+    (root, staged), (contexts, carried, previous) = dirs, found
+    specs = [spec_of(c) for c in contexts]
+    job.send(specs, carried.lines, carried.provenance, sha, staged / REACH_FILE)
+    ids = [*(c.record_id for c in contexts), *carried.lines]
+    prestage_records(root, staged, ids, carried.lines)
+    prepared = None
+    if analyzer[0] == "static" and len(contexts) <= PREPARE_LIMIT and request.jobs != 1:
+        prepared = {}
+        for c in contexts:
+            if not reusable(c, previous, *analyzer):
+                prepared[c.record_id] = explanation = explain_apart(c)
+                check_code(explanation, c.site.file_path)
+    # the child ends once it has sent `reached.document()`, which publishing takes
+    reached = job.wait()
     contexts = [replace(c, reach=reached.reaches.get(c.record_id)) for c in contexts]
-    return contexts, reached, prepared, staged
+    return contexts, reached, prepared
 
 
 def _scan_or_carry(

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import functools
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 # Methods of std types that a same-named method of the repository would shadow when the
 # receiver's type is unknown: a bare-name match on these is a guess, not a resolution.
@@ -93,9 +92,9 @@ def crate_name(crate: str) -> str:
     return crate.rsplit("/", 1)[-1].replace("-", "_")
 
 
-@functools.lru_cache(maxsize=4096)
+@lru_cache(maxsize=4096)
 def generic_parts(text: str) -> tuple[str, tuple[str, ...]]:
-    """`Result<Vec<A>, B>` -> ("Result", ["Vec<A>", "B"]); spaces inside a type are kept."""
+    """`Result<Vec<A>, B>` -> ("Result", ("Vec<A>", "B")); spaces inside a type are kept."""
     text = re.sub(r"\s+", " ", text).strip()
     if "<" not in text or not text.endswith(">"):
         return text, ()
