@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -69,6 +70,15 @@ BASE: dict[str, str | bytes | None] = {
     "src/meta/src/catalog.rs": rust_file("catalog", CATALOG),
 }
 BASE_SITES = len(BARRIER) + len(CATALOG)
+
+
+def undated(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A record with the commit its reach sentences name left out (`reach_text`): an
+    explanation kept for unchanged content names the commit it was written at."""
+    return {k: _COMMIT.sub("At commit", v) if isinstance(v, str) else v for k, v in record.items()}
+
+
+_COMMIT = re.compile(r"\bAt commit [0-9a-f]{10}\b")
 
 
 def cli(*args: str | Path, env: Mapping[str, str] | None = None) -> Result:

@@ -432,13 +432,15 @@ def test_the_path_is_used_in_the_static_text_the_page_and_explain_json(
     out, site = tmp_path / "out", tmp_path / "site"
     record = extracted_record(repo, sha, "o/ws", tmp_path, "engine is read-only")
     assert record["triggerScenarios"].endswith(
-        " Reached from statement `Statement::Insert` or `Statement::Upsert`: `handle` ->"
+        f" At commit {sha[:10]} it is reached from statement `Statement::Insert` or"
+        " `Statement::Upsert`: `handle` ->"
         " `handle_insert` -> "
         "`Engine::write` -> `Engine::check`. The conditions depend on `self.read_only` "
         "(field `pub read_only: bool`: Refuse every write.)."
     )
     assert record["commonSituations"].endswith(
-        " Users meet it through statement `Statement::Insert` or `Statement::Upsert`,"
+        f" At commit {sha[:10]}, users meet it through statement `Statement::Insert` or"
+        " `Statement::Upsert`,"
         " subcommand `put` (`Opts::Put`), "
         "RPC `KvService::put_key`."
     )
@@ -454,6 +456,51 @@ def test_the_path_is_used_in_the_static_text_the_page_and_explain_json(
     assert match["id"] == record["id"]
     hops = [h["name"] for h in match["reach"]["paths"][0]["hops"]]
     assert hops == ["handle", "handle_insert", "Engine::write", "Engine::check"]
+
+
+GUARDED = {
+    "Cargo.toml": '[package]\nname = "gate"\n',
+    "src/lib.rs": "pub mod api;\nmod guard;\n",
+    "src/guard.rs": (
+        "pub(crate) fn check(flag: bool) -> anyhow::Result<()> {\n"
+        "    if flag {\n"
+        '        anyhow::bail!("the gate refused the request");\n'
+        "    }\n"
+        "    Ok(())\n"
+        "}\n"
+    ),
+}
+
+
+def api(name: str) -> str:
+    """`src/api.rs`: one public fn, `name`, that calls the guarded `check`."""
+    return f"use crate::guard::check;\n\npub fn {name}(flag: bool) -> anyhow::Result<()> {{\n    check(flag)\n}}\n"
+
+
+def test_a_kept_explanation_dates_its_path_and_the_page_shows_the_current_one(
+    tmp_path: Path,
+) -> None:
+    """SPEC 7 keeps the record of an unchanged file as it was; its caller changed elsewhere.
+    The static text says at which commit its path held, `reach.json` and the page give the
+    path at the dataset's commit: the two never contradict each other."""
+    repo = GitRepo.init(tmp_path / "src")
+    first = repo.commit({**GUARDED, "src/api.rs": api("open_gate")})
+    before = extracted_record(repo, first, "o/gate", tmp_path, "the gate refused")
+    assert (
+        f" At commit {first[:10]} it is reached from public API `api::open_gate`: `open_gate` ->"
+        " `check`. The conditions depend on `flag`"
+    ) in before["triggerScenarios"]
+    second = repo.commit({"src/api.rs": api("enter")})
+    result = cli("regenerate", "--repo", "o/gate", "--ref", second, "--out", str(tmp_path / "out"),
+                 "--cache", str(tmp_path / "c"), "--jobs", "1")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    root = tmp_path / "out" / "o" / "gate"
+    kept = json.loads((root / "records" / f"{before['id']}.json").read_text())["record"]
+    assert kept == before  # not rewritten: its file is unchanged (SPEC 7)
+    reach = reach_from_json(json.loads((root / "reach.json").read_text())["records"][kept["id"]])
+    assert [h.name for h in reach.paths[0].hops] == ["enter", "check"]
+    section = reach_section(tmp_path / "out", tmp_path / "site", kept)
+    assert "<code>api::enter</code>" in section and "open_gate" not in section
 
 
 def test_an_index_is_a_function_of_the_bytes_in_document_order() -> None:
@@ -836,7 +883,8 @@ def test_a_built_variant_is_named_in_the_static_text_and_the_page(tmp_path: Path
     sha, record = committed_and_extracted(files, "o/kv", tmp_path, "store is full")
     out, site = tmp_path / "out", tmp_path / "site"
     assert record["triggerScenarios"].endswith(
-        " `StoreError::Full` is built in one function, `put` at src/store.rs:7, reached from"
+        f" At commit {sha[:10]}, `StoreError::Full` is built in one function, `put` at"
+        " src/store.rs:7, reached from"
         " `main` (fn main): `main` -> `put`."
     )
     section = reach_section(out, site, record)
@@ -1200,10 +1248,11 @@ def test_generic_bounds_are_read_from_the_signature() -> None:
 
 def test_a_dispatched_hop_is_named_in_the_static_text_and_the_page(tmp_path: Path) -> None:
     files = {"Cargo.toml": '[package]\nname = "sink"\n', "src/lib.rs": SINKS}
-    _, record = committed_and_extracted(files, "o/sink", tmp_path, "kafka needs a topic")
+    sha, record = committed_and_extracted(files, "o/sink", tmp_path, "kafka needs a topic")
     out, site = tmp_path / "out", tmp_path / "site"
     assert record["triggerScenarios"].endswith(
-        "Reached from public API `by_dyn`: `by_dyn` -> `Kafka::validate`"
+        f"At commit {sha[:10]} it is reached from public API `by_dyn`: `by_dyn` ->"
+        " `Kafka::validate`"
         " (called as `Sink::validate`, one of 3 impls)."
     )
     section = reach_section(out, site, record)

@@ -1,4 +1,12 @@
-"""Sentences about how a site is reached, for the static analyzer (from `SiteContext.reach`)."""
+"""Sentences about how a site is reached, for the static analyzer (from `SiteContext.reach`).
+
+Each names the commit its facts hold at. A caller path is a fact of the whole repository:
+an edit anywhere may change it while the site's own content stays, and SPEC 7 keeps the
+explanation of unchanged content (its file's record is not even rewritten). So the text
+says when it was true ("At commit 448c6570b1 it is reached from ..."), and the page's
+"How you get here" and `reach.json` give the path at the dataset's commit; the two never
+contradict each other, one is dated.
+"""
 
 from __future__ import annotations
 
@@ -20,20 +28,26 @@ def _hop_text(hop: Hop) -> str:
     return text
 
 
-def trigger_sentence(reach: Reach | None) -> str | None:
-    """The path from an entry point, and where the conditions' values come from."""
+def commit_label(sha: str) -> str:
+    """How a sentence names the commit it holds at: `At commit 448c6570b1`."""
+    return f"At commit {sha[:10]}"
+
+
+def trigger_sentence(reach: Reach | None, sha: str) -> str | None:
+    """The path from an entry point, and where the conditions' values come from, at `sha`."""
     if reach is None:
         return None
+    at = commit_label(sha)
     parts: list[str] = []
     if reach.built and reach.paths:
-        parts.append(_built_sentence(reach.built, reach.callers, reach.paths[0]))
+        parts.append(f"{at}, {_built_sentence(reach.built, reach.callers, reach.paths[0])}")
     elif reach.paths:
         best = reach.paths[0]
         if best.entry_label:
-            parts.append(f"Reached from {best.entry_label}: {path_text(best)}.")
+            parts.append(f"{at} it is reached from {best.entry_label}: {path_text(best)}.")
         else:
             parts.append(
-                f"Called through {path_text(best)} (no entry point found within "
+                f"{at} it is called through {path_text(best)} (no entry point found within "
                 f"{len(best.hops)} calls)."
             )
     sources = [
@@ -41,7 +55,8 @@ def trigger_sentence(reach: Reach | None) -> str | None:
         for d in reach.dependencies
     ]
     if sources:
-        parts.append("The conditions depend on " + "; ".join(sources) + ".")
+        depend = "The conditions depend on " if parts else f"{at} the conditions depend on "
+        parts.append(depend + "; ".join(sources) + ".")
     return " ".join(parts) or None
 
 
@@ -62,17 +77,20 @@ def _built_sentence(built: str, builders: int, best: CallerPath) -> str:
     return f"{head}, called through {path_text(best)} (no entry point found within {len(best.hops)} calls)."
 
 
-def situation_sentence(reach: Reach | None) -> str | None:
-    """Which user-facing entry points lead here, and how the error reaches the user."""
+def situation_sentence(reach: Reach | None, sha: str) -> str | None:
+    """Which user-facing entry points lead here, and how the error reaches the user, at
+    `sha`."""
     if reach is None:
         return None
+    at = commit_label(sha)
     parts: list[str] = []
     labels = list(dict.fromkeys(p.entry_label for p in reach.paths if p.entry_label))
     if labels:
-        parts.append("Users meet it through " + ", ".join(labels) + ".")
+        parts.append(f"{at}, users meet it through " + ", ".join(labels) + ".")
     if reach.conversion:
         status = f" (HTTP {reach.http_status})" if reach.http_status else ""
-        parts.append(f"It reaches the client through {reach.conversion}{status}.")
+        lead = "It reaches" if parts else f"{at} it reaches"
+        parts.append(f"{lead} the client through {reach.conversion}{status}.")
     return " ".join(parts) or None
 
 

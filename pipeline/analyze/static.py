@@ -20,7 +20,7 @@ from pipeline.core.reach import Reach
 from pipeline.languages import language_of
 
 # Bump when the wording changes, so that reused explanations are rewritten.
-STATIC_VERSION = "static-13"
+STATIC_VERSION = "static-14"
 
 _STRATEGY_BY_CLASS: dict[str, HandlingStrategy] = {
     "configuration-error": "configuration",
@@ -72,7 +72,7 @@ class StaticAnalyzer:
             yield Analysis(
                 record_id=context.record_id,
                 content_hash=context.content_hash,
-                explanation=with_reach(apart, context.reach),
+                explanation=with_reach(apart, context.reach, context.sha),
                 analyzer="static",
                 prompt_version=STATIC_VERSION,
             )
@@ -80,12 +80,13 @@ class StaticAnalyzer:
 
 def explain(context: SiteContext) -> Explanation:
     """The static explanation of one site."""
-    return with_reach(explain_apart(context), context.reach)
+    return with_reach(explain_apart(context), context.reach, context.sha)
 
 
-def with_reach(apart: Explanation, reach: Reach | None) -> Explanation:
-    """An explanation of `explain_apart` with the index's sentences added (issue 10)."""
-    trigger, situation = trigger_sentence(reach), situation_sentence(reach)
+def with_reach(apart: Explanation, reach: Reach | None, sha: str) -> Explanation:
+    """An explanation of `explain_apart` with the index's sentences added (issue 10), dated:
+    they hold at `sha` (`reach_text`)."""
+    trigger, situation = trigger_sentence(reach, sha), situation_sentence(reach, sha)
     if not trigger and not situation:
         return apart
     return apart.model_copy(
