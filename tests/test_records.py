@@ -178,6 +178,11 @@ ERROR_RS = "pub type MetaResult<T> = std::result::Result<T, MetaError>;\n"
             {"src/lib.rs": 'fn f() -> Result<(), Status> { Err(Status::not_found("no such row")) }\n'},
             "no such row", "Status", id="Result<(), Status>",
         ),
+        pytest.param(
+            {"src/lib.rs": 'fn f() -> Result<Box<dyn Fn(u8) -> u8>, PlanError> {\n'
+                           '    bail!("no plan for {x}")\n}\n'},
+            "no plan for {x}", "PlanError", id="an-arrow-inside-the-ok-type-closes-nothing",
+        ),
     ],
 )  # fmt: skip
 def test_error_class(files: dict[str, str], message: str, error_class: str | None) -> None:

@@ -94,7 +94,8 @@ def crate_name(crate: str) -> str:
 
 @lru_cache(maxsize=4096)
 def generic_parts(text: str) -> tuple[str, tuple[str, ...]]:
-    """`Result<Vec<A>, B>` -> ("Result", ("Vec<A>", "B")); spaces inside a type are kept."""
+    """`Result<Vec<A>, B>` -> ("Result", ("Vec<A>", "B")); spaces inside a type are kept.
+    The `>` of an arrow (`Box<dyn Fn() -> T>`) closes nothing."""
     text = re.sub(r"\s+", " ", text).strip()
     if "<" not in text or not text.endswith(">"):
         return text, ()
@@ -104,7 +105,7 @@ def generic_parts(text: str) -> tuple[str, tuple[str, ...]]:
     for ch in inner:
         if ch in "<([":
             depth += 1
-        elif ch in ">)]":
+        elif ch in ">)]" and not (ch == ">" and current.endswith("-")):
             depth -= 1
         if ch == "," and depth == 0:
             args.append(current.strip())
