@@ -34,7 +34,6 @@ import argparse
 import json
 import os
 import pstats
-import re
 import statistics
 import sys
 import tempfile
@@ -53,6 +52,7 @@ from bench.common import (
     standalone,
     workdir,
 )
+from pipeline.analyze.reach_text import undated
 
 TARGET = 0.35
 TIMES = ("analyzedAt", "contentChangedAt")
@@ -103,13 +103,9 @@ def published(out: Path, repo: str) -> dict[str, Any]:
     return {"records": records, "provenance": provenance, "files": data["files"], "reach": reach}
 
 
-_COMMIT = re.compile(r"\bAt commit [0-9a-f]{10}\b")
-
-
-def undated(record: dict[str, Any]) -> dict[str, Any]:
-    """A record with the commit its reach sentences name left out (`reach_text`): a kept
-    explanation names the commit it was written at, and reads otherwise only if more changed."""
-    return {k: _COMMIT.sub("At commit", v) if isinstance(v, str) else v for k, v in record.items()}
+def undated_record(record: dict[str, Any]) -> dict[str, Any]:
+    """A record with the commits its reach sentences name left out (`undated`)."""
+    return {k: undated(v) if isinstance(v, str) else v for k, v in record.items()}
 
 
 def compare(regenerated: dict[str, Any], cold: dict[str, Any]) -> tuple[bool, int]:
@@ -127,7 +123,7 @@ def compare(regenerated: dict[str, Any], cold: dict[str, Any]) -> tuple[bool, in
         facts = [regenerated["provenance"][rid].get(k) for k in PROVENANCE]
         if facts != [cold["provenance"][rid].get(k) for k in PROVENANCE]:
             return False, kept
-        if undated(record) == undated(new[rid]):
+        if undated_record(record) == undated_record(new[rid]):
             continue
         outside = {k for k in record if record[k] != new[rid][k]} - set(EXPLANATION)
         if outside:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,6 +20,7 @@ import pytest
 from click.testing import CliRunner, Result
 from llm_server import Reply, answer
 
+from pipeline.analyze.reach_text import undated
 from pipeline.cli import main
 
 REPO = "acme/widgets"
@@ -72,13 +72,10 @@ BASE: dict[str, str | bytes | None] = {
 BASE_SITES = len(BARRIER) + len(CATALOG)
 
 
-def undated(record: Mapping[str, Any]) -> dict[str, Any]:
-    """A record with the commit its reach sentences name left out (`reach_text`): an
+def undated_record(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A record with the commits its reach sentences name left out (`undated`): an
     explanation kept for unchanged content names the commit it was written at."""
-    return {k: _COMMIT.sub("At commit", v) if isinstance(v, str) else v for k, v in record.items()}
-
-
-_COMMIT = re.compile(r"\bAt commit [0-9a-f]{10}\b")
+    return {k: undated(v) if isinstance(v, str) else v for k, v in record.items()}
 
 
 def cli(*args: str | Path, env: Mapping[str, str] | None = None) -> Result:

@@ -18,7 +18,7 @@ from regen_fixtures import (
     records,
     regenerate,
     rust_file,
-    undated,
+    undated_record,
 )
 
 LIB_RS = "src/meta/src/lib.rs"
@@ -35,7 +35,7 @@ def by_place(out: Path) -> dict[tuple[str, int], dict[str, Any]]:
     history = {"id", "analyzedSha", "githubUrl", "analyzedAt", "contentChangedAt"}
     return {
         (r["filePath"], r["lineNumber"]): {k: v for k, v in r.items() if k not in history}
-        for r in map(undated, records(out).values())
+        for r in map(undated_record, records(out).values())
     }
 
 

@@ -10,6 +10,8 @@ contradict each other, one is dated.
 
 from __future__ import annotations
 
+import re
+
 from pipeline.core.reach import CallerPath, Hop, Reach
 
 
@@ -31,6 +33,15 @@ def _hop_text(hop: Hop) -> str:
 def commit_label(sha: str) -> str:
     """How a sentence names the commit it holds at: `At commit 448c6570b1`."""
     return f"At commit {sha[:10]}"
+
+
+def undated(text: str) -> str:
+    """`text` with the commits its sentences name left out: an explanation kept since an
+    earlier commit and one written today compare equal when only their dates differ."""
+    return _DATED.sub("At commit", text)
+
+
+_DATED = re.compile(r"\bAt commit [0-9a-f]{10}\b")
 
 
 def trigger_sentence(reach: Reach | None, sha: str) -> str | None:
