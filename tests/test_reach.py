@@ -565,7 +565,7 @@ def test_a_chain_deeper_than_the_search_still_shows_its_callers() -> None:
 )
 def test_a_service_method_is_known_by_tonic_status(signature: str, rpc: bool) -> None:
     from pipeline.core.index import Definition
-    from pipeline.scan.callgraph import is_rpc
+    from pipeline.scan.signatures import is_rpc
 
     d = Definition(
         "fn", "x", 1, 2, signature=signature, params=(("r", "Request<P>"),), has_self=True

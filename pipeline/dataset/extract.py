@@ -139,7 +139,9 @@ def run_extract(
     # The index runs beside the rest of the run (`reachjob`): started while this process is
     # small (a fork copies what the child then touches) and before any reader is opened.
     whole = index_listing(request, git_dir, sha, listing)
-    job = ReachJob.start(git_dir, whole.entries, request.cache_dir, request.jobs, request.entries)
+    job = ReachJob.start(
+        git_dir, whole.entries, request.cache_dir, request.jobs, request.entries, request.repo
+    )
     try:
         return _run_locked(
             request, root, (git_dir, sha, listing), job, make_analyzer, analyzer_name,

@@ -43,7 +43,13 @@ from pipeline.scan.callerpaths import SiteSpec, reaches_of
 from pipeline.scan.callgraph import CallGraph
 from pipeline.scan.entrypatterns import EntryPattern
 from pipeline.scan.forked import WorkerDied, map_forked, parts_wanted, portable
-from pipeline.scan.reachstage import carried_specs, index_enabled, index_graph, reach_head
+from pipeline.scan.reachstage import (
+    carried_specs,
+    index_enabled,
+    index_graph,
+    reach_head,
+    save_link_memo,
+)
 from pipeline.source.repository import TreeEntry
 
 _POLL_SECONDS = 0.1
@@ -88,9 +94,11 @@ class ReachJob:
         cache_dir: Path,
         jobs: int | None,
         patterns: Sequence[EntryPattern] = (),
+        repo: str | None = None,
     ) -> ReachJob | None:
         """Start indexing `entries` in a child; None when the index is turned off
-        (`patterns`: the repository's own entry points)."""
+        (`patterns`: the repository's own entry points; `repo`: its `owner/name`, under
+        which the cache keeps each link for the next one, `linkmemo`)."""
         if not index_enabled():
             return None
         context = multiprocessing.get_context("fork")
@@ -98,7 +106,7 @@ class ReachJob:
         done = context.Value("q", 0, lock=False)
         process = context.Process(
             target=_serve,
-            args=(theirs, git_dir, list(entries), cache_dir, jobs, done, tuple(patterns)),
+            args=(theirs, git_dir, list(entries), cache_dir, jobs, done, tuple(patterns), repo),
             name="errdoc-index",
         )
         # What exists now is not collected in the child: a collection there would write to
@@ -197,6 +205,7 @@ def _serve(
     jobs: int | None,
     done: Any,
     patterns: tuple[EntryPattern, ...] = (),
+    repo: str | None = None,
 ) -> None:
     """The child: index, link, then answer the one request: the reach of the sites sent,
     then `reach.json`."""
@@ -213,7 +222,7 @@ def _serve(
     try:
         # `--jobs 1`: one thing at a time, so the index waits until the run has scanned
         early: _Request | None = conn.recv() if jobs == 1 else None
-        graph = index_graph(git_dir, entries, cache_dir, jobs, advance, patterns)
+        graph = index_graph(git_dir, entries, cache_dir, jobs, advance, patterns, repo)
         assert graph is not None  # the parent starts a job only with the index on
         specs, lines, provenance, sha, into = early if early is not None else conn.recv()
         found = _reaches_in_parts(graph, specs, jobs)
@@ -221,6 +230,8 @@ def _serve(
         # one thing at a time: the document first).
         if jobs != 1 and not _answer(conn, ("ok", found)):
             return
+        if repo is not None:  # for the next run's link, while the run works
+            save_link_memo(cache_dir, repo, graph)
         rows = _rows_in_parts(graph, carried_specs(lines, provenance), jobs, found)
         body = reach_file(reach_head(sha), rows)
         document: bytes | None = body

@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, get_args
 
-from pipeline.core.index import CALLED_TYPE, Call, Definition, FileIndex
+from pipeline.core.index import CALLED_TYPE, Call, Definition, FileIndex, Use
 from pipeline.core.reach import EntryKind, Resolution
+from pipeline.languages import INDEX_VERSION
 from pipeline.scan.context import _crate
 from pipeline.scan.forked import balanced, map_forked, parts_wanted
+from pipeline.scan.linkmemo import Key, Linked, LinkMemo, numbered, reusable, touched
 from pipeline.scan.names import (
     ADAPTERS,
     STD_METHODS,
@@ -28,7 +30,7 @@ from pipeline.scan.names import (
     inner_type,
     module_of,
 )
-from pipeline.scan.signatures import generic_bounds, returned_type, supertraits
+from pipeline.scan.signatures import generic_bounds, is_rpc, returned_type, supertraits
 
 MAX_CANDIDATES = 3
 # At most this many edges fan out of one trait method's calls (its calls times its impls);
@@ -79,6 +81,9 @@ class CallGraph:
     subcommands: frozenset[str] = frozenset()  # clap builder `Command::new("x")` names
     named: dict[tuple[str, str], list[tuple[str, Definition]]] = field(default_factory=dict)
     derived: dict[Any, Any] = field(default_factory=dict)  # lookups others memoize per graph
+    # what the link read and resolved (`linkmemo`), when asked; made when wanted (its cost is
+    # kept off the way to the sites' paths)
+    memo: Callable[[], LinkMemo] | None = None
 
     def enclosing(self, path: str, line: int) -> int | None:
         """The innermost fn of `path` that holds `line` (the last to start, among those
@@ -162,7 +167,10 @@ class _Tables:
         self.deref: dict[str, str] = {}
         # `trait PlanNode: ToStream + ToBatch`: a `dyn PlanNode` has ToStream's methods too
         self.supers: dict[str, set[str]] = defaultdict(set)
-        self.above: dict[str, list[str]] = {}  # `_supertraits_of`, once per trait
+        self.above: dict[str, tuple[list[str], tuple[Key, ...]]] = {}  # `_supertraits_of`
+        # What the file being resolved looked up (`linkmemo`): a file whose lookups all give
+        # what they gave in the previous link resolves as it did then.
+        self.seen: set[Key] = set()
         for index in graph.indexes.values():
             for d in index.definitions:
                 if d.kind == "trait":
@@ -195,6 +203,7 @@ class _Tables:
 
     def methods_named(self, name: str) -> tuple[int, ...]:
         """The methods (with `self`) of any type that have this name."""
+        self.seen.add(("n", name))
         found = self._with_self.get(name)
         if found is None:
             found = self._with_self[name] = tuple(
@@ -207,6 +216,10 @@ class _Tables:
         what the repository's fns of that name return, `Result`/`Option`/`Box`.. unwrapped
         (`?` is taken as applied), `Self` their type; None when they do not agree or there is
         none or too many to say."""
+        if "." in called:
+            self.seen.add(("n", called.rsplit(".", 1)[1]))
+        else:
+            self.seen.add(("f", called.rsplit("::", 1)[-1]))
         if called not in self._returned:
             receiver = ""
             if "." in called:  # not `.unwrap()`, `.get(..)`: std's, whatever else is
@@ -261,35 +274,18 @@ def _agreed(types: set[str]) -> str | None:
 _VARIANT_VALUE = re.compile(r"\w+\((.*)\)", re.S)  # `Kafka(Box<KafkaSink>)`: one value
 
 
-def is_rpc(d: Definition) -> bool:
-    """A gRPC service method: tonic's `async fn x(&self, request: Request<..>) ->
-    Result<Response<..>, Status>`, or grpcio's `fn x(&mut self, ctx: RpcContext<'_>, req: R,
-    sink: UnarySink<S>)` (any `*Sink<..>`: server, client and duplex streaming alike)."""
-    if not d.has_self:
-        return False
-    types = [written for _, written in d.params]
-    if types and types[0].startswith("RpcContext") and any("Sink<" in t for t in types[1:]):
-        return True
-    return (
-        len(d.params) == 1
-        and "Request<" in d.params[0][1]
-        and "Response<" in d.signature
-        # tonic's error is `Status`: cargo's `fn request(&self, Request<Vec<u8>>) ->
-        # Result<Response<Vec<u8>>, Self::Error>` is an HTTP client trait, not a service
-        and _STATUS_ERROR.search(d.signature) is not None
-    )
-
-
-_STATUS_ERROR = re.compile(
-    r",\s*(?:tonic::)?Status\s*>|\bTonic\w*<"
-)  # risingwave: TonicResponse<X>
-
-
 def link(
-    indexes: Mapping[str, FileIndex], jobs: int | None = 1, dispatch_limit: int = MAX_DISPATCH
+    indexes: Mapping[str, FileIndex],
+    jobs: int | None = 1,
+    dispatch_limit: int = MAX_DISPATCH,
+    memo: MemoInput | None = None,
 ) -> CallGraph:
     """The nodes and edges of a repository's call graph (entry points: `entrypoints`);
-    `jobs` processes resolve the calls (None: one per core); `dispatch_limit`: `_add_dispatch`."""
+    `jobs` processes resolve the calls (None: one per core); `dispatch_limit`: `_add_dispatch`.
+
+    `memo`: each file's blob, and the previous link's memo with a way to the old index of
+    a path it read (None: none); the calls of files no change can reach are taken from it
+    (`linkmemo`). The graph then gives the memo of this link (`CallGraph.memo`)."""
     graph = CallGraph(
         indexes=indexes,
         clap_enums=frozenset(
@@ -300,6 +296,7 @@ def link(
         ),
         subcommands=frozenset(s.name for index in indexes.values() for s in index.subcommands),
     )
+    keys: list[tuple[str, int]] = []  # node id -> (path, definition index)
     for path in sorted(indexes):
         for d in indexes[path].definitions:
             graph.named.setdefault((d.kind, d.name), []).append((path, d))
@@ -310,27 +307,154 @@ def link(
                 ids[i] = len(graph.nodes)
                 full = "::".join(p for p in (module, d.module) if p)
                 graph.nodes.append(Node(path, d, full, crate))
+                keys.append((path, i))
         graph.by_file[path] = ids
     tables = _Tables(graph)
     paths = sorted(indexes)
+    if memo is not None:  # the blobs of the files linked (a filter may have left some out)
+        memo = ({p: memo[0][p] for p in paths if p in memo[0]}, memo[1], memo[2])
+    taken = _taken(graph, tables, memo, dispatch_limit) if memo is not None else {}
+    todo = [path for path in paths if path not in taken]
     # Resolving is most of the work and reads only the graph: parts of the files in forks,
     # as even in calls as can be (a part is as long as its calls); the edges are added in
     # the files' order, whichever part resolved them.
     shares = balanced(
-        paths, lambda p: len(indexes[p].calls), parts_wanted(jobs, len(paths), PARALLEL_FILES)
+        todo, lambda p: len(indexes[p].calls), parts_wanted(jobs, len(todo), PARALLEL_FILES)
     )
     resolved = map_forked(
-        lambda share: [_resolutions(graph, tables, p, indexes[p]) for p in share], shares
+        lambda share: [_resolved_recorded(graph, tables, p, indexes[p]) for p in share], shares
     )
     by_path = {
-        path: calls
+        path: made
         for share, found in zip(shares, resolved, strict=True)
-        for path, calls in zip(share, found, strict=True)
+        for path, made in zip(share, found, strict=True)
     }
     for path in paths:
-        _add_edges(graph, indexes[path], by_path[path])
+        calls = taken[path][0] if path in taken else by_path[path][0]
+        _add_edges(graph, indexes[path], calls)
     _add_dispatch(graph, dispatch_limit)
+    if memo is not None:
+        blobs, previous = memo[0], memo[1]
+        graph.memo = lambda: _memo_of(blobs, dispatch_limit, keys, previous, taken, by_path)
     return graph
+
+
+# This link's blob of each file, the previous link's memo, and the old index of a path that
+# memo read (None when it is not to be had).
+MemoInput = tuple[Mapping[str, str], "LinkMemo | None", Callable[[str], "FileIndex | None"]]
+
+
+# A file's resolutions taken from the previous link, what they looked up, and the memo's rows
+# of them when they still hold as they are.
+_Taken = tuple[list["_Resolved"], bytes, "tuple[Linked, ...] | None"]
+
+
+def _taken(graph: CallGraph, tables: _Tables, memo: MemoInput, limit: int) -> dict[str, _Taken]:
+    """The files whose calls resolve as the previous link resolved them, with them."""
+    blobs, previous, old_index = memo
+    if previous is None or previous.dispatch_limit != limit:
+        return {}
+    found = touched(
+        previous,
+        blobs,
+        graph.indexes,
+        old_index,
+        lambda name: name in tables.known,
+        lambda name, changed: any(
+            graph.nodes[n].path not in changed
+            for n in (*tables.free.get(name, ()), *tables.by_method_name.get(name, ()))
+        ),
+    )
+    if found is None:
+        return {}
+    changed, keys, moves = found
+    taken = {}
+    for path in reusable(previous, changed, keys):
+        renumbered = _renumbered(graph, path, previous.resolved[path], moves)
+        if renumbered is not None:
+            calls, moved = renumbered
+            # the memo's rows stand as they are unless a callee moved
+            taken[path] = (
+                calls,
+                previous.lookups[path],
+                None if moved else previous.resolved[path],
+            )
+    return taken
+
+
+def _renumbered(
+    graph: CallGraph, path: str, rows: Any, moves: Mapping[str, Mapping[int, int]]
+) -> tuple[list[_Resolved], bool] | None:
+    """A file's resolutions from a memo with this graph's node ids (a callee in a changed
+    file where its fn went), and whether any callee moved so; None when they do not name
+    its nodes or a way of resolving (a memo of the wrong shape: the file is resolved)."""
+    ids = graph.by_file
+    mine = ids.get(path)
+    if mine is None or not isinstance(rows, tuple):
+        return None
+    out: list[_Resolved] = []
+    moved = False
+    try:
+        for call, caller, how, callees in rows:
+            if how not in _RESOLUTIONS or type(call) is not int:
+                return None
+            found = []
+            for p, i in callees:
+                if p in moves:
+                    i, moved = moves[p][i], True
+                found.append(ids[p][i])
+            out.append((call, mine[caller], how, tuple(found)))
+    except (KeyError, TypeError, ValueError):
+        return None
+    return out, moved
+
+
+_RESOLUTIONS = frozenset(get_args(Resolution))
+
+
+def _memo_of(
+    blobs: Mapping[str, str],
+    limit: int,
+    nodes: list[tuple[str, int]],
+    previous: LinkMemo | None,
+    taken: Mapping[str, _Taken],
+    made: Mapping[str, tuple[list[_Resolved], frozenset[Key]]],
+) -> LinkMemo:
+    """This link's memo: each file's resolutions by node keys, and what they looked up."""
+    resolved: dict[str, tuple[Linked, ...]] = {}
+    for path, (calls, _, rows) in taken.items():
+        if rows is not None:  # as the memo has them
+            resolved[path] = rows
+        else:
+            resolved[path] = _linked(calls, nodes)
+    for path, (calls, _) in made.items():
+        resolved[path] = _linked(calls, nodes)
+    resolved = {p: rows for p, rows in resolved.items() if p in blobs}
+    keys, base, lookups = numbered(
+        previous,
+        {p: seen for p, (_, seen) in made.items() if p in resolved},
+        {p: t[1] for p, t in taken.items() if p in resolved},
+    )
+    return LinkMemo(
+        INDEX_VERSION, limit, {p: blobs[p] for p in resolved}, resolved, keys, base, lookups
+    )
+
+
+def _linked(calls: list[_Resolved], nodes: list[tuple[str, int]]) -> tuple[Linked, ...]:
+    """Resolutions with their nodes named by (path, definition index)."""
+    return tuple(
+        (call, nodes[caller][1], how, tuple(nodes[n] for n in callees))
+        for call, caller, how, callees in calls
+    )
+
+
+def _resolved_recorded(
+    graph: CallGraph, tables: _Tables, path: str, index: FileIndex
+) -> tuple[list[_Resolved], frozenset[Key]]:
+    """`_resolutions` of one file, and the table keys they looked up."""
+    tables.seen = set()
+    calls = _resolutions(graph, tables, path, index)
+    return calls, frozenset(tables.seen)
 
 
 def _add_dispatch(graph: CallGraph, limit: int = MAX_DISPATCH) -> None:
@@ -430,7 +554,10 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
     scopes: dict[int, tuple[dict[str, str], dict[str, list[tuple[int, str]]]]] = {}
     for call_index, call in enumerate(index.calls):
         caller = ids.get(call.caller)
-        if caller is None or call.name not in tables.known:  # no fn of the repository has it
+        if caller is None:
+            continue
+        tables.seen.add(("k", call.name))
+        if call.name not in tables.known:  # no fn of the repository has it
             continue
         scope = scopes.get(caller)
         if scope is None:
@@ -512,7 +639,8 @@ def _resolve(
             how, type_name = typed
             found = _methods_of(tables, type_name, name)
             imported = imports.get(type_name)  # `use risingwave_batch::executor::Executor`
-            target = tables.deref.get(tables.aliases.get(type_name, type_name))
+            target = tables.deref.get(_alias(tables, type_name))
+            tables.seen.add(("x", _alias(tables, type_name)))
             if not found and target:  # a wrapper's `Deref` target has it (`PlanRef` -> `dyn ..`)
                 type_name, found = target, _methods_of(tables, target, name)
             if not found:  # an enum of one trait's implementors, or a macro's type named after it
@@ -522,10 +650,13 @@ def _resolve(
                 if declared:
                     return "trait", declared
             if found:
-                found = _narrow(graph, node, _from_crate(graph, node, found, imported), call)
-                if _declared(graph, tables, tables.aliases.get(type_name, type_name), found):
+                found = _narrow(
+                    graph, node, _from_crate(graph, tables, node, found, imported), call
+                )
+                if _declared(graph, tables, _alias(tables, type_name), found):
                     how = "trait"  # a `dyn T`, an `impl T`, an `S: T`, `self` in T's own fn
                 return how, found
+        tables.seen.add(("r", name))
         if (
             name in tables.rpc
             and qualifier != "self"
@@ -568,8 +699,12 @@ def _declared(graph: CallGraph, tables: _Tables, type_name: str, found: Sequence
     trait object: `C::PlanRefDyn = dyn LogicalPlanNode`) and `found` its own declaration of
     the method, or a supertrait's (not a same-named struct's method): a call the trait's
     impls answer."""
+    seen = tables.seen
+    seen.add(("t", type_name))
     traits = [type_name] if type_name in tables.traits else []
+    seen.add(("as", type_name))
     if not traits and type_name in tables.associated:
+        seen.update(("t", t) for t in tables.associated[type_name])
         traits = sorted(t for t in tables.associated[type_name] if t in tables.traits)
     owners = {t for trait in traits for t in (trait, *_supertraits_of(tables, trait))}
     for n in found:
@@ -580,7 +715,12 @@ def _declared(graph: CallGraph, tables: _Tables, type_name: str, found: Sequence
 
 
 def _from_crate(
-    graph: CallGraph, node: Node, found: list[int], imported: str | None, follow: bool = True
+    graph: CallGraph,
+    tables: _Tables,
+    node: Node,
+    found: list[int],
+    imported: str | None,
+    follow: bool = True,
 ) -> list[int]:
     """Of same-named types' methods in several crates, those of the crate the file's `use`
     names (`use risingwave_batch::executor::Executor`: batch's `Executor`, not stream's), one
@@ -596,11 +736,11 @@ def _from_crate(
     if mine or not follow:
         return mine or found
     module, _, name = imported.rpartition("::")
-    path = _module_file(graph, module, node) if module else None
-    uses = graph.indexes[path].uses if path is not None else ()
+    path = _module_file(graph, tables, module, node) if module else None
+    uses = _uses_of(tables, graph, path)
     named = [use.path for use in uses if use.alias == name]
     if named:
-        return _from_crate(graph, node, found, named[0], follow=False)
+        return _from_crate(graph, tables, node, found, named[0], follow=False)
     globbed = {n for use in uses if use.alias == "*" for n in _of_crate(graph, found, use.path)}
     return [n for n in found if n in globbed] or found
 
@@ -621,15 +761,17 @@ def _named_trait(graph: CallGraph, tables: _Tables, type_name: str, name: str) -
     never sees defined (a macro writes it: risingwave's `SinkImpl` and the `match` that
     dispatches it) and is named after T (`SinkImpl`, `Sink`): `sink.validate()` runs one of
     T's impls. [] when no single such trait declares `name`."""
+    tables.seen.add(("d", type_name))
     if type_name in tables.defined or type_name in STD_TYPES or not type_name[:1].isupper():
         return []
+    tables.seen.add(("n", name))
     named = {
         d.trait
         for n in tables.by_method_name.get(name, [])
         if (d := graph.nodes[n].definition).trait
         and d.trait != type_name
         and d.trait in type_name
-        and d.trait in tables.traits
+        and _is_trait(tables, d.trait)
     }
     return _declaration(graph, tables, named.pop(), name) if len(named) == 1 else []
 
@@ -639,19 +781,24 @@ def _variants_trait(graph: CallGraph, tables: _Tables, enum: str, name: str) -> 
     implements (`enum FilterKeyExtractorImpl { Schema(SchemaFilterKeyExtractor), .. }`, each
     an `impl FilterKeyExtractor`): the enum's impl, which a macro writes, runs one of them;
     [] when the variants' values have no such method or not all the same trait's."""
-    held = tables.variant_types.get(tables.aliases.get(enum, enum))
+    held = tables.variant_types.get(_alias(tables, enum))
+    tables.seen.add(("v", _alias(tables, enum)))
     if not held:
         return []
     traits = set()
     for value_type in held:
+        tables.seen.add(("m", value_type, name))
         for n in tables.methods.get((value_type, name), []):
             traits.add(graph.nodes[n].definition.trait)
     trait = traits.pop() if len(traits) == 1 else None
-    return _declaration(graph, tables, trait, name) if trait in tables.traits else []
+    if trait is None or not _is_trait(tables, trait):
+        return []
+    return _declaration(graph, tables, trait, name)
 
 
 def _declaration(graph: CallGraph, tables: _Tables, trait: str | None, name: str) -> list[int]:
     """The trait's own declaration of its method `name` (not an impl's)."""
+    tables.seen.add(("m", trait or "", name))
     return [
         n
         for n in tables.methods.get((trait or "", name), [])
@@ -671,6 +818,7 @@ def _outside_value(tables: _Tables, receiver: str, variables: Mapping[str, str])
     called = bound[len(CALLED_TYPE) :]
     # a closure or fn value of the fn itself (`let chunk = write_txn_data(chunk)`) may well
     # return a repository type
+    tables.seen.add(("k", called.rsplit("::", 1)[-1]))
     return called not in variables and called.rsplit("::", 1)[-1] not in tables.known
 
 
@@ -748,7 +896,9 @@ def _receiver_type(
         elif segment == "await":
             continue
         else:
-            written = tables.fields.get((tables.aliases.get(current, current), segment))
+            owner_type = _alias(tables, current)
+            tables.seen.add(("fd", owner_type, segment))
+            written = tables.fields.get((owner_type, segment))
             if written is None:
                 return None
             current = inner_type(written)
@@ -810,14 +960,21 @@ def _associated_call(tables: _Tables, head: str, variables: Mapping[str, str]) -
 
 
 def _methods_of(tables: _Tables, type_name: str, name: str, projected: bool = True) -> list[int]:
-    type_name = tables.aliases.get(type_name, type_name)
+    seen = tables.seen
+    type_name = _alias(tables, type_name)
+    seen.add(("m", type_name, name))
     found = list(tables.methods.get((type_name, name), []))
     if not found:  # a trait's default method, or the trait object itself
+        seen.add(("o", type_name))
         for trait in sorted(tables.traits_of.get(type_name, ())):
+            seen.add(("m", trait, name))
             found.extend(tables.methods.get((trait, name), []))
-    if not found and type_name in tables.traits:  # a supertrait's, declared there
+    if not found and _is_trait(tables, type_name):  # a supertrait's, declared there
         for trait in _supertraits_of(tables, type_name):
+            seen.add(("m", trait, name))
             found.extend(tables.methods.get((trait, name), []))
+    if not found and projected:
+        seen.add(("as", type_name))
     if not found and projected and type_name in tables.associated:
         # an associated type (`S::VectorWriter`): the impls' types, as candidates
         for target in sorted(tables.associated[type_name]):
@@ -828,17 +985,43 @@ def _methods_of(tables: _Tables, type_name: str, name: str, projected: bool = Tr
 
 def _supertraits_of(tables: _Tables, trait: str) -> list[str]:
     """The repository's traits `trait` has as supertraits, theirs too, nearest first."""
-    out = tables.above.get(trait)
-    if out is None:
+    known = tables.above.get(trait)
+    if known is None:
         seen, queue = {trait}, [trait]
-        out = tables.above[trait] = []
+        out: list[str] = []
+        keys: list[Key] = []
         while queue:
-            for parent in sorted(tables.supers.get(queue.pop(0), ())):
+            child = queue.pop(0)
+            keys.append(("s", child))
+            for parent in sorted(tables.supers.get(child, ())):
+                keys.append(("t", parent))
                 if parent not in seen and parent in tables.traits:
                     seen.add(parent)
                     out.append(parent)
                     queue.append(parent)
-    return out
+        known = tables.above[trait] = (out, tuple(keys))
+    tables.seen.update(known[1])
+    return known[0]
+
+
+def _alias(tables: _Tables, name: str) -> str:
+    """What a `type X = Y` alias names (`name` itself when it is none), looked up."""
+    tables.seen.add(("a", name))
+    return tables.aliases.get(name, name)
+
+
+def _is_trait(tables: _Tables, name: str) -> bool:
+    """Whether the repository declares a trait of this name, looked up."""
+    tables.seen.add(("t", name))
+    return name in tables.traits
+
+
+def _uses_of(tables: _Tables, graph: CallGraph, path: str | None) -> tuple[Use, ...]:
+    """The `use` declarations of another file of the repository, looked up."""
+    if path is None:
+        return ()
+    tables.seen.add(("file", path))
+    return graph.indexes[path].uses
 
 
 def _module_call(
@@ -850,6 +1033,7 @@ def _module_call(
         segments = imports[segments[0]].split("::") + segments[1:]
         how = "import"
     wanted = [s for s in segments if s not in ("crate", "self", "super")]
+    tables.seen.add(("f", call.name))
     named = tables.free.get(call.name, [])
     # `engine::walk`: the crate named so (by its directory), at its root or below.
     crated = [n for n in named if wanted and crate_name(graph.nodes[n].crate) == wanted[0]]
@@ -890,6 +1074,7 @@ def _plain_call(
     imports: Mapping[str, str],
     globs: Sequence[str],
 ) -> tuple[Resolution, list[int]]:
+    tables.seen.add(("f", call.name))
     found = tables.free.get(call.name, [])
     if not found:
         return "name", []
@@ -900,6 +1085,7 @@ def _plain_call(
     if imported is not None:
         wanted = [s for s in imported.split("::")[:-1] if s not in ("crate", "self", "super")]
         target = imported.rsplit("::", 1)[-1]
+        tables.seen.add(("f", target))
         named = [n for n in tables.free.get(target, [])]
         if named:
             return "import", _narrow(
@@ -921,18 +1107,19 @@ def _reexported(
     crate::executor::{expect_first_barrier, ..}`. One level, as a reader follows it."""
     found: list[int] = []
     for glob in globs:
-        path = _module_file(graph, glob, caller)
-        for use in graph.indexes[path].uses if path is not None else ():
+        path = _module_file(graph, tables, glob, caller)
+        for use in _uses_of(tables, graph, path):
             if use.alias != name:
                 continue
             *segments, target = use.path.split("::")
             wanted = [s for s in segments if s not in ("crate", "self", "super")]
+            tables.seen.add(("f", target))
             named = tables.free.get(target, [])
             found += _by_suffix(graph, named, wanted) if named and wanted else named
     return list(dict.fromkeys(found))
 
 
-def _module_file(graph: CallGraph, glob: str, caller: Node) -> str | None:
+def _module_file(graph: CallGraph, tables: _Tables, glob: str, caller: Node) -> str | None:
     """The indexed file of the module a glob import names (`crate::a::b`, `super::b`,
     `other_crate::b`), or None when it is not a file of the repository."""
     if "module files" not in graph.derived:
@@ -946,10 +1133,12 @@ def _module_file(graph: CallGraph, glob: str, caller: Node) -> str | None:
     segments = glob.split("::")
     if segments[0] in _RELATIVE:
         crate, module = caller.crate, _relative_module(segments, caller)
-    elif segments[0] in crates:
-        crate, module = crates[segments[0]], "::".join(segments[1:])
     else:
-        return None
+        tables.seen.add(("crate", segments[0]))
+        if segments[0] not in crates:
+            return None
+        crate, module = crates[segments[0]], "::".join(segments[1:])
+    tables.seen.add(("mod", crate, module))
     found: str | None = files.get((crate, module))
     return found
 

@@ -10,10 +10,11 @@ from collections.abc import Mapping, Sequence
 from pipeline.core.index import FileIndex
 from pipeline.core.reach import EntryKind
 from pipeline.languages import language_of
-from pipeline.scan.callgraph import CallGraph, is_rpc, link
+from pipeline.scan.callgraph import CallGraph, MemoInput, link
 from pipeline.scan.context import _crate
 from pipeline.scan.entrypatterns import EntryPattern
 from pipeline.scan.names import crate_name
+from pipeline.scan.signatures import is_rpc
 
 _STATEMENT_ENUM = re.compile(r"(?:Statement|Stmt)$")
 
@@ -22,11 +23,12 @@ def build_graph(
     indexes: Mapping[str, FileIndex],
     jobs: int | None = 1,
     patterns: Sequence[EntryPattern] = (),
+    memo: MemoInput | None = None,
 ) -> CallGraph:
     """The call graph of a repository from its file indexes, entry points marked (`jobs`
     processes resolve the calls; None: one per core; `patterns`: the repository's own
-    entry points, from repos.toml)."""
-    graph = link(_without_test_modules(indexes), jobs)
+    entry points, from repos.toml; `memo`: the previous link's, `callgraph.link`)."""
+    graph = link(_without_test_modules(indexes), jobs, memo=memo)
     _entries(graph)
     _custom_entries(graph, patterns)
     return graph

@@ -5,18 +5,21 @@ path differ)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from pipeline.core.index import FileIndex
 from pipeline.languages import INDEX_VERSION
 from pipeline.scan.callerpaths import SiteSpec
-from pipeline.scan.callgraph import CallGraph
+from pipeline.scan.callgraph import MAX_DISPATCH, CallGraph
 from pipeline.scan.entrypatterns import EntryPattern
 from pipeline.scan.entrypoints import build_graph
-from pipeline.scan.indexcache import index_entries
+from pipeline.scan.indexcache import IndexCache, index_entries
+from pipeline.scan.linkmemo import LinkMemo, load_memo, memo_path, save_memo
 from pipeline.source.repository import TreeEntry
 
 REACH_FORMAT = 1
@@ -39,14 +42,65 @@ def index_graph(
     jobs: int | None = None,
     advance: Callable[[int], None] | None = None,
     patterns: Sequence[EntryPattern] = (),
+    memo_key: str | None = None,
 ) -> CallGraph | None:
     """Index the commit's files and build its call graph; None when the index is turned off.
 
-    `advance(n)` is told of each n files indexed (default: a progress bar of its own)."""
+    `advance(n)` is told of each n files indexed (default: a progress bar of its own).
+    `memo_key` (the repository's `owner/name`): the link starts from the previous one kept
+    in the cache under it (`linkmemo`), and the graph has this one's (`save_link_memo`)."""
     if not index_enabled():
         return None
     indexes = index_entries(git_dir, entries, cache_dir, jobs, advance)
-    return build_graph(indexes, jobs, patterns)
+    if memo_key is None:
+        return build_graph(indexes, jobs, patterns)
+    blobs = {e.path: e.blob_sha for e in entries if e.path in indexes}
+    previous = load_memo(memo_path(cache_dir, memo_key, INDEX_VERSION), INDEX_VERSION, MAX_DISPATCH)
+    old = _old_indexes(cache_dir, previous, blobs)
+    graph = build_graph(
+        indexes, jobs, patterns, (blobs, previous, _old_index(previous, blobs, indexes, old))
+    )
+    return graph
+
+
+def save_link_memo(cache_dir: Path, memo_key: str, graph: CallGraph) -> None:
+    """Keep what `graph`'s link read and resolved for the next one (`linkmemo`); a cache
+    that cannot be written costs the next run a full link, nothing else."""
+    if graph.memo is None:
+        return
+    with contextlib.suppress(OSError):
+        save_memo(memo_path(cache_dir, memo_key, INDEX_VERSION), graph.memo())
+
+
+def _old_indexes(
+    cache_dir: Path, previous: LinkMemo | None, blobs: Mapping[str, str]
+) -> dict[str, FileIndex]:
+    """The indexes, by blob, of the files the previous link read in another version."""
+    if previous is None:
+        return {}
+    wanted = {b for p, b in previous.blobs.items() if blobs.get(p) != b}
+    cache = IndexCache(cache_dir)
+    try:
+        return cache.get_many(wanted)
+    finally:
+        cache.close()
+
+
+def _old_index(
+    previous: LinkMemo | None,
+    blobs: Mapping[str, str],
+    indexes: Mapping[str, FileIndex],
+    old: Mapping[str, FileIndex],
+) -> Callable[[str], FileIndex | None]:
+    """The index a path had when the previous link read it (None: not to be had)."""
+
+    def of(path: str) -> FileIndex | None:
+        if previous is None or path not in previous.blobs:
+            return None
+        blob = previous.blobs[path]
+        return indexes.get(path) if blobs.get(path) == blob else old.get(blob)
+
+    return of
 
 
 def carried_specs(

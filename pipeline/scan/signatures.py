@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from pipeline.core.index import Definition
 from pipeline.scan.names import generic_parts, inner_type
 
 # A signature longer than this says nothing here (a repository is untrusted: reading one of
@@ -109,3 +110,27 @@ def supertraits(signature: str) -> tuple[str, ...]:
             if bound and not bound.startswith(("'", "?")):
                 out.append(inner_type(bound))
     return tuple(name for name in out if name)
+
+
+def is_rpc(d: Definition) -> bool:
+    """A gRPC service method: tonic's `async fn x(&self, request: Request<..>) ->
+    Result<Response<..>, Status>`, or grpcio's `fn x(&mut self, ctx: RpcContext<'_>, req: R,
+    sink: UnarySink<S>)` (any `*Sink<..>`: server, client and duplex streaming alike)."""
+    if not d.has_self:
+        return False
+    types = [written for _, written in d.params]
+    if types and types[0].startswith("RpcContext") and any("Sink<" in t for t in types[1:]):
+        return True
+    return (
+        len(d.params) == 1
+        and "Request<" in d.params[0][1]
+        and "Response<" in d.signature
+        # tonic's error is `Status`: cargo's `fn request(&self, Request<Vec<u8>>) ->
+        # Result<Response<Vec<u8>>, Self::Error>` is an HTTP client trait, not a service
+        and _STATUS_ERROR.search(d.signature) is not None
+    )
+
+
+_STATUS_ERROR = re.compile(
+    r",\s*(?:tonic::)?Status\s*>|\bTonic\w*<"
+)  # risingwave: TonicResponse<X>
