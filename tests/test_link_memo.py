@@ -4,20 +4,27 @@ only the files a change can reach are resolved again (`linkmemo`)."""
 from __future__ import annotations
 
 import hashlib
+import json
 import marshal
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from gitrepo import GitRepo
+from reach_fixtures import WORKSPACE
+from regen_fixtures import cli
 
 from pipeline.core.index import FileIndex
+from pipeline.languages import INDEX_VERSION
 from pipeline.languages.rust.index import index_file
-from pipeline.scan.callgraph import CallGraph
+from pipeline.scan.callgraph import MAX_DISPATCH, CallGraph
 from pipeline.scan.entrypoints import build_graph
 from pipeline.scan.linkmemo import LinkMemo, load_memo, memo_path, save_memo
 
 Files = dict[str, str]
+LIB = "crates/engine/src/lib.rs"
+STORE = "crates/engine/src/store.rs"
 
 BASE: Files = {
     "src/lib.rs": "pub mod engine;\npub mod api;\npub mod other;\npub mod prelude;\npub mod glob;\n",
@@ -167,3 +174,35 @@ def test_rows_of_the_wrong_shape_are_resolved_again() -> None:
     graph, after = linked(BASE, (BASE, damaged))
     assert edges(graph) == edges(build_graph(indexes_of(BASE), 1))
     assert resolved_again(damaged, after) == {"src/api.rs"}
+
+
+def test_a_regeneration_links_from_the_extraction_s_memo(tmp_path: Path) -> None:
+    """End to end: the extraction keeps its link in the cache; a regeneration over an edit
+    of one file takes the other files' resolutions over and publishes the `reach.json` a
+    cold extraction does."""
+    repo = GitRepo.init(tmp_path / "src")
+    repo.commit(dict(WORKSPACE))
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    common = ("--repo", "o/ws", "--jobs", "1")
+    result = cli("extract", *common, "--sha", "main", "--source", repo.path, "--out", out,
+                 "--cache", cache)  # fmt: skip
+    assert result.exit_code == 0, result.output
+    path = memo_path(cache, "o/ws", INDEX_VERSION)
+    first = load_memo(path, INDEX_VERSION, MAX_DISPATCH)
+    assert first is not None and set(first.blobs) >= {LIB, STORE}
+    edited = WORKSPACE[STORE].replace("pub trait Store {", "// stores keys\npub trait Store {")
+    sha = repo.commit({STORE: edited})
+    result = cli("regenerate", *common, "--ref", sha, "--out", out, "--cache", cache)
+    assert result.exit_code == 0, result.output
+    second = load_memo(path, INDEX_VERSION, MAX_DISPATCH)
+    assert second is not None and second.blobs[STORE] != first.blobs[STORE]
+    # a comment moved lines, nothing else: the other files' calls are taken over
+    assert second.generation == first.generation + 1
+    assert {p for p, n in second.since.items() if n == second.generation} == {STORE}
+    assert second.lookups.keys() - {STORE} == {p for p, n in second.since.items() if n == 1}
+    cold = tmp_path / "cold"
+    result = cli("extract", *common, "--sha", sha, "--source", repo.path, "--out", cold,
+                 "--cache", tmp_path / "cold-cache")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    rows = [json.loads((o / "o" / "ws" / "reach.json").read_text())["records"] for o in (out, cold)]
+    assert rows[0] == rows[1] != {}

@@ -435,8 +435,21 @@ def _memo_of(
         {p: seen for p, (_, seen) in made.items() if p in resolved},
         {p: t[1] for p, t in taken.items() if p in resolved},
     )
+    generation = previous.generation + 1 if previous is not None else 1
+    since = {
+        p: previous.since.get(p, 0) if previous is not None and p in taken else generation
+        for p in resolved
+    }
     return LinkMemo(
-        INDEX_VERSION, limit, {p: blobs[p] for p in resolved}, resolved, keys, base, lookups
+        INDEX_VERSION,
+        limit,
+        {p: blobs[p] for p in resolved},
+        resolved,
+        keys,
+        base,
+        lookups,
+        generation,
+        since,
     )
 
 

@@ -24,7 +24,7 @@ import marshal
 import os
 from array import array
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -57,6 +57,8 @@ class LinkMemo:
     keys: tuple[Key, ...]  # every key looked up, numbered (`encoded`)
     base: int  # how many keys the table had when it was last built from scratch
     lookups: Mapping[str, bytes]  # path -> the numbers of what resolving its calls looked up
+    generation: int = 0  # how many links this memo's line has made
+    since: Mapping[str, int] = field(default_factory=dict)  # path -> the link that resolved it
 
 
 @cache
@@ -91,6 +93,8 @@ def save_memo(path: Path, memo: LinkMemo) -> None:
             "keys": memo.keys,
             "base": memo.base,
             "lookups": dict(memo.lookups),
+            "generation": memo.generation,
+            "since": dict(memo.since),
         },
         _MARSHAL_FORMAT,
     )
@@ -129,7 +133,12 @@ def load_memo(path: Path, index_version: str, dispatch_limit: int) -> LinkMemo |
         or not all(isinstance(v, bytes) and len(v) % _ID.itemsize == 0 for v in lookups.values())
     ):
         return None
-    return LinkMemo(index_version, dispatch_limit, blobs, resolved, keys, base, lookups)
+    generation, since = data.get("generation"), data.get("since")
+    if not isinstance(generation, int) or not isinstance(since, dict):
+        return None
+    return LinkMemo(
+        index_version, dispatch_limit, blobs, resolved, keys, base, lookups, generation, since
+    )
 
 
 _ID = array("i")  # a key's number in `LinkMemo.keys`, as stored
