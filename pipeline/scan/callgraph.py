@@ -569,8 +569,9 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
         caller = ids.get(call.caller)
         if caller is None:
             continue
-        tables.seen.add(("k", call.name))
         if call.name not in tables.known:  # no fn of the repository has it
+            # (a name known before and now is looked up further by the resolution itself)
+            tables.seen.add(("k", call.name))
             continue
         scope = scopes.get(caller)
         if scope is None:
@@ -974,7 +975,8 @@ def _associated_call(tables: _Tables, head: str, variables: Mapping[str, str]) -
 
 def _methods_of(tables: _Tables, type_name: str, name: str, projected: bool = True) -> list[int]:
     seen = tables.seen
-    type_name = _alias(tables, type_name)
+    seen.add(("a", type_name))
+    type_name = tables.aliases.get(type_name, type_name)
     seen.add(("m", type_name, name))
     found = list(tables.methods.get((type_name, name), []))
     if not found:  # a trait's default method, or the trait object itself
