@@ -91,7 +91,7 @@ def linked(files: Files, previous: tuple[Files, LinkMemo] | None) -> tuple[CallG
     indexes = indexes_of(files)
     before = indexes_of(previous[0]) if previous else {}
     memo = previous[1] if previous else None
-    graph = build_graph(indexes, 1, (), (blobs_of(files), memo, before.get))
+    graph = build_graph(indexes, 1, (), (blobs_of(files), memo, before))
     assert graph.memo is not None
     return graph, graph.memo()
 

@@ -277,6 +277,8 @@ def test_parts_are_even_in_weight_and_keep_their_order() -> None:
     shares = balanced(list(weights), weights.__getitem__, 2)
     assert shares == [["a", "c"], ["b", "d", "e", "f"]]  # 100 and 95, not 110 against 85
     assert balanced(["x"], lambda _: 1, 3) == [["x"]]  # never an empty part
+    # shares that already weigh something: as many as given, the light one filled first
+    assert balanced(["x", "y"], lambda _: 1, 2, [5, 0]) == [[], ["x", "y"]]
     assert sorted(x for share in balanced(list(weights), lambda _: 0, 3) for x in share) == sorted(
         weights
     )

@@ -474,11 +474,11 @@ def _cmdline(pid: int) -> str:
 
 
 def test_reach_json_is_valid_json_with_one_record_per_line() -> None:
-    from pipeline.dataset.store import reach_file, reach_row
+    from pipeline.dataset.store import compact_json, reach_file
 
     def file_of(document: dict[str, Any]) -> bytes:
         head = {k: v for k, v in document.items() if k != "records"}
-        return reach_file(head, {rid: reach_row(r) for rid, r in document["records"].items()})
+        return reach_file(head, {rid: compact_json(r) for rid, r in document["records"].items()})
 
     document = {"format": 1, "sha": "x", "records": {"b": {"p": [1]}, "a": {"q": "é\n"}}}
     body = file_of(document)

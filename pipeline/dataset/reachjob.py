@@ -42,7 +42,7 @@ from pipeline.dataset.store import reach_file
 from pipeline.scan.callerpaths import SiteSpec, reaches_of
 from pipeline.scan.callgraph import CallGraph
 from pipeline.scan.entrypatterns import EntryPattern
-from pipeline.scan.forked import WorkerDied, map_forked, parts_wanted, portable
+from pipeline.scan.forked import WorkerDied, balanced, map_forked, parts_wanted, portable
 from pipeline.scan.reachstage import (
     carried_specs,
     index_enabled,
@@ -266,10 +266,8 @@ def _shares(graph: CallGraph, specs: Sequence[SiteSpec], parts: int) -> list[lis
     groups: dict[int | None, list[SiteSpec]] = {}
     for spec in specs:
         groups.setdefault(graph.enclosing(spec.path, spec.line), []).append(spec)
-    shares: list[list[SiteSpec]] = [[] for _ in range(parts)]
-    for group in sorted(groups.values(), key=len, reverse=True):
-        min(shares, key=len).extend(group)
-    return shares
+    shares = balanced(list(groups.values()), len, parts, [0] * parts)
+    return [[spec for group in share for spec in group] for share in shares]
 
 
 def _reaches_in_parts(
@@ -300,12 +298,9 @@ def _rows_in_parts(
     by_paths: dict[int, list[str]] = {}
     for rid, reach in found.items():
         by_paths.setdefault(id(reach.paths), []).append(rid)
-    made: list[list[str]] = [[] for _ in range(parts)]
-    load = [3 * len(share) for share in shares]  # a site to find weighs about 3 to encode
-    for group in sorted(by_paths.values(), key=len, reverse=True):
-        lightest = load.index(min(load))
-        made[lightest].extend(group)
-        load[lightest] += len(group)
+    # a site to find weighs about 3 to encode
+    groups = balanced(list(by_paths.values()), len, parts, [3 * len(s) for s in shares])
+    made = [[rid for group in share for rid in group] for share in groups]
     rows: dict[str, str] = {}
     for more in map_forked(
         lambda part: _rows_of(graph, shares[part], {rid: found[rid] for rid in made[part]}),

@@ -115,13 +115,8 @@ def compact_json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def reach_row(reach: Mapping[str, Any]) -> str:
-    """One record's reach as `reach.json` writes it (compact, UTF-8 kept)."""
-    return _COMPACT.encode(reach)  # one encoder for 6,000 records: json.dumps makes one a call
-
-
 def reach_file(head: Mapping[str, Any], rows: Mapping[str, str]) -> bytes:
-    """`reach.json` from its head and each record's `reach_row` by id: valid JSON with one
+    """`reach.json` from its head and each record's row by id (`reach_json_text`): valid JSON with one
     record per line, so that a version committed to git changes the lines of the records
     whose paths changed."""
     compact = _COMPACT.encode

@@ -216,18 +216,16 @@ class _Tables:
         what the repository's fns of that name return, `Result`/`Option`/`Box`.. unwrapped
         (`?` is taken as applied), `Self` their type; None when they do not agree or there is
         none or too many to say."""
-        if "." in called:
-            self.seen.add(("n", called.rsplit(".", 1)[1]))
-        else:
-            self.seen.add(("f", called.rsplit("::", 1)[-1]))
+        receiver, dot, name = called.rpartition(".")
+        if not dot:
+            name = called.rsplit("::", 1)[-1]
+        self.seen.add(("n", name) if dot else ("f", name))
         if called not in self._returned:
-            receiver = ""
-            if "." in called:  # not `.unwrap()`, `.get(..)`: std's, whatever else is
-                receiver, name = called.rsplit(".", 1)
+            if dot:  # not `.unwrap()`, `.get(..)`: std's, whatever else is
                 std = name in STD_METHODS or name in ADAPTERS
                 named = [] if std else self.by_method_name.get(name, [])
             else:
-                named = self.free.get(called.rsplit("::", 1)[-1], [])
+                named = self.free.get(name, [])
             types = self._types_returned(named)
             if len(types) > 1 and receiver:  # `engine_state.get_decl`: `EngineState`'s
                 last = receiver.rsplit(".", 1)[-1]
@@ -283,8 +281,8 @@ def link(
     """The nodes and edges of a repository's call graph (entry points: `entrypoints`);
     `jobs` processes resolve the calls (None: one per core); `dispatch_limit`: `_add_dispatch`.
 
-    `memo`: each file's blob, and the previous link's memo with a way to the old index of
-    a path it read (None: none); the calls of files no change can reach are taken from it
+    `memo`: each file's blob, and the previous link's memo with the old index of each path
+    it read (None: none); the calls of files no change can reach are taken from it
     (`linkmemo`). The graph then gives the memo of this link (`CallGraph.memo`)."""
     graph = CallGraph(
         indexes=indexes,
@@ -339,9 +337,9 @@ def link(
     return graph
 
 
-# This link's blob of each file, the previous link's memo, and the old index of a path that
-# memo read (None when it is not to be had).
-MemoInput = tuple[Mapping[str, str], "LinkMemo | None", Callable[[str], "FileIndex | None"]]
+# This link's blob of each file, the previous link's memo, and the index each path it read
+# had then (by path; a path missing: not to be had).
+MemoInput = tuple[Mapping[str, str], "LinkMemo | None", Mapping[str, FileIndex]]
 
 
 # A file's resolutions taken from the previous link, what they looked up, and the memo's rows
@@ -351,14 +349,14 @@ _Taken = tuple[list["_Resolved"], bytes, "tuple[Linked, ...] | None"]
 
 def _taken(graph: CallGraph, tables: _Tables, memo: MemoInput, limit: int) -> dict[str, _Taken]:
     """The files whose calls resolve as the previous link resolved them, with them."""
-    blobs, previous, old_index = memo
+    blobs, previous, old_indexes = memo
     if previous is None or previous.dispatch_limit != limit:
         return {}
     found = touched(
         previous,
         blobs,
         graph.indexes,
-        old_index,
+        old_indexes,
         lambda name: name in tables.known,
         lambda name, changed: any(
             graph.nodes[n].path not in changed
@@ -653,8 +651,9 @@ def _resolve(
             how, type_name = typed
             found = _methods_of(tables, type_name, name)
             imported = imports.get(type_name)  # `use risingwave_batch::executor::Executor`
-            target = tables.deref.get(_alias(tables, type_name))
-            tables.seen.add(("x", _alias(tables, type_name)))
+            aliased = _alias(tables, type_name)
+            tables.seen.add(("x", aliased))
+            target = tables.deref.get(aliased)
             if not found and target:  # a wrapper's `Deref` target has it (`PlanRef` -> `dyn ..`)
                 type_name, found = target, _methods_of(tables, target, name)
             if not found:  # an enum of one trait's implementors, or a macro's type named after it
@@ -795,8 +794,9 @@ def _variants_trait(graph: CallGraph, tables: _Tables, enum: str, name: str) -> 
     implements (`enum FilterKeyExtractorImpl { Schema(SchemaFilterKeyExtractor), .. }`, each
     an `impl FilterKeyExtractor`): the enum's impl, which a macro writes, runs one of them;
     [] when the variants' values have no such method or not all the same trait's."""
-    held = tables.variant_types.get(_alias(tables, enum))
-    tables.seen.add(("v", _alias(tables, enum)))
+    aliased = _alias(tables, enum)
+    tables.seen.add(("v", aliased))
+    held = tables.variant_types.get(aliased)
     if not held:
         return []
     traits = set()
@@ -990,11 +990,11 @@ def _methods_of(tables: _Tables, type_name: str, name: str, projected: bool = Tr
             found.extend(tables.methods.get((trait, name), []))
     if not found and projected:
         seen.add(("as", type_name))
-    if not found and projected and type_name in tables.associated:
-        # an associated type (`S::VectorWriter`): the impls' types, as candidates
-        for target in sorted(tables.associated[type_name]):
-            found.extend(_methods_of(tables, target, name, projected=False))
-        found = list(dict.fromkeys(found))  # two impls' types with one supertrait
+        if type_name in tables.associated:
+            # an associated type (`S::VectorWriter`): the impls' types, as candidates
+            for target in sorted(tables.associated[type_name]):
+                found.extend(_methods_of(tables, target, name, projected=False))
+            found = list(dict.fromkeys(found))  # two impls' types with one supertrait
     return found
 
 

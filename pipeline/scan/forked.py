@@ -37,11 +37,18 @@ def parts_wanted(jobs: int | None, size: int, minimum: int) -> int:
     return max(1, min(jobs or os.cpu_count() or 1, 4))
 
 
-def balanced(items: Sequence[_T], weight: Callable[[_T], int], parts: int) -> list[list[_T]]:
+def balanced(
+    items: Sequence[_T],
+    weight: Callable[[_T], int],
+    parts: int,
+    loads: Sequence[int] | None = None,
+) -> list[list[_T]]:
     """`items` in `parts` shares of about equal weight (heaviest first, each to the lightest
-    share), each share in `items`' order; no share empty unless there are fewer items."""
-    shares: list[list[int]] = [[] for _ in range(max(1, min(parts, len(items))))]
-    loads = [0] * len(shares)
+    share), each share in `items`' order; no share empty unless there are fewer items.
+    `loads`: what each share already weighs (then there are exactly that many shares)."""
+    count = len(loads) if loads is not None else max(1, min(parts, len(items)))
+    shares: list[list[int]] = [[] for _ in range(count)]
+    loads = list(loads) if loads is not None else [0] * count
     for at in sorted(range(len(items)), key=lambda k: -weight(items[k])):
         lightest = loads.index(min(loads))
         shares[lightest].append(at)

@@ -220,9 +220,9 @@ def contributions(path: str, index: FileIndex) -> dict[Key, tuple[Any, ...]]:
             keys = (("v", owner),)
         elif d.kind == "field" and owner is not None:
             keys = (("fd", owner, name),)
-        print_ = _fingerprint(d)
+        fingerprint = _fingerprint(d)
         for key in keys:
-            out.setdefault(key, []).append(print_)
+            out.setdefault(key, []).append(fingerprint)
     for impl in index.impls:
         out.setdefault(("o", impl.type), []).append(impl.trait)
     return {key: tuple(values) for key, values in out.items()}
@@ -241,13 +241,14 @@ def touched(
     memo: LinkMemo,
     blobs: Mapping[str, str],
     indexes: Mapping[str, FileIndex],
-    old_index: Callable[[str], FileIndex | None],
+    old_indexes: Mapping[str, FileIndex],
     known: Callable[[str], bool],
     named_elsewhere: Callable[[str, frozenset[str]], bool],
 ) -> tuple[frozenset[str], set[Key], Moves] | None:
     """The files that differ from the memo's (changed, new or gone), the keys whose values
     they changed, and where each fn of a changed file went (the k-th definition of a
-    fingerprint is the k-th one still); None when an old index is not to be had.
+    fingerprint is the k-th one still); None when an old index is not to be had
+    (`old_indexes`: by path, each file as the memo's link read it).
     `known(name)`: whether a fn has the name now; `named_elsewhere(name, changed)`: whether
     a fn of a file not in `changed` has it."""
     changed = frozenset(
@@ -257,7 +258,7 @@ def touched(
     moves: Moves = {}
     named_before: set[str] = set()  # fn names the changed files had
     for path in changed:
-        old = old_index(path) if path in memo.blobs else None
+        old = old_indexes.get(path) if path in memo.blobs else None
         if path in memo.blobs and old is None:
             return None
         new = indexes[path] if path in blobs else None

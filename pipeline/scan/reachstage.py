@@ -56,11 +56,8 @@ def index_graph(
         return build_graph(indexes, jobs, patterns)
     blobs = {e.path: e.blob_sha for e in entries if e.path in indexes}
     previous = load_memo(memo_path(cache_dir, memo_key, INDEX_VERSION), INDEX_VERSION, MAX_DISPATCH)
-    old = _old_indexes(cache_dir, previous, blobs)
-    graph = build_graph(
-        indexes, jobs, patterns, (blobs, previous, _old_index(previous, blobs, indexes, old))
-    )
-    return graph
+    old = _old_indexes(cache_dir, previous, blobs, indexes)
+    return build_graph(indexes, jobs, patterns, (blobs, previous, old))
 
 
 def save_link_memo(cache_dir: Path, memo_key: str, graph: CallGraph) -> None:
@@ -73,34 +70,26 @@ def save_link_memo(cache_dir: Path, memo_key: str, graph: CallGraph) -> None:
 
 
 def _old_indexes(
-    cache_dir: Path, previous: LinkMemo | None, blobs: Mapping[str, str]
-) -> dict[str, FileIndex]:
-    """The indexes, by blob, of the files the previous link read in another version."""
-    if previous is None:
-        return {}
-    wanted = {b for p, b in previous.blobs.items() if blobs.get(p) != b}
-    cache = IndexCache(cache_dir)
-    try:
-        return cache.get_many(wanted)
-    finally:
-        cache.close()
-
-
-def _old_index(
+    cache_dir: Path,
     previous: LinkMemo | None,
     blobs: Mapping[str, str],
     indexes: Mapping[str, FileIndex],
-    old: Mapping[str, FileIndex],
-) -> Callable[[str], FileIndex | None]:
-    """The index a path had when the previous link read it (None: not to be had)."""
-
-    def of(path: str) -> FileIndex | None:
-        if previous is None or path not in previous.blobs:
-            return None
-        blob = previous.blobs[path]
-        return indexes.get(path) if blobs.get(path) == blob else old.get(blob)
-
-    return of
+) -> dict[str, FileIndex]:
+    """The index each path the previous link read had then: this run's where the blob is
+    the same, else the cached one of the old blob (a path left out: not cached)."""
+    if previous is None:
+        return {}
+    cache = IndexCache(cache_dir)
+    try:
+        fetched = cache.get_many({b for p, b in previous.blobs.items() if blobs.get(p) != b})
+    finally:
+        cache.close()
+    out = {}
+    for path, blob in previous.blobs.items():
+        found = indexes.get(path) if blobs.get(path) == blob else fetched.get(blob)
+        if found is not None:
+            out[path] = found
+    return out
 
 
 def carried_specs(
