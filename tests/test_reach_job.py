@@ -26,6 +26,8 @@ from pipeline.dataset.reachjob import IndexFailed, ReachJob
 from pipeline.languages import INDEX_VERSION
 from pipeline.scan.callerpaths import attach, spec_of
 from pipeline.scan.collect import ExtractRequest, build_contexts, locate, scan_entries
+from pipeline.scan.callgraph import MAX_DISPATCH
+from pipeline.scan.linkmemo import load_memo, memo_path
 from pipeline.scan.reachstage import index_graph
 from pipeline.source.repository import list_files
 
@@ -117,6 +119,25 @@ def test_the_child_gives_the_reach_and_reach_json_an_in_process_index_gives(
     hops = [(h.name, h.file_path) for h in refusal.reach.paths[0].hops]
     assert hops == [("main", "src/main.rs"), ("step", "src/m0.rs"), ("step", "src/m1.rs"),
                     ("step", "src/m2.rs")]  # fmt: skip
+
+
+def test_the_child_keeps_its_link_once_the_document_is_sent_and_close_waits_for_it(
+    tmp_path: Path,
+) -> None:
+    """The link memo is written after `reach.json` (off the way to it); a run that took the
+    document and ends at once still leaves it for the next run."""
+    repo, sha = _repo(tmp_path / "src")
+    listing = list_files(repo.git_dir, sha, suffixes=(".rs",))
+    cache = tmp_path / "cache"
+    job = ReachJob.start(repo.git_dir, listing.entries, cache, 2, repo=REPO)
+    assert job is not None
+    try:
+        job.send([], {}, {}, sha)
+        assert job.wait().document() is not None
+    finally:
+        job.close()
+    memo = load_memo(memo_path(cache, REPO, INDEX_VERSION), INDEX_VERSION, MAX_DISPATCH)
+    assert memo is not None and memo.blobs == {e.path: e.blob_sha for e in listing.entries}
 
 
 def test_an_index_child_that_dies_is_one_clear_error(tmp_path: Path) -> None:

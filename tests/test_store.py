@@ -424,6 +424,18 @@ def test_a_field_read_from_a_record_line_is_what_json_decoding_gives(value: str 
     assert line_field(ascii_line.replace(": ", ":").replace(", ", ","), "filePath") == value
 
 
+@pytest.mark.parametrize("value", [1, 978, 120000, -3])
+def test_an_integer_field_read_from_a_record_line_is_the_integer(value: int) -> None:
+    line = json.dumps(
+        {"id": "a" * 16, "message": '"lineNumber":7', "lineNumber": value, "x": 1.5},
+        separators=(",", ":"),
+    )
+    assert line_field(line, "lineNumber") == value
+    # the quoted key inside the message is no key; a float is no field it reads
+    with pytest.raises(StoreError):
+        line_field(line.replace(f'"lineNumber":{value}', '"lineNumber":1.5'), "lineNumber")
+
+
 def _children(pid: int) -> set[int]:
     try:
         text = Path(f"/proc/{pid}/task/{pid}/children").read_text()

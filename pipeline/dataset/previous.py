@@ -58,7 +58,8 @@ class LazyModels(Mapping[str, M]):
 
 
 def line_field(line: str, key: str) -> Any:
-    """A top-level string or null field of a compact record line, without parsing the rest.
+    """A top-level string, integer or null field of a compact record line, without parsing
+    the rest.
 
     In compact JSON a `"key":` with bare quotes is a key: quotes inside strings are
     escaped. Records are flat, so the key is found once.
@@ -67,14 +68,14 @@ def line_field(line: str, key: str) -> Any:
     if match is None:
         raise StoreError(f"a record line has no {key}; run `errdoc validate` on the dataset")
     text = match.group(1)
-    if "\\" not in text and text != "null":  # nothing escaped: the JSON string is its text
+    if text[0] == '"' and "\\" not in text:  # nothing escaped: the JSON string is its text
         return text[1:-1]
     return json.loads(text)
 
 
 @functools.cache
 def _field_pattern(key: str) -> re.Pattern[str]:
-    return re.compile(f'"{key}":("(?:[^"\\\\]|\\\\.)*"|null)')
+    return re.compile(f'"{key}":("(?:[^"\\\\]|\\\\.)*"|null|-?[0-9]+(?![0-9.eE]))')
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,10 @@ takes the document last, when it writes `reach.json` (`Reached.document`). Given
 staged directory's path (`send(into=..)`), the child writes the file there itself and the
 second message only says it did: risingwave's 21 MB are not pickled, piped and written again.
 
+Last, once the document is sent, the child keeps what its link resolved for the next run's
+(`save_link_memo`: ~0.2 s for risingwave, off the way to the document, while the run
+publishes); `close` gives it that long once the document came, no more (`MEMO_WAIT`).
+
 The child is forked before the run opens any reader, so it holds no pipe of the run's; it
 asks the kernel to kill it with the run (`die_with_parent`), and `close` ends it on any
 exit of the run (an error, ^C), so no index is left running behind a run that ended.
@@ -38,13 +42,13 @@ from pipeline.core.orphans import die_with_parent
 from pipeline.core.progress import Progress
 from pipeline.core.reach import Reach, reach_json_text
 from pipeline.dataset import atomicdir
+from pipeline.dataset.previous import line_field
 from pipeline.dataset.store import reach_file
 from pipeline.scan.callerpaths import SiteSpec, reaches_of
 from pipeline.scan.callgraph import CallGraph
 from pipeline.scan.entrypatterns import EntryPattern
 from pipeline.scan.forked import WorkerDied, balanced, map_forked, parts_wanted, portable
 from pipeline.scan.reachstage import (
-    carried_specs,
     index_enabled,
     index_graph,
     reach_head,
@@ -53,6 +57,8 @@ from pipeline.scan.reachstage import (
 from pipeline.source.repository import TreeEntry
 
 _POLL_SECONDS = 0.1
+# How long `close` waits for the child to keep its link once it has sent the document.
+MEMO_WAIT = 30.0
 
 
 class IndexFailed(WorkerDied):
@@ -79,12 +85,16 @@ _Request = tuple[
 class ReachJob:
     """A running index child: `send(...)` once, `wait()`, then `close()` (also on error)."""
 
-    def __init__(self, total: int, process: Any, conn: Connection, done: Any) -> None:
+    def __init__(
+        self, total: int, process: Any, conn: Connection, done: Any, finished: Any
+    ) -> None:
         self._total = total
         self._process = process
         self._conn = conn
         self._done = done  # files indexed so far, written by the child
+        self._finished = finished  # set by the child once its work is kept, or it failed
         self._sender: threading.Thread | None = None
+        self._delivered = False  # the document came: the child is keeping its link
 
     @classmethod
     def start(
@@ -104,11 +114,15 @@ class ReachJob:
         context = multiprocessing.get_context("fork")
         ours, theirs = context.Pipe()
         done = context.Value("q", 0, lock=False)
+        finished = context.Event()
         process = context.Process(
             target=_serve,
-            args=(theirs, git_dir, list(entries), cache_dir, jobs, done, tuple(patterns), repo),
+            args=(
+                theirs, git_dir, list(entries), cache_dir, jobs, (done, finished),
+                tuple(patterns), repo,
+            ),
             name="errdoc-index",
-        )
+        )  # fmt: skip
         # What exists now is not collected in the child: a collection there would write to
         # every object's pages, and a fork shares pages only until either side writes them.
         gc.freeze()
@@ -117,7 +131,7 @@ class ReachJob:
         finally:
             gc.unfreeze()
         theirs.close()
-        return cls(len(entries), process, ours, done)
+        return cls(len(entries), process, ours, done, finished)
 
     def send(
         self,
@@ -173,6 +187,7 @@ class ReachJob:
         # ~0.2 s to tear down), `close` reaps it when the run ends.
         if answer[0] == "error":
             raise answer[1]
+        self._delivered = True
         return None if answer[1] is None else bytes(answer[1])
 
     def _died(self) -> IndexFailed:
@@ -189,7 +204,10 @@ class ReachJob:
             self._conn.send(request)
 
     def close(self) -> None:
-        """End the child if it still runs, and reap it (again: a no-op)."""
+        """End the child if it still runs, and reap it (again: a no-op). Once it has sent
+        the document, it is first given `MEMO_WAIT` seconds to keep its link."""
+        if self._delivered:
+            self._finished.wait(MEMO_WAIT)
         if self._process.is_alive():
             self._process.terminate()
         self._process.join()
@@ -203,12 +221,14 @@ def _serve(
     entries: list[TreeEntry],
     cache_dir: Path,
     jobs: int | None,
-    done: Any,
+    shared: tuple[Any, Any],
     patterns: tuple[EntryPattern, ...] = (),
     repo: str | None = None,
 ) -> None:
     """The child: index, link, then answer the one request: the reach of the sites sent,
-    then `reach.json`."""
+    then `reach.json`; then keep the link for the next run. `shared`: the count of files
+    indexed, and the event set when the child is done."""
+    done, finished = shared
     die_with_parent()
     # The child builds one large structure that only grows (file indexes, then the graph)
     # and ends with the run: the cyclic collector would walk it again and again and find
@@ -220,6 +240,25 @@ def _serve(
         done.value += count
 
     try:
+        graph = _answered(conn, (git_dir, entries, cache_dir), jobs, advance, patterns, repo)
+        if graph is not None and repo is not None:  # for the next run's link, as the run ends
+            save_link_memo(cache_dir, repo, graph)
+    finally:
+        finished.set()
+        conn.close()
+
+
+def _answered(
+    conn: Connection,
+    source: tuple[Path, list[TreeEntry], Path],
+    jobs: int | None,
+    advance: Callable[[int], None],
+    patterns: tuple[EntryPattern, ...],
+    repo: str | None,
+) -> CallGraph | None:
+    """Index, link, answer; the graph once the run has every answer, else None."""
+    git_dir, entries, cache_dir = source
+    try:
         # `--jobs 1`: one thing at a time, so the index waits until the run has scanned
         early: _Request | None = conn.recv() if jobs == 1 else None
         graph = index_graph(git_dir, entries, cache_dir, jobs, advance, patterns, repo)
@@ -229,9 +268,7 @@ def _serve(
         # Meanwhile the run explains with `found` and stages the records (with `--jobs 1`,
         # one thing at a time: the document first).
         if jobs != 1 and not _answer(conn, ("ok", found)):
-            return
-        if repo is not None:  # for the next run's link, while the run works
-            save_link_memo(cache_dir, repo, graph)
+            return None
         rows = _rows_in_parts(graph, carried_specs(lines, provenance), jobs, found)
         body = reach_file(reach_head(sha), rows)
         document: bytes | None = body
@@ -239,12 +276,11 @@ def _serve(
             atomicdir.rewrite(into, body)
             document = None
         if jobs == 1 and not _answer(conn, ("ok", found)):
-            return
-        answer: tuple[Any, ...] = ("ok", document)
+            return None
     except BaseException as exc:
-        answer = ("error", portable(exc))
-    _answer(conn, answer)
-    conn.close()
+        _answer(conn, ("error", portable(exc)))
+        return None
+    return graph if _answer(conn, ("ok", document)) else None
 
 
 def _answer(conn: Connection, answer: tuple[Any, ...]) -> bool:
@@ -314,3 +350,18 @@ def _rows_of(graph: CallGraph, specs: list[SiteSpec], found: Mapping[str, Reach]
     shared: dict[int, Any] = {}  # a fn's paths converted once for all its sites
     reaches = {**found, **reaches_of(specs, graph)}
     return {rid: reach_json_text(reach, shared) for rid, reach in reaches.items()}
+
+
+def carried_specs(
+    lines: Mapping[str, str], provenance: Mapping[str, Mapping[str, Any]]
+) -> list[SiteSpec]:
+    """What the reach of records carried over unparsed depends on, from their record line
+    and provenance (the conditions' texts without their `kind: ` prefix)."""
+    specs = []
+    for rid, line in lines.items():  # three fields of ~4 KB lines: not decoded whole
+        conditions = tuple(
+            str(c).split(": ", 1)[-1] for c in provenance.get(rid, {}).get("conditions", ())
+        )
+        klass, path = line_field(line, "errorClass"), str(line_field(line, "filePath"))
+        specs.append(SiteSpec(rid, klass, path, int(line_field(line, "lineNumber")), conditions))
+    return specs

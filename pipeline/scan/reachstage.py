@@ -6,7 +6,6 @@ path differ)."""
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -14,7 +13,6 @@ from typing import Any
 
 from pipeline.core.index import FileIndex
 from pipeline.languages import INDEX_VERSION
-from pipeline.scan.callerpaths import SiteSpec
 from pipeline.scan.callgraph import MAX_DISPATCH, CallGraph
 from pipeline.scan.entrypatterns import EntryPattern
 from pipeline.scan.entrypoints import build_graph
@@ -90,19 +88,3 @@ def _old_indexes(
         if found is not None:
             out[path] = found
     return out
-
-
-def carried_specs(
-    lines: Mapping[str, str], provenance: Mapping[str, Mapping[str, Any]]
-) -> list[SiteSpec]:
-    """What the reach of records carried over unparsed depends on, from their record line
-    and provenance (the conditions' texts without their `kind: ` prefix)."""
-    specs = []
-    for rid, line in lines.items():
-        record = json.loads(line)
-        conditions = tuple(
-            str(c).split(": ", 1)[-1] for c in provenance.get(rid, {}).get("conditions", ())
-        )
-        klass, path = record.get("errorClass"), str(record.get("filePath"))
-        specs.append(SiteSpec(rid, klass, path, int(record.get("lineNumber", 0)), conditions))
-    return specs
