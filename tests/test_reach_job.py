@@ -25,8 +25,8 @@ from pipeline.dataset.extract import run_extract
 from pipeline.dataset.reachjob import IndexFailed, ReachJob
 from pipeline.languages import INDEX_VERSION
 from pipeline.scan.callerpaths import attach, spec_of
-from pipeline.scan.collect import ExtractRequest, build_contexts, locate, scan_entries
 from pipeline.scan.callgraph import MAX_DISPATCH
+from pipeline.scan.collect import ExtractRequest, build_contexts, locate, scan_entries
 from pipeline.scan.linkmemo import load_memo, memo_path
 from pipeline.scan.reachstage import index_graph
 from pipeline.source.repository import list_files

@@ -6,6 +6,7 @@ import json
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -308,3 +309,28 @@ def test_regenerate_across_many_commits_asks_once_per_new_content(
     summary = diff_summary(out)
     assert_counts_add_up(summary, len(before["records"]), len(after["records"]))
     assert summary["added"] > 0 and summary["removed"] > 0 and summary["moved"] > 0
+
+
+def test_the_summary_is_made_while_the_version_is_published_and_its_error_comes_after() -> None:
+    """`run_extract`'s `while_publishing` task (the regeneration's summary) runs in a thread
+    during the publish; a publish that fails is the error the user hears of first."""
+    from pipeline.dataset.extract import ExtractResult, _beside
+
+    result = ExtractResult(Path("out"), "0" * 40, "v1", {})
+    started, release = threading.Event(), threading.Event()
+
+    def task(made: ExtractResult) -> None:
+        assert made is result
+        started.set()
+        release.wait(5)
+        raise ValueError("summary failed")
+
+    with pytest.raises(ValueError, match="summary failed"), _beside(task, result):
+        assert started.wait(5)  # it runs while the block does
+        release.set()
+    started.clear()
+    release.clear()
+    with pytest.raises(KeyError, match="publish failed"), _beside(task, result):
+        assert started.wait(5)
+        release.set()
+        raise KeyError("publish failed")

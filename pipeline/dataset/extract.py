@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import sys
+import threading
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence, Set
+from collections.abc import Callable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -118,9 +120,12 @@ def run_extract(
     analyzer_name: str = "static",
     analyzer_version: str | None = STATIC_VERSION,
     commit: tuple[Path, str] | None = None,
+    while_publishing: Callable[[ExtractResult], None] | None = None,
 ) -> ExtractResult:
     """Extract, explain and publish one repository at one commit (`commit`: the source
-    already opened and resolved by the caller)."""
+    already opened and resolved by the caller; `while_publishing`: called in a thread
+    with what the run will return, once it is known, while the version is published:
+    mostly a wait for the index's `reach.json`)."""
     root = dataset_dir(request.out, request.repo)
     git_dir, sha, listing = locate(request, commit)
     if not listing.entries:
@@ -145,7 +150,7 @@ def run_extract(
     try:
         return _run_locked(
             request, root, (git_dir, sha, listing), job, make_analyzer, analyzer_name,
-            analyzer_version,
+            analyzer_version, while_publishing,
         )  # fmt: skip
     finally:
         if job is not None:
@@ -160,6 +165,7 @@ def _run_locked(
     make_analyzer: AnalyzerFactory | None,
     analyzer_name: str,
     analyzer_version: str | None,
+    while_publishing: Callable[[ExtractResult], None] | None = None,
 ) -> ExtractResult:
     """The run under the dataset's lock, its index running in `job`."""
     git_dir, sha, listing = commit
@@ -202,7 +208,7 @@ def _run_locked(
             extra = {**kept, "source": request.source, "files": dict(sorted(files.items()))}
             run = _Run(
                 request, root, git_dir, sha, contexts, counts, carried, extra, reached, prepared,
-                staged,
+                staged, while_publishing,
             )  # fmt: skip
             return _explain_and_publish(
                 run, previous, make_analyzer, analyzer_name, analyzer_version
@@ -359,6 +365,7 @@ class _Run:
     reach: Reached | None = None
     prepared: Mapping[str, Explanation] | None = None  # static, made before the reach came
     staged: Path | None = None  # the next version's directory, `prestage`d meanwhile
+    while_publishing: Callable[[ExtractResult], None] | None = None  # `run_extract`'s
 
 
 def _explain_and_publish(
@@ -406,9 +413,7 @@ def _explain_and_publish(
         lines=made.lines,
         provenance_lines=made.provenance,
     )
-    publish(run.root, publication, previous, run.request.keep_versions, run.staged)
-    made.provenance.close()
-    return ExtractResult(
+    result = ExtractResult(
         run.root,
         run.sha,
         version,
@@ -419,6 +424,35 @@ def _explain_and_publish(
         failure=made.reasons.most_common(1)[0][0] if made.reasons else None,
         carried=frozenset(carried.lines),
     )
+    with _beside(run.while_publishing, result):
+        publish(run.root, publication, previous, run.request.keep_versions, run.staged)
+    made.provenance.close()
+    return result
+
+
+@contextlib.contextmanager
+def _beside(task: Callable[[ExtractResult], None] | None, result: ExtractResult) -> Iterator[None]:
+    """Run `task(result)` in a thread while the block runs; its error, if any, is raised
+    after the block's (a publish that failed is what the user hears of first)."""
+    if task is None:
+        yield
+        return
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            task(result)
+        except BaseException as exc:
+            failed.append(exc)
+
+    thread = threading.Thread(target=run, name="errdoc-while-publishing", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        thread.join()
+    if failed:
+        raise failed[0]
 
 
 def _retire(previous: Previous | None, current: Set[str], sha: str) -> dict[str, Retired]:
