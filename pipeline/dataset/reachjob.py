@@ -31,6 +31,7 @@ import contextlib
 import gc
 import multiprocessing
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -206,8 +207,14 @@ class ReachJob:
     def close(self) -> None:
         """End the child if it still runs, and reap it (again: a no-op). Once it has sent
         the document, it is first given `MEMO_WAIT` seconds to keep its link."""
-        if self._delivered:
-            self._finished.wait(MEMO_WAIT)
+        deadline = time.monotonic() + MEMO_WAIT
+        while (  # not past its death: a child killed meanwhile never says it is done
+            self._delivered
+            and self._process.is_alive()
+            and not self._finished.wait(_POLL_SECONDS)
+            and time.monotonic() < deadline
+        ):
+            pass
         if self._process.is_alive():
             self._process.terminate()
         self._process.join()
