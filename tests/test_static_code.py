@@ -74,6 +74,17 @@ impl Gate {
     }
 }
 
+pub fn emit_flag(flag: &str) {
+    if flag.contains(' ') {
+        panic!("cannot emit flag: invalid flag {flag:?}");
+    }
+}
+
+pub fn take(n: usize, buf: &Vec<u8>) {
+    assert!(n > 0, "n must be positive");
+    let first = buf.first().expect("buf holds a byte");
+}
+
 fn lsn(x: u64) -> Result<()> {
     if x == 0 {
         bail!("bad lsn {x}");
@@ -127,6 +138,34 @@ def test_a_panic_reads_as_a_broken_assumption_with_how_to_report() -> None:
     )
     assert "RUST_BACKTRACE=1" in explanation.solutions[1]
     assert explanation.tryCatchPattern is None
+
+
+@pytest.mark.parametrize(
+    ("key", "place", "test"),
+    [("cannotemit", "`emit_flag`", "!flag.contains(' ')"), ("nmust", "`take`", "n > 0")],
+)
+def test_a_panic_that_refuses_its_fn_s_arguments_says_whose_call_to_fix(
+    key: str, place: str, test: str
+) -> None:
+    """A library's `panic!`/`assert!` on its parameters refuses what the caller passed:
+    not "a bug, not something to fix in your input" (cargo's `build_rs::output`)."""
+    explanation = explain(contexts()[key])
+    assert explanation.solutions[0] == (
+        f"{place} goes on only when `{test}`, and panics otherwise: it refuses the values it "
+        "was given."
+    )
+    assert "if your code calls it, pass values the check accepts" in explanation.solutions[1]
+    assert "RUST_BACKTRACE=1" in explanation.solutions[1]
+    advice = " ".join([*explanation.solutions, *explanation.preventionTips])
+    assert "not something to fix in your input" not in advice
+    assert explanation.preventionTips[0] == f"Before calling {place}, make sure `{test}`."
+    assert "is a bug" not in explanation.exampleFix
+
+
+def test_an_expect_in_the_same_fn_is_still_a_broken_assumption() -> None:
+    explanation = explain(contexts()["bufholds"])
+    assert explanation.solutions[0].startswith("The code assumed `buf.first()`")
+    assert "not something to fix in your input" in explanation.solutions[1]
 
 
 def test_a_security_check_is_never_advised_away() -> None:

@@ -20,7 +20,7 @@ from pipeline.core.reach import Reach
 from pipeline.languages import language_of
 
 # Bump when the wording changes, so that reused explanations are rewritten.
-STATIC_VERSION = "static-14"
+STATIC_VERSION = "static-15"
 
 _STRATEGY_BY_CLASS: dict[str, HandlingStrategy] = {
     "configuration-error": "configuration",

@@ -3,7 +3,11 @@
 First what that person controls (the values the message prints, what they pass in,
 configuration), then what the code requires. A check that guards security or a limit
 is never advised away: the advice is to pass it. A panic is a broken invariant: what
-the code assumed, and how to report it.
+the code assumed, and how to report it; a panic whose check reads the fn's parameters
+(`panic!` in `if flag.contains(' ')`, `assert!(n > 0)`) refuses what a caller passed,
+which is the reader's own call when they call that fn (a library's public API), and the
+repository's bug when its own code passes it: the advice says both, as the code cannot
+say which.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import re
 from collections.abc import Sequence
 
 from pipeline.analyze import SiteContext
-from pipeline.analyze.static_code import where
+from pipeline.analyze.static_code import check_test, inputs_read, refused_inputs, where
 from pipeline.analyze.taxonomy import load_taxonomy
 from pipeline.core.model import Condition
 from pipeline.languages import language_of
@@ -89,6 +93,21 @@ def solutions(context: SiteContext, check: str | None) -> list[str]:
     conditions = facts.conditions
     out: list[str] = []
     if context.error_type == "panic":
+        inputs = refused_inputs(context)
+        if inputs:
+            refusal = (
+                f"{where(site)} goes on only when `{check_test(check)}`, and panics otherwise: it "
+                "refuses the values it was given."
+                if check is not None
+                else _assumption(context)
+            )
+            return [
+                refusal,
+                f"The check reads {', '.join(inputs)}, which the caller of {where(site)} "
+                "passes: if your code calls it, pass values the check accepts; if the "
+                "backtrace (`RUST_BACKTRACE=1`) shows the repository's own code passing "
+                "them, report that upstream with the full message and the version you run.",
+            ]
         return [_assumption(context), _REPORT]
     if site.kind == "context":
         out.append(
@@ -101,7 +120,7 @@ def solutions(context: SiteContext, check: str | None) -> list[str]:
             f"Look at the value(s) the message prints ({names}): they name the input or object "
             "that was rejected; correct that and try again."
         )
-    inputs = _inputs(facts.call, conditions)
+    inputs = inputs_read(facts.call, conditions)
     if inputs:
         out.append(
             f"The check depends on what is passed to {where(site)} ({', '.join(inputs)}): "
@@ -115,9 +134,7 @@ def solutions(context: SiteContext, check: str | None) -> list[str]:
             "input, credentials or permissions, or ask the operator; do not switch it off."
         )
     elif check is not None:
-        out.append(
-            f"The code goes on only when `{check.removeprefix('let ok = ').removesuffix(';')}`."
-        )
+        out.append(f"The code goes on only when `{check_test(check)}`.")
     if site.kind == "error_attr":
         out.append(
             f"The code that returns this error decides when: find the operation that returned "
@@ -143,23 +160,13 @@ def _assumption(context: SiteContext) -> str:
     return f"The code assumed {where(site)} never gets here."
 
 
-def _inputs(call: str | None, conditions: Sequence[Condition]) -> list[str]:
-    """The fn's parameters the conditions read: what a caller controls."""
-    if not call or "(" not in call:
-        return []
-    params = [p.strip() for p in call.split("(", 1)[1].rsplit(")", 1)[0].split(",") if p.strip()]
-    used = [p for p in params if any(re.search(rf"\b{re.escape(p)}\b", c.text) for c in conditions)]
-    return [f"`{p}`" for p in used]
-
-
 def prevention(context: SiteContext, check: str | None, failure_class: str) -> list[str]:
     """How to keep the error from happening."""
     tips: list[str] = []
-    if context.error_type == "panic":
+    if context.error_type == "panic" and not (check is not None and refused_inputs(context)):
         tips.append("Keep the assumption the code states true, or report where it breaks.")
     elif check is not None and not is_guard(context, context.site.facts.conditions):
-        test = check.removeprefix("let ok = ").removesuffix(";")
-        tips.append(f"Before calling {where(context.site)}, make sure `{test}`.")
+        tips.append(f"Before calling {where(context.site)}, make sure `{check_test(check)}`.")
     tips.append(first_sentence(load_taxonomy()[failure_class].description))
     return tips
 

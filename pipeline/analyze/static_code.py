@@ -8,9 +8,10 @@ the record requires, falls back to the statement alone, then to comments).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from pipeline.analyze import SiteContext
-from pipeline.core.model import Site
+from pipeline.core.model import Condition, Site
 from pipeline.languages import language_of
 
 _ROOT_NAME = re.compile(r"(?<![.\w:'\"])([a-z_]\w*)\b(?!\s*(?:!|::))")
@@ -42,27 +43,61 @@ def type_guard(context: SiteContext) -> str | None:
     return language_of(context.site.file_path).type_guard(context.site.facts.conditions)
 
 
+def check_test(check: str) -> str:
+    """The test of a `validationCode` (`let ok = <test>;`)."""
+    return check.removeprefix("let ok = ").removesuffix(";")
+
+
+# A panic message that states an invariant of the code, not a value refused.
+_INVARIANT_WORDS = re.compile(
+    r"\b(?:bug|report|should(?:n'?t)?|expected|unexpected|assum\w*|internal|invariant|impossible|"
+    r"never|must have|must be called)\b",
+    re.IGNORECASE,
+)
+
+
+def refused_inputs(context: SiteContext) -> list[str]:
+    """The parameters a `panic!` or `assert!` checks, unless its message states an invariant
+    ("... please report a bug", "assumes x is checked first"): an `expect` fails on what its
+    receiver returned; `unreachable!`, `todo!` refuse no value."""
+    site = context.site
+    if site.kind not in ("panic", "assert") or _INVARIANT_WORDS.search(site.message):
+        return []
+    return inputs_read(site.facts.call, site.facts.conditions)
+
+
+def inputs_read(call: str | None, conditions: Sequence[Condition]) -> list[str]:
+    """The fn's parameters the conditions read: what a caller controls."""
+    if not call or "(" not in call:
+        return []
+    params = [p.strip() for p in call.split("(", 1)[1].rsplit(")", 1)[0].split(",") if p.strip()]
+    used = [p for p in params if any(re.search(rf"\b{re.escape(p)}\b", c.text) for c in conditions)]
+    return [f"`{p}`" for p in used]
+
+
 def example_fix(context: SiteContext, check: str | None, *, guard: bool = False) -> str:
     """The statement that produces the error, and the check a caller can make first.
 
-    No check for a panic (its fix is upstream) or a `guard` (security or a limit: the
-    negated chain would show the way around it).
+    No check for a panic (its fix is upstream), but one that refuses its fn's arguments,
+    or for a `guard` (security or a limit: the negated chain would show the way around it).
     """
     site = context.site
     language = language_of(site.file_path)
     head = f"// The error comes from this statement in {_plain(where(site))} ({site.file_path}):"
     snippet = site.facts.snippet
     body = [snippet] if snippet and language.parses_as_code(snippet) else []
-    if context.error_type == "panic":
+    refused = context.error_type == "panic" and bool(refused_inputs(context))
+    if context.error_type == "panic" and not refused:
         body.append("// A panic here is a bug, not bad input: report it with its backtrace.")
     elif check is not None and not guard:
-        test = check.removeprefix("let ok = ").removesuffix(";")
+        test = check_test(check)
         if site.facts.call and _names(test) <= _names(site.facts.call.partition("(")[2]):
             # the check reads only the fn's arguments: a caller can make it before calling
             body += [
-                "// It is reached only when this check fails; a caller can test it first:",
+                f"// It {'panics' if refused else 'is reached only'} when this check fails; a "
+                "caller can test it first:",
                 f"if {test} {{",
-                f"    {site.facts.call}?;",
+                f"    {site.facts.call}{';' if refused else '?;'}",
                 "}",
             ]
         elif "\n" not in test:
