@@ -160,10 +160,12 @@ def test_a_panic_that_refuses_its_fn_s_arguments_says_whose_call_to_fix(
     assert "not something to fix in your input" not in advice
     assert explanation.preventionTips[0] == f"Before calling {place}, make sure `{test}`."
     assert "is a bug" not in explanation.exampleFix
+    assert explanation.backgroundTag == "invalid-argument"  # not a broken invariant
 
 
 def test_an_expect_in_the_same_fn_is_still_a_broken_assumption() -> None:
     explanation = explain(contexts()["bufholds"])
+    assert explanation.backgroundTag == "internal-invariant"
     assert explanation.solutions[0].startswith("The code assumed `buf.first()`")
     assert "not something to fix in your input" in explanation.solutions[1]
 
@@ -435,3 +437,25 @@ def test_a_check_may_repeat_calls_that_only_read() -> None:
     assert validation_code(chain) == "let ok = text.chars().next() != Some('-');"
     chain = [Condition("if", "args.next() == Some('-')", 1)]  # consumes what the code reads
     assert validation_code(chain) is None
+
+
+GENERIC_IMPL = """\
+impl<'gctx> RegistryData for HttpRegistry<'gctx> {
+    fn load(&self, orig: &str, name: &str) -> anyhow::Result<()> {
+        if name.is_empty() {
+            anyhow::bail!("cannot replace `{orig}` with `{name}`: `{orig}` has checksums, {}", 1);
+        }
+        Ok(())
+    }
+}
+"""
+
+
+def test_a_trait_impl_s_method_is_named_as_its_type_s_and_a_value_printed_twice_once() -> None:
+    scan = find_sites("src/http.rs", GENERIC_IMPL.encode())
+    (context,) = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/http.rs": scan}))
+    explanation = explain(context)
+    text = " ".join([explanation.documentation, *explanation.solutions])
+    assert "`HttpRegistry::load`" in text
+    assert "RegistryData for" not in text and "'gctx" not in text
+    assert "(`{orig}`, `{name}`, `{}`): they name" in " ".join(explanation.solutions)

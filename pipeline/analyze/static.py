@@ -13,11 +13,23 @@ from typing import Literal
 from pipeline.analyze import Analysis, SiteContext
 from pipeline.analyze.reach_text import situation_sentence, trigger_sentence
 from pipeline.analyze.static_advice import first_sentence, is_guard, prevention, solutions
-from pipeline.analyze.static_code import example_fix, try_catch, type_guard, validation, where
-from pipeline.analyze.taxonomy import classify, load_taxonomy
+from pipeline.analyze.static_code import (
+    example_fix,
+    printed_values,
+    refused_inputs,
+    try_catch,
+    type_guard,
+    validation,
+    where,
+)
+from pipeline.analyze.taxonomy import (
+    INTERNAL_INVARIANT,
+    INVALID_ARGUMENT,
+    classify,
+    load_taxonomy,
+)
 from pipeline.core.model import Condition, Explanation, HandlingStrategy, Site
 from pipeline.core.reach import Reach
-from pipeline.languages import language_of
 
 # Bump when the wording changes, so that reused explanations are rewritten.
 STATIC_VERSION = "static-15"
@@ -106,6 +118,9 @@ def explain_apart(context: SiteContext) -> Explanation:
     failure_class = classify(
         site.message, site.kind, [c.text for c in conditions], names, path=site.file_path
     )
+    if failure_class == INTERNAL_INVARIANT and refused_inputs(context):
+        # a panic on what the caller passed is no broken invariant of the code's own
+        failure_class = INVALID_ARGUMENT
     strategy: HandlingStrategy = (
         "fail-fast"
         if context.error_type == "panic"
@@ -217,13 +232,8 @@ def _situations(context: SiteContext, failure_class: str) -> str:
     else:
         text = f"While code in `{area}` runs"
     text += f'; the message reads as a case of "{title}"'
-    slots = list(language_of(site.file_path).placeholders(site.message)) if site.is_format else []
-    if slots:
-        # `{orig}` printed three times is one value; each `{}` is a value of its own
-        shown = [f"`{{{p}}}`" if p else "`{}`" for p in slots]
-        names = ", ".join(
-            [s for s in dict.fromkeys(shown) if s != "`{}`"] + ["`{}`"] * shown.count("`{}`")
-        )
+    names = printed_values(site)
+    if names:
         text += f", and it prints the value(s) involved ({names}), which tell which object it was"
     return text + "."
 

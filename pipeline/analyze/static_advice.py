@@ -16,10 +16,15 @@ import re
 from collections.abc import Sequence
 
 from pipeline.analyze import SiteContext
-from pipeline.analyze.static_code import check_test, inputs_read, refused_inputs, where
+from pipeline.analyze.static_code import (
+    check_test,
+    inputs_read,
+    printed_values,
+    refused_inputs,
+    where,
+)
 from pipeline.analyze.taxonomy import load_taxonomy
 from pipeline.core.model import Condition
-from pipeline.languages import language_of
 
 # Words of a condition that mark it as a guard nobody should be told to switch off: the
 # identifiers of the check, split at `_`, `.` and case (`auth_enabled`, `max_size`).
@@ -113,9 +118,8 @@ def solutions(context: SiteContext, check: str | None) -> list[str]:
         out.append(
             "Read the `Caused by:` lines under this message: they name the error that failed."
         )
-    slots = language_of(site.file_path).placeholders(site.message) if site.is_format else []
-    if slots:
-        names = ", ".join(f"`{{{p}}}`" if p else "`{}`" for p in slots)
+    names = printed_values(site)
+    if names:
         out.append(
             f"Look at the value(s) the message prints ({names}): they name the input or object "
             "that was rejected; correct that and try again."

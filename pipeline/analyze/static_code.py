@@ -23,7 +23,7 @@ def where(site: Site) -> str:
     """The item the site is in, as a reader names it: `Type::fn`, `fn`, `static FOO`."""
     facts = site.facts
     if facts.enclosing_fn and facts.enclosing_impl:
-        return f"`{facts.enclosing_impl}::{facts.enclosing_fn}`"
+        return f"`{impl_type(facts.enclosing_impl)}::{facts.enclosing_fn}`"
     if facts.enclosing_fn:
         return f"`{facts.enclosing_fn}`"
     if facts.item:
@@ -31,6 +31,22 @@ def where(site: Site) -> str:
     if facts.enclosing_type:
         return f"`{facts.enclosing_type}`"
     return f"the top-level code of `{site.file_path}`"
+
+
+def impl_type(impl: str) -> str:
+    """An impl as a reader names its methods' owner: `RegistryData for HttpRegistry<'gctx>`
+    -> `HttpRegistry` (as the caller paths name it), `Map<K, V>` -> `Map`."""
+    written = impl.rpartition(" for ")[2].strip()
+    return written.split("<", 1)[0].rstrip() or written
+
+
+def printed_values(site: Site) -> str:
+    """The message's placeholders as a list to read (`{orig}` printed three times is one
+    value; each `{}` is a value of its own), or "" when it prints none."""
+    slots = language_of(site.file_path).placeholders(site.message) if site.is_format else []
+    shown = [f"`{{{p}}}`" if p else "`{}`" for p in slots]
+    named = [s for s in dict.fromkeys(shown) if s != "`{}`"]
+    return ", ".join(named + ["`{}`"] * shown.count("`{}`"))
 
 
 def validation(context: SiteContext) -> str | None:

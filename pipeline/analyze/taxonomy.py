@@ -35,9 +35,10 @@ from pipeline.languages import language_of
 
 INVALID_STATE = "invalid-state-transition"
 INTERNAL_INVARIANT = "internal-invariant"
+INVALID_ARGUMENT = "invalid-argument"
 NOT_IMPLEMENTED = "not-implemented"
 FALLBACK = "operation-failed"
-_REQUIRED = (INVALID_STATE, INTERNAL_INVARIANT, NOT_IMPLEMENTED, FALLBACK)
+_REQUIRED = (INVALID_STATE, INTERNAL_INVARIANT, INVALID_ARGUMENT, NOT_IMPLEMENTED, FALLBACK)
 
 _KIND_CLASSES = {
     "unreachable": INTERNAL_INVARIANT,
