@@ -278,3 +278,36 @@ def test_error_attribute_facts_name_the_type_and_variant(message: str, facts: Fa
 def test_receiver_and_callee(source: str, receiver: str | None, callee: str | None) -> None:
     facts = site_of(source).facts
     assert (facts.receiver, facts.callee) == (receiver, callee)
+
+
+HELPS = [
+    pytest.param(
+        'Err(LabeledError::new("a target").with_label("x", span).with_help("Pass a table."))',
+        "Pass a table.",
+        id="with_help-on-the-chain",
+    ),
+    pytest.param(
+        'Err(GenericError::new("a target", "m", span).with_help(format!("use {} instead", 3)))',
+        "use {} instead",
+        id="a-format-as-written",
+    ),
+    pytest.param(
+        'Err(Wrapped { source: Error::new("a target"), help: Some("Give a path.".into()) })',
+        "Give a path.",
+        id="the-help-field-of-its-struct",
+    ),
+    pytest.param(
+        'Err(report.with_help(Error::new("a target")))',  # the site is the help, not helped
+        None,
+        id="given-as-an-argument",
+    ),
+    pytest.param('Err(Error::new("a target"))', None, id="none"),
+]
+
+
+@pytest.mark.parametrize(("expression", "help"), HELPS)
+def test_the_help_an_error_carries(expression: str, help: str | None) -> None:
+    site = site_of(
+        f"fn subject(span: Span) -> Result<(), E> {{\n    {expression}\n}}\n", "a target"
+    )
+    assert site.facts.help == help

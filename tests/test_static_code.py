@@ -459,3 +459,24 @@ def test_a_trait_impl_s_method_is_named_as_its_type_s_and_a_value_printed_twice_
     assert "`HttpRegistry::load`" in text
     assert "RegistryData for" not in text and "'gctx" not in text
     assert "(`{orig}`, `{name}`, `{}`): they name" in " ".join(explanation.solutions)
+
+
+def test_a_debug_assertion_says_it_checks_only_in_debug_builds() -> None:
+    source = b'pub fn f(a: usize) {\n    debug_assert!(a > 1, "a must exceed one");\n}\n'
+    scan = find_sites("src/x.rs", source)
+    (context,) = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/x.rs": scan}))
+    assert "`debug_assert!` checks only where debug assertions are on" in (
+        explain(context).documentation
+    )
+    assert "debug assertions" not in explain(contexts()["nmust"]).documentation  # `assert!`
+
+
+def test_the_help_the_error_carries_is_the_first_solution() -> None:
+    source = (
+        "fn tables(span: Span) -> Result<(), LabeledError> {\n"
+        '    Err(LabeledError::new("cannot retrieve a table").with_help("No table found."))\n'
+        "}\n"
+    )
+    scan = find_sites("src/q.rs", source.encode())
+    (context,) = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/q.rs": scan}))
+    assert explain(context).solutions[0] == 'The error carries its own help: "No table found."'

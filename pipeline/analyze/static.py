@@ -173,6 +173,11 @@ def _documentation(context: SiteContext, failure_class: str) -> str:
         text += f' The function\'s doc comment says: "{first_sentence(facts.fn_doc)}"'
     if context.error_type == "panic":
         text += " A panic aborts the current task or thread rather than returning an error."
+    if site.kind == "assert" and (site.macro or "").startswith("debug_assert"):
+        text += (
+            f" `{site.macro}!` checks only where debug assertions are on (debug builds and"
+            " tests): a release build goes on past it."
+        )
     return text + f" Class: {title}."
 
 

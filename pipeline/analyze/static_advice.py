@@ -114,6 +114,8 @@ def solutions(context: SiteContext, check: str | None) -> list[str]:
                 "them, report that upstream with the full message and the version you run.",
             ]
         return [_assumption(context), _REPORT]
+    if facts.help:  # what the authors wrote for this error comes first
+        out.append(f'The error carries its own help: "{facts.help}"')
     if site.kind == "context":
         out.append(
             "Read the `Caused by:` lines under this message: they name the error that failed."

@@ -76,6 +76,7 @@ class Facts:
     snippet: str | None = None  # the whole statement the site is part of, dedented
     call: str | None = None  # a call of the enclosing fn as a caller writes it, if it has one
     item: str | None = None  # the `static`/`const` whose initializer holds the site
+    help: str | None = None  # the help the error carries (`.with_help("..")`, `help: ..`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +135,7 @@ def placed(site: Site, shift: int, path: str, window: str, window_start: int) ->
         facts = Facts(
             facts.enclosing_fn, facts.enclosing_impl, facts.fn_doc, facts.return_type, moved,
             facts.enclosing_type, facts.variant, facts.type_doc, facts.receiver, facts.callee,
-            facts.snippet, facts.call, facts.item,
+            facts.snippet, facts.call, facts.item, facts.help,
         )  # fmt: skip
     return Site(
         site.kind, path, site.line + shift, site.column, site.message, site.is_format,

@@ -222,3 +222,54 @@ def _returns(block: Node) -> list[Node]:
             values.append(node.named_children[0])
         stack.extend(node.named_children)
     return values
+
+
+# Where an error's help is written: a method on it, or a field of the struct that is it.
+_HELP_METHODS = frozenset(("with_help", "help"))
+_HELP_STOP = frozenset(
+    ("expression_statement", "let_declaration", "block", "closure_expression", "match_arm")
+)
+
+
+def attached_help(node: Node) -> str | None:
+    """The help the error built at `node` carries, when written as a message: a
+    `.with_help("..")` called on it (nushell's `LabeledError`, `GenericError`), or the `help`
+    field of the struct literal it is part of (`help: Some("..".into())`)."""
+    child, current = node, node.parent
+    while current is not None and current.type not in _HELP_STOP:
+        if current.type == "struct_expression":  # the error itself: its field, or none
+            body = current.child_by_field_name("body")
+            for field in body.named_children if body is not None else ():
+                name = field.child_by_field_name("field")
+                if (
+                    field.type == "field_initializer"
+                    and name is not None
+                    and (node_text(name) == "help")
+                ):
+                    return _help_text(field.child_by_field_name("value"))
+            return None
+        function = current.child_by_field_name("function")
+        if (
+            current.type == "call_expression"
+            and child == function  # called on the error, not given it as an argument
+            and function is not None
+            and function.type == "field_expression"
+        ):
+            method = function.child_by_field_name("field")
+            if method is not None and node_text(method) in _HELP_METHODS:
+                arguments = current.child_by_field_name("arguments")
+                first = arguments.named_children[:1] if arguments is not None else []
+                return _help_text(first[0]) if first else None
+        child, current = current, current.parent
+    return None
+
+
+def _help_text(value: Node | None) -> str | None:
+    """A help value's text: a message, in `Some(..)` or not."""
+    if value is not None and value.type == "call_expression":
+        function = value.child_by_field_name("function")
+        arguments = value.child_by_field_name("arguments")
+        if function is not None and node_text(function) == "Some" and arguments is not None:
+            value = arguments.named_children[0] if arguments.named_children else None
+    message = expression_message(value) if value is not None else None
+    return message.text.strip() or None if message is not None else None

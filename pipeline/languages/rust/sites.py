@@ -17,6 +17,7 @@ from pipeline.languages.rust.formats import decode_rust_string, literal_segments
 from pipeline.languages.rust.macrotrees import MAX_DEPTH, macro_tree_sites
 from pipeline.languages.rust.messages import (
     Message,
+    attached_help,
     closure_messages,
     expression_message,
     join_tokens,
@@ -41,7 +42,7 @@ from pipeline.languages.rust.testcode import (
 )
 
 # Bump when a change here would change what a cached FileScan holds.
-EXTRACTOR_VERSION = "28"
+EXTRACTOR_VERSION = "29"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -362,6 +363,7 @@ def _make_site(
         snippet=statement_snippet(node) if kind != "error_attr" else None,
         call=enclosing_call(node),
         item=initializer_item(node),
+        help=attached_help(node) if kind != "error_attr" else None,
     )
     if (
         kind == "error_attr"
