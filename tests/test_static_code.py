@@ -480,3 +480,36 @@ def test_the_help_the_error_carries_is_the_first_solution() -> None:
     scan = find_sites("src/q.rs", source.encode())
     (context,) = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/q.rs": scan}))
     assert explain(context).solutions[0] == 'The error carries its own help: "No table found."'
+
+
+NOT_CHECKS = """\
+use anyhow::Context;
+
+fn compact(path: &str) -> anyhow::Result<()> {
+    let env = open_env(read_txn_without_tls(), path)
+        .with_context(|| format!("While trying to open the index at path {path:?}"))?;
+    for token in tokens() {
+        anyhow::bail!("cannot compact while the index is in use");
+    }
+    Ok(())
+}
+
+fn serve(conf: &Config) -> anyhow::Result<()> {
+    if !conf.tls_enabled {
+        anyhow::bail!("refusing to serve in plain text on a public address");
+    }
+    Ok(())
+}
+"""
+
+
+def test_only_a_check_can_be_a_guard_not_a_failed_call_or_a_loop() -> None:
+    """A `context` on a call named `read_txn_without_tls` and a bail inside `for token in ..`
+    are no security checks (meilisearch's meilitool read "a deliberate check ... do not
+    switch it off"); `if !conf.tls_enabled` is one."""
+    scan = find_sites("src/m.rs", NOT_CHECKS.encode())
+    found = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/m.rs": scan}))
+    advice = {c.site.message.split()[0]: " ".join(explain(c).solutions) for c in found}
+    assert "do not switch it off" not in advice["While"]
+    assert "do not switch it off" not in advice["cannot"]
+    assert "do not switch it off" in advice["refusing"]

@@ -84,10 +84,20 @@ _REPORT = (
 )
 
 
+# The conditions that check something; not a loop's iterable, a closure's call, nor the
+# failed call of an `.expect()`/`.context()` (meilisearch's `read_txn_without_tls()` failing
+# is no TLS check).
+_CHECKS = frozenset(
+    ("if", "else", "match_arm", "let_else", "if_let", "while", "ensure", "check_failed")
+)
+
+
 def is_guard(context: SiteContext, conditions: Sequence[Condition]) -> bool:
-    """Whether a condition on the path checks security or a limit (by its identifiers)."""
+    """Whether a check on the path guards security or a limit (by its identifiers)."""
     del context  # the conditions are what the advice would negate; the message is not
-    words = {w.lower() for c in conditions for w in _IDENTIFIER_PART.findall(c.text)}
+    words = {
+        w.lower() for c in conditions if c.kind in _CHECKS for w in _IDENTIFIER_PART.findall(c.text)
+    }
     return not words.isdisjoint(_GUARD_WORDS)
 
 
