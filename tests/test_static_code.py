@@ -479,7 +479,7 @@ def test_the_help_the_error_carries_is_the_first_solution() -> None:
     )
     scan = find_sites("src/q.rs", source.encode())
     (context,) = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/q.rs": scan}))
-    assert explain(context).solutions[0] == 'The error carries its own help: "No table found."'
+    assert explain(context).solutions[0] == 'Its authors\' help for this error: "No table found."'
 
 
 NOT_CHECKS = """\
@@ -513,3 +513,48 @@ def test_only_a_check_can_be_a_guard_not_a_failed_call_or_a_loop() -> None:
     assert "do not switch it off" not in advice["While"]
     assert "do not switch it off" not in advice["cannot"]
     assert "do not switch it off" in advice["refusing"]
+
+
+MIETTE = """\
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum ParseError {
+    /// Invalid assignment left-hand side
+    ///
+    /// ## Resolution
+    ///
+    /// Assignment requires that you assign to a mutable variable or cell path.
+    #[error("Assignment to an immutable variable.")]
+    #[diagnostic(
+        code(nu::parser::assignment_requires_mutable_variable),
+        help("declare the variable with `mut`, or shadow it again with `let`")
+    )]
+    AssignmentRequiresMutableVar(Span),
+
+    /// A name was given twice
+    ///
+    /// ## Resolution
+    ///
+    /// Give each parameter
+    /// its own name.
+    #[error("Duplicate parameter name in the signature.")]
+    DuplicateName(Span),
+}
+"""
+
+
+def test_an_error_type_s_diagnostic_help_or_documented_resolution_is_its_first_solution() -> None:
+    """miette's `#[diagnostic(help(..))]` (what a user is shown under the error), else the
+    doc comment's `## Resolution` paragraph; the doc's first sentence stops at its paragraph."""
+    scan = find_sites("src/errors.rs", MIETTE.encode())
+    found = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/errors.rs": scan}))
+    by_message = {c.site.message.split()[0]: explain(c) for c in found}
+    assigned, duplicate = by_message["Assignment"], by_message["Duplicate"]
+    assert assigned.solutions[0] == (
+        "Its authors' help for this error: \"declare the variable with `mut`, or shadow it "
+        'again with `let`"'
+    )
+    assert duplicate.solutions[0] == (
+        'Its authors\' help for this error: "Give each parameter its own name."'
+    )
+    assert 'Its doc comment says: "Invalid assignment left-hand side"' in assigned.documentation
+    assert "Resolution" not in assigned.documentation

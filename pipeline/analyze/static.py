@@ -12,7 +12,7 @@ from typing import Literal
 
 from pipeline.analyze import Analysis, SiteContext
 from pipeline.analyze.reach_text import situation_sentence, trigger_sentence
-from pipeline.analyze.static_advice import first_sentence, is_guard, prevention, solutions
+from pipeline.analyze.static_advice import doc_summary, is_guard, prevention, solutions
 from pipeline.analyze.static_code import (
     example_fix,
     printed_values,
@@ -160,7 +160,7 @@ def _documentation(context: SiteContext, failure_class: str) -> str:
         )
         text = f'{owner} is an error type whose message (`#[error(..)]`) reads "{site.message}".'
         if facts.type_doc:
-            text += f' Its doc comment says: "{first_sentence(facts.type_doc)}"'
+            text += f' Its doc comment says: "{doc_summary(facts.type_doc)}"'
         return text + f" Class: {title}."
     verb = _VERB[site.kind]
     if site.kind == "constructor":
@@ -170,7 +170,7 @@ def _documentation(context: SiteContext, failure_class: str) -> str:
         outcome = "was `None` or `Err`" if site.kind == "expect" else "returned an error"
         text += f" The call it guards, `{facts.receiver}`, {outcome}."
     if facts.fn_doc:
-        text += f' The function\'s doc comment says: "{first_sentence(facts.fn_doc)}"'
+        text += f' The function\'s doc comment says: "{doc_summary(facts.fn_doc)}"'
     if context.error_type == "panic":
         text += " A panic aborts the current task or thread rather than returning an error."
     if site.kind == "assert" and (site.macro or "").startswith("debug_assert"):

@@ -125,7 +125,7 @@ def solutions(context: SiteContext, check: str | None) -> list[str]:
             ]
         return [_assumption(context), _REPORT]
     if facts.help:  # what the authors wrote for this error comes first
-        out.append(f'The error carries its own help: "{facts.help}"')
+        out.append(f'Its authors\' help for this error: "{facts.help}"')
     if site.kind == "context":
         out.append(
             "Read the `Caused by:` lines under this message: they name the error that failed."
@@ -185,6 +185,19 @@ def prevention(context: SiteContext, check: str | None, failure_class: str) -> l
         tips.append(f"Before calling {where(context.site)}, make sure `{check_test(check)}`.")
     tips.append(first_sentence(load_taxonomy()[failure_class].description))
     return tips
+
+
+def doc_summary(doc: str) -> str:
+    """A doc comment's first sentence, within its first paragraph (a `## Resolution` heading
+    below it is not part of it)."""
+    paragraph: list[str] = []
+    for line in doc.splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            if paragraph:
+                break
+            continue
+        paragraph.append(line)
+    return first_sentence("\n".join(paragraph) or doc)
 
 
 def first_sentence(text: str) -> str:

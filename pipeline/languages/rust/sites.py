@@ -42,7 +42,7 @@ from pipeline.languages.rust.testcode import (
 )
 
 # Bump when a change here would change what a cached FileScan holds.
-EXTRACTOR_VERSION = "29"
+EXTRACTOR_VERSION = "30"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -363,7 +363,7 @@ def _make_site(
         snippet=statement_snippet(node) if kind != "error_attr" else None,
         call=enclosing_call(node),
         item=initializer_item(node),
-        help=attached_help(node) if kind != "error_attr" else None,
+        help=attached_help(node) if kind != "error_attr" else facts.help,
     )
     if (
         kind == "error_attr"
