@@ -558,3 +558,30 @@ def test_an_error_type_s_diagnostic_help_or_documented_resolution_is_its_first_s
     )
     assert 'Its doc comment says: "Invalid assignment left-hand side"' in assigned.documentation
     assert "Resolution" not in assigned.documentation
+
+
+LOCAL_STATE = """\
+pub fn uninstall(specs: &[String]) -> anyhow::Result<()> {
+    let mut scheduled_error = false;
+    for spec in specs {
+        scheduled_error |= remove(spec).is_err();
+    }
+    if scheduled_error {
+        anyhow::bail!("some packages failed to uninstall");
+    }
+    Ok(())
+}
+"""
+
+
+def test_no_caller_is_told_to_make_sure_of_a_value_the_fn_computes_itself() -> None:
+    """cargo's `uninstall` read "Before calling `uninstall`, make sure `!scheduled_error`":
+    a local its loop sets, which no caller can test; what the code requires stays said."""
+    scan = find_sites("src/u.rs", LOCAL_STATE.encode())
+    (context,) = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/u.rs": scan}))
+    explanation = explain(context)
+    assert not any(t.startswith("Before calling") for t in explanation.preventionTips)
+    assert "The code goes on only when `!scheduled_error`." in explanation.solutions
+    # a parameter's test still is (the `schedule` fixture reads its arguments and `self`)
+    tips = explain(contexts()["job{id}"]).preventionTips
+    assert tips[0].startswith("Before calling `Scheduler::schedule`, make sure `deferred ||")

@@ -118,7 +118,8 @@ def explain_apart(context: SiteContext) -> Explanation:
     failure_class = classify(
         site.message, site.kind, [c.text for c in conditions], names, path=site.file_path
     )
-    if failure_class == INTERNAL_INVARIANT and refused_inputs(context):
+    check = validation(context)
+    if failure_class == INTERNAL_INVARIANT and check is not None and refused_inputs(context):
         # a panic on what the caller passed is no broken invariant of the code's own
         failure_class = INVALID_ARGUMENT
     strategy: HandlingStrategy = (
@@ -126,7 +127,6 @@ def explain_apart(context: SiteContext) -> Explanation:
         if context.error_type == "panic"
         else _STRATEGY_BY_CLASS.get(failure_class, "try-catch")
     )
-    check = validation(context)
     return Explanation(
         documentation=_documentation(context, failure_class),
         triggerScenarios=_trigger(site, conditions),

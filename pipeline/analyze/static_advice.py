@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from pipeline.analyze import SiteContext
 from pipeline.analyze.static_code import (
+    caller_can_test,
     check_test,
     inputs_read,
     printed_values,
@@ -181,7 +182,11 @@ def prevention(context: SiteContext, check: str | None, failure_class: str) -> l
     tips: list[str] = []
     if context.error_type == "panic" and not (check is not None and refused_inputs(context)):
         tips.append("Keep the assumption the code states true, or report where it breaks.")
-    elif check is not None and not is_guard(context, context.site.facts.conditions):
+    elif (
+        check is not None
+        and not is_guard(context, context.site.facts.conditions)
+        and caller_can_test(context.site, check_test(check), receiver=True)
+    ):  # not "before calling it, make sure `!scheduled_error`": a value it computes itself
         tips.append(f"Before calling {where(context.site)}, make sure `{check_test(check)}`.")
     tips.append(first_sentence(load_taxonomy()[failure_class].description))
     return tips

@@ -107,7 +107,7 @@ def example_fix(context: SiteContext, check: str | None, *, guard: bool = False)
         body.append("// A panic here is a bug, not bad input: report it with its backtrace.")
     elif check is not None and not guard:
         test = check_test(check)
-        if site.facts.call and _names(test) <= _names(site.facts.call.partition("(")[2]):
+        if caller_can_test(site, test, receiver=False):
             # the check reads only the fn's arguments: a caller can make it before calling
             body += [
                 f"// It {'panics' if refused else 'is reached only'} when this check fails; a "
@@ -170,6 +170,15 @@ def _is_anyhow(context: SiteContext) -> bool:
     return klass in _ANYHOW_CLASSES or (
         not klass and context.site.kind in ("bail", "anyhow", "ensure", "format_err", "context")
     )
+
+
+def caller_can_test(site: Site, test: str, *, receiver: bool) -> bool:
+    """Whether `test` reads only what a caller of the site's fn passes: its arguments (and,
+    with `receiver`, `self`), no value the fn computes itself (`scheduled_error`)."""
+    if not site.facts.call:
+        return False
+    names = _names(test) - ({"self"} if receiver else set())
+    return names <= _names(site.facts.call.partition("(")[2])
 
 
 def _names(code: str) -> set[str]:
