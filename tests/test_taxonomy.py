@@ -134,6 +134,11 @@ def test_parse_taxonomy_normalises_keywords_and_description() -> None:
 @pytest.mark.parametrize(
     ("message", "kind", "expected"),
     [
+        # a database's or search engine's index is no index past the end (meilisearch,
+        # risingwave); a bound still is
+        ("while opening index {uid} at '{}'", "context", "io-error"),
+        ("Index does not have foreign keys", "bail", "operation-failed"),
+        ("index out of bounds: {}", "bail", "out-of-range"),
         # the seeds
         (
             "cannot create batch refresh job while database barrier is paused",
