@@ -585,3 +585,34 @@ def test_no_caller_is_told_to_make_sure_of_a_value_the_fn_computes_itself() -> N
     # a parameter's test still is (the `schedule` fixture reads its arguments and `self`)
     tips = explain(contexts()["job{id}"]).preventionTips
     assert tips[0].startswith("Before calling `Scheduler::schedule`, make sure `deferred ||")
+
+
+CAUSES = """\
+fn bind(conn: &Conn, user: &str) -> anyhow::Result<()> {
+    if let Err(e) = conn.bind(user) {
+        anyhow::bail!("LDAP bind failed: {}", e);
+    }
+    Ok(())
+}
+
+fn load(path: &str) -> anyhow::Result<()> {
+    match read(path) {
+        Err(err) => anyhow::bail!("failed to read {path}: {err:?}"),
+        Ok(_) => Ok(()),
+    }
+}
+"""
+
+
+def test_a_printed_cause_is_read_as_the_error_underneath_not_a_rejected_value() -> None:
+    """risingwave's "LDAP bind failed: {}" read "Look at the value(s) the message prints
+    (`{}`): they name the input or object that was rejected"; the `{}` is the LDAP error."""
+    scan = find_sites("src/l.rs", CAUSES.encode())
+    found = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/l.rs": scan}))
+    by_word = {c.site.message.split()[0]: explain(c) for c in found}
+    ldap, read = by_word["LDAP"].solutions, by_word["failed"].solutions
+    assert ldap[0].startswith("The message prints the error underneath (`{}`)")
+    assert not any("Look at the value(s)" in s for s in ldap)
+    assert read[0].startswith("The message prints the error underneath (`{err:?}`)")
+    assert any("Look at the value(s) the message prints (`{path}`)" in s for s in read)
+    assert "`{err:?}`" not in by_word["failed"].commonSituations

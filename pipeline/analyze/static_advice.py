@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pipeline.analyze import SiteContext
 from pipeline.analyze.static_code import (
     caller_can_test,
+    cause_slot,
     check_test,
     inputs_read,
     printed_values,
@@ -130,6 +131,12 @@ def solutions(context: SiteContext, check: str | None) -> list[str]:
     if site.kind == "context":
         out.append(
             "Read the `Caused by:` lines under this message: they name the error that failed."
+        )
+    cause = cause_slot(site)
+    if cause is not None:
+        out.append(
+            f"The message prints the error underneath ({cause}): it says what failed beneath "
+            "this step; start there."
         )
     names = printed_values(site)
     if names:

@@ -40,10 +40,38 @@ def impl_type(impl: str) -> str:
     return written.split("<", 1)[0].rstrip() or written
 
 
+# A placeholder that prints the error underneath, not a value: by its name, or the last one
+# after a colon in a message of a failure (`LDAP bind failed: {}`).
+_CAUSE_NAMES = frozenset(("e", "err", "error", "cause", "source", "reason", "inner"))
+_FAILURE = re.compile(r"\b(?:fail\w*|error|unable|could not|cannot|can't)\b", re.IGNORECASE)
+_LAST_AFTER_COLON = re.compile(r":\s*`?\{[^{}]*\}`?\s*\.?\s*$")
+
+
+def _slots(site: Site) -> list[str]:
+    return language_of(site.file_path).placeholders(site.message) if site.is_format else []
+
+
+def cause_slot(site: Site) -> str | None:
+    """The placeholder that prints the underlying error (`{e}`, or `{}` ending `... failed:
+    {}`), as written; None when the message has none."""
+    slots = _slots(site)
+    for slot in slots:
+        if slot.split(":", 1)[0] in _CAUSE_NAMES:
+            return f"`{{{slot}}}`"
+    if slots and _FAILURE.search(site.message) and _LAST_AFTER_COLON.search(site.message):
+        return f"`{{{slots[-1]}}}`"
+    return None
+
+
 def printed_values(site: Site) -> str:
     """The message's placeholders as a list to read (`{orig}` printed three times is one
-    value; each `{}` is a value of its own), or "" when it prints none."""
-    slots = language_of(site.file_path).placeholders(site.message) if site.is_format else []
+    value; each `{}` is a value of its own), the underlying error's left out (`cause_slot`),
+    or "" when it prints none."""
+    slots = _slots(site)
+    cause = cause_slot(site)
+    if cause is not None:  # the one placeholder that prints it
+        at = next(i for i in reversed(range(len(slots))) if f"`{{{slots[i]}}}`" == cause)
+        slots = slots[:at] + slots[at + 1 :]
     shown = [f"`{{{p}}}`" if p else "`{}`" for p in slots]
     named = [s for s in dict.fromkeys(shown) if s != "`{}`"]
     return ", ".join(named + ["`{}`"] * shown.count("`{}`"))
