@@ -1652,3 +1652,31 @@ def test_a_hostile_signature_is_read_in_bounded_time() -> None:
     # nested within bounds still unwraps; past 8 wraps says nothing
     assert returned_type("fn f() -> " + "Result<" * 7 + "Foo" + ">" * 7) == "Foo"
     assert returned_type("fn f() -> " + "Option<" * 9 + "Foo" + ">" * 9) == ""
+
+
+def test_an_example_s_main_is_named_as_cargo_runs_it_and_is_of_its_crate() -> None:
+    """nushell's `crates/nu-table/examples/table_demo.rs` read "`crates` (fn main)": the
+    crate of a file beside `src/` was the path's first directory."""
+    from pipeline.scan.callerpaths import caller_paths
+    from pipeline.scan.context import _crate
+
+    graph = _graph_of(
+        {
+            "crates/kv/src/lib.rs": "pub mod store;\n",
+            "crates/kv/src/store.rs": STORE_FNS,
+            "crates/kv/examples/demo.rs": BIN,
+            "crates/kv/build.rs": "fn main() {}\n",
+        }
+    )
+    put = next(n for n, node in enumerate(graph.nodes) if node.label == "put")
+    (path,) = caller_paths(graph, put)
+    assert (path.entry, path.entry_label) == ("main", "`demo` (fn main)")
+    assert [_crate(p) for p in ("crates/kv/examples/demo.rs", "crates/kv/build.rs")] == [
+        "crates/kv",
+        "crates/kv",
+    ]
+    assert [_crate(p) for p in ("src/meta/build.rs", "examples/a.rs", "tools/gen.rs")] == [
+        "src/meta",
+        "",
+        "tools",
+    ]

@@ -113,12 +113,25 @@ def _is_within(directory: str, ancestor: str) -> bool:
     return directory == ancestor or directory.startswith(ancestor + "/") or not ancestor
 
 
+_TARGET_DIRS = ("/examples/", "/benches/", "/tests/")  # a crate's other targets, beside src/
+
+
 def _crate(path: str) -> str:
-    """`src/meta/src/stream/x.rs` -> `src/meta`: the directory that holds the crate's `src/`."""
+    """`src/meta/src/stream/x.rs` -> `src/meta`: the directory that holds the crate's `src/`
+    (or its `examples/`, `benches/`, `tests/`, `build.rs`: `crates/nu-table/examples/x.rs`
+    -> `crates/nu-table`, `src/meta/build.rs` -> `src/meta`)."""
     head, found, _ = path.partition("/src/")
     if found:
         return head
-    return "" if path.startswith("src/") else path.split("/", 1)[0]
+    for directory in _TARGET_DIRS:
+        head, found, _ = path.partition(directory)
+        if found:
+            return head
+    if path.endswith("/build.rs"):
+        return path.removesuffix("/build.rs")
+    if path == "build.rs" or path.startswith(("src/", *(d[1:] for d in _TARGET_DIRS))):
+        return ""
+    return path.split("/", 1)[0]
 
 
 def record_id(repo: str, file_path: str, pattern: str, ordinal: int) -> str:

@@ -100,8 +100,10 @@ def _entries(graph: CallGraph) -> None:
 
 
 def _binary(path: str) -> str:
+    """The name a user runs a `fn main` by: its `bin/` or `examples/` file (or directory),
+    else its crate's directory."""
     parts = path.split("/")
-    if "bin" in parts[:-1]:
+    if "bin" in parts[:-1] or "examples" in parts[:-1]:
         return parts[-1].removesuffix(".rs") if parts[-1] != "main.rs" else parts[-2]
     crate = _crate(path)
     return crate.rsplit("/", 1)[-1] or "main"
