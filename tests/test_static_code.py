@@ -616,3 +616,21 @@ def test_a_printed_cause_is_read_as_the_error_underneath_not_a_rejected_value() 
     assert read[0].startswith("The message prints the error underneath (`{err:?}`)")
     assert any("Look at the value(s) the message prints (`{path}`)" in s for s in read)
     assert "`{err:?}`" not in by_word["failed"].commonSituations
+
+
+def test_a_local_compared_with_not_equal_is_still_a_local() -> None:
+    """cargo's `fail_if_stable_opt_custom_z` read "make sure `enabled || (channel != ..)`":
+    `channel != "dev"` was taken for a macro call (`channel!`), so `channel`, a local, was
+    not seen."""
+    source = (
+        "pub fn gate(enabled: bool) -> anyhow::Result<()> {\n"
+        "    let channel = channel();\n"
+        '    if !enabled && channel == "nightly" {\n'
+        '        anyhow::bail!("the flag is unstable on this channel");\n'
+        "    }\n"
+        "    Ok(())\n"
+        "}\n"
+    )
+    scan = find_sites("src/g.rs", source.encode())
+    (context,) = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/g.rs": scan}))
+    assert not any(t.startswith("Before calling") for t in explain(context).preventionTips)

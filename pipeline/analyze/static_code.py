@@ -14,7 +14,9 @@ from pipeline.analyze import SiteContext
 from pipeline.core.model import Condition, Site
 from pipeline.languages import language_of
 
-_ROOT_NAME = re.compile(r"(?<![.\w:'\"])([a-z_]\w*)\b(?!\s*(?:!|::))")
+# a name a reader reads a value by; not a macro's (`matches!`: the bang right after it, not
+# the `!=` of `channel != "dev"`) nor a path's head
+_ROOT_NAME = re.compile(r"(?<![.\w:'\"])([a-z_]\w*)\b(?!\s*::|!(?!=))")
 MIN_NEEDLE = 12  # a shorter literal (`"lsn"`) matches unrelated errors too
 _ANYHOW_CLASSES = ("anyhow::Error", "anyhow::Result", "eyre::Report", "eyre::Error")
 
