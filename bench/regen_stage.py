@@ -52,7 +52,7 @@ from bench.common import (
     standalone,
     workdir,
 )
-from pipeline.analyze.reach_text import undated
+from pipeline.analyze.reach_text import undated_record
 
 TARGET = 0.35
 TIMES = ("analyzedAt", "contentChangedAt")
@@ -101,11 +101,6 @@ def published(out: Path, repo: str) -> dict[str, Any]:
     rows = json.loads(reach_path.read_text())["records"] if reach_path.exists() else {}
     reach = {places[rid]: row for rid, row in rows.items() if rid in places}
     return {"records": records, "provenance": provenance, "files": data["files"], "reach": reach}
-
-
-def undated_record(record: dict[str, Any]) -> dict[str, Any]:
-    """A record with the commits its reach sentences name left out (`undated`)."""
-    return {k: undated(v) if isinstance(v, str) else v for k, v in record.items()}
 
 
 def compare(regenerated: dict[str, Any], cold: dict[str, Any]) -> tuple[bool, int]:

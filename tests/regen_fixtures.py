@@ -20,7 +20,6 @@ import pytest
 from click.testing import CliRunner, Result
 from llm_server import Reply, answer
 
-from pipeline.analyze.reach_text import undated
 from pipeline.cli import main
 
 REPO = "acme/widgets"
@@ -70,12 +69,6 @@ BASE: dict[str, str | bytes | None] = {
     "src/meta/src/catalog.rs": rust_file("catalog", CATALOG),
 }
 BASE_SITES = len(BARRIER) + len(CATALOG)
-
-
-def undated_record(record: Mapping[str, Any]) -> dict[str, Any]:
-    """A record with the commits its reach sentences name left out (`undated`): an
-    explanation kept for unchanged content names the commit it was written at."""
-    return {k: undated(v) if isinstance(v, str) else v for k, v in record.items()}
 
 
 def cli(*args: str | Path, env: Mapping[str, str] | None = None) -> Result:

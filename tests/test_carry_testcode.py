@@ -18,8 +18,9 @@ from regen_fixtures import (
     records,
     regenerate,
     rust_file,
-    undated_record,
 )
+
+from pipeline.analyze.reach_text import undated_record
 
 LIB_RS = "src/meta/src/lib.rs"
 CHECKS_RS = "src/meta/src/checks.rs"

@@ -11,6 +11,8 @@ contradict each other, one is dated.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from pipeline.core.reach import CallerPath, Hop, Reach
 
@@ -42,6 +44,12 @@ def undated(text: str) -> str:
 
 
 _DATED = re.compile(r"\bAt commit [0-9a-f]{10}\b")
+
+
+def undated_record(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A record (as JSON) with the commits its reach sentences name left out (`undated`): an
+    explanation kept for unchanged content names the commit it was written at."""
+    return {k: undated(v) if isinstance(v, str) else v for k, v in record.items()}
 
 
 def trigger_sentence(reach: Reach | None, sha: str) -> str | None:

@@ -119,7 +119,7 @@ def explain_apart(context: SiteContext) -> Explanation:
         site.message, site.kind, [c.text for c in conditions], names, path=site.file_path
     )
     check = validation(context)
-    if failure_class == INTERNAL_INVARIANT and check is not None and refused_inputs(context):
+    if failure_class == INTERNAL_INVARIANT and refused_inputs(context, check):
         # a panic on what the caller passed is no broken invariant of the code's own
         failure_class = INVALID_ARGUMENT
     strategy: HandlingStrategy = (

@@ -110,16 +110,11 @@ def solutions(context: SiteContext, check: str | None) -> list[str]:
     conditions = facts.conditions
     out: list[str] = []
     if context.error_type == "panic":
-        inputs = refused_inputs(context)
-        if inputs:
-            refusal = (
-                f"{where(site)} goes on only when `{check_test(check)}`, and panics otherwise: it "
-                "refuses the values it was given."
-                if check is not None
-                else _assumption(context)
-            )
+        inputs = refused_inputs(context, check)
+        if inputs and check is not None:
             return [
-                refusal,
+                f"{where(site)} goes on only when `{check_test(check)}`, and panics otherwise: "
+                "it refuses the values it was given.",
                 f"The check reads {', '.join(inputs)}, which the caller of {where(site)} "
                 "passes: if your code calls it, pass values the check accepts; if the "
                 "backtrace (`RUST_BACKTRACE=1`) shows the repository's own code passing "
@@ -187,7 +182,7 @@ def _assumption(context: SiteContext) -> str:
 def prevention(context: SiteContext, check: str | None, failure_class: str) -> list[str]:
     """How to keep the error from happening."""
     tips: list[str] = []
-    if context.error_type == "panic" and not (check is not None and refused_inputs(context)):
+    if context.error_type == "panic" and not refused_inputs(context, check):
         tips.append("Keep the assumption the code states true, or report where it breaks.")
     elif (
         check is not None

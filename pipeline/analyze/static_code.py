@@ -53,16 +53,22 @@ def _slots(site: Site) -> list[str]:
     return language_of(site.file_path).placeholders(site.message) if site.is_format else []
 
 
+def _cause_at(slots: Sequence[str], message: str) -> int | None:
+    """Which placeholder prints the underlying error (`cause_slot`), or None."""
+    for at, slot in enumerate(slots):
+        if slot.split(":", 1)[0] in _CAUSE_NAMES:
+            return at
+    if slots and _FAILURE.search(message) and _LAST_AFTER_COLON.search(message):
+        return len(slots) - 1
+    return None
+
+
 def cause_slot(site: Site) -> str | None:
     """The placeholder that prints the underlying error (`{e}`, or `{}` ending `... failed:
     {}`), as written; None when the message has none."""
     slots = _slots(site)
-    for slot in slots:
-        if slot.split(":", 1)[0] in _CAUSE_NAMES:
-            return f"`{{{slot}}}`"
-    if slots and _FAILURE.search(site.message) and _LAST_AFTER_COLON.search(site.message):
-        return f"`{{{slots[-1]}}}`"
-    return None
+    at = _cause_at(slots, site.message)
+    return None if at is None else f"`{{{slots[at]}}}`"
 
 
 def printed_values(site: Site) -> str:
@@ -70,11 +76,8 @@ def printed_values(site: Site) -> str:
     value; each `{}` is a value of its own), the underlying error's left out (`cause_slot`),
     or "" when it prints none."""
     slots = _slots(site)
-    cause = cause_slot(site)
-    if cause is not None:  # the one placeholder that prints it
-        at = next(i for i in reversed(range(len(slots))) if f"`{{{slots[i]}}}`" == cause)
-        slots = slots[:at] + slots[at + 1 :]
-    shown = [f"`{{{p}}}`" if p else "`{}`" for p in slots]
+    at = _cause_at(slots, site.message)
+    shown = [f"`{{{p}}}`" for i, p in enumerate(slots) if i != at]
     named = [s for s in dict.fromkeys(shown) if s != "`{}`"]
     return ", ".join(named + ["`{}`"] * shown.count("`{}`"))
 
@@ -102,12 +105,18 @@ _INVARIANT_WORDS = re.compile(
 )
 
 
-def refused_inputs(context: SiteContext) -> list[str]:
-    """The parameters a `panic!` or `assert!` checks, unless its message states an invariant
-    ("... please report a bug", "assumes x is checked first"): an `expect` fails on what its
-    receiver returned; `unreachable!`, `todo!` refuse no value."""
+def refused_inputs(context: SiteContext, check: str | None) -> list[str]:
+    """The parameters a `panic!` or `assert!` checks with a test the code states (`check`,
+    its `validationCode`), unless its message states an invariant ("... please report a
+    bug", "assumes x is checked first"): such a panic refuses what its caller passed. An
+    `expect` fails on what its receiver returned; `unreachable!`, `todo!` refuse no value.
+    The one rule the class, solutions, prevention and example fix all follow."""
     site = context.site
-    if site.kind not in ("panic", "assert") or _INVARIANT_WORDS.search(site.message):
+    if (
+        check is None
+        or site.kind not in ("panic", "assert")
+        or _INVARIANT_WORDS.search(site.message)
+    ):
         return []
     return inputs_read(site.facts.call, site.facts.conditions)
 
@@ -132,7 +141,7 @@ def example_fix(context: SiteContext, check: str | None, *, guard: bool = False)
     head = f"// The error comes from this statement in {_plain(where(site))} ({site.file_path}):"
     snippet = site.facts.snippet
     body = [snippet] if snippet and language.parses_as_code(snippet) else []
-    refused = context.error_type == "panic" and bool(refused_inputs(context))
+    refused = bool(refused_inputs(context, check))
     if context.error_type == "panic" and not refused:
         body.append("// A panic here is a bug, not bad input: report it with its backtrace.")
     elif check is not None and not guard:

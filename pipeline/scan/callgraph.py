@@ -1025,6 +1025,12 @@ def _alias(tables: _Tables, name: str) -> str:
     return tables.aliases.get(name, name)
 
 
+def _free(tables: _Tables, name: str) -> list[int]:
+    """The free fns (no `self` type) of this name, looked up."""
+    tables.seen.add(("f", name))
+    return tables.free.get(name, [])
+
+
 def _is_trait(tables: _Tables, name: str) -> bool:
     """Whether the repository declares a trait of this name, looked up."""
     tables.seen.add(("t", name))
@@ -1048,8 +1054,7 @@ def _module_call(
         segments = imports[segments[0]].split("::") + segments[1:]
         how = "import"
     wanted = [s for s in segments if s not in ("crate", "self", "super")]
-    tables.seen.add(("f", call.name))
-    named = tables.free.get(call.name, [])
+    named = _free(tables, call.name)
     # `engine::walk`: the crate named so (by its directory), at its root or below.
     crated = [n for n in named if wanted and crate_name(graph.nodes[n].crate) == wanted[0]]
     if crated:
@@ -1089,8 +1094,7 @@ def _plain_call(
     imports: Mapping[str, str],
     globs: Sequence[str],
 ) -> tuple[Resolution, list[int]]:
-    tables.seen.add(("f", call.name))
-    found = tables.free.get(call.name, [])
+    found = _free(tables, call.name)
     if not found:
         return "name", []
     same_file = [n for n in found if graph.nodes[n].path == node.path]
@@ -1100,8 +1104,7 @@ def _plain_call(
     if imported is not None:
         wanted = [s for s in imported.split("::")[:-1] if s not in ("crate", "self", "super")]
         target = imported.rsplit("::", 1)[-1]
-        tables.seen.add(("f", target))
-        named = [n for n in tables.free.get(target, [])]
+        named = _free(tables, target)
         if named:
             return "import", _narrow(
                 graph, node, _by_suffix(graph, named, wanted) if wanted else named, call
@@ -1128,8 +1131,7 @@ def _reexported(
                 continue
             *segments, target = use.path.split("::")
             wanted = [s for s in segments if s not in ("crate", "self", "super")]
-            tables.seen.add(("f", target))
-            named = tables.free.get(target, [])
+            named = _free(tables, target)
             found += _by_suffix(graph, named, wanted) if named and wanted else named
     return list(dict.fromkeys(found))
 

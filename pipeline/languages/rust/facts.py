@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from tree_sitter import Node
 
 from pipeline.core.sitetypes import Condition, ConditionKind, Facts
-from pipeline.languages.rust.formats import decode_rust_string
 
 MAX_CONDITION_CHARS = 160
 MAX_GUARDS = 3  # earlier `ensure!`/early-return guards of the same fn worth naming
@@ -214,84 +213,34 @@ def doc_comment(item: Node) -> str | None:
     return doc or None
 
 
+def attributed_item(attribute: Node) -> Node | None:
+    """The item an attribute (`#[error(..)]`) is on: the next one past its other attributes."""
+    item = attribute.next_named_sibling
+    while item is not None and item.type in ATTRIBUTE_SIBLINGS:
+        item = item.next_named_sibling
+    return item
+
+
+ATTRIBUTE_SIBLINGS = ("attribute_item", "line_comment", "block_comment")
+
+
 def _with_error_type(facts: Facts, attribute: Node) -> Facts:
     """For `#[error(..)]`: the enum and variant (or struct) it describes."""
-    item = attribute.next_named_sibling
-    while item is not None and item.type in ("attribute_item", "line_comment", "block_comment"):
-        item = item.next_named_sibling
+    item = attributed_item(attribute)
     if item is None:
         return facts
     if item.type == "enum_variant":
         enum = _ancestor(item, ("enum_item",))
-        doc = doc_comment(item)
         return Facts(
             enclosing_fn=None,
             enclosing_impl=None,
             enclosing_type=_field_text(enum, "name"),
             variant=_field_text(item, "name"),
-            type_doc=doc or (doc_comment(enum) if enum is not None else None),
-            help=diagnostic_help(item) or resolution(doc),
+            type_doc=doc_comment(item) or (doc_comment(enum) if enum is not None else None),
         )
     if item.type in ("struct_item", "enum_item"):
-        doc = doc_comment(item)
-        return Facts(
-            enclosing_type=_field_text(item, "name"),
-            type_doc=doc,
-            help=diagnostic_help(item) or resolution(doc),
-        )
+        return Facts(enclosing_type=_field_text(item, "name"), type_doc=doc_comment(item))
     return facts
-
-
-def diagnostic_help(item: Node) -> str | None:
-    """The `help("..")` of an item's `#[diagnostic(..)]` (miette): what a user is shown under
-    the error. Only a literal (a `help("{}", x)` format keeps its placeholders)."""
-    attribute = item.prev_named_sibling
-    while attribute is not None and attribute.type in (
-        "attribute_item", "line_comment", "block_comment",
-    ):  # fmt: skip
-        text = attribute.text or b""
-        if attribute.type == "attribute_item" and text.lstrip(b"#[ ").startswith(b"diagnostic"):
-            for node in _descendants(attribute):
-                following = node.next_sibling
-                if (
-                    node.type == "identifier"
-                    and node.text == b"help"
-                    and following is not None
-                    and following.type == "token_tree"
-                ):
-                    literal = next(
-                        (c for c in following.named_children if c.type in _LITERALS), None
-                    )
-                    if literal is None or literal.text is None:
-                        return None
-                    return decode_rust_string(literal.text.decode("utf-8", "replace")) or None
-        attribute = attribute.prev_named_sibling
-    return None
-
-
-def resolution(doc: str | None) -> str | None:
-    """The paragraph under a `# Resolution` heading of a doc comment (nushell's errors), or
-    None."""
-    if not doc:
-        return None
-    found = _RESOLUTION.search(doc)
-    if found is None:
-        return None
-    paragraph = found.group(1).strip().split("\n\n", 1)[0]
-    return " ".join(paragraph.split()) or None
-
-
-_RESOLUTION = re.compile(r"^#+\s*Resolution\s*\n+((?:(?!#).*\n?)+)", re.MULTILINE | re.IGNORECASE)
-_LITERALS = ("string_literal", "raw_string_literal")
-
-
-def _descendants(node: Node) -> list[Node]:
-    out, stack = [], [node]
-    while stack:
-        current = stack.pop()
-        out.append(current)
-        stack.extend(reversed(current.children))
-    return out
 
 
 def _receiver(node: Node) -> str | None:

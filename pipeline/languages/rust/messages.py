@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from pipeline.languages.rust.facts import span_text
+from pipeline.languages.rust.facts import (
+    ATTRIBUTE_SIBLINGS,
+    attributed_item,
+    doc_comment,
+    span_text,
+)
 from pipeline.languages.rust.formats import decode_rust_string
 
 _STRING_TYPES = ("string_literal", "raw_string_literal")
@@ -232,9 +238,16 @@ _HELP_STOP = frozenset(
 
 
 def attached_help(node: Node) -> str | None:
-    """The help the error built at `node` carries, when written as a message: a
-    `.with_help("..")` called on it (nushell's `LabeledError`, `GenericError`), or the `help`
-    field of the struct literal it is part of (`help: Some("..".into())`)."""
+    """The help the error at `node` carries, when written as a message: a `.with_help("..")`
+    called on it (nushell's `LabeledError`, `GenericError`), or the `help` field of the
+    struct literal it is part of (`help: Some("..".into())`); for an `#[error(..)]`
+    attribute, its type's `#[diagnostic(help(..))]` (miette), else the `# Resolution`
+    paragraph of its doc comment."""
+    if node.type == "attribute_item":
+        item = attributed_item(node)
+        if item is None:
+            return None
+        return _diagnostic_help(item) or resolution(doc_comment(item))
     child, current = node, node.parent
     while current is not None and current.type not in _HELP_STOP:
         if current.type == "struct_expression":  # the error itself: its field, or none
@@ -273,3 +286,39 @@ def _help_text(value: Node | None) -> str | None:
             value = arguments.named_children[0] if arguments.named_children else None
     message = expression_message(value) if value is not None else None
     return message.text.strip() or None if message is not None else None
+
+
+def _diagnostic_help(item: Node) -> str | None:
+    """The message of `help(..)` in an item's `#[diagnostic(..)]` (what miette prints under
+    the error; a `help("{}", x)` format as written)."""
+    sibling = item.prev_named_sibling
+    while sibling is not None and sibling.type in ATTRIBUTE_SIBLINGS:
+        attribute = sibling.named_children[0] if sibling.type == "attribute_item" else None
+        if attribute is not None and node_text(attribute.named_children[0]) == "diagnostic":
+            arguments = attribute.child_by_field_name("arguments")
+            return _help_argument(arguments) if arguments is not None else None
+        sibling = sibling.prev_named_sibling
+    return None
+
+
+def _help_argument(arguments: Node) -> str | None:
+    """`help(<message>)` among an attribute's arguments, its message's text."""
+    for tokens in split_token_tree(arguments):
+        if len(tokens) == 2 and node_text(tokens[0]) == "help" and tokens[1].type == "token_tree":
+            inner = split_token_tree(tokens[1])
+            message = token_message(inner[0], is_format=True) if inner else None
+            return message.text.strip() or None if message is not None else None
+    return None
+
+
+def resolution(doc: str | None) -> str | None:
+    """The paragraph under a `# Resolution` heading of a doc comment (nushell's errors), or
+    None."""
+    found = _RESOLUTION.search(doc) if doc else None
+    if found is None:
+        return None
+    paragraph = found.group(1).strip().split("\n\n", 1)[0]
+    return " ".join(paragraph.split()) or None
+
+
+_RESOLUTION = re.compile(r"^#+\s*Resolution\s*\n+((?:(?!#).*\n?)+)", re.MULTILINE | re.IGNORECASE)

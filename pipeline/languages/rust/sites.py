@@ -363,7 +363,7 @@ def _make_site(
         snippet=statement_snippet(node) if kind != "error_attr" else None,
         call=enclosing_call(node),
         item=initializer_item(node),
-        help=attached_help(node) if kind != "error_attr" else facts.help,
+        help=attached_help(node),
     )
     if (
         kind == "error_attr"
