@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 
 from pipeline.analyze import SiteContext
+from pipeline.analyze.message_advice import advice_in, has_placeholders
 from pipeline.analyze.static_code import (
     caller_can_test,
     cause_slot,
@@ -27,6 +28,7 @@ from pipeline.analyze.static_code import (
 )
 from pipeline.analyze.taxonomy import load_taxonomy
 from pipeline.core.model import Condition
+from pipeline.core.sitetypes import Site
 
 # Words of a condition that mark it as a guard nobody should be told to switch off: the
 # identifiers of the check, split at `_`, `.` and case (`auth_enabled`, `max_size`).
@@ -80,6 +82,10 @@ _GUARD_WORDS = frozenset(
 )
 _IDENTIFIER_PART = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _CONFIG_WORDS = re.compile(r"\b(?:conf|config|cfg|opts|options|settings|args|env)\b")
+_REPORT_UNLESS_ADVISED = (
+    "If that advice does not fit your case, this is a bug: report it upstream with the full "
+    "message, the backtrace (`RUST_BACKTRACE=1`) and the version you run."
+)
 _REPORT = (
     "This is a bug, not something to fix in your input: report it upstream with the full "
     "message, the backtrace (`RUST_BACKTRACE=1`) and the version you run."
@@ -104,15 +110,17 @@ def is_guard(context: SiteContext, conditions: Sequence[Condition]) -> bool:
 
 
 def solutions(context: SiteContext, check: str | None) -> list[str]:
-    """Fixes, most likely first."""
+    """Fixes, most likely first: what the message itself advises before anything else."""
     site = context.site
     facts = site.facts
     conditions = facts.conditions
-    out: list[str] = []
+    told = message_advice(site)
+    out: list[str] = [told] if told else []
     if context.error_type == "panic":
         inputs = refused_inputs(context, check)
         if inputs and check is not None:
             return [
+                *out,
                 f"{where(site)} goes on only when `{check_test(check)}`, and panics otherwise: "
                 "it refuses the values it was given.",
                 f"The check reads {', '.join(inputs)}, which the caller of {where(site)} "
@@ -120,8 +128,8 @@ def solutions(context: SiteContext, check: str | None) -> list[str]:
                 "backtrace (`RUST_BACKTRACE=1`) shows the repository's own code passing "
                 "them, report that upstream with the full message and the version you run.",
             ]
-        return [_assumption(context), _REPORT]
-    if facts.help:  # what the authors wrote for this error comes first
+        return [*out, _assumption(context), _REPORT_UNLESS_ADVISED if told else _REPORT]
+    if facts.help and not (told and facts.help in told):  # the authors' words come first
         out.append(f'Its authors\' help for this error: "{facts.help}"')
     if site.kind == "context":
         out.append(
@@ -162,6 +170,20 @@ def solutions(context: SiteContext, check: str | None) -> list[str]:
     if not out:
         out.append(f"Find out what {where(site)} was doing: the error text names the failed step.")
     return out
+
+
+def message_advice(site: Site) -> str | None:
+    """The solution that quotes what the message tells its reader to do, if it does."""
+    advice = advice_in(site.message)
+    if not advice:
+        return None
+    quoted = " / ".join(f'"{a}"' for a in advice)
+    filled = (
+        " (the message you see has the values in place of its `{..}`)"
+        if any(has_placeholders(a, site.is_format) for a in advice)
+        else ""
+    )
+    return f"The message itself says what to do: {quoted}{filled}."
 
 
 def _assumption(context: SiteContext) -> str:

@@ -1,0 +1,127 @@
+"""The advice an error message gives in its own words: "help: view all installed commands
+with `cargo --list`", "Please enable it in `Cargo.toml` and rebuild.", "use '{}' instead".
+
+The person who meets the error has read it; the explanation should not bury the one
+sentence its authors wrote for them under generic advice, nor contradict it. Only what
+the message says is quoted, as written (its placeholders are filled in where it is
+shown): a hint's marker (`help:`, `hint:`), a sentence or clause that tells the reader
+to do something (`Please ..`, `Try ..`, `Use .. instead`, `You can ..`, `Did you mean ..`).
+The first sentence of a message names the failure, so a verb there is read as advice only
+when it cannot be a noun (`Use of moved value`, `Check failed` are not advice): `Please`,
+`Try`, `Consider`, `Make sure`, or `Use .. instead`. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+
+# "help: ...", "HINT: ...", "- hint: ...", "tip: ..."
+_MARKED = re.compile(r"^(?:help|hint|tip|suggestion)\s*:\s*(\S.*)$", re.IGNORECASE)
+# What advice opens with in any sentence, the first one included.
+_ALWAYS = re.compile(
+    r"^(?:please|try|consider|make sure|ensure that|did you mean|to fix this|to fix it|"
+    r"to resolve this|to avoid this)\b",
+    re.IGNORECASE,
+)
+# Imperatives read as advice after the first sentence, not followed by a word that makes
+# them a noun or a report ("Set of ..", "Check failed", "Call to .. failed").
+_LATER = re.compile(
+    r"^(?:use|run|set|enable|pass|specify|add|remove|install|upgrade|update|restart|"
+    r"provide|split|rename|increase|reduce|retry|define|declare|rebuild|recreate|see|"
+    r"visit|contact|report|check|call|change|choose|select|start|delete|move|wait|"
+    r"you (?:can|could|may|might|must|should|need|have to|will need)|"
+    r"instead,? (?:use|run|call|pass|set|try))\b(?! (?:of|failed|error|errors|is|was|"
+    r"has|had|for|to|on|in|at|the same)\b)",
+    re.IGNORECASE,
+)
+# A clause after a comma that advises: ", please recreate cursor", ", use '{}' instead".
+_CLAUSE = re.compile(
+    r",\s+((?:please|try|consider|maybe you (?:want|meant|need)|perhaps you (?:want|meant|need))"
+    r"\b[^;]*|use\b[^,;]*\binstead\b[^,;]*)$",
+    re.IGNORECASE,
+)
+_FIRST_USE_INSTEAD = re.compile(r"^use\b.*\binstead\b", re.IGNORECASE)
+_BULLET = re.compile(r"^[\s\-*•|>]+")
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
+def advice_in(message: str) -> tuple[str, ...]:
+    """The sentences of `message` that tell the reader what to do, in order, as written."""
+    found: list[str] = []
+    for index, sentence in enumerate(_sentences(message)):
+        marked = _MARKED.match(sentence)
+        clause = _CLAUSE.search(sentence)
+        if marked:
+            found.append(marked.group(1))
+        elif _advises(sentence, first=index == 0):
+            found.append(sentence)
+        elif clause:
+            found.append(clause.group(1))
+    return tuple(dict.fromkeys(a.strip() for a in found if _says_something(a.strip())))
+
+
+def _advises(sentence: str, first: bool) -> bool:
+    if _ALWAYS.match(sentence):
+        return True
+    if first:
+        return bool(_FIRST_USE_INSTEAD.match(sentence))
+    return bool(_LATER.match(sentence)) and not _reads_as_report(sentence)
+
+
+def _reads_as_report(sentence: str) -> bool:
+    """A short sentence ending in a past participle reports: "Run time exceeded"."""
+    words = sentence.rstrip(".!").split()
+    return len(words) <= 4 and words[-1].lower().endswith("ed")
+
+
+def _says_something(advice: str) -> bool:
+    """Not a bare placeholder (`hint: {1}`) nor a lead-in to lines below (`try:`)."""
+    words = _PLACEHOLDER.sub("", advice).strip(" \t:.,;`'\"")
+    return bool(words) and not (advice.endswith(":") and len(advice.split()) <= 2)
+
+
+def has_placeholders(text: str, is_format: bool = True) -> bool:
+    """Whether quoted advice holds a `{..}` the rendered message fills in."""
+    return is_format and bool(_PLACEHOLDER.search(text.replace("{{", "").replace("}}", "")))
+
+
+def _sentences(message: str) -> list[str]:
+    """The message cut at line breaks, at `; ` and at sentence ends outside backticks and
+    quotes; each piece stripped of list bullets."""
+    pieces: list[str] = []
+    for line in message.splitlines():
+        for part in _split_line(line):
+            part = _BULLET.sub("", part).strip()
+            if part:
+                pieces.append(part)
+    return pieces
+
+
+def _split_line(line: str) -> list[str]:
+    out: list[str] = []
+    start, quoted = 0, ""
+    for index, ch in enumerate(line):
+        if ch in "`\"'" and (not quoted or ch == quoted):
+            if ch == "'" and not quoted and _inside_word(line, index):
+                continue  # an apostrophe: "provider's", "don't"
+            quoted = "" if quoted else ch
+            continue
+        if quoted:
+            continue
+        after = line[index + 1 : index + 3]
+        if ch == ";" and after[:1] == " ":
+            out.append(line[start:index])
+            start = index + 1
+        elif ch in ".!?" and after[:1] == " " and _opens_sentence(after[1:2]):
+            out.append(line[start : index + 1])
+            start = index + 1
+    out.append(line[start:])
+    return out
+
+
+def _inside_word(line: str, index: int) -> bool:
+    return index > 0 and line[index - 1].isalnum() and line[index + 1 : index + 2].isalpha()
+
+
+def _opens_sentence(ch: str) -> bool:
+    return ch.isupper() or ch in "`\"'{"

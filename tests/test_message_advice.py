@@ -1,0 +1,137 @@
+"""The advice an error message gives in its own words is the first thing its explanation
+says to do: quoted as written, never invented, never taken from a sentence that only names
+the failure."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.analyze.message_advice import advice_in
+from pipeline.analyze.static import explain
+from pipeline.languages.rust.sites import find_sites
+from pipeline.scan.collect import build_contexts
+from pipeline.scan.pool import RepoScan
+
+
+@pytest.mark.parametrize(
+    ("message", "advice"),
+    [
+        # cargo: a `help:` line under the message
+        (
+            "no such command: `{cmd}`\n\nhelp: view all installed commands with `cargo --list`",
+            ("view all installed commands with `cargo --list`",),
+        ),
+        # helix: a hint in the same line
+        (
+            "Sorting requires multiple selections. Hint: split selection first",
+            ("split selection first",),
+        ),
+        # meilisearch: a bulleted hint
+        (
+            "Using `.personalize` is not allowed in federated queries.\n"
+            "  - Hint: remove `personalize` from the query",
+            ("remove `personalize` from the query",),
+        ),
+        # risingwave: a sentence that asks
+        (
+            "Feature `{}` is not enabled at compile time. Please enable it in `Cargo.toml` and rebuild.",
+            ("Please enable it in `Cargo.toml` and rebuild.",),
+        ),
+        # an imperative after the first sentence
+        ("Scratch buffer cannot be moved. Use :write instead", ("Use :write instead",)),
+        (
+            "Workspace is not trusted. Run `:workspace-trust` to enable it.",
+            ("Run `:workspace-trust` to enable it.",),
+        ),
+        # a clause after a comma, and one after `; `
+        ("Key '-' cannot be used with modifiers, use '{}' instead", ("use '{}' instead",)),
+        ("data may have been recycled, please recreate cursor", ("please recreate cursor",)),
+        (
+            "`{old}` is unsupported as of the 2024 edition; instead use `{new}`",
+            ("instead use `{new}`",),
+        ),
+        # two pieces of advice, in order
+        (
+            "Too many headers. Please limit the number of headers to 200. "
+            "Hint: To remove a header set its value to `null`",
+            (
+                "Please limit the number of headers to 200.",
+                "To remove a header set its value to `null`",
+            ),
+        ),
+        # a sentence end inside backticks does not split
+        ("Bad key `a. B`. Try `b`", ("Try `b`",)),
+    ],
+)
+def test_the_advice_a_message_gives_is_found_as_written(
+    message: str, advice: tuple[str, ...]
+) -> None:
+    assert advice_in(message) == advice
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "use of moved value: `{}`",  # a verb that is a noun here
+        "Set of keys is empty. Check failed for {}",  # ... and a report, not an order
+        "Call to `{}` failed. Run time exceeded",  # "Run time" is no command
+        "to timezone: help example is invalid",  # `help` that is no marker
+        "Expected {N} bytes but instead received {0} bytes",
+        "hint: {1}",  # nothing but a placeholder
+        "ambiguous package, try:",  # a lead-in to lines the message does not hold here
+        "failed to write to clipboard provider's stdin",
+    ],
+)
+def test_a_message_that_gives_no_advice_yields_none(message: str) -> None:
+    assert advice_in(message) == ()
+
+
+def _explained(source: str) -> list[str]:
+    scan = find_sites("src/x.rs", source.encode())
+    (context,) = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/x.rs": scan}))
+    return explain(context).solutions
+
+
+def test_the_message_s_advice_is_the_first_solution_with_its_placeholders_explained() -> None:
+    solutions = _explained(
+        "fn sort(n: usize) -> anyhow::Result<()> {\n"
+        "    if n == 1 {\n"
+        '        anyhow::bail!("Sorting requires multiple selections. Hint: split selection first");\n'
+        "    }\n"
+        "    Ok(())\n"
+        "}\n"
+    )
+    assert solutions[0] == 'The message itself says what to do: "split selection first".'
+    filled = _explained(
+        "fn key(k: char) -> anyhow::Result<()> {\n"
+        "    anyhow::bail!(\"Key '-' cannot be used with modifiers, use '{}' instead\", k)\n"
+        "}\n"
+    )
+    assert filled[0] == (
+        "The message itself says what to do: \"use '{}' instead\" (the message you see has "
+        "the values in place of its `{..}`)."
+    )
+
+
+def test_a_message_without_advice_keeps_the_solutions_it_had() -> None:
+    solutions = _explained(
+        "fn sort(n: usize) -> anyhow::Result<()> {\n"
+        '    anyhow::ensure!(n != 1, "Sorting requires multiple selections");\n'
+        "    Ok(())\n"
+        "}\n"
+    )
+    assert not any("message itself says" in s for s in solutions)
+
+
+def test_a_panic_that_advises_softens_its_report_line() -> None:
+    solutions = _explained(
+        "fn cast(t: &str) {\n"
+        "    if t.is_empty() {\n"
+        '        unreachable!("unsupported type. Please convert to VARCHAR first.");\n'
+        "    }\n"
+        "}\n"
+    )
+    assert solutions[0] == (
+        'The message itself says what to do: "Please convert to VARCHAR first.".'
+    )
+    assert solutions[-1].startswith("If that advice does not fit your case, this is a bug")
