@@ -487,8 +487,8 @@ def test_a_kept_explanation_dates_its_path_and_the_page_shows_the_current_one(
     first = repo.commit({**GUARDED, "src/api.rs": api("open_gate")})
     before = extracted_record(repo, first, "o/gate", tmp_path, "the gate refused")
     assert (
-        f" At commit {first[:10]} it is reached from public API `api::open_gate`: `open_gate` ->"
-        " `check`. The conditions depend on `flag`"
+        f" At commit {first[:10]} it is reached from public API `gate::api::open_gate`: `open_gate`"
+        " -> `check`. The conditions depend on `flag`"
     ) in before["triggerScenarios"]
     second = repo.commit({"src/api.rs": api("enter")})
     result = cli("regenerate", "--repo", "o/gate", "--ref", second, "--out", str(tmp_path / "out"),
@@ -500,7 +500,7 @@ def test_a_kept_explanation_dates_its_path_and_the_page_shows_the_current_one(
     reach = reach_from_json(json.loads((root / "reach.json").read_text())["records"][kept["id"]])
     assert [h.name for h in reach.paths[0].hops] == ["enter", "check"]
     section = reach_section(tmp_path / "out", tmp_path / "site", kept)
-    assert "<code>api::enter</code>" in section and "open_gate" not in section
+    assert "<code>gate::api::enter</code>" in section and "open_gate" not in section
 
 
 def test_an_index_is_a_function_of_the_bytes_in_document_order() -> None:
@@ -885,7 +885,7 @@ def test_a_built_variant_is_named_in_the_static_text_and_the_page(tmp_path: Path
     assert record["triggerScenarios"].endswith(
         f" At commit {sha[:10]}, `StoreError::Full` is built in one function, `put` at"
         " src/store.rs:7, reached from"
-        " `main` (fn main): `main` -> `put`."
+        " `kv` (fn main): `main` -> `put`."
     )
     section = reach_section(out, site, record)
     assert "The message belongs to <code>StoreError::Full</code>" in section
@@ -1251,7 +1251,7 @@ def test_a_dispatched_hop_is_named_in_the_static_text_and_the_page(tmp_path: Pat
     sha, record = committed_and_extracted(files, "o/sink", tmp_path, "kafka needs a topic")
     out, site = tmp_path / "out", tmp_path / "site"
     assert record["triggerScenarios"].endswith(
-        f"At commit {sha[:10]} it is reached from public API `by_dyn`: `by_dyn` ->"
+        f"At commit {sha[:10]} it is reached from public API `sink::by_dyn`: `by_dyn` ->"
         " `Kafka::validate`"
         " (called as `Sink::validate`, one of 3 impls)."
     )

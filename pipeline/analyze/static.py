@@ -228,7 +228,7 @@ def _closure_prose(text: str) -> str:
 
 def _situations(context: SiteContext, failure_class: str) -> str:
     site = context.site
-    area = _module(site.file_path)
+    area = context.module or _module(site.file_path)
     title = load_taxonomy()[failure_class].title
     name = site.facts.enclosing_fn
     if name:
@@ -259,5 +259,7 @@ def _tags(context: SiteContext, failure_class: str) -> list[str]:
 
 
 def _module(path: str) -> str:
+    """The module a file's directories suggest, where no build manifest says:
+    `src/meta/src/stream/mod.rs` -> `meta::stream`."""
     parts = [p for p in path.removesuffix(".rs").split("/") if p not in ("src", "mod", "lib")]
     return "::".join(parts) or path

@@ -47,7 +47,7 @@ from pipeline.dataset.store import (
     publish,
     unstage,
 )
-from pipeline.languages import EXTRACTOR_VERSION
+from pipeline.languages import EXTRACTOR_VERSION, RepositoryModules
 from pipeline.scan.callerpaths import spec_of
 from pipeline.scan.collect import (
     ExtractRequest,
@@ -56,6 +56,7 @@ from pipeline.scan.collect import (
     index_listing,
     listed_count,
     locate,
+    read_modules,
     scan_entries,
 )
 from pipeline.scan.context import AliasTable
@@ -144,13 +145,15 @@ def run_extract(
     # The index runs beside the rest of the run (`reachjob`): started while this process is
     # small (a fork copies what the child then touches) and before any reader is opened.
     whole = index_listing(request, git_dir, sha, listing)
+    modules = read_modules(git_dir, sha, whole)
     job = ReachJob.start(
-        git_dir, whole.entries, request.cache_dir, request.jobs, request.entries, request.repo
-    )
+        git_dir, whole.entries, request.cache_dir, request.jobs, request.entries, request.repo,
+        modules,
+    )  # fmt: skip
     try:
         return _run_locked(
             request, root, (git_dir, sha, listing), job, make_analyzer, analyzer_name,
-            analyzer_version, while_publishing,
+            analyzer_version, while_publishing, modules,
         )  # fmt: skip
     finally:
         if job is not None:
@@ -166,8 +169,10 @@ def _run_locked(
     analyzer_name: str,
     analyzer_version: str | None,
     while_publishing: Callable[[ExtractResult], None] | None = None,
+    modules: RepositoryModules | None = None,
 ) -> ExtractResult:
-    """The run under the dataset's lock, its index running in `job`."""
+    """The run under the dataset's lock, its index running in `job`; `modules`: what the
+    build manifests call the files."""
     git_dir, sha, listing = commit
     with exclusive(root / ".lock", str(root)):
         previous = load_previous(root)
@@ -188,7 +193,7 @@ def _run_locked(
         scanned, carried, files, aliases, tests = _scan_or_carry(
             request, commit, previous, settings, (analyzer_name, analyzer_version)
         )
-        contexts = build_contexts(request.repo, sha, scanned, aliases, tests)
+        contexts = build_contexts(request.repo, sha, scanned, aliases, tests, modules)
         if previous is not None:
             contexts = _permanent_ids(contexts, previous, carried, listing)
         # After the ids are settled: reach.json is keyed by the ids that are published.

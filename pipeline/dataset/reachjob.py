@@ -45,6 +45,7 @@ from pipeline.core.reach import Reach, reach_json_text
 from pipeline.dataset import atomicdir
 from pipeline.dataset.previous import line_field
 from pipeline.dataset.store import reach_file
+from pipeline.languages import RepositoryModules
 from pipeline.scan.callerpaths import SiteSpec, reaches_of
 from pipeline.scan.callgraph import CallGraph
 from pipeline.scan.entrypatterns import EntryPattern
@@ -106,10 +107,12 @@ class ReachJob:
         jobs: int | None,
         patterns: Sequence[EntryPattern] = (),
         repo: str | None = None,
+        modules: RepositoryModules | None = None,
     ) -> ReachJob | None:
         """Start indexing `entries` in a child; None when the index is turned off
         (`patterns`: the repository's own entry points; `repo`: its `owner/name`, under
-        which the cache keeps each link for the next one, `linkmemo`)."""
+        which the cache keeps each link for the next one, `linkmemo`; `modules`: what the build
+        manifests call the files, for the entry points' names)."""
         if not index_enabled():
             return None
         context = multiprocessing.get_context("fork")
@@ -120,7 +123,7 @@ class ReachJob:
             target=_serve,
             args=(
                 theirs, git_dir, list(entries), cache_dir, jobs, (done, finished),
-                tuple(patterns), repo,
+                (tuple(patterns), modules), repo,
             ),
             name="errdoc-index",
         )  # fmt: skip
@@ -229,7 +232,7 @@ def _serve(
     cache_dir: Path,
     jobs: int | None,
     shared: tuple[Any, Any],
-    patterns: tuple[EntryPattern, ...] = (),
+    names: tuple[tuple[EntryPattern, ...], RepositoryModules | None] = ((), None),
     repo: str | None = None,
 ) -> None:
     """The child: index, link, then answer the one request: the reach of the sites sent,
@@ -247,7 +250,7 @@ def _serve(
         done.value += count
 
     try:
-        graph = _answered(conn, (git_dir, entries, cache_dir), jobs, advance, patterns, repo)
+        graph = _answered(conn, (git_dir, entries, cache_dir), jobs, advance, names, repo)
         if graph is not None and repo is not None:  # for the next run's link, as the run ends
             save_link_memo(cache_dir, repo, graph)
     finally:
@@ -260,7 +263,7 @@ def _answered(
     source: tuple[Path, list[TreeEntry], Path],
     jobs: int | None,
     advance: Callable[[int], None],
-    patterns: tuple[EntryPattern, ...],
+    names: tuple[tuple[EntryPattern, ...], RepositoryModules | None],
     repo: str | None,
 ) -> CallGraph | None:
     """Index, link, answer; the graph once the run has every answer, else None."""
@@ -268,7 +271,8 @@ def _answered(
     try:
         # `--jobs 1`: one thing at a time, so the index waits until the run has scanned
         early: _Request | None = conn.recv() if jobs == 1 else None
-        graph = index_graph(git_dir, entries, cache_dir, jobs, advance, patterns, repo)
+        patterns, modules = names
+        graph = index_graph(git_dir, entries, cache_dir, jobs, advance, patterns, repo, modules)
         assert graph is not None  # the parent starts a job only with the index on
         specs, lines, provenance, sha, into = early if early is not None else conn.recv()
         found = _reaches_in_parts(graph, specs, jobs)

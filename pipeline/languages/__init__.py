@@ -6,7 +6,9 @@ Adding a language is a new package beside `rust/` with an object implementing
 
 from __future__ import annotations
 
-from pipeline.languages.base import Language
+from collections.abc import Mapping, Sequence
+
+from pipeline.languages.base import Language, ModuleNames
 from pipeline.languages.rust import RUST
 
 LANGUAGES: tuple[Language, ...] = (RUST,)
@@ -18,6 +20,49 @@ EXTRACTOR_VERSION = "+".join(language.extractor_version for language in LANGUAGE
 INDEX_VERSION = "+".join(language.index_version for language in LANGUAGES)
 
 SUFFIXES: tuple[str, ...] = tuple(s for language in LANGUAGES for s in language.suffixes)
+
+
+MANIFEST_NAMES: tuple[str, ...] = tuple(
+    n for language in LANGUAGES for n in language.manifest_names
+)
+
+
+class RepositoryModules:
+    """What every language's manifests say the files of one commit are called."""
+
+    def __init__(self, by_language: Mapping[str, ModuleNames] | None = None) -> None:
+        self._by_language = dict(by_language or {})
+
+    def module_path(self, path: str) -> str | None:
+        """`grep_index::index` for ripgrep's `crates/index/src/index.rs`; None when unknown."""
+        names = self._names(path)
+        return names.module_path(path) if names is not None else None
+
+    def binary_of(self, path: str) -> str | None:
+        """The program a `fn main` in `path` runs as (`rg`); None when unknown."""
+        names = self._names(path)
+        return names.binary_of(path) if names is not None else None
+
+    def _names(self, path: str) -> ModuleNames | None:
+        language = language_for(path)
+        return self._by_language.get(language.name) if language is not None else None
+
+
+def repository_modules(manifests: Mapping[str, bytes], files: Sequence[str]) -> RepositoryModules:
+    """Each language's module names from its manifests (path -> bytes) and its files."""
+    return RepositoryModules(
+        {
+            language.name: language.module_names(
+                {
+                    p: b
+                    for p, b in manifests.items()
+                    if p.rsplit("/", 1)[-1] in language.manifest_names
+                },
+                [f for f in files if f.endswith(language.suffixes)],
+            )
+            for language in LANGUAGES
+        }
+    )
 
 
 def language_for(path: str) -> Language | None:
@@ -37,8 +82,11 @@ __all__ = [
     "EXTRACTOR_VERSION",
     "INDEX_VERSION",
     "LANGUAGES",
+    "MANIFEST_NAMES",
     "SUFFIXES",
     "Language",
+    "RepositoryModules",
     "language_for",
     "language_of",
+    "repository_modules",
 ]

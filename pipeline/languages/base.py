@@ -19,6 +19,18 @@ class FileRefused(Exception):
     """A file a front end will not scan (e.g. nested too deeply to walk in time); says why."""
 
 
+class ModuleNames(Protocol):
+    """What a language's build manifests say a file is called (`cargo_targets.CrateMap`)."""
+
+    def module_path(self, path: str) -> str | None:
+        """The module `path` is, in the language's own notation; None when no manifest says."""
+        ...
+
+    def binary_of(self, path: str) -> str | None:
+        """The name a user runs the program whose entry point is in `path`, if it is a root."""
+        ...
+
+
 class Language(Protocol):
     """One language front end: file selection, sites, test code and message formats."""
 
@@ -29,6 +41,12 @@ class Language(Protocol):
     suffixes: tuple[str, ...]
     # Bumped whenever `index_file` may answer differently: it keys the per-blob index cache.
     index_version: str
+    # The file names of the build manifests that name its modules (`Cargo.toml`).
+    manifest_names: tuple[str, ...]
+
+    def module_names(self, manifests: Mapping[str, bytes], files: Sequence[str]) -> ModuleNames:
+        """What the manifests (path -> bytes) say the `files` of the commit are called."""
+        ...
 
     def find_sites(self, path: str, source: bytes) -> FileScan:
         """Every error site of one file, with its facts (pure: no IO)."""

@@ -13,12 +13,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline.languages import SUFFIXES, language_of
+from pipeline.languages import (
+    MANIFEST_NAMES,
+    SUFFIXES,
+    RepositoryModules,
+    language_of,
+    repository_modules,
+)
 from pipeline.scan.cache import ScanCache
 from pipeline.scan.context import AliasTable, SiteContext, ordinals, site_context
 from pipeline.scan.entrypatterns import EntryPattern
 from pipeline.scan.pool import RepoScan, scan_listing
 from pipeline.source.repository import (
+    BlobReader,
     Listing,
     SourceError,
     list_files,
@@ -101,6 +108,20 @@ def index_listing(request: ExtractRequest, git_dir: Path, sha: str, listing: Lis
     return list_files(git_dir, sha, suffixes=SUFFIXES, exclude=request.exclude)
 
 
+def read_modules(git_dir: Path, sha: str, listing: Listing) -> RepositoryModules:
+    """What the commit's build manifests (`Cargo.toml`, wherever they are, whatever
+    `--include` says) call the listed files: crates and modules by the names a reader knows."""
+    manifests = [
+        e
+        for e in list_files(git_dir, sha, suffixes=MANIFEST_NAMES).entries
+        if e.path.rsplit("/", 1)[-1] in MANIFEST_NAMES
+    ]
+    with BlobReader(git_dir) as reader:
+        bodies = reader.read_many([e.blob_sha for e in manifests])
+    found = {e.path: body for e, body in zip(manifests, bodies, strict=True) if body is not None}
+    return repository_modules(found, [e.path for e in listing.entries])
+
+
 def listed_count(listing: Listing) -> int:
     return len(listing.entries) + len(listing.skipped)
 
@@ -136,11 +157,13 @@ def build_contexts(
     scanned: RepoScan,
     aliases: AliasTable | None = None,
     tests: tuple[str, ...] | None = None,
+    modules: RepositoryModules | None = None,
 ) -> list[SiteContext]:
     """A context per site, ids and error classes resolved across the repository.
 
     `aliases` and `tests` (test-module path prefixes) default to those of the scanned
     files; a run that carries files over unscanned passes those of the whole repository.
+    `modules`: what the build manifests call each file (`read_modules`).
     """
     aliases = alias_table(scanned) if aliases is None else aliases
     if tests is None:
@@ -155,8 +178,9 @@ def build_contexts(
         if path.startswith(tests):
             continue  # declared `#[cfg(test)] mod x;` by its parent: test code
         sites = scanned.scans[path].sites
+        module = modules.module_path(path) if modules is not None else None
         for site, ordinal in zip(sites, ordinals([s.pattern for s in sites]), strict=True):
-            contexts.append(site_context(repo, sha, site, ordinal, aliases))
+            contexts.append(site_context(repo, sha, site, ordinal, aliases, module))
     return contexts
 
 

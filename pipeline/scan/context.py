@@ -35,6 +35,7 @@ class SiteContext:
     window_start: int  # 1-based line of the window's first line
     content_hash: str
     reach: Reach | None = None  # caller paths and condition sources, when an index was built
+    module: str | None = None  # `risingwave_meta::stream`: what the build manifests call the file
 
 
 PANIC_KINDS = {"panic", "unreachable", "todo", "unimplemented", "assert", "expect"}
@@ -238,8 +239,11 @@ def ordinals(patterns: Sequence[str]) -> list[int]:
     return result
 
 
-def site_context(repo: str, sha: str, site: Site, ordinal: int, aliases: AliasTable) -> SiteContext:
-    """Everything about one site that a record or an analyzer needs."""
+def site_context(
+    repo: str, sha: str, site: Site, ordinal: int, aliases: AliasTable, module: str | None = None
+) -> SiteContext:
+    """Everything about one site that a record or an analyzer needs (`module`: what the
+    build manifests call its file, when they say)."""
     pattern, window, start = site.pattern, site.window, site.window_start
     klass = error_class(site, aliases)
     return SiteContext(
@@ -254,4 +258,5 @@ def site_context(repo: str, sha: str, site: Site, ordinal: int, aliases: AliasTa
         window=window,
         window_start=start,
         content_hash=content_hash(site.message, pattern, window),
+        module=module,
     )

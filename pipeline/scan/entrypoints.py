@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 
 from pipeline.core.index import FileIndex
 from pipeline.core.reach import EntryKind
-from pipeline.languages import language_of
+from pipeline.languages import RepositoryModules, language_of
 from pipeline.scan.callgraph import CallGraph, MemoInput, link
 from pipeline.scan.context import _crate
 from pipeline.scan.entrypatterns import EntryPattern
@@ -24,12 +24,14 @@ def build_graph(
     jobs: int | None = 1,
     patterns: Sequence[EntryPattern] = (),
     memo: MemoInput | None = None,
+    modules: RepositoryModules | None = None,
 ) -> CallGraph:
     """The call graph of a repository from its file indexes, entry points marked (`jobs`
     processes resolve the calls; None: one per core; `patterns`: the repository's own
-    entry points, from repos.toml; `memo`: the previous link's, `callgraph.link`)."""
+    entry points, from repos.toml; `memo`: the previous link's, `callgraph.link`;
+    `modules`: what the build manifests call the files, for the entry points' names)."""
     graph = link(_without_test_modules(indexes), jobs, memo=memo)
-    _entries(graph)
+    _entries(graph, modules or RepositoryModules())
     _custom_entries(graph, patterns)
     return graph
 
@@ -63,8 +65,9 @@ def _without_test_modules(indexes: Mapping[str, FileIndex]) -> Mapping[str, File
     return {path: index for path, index in indexes.items() if not path.startswith(prefixes)}
 
 
-def _entries(graph: CallGraph) -> None:
-    """Entry points by code shape: main, RPC server methods, HTTP routes, public library API."""
+def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
+    """Entry points by code shape: main, RPC server methods, HTTP routes, public library API;
+    named as the build manifests say where they do (`rg`, not `crates`)."""
     lib_crates = {_crate(p) for p in graph.indexes if p.endswith("src/lib.rs")}
     free: dict[str, list[int]] = {}
     for node_id, node in enumerate(graph.nodes):
@@ -78,7 +81,8 @@ def _entries(graph: CallGraph) -> None:
             and not d.module
             and not node.path.endswith("build.rs")
         ):
-            graph.entries[node_id] = ("main", f"`{_binary(node.path)}` (fn main)")
+            binary = modules.binary_of(node.path) or _binary(node.path)
+            graph.entries[node_id] = ("main", f"`{binary}` (fn main)")
         elif d.owner and d.trait and is_rpc(d):
             graph.entries[node_id] = ("rpc", f"RPC `{d.trait}::{d.name}`")
     for path, index in graph.indexes.items():
@@ -95,7 +99,9 @@ def _entries(graph: CallGraph) -> None:
             and node.crate in lib_crates
             and not graph.callers.get(node_id)
         ):
-            where = "::".join(p for p in (crate_name(node.crate), node.module, node.label) if p)
+            module = modules.module_path(node.path)
+            parts = (module,) if module else (crate_name(node.crate), node.module)
+            where = "::".join(p for p in (*parts, node.label) if p)
             graph.entries[node_id] = ("pub-api", f"public API `{where}`")
 
 

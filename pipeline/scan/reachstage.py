@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.core.index import FileIndex
-from pipeline.languages import INDEX_VERSION
+from pipeline.languages import INDEX_VERSION, RepositoryModules
 from pipeline.scan.callgraph import MAX_DISPATCH, CallGraph
 from pipeline.scan.entrypatterns import EntryPattern
 from pipeline.scan.entrypoints import build_graph
@@ -41,21 +41,23 @@ def index_graph(
     advance: Callable[[int], None] | None = None,
     patterns: Sequence[EntryPattern] = (),
     memo_key: str | None = None,
+    modules: RepositoryModules | None = None,
 ) -> CallGraph | None:
     """Index the commit's files and build its call graph; None when the index is turned off.
 
     `advance(n)` is told of each n files indexed (default: a progress bar of its own).
     `memo_key` (the repository's `owner/name`): the link starts from the previous one kept
-    in the cache under it (`linkmemo`), and the graph has this one's (`save_link_memo`)."""
+    in the cache under it (`linkmemo`), and the graph has this one's (`save_link_memo`).
+    `modules`: what the build manifests call the files (the entry points' names)."""
     if not index_enabled():
         return None
     indexes = index_entries(git_dir, entries, cache_dir, jobs, advance)
     if memo_key is None:
-        return build_graph(indexes, jobs, patterns)
+        return build_graph(indexes, jobs, patterns, modules=modules)
     blobs = {e.path: e.blob_sha for e in entries if e.path in indexes}
     previous = load_memo(memo_path(cache_dir, memo_key, INDEX_VERSION), INDEX_VERSION, MAX_DISPATCH)
     old = _old_indexes(cache_dir, previous, blobs, indexes)
-    return build_graph(indexes, jobs, patterns, (blobs, previous, old))
+    return build_graph(indexes, jobs, patterns, (blobs, previous, old), modules)
 
 
 def save_link_memo(cache_dir: Path, memo_key: str, graph: CallGraph) -> None:

@@ -6,7 +6,16 @@ from collections.abc import Mapping, Sequence
 
 from pipeline.core.index import FileIndex
 from pipeline.core.sitetypes import Condition, FileScan
-from pipeline.languages.rust import codecheck, formats, index, logic, sites, testcode, unitscan
+from pipeline.languages.rust import (
+    cargo_targets,
+    codecheck,
+    formats,
+    index,
+    logic,
+    sites,
+    testcode,
+    unitscan,
+)
 from pipeline.languages.rust.nesting import check_nesting
 
 
@@ -17,6 +26,13 @@ class Rust:
     extractor_version: str = sites.EXTRACTOR_VERSION
     suffixes: tuple[str, ...] = (".rs",)
     index_version: str = index.INDEX_VERSION
+    manifest_names: tuple[str, ...] = (cargo_targets.MANIFEST,)
+
+    def module_names(
+        self, manifests: Mapping[str, bytes], files: Sequence[str]
+    ) -> cargo_targets.CrateMap:
+        """The crates and modules Cargo makes of `files` (`cargo_targets`)."""
+        return cargo_targets.crate_map(manifests, files)
 
     def find_sites(self, path: str, source: bytes) -> FileScan:
         """Every error site of one `.rs` file."""

@@ -1,0 +1,224 @@
+"""What Cargo makes of a repository's files: each `Cargo.toml`'s package, its targets (the
+library, binaries, examples, tests, benches, build script) and the crate and module every
+`.rs` file belongs to.
+
+The names a reader knows come from there, not from directories: ripgrep's
+`crates/core/flags/defs.rs` is module `flags::defs` of the binary `rg` (its `[[bin]]`
+says `path = "crates/core/main.rs"`), not `crates::core::flags::defs`; risingwave's
+`src/meta/src/stream/x.rs` is `risingwave_meta::stream::x`. Cargo's rules: a `[lib]`,
+`[[bin]]`, `[[example]]`, `[[test]]`, `[[bench]]` table's `path` and `name`, else the
+conventional files (`src/lib.rs`, `src/main.rs`, `src/bin/*.rs` and `src/bin/*/main.rs`,
+`examples/`, `tests/`, `benches/` likewise, `build.rs`). A file belongs to the package of
+the nearest manifest above it, and in it to the target whose root's directory is the
+deepest one holding it (the library before a binary of the same directory; none when
+several binaries, tests or examples share that directory and the file is none's root). A module is
+the file's path below that directory (`mod.rs` is its directory's module); `#[path]`
+attributes are not followed. A manifest that does not parse, or names no package, adds
+nothing: its files keep the names their directories suggest. Pure.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+TargetKind = Literal["lib", "bin", "example", "test", "bench", "build"]
+MANIFEST = "Cargo.toml"
+MAX_MANIFEST_BYTES = 1_000_000
+# (table, kind, conventional directory)
+_TABLES: tuple[tuple[str, TargetKind, str], ...] = (
+    ("bin", "bin", "src/bin"),
+    ("example", "example", "examples"),
+    ("test", "test", "tests"),
+    ("bench", "bench", "benches"),
+)
+_ORDER: dict[TargetKind, int] = {
+    "lib": 0, "bin": 1, "build": 2, "example": 3, "test": 4, "bench": 5,
+}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """One crate Cargo builds: its kind, its name as written and its root file."""
+
+    kind: TargetKind
+    name: str
+    root: str  # the root file's path in the repository
+
+    @property
+    def crate(self) -> str:
+        """The crate's name in Rust paths (`grep-index` -> `grep_index`)."""
+        return self.name.replace("-", "_")
+
+
+class CrateMap:
+    """The targets of every package of one commit, by the directory of their root file."""
+
+    def __init__(self, targets: Iterable[Target] = ()) -> None:
+        self.targets = tuple(targets)
+        by_directory: dict[str, list[Target]] = {}
+        for target in self.targets:
+            by_directory.setdefault(posixpath.dirname(target.root), []).append(target)
+        # a directory's first target by kind; None when several share that kind (which of
+        # `tests/a.rs` and `tests/b.rs` holds `tests/common/mod.rs` is a guess not made)
+        self._by_directory: dict[str, Target | None] = {}
+        for directory, found in by_directory.items():
+            first = min(_ORDER[t.kind] for t in found)
+            best = [t for t in found if _ORDER[t.kind] == first]
+            self._by_directory[directory] = best[0] if len(best) == 1 else None
+        self._roots = {t.root: t for t in self.targets}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CrateMap) and other.targets == self.targets
+
+    def __hash__(self) -> int:
+        return hash(self.targets)
+
+    def target_of(self, path: str) -> Target | None:
+        """The target `path` is compiled in (see the module's doc), if a manifest says."""
+        if path in self._roots:
+            return self._roots[path]
+        directory = posixpath.dirname(path)
+        while True:
+            if directory in self._by_directory:
+                return self._by_directory[directory]
+            if not directory:
+                return None
+            directory = posixpath.dirname(directory)
+
+    def module_path(self, path: str) -> str | None:
+        """`grep_index::index` for ripgrep's `crates/index/src/index.rs`; None where no
+        manifest tells."""
+        target = self.target_of(path)
+        if target is None:
+            return None
+        if path == target.root:
+            return target.crate
+        relative = path[len(posixpath.dirname(target.root)) :].lstrip("/")
+        parts = relative.removesuffix(".rs").split("/")
+        if parts[-1] == "mod":
+            parts.pop()
+        return "::".join([target.crate, *parts])
+
+    def binary_of(self, path: str) -> str | None:
+        """The name a user runs the program whose `fn main` is in `path` by: a binary's or
+        an example's name, when `path` is its root."""
+        target = self._roots.get(path)
+        return target.name if target is not None and target.kind in ("bin", "example") else None
+
+    def library_roots(self) -> frozenset[str]:
+        """The root files of the libraries."""
+        return frozenset(t.root for t in self.targets if t.kind == "lib")
+
+
+def crate_map(manifests: Mapping[str, bytes], files: Iterable[str]) -> CrateMap:
+    """The targets of the packages `manifests` (path -> bytes of each `Cargo.toml`) declare,
+    the conventional ones found among `files` (the commit's `.rs` paths)."""
+    present = _Files(files)
+    targets: list[Target] = []
+    for path in sorted(manifests):
+        targets += package_targets(path, manifests[path], present)
+    return CrateMap(tuple(targets))
+
+
+def package_targets(manifest_path: str, data: bytes, files: Iterable[str]) -> list[Target]:
+    """The targets of one manifest; none when it does not parse or declares no package."""
+    files = files if isinstance(files, _Files) else _Files(files)
+    if len(data) > MAX_MANIFEST_BYTES:
+        return []
+    try:
+        document = tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return []
+    package = document.get("package")
+    name = package.get("name") if isinstance(package, dict) else None
+    if not isinstance(name, str) or not name:
+        return []
+    base = posixpath.dirname(manifest_path)
+
+    def at(relative: str) -> str:
+        return (
+            posixpath.normpath(posixpath.join(base, relative))
+            if base
+            else posixpath.normpath(relative)
+        )
+
+    targets: list[Target] = []
+    lib = document.get("lib")
+    lib = lib if isinstance(lib, dict) else {}
+    lib_root = _string(lib.get("path")) or "src/lib.rs"
+    if at(lib_root) in files:
+        targets.append(Target("lib", _string(lib.get("name")) or name, at(lib_root)))
+    declared: set[str] = set()
+    for table, kind, directory in _TABLES:
+        for entry in _tables(document.get(table)):
+            entry_name = _string(entry.get("name"))
+            root = _string(entry.get("path"))
+            if root is None and entry_name is not None:
+                root = _conventional(
+                    at, directory, entry_name, files, name if kind == "bin" else None
+                )
+            if entry_name is None and root is not None:
+                entry_name = posixpath.splitext(posixpath.basename(root))[0]
+            if entry_name and root is not None and at(root) in files:
+                targets.append(Target(kind, entry_name, at(root)))
+                declared.add(at(root))
+    if at("src/main.rs") in files and at("src/main.rs") not in declared:
+        targets.append(Target("bin", name, at("src/main.rs")))
+    for _, kind, directory in _TABLES:
+        for root, found_name in _discovered(at(directory), files):
+            if root not in declared:
+                targets.append(Target(kind, found_name, root))
+    build = package.get("build") if isinstance(package, dict) else None
+    build_root = build if isinstance(build, str) else "build.rs"
+    if build is not False and at(build_root) in files:
+        targets.append(Target("build", "build-script-build", at(build_root)))
+    return targets
+
+
+def _within(path: str, directory: str) -> bool:
+    return not directory or path.startswith(directory + "/")
+
+
+def _string(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _tables(value: Any) -> list[dict[str, Any]]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def _conventional(
+    at: Any, directory: str, name: str, files: _Files, package: str | None
+) -> str | None:
+    """Where Cargo looks for a target declared by name only."""
+    candidates = [f"{directory}/{name}.rs", f"{directory}/{name}/main.rs"]
+    if package is not None and name == package:
+        candidates.insert(0, "src/main.rs")
+    return next((c for c in candidates if at(c) in files), None)
+
+
+def _discovered(directory: str, files: _Files) -> list[tuple[str, str]]:
+    """`dir/x.rs` and `dir/x/main.rs` below `directory`: (root, target name)."""
+    return files.below.get(directory, [])
+
+
+class _Files(frozenset[str]):
+    """The commit's `.rs` paths, with the target roots Cargo would discover in each
+    directory (`dir/x.rs`, `dir/x/main.rs`) worked out once for all manifests."""
+
+    below: dict[str, list[tuple[str, str]]]
+
+    def __new__(cls, paths: Iterable[str]) -> _Files:
+        made = super().__new__(cls, paths)
+        made.below = {}
+        for path in sorted(made):
+            directory, name = posixpath.split(path)
+            made.below.setdefault(directory, []).append((path, name.removesuffix(".rs")))
+            parent, holder = posixpath.split(directory)
+            if name == "main.rs" and holder:
+                made.below.setdefault(parent, []).append((path, holder))
+        return made

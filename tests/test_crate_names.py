@@ -1,0 +1,131 @@
+"""Crates and modules by the names Cargo gives them (`Cargo.toml`), not by directory: what a
+reader of an explanation knows from the code (`use grep_index::index`, running `rg`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from gitrepo import GitRepo
+from regen_fixtures import cli
+
+from pipeline.languages.rust.cargo_targets import Target, crate_map, package_targets
+
+# ripgrep's shape: the root package's binary lives in `crates/core/`, its libraries in
+# `crates/*/src/` under package names that are not their directories'.
+RIPGREP = {
+    "Cargo.toml": (
+        '[package]\nname = "ripgrep"\n\n[[bin]]\nbench = false\npath = "crates/core/main.rs"\n'
+        'name = "rg"\n\n[[test]]\nname = "integration"\npath = "tests/tests.rs"\n\n'
+        '[workspace]\nmembers = ["crates/index"]\n'
+    ),
+    "crates/core/main.rs": (
+        "mod flags;\n"
+        "fn main() {\n"
+        "    if let Err(err) = run() {\n"
+        '        eprintln!("{err}");\n'
+        "    }\n"
+        "}\n"
+        "fn run() -> anyhow::Result<()> {\n"
+        '    flags::defs::parse("x")?;\n'
+        '    grep_index::index::open(std::path::Path::new("db"))\n'
+        "}\n"
+    ),
+    "crates/core/flags/mod.rs": "pub mod defs;\n",
+    "crates/core/flags/defs.rs": (
+        "pub fn parse(v: &str) -> anyhow::Result<()> {\n"
+        "    if v.is_empty() {\n"
+        '        anyhow::bail!("no value given for the flag");\n'
+        "    }\n"
+        "    Ok(())\n"
+        "}\n"
+    ),
+    "crates/index/Cargo.toml": '[package]\nname = "grep-index"\nversion = "0.0.1"\n',
+    "crates/index/src/lib.rs": "pub mod index;\n",
+    "crates/index/src/index.rs": (
+        "pub fn open(path: &std::path::Path) -> anyhow::Result<()> {\n"
+        "    if !path.exists() {\n"
+        '        anyhow::bail!("no index at {}", path.display());\n'
+        "    }\n"
+        "    Ok(())\n"
+        "}\n"
+        "pub fn remove(path: &std::path::Path) -> anyhow::Result<()> {\n"
+        '    anyhow::bail!("cannot remove the index at {}", path.display())\n'
+        "}\n"
+    ),
+    "tests/tests.rs": "mod util;\n",
+    "tests/util.rs": "pub fn f() {}\n",
+}
+RS = [p for p in RIPGREP if p.endswith(".rs")]
+
+
+def _map() -> object:
+    manifests = {p: t.encode() for p, t in RIPGREP.items() if p.endswith("Cargo.toml")}
+    return crate_map(manifests, RS)
+
+
+@pytest.mark.parametrize(
+    ("path", "module"),
+    [
+        ("crates/core/flags/defs.rs", "rg::flags::defs"),  # the [[bin]]'s path, its name
+        ("crates/core/flags/mod.rs", "rg::flags"),  # `mod.rs` is its directory's module
+        ("crates/core/main.rs", "rg"),
+        ("crates/index/src/index.rs", "grep_index::index"),  # a package name with a dash
+        ("crates/index/src/lib.rs", "grep_index"),
+        ("tests/util.rs", "util"),  # Cargo makes every `tests/*.rs` a test target
+    ],
+)
+def test_a_file_s_module_is_named_by_its_crate_and_its_path_below_the_target_root(
+    path: str, module: str
+) -> None:
+    assert _map().module_path(path) == module  # type: ignore[attr-defined]
+
+
+def test_conventional_targets_and_what_no_manifest_or_a_bad_one_says() -> None:
+    files = ["a/src/lib.rs", "a/src/main.rs", "a/src/bin/tool.rs", "a/src/bin/x/main.rs",
+             "a/src/bin/x/helper.rs", "a/examples/demo.rs", "a/build.rs", "a/src/util.rs",
+             "b/src/lib.rs", "a/tests/common/mod.rs", "a/tests/t1.rs", "a/tests/t2.rs"]  # fmt: skip
+    manifest = b'[package]\nname = "my-app"\n'
+    assert package_targets("a/Cargo.toml", manifest, files) == [
+        Target("lib", "my-app", "a/src/lib.rs"),
+        Target("bin", "my-app", "a/src/main.rs"),
+        Target("bin", "tool", "a/src/bin/tool.rs"),
+        Target("bin", "x", "a/src/bin/x/main.rs"),
+        Target("example", "demo", "a/examples/demo.rs"),
+        Target("test", "t1", "a/tests/t1.rs"),
+        Target("test", "t2", "a/tests/t2.rs"),
+        Target("build", "build-script-build", "a/build.rs"),
+    ]
+    names = crate_map({"a/Cargo.toml": manifest, "b/Cargo.toml": b"[package\nname="}, files)
+    assert names.module_path("a/src/util.rs") == "my_app::util"  # the library, not the binary
+    assert names.module_path("a/src/bin/x/helper.rs") == "x::helper"
+    assert names.binary_of("a/src/bin/tool.rs") == "tool"
+    assert names.binary_of("a/examples/demo.rs") == "demo"
+    assert names.binary_of("a/src/util.rs") is None
+    assert names.module_path("a/tests/common/mod.rs") is None  # which test's? not guessed
+    assert names.module_path("b/src/lib.rs") is None  # a manifest that does not parse
+    workspace_only = crate_map({"Cargo.toml": b"[workspace]\nmembers = []\n"}, ["src/lib.rs"])
+    assert workspace_only.module_path("src/lib.rs") is None
+
+
+def test_explanations_and_entry_points_use_the_names_cargo_gives(tmp_path: Path) -> None:
+    repo = GitRepo.init(tmp_path / "src")
+    sha = repo.commit(RIPGREP)
+    out = tmp_path / "out"
+    done = cli("extract", "--repo", "o/rg", "--sha", sha, "--source", repo.path, "--out", out,
+               "--cache", tmp_path / "cache", "--jobs", "1")  # fmt: skip
+    assert done.exit_code == 0, done.output
+    root = out / "o" / "rg"
+    records = {
+        json.loads(line)["errorMessage"]: json.loads(line)
+        for line in (root / "records.jsonl").read_text().splitlines()
+    }
+    situations = records["no index at {}"]["commonSituations"]
+    assert situations.startswith('While the code in `grep_index::index` is doing "open"')
+    assert "users meet it through `rg` (fn main)" in situations
+    defs = records["no value given for the flag"]["commonSituations"]
+    assert defs.startswith('While the code in `rg::flags::defs` is doing "parse"')
+    rows = json.loads((root / "reach.json").read_text())["records"].values()
+    labels = {p.get("entry_label") for row in rows for p in row.get("paths", ())}
+    assert labels == {"`rg` (fn main)", "public API `grep_index::index::remove`"}
