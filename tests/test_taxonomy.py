@@ -296,3 +296,23 @@ def test_classify_always_answers_a_taxonomy_slug(
     assert explained.slug in load_taxonomy()
     assert explained.slug == classify(message, kind, conditions)
     assert explained.reason()
+
+
+@pytest.mark.parametrize(
+    ("message", "slug"),
+    [
+        ("no upload token found, please run `cargo login`", "not-found"),
+        ("No iceberg sink name found for table {}", "not-found"),
+        ("{key:?} could not be found in the environment snapshot", "not-found"),
+        ("data type not found", "not-found"),
+        # `found` in "found X, expected Y" names what was there: nothing is missing
+        ("found {fence_length} `{FENCE_CHAR}` in rust frontmatter, expected at least 3", None),
+        ("expected exactly one mview fragment for table {}, found {}", None),
+        ("found duplicate version of package `{} v{}` vendored from two sources", None),
+    ],
+)
+def test_found_names_a_missing_thing_only_when_the_message_says_it_is_not(
+    message: str, slug: str | None
+) -> None:
+    found = classify(message, "bail", [], [])
+    assert found == slug if slug is not None else found != "not-found"
