@@ -23,7 +23,7 @@ RIPGREP = {
     "crates/core/main.rs": (
         "mod flags;\n"
         "fn main() {\n"
-        "    if let Err(err) = run() {\n"
+        "    if let Err(err) = run().and_then(|()| flags::main()) {\n"
         '        eprintln!("{err}");\n'
         "    }\n"
         "}\n"
@@ -32,7 +32,13 @@ RIPGREP = {
         '    grep_index::index::open(std::path::Path::new("db"))\n'
         "}\n"
     ),
-    "crates/core/flags/mod.rs": "pub mod defs;\n",
+    "crates/core/flags/mod.rs": (
+        "pub mod defs;\n"
+        "// a fn named `main` in a module: called by the program's, not where it starts\n"
+        "pub fn main() -> anyhow::Result<()> {\n"
+        '    defs::parse("y")\n'
+        "}\n"
+    ),
     "crates/core/flags/defs.rs": (
         "pub fn parse(v: &str) -> anyhow::Result<()> {\n"
         "    if v.is_empty() {\n"
@@ -126,6 +132,7 @@ def test_explanations_and_entry_points_use_the_names_cargo_gives(tmp_path: Path)
     assert "users meet it through `rg` (fn main)" in situations
     defs = records["no value given for the flag"]["commonSituations"]
     assert defs.startswith('While the code in `rg::flags::defs` is doing "parse"')
+    assert "(fn main)" in defs and defs.count("(fn main)") == 1  # not `rg::flags::main`
     rows = json.loads((root / "reach.json").read_text())["records"].values()
     labels = {p.get("entry_label") for row in rows for p in row.get("paths", ())}
     assert labels == {"`rg` (fn main)", "public API `grep_index::index::remove`"}

@@ -80,6 +80,7 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
             and d.owner is None
             and not d.module
             and not node.path.endswith("build.rs")
+            and _runs_as_program(node.path, modules)
         ):
             binary = modules.binary_of(node.path) or _binary(node.path)
             graph.entries[node_id] = ("main", f"`{binary}` (fn main)")
@@ -103,6 +104,14 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
             parts = (module,) if module else (crate_name(node.crate), node.module)
             where = "::".join(p for p in (*parts, node.label) if p)
             graph.entries[node_id] = ("pub-api", f"public API `{where}`")
+
+
+def _runs_as_program(path: str, modules: RepositoryModules) -> bool:
+    """Whether a top-level `fn main` of `path` is where a program starts: its file is a
+    binary's or an example's root, or no manifest places the file. Cargo's own
+    `src/bin/cargo/cli.rs` has a `pub fn main(gctx)` that `src/bin/cargo/main.rs` calls:
+    not the program a user runs."""
+    return modules.binary_of(path) is not None or modules.module_path(path) is None
 
 
 def _binary(path: str) -> str:
