@@ -316,3 +316,32 @@ def test_found_names_a_missing_thing_only_when_the_message_says_it_is_not(
 ) -> None:
     found = classify(message, "bail", [], [])
     assert found == slug if slug is not None else found != "not-found"
+
+
+@pytest.mark.parametrize(
+    ("message", "slug"),
+    [
+        # a topic word alone does not choose its class
+        ("wait version not set", "operation-failed"),
+        ("no metadata for path `{}`", "operation-failed"),
+        # a file-system verb on it does
+        ("failed to load metadata for path `{}`", "io-error"),
+        ("Invalid warehouse path: {}", "invalid-argument"),
+        ("Cannot move columns", "operation-failed"),
+        # ... but adds to a class another keyword chose
+        ("the lock file version is incompatible with this Cargo", "version-incompatibility"),
+        ("failed to read directory `{}`", "io-error"),
+        ("column count mismatch: expected {}, got {}", "schema-mismatch"),
+    ],
+)
+def test_a_topic_word_adds_to_a_class_but_never_chooses_it_alone(message: str, slug: str) -> None:
+    assert classify(message, "bail", [], []) == slug
+
+
+def test_topics_must_be_keywords_of_their_class() -> None:
+    text = (
+        '[[class]]\nslug = "operation-failed"\ntitle = "x"\ndescription = "x"\n'
+        'keywords = ["failed"]\ntopics = ["path"]\n'
+    )
+    with pytest.raises(ValueError, match="topics must be some of its keywords"):
+        parse_taxonomy(text)

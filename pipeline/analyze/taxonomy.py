@@ -59,6 +59,9 @@ class FailureClass:
     title: str
     description: str
     keywords: tuple[str, ...]
+    # Keywords that name what the message is about, not how it failed ("version", "path",
+    # "column"): they add to a class's score, but a class no other keyword hits is not chosen.
+    topics: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +131,16 @@ def _failure_class(table: object) -> FailureClass:
         if keyword != keyword.lower() or not _KEYWORD.fullmatch(words):
             raise ValueError(f"taxonomy: class {slug!r}: bad keyword {keyword!r}")
         normalised.append(words)
-    return FailureClass(slug, title.strip(), " ".join(description.split()), tuple(normalised))
+    topics = table.get("topics", [])
+    if not isinstance(topics, list) or not all(t in keywords for t in topics):
+        raise ValueError(f"taxonomy: class {slug!r}: topics must be some of its keywords")
+    return FailureClass(
+        slug,
+        title.strip(),
+        " ".join(description.split()),
+        tuple(normalised),
+        frozenset(_words(t, keep_star=True) for t in topics),
+    )
 
 
 def _words(text: str, *, keep_star: bool = False) -> str:
@@ -172,12 +184,19 @@ def _best(texts: Iterable[str], classes: Iterable[FailureClass]) -> Classificati
             continue
         found = (_find(keyword, padded) for keyword in failure_class.keywords)
         hits = tuple(hit for hit in found if hit is not None)
+        if all(_topic(hit, failure_class.topics) for hit in hits):
+            continue  # what the message is about, not how it failed
         score = sum(len(hit.split()) for hit in hits)
         if score and (best is None or score > best[0]):
             best = (score, failure_class, hits)
     if best is None:
         return None
     return Classification(best[1].slug, "message", best[2])
+
+
+def _topic(hit: str, topics: frozenset[str]) -> bool:
+    """Whether a matched word is one of a class's topics (`convert*` matches `converting`)."""
+    return hit in topics or any(t.endswith("*") and hit.startswith(t[:-1]) for t in topics)
 
 
 def classify_explained(

@@ -62,6 +62,10 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
          r"\brequires a \w+(?: format)? value\b|\bmust not be followed\b|"
          r"\bshould not be specified\b|\bis not allowed\b|\bnot allowed to\b|\bnon UTF-?8\b|"
          r"\bmust be \{\}|\bshould not be part of\b"),
+        # a file-system verb on a file-system noun ("path", "directory" alone choose nothing)
+        ("io-error", r"\b(?:read|write|create|open|remove|delete|rename|copy|canonicaliz\w*|"
+         r"list|walk|access|load|get)\b[^.;:]{0,30}\b(?:file|dir|directory|directories|"
+         r"folder|path)\b"),
         # "no upload token found", "no X was found": absence; "found {} where .. expected"
         # (the keyword `found` alone, dropped) is a mismatch, not a missing thing
         ("not-found", r"\bno\b[^.;:,]{0,40}\b(?:was |were |is |are |be )?found\b|"
