@@ -135,3 +135,20 @@ def test_a_panic_that_advises_softens_its_report_line() -> None:
         'The message itself says what to do: "Please convert to VARCHAR first.".'
     )
     assert solutions[-1].startswith("If that advice does not fit your case, this is a bug")
+
+
+def test_printed_values_are_rejected_inputs_only_when_the_error_refuses_something() -> None:
+    failed = _explained(
+        "fn save(path: &str) -> anyhow::Result<()> {\n"
+        '    anyhow::bail!("failed to write the report to {}", path)\n'
+        "}\n"
+    )
+    assert (
+        "Look at the value(s) the message prints (`{}`): they say which input or object the "
+        "failure is about; check that one first."
+    ) in failed
+    assert not any("rejected" in s for s in failed)
+    refused = _explained(
+        'fn flag(name: &str) -> anyhow::Result<()> {\n    anyhow::bail!("invalid value for --{name}")\n}\n'
+    )
+    assert any("that was rejected; correct that and try again" in s for s in refused)

@@ -131,7 +131,7 @@ def explain_apart(context: SiteContext) -> Explanation:
         documentation=_documentation(context, failure_class),
         triggerScenarios=_trigger(site, conditions),
         commonSituations=_situations(context, failure_class),
-        solutions=solutions(context, check),
+        solutions=solutions(context, check, failure_class),
         exampleFix=example_fix(context, check, guard=is_guard(context, conditions)),
         handlingStrategy=strategy,
         validationCode=check,

@@ -109,8 +109,23 @@ def is_guard(context: SiteContext, conditions: Sequence[Condition]) -> bool:
     return not words.isdisjoint(_GUARD_WORDS)
 
 
-def solutions(context: SiteContext, check: str | None) -> list[str]:
-    """Fixes, most likely first: what the message itself advises before anything else."""
+# The classes whose error refuses what it was given: the values a message prints name what
+# to correct. Elsewhere (a download that failed, a timeout) they say what it was about.
+_REFUSALS = frozenset(
+    (
+        "not-implemented", "unsupported-operation", "unauthenticated", "permission-denied",
+        "not-found", "already-exists", "invalid-state-transition", "out-of-range",
+        "version-incompatibility", "schema-mismatch", "type-mismatch", "parse-error",
+        "configuration-error", "invalid-argument",
+    )
+)  # fmt: skip
+
+
+def solutions(
+    context: SiteContext, check: str | None, failure_class: str | None = None
+) -> list[str]:
+    """Fixes, most likely first: what the message itself advises before anything else
+    (`failure_class`: the site's, which says whether its printed values were refused)."""
     site = context.site
     facts = site.facts
     conditions = facts.conditions
@@ -142,10 +157,15 @@ def solutions(context: SiteContext, check: str | None) -> list[str]:
             "this step; start there."
         )
     names = printed_values(site)
-    if names:
+    if names and (failure_class is None or failure_class in _REFUSALS):
         out.append(
             f"Look at the value(s) the message prints ({names}): they name the input or object "
             "that was rejected; correct that and try again."
+        )
+    elif names:  # a download, a write, a connection that failed: nothing was refused
+        out.append(
+            f"Look at the value(s) the message prints ({names}): they say which input or "
+            "object the failure is about; check that one first."
         )
     inputs = inputs_read(facts.call, conditions)
     if inputs:
