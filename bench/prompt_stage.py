@@ -35,6 +35,7 @@ from pipeline.scan.collect import (
     build_contexts,
     index_listing,
     locate,
+    read_modules,
     scan_entries,
 )
 from pipeline.scan.reachstage import index_graph
@@ -85,9 +86,11 @@ def _tokens(args: argparse.Namespace, work: Path) -> tuple[list[SiteContext], di
         source=args.source, include=(args.include,),
     )  # fmt: skip
     git_dir, sha, listing = locate(request)
-    contexts = build_contexts(args.repo, sha, scan_entries(request, git_dir, listing))
     # The caller paths the prompt shows, from the index of the whole tree (as extract does).
     whole = index_listing(request, git_dir, sha, listing)
+    modules = read_modules(git_dir, sha, whole)
+    scanned = scan_entries(request, git_dir, listing)
+    contexts = build_contexts(args.repo, sha, scanned, None, None, modules)
     graph = index_graph(git_dir, whole.entries, request.cache_dir)
     contexts = attach(contexts, graph) if graph is not None else list(contexts)
     encoding = bpe_openai.get_encoding("o200k_base")

@@ -91,7 +91,11 @@ def test_file_block_is_shared_by_a_files_sites_and_comes_before_the_site() -> No
     _, file_a2, site_a2 = prompt.parts(a2, TAXONOMY)
     _, file_b, _ = prompt.parts(b, TAXONOMY)
     assert file_a1 == file_a2 != file_b and site_a1 != site_a2
-    assert "File: src/meta/src/a.rs (crate `src/meta`)" in file_a1
+    assert "File: src/meta/src/a.rs (crate `src/meta`)" in file_a1  # no manifest said
+    named = dataclasses.replace(a1, module="risingwave_meta::a")  # Cargo.toml said
+    assert (
+        "File: src/meta/src/a.rs (module `risingwave_meta::a`)" in prompt.parts(named, TAXONOMY)[1]
+    )
     user = prompt.render(a1, TAXONOMY)[1]["content"]
     assert user.startswith(file_a1 + "\n\n") and user.rstrip().endswith("</source>")
     key = prompt.cache_key(a1)

@@ -31,7 +31,7 @@ from pipeline.core.model import SCHEMA_VERSION, Explanation
 from pipeline.core.reach import CallerPath, Reach
 
 # Bump by hand when the code that fills the templates changes meaning.
-PROMPT_REVISION = "2"
+PROMPT_REVISION = "3"
 PROMPTS_DIR = Path(__file__).resolve().parents[2] / "prompts"
 # The estimate used where no tokenizer is at hand (dry runs, rate limits): ~4 characters
 # per token is the usual English/code average; the bench counts with a real tokenizer.
@@ -222,6 +222,7 @@ def site_variables(ctx: SiteContext) -> dict[str, Any]:
         "sha": ctx.sha,
         "file": site.file_path,
         "crate": crate_of(site.file_path),
+        "module": ctx.module,  # what Cargo calls the file (`risingwave_meta::stream`), if known
         "line": site.line,
         "kind": site.kind,
         "macro": site.macro,
