@@ -166,7 +166,10 @@ def test_a_panic_that_refuses_its_fn_s_arguments_says_whose_call_to_fix(
 def test_an_expect_in_the_same_fn_is_still_a_broken_assumption() -> None:
     explanation = explain(contexts()["bufholds"])
     assert explanation.backgroundTag == "internal-invariant"
-    assert explanation.solutions[0].startswith("The code assumed `buf.first()`")
+    assert explanation.solutions[0] == (
+        "The code assumed `buf.first()` always gives a value here (never `None` nor an "
+        "`Err`); this time it gave none."
+    )
     assert "not something to fix in your input" in explanation.solutions[1]
 
 

@@ -210,7 +210,10 @@ def _assumption(context: SiteContext) -> str:
     site = context.site
     facts = site.facts
     if site.kind == "expect" and facts.receiver:
-        return f"The code assumed `{facts.receiver}` could not fail or be empty here, and it did."
+        return (
+            f"The code assumed `{facts.receiver}` always gives a value here (never `None` "
+            "nor an `Err`); this time it gave none."
+        )
     failed = [c for c in facts.conditions if c.kind == "check_failed"]
     if failed:
         return f"The code assumed `{failed[-1].text}` always holds here, and it did not."
