@@ -637,3 +637,43 @@ def test_a_local_compared_with_not_equal_is_still_a_local() -> None:
     scan = find_sites("src/g.rs", source.encode())
     (context,) = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/g.rs": scan}))
     assert not any(t.startswith("Before calling") for t in explain(context).preventionTips)
+
+
+STRUCT_FIELD = """\
+fn filters(index_uid: &str, keys: &Keys) -> Result<(), Error> {
+    let foreign_keys = keys.get(index_uid).ok_or(Error::Milli {
+        error: milli::Error::UserError(milli::UserError::InvalidFilter(
+            "Index does not have foreign keys".to_string(),
+        )),
+        index_uid: Some(index_uid.to_string()),
+    })?;
+    Ok(())
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum InternalError {
+    #[error("invalid grenad file with an invalid version format")]
+    GrenadInvalidFormatVersion,
+}
+"""
+
+
+def test_an_example_fix_shows_a_statement_or_promises_none() -> None:
+    """A site in a struct literal's field quotes the statement that holds the literal (its
+    field alone, `error: ..`, is no code); an `#[error]` variant, which no statement makes
+    where it is declared, says where its fix is instead of "this statement:" and nothing."""
+    scan = find_sites("src/filter.rs", STRUCT_FIELD.encode())
+    by_message = {
+        c.site.message: explain(c)
+        for c in build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/filter.rs": scan}))
+    }
+    field = by_message["Index does not have foreign keys"].exampleFix
+    assert field.startswith("// The error comes from this statement in filters (src/filter.rs):\n")
+    assert "let foreign_keys = keys.get(index_uid).ok_or(Error::Milli {" in field
+    assert parses_as_code(field)
+    declared = by_message["invalid grenad file with an invalid version format"].exampleFix
+    assert declared == (
+        "// `InternalError::GrenadInvalidFormatVersion` is declared in src/filter.rs; no "
+        "statement here makes it: the code that builds and returns it decides when it occurs, "
+        "and is where to fix it."
+    )

@@ -138,9 +138,13 @@ def example_fix(context: SiteContext, check: str | None, *, guard: bool = False)
     """
     site = context.site
     language = language_of(site.file_path)
-    head = f"// The error comes from this statement in {_plain(where(site))} ({site.file_path}):"
     snippet = site.facts.snippet
     body = [snippet] if snippet and language.parses_as_code(snippet) else []
+    head = (
+        f"// The error comes from this statement in {_plain(where(site))} ({site.file_path}):"
+        if body
+        else _nothing_to_show(site)
+    )
     refused = bool(refused_inputs(context, check))
     if context.error_type == "panic" and not refused:
         body.append("// A panic here is a bug, not bad input: report it with its backtrace.")
@@ -157,11 +161,24 @@ def example_fix(context: SiteContext, check: str | None, *, guard: bool = False)
             ]
         elif "\n" not in test:
             body.append(f"// It is reached only when this does not hold: {test}")
-    for candidate in ([head, *body], [head, *body[:1]], [head]):
+    for candidate in ([head, *body], [head, *body[:1]]):
         text = "\n".join(candidate)
         if language.parses_as_code(text):
             return text
-    return head  # a comment always parses; the file path holds no newline
+    return head
+
+
+def _nothing_to_show(site: Site) -> str:
+    """A comment that promises no statement when none can be shown (a comment always parses;
+    names and the file path hold no newline)."""
+    facts = site.facts
+    if site.kind == "error_attr":
+        name = f"{facts.enclosing_type}::{facts.variant}" if facts.variant else facts.enclosing_type
+        return (
+            f"// `{name}` is declared in {site.file_path}; no statement here makes it: the "
+            "code that builds and returns it decides when it occurs, and is where to fix it."
+        )
+    return f"// The error comes from {_plain(where(site))} ({site.file_path}, line {site.line})."
 
 
 def try_catch(context: SiteContext) -> str | None:

@@ -18,17 +18,28 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 def statement_snippet(node: Node) -> str | None:
-    """The statement the site is part of (or the site alone if that is long), dedented."""
-    statement = node
-    while statement.parent is not None and statement.parent.type not in _HOLDERS:
-        statement = statement.parent
-    for candidate in (statement, node):
+    """The statement the site is part of (or the site alone if that is long), dedented. In a
+    struct literal's field (`ok_or(Error::Milli { error: <site>, .. })`), the statement that
+    holds the literal, else the field's value: `error: ..` alone is no code."""
+    statement = _climbed(node)
+    candidates = [statement, node]
+    if statement.type == "field_initializer":
+        value = statement.child_by_field_name("value")
+        candidates = [_climbed(statement.parent or statement), *([value] if value else []), node]
+    for candidate in candidates:
         text = _dedented(candidate)
         if text.count("\n") < MAX_SNIPPET_LINES:
             if candidate.type not in _STATEMENTS and not text.endswith(("}", ";")):
                 text += ";"
             return text
     return None
+
+
+def _climbed(node: Node) -> Node:
+    """The child of the nearest holder (block, arm, list, ...) above `node`."""
+    while node.parent is not None and node.parent.type not in _HOLDERS:
+        node = node.parent
+    return node
 
 
 def _dedented(node: Node) -> str:
