@@ -677,3 +677,30 @@ def test_an_example_fix_shows_a_statement_or_promises_none() -> None:
         "statement here makes it: the code that builds and returns it decides when it occurs, "
         "and is where to fix it."
     )
+
+
+WRAPPED = """\
+fn build(status: u16, raw: Vec<u8>) -> Result<String, SinkError> {
+    if status != 200 {
+        let body = String::from_utf8(raw).map_err(|err| {
+            SinkError::Connect(anyhow!(err).context("failed to parse response body"))
+        })?;
+        return Ok(body);
+    }
+    Ok(String::new())
+}
+"""
+
+
+def test_a_context_on_an_error_value_wraps_it_and_guards_no_call() -> None:
+    """`anyhow!(err).context(..)` adds a message to an error it already has: nothing
+    "was None/Err" there (risingwave: 82 records said `anyhow!(err)` returned an error)."""
+    scan = find_sites("src/sink.rs", WRAPPED.encode())
+    (context,) = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/sink.rs": scan}))
+    explanation = explain(context)
+    assert explanation.documentation.startswith(
+        "`build` wraps the error `anyhow!(err)` in this message in `src/sink.rs`."
+    )
+    assert "The call it guards" not in explanation.documentation
+    assert "anyhow!(err)` was" not in explanation.triggerScenarios
+    assert "`String::from_utf8(raw)` failed (`map_err`)" in explanation.triggerScenarios

@@ -21,6 +21,7 @@ from pipeline.analyze.static_code import (
     type_guard,
     validation,
     where,
+    wraps_an_error,
 )
 from pipeline.analyze.taxonomy import (
     INTERNAL_INVARIANT,
@@ -165,8 +166,10 @@ def _documentation(context: SiteContext, failure_class: str) -> str:
     verb = _VERB[site.kind]
     if site.kind == "constructor":
         verb = f"{verb} `{site.macro}`"
+    if wraps_an_error(site):
+        verb = f"wraps the error `{facts.receiver}` in this message"
     text = f"{where(site)} {verb} in `{site.file_path}`."
-    if site.kind in ("expect", "context") and facts.receiver:
+    if site.kind in ("expect", "context") and facts.receiver and not wraps_an_error(site):
         outcome = "was `None` or `Err`" if site.kind == "expect" else "returned an error"
         text += f" The call it guards, `{facts.receiver}`, {outcome}."
     if facts.fn_doc:

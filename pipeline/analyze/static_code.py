@@ -35,6 +35,17 @@ def where(site: Site) -> str:
     return f"the top-level code of `{site.file_path}`"
 
 
+def wraps_an_error(site: Site) -> bool:
+    """A `.context(..)` on an error value (`anyhow!(err).context(..)`, `e.context(..)`): the
+    front end gives no failed call for its receiver, which is an error already."""
+    receiver = site.facts.receiver
+    return (
+        site.kind == "context"
+        and receiver is not None
+        and not any(c.text.startswith(f"{receiver} was ") for c in site.facts.conditions)
+    )
+
+
 def impl_type(impl: str) -> str:
     """An impl as a reader names its methods' owner: `RegistryData for HttpRegistry<'gctx>`
     -> `HttpRegistry` (as the caller paths name it), `Map<K, V>` -> `Map`."""
