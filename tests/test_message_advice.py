@@ -152,3 +152,22 @@ def test_printed_values_are_rejected_inputs_only_when_the_error_refuses_somethin
         'fn flag(name: &str) -> anyhow::Result<()> {\n    anyhow::bail!("invalid value for --{name}")\n}\n'
     )
     assert any("that was rejected; correct that and try again" in s for s in refused)
+
+
+def test_a_panic_that_prints_the_error_underneath_starts_there() -> None:
+    """`panic!("Failed to claim terminal: {}", err)` makes a failure fatal: the error it
+    prints (no terminal, a permission) may be the reader's to fix, so "this is a bug, not
+    something to fix in your input" would be wrong."""
+    solutions = _explained(
+        "fn claim(t: &mut Terminal) {\n"
+        "    if let Err(err) = t.claim() {\n"
+        '        panic!("Failed to claim terminal: {}", err);\n'
+        "    }\n"
+        "}\n"
+    )
+    assert solutions[0] == (
+        "The message prints the error underneath (`{}`): it says what failed beneath this "
+        "step; start there."
+    )
+    assert solutions[-1].startswith("If that error is not one your environment or input causes")
+    assert not any("not something to fix in your input" in s for s in solutions)

@@ -86,6 +86,11 @@ _REPORT_UNLESS_ADVISED = (
     "If that advice does not fit your case, this is a bug: report it upstream with the full "
     "message, the backtrace (`RUST_BACKTRACE=1`) and the version you run."
 )
+_REPORT_UNLESS_CAUSED = (
+    "If that error is not one your environment or input causes (a missing file, a "
+    "permission, no terminal), this is a bug: report it upstream with the full message, the "
+    "backtrace (`RUST_BACKTRACE=1`) and the version you run."
+)
 _REPORT = (
     "This is a bug, not something to fix in your input: report it upstream with the full "
     "message, the backtrace (`RUST_BACKTRACE=1`) and the version you run."
@@ -142,6 +147,15 @@ def solutions(
                 "passes: if your code calls it, pass values the check accepts; if the "
                 "backtrace (`RUST_BACKTRACE=1`) shows the repository's own code passing "
                 "them, report that upstream with the full message and the version you run.",
+            ]
+        cause = cause_slot(site) if site.kind == "panic" else None
+        if cause is not None:  # `panic!("Failed to claim terminal: {}", err)`: a failure made fatal
+            return [
+                *out,
+                f"The message prints the error underneath ({cause}): it says what failed "
+                "beneath this step; start there.",
+                _assumption(context),
+                _REPORT_UNLESS_CAUSED,
             ]
         return [*out, _assumption(context), _REPORT_UNLESS_ADVISED if told else _REPORT]
     if facts.help and not (told and facts.help in told):  # the authors' words come first
