@@ -171,3 +171,25 @@ def test_a_panic_that_prints_the_error_underneath_starts_there() -> None:
     )
     assert solutions[-1].startswith("If that error is not one your environment or input causes")
     assert not any("not something to fix in your input" in s for s in solutions)
+
+
+def test_the_configuration_line_names_the_setting_and_never_a_command_s_arguments() -> None:
+    configured = _explained(
+        "fn start(&self) -> anyhow::Result<()> {\n"
+        "    if !self.config.streaming.enable_backfill {\n"
+        '        anyhow::bail!("backfill is disabled");\n'
+        "    }\n"
+        "    Ok(())\n"
+        "}\n"
+    )
+    assert (
+        "The check reads configuration (`self.config.streaming.enable_backfill`): review "
+        "that setting."
+    ) in configured
+    typed = _explained(
+        "fn clear_register(args: Args) -> anyhow::Result<()> {\n"
+        '    anyhow::ensure!(args[0].chars().count() == 1, "Invalid register {}", &args[0]);\n'
+        "    Ok(())\n"
+        "}\n"
+    )
+    assert not any("configuration" in s for s in typed)  # `args`: what the caller typed

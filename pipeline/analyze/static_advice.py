@@ -81,7 +81,14 @@ _GUARD_WORDS = frozenset(
     ]
 )
 _IDENTIFIER_PART = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
-_CONFIG_WORDS = re.compile(r"\b(?:conf|config|cfg|opts|options|settings|args|env)\b")
+# Not `args`: a command's arguments are what its caller passed (helix's typed commands),
+# which the inputs line names.
+_CONFIG_WORDS = re.compile(r"\b(?:conf|config|cfg|opts|options|settings|env)\b")
+_CONFIG_PATH = re.compile(
+    r"\benv::var(?:_os)?\([^()]*\)|"
+    r"(?:\b[A-Za-z_]\w*(?:\(\))?\.)*\b(?:conf|config|cfg|opts|options|settings|env)\b"
+    r"(?:\(\))?(?:\.(?:r#)?[A-Za-z_]\w*(?![\w(#]))*"
+)
 _REPORT_UNLESS_ADVISED = (
     "If that advice does not fit your case, this is a bug: report it upstream with the full "
     "message, the backtrace (`RUST_BACKTRACE=1`) and the version you run."
@@ -187,9 +194,13 @@ def solutions(
             f"The check depends on what is passed to {where(site)} ({', '.join(inputs)}): "
             "pass values the check accepts."
         )
-    if any(_CONFIG_WORDS.search(c.text) for c in conditions):
-        out.append("The check reads configuration: review the setting it names.")
-    if is_guard(context, conditions):
+    guard = is_guard(context, conditions)
+    setting = next(
+        (m.group() for c in conditions if (m := _CONFIG_PATH.search(c.text)) is not None), None
+    )
+    if setting is not None and not guard:  # never "review `conf.auth_enabled`"
+        out.append(f"The check reads configuration (`{setting}`): review that setting.")
+    if guard:
         out.append(
             "This is a deliberate check (access, a limit or validation): meet it with valid "
             "input, credentials or permissions, or ask the operator; do not switch it off."
