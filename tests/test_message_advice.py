@@ -193,3 +193,18 @@ def test_the_configuration_line_names_the_setting_and_never_a_command_s_argument
         "}\n"
     )
     assert not any("configuration" in s for s in typed)  # `args`: what the caller typed
+
+
+def test_a_panic_that_prints_the_error_underneath_is_classed_by_its_words() -> None:
+    scan = find_sites(
+        "src/x.rs",
+        b"fn claim(t: &mut Terminal) {\n"
+        b"    if let Err(err) = t.claim() {\n"
+        b'        panic!("Failed to open the terminal device: {}", err);\n'
+        b"    }\n"
+        b"}\n",
+    )
+    (context,) = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/x.rs": scan}))
+    explanation = explain(context)
+    assert explanation.backgroundTag == "io-error"  # not "internal-invariant"
+    assert explanation.handlingStrategy == "fail-fast"  # still a panic
