@@ -1680,3 +1680,29 @@ def test_an_example_s_main_is_named_as_cargo_runs_it_and_is_of_its_crate() -> No
         "",
         "tools",
     ]
+
+
+def test_a_path_with_no_entry_point_is_headed_by_its_furthest_caller(tmp_path: Path) -> None:
+    """Not "From no entry point found within 8 calls": the page names where the path found
+    stops and how many calls it climbed, as the static text does."""
+    files = {
+        "Cargo.toml": '[package]\nname = "tbl"\n',
+        "src/lib.rs": (
+            "mod cmds;\nstatic COMMANDS: &[fn(&str) -> anyhow::Result<()>] = &[cmds::close];\n"
+        ),
+        "src/cmds.rs": (
+            "pub(crate) fn close(name: &str) -> anyhow::Result<()> {\n"
+            "    close_impl(name)\n"
+            "}\n"
+            "fn close_impl(name: &str) -> anyhow::Result<()> {\n"
+            "    if name.is_empty() {\n"
+            '        anyhow::bail!("no buffer to close");\n'
+            "    }\n"
+            "    Ok(())\n"
+            "}\n"
+        ),
+    }
+    _, record = committed_and_extracted(files, "o/tbl", tmp_path, "no buffer to close")
+    section = reach_section(tmp_path / "out", tmp_path / "site", record)
+    assert "<h3>From <code>close</code> (no entry point found within 2 calls)</h3>" in section
+    assert "within 8 calls" not in section

@@ -139,7 +139,8 @@ def reach_context(record: Record, reach: Reach | None) -> dict[str, Any]:
 
     paths = [
         {
-            "label": p.entry_label or "no entry point found within 8 calls",
+            "label": p.entry_label
+            or f"`{p.hops[0].name}` (no entry point found within {len(p.hops)} calls)",
             "hops": [
                 {
                     "name": h.name,
