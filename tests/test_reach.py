@@ -1683,8 +1683,9 @@ def test_an_example_s_main_is_named_as_cargo_runs_it_and_is_of_its_crate() -> No
 
 
 def test_a_path_with_no_entry_point_is_headed_by_its_furthest_caller(tmp_path: Path) -> None:
-    """Not "From no entry point found within 8 calls": the page names where the path found
-    stops and how many calls it climbed, as the static text does."""
+    """Not "From no entry point found within 8 calls": the page and the static text name
+    where the path stops, and say that nothing the index resolves calls it (a fn
+    registered in a table); "within N calls" is said only where the walk's depth ran out."""
     files = {
         "Cargo.toml": '[package]\nname = "tbl"\n',
         "src/lib.rs": (
@@ -1704,5 +1705,12 @@ def test_a_path_with_no_entry_point_is_headed_by_its_furthest_caller(tmp_path: P
     }
     _, record = committed_and_extracted(files, "o/tbl", tmp_path, "no buffer to close")
     section = reach_section(tmp_path / "out", tmp_path / "site", record)
-    assert "<h3>From <code>close</code> (no entry point found within 2 calls)</h3>" in section
+    assert (
+        "<h3>From <code>close</code> (no caller found: it may be registered in a table, called "
+        "through a pointer or a macro, or from outside the repository)</h3>"
+    ) in section
     assert "within 8 calls" not in section
+    assert (
+        "(no caller of `close` found: it may be registered in a table"
+        in (record["triggerScenarios"])
+    )

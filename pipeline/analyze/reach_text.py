@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from pipeline.core.reach import CallerPath, Hop, Reach
+from pipeline.core.reach import CallerPath, Hop, Reach, no_entry_note
 
 
 def path_text(path: CallerPath) -> str:
@@ -65,10 +65,7 @@ def trigger_sentence(reach: Reach | None, sha: str) -> str | None:
         if best.entry_label:
             parts.append(f"{at} it is reached from {best.entry_label}: {path_text(best)}.")
         else:
-            parts.append(
-                f"{at} it is called through {path_text(best)} (no entry point found within "
-                f"{len(best.hops)} calls)."
-            )
+            parts.append(f"{at} it is called through {path_text(best)} ({no_entry_note(best)}).")
     sources = [
         f"`{d.name}` ({d.kind} `{d.text}`" + (f": {_first_line(d.doc)}" if d.doc else "") + ")"
         for d in reach.dependencies
@@ -93,7 +90,7 @@ def _built_sentence(built: str, builders: int, best: CallerPath) -> str:
         return f"{head} (no caller found)."
     if best.entry_label:
         return f"{head}, reached from {best.entry_label}: {path_text(best)}."
-    return f"{head}, called through {path_text(best)} (no entry point found within {len(best.hops)} calls)."
+    return f"{head}, called through {path_text(best)} ({no_entry_note(best)})."
 
 
 def situation_sentence(reach: Reach | None, sha: str) -> str | None:

@@ -36,6 +36,10 @@ class Hop:
     impls: int | None = None  # with `via`: how many impls' methods that call may run, if 2+
 
 
+# The most hops a caller path holds, the site's fn included (`callerpaths` walks no higher).
+PATH_DEPTH = 8
+
+
 @dataclass(frozen=True, slots=True)
 class CallerPath:
     """A path from an entry point down to the function that holds the site."""
@@ -163,3 +167,16 @@ def _pickled_by_fields(kind: type) -> None:
 
 for _kind in _FIELDS:
     _pickled_by_fields(_kind)
+
+
+def no_entry_note(path: CallerPath, *, named: bool = True) -> str:
+    """Why a path names no entry point: the walk's depth ran out, or its top has no caller
+    the index resolves (registered in a table, called through a pointer or a macro, or
+    from outside the repository)."""
+    if len(path.hops) >= PATH_DEPTH:
+        return f"no entry point found within {len(path.hops)} calls"
+    of = f" of `{path.hops[0].name}`" if named else ""
+    return (
+        f"no caller{of} found: it may be registered in a table, called through a pointer or a "
+        "macro, or from outside the repository"
+    )

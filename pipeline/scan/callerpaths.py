@@ -10,14 +10,14 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from pipeline.core.index import Definition
-from pipeline.core.reach import CallerPath, Dependency, EntryKind, Hop, Reach
+from pipeline.core.reach import PATH_DEPTH, CallerPath, Dependency, EntryKind, Hop, Reach
 from pipeline.scan.builders import variant_builders
 from pipeline.scan.callgraph import CallGraph, Edge
 from pipeline.scan.context import SiteContext, _crate
 from pipeline.scan.entrypoints import arm_entry
 from pipeline.scan.names import inner_type
 
-MAX_DEPTH = 8
+MAX_DEPTH = PATH_DEPTH
 MAX_PATHS = 3
 MAX_VISITED = 4000  # nodes a search walks before it stops widening
 _KIND_RANK: dict[EntryKind | None, int] = {

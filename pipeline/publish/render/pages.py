@@ -15,7 +15,7 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import RustLexer
 
 from pipeline.core.model import Record, Retired
-from pipeline.core.reach import Reach
+from pipeline.core.reach import Reach, no_entry_note
 from pipeline.dataset.reader import page_path
 from pipeline.dataset.summary import Summary
 from pipeline.publish.render.related import ClassCount
@@ -139,8 +139,7 @@ def reach_context(record: Record, reach: Reach | None) -> dict[str, Any]:
 
     paths = [
         {
-            "label": p.entry_label
-            or f"`{p.hops[0].name}` (no entry point found within {len(p.hops)} calls)",
+            "label": p.entry_label or f"`{p.hops[0].name}` ({no_entry_note(p, named=False)})",
             "hops": [
                 {
                     "name": h.name,
