@@ -208,3 +208,16 @@ def test_a_panic_that_prints_the_error_underneath_is_classed_by_its_words() -> N
     explanation = explain(context)
     assert explanation.backgroundTag == "io-error"  # not "internal-invariant"
     assert explanation.handlingStrategy == "fail-fast"  # still a panic
+
+
+def test_an_err_of_a_string_returns_err_with_this_message() -> None:
+    """Not "returns an error built by `Err`": `Err("..")` builds nothing but the `Err`."""
+    scan = find_sites(
+        "src/x.rs",
+        b"fn style(s: &str) -> Result<u8, &'static str> {\n    if s.is_empty() {\n"
+        b'        return Err("Invalid underline style");\n    }\n    Ok(1)\n}\n',
+    )
+    (context,) = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/x.rs": scan}))
+    assert explain(context).documentation.startswith(
+        "`style` returns `Err` with this message in `src/x.rs`."
+    )

@@ -171,8 +171,10 @@ def _documentation(context: SiteContext, failure_class: str) -> str:
             text += f' Its doc comment says: "{doc_summary(facts.type_doc)}"'
         return text + f" Class: {title}."
     verb = _VERB[site.kind]
-    if site.kind == "constructor":
-        verb = f"{verb} `{site.macro}`"
+    if site.kind == "constructor":  # `Err("..")` builds nothing but the `Err` itself
+        verb = (
+            "returns `Err` with this message" if site.macro == "Err" else f"{verb} `{site.macro}`"
+        )
     if wraps_an_error(site):
         verb = f"wraps the error `{facts.receiver}` in this message"
     text = f"{where(site)} {verb} in `{site.file_path}`."
