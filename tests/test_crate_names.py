@@ -133,6 +133,7 @@ def test_explanations_and_entry_points_use_the_names_cargo_gives(tmp_path: Path)
     defs = records["no value given for the flag"]["commonSituations"]
     assert defs.startswith('While the code in `rg::flags::defs` is doing "parse"')
     assert "(fn main)" in defs and defs.count("(fn main)") == 1  # not `rg::flags::main`
+    assert records["no index at {}"]["tags"][:2] == ["grep-index", "index"]  # not "crates"
     rows = json.loads((root / "reach.json").read_text())["records"].values()
     labels = {p.get("entry_label") for row in rows for p in row.get("paths", ())}
     assert labels == {"`rg` (fn main)", "public API `grep_index::index::remove`"}

@@ -256,11 +256,17 @@ def _situations(context: SiteContext, failure_class: str) -> str:
 
 
 def _tags(context: SiteContext, failure_class: str) -> list[str]:
-    parts = [
-        p
-        for p in context.site.file_path.removesuffix(".rs").split("/")
-        if p not in ("src", "lib", "mod")
-    ]
+    """The crate and first module (as Cargo names them: `rg`, `flags`; not `crates`,
+    `core`), the kind of site and the failure class."""
+    parts = (
+        context.module.split("::")
+        if context.module
+        else [
+            p
+            for p in context.site.file_path.removesuffix(".rs").split("/")
+            if p not in ("src", "lib", "mod")
+        ]
+    )
     tags = [*parts[:2], context.site.kind.replace("_", "-"), failure_class]
     seen: list[str] = []
     for tag in tags:
