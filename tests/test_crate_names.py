@@ -137,3 +137,29 @@ def test_explanations_and_entry_points_use_the_names_cargo_gives(tmp_path: Path)
     rows = json.loads((root / "reach.json").read_text())["records"].values()
     labels = {p.get("entry_label") for row in rows for p in row.get("paths", ())}
     assert labels == {"`rg` (fn main)", "public API `grep_index::index::remove`"}
+
+
+@pytest.mark.parametrize(
+    "manifest",
+    [
+        b'[package]\nname = "x"\na = '
+        + b"[" * 50_000
+        + b"]" * 50_000
+        + b"\n",  # nests past the stack
+        b'[package]\nname = "x\\n<script>alert(1)</script>"\n',  # no name Cargo accepts
+        b"[package]\nname = 7\n",
+        b"\xff\xfe not utf-8",
+        b"[package\n",
+    ],
+)
+def test_a_hostile_manifest_names_nothing_and_breaks_nothing(manifest: bytes) -> None:
+    names = crate_map({"Cargo.toml": manifest}, ["src/lib.rs", "src/main.rs"])
+    assert names.module_path("src/lib.rs") is None and names.targets == ()
+
+
+def test_a_name_cargo_would_not_accept_is_never_shown() -> None:
+    """A declared target named oddly is named by its file, as Cargo names the ones it finds;
+    a file whose name is no target name (`y z.rs`) is none."""
+    manifest = b'[package]\nname = "ok"\n[[bin]]\nname = "a b\\u0000"\npath = "src/bin/x.rs"\n'
+    targets = package_targets("Cargo.toml", manifest, ["src/bin/x.rs", "src/bin/y z.rs"])
+    assert targets == [Target("bin", "x", "src/bin/x.rs")]

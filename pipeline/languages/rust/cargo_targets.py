@@ -20,6 +20,7 @@ nothing: its files keep the names their directories suggest. Pure.
 from __future__ import annotations
 
 import posixpath
+import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from typing import Any, Literal
 TargetKind = Literal["lib", "bin", "example", "test", "bench", "build"]
 MANIFEST = "Cargo.toml"
 MAX_MANIFEST_BYTES = 1_000_000
+_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]{0,63}")
 # (table, kind, conventional directory)
 _TABLES: tuple[tuple[str, TargetKind, str], ...] = (
     ("bin", "bin", "src/bin"),
@@ -131,11 +133,11 @@ def package_targets(manifest_path: str, data: bytes, files: Iterable[str]) -> li
         return []
     try:
         document = tomllib.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
-        return []
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        return []  # a repository's manifest is untrusted: `a = [[[[..` nests past the stack
     package = document.get("package")
-    name = package.get("name") if isinstance(package, dict) else None
-    if not isinstance(name, str) or not name:
+    name = _name(package.get("name")) if isinstance(package, dict) else None
+    if name is None:
         return []
     base = posixpath.dirname(manifest_path)
 
@@ -151,18 +153,18 @@ def package_targets(manifest_path: str, data: bytes, files: Iterable[str]) -> li
     lib = lib if isinstance(lib, dict) else {}
     lib_root = _string(lib.get("path")) or "src/lib.rs"
     if at(lib_root) in files:
-        targets.append(Target("lib", _string(lib.get("name")) or name, at(lib_root)))
+        targets.append(Target("lib", _name(lib.get("name")) or name, at(lib_root)))
     declared: set[str] = set()
     for table, kind, directory in _TABLES:
         for entry in _tables(document.get(table)):
-            entry_name = _string(entry.get("name"))
+            entry_name = _name(entry.get("name"))
             root = _string(entry.get("path"))
             if root is None and entry_name is not None:
                 root = _conventional(
                     at, directory, entry_name, files, name if kind == "bin" else None
                 )
             if entry_name is None and root is not None:
-                entry_name = posixpath.splitext(posixpath.basename(root))[0]
+                entry_name = _name(posixpath.splitext(posixpath.basename(root))[0])
             if entry_name and root is not None and at(root) in files:
                 targets.append(Target(kind, entry_name, at(root)))
                 declared.add(at(root))
@@ -187,6 +189,12 @@ def _string(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
+def _name(value: Any) -> str | None:
+    """A package or target name as Cargo accepts one; anything else (a newline, markup, a
+    page of text) names nothing."""
+    return value if isinstance(value, str) and _NAME.fullmatch(value) else None
+
+
 def _tables(value: Any) -> list[dict[str, Any]]:
     return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
 
@@ -203,7 +211,7 @@ def _conventional(
 
 def _discovered(directory: str, files: _Files) -> list[tuple[str, str]]:
     """`dir/x.rs` and `dir/x/main.rs` below `directory`: (root, target name)."""
-    return files.below.get(directory, [])
+    return [(root, name) for root, name in files.below.get(directory, []) if _name(name)]
 
 
 class _Files(frozenset[str]):
