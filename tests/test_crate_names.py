@@ -163,3 +163,40 @@ def test_a_name_cargo_would_not_accept_is_never_shown() -> None:
     manifest = b'[package]\nname = "ok"\n[[bin]]\nname = "a b\\u0000"\npath = "src/bin/x.rs"\n'
     targets = package_targets("Cargo.toml", manifest, ["src/bin/x.rs", "src/bin/y z.rs"])
     assert targets == [Target("bin", "x", "src/bin/x.rs")]
+
+
+LIBRARY = {
+    "Cargo.toml": '[package]\nname = "netlib"\n\n[[example]]\nname = "fetch"\npath = "examples/fetch.rs"\n',
+    "src/lib.rs": "pub mod client;\n",
+    "src/client.rs": (
+        "pub struct Client;\n"
+        "impl Client {\n"
+        "    pub fn post_body(&self, body: &str) -> anyhow::Result<()> {\n"
+        "        if body.is_empty() {\n"
+        '            anyhow::bail!("nothing to send");\n'
+        "        }\n"
+        "        Ok(())\n"
+        "    }\n"
+        "}\n"
+    ),
+    "examples/fetch.rs": (
+        'fn main() {\n    let client = netlib::client::Client;\n    client.post_body("x").unwrap();\n}\n'
+    ),
+}
+
+
+def test_a_library_s_api_comes_before_the_example_that_calls_it(tmp_path: Path) -> None:
+    """hyper's `SendRequest::send_request` is called by its examples alone: users meet it
+    through the public API; an example is a demonstration, named as one, ranked after."""
+    repo = GitRepo.init(tmp_path / "src")
+    sha = repo.commit(LIBRARY)
+    out = tmp_path / "out"
+    done = cli("extract", "--repo", "o/netlib", "--sha", sha, "--source", repo.path, "--out",
+               out, "--cache", tmp_path / "cache", "--jobs", "1")  # fmt: skip
+    assert done.exit_code == 0, done.output
+    rows = json.loads((out / "o" / "netlib" / "reach.json").read_text())["records"]
+    (row,) = rows.values()
+    assert [(p["entry"], p["entry_label"]) for p in row["paths"]] == [
+        ("pub-api", "public API `netlib::client::Client::post_body`"),
+        ("example", "example `fetch` (fn main)"),
+    ]

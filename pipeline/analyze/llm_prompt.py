@@ -50,6 +50,7 @@ _ENTRY_WORDS = {
     "statement": "SQL statement",
     "pub-api": "public API",
     "custom": "entry point",
+    "example": "example program",
 }
 
 

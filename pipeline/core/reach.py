@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 # How a call edge was resolved, most certain first; `name` is a bare-name match.
 Resolution = Literal["self", "local", "import", "type", "trait", "rpc", "name"]
-EntryKind = Literal["main", "cli", "rpc", "http", "statement", "pub-api", "custom"]
+EntryKind = Literal["main", "cli", "rpc", "http", "statement", "pub-api", "custom", "example"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,6 +43,11 @@ class RepositoryModules:
         names = self._names(path)
         return names.binary_of(path) if names is not None else None
 
+    def target_kind(self, path: str) -> str | None:
+        """`lib`, `bin`, `example`, `test`, `bench` or `build` for `path`; None when unknown."""
+        names = self._names(path)
+        return names.target_kind(path) if names is not None else None
+
     def _names(self, path: str) -> ModuleNames | None:
         language = language_for(path)
         return self._by_language.get(language.name) if language is not None else None

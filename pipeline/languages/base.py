@@ -30,6 +30,10 @@ class ModuleNames(Protocol):
         """The name a user runs the program whose entry point is in `path`, if it is a root."""
         ...
 
+    def target_kind(self, path: str) -> str | None:
+        """What `path` is compiled into: `lib`, `bin`, `example`, `test`, `bench`, `build`."""
+        ...
+
 
 class Language(Protocol):
     """One language front end: file selection, sites, test code and message formats."""

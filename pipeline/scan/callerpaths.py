@@ -21,7 +21,8 @@ MAX_DEPTH = PATH_DEPTH
 MAX_PATHS = 3
 MAX_VISITED = 4000  # nodes a search walks before it stops widening
 _KIND_RANK: dict[EntryKind | None, int] = {
-    "statement": 0, "cli": 0, "http": 0, "main": 0, "custom": 0, "rpc": 1, "pub-api": 2, None: 3,
+    "statement": 0, "cli": 0, "http": 0, "main": 0, "custom": 0, "rpc": 1, "pub-api": 2,
+    "example": 3, None: 4,
 }  # fmt: skip
 _FIELD = re.compile(r"\bself\.(\w+)")
 _CONST = re.compile(r"\b([A-Z][A-Z0-9_]{2,})\b")
@@ -162,7 +163,7 @@ def _walk(graph: CallGraph, targets: Sequence[int], lone: bool = False) -> tuple
         entry = graph.entries.get(node)
         if entry is not None:
             found.append((node, entry, None))
-            if entry[0] == "main":
+            if entry[0] in ("main", "example"):
                 continue
         below = parent[node]
         edges = graph.callers.get(node, [])

@@ -66,8 +66,10 @@ def _without_test_modules(indexes: Mapping[str, FileIndex]) -> Mapping[str, File
 
 
 def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
-    """Entry points by code shape: main, RPC server methods, HTTP routes, public library API;
-    named as the build manifests say where they do (`rg`, not `crates`)."""
+    """Entry points by code shape: main, RPC server methods, HTTP routes, public library API
+    (a `pub` fn of a library that nothing but examples, tests and benches calls), an
+    example's main (ranked after the API it demonstrates); named as the build manifests
+    say where they do (`rg`, not `crates`)."""
     lib_crates = {_crate(p) for p in graph.indexes if p.endswith("src/lib.rs")}
     free: dict[str, list[int]] = {}
     for node_id, node in enumerate(graph.nodes):
@@ -83,7 +85,10 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
             and _runs_as_program(node.path, modules)
         ):
             binary = modules.binary_of(node.path) or _binary(node.path)
-            graph.entries[node_id] = ("main", f"`{binary}` (fn main)")
+            if modules.target_kind(node.path) == "example":  # a demonstration of the API
+                graph.entries[node_id] = ("example", f"example `{binary}` (fn main)")
+            else:
+                graph.entries[node_id] = ("main", f"`{binary}` (fn main)")
         elif d.owner and d.trait and is_rpc(d):
             graph.entries[node_id] = ("rpc", f"RPC `{d.trait}::{d.name}`")
     for path, index in graph.indexes.items():
@@ -98,12 +103,27 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
             node_id not in graph.entries
             and d.public
             and node.crate in lib_crates
-            and not graph.callers.get(node_id)
+            and _in_product(node.path, modules)
+            and not any(  # a guessed or ambiguous call does not make it internal
+                _in_product(graph.nodes[e.caller].path, modules)
+                and not e.candidates
+                and e.resolution != "name"
+                for e in graph.callers.get(node_id, [])
+            )
         ):
             module = modules.module_path(node.path)
             parts = (module,) if module else (crate_name(node.crate), node.module)
             where = "::".join(p for p in (*parts, node.label) if p)
             graph.entries[node_id] = ("pub-api", f"public API `{where}`")
+
+
+# Targets that use a library rather than make it: a `pub` fn they alone call is still its
+# public API (hyper's `SendRequest::send_request`, called by its examples), and theirs is none.
+_USERS_OF_THE_API = frozenset(("example", "test", "bench"))
+
+
+def _in_product(path: str, modules: RepositoryModules) -> bool:
+    return modules.target_kind(path) not in _USERS_OF_THE_API
 
 
 def _runs_as_program(path: str, modules: RepositoryModules) -> bool:

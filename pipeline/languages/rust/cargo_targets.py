@@ -111,6 +111,11 @@ class CrateMap:
         target = self._roots.get(path)
         return target.name if target is not None and target.kind in ("bin", "example") else None
 
+    def target_kind(self, path: str) -> TargetKind | None:
+        """The kind of target `path` is compiled in, if a manifest says."""
+        target = self.target_of(path)
+        return target.kind if target is not None else None
+
     def library_roots(self) -> frozenset[str]:
         """The root files of the libraries."""
         return frozenset(t.root for t in self.targets if t.kind == "lib")
