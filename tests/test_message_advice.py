@@ -221,3 +221,13 @@ def test_an_err_of_a_string_returns_err_with_this_message() -> None:
     assert explain(context).documentation.startswith(
         "`style` returns `Err` with this message in `src/x.rs`."
     )
+
+
+def test_a_hostile_message_costs_linear_time_and_advises_nothing() -> None:
+    """`, please` 100,000 times then `;end` made the clause search quadratic (64 KB took
+    4 s): a sentence longer than any advice is none."""
+    import time
+
+    started = time.perf_counter()
+    assert advice_in("x" + ", please" * 100_000 + ";end") == ()
+    assert time.perf_counter() - started < 2.0

@@ -43,12 +43,17 @@ _CLAUSE = re.compile(
 _FIRST_USE_INSTEAD = re.compile(r"^use\b.*\binstead\b", re.IGNORECASE)
 _BULLET = re.compile(r"^[\s\-*•|>]+")
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+# Advice is a sentence, not a page: a longer one (a repository's hostile literal) is none,
+# which also bounds the clause search, quadratic in a sentence's commas.
+MAX_SENTENCE = 1_000
 
 
 def advice_in(message: str) -> tuple[str, ...]:
     """The sentences of `message` that tell the reader what to do, in order, as written."""
     found: list[str] = []
     for index, sentence in enumerate(_sentences(message)):
+        if len(sentence) > MAX_SENTENCE:
+            continue
         marked = _MARKED.match(sentence)
         clause = _CLAUSE.search(sentence)
         if marked:
