@@ -231,3 +231,15 @@ def test_a_hostile_message_costs_linear_time_and_advises_nothing() -> None:
     started = time.perf_counter()
     assert advice_in("x" + ", please" * 100_000 + ";end") == ()
     assert time.perf_counter() - started < 2.0
+
+
+def test_the_configuration_path_is_found_in_linear_time() -> None:
+    """One regex over `a.a.a...` (16 KB in a condition a repository wrote) took 5.6 s."""
+    import time
+
+    from pipeline.analyze.static_advice import _setting
+
+    started = time.perf_counter()
+    assert _setting("a." * 50_000 + "x") is None
+    assert _setting("a." * 50_000 + "config.jobs > 1") == "a." * 100 + "config.jobs"
+    assert time.perf_counter() - started < 1.0

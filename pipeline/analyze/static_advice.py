@@ -84,11 +84,28 @@ _IDENTIFIER_PART = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 # Not `args`: a command's arguments are what its caller passed (helix's typed commands),
 # which the inputs line names.
 _CONFIG_WORDS = re.compile(r"\b(?:conf|config|cfg|opts|options|settings|env)\b")
-_CONFIG_PATH = re.compile(
-    r"\benv::var(?:_os)?\([^()]*\)|"
-    r"(?:\b[A-Za-z_]\w*(?:\(\))?\.)*\b(?:conf|config|cfg|opts|options|settings|env)\b"
-    r"(?:\(\))?(?:\.(?:r#)?[A-Za-z_]\w*(?![\w(#]))*"
-)
+_ENV_VAR = re.compile(r"\benv::var(?:_os)?\([^()]*\)")
+_PATH_BEFORE = re.compile(r"(?:[A-Za-z_]\w*(?:\(\))?\.)*$")
+_PATH_AFTER = re.compile(r"(?:\(\))?(?:\.(?:r#)?[A-Za-z_]\w*(?![\w(#]))*")
+
+
+def _setting(text: str) -> str | None:
+    """The configuration a condition reads, as written (`self.config.streaming.x`,
+    `env::var("X")`), or None. Linear: the path is grown from the word outwards, at most
+    200 characters before it (a hostile `a.a.a..` chain cost quadratic time in one regex)."""
+    env = _ENV_VAR.search(text)
+    if env is not None:
+        return env.group()
+    word = _CONFIG_WORDS.search(text)
+    if word is None:
+        return None
+    window = text[max(0, word.start() - 200) : word.start()]
+    before = _PATH_BEFORE.search(window)
+    after = _PATH_AFTER.match(text, word.end())
+    start = before.group() if before is not None else ""
+    return start + word.group() + (after.group() if after is not None else "")
+
+
 _REPORT_UNLESS_ADVISED = (
     "If that advice does not fit your case, this is a bug: report it upstream with the full "
     "message, the backtrace (`RUST_BACKTRACE=1`) and the version you run."
@@ -195,9 +212,7 @@ def solutions(
             "pass values the check accepts."
         )
     guard = is_guard(context, conditions)
-    setting = next(
-        (m.group() for c in conditions if (m := _CONFIG_PATH.search(c.text)) is not None), None
-    )
+    setting = next((found for c in conditions if (found := _setting(c.text)) is not None), None)
     if setting is not None and not guard:  # never "review `conf.auth_enabled`"
         out.append(f"The check reads configuration (`{setting}`): review that setting.")
     if guard:
