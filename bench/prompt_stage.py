@@ -88,7 +88,7 @@ def _tokens(args: argparse.Namespace, work: Path) -> tuple[list[SiteContext], di
     git_dir, sha, listing = locate(request)
     # The caller paths the prompt shows, from the index of the whole tree (as extract does).
     whole = index_listing(request, git_dir, sha, listing)
-    modules = read_modules(git_dir, sha, whole)
+    modules = read_modules(git_dir, whole)
     scanned = scan_entries(request, git_dir, listing)
     contexts = build_contexts(args.repo, sha, scanned, None, None, modules)
     graph = index_graph(git_dir, whole.entries, request.cache_dir)

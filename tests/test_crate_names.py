@@ -200,3 +200,29 @@ def test_a_library_s_api_comes_before_the_example_that_calls_it(tmp_path: Path) 
         ("pub-api", "public API `netlib::client::Client::post_body`"),
         ("example", "example `fetch` (fn main)"),
     ]
+
+
+def test_manifests_are_listed_in_the_tree_s_one_pass_whatever_include_says(
+    tmp_path: Path,
+) -> None:
+    """`--include` chooses the sites, not the names: the manifests come with the `.rs`
+    listing (no second `ls-tree`), outside the include too."""
+    from pipeline.source.repository import list_files
+
+    repo = GitRepo.init(tmp_path / "src")
+    sha = repo.commit(RIPGREP)
+    listing = list_files(
+        repo.path / ".git", sha, include=("crates/index/**",), manifests=("Cargo.toml",)
+    )
+    assert {e.path for e in listing.entries} == {
+        "crates/index/src/lib.rs",
+        "crates/index/src/index.rs",
+    }
+    assert sorted(e.path for e in listing.manifests) == ["Cargo.toml", "crates/index/Cargo.toml"]
+    out = tmp_path / "out"
+    done = cli("extract", "--repo", "o/rg", "--sha", sha, "--source", repo.path, "--out", out,
+               "--cache", tmp_path / "cache", "--jobs", "1", "--include", "crates/index/**")  # fmt: skip
+    assert done.exit_code == 0, done.output
+    lines = (out / "o" / "rg" / "records.jsonl").read_text().splitlines()
+    assert all("`grep_index::index`" in json.loads(line)["commonSituations"] for line in lines)
+    assert lines

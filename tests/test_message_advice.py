@@ -8,6 +8,7 @@ import pytest
 
 from pipeline.analyze.message_advice import advice_in
 from pipeline.analyze.static import explain
+from pipeline.core.model import Explanation
 from pipeline.languages.rust.sites import find_sites
 from pipeline.scan.collect import build_contexts
 from pipeline.scan.pool import RepoScan
@@ -86,10 +87,15 @@ def test_a_message_that_gives_no_advice_yields_none(message: str) -> None:
     assert advice_in(message) == ()
 
 
-def _explained(source: str) -> list[str]:
+def _explanation(source: str) -> Explanation:
+    """The static explanation of the one site of `source`, as `src/x.rs`."""
     scan = find_sites("src/x.rs", source.encode())
     (context,) = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/x.rs": scan}))
-    return explain(context).solutions
+    return explain(context)
+
+
+def _explained(source: str) -> list[str]:
+    return _explanation(source).solutions
 
 
 def test_the_message_s_advice_is_the_first_solution_with_its_placeholders_explained() -> None:
@@ -196,29 +202,24 @@ def test_the_configuration_line_names_the_setting_and_never_a_command_s_argument
 
 
 def test_a_panic_that_prints_the_error_underneath_is_classed_by_its_words() -> None:
-    scan = find_sites(
-        "src/x.rs",
-        b"fn claim(t: &mut Terminal) {\n"
-        b"    if let Err(err) = t.claim() {\n"
-        b'        panic!("Failed to open the terminal device: {}", err);\n'
-        b"    }\n"
-        b"}\n",
+    explanation = _explanation(
+        "fn claim(t: &mut Terminal) {\n"
+        "    if let Err(err) = t.claim() {\n"
+        '        panic!("Failed to open the terminal device: {}", err);\n'
+        "    }\n"
+        "}\n"
     )
-    (context,) = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/x.rs": scan}))
-    explanation = explain(context)
     assert explanation.backgroundTag == "io-error"  # not "internal-invariant"
     assert explanation.handlingStrategy == "fail-fast"  # still a panic
 
 
 def test_an_err_of_a_string_returns_err_with_this_message() -> None:
     """Not "returns an error built by `Err`": `Err("..")` builds nothing but the `Err`."""
-    scan = find_sites(
-        "src/x.rs",
-        b"fn style(s: &str) -> Result<u8, &'static str> {\n    if s.is_empty() {\n"
-        b'        return Err("Invalid underline style");\n    }\n    Ok(1)\n}\n',
+    explanation = _explanation(
+        "fn style(s: &str) -> Result<u8, &'static str> {\n    if s.is_empty() {\n"
+        '        return Err("Invalid underline style");\n    }\n    Ok(1)\n}\n'
     )
-    (context,) = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/x.rs": scan}))
-    assert explain(context).documentation.startswith(
+    assert explanation.documentation.startswith(
         "`style` returns `Err` with this message in `src/x.rs`."
     )
 

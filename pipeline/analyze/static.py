@@ -14,8 +14,8 @@ from pipeline.analyze import Analysis, SiteContext
 from pipeline.analyze.reach_text import situation_sentence, trigger_sentence
 from pipeline.analyze.static_advice import doc_summary, is_guard, prevention, solutions
 from pipeline.analyze.static_code import (
-    cause_slot,
     example_fix,
+    fatal_failure,
     printed_values,
     refused_inputs,
     try_catch,
@@ -124,7 +124,7 @@ def explain_apart(context: SiteContext) -> Explanation:
     if failure_class == INTERNAL_INVARIANT and refused_inputs(context, check):
         # a panic on what the caller passed is no broken invariant of the code's own
         failure_class = INVALID_ARGUMENT
-    elif failure_class == INTERNAL_INVARIANT and site.kind == "panic" and cause_slot(site):
+    elif failure_class == INTERNAL_INVARIANT and fatal_failure(site):
         # `panic!("Failed to claim terminal: {}", err)`: a failure made fatal, classed by
         # its words as any error is (the generic class when they name none)
         failure_class = classify(

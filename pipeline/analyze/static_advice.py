@@ -21,6 +21,7 @@ from pipeline.analyze.static_code import (
     caller_can_test,
     cause_slot,
     check_test,
+    fatal_failure,
     inputs_read,
     printed_values,
     refused_inputs,
@@ -172,15 +173,9 @@ def solutions(
                 "backtrace (`RUST_BACKTRACE=1`) shows the repository's own code passing "
                 "them, report that upstream with the full message and the version you run.",
             ]
-        cause = cause_slot(site) if site.kind == "panic" else None
-        if cause is not None:  # `panic!("Failed to claim terminal: {}", err)`: a failure made fatal
-            return [
-                *out,
-                f"The message prints the error underneath ({cause}): it says what failed "
-                "beneath this step; start there.",
-                _assumption(context),
-                _REPORT_UNLESS_CAUSED,
-            ]
+        cause = fatal_failure(site)
+        if cause is not None:
+            return [*out, _underneath(cause), _assumption(context), _REPORT_UNLESS_CAUSED]
         return [*out, _assumption(context), _REPORT_UNLESS_ADVISED if told else _REPORT]
     if facts.help and not (told and facts.help in told):  # the authors' words come first
         out.append(f'Its authors\' help for this error: "{facts.help}"')
@@ -190,20 +185,17 @@ def solutions(
         )
     cause = cause_slot(site)
     if cause is not None:
-        out.append(
-            f"The message prints the error underneath ({cause}): it says what failed beneath "
-            "this step; start there."
-        )
+        out.append(_underneath(cause))
     names = printed_values(site)
-    if names and (failure_class is None or failure_class in _REFUSALS):
+    if names:  # for a download, a write, a connection that failed, nothing was refused
+        refused = failure_class is None or failure_class in _REFUSALS
         out.append(
-            f"Look at the value(s) the message prints ({names}): they name the input or object "
-            "that was rejected; correct that and try again."
-        )
-    elif names:  # a download, a write, a connection that failed: nothing was refused
-        out.append(
-            f"Look at the value(s) the message prints ({names}): they say which input or "
-            "object the failure is about; check that one first."
+            f"Look at the value(s) the message prints ({names}): "
+            + (
+                "they name the input or object that was rejected; correct that and try again."
+                if refused
+                else "they say which input or object the failure is about; check that one first."
+            )
         )
     inputs = inputs_read(facts.call, conditions)
     if inputs:
@@ -230,6 +222,13 @@ def solutions(
     if not out:
         out.append(f"Find out what {where(site)} was doing: the error text names the failed step.")
     return out
+
+
+def _underneath(cause: str) -> str:
+    return (
+        f"The message prints the error underneath ({cause}): it says what failed beneath this "
+        "step; start there."
+    )
 
 
 def message_advice(site: Site) -> str | None:

@@ -82,6 +82,12 @@ def cause_slot(site: Site) -> str | None:
     return None if at is None else f"`{{{slots[at]}}}`"
 
 
+def fatal_failure(site: Site) -> str | None:
+    """The placeholder of the error a `panic!` prints (`panic!("Failed to claim terminal:
+    {}", err)`: a failure made fatal, not a broken invariant), or None."""
+    return cause_slot(site) if site.kind == "panic" else None
+
+
 def printed_values(site: Site) -> str:
     """The message's placeholders as a list to read (`{orig}` printed three times is one
     value; each `{}` is a value of its own), the underlying error's left out (`cause_slot`),

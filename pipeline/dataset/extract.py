@@ -145,7 +145,7 @@ def run_extract(
     # The index runs beside the rest of the run (`reachjob`): started while this process is
     # small (a fork copies what the child then touches) and before any reader is opened.
     whole = index_listing(request, git_dir, sha, listing)
-    modules = read_modules(git_dir, sha, whole)
+    modules = read_modules(git_dir, whole)
     job = ReachJob.start(
         git_dir, whole.entries, request.cache_dir, request.jobs, request.entries, request.repo,
         modules,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence, Set
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -87,7 +87,12 @@ def locate(
     """List the Rust files of the commit (opened and resolved here unless given)."""
     git_dir, sha = commit or open_commit(request)
     listing = list_files(
-        git_dir, sha, suffixes=SUFFIXES, include=request.include, exclude=request.exclude
+        git_dir,
+        sha,
+        suffixes=SUFFIXES,
+        include=request.include,
+        exclude=request.exclude,
+        manifests=MANIFEST_NAMES,
     )
     if request.include and not listing.entries and not listing.skipped:
         # a scheduled job with a stale or mistyped --include would publish an empty dataset
@@ -105,17 +110,17 @@ def index_listing(request: ExtractRequest, git_dir: Path, sha: str, listing: Lis
     """
     if not request.include:
         return listing
-    return list_files(git_dir, sha, suffixes=SUFFIXES, exclude=request.exclude)
+    return replace(
+        list_files(git_dir, sha, suffixes=SUFFIXES, exclude=request.exclude),
+        manifests=listing.manifests,
+    )
 
 
-def read_modules(git_dir: Path, sha: str, listing: Listing) -> RepositoryModules:
+def read_modules(git_dir: Path, listing: Listing) -> RepositoryModules:
     """What the commit's build manifests (`Cargo.toml`, wherever they are, whatever
-    `--include` says) call the listed files: crates and modules by the names a reader knows."""
-    manifests = [
-        e
-        for e in list_files(git_dir, sha, suffixes=MANIFEST_NAMES).entries
-        if e.path.rsplit("/", 1)[-1] in MANIFEST_NAMES
-    ]
+    `--include` says: `locate` lists them) call the listed files: crates and modules by the
+    names a reader knows."""
+    manifests = listing.manifests
     with BlobReader(git_dir) as reader:
         bodies = reader.read_many([e.blob_sha for e in manifests])
     found = {e.path: body for e, body in zip(manifests, bodies, strict=True) if body is not None}

@@ -50,6 +50,9 @@ class Skipped:
 class Listing:
     entries: tuple[TreeEntry, ...]
     skipped: tuple[Skipped, ...]
+    # the build manifests asked for by file name (`Cargo.toml`), wherever they are and
+    # whatever the globs say: listed in the same pass over the tree
+    manifests: tuple[TreeEntry, ...] = ()
 
 
 # what is in it at a commit --------------------------------------------------------------
@@ -96,8 +99,10 @@ def list_files(
     include: Sequence[str] = (),
     exclude: Sequence[str] = (),
     max_bytes: int = 2_000_000,
+    manifests: tuple[str, ...] = (),
 ) -> Listing:
-    """List the regular files at `commit` that end with one of `suffixes` and pass the globs."""
+    """List the regular files at `commit` that end with one of `suffixes` and pass the globs,
+    and (`Listing.manifests`) those named one of `manifests`, globs aside."""
     if not SHA_RE.fullmatch(commit):
         commit = resolve_commit(git_dir, commit)
     wanted = compile_filter(include, exclude)
@@ -109,6 +114,7 @@ def list_files(
         ) from None
     entries: list[TreeEntry] = []
     skipped: list[Skipped] = []
+    found: list[TreeEntry] = []
     for record in out.split(b"\0"):
         if not record:
             continue
@@ -121,6 +127,14 @@ def list_files(
             if path.endswith(suffixes) and wanted(path):
                 skipped.append(Skipped(path, "non-utf8-path"))
             continue
+        if (
+            manifests
+            and mode.startswith("100")
+            and size.isdigit()
+            and int(size) <= max_bytes
+            and path.rsplit("/", 1)[-1] in manifests
+        ):
+            found.append(TreeEntry(path, sha, int(size)))
         if mode == "160000":  # a gitlink may hold source files, so judge it by the globs alone
             if wanted(path):
                 skipped.append(Skipped(path, "submodule"))
@@ -137,7 +151,7 @@ def list_files(
             skipped.append(Skipped(path, "too-large"))
         else:
             entries.append(TreeEntry(path, sha, int(size)))
-    return Listing(tuple(entries), tuple(skipped))
+    return Listing(tuple(entries), tuple(skipped), tuple(found))
 
 
 # Requests written at once stay well under a pipe's 64 KiB, so git never blocks on them.

@@ -22,7 +22,7 @@ from __future__ import annotations
 import posixpath
 import re
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -73,12 +73,6 @@ class CrateMap:
             self._by_directory[directory] = best[0] if len(best) == 1 else None
         self._roots = {t.root: t for t in self.targets}
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, CrateMap) and other.targets == self.targets
-
-    def __hash__(self) -> int:
-        return hash(self.targets)
-
     def target_of(self, path: str) -> Target | None:
         """The target `path` is compiled in (see the module's doc), if a manifest says."""
         if path in self._roots:
@@ -116,10 +110,6 @@ class CrateMap:
         target = self.target_of(path)
         return target.kind if target is not None else None
 
-    def library_roots(self) -> frozenset[str]:
-        """The root files of the libraries."""
-        return frozenset(t.root for t in self.targets if t.kind == "lib")
-
 
 def crate_map(manifests: Mapping[str, bytes], files: Iterable[str]) -> CrateMap:
     """The targets of the packages `manifests` (path -> bytes of each `Cargo.toml`) declare,
@@ -142,16 +132,12 @@ def package_targets(manifest_path: str, data: bytes, files: Iterable[str]) -> li
         return []  # a repository's manifest is untrusted: `a = [[[[..` nests past the stack
     package = document.get("package")
     name = _name(package.get("name")) if isinstance(package, dict) else None
-    if name is None:
+    if not isinstance(package, dict) or name is None:
         return []
     base = posixpath.dirname(manifest_path)
 
     def at(relative: str) -> str:
-        return (
-            posixpath.normpath(posixpath.join(base, relative))
-            if base
-            else posixpath.normpath(relative)
-        )
+        return posixpath.normpath(posixpath.join(base, relative))
 
     targets: list[Target] = []
     lib = document.get("lib")
@@ -179,15 +165,11 @@ def package_targets(manifest_path: str, data: bytes, files: Iterable[str]) -> li
         for root, found_name in _discovered(at(directory), files):
             if root not in declared:
                 targets.append(Target(kind, found_name, root))
-    build = package.get("build") if isinstance(package, dict) else None
+    build = package.get("build")
     build_root = build if isinstance(build, str) else "build.rs"
     if build is not False and at(build_root) in files:
         targets.append(Target("build", "build-script-build", at(build_root)))
     return targets
-
-
-def _within(path: str, directory: str) -> bool:
-    return not directory or path.startswith(directory + "/")
 
 
 def _string(value: Any) -> str | None:
@@ -205,7 +187,7 @@ def _tables(value: Any) -> list[dict[str, Any]]:
 
 
 def _conventional(
-    at: Any, directory: str, name: str, files: _Files, package: str | None
+    at: Callable[[str], str], directory: str, name: str, files: _Files, package: str | None
 ) -> str | None:
     """Where Cargo looks for a target declared by name only."""
     candidates = [f"{directory}/{name}.rs", f"{directory}/{name}/main.rs"]

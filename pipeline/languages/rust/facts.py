@@ -287,7 +287,7 @@ def _receiver_failure(node: Node) -> tuple[Condition, ...]:
         return ()
     method = _field_text(function, "field")
     value = function.child_by_field_name("value")
-    if method not in _FAILING_METHODS or value is None or is_error_value(_clip(value)):
+    if method not in _FAILING_METHODS or value is None or _is_error_value(_clip(value)):
         return ()  # `anyhow!(err).context(..)` wraps an error: no call failed here
     outcome = _empty_value(value)
     return (Condition("closure", f"{_clip(value)} was {outcome} ({method})", _line(node)),)
@@ -300,7 +300,7 @@ _ERROR_VALUE = re.compile(
 )
 
 
-def is_error_value(receiver: str) -> bool:
+def _is_error_value(receiver: str) -> bool:
     """Whether the receiver of `.context(..)` is an error value (it wraps it), not a call
     that may have failed."""
     return bool(_ERROR_VALUE.match(receiver.strip()))
