@@ -3,6 +3,7 @@ a regeneration's cost follows the change): always what indexing the file whole g
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import replace
 from pathlib import Path
 
@@ -120,6 +121,28 @@ def test_the_index_pass_starts_from_the_blob_a_path_held_before(tmp_path: Path) 
     try:
         assert store.last_blobs([PATH]) == {PATH: entries[-1].blob_sha}
     finally:
+        store.close()
+
+
+def test_a_run_over_unchanged_paths_writes_no_row_of_the_path_table(tmp_path: Path) -> None:
+    repo = GitRepo.init(tmp_path / "src")
+    first = repo.commit({PATH: source(), "crates/engine/src/lib.rs": "pub mod store;\n"})
+    second = repo.commit({PATH: source(methods=13)})
+    cache = tmp_path / "cache"
+    entries = list_files(repo.git_dir, first, suffixes=(".rs",)).entries
+    index_entries(repo.git_dir, entries, cache, jobs=1)
+    store = IndexCache(cache)
+    watcher = sqlite3.connect(store.path)  # `data_version` moves when another connection commits
+    try:
+        before = watcher.execute("PRAGMA data_version").fetchone()
+        store.remember(entries)
+        assert watcher.execute("PRAGMA data_version").fetchone() == before
+        changed = list_files(repo.git_dir, second, suffixes=(".rs",)).entries
+        store.remember(changed)
+        assert watcher.execute("PRAGMA data_version").fetchone() != before
+        assert store.last_blobs([PATH]) == {PATH: changed[-1].blob_sha}
+    finally:
+        watcher.close()
         store.close()
 
 

@@ -118,12 +118,16 @@ class IndexCache:
             yield from self._db.execute(f"SELECT {what} IN ({marks})", chunk)
 
     def remember(self, entries: Iterable[TreeEntry]) -> None:
-        """Record the blob each entry's path holds now (`last_blobs`)."""
+        """Record the blob each entry's path holds now (`last_blobs`). Only the rows that
+        differ are written: a regeneration's paths mostly hold the blob they held (writing
+        risingwave's 2,700 rows again took 0.2 s, on the way to the call graph)."""
+        now = {e.path: e.blob_sha for e in entries}
+        known = dict(self._select("path, blob FROM paths WHERE path", now))
+        changed = [(path, blob) for path, blob in now.items() if known.get(path) != blob]
+        if not changed:
+            return
         with self._db:
-            self._db.executemany(
-                "INSERT OR REPLACE INTO paths VALUES (?, ?)",
-                [(e.path, e.blob_sha) for e in entries],
-            )
+            self._db.executemany("INSERT OR REPLACE INTO paths VALUES (?, ?)", changed)
 
     def put_many(self, indexes: Mapping[str, FileIndex]) -> None:
         """Store indexes by blob id, in one transaction."""
