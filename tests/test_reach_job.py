@@ -97,7 +97,7 @@ def test_the_child_gives_the_reach_and_reach_json_an_in_process_index_gives(
     job = ReachJob.start(git_dir, listing.entries, tmp_path / "cache-child", 2)
     assert job is not None
     try:
-        job.send([spec_of(c) for c in contexts], {}, {}, sha, into)
+        job.send([spec_of(c) for c in contexts], [], sha, into)
         reached = job.wait()
         sent = reached.document()
     finally:
@@ -132,7 +132,7 @@ def test_the_child_keeps_its_link_once_the_document_is_sent_and_close_waits_for_
     job = ReachJob.start(repo.git_dir, listing.entries, cache, 2, repo=REPO)
     assert job is not None
     try:
-        job.send([], {}, {}, sha)
+        job.send([], [], sha)
         assert job.wait().document() is not None
     finally:
         job.close()
@@ -315,7 +315,7 @@ def test_with_one_job_the_index_waits_for_the_run_s_sites(tmp_path: Path) -> Non
     try:
         time.sleep(1.0)  # time enough to index 41 small files, had it started
         assert not list(cache.glob("index-v*.sqlite"))
-        job.send([], {}, {}, sha)
+        job.send([], [], sha)
         reached = job.wait()
         document = reached.document()
     finally:

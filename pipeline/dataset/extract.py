@@ -35,7 +35,7 @@ from pipeline.dataset.carry import (
 from pipeline.dataset.ids import assign_ids
 from pipeline.dataset.lock import exclusive
 from pipeline.dataset.previous import Previous, load_previous
-from pipeline.dataset.reachjob import Reached, ReachJob
+from pipeline.dataset.reachjob import Reached, ReachJob, carried_specs
 from pipeline.dataset.records import check_code
 from pipeline.dataset.store import (
     REACH_FILE,
@@ -239,7 +239,7 @@ def _beside_the_index(
     Returns the sites with their reach, the reach and the explanations made."""
     (root, staged), (contexts, carried, previous) = dirs, found
     specs = [spec_of(c) for c in contexts]
-    job.send(specs, carried.lines, carried.provenance, sha, staged / REACH_FILE)
+    job.send(specs, carried_specs(carried.lines, carried.provenance), sha, staged / REACH_FILE)
     ids = [*(c.record_id for c in contexts), *carried.lines]
     prestage_records(root, staged, ids, carried.lines)
     prepared = None
