@@ -34,7 +34,7 @@ from pipeline.core.model import Condition, Explanation, HandlingStrategy, Site
 from pipeline.core.reach import Reach
 
 # Bump when the wording changes, so that reused explanations are rewritten.
-STATIC_VERSION = "static-16"
+STATIC_VERSION = "static-17"
 
 _STRATEGY_BY_CLASS: dict[str, HandlingStrategy] = {
     "configuration-error": "configuration",

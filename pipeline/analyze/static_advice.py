@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from pipeline.analyze import SiteContext
+from pipeline.analyze.environment import environment_advice, environment_reads, without_reads
 from pipeline.analyze.message_advice import advice_in, has_placeholders
 from pipeline.analyze.static_code import (
     caller_can_test,
@@ -161,6 +163,13 @@ def solutions(
     conditions = facts.conditions
     told = message_advice(site)
     out: list[str] = [told] if told else []
+    guard = is_guard(context, conditions)
+    variables = environment_reads(conditions)
+    # what the environment must hold, before what the code does with it (a panic on
+    # `env::var("X").expect(..)` is an unset variable, not a bug)
+    build_script = site.file_path.rsplit("/", 1)[-1] == "build.rs"
+    environment_first, environment_later = environment_advice(variables, guard, build_script)
+    out.extend(environment_first)
     if context.error_type == "panic":
         inputs = refused_inputs(context, check)
         if inputs and check is not None:
@@ -176,7 +185,7 @@ def solutions(
         cause = fatal_failure(site)
         if cause is not None:
             return [*out, _underneath(cause), _assumption(context), _REPORT_UNLESS_CAUSED]
-        return [*out, _assumption(context), _REPORT_UNLESS_ADVISED if told else _REPORT]
+        return [*out, _assumption(context), _REPORT_UNLESS_ADVISED if out else _REPORT]
     if facts.help and not (told and facts.help in told):  # the authors' words come first
         out.append(f'Its authors\' help for this error: "{facts.help}"')
     if site.kind == "context":
@@ -186,6 +195,7 @@ def solutions(
     cause = cause_slot(site)
     if cause is not None:
         out.append(_underneath(cause))
+    out.extend(environment_later)  # after the failed step: a path the environment chose
     names = printed_values(site)
     if names:  # for a download, a write, a connection that failed, nothing was refused
         refused = failure_class is None or failure_class in _REFUSALS
@@ -197,14 +207,15 @@ def solutions(
                 else "they say which input or object the failure is about; check that one first."
             )
         )
-    inputs = inputs_read(facts.call, conditions)
+    inputs = inputs_read(facts.call, _without_reads(conditions))
     if inputs:
         out.append(
             f"The check depends on what is passed to {where(site)} ({', '.join(inputs)}): "
             "pass values the check accepts."
         )
-    guard = is_guard(context, conditions)
     setting = next((found for c in conditions if (found := _setting(c.text)) is not None), None)
+    if variables and setting is not None and _ENV_VAR.fullmatch(setting):
+        setting = None  # named above, as a variable
     if setting is not None and not guard:  # never "review `conf.auth_enabled`"
         out.append(f"The check reads configuration (`{setting}`): review that setting.")
     if guard:
@@ -222,6 +233,11 @@ def solutions(
     if not out:
         out.append(f"Find out what {where(site)} was doing: the error text names the failed step.")
     return out
+
+
+def _without_reads(conditions: Sequence[Condition]) -> list[Condition]:
+    """The conditions as the code reads its inputs: `p.var("X")` reads a variable, not `p`."""
+    return [replace(c, text=without_reads(c.text)) for c in conditions]
 
 
 def _underneath(cause: str) -> str:

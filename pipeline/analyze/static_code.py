@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 
 from pipeline.analyze import SiteContext
+from pipeline.analyze.environment import environment_reads, unset_note
 from pipeline.core.model import Condition, Site
 from pipeline.languages import language_of
 
@@ -163,7 +164,11 @@ def example_fix(context: SiteContext, check: str | None, *, guard: bool = False)
         else _nothing_to_show(site)
     )
     refused = bool(refused_inputs(context, check))
-    if context.error_type == "panic" and not refused:
+    build_script = site.file_path.rsplit("/", 1)[-1] == "build.rs"
+    unset = unset_note(environment_reads(site.facts.conditions), build_script)
+    if context.error_type == "panic" and unset:  # `env::var("X").expect(..)`
+        body.append(unset)
+    elif context.error_type == "panic" and not refused:
         body.append("// A panic here is a bug, not bad input: report it with its backtrace.")
     elif check is not None and not guard:
         test = check_test(check)

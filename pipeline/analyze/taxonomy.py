@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Literal
 
+from pipeline.analyze.environment import failed_read
 from pipeline.analyze.taxonomy_rules import (
     CONTEXT_VERBS,
     PANIC_PHRASES,
@@ -35,6 +36,7 @@ from pipeline.languages import language_of
 
 INVALID_STATE = "invalid-state-transition"
 INTERNAL_INVARIANT = "internal-invariant"
+CONFIGURATION = "configuration-error"
 INVALID_ARGUMENT = "invalid-argument"
 NOT_IMPLEMENTED = "not-implemented"
 FALLBACK = "operation-failed"
@@ -212,6 +214,11 @@ def classify_explained(
         return Classification(_KIND_CLASSES[kind], "kind")
     literal_text = " ".join(language_of(path).literal_segments(message))
     if kind in _PANICKING_KINDS:
+        # A panic on a variable the environment lacks (`env::var("X").expect(..)`) is the
+        # environment's: configuration, not a broken invariant.
+        unset = next((name for c in conditions if (name := failed_read(c)) is not None), None)
+        if unset is not None:
+            return Classification(CONFIGURATION, "conditions", (unset,))
         # A panic states what the code assumed; only words of a caller's misuse or a limit
         # move it elsewhere (`path.parent().expect(..)` is no I/O error).
         hit = first_match(PANIC_PHRASES, literal_text)

@@ -76,7 +76,9 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 )  # fmt: skip
 
 # A message that is a flag (`--version`) or code in backticks names no class by its words.
-_CODE = re.compile(r"`[^`]*`|(?<!\w)--?[A-Za-z][\w-]*")
+# Backticked code, `--flags`, and names in SCREAMING_SNAKE_CASE (environment variables,
+# constants): `RUSTUP_IO_THREADS` is no I/O error, `MAX_RETRIES` no limit.
+_CODE = re.compile(r"`[^`]*`|(?<!\w)--?[A-Za-z][\w-]*|(?<!\w)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?!\w)")
 
 
 def without_code(text: str) -> str:

@@ -1,0 +1,218 @@
+"""An error reached through an environment variable says which one, and what the path to it
+needs of it (set, unset), from the shape of the code alone: a panic on an unset variable is
+the environment's, not a bug; a check a guard makes is never advised away."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from pipeline.analyze.environment import environment_reads, failed_read, without_reads
+from pipeline.analyze.static import explain
+from pipeline.analyze.taxonomy import classify
+from pipeline.core.model import Explanation
+from pipeline.languages.rust.sites import find_sites
+from pipeline.scan.collect import build_contexts
+from pipeline.scan.pool import RepoScan
+
+
+def _explanation(source: str) -> Explanation:
+    """The static explanation of the one site of `source`, as `src/x.rs`."""
+    scan = find_sites("src/x.rs", source.encode())
+    (context,) = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/x.rs": scan}))
+    return explain(context)
+
+
+def _reads(source: str) -> list[tuple[str, str]]:
+    scan = find_sites("src/x.rs", source.encode())
+    (site,) = scan.sites
+    return [(r.name, r.need) for r in environment_reads(site.facts.conditions)]
+
+
+@pytest.mark.parametrize(
+    ("body", "reads"),
+    [
+        # rustup: the error is on the value of a variable that is set
+        (
+            'if let Ok(n) = process.var("RUSTUP_IO_THREADS") {\n'
+            '    bail!("invalid value in RUSTUP_IO_THREADS: {}", n);\n}',
+            [("RUSTUP_IO_THREADS", "set")],
+        ),
+        # the else of that `if let`, and a `let ... else`: the variable is missing
+        (
+            'if let Ok(v) = env::var("MY_HOME") {\n    use_it(v);\n} else {\n'
+            '    bail!("no home");\n}',
+            [("MY_HOME", "unset")],
+        ),
+        (
+            'let Ok(home) = std::env::var("CARGO_HOME") else {\n    bail!("no cargo home");\n};',
+            [("CARGO_HOME", "unset")],
+        ),
+        # the read itself failed
+        ('let v = env::var("RW_CI").context("RW_CI must be set")?;', [("RW_CI", "unset")]),
+        # a test of the read, alone or among tests that all held
+        (
+            'if env::var_os("NO_COLOR").is_some() {\n    bail!("no colour");\n}',
+            [("NO_COLOR", "set")],
+        ),
+        ('if env::var("X_ON").is_ok() && flag {\n    bail!("both");\n}', [("X_ON", "set")]),
+        ('if env::var("X_ON").is_err() {\n    bail!("off");\n}', [("X_ON", "unset")]),
+        # a read whose need the shape does not say
+        (
+            'if env::var("LEVEL").unwrap_or_default() == "x" {\n    bail!("x");\n}',
+            [("LEVEL", "read")],
+        ),
+        ('if env::var("A_B").is_ok() || flag {\n    bail!("either");\n}', [("A_B", "read")]),
+        # not an environment variable: a lower-case name (a template's), a name in a const
+        ('if ctx.var("name").is_ok() {\n    bail!("template");\n}', []),
+        ('if env::var(KEY).is_ok() {\n    bail!("const");\n}', []),
+    ],
+)
+def test_what_the_path_needs_of_each_variable(body: str, reads: list[tuple[str, str]]) -> None:
+    assert (
+        _reads(f"fn f(flag: bool, process: &P, ctx: &C) -> Result<()> {{\n{body}\nOk(())\n}}\n")
+        == reads
+    )
+
+
+def test_a_variable_that_must_be_set_for_the_error_is_named_and_may_be_unset() -> None:
+    solutions = _explanation(
+        "fn io_threads(p: &Process) -> Result<usize> {\n"
+        '    if let Ok(n) = p.var("RUSTUP_IO_THREADS") {\n'
+        '        return usize::from_str(&n).context("invalid value in RUSTUP_IO_THREADS");\n'
+        "    }\n    Ok(1)\n}\n"
+    ).solutions
+    assert solutions[0] == (
+        "The error is reached only while the environment variable `RUSTUP_IO_THREADS` is set: "
+        'check its value (`echo "$RUSTUP_IO_THREADS"`) and correct it, or unset it '
+        "(`unset RUSTUP_IO_THREADS`): the code takes this path only while it is set."
+    )
+    # `p` only reads the environment: no "pass values the check accepts" for it
+    assert not any("`p`" in s for s in solutions)
+
+
+def test_a_guard_on_a_variable_is_never_advised_away() -> None:
+    solutions = _explanation(
+        "fn check() -> Result<()> {\n"
+        '    if let Ok(token) = env::var("API_TOKEN") {\n'
+        '        if !valid(&token) { bail!("the API token is not valid"); }\n'
+        "    }\n    Ok(())\n}\n"
+    ).solutions
+    assert any("`API_TOKEN` is set: check its value" in s for s in solutions)
+    assert not any("unset API_TOKEN" in s for s in solutions)
+
+
+def test_a_panic_on_an_unset_variable_is_the_environments_not_a_bug() -> None:
+    source = 'fn ci() -> String {\n    std::env::var("RISINGWAVE_CI").expect("RISINGWAVE_CI must be set")\n}\n'
+    explanation = _explanation(source)
+    assert explanation.solutions[0] == (
+        "The error is reached when the environment variable `RISINGWAVE_CI` is not set or not "
+        "valid Unicode: set it (`export RISINGWAVE_CI=<value>`) before you run the program again."
+    )
+    assert "This is a bug, not something to fix in your input" not in " ".join(
+        explanation.solutions
+    )
+    assert explanation.exampleFix is not None
+    assert "`RISINGWAVE_CI` is not set in the environment" in explanation.exampleFix
+    assert "is a bug" not in explanation.exampleFix
+    texts = ['std::env::var("RISINGWAVE_CI") was None/Err (expect)']
+    assert classify("RISINGWAVE_CI must be set", "expect", texts, path="src/x.rs") == (
+        "configuration-error"
+    )
+
+
+def test_a_name_in_screaming_case_is_no_word_of_the_message() -> None:
+    # `IO` inside `RUSTUP_IO_THREADS` made it an I/O error
+    message = "invalid value in RUSTUP_IO_THREADS -- must be a natural number greater than zero"
+    assert classify(message, "bail", path="src/x.rs") != "io-error"
+
+
+def test_the_failed_read_and_the_reads_removed_are_found_in_linear_time() -> None:
+    assert failed_read('env::var("RW_CI") was None/Err (expect)') == "RW_CI"
+    assert failed_read('env::var("RW_CI").unwrap().parse() was None/Err (expect)') is None
+    assert (
+        without_reads('let Ok(n) = self.process().var("AB_C") && p.x') == "let Ok(n) = ENV && p.x"
+    )
+    hostile = "a." * 64_000 + 'var("XX")' + '.var("XX")' * 8_000
+    started = time.perf_counter()
+    without_reads(hostile)
+    environment_reads([])
+    assert time.perf_counter() - started < 1.0
+
+
+def _explained_at(path: str, source: str) -> Explanation:
+    scan = find_sites(path, source.encode())
+    (context,) = build_contexts("acme/w", "ab" * 20, RepoScan(scans={path: scan}))
+    return explain(context)
+
+
+def test_a_build_script_missing_what_cargo_always_sets_ran_outside_cargo() -> None:
+    explanation = _explained_at(
+        "crates/x/build.rs",
+        'fn main() {\n    let out = env::var_os("OUT_DIR").expect("set by cargo");\n}\n',
+    )
+    assert explanation.solutions[0] == (
+        "Cargo sets `OUT_DIR` when it runs a build script: the script ran without it (by hand, "
+        "or by a tool other than Cargo); build the package with Cargo (`cargo build`)."
+    )
+    assert explanation.exampleFix is not None
+    assert explanation.exampleFix.endswith(
+        "// A panic here means Cargo did not set `OUT_DIR`: build with Cargo."
+    )
+
+
+def test_a_build_script_missing_what_cargo_sets_in_some_builds_is_told_so() -> None:
+    explanation = _explained_at(
+        "scripts/build.rs",
+        'fn main() {\n    let f = std::env::var("CARGO_CFG_FEATURE").expect("set by cargo");\n}\n',
+    )
+    assert explanation.solutions[0].startswith(
+        "Cargo sets `CARGO_CFG_FEATURE` for a build script only in some builds"
+    )
+
+
+def test_variables_the_path_needs_unset_are_one_sentence_and_setting_one_avoids_it() -> None:
+    # rustup's build.rs: an override, a deprecated override, then Cargo's TARGET
+    explanation = _explained_at(
+        "build.rs",
+        "fn from_build() -> String {\n"
+        '    if let Ok(t) = env::var("RUSTUP_OVERRIDE_BUILD_TUPLE") {\n        t\n'
+        '    } else if let Ok(t) = env::var("TARGET") {\n        t\n'
+        '    } else {\n        panic!("Unable to get target tuple from environment")\n    }\n}\n',
+    )
+    assert explanation.solutions[0] == (
+        "The error is reached when none of the environment variables "
+        "`RUSTUP_OVERRIDE_BUILD_TUPLE` or `TARGET` is set: set one of them "
+        "(`export TARGET=<value>`) before you build again."
+    )
+    # the failed step comes first when the variable only chose the path to it
+    solutions = _explanation(
+        "fn install(p: &Process) -> Result<()> {\n"
+        '    if p.var_os("RUSTUP_HOME").is_none() {\n'
+        '        fs::create_dir_all(home).context("unable to create ~/.rustup")?;\n'
+        "    }\n    Ok(())\n}\n"
+    ).solutions
+    said = (
+        "The code takes this path only while the environment variable `RUSTUP_HOME` is not "
+        "set: setting it (`export RUSTUP_HOME=<value>`) avoids it."
+    )
+    assert said in solutions
+    assert solutions.index(said) > 0
+
+
+def test_an_error_arm_after_the_not_present_arm_is_a_value_that_is_set() -> None:
+    # risingwave: `Err(NotPresent)` takes a default; the `Err(_)` left is a value not Unicode
+    body = (
+        'let n = match std::env::var("TOKIO_WORKER_THREADS") {\n'
+        "    Ok(v) => v.parse::<usize>().unwrap_or(1),\n"
+        "    Err(std::env::VarError::NotPresent) => 4,\n"
+        '    Err(_) => panic!("Failed to parse TOKIO_WORKER_THREADS"),\n};'
+    )
+    assert _reads(f"fn f() {{\n{body}\n}}\n") == [("TOKIO_WORKER_THREADS", "set")]
+    missing = (
+        'match env::var("RW_URL") {\n    Ok(u) => u,\n    Err(_) => bail!("RW_URL not set"),\n};'
+    )
+    assert _reads(f"fn f() -> Result<()> {{\nlet u = {missing}\nOk(())\n}}\n") == [
+        ("RW_URL", "unset")
+    ]
