@@ -170,6 +170,8 @@ def test_parse_taxonomy_normalises_keywords_and_description() -> None:
         ('relation "{}" already exists', "bail", "already-exists"),
         ("duplicate column name: {}", "bail", "already-exists"),
         ("feature {} is not supported", "bail", "unsupported-operation"),
+        # rustup: an adverb between the negation and the verb
+        ("{} does not currently support completions for {}", "bail", "unsupported-operation"),
         ("only support `=` and `<>` comparison operators", "bail", "unsupported-operation"),
         ("replace sink must not use snapshot backfill", "bail", "unsupported-operation"),
         ("unsupported protocol version {}", "bail", "version-incompatibility"),
