@@ -15,6 +15,7 @@ from pipeline.analyze.reach_text import situation_sentence, trigger_sentence
 from pipeline.analyze.static_advice import doc_summary, is_guard, prevention, solutions
 from pipeline.analyze.static_code import (
     example_fix,
+    failure_worded,
     fatal_failure,
     printed_values,
     refused_inputs,
@@ -130,6 +131,11 @@ def explain_apart(context: SiteContext) -> Explanation:
         failure_class = classify(
             site.message, "bail", [c.text for c in conditions], names, path=site.file_path
         )
+    elif failure_class == INTERNAL_INVARIANT and failure_worded(site):
+        # `.expect("Failed to open file")`: the step it names failed, classed by the
+        # message's words alone (the call it guards, `thread::Builder::new().spawn(..)`,
+        # names no failure)
+        failure_class = classify(site.message, "bail", path=site.file_path)
     strategy: HandlingStrategy = (
         "fail-fast"
         if context.error_type == "panic"

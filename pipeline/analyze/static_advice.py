@@ -23,6 +23,7 @@ from pipeline.analyze.static_code import (
     caller_can_test,
     cause_slot,
     check_test,
+    failure_worded,
     fatal_failure,
     inputs_read,
     printed_values,
@@ -118,6 +119,10 @@ _REPORT_UNLESS_CAUSED = (
     "permission, no terminal), this is a bug: report it upstream with the full message, the "
     "backtrace (`RUST_BACKTRACE=1`) and the version you run."
 )
+_REPORT_UNLESS_FAILED = (
+    "If that step does not depend on your environment or input, this is a bug: report it "
+    "upstream with the full message, the backtrace (`RUST_BACKTRACE=1`) and the version you run."
+)
 _REPORT = (
     "This is a bug, not something to fix in your input: report it upstream with the full "
     "message, the backtrace (`RUST_BACKTRACE=1`) and the version you run."
@@ -185,6 +190,8 @@ def solutions(
         cause = fatal_failure(site)
         if cause is not None:
             return [*out, _underneath(cause), _assumption(context), _REPORT_UNLESS_CAUSED]
+        if failure_worded(site):
+            return [*out, _stopped(site), _assumption(context), _REPORT_UNLESS_FAILED]
         return [*out, _assumption(context), _REPORT_UNLESS_ADVISED if out else _REPORT]
     if facts.help and not (told and facts.help in told):  # the authors' words come first
         out.append(f'Its authors\' help for this error: "{facts.help}"')
@@ -238,6 +245,15 @@ def solutions(
 def _without_reads(conditions: Sequence[Condition]) -> list[Condition]:
     """The conditions as the code reads its inputs: `p.var("X")` reads a variable, not `p`."""
     return [replace(c, text=without_reads(c.text)) for c in conditions]
+
+
+def _stopped(site: Site) -> str:
+    """A panic whose message says a step failed (`failure_worded`)."""
+    return (
+        f"The program stops here (`{site.macro}`) when a step fails, and the message names "
+        "it: if that step depends on your environment or input (a file, a directory, a "
+        "permission, a terminal, a service), make it possible there and run again."
+    )
 
 
 def _underneath(cause: str) -> str:

@@ -89,6 +89,26 @@ def fatal_failure(site: Site) -> str | None:
     return cause_slot(site) if site.kind == "panic" else None
 
 
+# A panic whose message reports a failed step (`.expect("Could not get home directory")`,
+# `.expect("Failed to open file")`) rather than the assumption it checks (`.expect("a plain
+# text syntax is available")`): the step may fail in the reader's environment.
+_FAILURE_WORDS = re.compile(
+    r"(?:could not|couldn't|failed to|unable to|cannot|can't|error (?:while|when|in))\s+\w",
+    re.IGNORECASE,
+)
+
+
+def failure_worded(site: Site) -> bool:
+    """Whether a panicking site's message opens by saying a step failed (then the step may
+    fail in the reader's environment or on their input: not surely a bug)."""
+    if site.kind not in ("expect", "panic"):
+        return False
+    segments = language_of(site.file_path).literal_segments(site.message)
+    if not segments or "bug" in site.message.lower():  # "..; please file a bug report"
+        return False
+    return _FAILURE_WORDS.match(segments[0].lstrip()) is not None
+
+
 def printed_values(site: Site) -> str:
     """The message's placeholders as a list to read (`{orig}` printed three times is one
     value; each `{}` is a value of its own), the underlying error's left out (`cause_slot`),
@@ -168,6 +188,11 @@ def example_fix(context: SiteContext, check: str | None, *, guard: bool = False)
     unset = unset_note(environment_reads(site.facts.conditions), build_script)
     if context.error_type == "panic" and unset:  # `env::var("X").expect(..)`
         body.append(unset)
+    elif context.error_type == "panic" and not refused and failure_worded(site):
+        body.append(
+            "// The program stops here when this step fails: fix what the step needs, or "
+            "report it with its backtrace."
+        )
     elif context.error_type == "panic" and not refused:
         body.append("// A panic here is a bug, not bad input: report it with its backtrace.")
     elif check is not None and not guard:

@@ -1,0 +1,79 @@
+"""A panic whose message says a step failed (`.expect("Could not get home directory")`) is
+not surely a bug: the step may fail in the reader's environment. Its explanation says so,
+and a bug only if the step does not depend on them; a panic that states an assumption
+(`.expect("A plain text syntax is available")`) is still a bug to report."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.analyze.static import explain
+from pipeline.core.model import Explanation
+from pipeline.languages.rust.sites import find_sites
+from pipeline.scan.collect import build_contexts
+from pipeline.scan.pool import RepoScan
+
+_BUG = "This is a bug, not something to fix in your input"
+
+
+def _explained(source: str) -> Explanation:
+    scan = find_sites("src/x.rs", source.encode())
+    (context,) = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/x.rs": scan}))
+    return explain(context)
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        'BatProjectDirs::new().expect("Could not get home directory")',  # bat
+        'File::open(p).expect("Failed to open file")',  # risingwave
+        'terminal::size().expect("Unable to determine terminal size")',  # helix
+        'panic!("unable to set up the logger for {}", name)',
+    ],
+)
+def test_a_panic_on_a_failed_step_is_not_called_a_bug_outright(statement: str) -> None:
+    explanation = _explained(f"fn f(p: &Path, name: &str) {{\n    let _ = {statement};\n}}\n")
+    said = " ".join(explanation.solutions)
+    assert _BUG not in said
+    assert "when a step fails, and the message names it" in explanation.solutions[0]
+    assert explanation.solutions[-1].startswith(
+        "If that step does not depend on your environment or input, this is a bug"
+    )
+    assert explanation.exampleFix is not None
+    assert "is a bug, not bad input" not in explanation.exampleFix
+    assert "Internal invariant" not in explanation.commonSituations
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        'assets.find_syntax(PLAIN).expect("A plain text syntax is available")',  # bat
+        'map.get(&k).expect("key was inserted above")',
+        'panic!("failure mode {} should have been handled", m)',
+    ],
+)
+def test_a_panic_that_states_an_assumption_is_a_bug_to_report(statement: str) -> None:
+    explanation = _explained(f"fn f(k: u8, m: u8) {{\n    let _ = {statement};\n}}\n")
+    assert explanation.solutions[-1].startswith(_BUG)
+    assert "Internal invariant violated" in explanation.commonSituations
+
+
+def test_a_failed_step_is_classed_by_the_message_alone() -> None:
+    # the call it guards (`thread::Builder::new().name(..).spawn(..)`) names no failure
+    source = (
+        "fn f() {\n    let _ = thread::Builder::new()\n        .name(state_transition())\n"
+        '        .spawn(run)\n        .expect("failed to spawn thread");\n}\n'
+    )
+    assert 'reads as a case of "Operation failed"' in _explained(source).commonSituations
+
+
+def test_a_failed_step_the_message_calls_a_bug_is_one() -> None:
+    source = (
+        'fn f() {\n    let _ = logger()\n        .expect("Unable to get a reference to the '
+        'logger; please file a bug report");\n}\n'
+    )
+    assert (
+        _explained(source)
+        .solutions[-1]
+        .startswith("If that advice does not fit your case, this is a bug")
+    )
