@@ -77,3 +77,40 @@ def test_a_failed_step_the_message_calls_a_bug_is_one() -> None:
         .solutions[-1]
         .startswith("If that advice does not fit your case, this is a bug")
     )
+
+
+def test_cannot_is_a_refusal_or_an_invariant_not_a_failed_step() -> None:
+    # axum: the caller merged two routers that both have a fallback
+    source = (
+        "impl Router {\n    fn merge(&self) {\n        if self.a && self.b {\n"
+        '            panic!("Cannot merge two `Router`s that both have a fallback");\n'
+        "        }\n    }\n}\n"
+    )
+    assert "when a step fails" not in " ".join(_explained(source).solutions)
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        'panic!("Called `Event::retry` multiple times")',  # axum's public API
+        'panic!("serialize_value called before serialize_key")',  # nushell
+        'panic!("future polled after completion")',
+        'panic!("BUG: `update()` must be called before `get()`")',  # cargo
+    ],
+)
+def test_a_panic_that_says_how_the_code_must_be_called_points_at_the_calls(
+    statement: str,
+) -> None:
+    source = (
+        "impl E {\n    fn f(&self) {\n        if self.done {\n"
+        f"            {statement};\n        }}\n    }}\n}}\n"
+    )
+    explanation = _explained(source)
+    assert explanation.solutions[0].startswith("The message says how the code must be called")
+    assert explanation.solutions[-1].startswith(
+        "If the backtrace (`RUST_BACKTRACE=1`) shows the repository's own code making those calls"
+    )
+    assert _BUG not in " ".join(explanation.solutions)
+    assert 'reads as a case of "Invalid state transition"' in explanation.commonSituations
+    assert explanation.exampleFix is not None
+    assert "fix the code that makes them" in explanation.exampleFix

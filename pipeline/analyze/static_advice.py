@@ -26,6 +26,7 @@ from pipeline.analyze.static_code import (
     failure_worded,
     fatal_failure,
     inputs_read,
+    misuse_worded,
     printed_values,
     refused_inputs,
     where,
@@ -119,6 +120,15 @@ _REPORT_UNLESS_CAUSED = (
     "permission, no terminal), this is a bug: report it upstream with the full message, the "
     "backtrace (`RUST_BACKTRACE=1`) and the version you run."
 )
+_MISUSED = (
+    "The message says how the code must be called (in which order, how often, on what), "
+    "and the calls that led here broke that: if your code makes them, change it as the "
+    "message says."
+)
+_REPORT_IF_OURS = (
+    "If the backtrace (`RUST_BACKTRACE=1`) shows the repository's own code making those "
+    "calls, it is a bug there: report it upstream with the full message and the version you run."
+)
 _REPORT_UNLESS_FAILED = (
     "If that step does not depend on your environment or input, this is a bug: report it "
     "upstream with the full message, the backtrace (`RUST_BACKTRACE=1`) and the version you run."
@@ -187,6 +197,8 @@ def solutions(
                 "backtrace (`RUST_BACKTRACE=1`) shows the repository's own code passing "
                 "them, report that upstream with the full message and the version you run.",
             ]
+        if misuse_worded(site):
+            return [*out, _MISUSED, _REPORT_IF_OURS]
         cause = fatal_failure(site)
         if cause is not None:
             return [*out, _underneath(cause), _assumption(context), _REPORT_UNLESS_CAUSED]

@@ -91,11 +91,32 @@ def fatal_failure(site: Site) -> str | None:
 
 # A panic whose message reports a failed step (`.expect("Could not get home directory")`,
 # `.expect("Failed to open file")`) rather than the assumption it checks (`.expect("a plain
-# text syntax is available")`): the step may fail in the reader's environment.
+# text syntax is available")`): the step may fail in the reader's environment. Not
+# "cannot": a library's refusal of its caller ("Cannot merge two `Router`s that both have a
+# fallback", axum) or an invariant ("cannot serialize", cargo) far more often than a step
+# that failed (read on axum, cargo, meilisearch, risingwave).
 _FAILURE_WORDS = re.compile(
-    r"(?:could not|couldn't|failed to|unable to|cannot|can't|error (?:while|when|in))\s+\w",
+    r"(?:could not|couldn't|failed to|unable to|error (?:while|when|in))\s+\w", re.IGNORECASE
+)
+
+
+# A panic whose message states how the code must be called (axum's "Called `Event::retry`
+# multiple times", "polled after completion", "`update()` must be called before `get()`"):
+# the calls broke a rule of the API, which is the caller's code to fix.
+_MISUSE_WORDS = re.compile(
+    r"\b(?:called|polled|invoked|used)\b[^.;:]*?\b(?:more than once|multiple times|twice|"
+    r"after|before|without|again)\b|\b(?:must|should) (?:not |only )?be (?:called|polled|used)\b",
     re.IGNORECASE,
 )
+
+
+def misuse_worded(site: Site) -> bool:
+    """Whether a panicking site's message says how the code must be called (then the calls,
+    the reader's or the repository's own, broke that rule)."""
+    if site.kind not in ("expect", "panic", "assert"):
+        return False
+    text = " ".join(language_of(site.file_path).literal_segments(site.message))
+    return _MISUSE_WORDS.search(re.sub(r"`[^`]*`", "X", text[:1000])) is not None
 
 
 def failure_worded(site: Site) -> bool:
@@ -188,6 +209,11 @@ def example_fix(context: SiteContext, check: str | None, *, guard: bool = False)
     unset = unset_note(environment_reads(site.facts.conditions), build_script)
     if context.error_type == "panic" and unset:  # `env::var("X").expect(..)`
         body.append(unset)
+    elif context.error_type == "panic" and not refused and misuse_worded(site):
+        body.append(
+            "// A panic here means the calls broke the rule the message states: fix the code "
+            "that makes them."
+        )
     elif context.error_type == "panic" and not refused and failure_worded(site):
         body.append(
             "// The program stops here when this step fails: fix what the step needs, or "

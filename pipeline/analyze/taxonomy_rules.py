@@ -15,7 +15,9 @@ import re
 PANIC_PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (slug, re.compile(pattern, re.IGNORECASE))
     for slug, pattern in (
-        ("invalid-state-transition", r"\bpolled after\b|\bcalled (?:without|before)\b"),
+        ("invalid-state-transition", r"\bpolled after\b|\bcalled (?:without|before)\b|"
+         r"\b(?:called|used) (?:\S+ )?(?:more than once|multiple times|twice)\b|"
+         r"\b(?:must|should) (?:not |only )?be (?:called|polled)\b"),
         ("resource-exhausted", r"\bmax(?:imum)? \w+(?: \w+)? exceeded\b|^max \w+$|\breached max\b|"
          r"\bexhausted\b"),
         ("out-of-range", r"\bout of bounds?\b|\boverflow\b"),
