@@ -62,6 +62,17 @@ from pipeline.scan.pool import RepoScan
         ),
         # a sentence end inside backticks does not split
         ("Bad key `a. B`. Try `b`", ("Try `b`",)),
+        # what must be done, first sentence or not (risingwave, cargo, meilisearch)
+        ("Must specify 'connector' in WITH clause", ("Must specify 'connector' in WITH clause",)),
+        (
+            "You must provide a master key to secure your instance. It can be any string.",
+            ("You must provide a master key to secure your instance.",),
+        ),
+        ("region must be provided", ("region must be provided",)),
+        (
+            "`channel` or `channel_column` must be set",
+            ("`channel` or `channel_column` must be set",),
+        ),
     ],
 )
 def test_the_advice_a_message_gives_is_found_as_written(
@@ -81,6 +92,8 @@ def test_the_advice_a_message_gives_is_found_as_written(
         "hint: {1}",  # nothing but a placeholder
         "ambiguous package, try:",  # a lead-in to lines the message does not hold here
         "failed to write to clipboard provider's stdin",
+        "Must be a valid number",  # a requirement on a value, no act
+        "Missing value. Must be positive",
     ],
 )
 def test_a_message_that_gives_no_advice_yields_none(message: str) -> None:

@@ -17,10 +17,23 @@ import re
 
 # "help: ...", "HINT: ...", "- hint: ...", "tip: ..."
 _MARKED = re.compile(r"^(?:help|hint|tip|suggestion)\s*:\s*(\S.*)$", re.IGNORECASE)
+# Verbs of what a reader is told to do (`_ALWAYS`, after "must").
+_ACTS = (
+    r"(?:specify|set|provide|pass|use|enable|disable|add|define|declare|include|give|supply|"
+    r"choose|select|configure|install|run|call)"
+)
 # What advice opens with in any sentence, the first one included.
 _ALWAYS = re.compile(
     r"^(?:please|try|consider|make sure|ensure that|did you mean|to fix this|to fix it|"
-    r"to resolve this|to avoid this)\b",
+    r"to resolve this|to avoid this|"
+    # an instruction in the first sentence too: "Must specify 'connector' in WITH clause"
+    rf"(?:you )?(?:must|need to|have to) {_ACTS})\b",
+    re.IGNORECASE,
+)
+# What is required, said in the passive: "'connector' must be specified", "RW_CI must be set".
+_REQUIRED = re.compile(
+    r"^[^.;:]{1,80}?\b(?:must|needs to|has to) be (?:specified|set|provided|given|defined|"
+    r"declared|enabled|included|passed|supplied|configured)\b",
     re.IGNORECASE,
 )
 # Imperatives read as advice after the first sentence, not followed by a word that makes
@@ -66,7 +79,7 @@ def advice_in(message: str) -> tuple[str, ...]:
 
 
 def _advises(sentence: str, first: bool) -> bool:
-    if _ALWAYS.match(sentence):
+    if _ALWAYS.match(sentence) or _REQUIRED.match(sentence):
         return True
     if first:
         return bool(_FIRST_USE_INSTEAD.match(sentence))
