@@ -163,7 +163,7 @@ def test_printed_values_are_rejected_inputs_only_when_the_error_refuses_somethin
         "}\n"
     )
     assert (
-        "Look at the value(s) the message prints (`{}`): they say which input or object the "
+        "Look at the value(s) the message prints (`{}` from `path`): they say which input or object the "
         "failure is about; check that one first."
     ) in failed
     assert not any("rejected" in s for s in failed)

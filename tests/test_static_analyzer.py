@@ -172,4 +172,4 @@ def test_a_value_printed_twice_is_named_once() -> None:
     )
     (context,) = contexts_of({"src/config.rs": source})
     text = explain(context).commonSituations
-    assert "the value(s) involved (`{orig}`, `{name}`, `{}`)" in text
+    assert "the value(s) involved (`{orig}`, `{name}`, `{}` from `1`)" in text

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from pipeline.analyze import SiteContext
 from pipeline.analyze.static import explain
+from pipeline.analyze.static_code import printed_values
 from pipeline.core.sitetypes import Condition
 from pipeline.languages.rust.codecheck import parses_as_code
 from pipeline.languages.rust.logic import validation_code
@@ -461,7 +462,7 @@ def test_a_trait_impl_s_method_is_named_as_its_type_s_and_a_value_printed_twice_
     text = " ".join([explanation.documentation, *explanation.solutions])
     assert "`HttpRegistry::load`" in text
     assert "RegistryData for" not in text and "'gctx" not in text
-    assert "(`{orig}`, `{name}`, `{}`): they name" in " ".join(explanation.solutions)
+    assert "(`{orig}`, `{name}`, `{}` from `1`): they name" in " ".join(explanation.solutions)
 
 
 def test_a_debug_assertion_says_it_checks_only_in_debug_builds() -> None:
@@ -704,3 +705,19 @@ def test_a_context_on_an_error_value_wraps_it_and_guards_no_call() -> None:
     assert "The call it guards" not in explanation.documentation
     assert "anyhow!(err)` was" not in explanation.triggerScenarios
     assert "`String::from_utf8(raw)` failed (`map_err`)" in explanation.triggerScenarios
+
+
+def test_each_printed_value_is_named_by_the_argument_that_prints_it() -> None:
+    # `{}` the next positional argument, `{0}` that one, `{name}` the one named so; a
+    # captured variable (`{id}`) names itself; a long argument is cut
+    source = (
+        "fn f(t: &str) -> Result<()> {\n"
+        '    bail!("toolchain {} lacks {:?}, {0} again, {kind} {id}", t, self.target(), '
+        "kind = job.kind_of_the_job_with_a_very_long_name_indeed);\n}\n"
+    )
+    scan = find_sites("src/x.rs", source.encode())
+    (site,) = scan.sites
+    assert printed_values(site) == (
+        "`{:?}` from `self.target()`, `{0}` from `t`, "
+        "`{kind}` from `job.kind_of_the_job_with_a_very_long_na…`, `{id}`, `{}` from `t`"
+    )

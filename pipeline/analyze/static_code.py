@@ -136,9 +136,45 @@ def printed_values(site: Site) -> str:
     or "" when it prints none."""
     slots = _slots(site)
     at = _cause_at(slots, site.message)
-    shown = [f"`{{{p}}}`" for i, p in enumerate(slots) if i != at]
-    named = [s for s in dict.fromkeys(shown) if s != "`{}`"]
-    return ", ".join(named + ["`{}`"] * shown.count("`{}`"))
+    values = _arguments(slots, site.format_args)
+    shown = [_labelled(p, values[i]) for i, p in enumerate(slots) if i != at]
+    named = [s for s in dict.fromkeys(shown) if not s.startswith("`{}`")]
+    return ", ".join(named + [s for s in shown if s.startswith("`{}`")])
+
+
+_NAMED_ARGUMENT = re.compile(r"^([A-Za-z_]\w*)\s*=(?!=)\s*(.+)$", re.DOTALL)
+ARGUMENT_CHARS = 40  # an argument longer than this is cut (`…`)
+
+
+def _arguments(slots: Sequence[str], args: Sequence[str]) -> list[str | None]:
+    """The argument each placeholder prints, as Rust's format rules give it: `{}` the next
+    positional one, `{0}` that one, `{name}` the one named so (None: a variable of the same
+    name, captured, or none known: an `#[error]` attribute's fields)."""
+    named = {m[1]: m[2] for a in args if (m := _NAMED_ARGUMENT.match(a))}
+    positional = [a for a in args if not _NAMED_ARGUMENT.match(a)]
+    out: list[str | None] = []
+    counter = 0
+    for slot in slots:
+        key = slot.split(":", 1)[0].strip()
+        if key == "":
+            out.append(positional[counter] if counter < len(positional) else None)
+            counter += 1
+        elif key.isdigit():
+            out.append(positional[int(key)] if int(key) < len(positional) else None)
+        else:
+            out.append(named.get(key))
+    return out
+
+
+def _labelled(slot: str, value: str | None) -> str:
+    """`{}` from `toolchain`: a placeholder with the argument it prints, when the code says."""
+    label = f"`{{{slot}}}`"
+    if value is None:
+        return label
+    value = " ".join(value.split()).replace("`", "'")
+    if len(value) > ARGUMENT_CHARS:
+        value = value[: ARGUMENT_CHARS - 1] + "…"
+    return f"{label} from `{value}`"
 
 
 def validation(context: SiteContext) -> str | None:
