@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.analyze.static import explain
+from pipeline.analyze.taxonomy import classify_step
 from pipeline.core.model import Explanation
 from pipeline.languages.rust.sites import find_sites
 from pipeline.scan.collect import build_contexts
@@ -114,3 +115,19 @@ def test_a_panic_that_says_how_the_code_must_be_called_points_at_the_calls(
     assert 'reads as a case of "Invalid state transition"' in explanation.commonSituations
     assert explanation.exampleFix is not None
     assert "fix the code that makes them" in explanation.exampleFix
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("Failed to open file `{}`", "io-error"),  # the verb decides
+        ("Could not deserialize built-in languages.toml", "parse-error"),
+        ("failed to connect to feature store server", "connection-failure"),
+        # the step's object is what it was about, not how it failed
+        ("Failed to compile grpc!", "operation-failed"),
+        ("Failed to create expected DataFrame", "operation-failed"),
+        ("Could not create empty table placeholder", "operation-failed"),
+    ],
+)
+def test_a_failed_step_is_classed_by_its_verb_not_its_object(message: str, expected: str) -> None:
+    assert classify_step(message, path="src/x.rs") == expected

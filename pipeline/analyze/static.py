@@ -29,6 +29,7 @@ from pipeline.analyze.taxonomy import (
     INTERNAL_INVARIANT,
     INVALID_ARGUMENT,
     classify,
+    classify_step,
     load_taxonomy,
 )
 from pipeline.core.model import Condition, Explanation, HandlingStrategy, Site
@@ -133,9 +134,9 @@ def explain_apart(context: SiteContext) -> Explanation:
         )
     elif failure_class == INTERNAL_INVARIANT and failure_worded(site):
         # `.expect("Failed to open file")`: the step it names failed, classed by the
-        # message's words alone (the call it guards, `thread::Builder::new().spawn(..)`,
-        # names no failure)
-        failure_class = classify(site.message, "bail", path=site.file_path)
+        # message's verb alone (the call it guards, `thread::Builder::new().spawn(..)`,
+        # names no failure, nor does the step's object)
+        failure_class = classify_step(site.message, path=site.file_path)
     strategy: HandlingStrategy = (
         "fail-fast"
         if context.error_type == "panic"

@@ -244,6 +244,16 @@ def classify_explained(
     return Classification(FALLBACK, "fallback")
 
 
+def classify_step(message: str, *, path: str = "") -> str:
+    """The class of a message that names a step that failed ("Failed to open file", "Could
+    not compile grpc"): its verb, then a phrase, else the generic class. Not its nouns: the
+    object of a failed step is what it was about, not how it failed ("Failed to create
+    expected DataFrame" is no invalid argument, "Failed to compile grpc!" no connection)."""
+    literal_text = " ".join(language_of(path).literal_segments(message))
+    hit = first_match(CONTEXT_VERBS, literal_text) or first_match(PHRASES, literal_text)
+    return hit[0] if hit is not None else FALLBACK
+
+
 def classify(
     message: str,
     kind: str,
