@@ -7,21 +7,11 @@ from __future__ import annotations
 import time
 
 import pytest
+from site_fixtures import explained
 
 from pipeline.analyze.environment import environment_reads, failed_read, without_reads
-from pipeline.analyze.static import explain
 from pipeline.analyze.taxonomy import classify
-from pipeline.core.model import Explanation
 from pipeline.languages.rust.sites import find_sites
-from pipeline.scan.collect import build_contexts
-from pipeline.scan.pool import RepoScan
-
-
-def _explanation(source: str) -> Explanation:
-    """The static explanation of the one site of `source`, as `src/x.rs`."""
-    scan = find_sites("src/x.rs", source.encode())
-    (context,) = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/x.rs": scan}))
-    return explain(context)
 
 
 def _reads(source: str) -> list[tuple[str, str]]:
@@ -77,7 +67,7 @@ def test_what_the_path_needs_of_each_variable(body: str, reads: list[tuple[str, 
 
 
 def test_a_variable_that_must_be_set_for_the_error_is_named_and_may_be_unset() -> None:
-    solutions = _explanation(
+    solutions = explained(
         "fn io_threads(p: &Process) -> Result<usize> {\n"
         '    if let Ok(n) = p.var("RUSTUP_IO_THREADS") {\n'
         '        return usize::from_str(&n).context("invalid value in RUSTUP_IO_THREADS");\n'
@@ -93,7 +83,7 @@ def test_a_variable_that_must_be_set_for_the_error_is_named_and_may_be_unset() -
 
 
 def test_a_guard_on_a_variable_is_never_advised_away() -> None:
-    solutions = _explanation(
+    solutions = explained(
         "fn check() -> Result<()> {\n"
         '    if let Ok(token) = env::var("API_TOKEN") {\n'
         '        if !valid(&token) { bail!("the API token is not valid"); }\n'
@@ -105,7 +95,7 @@ def test_a_guard_on_a_variable_is_never_advised_away() -> None:
 
 def test_a_panic_on_an_unset_variable_is_the_environments_not_a_bug() -> None:
     source = 'fn ci() -> String {\n    std::env::var("RISINGWAVE_CI").expect("RISINGWAVE_CI must be set")\n}\n'
-    explanation = _explanation(source)
+    explanation = explained(source)
     # after the message's own words ("RISINGWAVE_CI must be set"), the variable
     assert explanation.solutions[0].startswith("The message itself says what to do")
     assert explanation.solutions[1] == (
@@ -143,16 +133,10 @@ def test_the_failed_read_and_the_reads_removed_are_found_in_linear_time() -> Non
     assert time.perf_counter() - started < 1.0
 
 
-def _explained_at(path: str, source: str) -> Explanation:
-    scan = find_sites(path, source.encode())
-    (context,) = build_contexts("acme/w", "ab" * 20, RepoScan(scans={path: scan}))
-    return explain(context)
-
-
 def test_a_build_script_missing_what_cargo_always_sets_ran_outside_cargo() -> None:
-    explanation = _explained_at(
-        "crates/x/build.rs",
-        'fn main() {\n    let out = env::var_os("OUT_DIR").expect("set by cargo");\n}\n',
+    explanation = explained(
+        path="crates/x/build.rs",
+        source='fn main() {\n    let out = env::var_os("OUT_DIR").expect("set by cargo");\n}\n',
     )
     assert explanation.solutions[0] == (
         "Cargo sets `OUT_DIR` when it runs a build script: the script ran without it (by hand, "
@@ -165,9 +149,9 @@ def test_a_build_script_missing_what_cargo_always_sets_ran_outside_cargo() -> No
 
 
 def test_a_build_script_missing_what_cargo_sets_in_some_builds_is_told_so() -> None:
-    explanation = _explained_at(
-        "scripts/build.rs",
-        'fn main() {\n    let f = std::env::var("CARGO_CFG_FEATURE").expect("set by cargo");\n}\n',
+    explanation = explained(
+        path="scripts/build.rs",
+        source='fn main() {\n    let f = std::env::var("CARGO_CFG_FEATURE").expect("set by cargo");\n}\n',
     )
     assert explanation.solutions[0].startswith(
         "Cargo sets `CARGO_CFG_FEATURE` for a build script only in some builds"
@@ -176,9 +160,9 @@ def test_a_build_script_missing_what_cargo_sets_in_some_builds_is_told_so() -> N
 
 def test_variables_the_path_needs_unset_are_one_sentence_and_setting_one_avoids_it() -> None:
     # rustup's build.rs: an override, a deprecated override, then Cargo's TARGET
-    explanation = _explained_at(
-        "build.rs",
-        "fn from_build() -> String {\n"
+    explanation = explained(
+        path="build.rs",
+        source="fn from_build() -> String {\n"
         '    if let Ok(t) = env::var("RUSTUP_OVERRIDE_BUILD_TUPLE") {\n        t\n'
         '    } else if let Ok(t) = env::var("TARGET") {\n        t\n'
         '    } else {\n        panic!("Unable to get target tuple from environment")\n    }\n}\n',
@@ -189,7 +173,7 @@ def test_variables_the_path_needs_unset_are_one_sentence_and_setting_one_avoids_
         "(`export TARGET=<value>`) before you build again."
     )
     # the failed step comes first when the variable only chose the path to it
-    solutions = _explanation(
+    solutions = explained(
         "fn install(p: &Process) -> Result<()> {\n"
         '    if p.var_os("RUSTUP_HOME").is_none() {\n'
         '        fs::create_dir_all(home).context("unable to create ~/.rustup")?;\n'

@@ -6,21 +6,11 @@ and a bug only if the step does not depend on them; a panic that states an assum
 from __future__ import annotations
 
 import pytest
+from site_fixtures import explained
 
-from pipeline.analyze.static import explain
 from pipeline.analyze.taxonomy import classify_step
-from pipeline.core.model import Explanation
-from pipeline.languages.rust.sites import find_sites
-from pipeline.scan.collect import build_contexts
-from pipeline.scan.pool import RepoScan
 
 _BUG = "This is a bug, not something to fix in your input"
-
-
-def _explained(source: str) -> Explanation:
-    scan = find_sites("src/x.rs", source.encode())
-    (context,) = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/x.rs": scan}))
-    return explain(context)
 
 
 @pytest.mark.parametrize(
@@ -33,7 +23,7 @@ def _explained(source: str) -> Explanation:
     ],
 )
 def test_a_panic_on_a_failed_step_is_not_called_a_bug_outright(statement: str) -> None:
-    explanation = _explained(f"fn f(p: &Path, name: &str) {{\n    let _ = {statement};\n}}\n")
+    explanation = explained(f"fn f(p: &Path, name: &str) {{\n    let _ = {statement};\n}}\n")
     said = " ".join(explanation.solutions)
     assert _BUG not in said
     assert "when a step fails, and the message names it" in explanation.solutions[0]
@@ -54,7 +44,7 @@ def test_a_panic_on_a_failed_step_is_not_called_a_bug_outright(statement: str) -
     ],
 )
 def test_a_panic_that_states_an_assumption_is_a_bug_to_report(statement: str) -> None:
-    explanation = _explained(f"fn f(k: u8, m: u8) {{\n    let _ = {statement};\n}}\n")
+    explanation = explained(f"fn f(k: u8, m: u8) {{\n    let _ = {statement};\n}}\n")
     assert explanation.solutions[-1].startswith(_BUG)
     assert "Internal invariant violated" in explanation.commonSituations
 
@@ -65,7 +55,7 @@ def test_a_failed_step_is_classed_by_the_message_alone() -> None:
         "fn f() {\n    let _ = thread::Builder::new()\n        .name(state_transition())\n"
         '        .spawn(run)\n        .expect("failed to spawn thread");\n}\n'
     )
-    assert 'reads as a case of "Operation failed"' in _explained(source).commonSituations
+    assert 'reads as a case of "Operation failed"' in explained(source).commonSituations
 
 
 def test_a_failed_step_the_message_calls_a_bug_is_one() -> None:
@@ -74,7 +64,7 @@ def test_a_failed_step_the_message_calls_a_bug_is_one() -> None:
         'logger; please file a bug report");\n}\n'
     )
     assert (
-        _explained(source)
+        explained(source)
         .solutions[-1]
         .startswith("If that advice does not fit your case, this is a bug")
     )
@@ -87,7 +77,7 @@ def test_cannot_is_a_refusal_or_an_invariant_not_a_failed_step() -> None:
         '            panic!("Cannot merge two `Router`s that both have a fallback");\n'
         "        }\n    }\n}\n"
     )
-    assert "when a step fails" not in " ".join(_explained(source).solutions)
+    assert "when a step fails" not in " ".join(explained(source).solutions)
 
 
 @pytest.mark.parametrize(
@@ -106,7 +96,7 @@ def test_a_panic_that_says_how_the_code_must_be_called_points_at_the_calls(
         "impl E {\n    fn f(&self) {\n        if self.done {\n"
         f"            {statement};\n        }}\n    }}\n}}\n"
     )
-    explanation = _explained(source)
+    explanation = explained(source)
     assert explanation.solutions[0].startswith("The message says how the code must be called")
     assert explanation.solutions[-1].startswith(
         "If the backtrace (`RUST_BACKTRACE=1`) shows the repository's own code making those calls"
