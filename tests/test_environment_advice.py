@@ -108,6 +108,10 @@ def test_a_panic_on_an_unset_variable_is_the_environments_not_a_bug() -> None:
     assert explanation.exampleFix is not None
     assert "`RISINGWAVE_CI` is not set in the environment" in explanation.exampleFix
     assert "is a bug" not in explanation.exampleFix
+    assert (
+        explanation.preventionTips[0]
+        == "Set `RISINGWAVE_CI` in the environment the program runs in."
+    )
     texts = ['std::env::var("RISINGWAVE_CI") was None/Err (expect)']
     assert classify("RISINGWAVE_CI must be set", "expect", texts, path="src/x.rs") == (
         "configuration-error"

@@ -33,6 +33,9 @@ def test_a_panic_on_a_failed_step_is_not_called_a_bug_outright(statement: str) -
     assert explanation.exampleFix is not None
     assert "is a bug, not bad input" not in explanation.exampleFix
     assert "Internal invariant" not in explanation.commonSituations
+    assert explanation.preventionTips[0] == (
+        "Make sure what the step the message names needs is there before the run."
+    )
 
 
 @pytest.mark.parametrize(
@@ -105,6 +108,10 @@ def test_a_panic_that_says_how_the_code_must_be_called_points_at_the_calls(
     assert 'reads as a case of "Invalid state transition"' in explanation.commonSituations
     assert explanation.exampleFix is not None
     assert "fix the code that makes them" in explanation.exampleFix
+    assert (
+        explanation.preventionTips[0]
+        == "Make the calls in the order and number the message states."
+    )
 
 
 @pytest.mark.parametrize(

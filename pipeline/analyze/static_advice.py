@@ -310,7 +310,15 @@ def _assumption(context: SiteContext) -> str:
 def prevention(context: SiteContext, check: str | None, failure_class: str) -> list[str]:
     """How to keep the error from happening."""
     tips: list[str] = []
-    if context.error_type == "panic" and not refused_inputs(context, check):
+    site = context.site
+    unset = [r.name for r in environment_reads(site.facts.conditions) if r.need == "unset"]
+    if context.error_type == "panic" and unset:
+        tips.append(f"Set `{unset[-1]}` in the environment the program runs in.")
+    elif context.error_type == "panic" and misuse_worded(site):
+        tips.append("Make the calls in the order and number the message states.")
+    elif context.error_type == "panic" and failure_worded(site):
+        tips.append("Make sure what the step the message names needs is there before the run.")
+    elif context.error_type == "panic" and not refused_inputs(context, check):
         tips.append("Keep the assumption the code states true, or report where it breaks.")
     elif (
         check is not None
