@@ -105,3 +105,18 @@ def test_a_test_directory_pattern_matches_a_segment_as_fnmatch_does(
     from pipeline.languages.rust.testcode import _segment
 
     assert bool(re.fullmatch(_segment(pattern), segment)) is fnmatch.fnmatchcase(segment, pattern)
+
+
+def test_a_feature_that_builds_test_support_gates_test_code() -> None:
+    # rustup: `#[cfg(feature = "test")] pub mod test;`, a test-support module; a feature's
+    # name must say so (`latest` does not), and `not(..)` of it is product code
+    files = {
+        "src/lib.rs": '#[cfg(feature = "test")]\npub mod test;\npub mod real;\n',
+        "src/test.rs": PRODUCT.replace("no test", "support"),
+        "src/real.rs": (
+            '#[cfg(feature = "test-util")]\npub fn helper() { panic!("helper") }\n'
+            '#[cfg(feature = "latest")]\npub fn newest() { panic!("newest") }\n'
+            '#[cfg(not(feature = "test"))]\npub fn shipped() { panic!("shipped") }\n'
+        ),
+    }
+    assert messages(files) == {"src/real.rs": ["newest", "shipped"]}

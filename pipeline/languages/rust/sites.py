@@ -42,7 +42,9 @@ from pipeline.languages.rust.testcode import (
 )
 
 # Bump when a change here would change what a cached FileScan holds.
-EXTRACTOR_VERSION = "31"  # 31: a struct-literal field's site quotes its statement; no failed call for `anyhow!(e).context(..)`
+EXTRACTOR_VERSION = (
+    "32"  # 32: a `cfg(feature = "test")` gate (a test-support feature by its name) is test code
+)
 
 LANGUAGE = Language(tree_sitter_rust.language())
 

@@ -22,8 +22,13 @@ _TEST_MOD = re.compile(
 )
 # `#[test]`, `#[tokio::test]`, `#[rstest]`, `#[cfg(test)]`, `#[cfg(all(test, feature = ".."))]`
 _TEST_ATTRIBUTE = re.compile(r"^(?:\w+::)*(?:test|rstest|test_case|quickcheck|proptest)\b")
-_CFG_TEST = re.compile(r"^cfg\s*\((?:.*[(,\s])?test\s*[,)]")
-_CFG_NOT_TEST = re.compile(r"not\s*\(\s*test\s*\)")
+# `test`, or a feature that by its name builds test support (rustup's `feature = "test"`)
+_TEST_ATOM = (
+    r"(?:test|feature\s*=\s*\"(?:test|tests|testing|test[-_]utils?|test[-_]support|"
+    r"test[-_]helpers)\")"
+)
+_CFG_TEST = re.compile(rf"^cfg\s*\((?:.*[(,\s])?{_TEST_ATOM}\s*[,)]")
+_CFG_NOT_TEST = re.compile(rf"not\s*\(\s*{_TEST_ATOM}\s*\)")
 # Where an attribute cannot stand before a node: its siblings there are no attributes.
 _NO_ATTRIBUTES = {"token_tree", "arguments"}
 
