@@ -257,3 +257,14 @@ def test_the_configuration_path_is_found_in_linear_time() -> None:
     assert _setting("a." * 50_000 + "x") is None
     assert _setting("a." * 50_000 + "config.jobs > 1") == "a." * 100 + "config.jobs"
     assert time.perf_counter() - started < 1.0
+
+
+def test_values_a_message_calling_itself_a_bug_prints_are_not_rejected_input() -> None:
+    # nushell's CompileError: its help says "this is a compiler bug. Please report it"
+    solutions = _explained(
+        "fn f(reg_id: u32) -> anyhow::Result<()> {\n"
+        '    anyhow::bail!("Invalid register {reg_id}: this is a compiler bug");\n}\n'
+    )
+    said = " ".join(solutions)
+    assert "they say which input or object the failure is about" in said
+    assert "correct that and try again" not in said
