@@ -10,8 +10,12 @@ import pytest
 from site_fixtures import explained
 
 from pipeline.analyze.environment import environment_reads, failed_read, without_reads
+from pipeline.analyze.static import explain
 from pipeline.analyze.taxonomy import classify
+from pipeline.languages import repository_modules
 from pipeline.languages.rust.sites import find_sites
+from pipeline.scan.collect import build_contexts
+from pipeline.scan.pool import RepoScan
 
 
 def _reads(source: str) -> list[tuple[str, str]]:
@@ -206,3 +210,20 @@ def test_an_error_arm_after_the_not_present_arm_is_a_value_that_is_set() -> None
     assert _reads(f"fn f() -> Result<()> {{\nlet u = {missing}\nOk(())\n}}\n") == [
         ("RW_URL", "unset")
     ]
+
+
+def test_a_build_script_is_the_one_the_manifest_names() -> None:
+    # bat: `build = "build/main.rs"`, and its module `build/syntax_mapping.rs`
+    path = "build/syntax_mapping.rs"
+    source = 'fn out() -> String {\n    env::var("OUT_DIR").expect("set by cargo")\n}\n'
+    manifest = b'[package]\nname = "bat"\nbuild = "build/main.rs"\n'
+    files = ["src/lib.rs", "build/main.rs", path]
+    modules = repository_modules({"Cargo.toml": manifest}, files)
+    scan = find_sites(path, source.encode())
+    (context,) = build_contexts("acme/w", "ab" * 20, RepoScan(scans={path: scan}), modules=modules)
+    assert context.target == "build"
+    assert (
+        explain(context).solutions[0].startswith("Cargo sets `OUT_DIR` when it runs a build script")
+    )
+    # without a manifest, the file's name decides: this one is no build script
+    assert not explained(source, path=path).solutions[0].startswith("Cargo sets")

@@ -5,13 +5,9 @@ the failure."""
 from __future__ import annotations
 
 import pytest
+from site_fixtures import explained
 
 from pipeline.analyze.message_advice import advice_in
-from pipeline.analyze.static import explain
-from pipeline.core.model import Explanation
-from pipeline.languages.rust.sites import find_sites
-from pipeline.scan.collect import build_contexts
-from pipeline.scan.pool import RepoScan
 
 
 @pytest.mark.parametrize(
@@ -100,15 +96,8 @@ def test_a_message_that_gives_no_advice_yields_none(message: str) -> None:
     assert advice_in(message) == ()
 
 
-def _explanation(source: str) -> Explanation:
-    """The static explanation of the one site of `source`, as `src/x.rs`."""
-    scan = find_sites("src/x.rs", source.encode())
-    (context,) = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/x.rs": scan}))
-    return explain(context)
-
-
 def _explained(source: str) -> list[str]:
-    return _explanation(source).solutions
+    return explained(source).solutions
 
 
 def test_the_message_s_advice_is_the_first_solution_with_its_placeholders_explained() -> None:
@@ -215,7 +204,7 @@ def test_the_configuration_line_names_the_setting_and_never_a_command_s_argument
 
 
 def test_a_panic_that_prints_the_error_underneath_is_classed_by_its_words() -> None:
-    explanation = _explanation(
+    explanation = explained(
         "fn claim(t: &mut Terminal) {\n"
         "    if let Err(err) = t.claim() {\n"
         '        panic!("Failed to open the terminal device: {}", err);\n'
@@ -228,7 +217,7 @@ def test_a_panic_that_prints_the_error_underneath_is_classed_by_its_words() -> N
 
 def test_an_err_of_a_string_returns_err_with_this_message() -> None:
     """Not "returns an error built by `Err`": `Err("..")` builds nothing but the `Err`."""
-    explanation = _explanation(
+    explanation = explained(
         "fn style(s: &str) -> Result<u8, &'static str> {\n    if s.is_empty() {\n"
         '        return Err("Invalid underline style");\n    }\n    Ok(1)\n}\n'
     )

@@ -25,8 +25,10 @@ from pipeline.analyze.static_code import (
     check_test,
     failure_worded,
     fatal_failure,
+    in_build_script,
     inputs_read,
     misuse_worded,
+    owns_a_bug,
     printed_values,
     refused_inputs,
     where,
@@ -182,8 +184,9 @@ def solutions(
     variables = environment_reads(conditions)
     # what the environment must hold, before what the code does with it (a panic on
     # `env::var("X").expect(..)` is an unset variable, not a bug)
-    build_script = site.file_path.rsplit("/", 1)[-1] == "build.rs"
-    environment_first, environment_later = environment_advice(variables, guard, build_script)
+    environment_first, environment_later = environment_advice(
+        variables, guard, in_build_script(context)
+    )
     out.extend(environment_first)
     if context.error_type == "panic":
         inputs = refused_inputs(context, check)
@@ -217,7 +220,7 @@ def solutions(
     out.extend(environment_later)  # after the failed step: a path the environment chose
     names = printed_values(site)
     if names:  # for a download, a write, a connection that failed, nothing was refused
-        refused = (failure_class is None or failure_class in _REFUSALS) and not _owns_a_bug(site)
+        refused = (failure_class is None or failure_class in _REFUSALS) and not owns_a_bug(site)
         out.append(
             f"Look at the value(s) the message prints ({names}): "
             + (
@@ -252,18 +255,6 @@ def solutions(
     if not out:
         out.append(f"Find out what {where(site)} was doing: the error text names the failed step.")
     return out
-
-
-# Words of a message or its help that call the error the program's own bug (nushell's "this
-# is a compiler bug. Please report it"): its printed values were not refused input.
-_A_BUG = re.compile(
-    r"\bbug\b|\binternal error\b|\bplease report\b|\bshould never happen\b", re.IGNORECASE
-)
-
-
-def _owns_a_bug(site: Site) -> bool:
-    """Whether the message or its authors' help calls the error a bug of the program."""
-    return any(_A_BUG.search(text) for text in (site.message, site.facts.help or ""))
 
 
 def _without_reads(conditions: Sequence[Condition]) -> list[Condition]:

@@ -119,15 +119,36 @@ def misuse_worded(site: Site) -> bool:
     return _MISUSE_WORDS.search(re.sub(r"`[^`]*`", "X", text[:1000])) is not None
 
 
+# Words of a message or its help that call the error the program's own bug (nushell's "this
+# is a compiler bug. Please report it", "..; please file a bug report").
+_A_BUG = re.compile(
+    r"\bbug\b|\binternal error\b|\bplease report\b|\bshould never happen\b", re.IGNORECASE
+)
+
+
+def owns_a_bug(site: Site) -> bool:
+    """Whether the message or its authors' help calls the error a bug of the program: its
+    printed values were no refused input, and no failed step of the reader's is to blame."""
+    return any(_A_BUG.search(text) for text in (site.message, site.facts.help or ""))
+
+
 def failure_worded(site: Site) -> bool:
     """Whether a panicking site's message opens by saying a step failed (then the step may
     fail in the reader's environment or on their input: not surely a bug)."""
     if site.kind not in ("expect", "panic"):
         return False
     segments = language_of(site.file_path).literal_segments(site.message)
-    if not segments or "bug" in site.message.lower():  # "..; please file a bug report"
+    if not segments or owns_a_bug(site):
         return False
     return _FAILURE_WORDS.match(segments[0].lstrip()) is not None
+
+
+def in_build_script(context: SiteContext) -> bool:
+    """Whether the site is in a Cargo build script: as the manifests say (a `build = "..."`
+    root and the modules below it, bat's `build/main.rs`), else by the file's name."""
+    if context.target is not None:
+        return context.target == "build"
+    return context.site.file_path.rsplit("/", 1)[-1] == "build.rs"
 
 
 def printed_values(site: Site) -> str:
@@ -241,8 +262,7 @@ def example_fix(context: SiteContext, check: str | None, *, guard: bool = False)
         else _nothing_to_show(site)
     )
     refused = bool(refused_inputs(context, check))
-    build_script = site.file_path.rsplit("/", 1)[-1] == "build.rs"
-    unset = unset_note(environment_reads(site.facts.conditions), build_script)
+    unset = unset_note(environment_reads(site.facts.conditions), in_build_script(context))
     if context.error_type == "panic" and unset:  # `env::var("X").expect(..)`
         body.append(unset)
     elif context.error_type == "panic" and not refused and misuse_worded(site):

@@ -184,8 +184,9 @@ def build_contexts(
             continue  # declared `#[cfg(test)] mod x;` by its parent: test code
         sites = scanned.scans[path].sites
         module = modules.module_path(path) if modules is not None else None
+        target = modules.target_kind(path) if modules is not None else None
         for site, ordinal in zip(sites, ordinals([s.pattern for s in sites]), strict=True):
-            contexts.append(site_context(repo, sha, site, ordinal, aliases, module))
+            contexts.append(site_context(repo, sha, site, ordinal, aliases, module, target))
     return contexts
 
 

@@ -36,6 +36,7 @@ class SiteContext:
     content_hash: str
     reach: Reach | None = None  # caller paths and condition sources, when an index was built
     module: str | None = None  # `risingwave_meta::stream`: what the build manifests call the file
+    target: str | None = None  # the kind of target the file is built in (`build`: a build script)
 
 
 PANIC_KINDS = {"panic", "unreachable", "todo", "unimplemented", "assert", "expect"}
@@ -240,10 +241,17 @@ def ordinals(patterns: Sequence[str]) -> list[int]:
 
 
 def site_context(
-    repo: str, sha: str, site: Site, ordinal: int, aliases: AliasTable, module: str | None = None
+    repo: str,
+    sha: str,
+    site: Site,
+    ordinal: int,
+    aliases: AliasTable,
+    module: str | None = None,
+    target: str | None = None,
 ) -> SiteContext:
-    """Everything about one site that a record or an analyzer needs (`module`: what the
-    build manifests call its file, when they say)."""
+    """Everything about one site that a record or an analyzer needs (`module`, `target`:
+    what the build manifests call its file and the kind of target it is built in, when
+    they say)."""
     pattern, window, start = site.pattern, site.window, site.window_start
     klass = error_class(site, aliases)
     return SiteContext(
@@ -259,4 +267,5 @@ def site_context(
         window_start=start,
         content_hash=content_hash(site.message, pattern, window),
         module=module,
+        target=target,
     )
