@@ -120,3 +120,29 @@ def test_a_feature_that_builds_test_support_gates_test_code() -> None:
         ),
     }
     assert messages(files) == {"src/real.rs": ["newest", "shipped"]}
+
+
+@pytest.mark.parametrize(
+    ("gate", "test"),
+    [
+        ("cfg(test)", True),
+        ("cfg(all(test, not(madsim)))", True),  # only tests compile it, whatever madsim is
+        ('cfg(any(test, feature = "test-utils"))', True),  # test support either way
+        ('cfg(any(test, feature = "fuzzing"))', True),
+        ("cfg(not(test))", False),
+        # risingwave: debug builds that are neither tests nor simulations compile it
+        ('cfg(all(debug_assertions, not(any(madsim, test, feature = "test"))))', False),
+        ('cfg(not(any(test, feature = "test")))', False),
+        ("cfg(any(test, debug_assertions))", False),  # any debug build
+        ("cfg(any(test, madsim))", False),  # a build with `--cfg madsim`
+        ('cfg(any(test, feature = "cli"))', False),
+        ("cfg(madsim)", False),
+        ("cfg(test, oops", False),  # does not parse: product code, as anything unknown
+    ],
+)
+def test_a_cfg_gate_is_test_code_only_when_no_build_but_a_test_compiles_it(
+    gate: str, test: bool
+) -> None:
+    source = f"#[{gate}]\npub fn gated() {{ panic!(\"gated\") }}\n" + PRODUCT
+    found = messages({"src/gate.rs": source})["src/gate.rs"]
+    assert ("gated" not in found) is test

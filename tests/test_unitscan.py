@@ -58,7 +58,7 @@ EDITS: list[tuple[str, Callable[[str], str]]] = [
         "a test attribute above a blank line",
         lambda s: s.replace("impl<T> Store\n", "#[cfg(test)]\n\nimpl<T> Store\n"),
     ),
-    ("a whole-file test attribute", lambda s: "#![cfg(any(test, feature = \"t\"))]\n" + s),
+    ("a whole-file test attribute", lambda s: "#![cfg(any(test, feature = \"test-utils\"))]\n" + s),
     ("a member removed", lambda s: s.replace("pub fn member_7(", "fn gone_7(").replace(
         'anyhow::bail!("member 7 refused while paused");', "return Ok(());"
     )),

@@ -43,7 +43,7 @@ from pipeline.languages.rust.testcode import (
 
 # Bump when a change here would change what a cached FileScan holds.
 EXTRACTOR_VERSION = (
-    "32"  # 32: a `cfg(feature = "test")` gate (a test-support feature by its name) is test code
+    "33"  # 33: a `cfg` is test code only when no build but a test compiles it (`testcode`)
 )
 
 LANGUAGE = Language(tree_sitter_rust.language())

@@ -22,13 +22,12 @@ _TEST_MOD = re.compile(
 )
 # `#[test]`, `#[tokio::test]`, `#[rstest]`, `#[cfg(test)]`, `#[cfg(all(test, feature = ".."))]`
 _TEST_ATTRIBUTE = re.compile(r"^(?:\w+::)*(?:test|rstest|test_case|quickcheck|proptest)\b")
-# `test`, or a feature that by its name builds test support (rustup's `feature = "test"`)
-_TEST_ATOM = (
-    r"(?:test|feature\s*=\s*\"(?:test|tests|testing|test[-_]utils?|test[-_]support|"
-    r"test[-_]helpers)\")"
+# A feature whose name says it builds test support (rustup's `feature = "test"`, `fuzzing`)
+_TEST_FEATURE = re.compile(
+    r"test|tests|testing|test[-_]utils?|test[-_]support|test[-_]helpers|fuzz|fuzzing"
 )
-_CFG_TEST = re.compile(rf"^cfg\s*\((?:.*[(,\s])?{_TEST_ATOM}\s*[,)]")
-_CFG_NOT_TEST = re.compile(rf"not\s*\(\s*{_TEST_ATOM}\s*\)")
+_CFG_START = re.compile(r"^cfg\s*\(")
+_CFG_TOKEN = re.compile(r'\s*(?:([A-Za-z_][A-Za-z0-9_]*)|("(?:[^"\\]|\\.)*")|(.))', re.S)
 # Where an attribute cannot stand before a node: its siblings there are no attributes.
 _NO_ATTRIBUTES = {"token_tree", "arguments"}
 
@@ -101,12 +100,74 @@ def test_module_paths(declarations: Iterable[tuple[str, tuple[str, ...]]]) -> tu
     return tuple(prefixes)
 
 
+@functools.lru_cache(maxsize=4096)
 def is_test_attribute(text: str) -> bool:
-    """Whether the inside of `#[...]` marks test-only code."""
+    """Whether the inside of `#[...]` marks test-only code.
+
+    A `cfg(..)` is test-only when it is false in every build that is not a test: its
+    predicate evaluated with `test` and the test-support features false and every other
+    option unknown (three-valued: `all` is false if any part is, `any` only if all are).
+    So `all(test, not(madsim))` and `any(test, feature = "test-utils")` are test code;
+    `not(any(madsim, test))` (risingwave's `all(debug_assertions, not(any(madsim, test,
+    ..)))`) and `any(test, debug_assertions)` are compiled in some product build: product
+    code. A predicate that does not parse counts as product code."""
     text = text.strip()
-    if _CFG_TEST.match(text):
-        return not _CFG_NOT_TEST.search(text)
+    if _CFG_START.match(text):
+        return _cfg_value(text) is False
     return bool(_TEST_ATTRIBUTE.match(text))
+
+
+def _cfg_value(text: str) -> bool | None:
+    """`cfg(P)`'s value in a build that is not a test: False, True, or None (unknown)."""
+    tokens = _cfg_tokens(text)
+    if tokens is None:
+        return None
+    try:
+        value, at = _predicate(tokens, 2)  # after `cfg` `(`
+    except IndexError:
+        return None
+    return value if tokens[at:] in ([")"], [",", ")"]) else None
+
+
+def _cfg_tokens(text: str) -> list[str] | None:
+    tokens: list[str] = []
+    at = 0
+    while at < len(text):
+        match = _CFG_TOKEN.match(text, at)
+        if match is None:  # trailing blanks
+            break
+        at = match.end()
+        token = match.group(0).strip()
+        if token:
+            tokens.append(token)
+    return tokens if len(tokens) >= 3 and tokens[1] == "(" else None
+
+
+def _predicate(tokens: list[str], at: int) -> tuple[bool | None, int]:
+    """The predicate starting at `tokens[at]`: its value and the index after it."""
+    name = tokens[at]
+    if name in ("all", "any", "not") and tokens[at + 1] == "(":
+        values: list[bool | None] = []
+        at += 2
+        while tokens[at] != ")":
+            value, at = _predicate(tokens, at)
+            values.append(value)
+            if tokens[at] == ",":
+                at += 1
+        at += 1
+        if name == "not":
+            return (None if values[0] is None else not values[0]) if len(values) == 1 else None, at
+        if name == "all":
+            return (False if False in values else True if all(values) else None), at
+        return (True if True in values else False if all(v is False for v in values) else None), at
+    if not (name[:1].isalpha() or name[:1] == "_"):
+        raise IndexError(name)  # not an option: the predicate does not parse
+    if tokens[at + 1] == "=":
+        option = tokens[at + 2]
+        if name == "feature" and _TEST_FEATURE.fullmatch(option.strip('"')):
+            return False, at + 3
+        return None, at + 3
+    return (False if name == "test" else None), at + 1
 
 
 def is_test_code(node: Node) -> bool:
