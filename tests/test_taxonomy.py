@@ -114,6 +114,18 @@ def taxonomy_text(*extra: str, keywords: str = "[]") -> str:
         (taxonomy_text(keywords='["a*b"]'), "keyword"),
         (taxonomy_text(keywords='["..."]'), "keyword"),
         (taxonomy_text(keywords='"not a list"'), "keywords"),
+        (
+            taxonomy_text(
+                VALID_CLASS.format(slug="x", keywords="[]") + 'condition_keywords = "s"\n'
+            ),
+            "condition_keywords",
+        ),
+        (
+            taxonomy_text(
+                VALID_CLASS.format(slug="x", keywords="[]") + 'condition_keywords = ["A"]\n'
+            ),
+            "keyword",
+        ),
         (VALID_CLASS.format(slug="not-found", keywords="[]"), "needs the classes"),
     ],
 )
@@ -238,6 +250,24 @@ def test_classify(message: str, kind: str, expected: str) -> None:
         ("cannot do this now", "bail", ["Err(e) if e.is_timeout()"], [], "timeout"),
         ("table not found", "bail", ["self.state.is_paused()"], [], "not-found"),
         ("cannot do this now", "bail", ["x > 3"], [], "operation-failed"),
+        # "status" is a state in a check (`self.status`), an HTTP or exit status in a message
+        (
+            "cannot do this now",
+            "bail",
+            ["self.status != Status::Running"],
+            [],
+            "invalid-state-transition",
+        ),
+        (
+            "http request returned an unsuccessful status code: {0}",
+            "bail",
+            [],
+            [],
+            "operation-failed",
+        ),
+        # a bare "token" is no parse error: an auth, security or jobserver token
+        ("failed to acquire jobserver token", "bail", [], [], "operation-failed"),
+        ("unexpected token `{}`", "bail", [], [], "parse-error"),
         # a panic with a silent message stays a broken invariant, whatever led to it
         ("boom", "panic", ["self.state.is_paused()"], [], "internal-invariant"),
         # error codes, variants and constructors count like the message

@@ -143,6 +143,6 @@ def test_a_feature_that_builds_test_support_gates_test_code() -> None:
 def test_a_cfg_gate_is_test_code_only_when_no_build_but_a_test_compiles_it(
     gate: str, test: bool
 ) -> None:
-    source = f"#[{gate}]\npub fn gated() {{ panic!(\"gated\") }}\n" + PRODUCT
+    source = f'#[{gate}]\npub fn gated() {{ panic!("gated") }}\n' + PRODUCT
     found = messages({"src/gate.rs": source})["src/gate.rs"]
     assert ("gated" not in found) is test

@@ -36,7 +36,7 @@ from pipeline.core.model import Condition, Explanation, HandlingStrategy, Site
 from pipeline.core.reach import Reach
 
 # Bump when the wording changes, so that reused explanations are rewritten.
-STATIC_VERSION = "static-17"
+STATIC_VERSION = "static-18"
 
 _STRATEGY_BY_CLASS: dict[str, HandlingStrategy] = {
     "configuration-error": "configuration",

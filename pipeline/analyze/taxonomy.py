@@ -20,7 +20,7 @@ import functools
 import re
 import tomllib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Literal
 
@@ -64,6 +64,16 @@ class FailureClass:
     # Keywords that name what the message is about, not how it failed ("version", "path",
     # "column"): they add to a class's score, but a class no other keyword hits is not chosen.
     topics: frozenset[str] = frozenset()
+    # Keywords read in the conditions alone: `self.status` in a check is the state it
+    # keeps; "status" in a message is mostly an HTTP or exit status, which says nothing.
+    condition_keywords: tuple[str, ...] = ()
+
+    @property
+    def condition_class(self) -> FailureClass:
+        """This class as it scores conditions: its keywords and its condition keywords."""
+        if not self.condition_keywords:
+            return self
+        return replace(self, keywords=self.keywords + self.condition_keywords)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,12 +137,13 @@ def _failure_class(table: object) -> FailureClass:
         raise ValueError(f"taxonomy: class {slug!r} has no description")
     if not isinstance(keywords, list) or not all(isinstance(k, str) for k in keywords):
         raise ValueError(f"taxonomy: class {slug!r}: keywords must be a list of strings")
-    normalised = []
-    for keyword in keywords:
-        words = _words(keyword, keep_star=True)
-        if keyword != keyword.lower() or not _KEYWORD.fullmatch(words):
-            raise ValueError(f"taxonomy: class {slug!r}: bad keyword {keyword!r}")
-        normalised.append(words)
+    condition_keywords = table.get("condition_keywords", [])
+    if not isinstance(condition_keywords, list) or not all(
+        isinstance(k, str) for k in condition_keywords
+    ):
+        raise ValueError(f"taxonomy: class {slug!r}: condition_keywords must be strings")
+    normalised = [_keyword(slug, keyword) for keyword in keywords]
+    in_conditions = [_keyword(slug, keyword) for keyword in condition_keywords]
     topics = table.get("topics", [])
     if not isinstance(topics, list) or not all(t in keywords for t in topics):
         raise ValueError(f"taxonomy: class {slug!r}: topics must be some of its keywords")
@@ -142,7 +153,15 @@ def _failure_class(table: object) -> FailureClass:
         " ".join(description.split()),
         tuple(normalised),
         frozenset(_words(t, keep_star=True) for t in topics),
+        tuple(in_conditions),
     )
+
+
+def _keyword(slug: str, keyword: str) -> str:
+    words = _words(keyword, keep_star=True)
+    if keyword != keyword.lower() or not _KEYWORD.fullmatch(words):
+        raise ValueError(f"taxonomy: class {slug!r}: bad keyword {keyword!r}")
+    return words
 
 
 def _words(text: str, *, keep_star: bool = False) -> str:
@@ -238,7 +257,9 @@ def classify_explained(
     found = _best([_words(prose), *(_words(name) for name in names)], classes)
     if found is not None:
         return found
-    found = _best([_words(condition) for condition in conditions], classes)
+    found = _best(
+        [_words(condition) for condition in conditions], [c.condition_class for c in classes]
+    )
     if found is not None:
         return Classification(found.slug, "conditions", found.hits)
     return Classification(FALLBACK, "fallback")
