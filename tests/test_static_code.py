@@ -721,3 +721,34 @@ def test_each_printed_value_is_named_by_the_argument_that_prints_it() -> None:
         "`{:?}` from `self.target()`, `{0}` from `t`, "
         "`{kind}` from `job.kind_of_the_job_with_a_very_long_na…`, `{id}`, `{}` from `t`"
     )
+
+
+def test_a_parameter_is_read_by_its_name_not_by_a_method_or_field_of_that_name() -> None:
+    """cargo's `to_real_manifest(.., source_id, ..)` read "depends on what is passed
+    (`source_id`)" from `prev != Some(dep.source_id())`, a method of another value."""
+    source = """\
+fn to_manifest(deps: &[Dep], source_id: SourceId, values: &Values) -> anyhow::Result<()> {
+    for dep in deps {
+        if dep.source_id() != self.source_id && self.values.is_some() {
+            anyhow::bail!("dependency has a different source");
+        }
+    }
+    Ok(())
+}
+
+fn check(source_id: SourceId, name: &str) -> anyhow::Result<()> {
+    if !source_id.is_path() && name != "source_id" {
+        anyhow::bail!("only path sources are accepted");
+    }
+    Ok(())
+}
+"""
+    scan = find_sites("src/m.rs", source.encode())
+    contexts = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/m.rs": scan}))
+    advice = {c.site.message: " ".join(explain(c).solutions) for c in contexts}
+    # `deps` is read (the loop walks it); `source_id` and `values` are not
+    assert "(`deps`): pass values" in advice["dependency has a different source"]
+    assert (
+        "(`source_id`, `name`): pass values the check accepts"
+        in (advice["only path sources are accepted"])
+    )

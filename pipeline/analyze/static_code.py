@@ -7,6 +7,7 @@ the record requires, falls back to the statement alone, then to comments).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -242,8 +243,19 @@ def inputs_read(call: str | None, conditions: Sequence[Condition]) -> list[str]:
     if not call or "(" not in call:
         return []
     params = [p.strip() for p in call.split("(", 1)[1].rsplit(")", 1)[0].split(",") if p.strip()]
-    used = [p for p in params if any(re.search(rf"\b{re.escape(p)}\b", c.text) for c in conditions)]
+    texts = [_STRING_LITERAL.sub('""', c.text) for c in conditions]
+    used = [p for p in params if any(_read_as_value(p).search(text) for text in texts)]
     return [f"`{p}`" for p in used]
+
+
+_STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+@functools.lru_cache(maxsize=1024)
+def _read_as_value(name: str) -> re.Pattern[str]:
+    """`name` read as a variable: not a field or method of something else (`dep.source_id()`
+    reads no parameter `source_id`), nor a path segment, fn or macro called by that name."""
+    return re.compile(rf"(?<![\w.])(?<!::){re.escape(name)}\b(?!\s*\(|!(?!=)|::)")
 
 
 def example_fix(context: SiteContext, check: str | None, *, guard: bool = False) -> str:
