@@ -887,6 +887,12 @@ def test_a_built_variant_is_named_in_the_static_text_and_the_page(tmp_path: Path
         " src/store.rs:7, reached from"
         " `kv` (fn main): `main` -> `put`."
     )
+    # the fn that builds it, instead of "find the operation that returned it in your logs"
+    assert record["solutions"][-1] == (
+        f"The code that returns this error decides when: at commit {sha[:10]}, `put` builds"
+        " `StoreError::Full` (src/store.rs:7): the conditions on its way there say which input"
+        " or state returns it; meet them, or handle this error where it is returned."
+    )
     section = reach_section(out, site, record)
     assert "The message belongs to <code>StoreError::Full</code>" in section
     assert (

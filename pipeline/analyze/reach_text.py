@@ -40,16 +40,24 @@ def commit_label(sha: str) -> str:
 def undated(text: str) -> str:
     """`text` with the commits its sentences name left out: an explanation kept since an
     earlier commit and one written today compare equal when only their dates differ."""
-    return _DATED.sub("At commit", text)
+    return _DATED.sub(r"\1 commit", text)
 
 
-_DATED = re.compile(r"\bAt commit [0-9a-f]{10}\b")
+_DATED = re.compile(r"\b([Aa]t) commit [0-9a-f]{10}\b")
 
 
 def undated_record(record: Mapping[str, Any]) -> dict[str, Any]:
     """A record (as JSON) with the commits its reach sentences name left out (`undated`): an
     explanation kept for unchanged content names the commit it was written at."""
-    return {k: undated(v) if isinstance(v, str) else v for k, v in record.items()}
+    return {k: _undated_value(v) for k, v in record.items()}
+
+
+def _undated_value(value: Any) -> Any:
+    if isinstance(value, str):
+        return undated(value)
+    if isinstance(value, list):  # `solutions`: a builder's sentence is dated too
+        return [undated(v) if isinstance(v, str) else v for v in value]
+    return value
 
 
 def trigger_sentence(reach: Reach | None, sha: str) -> str | None:
@@ -91,6 +99,24 @@ def _built_sentence(built: str, builders: int, best: CallerPath) -> str:
     if best.entry_label:
         return f"{head}, reached from {best.entry_label}: {path_text(best)}."
     return f"{head}, called through {path_text(best)} ({no_entry_note(best)})."
+
+
+def builders_solution(reach: Reach | None, sha: str) -> str | None:
+    """For an `#[error]` variant that the index finds built: which fn builds it, where, at
+    `sha` (None when nothing builds it that the index knows)."""
+    if reach is None or not reach.built or not reach.paths:
+        return None
+    last = reach.paths[0].hops[-1]
+    where = f" ({last.file_path}:{last.call_line})" if last.call_line else f" ({last.file_path})"
+    who = (
+        f"`{last.name}` builds `{reach.built}`{where}"
+        if reach.callers <= 1
+        else f"{reach.callers} functions build `{reach.built}`, among them `{last.name}`{where}"
+    )
+    return (
+        f"{commit_label(sha).lower()}, {who}: the conditions on its way there say which "
+        "input or state returns it; meet them, or handle this error where it is returned."
+    )
 
 
 def situation_sentence(reach: Reach | None, sha: str) -> str | None:

@@ -11,8 +11,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Literal
 
 from pipeline.analyze import Analysis, SiteContext
-from pipeline.analyze.reach_text import situation_sentence, trigger_sentence
-from pipeline.analyze.static_advice import doc_summary, is_guard, prevention, solutions
+from pipeline.analyze.reach_text import builders_solution, situation_sentence, trigger_sentence
+from pipeline.analyze.static_advice import (
+    RETURNED_LEAD,
+    doc_summary,
+    is_guard,
+    prevention,
+    solutions,
+)
 from pipeline.analyze.static_code import (
     example_fix,
     failure_worded,
@@ -103,12 +109,17 @@ def with_reach(apart: Explanation, reach: Reach | None, sha: str) -> Explanation
     """An explanation of `explain_apart` with the index's sentences added (issue 10), dated:
     they hold at `sha` (`reach_text`)."""
     trigger, situation = trigger_sentence(reach, sha), situation_sentence(reach, sha)
-    if not trigger and not situation:
+    built = builders_solution(reach, sha)
+    if not trigger and not situation and not built:
         return apart
+    fixes = apart.solutions
+    if built:  # the builders the index found, instead of "find it in your logs"
+        fixes = [RETURNED_LEAD + built if s.startswith(RETURNED_LEAD) else s for s in fixes]
     return apart.model_copy(
         update={
             "triggerScenarios": _with(apart.triggerScenarios, trigger),
             "commonSituations": _with(apart.commonSituations, situation),
+            "solutions": fixes,
         }
     )
 

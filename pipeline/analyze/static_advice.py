@@ -170,6 +170,12 @@ _REFUSALS = frozenset(
 )  # fmt: skip
 
 
+# An `#[error]` variant's solution opens so: the code that builds it decides when it is
+# returned. Its reach, where the index finds the builders, names them instead of the logs
+# (`reach_text.builders_solution`).
+RETURNED_LEAD = "The code that returns this error decides when: "
+
+
 def solutions(
     context: SiteContext, check: str | None, failure_class: str | None = None
 ) -> list[str]:
@@ -249,8 +255,8 @@ def solutions(
         out.append(f"The code goes on only when `{check_test(check)}`.")
     if site.kind == "error_attr":
         out.append(
-            f"The code that returns this error decides when: find the operation that returned "
-            f"{where(site)} in your logs or call chain."
+            f"{RETURNED_LEAD}find the operation that returned {where(site)} in your logs or "
+            "call chain."
         )
     if not out:
         out.append(f"Find out what {where(site)} was doing: the error text names the failed step.")
