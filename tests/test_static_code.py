@@ -752,3 +752,15 @@ fn check(source_id: SourceId, name: &str) -> anyhow::Result<()> {
         "(`source_id`, `name`): pass values the check accepts"
         in (advice["only path sources are accepted"])
     )
+
+
+def test_an_impl_for_a_reference_names_the_type_it_refers_to() -> None:
+    """nushell's `impl GetSpan for &'a StateWorkingSet<'a>` read as `'a StateWorkingSet` in
+    paths and `&EngineState::get_span` in the text."""
+    from pipeline.analyze.static_code import impl_type
+    from pipeline.languages.rust.index_items import base_name
+
+    for impl in ("GetSpan for &'a StateWorkingSet<'a>", "GetSpan for &EngineState",
+                 "X for &mut StateWorkingSet", "StateWorkingSet<'a>"):  # fmt: skip
+        assert impl_type(impl) in ("StateWorkingSet", "EngineState")
+        assert base_name(impl.rpartition(" for ")[2]) == impl_type(impl)

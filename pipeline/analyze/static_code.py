@@ -51,8 +51,12 @@ def wraps_an_error(site: Site) -> bool:
 def impl_type(impl: str) -> str:
     """An impl as a reader names its methods' owner: `RegistryData for HttpRegistry<'gctx>`
     -> `HttpRegistry` (as the caller paths name it), `Map<K, V>` -> `Map`."""
-    written = impl.rpartition(" for ")[2].strip()
+    written = _REFERENCE.sub("", impl.rpartition(" for ")[2].strip())
     return written.split("<", 1)[0].rstrip() or written
+
+
+# What an impl's type is reached through, not its name: `impl GetSpan for &'a StateWorkingSet`
+_REFERENCE = re.compile(r"^(?:&\s*(?:'\w+\s+)?(?:mut\s+)?|dyn\s+)+")
 
 
 # A placeholder that prints the error underneath, not a value: by its name, or the last one

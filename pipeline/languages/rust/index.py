@@ -55,8 +55,9 @@ _TEST_DIRECTORY = re.compile(
 # Bump when `index_file` may answer differently for the same bytes, or the cache stores it
 # otherwise: it keys the index cache (23: marshal, not JSON; 24: a fn's every attribute;
 # 25: a fn passed by path as an argument is a call; 26: a `cfg(feature = "test")` gate is
-# test code; 27: a `cfg` is test code only when no build but a test compiles it).
-INDEX_VERSION = "27"
+# test code; 27: a `cfg` is test code only when no build but a test compiles it; 28: an
+# impl for `&'a T` is `T`'s).
+INDEX_VERSION = "28"
 
 _KEYWORDS = frozenset(
     [

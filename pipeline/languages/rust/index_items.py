@@ -12,6 +12,7 @@ from pipeline.languages.rust.testcode import is_test_attribute
 ARG_CHARS = 40
 _KEPT_ATTRIBUTE = re.compile(r"^(?:derive|command|clap|get|post|put|delete|patch|head)\b")
 _GENERIC = re.compile(r"<.*>", re.S)
+_LIFETIME = re.compile(r"^'\w+\s+")
 
 
 def text_of(node: Node | None) -> str:
@@ -27,6 +28,7 @@ def base_name(type_text: str) -> str:
     """`&mut risingwave::Foo<T>` -> `Foo`; `Arc<Foo>` -> `Arc` (see `callgraph.inner_type`)."""
     text = _GENERIC.sub("", type_text).strip()
     text = text.lstrip("&").replace("mut ", "").replace("dyn ", "").strip()
+    text = _LIFETIME.sub("", text)  # `&'a StateWorkingSet<'a>` -> `StateWorkingSet`
     return text.rsplit("::", 1)[-1].strip()
 
 
