@@ -764,3 +764,24 @@ def test_an_impl_for_a_reference_names_the_type_it_refers_to() -> None:
                  "X for &mut StateWorkingSet", "StateWorkingSet<'a>"):  # fmt: skip
         assert impl_type(impl) in ("StateWorkingSet", "EngineState")
         assert base_name(impl.rpartition(" for ")[2]) == impl_type(impl)
+
+
+def test_a_context_on_an_empty_option_has_no_cause_to_read() -> None:
+    """`.context()` on a `None` adds no `Caused by:` line: not promised where the standard
+    call that makes the receiver gives an `Option`; said with "if it has any" elsewhere
+    (helix's `doc.path().map(..)` is an `Option` the text cannot tell)."""
+    source = """\
+fn run(path: &Path, name: &str) -> anyhow::Result<()> {
+    let dir = path.parent().context("a path with no parent")?;
+    let doc = open(name).map(ToOwned::to_owned).context("no document by that name")?;
+    Ok(())
+}
+"""
+    scan = find_sites("src/c.rs", source.encode())
+    contexts = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/c.rs": scan}))
+    advice = {c.site.message: " ".join(explain(c).solutions) for c in contexts}
+    assert "Caused by" not in advice["a path with no parent"]
+    assert (
+        "Read the `Caused by:` lines under this message, if it has any"
+        in (advice["no document by that name"])
+    )

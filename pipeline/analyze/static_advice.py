@@ -23,6 +23,7 @@ from pipeline.analyze.static_code import (
     caller_can_test,
     cause_slot,
     check_test,
+    empty_option,
     failure_worded,
     fatal_failure,
     in_build_script,
@@ -216,9 +217,10 @@ def solutions(
         return [*out, _assumption(context), _REPORT_UNLESS_ADVISED if out else _REPORT]
     if facts.help and not (told and facts.help in told):  # the authors' words come first
         out.append(f'Its authors\' help for this error: "{facts.help}"')
-    if site.kind == "context":
+    if site.kind == "context" and not empty_option(facts.receiver):
         out.append(
-            "Read the `Caused by:` lines under this message: they name the error that failed."
+            "Read the `Caused by:` lines under this message, if it has any: they name the "
+            "error that failed (a `.context()` on an `Option` that was `None` adds none)."
         )
     cause = cause_slot(site)
     if cause is not None:

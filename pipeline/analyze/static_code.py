@@ -242,6 +242,27 @@ def refused_inputs(context: SiteContext, check: str | None) -> list[str]:
     return inputs_read(site.facts.call, site.facts.conditions)
 
 
+# Calls of the standard library that give an `Option`, whatever they are called on (`get`,
+# `find`, `to_str`, `strip_prefix` are left out: some types' own return a `Result`), and the
+# adapters that keep an `Option` one (`.map(..)`, `.cloned()`).
+_OPTION_CALLS = (
+    "ok|first|last|next|next_back|pop|pop_front|pop_back|parent|file_name|file_stem|"
+    "extension|checked_add|checked_sub|checked_mul|checked_div|checked_rem|position|"
+    "rposition|max|min|max_by_key|min_by_key|nth|peek"
+)
+_KEEPS_OPTION = "map|and_then|filter|cloned|copied|as_ref|as_deref|as_mut|flatten|or_else|or"
+_OPTION_RECEIVER = re.compile(
+    rf"\.\s*(?:{_OPTION_CALLS})\s*\([^()]*\)(?:\s*\.\s*(?:{_KEEPS_OPTION})\s*\((?:[^()]|\([^()]*\))*\))*\s*$"
+)
+
+
+def empty_option(receiver: str | None) -> bool:
+    """Whether a `.context()`'s receiver is an `Option` by the standard call that makes it
+    (`path.parent()`, `iter.next()`, `x.ok()`, then `.map(..)`...): when it was `None`, the
+    error has no cause under it."""
+    return bool(receiver) and _OPTION_RECEIVER.search(receiver or "") is not None
+
+
 def inputs_read(call: str | None, conditions: Sequence[Condition]) -> list[str]:
     """The fn's parameters the conditions read: what a caller controls."""
     if not call or "(" not in call:
