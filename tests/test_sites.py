@@ -45,6 +45,11 @@ EXPECTED: dict[str, list[tuple[int, str, str, str, str | None]]] = {
         (4, "assert", "debug_assert_ne", "a is seven", None),
         # `assert!(b < 100)` and `assert_eq!(a, b)` carry no message
     ],
+    "display.rs": [
+        (11, "display", "write", "setting `{key}` is missing", None),
+        (13, "display", "writeln", "value {} is out of range", None),
+        # line 14 continues the message of line 13; `Version` is no error type
+    ],
     "error_attr.rs": [
         (7, "error_attr", "error", "catalog id not found: {kind} {id}", None),
         (9, "error_attr", "error", "duplicate name {0:?}", None),

@@ -8,6 +8,7 @@ taxonomy; where the tree says nothing, the text says so instead of guessing.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import Literal
 
 from pipeline.analyze import Analysis, SiteContext
@@ -40,6 +41,7 @@ from pipeline.analyze.taxonomy import (
 )
 from pipeline.core.model import Condition, Explanation, HandlingStrategy, Site
 from pipeline.core.reach import Reach
+from pipeline.core.sitetypes import TEXT_KINDS
 
 # Bump when the wording changes, so that reused explanations are rewritten.
 STATIC_VERSION = "static-18"
@@ -73,6 +75,7 @@ _VERB = {
     "context": "adds this context to an error from a call that failed",
     "constructor": "returns an error built by",
     "error_attr": "formats this variant with `#[error(..)]`",
+    "display": "formats this variant in its `Display` impl",
 }
 
 
@@ -126,6 +129,11 @@ def with_reach(apart: Explanation, reach: Reach | None, sha: str) -> Explanation
 
 def explain_apart(context: SiteContext) -> Explanation:
     """The static explanation of one site but what its reach adds: nothing else reads it."""
+    if context.site.kind in TEXT_KINDS and context.site.facts.conditions:
+        # a `Display` impl's `match self` says which variant it writes, not when the error
+        # occurs: the code that builds the value decides that (its reach says where)
+        site = context.site
+        context = replace(context, site=replace(site, facts=replace(site.facts, conditions=())))
     site = context.site
     conditions = list(site.facts.conditions)
     facts = site.facts
@@ -178,13 +186,14 @@ def _documentation(context: SiteContext, failure_class: str) -> str:
     site = context.site
     facts = site.facts
     title = load_taxonomy()[failure_class].title
-    if site.kind == "error_attr":
+    if site.kind in TEXT_KINDS:
         owner = (
             f"`{facts.enclosing_type}::{facts.variant}`"
             if facts.variant
             else f"`{facts.enclosing_type}`"
         )
-        text = f'{owner} is an error type whose message (`#[error(..)]`) reads "{site.message}".'
+        source = "`#[error(..)]`" if site.kind == "error_attr" else "its `Display` impl"
+        text = f'{owner} is an error type whose message ({source}) reads "{site.message}".'
         if facts.type_doc:
             text += f' Its doc comment says: "{doc_summary(facts.type_doc)}"'
         return text + f" Class: {title}."
@@ -213,13 +222,16 @@ def _documentation(context: SiteContext, failure_class: str) -> str:
 
 def _trigger(site: Site, conditions: Sequence[Condition]) -> str:
     place = where(site)
-    if site.kind == "error_attr":
+    if site.kind in TEXT_KINDS:
         facts = site.facts
         owner = "::".join(p for p in (facts.enclosing_type, facts.variant) if p)
+        only = (
+            "attribute only defines" if site.kind == "error_attr" else "`Display` impl only writes"
+        )
         return (
             f"Whenever a `{owner}` value is formatted with `Display`: returned to a caller who "
-            "prints it, logged, or wrapped as the cause of another error. The attribute only "
-            f"defines the text; the code that constructs `{owner}` decides when that happens."
+            f"prints it, logged, or wrapped as the cause of another error. The {only} the "
+            f"text; the code that constructs `{owner}` decides when that happens."
         )
     if not conditions:
         return (

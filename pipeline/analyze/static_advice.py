@@ -36,7 +36,7 @@ from pipeline.analyze.static_code import (
 )
 from pipeline.analyze.taxonomy import load_taxonomy
 from pipeline.core.model import Condition
-from pipeline.core.sitetypes import Site
+from pipeline.core.sitetypes import TEXT_KINDS, Site
 
 # Words of a condition that mark it as a guard nobody should be told to switch off: the
 # identifiers of the check, split at `_`, `.` and case (`auth_enabled`, `max_size`).
@@ -255,7 +255,7 @@ def solutions(
         )
     elif check is not None:
         out.append(f"The code goes on only when `{check_test(check)}`.")
-    if site.kind == "error_attr":
+    if site.kind in TEXT_KINDS:
         out.append(
             f"{RETURNED_LEAD}find the operation that returned {where(site)} in your logs or "
             "call chain."

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pipeline.analyze import SiteContext
 from pipeline.analyze.environment import environment_reads, unset_note
 from pipeline.core.model import Condition, Site
+from pipeline.core.sitetypes import TEXT_KINDS
 from pipeline.languages import language_of
 
 # a name a reader reads a value by; not a macro's (`matches!`: the bang right after it, not
@@ -338,7 +339,7 @@ def _nothing_to_show(site: Site) -> str:
     """A comment that promises no statement when none can be shown (a comment always parses;
     names and the file path hold no newline)."""
     facts = site.facts
-    if site.kind == "error_attr":
+    if site.kind in TEXT_KINDS:
         name = f"{facts.enclosing_type}::{facts.variant}" if facts.variant else facts.enclosing_type
         return (
             f"// `{name}` is declared in {site.file_path}; no statement here makes it: the "
@@ -354,7 +355,7 @@ def try_catch(context: SiteContext) -> str | None:
         return None
     language = language_of(site.file_path)
     subject = site.facts.call or "result"
-    if site.kind == "error_attr" and site.facts.enclosing_type:
+    if site.kind in TEXT_KINDS and site.facts.enclosing_type:
         owner = "::".join(p for p in (site.facts.enclosing_type, site.facts.variant) if p)
         code = _catch(subject, f"Err({owner} {{ .. }})", f"handle {_quoted(site.message)}")
         return code if language.parses_as_code(code) else None

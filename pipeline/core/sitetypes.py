@@ -21,10 +21,15 @@ SiteKind = Literal[
     "unimplemented",
     "assert",
     "error_attr",
+    "display",
     "expect",
     "context",
     "constructor",
 ]
+# The kinds that define an error's text without raising it: a thiserror `#[error(..)]`
+# attribute, a literal an error type's hand-written `Display` impl writes. The code that
+# builds the value decides when it occurs.
+TEXT_KINDS = frozenset(("error_attr", "display"))
 ErrorType = Literal["exception", "panic", "error_code"]
 Severity = Literal["critical", "error", "warning"]
 HandlingStrategy = Literal[

@@ -94,6 +94,11 @@ class Language(Protocol):
         """The pattern test of the innermost `let ... else` of the chain, if any."""
         ...
 
+    def display_variant(self, conditions: Sequence[str]) -> str | None:
+        """The variant an error type's `Display` text is written for, from the conditions'
+        texts of a `display` site (or of any site in such a `fmt`); None if none is named."""
+        ...
+
     def index_file(self, path: str, source: bytes) -> FileIndex:
         """Definitions, calls and imports of one file, for the repository index (pure)."""
         ...

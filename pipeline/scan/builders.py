@@ -17,6 +17,21 @@ def variant_builders(graph: CallGraph, path: str, line: int) -> tuple[str, dict[
     return ("::".join(variant), builders) if builders else None
 
 
+def named_builders(
+    graph: CallGraph, path: str, enum: str, variant: str
+) -> tuple[str, dict[int, int]] | None:
+    """`variant_builders` for a variant known by name (a `Display` impl's arm writes it):
+    `enum`'s, else that of the one enum of the site's crate that defines a variant so named
+    (`match self.kind` writes the kind's variants)."""
+    builders = _builders_of(graph, path, enum, variant)
+    if not builders:
+        crate = _crate(path)
+        owners = {d.owner for p, d in graph.definitions("variant", variant) if _crate(p) == crate}
+        if len(owners) == 1 and (owner := owners.pop()) is not None and owner != enum:
+            enum, builders = owner, _builders_of(graph, path, owner, variant)
+    return (f"{enum}::{variant}", builders) if builders else None
+
+
 def _variant_at(graph: CallGraph, path: str, line: int) -> tuple[str, str] | None:
     """`(Enum, Variant)` when `line` is an attribute of an enum's variant: the next
     definition of the file is a variant, of an enum whose span holds the line."""

@@ -11,7 +11,8 @@ from typing import NamedTuple
 
 from pipeline.core.index import Definition
 from pipeline.core.reach import PATH_DEPTH, CallerPath, Dependency, EntryKind, Hop, Reach
-from pipeline.scan.builders import variant_builders
+from pipeline.languages import language_of
+from pipeline.scan.builders import named_builders, variant_builders
 from pipeline.scan.callgraph import CallGraph, Edge
 from pipeline.scan.context import SiteContext, _crate
 from pipeline.scan.entrypoints import arm_entry
@@ -91,6 +92,16 @@ def site_reach(
     in no indexed fn and its error type has no conversion (an `#[error]` attribute)."""
     node_id = graph.enclosing(path, line)
     converted, status = conversion
+    if node_id is not None and _writes_display(graph, node_id):
+        # an error type's `Display::fmt`: no caller path leads to the text, the builders of
+        # the variant it writes do (as for an `#[error]` attribute)
+        owner = graph.nodes[node_id].definition.owner
+        variant = language_of(path).display_variant(conditions)
+        found = named_builders(graph, path, owner, variant) if owner and variant else None
+        built = _built_reach(graph, found) if found is not None else None
+        if built is not None:
+            return replace(built, conversion=converted, http_status=status)
+        return None if converted is None else Reach(conversion=converted, http_status=status)
     if node_id is None:
         built = built_reach(graph, path, line)
         if built is not None:
@@ -118,8 +129,18 @@ def built_reach(graph: CallGraph, path: str, line: int) -> Reach | None:
     caller paths down to the fns that build `Enum::Variant`, the last hop's `call_line`
     where it builds it. None when the site is no variant's or nothing builds it."""
     found = variant_builders(graph, path, line)
-    if found is None:
-        return None
+    return _built_reach(graph, found) if found is not None else None
+
+
+def _writes_display(graph: CallGraph, node_id: int) -> bool:
+    """Whether the fn is a `Display` impl's `fmt` (its `write!`s give an error's text)."""
+    definition = graph.nodes[node_id].definition
+    return definition.name == "fmt" and (definition.trait or "").endswith("Display")
+
+
+def _built_reach(graph: CallGraph, found: tuple[str, dict[int, int]]) -> Reach:
+    """The reach of a variant from its builders: paths down to them, the last hop's line
+    where it is built."""
     variant, builders = found
     paths = _walk(graph, sorted(builders), lone=True)
     where = {

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pipeline.core.reach import Reach
-from pipeline.core.sitetypes import ErrorType, Severity, Site, TypeAlias
+from pipeline.core.sitetypes import TEXT_KINDS, ErrorType, Severity, Site, TypeAlias
 from pipeline.scan.names import generic_parts
 
 
@@ -156,7 +156,7 @@ def error_class(site: Site, aliases: AliasTable) -> str | None:
     """The Rust error type of the site: the fn's return type, resolved, else the macro's."""
     if site.kind in PANIC_KINDS:
         return None
-    if site.kind == "error_attr":
+    if site.kind in TEXT_KINDS:
         return site.facts.enclosing_type
     resolved = _result_error(site.facts.return_type, site.file_path, aliases)
     if resolved is not None:
@@ -206,7 +206,7 @@ def alias_lookup(site: Site) -> str | None:
 
     What a carried-over record's error class depends on outside its own file.
     """
-    if site.kind in PANIC_KINDS or site.kind == "error_attr" or not site.facts.return_type:
+    if site.kind in PANIC_KINDS or site.kind in TEXT_KINDS or not site.facts.return_type:
         return None
     _, alias = _result_type(site.facts.return_type)
     return alias.rsplit("::", 1)[-1] if alias is not None else None

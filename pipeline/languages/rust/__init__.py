@@ -9,6 +9,7 @@ from pipeline.core.sitetypes import Condition, FileScan
 from pipeline.languages.rust import (
     cargo_targets,
     codecheck,
+    display,
     formats,
     index,
     logic,
@@ -79,6 +80,10 @@ class Rust:
     def type_guard(self, conditions: Sequence[Condition]) -> str | None:
         """`v.is_some()` or `matches!(v, P)` for the innermost `let ... else`."""
         return logic.type_guard(conditions)
+
+    def display_variant(self, conditions: Sequence[str]) -> str | None:
+        """The innermost arm of a `match` on `self` or a field of it (`display`)."""
+        return display.display_variant(conditions)
 
     def index_file(self, path: str, source: bytes) -> FileIndex:
         """The index of one `.rs` file (`index.index_file`); a file nested too deeply is refused."""

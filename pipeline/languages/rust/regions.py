@@ -37,6 +37,8 @@ _NEEDLES = (
     b"Error::",
     b"Status::",
     b"Code::",
+    b"write!",
+    b"writeln!",
 )
 _REACH = 4000  # how far after a needle its message literal may start (the `;` usually comes first)
 # Members of an `impl`/`mod`/`trait` block, at 4 spaces, cut like top-level items.

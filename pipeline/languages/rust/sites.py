@@ -11,7 +11,16 @@ from importlib import resources
 import tree_sitter_rust
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
-from pipeline.core.sitetypes import Condition, FileScan, Site, SiteKind, TypeAlias, placed
+from pipeline.core.sitetypes import (
+    TEXT_KINDS,
+    Condition,
+    FileScan,
+    Site,
+    SiteKind,
+    TypeAlias,
+    placed,
+)
+from pipeline.languages.rust.display import continues_a_message, display_owner, display_variant
 from pipeline.languages.rust.facts import CHECK_OPERANDS, check_text, site_facts
 from pipeline.languages.rust.formats import decode_rust_string, literal_segments, message_pattern
 from pipeline.languages.rust.macrotrees import MAX_DEPTH, macro_tree_sites
@@ -42,9 +51,7 @@ from pipeline.languages.rust.testcode import (
 )
 
 # Bump when a change here would change what a cached FileScan holds.
-EXTRACTOR_VERSION = (
-    "33"  # 33: a `cfg` is test code only when no build but a test compiles it (`testcode`)
-)
+EXTRACTOR_VERSION = "34"  # 34: an error type's `Display` impl writes sites (`display`)
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -65,6 +72,9 @@ MACRO_KINDS: dict[str, SiteKind] = {
     "debug_assert_eq": "assert",
     "debug_assert_ne": "assert",
 }
+# `write!(f, "..")`: the message follows the formatter; a site only in an error type's
+# `Display::fmt` (`display`).
+DISPLAY_MACROS = frozenset(("write", "writeln"))
 METHOD_KINDS: dict[str, SiteKind] = {
     "expect": "expect",
     "expect_err": "expect",
@@ -230,6 +240,8 @@ def _site(
 def _macro_site(node: Node, captures: dict[str, list[Node]], file: SourceFile) -> Site | None:
     name = node_text(captures["macro.name"][0])
     arguments = split_token_tree(captures["macro.args"][0])
+    if name in DISPLAY_MACROS:
+        return _display_site(node, name, arguments, file)
     index = CHECK_OPERANDS.get(name, 0)  # the message follows the check's operands
     if len(arguments) <= index:
         return None
@@ -257,6 +269,31 @@ def _macro_site(node: Node, captures: dict[str, list[Node]], file: SourceFile) -
     check = check_text(name, [join_tokens(tokens) for tokens in arguments[:index]])
     failed = Condition("check_failed", check, site.line)
     return replace(site, facts=replace(site.facts, conditions=(*site.facts.conditions, failed)))
+
+
+def _display_site(
+    node: Node, name: str, arguments: list[list[Node]], file: SourceFile
+) -> Site | None:
+    """`write!(f, "..", args)` in an error type's `Display::fmt` (`display`): the text of
+    the variant the arm around it matches, as an `#[error(..)]` attribute would give it."""
+    owner = display_owner(node, file.source)
+    if owner is None or len(arguments) < 2 or continues_a_message(node):
+        return None
+    message = token_message(arguments[1], is_format=True)
+    if message is None:
+        return None
+    extra = tuple(join_tokens(tokens) for tokens in arguments[2:])
+    if extra and not message.args:
+        message = Message(message.text, message.is_format, extra)
+    site = _make_site("display", node, file, message, name)
+    if site is None:
+        return None
+    # the type's own variant only (`match self`): `match self.kind` writes another enum's
+    variant = display_variant((c.text for c in site.facts.conditions), fields=False)
+    facts = replace(
+        site.facts, enclosing_type=owner, variant=variant, enclosing_fn=None, enclosing_impl=None
+    )
+    return replace(site, facts=facts)
 
 
 def _attr_site(node: Node, captures: dict[str, list[Node]], file: SourceFile) -> Site | None:
@@ -362,16 +399,12 @@ def _make_site(
     facts = replace(
         facts,
         return_type=return_type,
-        snippet=statement_snippet(node) if kind != "error_attr" else None,
+        snippet=statement_snippet(node) if kind not in TEXT_KINDS else None,
         call=enclosing_call(node),
         item=initializer_item(node),
         help=attached_help(node),
     )
-    if (
-        kind == "error_attr"
-        and error_code is None
-        and (facts.enclosing_type or "").endswith("Code")
-    ):
+    if kind in TEXT_KINDS and error_code is None and (facts.enclosing_type or "").endswith("Code"):
         error_code = facts.variant
     if error_code is None:
         error_code = _code_in_message(message.text)

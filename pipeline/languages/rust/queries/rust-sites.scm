@@ -1,5 +1,6 @@
 ; Error sites in Rust. One pass per file; capture names map to site kinds:
-;   @macro.*  error and panic macros (bare or path-qualified), filtered by name in sites.py
+;   @macro.*  error and panic macros (bare or path-qualified), filtered by name in sites.py;
+;             `write!`/`writeln!` only in an error type's `Display` impl (sites.display_owner)
 ;   @attr.*   thiserror-style #[error("...")] attributes
 ;   @method.* .expect("...") / .context("...") / .with_context(|| format!(...))
 ;   @ctor.*   error constructors that carry a literal message
@@ -14,7 +15,7 @@
   (#any-of? @macro.name
     "bail" "anyhow" "ensure" "format_err" "eyre" "panic" "unreachable" "todo"
     "unimplemented" "assert" "assert_eq" "assert_ne" "debug_assert" "debug_assert_eq"
-    "debug_assert_ne")) @macro
+    "debug_assert_ne" "write" "writeln")) @macro
 
 (attribute_item
   (attribute

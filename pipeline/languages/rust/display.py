@@ -1,0 +1,127 @@
+"""An error type's hand-written `Display` impl: the literals its `fmt` writes are the text
+of its errors, as thiserror's `#[error(..)]` attributes are (site kind `display`).
+
+```rust
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Self::UnknownRecipe { name } => write!(f, "justfile does not contain recipe `{name}`"),
+```
+
+A `Display` impl is one of `Display` or of a trait named so (just's `ColorDisplay`, whose
+`fmt` takes a color too). A type is an error type by its name (`..Error`, `..Err`) or by an `impl Error for T` in
+the same file; a `Display` impl of any other type writes no error. The variant is the
+pattern of the innermost arm of a `match` on `self` around the `write!`. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from tree_sitter import Node
+
+# `Display`, `fmt::Display`, and a crate's own display trait (just's `ColorDisplay`)
+_DISPLAY = re.compile(r"^(?:(?:::)?\w+::)*\w*Display$")
+_ERROR_NAME = re.compile(r"(?:Error|Err)$")
+_GENERICS = re.compile(r"<.*>", re.S)
+# `match self: Self::UnknownRecipe { name } =>`, `match *self: Error::Io(..) =>`, `match &self: V =>`;
+# a field of it too (`match &*self.kind: ..`, just's `CompileError` writes its kind's variants)
+_SELF_ARM = re.compile(
+    r"^match\s+[&*\s]*self(?P<field>(?:\.\w+)*)\s*:\s*(?P<pattern>.+?)\s*=>$", re.S
+)
+_VARIANT = re.compile(r"^(?:(?:Self|[A-Z]\w*)::)?(?P<variant>[A-Z]\w*)\s*(?:[({]|$)")
+
+
+def display_owner(node: Node, source: bytes) -> str | None:
+    """The error type whose `Display::fmt` holds `node`, or None (not in such a `fmt`, or
+    the type is no error type)."""
+    current = node.parent
+    while current is not None and current.type != "function_item":
+        current = current.parent
+    if current is None or _text(current.child_by_field_name("name")) != "fmt":
+        return None
+    body = current.parent
+    impl = body.parent if body is not None and body.type == "declaration_list" else None
+    if impl is None or impl.type != "impl_item":
+        return None
+    trait = _GENERICS.sub("", _text(impl.child_by_field_name("trait")))
+    if not _DISPLAY.match(trait.strip()):
+        return None
+    owner = type_name(_text(impl.child_by_field_name("type")))
+    if not owner:
+        return None
+    if _ERROR_NAME.search(owner) or _implements_error(owner, source):
+        return owner
+    return None
+
+
+def continues_a_message(node: Node) -> bool:
+    """Whether an earlier `write!` of the same arm (or of the `fmt`, with no arm) began the
+    message this one continues (`write!(f, "got {} but takes ", ..)?; write!(f, "at most
+    {}", ..)`): one record per message, its head's."""
+    scope = node.parent
+    while scope is not None and scope.type not in ("match_arm", "function_item"):
+        scope = scope.parent
+    if scope is None:
+        return False
+    stack = [scope]
+    while stack:
+        current = stack.pop()
+        if current.start_byte >= node.start_byte:
+            continue
+        if current.type == "macro_invocation" and current.end_byte <= node.start_byte:
+            name = current.child_by_field_name("macro")
+            if _text(name).rsplit("::", 1)[-1] in ("write", "writeln"):
+                return True
+        stack.extend(current.named_children)
+    return False
+
+
+def type_name(written: str) -> str:
+    """`&'a crate::Error<T>` -> `Error`."""
+    text = _GENERICS.sub("", written).strip()
+    text = re.sub(r"^(?:&\s*(?:'\w+\s+)?(?:mut\s+)?|dyn\s+)+", "", text)
+    return text.rsplit("::", 1)[-1].strip()
+
+
+def display_variant(conditions: Iterable[str], *, fields: bool = True) -> str | None:
+    """The variant a `Display::fmt` writes for, from its conditions' texts (the innermost
+    arm of a `match` on `self`, or with `fields` on a field of it: then the variant is the
+    field's enum's, whose name the text does not give); None when no such arm names one,
+    or it names several (`A | B`)."""
+    for text in reversed(list(conditions)):
+        arm = _SELF_ARM.match(text.strip())
+        if arm is None:
+            continue
+        if arm["field"] and not fields:
+            return None
+        pattern = arm["pattern"].split(" if ", 1)[0].strip()
+        if _top_level_or(pattern):
+            return None
+        found = _VARIANT.match(pattern)
+        return found["variant"] if found else None
+    return None
+
+
+def _top_level_or(pattern: str) -> bool:
+    depth = 0
+    for char in pattern:
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            return True
+    return False
+
+
+def _implements_error(owner: str, source: bytes) -> bool:
+    pattern = rb"impl(?:\s*<[^>]*>)?\s+(?:(?:::)?std::)?(?:error::)?Error\s+for\s+" + re.escape(
+        owner.encode()
+    )
+    return re.search(pattern + rb"\b", source) is not None
+
+
+def _text(node: Node | None) -> str:
+    return (node.text or b"").decode("utf-8", errors="replace") if node is not None else ""

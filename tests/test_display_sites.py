@@ -1,0 +1,138 @@
+"""An error type's hand-written `Display` impl is where its messages are (site kind
+`display`): just's `justfile does not contain recipe `{recipe}``, ripgrep's
+`HyperlinkFormatError`, cargo's `MissingDependencyError` had no record before."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from test_reach import committed_and_extracted
+
+from pipeline.analyze.static import explain
+from pipeline.languages.rust.display import display_variant
+from pipeline.languages.rust.sites import find_sites
+from pipeline.scan.collect import build_contexts
+from pipeline.scan.pool import RepoScan
+
+ERROR = """\
+use std::fmt;
+
+pub enum Error {
+    UnknownRecipe { recipe: String },
+    Io(std::io::Error),
+    Count { found: usize, max: usize },
+    Quiet,
+    Loud,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Self::UnknownRecipe { recipe } => write!(f, "justfile does not contain recipe `{recipe}`"),
+            Error::Io(e) => write!(f, "I/O error: {}", e),
+            Self::Count { found, max } => {
+                write!(f, "got {found} arguments but takes ")?;
+                write!(f, "at most {max}")
+            }
+            Self::Quiet | Self::Loud => write!(f, "{}", "no words"),
+        }
+    }
+}
+
+pub struct Point;
+
+impl fmt::Display for Point {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "a point at the origin")
+    }
+}
+
+pub struct Wrapped {
+    kind: Kind,
+}
+
+pub enum Kind {
+    Circular { name: String },
+}
+
+impl std::error::Error for Wrapped {}
+
+impl fmt::Display for Wrapped {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match &*self.kind {
+            Kind::Circular { name } => write!(f, "recipe `{name}` depends on itself"),
+        }
+    }
+}
+"""
+
+
+def _sites() -> dict[str, tuple[str, str | None, str | None]]:
+    scan = find_sites("src/error.rs", ERROR.encode())
+    return {s.message: (s.kind, s.facts.enclosing_type, s.facts.variant) for s in scan.sites}
+
+
+def test_the_head_of_each_message_an_error_type_s_display_writes_is_a_site() -> None:
+    assert _sites() == {
+        "justfile does not contain recipe `{recipe}`": ("display", "Error", "UnknownRecipe"),
+        "I/O error: {}": ("display", "Error", "Io"),
+        # the arm's first `write!` begins the message; the next one only continues it
+        "got {found} arguments but takes ": ("display", "Error", "Count"),
+        # an error type by its `impl Error`; the variant is its kind's, not named here
+        "recipe `{name}` depends on itself": ("display", "Wrapped", None),
+    }  # and `Point` is no error type: its `Display` writes no error
+
+
+def test_the_variant_comes_from_the_innermost_arm_on_self_or_a_field_of_it() -> None:
+    assert display_variant(["match self: Self::Io(e) =>"]) == "Io"
+    assert display_variant(["match *self: Error::Quiet =>"]) == "Quiet"
+    assert display_variant(["match self: Self::Quiet | Self::Loud =>"]) is None
+    assert display_variant(["match &*self.kind: Kind::Circular { name } =>"]) == "Circular"
+    assert display_variant(["match &*self.kind: Kind::Circular { .. } =>"], fields=False) is None
+    assert display_variant(["if x.is_empty()", "match other: Self::Io(e) =>"]) is None
+
+
+def test_a_display_site_is_explained_as_the_text_of_its_variant_not_by_its_match() -> None:
+    scan = find_sites("src/error.rs", ERROR.encode())
+    contexts = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/error.rs": scan}))
+    (context,) = [c for c in contexts if c.site.message.startswith("justfile")]
+    assert context.error_class == "Error"
+    explanation = explain(context)
+    assert explanation.documentation.startswith(
+        "`Error::UnknownRecipe` is an error type whose message (its `Display` impl) reads"
+    )
+    assert "The `Display` impl only writes the text" in explanation.triggerScenarios
+    # the `match self` picks the text, it is no condition of the error: no check to meet
+    assert explanation.validationCode is None
+    assert not any("goes on only when" in s for s in explanation.solutions)
+
+
+def test_a_display_site_is_reached_where_its_variant_is_built(tmp_path: Path) -> None:
+    files = {
+        "Cargo.toml": '[package]\nname = "jf"\n',
+        "src/lib.rs": "pub mod error;\npub mod run;\n",
+        "src/error.rs": ERROR,
+        "src/run.rs": (
+            "use crate::error::{Error, Kind, Wrapped};\n"
+            "pub fn find(recipe: &str) -> Result<(), Error> {\n"
+            "    Err(Error::UnknownRecipe { recipe: recipe.to_owned() })\n"
+            "}\n"
+            "pub fn cycle() -> Wrapped {\n"
+            '    Wrapped { kind: Kind::Circular { name: "a".into() } }\n'
+            "}\n"
+        ),
+        "src/main.rs": 'fn main() {\n    let _ = jf::run::find("build");\n}\n',
+    }
+    sha, record = committed_and_extracted(files, "o/jf", tmp_path, "justfile does not contain")
+    assert record["triggerScenarios"].endswith(
+        f"At commit {sha[:10]}, `Error::UnknownRecipe` is built in one function, `find` at"
+        " src/run.rs:3, reached from `jf` (fn main): `main` -> `find`."
+    )
+    manifest = json.loads((tmp_path / "out" / "o/jf" / "manifest.json").read_text())
+    assert manifest["records"][record["id"]]["kind"] == "display"
+    # a kind's variant, written through `match self.kind`: found by its name in the crate
+    reach = json.loads((tmp_path / "out" / "o/jf" / "reach.json").read_text())["records"]
+    lines = (tmp_path / "out" / "o/jf" / "records.jsonl").read_text().splitlines()
+    (cycle,) = [json.loads(r) for r in lines if "depends on itself" in r]
+    assert reach[cycle["id"]]["built"] == "Kind::Circular"
