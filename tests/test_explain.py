@@ -230,3 +230,17 @@ def test_a_pattern_that_is_not_a_regex_never_matches_and_spoils_nothing() -> Non
         "table {} not found",
         "{} not found",
     ]
+
+
+def test_a_value_that_prints_nothing_still_finds_its_message() -> None:
+    """rustup's "toolchain '{}' is not installed{}" prints its last value only sometimes;
+    the pasted "error: toolchain 'nightly' is not installed" found nothing before."""
+    message = "toolchain '{}' is not installed{}"
+    record = Record.model_validate(
+        BASE | {"id": "c" * 16, "errorMessage": message, "messagePattern": message_pattern(message)}
+    )
+    index = ErrorIndex([record, *records()])
+    (top, *_) = index.search("error: toolchain 'nightly-x86_64' is not installed")
+    assert top.message == message
+    # the record's own pattern keeps SPEC 4's `(.+?)`: only the search lets it be empty
+    assert record.messagePattern == "toolchain '(.+?)' is not installed(.+?)"

@@ -288,6 +288,7 @@ def matcher_constants() -> dict[str, Any]:
         "window": WINDOW,
         "loosePenalty": LOOSE_PENALTY,
         "firstMatches": FIRST_MATCHES,
+        "mayBeEmpty": [list(pair) for pair in _MAY_BE_EMPTY],
     }
 
 
@@ -311,10 +312,23 @@ def values_left_out(pattern: str) -> str:
     return LOOSE_GAP.join(inner)
 
 
+# A value may print as nothing (rustup's "toolchain '{}' is not installed{}", whose last
+# `{}` is an optional suffix): the search lets each placeholder match the empty string.
+# The records' `messagePattern` keeps SPEC 4's `(.+?)` (it keys the ids).
+_MAY_BE_EMPTY = ((r"(.+?)", r"(.*?)"), (r"([\s\S]+?)", r"([\s\S]*?)"))
+
+
+def searched(pattern: str) -> str:
+    """The pattern as a pasted text is searched with: each value may be empty."""
+    for value, empty in _MAY_BE_EMPTY:
+        pattern = pattern.replace(value, empty)
+    return pattern
+
+
 def _score(entry: _Entry[Record], text: str) -> tuple[int, bool] | None:
     """Literal length plus boundary bonus of the best exact match, else of a loose one."""
     pattern = entry.record.messagePattern
-    for source, exact in ((pattern, True), (entry.loose, False)):
+    for source, exact in ((searched(pattern), True), (entry.loose, False)):
         if not exact and source == pattern:
             break
         best = max((_bounded(text, m, pattern) for m in _first(source, text)), default=-1)

@@ -59,9 +59,14 @@
     return (left ? 1 : 0) + (right ? 1 : 0);
   }
 
+  function searched(pattern) {  // each value may print as nothing (explain.searched)
+    C.mayBeEmpty.forEach(function (pair) { pattern = pattern.split(pair[0]).join(pair[1]); });
+    return pattern;
+  }
+
   function score(row, text) {
     var pattern = row[F.pattern];
-    var tries = [[pattern, true], [row[F.loose], false]];
+    var tries = [[searched(pattern), true], [row[F.loose], false]];
     for (var t = 0; t < tries.length; t++) {
       var source = tries[t][0], exact = tries[t][1];
       if (!exact && source === pattern) { break; }
