@@ -12,9 +12,11 @@ from urllib.parse import quote
 import pytest
 from click.testing import CliRunner
 from devtools import Browser, serve
-from search_fixtures import build, pasted
+from render_fixtures import write_dataset
+from search_fixtures import BASE, build, pasted
 from test_browser import _chromium, _shots_dir
 
+from pipeline.languages.rust.formats import message_pattern
 from pipeline.publish.explain_cli import explain_command
 from pipeline.publish.render import render_site
 
@@ -106,3 +108,47 @@ def test_a_q_link_gives_the_same_answer(
     browser.screenshot(shot)
     assert shot.read_bytes().startswith(b"\x89PNG")
     assert browser.problems() == []
+
+
+def test_a_first_line_or_an_empty_value_finds_in_the_browser_what_explain_finds(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """A message pasted by its first line (cargo's "no such command: `x`" then its help) and
+    one whose last value printed nothing (rustup's "is not installed{}") are found, by both."""
+    messages = [
+        "no such command: `{}`\n\nhelp: view all installed commands with `cargo --list`",
+        "toolchain '{}' is not installed{}",
+        "no such file: `{}`",
+    ]
+    bodies = [
+        BASE
+        | {
+            "id": f"{0xB000 + i:016x}", "slug": f"m-{i}", "errorMessage": m,
+            "messagePattern": message_pattern(m), "filePath": f"src/m{i}.rs", "lineNumber": 9,
+        }
+        for i, m in enumerate(messages)
+    ]  # fmt: skip
+    out = tmp_path / "out"
+    write_dataset(out, BASE["repo"], bodies, records={b["id"]: {"kind": "bail"} for b in bodies})
+    render_site(out, tmp_path / "site")
+    cases = {
+        "error: no such command: `frobnicate`": bodies[0]["id"],
+        "error: no such command: `x`\n\nhelp: view all installed commands with `cargo --list`": (
+            bodies[0]["id"]
+        ),
+        "error: toolchain 'nightly-x86_64' is not installed": bodies[1]["id"],
+    }
+    with serve(tmp_path / "site") as url:
+        browser.open(f"{url}/search.html", width=1000, height=900)
+        for text, source in cases.items():
+            expected = _explain(out, text)
+            assert expected and expected[0]["id"] == source, text
+            browser.eval(
+                "document.getElementById('q').value = ''; document.getElementById('q').focus()"
+            )
+            browser.send("Input.insertText", text=text)
+            assert _answer(browser, text) == [m["id"] for m in expected], text
+            assert browser.eval(SCORES) == [m["score"] for m in expected], text
+    # the whole message outranks its first line alone
+    full = _explain(out, next(t for t in cases if "help:" in t))[0]["score"]
+    assert full > _explain(out, "error: no such command: `x`")[0]["score"]

@@ -27,6 +27,7 @@ _PLACEHOLDER = "(.+?)"
 _PLACEHOLDERS = re.compile(r"\(\.\+\?\)|\(\[\\s\\S\]\+\?\)")  # (.+?) and ([\s\S]+?)
 _SPECIAL = set(".^$*+?{}[]|()")
 MIN_LITERAL = 4  # a pattern with less literal text than this matches almost any line
+MIN_HEAD = 10  # nor is a first line with less found by alone (nor with one word)
 _LETTERS = re.compile(r"[A-Za-z]{2}")  # nor does one without a word (`{}: {}`) say anything
 # A message in a log stands between the log prefix or an error-chain separator and the end
 # of the line; a pattern matched inside running text (`connection` in `connection reset by
@@ -115,6 +116,8 @@ class _Entry(Generic[R]):
     key: str  # the longest literal segment, edge blanks trimmed: a cheap `in` test first
     literal: int
     loose: str  # the pattern with its values optional (`values_left_out`)
+    head: str = ""  # a message of several lines: its first line's pattern (`first_line`)
+    head_literal: int = 0
 
 
 def _compiled(pattern: str) -> LinearPattern | None:
@@ -187,14 +190,37 @@ def _anchored(records: Iterable[R]) -> list[tuple[_Entry[R], str]]:
         literal = sum(len(s) for s in segments)
         if literal < MIN_LITERAL or not any(_LETTERS.search(s) for s in segments):
             continue
-        key = max((s.strip(" \t") for s in segments), key=len)
-        entries.append(_Entry(record, key, literal, values_left_out(record.messagePattern)))
-        word_sets.append(set(_anchor_words(record.messagePattern)))
+        head = first_line(record.messagePattern)
+        # a first line pasted alone must find the record too: its key and anchor are the
+        # first line's, which the whole message holds as well
+        keyed = literal_segments(head) if head else segments
+        key = max((s.strip(" \t") for s in keyed), key=len)
+        head_literal = sum(len(s) for s in keyed) if head else 0
+        loose = values_left_out(record.messagePattern)
+        entries.append(_Entry(record, key, literal, loose, head, head_literal))
+        word_sets.append(set(_anchor_words(head or record.messagePattern)))
     df = Counter(w for ws in word_sets for w in ws)
     return [
         (entry, min(words, key=lambda w: (df[w], -len(w), w)) if words else "")
         for entry, words in zip(entries, word_sets, strict=True)
     ]
+
+
+def first_line(pattern: str) -> str:
+    """The pattern of a message's first line when it has several (a pasted first line is
+    a common question: cargo's "no such command: `x`" is followed by its help), else ""
+    (also when that line has too little text to be found by)."""
+    head, newline, _ = pattern.partition(_ESCAPED_NEWLINE)
+    if not newline:
+        return ""
+    segments = literal_segments(head)
+    words = _WORD.findall(" ".join(segments))
+    if sum(len(s) for s in segments) < MIN_HEAD or len(words) < 2:
+        return ""  # "error: {}" would find every pasted error
+    return head
+
+
+_ESCAPED_NEWLINE = re.escape("\n")
 
 
 def site_rows(records: Iterable[Listed], enclosing: Mapping[str, str | None]) -> list[list[object]]:
@@ -210,7 +236,7 @@ def _rows(
         r = e.record
         rows.append(
             [
-                anchor, e.key, e.literal, r.messagePattern, e.loose,
+                anchor, e.key, e.literal, r.messagePattern, e.loose, e.head, e.head_literal,
                 r.repo, r.filePath, r.lineNumber, r.id, r.errorMessage,
                 page_path(r), enclosing.get(r.id) or "",
             ]
@@ -268,7 +294,7 @@ class ErrorIndex:
 
 
 SITE_FIELDS = [
-    "anchor", "key", "literal", "pattern", "loose",
+    "anchor", "key", "literal", "pattern", "loose", "head", "headLiteral",
     "repo", "filePath", "lineNumber", "id", "errorMessage", "page", "enclosingItem",
 ]  # fmt: skip
 
@@ -335,6 +361,11 @@ def _score(entry: _Entry[Record], text: str) -> tuple[int, bool] | None:
         if best >= 0:
             penalty = 0 if exact else LOOSE_PENALTY
             return entry.literal + BOUNDARY_BONUS * best - penalty, exact
+    if entry.head:  # the first line alone, as written: scored by its own text
+        head = entry.head
+        best = max((_bounded(text, m, head) for m in _first(searched(head), text)), default=-1)
+        if best >= 0:
+            return entry.head_literal + BOUNDARY_BONUS * best, True
     return None
 
 

@@ -78,6 +78,14 @@
         return [row[F.literal] + C.boundaryBonus * best - (exact ? 0 : C.loosePenalty), exact];
       }
     }
+    var head = row[F.head];
+    if (head) {  // the first line alone, as written: scored by its own text
+      var top = -1;
+      first(searched(head), text).forEach(function (m) {
+        top = Math.max(top, bounded(text, m[0], m[1], head));
+      });
+      if (top >= 0) { return [row[F.headLiteral] + C.boundaryBonus * top, true]; }
+    }
     return null;
   }
 
