@@ -13,6 +13,7 @@ from bench import (
     index_stage,
     llm_acceptance,
     llm_stage,
+    pasted_stage,
     prompt_stage,
     quality_stage,
     regen_stage,
@@ -30,6 +31,7 @@ STAGES = {
     "quality": quality_stage.main,
     "hostile": hostile_stage.main,  # issue 16: 200,000 tiny files, pathological patterns
     "index": index_stage.main,
+    "pasted": pasted_stage.main,  # errors from the repository's own tests, pasted into explain
 }
 
 

@@ -136,3 +136,35 @@ def test_a_display_site_is_reached_where_its_variant_is_built(tmp_path: Path) ->
     lines = (tmp_path / "out" / "o/jf" / "records.jsonl").read_text().splitlines()
     (cycle,) = [json.loads(r) for r in lines if "depends on itself" in r]
     assert reach[cycle["id"]]["built"] == "Kind::Circular"
+
+
+def test_the_branches_of_an_if_in_an_arm_are_two_messages_not_one() -> None:
+    """just's `CircularRecipeDependency` writes "depends on itself" or "has circular
+    dependency": alternatives, each a message; a `write!` after the head continues it."""
+    source = """\
+use std::fmt;
+pub enum CompileError { Circular { recipe: String, circle: Vec<String> }, Count { found: usize } }
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Self::Circular { recipe, circle } => {
+                if circle.len() == 2 {
+                    write!(f, "recipe `{recipe}` depends on itself")
+                } else {
+                    write!(f, "recipe `{recipe}` has circular dependency `{}`", circle.join(" -> "))
+                }
+            }
+            Self::Count { found } => {
+                write!(f, "got {found} arguments but takes ")?;
+                if *found > 2 { write!(f, "at most two") } else { write!(f, "at least two") }
+            }
+        }
+    }
+}
+"""
+    messages = [s.message for s in find_sites("src/e.rs", source.encode()).sites]
+    assert messages == [
+        "recipe `{recipe}` depends on itself",
+        "recipe `{recipe}` has circular dependency `{}`",
+        "got {found} arguments but takes ",
+    ]

@@ -72,10 +72,34 @@ def continues_a_message(node: Node) -> bool:
             continue
         if current.type == "macro_invocation" and current.end_byte <= node.start_byte:
             name = current.child_by_field_name("macro")
-            if _text(name).rsplit("::", 1)[-1] in ("write", "writeln"):
+            if _text(name).rsplit("::", 1)[-1] in ("write", "writeln") and _before(current, node):
                 return True
         stack.extend(current.named_children)
     return False
+
+
+def _before(earlier: Node, node: Node) -> bool:
+    """Whether `earlier` runs before `node` on the same way through the code, not in another
+    branch of an `if` or `match` (just's `if circle.len() == 2 { write!(f, "depends on
+    itself") } else { write!(f, "has circular dependency ..") }`: two messages)."""
+    current = earlier
+    while current.parent is not None and not _holds(current.parent, node):
+        parent = current.parent
+        if parent.type in ("match_arm", "else_clause") or (
+            current.type == "block" and parent.type == "if_expression"
+        ):
+            return False
+        current = parent
+    common = current.parent  # holds both: are they in two of its branches?
+    return not (
+        common is not None
+        and common.type in ("if_expression", "match_block", "else_clause")
+        and current.type in ("block", "match_arm", "else_clause", "if_expression")
+    )
+
+
+def _holds(outer: Node, inner: Node) -> bool:
+    return outer.start_byte <= inner.start_byte and inner.end_byte <= outer.end_byte
 
 
 def type_name(written: str) -> str:

@@ -51,7 +51,9 @@ from pipeline.languages.rust.testcode import (
 )
 
 # Bump when a change here would change what a cached FileScan holds.
-EXTRACTOR_VERSION = "34"  # 34: an error type's `Display` impl writes sites (`display`)
+# 34: an error type's `Display` impl writes sites (`display`); 35: each branch of an `if`
+# in its arm a message of its own
+EXTRACTOR_VERSION = "35"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 

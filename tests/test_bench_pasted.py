@@ -1,0 +1,28 @@
+"""`bench.pasted_stage`: the error lines a repository's own tests expect, as a user pastes them."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+
+
+def test_error_lines_are_the_first_lines_of_error_literals_with_snapshot_tokens_filled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.syspath_prepend(str(ROOT))  # the benches are no installed package
+    error_lines = importlib.import_module("bench.pasted_stage").error_lines
+    cargo = (
+        'str![[r#"\n[ERROR] could not find `Cargo.toml` in `[ROOT]/foo` or any parent directory\n'
+        '"#]]\n'
+        '.with_stderr_data("[ERROR] no such command: `xyz`\\n\\nhelp: view all installed")'
+    )
+    just = '.stderr("error: justfile does not contain recipe `foo`\\n")\n.stderr("error: x")'
+    assert error_lines([cargo, just]) == [
+        "error: could not find `Cargo.toml` in `/home/user/foo` or any parent directory",
+        "error: justfile does not contain recipe `foo`",
+        "error: no such command: `xyz`",
+    ]  # "error: x" is too short to tell anything
