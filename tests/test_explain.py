@@ -244,3 +244,14 @@ def test_a_value_that_prints_nothing_still_finds_its_message() -> None:
     assert top.message == message
     # the record's own pattern keeps SPEC 4's `(.+?)`: only the search lets it be empty
     assert record.messagePattern == "toolchain '(.+?)' is not installed(.+?)"
+
+
+def test_a_message_that_is_only_an_error_word_answers_nothing() -> None:
+    """nushell has a record whose whole message is "error": it answered every pasted error
+    that nothing else matched ("error: justfile does not contain recipe `build`")."""
+    bare = Record.model_validate(
+        BASE | {"id": "d" * 16, "errorMessage": "Error", "messagePattern": "Error"}
+    )
+    index = ErrorIndex([bare, *records()])
+    assert index.search("error: justfile does not contain recipe `build`") == []
+    assert index.size == ErrorIndex(records()).size

@@ -29,6 +29,11 @@ _SPECIAL = set(".^$*+?{}[]|()")
 MIN_LITERAL = 4  # a pattern with less literal text than this matches almost any line
 MIN_HEAD = 10  # nor is a first line with less found by alone (nor with one word)
 _LETTERS = re.compile(r"[A-Za-z]{2}")  # nor does one without a word (`{}: {}`) say anything
+# nor one whose only word is what every error line says (nushell's "Error", "failed"): it
+# would answer any pasted error that nothing else matches
+_PREFIX_WORDS = frozenset(
+    ("error", "errors", "err", "warning", "failed", "failure", "fatal", "panic")
+)
 # A message in a log stands between the log prefix or an error-chain separator and the end
 # of the line; a pattern matched inside running text (`connection` in `connection reset by
 # peer`) is a weaker answer than one that fills such a slot, whatever its length.
@@ -189,6 +194,9 @@ def _anchored(records: Iterable[R]) -> list[tuple[_Entry[R], str]]:
         segments = literal_segments(record.messagePattern)
         literal = sum(len(s) for s in segments)
         if literal < MIN_LITERAL or not any(_LETTERS.search(s) for s in segments):
+            continue
+        words = {w.lower() for s in segments for w in _WORD.findall(s)}
+        if len(words) == 1 and words <= _PREFIX_WORDS:
             continue
         head = first_line(record.messagePattern)
         # a first line pasted alone must find the record too: its key and anchor are the
