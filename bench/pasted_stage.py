@@ -4,7 +4,8 @@ A repository's test suite holds the errors its users see, written by its authors
 by errdoc's rules: cargo's snapshots (`[ERROR] could not find `Cargo.toml` in `[ROOT]/foo`
 ..`), just's `.stderr("error: justfile does not contain recipe `foo`\\n")`. The stage takes
 the string literals of the source's test files (`tests/`, `testsuite/`) that begin with an
-error prefix (`error: `, `[ERROR] `, `Error: `), keeps their first line, fills snapshot
+error prefix (`error: `, `[ERROR] `, `Error: `) and the `"message"` of JSON error bodies in
+snapshots, keeps their first line, fills snapshot
 placeholders (`[ROOT]` -> `/home/user`), samples `--sample` of them (seeded) and pastes
 each into the same matcher `errdoc explain` runs, over a fresh static extraction of the
 source at `--rev`. A line is found when the best match is a record whose literal text it
@@ -26,6 +27,8 @@ from pipeline.publish.explain import ErrorIndex
 
 _TEST_FILES = re.compile(r"(?:^|/)(?:tests?|testsuite)/.*\.rs$")
 _LITERAL = re.compile(r'"((?:\[ERROR\]|error:|Error:) (?:[^"\\]|\\.)*)"')
+# an HTTP API's error body in a snapshot (meilisearch's `"message": "Index `doggo` not found."`)
+_JSON_MESSAGE = re.compile(r'"message":\s*"((?:[^"\\]|\\.){12,})"')
 # a line of a raw snapshot (cargo's `str![[r#" .. "#]]`): `[ERROR] ..` at its start
 _SNAPSHOT_LINE = re.compile(r"(?m)^[ \t]*(\[ERROR\] [^\n]*)$")
 _FILLS = {"[ROOT]": "/home/user", "[CWD]": "/home/user/foo", "[..]": "x", "[EXE]": ""}
@@ -39,7 +42,9 @@ def error_lines(texts: list[str]) -> list[str]:
             re.split(r"\\n|\n", m.group(1), maxsplit=1)[0].replace('\\"', '"')
             for m in _LITERAL.finditer(text)
         )
-        for line in [*quoted, *(m.group(1) for m in _SNAPSHOT_LINE.finditer(text))]:
+        bodies = (m.group(1).split("\\n", 1)[0] for m in _JSON_MESSAGE.finditer(text))
+        snapshots = (m.group(1) for m in _SNAPSHOT_LINE.finditer(text))
+        for line in [*quoted, *snapshots, *bodies]:
             line = line.rstrip()
             line = re.sub(r"^\[ERROR\] ", "error: ", line)
             for token, value in _FILLS.items():

@@ -21,7 +21,9 @@ def test_error_lines_are_the_first_lines_of_error_literals_with_snapshot_tokens_
         '.with_stderr_data("[ERROR] no such command: `xyz`\\n\\nhelp: view all installed")'
     )
     just = '.stderr("error: justfile does not contain recipe `foo`\\n")\n.stderr("error: x")'
-    assert error_lines([cargo, just]) == [
+    meilisearch = '@r###"\n{\n  "message": "Index `doggo` not found.",\n  "code": "index_not_found"'
+    assert error_lines([cargo, just, meilisearch]) == [
+        "Index `doggo` not found.",
         "error: could not find `Cargo.toml` in `/home/user/foo` or any parent directory",
         "error: justfile does not contain recipe `foo`",
         "error: no such command: `xyz`",
