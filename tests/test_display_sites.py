@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from site_fixtures import explained_all
 from test_reach import committed_and_extracted
 
-from pipeline.analyze.static import explain
 from pipeline.languages.rust.display import display_variant
 from pipeline.languages.rust.sites import find_sites
 from pipeline.scan.collect import build_contexts
@@ -96,9 +96,10 @@ def test_the_variant_comes_from_the_innermost_arm_on_self_or_a_field_of_it() -> 
 def test_a_display_site_is_explained_as_the_text_of_its_variant_not_by_its_match() -> None:
     scan = find_sites("src/error.rs", ERROR.encode())
     contexts = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/error.rs": scan}))
-    (context,) = [c for c in contexts if c.site.message.startswith("justfile")]
-    assert context.error_class == "Error"
-    explanation = explain(context)
+    assert {c.site.message[:8]: c.error_class for c in contexts}["justfile"] == "Error"
+    explanation = explained_all(ERROR, "src/error.rs")[
+        "justfile does not contain recipe `{recipe}`"
+    ]
     assert explanation.documentation.startswith(
         "`Error::UnknownRecipe` is an error type whose message (its `Display` impl) reads"
     )

@@ -8,6 +8,7 @@ import re
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from site_fixtures import explained_all
 
 from pipeline.analyze import SiteContext
 from pipeline.analyze.static import explain
@@ -743,9 +744,7 @@ fn check(source_id: SourceId, name: &str) -> anyhow::Result<()> {
     Ok(())
 }
 """
-    scan = find_sites("src/m.rs", source.encode())
-    contexts = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/m.rs": scan}))
-    advice = {c.site.message: " ".join(explain(c).solutions) for c in contexts}
+    advice = {m: " ".join(e.solutions) for m, e in explained_all(source, "src/m.rs").items()}
     # `deps` is read (the loop walks it); `source_id` and `values` are not
     assert "(`deps`): pass values" in advice["dependency has a different source"]
     assert (
@@ -777,9 +776,7 @@ fn run(path: &Path, name: &str) -> anyhow::Result<()> {
     Ok(())
 }
 """
-    scan = find_sites("src/c.rs", source.encode())
-    contexts = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/c.rs": scan}))
-    advice = {c.site.message: " ".join(explain(c).solutions) for c in contexts}
+    advice = {m: " ".join(e.solutions) for m, e in explained_all(source, "src/c.rs").items()}
     assert "Caused by" not in advice["a path with no parent"]
     assert (
         "Read the `Caused by:` lines under this message, if it has any"

@@ -92,23 +92,16 @@ def site_reach(
     in no indexed fn and its error type has no conversion (an `#[error]` attribute)."""
     node_id = graph.enclosing(path, line)
     converted, status = conversion
-    if node_id is not None and _writes_display(graph, node_id):
-        # an error type's `Display::fmt`: no caller path leads to the text, the builders of
-        # the variant it writes do (as for an `#[error]` attribute)
-        owner = graph.nodes[node_id].definition.owner
-        variant = language_of(path).display_variant(conditions)
-        found = named_builders(graph, path, owner, variant) if owner and variant else None
-        built = _built_reach(graph, found) if found is not None else None
+    if node_id is None or _writes_display(graph, node_id):
+        # a variant's text (an `#[error]` attribute, a `Display::fmt`): no caller path leads
+        # to it, the fns that build the variant do
+        if node_id is None:
+            built = built_reach(graph, path, line)
+        else:
+            built = _display_reach(graph, node_id, path, conditions)
         if built is not None:
             return replace(built, conversion=converted, http_status=status)
         return None if converted is None else Reach(conversion=converted, http_status=status)
-    if node_id is None:
-        built = built_reach(graph, path, line)
-        if built is not None:
-            return replace(built, conversion=converted, http_status=status)
-        if converted is None:
-            return None
-        return Reach(conversion=converted, http_status=status)
     memo = {} if memo is None else memo
     if node_id not in memo:
         paths = caller_paths(graph, node_id)
@@ -129,6 +122,17 @@ def built_reach(graph: CallGraph, path: str, line: int) -> Reach | None:
     caller paths down to the fns that build `Enum::Variant`, the last hop's `call_line`
     where it builds it. None when the site is no variant's or nothing builds it."""
     found = variant_builders(graph, path, line)
+    return _built_reach(graph, found) if found is not None else None
+
+
+def _display_reach(
+    graph: CallGraph, node_id: int, path: str, conditions: Sequence[str]
+) -> Reach | None:
+    """The reach of a `Display::fmt`'s text: from the builders of the variant its arm on
+    `self` writes (None when no arm names one, or nothing builds it)."""
+    owner = graph.nodes[node_id].definition.owner
+    variant = language_of(path).display_variant(conditions)
+    found = named_builders(graph, path, owner, variant) if owner and variant else None
     return _built_reach(graph, found) if found is not None else None
 
 

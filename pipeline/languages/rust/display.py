@@ -21,6 +21,8 @@ from collections.abc import Iterable
 
 from tree_sitter import Node
 
+from pipeline.languages.rust.index_items import base_name
+
 # `Display`, `fmt::Display`, and a crate's own display trait (just's `ColorDisplay`)
 _DISPLAY = re.compile(r"^(?:(?:::)?\w+::)*\w*Display$")
 _ERROR_NAME = re.compile(r"(?:Error|Err)$")
@@ -48,7 +50,7 @@ def display_owner(node: Node, source: bytes) -> str | None:
     trait = _GENERICS.sub("", _text(impl.child_by_field_name("trait")))
     if not _DISPLAY.match(trait.strip()):
         return None
-    owner = type_name(_text(impl.child_by_field_name("type")))
+    owner = base_name(_text(impl.child_by_field_name("type")))
     if not owner:
         return None
     if _ERROR_NAME.search(owner) or _implements_error(owner, source):
@@ -100,13 +102,6 @@ def _before(earlier: Node, node: Node) -> bool:
 
 def _holds(outer: Node, inner: Node) -> bool:
     return outer.start_byte <= inner.start_byte and inner.end_byte <= outer.end_byte
-
-
-def type_name(written: str) -> str:
-    """`&'a crate::Error<T>` -> `Error`."""
-    text = _GENERICS.sub("", written).strip()
-    text = re.sub(r"^(?:&\s*(?:'\w+\s+)?(?:mut\s+)?|dyn\s+)+", "", text)
-    return text.rsplit("::", 1)[-1].strip()
 
 
 def display_variant(conditions: Iterable[str], *, fields: bool = True) -> str | None:

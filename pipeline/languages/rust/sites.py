@@ -256,9 +256,7 @@ def _macro_site(node: Node, captures: dict[str, list[Node]], file: SourceFile) -
             message = Message(message.text, message.is_format, message.args)
     if message is None:
         return None
-    extra = tuple(join_tokens(tokens) for tokens in arguments[index + 1 :])
-    if extra and not message.args:
-        message = Message(message.text, message.is_format, extra)
+    message = _with_arguments(message, arguments[index + 1 :])
     local = placeholder_only(message)
     if local is not None:  # `bail!("{msg}")` with `let msg = format!(..)` above
         message = local_message(node, local) or message
@@ -273,6 +271,15 @@ def _macro_site(node: Node, captures: dict[str, list[Node]], file: SourceFile) -
     return replace(site, facts=replace(site.facts, conditions=(*site.facts.conditions, failed)))
 
 
+def _with_arguments(message: Message, arguments: list[list[Node]]) -> Message:
+    """`message` with the macro's arguments after it as its format arguments, unless the
+    message already names its own."""
+    extra = tuple(join_tokens(tokens) for tokens in arguments)
+    return (
+        Message(message.text, message.is_format, extra) if extra and not message.args else message
+    )
+
+
 def _display_site(
     node: Node, name: str, arguments: list[list[Node]], file: SourceFile
 ) -> Site | None:
@@ -284,10 +291,7 @@ def _display_site(
     message = token_message(arguments[1], is_format=True)
     if message is None:
         return None
-    extra = tuple(join_tokens(tokens) for tokens in arguments[2:])
-    if extra and not message.args:
-        message = Message(message.text, message.is_format, extra)
-    site = _make_site("display", node, file, message, name)
+    site = _make_site("display", node, file, _with_arguments(message, arguments[2:]), name)
     if site is None:
         return None
     # the type's own variant only (`match self`): `match self.kind` writes another enum's
