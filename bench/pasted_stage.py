@@ -4,8 +4,9 @@ A repository's test suite holds the errors its users see, written by its authors
 by errdoc's rules: cargo's snapshots (`[ERROR] could not find `Cargo.toml` in `[ROOT]/foo`
 ..`), just's `.stderr("error: justfile does not contain recipe `foo`\\n")`. The stage takes
 the string literals of the source's test files (`tests/`, `testsuite/`) that begin with an
-error prefix (`error: `, `[ERROR] `, `Error: `) and the `"message"` of JSON error bodies in
-snapshots, keeps their first line, fills snapshot
+error prefix (`error: `, `[ERROR] `, `Error: `), the `ERROR ..` lines of a snapshot of log
+output and the `Caused by: ..` lines under them, and the `"message"` of JSON error bodies in
+snapshots, keeps their first line (a format string's `{..}` is no printed line), fills snapshot
 placeholders (`[ROOT]` -> `/home/user`), samples `--sample` of them (seeded) and pastes
 each into the same matcher `errdoc explain` runs, over a fresh static extraction of the
 source at `--rev`. A line is found when the best match is a record whose literal text it
@@ -29,8 +30,12 @@ _TEST_FILES = re.compile(r"(?:^|/)(?:tests?|testsuite)/.*\.rs$")
 _LITERAL = re.compile(r'"((?:\[ERROR\]|error:|Error:) (?:[^"\\]|\\.)*)"')
 # an HTTP API's error body in a snapshot (meilisearch's `"message": "Index `doggo` not found."`)
 _JSON_MESSAGE = re.compile(r'"message":\s*"((?:[^"\\]|\\.){12,})"')
-# a line of a raw snapshot (cargo's `str![[r#" .. "#]]`): `[ERROR] ..` at its start
-_SNAPSHOT_LINE = re.compile(r"(?m)^[ \t]*(\[ERROR\] [^\n]*)$")
+# a line of a raw snapshot (cargo's `str![[r#" .. "#]]`): `[ERROR] ..` at its start, or a
+# log line's `ERROR ..` (mdBook's tracing output), or a cause below it (`[TAB]Caused by: ..`)
+_SNAPSHOT_LINE = re.compile(r"(?m)^[ \t]*(\[ERROR\] [^\n]*|ERROR [^\n]*)$")
+_CAUSE_LINE = re.compile(r"(?m)^(?:[ \t]|\[TAB\])*Caused by: ([^\n\[]{12,}[^\n]*)$")
+# a format string in a test helper (`"error: `{cmd:?}` failed"`) is no printed line
+_PLACEHOLDER = re.compile(r"\{[A-Za-z_0-9]*(?::[^}]*)?\}")
 _FILLS = {"[ROOT]": "/home/user", "[CWD]": "/home/user/foo", "[..]": "x", "[EXE]": ""}
 
 
@@ -44,9 +49,12 @@ def error_lines(texts: list[str]) -> list[str]:
         )
         bodies = (m.group(1).split("\\n", 1)[0] for m in _JSON_MESSAGE.finditer(text))
         snapshots = (m.group(1) for m in _SNAPSHOT_LINE.finditer(text))
-        for line in [*quoted, *snapshots, *bodies]:
+        causes = ("error: " + m.group(1) for m in _CAUSE_LINE.finditer(text))
+        for line in [*quoted, *snapshots, *causes, *bodies]:
             line = line.rstrip()
-            line = re.sub(r"^\[ERROR\] ", "error: ", line)
+            if _PLACEHOLDER.search(line):
+                continue
+            line = re.sub(r"^(?:\[ERROR\]|ERROR) ", "error: ", line)
             for token, value in _FILLS.items():
                 line = line.replace(token, value)
             if len(line) > len("error: ") + 8:
