@@ -16,8 +16,16 @@ from bench.common import ast_grep, run_ok
 
 _CHECKS = "assert|assert_eq|assert_ne|debug_assert|debug_assert_eq|debug_assert_ne"
 _MACROS = f"bail|anyhow|ensure|format_err|eyre|panic|unreachable|todo|unimplemented|{_CHECKS}"
+# The pipeline's decision, written again: a feature named for test support (`testing`,
+# `test-utils`, `fuzzing`) builds test code; here only the plain `cfg(feature = "..")`.
+_TEST_FEATURE = (
+    r'cfg\s*\(\s*feature\s*=\s*"(tests?|testing|test[-_]utils?|test[-_]support|test[-_]helpers'
+    r'|fuzz|fuzzing)"\s*\)'
+)
 _TEST_ATTR = (
-    r"^#\[\s*(cfg\s*\(.*\btest\b|(\w+::)*test\s*(\]|\()|rstest|test_case|quickcheck|proptest)"
+    r"^#\[\s*(cfg\s*\(.*\btest\b|(\w+::)*test\s*(\]|\()|rstest|test_case|quickcheck|proptest|"
+    + _TEST_FEATURE
+    + ")"
 )
 # A `cfg` with `test` in it that some build other than a test compiles: `test` under a
 # `not(..)`, or an `any(..)` with a bare option other than `test` (ast-grep's regexes have
@@ -108,7 +116,19 @@ rule:
   not: {_NOT_PRODUCT}
   inside:
     kind: source_file
+---
+id: generated_mark
+language: rust
+rule:
+  any:
+    - kind: line_comment
+    - kind: block_comment
+  regex: '(?i)@generated\\b|\\bdo not edit\\b|\\bauto(matically)?[-_ ]?generated\\b'
+  inside:
+    kind: source_file
 """
+# A generator's mark in a top-level comment this near the top: the file is generated code.
+_GENERATED_HEAD = 60
 _STRING = r'(?:r#*)?"'
 _MESSAGE_START = re.compile(rf"^\s*(?:{_STRING}|(?:\w+::)*(?:format|concat)\s*!)")
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
@@ -153,6 +173,7 @@ def run_oracle(tree: Path, work: Path) -> Oracle:
     tests: dict[str, list[tuple[int, int]]] = {}
     test_files: set[str] = set()
     declared: list[tuple[str, str]] = []
+    generated: set[str] = set()
     for match in map(json.loads, out.splitlines()):
         path = match["file"].removeprefix("./")
         start = match["range"]["start"]["line"] + 1
@@ -165,13 +186,30 @@ def run_oracle(tree: Path, work: Path) -> Oracle:
                 declared.append((path, declaration.group(1)))
         elif rule == "test_file":
             test_files.add(path)
+        elif rule == "generated_mark":
+            if start <= _GENERATED_HEAD:
+                generated.add(path)
         else:
             site = _site(rule, path, start, text)
             if site is not None:
                 sites.append(site)
     for path, module in declared:
         test_files.update(_module_files(tree, path, module))
-    return Oracle(sites, tests, test_files)
+    return Oracle(_template_once(sites, generated), tests, test_files)
+
+
+def _template_once(sites: list[OracleSite], generated: set[str]) -> list[OracleSite]:
+    """In a generated file, a site written the same way as one above it is the generator's
+    template again (the pipeline keeps one record per message there)."""
+    seen: set[tuple[str, str, str]] = set()
+    kept = []
+    for site in sorted(sites, key=lambda s: (s.path, s.line)):
+        key = (site.kind, site.path, site.text)
+        if site.path in generated and key in seen:
+            continue
+        seen.add(key)
+        kept.append(site)
+    return kept
 
 
 def _site(rule: str, path: str, line: int, text: str) -> OracleSite | None:

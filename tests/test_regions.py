@@ -155,3 +155,20 @@ def test_a_lead_inside_a_parsed_item_above_overlaps_it_harmlessly() -> None:
     fast = find_sites("src/a.rs", source)
     assert fast == find_sites("src/a.rs", source, whole=True)
     assert fast.sites[1].facts.fn_doc == "Drains the queue."
+
+
+def test_a_semicolon_in_a_closure_block_of_the_condition_does_not_end_the_assert() -> None:
+    """The message after `{ let y = ..; .. }` still makes the assert a site (qdrant's
+    `debug_assert!(to_update.iter().all(|(u, d)| { let u = ..; u.is_disjoint(..) }), "..")`)."""
+    source = (
+        b"fn split() {\n    debug_assert!(\n        updates.iter().all(|u| {\n"
+        b"            let seen = u.len();\n            seen > 0\n        }),\n"
+        b'        "segments should not have overlapping updates",\n    );\n}\n'
+    )
+    assert site_hints(source)
+    scan = find_sites("src/a.rs", source)
+    assert [(s.line, s.message) for s in scan.sites] == [
+        (2, "segments should not have overlapping updates")
+    ]
+    assert scan == find_sites("src/a.rs", source, whole=True)
+    assert not site_hints(b"fn f() {\n    assert!(ready);\n    let s = \"later\";\n}\n")

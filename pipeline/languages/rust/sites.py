@@ -37,6 +37,7 @@ from pipeline.languages.rust.messages import (
     token_message,
 )
 from pipeline.languages.rust.regions import (
+    is_generated_file,
     is_test_file,
     parse_relevant,
     site_hints,
@@ -53,7 +54,7 @@ from pipeline.languages.rust.testcode import (
 # Bump when a change here would change what a cached FileScan holds.
 # 34: an error type's `Display` impl writes sites (`display`); 35: each branch of an `if`
 # in its arm a message of its own
-EXTRACTOR_VERSION = "35"
+EXTRACTOR_VERSION = "37"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -173,6 +174,8 @@ def placed_scan(
             window, start = source_window(lines, site.line + shift)
             sites.append(placed(site, shift, path, window, start))
     sites.sort(key=lambda s: (s.line, s.column))
+    if is_generated_file(source):
+        sites = _first_of_each_message(sites)
     return FileScan(
         sites=tuple(sites),
         aliases=tuple(aliases),
@@ -180,6 +183,24 @@ def placed_scan(
         uses_anyhow_result=uses_anyhow_result(source),
         test_modules=declared_test_modules(source),
     )
+
+
+def _first_of_each_message(sites: Sequence[Site]) -> list[Site]:
+    """A generated file's sites, each message once: the first place the generator wrote it.
+
+    A generator repeats its template in every item it writes (tonic's "Service was not
+    ready: {}" in each of qdrant's 99 client methods): one record tells all of them. Its
+    messages that occur once (risingwave's generated `ALTER .. on the fly` checks) are the
+    repository's errors like any other, and keep their records.
+    """
+    seen: set[tuple[str, str]] = set()
+    kept = []
+    for site in sites:
+        key = (site.kind, site.message)
+        if key not in seen:
+            seen.add(key)
+            kept.append(site)
+    return kept
 
 
 def collect(

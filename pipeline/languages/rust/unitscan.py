@@ -29,6 +29,7 @@ from tree_sitter import Tree
 from pipeline.core.sitetypes import FileScan, Site, TypeAlias, placed
 from pipeline.languages.rust.regions import (
     Unit,
+    is_generated_file,
     is_test_file,
     parse_ranges,
     parse_units,
@@ -79,7 +80,8 @@ def find_sites_after(path: str, source: bytes, known: UnitScans) -> FileScan:
 
 def unit_scans(source: bytes, scan: FileScan) -> dict[str, FileScan] | None:
     """The scan of a file split by unit (no parse), or None when that cannot be exact."""
-    if scan.parse_errors or is_test_file(source):
+    if scan.parse_errors or is_test_file(source) or is_generated_file(source):
+        # a generated file's scan keeps each message once: its units' own sites are not in it
         return None
     hints = site_hints(source)
     units = relevant_units(source, hints) if hints else []
