@@ -27,11 +27,14 @@ def test_error_lines_are_the_first_lines_of_error_literals_with_snapshot_tokens_
         '[TAB]Caused by: print.md is reserved for internal use\n[TAB]Caused by: [NOT_FOUND]\n"#]]\n'
         'eprintln!("error: `{cmd:?}` failed");'
     )
-    assert error_lines([cargo, just, meilisearch, mdbook]) == [
-        "Index `doggo` not found.",
-        "error: Rendering failed",
-        "error: could not find `Cargo.toml` in `/home/user/foo` or any parent directory",
-        "error: justfile does not contain recipe `foo`",
-        "error: no such command: `xyz`",
-        "error: print.md is reserved for internal use",
-    ]  # a cause that is only a placeholder, and a format string, are no line to paste  # "error: x" is too short to tell anything
+    assert (
+        error_lines([cargo, just, meilisearch, mdbook])
+        == [
+            "Index `doggo` not found.",
+            "error: Rendering failed",
+            "error: could not find `Cargo.toml` in `/home/user/foo` or any parent directory",
+            "error: justfile does not contain recipe `foo`",
+            "error: no such command: `xyz`",
+            "error: print.md is reserved for internal use",
+        ]
+    )  # a cause that is only a placeholder, and a format string, are no line to paste  # "error: x" is too short to tell anything

@@ -171,4 +171,4 @@ def test_a_semicolon_in_a_closure_block_of_the_condition_does_not_end_the_assert
         (2, "segments should not have overlapping updates")
     ]
     assert scan == find_sites("src/a.rs", source, whole=True)
-    assert not site_hints(b"fn f() {\n    assert!(ready);\n    let s = \"later\";\n}\n")
+    assert not site_hints(b'fn f() {\n    assert!(ready);\n    let s = "later";\n}\n')
