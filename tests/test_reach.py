@@ -1324,6 +1324,39 @@ def test_a_let_holding_a_call_s_value_has_the_type_the_repository_s_fns_return()
     ]
 
 
+def test_a_let_keeps_its_type_through_error_side_methods_a_turbofish_and_a_closure() -> None:
+    """just's `run`: `let config = Config::from_arguments(a).map_err(Error::from);` then
+    `config.and_then(|config| config.subcommand.execute(..))`: `Subcommand::execute` had no
+    caller, so 95% of just's records reached no entry point (now 72%)."""
+    source = (
+        "pub struct Config { pub subcommand: Subcommand }\n"
+        "impl Config {\n    pub fn from_arguments(a: u8) -> Result<Config, String> { todo!() }\n}\n"
+        "pub enum Subcommand { Run }\n"
+        "impl Subcommand {\n    pub fn execute(&self) -> Result<(), String> { Ok(()) }\n}\n"
+        "pub struct Sink;\nimpl Sink {\n    pub fn validate(&self) {}\n}\n"
+        "pub struct Other;\nimpl Other {\n    pub fn execute(&self) {}\n    pub fn validate(&self) {}\n}\n"
+        "pub fn run(a: u8) -> Result<(), String> {\n"
+        "    let config = Config::from_arguments(a).map_err(|e| e.to_string());\n"
+        "    let sink = serde_json::from_value::<Sink>(v).map_err(|e| e.to_string())?;\n"
+        "    sink.validate();\n"
+        "    config.and_then(|config| config.subcommand.execute())\n"
+        "}\n"
+    )
+    graph = _graph_of({"crates/just/src/lib.rs": source})
+    run_id = node(graph, "run")
+    seen = sorted(
+        (graph.nodes[callee].label, e.resolution)
+        for callee, edges in graph.callers.items()
+        for e in edges
+        if e.caller == run_id
+    )
+    assert seen == [
+        ("Config::from_arguments", "type"),
+        ("Sink::validate", "type"),
+        ("Subcommand::execute", "type"),
+    ]  # not `Other`'s same-named methods
+
+
 def test_a_receiver_made_by_method_calls_has_the_type_those_methods_return() -> None:
     source = (
         "pub struct Schema;\nimpl Schema {\n    pub fn len(&self) -> usize { 0 }\n"
@@ -1681,10 +1714,44 @@ def test_an_example_s_main_is_named_as_cargo_runs_it_and_is_of_its_crate() -> No
         "crates/kv",
         "crates/kv",
     ]
-    assert [_crate(p) for p in ("src/meta/build.rs", "examples/a.rs", "tools/gen.rs")] == [
-        "src/meta",
+    assert [_crate(p) for p in ("tools/build.rs", "examples/a.rs", "tools/gen.rs")] == [
+        "tools",
         "",
         "tools",
+    ]
+    # Under the root package's `src/`, a `build.rs` is a module (mdBook's `src/cmd/build.rs`,
+    # which made `cmd` a crate: `cmd::init::execute` resolved to it), or the build script of a
+    # crate kept under `src/` (risingwave's `src/meta/build.rs`), which no call names.
+    assert [_crate(p) for p in ("src/cmd/build.rs", "src/meta/build.rs")] == ["", ""]
+
+
+def test_each_subcommand_module_s_fn_is_called_from_its_own_arm_a_build_module_too() -> None:
+    """mdBook's `main` calls `cmd::init::execute`, `cmd::build::execute`, ..: the module file
+    `src/cmd/build.rs` was read as a build script, its directory as a crate named `cmd`, and
+    every `cmd::x::execute` call resolved to it (init's fns had no caller at all)."""
+    execute = "pub fn execute(args: &str) -> anyhow::Result<()> {{ {body}; Ok(()) }}\n"
+    graph = _graph_of(
+        {
+            "src/main.rs": (
+                "mod cmd;\nfn main() {\n    let res = match std::env::args().nth(1).as_deref() {\n"
+                '        Some("init") => cmd::init::execute("x"),\n'
+                '        Some("build") => cmd::build::execute("x"),\n'
+                "        _ => Ok(()),\n    };\n}\n"
+            ),
+            "src/cmd/mod.rs": "pub mod build;\npub mod init;\n",
+            "src/cmd/build.rs": execute.format(body="render()") + "fn render() {}\n",
+            "src/cmd/init.rs": execute.format(body="scaffold()") + "fn scaffold() {}\n",
+        }
+    )
+    edges = sorted(
+        (graph.nodes[e.caller].label, e.line, graph.nodes[callee].path, e.resolution)
+        for callee, edges in graph.callers.items()
+        for e in edges
+        if graph.nodes[callee].definition.name == "execute"
+    )
+    assert edges == [
+        ("main", 4, "src/cmd/init.rs", "local"),
+        ("main", 5, "src/cmd/build.rs", "local"),
     ]
 
 

@@ -129,10 +129,10 @@ def _crate(path: str) -> str:
         head, found, _ = path.partition(directory)
         if found:
             return head
+    if path == "build.rs" or path.startswith(("src/", *(d[1:] for d in _TARGET_DIRS))):
+        return ""  # the root package's (its `src/cmd/build.rs` is a module, no build script)
     if path.endswith("/build.rs"):
         return path.removesuffix("/build.rs")
-    if path == "build.rs" or path.startswith(("src/", *(d[1:] for d in _TARGET_DIRS))):
-        return ""
     return path.split("/", 1)[0]
 
 

@@ -57,7 +57,7 @@ _TEST_DIRECTORY = re.compile(
 # 25: a fn passed by path as an argument is a call; 26: a `cfg(feature = "test")` gate is
 # test code; 27: a `cfg` is test code only when no build but a test compiles it; 28: an
 # impl for `&'a T` is `T`'s).
-INDEX_VERSION = "28"
+INDEX_VERSION = "31"
 
 _KEYWORDS = frozenset(
     [
@@ -194,8 +194,27 @@ def index_tree(tree: Tree, source: bytes) -> FileIndex:
         builder.build(node)
     for node in captures.get("let", []):
         builder.local(node)
+    for node in captures.get("combinator", []):
+        builder.combinator_parameter(node)
     builder.arms_of(captures.get("arm", []))
     return builder.result(clean=not tree.root_node.has_error)
+
+
+def _without_error_side(value: Node | None) -> Node | None:
+    """A `let`'s value without `?`, `.await` and error-side methods (`_ERROR_SIDE`)."""
+    while value is not None:
+        if value.type in ("try_expression", "await_expression"):
+            value = value.named_children[0] if value.named_children else None
+            continue
+        function = (
+            value.child_by_field_name("function") if value.type == "call_expression" else None
+        )
+        if function is None or function.type != "field_expression":
+            return value
+        if text_of(function.child_by_field_name("field")) not in _ERROR_SIDE:
+            return value
+        value = function.child_by_field_name("value")
+    return value
 
 
 def _parse_product(source: bytes) -> tuple[Tree, bool]:
@@ -207,6 +226,19 @@ def _parse_product(source: bytes) -> tuple[Tree, bool]:
 
 
 _WRAPPING = frozenset(("Some", "Ok", "Err", "Box", "Rc", "Arc"))  # not the value's own type
+# Methods that change a `Result`'s or `Option`'s error side only: `T::f(..).map_err(E::from)`
+# holds what `T::f(..)` holds, for the link's typing of a `let`.
+_ERROR_SIDE = frozenset(
+    ("map_err", "context", "with_context", "wrap_err", "wrap_err_with", "inspect_err", "ok_or",
+     "ok_or_else")
+)  # fmt: skip
+# `Option`/`Result` methods whose closure gets the value inside (`config.and_then(|c| ..)`).
+# Not iterators' `map`/`filter`: a `let` typed by name is rarely an iterator, and then the
+# parameter would be typed as the iterator (the link finds no method of it, no wrong one).
+_INNER_VALUE = frozenset(
+    ("and_then", "map", "inspect", "is_some_and", "is_ok_and", "is_none_or", "map_or",
+     "map_or_else", "filter", "take_if")
+)  # fmt: skip
 _DIVERGING_MACROS = frozenset(("bail", "panic", "unreachable", "todo", "unimplemented"))
 
 
@@ -279,6 +311,12 @@ def _called_type(function: Node | None) -> str:
     x by what the repository's fns of that name return, or, defining none, knows x comes
     from outside before it guesses a method by name on x."""
     if function is not None and function.type == "generic_function":
+        # `serde_json::from_value::<IcebergConfig>(..)`, `.parse::<Config>()`: the value is
+        # the turbofish's one type, when it is a named type
+        turbofish = function.child_by_field_name("type_arguments")
+        named = turbofish.named_children if turbofish is not None else []
+        if len(named) == 1 and base_name(text_of(named[0]))[:1].isupper():
+            return text_of(named[0])
         function = function.child_by_field_name("function")
     if function is not None and function.type == "field_expression":  # `state.get_decl(id)`
         method = function.child_by_field_name("field")
@@ -539,9 +577,7 @@ class _Builder:
             return
         written = node.child_by_field_name("type")
         type_text = text_of(written) if written is not None else ""
-        value = node.child_by_field_name("value")
-        while value is not None and value.type in ("try_expression", "await_expression"):
-            value = value.named_children[0] if value.named_children else None
+        value = _without_error_side(node.child_by_field_name("value"))
         if value is not None and value.type == "call_expression":
             type_text = type_text or _called_type(value.child_by_field_name("function"))
         elif value is not None and value.type == "struct_expression":
@@ -558,6 +594,34 @@ class _Builder:
         if caller >= 0:
             line = node.start_point[0] + 1
             self.locals.append(Local(text_of(pattern), type_text, caller, variant, line))
+
+    def combinator_parameter(self, node: Node) -> None:
+        """`config.and_then(|config| config.subcommand.run())`: the parameter holds the value
+        inside `config`, typed as the nearest `let config` above (just's `run`: `Config`)."""
+        function = node.child_by_field_name("function")
+        arguments = node.child_by_field_name("arguments")
+        if function is None or arguments is None:
+            return
+        method = text_of(function.child_by_field_name("field"))
+        receiver = text_of(function.child_by_field_name("value"))
+        closure = next(c for c in arguments.named_children if c.type == "closure_expression")
+        parameters = closure.child_by_field_name("parameters")
+        if method not in _INNER_VALUE or parameters is None:
+            return
+        caller = self.caller(node.start_byte, node.end_byte)
+        line = node.start_point[0] + 1
+        above = [
+            local
+            for local in self.locals
+            if local.name == receiver and local.caller == caller and local.line <= line
+        ]
+        if caller < 0 or not above:
+            return
+        known = max(above, key=lambda local: local.line)
+        if known.type.startswith(CALLED_TYPE) or known.type == CLOSURE:
+            return  # what a fn returns, unwrapped by the link: not the inside of it
+        name = text_of(parameters.named_children[0])
+        self.locals.append(Local(name, known.type, caller, known.variant, line))
 
     def arms_of(self, nodes: list[Node]) -> None:
         """Dispatch arms, and the fns an arm names without calling (`"build" => build::exec`)."""

@@ -15,6 +15,10 @@
 (impl_item) @impl
 (use_declaration) @use
 (let_declaration pattern: (identifier)) @let
+; `config.and_then(|config| ..)`: the closure's parameter is the value `config` holds
+(call_expression
+  function: (field_expression value: (identifier) field: (field_identifier))
+  arguments: (arguments (closure_expression parameters: (closure_parameters . (identifier) .)))) @combinator
 
 (call_expression function: [(identifier)
                              (scoped_identifier name: (identifier))
