@@ -1755,6 +1755,40 @@ def test_each_subcommand_module_s_fn_is_called_from_its_own_arm_a_build_module_t
     ]
 
 
+def test_a_program_s_call_into_its_own_library_by_the_library_s_name_is_resolved() -> None:
+    """just's `main` calls `just::run(..)`: the link names crates by directory, and the root
+    package's has no name, so `run` read as a public API nobody calls. The manifest says the
+    library is `just`: the call is resolved, and the way in is `just`'s main."""
+    from pipeline.languages import repository_modules
+    from pipeline.languages.rust.index import index_file
+    from pipeline.scan.callerpaths import caller_paths
+
+    files = {
+        "src/main.rs": "fn main() {\n    if let Err(code) = just::run(std::env::args_os()) {\n"
+        "        std::process::exit(code)\n    }\n}\n",
+        "src/lib.rs": "pub use run::run;\nmod run;\nmod justfile;\n",
+        "src/run.rs": "pub fn run(args: Args) -> Result<(), i32> {\n"
+        "    crate::justfile::load().map_err(|_| 1)\n}\n",
+        "src/justfile.rs": 'pub fn load() -> Result<(), String> {\n    Err("no justfile".into())\n}\n',
+    }
+    manifest = b'[package]\nname = "just"\n'
+    modules = repository_modules({"Cargo.toml": manifest}, list(files))
+    indexes = {path: index_file(path, text.encode()) for path, text in files.items()}
+    graph = build_graph(indexes, 1, modules=modules)
+    load = next(n for n, node in enumerate(graph.nodes) if node.label == "load")
+    (path,) = caller_paths(graph, load)
+    assert [hop.name for hop in path.hops] == ["main", "run", "load"]
+    assert (path.entry, path.entry_label) == ("main", "`just` (fn main)")
+    run = next(n for n, node in enumerate(graph.nodes) if node.label == "run")
+    assert [(graph.nodes[e.caller].label, e.line, e.resolution) for e in graph.callers[run]] == [
+        ("main", 2, "import")
+    ]
+    # with no manifest, no name to go by: `run` is the library's public API again
+    plain = build_graph(indexes, 1)
+    (path,) = caller_paths(plain, next(n for n, nd in enumerate(plain.nodes) if nd.label == "load"))
+    assert path.entry_label == "public API `run::run`"
+
+
 def test_a_path_with_no_entry_point_is_headed_by_its_furthest_caller(tmp_path: Path) -> None:
     """Not "From no entry point found within 8 calls": the page and the static text name
     where the path stops, and say that nothing the index resolves calls it (a fn

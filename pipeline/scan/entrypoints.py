@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from pipeline.core.index import FileIndex
 from pipeline.core.reach import EntryKind
 from pipeline.languages import RepositoryModules, language_of
-from pipeline.scan.callgraph import CallGraph, MemoInput, link
+from pipeline.scan.callgraph import CallGraph, Edge, MemoInput, link
 from pipeline.scan.context import _crate
 from pipeline.scan.entrypatterns import EntryPattern
 from pipeline.scan.names import crate_name
@@ -31,9 +31,55 @@ def build_graph(
     entry points, from repos.toml; `memo`: the previous link's, `callgraph.link`;
     `modules`: what the build manifests call the files, for the entry points' names)."""
     graph = link(_without_test_modules(indexes), jobs, memo=memo)
+    _calls_into_own_library(graph, modules or RepositoryModules())
     _entries(graph, modules or RepositoryModules())
     _custom_entries(graph, patterns)
     return graph
+
+
+def _calls_into_own_library(graph: CallGraph, modules: RepositoryModules) -> None:
+    """A program's calls into the library of its own package by the library's name: just's
+    `main` calls `just::run(..)`. The link names a crate after its directory, and the root
+    package's is the repository's root, so no crate was called `just`: `run` looked like a
+    public API nobody in the repository calls. The manifests say the library's name.
+
+    Only a free fn, and only one: `lib::f` or `lib::a::f` to the one `pub` fn `f` of that
+    library (of module `a` when named), else nothing (no guess). Kept out of the link (and of
+    its memo): the manifests are no index, and these calls are a program's few."""
+    libraries: dict[str, str] = {}  # library name -> its crate's directory
+    for path in graph.indexes:
+        name = modules.module_path(path)
+        if name and "::" not in name and modules.target_kind(path) == "lib":
+            libraries[name] = _crate(path)
+    if not libraries:
+        return
+    resolved = {(e.caller, e.line) for edges in graph.callers.values() for e in edges}
+    free: dict[tuple[str, str], list[int]] = {}
+    for node_id, node in enumerate(graph.nodes):
+        d = node.definition
+        if d.owner is None and d.public and node.crate in libraries.values():
+            free.setdefault((node.crate, d.name), []).append(node_id)
+    for path, index in graph.indexes.items():
+        if modules.target_kind(path) not in ("bin", "example"):
+            continue
+        ids = graph.by_file.get(path, {})
+        for call in index.calls:
+            head, _, rest = call.qualifier.partition("::")
+            caller = ids.get(call.caller)
+            if call.kind != "path" or head not in libraries or caller is None:
+                continue
+            if (caller, call.line) in resolved:
+                continue
+            wanted = rest.split("::")[-1] if rest else None
+            found = [
+                n
+                for n in free.get((libraries[head], call.name), [])
+                if wanted is None or graph.nodes[n].module.rsplit("::", 1)[-1] == wanted
+            ]
+            if len(found) == 1 and crate_name(libraries[head]) != head:
+                graph.callers[found[0]].append(
+                    Edge(caller, found[0], call.line, "import", (), call)
+                )
 
 
 def _custom_entries(graph: CallGraph, patterns: Sequence[EntryPattern]) -> None:
