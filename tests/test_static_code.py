@@ -606,6 +606,17 @@ fn load(path: &str) -> anyhow::Result<()> {
         Ok(_) => Ok(()),
     }
 }
+
+fn header(parser: &mut Events) -> anyhow::Result<()> {
+    match parser.next() {
+        Some(Event::Text(_)) => Ok(()),
+        e => anyhow::bail!("expected plain text in man header, got {:?}", e),
+    }
+}
+
+fn ready(inner: &mut Grpc) -> Result<(), tonic::Status> {
+    inner.ready().map_err(|e| tonic::Status::unknown(format!("Service was not ready: {}", e.into())))
+}
 """
 
 
@@ -621,6 +632,12 @@ def test_a_printed_cause_is_read_as_the_error_underneath_not_a_rejected_value() 
     assert read[0].startswith("The message prints the error underneath (`{err:?}`)")
     assert any("Look at the value(s) the message prints (`{path}`)" in s for s in read)
     assert "`{err:?}`" not in by_word["failed"].commonSituations
+    # no failure word, no name: the argument it prints is the error (tonic's generated client)
+    tonic = by_word["Service"].solutions
+    assert tonic[0].startswith("The message prints the error underneath (`{}`)")
+    assert not any("Look at the value(s)" in s for s in tonic)
+    # "got {:?}" prints what the code did not want: an event named `e` is no error
+    assert any("Look at the value(s)" in s for s in by_word["expected"].solutions)
 
 
 def test_a_local_compared_with_not_equal_is_still_a_local() -> None:

@@ -71,10 +71,29 @@ def _slots(site: Site) -> list[str]:
     return language_of(site.file_path).placeholders(site.message) if site.is_format else []
 
 
-def _cause_at(slots: Sequence[str], message: str) -> int | None:
-    """Which placeholder prints the underlying error (`cause_slot`), or None."""
+# An argument that is the error underneath, converted or reported: `e`, `e.into()`,
+# `err.to_string()`, `error.as_report()`, `&e` (tonic's "Service was not ready: {}", e.into()).
+_CAUSE_ARGUMENT = re.compile(
+    r"&?(?:" + "|".join(sorted(_CAUSE_NAMES)) + r")(?:\.(?:into|to_string|as_report|"
+    r"display|report|as_ref)\(\))*"
+)
+
+
+# "got {:?}" prints a value the code did not want, whatever its name (cargo's mdman: `e`, an
+# event of the parser, not an error).
+_SHOWN_VALUE = re.compile(r"\b(?:got|found|received|saw|is|was|but)\s*`?$", re.IGNORECASE)
+
+
+def _cause_at(slots: Sequence[str], message: str, args: Sequence[str] = ()) -> int | None:
+    """Which placeholder prints the underlying error (`cause_slot`), or None: by its name,
+    by the argument it prints (`format!("..: {}", e.into())`), or as the last after a colon
+    of a failure's message."""
     for at, slot in enumerate(slots):
         if slot.split(":", 1)[0] in _CAUSE_NAMES:
+            return at
+    for at, value in enumerate(_arguments(slots, args) if args else ()):
+        before = message.split("{" + slots[at] + "}", 1)[0]
+        if value and _CAUSE_ARGUMENT.fullmatch(value.strip()) and not _SHOWN_VALUE.search(before):
             return at
     if slots and _FAILURE.search(message) and _LAST_AFTER_COLON.search(message):
         return len(slots) - 1
@@ -85,7 +104,7 @@ def cause_slot(site: Site) -> str | None:
     """The placeholder that prints the underlying error (`{e}`, or `{}` ending `... failed:
     {}`), as written; None when the message has none."""
     slots = _slots(site)
-    at = _cause_at(slots, site.message)
+    at = _cause_at(slots, site.message, site.format_args)
     return None if at is None else f"`{{{slots[at]}}}`"
 
 
@@ -162,7 +181,7 @@ def printed_values(site: Site) -> str:
     value; each `{}` is a value of its own), the underlying error's left out (`cause_slot`),
     or "" when it prints none."""
     slots = _slots(site)
-    at = _cause_at(slots, site.message)
+    at = _cause_at(slots, site.message, site.format_args)
     values = _arguments(slots, site.format_args)
     shown = [_labelled(p, values[i]) for i, p in enumerate(slots) if i != at]
     named = [s for s in dict.fromkeys(shown) if not s.startswith("`{}`")]
