@@ -218,6 +218,8 @@ def test_parse_taxonomy_normalises_keywords_and_description() -> None:
         ("the server is shutting down", "error_attr", "cancelled"),
         ("failed to acquire lock", "context", "concurrency-conflict"),
         ("concurrent modification detected, please retry", "bail", "concurrency-conflict"),
+        ("table version is stale", "bail", "concurrency-conflict"),
+        ("Unable to remove stale HTML output", "context", "operation-failed"),  # old output
         ("invalid parameter: {}", "constructor", "invalid-argument"),
         ("parallelism must be greater than 0", "ensure", "invalid-argument"),
         ("name cannot be empty", "bail", "invalid-argument"),
