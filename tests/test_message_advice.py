@@ -201,6 +201,17 @@ def test_the_configuration_line_names_the_setting_and_never_a_command_s_argument
         "}\n"
     )
     assert not any("configuration" in s for s in typed)  # `args`: what the caller typed
+    platform = _explained(
+        "fn hidden(config: &Config, dot: bool) -> anyhow::Result<()> {\n"
+        "    if cfg!(unix) && config.ignore_hidden && dot {\n"
+        '        anyhow::bail!("hidden files are filtered by default; add --hidden");\n'
+        "    }\n"
+        "    Ok(())\n"
+        "}\n"
+    )  # fd: `cfg!(unix)` is the build's target, no setting to review
+    assert "The check reads configuration (`config.ignore_hidden`): review that setting." in (
+        platform
+    )
 
 
 def test_a_panic_that_prints_the_error_underneath_is_classed_by_its_words() -> None:

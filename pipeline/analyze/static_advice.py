@@ -91,7 +91,8 @@ _GUARD_WORDS = frozenset(
 _IDENTIFIER_PART = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 # Not `args`: a command's arguments are what its caller passed (helix's typed commands),
 # which the inputs line names.
-_CONFIG_WORDS = re.compile(r"\b(?:conf|config|cfg|opts|options|settings|env)\b")
+# not a macro (`cfg!(unix)`, `env!("X")`: the build's, no setting) nor a module (`config::x`)
+_CONFIG_WORDS = re.compile(r"\b(?:conf|config|cfg|opts|options|settings|env)\b(?!\s*(?:!|::))")
 _ENV_VAR = re.compile(r"\benv::var(?:_os)?\([^()]*\)")
 _PATH_BEFORE = re.compile(r"(?:[A-Za-z_]\w*(?:\(\))?\.)*$")
 _PATH_AFTER = re.compile(r"(?:\(\))?(?:\.(?:r#)?[A-Za-z_]\w*(?![\w(#]))*")
