@@ -69,6 +69,7 @@ from pipeline.analyze.message_advice import advice_in
             "`channel` or `channel_column` must be set",
             ("`channel` or `channel_column` must be set",),
         ),
+        ("feedback strategy is required", ("feedback strategy is required",)),  # qdrant
     ],
 )
 def test_the_advice_a_message_gives_is_found_as_written(
@@ -90,6 +91,7 @@ def test_the_advice_a_message_gives_is_found_as_written(
         "failed to write to clipboard provider's stdin",
         "Must be a valid number",  # a requirement on a value, no act
         "Missing value. Must be positive",
+        "cannot drop schema {} because it is required by the database system",  # a refusal
     ],
 )
 def test_a_message_that_gives_no_advice_yields_none(message: str) -> None:

@@ -31,9 +31,12 @@ _ALWAYS = re.compile(
     re.IGNORECASE,
 )
 # What is required, said in the passive: "'connector' must be specified", "RW_CI must be set".
+# Or "feedback strategy is required", "Global access is required" (qdrant), not what a
+# refusal says of something else ("cannot drop schema {} because it is required by ..").
 _REQUIRED = re.compile(
-    r"^[^.;:]{1,80}?\b(?:must|needs to|has to) be (?:specified|set|provided|given|defined|"
-    r"declared|enabled|included|passed|supplied|configured)\b",
+    r"^(?!(?:cannot|can't|can not|could not|failed|unable)\b)[^.;:]{1,80}?\b(?:"
+    r"(?:must|needs to|has to) be (?:specified|set|provided|given|defined|declared|enabled|"
+    r"included|passed|supplied|configured)|(?:is|are) required(?! by))\b",
     re.IGNORECASE,
 )
 # Imperatives read as advice after the first sentence, not followed by a word that makes
