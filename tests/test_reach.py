@@ -1355,6 +1355,13 @@ def test_a_let_keeps_its_type_through_error_side_methods_a_turbofish_and_a_closu
         ("Sink::validate", "type"),
         ("Subcommand::execute", "type"),
     ]  # not `Other`'s same-named methods
+    from pipeline.languages.rust.index import index_file
+
+    sized = (
+        "fn f() {\n    let n = std::mem::size_of::<Sink>();\n    let c = s.parse::<Config>()?;\n}\n"
+    )
+    typed = {local.name: local.type for local in index_file("src/a.rs", sized.encode()).locals}
+    assert typed == {"n": "<call>std::mem::size_of", "c": "Config"}  # a size is no `Sink`
 
 
 def test_a_receiver_made_by_method_calls_has_the_type_those_methods_return() -> None:

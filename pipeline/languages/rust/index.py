@@ -57,7 +57,7 @@ _TEST_DIRECTORY = re.compile(
 # 25: a fn passed by path as an argument is a call; 26: a `cfg(feature = "test")` gate is
 # test code; 27: a `cfg` is test code only when no build but a test compiles it; 28: an
 # impl for `&'a T` is `T`'s).
-INDEX_VERSION = "31"
+INDEX_VERSION = "32"
 
 _KEYWORDS = frozenset(
     [
@@ -226,6 +226,12 @@ def _parse_product(source: bytes) -> tuple[Tree, bool]:
 
 
 _WRAPPING = frozenset(("Some", "Ok", "Err", "Box", "Rc", "Arc"))  # not the value's own type
+# Fns whose turbofish names the type they tell of, not the type of their value
+# (`size_of::<Foo>()` is a `usize`)
+_OF_A_TYPE = frozenset(
+    ("size_of", "size_of_val", "align_of", "align_of_val", "type_name", "type_name_of_val",
+     "of", "needs_drop", "discriminant")
+)  # fmt: skip
 # Methods that change a `Result`'s or `Option`'s error side only: `T::f(..).map_err(E::from)`
 # holds what `T::f(..)` holds, for the link's typing of a `let`.
 _ERROR_SIDE = frozenset(
@@ -315,9 +321,11 @@ def _called_type(function: Node | None) -> str:
         # the turbofish's one type, when it is a named type
         turbofish = function.child_by_field_name("type_arguments")
         named = turbofish.named_children if turbofish is not None else []
-        if len(named) == 1 and base_name(text_of(named[0]))[:1].isupper():
-            return text_of(named[0])
         function = function.child_by_field_name("function")
+        called = text_of(function).rsplit("::", 1)[-1].rsplit(".", 1)[-1] if function else ""
+        one = text_of(named[0]) if len(named) == 1 else ""
+        if base_name(one)[:1].isupper() and called not in _OF_A_TYPE:
+            return one
     if function is not None and function.type == "field_expression":  # `state.get_decl(id)`
         method = function.child_by_field_name("field")
         receiver = text_of(function.child_by_field_name("value"))
