@@ -33,7 +33,9 @@ _JSON_MESSAGE = re.compile(r'"message":\s*"((?:[^"\\]|\\.){12,})"')
 # a line of a raw snapshot (cargo's `str![[r#" .. "#]]`): `[ERROR] ..` at its start, or a
 # log line's `ERROR ..` (mdBook's tracing output), or a cause below it (`[TAB]Caused by: ..`)
 _SNAPSHOT_LINE = re.compile(r"(?m)^[ \t]*(\[ERROR\] [^\n]*|ERROR [^\n]*)$")
-_CAUSE_LINE = re.compile(r"(?m)^(?:[ \t]|\[TAB\])*Caused by: ([^\n\[]{12,}[^\n]*)$")
+# A cause, printed as it is (no `error:`): on the line (mdBook's `[TAB]Caused by: ..`) or on
+# the next one, indented (cargo's `Caused by:\n  failed to parse ..`)
+_CAUSE_LINE = re.compile(r"(?m)^(?:[ \t]|\[TAB\])*Caused by:(?: |\n[ \t]+)([^\n\[{]{12,}[^\n]*)$")
 # a format string in a test helper (`"error: `{cmd:?}` failed"`) is no printed line
 _PLACEHOLDER = re.compile(r"\{[A-Za-z_0-9]*(?::[^}]*)?\}")
 _FILLS = {"[ROOT]": "/home/user", "[CWD]": "/home/user/foo", "[..]": "x", "[EXE]": ""}
@@ -49,7 +51,7 @@ def error_lines(texts: list[str]) -> list[str]:
         )
         bodies = (m.group(1).split("\\n", 1)[0] for m in _JSON_MESSAGE.finditer(text))
         snapshots = (m.group(1) for m in _SNAPSHOT_LINE.finditer(text))
-        causes = ("error: " + m.group(1) for m in _CAUSE_LINE.finditer(text))
+        causes = (m.group(1) for m in _CAUSE_LINE.finditer(text))
         for line in [*quoted, *snapshots, *causes, *bodies]:
             line = line.rstrip()
             if _PLACEHOLDER.search(line):
