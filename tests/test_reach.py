@@ -1334,12 +1334,16 @@ def test_a_let_keeps_its_type_through_error_side_methods_a_turbofish_and_a_closu
         "pub enum Subcommand { Run }\n"
         "impl Subcommand {\n    pub fn execute(&self) -> Result<(), String> { Ok(()) }\n}\n"
         "pub struct Sink;\nimpl Sink {\n    pub fn validate(&self) {}\n}\n"
-        "pub struct Other;\nimpl Other {\n    pub fn execute(&self) {}\n    pub fn validate(&self) {}\n}\n"
+        "pub struct Other;\nimpl Other {\n    pub fn new() -> Other { Other }\n"
+        "    pub fn execute(&self) {}\n    pub fn validate(&self) {}\n}\n"
         "pub fn run(a: u8) -> Result<(), String> {\n"
         "    let config = Config::from_arguments(a).map_err(|e| e.to_string());\n"
         "    let sink = serde_json::from_value::<Sink>(v).map_err(|e| e.to_string())?;\n"
         "    sink.validate();\n"
-        "    config.and_then(|config| config.subcommand.execute())\n"
+        "    let done = config.and_then(|config| config.subcommand.execute());\n"
+        "    let config = Other::new();\n"  # bound again below the closure: the nearest wins
+        "    config.execute();\n"
+        "    done\n"
         "}\n"
     )
     graph = _graph_of({"crates/just/src/lib.rs": source})
@@ -1352,9 +1356,11 @@ def test_a_let_keeps_its_type_through_error_side_methods_a_turbofish_and_a_closu
     )
     assert seen == [
         ("Config::from_arguments", "type"),
+        ("Other::execute", "type"),
+        ("Other::new", "type"),
         ("Sink::validate", "type"),
         ("Subcommand::execute", "type"),
-    ]  # not `Other`'s same-named methods
+    ]  # each `execute` of its own receiver's type
     from pipeline.languages.rust.index import index_file
 
     sized = (

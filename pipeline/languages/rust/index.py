@@ -56,7 +56,9 @@ _TEST_DIRECTORY = re.compile(
 # otherwise: it keys the index cache (23: marshal, not JSON; 24: a fn's every attribute;
 # 25: a fn passed by path as an argument is a call; 26: a `cfg(feature = "test")` gate is
 # test code; 27: a `cfg` is test code only when no build but a test compiles it; 28: an
-# impl for `&'a T` is `T`'s).
+# impl for `&'a T` is `T`'s; 29: a `build.rs` under the root's `src/` is a module; 30: a
+# `let` keeps its type through error-side methods, a closure parameter of an `Option`/`Result`
+# method has its receiver's; 31: a turbofish's type; 32: not `size_of::<T>`'s).
 INDEX_VERSION = "32"
 
 _KEYWORDS = frozenset(
@@ -668,7 +670,7 @@ class _Builder:
             definitions=tuple(self.defs),
             calls=tuple(call for _, call in self.calls),
             uses=tuple(self.uses),
-            locals=tuple(self.locals),
+            locals=tuple(sorted(self.locals, key=lambda local: local.line)),  # a closure's too
             arms=tuple(self.arms),
             # by line (stable): attribute and `.route(..)` registrations as they stand
             routes=tuple(sorted(self.routes, key=lambda route: route.line)),
