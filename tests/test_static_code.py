@@ -211,6 +211,19 @@ def test_prevention_tips_are_whole_sentences() -> None:
             assert tip.count('"') % 2 == 0, tip
 
 
+def test_the_last_prevention_tip_is_the_class_s_and_says_what_to_do() -> None:
+    """It was the class description's first sentence ("A generic failure: the operation
+    could not be completed ..."): what the class is, which the page shows, and no tip."""
+    from pipeline.analyze.taxonomy import load_taxonomy
+
+    taxonomy = load_taxonomy()
+    for context in contexts().values():
+        explanation = explain(context)
+        known = taxonomy[explanation.backgroundTag]
+        assert explanation.preventionTips[-1] == known.prevention
+        assert not any(known.description.startswith(tip) for tip in explanation.preventionTips)
+
+
 # --- validationCode against an evaluator over generated chains ---------------------------
 
 VARIABLES = ("a", "b", "c", "d")

@@ -33,6 +33,9 @@ def test_taxonomy_loads_with_valid_classes() -> None:
         assert failure_class.title and failure_class.title[0].isupper()
         assert len(failure_class.description) > 200, slug  # one real paragraph
         assert "\n" not in failure_class.description
+        # a tip to act on, not the description again (it read "A generic failure: ..")
+        assert failure_class.prevention.endswith("."), slug
+        assert failure_class.prevention not in failure_class.description, slug
     assert load_taxonomy() is taxonomy  # read once
 
 
@@ -127,6 +130,10 @@ def taxonomy_text(*extra: str, keywords: str = "[]") -> str:
             "keyword",
         ),
         (VALID_CLASS.format(slug="not-found", keywords="[]"), "needs the classes"),
+        (
+            taxonomy_text(VALID_CLASS.format(slug="x", keywords="[]") + "prevention = 1\n"),
+            "prevention",
+        ),
     ],
 )
 def test_parse_taxonomy_rejects(text: str, problem: str) -> None:

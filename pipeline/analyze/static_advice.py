@@ -338,7 +338,8 @@ def prevention(context: SiteContext, check: str | None, failure_class: str) -> l
         and caller_can_test(context.site, check_test(check), receiver=True)
     ):  # not "before calling it, make sure `!scheduled_error`": a value it computes itself
         tips.append(f"Before calling {where(context.site)}, make sure `{check_test(check)}`.")
-    tips.append(first_sentence(load_taxonomy()[failure_class].description))
+    known = load_taxonomy()[failure_class]
+    tips.append(known.prevention or first_sentence(known.description))
     return tips
 
 

@@ -67,6 +67,9 @@ class FailureClass:
     # Keywords read in the conditions alone: `self.status` in a check is the state it
     # keeps; "status" in a message is mostly an HTTP or exit status, which says nothing.
     condition_keywords: tuple[str, ...] = ()
+    # The tip every record of the class ends its `preventionTips` with (true of any member);
+    # a taxonomy without one: the description's first sentence.
+    prevention: str = ""
 
     @property
     def condition_class(self) -> FailureClass:
@@ -147,6 +150,9 @@ def _failure_class(table: object) -> FailureClass:
     topics = table.get("topics", [])
     if not isinstance(topics, list) or not all(t in keywords for t in topics):
         raise ValueError(f"taxonomy: class {slug!r}: topics must be some of its keywords")
+    prevention = table.get("prevention", "")
+    if not isinstance(prevention, str):
+        raise ValueError(f"taxonomy: class {slug!r}: prevention must be a string")
     return FailureClass(
         slug,
         title.strip(),
@@ -154,6 +160,7 @@ def _failure_class(table: object) -> FailureClass:
         tuple(normalised),
         frozenset(_words(t, keep_star=True) for t in topics),
         tuple(in_conditions),
+        " ".join(prevention.split()),
     )
 
 
