@@ -1363,6 +1363,12 @@ def test_a_let_keeps_its_type_through_error_side_methods_a_turbofish_and_a_closu
     ]  # each `execute` of its own receiver's type
     from pipeline.languages.rust.index import index_file
 
+    locals_ = index_file("crates/just/src/lib.rs", source.encode()).locals
+    assert [(local.line, local.type) for local in locals_ if local.name == "config"] == [
+        (line_of_text(source, "let config = Config"), "Config"),
+        (line_of_text(source, "|config|"), "Config"),  # the closure's, in its line's place
+        (line_of_text(source, "let config = Other"), "Other"),
+    ]
     sized = (
         "fn f() {\n    let n = std::mem::size_of::<Sink>();\n    let c = s.parse::<Config>()?;\n}\n"
     )

@@ -84,7 +84,7 @@ _CAUSE_ARGUMENT = re.compile(
 _SHOWN_VALUE = re.compile(r"\b(?:got|found|received|saw|is|was|but)\s*`?$", re.IGNORECASE)
 
 
-def _cause_at(slots: Sequence[str], message: str, args: Sequence[str] = ()) -> int | None:
+def _cause_at(slots: Sequence[str], message: str, args: Sequence[str]) -> int | None:
     """Which placeholder prints the underlying error (`cause_slot`), or None: by its name,
     by the argument it prints (`format!("..: {}", e.into())`), or as the last after a colon
     of a failure's message."""
@@ -92,9 +92,10 @@ def _cause_at(slots: Sequence[str], message: str, args: Sequence[str] = ()) -> i
         if slot.split(":", 1)[0] in _CAUSE_NAMES:
             return at
     for at, value in enumerate(_arguments(slots, args) if args else ()):
-        before = message.split("{" + slots[at] + "}", 1)[0]
-        if value and _CAUSE_ARGUMENT.fullmatch(value.strip()) and not _SHOWN_VALUE.search(before):
-            return at
+        if value and _CAUSE_ARGUMENT.fullmatch(value.strip()):
+            before = message.split("{" + slots[at] + "}", 1)[0]
+            if not _SHOWN_VALUE.search(before):  # "got {:?}": a value shown, whatever its name
+                return at
     if slots and _FAILURE.search(message) and _LAST_AFTER_COLON.search(message):
         return len(slots) - 1
     return None

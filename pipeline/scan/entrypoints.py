@@ -48,10 +48,20 @@ def _calls_into_own_library(graph: CallGraph, modules: RepositoryModules) -> Non
     its memo): the manifests are no index, and these calls are a program's few."""
     libraries: dict[str, str] = {}  # library name -> its crate's directory
     for path in graph.indexes:
-        name = modules.module_path(path)
-        if name and "::" not in name and modules.target_kind(path) == "lib":
+        name = modules.module_path(path) or ""
+        library_root = name and "::" not in name and modules.target_kind(path) == "lib"
+        if library_root and crate_name(_crate(path)) != name:  # else the link resolves it
             libraries[name] = _crate(path)
-    if not libraries:
+    calls = [  # a program's path calls by a library's name
+        (caller, call)
+        for path, index in graph.indexes.items()
+        if modules.target_kind(path) in ("bin", "example")
+        for call in index.calls
+        if call.kind == "path"
+        and call.qualifier.partition("::")[0] in libraries
+        and (caller := graph.by_file.get(path, {}).get(call.caller)) is not None
+    ]
+    if not calls:
         return
     resolved = {(e.caller, e.line) for edges in graph.callers.values() for e in edges}
     free: dict[tuple[str, str], list[int]] = {}
@@ -59,27 +69,18 @@ def _calls_into_own_library(graph: CallGraph, modules: RepositoryModules) -> Non
         d = node.definition
         if d.owner is None and d.public and node.crate in libraries.values():
             free.setdefault((node.crate, d.name), []).append(node_id)
-    for path, index in graph.indexes.items():
-        if modules.target_kind(path) not in ("bin", "example"):
+    for caller, call in calls:
+        if (caller, call.line) in resolved:
             continue
-        ids = graph.by_file.get(path, {})
-        for call in index.calls:
-            head, _, rest = call.qualifier.partition("::")
-            caller = ids.get(call.caller)
-            if call.kind != "path" or head not in libraries or caller is None:
-                continue
-            if (caller, call.line) in resolved:
-                continue
-            wanted = rest.split("::")[-1] if rest else None
-            found = [
-                n
-                for n in free.get((libraries[head], call.name), [])
-                if wanted is None or graph.nodes[n].module.rsplit("::", 1)[-1] == wanted
-            ]
-            if len(found) == 1 and crate_name(libraries[head]) != head:
-                graph.callers[found[0]].append(
-                    Edge(caller, found[0], call.line, "import", (), call)
-                )
+        head, _, rest = call.qualifier.partition("::")
+        wanted = rest.split("::")[-1] if rest else None
+        found = [
+            n
+            for n in free.get((libraries[head], call.name), [])
+            if wanted is None or graph.nodes[n].module.rsplit("::", 1)[-1] == wanted
+        ]
+        if len(found) == 1:
+            graph.callers[found[0]].append(Edge(caller, found[0], call.line, "import", (), call))
 
 
 def _custom_entries(graph: CallGraph, patterns: Sequence[EntryPattern]) -> None:

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from tree_sitter import Node
 
 from pipeline.languages.rust.index_items import base_name
+from pipeline.languages.rust.nesting import first_outside_brackets
 
 # `Display`, `fmt::Display`, and a crate's own display trait (just's `ColorDisplay`)
 _DISPLAY = re.compile(r"^(?:(?:::)?\w+::)*\w*Display$")
@@ -116,23 +117,11 @@ def display_variant(conditions: Iterable[str], *, fields: bool = True) -> str | 
         if arm["field"] and not fields:
             return None
         pattern = arm["pattern"].split(" if ", 1)[0].strip()
-        if _top_level_or(pattern):
+        if first_outside_brackets(pattern, "|") >= 0:  # `A | B`: several variants
             return None
         found = _VARIANT.match(pattern)
         return found["variant"] if found else None
     return None
-
-
-def _top_level_or(pattern: str) -> bool:
-    depth = 0
-    for char in pattern:
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif char == "|" and depth == 0:
-            return True
-    return False
 
 
 def _implements_error(owner: str, source: bytes) -> bool:

@@ -7,6 +7,8 @@ from collections.abc import Callable
 
 from tree_sitter import Node
 
+from pipeline.languages.rust.nesting import first_outside_brackets
+
 # A condition's text -> (its node, whether the parse had errors).
 Parse = Callable[[str], tuple[Node | None, bool]]
 
@@ -85,12 +87,5 @@ def _macro_operands(macro: Node, parse: Parse) -> list[Node] | None:
 
 def _first_operand(inner: str) -> str:
     """The text before the first comma outside brackets."""
-    depth = 0
-    for at, char in enumerate(inner):
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif char == "," and depth == 0:
-            return inner[:at]
-    return inner
+    at = first_outside_brackets(inner, ",")
+    return inner if at < 0 else inner[:at]

@@ -67,8 +67,9 @@ def is_generated_file(source: bytes) -> bool:
     in a comment of the file's head (the comments and inner attributes before its code).
 
     Its messages are the generator's template, once per generated item (tonic's "Service
-    was not ready: {}" 107 times in qdrant): no records, as for test code. The file is
-    still indexed: its traits and fns are hops of the paths through it.
+    was not ready: {}" 107 times in qdrant): the scan keeps each message once
+    (`sites.placed_scan`). The file is indexed as any other: its traits and fns are hops
+    of the paths through it.
     """
     head = source[:8192].split(b"\n", _HEAD_LINES)[:_HEAD_LINES]
     block = False
