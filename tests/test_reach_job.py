@@ -322,3 +322,28 @@ def test_with_one_job_the_index_waits_for_the_run_s_sites(tmp_path: Path) -> Non
         job.close()
     assert list(cache.glob("index-v*.sqlite")) and reached.reaches == {}
     assert json.loads(document)["records"] == {}
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux /proc")
+def test_close_does_not_wait_for_a_done_child_to_be_torn_down_and_it_is_still_reaped(
+    tmp_path: Path,
+) -> None:
+    """A child that said it is done has only its exit left (freeing a large index took the
+    run 0.15 s): `close` returns without waiting for it, a thread reaps it, and its link
+    was kept before it said so."""
+    repo, sha = _repo(tmp_path / "src")
+    listing = list_files(repo.git_dir, sha, suffixes=(".rs",))
+    cache = tmp_path / "cache"
+    job = ReachJob.start(repo.git_dir, listing.entries, cache, 2, repo=REPO)
+    assert job is not None
+    try:
+        job.send([], [], sha)
+        assert job.wait().document() is not None
+    finally:
+        job.close()
+    assert job._finished.is_set()
+    assert load_memo(memo_path(cache, REPO, INDEX_VERSION), INDEX_VERSION, MAX_DISPATCH)
+    pid, deadline = job._process.pid, time.monotonic() + 10
+    while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+        time.sleep(0.01)  # a zombie stays in /proc until it is reaped
+    assert not Path(f"/proc/{pid}").exists()

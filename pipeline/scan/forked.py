@@ -94,6 +94,25 @@ def map_forked(func: Callable[[_T], _R], parts: Sequence[_T]) -> list[_R]:
             conn.close()
 
 
+def start_forked(func: Callable[[], object]) -> Any:
+    """`func()` in a fork started now, beside this process's work (a cache to write from a
+    built graph); returns the process, for the caller to `join`. Its result is dropped and
+    its failure only ends it: what it does must be something that may be lost."""
+    context = multiprocessing.get_context("fork")
+    process = context.Process(target=_run_alone, args=(func,))
+    gc.freeze()
+    try:
+        process.start()
+    finally:
+        gc.unfreeze()
+    return process
+
+
+def _run_alone(func: Callable[[], object]) -> None:
+    die_with_parent()
+    func()
+
+
 def _serve(conn: Connection, func: Callable[[_T], _R], part: _T) -> None:
     die_with_parent()
     try:
