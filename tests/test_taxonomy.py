@@ -284,6 +284,33 @@ def test_classify(message: str, kind: str, expected: str) -> None:
         ("{}", "constructor", [], ["Status::not_found"], "not-found"),
         ("{0}", "error_attr", [], ["InvalidParameterValue"], "invalid-argument"),
         ("{0}", "error_attr", [], ["SQLSTATE_42601"], "operation-failed"),
+        # conditions are code: their words name things (helix's terminal backend, its
+        # grammar's `parser_path`); only a predicate's name says what was checked
+        (
+            "failed to create terminal backend",
+            "context",
+            ["TerminaBackend::new((&config.editor).into())"],
+            [],
+            "operation-failed",
+        ),
+        (
+            "cannot do this now",
+            "bail",
+            ["needs_recompile(&library_path, &parser_path)"],
+            [],
+            "operation-failed",
+        ),
+        ("Command not provided", "bail", ["args.is_empty()"], [], "invalid-argument"),
+        # a failed step: what the words after it name is what it was about, not how it
+        # failed; its verb, the failure's own words, or a cause after it still decide
+        ("Failed to check iceberg table exists: {}", "context", [], [], "operation-failed"),
+        ("{}: failed to open read-only database", "bail", [], [], "operation-failed"),
+        ("Failed to remove collection {name}: {err}", "bail", [], [], "operation-failed"),
+        ("failed to open file", "bail", [], [], "io-error"),
+        ("failed to find package with id: {}", "bail", [], [], "not-found"),
+        ("failed to fetch meta info for source {}, timeout {:?}", "bail", [], [], "timeout"),
+        ("Unable to copy across static files", "context", [], [], "io-error"),
+        ("failed to acquire package cache lock", "bail", [], [], "concurrency-conflict"),
     ],
 )
 def test_classify_with_conditions_and_names(
@@ -301,7 +328,7 @@ def test_classify_with_conditions_and_names(
             "bail",
             ["self.state.is_paused()"],
             "conditions",
-            ("state", "paused"),
+            ("paused",),
             "conditions",
         ),
         ("anything", "unreachable", [], "kind", (), "macro"),

@@ -33,7 +33,7 @@ CONTEXT_VERBS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     for slug, pattern in (
         ("parse-error", r"\b(?:parse|deserializ\w*|decod\w*)\b|\binvalid (?:json|toml|utf-?8)\b"),
         ("io-error", r"\b(?:read|write|create|open|remove|delete|rename|copy|iterate over|"
-         r"canonicaliz\w*|flush)\b[^:]*\b(?:file|dir\w*|archive|path|from|to|toml|json|"
+         r"canonicaliz\w*|flush)\b[^:]*\b(?:files?|dir\w*|archives?|paths?|from|to|toml|json|"
          r"manifest|lockfile)\b"),
         ("connection-failure", r"\bconnect\w*\b|\bsend\b[^:]*\brequest\b"),
         ("configuration-error", r"\bmust be set\b|\bnot specified\b|\bis required\b"),
@@ -67,8 +67,10 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
          r"\bmust be \{\}|\bshould not be part of\b"),
         # a file-system verb on a file-system noun ("path", "directory" alone choose nothing)
         ("io-error", r"\b(?:read|write|create|open|remove|delete|rename|copy|canonicaliz\w*|"
-         r"list|walk|access|load|get)\b[^.;:]{0,30}\b(?:file|dir|directory|directories|"
-         r"folder|path)\b"),
+         r"list|walk|access|load|get)\b[^.;:]{0,30}\b(?:files?|dir|directory|directories|"
+         r"folders?|paths?)\b"),
+        # a lock that could not be taken: someone else holds it ("failed to acquire lock")
+        ("concurrency-conflict", r"\b(?:acquire|obtain|take)\b[^.;:]{0,30}\block\b"),
         # "no upload token found", "no X was found": absence; "found {} where .. expected"
         # (the keyword `found` alone, dropped) is a mismatch, not a missing thing
         ("not-found", r"\bno\b[^.;:,]{0,40}\b(?:was |were |is |are |be )?found\b|"
