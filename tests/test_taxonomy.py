@@ -311,6 +311,12 @@ def test_classify(message: str, kind: str, expected: str) -> None:
         ("failed to fetch meta info for source {}, timeout {:?}", "bail", [], [], "timeout"),
         ("Unable to copy across static files", "context", [], [], "io-error"),
         ("failed to acquire package cache lock", "bail", [], [], "concurrency-conflict"),
+        # "conflict" is mostly of requirements or options, a "lock" mostly a lock file
+        ("error acquiring cache lock: {e}", "bail", [], [], "concurrency-conflict"),
+        ("Found conflicting Python requirements: {}", "bail", [], [], "operation-failed"),
+        ("conflicts between `package.publish` fields", "bail", [], [], "operation-failed"),
+        ("Found dependency `{id}` with no locked distribution", "bail", [], [], "operation-failed"),
+        ("write conflict on key {}, please retry", "bail", [], [], "concurrency-conflict"),
     ],
 )
 def test_classify_with_conditions_and_names(

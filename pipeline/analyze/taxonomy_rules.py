@@ -70,7 +70,7 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
          r"list|walk|access|load|get)\b[^.;:]{0,30}\b(?:files?|dir|directory|directories|"
          r"folders?|paths?)\b"),
         # a lock that could not be taken: someone else holds it ("failed to acquire lock")
-        ("concurrency-conflict", r"\b(?:acquire|obtain|take)\b[^.;:]{0,30}\block\b"),
+        ("concurrency-conflict", r"\b(?:acquir\w*|obtain\w*|take|taking)\b[^.;:]{0,30}\block\b"),
         # "no upload token found", "no X was found": absence; "found {} where .. expected"
         # (the keyword `found` alone, dropped) is a mismatch, not a missing thing
         ("not-found", r"\bno\b[^.;:,]{0,40}\b(?:was |were |is |are |be )?found\b|"
