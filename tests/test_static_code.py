@@ -783,6 +783,44 @@ fn check(source_id: SourceId, name: &str) -> anyhow::Result<()> {
     )
 
 
+def test_a_parameter_a_failed_call_was_given_is_not_a_check_to_satisfy() -> None:
+    """zellij's `send_to_screen(instruction).context("failed to async-send to screen")`
+    read "The check depends on what is passed (`instruction`): pass values the check
+    accepts": no check read it, a channel send failed. A lookup that gave nothing for a
+    parameter, and a real check of one, are told apart."""
+    source = """\
+fn forward(senders: &Senders, instruction: Instruction) -> anyhow::Result<()> {
+    senders.send_to_screen(instruction).context("failed to async-send to screen")?;
+    Ok(())
+}
+
+fn geometry(panes: &Panes, id: PaneId) -> anyhow::Result<Geom> {
+    let geom = panes.get(&id).context("no pane with that id")?;
+    Ok(geom)
+}
+
+fn resize(panes: &Panes, id: PaneId, by: i32) -> anyhow::Result<()> {
+    if by == 0 {
+        anyhow::bail!("nothing to resize");
+    }
+    Ok(())
+}
+"""
+    advice = {m: " ".join(e.solutions) for m, e in explained_all(source, "src/m.rs").items()}
+    sent = advice["failed to async-send to screen"]
+    assert "pass values the check accepts" not in sent
+    assert (
+        "`senders.send_to_screen(instruction)` was given `senders`, `instruction`, which the "
+        "caller of "
+        "`forward` passes: if the error underneath says it refused that, pass another"
+    ) in sent
+    looked_up = advice["no pane with that id"]
+    assert "`panes.get(&id)` gave nothing for `panes`, `id`, which the caller of `geometry`" in (
+        looked_up
+    )
+    assert "(`by`): pass values the check accepts" in advice["nothing to resize"]
+
+
 def test_an_impl_for_a_reference_names_the_type_it_refers_to() -> None:
     """nushell's `impl GetSpan for &'a StateWorkingSet<'a>` read as `'a StateWorkingSet` in
     paths and `&EngineState::get_span` in the text."""

@@ -238,12 +238,16 @@ def solutions(
                 else "they say which input or object the failure is about; check that one first."
             )
         )
-    inputs = inputs_read(facts.call, _without_reads(conditions))
+    # A parameter a check reads is one to correct; one a failed call was given (`send(x)`
+    # was Err) may be why it failed, or not: a channel closes whatever it is sent.
+    checks = [c for c in conditions if c.kind != "closure"]
+    inputs = inputs_read(facts.call, _without_reads(checks))
     if inputs:
         out.append(
             f"The check depends on what is passed to {where(site)} ({', '.join(inputs)}): "
             "pass values the check accepts."
         )
+    out.extend(_given_to_failed_calls(site, conditions, inputs))
     setting = next((found for c in conditions if (found := _setting(c.text)) is not None), None)
     if variables and setting is not None and _ENV_VAR.fullmatch(setting):
         setting = None  # named above, as a variable
@@ -263,6 +267,39 @@ def solutions(
         )
     if not out:
         out.append(f"Find out what {where(site)} was doing: the error text names the failed step.")
+    return out
+
+
+def _given_to_failed_calls(
+    site: Site, conditions: Sequence[Condition], checked: Sequence[str]
+) -> list[str]:
+    """What to say of the parameters of the site's fn that a call which failed was given
+    (a `closure` condition: `x.get(id)` was None, `send(msg)` was Err), but those a check
+    reads (`checked`, said already)."""
+    out = []
+    for condition in conditions:
+        if condition.kind != "closure":
+            continue
+        given = [
+            i for i in inputs_read(site.facts.call, _without_reads([condition])) if i not in checked
+        ]
+        step, _, outcome = condition.text.rpartition(" was ")
+        if not given or not step:
+            continue
+        named = f"`{step}`" if len(step) <= 60 else "the call that failed"
+        values = ", ".join(given)
+        if outcome.startswith("None "):  # an `Option`: nothing there for what it was given
+            out.append(
+                f"{named[0].upper()}{named[1:]} gave nothing for {values}, which the caller of "
+                f"{where(site)} passes: pass one it gives a value for."
+            )
+        else:
+            out.append(
+                f"{named[0].upper()}{named[1:]} was given {values}, which the caller of "
+                f"{where(site)} passes: if the error underneath says it refused that, pass "
+                "another; else the failure is the call's own."
+            )
+        checked = [*checked, *given]
     return out
 
 
