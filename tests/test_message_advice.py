@@ -70,6 +70,12 @@ from pipeline.analyze.message_advice import advice_in
             ("`channel` or `channel_column` must be set",),
         ),
         ("feedback strategy is required", ("feedback strategy is required",)),  # qdrant
+        # a verb on a quoted command, for a purpose, opening the message (uv, risingwave)
+        ("Run `{}` to authenticate uv with pyx", ("Run `{}` to authenticate uv with pyx",)),
+        (
+            "Use `ALTER TABLE` to alter a table with connector.",
+            ("Use `ALTER TABLE` to alter a table with connector.",),
+        ),
     ],
 )
 def test_the_advice_a_message_gives_is_found_as_written(
@@ -92,6 +98,7 @@ def test_the_advice_a_message_gives_is_found_as_written(
         "Must be a valid number",  # a requirement on a value, no act
         "Missing value. Must be positive",
         "cannot drop schema {} because it is required by the database system",  # a refusal
+        "Set `x` to the default failed",  # a report of a step, not an order
     ],
 )
 def test_a_message_that_gives_no_advice_yields_none(message: str) -> None:
@@ -270,3 +277,21 @@ def test_values_a_message_calling_itself_a_bug_prints_are_not_rejected_input() -
     said = " ".join(solutions)
     assert "they say which input or object the failure is about" in said
     assert "correct that and try again" not in said
+
+
+def test_a_value_the_advice_says_to_run_is_no_rejected_input() -> None:
+    """uv's "Run `{}` to authenticate uv with pyx" prints the command to run: "they name the
+    input or object that was rejected" was false. A value the advice says to remove still is."""
+    command = _explained(
+        "fn login(domain: &str) -> anyhow::Result<()> {\n"
+        '    anyhow::bail!("Run `{}` to authenticate uv with pyx", format!("uv auth login {domain}"))\n'
+        "}\n"
+    )
+    assert command[0].startswith('The message itself says what to do: "Run `{}` to authenticate')
+    assert not any(s.startswith("Look at the value(s)") for s in command)
+    removed = _explained(
+        "fn query(name: &str) -> anyhow::Result<()> {\n"
+        '    anyhow::bail!("Using {} is not allowed here. Hint: remove `{}` from the query", name, name)\n'
+        "}\n"
+    )
+    assert any(s.startswith("Look at the value(s)") for s in removed)

@@ -57,6 +57,14 @@ _CLAUSE = re.compile(
     re.IGNORECASE,
 )
 _FIRST_USE_INSTEAD = re.compile(r"^use\b.*\binstead\b", re.IGNORECASE)
+# A verb on a quoted command or value, for a purpose: "Run `{}` to authenticate uv with
+# pyx", "Use '--force' to overwrite": no report opens so (a noun is not followed by a
+# quoted command and "to").
+_FIRST_DO_QUOTED = re.compile(
+    rf"^{_ACTS}\s+(?:`[^`]+`|'[^']+'|\"[^\"]+\")\s+(?:to [a-z]{{2,}}|first|instead)\b"
+    r"(?!.*\b(?:failed|failure|error)\b)",
+    re.IGNORECASE,
+)
 _BULLET = re.compile(r"^[\s\-*•|>]+")
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 # Advice is a sentence, not a page: a longer one (a repository's hostile literal) is none,
@@ -85,7 +93,7 @@ def _advises(sentence: str, first: bool) -> bool:
     if _ALWAYS.match(sentence) or _REQUIRED.match(sentence):
         return True
     if first:
-        return bool(_FIRST_USE_INSTEAD.match(sentence))
+        return bool(_FIRST_USE_INSTEAD.match(sentence) or _FIRST_DO_QUOTED.match(sentence))
     return bool(_LATER.match(sentence)) and not _reads_as_report(sentence)
 
 

@@ -227,7 +227,7 @@ def solutions(
     if cause is not None:
         out.append(_underneath(cause))
     out.extend(environment_later)  # after the failed step: a path the environment chose
-    names = printed_values(site)
+    names = printed_values(site) if not _only_in_advice(site) else ""
     if names:  # for a download, a write, a connection that failed, nothing was refused
         refused = (failure_class is None or failure_class in _REFUSALS) and not owns_a_bug(site)
         out.append(
@@ -322,6 +322,32 @@ def _underneath(cause: str) -> str:
         f"The message prints the error underneath ({cause}): it says what failed beneath this "
         "step; start there."
     )
+
+
+def _only_in_advice(site: Site) -> bool:
+    """Whether every value the message prints is what its advice says to run or use ("Run
+    `{}` to authenticate uv with pyx", "use '{}' instead", "kill it manually with {}"): a
+    command or a suggestion, no rejected input."""
+    if not site.is_format:
+        return False
+    every = _slots_in(site.message)
+    advised = [
+        slot
+        for advice in advice_in(site.message)
+        for slot in _ADVISED_SLOT.findall(advice.replace("{{", "").replace("}}", ""))
+    ]
+    return bool(every) and len(advised) == len(every)
+
+
+def _slots_in(text: str) -> list[str]:
+    return _SLOT.findall(text.replace("{{", "").replace("}}", ""))
+
+
+_SLOT = re.compile(r"\{[^{}]*\}")
+# A placeholder that is what to run or use: right after the verb (or "with"), quoted or not.
+_ADVISED_SLOT = re.compile(
+    r"\b(?:run|use|try|execute|install|call|pass|with)\s+[`'\"]?(\{[^{}]*\})", re.IGNORECASE
+)
 
 
 def message_advice(site: Site) -> str | None:
