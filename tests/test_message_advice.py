@@ -295,3 +295,38 @@ def test_a_value_the_advice_says_to_run_is_no_rejected_input() -> None:
         "}\n"
     )
     assert any(s.startswith("Look at the value(s)") for s in removed)
+
+
+def test_an_expect_that_says_a_call_cannot_be_done_is_a_failed_step_not_a_bug() -> None:
+    """zellij's `stdout.write_all(..).expect("cannot write to stdout")`: the write failed (a
+    closed terminal), "This is a bug, not something to fix in your input" was false. A
+    `panic!` saying "cannot" still states what the code assumed, as does "cannot be"."""
+    from pipeline.analyze.taxonomy import INTERNAL_INVARIANT
+
+    write = explained(
+        "fn show(out: &mut Stdout, b: &[u8]) {\n"
+        '    out.write_all(b).expect("cannot write to stdout");\n'
+        "}\n"
+    )
+    assert write.solutions[0].startswith("The program stops here (`expect`) when a step fails")
+    assert write.backgroundTag == "io-error"
+    for assumed in (
+        'fn f(v: Vec<u8>) { let n = NonZero::new(v.len()).expect("cannot be empty"); }\n',
+        'fn f() { match kind() { K::Int => {}, k => panic!("cannot convert {k} to int") } }\n',
+    ):
+        explanation = explained(assumed)
+        assert explanation.backgroundTag == INTERNAL_INVARIANT
+        assert not explanation.solutions[0].startswith("The program stops here")
+
+
+def test_a_case_left_unimplemented_is_one_to_stay_out_of_not_a_bug() -> None:
+    """uv's `unimplemented!("Only Windows and Unix are supported")` read "This is a bug, not
+    something to fix in your input": the reader can take a case the code handles."""
+    solutions = explained(
+        "fn create() {\n"
+        '    if cfg!(unix) { return; }\n    unimplemented!("Only Windows and Unix are supported")\n'
+        "}\n"
+    ).solutions
+    assert solutions[0] == "The code does not handle this case yet."
+    assert solutions[1].startswith("Stay out of that case: take another option, input or platform")
+    assert not any("This is a bug" in s for s in solutions)

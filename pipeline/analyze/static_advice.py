@@ -141,6 +141,13 @@ _REPORT = (
     "This is a bug, not something to fix in your input: report it upstream with the full "
     "message, the backtrace (`RUST_BACKTRACE=1`) and the version you run."
 )
+# `todo!`/`unimplemented!`: a case the authors left out, no broken assumption (uv's
+# "Only Windows and Unix are supported" read "This is a bug, not something to fix in your
+# input"): what the reader can change is to stay out of that case.
+_NOT_YET = (
+    "Stay out of that case: take another option, input or platform that the code "
+    "handles; to ask for it, tell upstream the full message and what you were doing."
+)
 
 
 # The conditions that check something; not a loop's iterable, a closure's call, nor the
@@ -215,6 +222,8 @@ def solutions(
             return [*out, _underneath(cause), _assumption(context), _REPORT_UNLESS_CAUSED]
         if failure_worded(site):
             return [*out, _stopped(site), _assumption(context), _REPORT_UNLESS_FAILED]
+        if site.kind in ("todo", "unimplemented"):
+            return [*out, _assumption(context), _NOT_YET]
         return [*out, _assumption(context), _REPORT_UNLESS_ADVISED if out else _REPORT]
     if facts.help and not (told and facts.help in told):  # the authors' words come first
         out.append(f'Its authors\' help for this error: "{facts.help}"')

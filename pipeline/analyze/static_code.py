@@ -124,6 +124,12 @@ def fatal_failure(site: Site) -> str | None:
 _FAILURE_WORDS = re.compile(
     r"(?:could not|couldn't|failed to|unable to|error (?:while|when|in))\s+\w", re.IGNORECASE
 )
+# On an `.expect(..)`, whose receiver is a call that can fail, "cannot write to stdout"
+# says that call failed too; in a `panic!` "cannot convert X to Y" states what the code
+# assumed. Not "cannot be empty", "cannot happen": assumptions either way.
+_EXPECT_FAILURE_WORDS = re.compile(
+    r"(?:cannot|can't|can not)(?!\s+(?:be|have|happen|fail|occur|reach)\b)\s+\w", re.IGNORECASE
+)
 
 
 # A panic whose message states how the code must be called (axum's "Called `Event::retry`
@@ -166,7 +172,10 @@ def failure_worded(site: Site) -> bool:
     segments = language_of(site.file_path).literal_segments(site.message)
     if not segments or owns_a_bug(site):
         return False
-    return _FAILURE_WORDS.match(segments[0].lstrip()) is not None
+    opening = segments[0].lstrip()
+    return _FAILURE_WORDS.match(opening) is not None or (
+        site.kind == "expect" and _EXPECT_FAILURE_WORDS.match(opening) is not None
+    )
 
 
 def in_build_script(context: SiteContext) -> bool:
