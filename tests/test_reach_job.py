@@ -121,25 +121,6 @@ def test_the_child_gives_the_reach_and_reach_json_an_in_process_index_gives(
                     ("step", "src/m2.rs")]  # fmt: skip
 
 
-def test_the_child_keeps_its_link_once_the_document_is_sent_and_close_waits_for_it(
-    tmp_path: Path,
-) -> None:
-    """The link memo is written after `reach.json` (off the way to it); a run that took the
-    document and ends at once still leaves it for the next run."""
-    repo, sha = _repo(tmp_path / "src")
-    listing = list_files(repo.git_dir, sha, suffixes=(".rs",))
-    cache = tmp_path / "cache"
-    job = ReachJob.start(repo.git_dir, listing.entries, cache, 2, repo=REPO)
-    assert job is not None
-    try:
-        job.send([], [], sha)
-        assert job.wait().document() is not None
-    finally:
-        job.close()
-    memo = load_memo(memo_path(cache, REPO, INDEX_VERSION), INDEX_VERSION, MAX_DISPATCH)
-    assert memo is not None and memo.blobs == {e.path: e.blob_sha for e in listing.entries}
-
-
 def test_an_index_child_that_dies_is_one_clear_error(tmp_path: Path) -> None:
     repo, sha = _repo(tmp_path / "src")
     listing = list_files(repo.git_dir, sha, suffixes=(".rs",))
@@ -325,12 +306,13 @@ def test_with_one_job_the_index_waits_for_the_run_s_sites(tmp_path: Path) -> Non
 
 
 @pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux /proc")
-def test_close_does_not_wait_for_a_done_child_to_be_torn_down_and_it_is_still_reaped(
+def test_the_child_keeps_its_link_before_it_is_done_and_close_leaves_its_teardown_to_a_thread(
     tmp_path: Path,
 ) -> None:
-    """A child that said it is done has only its exit left (freeing a large index took the
-    run 0.15 s): `close` returns without waiting for it, a thread reaps it, and its link
-    was kept before it said so."""
+    """The link memo is kept (by a fork, beside the paths) before the child says it is
+    done, so a run that took the document and ends at once leaves it for the next run. A
+    done child has only its exit left (freeing a large index took the run 0.15 s): `close`
+    returns without waiting for it, and a thread reaps it."""
     repo, sha = _repo(tmp_path / "src")
     listing = list_files(repo.git_dir, sha, suffixes=(".rs",))
     cache = tmp_path / "cache"
@@ -342,7 +324,8 @@ def test_close_does_not_wait_for_a_done_child_to_be_torn_down_and_it_is_still_re
     finally:
         job.close()
     assert job._finished.is_set()
-    assert load_memo(memo_path(cache, REPO, INDEX_VERSION), INDEX_VERSION, MAX_DISPATCH)
+    memo = load_memo(memo_path(cache, REPO, INDEX_VERSION), INDEX_VERSION, MAX_DISPATCH)
+    assert memo is not None and memo.blobs == {e.path: e.blob_sha for e in listing.entries}
     pid, deadline = job._process.pid, time.monotonic() + 10
     while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
         time.sleep(0.01)  # a zombie stays in /proc until it is reaped
