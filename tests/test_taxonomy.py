@@ -317,6 +317,23 @@ def test_classify(message: str, kind: str, expected: str) -> None:
         ("conflicts between `package.publish` fields", "bail", [], [], "operation-failed"),
         ("Found dependency `{id}` with no locked distribution", "bail", [], [], "operation-failed"),
         ("write conflict on key {}, please retry", "bail", [], [], "concurrency-conflict"),
+        # a file is what a message is about; reading, writing, saving one is how it failed
+        (
+            "Cannot specify `--package` when building from a file",
+            "bail",
+            [],
+            [],
+            "operation-failed",
+        ),
+        (
+            "Multiple `pylock.toml` files specified: `{}` vs. `{}`",
+            "bail",
+            [],
+            [],
+            "operation-failed",
+        ),
+        ("Error saving file", "bail", [], [], "io-error"),
+        ("creating destination file {}", "context", [], [], "io-error"),
     ],
 )
 def test_classify_with_conditions_and_names(

@@ -66,9 +66,10 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
          r"\bshould not be specified\b|\bis not allowed\b|\bnot allowed to\b|\bnon UTF-?8\b|"
          r"\bmust be \{\}|\bshould not be part of\b"),
         # a file-system verb on a file-system noun ("path", "directory" alone choose nothing)
-        ("io-error", r"\b(?:read|write|create|open|remove|delete|rename|copy|canonicaliz\w*|"
-         r"list|walk|access|load|get)\b[^.;:]{0,30}\b(?:files?|dir|directory|directories|"
-         r"folders?|paths?)\b"),
+        ("io-error", r"\b(?:read(?:ing)?|writ(?:e|ing)|creat(?:e|ing)|open(?:ing)?|"
+         r"remov(?:e|ing)|delet(?:e|ing)|renam(?:e|ing)|cop(?:y|ying)|sav(?:e|ing)|"
+         r"flush(?:ing)?|canonicaliz\w*|list(?:ing)?|walk(?:ing)?|access(?:ing)?|load(?:ing)?|"
+         r"get(?:ting)?)\b[^.;:]{0,30}\b(?:files?|dir|directory|directories|folders?|paths?)\b"),
         # a lock that could not be taken: someone else holds it ("failed to acquire lock")
         ("concurrency-conflict", r"\b(?:acquir\w*|obtain\w*|take|taking)\b[^.;:]{0,30}\block\b"),
         # "no upload token found", "no X was found": absence; "found {} where .. expected"
