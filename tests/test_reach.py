@@ -622,6 +622,46 @@ def test_a_glob_import_reaches_what_the_globbed_module_imports() -> None:
     assert callers("crates/exec/src/utils.rs", "rename") == [("alter", "import")]
 
 
+def test_a_renamed_import_of_another_crate_s_fn_is_not_the_caller_s_own_namesake() -> None:
+    """zellij's `src/commands.rs`: `use zellij_server::{start_server as start_server_impl};`
+    in its own `pub fn start_server`, which calls `start_server_impl(..)`. By module suffix
+    alone the server crate's root fn tied with the caller itself, which then called itself:
+    331 records of zellij reached "public API `zellij_server::start_server`", not `zellij`."""
+    graph = _graph_of(
+        {
+            "src/main.rs": "mod commands;\nfn main() { commands::start_server(1); }\n",
+            "src/commands.rs": (
+                "use zellij_server::{start_server as start_server_impl};\n"
+                "pub fn start_server(n: u8) { start_server_impl(n); }\n"
+            ),
+            "zellij-server/src/lib.rs": (
+                "pub fn start_server(n: u8) { start_server_impl(n, true); }\n"
+                "pub fn start_server_impl(n: u8, hook: bool) {}\n"
+            ),
+        }
+    )
+
+    def callers(path: str, name: str) -> list[tuple[str, str, str]]:
+        (target,) = [
+            i for i, n in enumerate(graph.nodes) if n.path == path and n.definition.name == name
+        ]
+        return [
+            (graph.nodes[e.caller].path, graph.nodes[e.caller].label, e.resolution)
+            for e in graph.callers.get(target, [])
+        ]
+
+    assert callers("zellij-server/src/lib.rs", "start_server") == [
+        ("src/commands.rs", "start_server", "import")
+    ]
+    assert callers("src/commands.rs", "start_server") == [("src/main.rs", "main", "local")]
+    (target,) = [
+        i
+        for i, n in enumerate(graph.nodes)
+        if n.path == "zellij-server/src/lib.rs" and n.definition.name == "start_server_impl"
+    ]
+    assert [p.entry for p in caller_paths(graph, target)] == ["main"]
+
+
 def test_the_index_leaves_test_items_unparsed_and_their_imports_out() -> None:
     from pipeline.languages.rust.index import index_file
 

@@ -1105,6 +1105,13 @@ def _plain_call(
         wanted = [s for s in imported.split("::")[:-1] if s not in ("crate", "self", "super")]
         target = imported.rsplit("::", 1)[-1]
         named = _free(tables, target)
+        # `use zellij_server::start_server as start_server_impl`: the crate named so first
+        # (by module suffix alone, the crate's root `start_server` tied with the caller's
+        # own `commands::start_server`, which then called itself)
+        crated = [n for n in named if wanted and crate_name(graph.nodes[n].crate) == wanted[0]]
+        if crated:
+            within = [n for n in crated if _module_ends(graph.nodes[n].module, wanted[1:])]
+            return "import", _narrow(graph, node, within or crated, call)
         if named:
             return "import", _narrow(
                 graph, node, _by_suffix(graph, named, wanted) if wanted else named, call

@@ -59,7 +59,7 @@ _TEST_DIRECTORY = re.compile(
 # impl for `&'a T` is `T`'s; 29: a `build.rs` under the root's `src/` is a module; 30: a
 # `let` keeps its type through error-side methods, a closure parameter of an `Option`/`Result`
 # method has its receiver's; 31: a turbofish's type; 32: not `size_of::<T>`'s).
-INDEX_VERSION = "32"
+INDEX_VERSION = "33"
 
 _KEYWORDS = frozenset(
     [
