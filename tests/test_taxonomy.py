@@ -317,6 +317,16 @@ def test_classify(message: str, kind: str, expected: str) -> None:
         ("conflicts between `package.publish` fields", "bail", [], [], "operation-failed"),
         ("Found dependency `{id}` with no locked distribution", "bail", [], [], "operation-failed"),
         ("write conflict on key {}, please retry", "bail", [], [], "concurrency-conflict"),
+        # "is not a valid X": a value refused, not a step that failed (fd, cargo, uv)
+        (
+            "'{}' is not a valid date or duration. See 'fd --help'.",
+            "anyhow",
+            [],
+            [],
+            "invalid-argument",
+        ),
+        ("{0} is not a valid wheel filename", "error_attr", [], [], "invalid-argument"),
+        ("temp file path is not valid UTF-8", "bail", [], [], "parse-error"),
         # a file is what a message is about; reading, writing, saving one is how it failed
         (
             "Cannot specify `--package` when building from a file",

@@ -61,7 +61,8 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
          r"\bcannot replace\b"),
         ("schema-mismatch", r"\bnumber of columns\b|\bnumber of column names\b"),
         ("type-mismatch", r"\bexpected \w+, got\b|\bcannot concatenate\b"),
-        ("invalid-argument", r"\bno \w+ (?:provided|given)\b|\bsupported (?:\w+ )?values\b|\bis unknown\b|\binvalid character\b|"
+        ("invalid-argument", r"\b(?:is|was) not an? valid\b(?!\W+(?:utf|unicode|setting))|"
+         r"\bno \w+ (?:provided|given)\b|\bsupported (?:\w+ )?values\b|\bis unknown\b|\binvalid character\b|"
          r"\brequires a \w+(?: format)? value\b|\bmust not be followed\b|"
          r"\bshould not be specified\b|\bis not allowed\b|\bnot allowed to\b|\bnon UTF-?8\b|"
          r"\bmust be \{\}|\bshould not be part of\b"),
