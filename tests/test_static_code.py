@@ -821,6 +821,32 @@ fn resize(panes: &Panes, id: PaneId, by: i32) -> anyhow::Result<()> {
     assert "(`by`): pass values the check accepts" in advice["nothing to resize"]
 
 
+def test_a_match_arm_a_call_s_failure_takes_is_a_failed_call_not_a_check() -> None:
+    """cargo's `match self.values.set(values.into()) { Err(_) => bail!("could not fill
+    values") }` read "The check depends on what is passed (`values`)": a `OnceLock` that
+    was set already refuses any value. An arm on a value, not a call, still checks it."""
+    source = """\
+fn set_values(cell: &Cell, values: Values) -> anyhow::Result<()> {
+    match cell.set(values.into()) {
+        Ok(()) => Ok(()),
+        Err(_) => anyhow::bail!("could not fill values"),
+    }
+}
+
+fn first(lines: Option<Lines>) -> anyhow::Result<()> {
+    match lines {
+        Some(_) => Ok(()),
+        None => anyhow::bail!("no lines given"),
+    }
+}
+"""
+    advice = {m: " ".join(e.solutions) for m, e in explained_all(source, "src/m.rs").items()}
+    filled = advice["could not fill values"]
+    assert "pass values the check accepts" not in filled
+    assert "`cell.set(values.into())` was given `cell`, `values`" in filled
+    assert "(`lines`): pass values the check accepts" in advice["no lines given"]
+
+
 def test_an_impl_for_a_reference_names_the_type_it_refers_to() -> None:
     """nushell's `impl GetSpan for &'a StateWorkingSet<'a>` read as `'a StateWorkingSet` in
     paths and `&EngineState::get_span` in the text."""

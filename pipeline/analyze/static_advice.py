@@ -249,7 +249,7 @@ def solutions(
         )
     # A parameter a check reads is one to correct; one a failed call was given (`send(x)`
     # was Err) may be why it failed, or not: a channel closes whatever it is sent.
-    checks = [c for c in conditions if c.kind != "closure"]
+    checks = [c for c in conditions if _failed_call(c) is None]
     inputs = inputs_read(facts.call, _without_reads(checks))
     if inputs:
         out.append(
@@ -283,21 +283,22 @@ def _given_to_failed_calls(
     site: Site, conditions: Sequence[Condition], checked: Sequence[str]
 ) -> list[str]:
     """What to say of the parameters of the site's fn that a call which failed was given
-    (a `closure` condition: `x.get(id)` was None, `send(msg)` was Err), but those a check
-    reads (`checked`, said already)."""
+    (`_failed_call`: `x.get(id)` was None, `send(msg)` was Err), but those a check reads
+    (`checked`, said already)."""
     out = []
     for condition in conditions:
-        if condition.kind != "closure":
+        failed = _failed_call(condition)
+        if failed is None:
             continue
+        step, outcome = failed
         given = [
             i for i in inputs_read(site.facts.call, _without_reads([condition])) if i not in checked
         ]
-        step, _, outcome = condition.text.rpartition(" was ")
-        if not given or not step:
+        if not given:
             continue
         named = f"`{step}`" if len(step) <= 60 else "the call that failed"
         values = ", ".join(given)
-        if outcome.startswith("None "):  # an `Option`: nothing there for what it was given
+        if outcome == "None":  # an `Option`: nothing there for what it was given
             out.append(
                 f"{named[0].upper()}{named[1:]} gave nothing for {values}, which the caller of "
                 f"{where(site)} passes: pass one it gives a value for."
@@ -310,6 +311,25 @@ def _given_to_failed_calls(
             )
         checked = [*checked, *given]
     return out
+
+
+# `match self.values.set(v): Err(_) =>`, `let None = x.get(id)`: the arm or branch a call's
+# failure takes (its scrutinee a call: `match lines: None =>` checks a value).
+_FAILED_ARM = re.compile(r"^match (?P<step>.+\)(?:\.await)?\??): (?P<outcome>Err|None)\b.*=>$")
+_FAILED_LET = re.compile(r"^let (?P<outcome>Err|None)\b.*? = (?P<step>.+\)(?:\.await)?\??)$")
+
+
+def _failed_call(condition: Condition) -> tuple[str, str] | None:
+    """The call whose failure a condition is, and how it failed (`Err`, `None`, or
+    `None/Err` when the code does not say), or None when it checks something instead."""
+    if condition.kind == "closure":
+        step, _, outcome = condition.text.rpartition(" was ")
+        return (step, outcome.split(" ", 1)[0]) if step else None
+    if condition.negated:
+        return None
+    pattern = {"match_arm": _FAILED_ARM, "if_let": _FAILED_LET}.get(condition.kind)
+    found = pattern.match(condition.text) if pattern is not None else None
+    return (found["step"], found["outcome"]) if found is not None else None
 
 
 def _without_reads(conditions: Sequence[Condition]) -> list[Condition]:
