@@ -37,6 +37,7 @@ from pipeline.analyze.static_code import (
 from pipeline.analyze.taxonomy import load_taxonomy
 from pipeline.core.model import Condition
 from pipeline.core.sitetypes import TEXT_KINDS, Site
+from pipeline.languages import language_of
 
 # Words of a condition that mark it as a guard nobody should be told to switch off: the
 # identifiers of the check, split at `_`, `.` and case (`auth_enabled`, `max_size`).
@@ -296,18 +297,18 @@ def _given_to_failed_calls(
         ]
         if not given:
             continue
-        named = f"`{step}`" if len(step) <= 60 else "the call that failed"
+        named = f"`{step}`" if len(step) <= 60 else "The call that failed"
         values = ", ".join(given)
         if outcome == "None":  # an `Option`: nothing there for what it was given
             out.append(
-                f"{named[0].upper()}{named[1:]} gave nothing for {values}, which the caller of "
-                f"{where(site)} passes: pass one it gives a value for."
+                f"{named} gave nothing for {values}, which the caller of {where(site)} "
+                "passes: pass one it gives a value for."
             )
         else:
             out.append(
-                f"{named[0].upper()}{named[1:]} was given {values}, which the caller of "
-                f"{where(site)} passes: if the error underneath says it refused that, pass "
-                "another; else the failure is the call's own."
+                f"{named} was given {values}, which the caller of {where(site)} passes: if "
+                "the error underneath says it refused that, pass another; else the failure "
+                "is the call's own."
             )
         checked = [*checked, *given]
     return out
@@ -359,7 +360,7 @@ def _only_in_advice(site: Site) -> bool:
     command or a suggestion, no rejected input."""
     if not site.is_format:
         return False
-    every = _slots_in(site.message)
+    every = language_of(site.file_path).placeholders(site.message)
     advised = [
         slot
         for advice in advice_in(site.message)
@@ -368,11 +369,6 @@ def _only_in_advice(site: Site) -> bool:
     return bool(every) and len(advised) == len(every)
 
 
-def _slots_in(text: str) -> list[str]:
-    return _SLOT.findall(text.replace("{{", "").replace("}}", ""))
-
-
-_SLOT = re.compile(r"\{[^{}]*\}")
 # A placeholder that is what to run or use: right after the verb (or "with"), quoted or not.
 _ADVISED_SLOT = re.compile(
     r"\b(?:run|use|try|execute|install|call|pass|with)\s+[`'\"]?(\{[^{}]*\})", re.IGNORECASE

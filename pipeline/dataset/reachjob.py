@@ -16,7 +16,7 @@ takes the document last, when it writes `reach.json` (`Reached.document`). Given
 staged directory's path (`send(into=..)`), the child writes the file there itself and the
 second message only says it did: risingwave's 21 MB are not pickled, piped and written again.
 
-What its link resolved is kept for the next run's (`save_link_memo`: ~0.25 s of CPU for
+What its link resolved is kept for the next run's (`save_link_memo`: 0.25-0.4 s for
 risingwave) by a fork started as soon as the graph is built, beside the paths: kept after
 the document, it was the last 0.2 s of every regeneration, the run waiting for it. The
 child ends once that fork did; `close` gives it that long once the document came, no more
@@ -220,8 +220,8 @@ class ReachJob:
         the document, it is first given `MEMO_WAIT` seconds to keep its link.
 
         A child that said it is done is not waited for: all it has left is its exit, the
-        kernel freeing its memory (~0.15 s for risingwave's index, as long as a whole
-        regeneration's scan of a large file), and it no longer holds the run's output
+        kernel freeing its memory (0.11-0.17 s for risingwave's index), and it no longer
+        holds the run's output
         (`_let_go_of_output`). A thread reaps it; a run that ends first leaves it to init."""
         deadline = time.monotonic() + MEMO_WAIT
         while (  # not past its death: a child killed meanwhile never says it is done

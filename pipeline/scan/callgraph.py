@@ -1056,10 +1056,9 @@ def _module_call(
     wanted = [s for s in segments if s not in ("crate", "self", "super")]
     named = _free(tables, call.name)
     # `engine::walk`: the crate named so (by its directory), at its root or below.
-    crated = [n for n in named if wanted and crate_name(graph.nodes[n].crate) == wanted[0]]
+    crated = _of_named_crate(graph, named, wanted)
     if crated:
-        within = [n for n in crated if _module_ends(graph.nodes[n].module, wanted[1:])]
-        return "import", _narrow(graph, node, within or crated, call)
+        return "import", _narrow(graph, node, crated, call)
     # `a::b::f`: fns of module `..::a::b`, else of a module below `a::b` (re-exported by `pub use`).
     found = [n for n in named if _module_ends(graph.nodes[n].module, wanted)]
     if not found and wanted:
@@ -1068,6 +1067,14 @@ def _module_call(
     if len(found) > 1 and wanted:  # `risingwave_meta::stream::f`: the longest module suffix wins
         found = _by_suffix(graph, found, wanted)
     return how, _narrow(graph, node, found, call)
+
+
+def _of_named_crate(graph: CallGraph, named: list[int], wanted: list[str]) -> list[int]:
+    """The fns of `named` in the crate `wanted` starts with (by its directory's name), those
+    of the module it goes on to name first; none when it names no crate of theirs."""
+    crated = [n for n in named if wanted and crate_name(graph.nodes[n].crate) == wanted[0]]
+    within = [n for n in crated if _module_ends(graph.nodes[n].module, wanted[1:])]
+    return within or crated
 
 
 def _module_ends(module: str, wanted: list[str]) -> bool:
@@ -1108,10 +1115,9 @@ def _plain_call(
         # `use zellij_server::start_server as start_server_impl`: the crate named so first
         # (by module suffix alone, the crate's root `start_server` tied with the caller's
         # own `commands::start_server`, which then called itself)
-        crated = [n for n in named if wanted and crate_name(graph.nodes[n].crate) == wanted[0]]
+        crated = _of_named_crate(graph, named, wanted)
         if crated:
-            within = [n for n in crated if _module_ends(graph.nodes[n].module, wanted[1:])]
-            return "import", _narrow(graph, node, within or crated, call)
+            return "import", _narrow(graph, node, crated, call)
         if named:
             return "import", _narrow(
                 graph, node, _by_suffix(graph, named, wanted) if wanted else named, call
