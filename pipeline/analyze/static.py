@@ -77,6 +77,12 @@ _VERB = {
     "error_attr": "formats this variant with `#[error(..)]`",
     "display": "formats this variant in its `Display` impl",
 }
+_OWN_MACRO_VERB = {
+    "bail": "returns early with `{}`",
+    "ensure": "fails a `{}` check",
+    "constructor": "returns an error built by `{}`",
+    "panic": "panics with `{}`",
+}
 
 
 class StaticAnalyzer:
@@ -198,7 +204,9 @@ def _documentation(context: SiteContext, failure_class: str) -> str:
             text += f' Its doc comment says: "{doc_summary(facts.type_doc)}"'
         return text + f" Class: {title}."
     verb = _VERB[site.kind]
-    if site.kind == "constructor":  # `Err("..")` builds nothing but the `Err` itself
+    if site.macro.endswith("!"):  # the repository's own error macro (`polars_bail!`)
+        verb = _OWN_MACRO_VERB.get(site.kind, verb).format(site.macro)
+    elif site.kind == "constructor":  # `Err("..")` builds nothing but the `Err` itself
         verb = (
             "returns `Err` with this message" if site.macro == "Err" else f"{verb} `{site.macro}`"
         )

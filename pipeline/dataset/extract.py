@@ -176,7 +176,7 @@ def _run_locked(
     git_dir, sha, listing = commit
     with exclusive(root / ".lock", str(root)):
         previous = load_previous(root)
-        settings = _settings(request)
+        settings = _settings(request, listing)
         if not request.force and _current(previous, sha, settings, analyzer_name, analyzer_version):
             assert previous is not None
             return ExtractResult(
@@ -288,7 +288,8 @@ def _scan_or_carry(
     stale = stale_classes(previous, keep, aliases) | test_code_changed(previous, keep, tests)
     if stale:
         keep = keep - stale
-        again = Listing(tuple(e for e in listing.entries if e.path in stale), ())
+        again = replace(listing, entries=tuple(e for e in listing.entries if e.path in stale))
+        again = replace(again, skipped=(), manifests=())
         scanned = merged(scanned, scan_entries(request, git_dir, again))
     return scanned, carry(previous, keep), files, aliases, tests
 
@@ -327,9 +328,12 @@ def _current(
     )
 
 
-def _settings(request: ExtractRequest) -> dict[str, Any]:
+def _settings(request: ExtractRequest, listing: Listing) -> dict[str, Any]:
     return {
         "extractor": EXTRACTOR_VERSION,
+        # the repository's own error macros: scans with others are other scans (None: none,
+        # as a manifest from before them says)
+        "errorMacros": listing.macros.digest(),
         "summaryFormat": SUMMARY_FORMAT,
         "include": list(request.include),
         "exclude": list(request.exclude),

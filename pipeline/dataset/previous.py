@@ -135,7 +135,7 @@ def load_previous(root: Path) -> Previous | None:
 
 _ID = re.compile(r'\{"id":"([0-9a-f]{16})",')
 # What the previous version must share with this run for its files to be carried over.
-SETTINGS = ("extractor", "summaryFormat", "include", "exclude", "entries")
+SETTINGS = ("extractor", "summaryFormat", "errorMacros", "include", "exclude", "entries")
 
 
 def recover_if_present(root: Path) -> None:

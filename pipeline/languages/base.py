@@ -8,10 +8,11 @@ rules) with one object implementing `Language`, added to the registry's table.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Protocol
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol
 
 from pipeline.core.index import FileIndex
+from pipeline.core.macros import ErrorMacros
 from pipeline.core.sitetypes import Condition, FileScan
 
 
@@ -50,6 +51,17 @@ class Language(Protocol):
 
     def module_names(self, manifests: Mapping[str, bytes], files: Sequence[str]) -> ModuleNames:
         """What the manifests (path -> bytes) say the `files` of the commit are called."""
+        ...
+
+    def macro_definitions(self, source: bytes) -> dict[str, tuple[tuple[Any, ...], ...]]:
+        """The macros one file defines, as plain data (marshal's types: cached by blob)."""
+        ...
+
+    def error_macros(
+        self, definitions: Iterable[Mapping[str, tuple[tuple[Any, ...], ...]]]
+    ) -> ErrorMacros:
+        """The repository's own error macros from its files' `macro_definitions`
+        (`find_sites` reads them while `macros.using` them)."""
         ...
 
     def find_sites(self, path: str, source: bytes) -> FileScan:

@@ -23,10 +23,14 @@ from pipeline.languages import EXTRACTOR_VERSION
 class ScanCache:
     """Scans by blob id, persisted in SQLite; each parser process writes what it parsed."""
 
-    def __init__(self, cache_dir: Path) -> None:
+    def __init__(self, cache_dir: Path, variant: str | None = None) -> None:
+        """`variant`: the digest of the repository's error macros (`ErrorMacros.digest`), which
+        a scan also depends on: scans made with other macros are in another file."""
         cache_dir.mkdir(parents=True, exist_ok=True)
         self.directory = cache_dir
-        self.path = cache_dir / f"scans-v{EXTRACTOR_VERSION}.sqlite"
+        self.variant = variant
+        suffix = f"-m{variant}" if variant else ""
+        self.path = cache_dir / f"scans-v{EXTRACTOR_VERSION}{suffix}.sqlite"
         # Parser processes write their own results: wait for each other, never fail.
         self._db = sqlite3.connect(self.path, timeout=60)
         self._db.execute("PRAGMA journal_mode=WAL")

@@ -13,6 +13,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from git.exc import GitCommandError
+
+from pipeline.core.macros import NO_MACROS, ErrorMacros
 from pipeline.languages import (
     MANIFEST_NAMES,
     SUFFIXES,
@@ -23,7 +26,9 @@ from pipeline.languages import (
 from pipeline.scan.cache import ScanCache
 from pipeline.scan.context import AliasTable, SiteContext, ordinals, site_context
 from pipeline.scan.entrypatterns import EntryPattern
+from pipeline.scan.macrocache import Definitions, MacroCache
 from pipeline.scan.pool import RepoScan, scan_listing
+from pipeline.source.gitcmd import git_reason, run_git
 from pipeline.source.repository import (
     BlobReader,
     Listing,
@@ -99,7 +104,79 @@ def locate(
         raise SourceError(
             f"--include {','.join(request.include)} matches no source file at {sha[:10]}"
         )
-    return git_dir, sha, listing
+    whole = not request.include and not request.exclude
+    macros = repository_macros(git_dir, sha, listing, request.cache_dir, whole)
+    return git_dir, sha, replace(listing, macros=macros)
+
+
+def repository_macros(
+    git_dir: Path, sha: str, listing: Listing, cache_dir: Path, whole: bool = True
+) -> ErrorMacros:
+    """The error macros the commit's source files define (`macros`), wherever they are:
+    `--include` chooses the sites to document, not the code that defines what a site is.
+
+    Each blob's definitions are cached: a run reads the blobs it has not seen (a
+    regeneration, its changed files). Many unseen (a first run: risingwave's 2,700) are
+    found by `git grep` instead, which reads them in C; so are the files outside a
+    listing that is not the `whole` commit's."""
+    language = language_of(SUFFIXES[0])
+    cache = MacroCache(cache_dir)
+    try:
+        known = cache.get_many(e.blob_sha for e in listing.entries)
+        unseen = [e for e in listing.entries if e.blob_sha not in known]
+        learned: dict[str, Definitions] = {}
+        outside: list[str] = []
+        if len(unseen) > _READ_LIMIT or not whole:
+            defining, outside = _grepped(git_dir, sha, listing)
+            # a blob the search passed over defines none
+            learned = {e.blob_sha: {} for e in unseen if e.path not in defining}
+            unseen = [e for e in unseen if e.path in defining]
+        blobs = [e.blob_sha for e in unseen] + outside
+        with BlobReader(git_dir) as reader:
+            bodies = reader.read_many(blobs) if blobs else []
+        for blob, body in zip(blobs, bodies, strict=True):
+            if body is not None:
+                learned[blob] = language.macro_definitions(body)
+        if learned:
+            cache.put_many(learned)
+    finally:
+        cache.close()
+    known.update(learned)
+    found = [known.get(e.blob_sha) for e in listing.entries] + [learned.get(b) for b in outside]
+    definitions = [d for d in found if d]
+    return language.error_macros(definitions) if definitions else NO_MACROS
+
+
+_READ_LIMIT = 1000  # unseen blobs read here; more are searched by `git grep` (a first run)
+
+
+def _grepped(git_dir: Path, sha: str, listing: Listing) -> tuple[set[str], list[str]]:
+    """The paths of the commit whose files hold `macro_rules!`, and the blobs of those that
+    are not in `listing`."""
+    try:
+        found = run_git(git_dir, "grep", "-l", "-z", "-F", "-e", "macro_rules!", sha, "--", *_GLOBS)
+    except GitCommandError as err:
+        if err.status == 1:  # nothing matched
+            return set(), []
+        raise SourceError(f"cannot search the files of {sha[:10]}: {git_reason(err)}") from None
+    prefix = f"{sha}:".encode()
+    paths = {
+        p[len(prefix) :].decode("utf-8", "replace")
+        for p in found.split(b"\0")
+        if p.startswith(prefix)
+    }
+    others = paths - {e.path for e in listing.entries}
+    blobs = []
+    if others:  # outside the include: their blobs from the tree
+        out = run_git(git_dir, "--literal-pathspecs", "ls-tree", "-z", sha, "--", *sorted(others))
+        for row in out.split(b"\0"):
+            fields = row.partition(b"\t")[0].split()
+            if len(fields) == 3 and fields[0].startswith(b"100") and fields[1] == b"blob":
+                blobs.append(fields[2].decode())
+    return paths, blobs
+
+
+_GLOBS = tuple(f"*{suffix}" for suffix in SUFFIXES)
 
 
 def index_listing(request: ExtractRequest, git_dir: Path, sha: str, listing: Listing) -> Listing:
@@ -140,8 +217,8 @@ def scan_entries(
 ) -> RepoScan:
     """Scan the listed files but those in `skip` (cached by blob id; `scan_listing`)."""
     if skip:
-        listing = Listing(tuple(e for e in listing.entries if e.path not in skip), listing.skipped)
-    cache = ScanCache(request.cache_dir)
+        listing = replace(listing, entries=tuple(e for e in listing.entries if e.path not in skip))
+    cache = ScanCache(request.cache_dir, listing.macros.digest())
     try:
         return scan_listing(git_dir, listing, cache, request.jobs, previous)
     finally:

@@ -161,6 +161,8 @@ def error_class(site: Site, aliases: AliasTable) -> str | None:
     resolved = _result_error(site.facts.return_type, site.file_path, aliases)
     if resolved is not None:
         return resolved
+    if site.macro.endswith("!"):  # the repository's own error macro: its type is not anyhow's
+        return None
     if site.kind in ANYHOW_KINDS or (site.kind == "context" and site.macro != "wrap_err"):
         return "anyhow::Error"
     if site.kind == "eyre":

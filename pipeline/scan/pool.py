@@ -15,6 +15,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pipeline.core.macros import ErrorMacros, set_for_process, using
 from pipeline.core.orphans import die_with_parent
 from pipeline.core.progress import Progress
 from pipeline.core.redact import for_terminal
@@ -54,11 +55,13 @@ _reader: BlobReader | None = None
 _cache: ScanCache | None = None
 
 
-def _init_worker(git_dir: Path, cache_dir: Path) -> None:
+def _init_worker(git_dir: Path, cache_dir: Path, macros: ErrorMacros, pooled: bool = True) -> None:
     global _reader, _cache
     die_with_parent()  # a killed run leaves no worker behind
+    if pooled:  # a worker scans one repository for its life (inline: `using` instead)
+        set_for_process(macros)
     _reader = BlobReader(git_dir)
-    _cache = ScanCache(cache_dir)
+    _cache = ScanCache(cache_dir, macros.digest())
 
 
 # A file to scan, and the blob its path held in the previous version (if another one).
@@ -123,7 +126,7 @@ def scan_listing(
     before = previous or {}
     work = [(entry, _other(before.get(entry.path), entry.blob_sha)) for entry in todo]
     with Progress(len(todo), "parse") as bar:
-        for entry, scan in _run(git_dir, cache.directory, work, jobs, bar):
+        for entry, scan in _run(git_dir, cache.directory, work, jobs, bar, listing.macros):
             if isinstance(scan, str):
                 result.skipped["too-deep"] += 1
                 result.warnings.append(f"{scan}; skipped")
@@ -147,16 +150,22 @@ def _other(old: str | None, new: str) -> str | None:
 
 
 def _run(
-    git_dir: Path, cache_dir: Path, todo: list[Job], jobs: int | None, bar: Progress
+    git_dir: Path,
+    cache_dir: Path,
+    todo: list[Job],
+    jobs: int | None,
+    bar: Progress,
+    macros: ErrorMacros,
 ) -> list[tuple[TreeEntry, FileScan | str | None]]:
     workers = jobs or os.cpu_count() or 1
     if len(todo) <= INLINE_LIMIT or workers == 1:
-        _init_worker(git_dir, cache_dir)
+        _init_worker(git_dir, cache_dir, macros, pooled=False)
         try:
             results = []
-            for chunk in _chunks(todo, 1):
-                results.extend(_scan_chunk(chunk))
-                bar.advance(len(chunk))
+            with using(macros):
+                for chunk in _chunks(todo, 1):
+                    results.extend(_scan_chunk(chunk))
+                    bar.advance(len(chunk))
             return results
         finally:
             if _reader is not None:
@@ -164,7 +173,7 @@ def _run(
             if _cache is not None:
                 _cache.close()
     results = []
-    initargs = (git_dir, cache_dir)
+    initargs = (git_dir, cache_dir, macros)
     with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=initargs) as pool:
         futures = [pool.submit(_scan_chunk, chunk) for chunk in _chunks(todo, workers)]
         for future in as_completed(futures):

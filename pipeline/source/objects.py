@@ -19,6 +19,7 @@ from typing import Any
 from git.cmd import Git
 from git.exc import GitCommandError
 
+from pipeline.core.macros import NO_MACROS, ErrorMacros
 from pipeline.source.gitcmd import (
     SHA_RE,
     SourceError,
@@ -53,6 +54,9 @@ class Listing:
     # the build manifests asked for by file name (`Cargo.toml`), wherever they are and
     # whatever the globs say: listed in the same pass over the tree
     manifests: tuple[TreeEntry, ...] = ()
+    # the repository's own error macros at the commit (`scan.collect.locate`), which its
+    # scan reads: an invocation of one is a site
+    macros: ErrorMacros = NO_MACROS
 
 
 # what is in it at a commit --------------------------------------------------------------

@@ -2,22 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from pipeline.core.index import FileIndex
+from pipeline.core.macros import ErrorMacros
 from pipeline.core.sitetypes import Condition, FileScan
 from pipeline.languages.rust import (
     cargo_targets,
     codecheck,
     display,
+    errormacros,
     formats,
     index,
     logic,
+    regions,
     sites,
     testcode,
     unitscan,
 )
 from pipeline.languages.rust.nesting import check_nesting
+
+_MACRO_RULES = re.compile(rb"macro_rules!")
 
 
 class Rust:
@@ -34,6 +41,29 @@ class Rust:
     ) -> cargo_targets.CrateMap:
         """The crates and modules Cargo makes of `files` (`cargo_targets`)."""
         return cargo_targets.crate_map(manifests, files)
+
+    def macro_definitions(self, source: bytes) -> dict[str, tuple[tuple[Any, ...], ...]]:
+        """The `macro_rules!` of one file as plain data (`errormacros.Rule` tuples): what
+        `error_macros` reads, and a cache keeps by blob."""
+        hints = [m.start() for m in _MACRO_RULES.finditer(source)]
+        if not hints:
+            return {}
+        tree = regions.parse_relevant(sites.parser(), source, hints)
+        return {
+            name: tuple((tuple(sorted(r.invokes)), *r[1:]) for r in rules)
+            for name, rules in errormacros.macro_rules_of(tree).items()
+        }
+
+    def error_macros(
+        self, definitions: Iterable[Mapping[str, tuple[tuple[Any, ...], ...]]]
+    ) -> ErrorMacros:
+        """The repository's own error macros, from its files' `macro_definitions`."""
+        merged: dict[str, tuple[errormacros.Rule, ...]] = {}
+        for found in definitions:
+            for name, rules in found.items():
+                merged[name] = tuple(errormacros.Rule(frozenset(r[0]), *r[1:]) for r in rules)
+        builtin = {*sites.MACRO_KINDS, *sites.DISPLAY_MACROS}
+        return errormacros.error_macros(merged, builtin)
 
     def find_sites(self, path: str, source: bytes) -> FileScan:
         """Every error site of one `.rs` file."""

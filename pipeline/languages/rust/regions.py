@@ -11,9 +11,11 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from tree_sitter import Parser, Point, Range, Tree
 
+from pipeline.core.macros import in_force
 from pipeline.languages.rust.testcode import is_test_attribute
 
 # Macros whose name alone marks a possible site (the `assert*` family is one needle).
@@ -150,6 +152,12 @@ def parse_ranges(parser: Parser, source: bytes, ranges: Sequence[Range] | None) 
         parser.included_ranges = [_WHOLE]
 
 
+@cache
+def _repository_needles(names: frozenset[str]) -> tuple[bytes, ...]:
+    """`name!` of each of a repository's error macros (`errormacros`)."""
+    return tuple(f"{name}!".encode() for name in sorted(names))
+
+
 def site_hints(source: bytes) -> list[int]:
     """Byte offsets where a site or a `Result` alias may be: literal needles, found in C.
 
@@ -157,7 +165,7 @@ def site_hints(source: bytes) -> list[int]:
     before the statement ends (`Err(e);`, `assert!(x);`, `.context(MSG)?;` hold none).
     """
     hints: list[int] = []
-    for needle in _NEEDLES:
+    for needle in (*_NEEDLES, *_repository_needles(in_force().names)):
         index = source.find(needle)
         while index >= 0:
             end = source.find(b";", index, index + _REACH)

@@ -11,6 +11,7 @@ from importlib import resources
 import tree_sitter_rust
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
+from pipeline.core.macros import ErrorMacros, in_force
 from pipeline.core.sitetypes import (
     TEXT_KINDS,
     Condition,
@@ -223,15 +224,63 @@ def collect(
             found = [site] if site is not None else []
         if found and not is_test_code(node):
             sites.extend(found)
+    macros = in_force()
+    if macros:
+        sites += _repository_macro_sites(tree, SourceFile(path, source), macros)
     if depth < MAX_DEPTH:
         sites += macro_tree_sites(
             tree,
             source,
             parser(),
-            _ERROR_MACROS,
+            _ERROR_MACROS | macros.names,
             lambda sub: collect(sub, path, source, depth + 1)[0],
         )
     return sites, aliases
+
+
+@cache
+def _macro_query(names: frozenset[str]) -> Query:
+    """Invocations of a repository's own error macros (`errormacros`)."""
+    quoted = " ".join(f'"{name}"' for name in sorted(names))
+    return Query(
+        LANGUAGE,
+        "(macro_invocation macro: [(identifier) @name (scoped_identifier name: (identifier)"
+        f" @name)] (token_tree) @args (#any-of? @name {quoted})) @macro",
+    )
+
+
+def _repository_macro_sites(tree: Tree, file: SourceFile, macros: ErrorMacros) -> list[Site]:
+    """The sites of a repository's error macros: `polars_bail!(ComputeError: "..", x)`,
+    `polars_ensure!(cond, InvalidOperation: "..")`. A leading `Variant:` names the error's
+    variant, its code (`PolarsError::ComputeError`)."""
+    found = []
+    for _, captures in QueryCursor(_macro_query(macros.names)).matches(tree.root_node):
+        node, name = captures["macro"][0], node_text(captures["name"][0])
+        spec = macros.get(name)
+        if spec is None or is_test_code(node):
+            continue
+        arguments = split_token_tree(captures["args"][0])
+        if len(arguments) <= spec.message_argument:
+            continue
+        tokens, code = arguments[spec.message_argument], None
+        if len(tokens) > 2 and tokens[0].type == "identifier" and tokens[1].type == ":":
+            variant = node_text(tokens[0])
+            code = variant if variant[:1].isupper() else None
+            tokens = tokens[2:]
+        message = token_message(tokens, is_format=True)
+        if message is None:
+            continue
+        message = _with_arguments(message, arguments[spec.message_argument + 1 :])
+        site = _make_site(spec.kind, node, file, message, f"{name}!", error_code=code)
+        if site is None:
+            continue
+        if spec.kind == "ensure":
+            check = Condition("check_failed", join_tokens(arguments[0]), site.line)
+            site = replace(
+                site, facts=replace(site.facts, conditions=(*site.facts.conditions, check))
+            )
+        found.append(site)
+    return found
 
 
 def uses_anyhow_result(source: bytes) -> bool:

@@ -1,0 +1,208 @@
+"""A repository's own error macros: `macro_rules!` that return, build or panic with an error
+made from their tokens (polars' `polars_bail!`, `polars_ensure!`, `polars_err!`) make their
+invocations sites, found from the definitions wherever they are in the repository."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gitrepo import GitRepo
+from regen_fixtures import extract, manifest, records, regenerate
+
+from pipeline.core.macros import NO_MACROS, ErrorMacros, MacroSpec, using
+from pipeline.languages import language_of
+
+RUST = language_of("x.rs")
+
+# As polars writes them (crates/polars-error/src/lib.rs), trimmed.
+ERRORS_RS = """\
+pub enum PolarsError { ComputeError(String), InvalidOperation(String) }
+pub type PolarsResult<T> = Result<T, PolarsError>;
+
+#[macro_export]
+macro_rules! polars_err {
+    ($variant:ident: format!($_:tt) $(, _:tt)* $(,)?) => {
+        const { panic!("remove unnecessary format! from polars_(bail|err)! macro") }
+    };
+    ($variant:ident: $fmt:literal $(, $arg:expr)* $(,)?) => {
+        $crate::PolarsError::$variant(format!($fmt, $($arg),*).into())
+    };
+}
+
+#[macro_export]
+macro_rules! polars_bail {
+    ($($tt:tt)+) => {
+        return Err($crate::polars_err!($($tt)+))
+    };
+}
+
+#[macro_export]
+macro_rules! polars_ensure {
+    ($cond:expr, $($tt:tt)+) => {
+        if !$cond {
+            $crate::polars_bail!($($tt)+);
+        }
+    };
+}
+
+macro_rules! with_match_type {
+    ($dtype:expr, $body:expr) => {
+        match $dtype { 1 => $body, _ => unimplemented!() }
+    };
+}
+
+macro_rules! die {
+    ($($arg:tt)*) => {{
+        eprintln!($($arg)*);
+        std::process::exit(1)
+    }};
+}
+"""
+
+OPS_RS = """\
+use polars_error::{polars_bail, polars_ensure, polars_err, PolarsResult};
+
+pub fn take(len: usize, idx: usize) -> PolarsResult<usize> {
+    polars_ensure!(idx < len, OutOfBounds: "index {} is out of bounds for length {}", idx, len);
+    if len == 0 {
+        polars_bail!(ComputeError: "cannot take from an empty series");
+    }
+    let first = lookup(idx).ok_or_else(|| polars_err!(InvalidOperation: "no value at {}", idx))?;
+    with_match_type!(first, Ok(first))
+}
+"""
+
+
+def definitions(source: str) -> ErrorMacros:
+    return RUST.error_macros([RUST.macro_definitions(source.encode())])
+
+
+def test_the_definitions_say_what_each_macro_does_and_where_its_message_is() -> None:
+    found = definitions(ERRORS_RS)
+
+    assert found.by_name == {
+        "polars_bail": MacroSpec("bail", 0),  # `return Err(polars_err!(..))`
+        "polars_ensure": MacroSpec("ensure", 1),  # `if !$cond { polars_bail!(..) }`
+        "polars_err": MacroSpec("constructor", 0),  # `PolarsError::$variant(format!(..))`
+    }
+
+
+def test_a_macro_that_takes_nothing_from_its_invocation_into_an_error_is_not_one() -> None:
+    found = definitions(ERRORS_RS)
+
+    # `_ => unimplemented!()` of a code generator; `die!` prints and exits: no error value
+    assert "with_match_type" not in found.by_name
+    assert "die" not in found.by_name
+
+
+def test_a_built_in_name_keeps_its_own_meaning() -> None:
+    own_bail = "macro_rules! bail { ($($t:tt)*) => { return Err(anyhow::anyhow!($($t)*)) }; }\n"
+
+    assert definitions(own_bail) == NO_MACROS
+
+
+def test_a_macro_that_panics_with_its_message_panics() -> None:
+    found = definitions(
+        'macro_rules! fatal { ($($t:tt)*) => { panic!("fatal: {}", format!($($t)*)) }; }\n'
+    )
+
+    assert found.by_name == {"fatal": MacroSpec("panic", 0)}
+
+
+def test_invocations_are_sites_with_the_variant_as_their_code() -> None:
+    with using(definitions(ERRORS_RS)):
+        scan = RUST.find_sites("src/ops.rs", OPS_RS.encode())
+
+    found = {(s.kind, s.line, s.message, s.error_code, s.macro) for s in scan.sites}
+    assert found == {
+        ("ensure", 4, "index {} is out of bounds for length {}", "OutOfBounds", "polars_ensure!"),
+        ("bail", 6, "cannot take from an empty series", "ComputeError", "polars_bail!"),
+        ("constructor", 8, "no value at {}", "InvalidOperation", "polars_err!"),
+    }
+    ensure = next(s for s in scan.sites if s.kind == "ensure")
+    assert ensure.format_args == ("idx", "len")
+    assert ensure.facts.conditions[-1].kind == "check_failed"
+    assert ensure.facts.conditions[-1].text == "idx < len"
+
+
+def test_without_the_definitions_the_invocations_are_no_sites() -> None:
+    assert RUST.find_sites("src/ops.rs", OPS_RS.encode()).sites == ()
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> GitRepo:
+    repo = GitRepo.init(tmp_path / "src")
+    repo.commit(
+        {
+            "crates/polars-error/src/lib.rs": ERRORS_RS,
+            "crates/polars-ops/src/ops.rs": OPS_RS,
+        }
+    )
+    return repo
+
+
+def ops_records(out: Path) -> dict[str, dict[str, Any]]:
+    """The records of `ops.rs` by message (`lib.rs` has a `panic!` of its own)."""
+    found = records(out).values()
+    return {r["errorMessage"]: r for r in found if r["filePath"].endswith("ops.rs")}
+
+
+def test_an_extraction_documents_the_invocations_of_macros_defined_in_another_crate(
+    repo: GitRepo, tmp_path: Path
+) -> None:
+    out, cache = tmp_path / "out", tmp_path / "cache"
+
+    result = extract(repo.path, out, cache, "main")
+
+    assert result.exit_code == 0, result.output
+    found = ops_records(out)
+    assert set(found) == {
+        "index {} is out of bounds for length {}",
+        "cannot take from an empty series",
+        "no value at {}",
+    }
+    bail = found["cannot take from an empty series"]
+    assert (bail["errorType"], bail["errorCode"], bail["errorClass"]) == (
+        "error_code",
+        "ComputeError",
+        "PolarsError",
+    )
+    assert "returns early with `polars_bail!`" in bail["documentation"]
+    ensure = found["index {} is out of bounds for length {}"]
+    assert "fails a `polars_ensure!` check" in ensure["documentation"]
+
+
+def test_macros_defined_outside_the_include_still_make_sites(repo: GitRepo, tmp_path: Path) -> None:
+    out, cache = tmp_path / "out", tmp_path / "cache"
+
+    result = extract(repo.path, out, cache, "main", "--include", "crates/polars-ops/**")
+
+    assert result.exit_code == 0, result.output
+    assert len(records(out)) == len(ops_records(out)) == 3
+
+
+def test_a_macro_defined_later_sends_the_files_that_use_it_back_to_the_scan(
+    tmp_path: Path,
+) -> None:
+    repo = GitRepo.init(tmp_path / "src")
+    no_macros = ERRORS_RS.split("#[macro_export]")[0]
+    repo.commit(
+        {"crates/polars-error/src/lib.rs": no_macros, "crates/polars-ops/src/ops.rs": OPS_RS}
+    )
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    assert extract(repo.path, out, cache, "main").exit_code == 0
+    assert records(out) == {}
+    assert "errorMacros" not in manifest(out)
+
+    repo.commit({"crates/polars-error/src/lib.rs": ERRORS_RS})  # ops.rs is the same blob
+    result = regenerate(out, cache)
+
+    assert result.exit_code == 0, result.output
+    assert len(ops_records(out)) == 3
+    assert manifest(out)["errorMacros"] == definitions(ERRORS_RS).digest()
+
+    repo.commit({"crates/polars-error/src/lib.rs": no_macros})  # and gone again
+    assert regenerate(out, cache).exit_code == 0
+    assert ops_records(out) == {}
