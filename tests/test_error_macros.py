@@ -104,11 +104,23 @@ def test_a_built_in_name_keeps_its_own_meaning() -> None:
 
 
 def test_a_macro_that_panics_with_its_message_panics() -> None:
-    found = definitions(
-        'macro_rules! fatal { ($($t:tt)*) => { panic!("fatal: {}", format!($($t)*)) }; }\n'
-    )
+    fatal = "macro_rules! fatal { ($($t:tt)*) => { { log(); panic!($($t)*) } }; }\n"
 
-    assert found.by_name == {"fatal": MacroSpec("panic", 0)}
+    assert definitions(fatal).by_name == {"fatal": MacroSpec("panic", 0)}
+
+
+def test_a_macro_whose_message_is_its_own_text_takes_none_from_its_invocation() -> None:
+    # polars' `feature_gated!("temporal", ..)`: "temporal" is an argument of the rule's
+    # own text, not the message (the `panic!` in the definition is a site of its own)
+    feature_gated = """\
+macro_rules! feature_gated {
+    ($($feature:literal);*, $content:expr) => {{
+        { panic!("activate '{}' feature", concat!($($feature, ", "),*)) }
+    }};
+}
+"""
+
+    assert definitions(feature_gated) == NO_MACROS
 
 
 def test_invocations_are_sites_with_the_variant_as_their_code() -> None:

@@ -18,6 +18,8 @@ EXTRACTOR_VERSION = "+".join(language.extractor_version for language in LANGUAGE
 
 # The index version of a run: what the index cache is keyed by.
 INDEX_VERSION = "+".join(language.index_version for language in LANGUAGES)
+# Bumped with what `macro_definitions` reads of a file: it keys the per-blob macro cache.
+MACROS_VERSION = "+".join(language.macros_version for language in LANGUAGES)
 
 SUFFIXES: tuple[str, ...] = tuple(s for language in LANGUAGES for s in language.suffixes)
 
@@ -87,6 +89,7 @@ __all__ = [
     "EXTRACTOR_VERSION",
     "INDEX_VERSION",
     "LANGUAGES",
+    "MACROS_VERSION",
     "MANIFEST_NAMES",
     "SUFFIXES",
     "Language",

@@ -46,6 +46,8 @@ class Language(Protocol):
     suffixes: tuple[str, ...]
     # Bumped whenever `index_file` may answer differently: it keys the per-blob index cache.
     index_version: str
+    # Bumped whenever `macro_definitions` may answer differently: it keys the macro cache.
+    macros_version: str
     # The file names of the build manifests that name its modules (`Cargo.toml`).
     manifest_names: tuple[str, ...]
 

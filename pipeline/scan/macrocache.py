@@ -1,6 +1,6 @@
 """The macros each blob defines (`Language.macro_definitions`), by blob id: a run finds its
 repository's error macros (`collect.repository_macros`) reading only the blobs it has not
-seen. One SQLite file per extractor version, beside the scan cache; `marshal`, not
+seen. One SQLite file per version of what is read of a definition (`MACROS_VERSION`), beside the scan cache; `marshal`, not
 pickle: loading it runs no code, and a row that is not a definitions' shape is a miss."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from pipeline.languages import EXTRACTOR_VERSION
+from pipeline.languages import MACROS_VERSION
 
 Definitions = dict[str, tuple[tuple[Any, ...], ...]]
 _MARSHAL_FORMAT = 4
@@ -22,7 +22,7 @@ class MacroCache:
 
     def __init__(self, cache_dir: Path) -> None:
         cache_dir.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(cache_dir / f"macros-v{EXTRACTOR_VERSION}.sqlite", timeout=60)
+        self._db = sqlite3.connect(cache_dir / f"macros-v{MACROS_VERSION}.sqlite", timeout=60)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(
             "CREATE TABLE IF NOT EXISTS macros (blob TEXT PRIMARY KEY, body BLOB NOT NULL)"

@@ -34,6 +34,7 @@ class Rust:
     extractor_version: str = sites.EXTRACTOR_VERSION
     suffixes: tuple[str, ...] = (".rs",)
     index_version: str = index.INDEX_VERSION
+    macros_version: str = errormacros.MACROS_VERSION
     manifest_names: tuple[str, ...] = (cargo_targets.MANIFEST,)
 
     def module_names(

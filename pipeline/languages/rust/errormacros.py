@@ -32,6 +32,8 @@ from tree_sitter import Node, Tree
 from pipeline.core.macros import ErrorMacros, MacroSpec
 from pipeline.core.sitetypes import SiteKind
 
+# Bumped whenever what a file's definitions read as (`Rule`) changes: it keys their cache.
+MACROS_VERSION = "2"
 _RETURNING = frozenset(("bail", "ensure"))
 _BUILDING = frozenset(("anyhow", "format_err", "eyre"))
 _PANICKING = frozenset(("panic", "unreachable", "todo", "unimplemented"))
@@ -81,29 +83,54 @@ def _rule(rule: Node) -> Rule | None:
     for at, (token, text) in enumerate(zip(tokens, texts, strict=True)):
         if token.type != "identifier" or at + 1 >= len(texts):
             continue
-        after = texts[at + 1]
-        if after == "!" and _holds(token, fragments):
+        after, tree = texts[at + 1], _tree_after(token)
+        if tree is None:
+            continue
+        if after == "!" and _leads(tree, fragments):
             invokes.add(text)
-        elif text == "Err" and after == "(" and _holds(token, fragments):
+        elif text == "Err" and after == "(" and _passes_on(tree, fragments):
             builds_err = True
             returns_err = returns_err or (at > 0 and texts[at - 1] == "return")
-        elif after == "::" and "Error" in text and b"format" in (right.text or b""):
-            # `$crate::PolarsError::$variant(format!($fmt, ..).into())`
-            builds_err = builds_err or _holds(token, fragments)
+        elif after == "::" and "Error" in text and _passes_on(tree, fragments):
+            builds_err = True  # `$crate::PolarsError::$variant(format!($fmt, ..).into())`
     ensure = bool(bound) and _is_expr(left, bound[0]) and _tested(texts, bound[0])
     return Rule(frozenset(invokes), returns_err, builds_err, ensure)
 
 
-def _holds(token: Node, fragments: frozenset[str]) -> bool:
-    """Whether the token tree that `token` opens (`name ! (..)`, `Err (..)`,
-    `Error :: $variant (..)`) holds one of `fragments`."""
+def _tree_after(token: Node) -> Node | None:
+    """The token tree that `token` opens: `name ! (..)`, `Err (..)`, `Error :: $v (..)`."""
     sibling = token.next_sibling
     while sibling is not None and sibling.type in _PATH_TOKENS:
         sibling = sibling.next_sibling
-    if sibling is None or sibling.type != "token_tree":
+    return sibling if sibling is not None and sibling.type == "token_tree" else None
+
+
+def _leads(tree: Node, fragments: frozenset[str]) -> bool:
+    """Whether a token tree starts with one of `fragments` (`($fmt, ..)`, `($($arg)*)`):
+    what the invocation gave is the message, not an argument of the rule's own text
+    (polars' `feature_gated!` panics with "activate '{}' feature" of the feature it names)."""
+    inner = [c for c in tree.children[1:-1] if c.type not in ("line_comment", "block_comment")]
+    if not inner:
         return False
+    first = inner[0]
+    if first.type == "token_repetition":
+        first = next((c for c in first.children if c.type == "metavariable"), first)
+    return first.type == "metavariable" and (first.text or b"").decode() in fragments
+
+
+def _passes_on(tree: Node, fragments: frozenset[str]) -> bool:
+    """An `Err(..)` or a variant's `(..)` that is the message (`Err($msg)`), or that holds
+    an invocation that is (`Err(polars_err!($($tt)+))`, `(format!($fmt, ..).into())`)."""
+    if _leads(tree, fragments):
+        return True
+    leaves = list(_tokens(tree))
     return any(
-        t.type == "metavariable" and (t.text or b"").decode() in fragments for t in _tokens(sibling)
+        leaf.type == "identifier"
+        and at + 1 < len(leaves)
+        and leaves[at + 1].type == "!"
+        and (inner := _tree_after(leaf)) is not None
+        and _leads(inner, fragments)
+        for at, leaf in enumerate(leaves)
     )
 
 
