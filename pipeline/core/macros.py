@@ -9,9 +9,13 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from pipeline.core.sitetypes import SiteKind
+
+# The macros one file defines, as a front end reads them: plain data (marshal's types),
+# cached by blob (`Language.macro_definitions`).
+Definitions = dict[str, tuple[tuple[Any, ...], ...]]
 
 
 class MacroSpec(NamedTuple):

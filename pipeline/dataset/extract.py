@@ -288,8 +288,8 @@ def _scan_or_carry(
     stale = stale_classes(previous, keep, aliases) | test_code_changed(previous, keep, tests)
     if stale:
         keep = keep - stale
-        again = replace(listing, entries=tuple(e for e in listing.entries if e.path in stale))
-        again = replace(again, skipped=(), manifests=())
+        entries = tuple(e for e in listing.entries if e.path in stale)
+        again = replace(listing, entries=entries, skipped=(), manifests=())
         scanned = merged(scanned, scan_entries(request, git_dir, again))
     return scanned, carry(previous, keep), files, aliases, tests
 

@@ -9,10 +9,10 @@ rules) with one object implementing `Language`, added to the registry's table.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 from pipeline.core.index import FileIndex
-from pipeline.core.macros import ErrorMacros
+from pipeline.core.macros import Definitions, ErrorMacros
 from pipeline.core.sitetypes import Condition, FileScan
 
 
@@ -55,13 +55,11 @@ class Language(Protocol):
         """What the manifests (path -> bytes) say the `files` of the commit are called."""
         ...
 
-    def macro_definitions(self, source: bytes) -> dict[str, tuple[tuple[Any, ...], ...]]:
+    def macro_definitions(self, source: bytes) -> Definitions:
         """The macros one file defines, as plain data (marshal's types: cached by blob)."""
         ...
 
-    def error_macros(
-        self, definitions: Iterable[Mapping[str, tuple[tuple[Any, ...], ...]]]
-    ) -> ErrorMacros:
+    def error_macros(self, definitions: Iterable[Definitions]) -> ErrorMacros:
         """The repository's own error macros from its files' `macro_definitions`
         (`find_sites` reads them while `macros.using` them)."""
         ...

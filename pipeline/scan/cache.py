@@ -1,7 +1,8 @@
 """The per-blob scan cache: a git blob id -> what `find_sites` found in it.
 
 One SQLite file per extractor version (`CACHE/scans-v<EXTRACTOR_VERSION>.sqlite`),
-so a change of the extractor invalidates everything at once. A blob's scan does
+so a change of the extractor invalidates everything at once; a repository with error
+macros of its own has a file per table of them (`-m<digest>`). A blob's scan does
 not depend on the path it is found at, except for `Site.file_path`, which is
 stored empty and put back on load: a renamed or copied file is not parsed again.
 JSON, not pickle: the cache directory is not trusted to hold code.
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,6 @@ class ScanCache:
         a scan also depends on: scans made with other macros are in another file."""
         cache_dir.mkdir(parents=True, exist_ok=True)
         self.directory = cache_dir
-        self.variant = variant
         suffix = f"-m{variant}" if variant else ""
         self.path = cache_dir / f"scans-v{EXTRACTOR_VERSION}{suffix}.sqlite"
         # Parser processes write their own results: wait for each other, never fail.
@@ -41,17 +41,12 @@ class ScanCache:
 
     def get_many(self, blobs: Iterable[str]) -> dict[str, FileScan]:
         """The cached scans among `blobs` (file paths left empty)."""
-        wanted = list(dict.fromkeys(blobs))
         found: dict[str, FileScan] = {}
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            rows = self._db.execute(f"SELECT blob, scan FROM scans WHERE blob IN ({marks})", chunk)
-            for blob, text in rows:
-                try:
-                    found[blob] = decode_scan(json.loads(text))
-                except (KeyError, TypeError, ValueError):
-                    continue  # a damaged row is a miss, not a crash
+        for blob, text in select_in(self._db, "blob, scan FROM scans WHERE blob", blobs):
+            try:
+                found[blob] = decode_scan(json.loads(text))
+            except (KeyError, TypeError, ValueError):
+                continue  # a damaged row is a miss, not a crash
         return found
 
     def put_many(self, scans: Mapping[str, FileScan]) -> None:
@@ -121,3 +116,13 @@ def with_path(scan: FileScan, path: str) -> FileScan:
     """A cached scan placed at `path` (`placed`, not `dataclasses.replace`: that is slow)."""
     sites = tuple(placed(s, 0, path, s.window, s.window_start) for s in scan.sites)
     return replace(scan, sites=sites)
+
+
+def select_in(db: sqlite3.Connection, what: str, keys: Iterable[str]) -> Iterator[tuple[Any, ...]]:
+    """`SELECT <what> IN (keys)` (`what` ends with the key's column), 500 keys a query
+    (SQLite's variable limit), each key once; shared by the caches of this package."""
+    wanted = list(dict.fromkeys(keys))
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        yield from db.execute(f"SELECT {what} IN ({marks})", chunk)

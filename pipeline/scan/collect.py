@@ -15,7 +15,7 @@ from typing import Any
 
 from git.exc import GitCommandError
 
-from pipeline.core.macros import NO_MACROS, ErrorMacros
+from pipeline.core.macros import NO_MACROS, Definitions, ErrorMacros
 from pipeline.languages import (
     MANIFEST_NAMES,
     SUFFIXES,
@@ -26,7 +26,7 @@ from pipeline.languages import (
 from pipeline.scan.cache import ScanCache
 from pipeline.scan.context import AliasTable, SiteContext, ordinals, site_context
 from pipeline.scan.entrypatterns import EntryPattern
-from pipeline.scan.macrocache import Definitions, MacroCache
+from pipeline.scan.macrocache import MacroCache
 from pipeline.scan.pool import RepoScan, scan_listing
 from pipeline.source.gitcmd import git_reason, run_git
 from pipeline.source.repository import (

@@ -14,7 +14,7 @@ import gc
 import marshal
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -35,6 +35,7 @@ from pipeline.core.orphans import die_with_parent
 from pipeline.core.progress import Progress
 from pipeline.languages import INDEX_VERSION, language_of
 from pipeline.languages.base import FileRefused
+from pipeline.scan.cache import select_in
 from pipeline.source.gitcmd import SHA_RE
 from pipeline.source.repository import BlobReader, TreeEntry
 
@@ -92,7 +93,7 @@ class IndexCache:
     def get_many(self, blobs: Iterable[str]) -> dict[str, FileIndex]:
         """The cached indexes among `blobs`; a damaged row is a miss."""
         found: dict[str, FileIndex] = {}
-        for blob, body in self._select("blob, body FROM indexes WHERE blob", blobs):
+        for blob, body in select_in(self._db, "blob, body FROM indexes WHERE blob", blobs):
             try:
                 found[blob] = decoded(body)
             except (KeyError, TypeError, ValueError, EOFError):
@@ -101,28 +102,20 @@ class IndexCache:
 
     def present(self, blobs: Iterable[str]) -> set[str]:
         """Which of `blobs` have a row (not decoded: see `get_many`)."""
-        return {blob for (blob,) in self._select("blob FROM indexes WHERE blob", blobs)}
+        return {blob for (blob,) in select_in(self._db, "blob FROM indexes WHERE blob", blobs)}
 
     def last_blobs(self, paths: Iterable[str]) -> dict[str, str]:
         """The blob each of `paths` held when it was last indexed (those known)."""
-        rows = self._select("path, blob FROM paths WHERE path", paths)
+        rows = select_in(self._db, "path, blob FROM paths WHERE path", paths)
         # the cache is not trusted: only a blob id goes on to `git cat-file`
         return {p: b for p, b in rows if isinstance(b, str) and SHA_RE.fullmatch(b)}
-
-    def _select(self, what: str, keys: Iterable[str]) -> Iterator[tuple[Any, ...]]:
-        """`SELECT <what> IN (keys)`, 500 keys a query (SQLite's variable limit)."""
-        wanted = list(dict.fromkeys(keys))
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            yield from self._db.execute(f"SELECT {what} IN ({marks})", chunk)
 
     def remember(self, entries: Iterable[TreeEntry]) -> None:
         """Record the blob each entry's path holds now (`last_blobs`). Only the rows that
         differ are written: a regeneration's paths mostly hold the blob they held (writing
         risingwave's 2,700 rows again took 0.2 s, on the way to the call graph)."""
         now = {e.path: e.blob_sha for e in entries}
-        known = dict(self._select("path, blob FROM paths WHERE path", now))
+        known = dict(select_in(self._db, "path, blob FROM paths WHERE path", now))
         changed = [(path, blob) for path, blob in now.items() if known.get(path) != blob]
         if not changed:
             return

@@ -1,7 +1,8 @@
 """The macros each blob defines (`Language.macro_definitions`), by blob id: a run finds its
 repository's error macros (`collect.repository_macros`) reading only the blobs it has not
-seen. One SQLite file per version of what is read of a definition (`MACROS_VERSION`), beside the scan cache; `marshal`, not
-pickle: loading it runs no code, and a row that is not a definitions' shape is a miss."""
+seen. One SQLite file per version of what a definition is read as (`MACROS_VERSION`),
+beside the scan cache; `marshal`, not pickle: loading it runs no code, and a row that is
+not a definitions' shape is a miss."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from pipeline.core.macros import Definitions
 from pipeline.languages import MACROS_VERSION
+from pipeline.scan.cache import select_in
 
-Definitions = dict[str, tuple[tuple[Any, ...], ...]]
 _MARSHAL_FORMAT = 4
 
 
@@ -30,15 +32,11 @@ class MacroCache:
 
     def get_many(self, blobs: Iterable[str]) -> dict[str, Definitions]:
         """The cached definitions among `blobs`."""
-        wanted, found = list(dict.fromkeys(blobs)), {}
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            query = f"SELECT blob, body FROM macros WHERE blob IN ({marks})"
-            for blob, body in self._db.execute(query, chunk):
-                definitions = _decoded(body)
-                if definitions is not None:
-                    found[blob] = definitions
+        found = {}
+        for blob, body in select_in(self._db, "blob, body FROM macros WHERE blob", blobs):
+            definitions = _decoded(body)
+            if definitions is not None:
+                found[blob] = definitions
         return found
 
     def put_many(self, found: Mapping[str, Definitions]) -> None:

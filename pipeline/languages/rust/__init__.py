@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
 from pipeline.core.index import FileIndex
-from pipeline.core.macros import ErrorMacros
+from pipeline.core.macros import Definitions, ErrorMacros
 from pipeline.core.sitetypes import Condition, FileScan
 from pipeline.languages.rust import (
     cargo_targets,
@@ -43,7 +42,7 @@ class Rust:
         """The crates and modules Cargo makes of `files` (`cargo_targets`)."""
         return cargo_targets.crate_map(manifests, files)
 
-    def macro_definitions(self, source: bytes) -> dict[str, tuple[tuple[Any, ...], ...]]:
+    def macro_definitions(self, source: bytes) -> Definitions:
         """The `macro_rules!` of one file as plain data (`errormacros.Rule` tuples): what
         `error_macros` reads, and a cache keeps by blob."""
         hints = [m.start() for m in _MACRO_RULES.finditer(source)]
@@ -55,9 +54,7 @@ class Rust:
             for name, rules in errormacros.macro_rules_of(tree).items()
         }
 
-    def error_macros(
-        self, definitions: Iterable[Mapping[str, tuple[tuple[Any, ...], ...]]]
-    ) -> ErrorMacros:
+    def error_macros(self, definitions: Iterable[Definitions]) -> ErrorMacros:
         """The repository's own error macros, from its files' `macro_definitions`."""
         merged: dict[str, tuple[errormacros.Rule, ...]] = {}
         for found in definitions:

@@ -15,8 +15,9 @@ definition's tokens (tree-sitter parses a macro body as a flat token tree):
   macro, `Err(..)`, or `SomeError::Variant(..)` with `format!` -> `constructor`;
 - a rule that panics (`panic!`, `unreachable!`, `todo!`, `unimplemented!`) -> `panic`;
 
-and only a rule whose error part uses one of its fragments (`$msg`, `$($arg)*`): one
-that writes a fixed message takes no literal from its invocation. Macros invoking one
+and only a rule whose error is led by one of its fragments (`bail!($($arg)*)`,
+`format!($fmt, ..)`): the invocation's literal is then the message. One that writes its
+own text (`panic!("activate '{}' feature", $feature)`) takes no message from it. Macros invoking one
 another are settled together (polars' `polars_ensure!` -> `polars_bail!` ->
 `polars_err!`). A name the extractor knows already (risingwave's own `bail!`) keeps its
 built-in meaning.
@@ -31,6 +32,7 @@ from tree_sitter import Node, Tree
 
 from pipeline.core.macros import ErrorMacros, MacroSpec
 from pipeline.core.sitetypes import SiteKind
+from pipeline.languages.rust.facts import CHECK_OPERANDS
 
 # Bumped whenever what a file's definitions read as (`Rule`) changes: it keys their cache.
 MACROS_VERSION = "2"
@@ -45,10 +47,10 @@ _STRENGTH: tuple[SiteKind, ...] = ("ensure", "bail", "constructor", "panic")
 
 class Rule(NamedTuple):
     """What one `pattern => body` rule of a macro does with the tokens it is given: only
-    an error part that holds one of the rule's fragments (`$msg`, `$($arg)*`) counts (a
-    code generator's `_ => unimplemented!()` arm takes nothing from its invocation)."""
+    an error led by one of the rule's fragments (`$msg`, `$($arg)*`) counts (a code
+    generator's `_ => unimplemented!()` arm takes nothing from its invocation)."""
 
-    invokes: frozenset[str]  # the macros it invokes with a fragment, by their last name
+    invokes: frozenset[str]  # the macros it invokes led by a fragment, by their last name
     returns_err: bool  # `return Err(..)` of a fragment
     builds_err: bool  # `Err(..)`, or `SomeError::Variant(format!(..))`, of a fragment
     ensure: bool  # its first fragment is an `expr` that the body tests with `if !$x`
@@ -199,11 +201,9 @@ def error_macros(
             if best is not None and kinds.get(name) != best:
                 kinds[name] = best
                 changed = True
+    # the message follows a check's operands, as `ensure!`'s does
     return ErrorMacros(
-        {
-            name: MacroSpec(kind, 1 if kind == "ensure" else 0)
-            for name, kind in sorted(kinds.items())
-        }
+        {name: MacroSpec(kind, CHECK_OPERANDS.get(kind, 0)) for name, kind in sorted(kinds.items())}
     )
 
 

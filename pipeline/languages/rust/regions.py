@@ -153,9 +153,9 @@ def parse_ranges(parser: Parser, source: bytes, ranges: Sequence[Range] | None) 
 
 
 @cache
-def _repository_needles(names: frozenset[str]) -> tuple[bytes, ...]:
-    """`name!` of each of a repository's error macros (`errormacros`)."""
-    return tuple(f"{name}!".encode() for name in sorted(names))
+def _needles(names: frozenset[str]) -> tuple[bytes, ...]:
+    """The needles, and `name!` of each of a repository's error macros (`errormacros`)."""
+    return (*_NEEDLES, *(f"{name}!".encode() for name in sorted(names)))
 
 
 def site_hints(source: bytes) -> list[int]:
@@ -165,7 +165,7 @@ def site_hints(source: bytes) -> list[int]:
     before the statement ends (`Err(e);`, `assert!(x);`, `.context(MSG)?;` hold none).
     """
     hints: list[int] = []
-    for needle in (*_NEEDLES, *_repository_needles(in_force().names)):
+    for needle in _needles(in_force().names):
         index = source.find(needle)
         while index >= 0:
             end = source.find(b";", index, index + _REACH)

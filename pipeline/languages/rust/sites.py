@@ -11,7 +11,7 @@ from importlib import resources
 import tree_sitter_rust
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
-from pipeline.core.macros import ErrorMacros, in_force
+from pipeline.core.macros import MacroSpec, in_force
 from pipeline.core.sitetypes import (
     TEXT_KINDS,
     Condition,
@@ -225,8 +225,14 @@ def collect(
         if found and not is_test_code(node):
             sites.extend(found)
     macros = in_force()
-    if macros:
-        sites += _repository_macro_sites(tree, SourceFile(path, source), macros)
+    if macros:  # the repository's own error macros (`errormacros`)
+        file = SourceFile(path, source)
+        for _, captures in QueryCursor(_macro_query(macros.names)).matches(tree.root_node):
+            node = captures["macro"][0]
+            own = macros.get(node_text(captures["macro.name"][0]))
+            site = _macro_site(node, captures, file, own) if own is not None else None
+            if site is not None and not is_test_code(node):
+                sites.append(site)
     if depth < MAX_DEPTH:
         sites += macro_tree_sites(
             tree,
@@ -240,47 +246,15 @@ def collect(
 
 @cache
 def _macro_query(names: frozenset[str]) -> Query:
-    """Invocations of a repository's own error macros (`errormacros`)."""
+    """Invocations of a repository's own error macros (`errormacros`), captured as the
+    built-in ones are (`_macro_site` reads both)."""
     quoted = " ".join(f'"{name}"' for name in sorted(names))
     return Query(
         LANGUAGE,
-        "(macro_invocation macro: [(identifier) @name (scoped_identifier name: (identifier)"
-        f" @name)] (token_tree) @args (#any-of? @name {quoted})) @macro",
+        "(macro_invocation macro: [(identifier) @macro.name (scoped_identifier name:"
+        f" (identifier) @macro.name)] (token_tree) @macro.args (#any-of? @macro.name {quoted}))"
+        " @macro",
     )
-
-
-def _repository_macro_sites(tree: Tree, file: SourceFile, macros: ErrorMacros) -> list[Site]:
-    """The sites of a repository's error macros: `polars_bail!(ComputeError: "..", x)`,
-    `polars_ensure!(cond, InvalidOperation: "..")`. A leading `Variant:` names the error's
-    variant, its code (`PolarsError::ComputeError`)."""
-    found = []
-    for _, captures in QueryCursor(_macro_query(macros.names)).matches(tree.root_node):
-        node, name = captures["macro"][0], node_text(captures["name"][0])
-        spec = macros.get(name)
-        if spec is None or is_test_code(node):
-            continue
-        arguments = split_token_tree(captures["args"][0])
-        if len(arguments) <= spec.message_argument:
-            continue
-        tokens, code = arguments[spec.message_argument], None
-        if len(tokens) > 2 and tokens[0].type == "identifier" and tokens[1].type == ":":
-            variant = node_text(tokens[0])
-            code = variant if variant[:1].isupper() else None
-            tokens = tokens[2:]
-        message = token_message(tokens, is_format=True)
-        if message is None:
-            continue
-        message = _with_arguments(message, arguments[spec.message_argument + 1 :])
-        site = _make_site(spec.kind, node, file, message, f"{name}!", error_code=code)
-        if site is None:
-            continue
-        if spec.kind == "ensure":
-            check = Condition("check_failed", join_tokens(arguments[0]), site.line)
-            site = replace(
-                site, facts=replace(site.facts, conditions=(*site.facts.conditions, check))
-            )
-        found.append(site)
-    return found
 
 
 def uses_anyhow_result(source: bytes) -> bool:
@@ -309,17 +283,23 @@ def _site(
     return _ctor_site(pattern, node, captures, file)
 
 
-def _macro_site(node: Node, captures: dict[str, list[Node]], file: SourceFile) -> Site | None:
+def _macro_site(
+    node: Node, captures: dict[str, list[Node]], file: SourceFile, own: MacroSpec | None = None
+) -> Site | None:
+    """The site of an error macro's invocation; `own`: what the repository's own macro of
+    that name is (`errormacros`), whose message may lead with the error's `Variant:`, its
+    code (`polars_bail!(ComputeError: "..")`)."""
     name = node_text(captures["macro.name"][0])
     arguments = split_token_tree(captures["macro.args"][0])
-    if name in DISPLAY_MACROS:
+    if own is None and name in DISPLAY_MACROS:
         return _display_site(node, name, arguments, file)
-    index = CHECK_OPERANDS.get(name, 0)  # the message follows the check's operands
+    # the message follows the check's operands
+    index = own.message_argument if own is not None else CHECK_OPERANDS.get(name, 0)
     if len(arguments) <= index:
         return None
-    tokens = arguments[index]
+    tokens, code = _variant_led(arguments[index]) if own is not None else (arguments[index], None)
     message = token_message(tokens, is_format=True)
-    if message is None and len(tokens) == 1 and tokens[0].type == "identifier":
+    if message is None and own is None and len(tokens) == 1 and tokens[0].type == "identifier":
         # `bail!(msg)`: anyhow's one-expression form, the message built in a local first
         message = local_message(node, node_text(tokens[0]))
         if message is not None:
@@ -327,18 +307,28 @@ def _macro_site(node: Node, captures: dict[str, list[Node]], file: SourceFile) -
     if message is None:
         return None
     message = _with_arguments(message, arguments[index + 1 :])
-    local = placeholder_only(message)
+    local = placeholder_only(message) if own is None else None
     if local is not None:  # `bail!("{msg}")` with `let msg = format!(..)` above
         message = local_message(node, local) or message
-    macro_node = node.child_by_field_name("macro")
-    site = _make_site(
-        MACRO_KINDS[name], node, file, message, node_text(macro_node) if macro_node else name
-    )
+    if own is not None:
+        kind, label = own.kind, f"{name}!"
+    else:
+        macro_node = node.child_by_field_name("macro")
+        kind, label = MACRO_KINDS[name], node_text(macro_node) if macro_node else name
+    site = _make_site(kind, node, file, message, label, error_code=code)
     if site is None or index == 0:
         return site
     check = check_text(name, [join_tokens(tokens) for tokens in arguments[:index]])
     failed = Condition("check_failed", check, site.line)
     return replace(site, facts=replace(site.facts, conditions=(*site.facts.conditions, failed)))
+
+
+def _variant_led(tokens: list[Node]) -> tuple[list[Node], str | None]:
+    """A message argument without a leading `Variant:`, and that variant (its code)."""
+    if len(tokens) > 2 and tokens[0].type == "identifier" and tokens[1].type == ":":
+        variant = node_text(tokens[0])
+        return tokens[2:], variant if variant[:1].isupper() else None
+    return tokens, None
 
 
 def _with_arguments(message: Message, arguments: list[list[Node]]) -> Message:
