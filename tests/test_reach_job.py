@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -20,16 +21,16 @@ from gitrepo import GitRepo
 from test_store import _children, _cmdline, _left_alive_after_kill
 
 from pipeline.analyze.static import explain
-from pipeline.core.reach import reach_to_json
+from pipeline.core.reach import Reach, reach_to_json
 from pipeline.dataset.extract import run_extract
-from pipeline.dataset.reachjob import IndexFailed, ReachJob
+from pipeline.dataset.reachjob import IndexFailed, ReachJob, Unlisted
 from pipeline.languages import INDEX_VERSION
 from pipeline.scan.callerpaths import attach, spec_of
 from pipeline.scan.callgraph import MAX_DISPATCH
 from pipeline.scan.collect import ExtractRequest, build_contexts, locate, scan_entries
 from pipeline.scan.linkmemo import load_memo, memo_path
 from pipeline.scan.reachstage import index_graph
-from pipeline.source.repository import list_files
+from pipeline.source.repository import TreeEntry, list_files
 
 ROOT = Path(__file__).parent.parent
 REPO = "acme/svc"
@@ -119,6 +120,34 @@ def test_the_child_gives_the_reach_and_reach_json_an_in_process_index_gives(
     hops = [(h.name, h.file_path) for h in refusal.reach.paths[0].hops]
     assert hops == [("main", "src/main.rs"), ("step", "src/m0.rs"), ("step", "src/m1.rs"),
                     ("step", "src/m2.rs")]  # fmt: skip
+
+
+def test_a_child_told_only_the_commit_lists_its_files_itself(tmp_path: Path) -> None:
+    """Started before the run has listed anything (`Unlisted`), the child indexes every
+    source file but the excluded ones, as the run's own listing would give it: the same
+    paths as a child given the entries, a path through an excluded module gone."""
+    repo, sha = _repo(tmp_path / "src")
+    request = _request(tmp_path, repo, sha)
+    git_dir, _, listing = locate(request, None)
+    contexts = build_contexts(REPO, sha, scan_entries(request, git_dir, listing), None, ())
+    specs = [spec_of(c) for c in contexts]
+
+    def reaches(entries: Sequence[TreeEntry] | Unlisted, cache: str) -> dict[str, Reach]:
+        job = ReachJob.start(git_dir, entries, tmp_path / cache, 2)
+        assert job is not None
+        try:
+            job.send(specs, [], sha)
+            return dict(job.wait().reaches)
+        finally:
+            job.close()
+
+    given = reaches(listing.entries, "cache-given")
+    assert reaches(Unlisted(sha), "cache-unlisted") == given
+    refusal = next(c.record_id for c in contexts if "step 2 refused" in c.site.message)
+    assert [h.name for h in given[refusal].paths[0].hops] == ["main", "step", "step", "step"]
+    # without module 1, module 2's refusal has no path left to `main`
+    without = reaches(Unlisted(sha, ("src/m1.rs",)), "cache-excluded")
+    assert given[refusal].paths and not without[refusal].paths
 
 
 def test_an_index_child_that_dies_is_one_clear_error(tmp_path: Path) -> None:

@@ -35,7 +35,7 @@ from pipeline.dataset.carry import (
 from pipeline.dataset.ids import assign_ids
 from pipeline.dataset.lock import exclusive
 from pipeline.dataset.previous import Previous, load_previous
-from pipeline.dataset.reachjob import Reached, ReachJob, carried_specs
+from pipeline.dataset.reachjob import Reached, ReachJob, Unlisted, carried_specs
 from pipeline.dataset.records import check_code
 from pipeline.dataset.store import (
     REACH_FILE,
@@ -56,6 +56,7 @@ from pipeline.scan.collect import (
     index_listing,
     listed_count,
     locate,
+    open_commit,
     read_modules,
     scan_entries,
 )
@@ -128,6 +129,35 @@ def run_extract(
     with what the run will return, once it is known, while the version is published:
     mostly a wait for the index's `reach.json`)."""
     root = dataset_dir(request.out, request.repo)
+    git_dir, sha = commit or open_commit(request)
+    # The index runs beside the rest of the run (`reachjob`): started as soon as the commit
+    # is known, while this process is small (a fork copies what the child then touches) and
+    # before any reader is opened; it lists its files itself.
+    job = ReachJob.start(
+        git_dir, Unlisted(sha, tuple(request.exclude)), request.cache_dir, request.jobs,
+        request.entries, request.repo,
+    )  # fmt: skip
+    try:
+        return _listed_and_run(
+            request, root, (git_dir, sha), job, make_analyzer, analyzer_name,
+            analyzer_version, while_publishing,
+        )  # fmt: skip
+    finally:
+        if job is not None:
+            job.close()
+
+
+def _listed_and_run(
+    request: ExtractRequest,
+    root: Path,
+    commit: tuple[Path, str],
+    job: ReachJob | None,
+    make_analyzer: AnalyzerFactory | None,
+    analyzer_name: str,
+    analyzer_version: str | None,
+    while_publishing: Callable[[ExtractResult], None] | None,
+) -> ExtractResult:
+    """List the commit's files and run, the index already started in `job`."""
     git_dir, sha, listing = locate(request, commit)
     if not listing.entries:
         scanned = RepoScan(scans={}, skipped=Counter(s.reason for s in listing.skipped))
@@ -142,22 +172,11 @@ def run_extract(
             published=False,
             messages=[f"{message}; nothing to extract"],
         )
-    # The index runs beside the rest of the run (`reachjob`): started while this process is
-    # small (a fork copies what the child then touches) and before any reader is opened.
-    whole = index_listing(request, git_dir, sha, listing)
-    modules = read_modules(git_dir, whole)
-    job = ReachJob.start(
-        git_dir, whole.entries, request.cache_dir, request.jobs, request.entries, request.repo,
-        modules,
+    modules = read_modules(git_dir, index_listing(request, git_dir, sha, listing))
+    return _run_locked(
+        request, root, (git_dir, sha, listing), job, make_analyzer, analyzer_name,
+        analyzer_version, while_publishing, modules,
     )  # fmt: skip
-    try:
-        return _run_locked(
-            request, root, (git_dir, sha, listing), job, make_analyzer, analyzer_name,
-            analyzer_version, while_publishing, modules,
-        )  # fmt: skip
-    finally:
-        if job is not None:
-            job.close()
 
 
 def _run_locked(

@@ -22,7 +22,10 @@ the document, it was the last 0.2 s of every regeneration, the run waiting for i
 child ends once that fork did; `close` gives it that long once the document came, no more
 (`MEMO_WAIT`).
 
-The child is forked before the run opens any reader, so it holds no pipe of the run's; it
+The child is started as soon as the commit is known, told only the commit (`Unlisted`): it
+lists the files it indexes itself, while the run lists and reads what its scan needs (the
+error-macro table: 0.2 s of risingwave's regeneration, which the child no longer waits for).
+It is forked before the run opens any reader, so it holds no pipe of the run's; it
 asks the kernel to kill it with the run (`die_with_parent`), and `close` ends it on any
 exit of the run (an error, ^C), so no index is left running behind a run that ended.
 """
@@ -51,6 +54,7 @@ from pipeline.dataset.store import reach_file
 from pipeline.languages import RepositoryModules
 from pipeline.scan.callerpaths import SiteSpec, reaches_of
 from pipeline.scan.callgraph import CallGraph
+from pipeline.scan.collect import index_files
 from pipeline.scan.entrypatterns import EntryPattern
 from pipeline.scan.forked import (
     WorkerDied,
@@ -78,6 +82,15 @@ class IndexFailed(WorkerDied):
 
 
 @dataclass(frozen=True)
+class Unlisted:
+    """A commit whose files the child lists itself (`collect.index_files`: every source
+    file but the `exclude`d ones, and what the build manifests call them)."""
+
+    sha: str
+    exclude: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Reached:
     """The reach of the scanned sites by record id; `document()`: `reach.json` for every
     record (waits for the child's second message, and says so if it died), or None once the
@@ -96,9 +109,9 @@ class ReachJob:
     """A running index child: `send(...)` once, `wait()`, then `close()` (also on error)."""
 
     def __init__(
-        self, total: int, process: Any, conn: Connection, done: Any, finished: Any
+        self, total: Any, process: Any, conn: Connection, done: Any, finished: Any
     ) -> None:
-        self._total = total
+        self._total = total  # files to index: set by the child when it lists them itself
         self._process = process
         self._conn = conn
         self._done = done  # files indexed so far, written by the child
@@ -110,28 +123,31 @@ class ReachJob:
     def start(
         cls,
         git_dir: Path,
-        entries: Sequence[TreeEntry],
+        entries: Sequence[TreeEntry] | Unlisted,
         cache_dir: Path,
         jobs: int | None,
         patterns: Sequence[EntryPattern] = (),
         repo: str | None = None,
         modules: RepositoryModules | None = None,
     ) -> ReachJob | None:
-        """Start indexing `entries` in a child; None when the index is turned off
-        (`patterns`: the repository's own entry points; `repo`: its `owner/name`, under
-        which the cache keeps each link for the next one, `linkmemo`; `modules`: what the build
-        manifests call the files, for the entry points' names)."""
+        """Start indexing `entries` (or the files of an `Unlisted` commit, which the child
+        lists) in a child; None when the index is turned off (`patterns`: the repository's
+        own entry points; `repo`: its `owner/name`, under which the cache keeps each link for
+        the next one, `linkmemo`; `modules`: what the build manifests call the files, for the
+        entry points' names; found by the child for an `Unlisted` commit)."""
         if not index_enabled():
             return None
         context = multiprocessing.get_context("fork")
         ours, theirs = context.Pipe()
+        given = entries if isinstance(entries, Unlisted) else list(entries)
+        total = context.Value("q", 0 if isinstance(given, Unlisted) else len(given), lock=False)
         done = context.Value("q", 0, lock=False)
         finished = context.Event()
         process = context.Process(
             target=_serve,
             args=(
-                theirs, git_dir, list(entries), cache_dir, jobs, (done, finished),
-                (tuple(patterns), modules), repo,
+                theirs, git_dir, given, cache_dir, jobs,
+                (done, finished, total), (tuple(patterns), modules), repo,
             ),
             name="errdoc-index",
         )  # fmt: skip
@@ -143,7 +159,7 @@ class ReachJob:
         finally:
             gc.unfreeze()
         theirs.close()
-        return cls(len(entries), process, ours, done, finished)
+        return cls(total, process, ours, done, finished)
 
     def send(
         self,
@@ -164,7 +180,7 @@ class ReachJob:
 
     def wait(self) -> Reached:
         """The answer to `send` (a bar counts the files indexed meanwhile)."""
-        with Progress(self._total, "index") as bar:
+        with Progress(self._total.value, "index") as bar:
             while not self._conn.poll(_POLL_SECONDS):
                 bar.advance(self._done.value - bar.done)
                 if not self._process.is_alive() and not self._conn.poll(0):
@@ -244,17 +260,18 @@ class ReachJob:
 def _serve(
     conn: Connection,
     git_dir: Path,
-    entries: list[TreeEntry],
+    entries: list[TreeEntry] | Unlisted,
     cache_dir: Path,
     jobs: int | None,
-    shared: tuple[Any, Any],
+    shared: tuple[Any, Any, Any],
     names: tuple[tuple[EntryPattern, ...], RepositoryModules | None] = ((), None),
     repo: str | None = None,
 ) -> None:
     """The child: index, link, then answer the one request: the reach of the sites sent,
-    then `reach.json`; then keep the link for the next run. `shared`: the count of files
-    indexed, and the event set when the child is done."""
-    done, finished = shared
+    then `reach.json`; then keep the link for the next run (the files of an `Unlisted` commit
+    listed first). `shared`: the count of files indexed, the event set when the child is
+    done, and the count of files to index (set here for an `Unlisted` commit)."""
+    done, finished, total = shared
     die_with_parent()
     # The child builds one large structure that only grows (file indexes, then the graph)
     # and ends with the run: the cyclic collector would walk it again and again and find
@@ -265,8 +282,12 @@ def _serve(
     def advance(count: int) -> None:
         done.value += count
 
+    def listed(count: int) -> None:
+        total.value = count
+
     try:
-        _held, keep = _answered(conn, (git_dir, entries, cache_dir), jobs, advance, names, repo)
+        source = (git_dir, entries, cache_dir)
+        _held, keep = _answered(conn, source, jobs, (advance, listed), names, repo)
         keep()  # the link kept for the next run: done before the child ends
     finally:
         conn.close()
@@ -291,21 +312,28 @@ def _let_go_of_output() -> None:
 
 def _answered(
     conn: Connection,
-    source: tuple[Path, list[TreeEntry], Path],
+    source: tuple[Path, list[TreeEntry] | Unlisted, Path],
     jobs: int | None,
-    advance: Callable[[int], None],
+    counts: tuple[Callable[[int], None], Callable[[int], None]],
     names: tuple[tuple[EntryPattern, ...], RepositoryModules | None],
     repo: str | None,
 ) -> tuple[CallGraph | None, Callable[[], None]]:
     """Index, link, answer; returns the graph (freed only once the child has said it is
-    done) and what finishes keeping its link for the next run."""
-    git_dir, entries, cache_dir = source
+    done) and what finishes keeping its link for the next run. `counts`: told of each n
+    files indexed, and of the files to index once an `Unlisted` commit's are listed."""
+    git_dir, unlisted, cache_dir = source
+    advance, listed = counts
     keep: Callable[[], None] = lambda: None  # noqa: E731
     graph: CallGraph | None = None
     try:
         # `--jobs 1`: one thing at a time, so the index waits until the run has scanned
         early: _Request | None = conn.recv() if jobs == 1 else None
         patterns, modules = names
+        if isinstance(unlisted, Unlisted):
+            entries, modules = index_files(git_dir, unlisted.sha, unlisted.exclude)
+            listed(len(entries))
+        else:
+            entries = tuple(unlisted)
         graph = index_graph(git_dir, entries, cache_dir, jobs, advance, patterns, repo, modules)
         assert graph is not None  # the parent starts a job only with the index on
         if repo is not None:

@@ -33,6 +33,7 @@ from pipeline.source.repository import (
     BlobReader,
     Listing,
     SourceError,
+    TreeEntry,
     list_files,
     open_source,
     resolve_commit,
@@ -191,6 +192,16 @@ def index_listing(request: ExtractRequest, git_dir: Path, sha: str, listing: Lis
         list_files(git_dir, sha, suffixes=SUFFIXES, exclude=request.exclude),
         manifests=listing.manifests,
     )
+
+
+def index_files(
+    git_dir: Path, sha: str, exclude: Sequence[str] = ()
+) -> tuple[tuple[TreeEntry, ...], RepositoryModules]:
+    """What the repository index reads (`index_listing`'s files: every source file but the
+    excluded ones) and what the build manifests call them (`read_modules`), found from the
+    commit alone: the index child lists them itself, not waiting for the run's listing."""
+    listing = list_files(git_dir, sha, suffixes=SUFFIXES, exclude=exclude, manifests=MANIFEST_NAMES)
+    return listing.entries, read_modules(git_dir, listing)
 
 
 def read_modules(git_dir: Path, listing: Listing) -> RepositoryModules:
