@@ -103,6 +103,31 @@ def test_a_method_through_self_reaches_a_statement_an_rpc_from_the_cli_and_the_r
     ]  # fmt: skip
 
 
+def test_fns_named_alike_on_one_path_are_told_apart_by_their_modules(tmp_path: Path) -> None:
+    """`run` -> `run` reads as a fn calling itself: each is named with as much of its
+    module path as tells them apart, and no more; a name met once stays as it is."""
+    repo = GitRepo.init(tmp_path / "src")
+    sha = repo.commit({
+        "Cargo.toml": '[package]\nname = "tool"\n',
+        "src/main.rs": "mod commands;\nmod engine;\nfn main() {\n    commands::run(1).unwrap();\n}\n",
+        "src/commands.rs": "pub fn run(x: u32) -> anyhow::Result<()> {\n    crate::engine::run(x)\n}\n",
+        "src/engine.rs": (
+            "pub fn run(x: u32) -> anyhow::Result<()> {\n"
+            '    anyhow::ensure!(x > 1, "engine stopped");\n'
+            "    Ok(())\n}\n"
+        ),
+    })  # fmt: skip
+    listing = list_files(repo.git_dir, sha, suffixes=(".rs",))
+    graph = build_graph(index_entries(repo.git_dir, listing.entries, tmp_path / "cache", jobs=1))
+    (engine,) = [i for i, n in enumerate(graph.nodes) if n.path == "src/engine.rs"]
+
+    (path,) = caller_paths(graph, engine)
+
+    assert path.entry == "main"
+    assert [h.name for h in path.hops] == ["main", "commands::run", "engine::run"]
+    assert path_text(path) == "`main` -> `commands::run` -> `engine::run`"
+
+
 def test_a_typed_field_picks_the_one_impl_of_a_trait(
     workspace: tuple[GitRepo, str, CallGraph],
 ) -> None:

@@ -118,8 +118,8 @@ def test_the_child_gives_the_reach_and_reach_json_an_in_process_index_gives(
     refusal = next(c for c in here if "step 2 refused" in c.site.message)
     assert refusal.reach is not None and refusal.reach.paths[0].entry == "main"
     hops = [(h.name, h.file_path) for h in refusal.reach.paths[0].hops]
-    assert hops == [("main", "src/main.rs"), ("step", "src/m0.rs"), ("step", "src/m1.rs"),
-                    ("step", "src/m2.rs")]  # fmt: skip
+    assert hops == [("main", "src/main.rs"), ("m0::step", "src/m0.rs"),
+                    ("m1::step", "src/m1.rs"), ("m2::step", "src/m2.rs")]  # fmt: skip
 
 
 def test_a_child_told_only_the_commit_lists_its_files_itself(tmp_path: Path) -> None:
@@ -144,7 +144,9 @@ def test_a_child_told_only_the_commit_lists_its_files_itself(tmp_path: Path) -> 
     given = reaches(listing.entries, "cache-given")
     assert reaches(Unlisted(sha), "cache-unlisted") == given
     refusal = next(c.record_id for c in contexts if "step 2 refused" in c.site.message)
-    assert [h.name for h in given[refusal].paths[0].hops] == ["main", "step", "step", "step"]
+    assert [h.name for h in given[refusal].paths[0].hops] == [
+        "main", "m0::step", "m1::step", "m2::step"
+    ]  # fmt: skip
     # without module 1, module 2's refusal has no path left to `main`
     without = reaches(Unlisted(sha, ("src/m1.rs",)), "cache-excluded")
     assert given[refusal].paths and not without[refusal].paths

@@ -347,6 +347,7 @@ def _path(
 ) -> CallerPath:
     """The hops from `top` down to the target, following the walk's parent edges."""
     hops: list[Hop] = []
+    ids: list[int] = []
     node: int | None = top
     incoming: Edge | None = None
     while node is not None:
@@ -354,11 +355,48 @@ def _path(
         if node == top and first is not None:  # a dispatch arm: its edge, not the walk's
             edge = first
         hops.append(_hop(graph, node, incoming, edge))
+        ids.append(node)
         incoming = edge
         node = edge.callee if edge is not None else None
         if node is not None and node == top:
             break
+    hops = _told_apart(graph, ids, hops)
     return CallerPath(tuple(hops), entry[0] if entry else None, entry[1] if entry else None)
+
+
+def _told_apart(graph: CallGraph, ids: Sequence[int], hops: list[Hop]) -> list[Hop]:
+    """Hops of different fns that a path would name alike, each named with as much of its
+    crate and module as tells them apart: polars' `misc::is_close` -> `is_close::is_close`,
+    not `is_close` -> `is_close`, which reads as a fn calling itself."""
+    by_name: dict[str, set[int]] = {}
+    for node, hop in zip(ids, hops, strict=True):
+        by_name.setdefault(hop.name, set()).add(node)
+    named: dict[int, str] = {}
+    for name, nodes in by_name.items():
+        if len(nodes) > 1:
+            named.update(_qualified(graph, sorted(nodes), name))
+    if not named:
+        return hops
+    return [
+        replace(hop, name=named[node]) if node in named else hop
+        for node, hop in zip(ids, hops, strict=True)
+    ]
+
+
+def _qualified(graph: CallGraph, nodes: Sequence[int], name: str) -> dict[int, str]:
+    """`name` of each of `nodes` after the shortest end of its `crate::module` path that no
+    other of them shares; none when their whole paths are alike (two impls of one trait for
+    one type, `impl BitOr for T` and `impl BitOr<&T> for &T`: a module says nothing more)."""
+    paths = {}
+    for node in nodes:
+        crate = graph.nodes[node].crate.rsplit("/", 1)[-1].replace("-", "_")
+        module = graph.nodes[node].module
+        paths[node] = [part for part in (crate, *module.split("::")) if part]
+    for size in range(1, max(len(parts) for parts in paths.values()) + 1):
+        ends = {node: "::".join(parts[-size:]) for node, parts in paths.items()}
+        if len(set(ends.values())) == len(ends):
+            return {node: f"{end}::{name}" for node, end in ends.items()}
+    return {}
 
 
 def _hop(graph: CallGraph, node_id: int, incoming: Edge | None, outgoing: Edge | None) -> Hop:
