@@ -128,6 +128,35 @@ def test_fns_named_alike_on_one_path_are_told_apart_by_their_modules(tmp_path: P
     assert path_text(path) == "`main` -> `commands::run` -> `engine::run`"
 
 
+def test_a_types_inherent_method_and_its_trait_method_of_one_name_are_told_apart_by_the_trait(
+    tmp_path: Path,
+) -> None:
+    repo = GitRepo.init(tmp_path / "src")
+    sha = repo.commit({
+        "src/main.rs": (
+            "pub trait Source {\n    fn load(&self, x: u32) -> anyhow::Result<u32>;\n}\n"
+            "pub struct Http;\n"
+            "impl Http {\n"
+            "    pub fn load(&self, x: u32, tries: u8) -> anyhow::Result<u32> {\n"
+            '        anyhow::ensure!(x > tries as u32, "http load refused");\n'
+            "        Ok(x)\n    }\n}\n"
+            "impl Source for Http {\n"
+            "    fn load(&self, x: u32) -> anyhow::Result<u32> {\n"
+            "        Http::load(self, x, 3)\n    }\n}\n"
+            "fn main() {\n    let source = Http;\n    Source::load(&source, 1).unwrap();\n}\n"
+        ),
+    })  # fmt: skip
+    listing = list_files(repo.git_dir, sha, suffixes=(".rs",))
+    graph = build_graph(index_entries(repo.git_dir, listing.entries, tmp_path / "cache", jobs=1))
+    (inherent,) = [
+        i for i, n in enumerate(graph.nodes) if n.label == "Http::load" and not n.definition.trait
+    ]
+
+    names = [[h.name for h in p.hops] for p in caller_paths(graph, inherent)]
+
+    assert ["<Http as Source>::load", "Http::load"] in [n[-2:] for n in names]
+
+
 def test_a_typed_field_picks_the_one_impl_of_a_trait(
     workspace: tuple[GitRepo, str, CallGraph],
 ) -> None:

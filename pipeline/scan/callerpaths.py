@@ -385,8 +385,10 @@ def _told_apart(graph: CallGraph, ids: Sequence[int], hops: list[Hop]) -> list[H
 
 def _qualified(graph: CallGraph, nodes: Sequence[int], name: str) -> dict[int, str]:
     """`name` of each of `nodes` after the shortest end of its `crate::module` path that no
-    other of them shares; none when their whole paths are alike (two impls of one trait for
-    one type, `impl BitOr for T` and `impl BitOr<&T> for &T`: a module says nothing more)."""
+    other of them shares; methods of one type in one module, by the trait each implements
+    when that tells them apart (cargo's `HttpRegistry::config` and `<HttpRegistry as
+    RegistryData>::config`); none when nothing does (`impl BitOr for T` and `impl
+    BitOr<&T> for &T`)."""
     paths = {}
     for node in nodes:
         crate = graph.nodes[node].crate.rsplit("/", 1)[-1].replace("-", "_")
@@ -396,7 +398,14 @@ def _qualified(graph: CallGraph, nodes: Sequence[int], name: str) -> dict[int, s
         ends = {node: "::".join(parts[-size:]) for node, parts in paths.items()}
         if len(set(ends.values())) == len(ends):
             return {node: f"{end}::{name}" for node, end in ends.items()}
-    return {}
+    traits = {node: graph.nodes[node].definition.trait for node in nodes}
+    if len(set(traits.values())) < len(traits):
+        return {}
+    return {
+        node: f"<{d.owner} as {d.trait}>::{d.name}" if d.owner and d.trait else name
+        for node in nodes
+        for d in (graph.nodes[node].definition,)
+    }
 
 
 def _hop(graph: CallGraph, node_id: int, incoming: Edge | None, outgoing: Edge | None) -> Hop:
