@@ -251,6 +251,27 @@ def test_classify(message: str, kind: str, expected: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        # risingwave's and polars' SQL: a keyword in capitals names a clause, not a thing
+        ("duplicate OWNER clause in CREATE DATABASE", "invalid-argument"),  # not permission
+        ("LIMIT must not be negative, but found: {}", "out-of-range"),  # not a resource limit
+        ("EXISTS subquery is not currently supported in this position: {:?}", "operation-failed"),
+        ("Invalid number for ALTER CONFIG", "invalid-argument"),  # not configuration
+        # initialisms stay words, and so does a message written all in capitals
+        ("invalid JSON body", "parse-error"),
+        ("GRPC call to the meta node timed out", "timeout"),
+        ("ACCESS DENIED", "permission-denied"),
+        ("Duplicated option: {}", "invalid-argument"),
+    ],
+)
+def test_a_word_in_capitals_inside_a_sentence_is_a_name_not_english(
+    message: str, expected: str
+) -> None:
+    assert classify(message, "bail") == expected
+
+
+@pytest.mark.parametrize(
     ("message", "kind", "conditions", "names", "expected"),
     [
         # conditions decide only when the message names no class

@@ -65,7 +65,9 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
          r"\bno \w+ (?:provided|given)\b|\bsupported (?:\w+ )?values\b|\bis unknown\b|\binvalid character\b|"
          r"\brequires a \w+(?: format)? value\b|\bmust not be followed\b|"
          r"\bshould not be specified\b|\bis not allowed\b|\bnot allowed to\b|\bnon UTF-?8\b|"
-         r"\bmust be \{\}|\bshould not be part of\b"),
+         r"\bmust be \{\}|\bshould not be part of\b|"
+         # a clause or option given twice in one statement or command
+         r"\bduplicated? (?:\w+ )?(?:clause|option|keyword|flag)s?\b"),
         # a file-system verb on a file-system noun ("path", "directory" alone choose nothing)
         ("io-error", r"\b(?:read(?:ing)?|writ(?:e|ing)|creat(?:e|ing)|open(?:ing)?|"
          r"remov(?:e|ing)|delet(?:e|ing)|renam(?:e|ing)|cop(?:y|ying)|sav(?:e|ing)|"
@@ -88,9 +90,19 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 _CODE = re.compile(r"`[^`]*`|(?<!\w)--?[A-Za-z][\w-]*|(?<!\w)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?!\w)")
 
 
+# A word of four capitals or more inside a sentence is a name too (an SQL keyword, an enum
+# value): "duplicate OWNER clause in CREATE DATABASE" is about a clause, nobody's ownership.
+# Initialisms stay words (`IO`, `TLS`, `JSON`, `GRPC`), and so does a message written all in
+# capitals.
+_NAME_IN_CAPITALS = re.compile(r"(?<!\w)(?!(?:JSON|TOML|YAML|GRPC|HTTPS?)(?!\w))[A-Z]{4,}(?!\w)")
+
+
 def without_code(text: str) -> str:
-    """The message's prose: backticked code and `--flags` cut out."""
-    return _CODE.sub(" ", text)
+    """The message's prose: backticked code, `--flags` and names in capitals cut out."""
+    prose = _CODE.sub(" ", text)
+    if any(c.islower() for c in prose):
+        prose = _NAME_IN_CAPITALS.sub(" ", prose)
+    return prose
 
 
 def first_match(
