@@ -82,6 +82,11 @@ CHAINS = [
         id="earlier-assert_eq-guard-keeps-both-operands",
     ),
     pytest.param(
+        '    if proxy {\n        debug_assert!(false, "target");\n    }',
+        [("if", "proxy")],  # qdrant's: not "the check `false` is false"
+        id="an-assert-of-false-checks-nothing",
+    ),
+    pytest.param(
         '    while x > 0 {\n        bail!("target");\n    }',
         [("while", "x > 0")],
         id="while-loop",

@@ -217,6 +217,14 @@ def test_parse_taxonomy_normalises_keywords_and_description() -> None:
         ("the number of columns does not match the schema", "bail", "schema-mismatch"),
         ("checksum mismatch in block {}", "bail", "data-corruption"),
         ("corrupted data file: {}", "bail", "data-corruption"),
+        # too few bytes for what a file says it holds: truncated (qdrant), not a resource
+        ("Insufficient file size for GraphLinks file", "bail", "data-corruption"),
+        (
+            "insufficient length (compressed data, expected {size} bytes, got {})",
+            "bail",
+            "data-corruption",
+        ),
+        ("Insufficient storage: {description}", "bail", "resource-exhausted"),
         ("failed to read file {}", "bail", "io-error"),
         ("failed to create directory {}", "bail", "io-error"),
         ("integer overflow", "bail", "out-of-range"),

@@ -50,7 +50,11 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
          r"\b(?:does|do|can|will)(?: not|n't) (?:\w+ly )support\b"),
         ("version-incompatibility", r"\bhas been renamed\b|\bdifferent cargo\b|"
          r"\bnewer version\b|\bolder version\b"),
-        ("data-corruption", r"\bmalformed file\b|\bcorrupt\w*\b|\bchecksum mismatch\b"),
+        # too few bytes for what a file or an encoding says it holds: truncated, not a
+        # resource to raise ("Insufficient file size for GraphLinks file"; "Insufficient
+        # storage" stays a resource)
+        ("data-corruption", r"\bmalformed file\b|\bcorrupt\w*\b|\bchecksum mismatch\b|"
+         r"\binsufficient (?:file size|bytes|length|data)\b"),
         ("parse-error", r"\bfailed to parse\b|\binvalid output\b|\bexpected a line\b|"
          r"\binvalid seriali\w+\b|\bexpected field\b|\bto string\b|\binvalid source\b"),
         ("permission-denied", r"\bmust be (?:the )?owner\b|\bonly superusers?\b|\bpermission\b"),
