@@ -62,6 +62,11 @@ CHAINS = [
         id="closure-in-ok_or_else",
     ),
     pytest.param(
+        '    let v = headers.get("Metadata-Version").ok_or(anyhow!("target"))?;',
+        [("closure", 'headers.get("Metadata-Version") was None (ok_or)')],  # not unguarded
+        id="an-error-built-for-ok_or",
+    ),
+    pytest.param(
         '    ensure!(x < 10, "x too big");\n    if x == 3 {\n        bail!("target");\n    }',
         [("ensure", "x < 10"), ("if", "x == 3")],
         id="earlier-ensure-guard",
@@ -97,6 +102,24 @@ CHAINS = [
 @pytest.mark.parametrize(("body", "expected"), CHAINS)
 def test_condition_chain(body: str, expected: list[tuple[str, str]]) -> None:
     assert chain(body) == expected
+
+
+def test_a_variant_built_for_ok_or_is_returned_when_the_value_is_none() -> None:
+    """uv's `.ok_or(MetadataError::FieldNotFound("Metadata-Version"))?`: built eagerly,
+    returned only for a `None`; an `unwrap_or` argument is a value, no error of it."""
+    source = (
+        "#[derive(Debug, thiserror::Error)]\n"
+        'pub enum MetadataError {\n    #[error("missing {0}")]\n    NotFound(&\'static str),\n}\n'
+        "fn parse(headers: &Headers) -> Result<String, MetadataError> {\n"
+        '    let v = headers.get("Metadata-Version").ok_or(MetadataError::NotFound("Metadata-Version"))?;\n'
+        '    let w = headers.get("Name").unwrap_or(MetadataError::NotFound("Name"));\n'
+        "    Ok(v)\n}\n"
+    )
+    version, name = site_of(source, "Metadata-Version"), site_of(source, "Name")
+    assert [(c.kind, c.text) for c in version.facts.conditions] == [
+        ("closure", 'headers.get("Metadata-Version") was None (ok_or)')
+    ]
+    assert name.facts.conditions == ()
 
 
 def test_else_is_negated_and_if_is_not() -> None:

@@ -98,15 +98,22 @@ def _condition_step(parent: Node, child: Node) -> Condition | None:
         loop_kind: ConditionKind = "while" if kind == "while_expression" else "loop"
         return Condition(loop_kind, _clip(head) if head is not None else "loop", _line(parent))
     if kind == "closure_expression":
-        call = _closure_call(parent)
+        call = _closure_call(parent.parent)
         if call is not None:
             return Condition("closure", call, _line(parent))
+    if kind == "arguments" and child.type != "closure_expression":
+        # `x.ok_or(E::FieldNotFound(..))`: the error is built eagerly, but only a `None`
+        # returns it
+        call = _closure_call(parent, eager=True)
+        if call is not None:
+            return Condition("closure", call, _line(child))
     return None
 
 
-def _closure_call(closure: Node) -> str | None:
-    """`x.ok_or_else(|| ..)` -> "`x` was None/Err (ok_or_else)"."""
-    arguments = closure.parent
+def _closure_call(arguments: Node | None, eager: bool = False) -> str | None:
+    """`x.ok_or_else(|| ..)` -> "`x` was None/Err (ok_or_else)", given the call's arguments;
+    `eager`: an argument that is no closure, of the one method that takes its error so
+    (`x.ok_or(E)`)."""
     call = arguments.parent if arguments is not None else None
     if call is None or call.type != "call_expression":
         return None
@@ -124,7 +131,7 @@ def _closure_call(closure: Node) -> str | None:
         "unwrap_or_else": "was None/Err",
         "wrap_err_with": "failed",
     }
-    outcome = outcomes.get(method)
+    outcome = outcomes.get(method) if not eager or method == "ok_or" else None
     return f"{target} {outcome} ({method})" if outcome else None
 
 
