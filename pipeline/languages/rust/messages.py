@@ -14,7 +14,7 @@ from pipeline.languages.rust.facts import (
     doc_comment,
     span_text,
 )
-from pipeline.languages.rust.formats import decode_rust_string
+from pipeline.languages.rust.formats import decode_rust_string, literal_segments
 
 _STRING_TYPES = ("string_literal", "raw_string_literal")
 # What a conversion may be called on: `"..".to_owned().into()` converts a conversion.
@@ -285,7 +285,16 @@ def _help_text(value: Node | None) -> str | None:
         if function is not None and node_text(function) == "Some" and arguments is not None:
             value = arguments.named_children[0] if arguments.named_children else None
     message = expression_message(value) if value is not None else None
-    return message.text.strip() or None if message is not None else None
+    return _worded(message.text) if message is not None else None
+
+
+def _worded(help_text: str) -> str | None:
+    """A help's text, or None when it has no word of its own: nushell's `help("{3}")`
+    prints a field the attribute does not show, and quoting `"{3}"` tells a reader
+    nothing."""
+    text = help_text.strip()
+    words = "".join(literal_segments(text))
+    return text if any(c.isalpha() for c in words) else None
 
 
 def _diagnostic_help(item: Node) -> str | None:
@@ -307,7 +316,7 @@ def _help_argument(arguments: Node) -> str | None:
         if len(tokens) == 2 and node_text(tokens[0]) == "help" and tokens[1].type == "token_tree":
             inner = split_token_tree(tokens[1])
             message = token_message(inner[0], is_format=True) if inner else None
-            return message.text.strip() or None if message is not None else None
+            return _worded(message.text) if message is not None else None
     return None
 
 
