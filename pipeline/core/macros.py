@@ -41,14 +41,32 @@ class ErrorMacros:
     def names(self) -> frozenset[str]:
         return frozenset(self.by_name)
 
-    def digest(self) -> str | None:
-        """What keys scans made with this table (None: no macro, the plain scans)."""
+    def table(self) -> dict[str, str] | None:
+        """Each macro's reading as plain data, `{name: "kind/argument"}`, as the manifest
+        keeps it (None: no macro): the next run compares it name by name (`changed_macros`)."""
         if not self.by_name:
             return None
-        text = ";".join(
-            f"{n}={s.kind}/{s.message_argument}" for n, s in sorted(self.by_name.items())
-        )
+        return {n: f"{s.kind}/{s.message_argument}" for n, s in sorted(self.by_name.items())}
+
+    def digest(self) -> str | None:
+        """What keys scans made with this table (None: no macro, the plain scans)."""
+        table = self.table()
+        if table is None:
+            return None
+        text = ";".join(f"{n}={spec}" for n, spec in table.items())
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def changed_macros(
+    before: Mapping[str, Any] | None, digest_before: str | None, now: ErrorMacros
+) -> frozenset[str] | None:
+    """The names whose reading differs between a previous table (`ErrorMacros.table`, with
+    its digest) and `now`: added, gone or read otherwise. None when the previous table is
+    not known (a manifest from before it was kept, with macros)."""
+    if before is None and digest_before is not None:
+        return None
+    old, new = dict(before or {}), now.table() or {}
+    return frozenset(n for n in old.keys() | new.keys() if old.get(n) != new.get(n))
 
 
 NO_MACROS = ErrorMacros()

@@ -14,6 +14,7 @@ from typing import Any
 
 from pipeline.analyze import Analyzer, SiteContext
 from pipeline.analyze.static import STATIC_VERSION, StaticAnalyzer, explain_apart
+from pipeline.core.macros import changed_macros
 from pipeline.core.model import Explanation, Record, Retired
 from pipeline.core.redact import clean_error
 from pipeline.dataset import atomicdir
@@ -34,7 +35,7 @@ from pipeline.dataset.carry import (
 )
 from pipeline.dataset.ids import assign_ids
 from pipeline.dataset.lock import exclusive
-from pipeline.dataset.previous import Previous, load_previous
+from pipeline.dataset.previous import MACRO_SETTINGS, Previous, line_field, load_previous
 from pipeline.dataset.reachjob import Reached, ReachJob, Unlisted, carried_specs
 from pipeline.dataset.records import check_code
 from pipeline.dataset.store import (
@@ -54,6 +55,7 @@ from pipeline.scan.collect import (
     build_contexts,
     counts_of,
     index_listing,
+    invoking_files,
     listed_count,
     locate,
     open_commit,
@@ -99,7 +101,9 @@ AnalyzerFactory = Callable[[Sequence[SiteContext], Path, str], Analyzer]
 def reusable(
     context: SiteContext, previous: Previous | None, analyzer: str, version: str | None
 ) -> bool:
-    """A site whose content (message, pattern, window) is unchanged keeps its explanation.
+    """A site whose content (message, pattern, window) is unchanged keeps its explanation,
+    unless what its statement does changed (its `errorType`: the same `polars_bail!(..)`
+    returning an error, then panicking, once the macro's definition changed).
 
     SPEC 7: no analyzer call, `analyzedAt` and `contentChangedAt` kept. The static
     explanation states nothing that an edit outside the window changes but the
@@ -108,12 +112,19 @@ def reusable(
     if previous is None:
         return False
     old = previous.provenance.raw.get(context.record_id)
+    line = previous.records.raw.get(context.record_id)
     return (
         old is not None
-        and context.record_id in previous.records
+        and line is not None
         and old.get("contentHash") == context.content_hash
         and explanation_reusable(old, analyzer, version)
+        and _error_type(line) == context.error_type
     )
+
+
+def _error_type(line: Any) -> Any:
+    """A previous record's `errorType`, from its line (or its JSON object)."""
+    return line.get("errorType") if isinstance(line, Mapping) else line_field(line, "errorType")
 
 
 def run_extract(
@@ -287,8 +298,21 @@ def _scan_or_carry(
     (scanned or carried: what the manifest keeps), the alias table and the test-module
     prefixes they give.
     """
-    git_dir, _, listing = commit
-    keep = carriable(previous, listing.entries, settings, *analyzer)
+    git_dir, sha, listing = commit
+    others = {k: v for k, v in settings.items() if k not in MACRO_SETTINGS}
+    keep = carriable(previous, listing.entries, others, *analyzer)
+    if (
+        previous is not None
+        and keep
+        and previous.settings.get("errorMacros") != listing.macros.digest()
+    ):
+        # The error-macro table changed: a file that invokes none of the macros that changed
+        # reads as it did, and is carried; one that does is scanned again.
+        changed = changed_macros(
+            previous.settings.get("errorMacroTable"), previous.settings.get("errorMacros"),
+            listing.macros,
+        )  # fmt: skip
+        keep = frozenset() if changed is None else keep - invoking_files(git_dir, sha, changed)
     blobs_before = (
         {path: str(f.get("blob")) for path, f in previous.files.items()} if previous else {}
     )
@@ -353,6 +377,7 @@ def _settings(request: ExtractRequest, listing: Listing) -> dict[str, Any]:
         # the repository's own error macros: scans with others are other scans (None: none,
         # as a manifest from before them says)
         "errorMacros": listing.macros.digest(),
+        "errorMacroTable": listing.macros.table(),
         "summaryFormat": SUMMARY_FORMAT,
         "include": list(request.include),
         "exclude": list(request.exclude),

@@ -135,7 +135,13 @@ def load_previous(root: Path) -> Previous | None:
 
 _ID = re.compile(r'\{"id":"([0-9a-f]{16})",')
 # What the previous version must share with this run for its files to be carried over.
-SETTINGS = ("extractor", "summaryFormat", "errorMacros", "include", "exclude", "entries")
+SETTINGS = (
+    "extractor", "summaryFormat", "errorMacros", "errorMacroTable", "include", "exclude",
+    "entries",
+)  # fmt: skip
+# Of those, what a file's records depend on only if it invokes a macro that changed
+# (`extract._scan_or_carry`: the files that do are scanned again, the others carried).
+MACRO_SETTINGS = ("errorMacros", "errorMacroTable")
 
 
 def recover_if_present(root: Path) -> None:

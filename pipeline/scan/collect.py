@@ -7,8 +7,9 @@ across the whole repository. No pydantic, no analyzer: `errdoc sites` is this.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -178,6 +179,28 @@ def _grepped(git_dir: Path, sha: str, listing: Listing) -> tuple[set[str], list[
 
 
 _GLOBS = tuple(f"*{suffix}" for suffix in SUFFIXES)
+_MACRO_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def invoking_files(git_dir: Path, sha: str, names: Iterable[str]) -> set[str]:
+    """The source files of the commit that invoke any of the macros `names` (`name!`, as
+    written: a file whose text does not hold it invokes none), found by `git grep`."""
+    wanted = sorted(n for n in names if _MACRO_NAME.fullmatch(n))
+    if not wanted:
+        return set()
+    pattern = f"(^|[^A-Za-z0-9_])({'|'.join(wanted)})[[:space:]]*!"
+    try:
+        found = run_git(git_dir, "grep", "-l", "-z", "-E", "-e", pattern, sha, "--", *_GLOBS)
+    except GitCommandError as err:
+        if err.status == 1:  # nothing matched
+            return set()
+        raise SourceError(f"cannot search the files of {sha[:10]}: {git_reason(err)}") from None
+    prefix = f"{sha}:".encode()
+    return {
+        p[len(prefix) :].decode("utf-8", "replace")
+        for p in found.split(b"\0")
+        if p.startswith(prefix)
+    }
 
 
 def index_listing(request: ExtractRequest, git_dir: Path, sha: str, listing: Listing) -> Listing:
