@@ -103,11 +103,18 @@ def test_a_method_through_self_reaches_a_statement_an_rpc_from_the_cli_and_the_r
     ]  # fmt: skip
 
 
+def graph_of(tmp_path: Path, files: dict[str, str]) -> CallGraph:
+    """The call graph of a repository of `files`, committed."""
+    repo = GitRepo.init(tmp_path / "src")
+    sha = repo.commit(files)
+    listing = list_files(repo.git_dir, sha, suffixes=(".rs",))
+    return build_graph(index_entries(repo.git_dir, listing.entries, tmp_path / "cache", jobs=1))
+
+
 def test_fns_named_alike_on_one_path_are_told_apart_by_their_modules(tmp_path: Path) -> None:
     """`run` -> `run` reads as a fn calling itself: each is named with as much of its
     module path as tells them apart, and no more; a name met once stays as it is."""
-    repo = GitRepo.init(tmp_path / "src")
-    sha = repo.commit({
+    graph = graph_of(tmp_path, {
         "Cargo.toml": '[package]\nname = "tool"\n',
         "src/main.rs": "mod commands;\nmod engine;\nfn main() {\n    commands::run(1).unwrap();\n}\n",
         "src/commands.rs": "pub fn run(x: u32) -> anyhow::Result<()> {\n    crate::engine::run(x)\n}\n",
@@ -117,8 +124,6 @@ def test_fns_named_alike_on_one_path_are_told_apart_by_their_modules(tmp_path: P
             "    Ok(())\n}\n"
         ),
     })  # fmt: skip
-    listing = list_files(repo.git_dir, sha, suffixes=(".rs",))
-    graph = build_graph(index_entries(repo.git_dir, listing.entries, tmp_path / "cache", jobs=1))
     (engine,) = [i for i, n in enumerate(graph.nodes) if n.path == "src/engine.rs"]
 
     (path,) = caller_paths(graph, engine)
@@ -131,8 +136,7 @@ def test_fns_named_alike_on_one_path_are_told_apart_by_their_modules(tmp_path: P
 def test_a_types_inherent_method_and_its_trait_method_of_one_name_are_told_apart_by_the_trait(
     tmp_path: Path,
 ) -> None:
-    repo = GitRepo.init(tmp_path / "src")
-    sha = repo.commit({
+    graph = graph_of(tmp_path, {
         "src/main.rs": (
             "pub trait Source {\n    fn load(&self, x: u32) -> anyhow::Result<u32>;\n}\n"
             "pub struct Http;\n"
@@ -146,8 +150,6 @@ def test_a_types_inherent_method_and_its_trait_method_of_one_name_are_told_apart
             "fn main() {\n    let source = Http;\n    Source::load(&source, 1).unwrap();\n}\n"
         ),
     })  # fmt: skip
-    listing = list_files(repo.git_dir, sha, suffixes=(".rs",))
-    graph = build_graph(index_entries(repo.git_dir, listing.entries, tmp_path / "cache", jobs=1))
     (inherent,) = [
         i for i, n in enumerate(graph.nodes) if n.label == "Http::load" and not n.definition.trait
     ]
