@@ -225,6 +225,9 @@ def test_parse_taxonomy_normalises_keywords_and_description() -> None:
             "data-corruption",
         ),
         ("Insufficient storage: {description}", "bail", "resource-exhausted"),
+        # a flag given without its value (cargo's mdman, nushell)
+        ("--url requires a value", "bail", "invalid-argument"),
+        ("`-{short}` expects a value", "bail", "invalid-argument"),
         ("failed to read file {}", "bail", "io-error"),
         ("failed to create directory {}", "bail", "io-error"),
         ("integer overflow", "bail", "out-of-range"),

@@ -67,7 +67,7 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("type-mismatch", r"\bexpected \w+, got\b|\bcannot concatenate\b"),
         ("invalid-argument", r"\b(?:is|was) not an? valid\b(?!\W+(?:utf|unicode|setting))|"
          r"\bno \w+ (?:provided|given)\b|\bsupported (?:\w+ )?values\b|\bis unknown\b|\binvalid character\b|"
-         r"\brequires a \w+(?: format)? value\b|\bmust not be followed\b|"
+         r"\b(?:requires|expects) an? (?:\w+ )?(?:format )?value\b|\bmust not be followed\b|"
          r"\bshould not be specified\b|\bis not allowed\b|\bnot allowed to\b|\bnon UTF-?8\b|"
          r"\bmust be \{\}|\bshould not be part of\b|"
          # a clause or option given twice in one statement or command
