@@ -92,6 +92,11 @@ CHAINS = [
         id="an-assert-of-false-checks-nothing",
     ),
     pytest.param(
+        '    Err::<(), _>(make(x)).context("target")?;',
+        [],  # zellij's: an `Err` built there wraps an error, no call failed
+        id="an-err-built-for-its-context",
+    ),
+    pytest.param(
         '    while x > 0 {\n        bail!("target");\n    }',
         [("while", "x > 0")],
         id="while-loop",

@@ -301,9 +301,11 @@ def _receiver_failure(node: Node) -> tuple[Condition, ...]:
 
 
 # `anyhow!(err)`, `eyre::eyre!(..)`, `format_err!(..)`, or a value named as an error (`e`,
-# `err`): what `.context(..)` is called on is then an error already, not a `Result`.
+# `err`): what `.context(..)` is called on is then an error already, not a `Result`; so is
+# an `Err(..)` built there (zellij's `Err::<(), _>(err).with_context(..)`: no call failed).
 _ERROR_VALUE = re.compile(
     r"^(?:(?:anyhow|eyre)::)?(?:anyhow|eyre|format_err)!\s*[(\[{]|^(?:e|err|error|cause|source)$"
+    r"|^Err(?:::<[^>]*>)?\s*\("
 )
 
 

@@ -55,8 +55,9 @@ from pipeline.languages.rust.testcode import (
 # Bump when a change here would change what a cached FileScan holds.
 # 34: an error type's `Display` impl writes sites (`display`); 35: each branch of an `if`
 # in its arm a message of its own; 38: `assert!(false, ..)` checks nothing; 39: `x.ok_or(E)`
-# is reached when `x` is None; 40: a help with no word of its own (`help("{3}")`) is none
-EXTRACTOR_VERSION = "40"
+# is reached when `x` is None; 40: a help with no word of its own (`help("{3}")`) is none;
+# 41: `Err(e).context(..)` wraps an error, no call failed
+EXTRACTOR_VERSION = "41"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
