@@ -304,7 +304,7 @@ def _scan_or_carry(
     if (
         previous is not None
         and keep
-        and previous.settings.get("errorMacros") != listing.macros.digest()
+        and previous.settings.get("errorMacros") != settings["errorMacros"]
     ):
         # The error-macro table changed: a file that invokes none of the macros that changed
         # reads as it did, and is carried; one that does is scanned again.

@@ -155,18 +155,7 @@ _READ_LIMIT = 1000  # unseen blobs read here; more are searched by `git grep` (a
 def _grepped(git_dir: Path, sha: str, listing: Listing) -> tuple[set[str], list[str]]:
     """The paths of the commit whose files hold `macro_rules!`, and the blobs of those that
     are not in `listing`."""
-    try:
-        found = run_git(git_dir, "grep", "-l", "-z", "-F", "-e", "macro_rules!", sha, "--", *_GLOBS)
-    except GitCommandError as err:
-        if err.status == 1:  # nothing matched
-            return set(), []
-        raise SourceError(f"cannot search the files of {sha[:10]}: {git_reason(err)}") from None
-    prefix = f"{sha}:".encode()
-    paths = {
-        p[len(prefix) :].decode("utf-8", "replace")
-        for p in found.split(b"\0")
-        if p.startswith(prefix)
-    }
+    paths = _grep_files(git_dir, sha, "-F", "macro_rules!")
     others = paths - {e.path for e in listing.entries}
     blobs = []
     if others:  # outside the include: their blobs from the tree
@@ -188,9 +177,14 @@ def invoking_files(git_dir: Path, sha: str, names: Iterable[str]) -> set[str]:
     wanted = sorted(n for n in names if _MACRO_NAME.fullmatch(n))
     if not wanted:
         return set()
-    pattern = f"(^|[^A-Za-z0-9_])({'|'.join(wanted)})[[:space:]]*!"
+    return _grep_files(git_dir, sha, "-E", f"(^|[^A-Za-z0-9_])({'|'.join(wanted)})[[:space:]]*!")
+
+
+def _grep_files(git_dir: Path, sha: str, how: str, pattern: str) -> set[str]:
+    """The paths of the commit's source files whose text matches `pattern` (`git grep`,
+    `how` being `-F` or `-E`)."""
     try:
-        found = run_git(git_dir, "grep", "-l", "-z", "-E", "-e", pattern, sha, "--", *_GLOBS)
+        found = run_git(git_dir, "grep", "-l", "-z", how, "-e", pattern, sha, "--", *_GLOBS)
     except GitCommandError as err:
         if err.status == 1:  # nothing matched
             return set()

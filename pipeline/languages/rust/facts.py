@@ -98,19 +98,19 @@ def _condition_step(parent: Node, child: Node) -> Condition | None:
         loop_kind: ConditionKind = "while" if kind == "while_expression" else "loop"
         return Condition(loop_kind, _clip(head) if head is not None else "loop", _line(parent))
     if kind == "closure_expression":
-        call = _closure_call(parent.parent)
+        call = _method_outcome(parent.parent)
         if call is not None:
             return Condition("closure", call, _line(parent))
     if kind == "arguments" and child.type != "closure_expression":
         # `x.ok_or(E::FieldNotFound(..))`: the error is built eagerly, but only a `None`
         # returns it
-        call = _closure_call(parent, eager=True)
+        call = _method_outcome(parent, eager=True)
         if call is not None:
             return Condition("closure", call, _line(child))
     return None
 
 
-def _closure_call(arguments: Node | None, eager: bool = False) -> str | None:
+def _method_outcome(arguments: Node | None, eager: bool = False) -> str | None:
     """`x.ok_or_else(|| ..)` -> "`x` was None/Err (ok_or_else)", given the call's arguments;
     `eager`: an argument that is no closure, of the one method that takes its error so
     (`x.ok_or(E)`)."""
