@@ -283,6 +283,38 @@ def test_a_word_in_capitals_inside_a_sentence_is_a_name_not_english(
 
 
 @pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        # uv, polars, meilisearch, qdrant: two inputs that exclude each other
+        ("cannot specify both `url` and `path`", "invalid-argument"),  # was operation-failed
+        ("`lib` and `no_package` are mutually exclusive", "invalid-argument"),
+        ("only one of 'skip_rows'/'skip_lines' may be set", "invalid-argument"),
+        ("Invalid request: both `media` and `vector` parameters are present.", "invalid-argument"),
+        ("Cannot specify a password both via the URL and CLI", "invalid-argument"),  # no login
+        ("Cannot read both requirements file and script from stdin", "invalid-argument"),  # no I/O
+        ("the 'lookup' and 'range' capabilities can't be both disabled", "invalid-argument"),
+        # settings that exclude each other: the prose names them
+        ("cannot configure both `package.workspace` and `[workspace]`", "configuration-error"),
+        ("CREATE TABLE received mutually exclusive options: {:?}", "configuration-error"),
+        # "both" alone is no conflict
+        ("Two workspace members are both named `{name}`", "operation-failed"),
+        (
+            "CROSS JOIN UNNEST with both literal arrays and columns is not supported",
+            "unsupported-operation",
+        ),
+    ],
+)
+def test_inputs_that_exclude_each_other_are_the_callers_to_fix(message: str, expected: str) -> None:
+    assert classify(message, "bail") == expected
+
+
+def test_inputs_that_exclude_each_other_are_settings_when_the_error_says_so() -> None:
+    message = "Cannot have both tabs and panes in the same node"  # zellij's layout file
+    assert classify(message, "constructor", names=["ConfigError"]) == "configuration-error"
+    assert classify(message, "constructor", names=["LayoutError"]) == "invalid-argument"
+
+
+@pytest.mark.parametrize(
     ("message", "kind", "conditions", "names", "expected"),
     [
         # conditions decide only when the message names no class

@@ -5,14 +5,16 @@ is deterministic and explainable (`classify_explained` says why):
 
 1. `unreachable!` is always `internal-invariant`; `todo!`/`unimplemented!` are
    always `not-implemented`: the macro states the class, whatever the message says.
-2. Otherwise each class scores the keywords found in the message (placeholders
+2. Inputs that exclude each other ("cannot specify both", "mutually exclusive") are a
+   `configuration-error` when the prose names settings, else an `invalid-argument`.
+3. Otherwise each class scores the keywords found in the message (placeholders
    removed) and in `names` (error code, variant, constructor): a keyword of n
    words scores n. The highest score wins; a tie goes to the class written first.
    A message that says a step failed ("failed to check table exists") keeps the
    class only when the step's verb, the failure's own words ("failed to find") or
    a cause after the step (", timeout {:?}") chose it, else it is `operation-failed`:
    the step's object is what it was about, not how it failed.
-3. With no hit there: a panicking site (`panic`, `assert`, `expect`) is
+4. With no hit there: a panicking site (`panic`, `assert`, `expect`) is
    `internal-invariant`; any other site is scored on its path `conditions`, whose
    words count only in a predicate's name (`self.state.is_paused()` reads as "is
    paused"; `config.editor` says nothing) or as a class's `condition_keywords`
@@ -31,6 +33,7 @@ from typing import Literal
 
 from pipeline.analyze.environment import failed_read
 from pipeline.analyze.taxonomy_rules import (
+    CONFLICT,
     CONTEXT_VERBS,
     PANIC_PHRASES,
     PHRASES,
@@ -295,11 +298,23 @@ def classify_explained(
         hit = first_match(CONTEXT_VERBS, literal_text)
         if hit is not None:
             return Classification(hit[0], "context", (hit[1],))
+    prose = without_code(literal_text)
+    conflict = CONFLICT.search(prose)
+    if conflict is not None:
+        # inputs that exclude each other: settings (a configuration's keywords in the prose
+        # or the error's names: zellij's `ConfigError` for a layout file), else arguments
+        settings = _best(
+            [_words(prose), *(_words(name) for name in names)], [load_taxonomy()[CONFIGURATION]]
+        )
+        return Classification(
+            CONFIGURATION if settings is not None else INVALID_ARGUMENT,
+            "phrase",
+            (" ".join(conflict.group().split()), *(settings.hits if settings is not None else ())),
+        )
     hit = first_match(PHRASES, literal_text)
     if hit is not None:
         return Classification(hit[0], "phrase", (hit[1],))
     classes = load_taxonomy().values()
-    prose = without_code(literal_text)
     found = _best([_words(prose), *(_words(name) for name in names)], classes)
     step = _FAILED_STEP.match(literal_text)
     if (

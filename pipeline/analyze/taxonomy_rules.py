@@ -88,6 +88,19 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     )
 )  # fmt: skip
 
+# Two inputs given together that exclude each other ("cannot specify both `url` and `path`",
+# "`lib` and `no_package` are mutually exclusive", "only one of 'skip_rows'/'skip_lines' may
+# be set"): the caller's combination is wrong, nothing failed. `taxonomy.py` calls it a
+# configuration error when the prose names settings, else an invalid argument.
+CONFLICT = re.compile(
+    r"\b(?:can ?not|can't|must not|may not|should not)\b[^.;:]{0,30}\bboth\b|"
+    r"\bmutually exclusive\b|"
+    r"\bonly one of\b[^.;]{0,60}\b(?:may|can|should|must) be (?:set|specified|given|provided|used)\b|"
+    r"\bboth\b[^.;:]{0,60}\b(?:are|were) (?:present|given|provided|specified|set)\b",
+    re.IGNORECASE,
+)
+
+
 # A message that is a flag (`--version`) or code in backticks names no class by its words.
 # Backticked code, `--flags`, and names in SCREAMING_SNAKE_CASE (environment variables,
 # constants): `RUSTUP_IO_THREADS` is no I/O error, `MAX_RETRIES` no limit.
