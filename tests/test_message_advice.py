@@ -29,6 +29,12 @@ from pipeline.analyze.message_advice import advice_in
             "  - Hint: remove `personalize` from the query",
             ("remove `personalize` from the query",),
         ),
+        # qdrant: a sentence that opens with a flag keeps its dashes (no bullet)
+        (
+            "--bucket is required for the {:?} backend",
+            ("--bucket is required for the {:?} backend",),
+        ),
+        ("-> * hint: split it", ("split it",)),
         # risingwave: a sentence that asks
         (
             "Feature `{}` is not enabled at compile time. Please enable it in `Cargo.toml` and rebuild.",

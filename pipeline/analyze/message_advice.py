@@ -65,7 +65,9 @@ _FIRST_DO_QUOTED = re.compile(
     r"(?!.*\b(?:failed|failure|error)\b)",
     re.IGNORECASE,
 )
-_BULLET = re.compile(r"^[\s\-*•|>]+")
+# A bullet is its marks and the space after them: "- hint: ..", "  * ..", "> ..". Not the
+# dashes of a flag the sentence opens with ("--bucket is required ..").
+_BULLET = re.compile(r"^\s*(?:[-*•|>]+(?:\s+|$))*")
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 # Advice is a sentence, not a page: a longer one (a repository's hostile literal) is none,
 # which also bounds the clause search, quadratic in a sentence's commas.
