@@ -6,6 +6,7 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
+from site_fixtures import explained_all
 
 from pipeline.analyze import SiteContext
 from pipeline.analyze.static import StaticAnalyzer, explain
@@ -176,3 +177,21 @@ def test_a_value_printed_twice_is_named_once() -> None:
     (context,) = contexts_of({"src/config.rs": source})
     text = explain(context).commonSituations
     assert "the value(s) involved (`{orig}`, `{name}`, `{}` from `1`)" in text
+
+
+def test_a_site_the_code_tells_nothing_more_of_is_not_said_to_name_a_step() -> None:
+    found = explained_all(
+        "fn find(peers: &Peers, id: u64) -> Result<Peer, Error> {\n"
+        '    Err(Error::msg("Peer not found"))\n'
+        "}\n"
+        "fn open(path: &str) -> Result<File, Error> {\n"
+        '    Err(Error::msg("failed to open the peer file"))\n'
+        "}\n"
+    )
+    # "Peer not found" names no step that failed: only where to look is said
+    assert found["Peer not found"].solutions == [
+        "Find out what `find` was doing when it returned this error."
+    ]
+    assert found["failed to open the peer file"].solutions == [
+        "Find out what `open` was doing: the error text names the failed step."
+    ]

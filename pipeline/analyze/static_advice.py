@@ -29,6 +29,7 @@ from pipeline.analyze.static_code import (
     in_build_script,
     inputs_read,
     misuse_worded,
+    names_a_step,
     owns_a_bug,
     printed_values,
     refused_inputs,
@@ -276,8 +277,19 @@ def solutions(
             "call chain."
         )
     if not out:
-        out.append(f"Find out what {where(site)} was doing: the error text names the failed step.")
+        out.append(_last_resort(site))
     return out
+
+
+def _last_resort(site: Site) -> str:
+    """The one solution of a site the code tells nothing more of: the step its message
+    names, if it opens with one ("failed to open {}"), else only where to look. Not its
+    class's generic fix: the class of a message the code says so little of is the
+    likeliest to be wrong ("too many segments on URL" is no load to reduce), and a generic
+    fix would say so with confidence."""
+    if names_a_step(site):
+        return f"Find out what {where(site)} was doing: the error text names the failed step."
+    return f"Find out what {where(site)} was doing when it returned this error."
 
 
 def _given_to_failed_calls(

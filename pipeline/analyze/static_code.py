@@ -164,6 +164,13 @@ def owns_a_bug(site: Site) -> bool:
     return any(_A_BUG.search(text) for text in (site.message, site.facts.help or ""))
 
 
+def names_a_step(site: Site) -> bool:
+    """Whether the message opens by saying a step failed ("failed to open {}", "could not
+    connect"), whatever the site's kind."""
+    segments = language_of(site.file_path).literal_segments(site.message)
+    return bool(segments) and _FAILURE_WORDS.match(segments[0].lstrip()) is not None
+
+
 def failure_worded(site: Site) -> bool:
     """Whether a panicking site's message opens by saying a step failed (then the step may
     fail in the reader's environment or on their input: not surely a bug)."""
