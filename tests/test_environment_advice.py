@@ -227,3 +227,73 @@ def test_a_build_script_is_the_one_the_manifest_names() -> None:
     )
     # without a manifest, the file's name decides: this one is no build script
     assert not explained(source, path=path).solutions[0].startswith("Cargo sets")
+
+
+def test_a_panic_on_a_variables_value_in_the_closure_that_got_it_is_the_environments() -> None:
+    # polars: `POLARS_MAX_CACHED_METADATA_SCANS=abc` panics; no bug to report
+    explanation = explained(
+        "pub fn max_scans() -> usize {\n"
+        '    std::env::var("POLARS_MAX_CACHED_METADATA_SCANS").map_or(8, |v| {\n'
+        "        v.parse::<usize>()\n"
+        '            .expect("invalid `POLARS_MAX_CACHED_METADATA_SCANS` value")\n'
+        "    })\n}\n"
+    )
+    assert explanation.triggerScenarios.startswith(
+        'In `max_scans`: 1. `std::env::var("POLARS_MAX_CACHED_METADATA_SCANS")` was Ok '
+        "(`map_or`); 2. `v.parse::<usize>()` was Err (`expect`)"
+    )
+    assert explanation.solutions[0].startswith(
+        "The error is reached only while the environment variable "
+        "`POLARS_MAX_CACHED_METADATA_SCANS` is set: check its value"
+    )
+    assert "This is a bug, not something to fix in your input" not in explanation.solutions
+    assert explanation.exampleFix is not None
+    assert "is set to a value this code does not accept" in explanation.exampleFix
+    assert "is a bug" not in explanation.exampleFix
+    assert explanation.preventionTips[0] == (
+        "Set `POLARS_MAX_CACHED_METADATA_SCANS` only to a value the program accepts, or leave "
+        "it unset."
+    )
+    texts = ['std::env::var("POLARS_MAX_CACHED_METADATA_SCANS") was Ok (map_or)']
+    assert classify("invalid value", "expect", texts) == "configuration-error"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # an iterator's `map` runs for each item: nothing was Ok
+        'names.iter().map(|v| v.parse::<usize>().expect("a number")).sum()',
+        # the closure that gets the error, not the value
+        'env::var("N").map_or_else(|e| panic!("no N: {e}"), |v| v.len())',
+    ],
+)
+def test_only_the_closure_that_gets_a_variables_value_is_on_it(body: str) -> None:
+    reads = _reads(f"fn f(names: &[String]) -> usize {{\n    {body}\n}}\n")
+    assert ("N", "set") not in reads and all(need != "set" for _, need in reads)
+
+
+def test_a_check_on_a_variable_named_in_the_code_is_one_a_shell_can_make() -> None:
+    named = explained(
+        "fn profile() -> Result<()> {\n"
+        '    if std::env::var("RW_PROFILE_PATH").is_ok() {\n'
+        '        bail!("Profiling is already running");\n    }\n    Ok(())\n}\n'
+    )
+    assert named.validationCode == 'let ok = std::env::var("RW_PROFILE_PATH").is_err();'
+    # a variable whose name the caller passes: a check on it reads as one on the argument
+    passed = explained(
+        "fn fetch(key: &str) -> u64 {\n    match std::env::var(key) {\n"
+        '        Err(std::env::VarError::NotUnicode(_)) => panic!("`{key}` is not unicode"),\n'
+        "        _ => 0,\n    }\n}\n"
+    )
+    assert passed.validationCode is None
+
+
+def test_a_check_that_verifies_integrity_is_never_advised_around() -> None:
+    solutions = explained(
+        "fn load(incoming: u64) -> Result<()> {\n"
+        '    if std::env::var("X_SKIP_HASH_VERIFICATION").as_deref() != Ok("1") && incoming != 3 {\n'
+        '        bail!("deserialization failed: hash {incoming} is not compatible");\n'
+        "    }\n    Ok(())\n}\n"
+    ).solutions
+    assert not any(s.startswith("The code goes on only when") for s in solutions)
+    assert any("do not switch it off" in s for s in solutions)

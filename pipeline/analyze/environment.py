@@ -29,6 +29,7 @@ _TESTS: dict[str, Need] = {
     ".is_none()": "unset",
 }
 _FAILED = (" was None/Err (", " was Err (", " was None (")
+_GOT_VALUE = " was Ok ("  # a combinator's closure got the read's value (`map_or(.., |v| ..)`)
 _PATH = re.compile(r"[\w:.()&]*")  # what may stand before the read: `std::`, `self.process`
 _RECEIVER = re.compile(r"(?:[A-Za-z_]\w*(?:\(\))?(?:::|\.))*$")  # `std::` before `env::var(..)`
 _OBJECT = re.compile(r"(?:[A-Za-z_]\w*(?:\(\))?(?:::|\.))*[A-Za-z_]\w*(?:\(\))?$")  # `self.process`
@@ -73,7 +74,11 @@ def _need(condition: Condition, read: re.Match[str]) -> Need:
     text, kind = condition.text, condition.kind
     if kind == "closure":  # `env::var("X") was None/Err (context)`: the read itself failed
         value = next((text.split(o, 1)[0] for o in _FAILED if o in text), None)
-        return "unset" if value is not None and _is_the_read(value, read) else "read"
+        if value is not None:
+            return "unset" if _is_the_read(value, read) else "read"
+        # `env::var("X") was Ok (map_or)`: in the closure that gets its value, it is set
+        value = text.split(_GOT_VALUE, 1)[0] if _GOT_VALUE in text else None
+        return "set" if value is not None and _is_the_read(value, read) else "read"
     if kind in ("if_let", "let_else") or (kind == "else" and text.startswith("let ")):
         # `let Ok(v) = env::var("X")`: matched (if let), or not (let-else, an if-let's else)
         pattern, equals, value = text.removesuffix(" did not match").partition("=")
@@ -186,6 +191,15 @@ def unset_note(reads: Sequence[EnvironmentRead], build_script: bool = False) -> 
     return f"// A panic here means `{unset[-1]}` is not set in the environment: set it."
 
 
+def value_note(conditions: Sequence[Condition]) -> str | None:
+    """A code comment for a panic on a variable's value, in the closure that got it
+    (`env::var("X").map_or(8, |v| v.parse().expect(..))`), or None."""
+    name = next((n for c in conditions if (n := value_read(c.text)) is not None), None)
+    if name is None:
+        return None
+    return f"// A panic here means `{name}` is set to a value this code does not accept: correct it, or unset it."
+
+
 def _unset_by_cargo(reads: Sequence[EnvironmentRead]) -> str:
     names = _listed([f"`{read.name}`" for read in reads])
     return (
@@ -214,6 +228,16 @@ def without_reads(text: str) -> str:
         out.append(text[last:start] + "ENV")
         last = read.end()
     return "".join(out) + text[last:]
+
+
+def value_read(text: str) -> str | None:
+    """The variable whose value a condition's closure got (`env::var("X") was Ok (map_or)`:
+    it is set, and what the closure does with its value is the path), or None."""
+    if _GOT_VALUE not in text:
+        return None
+    value = text.split(_GOT_VALUE, 1)[0]
+    read = _READ.search(value)
+    return read[2] if read is not None and _is_the_read(value, read) else None
 
 
 def failed_read(text: str) -> str | None:

@@ -44,7 +44,7 @@ from pipeline.core.reach import Reach
 from pipeline.core.sitetypes import TEXT_KINDS
 
 # Bump when the wording changes, so that reused explanations are rewritten.
-STATIC_VERSION = "static-42"
+STATIC_VERSION = "static-43"
 
 _STRATEGY_BY_CLASS: dict[str, HandlingStrategy] = {
     "configuration-error": "configuration",
@@ -269,7 +269,7 @@ def _describe(condition: Condition) -> str:
 
 def _closure_prose(text: str) -> str:
     """`x was None (ok_or_else)` -> "`x` was None (`ok_or_else`)": code in backticks, prose out."""
-    for outcome in (" was None/Err (", " was None (", " was Err (", " failed ("):
+    for outcome in (" was None/Err (", " was None (", " was Err (", " failed (", " was Ok ("):
         value, found, method = text.partition(outcome)
         if found:
             return f"`{value}`{outcome[:-2]} (`{method.removesuffix(')')}`)"

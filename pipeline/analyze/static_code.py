@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 
 from pipeline.analyze import SiteContext
-from pipeline.analyze.environment import environment_reads, unset_note
+from pipeline.analyze.environment import environment_reads, unset_note, value_note
 from pipeline.core.model import Condition, Site
 from pipeline.core.sitetypes import TEXT_KINDS
 from pipeline.languages import language_of
@@ -336,7 +336,9 @@ def example_fix(context: SiteContext, check: str | None, *, guard: bool = False)
         else _nothing_to_show(site)
     )
     refused = bool(refused_inputs(context, check))
-    unset = unset_note(environment_reads(site.facts.conditions), in_build_script(context))
+    unset = unset_note(
+        environment_reads(site.facts.conditions), in_build_script(context)
+    ) or value_note(site.facts.conditions)
     if context.error_type == "panic" and unset:  # `env::var("X").expect(..)`
         body.append(unset)
     elif context.error_type == "panic" and not refused and misuse_worded(site):

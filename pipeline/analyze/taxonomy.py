@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Literal
 
-from pipeline.analyze.environment import failed_read
+from pipeline.analyze.environment import failed_read, value_read
 from pipeline.analyze.taxonomy_rules import (
     CONFLICT,
     CONTEXT_VERBS,
@@ -284,7 +284,12 @@ def classify_explained(
     if kind in _PANICKING_KINDS:
         # A panic on a variable the environment lacks (`env::var("X").expect(..)`) is the
         # environment's: configuration, not a broken invariant.
-        unset = next((name for c in conditions if (name := failed_read(c)) is not None), None)
+        # So is one on the variable's value, in the closure that gets it
+        # (`env::var("X").map_or(8, |v| v.parse().expect(..))`: a value that does not parse).
+        unset = next(
+            (name for c in conditions if (name := failed_read(c) or value_read(c)) is not None),
+            None,
+        )
         if unset is not None:
             return Classification(CONFIGURATION, "conditions", (unset,))
         # A panic states what the code assumed; only words of a caller's misuse or a limit

@@ -98,7 +98,7 @@ def _condition_step(parent: Node, child: Node) -> Condition | None:
         loop_kind: ConditionKind = "while" if kind == "while_expression" else "loop"
         return Condition(loop_kind, _clip(head) if head is not None else "loop", _line(parent))
     if kind == "closure_expression":
-        call = _method_outcome(parent.parent)
+        call = _method_outcome(parent.parent) or _read_value(parent)
         if call is not None:
             return Condition("closure", call, _line(parent))
     if kind == "arguments" and child.type != "closure_expression":
@@ -108,6 +108,34 @@ def _condition_step(parent: Node, child: Node) -> Condition | None:
         if call is not None:
             return Condition("closure", call, _line(child))
     return None
+
+
+# An environment variable's read, whose `Result` a combinator's closure gets the value of.
+_ENV_READ = re.compile(r'^(?:(?:std::)?env::)?var(?:_os)?\(\s*"[A-Z][A-Z0-9_]*"\s*\)$')
+# The combinators whose closure runs on the value (at this argument), not on the error.
+_ON_THE_VALUE = {"map": 0, "and_then": 0, "inspect": 0, "is_ok_and": 0, "is_some_and": 0,
+                 "map_or": 1, "map_or_else": 1}  # fmt: skip
+
+
+def _read_value(closure: Node) -> str | None:
+    """`env::var("X").map_or(8, |v| ..)` -> "`env::var("X")` was Ok (map_or)", for the
+    closure that gets the value: inside it the variable is set (and `v` is its value). Only
+    an environment read, whose value is a `Result`: the same call on an iterator runs for
+    each item, on nothing that was Ok."""
+    arguments = closure.parent
+    call = arguments.parent if arguments is not None else None
+    if arguments is None or arguments.type != "arguments" or call is None:
+        return None
+    function = call.child_by_field_name("function")
+    if function is None or function.type != "field_expression":
+        return None
+    at = _ON_THE_VALUE.get(_field_text(function, "field") or "")
+    receiver = function.child_by_field_name("value")
+    if at is None or receiver is None or not _ENV_READ.match(_clip(receiver)):
+        return None
+    if at >= arguments.named_child_count or arguments.named_children[at] != closure:
+        return None
+    return f"{_clip(receiver)} was Ok ({_field_text(function, 'field')})"
 
 
 def _method_outcome(arguments: Node | None, eager: bool = False) -> str | None:

@@ -63,8 +63,10 @@ _SIMPLE_BINDING = re.compile(r"^(?:mut\s+)?(?:ref\s+)?(?:_\w*|[a-z]\w*)$")
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _BOUND = re.compile(r"(?<![:\w.])([a-z_]\w*)\b(?!\s*(?:\(|::|\{|!))")
 _NOT_NAMES = {"ref", "mut", "_", "if", "in", "true", "false"}
-# `x was None (ok_or_else)`, `x was Err (expect)`: a receiver whose kind of value is known.
-_CLOSURE_NONE = re.compile(r"^(.*) was (None|Err) \((\w+)\)$")
+# `x was None (ok_or_else)`, `x was Err (expect)`: a receiver whose kind of value is known;
+# `env::var("X") was Ok (map)`: the closure that got its value.
+_CLOSURE_NONE = re.compile(r"^(.*) was (None|Err|Ok) \((\w+)\)$")
+_OUTCOME_TESTS = {"None": "is_none", "Err": "is_err", "Ok": "is_ok"}
 
 
 def validation_code(conditions: Sequence[Condition]) -> str | None:
@@ -153,7 +155,7 @@ def _step(condition: Condition) -> Expr | None:
         match = _CLOSURE_NONE.match(text)
         if match is None:
             raise Unknown(text)
-        test = "is_none" if match.group(2) == "None" else "is_err"
+        test = _OUTCOME_TESTS[match.group(2)]
         return Atom(f"{_wrap(match.group(1))}.{test}()", True)
     return None  # a loop: the check holds per element, inside it
 

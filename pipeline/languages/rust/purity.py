@@ -69,8 +69,22 @@ def _reads(call: Node) -> bool:
             return _reads(receiver)  # `s.chars().next()`: a fresh iterator, nothing consumed
     else:
         name = _text(function).rsplit("::", 1)[-1]
+    if name in ("var", "var_os"):  # `env::var("X")` reads a variable the check names
+        return _names_a_variable(call)
     # `Some(x)`, `Kind::Table(..)`: a variant or tuple struct is built, nothing is done
     return name in _READS or name.startswith(_READ_PREFIXES) or name[:1].isupper()
+
+
+def _names_a_variable(call: Node) -> bool:
+    """Whether a `var(..)` call's one argument is a string literal (`env::var("RW_CI")`): a
+    check a reader can make in a shell. Not a name held elsewhere (`env::var(key)`), whose
+    check would read as one on the caller's argument."""
+    arguments = call.child_by_field_name("arguments")
+    return (
+        arguments is not None
+        and arguments.named_child_count == 1
+        and arguments.named_children[0].type == "string_literal"
+    )
 
 
 def _macro_operands(macro: Node, parse: Parse) -> list[Node] | None:
