@@ -267,7 +267,10 @@ def test_classify(message: str, kind: str, expected: str) -> None:
         # risingwave's and polars' SQL: a keyword in capitals names a clause, not a thing
         ("duplicate OWNER clause in CREATE DATABASE", "invalid-argument"),  # not permission
         ("LIMIT must not be negative, but found: {}", "out-of-range"),  # not a resource limit
-        ("EXISTS subquery is not currently supported in this position: {:?}", "operation-failed"),
+        (
+            "EXISTS subquery is not currently supported in this position: {:?}",
+            "unsupported-operation",
+        ),
         ("Invalid number for ALTER CONFIG", "invalid-argument"),  # not configuration
         # initialisms stay words, and so does a message written all in capitals
         ("invalid JSON body", "parse-error"),
@@ -279,6 +282,18 @@ def test_classify(message: str, kind: str, expected: str) -> None:
 def test_a_word_in_capitals_inside_a_sentence_is_a_name_not_english(
     message: str, expected: str
 ) -> None:
+    assert classify(message, "bail") == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("sorting by last modified isn't supported: {err}", "unsupported-operation"),  # ripgrep
+        ("operator {:?} is not currently supported", "unsupported-operation"),  # polars
+        ("array/struct on left are not supported yet", "not-implemented"),  # risingwave
+    ],
+)
+def test_not_supported_in_any_tense_is_unsupported(message: str, expected: str) -> None:
     assert classify(message, "bail") == expected
 
 

@@ -46,7 +46,10 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (slug, re.compile(pattern, re.IGNORECASE))
     for slug, pattern in (
         ("unsupported-operation", r"\bunstable\b|\bnightly\b|\brequires `-Z|\bonly supports?\b|"
-         r"\bis not supported\b|\bnot supported for\b|"
+         # "isn't supported", "are not currently supported"; not "are not supported yet"
+         # (not implemented, by its keywords)
+         r"\bis not supported\b|\b(?:is|are)(?: not|n't) (?:\w+ly )?supported\b(?!\s+yet)|"
+         r"\bnot supported for\b|"
          r"\b(?:does|do|can|will)(?: not|n't) (?:\w+ly )support\b"),
         ("version-incompatibility", r"\bhas been renamed\b|\bdifferent cargo\b|"
          r"\bnewer version\b|\bolder version\b"),
