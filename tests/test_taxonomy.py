@@ -14,6 +14,7 @@ from pipeline.analyze.taxonomy import (
     FailureClass,
     classify,
     classify_explained,
+    classify_step,
     load_taxonomy,
     parse_taxonomy,
 )
@@ -283,6 +284,53 @@ def test_a_word_in_capitals_inside_a_sentence_is_a_name_not_english(
     message: str, expected: str
 ) -> None:
     assert classify(message, "bail") == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "kind", "condition", "expected"),
+    [
+        # nushell, meilisearch, cargo: the step the message names failed in the file system
+        (
+            "Error with file name: {e}",
+            "bail",
+            "File::create(file_path) failed (map_err)",
+            "io-error",
+        ),
+        (
+            "could not open <INPUT>",
+            "bail",
+            "std::fs::File::open(&input) failed (map_err)",
+            "io-error",
+        ),
+        (
+            "failed to move `{}` to `{}`",
+            "context",
+            "fs::rename(&src, &dst) failed (with_context)",
+            "io-error",
+        ),
+        (
+            "could not read fixture {:?}",
+            "expect",
+            "std::fs::read(path) was Err (expect)",
+            "io-error",
+        ),
+        # the message's own class stays; another call that failed says nothing
+        ("invalid json", "bail", "std::fs::read(path) failed (map_err)", "parse-error"),
+        (
+            "no snapshot",
+            "bail",
+            "table.metadata().current_snapshot() was None (ok_or_else)",
+            "operation-failed",
+        ),
+    ],
+)
+def test_a_failed_call_of_the_file_system_is_an_io_error(
+    message: str, kind: str, condition: str, expected: str
+) -> None:
+    if kind == "expect":  # a panic that says a step failed is classed by the step alone
+        assert classify_step(message, conditions=[condition]) == expected
+    else:
+        assert classify(message, kind, [condition]) == expected
 
 
 @pytest.mark.parametrize(

@@ -44,7 +44,7 @@ from pipeline.core.reach import Reach
 from pipeline.core.sitetypes import TEXT_KINDS
 
 # Bump when the wording changes, so that reused explanations are rewritten.
-STATIC_VERSION = "static-44"
+STATIC_VERSION = "static-45"
 
 _STRATEGY_BY_CLASS: dict[str, HandlingStrategy] = {
     "configuration-error": "configuration",
@@ -161,7 +161,9 @@ def explain_apart(context: SiteContext) -> Explanation:
         # `.expect("Failed to open file")`: the step it names failed, classed by the
         # message's verb alone (the call it guards, `thread::Builder::new().spawn(..)`,
         # names no failure, nor does the step's object)
-        failure_class = classify_step(site.message, path=site.file_path)
+        failure_class = classify_step(
+            site.message, path=site.file_path, conditions=[c.text for c in conditions]
+        )
     strategy: HandlingStrategy = (
         "fail-fast"
         if context.error_type == "panic"

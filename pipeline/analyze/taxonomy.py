@@ -46,6 +46,7 @@ INVALID_STATE = "invalid-state-transition"
 INTERNAL_INVARIANT = "internal-invariant"
 CONFIGURATION = "configuration-error"
 INVALID_ARGUMENT = "invalid-argument"
+IO_ERROR = "io-error"
 NOT_IMPLEMENTED = "not-implemented"
 FALLBACK = "operation-failed"
 _REQUIRED = (INVALID_STATE, INTERNAL_INVARIANT, INVALID_ARGUMENT, NOT_IMPLEMENTED, FALLBACK)
@@ -332,9 +333,15 @@ def classify_explained(
         # step failed, and the words after it say what it was about, not how it failed
         # (`classify_step`'s rule); only a keyword of the failure itself ("failed to find")
         # still decides.
+        io = _failed_filesystem_call(conditions)
+        if io is not None:  # .. unless the step that failed is the file system's
+            return Classification(IO_ERROR, "conditions", (io,))
         return Classification(FALLBACK, "step", found.hits)
     if found is not None:
         return found
+    io = _failed_filesystem_call(conditions)
+    if io is not None:
+        return Classification(IO_ERROR, "conditions", (io,))
     # The conditions are code, whose words mostly name things (`config.editor`,
     # `&parser_path`, `socket`): only a predicate's name (`self.is_paused()`,
     # `e.is_timeout()`, `args.is_empty()`) says what was checked, and a class's
@@ -350,14 +357,35 @@ def classify_explained(
     return Classification(FALLBACK, "fallback")
 
 
-def classify_step(message: str, *, path: str = "") -> str:
+# The innermost condition: a call of the file system's that failed (`File::create(path)
+# failed (map_err)`, `std::fs::rename(a, b) was Err (expect)`): its error is an I/O error,
+# whatever the message calls the step ("Error with file name: {e}", "could not open <INPUT>").
+_FAILED_FS_CALL = re.compile(
+    r"^(?:(?:std|tokio|async_std)::)?(?:fs::\w+|(?:fs::)?File::(?:open|create|create_new))"
+    r"\(.*\) (?:failed|was Err|was None/Err) \(\w+\)$"
+)
+
+
+def _failed_filesystem_call(conditions: Sequence[str]) -> str | None:
+    """The file-system call whose failure the innermost condition is, or None."""
+    if not conditions:
+        return None
+    found = _FAILED_FS_CALL.match(conditions[-1])
+    return found.group().split("(", 1)[0] if found is not None else None
+
+
+def classify_step(message: str, *, path: str = "", conditions: Sequence[str] = ()) -> str:
     """The class of a message that names a step that failed ("Failed to open file", "Could
     not compile grpc"): its verb, then a phrase, else the generic class. Not its nouns: the
     object of a failed step is what it was about, not how it failed ("Failed to create
     expected DataFrame" is no invalid argument, "Failed to compile grpc!" no connection)."""
     literal_text = " ".join(language_of(path).literal_segments(message))
     hit = first_match(CONTEXT_VERBS, literal_text) or first_match(PHRASES, literal_text)
-    return hit[0] if hit is not None else FALLBACK
+    if hit is not None:
+        return hit[0]
+    # `conditions`: the path's, whose innermost failed call of the file system's says how
+    # the step failed ("could not read fixture" on `std::fs::read(path)`)
+    return IO_ERROR if _failed_filesystem_call(conditions) is not None else FALLBACK
 
 
 def classify(
