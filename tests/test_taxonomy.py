@@ -356,6 +356,10 @@ def test_not_supported_in_any_tense_is_unsupported(message: str, expected: str) 
         ("Cannot specify a password both via the URL and CLI", "invalid-argument"),  # no login
         ("Cannot read both requirements file and script from stdin", "invalid-argument"),  # no I/O
         ("the 'lookup' and 'range' capabilities can't be both disabled", "invalid-argument"),
+        # an input that must be given (cargo's mdman, qdrant)
+        ("-t must be specified (man, md, txt)", "invalid-argument"),  # was operation-failed
+        ("peer ID must be specified when resharding down", "invalid-argument"),  # no connection
+        ("'table.name' option must be specified.", "configuration-error"),
         # settings that exclude each other: the prose names them
         ("cannot configure both `package.workspace` and `[workspace]`", "configuration-error"),
         ("CREATE TABLE received mutually exclusive options: {:?}", "configuration-error"),
@@ -367,7 +371,9 @@ def test_not_supported_in_any_tense_is_unsupported(message: str, expected: str) 
         ),
     ],
 )
-def test_inputs_that_exclude_each_other_are_the_callers_to_fix(message: str, expected: str) -> None:
+def test_inputs_that_exclude_each_other_or_are_missing_are_the_callers_to_fix(
+    message: str, expected: str
+) -> None:
     assert classify(message, "bail") == expected
 
 

@@ -5,8 +5,9 @@ is deterministic and explainable (`classify_explained` says why):
 
 1. `unreachable!` is always `internal-invariant`; `todo!`/`unimplemented!` are
    always `not-implemented`: the macro states the class, whatever the message says.
-2. Inputs that exclude each other ("cannot specify both", "mutually exclusive") are a
-   `configuration-error` when the prose names settings, else an `invalid-argument`.
+2. Inputs that exclude each other ("cannot specify both", "mutually exclusive") or one
+   that "must be specified" are a `configuration-error` when the prose names settings,
+   else an `invalid-argument`.
 3. Otherwise each class scores the keywords found in the message (placeholders
    removed) and in `names` (error code, variant, constructor): a keyword of n
    words scores n. The highest score wins; a tie goes to the class written first.
@@ -35,6 +36,7 @@ from pipeline.analyze.environment import failed_read, value_read
 from pipeline.analyze.taxonomy_rules import (
     CONFLICT,
     CONTEXT_VERBS,
+    MISSING_INPUT,
     PANIC_PHRASES,
     PHRASES,
     first_match,
@@ -305,10 +307,11 @@ def classify_explained(
         if hit is not None:
             return Classification(hit[0], "context", (hit[1],))
     prose = without_code(literal_text)
-    conflict = CONFLICT.search(prose)
+    conflict = CONFLICT.search(prose) or MISSING_INPUT.search(prose)
     if conflict is not None:
-        # inputs that exclude each other: settings (a configuration's keywords in the prose
-        # or the error's names: zellij's `ConfigError` for a layout file), else arguments
+        # inputs that exclude each other, or one that must be given: settings (a
+        # configuration's keywords in the prose or the error's names: zellij's `ConfigError`
+        # for a layout file), else arguments
         settings = _best(
             [_words(prose), *(_words(name) for name in names)], [load_taxonomy()[CONFIGURATION]]
         )

@@ -91,6 +91,10 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     )
 )  # fmt: skip
 
+# An input the caller must give and did not ("-t must be specified", "Either a list of
+# point ids or a filter must be provided"): like a conflict, the caller's to fix.
+MISSING_INPUT = re.compile(r"\bmust be (?:specified|provided|given|supplied)\b", re.IGNORECASE)
+
 # Two inputs given together that exclude each other ("cannot specify both `url` and `path`",
 # "`lib` and `no_package` are mutually exclusive", "only one of 'skip_rows'/'skip_lines' may
 # be set"): the caller's combination is wrong, nothing failed. `taxonomy.py` calls it a
