@@ -228,6 +228,11 @@ def test_parse_taxonomy_normalises_keywords_and_description() -> None:
         ("Insufficient storage: {description}", "bail", "resource-exhausted"),
         # a flag given without its value (cargo's mdman, nushell)
         ("--url requires a value", "bail", "invalid-argument"),
+        # a context's "to"/"from" is a file's only before a value the message prints
+        ("failed to rename {} to {}", "context", "io-error"),
+        ("cannot write to stdout", "context", "io-error"),
+        ("failed to copy to clipboard in plugin {}", "context", "operation-failed"),
+        ("Failed to create jni string from source offset: {}", "context", "operation-failed"),
         ("`-{short}` expects a value", "bail", "invalid-argument"),
         ("failed to read file {}", "bail", "io-error"),
         ("failed to create directory {}", "bail", "io-error"),

@@ -303,7 +303,7 @@ def classify_explained(
         return Classification(INTERNAL_INVARIANT, "panic")
     if kind == "context":
         # A context names the step that failed: its verb decides, not a noun (`toml`).
-        hit = first_match(CONTEXT_VERBS, literal_text)
+        hit = first_match(CONTEXT_VERBS, _valued(message))
         if hit is not None:
             return Classification(hit[0], "context", (hit[1],))
     prose = without_code(literal_text)
@@ -377,13 +377,22 @@ def _failed_filesystem_call(conditions: Sequence[str]) -> str | None:
     return found.group().split("(", 1)[0] if found is not None else None
 
 
+def _valued(message: str) -> str:
+    """The message with each placeholder an empty `{}`: its words are not the message's
+    (`{permission_denied}`), but where it stands is ("rename {} to {}": a path)."""
+    return _PLACEHOLDER.sub("{}", message.replace("{{", "(").replace("}}", ")"))
+
+
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
 def classify_step(message: str, *, path: str = "", conditions: Sequence[str] = ()) -> str:
     """The class of a message that names a step that failed ("Failed to open file", "Could
     not compile grpc"): its verb, then a phrase, else the generic class. Not its nouns: the
     object of a failed step is what it was about, not how it failed ("Failed to create
     expected DataFrame" is no invalid argument, "Failed to compile grpc!" no connection)."""
     literal_text = " ".join(language_of(path).literal_segments(message))
-    hit = first_match(CONTEXT_VERBS, literal_text) or first_match(PHRASES, literal_text)
+    hit = first_match(CONTEXT_VERBS, _valued(message)) or first_match(PHRASES, literal_text)
     if hit is not None:
         return hit[0]
     # `conditions`: the path's, whose innermost failed call of the file system's says how

@@ -32,9 +32,12 @@ CONTEXT_VERBS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (slug, re.compile(pattern, re.IGNORECASE))
     for slug, pattern in (
         ("parse-error", r"\b(?:parse|deserializ\w*|decod\w*)\b|\binvalid (?:json|toml|utf-?8)\b"),
+        # "from"/"to" only before a value the message prints (a path: "rename {} to {}",
+        # "read from `{}`"), not before what it names ("copy to clipboard", "write data to
+        # ExchangeWriter", "read u32 from Time buffer": a channel, a buffer)
         ("io-error", r"\b(?:read|write|create|open|remove|delete|rename|copy|iterate over|"
-         r"canonicaliz\w*|flush)\b[^:]*\b(?:files?|dir\w*|archives?|paths?|from|to|toml|json|"
-         r"manifest|lockfile)\b"),
+         r"canonicaliz\w*|flush)\b[^:]*(?:\b(?:files?|dir\w*|archives?|paths?|toml|json|"
+         r"manifest|lockfile|stdout|stdin|stderr|pipe)\b|\b(?:from|to)\s+[{`'\"])"),
         ("connection-failure", r"\bconnect\w*\b|\bsend\b[^:]*\brequest\b"),
         ("configuration-error", r"\bmust be set\b|\bnot specified\b|\bis required\b"),
         ("type-mismatch", r"\bshould be an? \w+(?:Array|Type)\b"),
