@@ -297,3 +297,32 @@ def test_a_check_that_verifies_integrity_is_never_advised_around() -> None:
     ).solutions
     assert not any(s.startswith("The code goes on only when") for s in solutions)
     assert any("do not switch it off" in s for s in solutions)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # qdrant: the value through `.ok()`
+        'std::env::var("X_DELAY").ok().map(|val| val.parse::<f64>().expect("invalid X_DELAY"))',
+        # uv: the value an `if let` got
+        'if let Ok(t) = std::env::var("X_DELAY") {\n'
+        '    t.parse::<f64>().expect("X_DELAY must be a number");\n}',
+    ],
+)
+def test_a_panic_on_a_value_the_path_got_from_the_environment_is_a_setting(body: str) -> None:
+    explanation = explained(f"fn delay() {{\n    {body};\n}}\n")
+    assert "Class: Configuration error." in explanation.documentation
+    assert explanation.exampleFix is not None
+    assert "`X_DELAY` is set to a value this code does not accept" in explanation.exampleFix
+
+
+def test_a_variable_a_test_only_needs_set_is_not_the_value_a_panic_is_on() -> None:
+    # uv's build script: the step failed, not the variable's value
+    explanation = explained(
+        "fn main() {\n"
+        '    if std::env::var_os("CARGO_CFG_WINDOWS").is_some() {\n'
+        '        embed_manifest(manifest).expect("unable to embed manifest");\n    }\n}\n'
+    )
+    assert explanation.exampleFix is not None
+    assert "is set to a value" not in explanation.exampleFix
+    assert not any("only to a value the program accepts" in t for t in explanation.preventionTips)

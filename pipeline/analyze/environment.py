@@ -29,7 +29,10 @@ _TESTS: dict[str, Need] = {
     ".is_none()": "unset",
 }
 _FAILED = (" was None/Err (", " was Err (", " was None (")
-_GOT_VALUE = " was Ok ("  # a combinator's closure got the read's value (`map_or(.., |v| ..)`)
+# a combinator's closure got the read's value (`map_or(.., |v| ..)`, `.ok().map(|v| ..)`)
+_GOT_VALUE = (" was Ok (", " was Some (")
+# what keeps a read's outcome as it is: `env::var("X").ok()`, `.as_deref()`
+_SAME_OUTCOME = re.compile(r"(?:\.(?:ok|as_deref|as_ref)\(\))+$")
 _PATH = re.compile(r"[\w:.()&]*")  # what may stand before the read: `std::`, `self.process`
 _RECEIVER = re.compile(r"(?:[A-Za-z_]\w*(?:\(\))?(?:::|\.))*$")  # `std::` before `env::var(..)`
 _OBJECT = re.compile(r"(?:[A-Za-z_]\w*(?:\(\))?(?:::|\.))*[A-Za-z_]\w*(?:\(\))?$")  # `self.process`
@@ -77,7 +80,7 @@ def _need(condition: Condition, read: re.Match[str]) -> Need:
         if value is not None:
             return "unset" if _is_the_read(value, read) else "read"
         # `env::var("X") was Ok (map_or)`: in the closure that gets its value, it is set
-        value = text.split(_GOT_VALUE, 1)[0] if _GOT_VALUE in text else None
+        value = next((text.split(o, 1)[0] for o in _GOT_VALUE if o in text), None)
         return "set" if value is not None and _is_the_read(value, read) else "read"
     if kind in ("if_let", "let_else") or (kind == "else" and text.startswith("let ")):
         # `let Ok(v) = env::var("X")`: matched (if let), or not (let-else, an if-let's else)
@@ -115,7 +118,7 @@ def _need(condition: Condition, read: re.Match[str]) -> Need:
 
 def _is_the_read(value: str, read: re.Match[str]) -> bool:
     """Whether `value` is the read and nothing else (`std::env::var("X")`, `process.var("X")`)."""
-    value = value.strip().removesuffix(" else").strip()
+    value = _SAME_OUTCOME.sub("", value.strip().removesuffix(" else").strip())
     return value.endswith(read.group()) and _PATH.fullmatch(value[: -len(read.group())]) is not None
 
 
@@ -191,10 +194,28 @@ def unset_note(reads: Sequence[EnvironmentRead], build_script: bool = False) -> 
     return f"// A panic here means `{unset[-1]}` is not set in the environment: set it."
 
 
+def set_variable(conditions: Sequence[Condition]) -> str | None:
+    """The last variable whose value the path got (`if let Ok(v) = env::var("X")`, `match
+    env::var("X"): Ok(v) =>`, the closure of `env::var("X").map(|v| ..)`), or None: a
+    panic there is on its value. Not one a test only needs set (`if env::var_os("X")
+    .is_some() { step().expect(..) }`: the step failed, not the value)."""
+    names = [
+        read[2]
+        for condition in conditions
+        if condition.kind in _GETS_THE_VALUE
+        for read in _READ.finditer(condition.text)
+        if _need(condition, read) == "set"
+    ]
+    return names[-1] if names else None
+
+
+_GETS_THE_VALUE = frozenset(("closure", "if_let", "match_arm"))
+
+
 def value_note(conditions: Sequence[Condition]) -> str | None:
-    """A code comment for a panic on a variable's value, in the closure that got it
+    """A code comment for a panic on a variable's value, on a path that needs it set
     (`env::var("X").map_or(8, |v| v.parse().expect(..))`), or None."""
-    name = next((n for c in conditions if (n := value_read(c.text)) is not None), None)
+    name = set_variable(conditions)
     if name is None:
         return None
     return f"// A panic here means `{name}` is set to a value this code does not accept: correct it, or unset it."
@@ -233,9 +254,9 @@ def without_reads(text: str) -> str:
 def value_read(text: str) -> str | None:
     """The variable whose value a condition's closure got (`env::var("X") was Ok (map_or)`:
     it is set, and what the closure does with its value is the path), or None."""
-    if _GOT_VALUE not in text:
+    value = next((text.split(o, 1)[0] for o in _GOT_VALUE if o in text), None)
+    if value is None:
         return None
-    value = text.split(_GOT_VALUE, 1)[0]
     read = _READ.search(value)
     return read[2] if read is not None and _is_the_read(value, read) else None
 

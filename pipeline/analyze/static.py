@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Literal
 
 from pipeline.analyze import Analysis, SiteContext
+from pipeline.analyze.environment import set_variable
 from pipeline.analyze.reach_text import builders_solution, situation_sentence, trigger_sentence
 from pipeline.analyze.static_advice import (
     RETURNED_LEAD,
@@ -33,6 +34,7 @@ from pipeline.analyze.static_code import (
     wraps_an_error,
 )
 from pipeline.analyze.taxonomy import (
+    CONFIGURATION,
     INTERNAL_INVARIANT,
     INVALID_ARGUMENT,
     classify,
@@ -44,7 +46,7 @@ from pipeline.core.reach import Reach
 from pipeline.core.sitetypes import TEXT_KINDS
 
 # Bump when the wording changes, so that reused explanations are rewritten.
-STATIC_VERSION = "static-47"
+STATIC_VERSION = "static-48"
 
 _STRATEGY_BY_CLASS: dict[str, HandlingStrategy] = {
     "configuration-error": "configuration",
@@ -164,6 +166,10 @@ def explain_apart(context: SiteContext) -> Explanation:
         failure_class = classify_step(
             site.message, path=site.file_path, conditions=[c.text for c in conditions]
         )
+    if failure_class == INTERNAL_INVARIANT and set_variable(conditions) is not None:
+        # a panic on a path that needs an environment variable set is on its value
+        # (`if let Ok(t) = env::var("X") { t.parse().expect(..) }`): the environment's
+        failure_class = CONFIGURATION
     strategy: HandlingStrategy = (
         "fail-fast"
         if context.error_type == "panic"
@@ -271,7 +277,14 @@ def _describe(condition: Condition) -> str:
 
 def _closure_prose(text: str) -> str:
     """`x was None (ok_or_else)` -> "`x` was None (`ok_or_else`)": code in backticks, prose out."""
-    for outcome in (" was None/Err (", " was None (", " was Err (", " failed (", " was Ok ("):
+    for outcome in (
+        " was None/Err (",
+        " was None (",
+        " was Err (",
+        " failed (",
+        " was Ok (",
+        " was Some (",
+    ):
         value, found, method = text.partition(outcome)
         if found:
             return f"`{value}`{outcome[:-2]} (`{method.removesuffix(')')}`)"

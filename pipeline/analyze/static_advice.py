@@ -20,7 +20,7 @@ from pipeline.analyze import SiteContext
 from pipeline.analyze.environment import (
     environment_advice,
     environment_reads,
-    value_read,
+    set_variable,
     without_reads,
 )
 from pipeline.analyze.message_advice import advice_in, has_placeholders
@@ -348,7 +348,7 @@ def _failed_call(condition: Condition) -> tuple[str, str] | None:
         step, _, outcome = condition.text.rpartition(" was ")
         outcome = outcome.split(" ", 1)[0]
         # `env::var("X") was Ok (map_or)`: the closure got its value; nothing failed
-        return (step, outcome) if step and outcome != "Ok" else None
+        return (step, outcome) if step and outcome not in ("Ok", "Some") else None
     if condition.negated:
         return None
     pattern = {"match_arm": _FAILED_ARM, "if_let": _FAILED_LET}.get(condition.kind)
@@ -435,11 +435,11 @@ def prevention(context: SiteContext, check: str | None, failure_class: str) -> l
     tips: list[str] = []
     site = context.site
     unset = [r.name for r in environment_reads(site.facts.conditions) if r.need == "unset"]
-    valued = [n for c in site.facts.conditions if (n := value_read(c.text)) is not None]
+    valued = set_variable(site.facts.conditions)
     if context.error_type == "panic" and unset:
         tips.append(f"Set `{unset[-1]}` in the environment the program runs in.")
     elif context.error_type == "panic" and valued:
-        tips.append(f"Set `{valued[-1]}` only to a value the program accepts, or leave it unset.")
+        tips.append(f"Set `{valued}` only to a value the program accepts, or leave it unset.")
     elif context.error_type == "panic" and misuse_worded(site):
         tips.append("Make the calls in the order and number the message states.")
     elif context.error_type == "panic" and failure_worded(site):

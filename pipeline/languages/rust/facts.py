@@ -111,7 +111,7 @@ def _condition_step(parent: Node, child: Node) -> Condition | None:
 
 
 # An environment variable's read, whose `Result` a combinator's closure gets the value of.
-_ENV_READ = re.compile(r'^(?:(?:std::)?env::)?var(?:_os)?\(\s*"[A-Z][A-Z0-9_]*"\s*\)$')
+_ENV_READ = re.compile(r'^(?:(?:std::)?env::)?var(?:_os)?\(\s*"[A-Z][A-Z0-9_]*"\s*\)(\.ok\(\))?$')
 # The combinators whose closure runs on the value (at this argument), not on the error.
 _ON_THE_VALUE = {"map": 0, "and_then": 0, "inspect": 0, "is_ok_and": 0, "is_some_and": 0,
                  "map_or": 1, "map_or_else": 1}  # fmt: skip
@@ -131,11 +131,13 @@ def _read_value(closure: Node) -> str | None:
         return None
     at = _ON_THE_VALUE.get(_field_text(function, "field") or "")
     receiver = function.child_by_field_name("value")
-    if at is None or receiver is None or not _ENV_READ.match(_clip(receiver)):
+    read = _ENV_READ.match(_clip(receiver)) if receiver is not None else None
+    if at is None or read is None:
         return None
     if at >= arguments.named_child_count or arguments.named_children[at] != closure:
         return None
-    return f"{_clip(receiver)} was Ok ({_field_text(function, 'field')})"
+    got = "was Some" if read.group(1) else "was Ok"  # `env::var("X").ok().map(|v| ..)`
+    return f"{read.group()} {got} ({_field_text(function, 'field')})"
 
 
 def _method_outcome(arguments: Node | None, eager: bool = False) -> str | None:

@@ -65,8 +65,8 @@ _BOUND = re.compile(r"(?<![:\w.])([a-z_]\w*)\b(?!\s*(?:\(|::|\{|!))")
 _NOT_NAMES = {"ref", "mut", "_", "if", "in", "true", "false"}
 # `x was None (ok_or_else)`, `x was Err (expect)`: a receiver whose kind of value is known;
 # `env::var("X") was Ok (map)`: the closure that got its value.
-_CLOSURE_NONE = re.compile(r"^(.*) was (None|Err|Ok) \((\w+)\)$")
-_OUTCOME_TESTS = {"None": "is_none", "Err": "is_err", "Ok": "is_ok"}
+_CLOSURE_NONE = re.compile(r"^(.*) was (None|Err|Ok|Some) \((\w+)\)$")
+_OUTCOME_TESTS = {"None": "is_none", "Err": "is_err", "Ok": "is_ok", "Some": "is_some"}
 
 
 def validation_code(conditions: Sequence[Condition]) -> str | None:

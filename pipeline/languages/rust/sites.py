@@ -57,7 +57,7 @@ from pipeline.languages.rust.testcode import (
 # in its arm a message of its own; 38: `assert!(false, ..)` checks nothing; 39: `x.ok_or(E)`
 # is reached when `x` is None; 40: a help with no word of its own (`help("{3}")`) is none;
 # 41: `Err(e).context(..)` wraps an error, no call failed
-EXTRACTOR_VERSION = "42"
+EXTRACTOR_VERSION = "43"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
