@@ -434,6 +434,30 @@ fn other(v: u8) -> anyhow::Result<u8> {
     assert checks["only"] == "let ok = matches!(v, 0);"
 
 
+def test_a_catch_all_arm_reads_as_one_or_pattern_of_the_values_before_it() -> None:
+    # cargo's `parse_edge_kinds`: `_ => unreachable!(..)` after five string arms
+    chain = [
+        Condition(
+            "match_arm",
+            "match *kind: _ =>",
+            1,
+            excluded=('"all"', '"features"', '"normal"', '"build"', '"dev"'),
+        )
+    ]
+    assert (
+        validation_code(chain) == 'let ok = matches!(*kind, "all" | "features" | "normal" | '
+        '"build" | "dev");'
+    )
+    # an arm that binds a name stays apart (an or-pattern binds the same names in each)
+    chain = [Condition("match_arm", "match v: _ =>", 1, excluded=("A::X", "A::Y(n)", "A::Z"))]
+    assert validation_code(chain) == (
+        "let ok = matches!(v, A::X) || matches!(v, A::Y(n)) || matches!(v, A::Z);"
+    )
+    # the arm taken: none of the earlier ones matched, and this one did
+    chain = [Condition("match_arm", "match v: A::Z =>", 1, excluded=("A::X", "A::Y"))]
+    assert validation_code(chain) == "let ok = matches!(v, A::X | A::Y) || !matches!(v, A::Z);"
+
+
 @pytest.mark.parametrize(
     "scrutinee",
     [

@@ -20,6 +20,7 @@ from tree_sitter import Node
 
 from pipeline.core.sitetypes import Condition
 from pipeline.languages.rust.codecheck import parses_as_code, rust_parser
+from pipeline.languages.rust.nesting import first_outside_brackets
 from pipeline.languages.rust.purity import only_reads
 
 
@@ -78,7 +79,7 @@ def validation_code(conditions: Sequence[Condition]) -> str | None:
         return None
     if not steps:
         return None
-    check = render(push_not(Not(_all(steps))))
+    check = render(merged(push_not(Not(_all(steps)))))
     code = f"let ok = {check};"
     node, broken = _parsed(check)
     readonly = node is not None and not broken and only_reads(node, _parsed)
@@ -291,6 +292,60 @@ def _negate_atom(atom: Atom) -> Expr:
             if method in _PAIRS and value is not None and arguments.named_child_count == 0:
                 return Atom(f"{_text(value)}.{_PAIRS[method]}()", True)
     return Not(atom)
+
+
+def merged(expr: Expr) -> Expr:
+    """Tests of one value against patterns that bind nothing, side by side, as one
+    `matches!` of an or-pattern: `matches!(k, "all") || matches!(k, "dev")` ->
+    `matches!(k, "all" | "dev")`, and `!matches!(k, A) && !matches!(k, B)` ->
+    `!matches!(k, A | B)` (a catch-all arm after ten others reads as the ten values)."""
+    if not isinstance(expr, Junction):
+        return expr
+    out: list[Expr] = []
+    for operand in (merged(o) for o in expr.operands):
+        test = _pattern_test(operand, negated=expr.all)
+        last = _pattern_test(out[-1], negated=expr.all) if out else None
+        if test is not None and last is not None and test[0] == last[0]:
+            atom = Atom(f"matches!({test[0]}, {last[1]} | {test[1]})", True)
+            out[-1] = Not(atom) if expr.all else atom
+        else:
+            out.append(operand)
+    return out[0] if len(out) == 1 else Junction(expr.all, tuple(out))
+
+
+def _pattern_test(expr: Expr, negated: bool) -> tuple[str, str] | None:
+    """(value, pattern) of `matches!(value, pattern)` (under a `!` when `negated`) whose
+    pattern binds no name and has no guard; None for anything else."""
+    if negated:
+        if not isinstance(expr, Not):
+            return None
+        expr = expr.operand
+    if (
+        not isinstance(expr, Atom)
+        or not expr.text.startswith("matches!(")
+        or not expr.text.endswith(")")
+    ):
+        return None
+    inner = expr.text[len("matches!(") : -1]
+    at = first_outside_brackets(inner, ",")
+    if at < 0:
+        return None
+    value, pattern = inner[:at].strip(), inner[at + 1 :].strip()
+    if not value or not pattern or " if " in pattern or _binds_a_name(pattern):
+        return None
+    return value, pattern
+
+
+_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)\'')
+_NAME_IN_PATTERN = re.compile(r"(?<![\w:.])[a-z_][a-z0-9_]*\b(?!\s*(?:::|!|\())")
+_NOT_BINDINGS = frozenset(("_", "true", "false"))
+
+
+def _binds_a_name(pattern: str) -> bool:
+    """Whether a pattern binds a name (`Some(v)`, `T { field, .. }`, `ref x`): an
+    or-pattern's alternatives must bind the same ones."""
+    names = _NAME_IN_PATTERN.findall(_LITERAL.sub('""', pattern))
+    return any(name not in _NOT_BINDINGS for name in names)
 
 
 def render(expr: Expr, parent: str = "") -> str:
