@@ -195,3 +195,33 @@ def test_a_site_the_code_tells_nothing_more_of_is_not_said_to_name_a_step() -> N
     assert found["failed to open the peer file"].solutions == [
         "Find out what `open` was doing: the error text names the failed step."
     ]
+
+
+@pytest.mark.parametrize(
+    ("body", "call"),
+    [
+        # risingwave: an `expect` whose message names no step
+        (
+            'std::fs::create_dir_all("./data").expect("should create");',
+            'std::fs::create_dir_all("./data")',
+        ),
+        # uv: a panic in the closure of a failed read
+        (
+            'fs_err::read_to_string(&file).unwrap_or_else(|_| panic!("Missing file: `{}`", file));',
+            "fs_err::read_to_string(&file)",
+        ),
+    ],
+)
+def test_a_panic_on_a_failed_file_system_call_is_the_environments(body: str, call: str) -> None:
+    explanation = explained_all(f"fn setup(file: &str) {{\n    {body}\n}}\n")
+    (found,) = explanation.values()
+    assert "Class: I/O error." in found.documentation
+    assert found.solutions[0] == (
+        f"The program stops here (`{'expect' if 'expect' in body else 'panic'}`) when `{call}` "
+        "fails: that depends on the file system it runs on (the path, its permissions, free "
+        "space); make it possible there and run again."
+    )
+    assert "This is a bug, not something to fix in your input" not in " ".join(found.solutions)
+    assert found.preventionTips[0] == (
+        "Make sure what that file-system step needs is there before the run."
+    )

@@ -23,6 +23,7 @@ from pipeline.analyze.static_advice import (
 )
 from pipeline.analyze.static_code import (
     example_fix,
+    failed_fs_step,
     failure_worded,
     fatal_failure,
     printed_values,
@@ -37,6 +38,7 @@ from pipeline.analyze.taxonomy import (
     CONFIGURATION,
     INTERNAL_INVARIANT,
     INVALID_ARGUMENT,
+    IO_ERROR,
     classify,
     classify_step,
     load_taxonomy,
@@ -46,7 +48,7 @@ from pipeline.core.reach import Reach
 from pipeline.core.sitetypes import TEXT_KINDS
 
 # Bump when the wording changes, so that reused explanations are rewritten.
-STATIC_VERSION = "static-49"
+STATIC_VERSION = "static-50"
 
 _STRATEGY_BY_CLASS: dict[str, HandlingStrategy] = {
     "configuration-error": "configuration",
@@ -166,6 +168,9 @@ def explain_apart(context: SiteContext) -> Explanation:
         failure_class = classify_step(
             site.message, path=site.file_path, conditions=[c.text for c in conditions]
         )
+    if failure_class == INTERNAL_INVARIANT and failed_fs_step(site):
+        # `create_dir_all(path).expect("should create")`: the file system's step failed
+        failure_class = IO_ERROR
     if failure_class == INTERNAL_INVARIANT and set_variable(conditions) is not None:
         # a panic on a path that needs an environment variable set is on its value
         # (`if let Ok(t) = env::var("X") { t.parse().expect(..) }`): the environment's

@@ -29,6 +29,7 @@ from pipeline.analyze.static_code import (
     cause_slot,
     check_test,
     empty_option,
+    failed_fs_step,
     failure_worded,
     fatal_failure,
     in_build_script,
@@ -233,6 +234,8 @@ def solutions(
             return [*out, _underneath(cause), _assumption(context), _REPORT_UNLESS_CAUSED]
         if failure_worded(site):
             return [*out, _stopped(site), _assumption(context), _REPORT_UNLESS_FAILED]
+        if failed_fs_step(site):
+            return [*out, _fs_stopped(site), _REPORT_UNLESS_FAILED]
         if site.kind in ("todo", "unimplemented"):
             return [*out, _assumption(context), _NOT_YET]
         return [*out, _assumption(context), _REPORT_UNLESS_ADVISED if out else _REPORT]
@@ -370,6 +373,18 @@ def _stopped(site: Site) -> str:
     )
 
 
+def _fs_stopped(site: Site) -> str:
+    """A panic on a call of the file system's that failed (`failed_fs_step`)."""
+    last = site.facts.conditions[-1].text if site.facts.conditions else ""
+    call = re.split(r" (?:was|failed) ", last, maxsplit=1)[0]
+    shown = f"`{call}`" if call and len(call) <= 80 else "the file-system call"
+    return (
+        f"The program stops here (`{site.macro}`) when {shown} fails: that depends on the "
+        "file system it runs on (the path, its permissions, free space); make it possible "
+        "there and run again."
+    )
+
+
 def _underneath(cause: str) -> str:
     return (
         f"The message prints the error underneath ({cause}): it says what failed beneath this "
@@ -444,6 +459,8 @@ def prevention(context: SiteContext, check: str | None, failure_class: str) -> l
         tips.append("Make the calls in the order and number the message states.")
     elif context.error_type == "panic" and failure_worded(site):
         tips.append("Make sure what the step the message names needs is there before the run.")
+    elif context.error_type == "panic" and failed_fs_step(site):
+        tips.append("Make sure what that file-system step needs is there before the run.")
     elif context.error_type == "panic" and not refused_inputs(context, check):
         tips.append("Keep the assumption the code states true, or report where it breaks.")
     elif (

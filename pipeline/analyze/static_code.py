@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from pipeline.analyze import SiteContext
 from pipeline.analyze.environment import environment_reads, unset_note, value_note
+from pipeline.analyze.taxonomy import failed_filesystem_call
 from pipeline.core.model import Condition, Site
 from pipeline.core.sitetypes import TEXT_KINDS
 from pipeline.languages import language_of
@@ -169,6 +170,15 @@ def names_a_step(site: Site) -> bool:
     connect"), whatever the site's kind."""
     segments = language_of(site.file_path).literal_segments(site.message)
     return bool(segments) and _FAILURE_WORDS.match(segments[0].lstrip()) is not None
+
+
+def failed_fs_step(site: Site) -> bool:
+    """Whether a panicking site's innermost condition is a call of the file system's that
+    failed (`create_dir_all(path).expect("should create")`): the step may fail in the
+    reader's environment (a permission, a full disk), whatever the message says."""
+    if site.kind not in ("expect", "panic"):
+        return False
+    return failed_filesystem_call([c.text for c in site.facts.conditions]) is not None
 
 
 def failure_worded(site: Site) -> bool:
@@ -346,7 +356,11 @@ def example_fix(context: SiteContext, check: str | None, *, guard: bool = False)
             "// A panic here means the calls broke the rule the message states: fix the code "
             "that makes them."
         )
-    elif context.error_type == "panic" and not refused and failure_worded(site):
+    elif (
+        context.error_type == "panic"
+        and not refused
+        and (failure_worded(site) or failed_fs_step(site))
+    ):
         body.append(
             "// The program stops here when this step fails: fix what the step needs, or "
             "report it with its backtrace."
