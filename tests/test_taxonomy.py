@@ -341,6 +341,26 @@ def test_a_failed_call_of_the_file_system_is_an_io_error(
 @pytest.mark.parametrize(
     ("message", "expected"),
     [
+        # polars, zellij, risingwave: a constraint the message states on a value
+        ("`closed` must be one of {{'left', 'right'}}, got {v}", "invalid-argument"),
+        ("`quantized_vector_size` must be non-zero", "invalid-argument"),
+        ("fraction must be between 0.0 and 1.0, got: {}", "out-of-range"),
+        ("filter predicate must be of type `Boolean`, got `{}`", "type-mismatch"),
+        ("size should be a fixed number (eg. 1) or a quoted percent", "type-mismatch"),
+        # a keyword of the message still decides first
+        ("the file must be one of the listed paths: permission denied", "permission-denied"),
+        ("must have next", "operation-failed"),
+    ],
+)
+def test_a_constraint_the_message_states_decides_when_no_keyword_did(
+    message: str, expected: str
+) -> None:
+    assert classify(message, "bail") == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
         ("sorting by last modified isn't supported: {err}", "unsupported-operation"),  # ripgrep
         ("operator {:?} is not currently supported", "unsupported-operation"),  # polars
         ("array/struct on left are not supported yet", "not-implemented"),  # risingwave

@@ -35,6 +35,7 @@ from typing import Literal
 from pipeline.analyze.environment import failed_read, value_read
 from pipeline.analyze.taxonomy_rules import (
     CONFLICT,
+    CONSTRAINTS,
     CONTEXT_VERBS,
     MISSING_INPUT,
     PANIC_PHRASES,
@@ -345,6 +346,9 @@ def classify_explained(
     io = _failed_filesystem_call(conditions)
     if io is not None:
         return Classification(IO_ERROR, "conditions", (io,))
+    hit = first_match(CONSTRAINTS, prose)  # a constraint on a value, stated
+    if hit is not None:
+        return Classification(hit[0], "phrase", (" ".join(hit[1].split()),))
     # The conditions are code, whose words mostly name things (`config.editor`,
     # `&parser_path`, `socket`): only a predicate's name (`self.is_paused()`,
     # `e.is_timeout()`, `args.is_empty()`) says what was checked, and a class's

@@ -94,6 +94,20 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     )
 )  # fmt: skip
 
+# A constraint the message states on a value, read when no keyword of the message chose a
+# class: "`closed` must be one of {..}", "fraction must be between 0.0 and 1.0", "filter
+# predicate must be of type `Boolean`" (polars, risingwave, meilisearch).
+CONSTRAINTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (slug, re.compile(pattern, re.IGNORECASE))
+    for slug, pattern in (
+        ("out-of-range", r"\b(?:must|should) be (?:between|within|in the range)\b"),
+        ("type-mismatch", r"\b(?:must|should) be (?:of type\b|an? (?:\w+ )?(?:string|integer|"
+         r"number|boolean|struct|list|array|map|dataframe|expression|type)s?\b)"),
+        ("invalid-argument", r"\b(?:must|should) be (?:one of|either|at least|at most|larger|"
+         r"greater|smaller|less|non-?zero|positive|non-?negative|unique)\b|\bcan only be\b"),
+    )
+)  # fmt: skip
+
 # An input the caller must give and did not ("-t must be specified", "Either a list of
 # point ids or a filter must be provided"): like a conflict, the caller's to fix.
 MISSING_INPUT = re.compile(r"\bmust be (?:specified|provided|given|supplied)\b", re.IGNORECASE)
