@@ -346,11 +346,13 @@ def example_fix(context: SiteContext, check: str | None, *, guard: bool = False)
         else _nothing_to_show(site)
     )
     refused = bool(refused_inputs(context, check))
-    unset = unset_note(
+    # `env::var("X").expect(..)`: not set; `env::var("X").map(|v| v.parse().expect(..))`:
+    # set to a value the code refuses
+    environment = unset_note(
         environment_reads(site.facts.conditions), in_build_script(context)
     ) or value_note(site.facts.conditions)
-    if context.error_type == "panic" and unset:  # `env::var("X").expect(..)`
-        body.append(unset)
+    if context.error_type == "panic" and environment:
+        body.append(environment)
     elif context.error_type == "panic" and not refused and misuse_worded(site):
         body.append(
             "// A panic here means the calls broke the rule the message states: fix the code "

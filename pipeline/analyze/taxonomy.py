@@ -15,7 +15,11 @@ is deterministic and explainable (`classify_explained` says why):
    class only when the step's verb, the failure's own words ("failed to find") or
    a cause after the step (", timeout {:?}") chose it, else it is `operation-failed`:
    the step's object is what it was about, not how it failed.
-4. With no hit there: a panicking site (`panic`, `assert`, `expect`) is
+4. With no keyword: a failed call of the file system's as the innermost condition
+   (`File::create(p) failed`) is an `io-error` (also for a failed step); then a
+   constraint the message states on a value ("must be one of", "must be between",
+   "must be of type") chooses (`taxonomy_rules.CONSTRAINTS`).
+5. With no hit there: a panicking site (`panic`, `assert`, `expect`) is
    `internal-invariant`; any other site is scored on its path `conditions`, whose
    words count only in a predicate's name (`self.state.is_paused()` reads as "is
    paused"; `config.editor` says nothing) or as a class's `condition_keywords`
@@ -337,13 +341,13 @@ def classify_explained(
         # step failed, and the words after it say what it was about, not how it failed
         # (`classify_step`'s rule); only a keyword of the failure itself ("failed to find")
         # still decides.
-        io = _failed_filesystem_call(conditions)
+        io = failed_filesystem_call(conditions)
         if io is not None:  # .. unless the step that failed is the file system's
             return Classification(IO_ERROR, "conditions", (io,))
         return Classification(FALLBACK, "step", found.hits)
     if found is not None:
         return found
-    io = _failed_filesystem_call(conditions)
+    io = failed_filesystem_call(conditions)
     if io is not None:
         return Classification(IO_ERROR, "conditions", (io,))
     hit = first_match(CONSTRAINTS, prose)  # a constraint on a value, stated
@@ -377,11 +381,6 @@ _FAILED_FS_CALL = re.compile(
 
 
 def failed_filesystem_call(conditions: Sequence[str]) -> str | None:
-    """`_failed_filesystem_call`, for the static analyzer's panics."""
-    return _failed_filesystem_call(conditions)
-
-
-def _failed_filesystem_call(conditions: Sequence[str]) -> str | None:
     """The file-system call whose failure the innermost condition is, or None."""
     if not conditions:
         return None
@@ -409,7 +408,7 @@ def classify_step(message: str, *, path: str = "", conditions: Sequence[str] = (
         return hit[0]
     # `conditions`: the path's, whose innermost failed call of the file system's says how
     # the step failed ("could not read fixture" on `std::fs::read(path)`)
-    return IO_ERROR if _failed_filesystem_call(conditions) is not None else FALLBACK
+    return IO_ERROR if failed_filesystem_call(conditions) is not None else FALLBACK
 
 
 def classify(
