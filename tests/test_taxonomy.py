@@ -347,6 +347,11 @@ def test_a_failed_call_of_the_file_system_is_an_io_error(
         ("fraction must be between 0.0 and 1.0, got: {}", "out-of-range"),
         ("filter predicate must be of type `Boolean`, got `{}`", "type-mismatch"),
         ("size should be a fixed number (eg. 1) or a quoted percent", "type-mismatch"),
+        (
+            "the length of `descending` ({}) does not match the length of `by` ({})",
+            "invalid-argument",
+        ),
+        ("number of ids and payloads must be equal ({} != {})", "invalid-argument"),
         # a keyword of the message still decides first
         ("the file must be one of the listed paths: permission denied", "permission-denied"),
         ("must have next", "operation-failed"),

@@ -104,7 +104,11 @@ CONSTRAINTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("type-mismatch", r"\b(?:must|should) be (?:of type\b|an? (?:\w+ )?(?:string|integer|"
          r"number|boolean|struct|list|array|map|dataframe|expression|type)s?\b)"),
         ("invalid-argument", r"\b(?:must|should) be (?:one of|either|at least|at most|larger|"
-         r"greater|smaller|less|non-?zero|positive|non-?negative|unique)\b|\bcan only be\b"),
+         r"greater|smaller|less|non-?zero|positive|non-?negative|unique)\b|\bcan only be\b|"
+         # lengths that must agree: "the length of `descending` ({}) does not match the
+         # length of `by` ({})", "validity mask length must match the number of values"
+         r"\b(?:lengths?|number of \w+)\b[^.;:]{0,60}\b(?:does not|do not|doesn't|don't|must|"
+         r"should) (?:match|be equal)\b"),
     )
 )  # fmt: skip
 
