@@ -453,9 +453,15 @@ def test_a_catch_all_arm_reads_as_one_or_pattern_of_the_values_before_it() -> No
     assert validation_code(chain) == (
         "let ok = matches!(v, A::X) || matches!(v, A::Y(n)) || matches!(v, A::Z);"
     )
-    # the arm taken: none of the earlier ones matched, and this one did
-    chain = [Condition("match_arm", "match v: A::Z =>", 1, excluded=("A::X", "A::Y"))]
-    assert validation_code(chain) == "let ok = matches!(v, A::X | A::Y) || !matches!(v, A::Z);"
+    # the arm taken: none of the earlier ones matched, and this one did; a value of another
+    # variant never matches this one, so the earlier arms add nothing to the check
+    chain = [Condition("match_arm", "match v: A::Z =>", 1, excluded=("A::X", "A::Y(..)"))]
+    assert validation_code(chain) == "let ok = !matches!(v, A::Z);"
+    # .. unless an earlier arm may match the same values (`Some(0)` is a `Some(_)`)
+    chain = [Condition("match_arm", "match v: Some(_) =>", 1, excluded=("Some(0)",))]
+    assert validation_code(chain) == "let ok = matches!(v, Some(0)) || !matches!(v, Some(_));"
+    chain = [Condition("match_arm", "match v: A::Z =>", 1, excluded=("A::X", "A::Z"))]
+    assert validation_code(chain) == "let ok = matches!(v, A::X | A::Z) || !matches!(v, A::Z);"
 
 
 @pytest.mark.parametrize(

@@ -310,7 +310,53 @@ def merged(expr: Expr) -> Expr:
             out[-1] = Not(atom) if expr.all else atom
         else:
             out.append(operand)
+    if not expr.all:
+        out = _without_implied(out)
     return out[0] if len(out) == 1 else Junction(expr.all, tuple(out))
+
+
+def _without_implied(operands: list[Expr]) -> list[Expr]:
+    """`matches!(k, A::X | A::Y) || !matches!(k, A::Z)` -> `!matches!(k, A::Z)`: the arm
+    `A::Z` is taken only when no earlier arm matched, but a value that matches `A::X` or
+    `A::Y` never matches `A::Z` (other variants, other literals): the first test adds
+    nothing. Only where every pattern is a variant or a literal, told apart by name."""
+    refused = {
+        test[0]: keys
+        for o in operands
+        if (test := _pattern_test(o, negated=True)) is not None
+        and (keys := _variant_keys(test[1])) is not None
+    }
+    kept = []
+    for operand in operands:
+        test = _pattern_test(operand, negated=False)
+        keys = _variant_keys(test[1]) if test is not None else None
+        other = refused.get(test[0]) if test is not None else None
+        if keys is not None and other is not None and not keys & other:
+            continue  # implied by `!matches!(value, other)`
+        kept.append(operand)
+    return kept or operands
+
+
+# A pattern that is a variant (`A::B`, `B(..)`, `A::B { .. }`, `A::B(_)`) or a literal.
+_VARIANT = re.compile(
+    r"^(?:(?:[A-Za-z_]\w*::)*([A-Z]\w*)(?:\s*\(\s*(?:\.\.|_(?:\s*,\s*_)*)\s*\)|"
+    r'\s*\{\s*\.\.\s*\})?|("(?:[^"\\]|\\.)*"|-?\d+))$'
+)
+
+
+def _variant_keys(pattern: str) -> frozenset[str] | None:
+    """The variant names or literals an or-pattern of variants and literals is made of;
+    None for any other pattern."""
+    keys = []
+    rest = pattern
+    while rest:
+        at = first_outside_brackets(rest, "|")
+        part, rest = (rest, "") if at < 0 else (rest[:at], rest[at + 1 :])
+        found = _VARIANT.match(part.strip())
+        if found is None:
+            return None
+        keys.append(found.group(1) or found.group(2))
+    return frozenset(keys)
 
 
 def _pattern_test(expr: Expr, negated: bool) -> tuple[str, str] | None:
