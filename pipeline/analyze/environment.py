@@ -76,11 +76,11 @@ def environment_reads(conditions: Sequence[Condition]) -> list[EnvironmentRead]:
 def _need(condition: Condition, read: re.Match[str]) -> Need:
     text, kind = condition.text, condition.kind
     if kind == "closure":  # `env::var("X") was None/Err (context)`: the read itself failed
-        value = next((text.split(o, 1)[0] for o in _FAILED if o in text), None)
+        value = _value_before(text, _FAILED)
         if value is not None:
             return "unset" if _is_the_read(value, read) else "read"
         # `env::var("X") was Ok (map_or)`: in the closure that gets its value, it is set
-        value = next((text.split(o, 1)[0] for o in _GOT_VALUE if o in text), None)
+        value = _value_before(text, _GOT_VALUE)
         return "set" if value is not None and _is_the_read(value, read) else "read"
     if kind in ("if_let", "let_else") or (kind == "else" and text.startswith("let ")):
         # `let Ok(v) = env::var("X")`: matched (if let), or not (let-else, an if-let's else)
@@ -254,18 +254,26 @@ def without_reads(text: str) -> str:
 def value_read(text: str) -> str | None:
     """The variable whose value a condition's closure got (`env::var("X") was Ok (map_or)`:
     it is set, and what the closure does with its value is the path), or None."""
-    value = next((text.split(o, 1)[0] for o in _GOT_VALUE if o in text), None)
-    if value is None:
-        return None
-    read = _READ.search(value)
-    return read[2] if read is not None and _is_the_read(value, read) else None
+    return _variable_of(text, _GOT_VALUE)
 
 
 def failed_read(text: str) -> str | None:
     """The variable whose read itself failed in a condition's text (`env::var("X") was
     None/Err (expect)`: it is not set), or None."""
-    value = next((text.split(o, 1)[0] for o in _FAILED if o in text), None)
+    return _variable_of(text, _FAILED)
+
+
+def _variable_of(text: str, outcomes: Sequence[str]) -> str | None:
+    """The variable read by what a closure condition says had one of `outcomes`, when that
+    is the read itself (`std::env::var("X")`, `.ok()` after it), or None."""
+    value = _value_before(text, outcomes)
     if value is None:
         return None
     read = _READ.search(value)
     return read[2] if read is not None and _is_the_read(value, read) else None
+
+
+def _value_before(text: str, outcomes: Sequence[str]) -> str | None:
+    """What a closure condition's text says had the first of `outcomes` it holds
+    (`env::var("X")` of "env::var("X") was Ok (map_or)"), or None."""
+    return next((text.split(o, 1)[0] for o in outcomes if o in text), None)

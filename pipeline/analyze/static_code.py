@@ -168,8 +168,14 @@ def owns_a_bug(site: Site) -> bool:
 def names_a_step(site: Site) -> bool:
     """Whether the message opens by saying a step failed ("failed to open {}", "could not
     connect"), whatever the site's kind."""
+    opening = _opening(site)
+    return opening is not None and _FAILURE_WORDS.match(opening) is not None
+
+
+def _opening(site: Site) -> str | None:
+    """The message's first literal words (before any placeholder), or None."""
     segments = language_of(site.file_path).literal_segments(site.message)
-    return bool(segments) and _FAILURE_WORDS.match(segments[0].lstrip()) is not None
+    return segments[0].lstrip() if segments else None
 
 
 def failed_fs_step(site: Site) -> bool:
@@ -186,10 +192,9 @@ def failure_worded(site: Site) -> bool:
     fail in the reader's environment or on their input: not surely a bug)."""
     if site.kind not in ("expect", "panic"):
         return False
-    segments = language_of(site.file_path).literal_segments(site.message)
-    if not segments or owns_a_bug(site):
+    opening = _opening(site)
+    if opening is None or owns_a_bug(site):
         return False
-    opening = segments[0].lstrip()
     return _FAILURE_WORDS.match(opening) is not None or (
         site.kind == "expect" and _EXPECT_FAILURE_WORDS.match(opening) is not None
     )

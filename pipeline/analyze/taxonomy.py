@@ -330,6 +330,7 @@ def classify_explained(
         return Classification(hit[0], "phrase", (hit[1],))
     classes = load_taxonomy().values()
     found = _best([_words(prose), *(_words(name) for name in names)], classes)
+    io = failed_filesystem_call(conditions)
     step = _FAILED_STEP.match(literal_text)
     if (
         found is not None
@@ -341,13 +342,11 @@ def classify_explained(
         # step failed, and the words after it say what it was about, not how it failed
         # (`classify_step`'s rule); only a keyword of the failure itself ("failed to find")
         # still decides.
-        io = failed_filesystem_call(conditions)
         if io is not None:  # .. unless the step that failed is the file system's
             return Classification(IO_ERROR, "conditions", (io,))
         return Classification(FALLBACK, "step", found.hits)
     if found is not None:
         return found
-    io = failed_filesystem_call(conditions)
     if io is not None:
         return Classification(IO_ERROR, "conditions", (io,))
     hit = first_match(CONSTRAINTS, prose)  # a constraint on a value, stated

@@ -56,7 +56,9 @@ from pipeline.languages.rust.testcode import (
 # 34: an error type's `Display` impl writes sites (`display`); 35: each branch of an `if`
 # in its arm a message of its own; 38: `assert!(false, ..)` checks nothing; 39: `x.ok_or(E)`
 # is reached when `x` is None; 40: a help with no word of its own (`help("{3}")`) is none;
-# 41: `Err(e).context(..)` wraps an error, no call failed
+# 41: `Err(e).context(..)` wraps an error, no call failed; 42: the closure that gets an
+# environment read's value (`env::var("X").map_or(8, |v| ..)`) is a condition; 43: also
+# through `.ok()` (`was Some`)
 EXTRACTOR_VERSION = "43"
 
 LANGUAGE = Language(tree_sitter_rust.language())
