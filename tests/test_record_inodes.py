@@ -109,7 +109,8 @@ def test_a_prestaged_version_makes_its_files_before_and_publishes_the_same_tree(
     tmp_path: Path,
 ) -> None:
     """`prestage` (a run waiting for its index) makes the record files; `publish` then only
-    writes them, and what it publishes is what `publish` alone makes."""
+    writes them, and what it publishes is what `publish` alone makes, also when the prestage
+    stopped part-way (the run makes them in a fork that may be lost)."""
     from test_store import SHA1, SHA2, assert_whole, make_record, publication
 
     from pipeline.dataset.previous import load_previous
@@ -119,7 +120,7 @@ def test_a_prestaged_version_makes_its_files_before_and_publishes_the_same_tree(
     first = publication("2026-01-01T00:00:00.000Z", SHA1, [make_record(r, "one") for r in ids])
     later = [make_record(r, "two", SHA2) for r in ids[3:]] + [make_record("f" * 16, "new", SHA2)]
     trees = {}
-    for name in ("alone", "prestaged"):
+    for name in ("alone", "prestaged", "cut short"):
         root = tmp_path / name / "acme" / "big"
         publish(root, first, None)
         previous = load_previous(root)
@@ -137,9 +138,12 @@ def test_a_prestaged_version_makes_its_files_before_and_publishes_the_same_tree(
                 prestage_records(root, staged, [*kept, *(r.id for r in later)], kept)
             assert len(created) == 4  # the 3 changed records' and the new one's: empty
             assert all((staged / "records" / f"{r}.json").stat().st_size == 0 for r in ids[3:])
+        elif name == "cut short":  # the run's fork that makes them died after two
+            staged = prestage(root)
+            prestage_records(root, staged, [*kept, *(r.id for r in later)][:2], kept)
         with creations() as created:
             publish(root, second, previous, staged=staged)
-        assert len(created) == (0 if staged is not None else 4)  # made before, or now
+        assert len(created) == {"alone": 4, "prestaged": 0, "cut short": 4}[name]
         assert_whole(root)
         trees[name] = {p.name: p.read_bytes() for p in sorted((root / "records").iterdir())}
         for rid in ids[:3]:  # kept: the first version's file, not rewritten
@@ -148,4 +152,4 @@ def test_a_prestaged_version_makes_its_files_before_and_publishes_the_same_tree(
                 == "2026-01-01T00:00:00.000Z"
             )
         assert not list(root.parent.glob(".*staging*"))
-    assert trees["alone"] == trees["prestaged"]
+    assert trees["alone"] == trees["prestaged"] == trees["cut short"]
