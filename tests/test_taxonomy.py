@@ -407,6 +407,35 @@ def test_inputs_that_exclude_each_other_or_are_missing_are_the_callers_to_fix(
     assert classify(message, "bail") == expected
 
 
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("can't convert to str", "operation-failed"),  # starship: a non-UTF-8 path, no I/O
+        ("download cancelled", "cancelled"),  # qdrant: the words decide, not the carrier
+        ("Invalid path in file URL", "invalid-argument"),  # uv
+        ("Failed to flush quantization storage: {e}", "io-error"),  # qdrant: the words say so
+    ],
+)
+def test_a_catch_all_constructor_names_no_class(message: str, expected: str) -> None:
+    """`io::Error::other(..)` carries an error that no OS call returned: its type is no
+    I/O error (each of these was one when the constructor's name counted)."""
+    assert classify(message, "constructor", names=["io::Error::other"]) == expected
+    assert classify(message, "constructor", names=["std::io::Error::other"]) == expected
+
+
+def test_an_unknown_error_names_no_missing_thing() -> None:
+    for message in ("Unknown error", "An unknown error has occurred"):  # nushell, polars
+        assert classify(message, "bail") == "operation-failed"  # was not-found
+    assert classify("unknown column {}", "bail") == "not-found"  # the keyword still counts
+
+
+def test_a_setting_the_configuration_file_lacks_is_a_configuration_error() -> None:
+    message = "TLS config is not defined in the Qdrant config file"  # was connection-failure
+    assert classify(message, "constructor", names=["Error::TlsConfigUndefined"]) == (
+        "configuration-error"
+    )
+
+
 def test_inputs_that_exclude_each_other_are_settings_when_the_error_says_so() -> None:
     message = "Cannot have both tabs and panes in the same node"  # zellij's layout file
     assert classify(message, "constructor", names=["ConfigError"]) == "configuration-error"

@@ -286,6 +286,9 @@ def classify_explained(
     path: str = "",
 ) -> Classification:
     """Classify a site's message into a failure class, saying why (see the module doc)."""
+    # A catch-all constructor names no class (`io::Error::other(..)` carries an error of no
+    # OS call: starship's "can't convert to str", qdrant's "download cancelled")
+    names = [name for name in names if not _CATCH_ALL.search(name)]
     if kind in _KIND_CLASSES:
         return Classification(_KIND_CLASSES[kind], "kind")
     literal_text = " ".join(language_of(path).literal_segments(message))
@@ -394,6 +397,7 @@ def _valued(message: str) -> str:
 
 
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+_CATCH_ALL = re.compile(r"::other$")
 
 
 def classify_step(message: str, *, path: str = "", conditions: Sequence[str] = ()) -> str:

@@ -68,7 +68,7 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("configuration-error", r"\bnot specified\b|\bmust be set\b|\bwas not defined\b|"
          r"\benv vars?\b|\$HOME\b|\bmust be configured\b|\ballowed features\b|"
          r"\bconfiguration type\b|\brequires a `\w+` key\b|\benable [\w-]+ feature\b|"
-         r"\bcannot replace\b"),
+         r"\bcannot replace\b|\bnot defined in\b[^.;:]{0,30}\bconfig"),
         ("schema-mismatch", r"\bnumber of columns\b|\bnumber of column names\b"),
         ("type-mismatch", r"\bexpected \w+, got\b|\bcannot concatenate\b"),
         ("invalid-argument", r"\b(?:is|was) not an? valid\b(?!\W+(?:utf|unicode|setting))|"
@@ -91,6 +91,8 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
          r"\bnot (?:be )?found\b|\bcan ?not be found\b"),
         ("internal-invariant", r"\bshould not have\b|\bnot in the cache\b|"
          r"\bdoes not exceed\b"),
+        # what failed is not known: no class to name (the keyword `unknown` is not-found's)
+        ("operation-failed", r"\bunknown error\b"),
     )
 )  # fmt: skip
 
