@@ -457,6 +457,12 @@ def test_a_catch_all_arm_reads_as_one_or_pattern_of_the_values_before_it() -> No
     # variant never matches this one, so the earlier arms add nothing to the check
     chain = [Condition("match_arm", "match v: A::Z =>", 1, excluded=("A::X", "A::Y(..)"))]
     assert validation_code(chain) == "let ok = !matches!(v, A::Z);"
+    # whatever the earlier arms bind (helix's `MappableCommand::Typable { name, .. }`)
+    excluded = ("C::Typable { name, .. }", "C::Static(s)", "Some((a, b))")
+    chain = [Condition("match_arm", "match item: C::Macro { .. } =>", 1, excluded=excluded[:2])]
+    assert validation_code(chain) == "let ok = !matches!(item, C::Macro { .. });"
+    chain = [Condition("match_arm", "match v: None =>", 1, excluded=excluded[2:])]
+    assert validation_code(chain) == "let ok = !matches!(v, None);"
     # .. unless an earlier arm may match the same values (`Some(0)` is a `Some(_)`)
     chain = [Condition("match_arm", "match v: Some(_) =>", 1, excluded=("Some(0)",))]
     assert validation_code(chain) == "let ok = matches!(v, Some(0)) || !matches!(v, Some(_));"

@@ -319,16 +319,17 @@ def _without_implied(operands: list[Expr]) -> list[Expr]:
     """`matches!(k, A::X | A::Y) || !matches!(k, A::Z)` -> `!matches!(k, A::Z)`: the arm
     `A::Z` is taken only when no earlier arm matched, but a value that matches `A::X` or
     `A::Y` never matches `A::Z` (other variants, other literals): the first test adds
-    nothing. Only where every pattern is a variant or a literal, told apart by name."""
+    nothing. Only where every pattern is a variant or a literal, told apart by name; what a
+    variant's fields bind does not matter (`A::X { name, .. }` never matches an `A::Z`)."""
     refused = {
         test[0]: keys
         for o in operands
-        if (test := _pattern_test(o, negated=True)) is not None
+        if (test := _pattern_test(o, negated=True, binding=True)) is not None
         and (keys := _variant_keys(test[1])) is not None
     }
     kept = []
     for operand in operands:
-        test = _pattern_test(operand, negated=False)
+        test = _pattern_test(operand, negated=False, binding=True)
         keys = _variant_keys(test[1]) if test is not None else None
         other = refused.get(test[0]) if test is not None else None
         if keys is not None and other is not None and not keys & other:
@@ -337,10 +338,12 @@ def _without_implied(operands: list[Expr]) -> list[Expr]:
     return kept or operands
 
 
-# A pattern that is a variant (`A::B`, `B(..)`, `A::B { .. }`, `A::B(_)`) or a literal.
+# A pattern that is a variant (`A::B`, `B(..)`, `A::B { .. }`, `A::B(x)`, `A::B { f, .. }`:
+# whatever its fields hold, it matches that variant's values only) or a literal.
 _VARIANT = re.compile(
-    r"^(?:(?:[A-Za-z_]\w*::)*([A-Z]\w*)(?:\s*\(\s*(?:\.\.|_(?:\s*,\s*_)*)\s*\)|"
-    r'\s*\{\s*\.\.\s*\})?|("(?:[^"\\]|\\.)*"|-?\d+))$'
+    r"^(?:(?:[A-Za-z_]\w*::)*([A-Z]\w*)(?:\s*\(.*\)|\s*\{.*\})?|"
+    r'("(?:[^"\\]|\\.)*"|-?\d+))$',
+    re.S,
 )
 
 
@@ -359,9 +362,9 @@ def _variant_keys(pattern: str) -> frozenset[str] | None:
     return frozenset(keys)
 
 
-def _pattern_test(expr: Expr, negated: bool) -> tuple[str, str] | None:
+def _pattern_test(expr: Expr, negated: bool, binding: bool = False) -> tuple[str, str] | None:
     """(value, pattern) of `matches!(value, pattern)` (under a `!` when `negated`) whose
-    pattern binds no name and has no guard; None for anything else."""
+    pattern has no guard and binds no name (`binding`: or does); None for anything else."""
     if negated:
         if not isinstance(expr, Not):
             return None
@@ -377,7 +380,7 @@ def _pattern_test(expr: Expr, negated: bool) -> tuple[str, str] | None:
     if at < 0:
         return None
     value, pattern = inner[:at].strip(), inner[at + 1 :].strip()
-    if not value or not pattern or " if " in pattern or _binds_a_name(pattern):
+    if not value or not pattern or " if " in pattern or (not binding and _binds_a_name(pattern)):
         return None
     return value, pattern
 
