@@ -35,6 +35,12 @@ from pipeline.analyze.message_advice import advice_in
             ("--bucket is required for the {:?} backend",),
         ),
         ("-> * hint: split it", ("split it",)),
+        # bat: "To solve this, .." after the failure
+        (
+            "The binary caches in '{}' are not compatible with this version of bat ({}). To "
+            "solve this, either rebuild the cache (bat cache --build) or remove them.",
+            ("To solve this, either rebuild the cache (bat cache --build) or remove them.",),
+        ),
         # risingwave: a sentence that asks
         (
             "Feature `{}` is not enabled at compile time. Please enable it in `Cargo.toml` and rebuild.",

@@ -429,6 +429,25 @@ def test_an_unknown_error_names_no_missing_thing() -> None:
     assert classify("unknown column {}", "bail") == "not-found"  # the keyword still counts
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "The binary caches in '{}' are not compatible with this version of bat ({}).",
+        "Segment version({stored_version}) is not compatible with current version({app_version})",
+        "The current Python version ({0}) is not compatible with the locked Python requirement",
+        "deserialization failed  given DSL_VERSION: {major}.{minor} is not compatible with this "
+        "Polars version",  # was a parse error: the data parsed, its version is the matter
+    ],
+)
+def test_not_compatible_with_this_version_is_a_version_incompatibility(message: str) -> None:
+    assert classify(message, "bail") == "version-incompatibility"
+
+
+def test_not_compatible_with_something_else_is_not_a_version_matter() -> None:
+    message = "Snapshot is not compatible with existing collection: {:?}"  # qdrant
+    assert classify(message, "bail") != "version-incompatibility"
+
+
 def test_a_setting_the_configuration_file_lacks_is_a_configuration_error() -> None:
     message = "TLS config is not defined in the Qdrant config file"  # was connection-failure
     assert classify(message, "constructor", names=["Error::TlsConfigUndefined"]) == (

@@ -25,7 +25,7 @@ _ACTS = (
 # What advice opens with in any sentence, the first one included.
 _ALWAYS = re.compile(
     r"^(?:please|try|consider|make sure|ensure that|did you mean|to fix this|to fix it|"
-    r"to resolve this|to avoid this|"
+    r"to resolve this|to resolve it|to solve this|to solve it|to avoid this|"
     # an instruction in the first sentence too: "Must specify 'connector' in WITH clause"
     rf"(?:you )?(?:must|need to|have to) {_ACTS})\b",
     re.IGNORECASE,

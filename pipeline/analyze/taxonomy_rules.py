@@ -55,7 +55,11 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
          r"\bnot supported for\b|"
          r"\b(?:does|do|can|will)(?: not|n't) (?:\w+ly )support\b"),
         ("version-incompatibility", r"\bhas been renamed\b|\bdifferent cargo\b|"
-         r"\bnewer version\b|\bolder version\b"),
+         r"\bnewer version\b|\bolder version\b|"
+         # "not compatible with this version of bat", "Segment version({}) is not compatible
+         # with current version({})" (the keyword is `incompatible`)
+         r"\bnot compatible with (?:this|the current|current)\b|"
+         r"\bversion\b[^.;:]{0,60}\bis not compatible\b"),
         # too few bytes for what a file or an encoding says it holds: truncated, not a
         # resource to raise ("Insufficient file size for GraphLinks file"; "Insufficient
         # storage" stays a resource)
