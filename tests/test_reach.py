@@ -892,6 +892,15 @@ STORE_FNS = (
     "    open.ok_or(StoreError::Closed)\n"
     "}\n"
 )
+CHECKS = (
+    "use crate::error::StoreError;\n"
+    "pub fn is_missing(e: &StoreError) -> bool {\n"
+    "    matches!(e, StoreError::Missing(_))\n"
+    "}\n"
+    "pub fn check(e: Option<&StoreError>) {\n"
+    "    assert!(matches!(e, Some(StoreError::Missing(..))));\n"
+    "}\n"
+)
 BIN = 'fn main() {\n    let _ = kv::store::get("a");\n    let _ = kv::store::put(10);\n}\n'
 MACRO = (
     "pub fn expand() -> proc_macro2::TokenStream {\n"
@@ -925,9 +934,11 @@ def test_an_error_variant_is_reached_where_it_is_built() -> None:
             "crates/kv/src/store.rs": STORE_FNS,
             "crates/kv/src/main.rs": BIN,
             "crates/kv/src/expand.rs": MACRO,
+            "crates/kv/src/check.rs": CHECKS,
         }
     )
-    # a tuple variant through `Self::` in its own impl, then the callers of that fn
+    # a tuple variant through `Self::` in its own impl, then the callers of that fn; a
+    # `matches!` on the variant (`CHECKS`) tests it, builds none
     assert _built(graph, err, '"key {0} is missing"') == (
         "StoreError::Missing",
         1,

@@ -448,6 +448,19 @@ def test_not_compatible_with_something_else_is_not_a_version_matter() -> None:
     assert classify(message, "bail") != "version-incompatibility"
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "expect one of [local, distributed, auto]",  # risingwave's session settings
+        "unrecognized value `{value}` for `{key}`",
+        "Was expecting one of `fragments`, `userProvided` or nothing, but instead found `{}`",
+        "choice '{unk}' is unrecognized",  # ripgrep
+    ],
+)
+def test_a_value_outside_the_set_the_code_knows_is_an_invalid_argument(message: str) -> None:
+    assert classify(message, "bail") == "invalid-argument"  # each was operation-failed
+
+
 def test_a_setting_the_configuration_file_lacks_is_a_configuration_error() -> None:
     message = "TLS config is not defined in the Qdrant config file"  # was connection-failure
     assert classify(message, "constructor", names=["Error::TlsConfigUndefined"]) == (

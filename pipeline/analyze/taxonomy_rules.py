@@ -114,7 +114,10 @@ CONSTRAINTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
          # lengths that must agree: "the length of `descending` ({}) does not match the
          # length of `by` ({})", "validity mask length must match the number of values"
          r"\b(?:lengths?|number of \w+)\b[^.;:]{0,60}\b(?:does not|do not|doesn't|don't|must|"
-         r"should) (?:match|be equal)\b"),
+         r"should) (?:match|be equal)\b|"
+         # a value outside the set the code knows: "expect one of [auto, always]",
+         # "unrecognized value `{value}` for `{key}`", "choice '{unk}' is unrecognized"
+         r"\bexpect(?:ed|ing|s)? (?:one of|either)\b|\bunrecogni[sz]ed\b"),
     )
 )  # fmt: skip
 

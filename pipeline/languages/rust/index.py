@@ -58,8 +58,11 @@ _TEST_DIRECTORY = re.compile(
 # test code; 27: a `cfg` is test code only when no build but a test compiles it; 28: an
 # impl for `&'a T` is `T`'s; 29: a `build.rs` under the root's `src/` is a module; 30: a
 # `let` keeps its type through error-side methods, a closure parameter of an `Option`/`Result`
-# method has its receiver's; 31: a turbofish's type; 32: not `size_of::<T>`'s).
-INDEX_VERSION = "33"
+# method has its receiver's; 31: a turbofish's type; 32: not `size_of::<T>`'s; 34: a
+# variant in a `matches!` is a pattern, not built).
+INDEX_VERSION = "34"
+# Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
+_PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
 _KEYWORDS = frozenset(
     [
@@ -301,6 +304,19 @@ def _variants(node: Node, depth: int = 0) -> list[str] | None:
 # variant in them is not made by the fn that holds them (risingwave's `gen.rs` "built"
 # `ExprError::Multiple` in a `quote!` of the function it generates).
 _QUOTING = frozenset(("quote", "quote_spanned", "parse_quote", "parse_quote_spanned"))
+
+
+def _in_pattern_macro(node: Node) -> bool:
+    """Whether a token is in the tokens of a `matches!` (`_PATTERN_MACROS`), however deep:
+    `matches!(self.inner(), Inner::MetaError(..))` tests for the variant."""
+    tree = node.parent
+    while tree is not None and tree.type == "token_tree":
+        bang = tree.prev_sibling
+        name = bang.prev_sibling if bang is not None and bang.type == "!" else None
+        if name is not None and text_of(name) in _PATTERN_MACROS:
+            return True
+        tree = tree.parent
+    return False
 
 
 def _quoted(node: Node) -> bool:
@@ -574,7 +590,7 @@ class _Builder:
         line = node.start_point[0] + 1
         call = Call(name, kind, qualifier, line, arity, caller, in_macro=True)
         self.calls.append((node.start_byte, call))
-        if kind == "path":  # `bail!(E::V(..))`
+        if kind == "path" and not _in_pattern_macro(node):  # `bail!(E::V(..))`
             self._built(node.start_byte, qualifier, name, line, caller)
 
     def finish_calls(self) -> None:
