@@ -461,6 +461,32 @@ def test_a_value_outside_the_set_the_code_knows_is_an_invalid_argument(message: 
     assert classify(message, "bail") == "invalid-argument"  # each was operation-failed
 
 
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("Unknown option '{option}'", "invalid-argument"),  # nushell: each was not-found
+        ("Unknown flag '--{name}'", "invalid-argument"),  # a command's flag, no setting
+        ("unknown fill strategy: {}", "invalid-argument"),  # risingwave
+        ("Unknown architecture: {0}", "invalid-argument"),  # uv
+        (
+            "Unknown pane frame style: '{}' (expected 'full', 'titles' or 'none')",
+            "invalid-argument",
+        ),
+        ("unknown configuration key for aws: {}", "configuration-error"),  # polars
+        ("grep config error: unknown encoding: {}", "configuration-error"),  # ripgrep
+        # an unknown object is still not found; the others keep their phrase
+        ("Unknown remote `{0}`", "not-found"),
+        ("unknown column {}", "not-found"),
+        ("unknown error kind; try updating Cargo?", "operation-failed"),
+        ("invalid output in {whence}: `{line}` Unknown key: `{key}`", "parse-error"),
+    ],
+)
+def test_an_unknown_value_of_a_known_kind_is_an_invalid_argument(
+    message: str, expected: str
+) -> None:
+    assert classify(message, "bail") == expected
+
+
 def test_a_setting_the_configuration_file_lacks_is_a_configuration_error() -> None:
     message = "TLS config is not defined in the Qdrant config file"  # was connection-failure
     assert classify(message, "constructor", names=["Error::TlsConfigUndefined"]) == (

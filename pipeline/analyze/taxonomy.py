@@ -44,6 +44,7 @@ from pipeline.analyze.taxonomy_rules import (
     MISSING_INPUT,
     PANIC_PHRASES,
     PHRASES,
+    UNKNOWN_VALUE,
     first_match,
     without_code,
 )
@@ -331,6 +332,16 @@ def classify_explained(
     hit = first_match(PHRASES, literal_text)
     if hit is not None:
         return Classification(hit[0], "phrase", (hit[1],))
+    unknown = UNKNOWN_VALUE.search(prose)
+    if unknown is not None:
+        # a setting when the prose or the error's names say so ("unknown configuration key
+        # for aws", `ConfigError`), not for "option" or "flag" alone (a command's flags)
+        said = _SETTINGS.search(" ".join(_words(text) for text in (prose, *names)))
+        return Classification(
+            CONFIGURATION if said is not None else INVALID_ARGUMENT,
+            "phrase",
+            (" ".join(unknown.group().split()), *((said.group(),) if said else ())),
+        )
     classes = load_taxonomy().values()
     found = _best([_words(prose), *(_words(name) for name in names)], classes)
     io = failed_filesystem_call(conditions)
@@ -398,6 +409,9 @@ def _valued(message: str) -> str:
 
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 _CATCH_ALL = re.compile(r"::other$")
+_SETTINGS = re.compile(
+    r"\b(?:config\w*|settings?|features?|environment variables?)\b", re.IGNORECASE
+)
 
 
 def classify_step(message: str, *, path: str = "", conditions: Sequence[str] = ()) -> str:
