@@ -5,7 +5,7 @@ the failure."""
 from __future__ import annotations
 
 import pytest
-from site_fixtures import explained
+from site_fixtures import explained, explained_all
 
 from pipeline.analyze.message_advice import advice_in
 
@@ -256,6 +256,26 @@ def test_an_err_of_a_string_returns_err_with_this_message() -> None:
     assert explanation.documentation.startswith(
         "`style` returns `Err` with this message in `src/x.rs`."
     )
+
+
+def test_a_variant_built_with_a_text_says_its_own_message_is_what_users_read() -> None:
+    """nushell's `ParseError::Expected("valid variable name")` shows as "Parse mismatch:
+    expected valid variable name.": the literal is a value of the variant, not its text."""
+    sentence = "This text is a value the error carries: what a user reads is"
+    found = explained_all(
+        "fn parse(s: &str) -> Result<u8, ParseError> {\n"
+        '    if s.is_empty() {\n        return Err(ParseError::Expected("valid variable name"));\n'
+        "    }\n"
+        '    if s == "x" {\n        return Err(anyhow::Error::msg("x is taken"));\n    }\n'
+        '    Err("no digits")\n'
+        "}\n"
+    )
+    assert (
+        f"{sentence} `ParseError::Expected`'s own message (its `Display`), which may put"
+        " words around it."
+    ) in found["valid variable name"].documentation
+    assert sentence not in found["x is taken"].documentation  # a fn's text is the message
+    assert sentence not in found["no digits"].documentation  # `Err` builds nothing else
 
 
 def test_a_hostile_message_costs_linear_time_and_advises_nothing() -> None:

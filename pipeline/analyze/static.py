@@ -7,6 +7,7 @@ taxonomy; where the tree says nothing, the text says so instead of guessing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Literal
@@ -48,7 +49,7 @@ from pipeline.core.reach import Reach
 from pipeline.core.sitetypes import TEXT_KINDS
 
 # Bump when the wording changes, so that reused explanations are rewritten.
-STATIC_VERSION = "static-58"
+STATIC_VERSION = "static-59"
 
 _STRATEGY_BY_CLASS: dict[str, HandlingStrategy] = {
     "configuration-error": "configuration",
@@ -81,6 +82,9 @@ _VERB = {
     "error_attr": "formats this variant with `#[error(..)]`",
     "display": "formats this variant in its `Display` impl",
 }
+# A constructor that is an enum variant or a tuple struct (`E::V`, `Custom`), not a fn
+# (`not_found`, `Error::msg`) nor the `Err` itself
+_VARIANT_BUILT = re.compile(r"(?:^|::)(?!(?:Err|Ok|Some)$)[A-Z][A-Za-z0-9]*$")
 _OWN_MACRO_VERB = {
     "bail": "returns early with `{}`",
     "ensure": "fails a `{}` check",
@@ -226,6 +230,13 @@ def _documentation(context: SiteContext, failure_class: str) -> str:
     if wraps_an_error(site):
         verb = f"wraps the error `{facts.receiver}` in this message"
     text = f"{where(site)} {verb} in `{site.file_path}`."
+    if site.kind == "constructor" and _VARIANT_BUILT.search(site.macro or ""):
+        # `ParseError::Expected("valid variable name")` shows as "Parse mismatch: expected
+        # valid variable name.": the literal is a value of the variant, not all its text
+        text += (
+            f" This text is a value the error carries: what a user reads is `{site.macro}`'s"
+            " own message (its `Display`), which may put words around it."
+        )
     if site.kind in ("expect", "context") and facts.receiver and not wraps_an_error(site):
         outcome = "was `None` or `Err`" if site.kind == "expect" else "returned an error"
         text += f" The call it guards, `{facts.receiver}`, {outcome}."
