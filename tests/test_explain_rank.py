@@ -158,3 +158,35 @@ def test_cli_finds_the_seed_message_without_its_value_and_says_so(tmp_path: Path
     assert "(values left out)" in result.output
     as_json = runner.invoke(explain_command, ["--out", str(tmp_path / "out"), "--json", text])
     assert json.loads(as_json.output)[0]["exact"] is False
+
+
+# nushell: `#[error("Parse mismatch: expected {0}.")]` on `ParseError::Expected`, and the
+# sites that build it with the text users then read inside that template
+SLOT_SITES = [
+    ("crates/nu-protocol/src/errors/parse_error.rs", 88, "Parse mismatch: expected {0}."),
+    ("crates/nu-parser/src/parse_patterns.rs", 99, "valid variable name"),
+    ("crates/nu-parser/src/parse_literals.rs", 40, "filesize with valid units"),
+    ("src/meta/src/e.rs", 7, "job {} failed: {}"),
+    ("src/meta/src/f.rs", 3, "snapshot {} too old"),
+]
+SLOTS = ErrorIndex([_record(0x50 + n, *site) for n, site in enumerate(SLOT_SITES)])
+
+
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [
+        # the site that built the value, not the template it fills (was second, 27 to 42)
+        ("Error: Parse mismatch: expected valid variable name.", "valid variable name"),
+        ("Parse mismatch: expected filesize with valid units.", "filesize with valid units"),
+        # a message with its own values fills a slot too
+        ("ERROR job 7 failed: snapshot 12 too old", "snapshot {} too old"),
+        # more than the record's text in the slot: the template stays the answer
+        ("Parse mismatch: expected valid variable names or more.", "Parse mismatch: expected {0}."),
+    ],
+)
+def test_a_site_whose_message_fills_a_templates_value_is_found_first(text: str, first: str) -> None:
+    found = SLOTS.search(text, limit=3)
+    assert found[0].message == first
+    if text.startswith(("Error: Parse", "Parse mismatch: expected filesize")):
+        assert found[1].message == "Parse mismatch: expected {0}."
+        assert found[0].score == found[1].score + 1  # just above the template it fills

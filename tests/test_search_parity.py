@@ -152,3 +152,46 @@ def test_a_first_line_or_an_empty_value_finds_in_the_browser_what_explain_finds(
     # the whole message outranks its first line alone
     full = _explain(out, next(t for t in cases if "help:" in t))[0]["score"]
     assert full > _explain(out, "error: no such command: `x`")[0]["score"]
+
+
+def test_a_site_filling_a_templates_value_is_first_in_the_browser_as_in_explain(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """nushell's `#[error("Parse mismatch: expected {0}.")]` and the site that built it with
+    "valid variable name": the site is first, one above the template, in both."""
+    messages = [
+        "Parse mismatch: expected {0}.",
+        "valid variable name",
+        "job {} failed: {}",
+        "snapshot {} too old",
+    ]
+    bodies = [
+        BASE
+        | {
+            "id": f"{0xC000 + i:016x}", "slug": f"s-{i}", "errorMessage": m,
+            "messagePattern": message_pattern(m), "filePath": f"src/s{i}.rs", "lineNumber": 9,
+        }
+        for i, m in enumerate(messages)
+    ]  # fmt: skip
+    out = tmp_path / "out"
+    write_dataset(out, BASE["repo"], bodies, records={b["id"]: {"kind": "bail"} for b in bodies})
+    render_site(out, tmp_path / "site")
+    cases = {
+        "Error: Parse mismatch: expected valid variable name.": bodies[1]["id"],
+        "Parse mismatch: expected valid variable names or more.": bodies[0]["id"],
+        "ERROR job 7 failed: snapshot 12 too old": bodies[3]["id"],
+    }
+    with serve(tmp_path / "site") as url:
+        browser.open(f"{url}/search.html", width=1000, height=900)
+        for text, source in cases.items():
+            expected = _explain(out, text)
+            assert expected and expected[0]["id"] == source, text
+            browser.eval(
+                "document.getElementById('q').value = ''; document.getElementById('q').focus()"
+            )
+            browser.send("Input.insertText", text=text)
+            assert _answer(browser, text) == [m["id"] for m in expected], text
+            assert browser.eval(SCORES) == [m["score"] for m in expected], text
+    first = _explain(out, next(iter(cases)))
+    assert first[0]["score"] == first[1]["score"] + 1
+    assert browser.problems() == []

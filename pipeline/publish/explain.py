@@ -281,6 +281,7 @@ class ErrorIndex:
         places = locations(text)
         pools = [self._by_word.get(w, ()) for w in set(_WORD.findall(text))]
         budget = Budget()
+        spans: dict[str, tuple[int, int]] = {}  # an exact match's best span, by record id
         for pool in [*pools, self._unanchored]:
             for entry in pool:
                 if entry.record.id in seen or entry.key not in text:
@@ -290,9 +291,12 @@ class ErrorIndex:
                 seen.add(entry.record.id)
                 hit = _score(entry, text)
                 if hit is not None:
-                    score, exact = hit
+                    score, exact, span = hit
                     score += _location_bonus(entry.record, places)
                     found.append(Match(entry.record, score, exact))
+                    if span is not None:
+                        spans[entry.record.id] = span
+        found = _slot_fillers(found, spans, text)
         found.sort(key=lambda m: (-m.score, m.record.repo, m.record.filePath, m.record.id))
         return found[: max(limit, 0)]
 
@@ -323,6 +327,8 @@ def matcher_constants() -> dict[str, Any]:
         "loosePenalty": LOOSE_PENALTY,
         "firstMatches": FIRST_MATCHES,
         "mayBeEmpty": [list(pair) for pair in _MAY_BE_EMPTY],
+        "placeholders": _PLACEHOLDERS.pattern,
+        "slotTemplates": SLOT_TEMPLATES,
     }
 
 
@@ -359,22 +365,72 @@ def searched(pattern: str) -> str:
     return pattern
 
 
-def _score(entry: _Entry[Record], text: str) -> tuple[int, bool] | None:
-    """Literal length plus boundary bonus of the best exact match, else of a loose one."""
+def _score(entry: _Entry[Record], text: str) -> tuple[int, bool, tuple[int, int] | None] | None:
+    """Literal length plus boundary bonus of the best exact match, else of a loose one; and
+    the exact match's span (the first of the best), else None."""
     pattern = entry.record.messagePattern
     for source, exact in ((searched(pattern), True), (entry.loose, False)):
         if not exact and source == pattern:
             break
-        best = max((_bounded(text, m, pattern) for m in _first(source, text)), default=-1)
+        best, span = -1, None
+        for m in _first(source, text):
+            bounded = _bounded(text, m, pattern)
+            if bounded > best:
+                best, span = bounded, (m.start(), m.end())
         if best >= 0:
             penalty = 0 if exact else LOOSE_PENALTY
-            return entry.literal + BOUNDARY_BONUS * best - penalty, exact
+            return entry.literal + BOUNDARY_BONUS * best - penalty, exact, span if exact else None
     if entry.head:  # the first line alone, as written: scored by its own text
         head = entry.head
         best = max((_bounded(text, m, head) for m in _first(searched(head), text)), default=-1)
         if best >= 0:
-            return entry.head_literal + BOUNDARY_BONUS * best, True
+            return entry.head_literal + BOUNDARY_BONUS * best, True, None
     return None
+
+
+# A pasted "Parse mismatch: expected valid variable name." is nushell's `#[error("Parse
+# mismatch: expected {0}.")]` with `{0}` filled by the record of the site that built it
+# (`ParseError::Expected("valid variable name")`): that site is the answer, one point above
+# the template. Only the best SLOT_TEMPLATES templates are looked into, by score.
+SLOT_TEMPLATES = 5
+
+
+def _slot_fillers(
+    found: list[Match], spans: Mapping[str, tuple[int, int]], text: str
+) -> list[Match]:
+    """`found` with each record whose message fills a placeholder of a better match (whole:
+    the template's pattern, that placeholder replaced by the record's, matches the
+    template's span from end to end) scored one above that template."""
+    templates = sorted(
+        (
+            m
+            for m in found
+            if m.record.id in spans and _PLACEHOLDERS.search(m.record.messagePattern)
+        ),
+        key=lambda m: (-m.score, m.record.repo, m.record.filePath, m.record.id),
+    )[:SLOT_TEMPLATES]
+    raised: dict[str, int] = {}
+    for template in templates:
+        start, end = spans[template.record.id]
+        slots = _PLACEHOLDERS.split(template.record.messagePattern)
+        for match in found:
+            span = spans.get(match.record.id)
+            if span is None or match is template or match.score > template.score:
+                continue
+            if not (start <= span[0] and span[1] <= end):
+                continue
+            filler = "(?:" + searched(match.record.messagePattern) + ")"
+            for i in range(1, len(slots)):
+                holes = [_PLACEHOLDER if j != i else filler for j in range(1, len(slots))]
+                whole = slots[0] + "".join(h + slots[j + 1] for j, h in enumerate(holes))
+                regex = _compiled("^(?:" + searched(whole) + ")$")
+                if regex is not None and any(True for _ in regex.finditer(text[start:end])):
+                    score = template.score + 1
+                    raised[match.record.id] = max(raised.get(match.record.id, 0), score)
+                    break
+    return [
+        Match(m.record, raised[m.record.id], m.exact) if m.record.id in raised else m for m in found
+    ]
 
 
 def _first(pattern: str, text: str, most: int = FIRST_MATCHES) -> list[PatternMatch]:

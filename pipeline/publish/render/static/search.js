@@ -64,18 +64,20 @@
     return pattern;
   }
 
-  function score(row, text) {
+  function score(row, text) {  // [score, exact, the exact match's first best span or null]
     var pattern = row[F.pattern];
     var tries = [[searched(pattern), true], [row[F.loose], false]];
     for (var t = 0; t < tries.length; t++) {
       var source = tries[t][0], exact = tries[t][1];
       if (!exact && source === pattern) { break; }
-      var best = -1;
+      var best = -1, span = null;
       first(source, text).forEach(function (m) {
-        best = Math.max(best, bounded(text, m[0], m[1], pattern));
+        var b = bounded(text, m[0], m[1], pattern);
+        if (b > best) { best = b; span = m; }
       });
       if (best >= 0) {
-        return [row[F.literal] + C.boundaryBonus * best - (exact ? 0 : C.loosePenalty), exact];
+        return [row[F.literal] + C.boundaryBonus * best - (exact ? 0 : C.loosePenalty), exact,
+                exact ? span : null];
       }
     }
     var head = row[F.head];
@@ -84,9 +86,51 @@
       first(searched(head), text).forEach(function (m) {
         top = Math.max(top, bounded(text, m[0], m[1], head));
       });
-      if (top >= 0) { return [row[F.headLiteral] + C.boundaryBonus * top, true]; }
+      if (top >= 0) { return [row[F.headLiteral] + C.boundaryBonus * top, true, null]; }
     }
     return null;
+  }
+
+  function byRank(a, b) {
+    return (b.score - a.score) || cmp(a.row[F.repo], b.row[F.repo]) ||
+      cmp(a.row[F.filePath], b.row[F.filePath]) || cmp(a.row[F.id], b.row[F.id]);
+  }
+
+  // A record whose message fills a placeholder of a better match, whole, scores one above
+  // that template (explain._slot_fillers).
+  function slotFillers(found, text) {
+    var holes = new RegExp(C.placeholders);
+    var templates = found.filter(function (h) {
+      return h.span && holes.test(h.row[F.pattern]);
+    }).sort(byRank).slice(0, C.slotTemplates);
+    var raised = new Map();
+    templates.forEach(function (template) {
+      var start = template.span[0], end = template.span[1];
+      var slots = template.row[F.pattern].split(new RegExp(C.placeholders, "g"));
+      var sub = text.slice(start, end);
+      found.forEach(function (h) {
+        if (!h.span || h === template || h.score > template.score) { return; }
+        if (!(start <= h.span[0] && h.span[1] <= end)) { return; }
+        var filler = "(?:" + searched(h.row[F.pattern]) + ")";
+        for (var i = 1; i < slots.length; i++) {
+          var whole = slots[0];
+          for (var j = 1; j < slots.length; j++) {
+            whole += (j === i ? filler : C.placeholder) + slots[j];
+          }
+          var re = null;
+          try { re = new RegExp("^(?:" + searched(whole) + ")$"); } catch (e) { re = null; }
+          if (re && re.test(sub)) {
+            var id = h.row[F.id];
+            raised.set(id, Math.max(raised.get(id) || 0, template.score + 1));
+            break;
+          }
+        }
+      });
+    });
+    found.forEach(function (h) {
+      if (raised.has(h.row[F.id])) { h.score = raised.get(h.row[F.id]); }
+    });
+    return found;
   }
 
   function locations(text) {
@@ -131,13 +175,13 @@
         if (seen.has(id) || text.indexOf(row[F.key]) < 0) { return; }
         seen.add(id);
         var hit = score(row, text);
-        if (hit) { found.push({row: row, score: hit[0] + locationBonus(row, places), exact: hit[1]}); }
+        if (hit) {
+          found.push({row: row, score: hit[0] + locationBonus(row, places), exact: hit[1],
+                      span: hit[2]});
+        }
       });
     });
-    found.sort(function (a, b) {
-      return (b.score - a.score) || cmp(a.row[F.repo], b.row[F.repo]) ||
-        cmp(a.row[F.filePath], b.row[F.filePath]) || cmp(a.row[F.id], b.row[F.id]);
-    });
+    slotFillers(found, text).sort(byRank);
     return found.slice(0, limit);
   }
 
