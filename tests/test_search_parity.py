@@ -110,20 +110,13 @@ def test_a_q_link_gives_the_same_answer(
     assert browser.problems() == []
 
 
-def test_a_first_line_or_an_empty_value_finds_in_the_browser_what_explain_finds(
-    browser: Browser, tmp_path: Path
-) -> None:
-    """A message pasted by its first line (cargo's "no such command: `x`" then its help) and
-    one whose last value printed nothing (rustup's "is not installed{}") are found, by both."""
-    messages = [
-        "no such command: `{}`\n\nhelp: view all installed commands with `cargo --list`",
-        "toolchain '{}' is not installed{}",
-        "no such file: `{}`",
-    ]
+def _one_site(tmp_path: Path, messages: list[str], first_id: int) -> tuple[Path, list[str]]:
+    """A dataset of `messages` (ids from `first_id`) under tmp_path/out, rendered into
+    tmp_path/site; returns OUT and the records' ids in order."""
     bodies = [
         BASE
         | {
-            "id": f"{0xB000 + i:016x}", "slug": f"m-{i}", "errorMessage": m,
+            "id": f"{first_id + i:016x}", "slug": f"m-{i}", "errorMessage": m,
             "messagePattern": message_pattern(m), "filePath": f"src/m{i}.rs", "lineNumber": 9,
         }
         for i, m in enumerate(messages)
@@ -131,14 +124,13 @@ def test_a_first_line_or_an_empty_value_finds_in_the_browser_what_explain_finds(
     out = tmp_path / "out"
     write_dataset(out, BASE["repo"], bodies, records={b["id"]: {"kind": "bail"} for b in bodies})
     render_site(out, tmp_path / "site")
-    cases = {
-        "error: no such command: `frobnicate`": bodies[0]["id"],
-        "error: no such command: `x`\n\nhelp: view all installed commands with `cargo --list`": (
-            bodies[0]["id"]
-        ),
-        "error: toolchain 'nightly-x86_64' is not installed": bodies[1]["id"],
-    }
-    with serve(tmp_path / "site") as url:
+    return out, [b["id"] for b in bodies]
+
+
+def _same_in_browser(browser: Browser, site: Path, out: Path, cases: dict[str, str]) -> None:
+    """Each text pasted into the site's search answers what `explain` answers, ids and scores
+    alike, its first hit the record `cases` names."""
+    with serve(site) as url:
         browser.open(f"{url}/search.html", width=1000, height=900)
         for text, source in cases.items():
             expected = _explain(out, text)
@@ -149,6 +141,30 @@ def test_a_first_line_or_an_empty_value_finds_in_the_browser_what_explain_finds(
             browser.send("Input.insertText", text=text)
             assert _answer(browser, text) == [m["id"] for m in expected], text
             assert browser.eval(SCORES) == [m["score"] for m in expected], text
+
+
+def test_a_first_line_or_an_empty_value_finds_in_the_browser_what_explain_finds(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """A message pasted by its first line (cargo's "no such command: `x`" then its help) and
+    one whose last value printed nothing (rustup's "is not installed{}") are found, by both."""
+    out, ids = _one_site(
+        tmp_path,
+        [
+            "no such command: `{}`\n\nhelp: view all installed commands with `cargo --list`",
+            "toolchain '{}' is not installed{}",
+            "no such file: `{}`",
+        ],
+        0xB000,
+    )
+    cases = {
+        "error: no such command: `frobnicate`": ids[0],
+        "error: no such command: `x`\n\nhelp: view all installed commands with `cargo --list`": (
+            ids[0]
+        ),
+        "error: toolchain 'nightly-x86_64' is not installed": ids[1],
+    }
+    _same_in_browser(browser, tmp_path / "site", out, cases)
     # the whole message outranks its first line alone
     full = _explain(out, next(t for t in cases if "help:" in t))[0]["score"]
     assert full > _explain(out, "error: no such command: `x`")[0]["score"]
@@ -159,39 +175,18 @@ def test_a_site_filling_a_templates_value_is_first_in_the_browser_as_in_explain(
 ) -> None:
     """nushell's `#[error("Parse mismatch: expected {0}.")]` and the site that built it with
     "valid variable name": the site is first, one above the template, in both."""
-    messages = [
-        "Parse mismatch: expected {0}.",
-        "valid variable name",
-        "job {} failed: {}",
-        "snapshot {} too old",
-    ]
-    bodies = [
-        BASE
-        | {
-            "id": f"{0xC000 + i:016x}", "slug": f"s-{i}", "errorMessage": m,
-            "messagePattern": message_pattern(m), "filePath": f"src/s{i}.rs", "lineNumber": 9,
-        }
-        for i, m in enumerate(messages)
-    ]  # fmt: skip
-    out = tmp_path / "out"
-    write_dataset(out, BASE["repo"], bodies, records={b["id"]: {"kind": "bail"} for b in bodies})
-    render_site(out, tmp_path / "site")
+    out, ids = _one_site(
+        tmp_path,
+        ["Parse mismatch: expected {0}.", "valid variable name", "job {} failed: {}",
+         "snapshot {} too old"],
+        0xC000,
+    )  # fmt: skip
     cases = {
-        "Error: Parse mismatch: expected valid variable name.": bodies[1]["id"],
-        "Parse mismatch: expected valid variable names or more.": bodies[0]["id"],
-        "ERROR job 7 failed: snapshot 12 too old": bodies[3]["id"],
+        "Error: Parse mismatch: expected valid variable name.": ids[1],
+        "Parse mismatch: expected valid variable names or more.": ids[0],
+        "ERROR job 7 failed: snapshot 12 too old": ids[3],
     }
-    with serve(tmp_path / "site") as url:
-        browser.open(f"{url}/search.html", width=1000, height=900)
-        for text, source in cases.items():
-            expected = _explain(out, text)
-            assert expected and expected[0]["id"] == source, text
-            browser.eval(
-                "document.getElementById('q').value = ''; document.getElementById('q').focus()"
-            )
-            browser.send("Input.insertText", text=text)
-            assert _answer(browser, text) == [m["id"] for m in expected], text
-            assert browser.eval(SCORES) == [m["score"] for m in expected], text
+    _same_in_browser(browser, tmp_path / "site", out, cases)
     first = _explain(out, next(iter(cases)))
     assert first[0]["score"] == first[1]["score"] + 1
     assert browser.problems() == []

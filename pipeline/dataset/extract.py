@@ -64,7 +64,7 @@ from pipeline.scan.collect import (
 )
 from pipeline.scan.context import AliasTable
 from pipeline.scan.entrypatterns import patterns_json
-from pipeline.scan.forked import start_forked
+from pipeline.scan.forked import beside
 from pipeline.scan.pool import RepoScan, merged
 from pipeline.source.repository import Listing
 
@@ -278,26 +278,15 @@ def _beside_the_index(
     specs = [spec_of(c) for c in contexts]
     job.send(specs, carried_specs(carried.lines, carried.provenance), sha, staged / REACH_FILE)
     ids = [*(c.record_id for c in contexts), *carried.lines]
-    making = None
-    if request.jobs == 1:
-        prestage_records(root, staged, ids, carried.lines)
-    else:
-        making = start_forked(lambda: prestage_records(root, staged, ids, carried.lines))
     prepared = None
-    try:
+    # nothing else touches the staged tree while the fork makes its files
+    with beside(lambda: prestage_records(root, staged, ids, carried.lines), request.jobs == 1):
         if analyzer[0] == "static" and len(contexts) <= PREPARE_LIMIT and request.jobs != 1:
             prepared = {}
             for c in contexts:
                 if not reusable(c, previous, *analyzer):
                     prepared[c.record_id] = explanation = explain_apart(c)
                     check_code(explanation, c.site.file_path)
-    except BaseException:
-        if making is not None:  # ^C, an error: the staged tree is dropped, not waited for
-            making.terminate()
-        raise
-    finally:  # nothing else touches the staged tree while the fork does
-        if making is not None:
-            making.join()
     # the child ends once it has sent `reached.document()`, which publishing takes
     reached = job.wait()
     contexts = [replace(c, reach=reached.reaches.get(c.record_id)) for c in contexts]

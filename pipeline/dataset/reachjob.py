@@ -415,8 +415,8 @@ def _rows_in_parts(
     `found` (the reaches of one fn's sites share their paths: they go together, encoded once)."""
     found = found or {}
     # Encoding alone (a cold run: no carried record to find) is no work for a fork: 6,200
-    # of risingwave's reaches encode in 0.16 s of CPU; in one part the rows took 0.13-0.15 s
-    # of a cold run's wall time, in two 0.22-0.30 s.
+    # of risingwave's reaches encode in 0.16 s of CPU; in one part the rows and the file
+    # took 0.13 s of a cold run's wall time (one timeline), in two 0.22-0.30 s (two).
     parts = parts_wanted(jobs, len(specs) + len(found), minimum) if specs else 1
     shares = _shares(graph, specs, parts)
     by_paths: dict[int, list[str]] = {}

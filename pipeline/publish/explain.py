@@ -296,8 +296,7 @@ class ErrorIndex:
                     found.append(Match(entry.record, score, exact))
                     if span is not None:
                         spans[entry.record.id] = span
-        found = _slot_fillers(found, spans, text)
-        found.sort(key=lambda m: (-m.score, m.record.repo, m.record.filePath, m.record.id))
+        found = sorted(_slot_fillers(found, spans, text), key=_rank)
         return found[: max(limit, 0)]
 
     def site_rows(self, enclosing: Mapping[str, str | None]) -> list[list[object]]:
@@ -407,7 +406,7 @@ def _slot_fillers(
             for m in found
             if m.record.id in spans and _PLACEHOLDERS.search(m.record.messagePattern)
         ),
-        key=lambda m: (-m.score, m.record.repo, m.record.filePath, m.record.id),
+        key=_rank,
     )[:SLOT_TEMPLATES]
     raised: dict[str, int] = {}
     for template in templates:
@@ -421,8 +420,9 @@ def _slot_fillers(
                 continue
             filler = "(?:" + searched(match.record.messagePattern) + ")"
             for i in range(1, len(slots)):
-                holes = [_PLACEHOLDER if j != i else filler for j in range(1, len(slots))]
-                whole = slots[0] + "".join(h + slots[j + 1] for j, h in enumerate(holes))
+                whole = slots[0] + "".join(
+                    (filler if j == i else _PLACEHOLDER) + slots[j] for j in range(1, len(slots))
+                )
                 regex = _compiled("^(?:" + searched(whole) + ")$")
                 if regex is not None and any(True for _ in regex.finditer(text[start:end])):
                     score = template.score + 1
@@ -431,6 +431,11 @@ def _slot_fillers(
     return [
         Match(m.record, raised[m.record.id], m.exact) if m.record.id in raised else m for m in found
     ]
+
+
+def _rank(m: Match) -> tuple[int, str, str, str]:
+    """Best first; a tie by repository, file and id (search.js's `byRank`)."""
+    return -m.score, m.record.repo, m.record.filePath, m.record.id
 
 
 def _first(pattern: str, text: str, most: int = FIRST_MATCHES) -> list[PatternMatch]:

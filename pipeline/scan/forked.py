@@ -15,7 +15,7 @@ import multiprocessing
 import os
 import pickle
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
@@ -106,6 +106,24 @@ def start_forked(func: Callable[[], object]) -> Any:
     finally:
         gc.unfreeze()
     return process
+
+
+@contextlib.contextmanager
+def beside(func: Callable[[], object], alone: bool = False) -> Iterator[None]:
+    """`func()` in a fork (`start_forked`) while the block runs, joined when it ends; ended,
+    not waited for, when the block raises (^C). `alone` (`--jobs 1`): `func()` here, first."""
+    if alone:
+        func()
+        yield
+        return
+    process = start_forked(func)
+    try:
+        yield
+    except BaseException:
+        process.terminate()
+        raise
+    finally:
+        process.join()
 
 
 def _run_alone(func: Callable[[], object]) -> None:
