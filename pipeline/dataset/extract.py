@@ -17,6 +17,7 @@ from pipeline.analyze.static import STATIC_VERSION, StaticAnalyzer, explain_apar
 from pipeline.core.macros import changed_macros
 from pipeline.core.model import Explanation, Record, Retired
 from pipeline.core.redact import clean_error
+from pipeline.core.timeline import mark
 from pipeline.dataset import atomicdir
 from pipeline.dataset.assemble import assemble
 from pipeline.dataset.carry import (
@@ -141,6 +142,7 @@ def run_extract(
     with what the run will return, once it is known, while the version is published:
     mostly a wait for the index's `reach.json`)."""
     root = dataset_dir(request.out, request.repo)
+    mark("start")
     git_dir, sha = commit or open_commit(request)
     # The index runs beside the rest of the run (`reachjob`): started as soon as the commit
     # is known, while this process is small (a fork copies what the child then touches) and
@@ -224,7 +226,9 @@ def _run_locked(
         scanned, carried, files, aliases, tests = _scan_or_carry(
             request, commit, previous, settings, (analyzer_name, analyzer_version)
         )
+        mark("scanned")
         contexts = build_contexts(request.repo, sha, scanned, aliases, tests, modules)
+        mark("contexts")
         if previous is not None:
             contexts = _permanent_ids(contexts, previous, carried, listing)
         # After the ids are settled: reach.json is keyed by the ids that are published.
@@ -276,6 +280,7 @@ def _beside_the_index(
     it did not (`store.prestage_records`)."""
     (root, staged), (contexts, carried, previous) = dirs, found
     specs = [spec_of(c) for c in contexts]
+    mark("sending the sites to the index")
     job.send(specs, carried_specs(carried.lines, carried.provenance), sha, staged / REACH_FILE)
     ids = [*(c.record_id for c in contexts), *carried.lines]
     prepared = None
@@ -288,7 +293,9 @@ def _beside_the_index(
                     prepared[c.record_id] = explanation = explain_apart(c)
                     check_code(explanation, c.site.file_path)
     # the child ends once it has sent `reached.document()`, which publishing takes
+    mark("explained, waiting for the index")
     reached = job.wait()
+    mark("reach received")
     contexts = [replace(c, reach=reached.reaches.get(c.record_id)) for c in contexts]
     return contexts, reached, prepared
 
@@ -452,6 +459,7 @@ def _explain_and_publish(
     except OSError:  # the spill filled the disk: give the spare tree's space back, as publish does
         shutil.rmtree(atomicdir.spare_of(run.root), ignore_errors=True)
         raise
+    mark("assembled")
     stats = getattr(analyzer, "stats", None)
     if callable(stats):
         counts["llm"] = stats()
@@ -488,6 +496,7 @@ def _explain_and_publish(
     with _beside(run.while_publishing, result):
         publish(run.root, publication, previous, run.request.keep_versions, run.staged)
     made.provenance.close()
+    mark("published")
     return result
 
 

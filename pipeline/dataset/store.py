@@ -33,6 +33,7 @@ from typing import Any
 
 from pipeline.core.errors import StoreError as StoreError
 from pipeline.core.model import Provenance, Record, Retired
+from pipeline.core.timeline import mark
 from pipeline.dataset import atomicdir, history
 from pipeline.dataset.previous import MANIFEST_FORMAT, Previous
 from pipeline.dataset.spill import Layered
@@ -269,7 +270,9 @@ def _stage(
     atomicdir.rewrite(staging / "manifest.json", _manifest(publication, versions))
     reach = publication.reach
     if reach is not None:
+        mark("staged, waiting for reach.json")
         body = reach if isinstance(reach, bytes) else reach()
+        mark("reach.json received")
         if body is not None:  # else the index child wrote it there
             atomicdir.rewrite(staging / REACH_FILE, body)
     return staging

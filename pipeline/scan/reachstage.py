@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.core.index import FileIndex
+from pipeline.core.timeline import mark
 from pipeline.languages import INDEX_VERSION, RepositoryModules
 from pipeline.scan.callgraph import MAX_DISPATCH, CallGraph
 from pipeline.scan.entrypatterns import EntryPattern
@@ -52,6 +53,7 @@ def index_graph(
     if not index_enabled():
         return None
     indexes = index_entries(git_dir, entries, cache_dir, jobs, advance)
+    mark("index: indexed")
     if memo_key is None:
         return build_graph(indexes, jobs, patterns, modules=modules)
     blobs = {e.path: e.blob_sha for e in entries if e.path in indexes}
