@@ -172,21 +172,30 @@ SLOT_SITES = [
 SLOTS = ErrorIndex([_record(0x50 + n, *site) for n, site in enumerate(SLOT_SITES)])
 
 
+EXPECTED = "Parse mismatch: expected {0}."
+
+
 @pytest.mark.parametrize(
-    ("text", "first"),
+    ("text", "first", "just_above"),
     [
         # the site that built the value, not the template it fills (was second, 27 to 42)
-        ("Error: Parse mismatch: expected valid variable name.", "valid variable name"),
-        ("Parse mismatch: expected filesize with valid units.", "filesize with valid units"),
+        ("Error: Parse mismatch: expected valid variable name.", "valid variable name", EXPECTED),
+        (
+            "Parse mismatch: expected filesize with valid units.",
+            "filesize with valid units",
+            EXPECTED,
+        ),
         # a message with its own values fills a slot too
-        ("ERROR job 7 failed: snapshot 12 too old", "snapshot {} too old"),
+        ("ERROR job 7 failed: snapshot 12 too old", "snapshot {} too old", None),
         # more than the record's text in the slot: the template stays the answer
-        ("Parse mismatch: expected valid variable names or more.", "Parse mismatch: expected {0}."),
+        ("Parse mismatch: expected valid variable names or more.", EXPECTED, None),
     ],
 )
-def test_a_site_whose_message_fills_a_templates_value_is_found_first(text: str, first: str) -> None:
+def test_a_site_whose_message_fills_a_templates_value_is_found_first(
+    text: str, first: str, just_above: str | None
+) -> None:
     found = SLOTS.search(text, limit=3)
     assert found[0].message == first
-    if text.startswith(("Error: Parse", "Parse mismatch: expected filesize")):
-        assert found[1].message == "Parse mismatch: expected {0}."
-        assert found[0].score == found[1].score + 1  # just above the template it fills
+    if just_above is not None:  # one point above the template it fills
+        assert found[1].message == just_above
+        assert found[0].score == found[1].score + 1

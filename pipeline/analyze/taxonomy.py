@@ -289,7 +289,7 @@ def classify_explained(
     """Classify a site's message into a failure class, saying why (see the module doc)."""
     # A catch-all constructor names no class (`io::Error::other(..)` carries an error of no
     # OS call: starship's "can't convert to str", qdrant's "download cancelled")
-    names = [name for name in names if not _CATCH_ALL.search(name)]
+    names = [name for name in names if not name.endswith("::other")]
     if kind in _KIND_CLASSES:
         return Classification(_KIND_CLASSES[kind], "kind")
     literal_text = " ".join(language_of(path).literal_segments(message))
@@ -408,7 +408,6 @@ def _valued(message: str) -> str:
 
 
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
-_CATCH_ALL = re.compile(r"::other$")
 _SETTINGS = re.compile(
     r"\b(?:config\w*|settings?|features?|environment variables?)\b", re.IGNORECASE
 )

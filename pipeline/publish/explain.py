@@ -411,6 +411,7 @@ def _slot_fillers(
     raised: dict[str, int] = {}
     for template in templates:
         start, end = spans[template.record.id]
+        matched = text[start:end]
         slots = _PLACEHOLDERS.split(template.record.messagePattern)
         for match in found:
             span = spans.get(match.record.id)
@@ -424,7 +425,7 @@ def _slot_fillers(
                     (filler if j == i else _PLACEHOLDER) + slots[j] for j in range(1, len(slots))
                 )
                 regex = _compiled("^(?:" + searched(whole) + ")$")
-                if regex is not None and any(True for _ in regex.finditer(text[start:end])):
+                if regex is not None and next(regex.finditer(matched), None) is not None:
                     score = template.score + 1
                     raised[match.record.id] = max(raised.get(match.record.id, 0), score)
                     break
