@@ -696,3 +696,56 @@ def test_topics_must_be_keywords_of_their_class() -> None:
     )
     with pytest.raises(ValueError, match="topics must be some of its keywords"):
         parse_taxonomy(text)
+
+
+@pytest.mark.parametrize(
+    ("message", "names", "expected"),
+    [
+        # risingwave files these under `ErrorCode::InvalidInputSyntax`; the message says more
+        (
+            'column "{c}" of table "{t}" already exists',
+            ["ErrorCode::InvalidInputSyntax"],
+            "already-exists",
+        ),
+        (
+            "aggregate functions are not allowed in {}",
+            ["ErrorCode::InvalidInputSyntax"],
+            "unsupported-operation",
+        ),
+        ("table version is stale", ["ErrorCode::PermissionDenied"], "concurrency-conflict"),
+        # single words are as often about something else: the name stays (nushell's escape)
+        ("invalid hex escape, expected exactly 2 hex digits", ["ParseError"], "parse-error"),
+        (
+            "incorrect length (got {}, expected {})",
+            ["ShapeMismatch", "SchemaMismatch"],
+            "schema-mismatch",
+        ),
+    ],
+)
+def test_the_messages_own_phrase_outweighs_the_errors_name(
+    message: str, names: list[str], expected: str
+) -> None:
+    assert classify(message, "constructor", names=names) == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("failed to verify the checksum of `{}`", "data-corruption"),  # cargo
+        ("failed to validate checksum of {}", "data-corruption"),
+        # a check that could not be made is still a step that failed
+        ("Failed to check iceberg table exists: {}", "operation-failed"),
+        # plural and suffixed: uv's ZIP reader
+        (
+            "ZIP file uses conflicting checksums (got {local_crc32}, expected {crc32})",
+            "data-corruption",
+        ),
+        # "is unsupported" says it as plainly as "is not supported" (uv's pip-sync flags)
+        (
+            "pip-sync's `--config` is unsupported (uv does not use a configuration file)",
+            "unsupported-operation",
+        ),
+    ],
+)
+def test_a_failed_verification_is_what_it_checked(message: str, expected: str) -> None:
+    assert classify(message, "bail") == expected

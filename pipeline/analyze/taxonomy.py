@@ -255,7 +255,15 @@ def _names_failure(found: Classification, verb: str) -> bool:
     """Whether a keyword that chose the class says how the step failed: the failure's own
     words ("failed to find") or the step's verb ("failed to open ..": opening failed)."""
     verb = verb.lower()
+    if verb in _CHECKING_VERBS:  # "failed to verify the checksum": the check found the fault
+        return True
     return any(hit.startswith(_FAILURE_OPENERS) or hit.split()[0] == verb for hit in found.hits)
+
+
+# Steps whose failure is the finding of what they check: "failed to verify the checksum of
+# `{}`" (cargo) says the checksum did not match, not that verifying could not be done. Not
+# `check`: "Failed to check iceberg table exists" is a step that failed.
+_CHECKING_VERBS = frozenset(("verify", "validate"))
 
 
 # Where a failed step's message goes on to say why it failed: "..: notifier dropped",
@@ -271,6 +279,12 @@ def _in_cause(found: Classification, text: str) -> bool:
         return False
     cause = f" {_words(without_code(text[at.end() :]))} "
     return any(_find(hit, cause) is not None for hit in found.hits)
+
+
+def _phrased(found: Classification) -> bool:
+    """Whether a keyword of more than one word chose the class ("already exists", not
+    "invalid" and "expected": single words are as often about something else)."""
+    return any(" " in hit for hit in found.hits)
 
 
 def _topic(hit: str, topics: frozenset[str]) -> bool:
@@ -344,6 +358,13 @@ def classify_explained(
         )
     classes = load_taxonomy().values()
     found = _best([_words(prose), *(_words(name) for name in names)], classes)
+    if names and found is not None:
+        # The message's own phrase over the error's name: risingwave's `ErrorCode::
+        # InvalidInputSyntax` carries "column .. already exists" and "aggregate functions are
+        # not allowed": a name is the kind of error the code chose, the message the case.
+        worded = _best([_words(prose)], classes)
+        if worded is not None and worded.slug != found.slug and _phrased(worded):
+            found = worded
     io = failed_filesystem_call(conditions)
     step = _FAILED_STEP.match(literal_text)
     if (

@@ -72,9 +72,20 @@ class CrateMap:
             best = [t for t in found if _ORDER[t.kind] == first]
             self._by_directory[directory] = best[0] if len(best) == 1 else None
         self._roots = {t.root: t for t in self.targets}
+        # each path's target, found once: the call graph asks for a node's file's kind per
+        # node and per edge (risingwave: 30,000 asks of 2,700 files, each a walk up its
+        # directories)
+        self._of: dict[str, Target | None] = {}
 
     def target_of(self, path: str) -> Target | None:
         """The target `path` is compiled in (see the module's doc), if a manifest says."""
+        try:
+            return self._of[path]
+        except KeyError:
+            found = self._of[path] = self._target_of(path)
+            return found
+
+    def _target_of(self, path: str) -> Target | None:
         if path in self._roots:
             return self._roots[path]
         directory = posixpath.dirname(path)
