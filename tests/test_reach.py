@@ -1947,3 +1947,22 @@ def test_a_path_with_no_entry_point_is_headed_by_its_furthest_caller(tmp_path: P
         "(no caller of `close` found: it may be registered in a table"
         in (record["triggerScenarios"])
     )
+
+
+def test_a_test_module_at_its_path_attribute_calls_nothing(tmp_path: Path) -> None:
+    """zellij's `#[path = "./unit/x_tests.rs"] #[cfg(test)] mod x_tests;`: the fns of that
+    file are test code, no caller of the product fns they test (a path began there)."""
+    graph = graph_of(tmp_path, {
+        "Cargo.toml": '[package]\nname = "tool"\n',
+        "src/lib.rs": (
+            "pub fn run(x: u32) -> anyhow::Result<()> {\n"
+            '    anyhow::ensure!(x > 1, "engine stopped");\n'
+            "    Ok(())\n}\n"
+            '#[path = "./unit/run_tests.rs"]\n#[cfg(test)]\nmod run_tests;\n'
+        ),
+        "src/unit/run_tests.rs": "pub fn create_engine() {\n    crate::run(0).unwrap();\n}\n",
+    })  # fmt: skip
+    (run,) = [i for i, n in enumerate(graph.nodes) if n.definition.name == "run"]
+
+    assert [n.path for n in graph.nodes] == ["src/lib.rs"]
+    assert graph.callers.get(run, []) == []

@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 
 from pipeline.languages.rust.sites import find_sites
-from pipeline.languages.rust.testcode import is_test_path
+from pipeline.languages.rust.testcode import (
+    declared_test_modules,
+    is_test_path,
+)
+from pipeline.languages.rust.testcode import (
+    test_module_paths as module_paths,  # not `test_*`: pytest would collect it
+)
 from pipeline.scan.collect import build_contexts
 from pipeline.scan.pool import RepoScan
 
@@ -60,6 +66,48 @@ def test_a_module_declared_cfg_test_in_its_parent_is_test_code() -> None:
         "src/real/helpers.rs": PRODUCT.replace("no test", "helper"),
     }
     assert messages(files) == {"src/real.rs": ["no test target matched the filter"]}
+
+
+def test_a_test_module_at_its_path_attribute_is_that_file() -> None:
+    """zellij declares its unit tests `#[path = "./unit/grid_tests.rs"] #[cfg(test)] mod
+    grid_tests;` (30 of them, the attributes in either order): that file is test code,
+    relative to the declaring file's directory whatever the declaring file's name."""
+    files = {
+        "src/panes/mod.rs": '#[path = "./unit/grid_tests.rs"]\n#[cfg(test)]\nmod grid_tests;\n',
+        "src/panes/unit/grid_tests.rs": PRODUCT.replace("no test", "grid"),
+        "src/screen.rs": '#[cfg(test)]\n#[path = "unit/screen_tests.rs"]\nmod screen_tests;\n'
+        + PRODUCT,
+        "src/unit/screen_tests.rs": PRODUCT.replace("no test", "screen"),
+        "src/screen/screen_tests.rs": PRODUCT.replace("no test", "where no path points"),
+        # not test code: a path with no test gate, and a gate of another cfg before `test`'s
+        "src/tab.rs": '#[path = "unit/tab_impl.rs"]\nmod tab_impl;\n',
+        "src/unit/tab_impl.rs": PRODUCT.replace("no test", "tab"),
+    }
+    assert messages(files) == {
+        "src/screen.rs": ["no test target matched the filter"],
+        "src/screen/screen_tests.rs": ["where no path points target matched the filter"],
+        "src/unit/tab_impl.rs": ["tab target matched the filter"],
+    }
+
+
+@pytest.mark.parametrize(
+    ("declaring", "source", "prefixes"),
+    [
+        ("a/mod.rs", '#[path = "./unit/x.rs"]\n#[cfg(test)]\nmod x;', ["a/unit/x.rs", "a/unit/x/"]),
+        ("a/b.rs", '#[cfg(test)] #[path = "../t/x.rs"] mod x;', ["t/x.rs", "t/x/"]),
+        ("a/b.rs", '#[cfg(test)] #[path = "x_tests.rs"] mod x;', ["a/x_tests.rs", "a/x_tests/"]),
+        ("a/b.rs", '#[cfg(test)] #[path = "../../x.rs"] mod x;', []),  # outside the repository
+        ("a/b.rs", "#[cfg(test)]\n#[allow(dead_code)]\nmod x;", ["a/b/x.rs", "a/b/x/"]),
+        ("a/b.rs", "#[allow(dead_code)]\n#[cfg(test)]\nmod x;", ["a/b/x.rs", "a/b/x/"]),
+        ("a/b.rs", '#[cfg(test)]\n#[cfg(feature = "x")]\nmod x;', ["a/b/x.rs", "a/b/x/"]),
+        ("a/b.rs", '#[cfg(feature = "x")]\n#[path = "x.rs"]\nmod x;', []),
+    ],
+)
+def test_where_a_declared_test_module_lives(
+    declaring: str, source: str, prefixes: list[str]
+) -> None:
+    declared = declared_test_modules(source.encode())
+    assert list(module_paths([(declaring, declared)])) == prefixes
 
 
 def test_cfg_test_on_statements_blocks_arms_and_items_is_test_code() -> None:

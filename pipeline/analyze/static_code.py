@@ -321,7 +321,8 @@ def inputs_read(call: str | None, conditions: Sequence[Condition]) -> list[str]:
         return []
     params = [p.strip() for p in call.split("(", 1)[1].rsplit(")", 1)[0].split(",") if p.strip()]
     texts = [_STRING_LITERAL.sub('""', c.text) for c in conditions]
-    used = [p for p in params if any(_read_as_value(p).search(text) for text in texts)]
+    # `p in text` first: a name not in a condition's text needs no pattern compiled for it
+    used = [p for p in params if any(p in t and _read_as_value(p).search(t) for t in texts)]
     return [f"`{p}`" for p in used]
 
 

@@ -123,7 +123,8 @@ class FileScan:
     aliases: tuple[TypeAlias, ...] = ()
     parse_errors: int = 0  # 1 when tree-sitter had to recover from a syntax error
     uses_anyhow_result: bool = False  # `use anyhow::Result` (or `{.., Result}`): bare `Result<T>`
-    test_modules: tuple[str, ...] = ()  # modules it declares `#[cfg(test)] mod x;`: test code
+    # modules it declares `#[cfg(test)] mod x;` (`./unit/x.rs`: its `#[path]`): test code
+    test_modules: tuple[str, ...] = ()
 
 
 def placed(site: Site, shift: int, path: str, window: str, window_start: int) -> Site:

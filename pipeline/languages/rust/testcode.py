@@ -15,11 +15,14 @@ from importlib import resources
 
 from tree_sitter import Node
 
-# `#[cfg(test)] mod x;` (other attributes and `pub(..)` allowed between): `x` is test code.
-_TEST_MOD = re.compile(
-    rb"#\[\s*cfg\s*\(([^\]\n]*)\)\s*\]\s*(?:#\[[^\]\n]*\]\s*)*"
-    rb"(?:pub(?:\s*\([^)\n]*\))?\s+)?mod\s+(?:r#)?(\w+)\s*;"
+# `#[cfg(test)] mod x;`, its attributes in any order (`pub(..)` allowed before `mod`): `x` is
+# test code, found at its `#[path = ".."]` when it has one (zellij's 30 `#[path =
+# "./unit/grid_tests.rs"] #[cfg(test)] mod grid_tests;` made 84 records of test code).
+_ATTRIBUTED_MOD = re.compile(
+    rb"((?:#\[[^\]\n]*\]\s*)+)(?:pub(?:\s*\([^)\n]*\))?\s+)?mod\s+(?:r#)?(\w+)\s*;"
 )
+_CFG_ATTRIBUTE = re.compile(rb"#\[\s*cfg\s*\(([^\]\n]*)\)\s*\]")
+_PATH_ATTRIBUTE = re.compile(rb'#\[\s*path\s*=\s*"([^"\n]+)"\s*\]')
 # `#[test]`, `#[tokio::test]`, `#[rstest]`, `#[cfg(test)]`, `#[cfg(all(test, feature = ".."))]`
 _TEST_ATTRIBUTE = re.compile(r"^(?:\w+::)*(?:test|rstest|test_case|quickcheck|proptest)\b")
 # A feature whose name says it builds test support (rustup's `feature = "test"`, `fuzzing`)
@@ -77,17 +80,30 @@ def is_test_path(path: str) -> bool:
 def declared_test_modules(source: bytes) -> tuple[str, ...]:
     """The modules a file declares as `#[cfg(test)] mod x;` (their files are test code)."""
     found = []
-    for match in _TEST_MOD.finditer(source):
-        if is_test_attribute("cfg(" + match.group(1).decode("utf-8", errors="replace") + ")"):
-            found.append(match.group(2).decode())
+    for match in _ATTRIBUTED_MOD.finditer(source):
+        attributes = match.group(1)
+        if any(
+            is_test_attribute("cfg(" + cfg.decode("utf-8", errors="replace") + ")")
+            for cfg in _CFG_ATTRIBUTE.findall(attributes)
+        ):
+            path = _PATH_ATTRIBUTE.search(attributes)
+            found.append(_as_path(path.group(1)) if path else match.group(2).decode())
     return tuple(found)
+
+
+def _as_path(written: bytes) -> str:
+    """A `#[path]` as `test_module_paths` tells it from a module name: with a `/` in it."""
+    path = written.decode("utf-8", errors="replace")
+    return path if "/" in path else f"./{path}"
 
 
 def test_module_paths(declarations: Iterable[tuple[str, tuple[str, ...]]]) -> tuple[str, ...]:
     """Path prefixes of test module files, from `(declaring file, modules)` pairs.
 
     `a/lib.rs` (or `mod.rs`, `main.rs`) declaring `x` -> `a/x.rs` and `a/x/`; any other
-    `a/foo.rs` -> `a/foo/x.rs` and `a/foo/x/` (their submodules are test code too).
+    `a/foo.rs` -> `a/foo/x.rs` and `a/foo/x/` (their submodules are test code too). A module
+    given with its `#[path]` (`./unit/x_tests.rs`: it holds a `/`) is that file, relative to
+    the declaring file's directory as rustc reads it, and the directory of its submodules.
     """
     prefixes: list[str] = []
     for path, modules in declarations:
@@ -95,6 +111,12 @@ def test_module_paths(declarations: Iterable[tuple[str, tuple[str, ...]]]) -> tu
         stem = name.removesuffix(".rs")
         base = directory if stem in ("lib", "mod", "main") else posixpath.join(directory, stem)
         for module in modules:
+            if "/" in module:
+                file = posixpath.normpath(posixpath.join(directory, module))
+                if file.startswith("../") or file == "..":
+                    continue  # outside the repository: no file of ours
+                prefixes += [file, f"{file.removesuffix('.rs')}/"]
+                continue
             child = posixpath.join(base, module)
             prefixes += [f"{child}.rs", f"{child}/"]
     return tuple(prefixes)
