@@ -46,13 +46,18 @@ def test_a_file_name_never_makes_product_code_test_code(path: str) -> None:
         ("src/common/src/test_utils/mod.rs", True),
         ("crates/resolver-tests/src/sat.rs", True),
         ("crates/cargo-test-macro/src/lib.rs", True),
+        # the module a test-support directory would hold, written as one file
+        ("src/frontend/src/test_utils.rs", True),
+        ("crates/x/src/cargo_test_support.rs", True),
+        ("src/test_utils_of_mine.rs", False),
+        ("src/testing.rs", False),
         ("tokio-test/src/io.rs", False),  # a published crate for users' own tests
         ("src/cargo/ops/cargo_test.rs", False),
         ("src/lints/mod.rs", False),
         ("src/ui/view.rs", False),
     ],
 )
-def test_directories_from_the_data_file(path: str, test: bool) -> None:
+def test_directories_from_the_data_file_and_their_one_file_modules(path: str, test: bool) -> None:
     assert is_test_path(path) is test
 
 

@@ -60,7 +60,7 @@ _TEST_DIRECTORY = re.compile(
 # `let` keeps its type through error-side methods, a closure parameter of an `Option`/`Result`
 # method has its receiver's; 31: a turbofish's type; 32: not `size_of::<T>`'s; 34: a
 # variant in a `matches!` is a pattern, not built).
-INDEX_VERSION = "35"
+INDEX_VERSION = "36"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 

@@ -59,7 +59,7 @@ from pipeline.languages.rust.testcode import (
 # 41: `Err(e).context(..)` wraps an error, no call failed; 42: the closure that gets an
 # environment read's value (`env::var("X").map_or(8, |v| ..)`) is a condition; 43: also
 # through `.ok()` (`was Some`)
-EXTRACTOR_VERSION = "44"
+EXTRACTOR_VERSION = "45"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 

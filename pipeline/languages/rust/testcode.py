@@ -73,8 +73,27 @@ def _segment(pattern: str) -> str:
 
 
 def is_test_path(path: str) -> bool:
-    """A file under a test, bench or fixture directory (`pipeline/data/test_dirs.txt`)."""
-    return _test_dirs().search(path, 0, path.rfind("/") + 1) is not None
+    """A file under a test, bench or fixture directory (`pipeline/data/test_dirs.txt`), or
+    the module such a directory would be written as one file (`_test_support_file`)."""
+    slash = path.rfind("/") + 1
+    if _test_dirs().search(path, 0, slash) is not None:
+        return True
+    return _test_support_file().fullmatch(path, slash) is not None
+
+
+@functools.cache
+def _test_support_file() -> re.Pattern[str]:
+    """A file named as a one-segment pattern of test support (`*test_utils`, `*test-support`:
+    the patterns that say `test_` or `test-`) is that directory's module in one file:
+    risingwave's `src/frontend/src/test_utils.rs` is `test_utils/mod.rs` by its other name
+    (its `LocalFrontend` began 113 caller paths). Not `test`, `tests` or `testing` alone:
+    cargo's `commands/test.rs` is the `cargo test` command."""
+    stems = [
+        _segment(pattern[0])
+        for pattern in _dir_patterns()
+        if len(pattern) == 1 and ("test_" in pattern[0] or "test-" in pattern[0])
+    ]
+    return re.compile("(?:" + "|".join(stems or ["(?!)"]) + r")\.rs")
 
 
 def declared_test_modules(source: bytes) -> tuple[str, ...]:
