@@ -369,6 +369,11 @@ def test_a_constraint_the_message_states_decides_when_no_keyword_did(
         ("sorting by last modified isn't supported: {err}", "unsupported-operation"),  # ripgrep
         ("operator {:?} is not currently supported", "unsupported-operation"),  # polars
         ("array/struct on left are not supported yet", "not-implemented"),  # risingwave
+        # "is unsupported" says it as plainly as "is not supported" (uv's pip-sync flags)
+        (
+            "pip-sync's `--config` is unsupported (uv does not use a configuration file)",
+            "unsupported-operation",
+        ),
     ],
 )
 def test_not_supported_in_any_tense_is_unsupported(message: str, expected: str) -> None:
@@ -735,17 +740,13 @@ def test_the_messages_own_phrase_outweighs_the_errors_name(
         ("failed to validate checksum of {}", "data-corruption"),
         # a check that could not be made is still a step that failed
         ("Failed to check iceberg table exists: {}", "operation-failed"),
-        # plural and suffixed: uv's ZIP reader
-        (
-            "ZIP file uses conflicting checksums (got {local_crc32}, expected {crc32})",
-            "data-corruption",
-        ),
-        # "is unsupported" says it as plainly as "is not supported" (uv's pip-sync flags)
-        (
-            "pip-sync's `--config` is unsupported (uv does not use a configuration file)",
-            "unsupported-operation",
-        ),
     ],
 )
 def test_a_failed_verification_is_what_it_checked(message: str, expected: str) -> None:
     assert classify(message, "bail") == expected
+
+
+def test_a_checksum_in_any_form_is_an_integrity_check() -> None:
+    """Plural and suffixed: uv's ZIP reader ("conflicting checksums", `crc32`)."""
+    message = "ZIP file uses conflicting checksums (got {local_crc32}, expected {crc32})"
+    assert classify(message, "bail") == "data-corruption"

@@ -253,7 +253,8 @@ _FAILURE_OPENERS = ("could not ", "couldn t ", "failed to ", "unable to ", "cann
 
 def _names_failure(found: Classification, verb: str) -> bool:
     """Whether a keyword that chose the class says how the step failed: the failure's own
-    words ("failed to find") or the step's verb ("failed to open ..": opening failed)."""
+    words ("failed to find") or the step's verb ("failed to open ..": opening failed); or
+    the step is a check, whose failure is what it checked (`_CHECKING_VERBS`)."""
     verb = verb.lower()
     if verb in _CHECKING_VERBS:  # "failed to verify the checksum": the check found the fault
         return True
