@@ -340,6 +340,41 @@ mod tests {
     assert index_file("tests/it.rs", source) == FileIndex(clean=False)
 
 
+def test_an_items_doc_attributes_and_test_mark_are_read_from_the_lines_above_it() -> None:
+    from pipeline.languages.rust.index import index_file
+
+    source = b"""
+impl Server {
+    // A plain comment above the doc ends the doc, not the attributes.
+    /// Serves one request.
+    #[get("/run")]
+    ///
+    /// Then its details.
+    #[inline]
+    pub(crate) fn serve(&self) {}
+
+    #[cfg(test)]
+    /// Only tests build this one.
+    fn probe(&self) {}
+
+    /** A block doc. */
+    #[tokio::main]
+    fn main() {}
+}
+
+#[cfg(test)]
+impl Server {
+    fn also_hidden(&self) {}
+}
+"""
+    index = index_file("src/server.rs", source)
+    assert [(d.name, d.doc, d.attrs, d.public, d.owner) for d in index.definitions] == [
+        ("serve", "Serves one request.\n\nThen its details.", ('get("/run")',), False, "Server"),
+        ("main", "A block doc.", ("tokio::main",), False, "Server"),
+    ]
+    assert [route.path for route in index.routes] == ["/run"]
+
+
 def test_an_index_comes_back_from_the_cache_exactly_tuples_and_all() -> None:
     source = b"""
 pub fn handle(stmt: Statement, (a, b): (u8, u8)) -> Result<()> {

@@ -28,16 +28,15 @@ from pipeline.core.index import (
     Subcommand,
     Use,
 )
-from pipeline.languages.rust.facts import doc_comment
 from pipeline.languages.rust.index_items import (
     ARG_CHARS,
-    attributes,
     base_name,
     file_is_test,
     flatten_use,
     fn_signature,
     in_test,
     item_context,
+    leading,
     short,
     text_of,
     token_arity,
@@ -382,14 +381,17 @@ class _Builder:
         self.subcommands: list[Subcommand] = []
         self.builds: list[tuple[int, Build]] = []  # (start byte, build)
         self.quoting = b"quote" in source  # may hold a `quote!` (`_quoted`)
+        self.marked: dict[int, bool] = {}  # an item's node id: whether it is test code
 
     def definition(self, kind: DefKind, node: Node) -> None:
-        owner, trait, module, test = item_context(node, kind)
+        attrs, own_test, doc = leading(node, every=kind == "fn")
+        owner, trait, module, test = item_context(node, kind, own_test, self.marked)
         if test:
             return
         name = text_of(node.child_by_field_name("name"))
-        attrs = attributes(node, every=kind == "fn")
-        visibility = next((c for c in node.children if c.type == "visibility_modifier"), None)
+        # `pub` comes first when written: attributes and comments are the item's siblings
+        first = node.child(0)
+        visibility = first if first is not None and first.type == "visibility_modifier" else None
         signature, value, has_self = "", None, False
         params: tuple[tuple[str, str], ...] = ()
         codes: tuple[str, ...] = ()
@@ -427,7 +429,7 @@ class _Builder:
                 owner=owner,
                 trait=trait,
                 signature=signature,
-                doc=doc_comment(node),
+                doc=doc,
                 public=visibility is not None and text_of(visibility) == "pub",
                 params=params,
                 has_self=has_self,
@@ -444,11 +446,12 @@ class _Builder:
 
     def snippet(self, node: Node, limit: int = ARG_CHARS) -> str:
         """A node's text cut at `limit` characters, reading no more of the source than that."""
-        end = min(node.end_byte, node.start_byte + 3 * limit)
-        text = self.source[node.start_byte : end].decode("utf-8", errors="replace")
-        if end == node.end_byte and len(text) <= limit and "\n" not in text:
+        start, stop = node.start_byte, node.end_byte
+        end = stop if stop - start <= 3 * limit else start + 3 * limit
+        text = self.source[start:end].decode("utf-8", errors="replace")
+        if end == stop and len(text) <= limit and "\n" not in text:
             return text
-        return short(text if end == node.end_byte else text + " …", limit)
+        return short(text if end == stop else text + " …", limit)
 
     def caller(self, start: int, end: int) -> int:
         """The innermost fn that holds the byte range, or -1."""
@@ -493,14 +496,17 @@ class _Builder:
             kind, name = "method", text_of(named)
             # `self\n    .field` as `self.field`: the receiver is matched as written
             value = function.child_by_field_name("value")
-            qualifier = _RECEIVER_SPACE.sub("", self.snippet(value, 80)) if value else ""
+            qualifier = self.snippet(value, 80) if value else ""
+            if " " in qualifier or "\n" in qualifier or "\t" in qualifier or "\r" in qualifier:
+                qualifier = _RECEIVER_SPACE.sub("", qualifier)
         else:
             return
         arguments = node.child_by_field_name("arguments")
-        args = tuple(
-            self.snippet(a) for a in (arguments.named_children if arguments else ()) if a.type
+        given = [
+            a for a in (arguments.named_children if arguments else ()) if a.type
             not in ("line_comment", "block_comment")
-        )  # fmt: skip
+        ]  # fmt: skip
+        args = tuple([self.snippet(a) for a in given])
         line = (named or node).start_point[0] + 1
         if name in ("subcommand", "new", "with_name") and args:
             found = _SUBCOMMAND.match(args[0])
@@ -514,8 +520,9 @@ class _Builder:
             self.calls.append((at, Call(name, kind, qualifier, line, len(args), caller, args)))
             if kind == "path":  # `E::V(..)`: a tuple variant built
                 self._built(at, qualifier, name, line, caller)
-            for argument in arguments.named_children if arguments is not None else ():
-                self.passed(argument, caller)
+            for argument in given:
+                if argument.type == "scoped_identifier":
+                    self.passed(argument, caller)
 
     def passed(self, argument: Node, caller: int) -> None:
         """A fn passed by path as an argument (`.map(Self::from_proto)`,

@@ -32,12 +32,16 @@ def base_name(type_text: str) -> str:
     return text.rsplit("::", 1)[-1].strip()
 
 
-def item_context(node: Node, kind: str) -> tuple[str | None, str | None, str, bool]:
-    """(owner, trait, inline module path, is test code) of a definition."""
+def item_context(
+    node: Node, kind: str, test: bool | None = None, marked: dict[int, bool] | None = None
+) -> tuple[str | None, str | None, str, bool]:
+    """(owner, trait, inline module path, is test code) of a definition; `test` when its own
+    attributes were read already (`leading`), `marked` remembers its ancestors' (an impl's
+    for each of its methods)."""
     owner: str | None = None
     trait: str | None = None
     modules: list[str] = []
-    test = _has_test_attribute(node)
+    test = _has_test_attribute(node) if test is None else test
     nested = False  # a fn inside a fn body: a free fn of that body, whatever impl is around
     parent = node.parent
     while parent is not None and not test:
@@ -65,7 +69,10 @@ def item_context(node: Node, kind: str) -> tuple[str | None, str | None, str, bo
         elif kind_of == "mod_item":
             modules.append(text_of(parent.child_by_field_name("name")))
         if kind_of in ("mod_item", "impl_item", "trait_item", "function_item"):
-            test = _has_test_attribute(parent)
+            if marked is None:
+                test = _has_test_attribute(parent)
+            elif (test := marked.get(parent.id)) is None:
+                test = marked[parent.id] = _has_test_attribute(parent)
         parent = parent.parent
     return owner, trait, "::".join(reversed(modules)), test
 
@@ -116,6 +123,41 @@ _SILENT_ATTRIBUTE = re.compile(
 
 def _has_test_attribute(node: Node) -> bool:
     return any(is_test_attribute(attr) for attr in attributes(node))
+
+
+def leading(node: Node, every: bool = False) -> tuple[tuple[str, ...], bool, str | None]:
+    """What the lines above an item say, read in one walk over its siblings (each step back
+    costs the C library a walk from the parent's first child): its `attributes(node, every)`,
+    whether one marks test code, and its doc comment (`facts.doc_comment`)."""
+    attrs: list[str] = []
+    test = False
+    doc: list[str] = []
+    doc_open = True  # until a comment that is no doc comment ends it
+    sibling = node.prev_named_sibling
+    while sibling is not None:
+        kind = sibling.type
+        if kind == "attribute_item":
+            inner = next((c for c in sibling.named_children if c.type == "attribute"), None)
+            text = text_of(inner)
+            if _KEPT_ATTRIBUTE.match(text) or is_test_attribute(text):
+                attrs.append(text)
+                test = test or is_test_attribute(text)
+            elif every and not _SILENT_ATTRIBUTE.match(text):
+                attrs.append(" ".join(text[: 3 * ATTRIBUTE_CHARS].split())[:ATTRIBUTE_CHARS])
+        elif kind == "line_comment" or kind == "block_comment":
+            if doc_open:
+                text = text_of(sibling)
+                if kind == "line_comment" and text.startswith("///") and text[3:4] != "/":
+                    doc.append(text[3:].strip())
+                elif kind == "block_comment" and text.startswith("/**"):
+                    doc.append(text[3:-2].strip(" *\n"))
+                else:
+                    doc_open = False
+        else:
+            break
+        sibling = sibling.prev_named_sibling
+    joined = "\n".join(reversed(doc)).strip() if doc else ""
+    return tuple(reversed(attrs)), test, joined or None
 
 
 def file_is_test(root: Node) -> bool:

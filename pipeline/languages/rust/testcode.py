@@ -21,6 +21,7 @@ from tree_sitter import Node
 _ATTRIBUTED_MOD = re.compile(
     rb"((?:#\[[^\]\n]*\]\s*)+)(?:pub(?:\s*\([^)\n]*\))?\s+)?mod\s+(?:r#)?(\w+)\s*;"
 )
+_MOD_DECLARATION = re.compile(rb"mod\s+(?:r#)?\w+\s*;")
 _CFG_ATTRIBUTE = re.compile(rb"#\[\s*cfg\s*\(([^\]\n]*)\)\s*\]")
 _PATH_ATTRIBUTE = re.compile(rb'#\[\s*path\s*=\s*"([^"\n]+)"\s*\]')
 # `#[test]`, `#[tokio::test]`, `#[rstest]`, `#[cfg(test)]`, `#[cfg(all(test, feature = ".."))]`
@@ -98,6 +99,10 @@ def _test_support_file() -> re.Pattern[str]:
 
 def declared_test_modules(source: bytes) -> tuple[str, ...]:
     """The modules a file declares as `#[cfg(test)] mod x;` (their files are test code)."""
+    # Most files declare no `mod x;`: a search for its literal `mod` is ~10x faster than
+    # `_ATTRIBUTED_MOD`'s, which tries every position (0.35 ms a risingwave file)
+    if _MOD_DECLARATION.search(source) is None:
+        return ()
     found = []
     for match in _ATTRIBUTED_MOD.finditer(source):
         attributes = match.group(1)
