@@ -890,6 +890,93 @@ fn first(lines: Option<Lines>) -> anyhow::Result<()> {
     assert "(`lines`): pass values the check accepts" in advice["no lines given"]
 
 
+def test_checks_on_the_way_to_a_call_that_failed_are_no_checks_to_satisfy() -> None:
+    """cargo's `tar` read "The check depends on what is passed to `tar` (`ar_files`): pass
+    values the check accepts" for "failed to open for archiving": the loop and the arm only
+    chose the file to open; opening it failed. A check of its own in the same fn, and a
+    value that was None, are still checks of what was passed."""
+    source = """\
+fn tar(ar_files: Vec<ArchiveFile>, limit: Option<u64>) -> anyhow::Result<()> {
+    if ar_files.is_empty() {
+        anyhow::bail!("nothing to archive");
+    }
+    for ar_file in ar_files {
+        match ar_file.contents {
+            FileContents::OnDisk(disk_path) => {
+                let file = File::open(&disk_path)
+                    .with_context(|| {
+                        format!("failed to open for archiving: `{}`", disk_path.display())
+                    })?;
+            }
+            FileContents::Generated(_) => {}
+        }
+    }
+    let limit = limit.context("no size limit given")?;
+    Ok(())
+}
+"""
+    advice = {m: " ".join(e.solutions) for m, e in explained_all(source, "src/m.rs").items()}
+    opened = advice["failed to open for archiving: `{}`"]
+    assert "pass values the check accepts" not in opened
+    assert "(`ar_files`): pass values the check accepts" in advice["nothing to archive"]
+    # the parameter itself was None: nothing was "given" to it
+    assert (
+        "`limit` was None or an error as the caller of `tar` passed it: pass one that "
+        in (advice["no size limit given"])
+    )
+
+
+def test_a_security_check_that_only_led_to_a_failed_read_is_not_called_deliberate() -> None:
+    """risingwave's "Failed to read CA certificate" (`fs::read(cert)` failed under `let
+    Some(cert) = &self.ca_cert`) read "This is a deliberate check (access, a limit or
+    validation) ... do not switch it off": reading the file failed. A refusal under the same
+    kind of check still reads so, and neither shows the way around it."""
+    source = """\
+fn client_config(&self) -> anyhow::Result<Config> {
+    if let Some(ca_cert) = &self.ca_cert {
+        let pem = fs::read(ca_cert).context("Failed to read CA certificate")?;
+        if !self.tls_verify_peer {
+            anyhow::bail!("peer verification must stay on with a CA certificate");
+        }
+    }
+    Ok(Config::default())
+}
+"""
+    advice = {m: " ".join(e.solutions) for m, e in explained_all(source, "src/m.rs").items()}
+    read = advice["Failed to read CA certificate"]
+    refused = advice["peer verification must stay on with a CA certificate"]
+    assert "deliberate check" not in read and "goes on only when" not in read
+    assert "deliberate check" in refused and "goes on only when" not in refused
+
+
+def test_a_path_or_a_name_after_a_colon_is_a_value_shown_not_the_error_underneath() -> None:
+    """cargo's "failed to open for archiving: `{}`" (`disk_path.display()`) and "failed to
+    parse lock file at: {}" (`f.path().display()`) read "The message prints the error
+    underneath (`{}`)": they print the file. An error's name still says it is the error."""
+    from pipeline.analyze.static_code import cause_slot
+
+    source = """\
+fn load(f: &File, code: u16, command: &str) -> anyhow::Result<()> {
+    let parsed = parse(f).with_context(|| format!("failed to parse lock file at: {}", f.path().display()))?;
+    send(command).with_context(|| format!("error sending command: {command}"))?;
+    if code != 200 { anyhow::bail!("Failed to stop web server, got status code: {}", code); }
+    fetch(f).map_err(|why| anyhow::anyhow!("failed to fetch: {}", why))?;
+    fetch(f).map_err(|e| anyhow::anyhow!("failed to fetch {}: {}", f.name, e))?;
+    fetch(f).map_err(|error_path| anyhow::anyhow!("failed to read: {}", error_path))?;
+    Ok(())
+}
+"""
+    slots = {s.message: cause_slot(s) for s in find_sites("src/m.rs", source.encode()).sites}
+    assert slots == {
+        "failed to parse lock file at: {}": None,
+        "error sending command: {command}": None,
+        "Failed to stop web server, got status code: {}": None,
+        "failed to fetch: {}": "`{}`",
+        "failed to fetch {}: {}": "`{}`",
+        "failed to read: {}": "`{}`",
+    }
+
+
 def test_an_impl_for_a_reference_names_the_type_it_refers_to() -> None:
     """nushell's `impl GetSpan for &'a StateWorkingSet<'a>` read as `'a StateWorkingSet` in
     paths and `&EngineState::get_span` in the text."""

@@ -263,7 +263,7 @@ def solutions(
         )
     # A parameter a check reads is one to correct; one a failed call was given (`send(x)`
     # was Err) may be why it failed, or not: a channel closes whatever it is sent.
-    checks = [c for c in conditions if _failed_call(c) is None]
+    checks = [c for c in _after_failed_call(conditions) if _failed_call(c) is None]
     inputs = inputs_read(facts.call, _without_reads(checks))
     if inputs:
         out.append(
@@ -276,11 +276,15 @@ def solutions(
         setting = None  # named above, as a variable
     if setting is not None and not guard:  # never "review `conf.auth_enabled`"
         out.append(f"The check reads configuration (`{setting}`): review that setting.")
-    if guard:
-        out.append(
-            "This is a deliberate check (access, a limit or validation): meet it with valid "
-            "input, credentials or permissions, or ask the operator; do not switch it off."
-        )
+    if guard:  # never the way around it (`check`), even when it only led to a failed call
+        # a check that only chose the way to a call that failed refused nothing: "Failed to
+        # read CA certificate" is no deliberate check for `let Some(cert) = &self.ca_cert`
+        if is_guard(context, _after_failed_call(conditions)):
+            out.append(
+                "This is a deliberate check (access, a limit or validation): meet it with "
+                "valid input, credentials or permissions, or ask the operator; do not switch "
+                "it off."
+            )
     elif check is not None:
         out.append(f"The code goes on only when `{check_test(check)}`.")
     if site.kind in TEXT_KINDS:
@@ -323,7 +327,13 @@ def _given_to_failed_calls(
             continue
         named = f"`{step}`" if len(step) <= 60 else "The call that failed"
         values = ", ".join(given)
-        if outcome == "None":  # an `Option`: nothing there for what it was given
+        if given == [f"`{step}`"]:  # the parameter itself held nothing: no call was made
+            held = {"None": "None", "Err": "an error"}.get(outcome, "None or an error")
+            out.append(
+                f"{named} was {held} as the caller of {where(site)} passed it: pass one "
+                "that holds a value."
+            )
+        elif outcome == "None":  # an `Option`: nothing there for what it was given
             out.append(
                 f"{named} gave nothing for {values}, which the caller of {where(site)} "
                 "passes: pass one it gives a value for."
@@ -342,6 +352,20 @@ def _given_to_failed_calls(
 # failure takes (its scrutinee a call: `match lines: None =>` checks a value).
 _FAILED_ARM = re.compile(r"^match (?P<step>.+\)(?:\.await)?\??): (?P<outcome>Err|None)\b.*=>$")
 _FAILED_LET = re.compile(r"^let (?P<outcome>Err|None)\b.*? = (?P<step>.+\)(?:\.await)?\??)$")
+
+
+def _after_failed_call(conditions: Sequence[Condition]) -> Sequence[Condition]:
+    """The conditions after the last call that failed (`f(x)` was Err: `_failed_call`), all
+    of them when none did. Those before it chose the way to that call; they refused nothing
+    (cargo's `for .. in ar_files { match contents { OnDisk(path) => File::open(&path)
+    .with_context(..)? } }` read "The check depends on what is passed to `tar` (`ar_files`):
+    pass values the check accepts"). A value that was None (`param` was None) is no call."""
+    last = -1
+    for at, condition in enumerate(conditions):
+        failed = _failed_call(condition)
+        if failed is not None and "(" in failed[0]:
+            last = at
+    return conditions[last + 1 :]
 
 
 def _failed_call(condition: Condition) -> tuple[str, str] | None:

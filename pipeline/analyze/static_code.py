@@ -98,8 +98,31 @@ def _cause_at(slots: Sequence[str], message: str, args: Sequence[str]) -> int | 
             if not _SHOWN_VALUE.search(before):  # "got {:?}": a value shown, whatever its name
                 return at
     if slots and _FAILURE.search(message) and _LAST_AFTER_COLON.search(message):
-        return len(slots) - 1
+        last = len(slots) - 1
+        value = (_arguments(slots, args) if args else [None] * len(slots))[last]
+        if _shows_a_value(value if value is not None else slots[last].split(":", 1)[0]):
+            return None
+        return last
     return None
+
+
+# What a placeholder's argument holds when its name says so: a path displayed, a name, an
+# id, a code (cargo's "failed to parse lock file at: {}" prints `f.path().display()`,
+# zellij's "got status code: {}" `status_code`), not the error underneath.
+_VALUE_ARGUMENT = re.compile(
+    r"(?:.*\.display\(\)|(?:.*[._])?(?:path|file|filename|dir|directory|name|url|uri|id|key|"
+    r"code|command|cmd)s?)",
+    re.IGNORECASE,
+)
+
+
+def _shows_a_value(argument: str) -> bool:
+    """Whether a format argument (or a captured name) is a value the message shows
+    (`_VALUE_ARGUMENT`), not an error (`err_path`, `cause_name`: an error's still)."""
+    text = argument.strip().lstrip("&*")
+    return not re.search(r"err|cause|reason", text, re.IGNORECASE) and bool(
+        _VALUE_ARGUMENT.fullmatch(text)
+    )
 
 
 def cause_slot(site: Site) -> str | None:
