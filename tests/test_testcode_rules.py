@@ -49,6 +49,9 @@ def test_a_file_name_never_makes_product_code_test_code(path: str) -> None:
         # the module a test-support directory would hold, written as one file
         ("src/frontend/src/test_utils.rs", True),
         ("crates/x/src/cargo_test_support.rs", True),
+        ("crates/nu-plugin-protocol/src/test_util.rs", True),  # singular too
+        ("crates/x/src/test_util/mock.rs", True),
+        ("src/test_utility.rs", False),
         ("src/test_utils_of_mine.rs", False),
         ("src/testing.rs", False),
         ("tokio-test/src/io.rs", False),  # a published crate for users' own tests

@@ -58,8 +58,8 @@ _TEST_DIRECTORY = re.compile(
 # impl for `&'a T` is `T`'s; 29: a `build.rs` under the root's `src/` is a module; 30: a
 # `let` keeps its type through error-side methods, a closure parameter of an `Option`/`Result`
 # method has its receiver's; 31: a turbofish's type; 32: not `size_of::<T>`'s; 34: a
-# variant in a `matches!` is a pattern, not built).
-INDEX_VERSION = "36"
+# variant in a `matches!` is a pattern, not built; 37: `test_util` is test support).
+INDEX_VERSION = "37"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 

@@ -58,8 +58,8 @@ from pipeline.languages.rust.testcode import (
 # is reached when `x` is None; 40: a help with no word of its own (`help("{3}")`) is none;
 # 41: `Err(e).context(..)` wraps an error, no call failed; 42: the closure that gets an
 # environment read's value (`env::var("X").map_or(8, |v| ..)`) is a condition; 43: also
-# through `.ok()` (`was Some`)
-EXTRACTOR_VERSION = "45"
+# through `.ok()` (`was Some`); 46: `test_util` (singular) is test support
+EXTRACTOR_VERSION = "46"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
