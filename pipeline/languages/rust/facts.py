@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from tree_sitter import Node
 
 from pipeline.core.sitetypes import Condition, ConditionKind, Facts
+from pipeline.languages.rust.index_items import leading
 
 MAX_CONDITION_CHARS = 160
 MAX_GUARDS = 3  # earlier `ensure!`/early-return guards of the same fn worth naming
@@ -228,26 +229,9 @@ def span_text(container: Node, first: Node, last: Node) -> str:
 
 
 def doc_comment(item: Node) -> str | None:
-    """The `///` or `/** */` doc comment above an item, attributes in between skipped."""
-    lines: list[str] = []
-    sibling = item.prev_named_sibling
-    while sibling is not None and sibling.type in (
-        "line_comment",
-        "block_comment",
-        "attribute_item",
-    ):
-        text = _node_text(sibling)
-        if sibling.type == "line_comment":
-            if not text.startswith("///") or text.startswith("////"):
-                break
-            lines.append(text[3:].strip())
-        elif sibling.type == "block_comment":
-            if not text.startswith("/**"):
-                break
-            lines.append(text[3:-2].strip(" *\n"))
-        sibling = sibling.prev_named_sibling
-    doc = "\n".join(reversed(lines)).strip()
-    return doc or None
+    """The `///` or `/** */` doc comment above an item, attributes in between skipped (read
+    by `index_items.leading`, with the item's attributes)."""
+    return leading(item)[2]
 
 
 def attributed_item(attribute: Node) -> Node | None:
