@@ -165,6 +165,9 @@ def test_the_condition_itself_is_not_a_step() -> None:
         ('url.strip_prefix("sparse+")', 'url.strip_prefix("sparse+") was None (expect)'),
         ("text.parse::<u16>()", "text.parse::<u16>() was Err (expect)"),
         ("load(x).await", "load(x).await was None/Err (expect)"),  # the type is not shown
+        ("map.remove(&x)", "map.remove(&x) was None (expect)"),
+        # std's `remove` takes one argument: tauri's `pm.remove(&packages, dir)` is its own
+        ("pm.remove(&x, url)", "pm.remove(&x, url) was None/Err (expect)"),
     ],
 )
 def test_an_expect_step_says_what_its_receiver_held(receiver: str, step: str) -> None:

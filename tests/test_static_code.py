@@ -949,6 +949,31 @@ fn client_config(&self) -> anyhow::Result<Config> {
     assert "deliberate check" in refused and "goes on only when" not in refused
 
 
+def test_configuration_a_failed_call_was_given_is_not_a_setting_a_check_reads() -> None:
+    """tauri's `freedesktop::copy_icon_files(settings, &data_dir).with_context(..)` read
+    "The check reads configuration (`settings`): review that setting": nothing checked it,
+    the copy failed. A check of a setting, and one setting a failed call was given, still
+    read so."""
+    source = """\
+fn generate_data(settings: &Settings, data_dir: &Path) -> anyhow::Result<()> {
+    freedesktop::copy_icon_files(settings, data_dir).context("Failed to create icon files")?;
+    let format = parse_format(&settings.format).context("tree format not valid")?;
+    if settings.offline_mode {
+        anyhow::bail!("cannot bundle offline");
+    }
+    Ok(())
+}
+"""
+    advice = {m: " ".join(e.solutions) for m, e in explained_all(source, "src/m.rs").items()}
+    assert "The check reads configuration" not in advice["Failed to create icon files"]
+    # one setting given to a call that refused it is still the one to review
+    assert "The check reads configuration (`settings.format`)" in advice["tree format not valid"]
+    assert (
+        "The check reads configuration (`settings.offline_mode`)"
+        in (advice["cannot bundle offline"])
+    )
+
+
 def test_a_path_or_a_name_after_a_colon_is_a_value_shown_not_the_error_underneath() -> None:
     """cargo's "failed to open for archiving: `{}`" (`disk_path.display()`) and "failed to
     parse lock file at: {}" (`f.path().display()`) read "The message prints the error

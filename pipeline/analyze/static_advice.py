@@ -271,7 +271,7 @@ def solutions(
             "pass values the check accepts."
         )
     out.extend(_given_to_failed_calls(site, conditions, inputs))
-    setting = next((found for c in conditions if (found := _setting(c.text)) is not None), None)
+    setting = next((found for c in conditions if (found := _setting_of(c)) is not None), None)
     if variables and setting is not None and _ENV_VAR.fullmatch(setting):
         setting = None  # named above, as a variable
     if setting is not None and not guard:  # never "review `conf.auth_enabled`"
@@ -352,6 +352,21 @@ def _given_to_failed_calls(
 # failure takes (its scrutinee a call: `match lines: None =>` checks a value).
 _FAILED_ARM = re.compile(r"^match (?P<step>.+\)(?:\.await)?\??): (?P<outcome>Err|None)\b.*=>$")
 _FAILED_LET = re.compile(r"^let (?P<outcome>Err|None)\b.*? = (?P<step>.+\)(?:\.await)?\??)$")
+
+
+def _setting_of(condition: Condition) -> str | None:
+    """The configuration a condition reads (`_setting`). Of a call that failed, a setting it
+    was given (`parse(&opts.format)`: that value may be what it refused) or one it is called
+    on (`config.version.clone()`), not a whole configuration it was given (tauri's
+    `copy_icon_files(settings, &dir)` was Err read "The check reads configuration
+    (`settings`)": the copy failed)."""
+    found = _setting(condition.text)
+    failed = _failed_call(condition)
+    if found is None or failed is None or "(" not in failed[0]:
+        return found
+    if _CONFIG_WORDS.fullmatch(found.rsplit(".", 1)[-1]):  # the whole of it
+        return _setting(failed[0].partition("(")[0] + "(")
+    return found
 
 
 def _after_failed_call(conditions: Sequence[Condition]) -> Sequence[Condition]:

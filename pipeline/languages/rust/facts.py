@@ -276,7 +276,8 @@ def _receiver(node: Node) -> str | None:
 _FAILING_METHODS = frozenset(
     {"expect", "unwrap", "context", "with_context", "wrap_err", "wrap_err_with"}
 )
-# The receiver's own last call says which of the two it is, for std's common methods.
+# The receiver's own last call says which of the two it is, for std's common methods (each
+# takes one argument at most: a call with more is a method of the repository's own).
 # fmt: off
 _OPTION_METHODS = frozenset((
     "get", "get_mut", "first", "last", "next", "next_back", "nth", "find", "find_map",
@@ -341,6 +342,10 @@ def _empty_value(value: Node) -> str:
     if function is None or function.type != "field_expression":
         return "None/Err"
     name = _field_text(function, "field")
+    arguments = value.child_by_field_name("arguments")
+    given = [a for a in arguments.named_children if "comment" not in a.type] if arguments else []
+    if len(given) > 1:  # std's take one at most: `pm.remove(&packages, dir)` is a Result
+        return "None/Err"
     return "None" if name in _OPTION_METHODS else "Err" if name in _RESULT_METHODS else "None/Err"
 
 

@@ -58,8 +58,9 @@ from pipeline.languages.rust.testcode import (
 # is reached when `x` is None; 40: a help with no word of its own (`help("{3}")`) is none;
 # 41: `Err(e).context(..)` wraps an error, no call failed; 42: the closure that gets an
 # environment read's value (`env::var("X").map_or(8, |v| ..)`) is a condition; 43: also
-# through `.ok()` (`was Some`); 46: `test_util` (singular) is test support
-EXTRACTOR_VERSION = "46"
+# through `.ok()` (`was Some`); 46: `test_util` (singular) is test support; 47: a std
+# method's name with two arguments or more is not std's (`was None/Err`)
+EXTRACTOR_VERSION = "47"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
