@@ -599,6 +599,16 @@ def test_inputs_that_exclude_each_other_are_settings_when_the_error_says_so() ->
         ),
         ("Error saving file", "bail", [], [], "io-error"),
         ("creating destination file {}", "context", [], [], "io-error"),
+        # a call that failed ran `status()`: a step, not a state read (tauri's npm helper);
+        # a field read `.status` still is
+        (
+            "failed to run {self}",
+            "context",
+            ["self.cross_command().args(dependencies).status() was None/Err (with_context)"],
+            [],
+            "operation-failed",
+        ),
+        ("nope", "bail", ["self.status == Status::Stopped"], [], "invalid-state-transition"),
     ],
 )
 def test_classify_with_conditions_and_names(

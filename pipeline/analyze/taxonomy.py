@@ -396,11 +396,24 @@ def classify_explained(
     found = _best(
         [_words(" ".join(_PREDICATE.findall(condition))) for condition in conditions], classes
     ) or _best(
-        [_words(condition) for condition in conditions], [c.condition_class for c in classes]
+        [_words(_as_state(condition)) for condition in conditions],
+        [c.condition_class for c in classes],
     )
     if found is not None:
         return Classification(found.slug, "conditions", found.hits)
     return Classification(FALLBACK, "fallback")
+
+
+# A condition that is a call which failed (`cmd.args(..).status() was None/Err (context)`):
+# the names of the calls in it are steps that ran, not a state read (tauri's "failed to run
+# {self}" was an invalid state transition by `Command::status()`); its fields still are.
+_CALL_FAILED = re.compile(r" (?:was (?:None|Err|None/Err)|failed) \(\w+\)$")
+_CALLED_NAME = re.compile(r"\b\w+(?=\s*(?:::<[^>]*>)?\s*\()")
+
+
+def _as_state(condition: str) -> str:
+    """A condition as the state it reads: a failed call's without the names it calls."""
+    return _CALLED_NAME.sub(" ", condition) if _CALL_FAILED.search(condition) else condition
 
 
 # The innermost condition: a call of the file system's that failed (`File::create(path)
