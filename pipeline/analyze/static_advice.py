@@ -263,7 +263,8 @@ def solutions(
         )
     # A parameter a check reads is one to correct; one a failed call was given (`send(x)`
     # was Err) may be why it failed, or not: a channel closes whatever it is sent.
-    checks = [c for c in _after_failed_call(conditions) if _failed_call(c) is None]
+    after = _after_failed_call(conditions)  # what came before only led to a failed call
+    checks = [c for c in after if _failed_call(c) is None]
     inputs = inputs_read(facts.call, _without_reads(checks))
     if inputs:
         out.append(
@@ -279,7 +280,7 @@ def solutions(
     if guard:  # never the way around it (`check`), even when it only led to a failed call
         # a check that only chose the way to a call that failed refused nothing: "Failed to
         # read CA certificate" is no deliberate check for `let Some(cert) = &self.ca_cert`
-        if is_guard(context, _after_failed_call(conditions)):
+        if is_guard(context, after):
             out.append(
                 "This is a deliberate check (access, a limit or validation): meet it with "
                 "valid input, credentials or permissions, or ask the operator; do not switch "

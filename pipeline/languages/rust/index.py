@@ -31,7 +31,6 @@ from pipeline.core.index import (
 from pipeline.languages.rust.index_items import (
     ARG_CHARS,
     base_name,
-    file_is_test,
     flatten_use,
     fn_signature,
     in_test,
@@ -44,7 +43,11 @@ from pipeline.languages.rust.index_items import (
 from pipeline.languages.rust.indexunits import index_after
 from pipeline.languages.rust.regions import parse_units_checked, product_units
 from pipeline.languages.rust.sites import LANGUAGE, parser
-from pipeline.languages.rust.testcode import declared_test_modules, is_test_path
+from pipeline.languages.rust.testcode import (
+    declared_test_modules,
+    file_is_test_only,
+    is_test_path,
+)
 
 CLOSURE = "<closure>"
 # Test harness crates and helpers (`planner_test/`, `test_utils/`): their callers are not users.
@@ -149,7 +152,7 @@ def index_file(path: str, source: bytes) -> FileIndex:
     if is_test_path(path) or _TEST_DIRECTORY.search(path):
         return FileIndex(clean=False)
     tree, cut = _parse_product(source)
-    if file_is_test(tree.root_node):
+    if file_is_test_only(tree.root_node):
         return FileIndex(clean=False)
     index = replace(index_tree(tree, source), test_modules=declared_test_modules(source))
     return index if cut else replace(index, clean=False)

@@ -7,7 +7,7 @@ import re
 from tree_sitter import Node
 
 from pipeline.core.index import Use
-from pipeline.languages.rust.testcode import is_test_attribute
+from pipeline.languages.rust.testcode import has_test_attribute, is_test_attribute
 
 ARG_CHARS = 40
 _KEPT_ATTRIBUTE = re.compile(r"^(?:derive|command|clap|get|post|put|delete|patch|head)\b")
@@ -32,16 +32,18 @@ def base_name(type_text: str) -> str:
     return text.rsplit("::", 1)[-1].strip()
 
 
+_GATED = ("mod_item", "impl_item", "trait_item", "function_item")  # whose gate covers an item
+
+
 def item_context(
-    node: Node, kind: str, test: bool | None = None, marked: dict[int, bool] | None = None
+    node: Node, kind: str, test: bool, marked: dict[int, bool]
 ) -> tuple[str | None, str | None, str, bool]:
-    """(owner, trait, inline module path, is test code) of a definition; `test` when its own
-    attributes were read already (`leading`), `marked` remembers its ancestors' (an impl's
-    for each of its methods)."""
+    """(owner, trait, inline module path, is test code) of a definition whose own attributes
+    say `test` (`leading`); `marked` remembers its ancestors' by node id (an impl's for each
+    of its methods)."""
     owner: str | None = None
     trait: str | None = None
     modules: list[str] = []
-    test = _has_test_attribute(node) if test is None else test
     nested = False  # a fn inside a fn body: a free fn of that body, whatever impl is around
     parent = node.parent
     while parent is not None and not test:
@@ -68,48 +70,29 @@ def item_context(
             nested = True
         elif kind_of == "mod_item":
             modules.append(text_of(parent.child_by_field_name("name")))
-        if kind_of in ("mod_item", "impl_item", "trait_item", "function_item"):
-            if marked is None:
-                test = _has_test_attribute(parent)
-            elif (test := marked.get(parent.id)) is None:
-                test = marked[parent.id] = _has_test_attribute(parent)
+        if kind_of in _GATED:
+            test = _marked(marked, parent)
         parent = parent.parent
     return owner, trait, "::".join(reversed(modules)), test
+
+
+def _marked(marked: dict[int, bool], node: Node) -> bool:
+    """`has_test_attribute(node)`, remembered by node id in `marked`."""
+    found = marked.get(node.id)
+    if found is None:
+        found = marked[node.id] = has_test_attribute(node)
+    return found
 
 
 def in_test(node: Node) -> bool:
     current: Node | None = node
     while current is not None:
-        if current.type in ("mod_item", "impl_item", "function_item") and _has_test_attribute(
+        if current.type in ("mod_item", "impl_item", "function_item") and has_test_attribute(
             current
         ):
             return True
         current = current.parent
     return False
-
-
-def attributes(node: Node, every: bool = False) -> tuple[str, ...]:
-    """The attributes the index uses (derives, routes, tests): the rest only cost cache space.
-    `every` (a fn's): all but the compiler's and lints' (`inline`, `allow`, `cfg`..), which
-    say nothing of how a fn is reached: a repository's `entries` may name fns by theirs
-    (risingwave's `#[function("sqrt(float8) -> float8")]`), whitespace collapsed, each cut at
-    ATTRIBUTE_CHARS characters."""
-    attrs: list[str] = []
-    sibling = node.prev_named_sibling
-    while sibling is not None and sibling.type in (
-        "attribute_item",
-        "line_comment",
-        "block_comment",
-    ):
-        if sibling.type == "attribute_item":
-            inner = next((c for c in sibling.named_children if c.type == "attribute"), None)
-            text = text_of(inner)
-            if _KEPT_ATTRIBUTE.match(text) or is_test_attribute(text):
-                attrs.append(text)
-            elif every and not _SILENT_ATTRIBUTE.match(text):
-                attrs.append(" ".join(text[: 3 * ATTRIBUTE_CHARS].split())[:ATTRIBUTE_CHARS])
-        sibling = sibling.prev_named_sibling
-    return tuple(reversed(attrs))
 
 
 ATTRIBUTE_CHARS = 200
@@ -121,14 +104,14 @@ _SILENT_ATTRIBUTE = re.compile(
 )
 
 
-def _has_test_attribute(node: Node) -> bool:
-    return any(is_test_attribute(attr) for attr in attributes(node))
-
-
 def leading(node: Node, every: bool = False) -> tuple[tuple[str, ...], bool, str | None]:
     """What the lines above an item say, read in one walk over its siblings (each step back
-    costs the C library a walk from the parent's first child): its `attributes(node, every)`,
-    whether one marks test code, and its doc comment (`facts.doc_comment`)."""
+    costs the C library a walk from the parent's first child): the attributes the index uses
+    (derives, routes, tests; with `every`, a fn's: all but the compiler's and lints', which
+    say nothing of how a fn is reached, each cut at ATTRIBUTE_CHARS characters: a
+    repository's `entries` may name fns by them, risingwave's `#[function("sqrt(float8) ->
+    float8")]`), whether one marks test code (`testcode.has_test_attribute`), and its doc
+    comment (`facts.doc_comment`)."""
     attrs: list[str] = []
     test = False
     doc: list[str] = []
@@ -139,9 +122,10 @@ def leading(node: Node, every: bool = False) -> tuple[tuple[str, ...], bool, str
         if kind == "attribute_item":
             inner = next((c for c in sibling.named_children if c.type == "attribute"), None)
             text = text_of(inner)
-            if _KEPT_ATTRIBUTE.match(text) or is_test_attribute(text):
+            marks = is_test_attribute(text)
+            if marks or _KEPT_ATTRIBUTE.match(text):
                 attrs.append(text)
-                test = test or is_test_attribute(text)
+                test = test or marks
             elif every and not _SILENT_ATTRIBUTE.match(text):
                 attrs.append(" ".join(text[: 3 * ATTRIBUTE_CHARS].split())[:ATTRIBUTE_CHARS])
         elif kind == "line_comment" or kind == "block_comment":
@@ -158,18 +142,6 @@ def leading(node: Node, every: bool = False) -> tuple[tuple[str, ...], bool, str
         sibling = sibling.prev_named_sibling
     joined = "\n".join(reversed(doc)).strip() if doc else ""
     return tuple(reversed(attrs)), test, joined or None
-
-
-def file_is_test(root: Node) -> bool:
-    """`#![cfg(test)]` at the top of a file."""
-    for child in root.named_children:
-        if child.type == "inner_attribute_item":
-            inner = next((c for c in child.named_children if c.type == "attribute"), None)
-            if is_test_attribute(text_of(inner)):
-                return True
-        elif child.type not in ("line_comment", "block_comment"):
-            return False
-    return False
 
 
 def fn_signature(node: Node, source: bytes) -> tuple[str, tuple[tuple[str, str], ...], bool]:

@@ -99,8 +99,8 @@ def _test_support_file() -> re.Pattern[str]:
 
 def declared_test_modules(source: bytes) -> tuple[str, ...]:
     """The modules a file declares as `#[cfg(test)] mod x;` (their files are test code)."""
-    # Most files declare no `mod x;`: a search for its literal `mod` is ~10x faster than
-    # `_ATTRIBUTED_MOD`'s, which tries every position (0.35 ms a risingwave file)
+    # Most files declare no `mod x;`: a search for its literal `mod` first, as `re` tries
+    # `_ATTRIBUTED_MOD` at every position (risingwave's 2,697 files: 1.0-1.2 s -> 0.14-0.17 s)
     if _MOD_DECLARATION.search(source) is None:
         return ()
     found = []
@@ -222,23 +222,20 @@ def is_test_code(node: Node) -> bool:
     current: Node | None = node
     while current is not None:
         parent = current.parent
-        if (
-            parent is not None
-            and parent.type not in _NO_ATTRIBUTES
-            and _has_test_attribute(current)
-        ):
+        if parent is not None and parent.type not in _NO_ATTRIBUTES and has_test_attribute(current):
             return True
         if current.type == "match_arm" and any(  # an arm's attributes are its own children
             c.type == "attribute_item" and is_test_attribute(_inner(c)) for c in current.children
         ):
             return True
         if current.type == "source_file":
-            return _file_is_test_only(current)
+            return file_is_test_only(current)
         current = parent
     return False
 
 
-def _has_test_attribute(item: Node) -> bool:
+def has_test_attribute(item: Node) -> bool:
+    """Whether an attribute above the item marks test code (`is_test_attribute`)."""
     sibling = item.prev_named_sibling
     while sibling is not None and sibling.type in (
         "attribute_item",
@@ -251,7 +248,8 @@ def _has_test_attribute(item: Node) -> bool:
     return False
 
 
-def _file_is_test_only(root: Node) -> bool:
+def file_is_test_only(root: Node) -> bool:
+    """`#![cfg(test)]` at the top of a file."""
     for child in root.named_children:
         if child.type == "inner_attribute_item":
             if is_test_attribute(_inner(child)):
