@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import itertools
 import multiprocessing
 import os
 import threading
@@ -43,7 +44,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pipeline.core.orphans import die_with_parent
 from pipeline.core.progress import Progress
@@ -52,8 +53,8 @@ from pipeline.core.timeline import mark
 from pipeline.dataset import atomicdir
 from pipeline.dataset.previous import line_field
 from pipeline.dataset.store import reach_file
-from pipeline.languages import RepositoryModules
-from pipeline.scan.callerpaths import SiteSpec, reaches_of
+from pipeline.languages import INDEX_VERSION, RepositoryModules
+from pipeline.scan.callerpaths import SiteSpec, Walks, reaches_of
 from pipeline.scan.callgraph import CallGraph
 from pipeline.scan.collect import index_files
 from pipeline.scan.entrypatterns import EntryPattern
@@ -65,6 +66,7 @@ from pipeline.scan.forked import (
     portable,
     start_forked,
 )
+from pipeline.scan.reachmemo import KeptPaths
 from pipeline.scan.reachstage import (
     index_enabled,
     index_graph,
@@ -74,6 +76,7 @@ from pipeline.scan.reachstage import (
 from pipeline.source.repository import TreeEntry
 
 _POLL_SECONDS = 0.1
+_W = TypeVar("_W")
 # How long `close` waits for the child to keep its link once it has sent the document.
 MEMO_WAIT = 30.0
 
@@ -344,15 +347,28 @@ def _answered(
             keep = _keeping(cache_dir, repo, graph, jobs)
         specs, carried, sha, into = early if early is not None else conn.recv()
         mark("index: sites received")
-        found = _reaches_in_parts(graph, specs, jobs)
+        walked: Walks = {}
+        found = _reaches_in_parts(graph, specs, jobs, walked)
         mark("index: reaches found")
         # Meanwhile the run explains with `found` and stages the records (with `--jobs 1`,
         # one thing at a time: the document first).
         if jobs != 1 and not _answer(conn, ("ok", found)):
             return graph, keep
-        rows = _rows_in_parts(graph, carried, jobs, found)
+        # The last run's walks are looked at only now: the scanned sites sit in changed
+        # files (their fns' walks are made again anyway), the carried records' rows are
+        # what the walks taken over save, and the run is not kept waiting for them.
+        kept: KeptPaths | None = None
+        if repo is not None:
+            blobs = {e.path: e.blob_sha for e in entries}
+            kept = KeptPaths.open(cache_dir, repo, graph, blobs, INDEX_VERSION)
+            for walk, paths in kept.taken.items():
+                walked.setdefault(walk, paths)
+            mark(f"index: {len(kept.taken)} walks taken over")
+        rows = _rows_in_parts(graph, carried, jobs, found, walked)
         body = reach_file(reach_head(sha), rows)
         mark("index: reach.json made")
+        if kept is not None:
+            keep = _also(keep, _saving(kept, walked, jobs))
         document: bytes | None = body
         if into is not None:  # 21 MB for risingwave: written here, not sent to be written
             atomicdir.rewrite(into, body)
@@ -373,6 +389,23 @@ def _keeping(cache_dir: Path, repo: str, graph: CallGraph, jobs: int | None) -> 
         return lambda: save_link_memo(cache_dir, repo, graph)
     saver = start_forked(lambda: save_link_memo(cache_dir, repo, graph))
     return lambda: saver.join()
+
+
+def _saving(kept: KeptPaths, walked: Walks, jobs: int | None) -> Callable[[], None]:
+    """Start keeping the paths walked for the next run in a fork, beside the run's last
+    steps; returns the wait for it (`--jobs 1`: kept when waited for)."""
+    if jobs == 1:
+        return lambda: kept.save(walked)
+    saver = start_forked(lambda: kept.save(walked))
+    return lambda: saver.join()
+
+
+def _also(first: Callable[[], None], then: Callable[[], None]) -> Callable[[], None]:
+    def both() -> None:
+        first()
+        then()
+
+    return both
 
 
 def _answer(conn: Connection, answer: tuple[Any, ...]) -> bool:
@@ -399,15 +432,33 @@ def _shares(graph: CallGraph, specs: Sequence[SiteSpec], parts: int) -> list[lis
 
 
 def _reaches_in_parts(
-    graph: CallGraph, specs: Sequence[SiteSpec], jobs: int | None, minimum: int = PARALLEL_MIN
+    graph: CallGraph,
+    specs: Sequence[SiteSpec],
+    jobs: int | None,
+    walked: Walks | None = None,
+    minimum: int = PARALLEL_MIN,
 ) -> dict[str, Reach]:
     """The reach of each site by record id (the graph is built: each part is a fork that
-    shares it)."""
+    shares it). `walked`: the walks known so far (taken over from the last run), to which
+    the walks made here are added."""
+    walked = {} if walked is None else walked
     found: dict[str, Reach] = {}
     parts = parts_wanted(jobs, len(specs), minimum)
-    for more in map_forked(lambda share: reaches_of(share, graph), _shares(graph, specs, parts)):
+    for more, new in map_forked(
+        lambda share: _walked(walked, lambda memo: reaches_of(share, graph, memo)),
+        _shares(graph, specs, parts),
+    ):
         found.update(more)
+        walked.update(new)
     return found
+
+
+def _walked(walked: Walks, work: Callable[[Walks], _W]) -> tuple[_W, Walks]:
+    """`work(walked)`, and the walks it added to `walked` (in a fork, to its own copy:
+    they go back with its result)."""
+    before = len(walked)
+    out = work(walked)
+    return out, dict(itertools.islice(walked.items(), before, None))
 
 
 def _rows_in_parts(
@@ -415,12 +466,14 @@ def _rows_in_parts(
     specs: Sequence[SiteSpec],
     jobs: int | None,
     found: Mapping[str, Reach] | None = None,
+    walked: Walks | None = None,
     minimum: int = PARALLEL_MIN,
 ) -> dict[str, str]:
     """The `reach.json` row of each site of `specs` that has a reach, and of each reach of
     `found`, by record id. A part finds its sites' reaches and encodes them with its share of
     `found` (the reaches of one fn's sites share their paths: they go together, encoded once)."""
     found = found or {}
+    walked = {} if walked is None else walked
     # Encoding alone (a cold run: no carried record to find) is no work for a fork: 6,200
     # of risingwave's reaches encode in 0.16 s of CPU; in one part the rows and the file
     # took 0.13 s of a cold run's wall time (one timeline), in two 0.22-0.30 s (two).
@@ -433,17 +486,28 @@ def _rows_in_parts(
     groups = balanced(list(by_paths.values()), len, parts, [3 * len(s) for s in shares])
     made = [[rid for group in share for rid in group] for share in groups]
     rows: dict[str, str] = {}
-    for more in map_forked(
-        lambda part: _rows_of(graph, shares[part], {rid: found[rid] for rid in made[part]}),
+    for more, new in map_forked(
+        lambda part: _walked(
+            walked,
+            lambda memo: _rows_of(
+                graph, shares[part], {rid: found[rid] for rid in made[part]}, memo
+            ),
+        ),
         list(range(parts)),
     ):
         rows.update(more)
+        walked.update(new)
     return rows
 
 
-def _rows_of(graph: CallGraph, specs: list[SiteSpec], found: Mapping[str, Reach]) -> dict[str, str]:
+def _rows_of(
+    graph: CallGraph,
+    specs: list[SiteSpec],
+    found: Mapping[str, Reach],
+    walked: Walks | None = None,
+) -> dict[str, str]:
     shared: dict[int, Any] = {}  # a fn's paths converted once for all its sites
-    reaches = {**found, **reaches_of(specs, graph)}
+    reaches = {**found, **reaches_of(specs, graph, walked)}
     return {rid: reach_json_text(reach, shared) for rid, reach in reaches.items()}
 
 

@@ -38,6 +38,13 @@ _HTTP = {
 }  # fmt: skip
 
 
+# The walks made so far: (whether the targets are a variant's builders, the walk's targets:
+# a site's fn, or the fns that build the variant, sorted) -> the paths it found and how many
+# distinct callers the fn has (or how many fns build the variant).
+WalkKey = tuple[bool, tuple[int, ...]]
+Walks = dict[WalkKey, tuple[tuple[CallerPath, ...], int]]
+
+
 class SiteSpec(NamedTuple):
     """What a site's reach depends on: where it is, its error type, its conditions' texts."""
 
@@ -58,9 +65,10 @@ def spec_of(context: SiteContext) -> SiteSpec:
 def reaches_of(
     specs: Iterable[SiteSpec],
     graph: CallGraph,
-    memo: dict[int, tuple[tuple[CallerPath, ...], int]] | None = None,
+    memo: Walks | None = None,
 ) -> dict[str, Reach]:
-    """Each site's reach by record id (None ones left out; paths computed once per fn)."""
+    """Each site's reach by record id (None ones left out; paths computed once per fn, or
+    set of builders, and kept in `memo`)."""
     memo = {} if memo is None else memo
     conversions: dict[tuple[str | None, str], tuple[str | None, int | None]] = {}
     out: dict[str, Reach] = {}
@@ -86,28 +94,29 @@ def site_reach(
     line: int,
     conditions: Sequence[str] = (),
     conversion: tuple[str | None, int | None] = (None, None),
-    memo: dict[int, tuple[tuple[CallerPath, ...], int]] | None = None,
+    memo: Walks | None = None,
 ) -> Reach | None:
     """How the site at `path:line` is reached, given its conditions' texts; None when it sits
     in no indexed fn and its error type has no conversion (an `#[error]` attribute)."""
     node_id = graph.enclosing(path, line)
     converted, status = conversion
+    memo = {} if memo is None else memo
     if node_id is None or _writes_display(graph, node_id):
         # a variant's text (an `#[error]` attribute, a `Display::fmt`): no caller path leads
         # to it, the fns that build the variant do
         if node_id is None:
-            built = built_reach(graph, path, line)
+            built = built_reach(graph, path, line, memo)
         else:
-            built = _display_reach(graph, node_id, path, conditions)
+            built = _display_reach(graph, node_id, path, conditions, memo)
         if built is not None:
             return replace(built, conversion=converted, http_status=status)
         return None if converted is None else Reach(conversion=converted, http_status=status)
-    memo = {} if memo is None else memo
-    if node_id not in memo:
+    known = memo.get((False, (node_id,)))
+    if known is None:
         paths = caller_paths(graph, node_id)
         callers = len({e.caller for e in graph.callers.get(node_id, ())})
-        memo[node_id] = (paths, callers)
-    paths, callers = memo[node_id]
+        known = memo[(False, (node_id,))] = (paths, callers)
+    paths, callers = known
     return Reach(
         paths=paths,
         callers=callers,
@@ -117,23 +126,23 @@ def site_reach(
     )
 
 
-def built_reach(graph: CallGraph, path: str, line: int) -> Reach | None:
+def built_reach(graph: CallGraph, path: str, line: int, memo: Walks | None = None) -> Reach | None:
     """The reach of an `#[error]` variant's site (`path:line`, an attribute of the variant):
     caller paths down to the fns that build `Enum::Variant`, the last hop's `call_line`
     where it builds it. None when the site is no variant's or nothing builds it."""
     found = variant_builders(graph, path, line)
-    return _built_reach(graph, found) if found is not None else None
+    return _built_reach(graph, found, memo) if found is not None else None
 
 
 def _display_reach(
-    graph: CallGraph, node_id: int, path: str, conditions: Sequence[str]
+    graph: CallGraph, node_id: int, path: str, conditions: Sequence[str], memo: Walks | None
 ) -> Reach | None:
     """The reach of a `Display::fmt`'s text: from the builders of the variant its arm on
     `self` writes (None when no arm names one, or nothing builds it)."""
     owner = graph.nodes[node_id].definition.owner
     variant = language_of(path).display_variant(conditions)
     found = named_builders(graph, path, owner, variant) if owner and variant else None
-    return _built_reach(graph, found) if found is not None else None
+    return _built_reach(graph, found, memo) if found is not None else None
 
 
 def _writes_display(graph: CallGraph, node_id: int) -> bool:
@@ -142,11 +151,19 @@ def _writes_display(graph: CallGraph, node_id: int) -> bool:
     return definition.name == "fmt" and (definition.trait or "").endswith("Display")
 
 
-def _built_reach(graph: CallGraph, found: tuple[str, dict[int, int]]) -> Reach:
+def _built_reach(
+    graph: CallGraph, found: tuple[str, dict[int, int]], memo: Walks | None = None
+) -> Reach:
     """The reach of a variant from its builders: paths down to them, the last hop's line
     where it is built."""
     variant, builders = found
-    paths = _walk(graph, sorted(builders), lone=True)
+    key = (True, tuple(sorted(builders)))
+    known = memo.get(key) if memo is not None else None
+    if known is None:
+        known = (_walk(graph, key[1], lone=True), len(builders))
+        if memo is not None:
+            memo[key] = known
+    paths = known[0]
     where = {
         (graph.nodes[n].path, graph.nodes[n].definition.line): at for n, at in builders.items()
     }

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import marshal
-import os
 from array import array
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -29,6 +28,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from pipeline.core.cachefile import read_marshalled, replace_file
 from pipeline.core.index import Definition, FileIndex
 from pipeline.scan.context import _crate
 from pipeline.scan.names import crate_name, module_of
@@ -98,23 +98,13 @@ def save_memo(path: Path, memo: LinkMemo) -> None:
         },
         _MARSHAL_FORMAT,
     )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(temporary, "wb") as out:
-            out.write(body)
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
+    replace_file(path, body)
 
 
 def load_memo(path: Path, index_version: str, dispatch_limit: int) -> LinkMemo | None:
     """The memo at `path`, or None: none there, another version or limit, not a memo."""
-    try:
-        data = marshal.loads(path.read_bytes())
-    except (OSError, EOFError, ValueError, TypeError):
-        return None
-    if not isinstance(data, dict) or data.get("format") != MEMO_FORMAT:
+    data = read_marshalled(path, MEMO_FORMAT)
+    if data is None:
         return None
     if link_code() is None or data.get("code") != link_code():
         return None

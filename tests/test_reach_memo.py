@@ -1,0 +1,185 @@
+"""The walks of the last run, taken over by a regeneration only where no change can have
+moved them (`reachmemo`): what is taken over is what a walk finds again, and a change far
+from a fn leaves its walk alone."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from gitrepo import GitRepo
+
+from pipeline.core.index import FileIndex
+from pipeline.languages import INDEX_VERSION
+from pipeline.languages.rust.index import index_file
+from pipeline.scan.callerpaths import Walks, caller_paths
+from pipeline.scan.callgraph import CallGraph
+from pipeline.scan.entrypoints import build_graph
+from pipeline.scan.reachmemo import (
+    ReachMemo,
+    kept,
+    load_memo,
+    memo_key,
+    memo_path,
+    node_digests,
+    node_keys,
+    save_memo,
+    taken_over,
+)
+
+ROOT = Path(__file__).parent.parent
+Files = dict[str, str]
+CHAIN = "".join(f"pub fn c{i}() {{ c{i + 1}(); }}\n" for i in range(1, 11)) + "pub fn c11() {}\n"
+BASE: Files = {
+    "src/main.rs": "mod cli;\nmod engine;\nmod store;\nmod other;\nmod top;\nmod chain;\nmod things;\nmod user;\n"
+    "fn main() { cli::run(); }\n",
+    "src/cli.rs": "pub fn run() { crate::engine::start(); crate::other::helper(); }\n",
+    "src/engine.rs": "pub fn start() { crate::store::put(); }\n",
+    "src/store.rs": "pub fn put() { check(); }\nfn check() {}\n",
+    "src/other.rs": "pub fn helper() { leaf(); }\npub fn leaf() {}\n",
+    # c0 calls c1, which calls c2 ... c11: eleven hops, more than a walk goes up
+    "src/top.rs": "pub fn c0() { crate::chain::c1(); }\n",
+    "src/chain.rs": CHAIN,
+    # `x.flush()` on a `Thing`: the crate's one `Thing`
+    "src/things.rs": "pub struct Thing;\nimpl Thing {\n    pub fn flush(&self) {}\n}\n",
+    "src/user.rs": "pub fn by_type(x: &Thing) { x.flush(); }\n",
+}
+FNS = {"main", "run", "start", "put", "check", "helper", "leaf", "Thing::flush", "by_type"} | {
+    f"c{i}" for i in range(12)
+}
+
+
+def edit(path: str, old: str, new: str) -> Callable[[Files], Files]:
+    def change(files: Files) -> Files:
+        assert old in files[path]
+        return {**files, path: files[path].replace(old, new)}
+
+    return change
+
+
+def graph_of(files: Files) -> tuple[CallGraph, dict[str, str]]:
+    indexes: dict[str, FileIndex] = {p: index_file(p, t.encode()) for p, t in files.items()}
+    blobs = {p: hashlib.sha1(t.encode()).hexdigest() for p, t in files.items()}
+    return build_graph(indexes, 1), blobs
+
+
+def every_walk(graph: CallGraph) -> Walks:
+    """Each fn's walk, as a run that documents a site in every fn makes them."""
+    return {
+        (False, (n,)): (caller_paths(graph, n), len({e.caller for e in graph.callers.get(n, ())}))
+        for n in range(len(graph.nodes))
+    }
+
+
+def memo_of(files: Files) -> ReachMemo:
+    graph, blobs = graph_of(files)
+    keys = node_keys(graph)
+    key = memo_key(graph, INDEX_VERSION)
+    assert key is not None
+    return kept(key, keys, node_digests(graph, blobs, keys), every_walk(graph))
+
+
+def taken(files: Files, previous: ReachMemo) -> tuple[CallGraph, Walks]:
+    graph, blobs = graph_of(files)
+    keys = node_keys(graph)
+    digests = node_digests(graph, blobs, keys)
+    return graph, taken_over(previous, memo_key(graph, INDEX_VERSION), keys, digests, graph)
+
+
+CHANGES = [
+    ("nothing changed", lambda files: dict(files), set()),
+    # the lines of other.rs move: its fns are walked again, and nothing else is
+    ("a comment in a leaf file", edit("src/other.rs", "pub fn helper", "// helps\npub fn helper"), {"helper", "leaf"}),
+    # `put` gets another caller: its walk and every walk below it change
+    ("a new caller of put", edit("src/other.rs", "leaf(); }", "leaf(); crate::store::put(); }"), {"helper", "leaf", "put", "check"}),
+    ("a fn above edited", edit("src/engine.rs", "pub fn start", "\npub fn start"), {"start", "put", "check"}),
+    # c0 changed: c1 .. c8 are within eight callee hops, c9 .. c11 are not (their walks stop
+    # below c1)
+    ("the top of a long chain", edit("src/top.rs", "pub fn c0", "// the top\npub fn c0"), {f"c{i}" for i in range(9)}),
+    # run's file changed: run and every fn below it
+    # a second `Thing` with a `flush` (user.rs imports neither): the call may reach either,
+    # and the first one's walk says so, although neither its file nor its caller's changed
+    ("a same-named type elsewhere", edit("src/other.rs", "pub fn leaf() {}", "pub fn leaf() {}\npub struct Thing;\nimpl Thing {\n    pub fn flush(&self) {}\n}\n"), {"helper", "leaf", "Thing::flush"}),
+    ("a call removed", edit("src/cli.rs", " crate::other::helper();", ""), {"run", "start", "put", "check", "helper", "leaf"}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "change", "walked"), CHANGES, ids=[c[0] for c in CHANGES])
+def test_a_walk_is_taken_over_only_where_no_change_reaches_and_finds_what_a_walk_does(
+    name: str, change: Callable[[Files], Files], walked: set[str]
+) -> None:
+    graph, found = taken(change(BASE), memo_of(BASE))
+    fresh = every_walk(graph)
+    for walk, paths in found.items():
+        assert paths == fresh[walk]  # what is taken over is what a walk finds now
+    kept_over = {graph.nodes[nodes[0]].label for _, nodes in found}
+    now = {graph.nodes[n].label for n in range(len(graph.nodes))}
+    assert kept_over == now - walked
+    assert now >= FNS
+
+
+def test_the_walks_of_a_chain_end_where_the_walk_does() -> None:
+    graph, _ = graph_of(BASE)
+    c11 = next(n for n, node in enumerate(graph.nodes) if node.label == "c11")
+    (path,) = caller_paths(graph, c11)
+    # eight fns, c4 .. c11: the walk goes no higher (c0 .. c3 are out of its reach)
+    assert [hop.name for hop in path.hops] == [f"c{i}" for i in range(4, 12)]
+
+
+def test_a_memo_of_other_code_or_shape_takes_nothing_over(tmp_path: Path) -> None:
+    memo = memo_of(BASE)
+    path = memo_path(tmp_path, "o/r", INDEX_VERSION)
+    save_memo(path, memo)
+    again = load_memo(path)
+    assert again == memo
+    assert taken(BASE, again)[1] != {}
+    assert taken(BASE, ReachMemo("another key", memo.digests, memo.found))[1] == {}
+    damaged = {k: ("not", "paths") for k in memo.found}
+    assert taken(BASE, ReachMemo(memo.key, memo.digests, damaged))[1] == {}
+    path.write_bytes(b"\x00not marshal")
+    assert load_memo(path) is None
+    assert load_memo(tmp_path / "absent") is None
+
+
+_TAKEN = re.compile(r"index: (\d+) walks taken over")  # two processes share stderr
+
+
+def _run(*args: str | Path) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "pipeline", *map(str, args)],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), "ERRDOC_TIMELINE": "1"},
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    return done.stderr
+
+
+def test_a_regeneration_takes_the_extraction_s_walks_over_and_publishes_a_cold_reach(
+    tmp_path: Path,
+) -> None:
+    """End to end: a regeneration over an edit of one file walks again only what the edit
+    can move, and publishes the `reach.json` a cold extraction does."""
+    sources = {**BASE, "src/store.rs": 'pub fn put() { check(); }\nfn check() { panic!("full"); }\n',
+               "src/chain.rs": CHAIN.replace("pub fn c11() {}", 'pub fn c11() { panic!("deep"); }'),
+               "src/other.rs": 'pub fn helper() { leaf(); }\npub fn leaf() { panic!("leaf"); }\n'}  # fmt: skip
+    repo = GitRepo.init(tmp_path / "src")
+    repo.commit(sources)
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    common = ("--repo", "o/ws", "--out", out, "--cache", cache)
+    first = _run("extract", *common, "--sha", "main", "--source", repo.path)
+    assert [int(n) for n in _TAKEN.findall(first)] == [0]  # nothing to take over
+    sha = repo.commit({"src/top.rs": "// the top\n" + sources["src/top.rs"]})
+    again = _run("regenerate", *common, "--ref", sha, "--source", repo.path)
+    found = _TAKEN.search(again)
+    assert found is not None and int(found.group(1)) >= 2, again  # check's and c11's walks
+    cold = tmp_path / "cold"
+    _run("extract", "--repo", "o/ws", "--sha", sha, "--source", repo.path, "--out", cold,
+         "--cache", tmp_path / "cold-cache")  # fmt: skip
+    rows = [json.loads((o / "o" / "ws" / "reach.json").read_text())["records"] for o in (out, cold)]
+    assert rows[0] == rows[1] != {}
