@@ -2001,3 +2001,28 @@ def test_a_test_module_at_its_path_attribute_calls_nothing(tmp_path: Path) -> No
 
     assert [n.path for n in graph.nodes] == ["src/lib.rs"]
     assert graph.callers.get(run, []) == []
+
+
+def test_a_fn_that_is_itself_the_entry_point_is_said_to_be_one_not_reached_from_itself() -> None:
+    from pipeline.analyze.reach_text import trigger_sentence
+    from pipeline.core.reach import CallerPath, Hop, Reach
+
+    sha = "079a789e8c" + "0" * 30
+    alone = Hop("Document::set_language", "src/document.rs", 12, "pub fn set_language(&mut self)")
+    label = "public API `view::Document::set_language`"
+    one = Reach(paths=(CallerPath((alone,), "pub-api", label),), callers=0)
+    assert trigger_sentence(one, sha) == (
+        "At commit 079a789e8c `Document::set_language` is itself an entry point: public API"
+        " `view::Document::set_language`."
+    )
+    caller = Hop("open", "src/open.rs", 3, "pub fn open()", call_line=5)
+    two = Reach(paths=(CallerPath((caller, alone), "pub-api", "public API `view::open`"),))
+    assert trigger_sentence(two, sha) == (
+        "At commit 079a789e8c it is reached from public API `view::open`: `open` ->"
+        " `Document::set_language`."
+    )
+    built = Reach(paths=(CallerPath((alone,), "pub-api", label),), callers=1, built="E::V")
+    assert trigger_sentence(built, sha) == (
+        "At commit 079a789e8c, `E::V` is built in one function, `Document::set_language`,"
+        " itself an entry point: public API `view::Document::set_language`."
+    )

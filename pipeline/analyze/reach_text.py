@@ -70,7 +70,11 @@ def trigger_sentence(reach: Reach | None, sha: str) -> str | None:
         parts.append(f"{at}, {_built_sentence(reach.built, reach.callers, reach.paths[0])}")
     elif reach.paths:
         best = reach.paths[0]
-        if best.entry_label:
+        if best.entry_label and len(best.hops) == 1:  # no path to tell: the fn is the entry
+            parts.append(
+                f"{at} `{best.hops[0].name}` is itself an entry point: {best.entry_label}."
+            )
+        elif best.entry_label:
             parts.append(f"{at} it is reached from {best.entry_label}: {path_text(best)}.")
         else:
             parts.append(f"{at} it is called through {path_text(best)} ({no_entry_note(best)}).")
@@ -96,6 +100,8 @@ def _built_sentence(built: str, builders: int, best: CallerPath) -> str:
     )
     if len(best.hops) == 1 and not best.entry_label:
         return f"{head} (no caller found)."
+    if best.entry_label and len(best.hops) == 1:
+        return f"{head}, itself an entry point: {best.entry_label}."
     if best.entry_label:
         return f"{head}, reached from {best.entry_label}: {path_text(best)}."
     return f"{head}, called through {path_text(best)} ({no_entry_note(best)})."
