@@ -174,6 +174,11 @@ def test_a_regeneration_takes_the_extraction_s_walks_over_and_publishes_a_cold_r
     common = ("--repo", "o/ws", "--out", out, "--cache", cache)
     first = _run("extract", *common, "--sha", "main", "--source", repo.path)
     assert [int(n) for n in _TAKEN.findall(first)] == [0]  # nothing to take over
+    # an extraction into another dataset from the same cache carries nothing: all its walks
+    # are made for its sites before any could be read back, so none is
+    other = _run("extract", "--repo", "o/ws", "--out", tmp_path / "other", "--cache", cache,
+                 "--sha", "main", "--source", repo.path)  # fmt: skip
+    assert [int(n) for n in _TAKEN.findall(other)] == [0]
     sha = repo.commit({"src/top.rs": "// the top\n" + sources["src/top.rs"]})
     again = _run("regenerate", *common, "--ref", sha, "--source", repo.path)
     found = _TAKEN.search(again)

@@ -360,7 +360,7 @@ def _answered(
         kept: KeptPaths | None = None
         if repo is not None:
             blobs = {e.path: e.blob_sha for e in entries}
-            kept = KeptPaths.open(cache_dir, repo, graph, blobs, INDEX_VERSION)
+            kept = KeptPaths.open(cache_dir, repo, graph, blobs, INDEX_VERSION, bool(carried))
             for walk, paths in kept.taken.items():
                 walked.setdefault(walk, paths)
             mark(f"index: {len(kept.taken)} walks taken over")

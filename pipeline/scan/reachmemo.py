@@ -286,11 +286,14 @@ class KeptPaths:
         graph: CallGraph,
         blobs: Mapping[str, str],
         index_version: str,
+        wanted: bool = True,
     ) -> KeptPaths:
+        """`wanted`: whether any walk is still to make (a run with no carried record has
+        made all of its walks: none is read back)."""
         path = memo_path(cache_dir, repo, index_version)
         key = memo_key(graph, index_version)
         keys = node_keys(graph)
-        previous = load_memo(path) if key is not None else None
+        previous = load_memo(path) if key is not None and wanted else None
         if previous is None or previous.key != key:
             return cls(path, key, graph, blobs, keys, None, {})
         digests = node_digests(graph, blobs, keys)
