@@ -40,7 +40,11 @@ MAX_CANDIDATES = 3
 MAX_DISPATCH = 20_000
 
 
-@dataclass(frozen=True, slots=True)
+# Edges and nodes are made anew at every link (risingwave: 75,000 edges, 23,600 fns) and
+# never changed once made, but not `frozen`: a frozen dataclass's `__init__` sets each field
+# through `object.__setattr__` (an edge 1.3-2.0 us, against 0.3 us so: 0.1-0.2 s of a link).
+# `unsafe_hash`: hashed by value, as a frozen one is.
+@dataclass(slots=True, unsafe_hash=True)
 class Edge:
     """One resolved call: `caller` calls `callee` at `line` (node ids)."""
 
@@ -53,7 +57,7 @@ class Edge:
     arm: str | None = None  # the dispatch arm the call sits in: `Statement::AlterX`
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Node:
     """A fn of the repository."""
 

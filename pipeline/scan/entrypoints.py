@@ -144,15 +144,23 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
                 if graph.nodes[node_id].crate == _crate(path):
                     where = route.path or "(a scoped route)"  # actix `resource("")` in a scope
                     graph.entries[node_id] = ("http", f"HTTP {route.method} {where}")
+    product: dict[str, bool] = {}  # by path: asked for every caller of every `pub` fn
+
+    def in_product(path: str) -> bool:
+        known = product.get(path)
+        if known is None:
+            known = product[path] = _in_product(path, modules)
+        return known
+
     for node_id, node in enumerate(graph.nodes):
         d = node.definition
         if (
             node_id not in graph.entries
             and d.public
             and node.crate in lib_crates
-            and _in_product(node.path, modules)
+            and in_product(node.path)
             and not any(  # a guessed or ambiguous call does not make it internal
-                _in_product(graph.nodes[e.caller].path, modules)
+                in_product(graph.nodes[e.caller].path)
                 and not e.candidates
                 and e.resolution != "name"
                 for e in graph.callers.get(node_id, [])
