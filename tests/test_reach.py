@@ -2026,3 +2026,44 @@ def test_a_fn_that_is_itself_the_entry_point_is_said_to_be_one_not_reached_from_
         "At commit 079a789e8c, `E::V` is built in one function, `Document::set_language`,"
         " itself an entry point: public API `view::Document::set_language`."
     )
+
+
+def test_a_module_path_is_read_from_the_caller_s_module_before_a_same_named_one() -> None:
+    """tauri-cli's `lib.rs` declares `mod build;` and calls `build::command`: the crate's
+    `build`, not `mobile::ios::build` (Rust reads an unimported path from the caller's
+    module); `mobile/mod.rs`'s own `build::command` is its child's. `crate::` and `super::`
+    are read the same way, in a call or a `use`; a path that names no module so still takes
+    the longest suffix."""
+    graph = _graph_of(
+        {
+            "src/lib.rs": "mod build;\nmod mobile;\npub fn run() { build::command(); }\n",
+            "src/build.rs": "pub fn command() {}\n",
+            "src/mobile/mod.rs": (
+                "mod build;\nmod ios;\npub fn go() { build::command(); crate::build::command(); }\n"
+                "pub fn helper() {}\n"
+            ),
+            "src/mobile/build.rs": "pub fn command() {}\n",
+            "src/mobile/ios/mod.rs": (
+                "use super::helper;\npub fn up() { super::build::command(); helper(); }\n"
+            ),
+            "src/other/mod.rs": "pub fn far() { build::command(); }\npub fn helper() {}\n",
+        }
+    )
+
+    def callees(label: str) -> list[tuple[str, int, tuple[str, ...]]]:
+        return sorted(
+            (graph.nodes[callee].path, e.line, tuple(graph.nodes[c].path for c in e.candidates))
+            for callee, edges in graph.callers.items()
+            for e in edges
+            if graph.nodes[e.caller].label == label
+        )
+
+    assert callees("run") == [("src/build.rs", 3, ())]
+    assert callees("go") == [("src/build.rs", 3, ()), ("src/mobile/build.rs", 3, ())]
+    # `use super::helper`: `mobile`'s, not `other`'s
+    assert callees("up") == [("src/mobile/build.rs", 2, ()), ("src/mobile/mod.rs", 2, ())]
+    # `other` declares no `build`: either may be meant, as before
+    assert callees("far") == [
+        ("src/build.rs", 1, ("src/mobile/build.rs",)),
+        ("src/mobile/build.rs", 1, ("src/build.rs",)),
+    ]

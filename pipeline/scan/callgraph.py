@@ -1068,8 +1068,16 @@ def _module_call(
     if not found and wanted:
         found = [n for n in named if f"::{wanted[-1]}::" in f"::{graph.nodes[n].module}::"]
         how = "name" if how == "local" else how
-    if len(found) > 1 and wanted:  # `risingwave_meta::stream::f`: the longest module suffix wins
-        found = _by_suffix(graph, found, wanted)
+    if len(found) > 1 and wanted:
+        # `build::command` in tauri-cli's `lib.rs` (`mod build;`) is `crate::build::command`,
+        # not `mobile::ios::build::command`: a path not imported is read from the caller's
+        # module, as Rust reads it; else (a `pub use` between) the longest module suffix wins
+        # (`risingwave_meta::stream::f`)
+        here = _relative_module(call.qualifier.split("::"), node) if how == "local" else None
+        found = [
+            n for n in found
+            if graph.nodes[n].module == here and graph.nodes[n].crate == node.crate
+        ] or _by_suffix(graph, found, wanted)  # fmt: skip
     return how, _narrow(graph, node, found, call)
 
 
@@ -1122,6 +1130,17 @@ def _plain_call(
         crated = _of_named_crate(graph, named, wanted)
         if crated:
             return "import", _narrow(graph, node, crated, call)
+        # `use super::device_prompt` in tauri-cli's `mobile/android/dev.rs`: android's, not
+        # `mobile::ios`'s: a `crate::`, `self::` or `super::` import names one module
+        segments = imported.split("::")[:-1]
+        if named and segments and segments[0] in _RELATIVE:
+            here = _relative_module(segments, node)
+            exact = [
+                n for n in named
+                if graph.nodes[n].module == here and graph.nodes[n].crate == node.crate
+            ]  # fmt: skip
+            if exact:
+                return "import", _narrow(graph, node, exact, call)
         if named:
             return "import", _narrow(
                 graph, node, _by_suffix(graph, named, wanted) if wanted else named, call
