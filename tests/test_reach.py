@@ -12,10 +12,10 @@ from gitrepo import GitRepo
 from reach_fixtures import WORKSPACE, line_of
 from regen_fixtures import cli
 
-from pipeline.analyze.reach_text import path_text
+from pipeline.analyze.reach_text import path_text, trigger_sentence
 from pipeline.core.index import FileIndex, Subcommand
 from pipeline.core.model import Record
-from pipeline.core.reach import reach_from_json
+from pipeline.core.reach import CallerPath, Hop, Reach, reach_from_json
 from pipeline.dataset.reader import page_path
 from pipeline.scan.callerpaths import caller_paths, user_conversion
 from pipeline.scan.callgraph import CallGraph
@@ -2004,9 +2004,6 @@ def test_a_test_module_at_its_path_attribute_calls_nothing(tmp_path: Path) -> No
 
 
 def test_a_fn_that_is_itself_the_entry_point_is_said_to_be_one_not_reached_from_itself() -> None:
-    from pipeline.analyze.reach_text import trigger_sentence
-    from pipeline.core.reach import CallerPath, Hop, Reach
-
     sha = "079a789e8c" + "0" * 30
     alone = Hop("Document::set_language", "src/document.rs", 12, "pub fn set_language(&mut self)")
     label = "public API `view::Document::set_language`"

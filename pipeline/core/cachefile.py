@@ -1,9 +1,12 @@
-"""Writing a file of the cache directory: whole or not at all, never durable on purpose."""
+"""Files of the cache directory: named per repository, written whole or not at all (never
+durable on purpose), read back only when their format and the code that wrote them match."""
 
 from __future__ import annotations
 
+import hashlib
 import marshal
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,3 +32,21 @@ def read_marshalled(path: Path, form: int) -> dict[str, Any] | None:
     except (OSError, EOFError, ValueError, TypeError):
         return None
     return data if isinstance(data, dict) and data.get("format") == form else None
+
+
+def repository_file(cache_dir: Path, kind: str, repo: str, index_version: str) -> Path:
+    """`CACHE/<kind>-<repo digest>-v<index version>.marshal`: one per repository (`owner/name`)."""
+    digest = hashlib.sha256(repo.encode()).hexdigest()[:16]
+    return cache_dir / f"{kind}-{digest}-v{index_version}.marshal"
+
+
+def source_digest(files: Sequence[Path]) -> str | None:
+    """A digest of the source of the modules whose code decides what a cache file holds
+    (None when one cannot be read: then no such file is trusted)."""
+    digest = hashlib.sha256()
+    try:
+        for path in files:
+            digest.update(path.read_bytes())
+    except OSError:
+        return None
+    return digest.hexdigest()[:16]

@@ -344,7 +344,7 @@ def _answered(
         mark("index: linked")
         assert graph is not None  # the parent starts a job only with the index on
         if repo is not None:
-            keep = _keeping(cache_dir, repo, graph, jobs)
+            keep = _keeping(lambda: save_link_memo(cache_dir, repo, graph), jobs)
         specs, carried, sha, into = early if early is not None else conn.recv()
         mark("index: sites received")
         walked: Walks = {}
@@ -368,7 +368,7 @@ def _answered(
         body = reach_file(reach_head(sha), rows)
         mark("index: reach.json made")
         if kept is not None:
-            keep = _also(keep, _saving(kept, walked, jobs))
+            keep = _also(keep, _keeping(lambda: kept.save(walked), jobs))
         document: bytes | None = body
         if into is not None:  # 21 MB for risingwave: written here, not sent to be written
             atomicdir.rewrite(into, body)
@@ -382,21 +382,13 @@ def _answered(
     return graph, keep
 
 
-def _keeping(cache_dir: Path, repo: str, graph: CallGraph, jobs: int | None) -> Callable[[], None]:
-    """Start keeping `graph`'s link for the next run in a fork, beside the paths; returns
-    the wait for it. With `--jobs 1` (one thing at a time) it is kept when waited for."""
+def _keeping(keep: Callable[[], None], jobs: int | None) -> Callable[[], None]:
+    """Start `keep` (a memo written for the next run: the link's, beside the paths; the
+    walks', beside the run's last steps) in a fork; returns the wait for it. With `--jobs 1`
+    (one thing at a time) it is kept when waited for."""
     if jobs == 1:
-        return lambda: save_link_memo(cache_dir, repo, graph)
-    saver = start_forked(lambda: save_link_memo(cache_dir, repo, graph))
-    return lambda: saver.join()
-
-
-def _saving(kept: KeptPaths, walked: Walks, jobs: int | None) -> Callable[[], None]:
-    """Start keeping the paths walked for the next run in a fork, beside the run's last
-    steps; returns the wait for it (`--jobs 1`: kept when waited for)."""
-    if jobs == 1:
-        return lambda: kept.save(walked)
-    saver = start_forked(lambda: kept.save(walked))
+        return keep
+    saver = start_forked(keep)
     return lambda: saver.join()
 
 

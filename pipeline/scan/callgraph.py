@@ -1074,10 +1074,7 @@ def _module_call(
         # module, as Rust reads it; else (a `pub use` between) the longest module suffix wins
         # (`risingwave_meta::stream::f`)
         here = _relative_module(call.qualifier.split("::"), node) if how == "local" else None
-        found = [
-            n for n in found
-            if graph.nodes[n].module == here and graph.nodes[n].crate == node.crate
-        ] or _by_suffix(graph, found, wanted)  # fmt: skip
+        found = _in_module(graph, found, node, here) or _by_suffix(graph, found, wanted)
     return how, _narrow(graph, node, found, call)
 
 
@@ -1134,11 +1131,7 @@ def _plain_call(
         # `mobile::ios`'s: a `crate::`, `self::` or `super::` import names one module
         segments = imported.split("::")[:-1]
         if named and segments and segments[0] in _RELATIVE:
-            here = _relative_module(segments, node)
-            exact = [
-                n for n in named
-                if graph.nodes[n].module == here and graph.nodes[n].crate == node.crate
-            ]  # fmt: skip
+            exact = _in_module(graph, named, node, _relative_module(segments, node))
             if exact:
                 return "import", _narrow(graph, node, exact, call)
         if named:
@@ -1208,6 +1201,16 @@ def _relative_module(segments: Sequence[str], caller: Node) -> str:
             base = base[:-1]
         at += 1
     return "::".join([*base, *segments[at:]])
+
+
+def _in_module(
+    graph: CallGraph, found: Sequence[int], caller: Node, module: str | None
+) -> list[int]:
+    """The fns of `found` in `module` of the caller's crate (none for no module)."""
+    return [
+        n for n in found
+        if graph.nodes[n].module == module and graph.nodes[n].crate == caller.crate
+    ]  # fmt: skip
 
 
 def _glob_reaches(glob: str, caller: Node, candidate: Node) -> bool:

@@ -144,23 +144,17 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
                 if graph.nodes[node_id].crate == _crate(path):
                     where = route.path or "(a scoped route)"  # actix `resource("")` in a scope
                     graph.entries[node_id] = ("http", f"HTTP {route.method} {where}")
-    product: dict[str, bool] = {}  # by path: asked for every caller of every `pub` fn
-
-    def in_product(path: str) -> bool:
-        known = product.get(path)
-        if known is None:
-            known = product[path] = _in_product(path, modules)
-        return known
-
+    # by file, once: asked of every caller of every `pub` fn (24,821 times on risingwave)
+    in_product = {path: _in_product(path, modules) for path in graph.indexes}
     for node_id, node in enumerate(graph.nodes):
         d = node.definition
         if (
             node_id not in graph.entries
             and d.public
             and node.crate in lib_crates
-            and in_product(node.path)
+            and in_product[node.path]
             and not any(  # a guessed or ambiguous call does not make it internal
-                in_product(graph.nodes[e.caller].path)
+                in_product[graph.nodes[e.caller].path]
                 and not e.candidates
                 and e.resolution != "name"
                 for e in graph.callers.get(node_id, [])

@@ -19,7 +19,6 @@ resolutions are only as good as the code that made them).
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 from array import array
 from collections.abc import Callable, Iterable, Mapping
@@ -28,7 +27,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pipeline.core.cachefile import read_marshalled, replace_file
+from pipeline.core.cachefile import (
+    read_marshalled,
+    replace_file,
+    repository_file,
+    source_digest,
+)
 from pipeline.core.index import Definition, FileIndex
 from pipeline.scan.context import _crate
 from pipeline.scan.names import crate_name, module_of
@@ -64,20 +68,13 @@ class LinkMemo:
 @cache
 def link_code() -> str | None:
     """A digest of the resolving modules' source (None when it cannot be read: no memo)."""
-    digest = hashlib.sha256()
-    try:
-        for name in _RESOLVING:
-            digest.update((Path(__file__).parent / f"{name}.py").read_bytes())
-    except OSError:
-        return None
-    return digest.hexdigest()[:16]
+    return source_digest([Path(__file__).parent / f"{name}.py" for name in _RESOLVING])
 
 
 def memo_path(cache_dir: Path, repo: str, index_version: str) -> Path:
     """Where the memo of a repository's last link is kept (`repo`: `owner/name`). Any memo
     gives the right graph (it is checked file by file); the key keeps one per repository."""
-    digest = hashlib.sha256(repo.encode()).hexdigest()[:16]
-    return cache_dir / f"link-{digest}-v{index_version}.marshal"
+    return repository_file(cache_dir, "link", repo, index_version)
 
 
 def save_memo(path: Path, memo: LinkMemo) -> None:

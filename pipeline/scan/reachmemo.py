@@ -39,7 +39,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pipeline.core.cachefile import read_marshalled, replace_file
+from pipeline.core.cachefile import (
+    read_marshalled,
+    replace_file,
+    repository_file,
+    source_digest,
+)
 from pipeline.core.reach import CallerPath, Hop
 from pipeline.scan.callerpaths import MAX_DEPTH, Walks
 from pipeline.scan.callgraph import CallGraph
@@ -69,14 +74,7 @@ class ReachMemo:
 @cache
 def walk_code() -> str | None:
     """A digest of the walking modules' source (None when it cannot be read: no memo)."""
-    digest = hashlib.sha256()
-    root = Path(__file__).parent.parent
-    try:
-        for name in _WALKING:
-            digest.update((root / name).read_bytes())
-    except OSError:
-        return None
-    return digest.hexdigest()[:16]
+    return source_digest([Path(__file__).parent.parent / name for name in _WALKING])
 
 
 def memo_key(graph: CallGraph, index_version: str) -> str | None:
@@ -92,8 +90,7 @@ def memo_key(graph: CallGraph, index_version: str) -> str | None:
 
 def memo_path(cache_dir: Path, repo: str, index_version: str) -> Path:
     """Where a repository's last paths are kept (`repo`: `owner/name`)."""
-    digest = hashlib.sha256(repo.encode()).hexdigest()[:16]
-    return cache_dir / f"paths-{digest}-v{index_version}.marshal"
+    return repository_file(cache_dir, "paths", repo, index_version)
 
 
 def node_keys(graph: CallGraph) -> list[NodeKey]:
