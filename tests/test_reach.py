@@ -1072,6 +1072,62 @@ def test_actix_web_routes_are_entry_points() -> None:
     }
 
 
+def test_routes_an_attribute_lists_are_entry_points_under_the_paths_that_mount_them() -> None:
+    # meilisearch: `#[routes::routes(routes("" => get(h), "/x" => sub(m::XApi)))]` on structs
+    graph = _graph_of(
+        {
+            "crates/web/src/routes/mod.rs": (
+                "#[routes::routes(\n"
+                '    tag = "Root",\n'
+                '    routes("/health" => get(get_health), "/batches"=>sub(batches::BatchesApi)),\n'
+                ")]\n"
+                "pub struct RootApi;\n"
+                "async fn get_health() -> u8 { store() }\n"
+                "fn store() -> u8 { 1 }\n"
+            ),
+            "crates/web/src/routes/batches.rs": (
+                "#[routes::routes(\n"
+                '    routes("" => [get(get_batches), post(search)], "/{batch_id}" => delete(cancel::cancel)),\n'
+                '    tags((name = "Batches", description = "The /batches routes => get(x).")),\n'
+                ")]\n"
+                "pub struct BatchesApi;\n"
+                "async fn get_batches() -> u8 { 0 }\n"
+                "async fn search() -> u8 { 0 }\n"
+                "pub fn configure(cfg: &mut web::ServiceConfig) {\n"  # in a scope: no path here
+                '    cfg.service(web::resource("").route(web::get().to(get_batches)));\n'
+                "}\n"
+            ),
+            # each route file has its `search`; `cancel` is named by its module
+            "crates/web/src/routes/cancel.rs": (
+                "pub async fn cancel() -> u8 { 0 }\npub async fn search() -> u8 { 0 }\n"
+            ),
+            "crates/web/src/routes/abort.rs": "pub async fn cancel() -> u8 { 0 }\n",
+            # the same struct name in another crate is mounted by nothing there
+            "crates/other/src/lib.rs": (
+                '#[routes::routes(routes("/{id}" => post(get_batches)))]\n'
+                "pub struct BatchesApi;\n"
+                "fn get_batches() -> u8 { 0 }\n"
+            ),
+        }
+    )
+    assert sorted(
+        (graph.nodes[n].path, graph.nodes[n].label, label)
+        for n, (kind, label) in graph.entries.items()
+        if kind == "http"
+    ) == [
+        ("crates/other/src/lib.rs", "get_batches", "HTTP POST /{id}"),
+        ("crates/web/src/routes/batches.rs", "get_batches", "HTTP GET /batches"),
+        ("crates/web/src/routes/batches.rs", "search", "HTTP POST /batches"),
+        ("crates/web/src/routes/cancel.rs", "cancel", "HTTP DELETE /batches/{batch_id}"),
+        ("crates/web/src/routes/mod.rs", "get_health", "HTTP GET /health"),
+    ]
+    # the listing attribute is read for its routes, not kept on the struct
+    (root,) = [
+        d for d in graph.indexes["crates/web/src/routes/mod.rs"].definitions if d.name == "RootApi"
+    ]
+    assert root.attrs == ()
+
+
 def test_a_dispatch_arm_that_recurses_into_the_chain_is_no_way_in() -> None:
     graph = _graph_of(
         {

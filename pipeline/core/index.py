@@ -98,12 +98,15 @@ class Build(NamedTuple):
 
 
 class Route(NamedTuple):
-    """An HTTP route registration or attribute: `.route("/x", get(handler))`, `#[get("/x")]`."""
+    """An HTTP route registration or attribute: `.route("/x", get(handler))`, `#[get("/x")]`,
+    or one an item's attribute lists, `"/x" => get(handler)`: then `owner` is that item, and
+    a `SUB` route's handler the item whose routes sit under its path (`"/x" => sub(m::Api)`)."""
 
     method: str
     path: str
     handler: str
     line: int
+    owner: str = ""
 
 
 class Subcommand(NamedTuple):

@@ -138,12 +138,18 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
                 graph.entries[node_id] = ("main", f"`{binary}` (fn main)")
         elif d.owner and d.trait and is_rpc(d):
             graph.entries[node_id] = ("rpc", f"RPC `{d.trait}::{d.name}`")
+    mounted = _mount_points(graph.indexes)
     for path, index in graph.indexes.items():
+        crate = _crate(path)
         for route in index.routes:
-            for node_id in free.get(route.handler.rsplit("::", 1)[-1], []):
-                if graph.nodes[node_id].crate == _crate(path):
-                    where = route.path or "(a scoped route)"  # actix `resource("")` in a scope
-                    graph.entries[node_id] = ("http", f"HTTP {route.method} {where}")
+            if route.method == "SUB":
+                continue
+            full = mounted.get((crate, route.owner), "") + route.path
+            for node_id in _handlers(graph, free, path, route.handler):
+                if not full and graph.entries.get(node_id, ("",))[0] == "http":
+                    continue  # registered twice (meilisearch's list and its actix `configure`)
+                where = full or "(a scoped route)"  # actix `resource("")` in a scope
+                graph.entries[node_id] = ("http", f"HTTP {route.method} {where}")
     # by file, once: asked of every caller of every `pub` fn (24,821 times on risingwave)
     in_product = {path: _in_product(path, modules) for path in graph.indexes}
     for node_id, node in enumerate(graph.nodes):
@@ -164,6 +170,47 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
             parts = (module,) if module else (crate_name(node.crate), node.module)
             where = "::".join(p for p in (*parts, node.label) if p)
             graph.entries[node_id] = ("pub-api", f"public API `{where}`")
+
+
+def _handlers(
+    graph: CallGraph, free: Mapping[str, list[int]], path: str, handler: str
+) -> list[int]:
+    """The fns a route names (`search`, `fields::post_index_fields`), of the crate of the file
+    that registers it: the one of that file when it defines one (meilisearch has a `search`
+    handler per route file), else those of the module the path names, else every one."""
+    *segments, name = handler.split("::")
+    crate = _crate(path)
+    found = [n for n in free.get(name, []) if graph.nodes[n].crate == crate]
+    if len(found) < 2:
+        return found
+    here = [n for n in found if graph.nodes[n].path == path]
+    module = [s for s in segments if s not in ("crate", "self", "super")]
+    named = [
+        n for n in found if module and graph.nodes[n].module.split("::")[-len(module) :] == module
+    ]
+    return here or named or found
+
+
+def _mount_points(indexes: Mapping[str, FileIndex]) -> dict[tuple[str, str], str]:
+    """The path each route-listing item sits under, by (crate, item name): `"/batches" =>
+    sub(batches::BatchesApi)` in `MeilisearchApi`'s list puts `BatchesApi`'s `"/{id}"` at
+    `/batches/{id}`, and under whatever mounts `MeilisearchApi`. The first mount in path order
+    when an item is mounted twice; a cycle ends where it closes."""
+    parent: dict[tuple[str, str], tuple[str, str]] = {}  # item -> (its mounting item, path)
+    for path in sorted(indexes):
+        crate = _crate(path)
+        for route in indexes[path].routes:
+            if route.method == "SUB" and route.owner:
+                child = (crate, route.handler.rsplit("::", 1)[-1])
+                parent.setdefault(child, (route.owner, route.path))
+
+    def prefix(item: tuple[str, str], seen: frozenset[tuple[str, str]]) -> str:
+        if item not in parent or item in seen:
+            return ""
+        owner, path = parent[item]
+        return prefix((item[0], owner), seen | {item}) + path
+
+    return {item: prefix(item, frozenset()) for item in parent}
 
 
 # Targets that use a library rather than make it: a `pub` fn they alone call is still its

@@ -30,6 +30,8 @@ from pipeline.core.index import (
 )
 from pipeline.languages.rust.index_items import (
     ARG_CHARS,
+    ROUTE_ARROW,
+    ROUTE_VERB,
     base_name,
     flatten_use,
     fn_signature,
@@ -61,8 +63,9 @@ _TEST_DIRECTORY = re.compile(
 # impl for `&'a T` is `T`'s; 29: a `build.rs` under the root's `src/` is a module; 30: a
 # `let` keeps its type through error-side methods, a closure parameter of an `Option`/`Result`
 # method has its receiver's; 31: a turbofish's type; 32: not `size_of::<T>`'s; 34: a
-# variant in a `matches!` is a pattern, not built; 37: `test_util` is test support).
-INDEX_VERSION = "37"
+# variant in a `matches!` is a pattern, not built; 37: `test_util` is test support; 38: routes
+# an item's attribute lists, `"/p" => get(h)`).
+INDEX_VERSION = "38"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -421,6 +424,8 @@ class _Builder:
                 value = short(text_of(node.child_by_field_name("value")), 200)
             elif kind in ("field", "type"):
                 value = text_of(node.child_by_field_name("type"))
+        if any("=>" in attr for attr in attrs):
+            attrs = self.listed_routes(name, attrs, node.start_point[0] + 1)
         if kind == "fn":
             self.fn_spans.append((node.start_byte, node.end_byte, len(self.defs)))
         self.defs.append(
@@ -442,6 +447,22 @@ class _Builder:
                 status_codes=codes,
             )
         )
+
+    def listed_routes(self, name: str, attrs: tuple[str, ...], line: int) -> tuple[str, ...]:
+        """The routes an item's attribute lists, `"/p" => get(h)`, `"/q" => sub(m::Api)`
+        (`ROUTE_ARROW`), each owned by the item (whose place under another's `sub` prefixes
+        its paths: `entrypoints`); the attributes but those, which the item keeps."""
+        kept = []
+        for attr in attrs:
+            listed = [
+                Route(method.upper(), path, handler, line, name)
+                for path, registered in (ROUTE_ARROW.findall(attr) if "=>" in attr else [])
+                for method, handler in ROUTE_VERB.findall(registered)
+            ]
+            self.routes += listed
+            if not listed:
+                kept.append(attr)
+        return tuple(kept)
 
     def finish_definitions(self) -> None:
         self.fn_spans.sort()

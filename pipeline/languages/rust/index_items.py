@@ -11,6 +11,10 @@ from pipeline.languages.rust.testcode import has_test_attribute, is_test_attribu
 
 ARG_CHARS = 40
 _KEPT_ATTRIBUTE = re.compile(r"^(?:derive|command|clap|get|post|put|delete|patch|head)\b")
+# An attribute that lists routes, `"/path" => get(handler)` (meilisearch's `#[routes::routes(
+# routes("" => [get(list), post(create)], "/x" => sub(m::XApi)))]` on a struct)
+ROUTE_ARROW = re.compile(r'"([^"\\]*)"\s*=>\s*(\[[^\]"]*\]|\w+\s*\(\s*[\w:]+\s*\))')
+ROUTE_VERB = re.compile(r"\b(get|post|put|delete|patch|head|any|sub)\s*\(\s*([\w:]+)\s*\)")
 _GENERIC = re.compile(r"<.*>", re.S)
 _LIFETIME = re.compile(r"^'\w+\s+")
 
@@ -123,7 +127,7 @@ def leading(node: Node, every: bool = False) -> tuple[tuple[str, ...], bool, str
             inner = next((c for c in sibling.named_children if c.type == "attribute"), None)
             text = text_of(inner)
             marks = is_test_attribute(text)
-            if marks or _KEPT_ATTRIBUTE.match(text):
+            if marks or _KEPT_ATTRIBUTE.match(text) or ("=>" in text and ROUTE_ARROW.search(text)):
                 attrs.append(text)
                 test = test or marks
             elif every and not _SILENT_ATTRIBUTE.match(text):
