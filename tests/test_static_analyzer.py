@@ -197,6 +197,68 @@ def test_a_site_the_code_tells_nothing_more_of_is_not_said_to_name_a_step() -> N
     ]
 
 
+def test_a_conversion_says_what_is_converted_and_that_its_input_is_what_to_correct() -> None:
+    found = explained_all(
+        "impl std::str::FromStr for Version {\n"
+        "    type Err = Error;\n"
+        "    fn from_str(s: &str) -> Result<Self, Error> {\n"
+        '        Err(Error::msg("not a version"))\n'
+        "    }\n"
+        "}\n"
+        "impl TryFrom<grpc::Query> for Query {\n"
+        "    type Error = Status;\n"
+        "    fn try_from(q: grpc::Query) -> Result<Self, Status> {\n"
+        '        Err(Status::invalid_argument("query kind is required"))\n'
+        "    }\n"
+        "}\n"
+        "impl<'de> Deserialize<'de> for Source {\n"
+        "    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {\n"
+        '        Err(serde::de::Error::custom("expected one of `git` or `path`"))\n'
+        "    }\n"
+        "}\n"
+        "impl<'de> de::Visitor<'de> for ExtrasVisitor {\n"
+        "    type Value = Extras;\n"
+        "    fn visit_str<E: de::Error>(self, v: &str) -> Result<Extras, E> {\n"
+        '        Err(E::custom("extras must be a list"))\n'
+        "    }\n"
+        "}\n"
+        # not a conversion: a `try_from` of its own, a `Display`
+        "impl Query {\n"
+        "    pub fn try_from(q: u8) -> Result<Self, Error> {\n"
+        '        Err(Error::msg("no query of that number"))\n'
+        "    }\n"
+        "}\n"
+    )
+    situations = {message: e.commonSituations.split(";")[0] for message, e in found.items()}
+    assert situations == {
+        "not a version": "While text is parsed into `Version` (`Version::from_str`, in `x`)",
+        "query kind is required": (
+            "While a `grpc::Query` is converted into `Query` (`Query::try_from`, in `x`)"
+        ),
+        "expected one of `git` or `path`": (
+            "While input is deserialized into `Source` (`Source::deserialize`, in `x`)"
+        ),
+        "extras must be a list": (
+            "While input is deserialized by a serde `Visitor` (`ExtrasVisitor::visit_str`, in `x`)"
+        ),
+        "no query of that number": (
+            'While the code in `x` is doing "try from" (`Query::try_from`)'
+        ),
+    }
+    assert found["not a version"].solutions == [
+        "Correct the text that becomes `Version`: `Version::from_str` returns this error for"
+        " text it does not accept."
+    ]
+    assert found["expected one of `git` or `path`"].solutions == [
+        "Correct the input that becomes `Source`: `Source::deserialize` returns this error for"
+        " input it does not accept."
+    ]
+    # only where nothing better is known: a message that says what to do says it
+    assert found["query kind is required"].solutions == [
+        'The message itself says what to do: "query kind is required".'
+    ]
+
+
 @pytest.mark.parametrize(
     ("body", "call"),
     [

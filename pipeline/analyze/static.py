@@ -23,6 +23,8 @@ from pipeline.analyze.static_advice import (
     solutions,
 )
 from pipeline.analyze.static_code import (
+    conversion,
+    converting,
     example_fix,
     failed_fs_step,
     failure_worded,
@@ -49,7 +51,7 @@ from pipeline.core.reach import Reach
 from pipeline.core.sitetypes import TEXT_KINDS
 
 # Bump when the wording changes, so that reused explanations are rewritten.
-STATIC_VERSION = "static-64"
+STATIC_VERSION = "static-65"
 
 _STRATEGY_BY_CLASS: dict[str, HandlingStrategy] = {
     "configuration-error": "configuration",
@@ -312,7 +314,10 @@ def _situations(context: SiteContext, failure_class: str) -> str:
     area = context.module or _module(site.file_path)
     title = load_taxonomy()[failure_class].title
     name = site.facts.enclosing_fn
-    if name:
+    found = conversion(site)
+    if found is not None:  # "While text is parsed into `Version` (`Version::from_str`, in ..)"
+        text = f"While {converting(found)} ({where(site)}, in `{area}`)"
+    elif name:
         doing = " ".join(part for part in name.split("_") if part)
         text = f'While the code in `{area}` is doing "{doing}" ({where(site)})'
     else:

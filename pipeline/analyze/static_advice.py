@@ -28,6 +28,7 @@ from pipeline.analyze.static_code import (
     caller_can_test,
     cause_slot,
     check_test,
+    conversion,
     empty_option,
     failed_fs_step,
     failure_worded,
@@ -298,12 +299,23 @@ def solutions(
     return out
 
 
+# What a conversion is given, as a solution names it: the thing, and one of them
+_CONVERTED = {"FromStr": ("text", "text"), "TryFrom": ("value", "a value")}
+
+
 def _last_resort(site: Site) -> str:
     """The one solution of a site the code tells nothing more of: the step its message
     names, if it opens with one ("failed to open {}"), else only where to look. Not its
     class's generic fix: the class of a message the code says so little of is the
     likeliest to be wrong ("too many segments on URL" is no load to reduce), and a generic
     fix would say so with confidence."""
+    found = conversion(site)
+    if found is not None:  # its error is how the type rejects what it is made from
+        given, kind = _CONVERTED.get(found.trait, ("input", "input"))
+        return (
+            f"Correct the {given} that becomes `{found.target}`: {where(site)} returns this "
+            f"error for {kind} it does not accept."
+        )
     if names_a_step(site):
         return f"Find out what {where(site)} was doing: the error text names the failed step."
     return f"Find out what {where(site)} was doing when it returned this error."

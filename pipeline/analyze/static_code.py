@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from pipeline.analyze import SiteContext
 from pipeline.analyze.environment import environment_reads, unset_note, value_note
@@ -55,6 +56,50 @@ def impl_type(impl: str) -> str:
     -> `HttpRegistry` (as the caller paths name it), `Map<K, V>` -> `Map`."""
     written = _REFERENCE.sub("", impl.rpartition(" for ")[2].strip())
     return written.split("<", 1)[0].rstrip() or written
+
+
+class Conversion(NamedTuple):
+    """A site in a conversion that input drives: the trait, the type made, what it is made
+    from (`S` of `TryFrom<S>`; "" when the impl does not say)."""
+
+    trait: str  # FromStr, TryFrom, Deserialize or Visitor
+    target: str
+    source: str
+
+
+# The trait and the method of it whose error rejects the value converted
+_CONVERTING = {"FromStr": "from_str", "TryFrom": "try_from", "Deserialize": "deserialize"}
+
+
+def conversion(site: Site) -> Conversion | None:
+    """The conversion the site is in, when its fn is `FromStr::from_str`, `TryFrom::try_from`,
+    `Deserialize::deserialize` or a serde `Visitor`'s `visit_*` as the impl it is in says
+    (`impl TryFrom<grpc::Query> for Query`): its error is how the type rejects what it is
+    converted from."""
+    facts = site.facts
+    impl, name = facts.enclosing_impl or "", facts.enclosing_fn or ""
+    trait, found, _ = impl.partition(" for ")
+    if not found:
+        return None
+    generic, _, arguments = trait.partition("<")
+    base = generic.rsplit("::", 1)[-1].strip()
+    if _CONVERTING.get(base) != name and not (base == "Visitor" and name.startswith("visit_")):
+        return None
+    source = arguments.rpartition(">")[0].strip() if base == "TryFrom" else ""
+    return Conversion(base, impl_type(impl), source)
+
+
+def converting(found: Conversion) -> str:
+    """What the code is doing in a conversion, for a sentence's subject: "text is parsed into
+    `Version`", "a `grpc::Query` is converted into `Query`"."""
+    if found.trait == "FromStr":
+        return f"text is parsed into `{found.target}`"
+    if found.trait == "TryFrom":
+        made = f"a `{found.source}`" if found.source else "a value"
+        return f"{made} is converted into `{found.target}`"
+    if found.trait == "Deserialize":
+        return f"input is deserialized into `{found.target}`"
+    return "input is deserialized by a serde `Visitor`"
 
 
 # What an impl's type is reached through, not its name: `impl GetSpan for &'a StateWorkingSet`
