@@ -222,7 +222,12 @@ def test_a_conversion_says_what_is_converted_and_that_its_input_is_what_to_corre
         '        Err(E::custom("extras must be a list"))\n'
         "    }\n"
         "}\n"
-        # not a conversion: a `try_from` of its own, a `Display`
+        "impl From<ParseError> for ShellError {\n"
+        "    fn from(error: ParseError) -> Self {\n"
+        '        ShellError::msg("Missing Alias")\n'
+        "    }\n"
+        "}\n"
+        # not a conversion: a `try_from` of its own
         "impl Query {\n"
         "    pub fn try_from(q: u8) -> Result<Self, Error> {\n"
         '        Err(Error::msg("no query of that number"))\n'
@@ -241,6 +246,9 @@ def test_a_conversion_says_what_is_converted_and_that_its_input_is_what_to_corre
         "extras must be a list": (
             "While input is deserialized by a serde `Visitor` (`ExtrasVisitor::visit_str`, in `x`)"
         ),
+        "Missing Alias": (
+            "While a `ParseError` is converted into `ShellError` (`ShellError::from`, in `x`)"
+        ),
         "no query of that number": (
             'While the code in `x` is doing "try from" (`Query::try_from`)'
         ),
@@ -253,6 +261,8 @@ def test_a_conversion_says_what_is_converted_and_that_its_input_is_what_to_corre
         "Correct the input that becomes `Source`: `Source::deserialize` returns this error for"
         " input it does not accept."
     ]
+    # `From` cannot fail: what is made is the error, not a refusal of what it is made from
+    assert "Correct" not in " ".join(found["Missing Alias"].solutions)
     # only where nothing better is known: a message that says what to do says it
     assert found["query kind is required"].solutions == [
         'The message itself says what to do: "query kind is required".'

@@ -310,7 +310,9 @@ def _last_resort(site: Site) -> str:
     likeliest to be wrong ("too many segments on URL" is no load to reduce), and a generic
     fix would say so with confidence."""
     found = conversion(site)
-    if found is not None:  # its error is how the type rejects what it is made from
+    # its error is how the type rejects what it is made from; not `From`'s: it cannot fail,
+    # its site is a panic or an error value it maps another one to
+    if found is not None and found.trait != "From":
         given, kind = _CONVERTED.get(found.trait, ("input", "input"))
         return (
             f"Correct the {given} that becomes `{found.target}`: {where(site)} returns this "

@@ -62,18 +62,21 @@ class Conversion(NamedTuple):
     """A site in a conversion that input drives: the trait, the type made, what it is made
     from (`S` of `TryFrom<S>`; "" when the impl does not say)."""
 
-    trait: str  # FromStr, TryFrom, Deserialize or Visitor
+    trait: str  # FromStr, TryFrom, From, Deserialize or Visitor
     target: str
     source: str
 
 
 # The trait and the method of it whose error rejects the value converted
-_CONVERTING = {"FromStr": "from_str", "TryFrom": "try_from", "Deserialize": "deserialize"}
+_CONVERTING = {
+    "FromStr": "from_str", "TryFrom": "try_from", "From": "from", "Deserialize": "deserialize"
+}  # fmt: skip
 
 
 def conversion(site: Site) -> Conversion | None:
     """The conversion the site is in, when its fn is `FromStr::from_str`, `TryFrom::try_from`,
-    `Deserialize::deserialize` or a serde `Visitor`'s `visit_*` as the impl it is in says
+    `From::from`, `Deserialize::deserialize` or a serde `Visitor`'s `visit_*` as the impl it
+    is in says
     (`impl TryFrom<grpc::Query> for Query`): its error is how the type rejects what it is
     converted from."""
     facts = site.facts
@@ -85,7 +88,7 @@ def conversion(site: Site) -> Conversion | None:
     base = generic.rsplit("::", 1)[-1].strip()
     if _CONVERTING.get(base) != name and not (base == "Visitor" and name.startswith("visit_")):
         return None
-    source = arguments.rpartition(">")[0].strip() if base == "TryFrom" else ""
+    source = arguments.rpartition(">")[0].strip() if base in ("TryFrom", "From") else ""
     return Conversion(base, impl_type(impl), source)
 
 
@@ -94,7 +97,7 @@ def converting(found: Conversion) -> str:
     `Version`", "a `grpc::Query` is converted into `Query`"."""
     if found.trait == "FromStr":
         return f"text is parsed into `{found.target}`"
-    if found.trait == "TryFrom":
+    if found.trait in ("TryFrom", "From"):
         made = f"a `{found.source}`" if found.source else "a value"
         return f"{made} is converted into `{found.target}`"
     if found.trait == "Deserialize":
