@@ -197,6 +197,42 @@ def test_a_site_the_code_tells_nothing_more_of_is_not_said_to_name_a_step() -> N
     ]
 
 
+def test_a_constructor_says_what_it_creates() -> None:
+    found = explained_all(
+        "impl Segment {\n"
+        "    pub fn new(path: &Path) -> anyhow::Result<Self> {\n"
+        '        anyhow::bail!("segment directory is missing")\n'
+        "    }\n"
+        "}\n"
+        "impl IdGenerator {\n"
+        "    pub fn new() -> Self {\n"
+        '        unimplemented!("only tables have ids")\n'
+        "    }\n"
+        "}\n"
+        "impl<T> Pool<T> {\n"
+        "    pub fn try_new(size: usize) -> Option<Pool<T>> {\n"
+        '        assert!(size > 0, "a pool needs room");\n'
+        "        None\n"
+        "    }\n"
+        "}\n"
+        # a `new` that makes no `Counter`, and a free `new`: as any fn
+        "impl Counter {\n"
+        "    pub fn new(&self) -> u32 {\n"
+        '        self.next.checked_add(1).expect("counter overflow")\n'
+        "    }\n"
+        "}\n"
+        'pub fn new() -> Segment { panic!("use Segment::new") }\n'
+    )
+    situations = {message: e.commonSituations.split(";")[0] for message, e in found.items()}
+    assert situations == {
+        "segment directory is missing": "While a `Segment` is created (`Segment::new`, in `x`)",
+        "a pool needs room": "While a `Pool` is created (`Pool::try_new`, in `x`)",
+        "only tables have ids": "While an `IdGenerator` is created (`IdGenerator::new`, in `x`)",
+        "counter overflow": 'While the code in `x` is doing "new" (`Counter::new`)',
+        "use Segment::new": 'While the code in `x` is doing "new" (`new`)',
+    }
+
+
 def test_a_conversion_says_what_is_converted_and_that_its_input_is_what_to_correct() -> None:
     found = explained_all(
         "impl std::str::FromStr for Version {\n"

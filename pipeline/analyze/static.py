@@ -23,6 +23,8 @@ from pipeline.analyze.static_advice import (
     solutions,
 )
 from pipeline.analyze.static_code import (
+    a_type,
+    constructed,
     conversion,
     converting,
     example_fix,
@@ -51,7 +53,7 @@ from pipeline.core.reach import Reach
 from pipeline.core.sitetypes import TEXT_KINDS
 
 # Bump when the wording changes, so that reused explanations are rewritten.
-STATIC_VERSION = "static-65"
+STATIC_VERSION = "static-66"
 
 _STRATEGY_BY_CLASS: dict[str, HandlingStrategy] = {
     "configuration-error": "configuration",
@@ -315,8 +317,11 @@ def _situations(context: SiteContext, failure_class: str) -> str:
     title = load_taxonomy()[failure_class].title
     name = site.facts.enclosing_fn
     found = conversion(site)
+    made = constructed(site)
     if found is not None:  # "While text is parsed into `Version` (`Version::from_str`, in ..)"
         text = f"While {converting(found)} ({where(site)}, in `{area}`)"
+    elif made is not None:  # "While a `Segment` is created (`Segment::new`, in ..)"
+        text = f"While {a_type(made)} is created ({where(site)}, in `{area}`)"
     elif name:
         doing = " ".join(part for part in name.split("_") if part)
         text = f'While the code in `{area}` is doing "{doing}" ({where(site)})'

@@ -92,13 +92,37 @@ def conversion(site: Site) -> Conversion | None:
     return Conversion(base, impl_type(impl), source)
 
 
+def constructed(site: Site) -> str | None:
+    """The type an inherent `new`/`try_new` makes, when its return type says it is the
+    impl's own (`Self`, `Result<Self>`, `Option<Segment>`): `Segment` for `Segment::new`."""
+    facts = site.facts
+    impl = facts.enclosing_impl or ""
+    if facts.enclosing_fn not in ("new", "try_new") or not impl or " for " in impl:
+        return None
+    made = impl_type(impl)
+    last = made.rsplit("::", 1)[-1]
+    if not re.search(rf"\b(?:Self|{re.escape(last)})\b", facts.return_type or ""):
+        return None
+    return made
+
+
+def a_type(name: str) -> str:
+    """`name` in backticks after its article, as it is read aloud: "an `IdGenerator`",
+    "a `&PbFunction`", "a `Url`"."""
+    spoken = name.lstrip("&' ").removeprefix("mut ").lstrip()
+    vowel = spoken[:1].lower() in ("a", "e", "i", "o", "u")
+    if spoken[:1].lower() == "u" and re.match(r"(?i)u(?:ni|s[aeiu]|r[il]|uid|tf)", spoken):
+        vowel = False  # "a `Url`", "a `UnixStream`", "a `Uuid`"
+    return f"{'an' if vowel else 'a'} `{name}`"
+
+
 def converting(found: Conversion) -> str:
     """What the code is doing in a conversion, for a sentence's subject: "text is parsed into
     `Version`", "a `grpc::Query` is converted into `Query`"."""
     if found.trait == "FromStr":
         return f"text is parsed into `{found.target}`"
     if found.trait in ("TryFrom", "From"):
-        made = f"a `{found.source}`" if found.source else "a value"
+        made = a_type(found.source) if found.source else "a value"
         return f"{made} is converted into `{found.target}`"
     if found.trait == "Deserialize":
         return f"input is deserialized into `{found.target}`"
