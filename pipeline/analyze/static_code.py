@@ -75,10 +75,9 @@ _CONVERTING = {
 
 def conversion(site: Site) -> Conversion | None:
     """The conversion the site is in, when its fn is `FromStr::from_str`, `TryFrom::try_from`,
-    `From::from`, `Deserialize::deserialize` or a serde `Visitor`'s `visit_*` as the impl it
-    is in says
-    (`impl TryFrom<grpc::Query> for Query`): its error is how the type rejects what it is
-    converted from."""
+    `From::from`, `Deserialize::deserialize` or a serde `Visitor`'s `visit_*`, as the impl it
+    is in says (`impl TryFrom<grpc::Query> for Query`): its error (but `From`'s, which cannot
+    fail) is how the type rejects what it is converted from."""
     facts = site.facts
     impl, name = facts.enclosing_impl or "", facts.enclosing_fn or ""
     trait, found, _ = impl.partition(" for ")
