@@ -10,6 +10,7 @@ from site_fixtures import explained_all
 
 from pipeline.analyze import SiteContext
 from pipeline.analyze.static import StaticAnalyzer, explain
+from pipeline.analyze.static_code import a_type
 from pipeline.analyze.taxonomy import load_taxonomy
 from pipeline.core.model import Explanation
 from pipeline.core.sitetypes import TEXT_KINDS
@@ -197,6 +198,20 @@ def test_a_site_the_code_tells_nothing_more_of_is_not_said_to_name_a_step() -> N
     ]
 
 
+def opening_clauses(found: dict[str, Explanation]) -> dict[str, str]:
+    """Each message's commonSituations up to its first `;`: what the code was doing."""
+    return {message: e.commonSituations.split(";")[0] for message, e in found.items()}
+
+
+@pytest.mark.parametrize(
+    ("name", "read"),
+    [("IdGenerator", "an `IdGenerator`"), ("&PbFunction", "a `&PbFunction`"), ("Url", "a `Url`"),
+     ("UpdateRequest", "an `UpdateRequest`"), ("Utf8Error", "a `Utf8Error`")],
+)  # fmt: skip
+def test_a_type_takes_the_article_it_is_read_with(name: str, read: str) -> None:
+    assert a_type(name) == read
+
+
 def test_a_constructor_says_what_it_creates() -> None:
     found = explained_all(
         "impl Segment {\n"
@@ -223,7 +238,7 @@ def test_a_constructor_says_what_it_creates() -> None:
         "}\n"
         'pub fn new() -> Segment { panic!("use Segment::new") }\n'
     )
-    situations = {message: e.commonSituations.split(";")[0] for message, e in found.items()}
+    situations = opening_clauses(found)
     assert situations == {
         "segment directory is missing": "While a `Segment` is created (`Segment::new`, in `x`)",
         "a pool needs room": "While a `Pool` is created (`Pool::try_new`, in `x`)",
@@ -270,7 +285,7 @@ def test_a_conversion_says_what_is_converted_and_that_its_input_is_what_to_corre
         "    }\n"
         "}\n"
     )
-    situations = {message: e.commonSituations.split(";")[0] for message, e in found.items()}
+    situations = opening_clauses(found)
     assert situations == {
         "not a version": "While text is parsed into `Version` (`Version::from_str`, in `x`)",
         "query kind is required": (

@@ -24,6 +24,17 @@ def replace_file(path: Path, body: bytes) -> None:
         temporary.unlink(missing_ok=True)
 
 
+# `marshal`'s format since Python 3.4 (the caches' rows and files): it writes no code object,
+# and loading its data runs none
+MARSHAL_FORMAT = 4
+
+
+def write_marshalled(path: Path, form: int, data: dict[str, Any]) -> None:
+    """`data` with its `format` (`form`) as `marshal` bytes at `path` (`replace_file`): what
+    `read_marshalled` reads back."""
+    replace_file(path, marshal.dumps({"format": form, **data}, MARSHAL_FORMAT))
+
+
 def read_marshalled(path: Path, form: int) -> dict[str, Any] | None:
     """The `marshal`led dict at `path` whose `format` is `form`; None when there is none, it
     does not load, or it is of another format (`marshal` loads no code)."""

@@ -157,12 +157,11 @@ def _built_reach(
     """The reach of a variant from its builders: paths down to them, the last hop's line
     where it is built."""
     variant, builders = found
+    memo = {} if memo is None else memo
     key = (True, tuple(sorted(builders)))
-    known = memo.get(key) if memo is not None else None
+    known = memo.get(key)
     if known is None:
-        known = (_walk(graph, key[1], lone=True), len(builders))
-        if memo is not None:
-            memo[key] = known
+        known = memo[key] = (_walk(graph, key[1], lone=True), len(builders))
     paths = known[0]
     where = {
         (graph.nodes[n].path, graph.nodes[n].definition.line): at for n, at in builders.items()

@@ -19,6 +19,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
+from pipeline.core.cachefile import MARSHAL_FORMAT
 from pipeline.core.index import (
     Arm,
     Build,
@@ -63,7 +64,6 @@ _TYPES: dict[str, Any] = {
     "subcommands": Subcommand,
     "builds": Build,
 }
-_MARSHAL_FORMAT = 4  # marshal's format since Python 3.4: no code object is ever written
 _TUPLES = {  # fields that are tuples in the dataclass
     Definition: {f for f in Definition._fields if f in ("params", "attrs", "status_codes")},
     Call: {"args"},
@@ -141,7 +141,7 @@ def encoded(index: FileIndex) -> bytes:
     """A file index as the cache stores it and a pool worker sends it: `marshal` bytes of
     `encode_index` (bytes pickle at memcpy speed, 400,000 NamedTuples do not; risingwave's
     2,700 indexes decode in 0.5 s, 0.9 s from JSON, which loses which lists were tuples)."""
-    return marshal.dumps(encode_index(index), _MARSHAL_FORMAT)
+    return marshal.dumps(encode_index(index), MARSHAL_FORMAT)
 
 
 def decoded(body: bytes) -> FileIndex:

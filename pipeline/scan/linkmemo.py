@@ -19,7 +19,6 @@ resolutions are only as good as the code that made them).
 
 from __future__ import annotations
 
-import marshal
 from array import array
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -29,9 +28,9 @@ from typing import Any
 
 from pipeline.core.cachefile import (
     read_marshalled,
-    replace_file,
     repository_file,
     source_digest,
+    write_marshalled,
 )
 from pipeline.core.index import Definition, FileIndex
 from pipeline.scan.context import _crate
@@ -39,7 +38,6 @@ from pipeline.scan.names import crate_name, module_of
 from pipeline.scan.signatures import is_rpc
 
 MEMO_FORMAT = 1
-_MARSHAL_FORMAT = 4
 # The modules whose code decides how a call resolves: a memo holds only for the same code.
 _RESOLVING = ("callgraph", "linkmemo", "names", "signatures", "context")
 
@@ -79,9 +77,10 @@ def memo_path(cache_dir: Path, repo: str, index_version: str) -> Path:
 
 def save_memo(path: Path, memo: LinkMemo) -> None:
     """Write `memo` atomically (a reader sees the old file or the new one)."""
-    body = marshal.dumps(
+    write_marshalled(
+        path,
+        MEMO_FORMAT,
         {
-            "format": MEMO_FORMAT,
             "code": link_code(),
             "index": memo.index_version,
             "limit": memo.dispatch_limit,
@@ -93,9 +92,7 @@ def save_memo(path: Path, memo: LinkMemo) -> None:
             "generation": memo.generation,
             "since": dict(memo.since),
         },
-        _MARSHAL_FORMAT,
     )
-    replace_file(path, body)
 
 
 def load_memo(path: Path, index_version: str, dispatch_limit: int) -> LinkMemo | None:

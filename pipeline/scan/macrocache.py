@@ -12,11 +12,10 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from pipeline.core.cachefile import MARSHAL_FORMAT
 from pipeline.core.macros import Definitions
 from pipeline.languages import MACROS_VERSION
 from pipeline.scan.cache import select_in
-
-_MARSHAL_FORMAT = 4
 
 
 class MacroCache:
@@ -40,7 +39,7 @@ class MacroCache:
         return found
 
     def put_many(self, found: Mapping[str, Definitions]) -> None:
-        rows = [(blob, marshal.dumps(d, _MARSHAL_FORMAT)) for blob, d in found.items()]
+        rows = [(blob, marshal.dumps(d, MARSHAL_FORMAT)) for blob, d in found.items()]
         with self._db:
             self._db.executemany("INSERT OR REPLACE INTO macros VALUES (?, ?)", rows)
 

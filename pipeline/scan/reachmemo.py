@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import marshal
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
@@ -41,16 +40,15 @@ from typing import Any
 
 from pipeline.core.cachefile import (
     read_marshalled,
-    replace_file,
     repository_file,
     source_digest,
+    write_marshalled,
 )
 from pipeline.core.reach import CallerPath, Hop
 from pipeline.scan.callerpaths import MAX_DEPTH, Walks
 from pipeline.scan.callgraph import CallGraph
 
 MEMO_FORMAT = 1
-_MARSHAL_FORMAT = 4
 # The modules whose code decides what a walk finds: a memo holds only for the same code.
 _WALKING = ("scan/callerpaths.py", "scan/callgraph.py", "scan/entrypoints.py",
             "scan/reachmemo.py", "core/reach.py")  # fmt: skip
@@ -212,12 +210,11 @@ def kept(key: str, keys: Sequence[NodeKey], digests: Sequence[int], walks: Walks
 
 def save_memo(path: Path, memo: ReachMemo) -> None:
     """Write `memo` atomically (a reader sees the old file or the new one)."""
-    body = marshal.dumps(
-        {"format": MEMO_FORMAT, "key": memo.key, "digests": dict(memo.digests),
-         "found": dict(memo.found)},
-        _MARSHAL_FORMAT,
-    )  # fmt: skip
-    replace_file(path, body)
+    write_marshalled(
+        path,
+        MEMO_FORMAT,
+        {"key": memo.key, "digests": dict(memo.digests), "found": dict(memo.found)},
+    )
 
 
 def load_memo(path: Path) -> ReachMemo | None:
