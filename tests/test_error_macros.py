@@ -14,6 +14,7 @@ from regen_fixtures import extract, manifest, records, regenerate
 from pipeline.analyze.reach_text import undated_record
 from pipeline.core.macros import NO_MACROS, ErrorMacros, MacroSpec, using
 from pipeline.languages import language_of
+from pipeline.scan.cache import ScanCache
 
 RUST = language_of("x.rs")
 
@@ -282,3 +283,47 @@ def _comparable(found: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
         rid: {k: v for k, v in undated_record(r).items() if k not in times}
         for rid, r in found.items()
     }
+
+
+def test_a_file_carried_over_a_changed_table_keeps_its_scan_for_its_next_version(
+    tmp_path: Path,
+) -> None:
+    """A file carried over a change of the macro table reads as it did: its scan is kept as
+    one made with the new table, so its next version parses only the units that changed
+    (found from that scan), and the dataset is still what a first extraction gives."""
+    repo = GitRepo.init(tmp_path / "src")
+    lib, ops, plain = (
+        "crates/polars-error/src/lib.rs", "crates/polars-ops/src/ops.rs", "crates/io/src/plain.rs"
+    )  # fmt: skip
+    repo.commit({lib: ERRORS_RS, ops: OPS_RS, plain: PLAIN_RS})
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    assert extract(repo.path, out, cache, "main").exit_code == 0
+    before = manifest(out)["errorMacros"]
+    plain_blob = repo.blob_sha(plain)
+    assert ScanCache(cache, before).get_many([plain_blob]).keys() == {plain_blob}
+
+    added = ERRORS_RS + "macro_rules! polars_warn {\n    ($($tt:tt)+) => { panic!($($tt)+) };\n}\n"
+    repo.commit({lib: added})
+    assert regenerate(out, cache).exit_code == 0
+    now = manifest(out)["errorMacros"]
+    assert now != before and manifest(out)["counts"]["filesCarried"] == 2
+    assert ScanCache(cache, now).get_many([plain_blob]).keys() == {plain_blob}
+
+    sha = repo.commit({plain: PLAIN_RS + PLAIN_RS.replace("load", "save").replace("no", "nowhere")})
+    assert regenerate(out, cache).exit_code == 0
+    fresh = tmp_path / "fresh"
+    assert extract(repo.path, fresh, tmp_path / "cache-fresh", sha).exit_code == 0
+    assert _comparable(records(out)) == _comparable(records(fresh))
+    assert "nowhere path given" in {r["errorMessage"] for r in records(out).values()}
+
+
+def test_scans_are_adopted_only_from_a_table_named_by_a_digest(tmp_path: Path) -> None:
+    cache = ScanCache(tmp_path, "0123456789abcdef")
+    scan = RUST.find_sites("a.rs", PLAIN_RS.encode())
+    earlier = ScanCache(tmp_path, "fedcba9876543210")
+    earlier.put_many({"b" * 40: scan})
+    assert cache.adopt("../../etc/passwd", ["b" * 40]) == 0
+    assert cache.adopt("0000000000000000", ["b" * 40]) == 0  # no such table: nothing made
+    assert not list(tmp_path.glob("*0000000000000000*"))
+    assert cache.adopt("fedcba9876543210", ["b" * 40, "c" * 40]) == 1
+    assert cache.get_many(["b" * 40]) == earlier.get_many(["b" * 40]) != {}

@@ -12,7 +12,7 @@ from pathlib import Path
 from gitrepo import GitRepo
 
 ROOT = Path(__file__).parent.parent
-_MARK = re.compile(r"^timeline: (\d+\.\d+) pid=(\d+) cpu=\d+\.\d\d faults=\d+ (.+)$")
+_MARK = re.compile(r"^timeline: (\d+\.\d+) pid=(\d+) cpu=\d+\.\d\d faults=\d+ kids=\d+\.\d\d (.+)$")
 
 
 def _extract(tmp_path: Path, **env: str) -> str:

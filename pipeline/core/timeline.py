@@ -1,8 +1,8 @@
 """Phase marks on stderr, to read where a run's time goes (`ERRDOC_TIMELINE=1`).
 
 Each mark is one line: the wall clock, the process, its CPU seconds and minor page faults
-so far, and the phase, e.g. `timeline: 1764702000.123 pid=4200 cpu=0.44 faults=7854
-scanned`. The run and its index child both mark (`index: ..`), so that the two sides of a
+so far, the CPU seconds of its children that ended (its pools' workers, its forks), and the
+phase, e.g. `timeline: 1764702000.123 pid=4200 cpu=0.44 faults=7854 kids=2.31 scanned`. The run and its index child both mark (`index: ..`), so that the two sides of a
 run line up on one clock: which waited for which, and what the other core did meanwhile.
 Off (the default), a mark costs one environment lookup.
 """
@@ -25,7 +25,7 @@ def mark(phase: str) -> None:
     faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
     print(
         f"timeline: {time.time():.3f} pid={os.getpid()} cpu={spent.user + spent.system:.2f} "
-        f"faults={faults} {phase}",
+        f"faults={faults} kids={spent.children_user + spent.children_system:.2f} {phase}",
         file=sys.stderr,
         flush=True,
     )

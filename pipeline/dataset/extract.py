@@ -50,6 +50,7 @@ from pipeline.dataset.store import (
     unstage,
 )
 from pipeline.languages import EXTRACTOR_VERSION, RepositoryModules
+from pipeline.scan.cache import ScanCache
 from pipeline.scan.callerpaths import spec_of
 from pipeline.scan.collect import (
     ExtractRequest,
@@ -328,6 +329,7 @@ def _scan_or_carry(
             listing.macros,
         )  # fmt: skip
         keep = frozenset() if changed is None else keep - invoking_files(git_dir, sha, changed)
+        _adopt_scans(request, listing, previous.settings.get("errorMacros"), keep)
     blobs_before = (
         {path: str(f.get("blob")) for path, f in previous.files.items()} if previous else {}
     )
@@ -350,6 +352,22 @@ def _scan_or_carry(
         again = replace(listing, entries=entries, skipped=(), manifests=())
         scanned = merged(scanned, scan_entries(request, git_dir, again))
     return scanned, carry(previous, keep), files, aliases, tests
+
+
+def _adopt_scans(
+    request: ExtractRequest, listing: Listing, variant: Any, carried: Set[str]
+) -> None:
+    """The carried files' scans, made with the previous table of error macros, kept as
+    scans made with this one too (`ScanCache.adopt`): they read the same under both."""
+    if variant is not None and not isinstance(variant, str):
+        return  # the manifest is not trusted (`adopt` reads only a digest's file)
+    blobs = [e.blob_sha for e in listing.entries if e.path in carried]
+    if blobs:
+        cache = ScanCache(request.cache_dir, listing.macros.digest())
+        try:
+            cache.adopt(variant, blobs)
+        finally:
+            cache.close()
 
 
 def _permanent_ids(

@@ -11,6 +11,7 @@ JSON, not pickle: the cache directory is not trusted to hold code.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import fields, replace
@@ -19,6 +20,8 @@ from typing import Any
 
 from pipeline.core.sitetypes import Condition, Facts, FileScan, Site, TypeAlias, placed
 from pipeline.languages import EXTRACTOR_VERSION
+
+_DIGEST = re.compile(r"[0-9a-f]{16}")
 
 
 class ScanCache:
@@ -57,6 +60,34 @@ class ScanCache:
         ]
         with self._db:
             self._db.executemany("INSERT OR REPLACE INTO scans VALUES (?, ?)", rows)
+
+    def adopt(self, variant: str | None, blobs: Iterable[str]) -> int:
+        """Copy the scans of `blobs` made with another table of error macros (`variant`, as
+        `__init__` takes it) into this one; returns how many rows it copied. For files that
+        invoke none of the macros the two tables read otherwise: their scans are the same
+        under both (what lets a regeneration carry such a file over a changed table). A
+        later version of one of them then parses only its changed units (`find_sites_after`
+        finds its earlier scan here); without the copy it was parsed whole (risingwave,
+        HEAD~100 -> HEAD~50 -> HEAD: 172 of the 221 changed files). A cache file that is not
+        there, or not a cache, adopts nothing: this only saves work."""
+        if variant is not None and not _DIGEST.fullmatch(variant):
+            return 0  # a digest, or nothing (the manifest that says it is not trusted)
+        suffix = f"-m{variant}" if variant else ""
+        earlier = self.directory / f"scans-v{EXTRACTOR_VERSION}{suffix}.sqlite"
+        if earlier == self.path or not earlier.is_file():
+            return 0
+        try:
+            source = sqlite3.connect(f"{earlier.resolve().as_uri()}?mode=ro", uri=True)
+            try:
+                rows = list(select_in(source, "blob, scan FROM scans WHERE blob", blobs))
+            finally:
+                source.close()
+        except sqlite3.Error:
+            return 0
+        valid = [(b, s) for b, s in rows if isinstance(b, str) and isinstance(s, str)]
+        with self._db:
+            self._db.executemany("INSERT OR IGNORE INTO scans VALUES (?, ?)", valid)
+        return len(valid)
 
     def close(self) -> None:
         """Close the database."""
