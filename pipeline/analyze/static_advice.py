@@ -28,8 +28,11 @@ from pipeline.analyze.static_code import (
     caller_can_test,
     cause_slot,
     check_test,
+    checked_inputs,
     conversion,
+    converted_inputs,
     empty_option,
+    failed_conversion,
     failed_fs_step,
     failure_worded,
     fatal_failure,
@@ -217,7 +220,7 @@ def solutions(
     )
     out.extend(environment_first)
     if context.error_type == "panic":
-        inputs = refused_inputs(context, check)
+        inputs = checked_inputs(context, check)
         if inputs and check is not None:
             return [
                 *out,
@@ -227,6 +230,17 @@ def solutions(
                 "passes: if your code calls it, pass values the check accepts; if the "
                 "backtrace (`RUST_BACKTRACE=1`) shows the repository's own code passing "
                 "them, report that upstream with the full message and the version you run.",
+            ]
+        inputs, converted = converted_inputs(context), failed_conversion(site)
+        if inputs and converted is not None:
+            return [
+                *out,
+                f"{where(site)} panics when `{converted}` fails: it refuses the value it was "
+                "given, which the message may print.",
+                f"The value comes from {', '.join(inputs)}, which the caller of {where(site)} "
+                "passes: if your code calls it, pass a value that converts; if the "
+                "backtrace (`RUST_BACKTRACE=1`) shows the repository's own code passing "
+                "it, report that upstream with the full message and the version you run.",
             ]
         if misuse_worded(site):
             return [*out, _MISUSED, _REPORT_IF_OURS]
@@ -402,6 +416,10 @@ def _failed_call(condition: Condition) -> tuple[str, str] | None:
     """The call whose failure a condition is, and how it failed (`Err`, `None`, or
     `None/Err` when the code does not say), or None when it checks something instead."""
     if condition.kind == "closure":
+        # `f(x) failed (map_err)`: an `Err` (`with_context`: an `Err` or a `None`)
+        step, marker, method = condition.text.rpartition(" failed (")
+        if marker and step:
+            return (step, "None/Err" if method.startswith("with_context") else "Err")
         step, _, outcome = condition.text.rpartition(" was ")
         outcome = outcome.split(" ", 1)[0]
         # `env::var("X") was Ok (map_or)`: the closure got its value; nothing failed
@@ -517,6 +535,10 @@ def prevention(context: SiteContext, check: str | None, failure_class: str) -> l
         tips.append("Make sure what that file-system step needs is there before the run.")
     elif context.error_type == "panic" and not refused_inputs(context, check):
         tips.append("Keep the assumption the code states true, or report where it breaks.")
+    elif context.error_type == "panic" and converted_inputs(context):
+        tips.append(
+            f"Before calling {where(site)}, make sure `{failed_conversion(site)}` succeeds."
+        )
     elif (
         check is not None
         and not is_guard(context, context.site.facts.conditions)

@@ -373,11 +373,18 @@ _INVARIANT_WORDS = re.compile(
 
 
 def refused_inputs(context: SiteContext, check: str | None) -> list[str]:
+    """The parameters a panic refuses: those a `panic!` or `assert!` checks with a test the
+    code states (`checked_inputs`), else those a failed conversion converted
+    (`converted_inputs`). Otherwise an `expect` fails on what its receiver returned;
+    `unreachable!`, `todo!` refuse no value. The one rule the class, solutions, prevention
+    and example fix all follow."""
+    return checked_inputs(context, check) or converted_inputs(context)
+
+
+def checked_inputs(context: SiteContext, check: str | None) -> list[str]:
     """The parameters a `panic!` or `assert!` checks with a test the code states (`check`,
     its `validationCode`), unless its message states an invariant ("... please report a
-    bug", "assumes x is checked first"): such a panic refuses what its caller passed. An
-    `expect` fails on what its receiver returned; `unreachable!`, `todo!` refuse no value.
-    The one rule the class, solutions, prevention and example fix all follow."""
+    bug", "assumes x is checked first"): such a panic refuses what its caller passed."""
     site = context.site
     if (
         check is None
@@ -386,6 +393,56 @@ def refused_inputs(context: SiteContext, check: str | None) -> list[str]:
     ):
         return []
     return inputs_read(site.facts.call, site.facts.conditions)
+
+
+def converted_inputs(context: SiteContext) -> list[str]:
+    """The parameters a panic's or `expect`'s failed conversion converted (tauri's
+    `permission.clone().try_into().unwrap_or_else(|_| panic!("invalid permission identifier
+    '{permission}'"))`), unless its message states an invariant: a conversion fails on what
+    it is given, and that came from the caller."""
+    site = context.site
+    converted = failed_conversion(site)
+    if converted is None or _INVARIANT_WORDS.search(site.message):
+        return []
+    value = _CONVERSION.fullmatch(converted)
+    assert value is not None  # `failed_conversion` matched it
+    read = _VIEWS.sub("", (value.group("receiver") or value.group("argument")).strip())
+    if not _PLACE.fullmatch(read.lstrip("&*").removeprefix("mut ").strip()):
+        return []  # what a call made of it (`gctx.get_env(VAR)`, `bytes.len()`): not its value
+    return inputs_read(site.facts.call, [Condition("closure", read, site.line)])
+
+
+# What views a value without making another (`permission.clone()`, `key.as_str()`), and a
+# place: a variable or its field (`add_property.parallelism`).
+_VIEWS = re.compile(
+    r"(?:\s*\.\s*(?:clone|as_str|as_ref|as_deref|to_string|to_owned|into|borrow|as_bytes)\s*\(\s*\))+$"
+)
+_PLACE = re.compile(r"[A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*")
+
+
+# A conversion, and the value it converts: `permission.clone().try_into()`,
+# `s.parse::<u32>()`, `Version::from_str(s)`, `Mode::try_from(raw)`.
+_CONVERSION = re.compile(
+    r"(?:(?P<receiver>.+?)\s*\.\s*(?:parse(?:\s*::\s*<[^()]*>)?|try_into)\s*\(\s*\)"
+    r"|(?:[A-Za-z_]\w*\s*::\s*)+(?:from_str|try_from)\s*\((?P<argument>[^()]*(?:\([^()]*\)[^()]*)*)\))"
+)
+
+
+def failed_conversion(site: Site) -> str | None:
+    """The conversion whose failure the site's panic or `expect` reports, as written
+    (`permission.clone().try_into()` in `.unwrap_or_else(|_| panic!(..))`), or None: the
+    failed call (the site's last condition) is one, and a conversion fails on what it is
+    given, nothing else."""
+    if site.kind not in ("panic", "expect") or not site.facts.conditions:
+        return None
+    last = site.facts.conditions[-1]
+    if last.kind != "closure":
+        return None
+    for outcome in (" was None/Err (", " was Err ("):
+        value, found, _ = last.text.partition(outcome)
+        if found and _CONVERSION.fullmatch(value.strip()):
+            return value.strip()
+    return None
 
 
 # Calls of the standard library that give an `Option`, whatever they are called on (`get`,
@@ -451,8 +508,11 @@ def example_fix(context: SiteContext, check: str | None, *, guard: bool = False)
     environment = unset_note(
         environment_reads(site.facts.conditions), in_build_script(context)
     ) or value_note(site.facts.conditions)
+    converted = failed_conversion(site) if not checked_inputs(context, check) else None
     if context.error_type == "panic" and environment:
         body.append(environment)
+    elif refused and converted is not None:
+        body.append(f"// It panics when `{converted}` fails: pass a value that converts.")
     elif context.error_type == "panic" and not refused and misuse_worded(site):
         body.append(
             "// A panic here means the calls broke the rule the message states: fix the code "

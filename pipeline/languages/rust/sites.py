@@ -59,8 +59,9 @@ from pipeline.languages.rust.testcode import (
 # 41: `Err(e).context(..)` wraps an error, no call failed; 42: the closure that gets an
 # environment read's value (`env::var("X").map_or(8, |v| ..)`) is a condition; 43: also
 # through `.ok()` (`was Some`); 46: `test_util` (singular) is test support; 47: a std
-# method's name with two arguments or more is not std's (`was None/Err`)
-EXTRACTOR_VERSION = "47"
+# method's name with two arguments or more is not std's (`was None/Err`); 48: a site in the
+# closure of `unwrap_or_else`, `map_err`, .. runs at its fn's call (`Facts.call`)
+EXTRACTOR_VERSION = "48"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
