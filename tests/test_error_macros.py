@@ -232,19 +232,29 @@ pub fn load(path: &str) -> anyhow::Result<()> {
 """
 
 
+_LIB, _OPS, _PLAIN = (
+    "crates/polars-error/src/lib.rs", "crates/polars-ops/src/ops.rs", "crates/io/src/plain.rs"
+)  # fmt: skip
+
+
+def _extracted_with_macros(tmp_path: Path) -> tuple[GitRepo, Path, Path]:
+    """A repository whose `lib.rs` defines polars' macros, `ops.rs` invokes them and
+    `plain.rs` does not, extracted: the source, OUT and CACHE."""
+    repo = GitRepo.init(tmp_path / "src")
+    repo.commit({_LIB: ERRORS_RS, _OPS: OPS_RS, _PLAIN: PLAIN_RS})
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    assert extract(repo.path, out, cache, "main").exit_code == 0
+    return repo, out, cache
+
+
 def test_a_change_to_the_macros_scans_again_only_the_files_that_invoke_a_changed_one(
     tmp_path: Path,
 ) -> None:
     """The table changes with its definitions' file; a file that invokes no macro that
     changed reads as it did and is carried over, one that does is scanned again, and the
     dataset is what a first extraction at that commit gives."""
-    repo = GitRepo.init(tmp_path / "src")
-    lib, ops, plain = (
-        "crates/polars-error/src/lib.rs", "crates/polars-ops/src/ops.rs", "crates/io/src/plain.rs"
-    )  # fmt: skip
-    repo.commit({lib: ERRORS_RS, ops: OPS_RS, plain: PLAIN_RS})
-    out, cache = tmp_path / "out", tmp_path / "cache"
-    assert extract(repo.path, out, cache, "main").exit_code == 0
+    repo, out, cache = _extracted_with_macros(tmp_path)
+    lib = _LIB
 
     # a macro added that no file invokes: only its own file is scanned
     added = (
@@ -291,13 +301,8 @@ def test_a_file_carried_over_a_changed_table_keeps_its_scan_for_its_next_version
     """A file carried over a change of the macro table reads as it did: its scan is kept as
     one made with the new table, so its next version parses only the units that changed
     (found from that scan), and the dataset is still what a first extraction gives."""
-    repo = GitRepo.init(tmp_path / "src")
-    lib, ops, plain = (
-        "crates/polars-error/src/lib.rs", "crates/polars-ops/src/ops.rs", "crates/io/src/plain.rs"
-    )  # fmt: skip
-    repo.commit({lib: ERRORS_RS, ops: OPS_RS, plain: PLAIN_RS})
-    out, cache = tmp_path / "out", tmp_path / "cache"
-    assert extract(repo.path, out, cache, "main").exit_code == 0
+    repo, out, cache = _extracted_with_macros(tmp_path)
+    lib, plain = _LIB, _PLAIN
     before = manifest(out)["errorMacros"]
     plain_blob = repo.blob_sha(plain)
     assert ScanCache(cache, before).get_many([plain_blob]).keys() == {plain_blob}
