@@ -32,7 +32,6 @@ from pipeline.analyze.static_code import (
     conversion,
     converted_inputs,
     empty_option,
-    failed_conversion,
     failed_fs_step,
     failure_worded,
     fatal_failure,
@@ -42,6 +41,7 @@ from pipeline.analyze.static_code import (
     names_a_step,
     owns_a_bug,
     printed_values,
+    refused_conversion,
     refused_inputs,
     where,
 )
@@ -231,13 +231,14 @@ def solutions(
                 "backtrace (`RUST_BACKTRACE=1`) shows the repository's own code passing "
                 "them, report that upstream with the full message and the version you run.",
             ]
-        inputs, converted = converted_inputs(context), failed_conversion(site)
-        if inputs and converted is not None:
+        converted = refused_conversion(context, check)
+        if converted is not None:
             return [
                 *out,
                 f"{where(site)} panics when `{converted}` fails: it refuses the value it was "
                 "given, which the message may print.",
-                f"The value comes from {', '.join(inputs)}, which the caller of {where(site)} "
+                f"The value comes from {', '.join(converted_inputs(context))}, which the "
+                f"caller of {where(site)} "
                 "passes: if your code calls it, pass a value that converts; if the "
                 "backtrace (`RUST_BACKTRACE=1`) shows the repository's own code passing "
                 "it, report that upstream with the full message and the version you run.",
@@ -535,10 +536,8 @@ def prevention(context: SiteContext, check: str | None, failure_class: str) -> l
         tips.append("Make sure what that file-system step needs is there before the run.")
     elif context.error_type == "panic" and not refused_inputs(context, check):
         tips.append("Keep the assumption the code states true, or report where it breaks.")
-    elif context.error_type == "panic" and converted_inputs(context):
-        tips.append(
-            f"Before calling {where(site)}, make sure `{failed_conversion(site)}` succeeds."
-        )
+    elif context.error_type == "panic" and (converted := refused_conversion(context, check)):
+        tips.append(f"Before calling {where(site)}, make sure `{converted}` succeeds.")
     elif (
         check is not None
         and not is_guard(context, context.site.facts.conditions)

@@ -401,15 +401,22 @@ def converted_inputs(context: SiteContext) -> list[str]:
     '{permission}'"))`), unless its message states an invariant: a conversion fails on what
     it is given, and that came from the caller."""
     site = context.site
-    converted = failed_conversion(site)
-    if converted is None or _INVARIANT_WORDS.search(site.message):
+    call = _conversion_call(site)
+    if call is None or _INVARIANT_WORDS.search(site.message):
         return []
-    value = _CONVERSION.fullmatch(converted)
-    assert value is not None  # `failed_conversion` matched it
-    read = _VIEWS.sub("", (value.group("receiver") or value.group("argument")).strip())
+    read = _VIEWS.sub("", (call.group("receiver") or call.group("argument")).strip())
     if not _PLACE.fullmatch(read.lstrip("&*").removeprefix("mut ").strip()):
         return []  # what a call made of it (`gctx.get_env(VAR)`, `bytes.len()`): not its value
     return inputs_read(site.facts.call, [Condition("closure", read, site.line)])
+
+
+def refused_conversion(context: SiteContext, check: str | None) -> str | None:
+    """The failed conversion (`failed_conversion`) by which a panic refuses what its caller
+    passed (`converted_inputs`), when no check it states does (`checked_inputs`): what the
+    solutions, the example fix and the prevention tips then name."""
+    if checked_inputs(context, check) or not converted_inputs(context):
+        return None
+    return failed_conversion(context.site)
 
 
 # What views a value without making another (`permission.clone()`, `key.as_str()`), and a
@@ -420,9 +427,10 @@ _VIEWS = re.compile(
 _PLACE = re.compile(r"[A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*")
 
 
-# A conversion, and the value it converts: `permission.clone().try_into()`,
-# `s.parse::<u32>()`, `Version::from_str(s)`, `Mode::try_from(raw)`.
-_CONVERSION = re.compile(
+# A call that converts (not a site in a conversion impl: `conversion`), and the value it
+# converts: `permission.clone().try_into()`, `s.parse::<u32>()`, `Version::from_str(s)`,
+# `Mode::try_from(raw)`.
+_CONVERTING_CALL = re.compile(
     r"(?:(?P<receiver>.+?)\s*\.\s*(?:parse(?:\s*::\s*<[^()]*>)?|try_into)\s*\(\s*\)"
     r"|(?:[A-Za-z_]\w*\s*::\s*)+(?:from_str|try_from)\s*\((?P<argument>[^()]*(?:\([^()]*\)[^()]*)*)\))"
 )
@@ -433,6 +441,12 @@ def failed_conversion(site: Site) -> str | None:
     (`permission.clone().try_into()` in `.unwrap_or_else(|_| panic!(..))`), or None: the
     failed call (the site's last condition) is one, and a conversion fails on what it is
     given, nothing else."""
+    call = _conversion_call(site)
+    return call.group() if call is not None else None
+
+
+def _conversion_call(site: Site) -> re.Match[str] | None:
+    """`failed_conversion`, with the value it converts (`receiver` or `argument`)."""
     if site.kind not in ("panic", "expect") or not site.facts.conditions:
         return None
     last = site.facts.conditions[-1]
@@ -440,8 +454,9 @@ def failed_conversion(site: Site) -> str | None:
         return None
     for outcome in (" was None/Err (", " was Err ("):
         value, found, _ = last.text.partition(outcome)
-        if found and _CONVERSION.fullmatch(value.strip()):
-            return value.strip()
+        call = _CONVERTING_CALL.fullmatch(value.strip()) if found else None
+        if call is not None:
+            return call
     return None
 
 
@@ -508,10 +523,10 @@ def example_fix(context: SiteContext, check: str | None, *, guard: bool = False)
     environment = unset_note(
         environment_reads(site.facts.conditions), in_build_script(context)
     ) or value_note(site.facts.conditions)
-    converted = failed_conversion(site) if not checked_inputs(context, check) else None
+    converted = refused_conversion(context, check)
     if context.error_type == "panic" and environment:
         body.append(environment)
-    elif refused and converted is not None:
+    elif converted is not None:
         body.append(f"// It panics when `{converted}` fails: pass a value that converts.")
     elif context.error_type == "panic" and not refused and misuse_worded(site):
         body.append(

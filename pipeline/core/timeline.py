@@ -2,8 +2,9 @@
 
 Each mark is one line: the wall clock, the process, its CPU seconds and minor page faults
 so far, the CPU seconds of its children that ended (its pools' workers, its forks), and the
-phase, e.g. `timeline: 1764702000.123 pid=4200 cpu=0.44 faults=7854 kids=2.31 scanned`. The run and its index child both mark (`index: ..`), so that the two sides of a
-run line up on one clock: which waited for which, and what the other core did meanwhile.
+phase, e.g. `timeline: 1764702000.123 pid=4200 cpu=0.44 faults=7854 kids=2.31 scanned`.
+The run and its index child both mark (`index: ..`), so that the two sides of a run line
+up on one clock: which waited for which, and what the other core did meanwhile.
 Off (the default), a mark costs one environment lookup.
 """
 

@@ -355,12 +355,11 @@ def _scan_or_carry(
 
 
 def _adopt_scans(
-    request: ExtractRequest, listing: Listing, variant: Any, carried: Set[str]
+    request: ExtractRequest, listing: Listing, variant: object, carried: Set[str]
 ) -> None:
-    """The carried files' scans, made with the previous table of error macros, kept as
-    scans made with this one too (`ScanCache.adopt`): they read the same under both."""
-    if variant is not None and not isinstance(variant, str):
-        return  # the manifest is not trusted (`adopt` reads only a digest's file)
+    """The carried files' scans, made with the previous table of error macros (`variant`,
+    as the untrusted manifest says it), kept as scans made with this one too
+    (`ScanCache.adopt`): they read the same under both."""
     blobs = [e.blob_sha for e in listing.entries if e.path in carried]
     if blobs:
         cache = ScanCache(request.cache_dir, listing.macros.digest())

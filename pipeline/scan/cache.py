@@ -32,8 +32,7 @@ class ScanCache:
         a scan also depends on: scans made with other macros are in another file."""
         cache_dir.mkdir(parents=True, exist_ok=True)
         self.directory = cache_dir
-        suffix = f"-m{variant}" if variant else ""
-        self.path = cache_dir / f"scans-v{EXTRACTOR_VERSION}{suffix}.sqlite"
+        self.path = _table_file(cache_dir, variant)
         # Parser processes write their own results: wait for each other, never fail.
         self._db = sqlite3.connect(self.path, timeout=60)
         self._db.execute("PRAGMA journal_mode=WAL")
@@ -61,7 +60,7 @@ class ScanCache:
         with self._db:
             self._db.executemany("INSERT OR REPLACE INTO scans VALUES (?, ?)", rows)
 
-    def adopt(self, variant: str | None, blobs: Iterable[str]) -> int:
+    def adopt(self, variant: object, blobs: Iterable[str]) -> int:
         """Copy the scans of `blobs` made with another table of error macros (`variant`, as
         `__init__` takes it) into this one; returns how many rows it copied. For files that
         invoke none of the macros the two tables read otherwise: their scans are the same
@@ -70,10 +69,9 @@ class ScanCache:
         finds its earlier scan here); without the copy it was parsed whole (risingwave,
         HEAD~100 -> HEAD~50 -> HEAD: 172 of the 221 changed files). A cache file that is not
         there, or not a cache, adopts nothing: this only saves work."""
-        if variant is not None and not _DIGEST.fullmatch(variant):
+        if variant is not None and not (isinstance(variant, str) and _DIGEST.fullmatch(variant)):
             return 0  # a digest, or nothing (the manifest that says it is not trusted)
-        suffix = f"-m{variant}" if variant else ""
-        earlier = self.directory / f"scans-v{EXTRACTOR_VERSION}{suffix}.sqlite"
+        earlier = _table_file(self.directory, variant)
         if earlier == self.path or not earlier.is_file():
             return 0
         try:
@@ -92,6 +90,12 @@ class ScanCache:
     def close(self) -> None:
         """Close the database."""
         self._db.close()
+
+
+def _table_file(cache_dir: Path, variant: str | None) -> Path:
+    """The file of the scans made with the error-macro table of digest `variant`."""
+    suffix = f"-m{variant}" if variant else ""
+    return cache_dir / f"scans-v{EXTRACTOR_VERSION}{suffix}.sqlite"
 
 
 def encode_scan(scan: FileScan) -> dict[str, Any]:

@@ -141,6 +141,14 @@ def _read_value(closure: Node) -> str | None:
     return f"{read.group()} {got} ({_field_text(function, 'field')})"
 
 
+def runs_in_place(closure: Node) -> bool:
+    """Whether a closure is the argument of a method that runs it where it is called, when
+    the value failed (`x.unwrap_or_else(|_| panic!(..))`, `map_err`, `ok_or_else`,
+    `with_context`, `wrap_err_with`: a site in it runs when its fn does; not `map`, `spawn`,
+    which run it later)."""
+    return _method_outcome(closure.parent) is not None
+
+
 def _method_outcome(arguments: Node | None, eager: bool = False) -> str | None:
     """`x.ok_or_else(|| ..)` -> "`x` was None/Err (ok_or_else)", given the call's arguments;
     `eager`: an argument that is no closure, of the one method that takes its error so

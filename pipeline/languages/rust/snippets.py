@@ -7,6 +7,8 @@ import textwrap
 
 from tree_sitter import Node
 
+from pipeline.languages.rust.facts import runs_in_place
+
 MAX_SNIPPET_LINES = 14
 # Climbing from the site stops below these: the statement it is part of is their child.
 _HOLDERS = {
@@ -52,7 +54,7 @@ def enclosing_call(node: Node) -> str | None:
     function = node.parent
     while function is not None and function.type != "function_item":
         if function.type in ("static_item", "const_item") or (
-            function.type == "closure_expression" and not _runs_in_place(function)
+            function.type == "closure_expression" and not runs_in_place(function)
         ):
             return None  # the site runs when the closure or initializer does, not at a call
         function = function.parent
@@ -84,22 +86,6 @@ def enclosing_call(node: Node) -> str | None:
         c.type == "function_modifiers" and b"async" in (c.text or b"") for c in function.children
     )
     return f"{call}.await" if is_async else call
-
-
-# The methods whose closure argument runs where they are called, when the value failed (a
-# site in `x.unwrap_or_else(|_| panic!(..))` runs when its fn does); not `map`, `spawn`, ...
-_IN_PLACE = frozenset(("ok_or_else", "map_err", "with_context", "unwrap_or_else", "wrap_err_with"))
-
-
-def _runs_in_place(closure: Node) -> bool:
-    """Whether a closure is the argument of one of the `_IN_PLACE` methods."""
-    arguments = closure.parent
-    call = arguments.parent if arguments is not None and arguments.type == "arguments" else None
-    function = call.child_by_field_name("function") if call is not None else None
-    if function is None or function.type != "field_expression":
-        return False
-    field = function.child_by_field_name("field")
-    return field is not None and _text(field) in _IN_PLACE
 
 
 def _impl_type(function: Node) -> str | None:
