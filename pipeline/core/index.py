@@ -35,7 +35,7 @@ class Definition(NamedTuple):
     public: bool = False  # `pub` (not `pub(crate)`/`pub(super)`)
     params: tuple[tuple[str, str], ...] = ()  # fn: (name, type) without `self`
     has_self: bool = False
-    value: str | None = None  # const/static value, field type, alias target
+    value: str | None = None  # const/static value, field type, alias target; a fn's lone literal
     module: str = ""  # inline `mod` path inside the file: `tests::util`
     attrs: tuple[str, ...] = ()  # attributes as written inside `#[...]`
     status_codes: tuple[str, ...] = ()  # fn: `StatusCode::X` names its body mentions
@@ -100,7 +100,9 @@ class Build(NamedTuple):
 class Route(NamedTuple):
     """An HTTP route registration or attribute: `.route("/x", get(handler))`, `#[get("/x")]`,
     or one an item's attribute lists, `"/x" => get(handler)`: then `owner` is that item, and
-    a `SUB` route's handler the item whose routes sit under its path (`"/x" => sub(m::Api)`)."""
+    a `SUB` route's handler the item whose routes sit under its path (`"/x" => sub(m::Api)`).
+    A `CMD` route is a command table's registration, `Cmd { name: "x", fun: handler, .. }`:
+    `path` the name users type, `owner` the table's struct."""
 
     method: str
     path: str

@@ -1,6 +1,8 @@
 """Entry points by code shape, for any repository: `fn main`, RPC server methods, HTTP
-routes, dispatch arms over statement and CLI command enums (clap derive and builder), and
-the public fns of a library crate that nothing in the repository calls."""
+routes, dispatch arms over statement and CLI command enums (clap derive and builder),
+commands users type by a name the code gives them (an impl's `fn name() -> &str { "x" }`
+beside its `run`, a table's `Cmd { name: "x", fun: f }`), and the public fns of a library
+crate that nothing in the repository calls."""
 
 from __future__ import annotations
 
@@ -33,6 +35,7 @@ def build_graph(
     graph = link(_without_test_modules(indexes), jobs, memo=memo)
     _calls_into_own_library(graph, modules or RepositoryModules())
     _entries(graph, modules or RepositoryModules())
+    _named_commands(graph)
     _custom_entries(graph, patterns)
     return graph
 
@@ -81,6 +84,33 @@ def _calls_into_own_library(graph: CallGraph, modules: RepositoryModules) -> Non
         ]
         if len(found) == 1:
             graph.callers[found[0]].append(Edge(caller, found[0], call.line, "import", (), call))
+
+
+def _named_commands(graph: CallGraph) -> None:
+    """The `run` of a trait impl that names itself with a string literal is a command users
+    type by that name: nushell's `impl Command for MathStddev { fn name(&self) -> &str {
+    "math stddev" } .. fn run(..) }` (its 761 commands and plugin commands), which the engine
+    finds by name at run time; nothing in the repository calls `MathStddev::run` but through
+    `dyn Command`. Both fns of one impl (same file, type, trait and module); a literal with
+    escapes is no name. Over a public-API guess, not over another shape found."""
+    names: dict[tuple[str, str, str, str], str] = {}
+    runs: dict[tuple[str, str, str, str], int] = {}
+    for node_id, node in enumerate(graph.nodes):
+        d = node.definition
+        if d.kind != "fn" or not d.owner or not d.trait or d.name not in ("name", "run"):
+            continue
+        key = (node.path, d.owner, d.trait, d.module)
+        if d.name == "run":
+            runs[key] = node_id
+        elif d.value and _PLAIN_STRING.fullmatch(d.value):
+            names[key] = d.value[1:-1]
+    for key, node_id in runs.items():
+        name = names.get(key)
+        if name and graph.entries.get(node_id, ("pub-api",))[0] == "pub-api":
+            graph.entries[node_id] = ("cli", f"command `{name}`")
+
+
+_PLAIN_STRING = re.compile(r'"[^"\\\n]+"')
 
 
 def _custom_entries(graph: CallGraph, patterns: Sequence[EntryPattern]) -> None:
@@ -143,6 +173,11 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
         crate = _crate(path)
         for route in index.routes:
             if route.method == "SUB":
+                continue
+            if route.method == "CMD":  # a table's registration (`index.registered`)
+                for node_id in _handlers(graph, free, path, route.handler):
+                    label = f"command `{route.path}` (`{route.owner}`)"
+                    graph.entries.setdefault(node_id, ("cli", label))
                 continue
             full = mounted.get((crate, route.owner), "") + route.path
             for node_id in _handlers(graph, free, path, route.handler):

@@ -64,8 +64,9 @@ _TEST_DIRECTORY = re.compile(
 # `let` keeps its type through error-side methods, a closure parameter of an `Option`/`Result`
 # method has its receiver's; 31: a turbofish's type; 32: not `size_of::<T>`'s; 34: a
 # variant in a `matches!` is a pattern, not built; 37: `test_util` is test support; 38: routes
-# an item's attribute lists, `"/p" => get(h)`).
-INDEX_VERSION = "38"
+# an item's attribute lists, `"/p" => get(h)`; 39: a fn whose body is one string literal
+# keeps it as its `value`).
+INDEX_VERSION = "39"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -129,6 +130,7 @@ _ROUTE_CALL = re.compile(r"\b(get|post|put|delete|patch|head|any)\s*\(\s*([\w:]+
 _ROUTE_TO = re.compile(
     r"\b(get|post|put|delete|patch|head)\s*\(\s*\)\s*\.to\s*\(\s*(?:[A-Z]\w*\s*\(\s*)?([\w:]+)\s*\)"
 )
+_COMMAND_NAME = re.compile(r'"[^"\\\n]{1,40}"')  # `"move"`, `"write-quit!"`: no escapes
 _RESOURCE = re.compile(r'\bresource\s*\(\s*"([^"]*)"')
 _SUBCOMMAND = re.compile(
     r'^(?:(?:\w+::)*(?:Command|App|SubCommand)::(?:new|with_name)\s*\()?\s*"([\w-]+)"'
@@ -207,7 +209,21 @@ def index_tree(tree: Tree, source: bytes) -> FileIndex:
     for node in captures.get("combinator", []):
         builder.combinator_parameter(node)
     builder.arms_of(captures.get("arm", []))
+    for node in captures.get("registered", []):
+        builder.registered(node)
     return builder.result(clean=not tree.root_node.has_error)
+
+
+def _lone_literal(body: Node | None) -> str | None:
+    """The string literal a fn's body is, alone, as written (`fn name(&self) -> &str { "str
+    join" }`): what a registry of commands calls one by (`entrypoints`). None for any other
+    body, or a literal of over 80 characters (a text, not a name)."""
+    if body is None or body.named_child_count != 1:
+        return None
+    only = body.named_child(0)
+    if only is None or only.type != "string_literal" or only.end_byte - only.start_byte > 82:
+        return None
+    return text_of(only)
 
 
 def _without_error_side(value: Node | None) -> Node | None:
@@ -404,6 +420,7 @@ class _Builder:
         if kind == "fn":
             signature, params, has_self = fn_signature(node, self.source)
             body = node.child_by_field_name("body")
+            value = _lone_literal(body)
             if (
                 body is not None
                 and self.source.find(b"StatusCode::", body.start_byte, body.end_byte) >= 0
@@ -577,6 +594,31 @@ class _Builder:
             path = text_of(named.child_by_field_name("path"))
             variant = text_of(named.child_by_field_name("name"))
             self._built(node.start_byte, path, variant, node.start_point[0] + 1, caller)
+
+    def registered(self, named: Node) -> None:
+        """`TypableCommand { name: "move", fun: move_buffer, .. }` outside any fn (a `const`
+        or `static` table: helix's 100 typed commands): the fns its other fields name are
+        registered under that name, a route of method `CMD` owned by the struct
+        (`entrypoints`). Not in a fn, where `Foo { name: "x", count: n }` names a value."""
+        fields, value = named.parent, named.child_by_field_name("value")
+        table = fields.parent if fields is not None else None
+        if fields is None or table is None or value is None or table.type != "struct_expression":
+            return
+        name = text_of(value)
+        if not _COMMAND_NAME.fullmatch(name) or self.caller(table.start_byte, table.end_byte) >= 0:
+            return
+        struct = base_name(text_of(table.child_by_field_name("name")))
+        for field in fields.named_children:
+            handler = field.child_by_field_name("value")
+            if field.type != "field_initializer" or handler is None:
+                continue
+            if handler.type not in ("identifier", "scoped_identifier"):
+                continue
+            path = text_of(handler)
+            last = path.rsplit("::", 1)[-1]
+            if last[:1].islower() or last[:1] == "_":
+                line = handler.start_point[0] + 1
+                self.routes.append(Route("CMD", name[1:-1], path, line, struct))
 
     def route_call(self, function: Node, arguments: Node, line: int) -> None:
         """`.route("/p", get(h))` (axum), `.route("/p", web::get().to(h))` and

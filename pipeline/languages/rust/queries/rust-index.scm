@@ -37,6 +37,10 @@
 
 (match_arm pattern: (match_pattern) value: (_)) @arm
 
+; A table's registration, `TypableCommand { name: "move", fun: move_buffer, .. }`: the
+; `name` field; `index.py` reads the fns its siblings name.
+(field_initializer field: (field_identifier) @_n (#eq? @_n "name") value: (string_literal)) @registered
+
 (token_tree (identifier) @mcall.plain . (token_tree))
 (token_tree "." . (identifier) @mcall.method . (token_tree))
 (token_tree (identifier) . "::" . (identifier) @mcall.path . (token_tree))
