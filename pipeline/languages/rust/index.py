@@ -65,8 +65,8 @@ _TEST_DIRECTORY = re.compile(
 # method has its receiver's; 31: a turbofish's type; 32: not `size_of::<T>`'s; 34: a
 # variant in a `matches!` is a pattern, not built; 37: `test_util` is test support; 38: routes
 # an item's attribute lists, `"/p" => get(h)`; 39: a fn whose body is one string literal
-# keeps it as its `value`).
-INDEX_VERSION = "39"
+# keeps it as its `value`; 40: `let x: T = y.try_into()` calls `T::try_from`).
+INDEX_VERSION = "40"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -271,6 +271,9 @@ _INNER_VALUE = frozenset(
     ("and_then", "map", "inspect", "is_some_and", "is_ok_and", "is_none_or", "map_or",
      "map_or_else", "filter", "take_if")
 )  # fmt: skip
+# `x.try_into()` runs the target type's `TryFrom::try_from`, `x.into()` its `From::from`.
+_CONVERTS = {"try_into": "try_from", "into": "from"}
+_PLAIN_TYPE = re.compile(r"(?:(?:crate|self|super|[a-z_]\w*)::)*[A-Z]\w*")
 _DIVERGING_MACROS = frozenset(("bail", "panic", "unreachable", "todo", "unimplemented"))
 
 
@@ -693,6 +696,37 @@ class _Builder:
         if caller >= 0:
             line = node.start_point[0] + 1
             self.locals.append(Local(text_of(pattern), type_text, caller, variant, line))
+            if written is not None and value is not None:
+                self.conversion(text_of(written), value, caller)
+
+    def conversion(self, written: str, value: Node, caller: int) -> None:
+        """`let c: PluginCommand = proto.try_into()?`: what `try_into` (`into`) runs is the
+        written type's `try_from` (`from`), a path call `PluginCommand::try_from` on the
+        method's line (zellij's 254 `PluginCommand::try_from` sites had no caller). Through
+        `unwrap`/`expect` too; only a plain type path is written (no generics: `Vec<T>`'s
+        `from` is the standard library's)."""
+        while value.type == "call_expression":
+            function = value.child_by_field_name("function")
+            if function is None or function.type != "field_expression":
+                return
+            field = function.child_by_field_name("field")
+            method = text_of(field)
+            if method in ("unwrap", "expect"):
+                inner = _without_error_side(function.child_by_field_name("value"))
+                if inner is None:
+                    return
+                value = inner
+                continue
+            converts = _CONVERTS.get(method)
+            arguments = value.child_by_field_name("arguments")
+            if converts is None or field is None or arguments is None:
+                return
+            if arguments.named_child_count or not _PLAIN_TYPE.fullmatch(written):
+                return
+            line = field.start_point[0] + 1
+            call = Call(converts, "path", written, line, 1, caller)
+            self.calls.append((field.start_byte, call))
+            return
 
     def combinator_parameter(self, node: Node) -> None:
         """`config.and_then(|config| config.subcommand.run())`: the parameter holds the value

@@ -1,0 +1,82 @@
+"""A conversion is a call of the target type's impl (issue 10: "call resolution by name with
+disambiguation ... the receiver's type where the code shows it"): `let c: PluginCommand =
+proto.try_into()?` runs `PluginCommand::try_from`, which no call names. zellij's 254
+`PluginCommand::try_from` sites (a plugin's malformed command) had no caller."""
+
+from __future__ import annotations
+
+from pipeline.languages.rust.index import index_file
+from pipeline.scan.callerpaths import caller_paths
+from pipeline.scan.callgraph import CallGraph
+from pipeline.scan.entrypoints import build_graph
+
+API = """\
+pub struct Proto { pub name: Option<String> }
+pub struct Command { pub name: String }
+impl TryFrom<Proto> for Command {
+    type Error = String;
+    fn try_from(proto: Proto) -> Result<Self, String> {
+        let name = proto.name.ok_or("Missing name")?;
+        Ok(Command { name })
+    }
+}
+pub struct Wire(Vec<u8>);
+impl From<Command> for Wire {
+    fn from(command: Command) -> Self {
+        Wire(command.name.into_bytes())
+    }
+}
+"""
+HOST = """\
+use crate::api::{Command, Proto, Wire};
+pub fn run_plugin_command(proto: Proto) -> Result<(), String> {
+    let command: Command = proto
+        .try_into()
+        .map_err(|e| format!("failed to convert serialized command: {e}"))?;
+    let wire: Wire = command.into();
+    let again: crate::api::Command = other().try_into().unwrap();
+    let bytes: Vec<u8> = wire.0.into();
+    let untyped = proto2.try_into()?;
+    let called: Command = make(proto3.try_into()?);
+    Ok(())
+}
+fn other() -> Proto { Proto { name: None } }
+fn make(c: Command) -> Command { c }
+"""
+FILES = {"crates/host/src/lib.rs": "pub mod api;\npub mod host;\n",
+         "crates/host/src/api.rs": API, "crates/host/src/host.rs": HOST}  # fmt: skip
+
+
+def _graph() -> CallGraph:
+    return build_graph({path: index_file(path, text.encode()) for path, text in FILES.items()})
+
+
+def test_a_typed_let_of_a_conversion_calls_the_written_type_s_impl() -> None:
+    calls = index_file("crates/host/src/host.rs", HOST.encode()).calls
+    made = [(c.name, c.qualifier, c.line, c.arity) for c in calls if c.kind == "path"]
+    line = {text: no for no, text in enumerate(HOST.splitlines(), 1)}
+    assert made == [
+        ("try_from", "Command", line["        .try_into()"], 1),  # the method's own line
+        ("from", "Wire", line["    let wire: Wire = command.into();"], 1),
+        ("try_from", "crate::api::Command", line[
+            "    let again: crate::api::Command = other().try_into().unwrap();"], 1),
+    ]  # fmt: skip
+    # not `Vec<u8>` (the standard library's `from`), an untyped `let`, nor a conversion passed
+    # on to a call: the written type is not what `try_into` makes there
+
+
+def test_the_conversion_s_impl_is_reached_from_the_let_s_fn() -> None:
+    graph = _graph()
+    (try_from,) = [i for i, n in enumerate(graph.nodes) if n.label == "Command::try_from"]
+    (from_,) = [i for i, n in enumerate(graph.nodes) if n.label == "Wire::from"]
+    callers = {
+        callee: sorted((graph.nodes[e.caller].label, e.line) for e in graph.callers[callee])
+        for callee in (try_from, from_)
+    }
+    assert callers == {
+        try_from: [("run_plugin_command", 4), ("run_plugin_command", 7)],
+        from_: [("run_plugin_command", 6)],
+    }
+    (path,) = caller_paths(graph, try_from)
+    assert [h.name for h in path.hops] == ["run_plugin_command", "Command::try_from"]
+    assert path.entry == "pub-api"
