@@ -80,3 +80,84 @@ def test_the_conversion_s_impl_is_reached_from_the_let_s_fn() -> None:
     (path,) = caller_paths(graph, try_from)
     assert [h.name for h in path.hops] == ["run_plugin_command", "Command::try_from"]
     assert path.entry == "pub-api"
+
+
+COLORS = """\
+pub struct Doc;
+pub struct Proto { pub rgb: Option<u32> }
+pub struct Color(u32);
+impl TryFrom<(&str, &Doc)> for Color {
+    type Error = String;
+    fn try_from((name, doc): (&str, &Doc)) -> Result<Self, String> {
+        Err(format!("no color {name}"))
+    }
+}
+impl TryFrom<Proto> for Color {
+    type Error = String;
+    fn try_from(proto: Proto) -> Result<Self, String> {
+        Ok(Color(proto.rgb.ok_or("malformed payload for Rgb color")?))
+    }
+}
+pub struct Wide(f64);
+pub struct Narrow(f32);
+impl TryFrom<Wide> for Narrow {
+    type Error = String;
+    fn try_from(wide: Wide) -> Result<Self, String> { Err("out of range".into()) }
+}
+pub struct Decimal;
+impl Decimal {
+    pub fn narrow(self) -> Result<Narrow, String> {
+        let n: Narrow = self.try_into()?;
+        Ok(n)
+    }
+}
+pub fn theme(name: &str, doc: &Doc) -> Result<Color, String> {
+    Color::try_from((name, doc))
+}
+pub fn decode(proto: Proto) -> Result<Color, String> {
+    let color: Color = proto.try_into()?;
+    Ok(color)
+}
+pub fn guess(doc: &Doc) -> Result<Color, String> {
+    Color::try_from(make())
+}
+fn make() -> Proto { Proto { rgb: None } }
+pub struct Grpc { pub proto: Option<Proto> }
+pub fn convert(grpc: Grpc) -> Result<Color, String> {
+    let color = grpc.proto.ok_or("missing")?;
+    let color = Color::try_from(color)?;
+    Ok(color)
+}
+"""
+
+
+def test_a_conversion_takes_the_impl_whose_source_is_the_argument_s_type() -> None:
+    graph = build_graph(
+        {"crates/ui/src/lib.rs": index_file("crates/ui/src/lib.rs", COLORS.encode())}
+    )
+    line = {text.strip(): no for no, text in enumerate(COLORS.splitlines(), 1)}
+    tuple_impl, proto_impl = sorted(
+        i for i, n in enumerate(graph.nodes) if n.label == "Color::try_from"
+    )
+    (narrow,) = [i for i, n in enumerate(graph.nodes) if n.label == "Narrow::try_from"]
+
+    def calls(callee: int) -> list[tuple[str, int, int]]:
+        return sorted(
+            (graph.nodes[e.caller].label, e.line, len(e.candidates)) for e in graph.callers[callee]
+        )
+
+    # a tuple takes the tuple's impl, a typed name its type's; an argument of no known type
+    # keeps both, marked ambiguous (an edge to each, naming the other)
+    assert calls(tuple_impl) == [
+        ("convert", line["let color = Color::try_from(color)?;"], 1),
+        ("guess", line["Color::try_from(make())"], 1),
+        ("theme", line["Color::try_from((name, doc))"], 0),
+    ]
+    assert calls(proto_impl) == [
+        ("convert", line["let color = Color::try_from(color)?;"], 1),
+        ("decode", line["let color: Color = proto.try_into()?;"], 0),
+        ("guess", line["Color::try_from(make())"], 1),
+    ]  # `convert`'s `color` is the `let` above, untyped: not the `Color` its own line binds
+    # `Decimal` into `Narrow`: the impl that takes a `Decimal` is not in the index (a macro
+    # writes it, say): no edge to the `Wide` one
+    assert graph.callers.get(narrow, []) == []

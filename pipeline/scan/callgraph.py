@@ -583,6 +583,8 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
         variables, rebound = scope
         if rebound and (call.name in rebound or call.qualifier.split(".", 1)[0] in rebound):
             variables = {**variables, **_bound_at(scope, call.line)}
+        elif call.name in _CONVERSIONS and call.args:  # `let x = T::from(x)`: the `x` above
+            variables = _typed_above(scope, lets.get(call.caller, {}), call.line)
         resolution, found = _resolve(graph, tables, caller, call, imports, variables, globs)
         if not found:
             continue
@@ -617,6 +619,21 @@ def _scope(
         else:
             rebound[name] = sorted(bindings)
     return variables, rebound
+
+
+def _typed_above(
+    scope: tuple[dict[str, str], dict[str, list[tuple[int, str]]]],
+    lets: Mapping[str, list[tuple[int, str]]],
+    line: int,
+) -> dict[str, str]:
+    """A fn's typed names as a call at `line` sees them: a name one `let` binds only from the
+    line after it (`let expression = ExpressionInternal::try_from(expression)?` converts the
+    `expression` above, not itself), a rebound one as `_bound_at` says."""
+    variables = {**scope[0], **_bound_at(scope, line)}
+    for name, bindings in lets.items():
+        if len(bindings) == 1 and bindings[0][0] >= line and variables.get(name) == bindings[0][1]:
+            del variables[name]
+    return variables
 
 
 def _bound_at(
@@ -692,7 +709,9 @@ def _resolve(
     if call.kind == "path":
         last = qualifier.rsplit("::", 1)[-1].split("<", 1)[0]
         if last == "Self" and owner:
-            found = _methods_of(tables, owner, name)
+            found = _from_source(
+                graph, tables, owner, _methods_of(tables, owner, name), call, variables
+            )
             found = _narrow(graph, node, found, call) if found else []
             own: Resolution = "trait" if _declared(graph, tables, owner, found) else "self"
             return (own, found) if found else ("name", [])
@@ -700,7 +719,10 @@ def _resolve(
             # `S::make()` with `S: Sink`: whichever impl S is. Not `Sink::run(&Update, ..)`
             # (its first argument says which impl: the trait's own fn, by its type).
             bound = variables.get(last)
-            found = _narrow(graph, node, _methods_of(tables, bound or last, name), call)
+            found = _methods_of(tables, bound or last, name)
+            found = _narrow(
+                graph, node, _from_source(graph, tables, owner, found, call, variables), call
+            )
             dispatched = bound is not None and _declared(graph, tables, bound, found)
             return ("trait" if dispatched else "type"), found
         return _module_call(graph, tables, node, call, imports)
@@ -709,6 +731,75 @@ def _resolve(
         # names a value after the fn that makes it: the call is the fn's)
         return "name", []
     return _plain_call(graph, tables, node, call, imports, globs)
+
+
+_CONVERSIONS = frozenset(("from", "try_from"))
+_NAME = re.compile(r"[A-Za-z_]\w*")
+_STRUCT_LITERAL = re.compile(r"((?:\w+::)*[A-Z]\w*)\s*\{")
+
+
+def _from_source(
+    graph: CallGraph,
+    tables: _Tables,
+    owner: str | None,
+    found: list[int],
+    call: Call,
+    variables: Mapping[str, str],
+) -> list[int]:
+    """`T::try_from(x)` (or `x.try_into()` into a `T`) among `T`'s `From`/`TryFrom` impls:
+    those whose source type is `x`'s where the code shows it (`self`, a typed name, a struct
+    literal, a tuple); none when the type is certain (not a name's) and no impl the index
+    sees takes it (the one that does is written by a macro: risingwave's `TryFrom<Decimal>
+    for F64`); all of them when the argument's type is not known, is none of the
+    repository's (a generic's `T`), or a candidate is no conversion impl."""
+    if call.name not in _CONVERSIONS or not found or not call.args:
+        return found
+    source, certain = _argument_type(call.args[0], owner, variables)
+    if source is None:
+        return found
+    sources = [_converted_from(graph.nodes[n].definition) for n in found]
+    if any(taken is None for taken in sources):
+        return found
+    wanted = _alias(tables, source)
+    fitting = [
+        n
+        for n, taken in zip(found, sources, strict=True)
+        if taken == source or (taken != "(" and _alias(tables, taken or "") == wanted)
+    ]
+    tables.seen.add(("d", source))
+    if fitting or (certain and (source == "(" or source in tables.defined)):
+        return fitting
+    return found  # a name's type may be stale, a generic's or a foreign type: no evidence
+
+
+def _argument_type(
+    text: str, owner: str | None, variables: Mapping[str, str]
+) -> tuple[str | None, bool]:
+    """The type of a call's argument where its text shows it, and whether for certain: `self`
+    (the impl's), `Foo { .. }`, a tuple ("(") are; a name the fn types is not (a `let` the
+    index does not type may have bound it anew); None for any other expression."""
+    text = text.strip().lstrip("&*").removeprefix("mut ").strip()
+    if text.startswith("("):
+        return ("(" if "," in text else None), True
+    if text == "self":
+        return owner, True
+    if _NAME.fullmatch(text):
+        written = variables.get(text)
+        typed = written and not written.startswith(CALLED_TYPE)
+        return (inner_type(written) if written and typed else None), False
+    literal = _STRUCT_LITERAL.match(text)
+    return (inner_type(literal[1]) if literal else None), True
+
+
+def _converted_from(definition: Definition) -> str | None:
+    """The source type of a `From::from`/`TryFrom::try_from` impl: its one parameter's type
+    as written ("(" for a tuple); None for any other fn."""
+    if definition.trait not in ("From", "TryFrom") or len(definition.params) != 1:
+        return None
+    param = definition.params[0][1].strip().lstrip("&").removeprefix("mut ").strip()
+    if param.startswith("'"):  # `&'a X`
+        param = param.split(" ", 1)[-1]
+    return "(" if param.startswith("(") else inner_type(param)
 
 
 def _declared(graph: CallGraph, tables: _Tables, type_name: str, found: Sequence[int]) -> bool:

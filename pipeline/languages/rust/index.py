@@ -65,8 +65,9 @@ _TEST_DIRECTORY = re.compile(
 # method has its receiver's; 31: a turbofish's type; 32: not `size_of::<T>`'s; 34: a
 # variant in a `matches!` is a pattern, not built; 37: `test_util` is test support; 38: routes
 # an item's attribute lists, `"/p" => get(h)`; 39: a fn whose body is one string literal
-# keeps it as its `value`; 40: `let x: T = y.try_into()` calls `T::try_from`).
-INDEX_VERSION = "40"
+# keeps it as its `value`; 40: `let x: T = y.try_into()` calls `T::try_from`; 41: with `y`
+# as its argument).
+INDEX_VERSION = "41"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -724,7 +725,9 @@ class _Builder:
             if arguments.named_child_count or not _PLAIN_TYPE.fullmatch(written):
                 return
             line = field.start_point[0] + 1
-            call = Call(converts, "path", written, line, 1, caller)
+            receiver = function.child_by_field_name("value")
+            given = (self.snippet(receiver),) if receiver is not None else ()
+            call = Call(converts, "path", written, line, 1, caller, given)
             self.calls.append((field.start_byte, call))
             return
 
