@@ -348,3 +348,39 @@ def test_a_panic_on_a_failed_file_system_call_is_the_environments(body: str, cal
     assert found.preventionTips[0] == (
         "Make sure what that file-system step needs is there before the run."
     )
+
+
+def test_a_site_whose_last_step_is_a_failed_call_names_that_call() -> None:
+    """nushell's `polars drop`: `new_df.drop(&col.item).map_err(|e| GenericError::new("Error
+    dropping column", e.to_string(), ..))` read "Find out what `command` was doing when it
+    returned this error": the code says which call failed."""
+    found = explained_all(
+        "fn command(call: &Call) -> Result<Df, ShellError> {\n"
+        "    let names = call.rest(0)?;\n"
+        "    let df = Df::new();\n"
+        "    let dropped = names.iter().try_fold(df, |df, col| {\n"
+        "        df.drop(&col.item).map_err(|e| ShellError::Generic(GenericError::new(\n"
+        '            "Error dropping column", e.to_string(), col.span)))\n'
+        "    })?;\n"
+        "    Ok(dropped)\n"
+        "}\n"
+        "impl TryFrom<Proto> for Config {\n"
+        "    type Error = Status;\n"
+        "    fn try_from(value: Proto) -> Result<Self, Status> {\n"
+        "        let Proto { kind } = value;\n"
+        "        let kind = Kind::try_from(kind)\n"
+        '            .map_err(|_| Status::invalid_argument("Unknown comparator"))?;\n'
+        "        Ok(Config { kind })\n"
+        "    }\n"
+        "}\n"
+    )
+    # a conversion's refusal says more: the value given does not convert
+    assert found["Unknown comparator"].solutions == [
+        "Correct the value that becomes `Config`: `Config::try_from` returns this error for a "
+        "value it does not accept."
+    ]
+    assert found["Error dropping column"].solutions == [
+        "`command` returns this error when `df.drop(&col.item)` fails: `map_err` makes that "
+        "call's error this one. Find out why that call fails with your input or environment;"
+        " its error, where this message carries it, says why."
+    ]

@@ -310,20 +310,40 @@ def solutions(
             "call chain."
         )
     if not out:
-        out.append(_last_resort(site))
+        out.append(_last_resort(site, conditions))
     return out
+
+
+def _failed_step(site: Site, conditions: Sequence[Condition]) -> str | None:
+    """A site whose last step is a call that returned an error the site turns into this one
+    (`f(x)` failed (`map_err`)): that call is where to look, not the fn around it (nushell's
+    `polars drop`, `df.drop(&col.item).map_err(..)`, read "Find out what `command` was doing
+    when it returned this error"). None for any other site."""
+    last = conditions[-1] if conditions else None
+    failed = _failed_call(last) if last is not None and last.kind == "closure" else None
+    if last is None or failed is None or failed[1] != "Err" or "(" not in failed[0]:
+        return None
+    step = failed[0].strip("`")
+    method = last.text.rpartition(" failed (")[2].rstrip(")").strip("`")
+    named = f"`{step}`" if len(step) <= 60 else f"the call before its `.{method}(..)`"
+    return (
+        f"{where(site)} returns this error when {named} fails: `{method}` makes that call's "
+        "error this one. Find out why that call fails with your input or environment; its "
+        "error, where this message carries it, says why."
+    )
 
 
 # What a conversion is given, as a solution names it: the thing, and one of them
 _CONVERTED = {"FromStr": ("text", "text"), "TryFrom": ("value", "a value")}
 
 
-def _last_resort(site: Site) -> str:
+def _last_resort(site: Site, conditions: Sequence[Condition] = ()) -> str:
     """The one solution of a site the code tells nothing more of: the step its message
     names, if it opens with one ("failed to open {}"), else only where to look. Not its
     class's generic fix: the class of a message the code says so little of is the
     likeliest to be wrong ("too many segments on URL" is no load to reduce), and a generic
-    fix would say so with confidence."""
+    fix would say so with confidence. A call that failed, when the conditions end with one,
+    is named (`_failed_step`), after a conversion's refusal."""
     found = conversion(site)
     # its error is how the type rejects what it is made from; not `From`'s: it cannot fail,
     # its site is a panic or an error value it maps another one to
@@ -333,6 +353,9 @@ def _last_resort(site: Site) -> str:
             f"Correct the {given} that becomes `{found.target}`: {where(site)} returns this "
             f"error for {kind} it does not accept."
         )
+    failed = _failed_step(site, conditions)
+    if failed is not None:
+        return failed
     if names_a_step(site):
         return f"Find out what {where(site)} was doing: the error text names the failed step."
     return f"Find out what {where(site)} was doing when it returned this error."
