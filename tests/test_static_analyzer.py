@@ -384,3 +384,51 @@ def test_a_site_whose_last_step_is_a_failed_call_names_that_call() -> None:
         "call's error this one. Find out why that call fails with your input or environment;"
         " its error, where this message carries it, says why."
     ]
+
+
+def test_a_site_whose_last_step_is_an_if_test_no_check_can_be_written_of_names_that_test() -> None:
+    """nushell's `unlet` refuses the built-in variables under a test of the name its `match`
+    arm bound: no check can be written of it outside the fn (`validationCode` is none), and
+    it read "Find out what `run` was doing when it returned this error"."""
+    found = explained_all(
+        "fn run(call: &Call) -> Result<(), ShellError> {\n"
+        "    let exprs = call.rest(0)?;\n"
+        "    for expr in exprs {\n"
+        "        match &expr.expr {\n"
+        "            Expr::Var(var_id) => {\n"
+        "                if var_id == &NU_VARIABLE_ID || var_id == &ENV_VARIABLE_ID {\n"
+        "                    return Err(ShellError::Generic(GenericError::new(\n"
+        '                        "Cannot delete built-in variable", "", expr.span)));\n'
+        "                }\n"
+        "            }\n"
+        "            _ => {}\n"
+        "        }\n"
+        "    }\n"
+        "    Ok(())\n"
+        "}\n"
+        "fn drop_user(handler: Handler) -> Result<(), Error> {\n"
+        "    let session = handler.session();\n"
+        "    let reader = session.users();\n"
+        "    if let Some(current) = reader.get_user_by_name(&session.user_name()) {\n"
+        "        if !current.can_create_user {\n"
+        '            return Err(PermissionDenied("permission denied to drop user".into()).into());\n'
+        "        }\n"
+        "    } else {\n"
+        '        return Err(Error::msg("Session user is invalid"));\n'
+        "    }\n"
+        "    Ok(())\n"
+        "}\n"
+    )
+    assert found["permission denied to drop user"].solutions[-1] == (
+        "`drop_user` returns this error when `!current.can_create_user` is true: a deliberate "
+        "access check; meet what its message asks, do not switch it off."
+    )
+    assert found["Session user is invalid"].solutions[-1] == (
+        "`drop_user` returns this error when `let Some(current) = reader.get_user_by_name("
+        "&session.user_name())` does not match: find which input or state makes it so, and "
+        "change that."
+    )
+    assert found["Cannot delete built-in variable"].solutions == [
+        "`run` returns this error when `var_id == &NU_VARIABLE_ID || var_id == &ENV_VARIABLE_ID`"
+        " is true: find which input or state makes it so, and change that."
+    ]

@@ -310,8 +310,40 @@ def solutions(
             "call chain."
         )
     if not out:
-        out.append(_last_resort(site, conditions))
+        out.append(_last_resort(site, conditions, failure_class))
     return out
+
+
+def _held_test(
+    site: Site, conditions: Sequence[Condition], failure_class: str | None = None
+) -> str | None:
+    """A site whose last condition is an `if` test the code states but that no check can be
+    written of (it reads a name a pattern bound): the test it returns this error under.
+    nushell's `unlet` refuses `$nu`, `$env` and `$in` under `var_id == &NU_VARIABLE_ID ||
+    ..` on the arm's `var_id`, which read "Find out what `DeleteVar::run` was doing when it
+    returned this error". None for another last condition, or a test of over 90 characters
+    (the trigger scenario states it). An access check (`failure_class`) is met as its
+    message asks, never said to be changed ("current user cannot be dropped" asks for no
+    rights)."""
+    last = conditions[-1] if conditions else None
+    if last is None or last.kind not in ("if", "else") or len(last.text) > 90:
+        return None
+    if last.text.startswith("let "):  # `if let P = v { .. } else { <site> }`
+        held = f"`{last.text}` does not match" if last.kind == "else" else f"`{last.text}` matches"
+    else:
+        held = f"`{last.text}` is {'true' if last.kind == 'if' else 'false'}"
+    if failure_class in _ACCESS:
+        return (
+            f"{where(site)} returns this error when {held}: a deliberate access check; meet "
+            "what its message asks, do not switch it off."
+        )
+    return (
+        f"{where(site)} returns this error when {held}: find which input or state makes it "
+        "so, and change that."
+    )
+
+
+_ACCESS = frozenset(("permission-denied", "unauthenticated"))
 
 
 def _failed_step(site: Site, conditions: Sequence[Condition]) -> str | None:
@@ -337,13 +369,16 @@ def _failed_step(site: Site, conditions: Sequence[Condition]) -> str | None:
 _CONVERTED = {"FromStr": ("text", "text"), "TryFrom": ("value", "a value")}
 
 
-def _last_resort(site: Site, conditions: Sequence[Condition] = ()) -> str:
+def _last_resort(
+    site: Site, conditions: Sequence[Condition] = (), failure_class: str | None = None
+) -> str:
     """The one solution of a site the code tells nothing more of: the step its message
     names, if it opens with one ("failed to open {}"), else only where to look. Not its
     class's generic fix: the class of a message the code says so little of is the
     likeliest to be wrong ("too many segments on URL" is no load to reduce), and a generic
-    fix would say so with confidence. A call that failed, when the conditions end with one,
-    is named (`_failed_step`), after a conversion's refusal."""
+    fix would say so with confidence. A call that failed, or an `if` test, when the
+    conditions end with one, is named (`_failed_step`, `_held_test`), after a conversion's
+    refusal."""
     found = conversion(site)
     # its error is how the type rejects what it is made from; not `From`'s: it cannot fail,
     # its site is a panic or an error value it maps another one to
@@ -353,7 +388,7 @@ def _last_resort(site: Site, conditions: Sequence[Condition] = ()) -> str:
             f"Correct the {given} that becomes `{found.target}`: {where(site)} returns this "
             f"error for {kind} it does not accept."
         )
-    failed = _failed_step(site, conditions)
+    failed = _failed_step(site, conditions) or _held_test(site, conditions, failure_class)
     if failed is not None:
         return failed
     if names_a_step(site):
