@@ -432,3 +432,21 @@ def test_a_site_whose_last_step_is_an_if_test_no_check_can_be_written_of_names_t
         "`run` returns this error when `var_id == &NU_VARIABLE_ID || var_id == &ENV_VARIABLE_ID`"
         " is true: find which input or state makes it so, and change that."
     ]
+
+
+def test_a_site_whose_last_step_is_a_none_names_the_call_that_gave_it() -> None:
+    found = explained_all(
+        "fn drop_database(handler: Handler) -> Result<(), Error> {\n"
+        "    let session = handler.session();\n"
+        "    let reader = session.users();\n"
+        "    let user = reader\n"
+        "        .get_user_by_name(&session.user_name())\n"
+        '        .ok_or_else(|| Error::msg("Session user is missing"))?;\n'
+        "    Ok(())\n"
+        "}\n"
+    )
+    assert found["Session user is missing"].solutions == [
+        "`drop_database` returns this error when `reader.get_user_by_name(&session.user_name())`"
+        " gives no value: `ok_or_else` makes that this error. Find out why it gives none here:"
+        " what it looks up, computes or was given."
+    ]

@@ -348,16 +348,23 @@ _ACCESS = frozenset(("permission-denied", "unauthenticated"))
 
 def _failed_step(site: Site, conditions: Sequence[Condition]) -> str | None:
     """A site whose last step is a call that returned an error the site turns into this one
-    (`f(x)` failed (`map_err`)): that call is where to look, not the fn around it (nushell's
-    `polars drop`, `df.drop(&col.item).map_err(..)`, read "Find out what `command` was doing
-    when it returned this error"). None for any other site."""
+    (`f(x)` failed (`map_err`)), or a `None` it does (`f(x)` was None (`ok_or_else`)): that
+    call is where to look, not the fn around it (nushell's `polars drop`,
+    `df.drop(&col.item).map_err(..)`, read "Find out what `command` was doing when it
+    returned this error"). None for any other site."""
     last = conditions[-1] if conditions else None
     failed = _failed_call(last) if last is not None and last.kind == "closure" else None
-    if last is None or failed is None or failed[1] != "Err" or "(" not in failed[0]:
+    if last is None or failed is None or failed[1] not in ("Err", "None") or "(" not in failed[0]:
         return None
     step = failed[0].strip("`")
-    method = last.text.rpartition(" failed (")[2].rstrip(")").strip("`")
+    method = last.text.rpartition(" (")[2].rstrip(")").strip("`")
     named = f"`{step}`" if len(step) <= 60 else f"the call before its `.{method}(..)`"
+    if failed[1] == "None":  # `users.get_by_name(name).ok_or_else(..)`: nothing to return
+        return (
+            f"{where(site)} returns this error when {named} gives no value: `{method}` makes "
+            "that this error. Find out why it gives none here: what it looks up, computes or "
+            "was given."
+        )
     return (
         f"{where(site)} returns this error when {named} fails: `{method}` makes that call's "
         "error this one. Find out why that call fails with your input or environment; its "
