@@ -450,3 +450,37 @@ def test_a_site_whose_last_step_is_a_none_names_the_call_that_gave_it() -> None:
         " gives no value: `ok_or_else` makes that this error. Find out why it gives none here:"
         " what it looks up, computes or was given."
     ]
+
+
+def test_a_site_whose_last_step_is_a_match_arm_names_the_value_and_the_arm() -> None:
+    found = explained_all(
+        "impl Parser {\n"
+        "fn parse_array(&mut self) -> Result<Vec<Expr>, ParserError> {\n"
+        "    let mut out = vec![];\n"
+        "    loop {\n"
+        "        match self.peek() {\n"
+        "            Token::Comma => continue,\n"
+        "            Token::RBracket => return Ok(out),\n"
+        '            _ => return Err(ParserError::new("Unknown pane property")),\n'
+        "        }\n"
+        "    }\n"
+        "}\n"
+        "}\n"
+        "fn first(items: Items) -> Result<Item, Error> {\n"
+        "    let mut iter = items.into_iter();\n"
+        "    match iter.next() {\n"
+        '        None => Err(Error::msg("no items to read")),\n'
+        "        Some(item) => Ok(item),\n"
+        "    }\n"
+        "}\n"
+    )
+    assert found["Unknown pane property"].solutions == [
+        "`Parser::parse_array` returns this error when `self.peek()` matches none of the arms"
+        " before it "
+        "(`Token::Comma`, `Token::RBracket`): find which input or state makes it so, and change"
+        " that."
+    ]
+    assert found["no items to read"].solutions == [
+        "`first` returns this error when `iter.next()` is `None`: find which input or state "
+        "makes it so, and change that."
+    ]

@@ -322,13 +322,25 @@ def _held_test(
     nushell's `unlet` refuses `$nu`, `$env` and `$in` under `var_id == &NU_VARIABLE_ID ||
     ..` on the arm's `var_id`, which read "Find out what `DeleteVar::run` was doing when it
     returned this error". None for another last condition, or a test of over 90 characters
-    (the trigger scenario states it). An access check (`failure_class`) is met as its
-    message asks, never said to be changed ("current user cannot be dropped" asks for no
-    rights)."""
+    (the trigger scenario states it). So for a `match` arm of a simple pattern: "`self.peek()`
+    matches none of the arms before it", "`data_iter.next()` is `None`". An access check
+    (`failure_class`) is met as its message asks, never said to be changed ("current user
+    cannot be dropped" asks for no rights)."""
     last = conditions[-1] if conditions else None
-    if last is None or last.kind not in ("if", "else") or len(last.text) > 90:
+    arm = _ARM.fullmatch(last.text) if last is not None and last.kind == "match_arm" else None
+    if last is not None and arm is not None and len(arm["value"]) <= 80:
+        value, pattern = arm["value"], arm["pattern"]
+        if pattern == "_" or (pattern[:1].islower() and "(" not in pattern and "::" not in pattern):
+            tried = ", ".join(f"`{p}`" for p in last.excluded[:4])
+            more = ", .." if len(last.excluded) > 4 else ""
+            held = f"`{value}` matches none of the arms before it" + (
+                f" ({tried}{more})" if tried else ""
+            )
+        else:
+            held = f"`{value}` is `{pattern}`"
+    elif last is None or last.kind not in ("if", "else") or len(last.text) > 90:
         return None
-    if last.text.startswith("let "):  # `if let P = v { .. } else { <site> }`
+    elif last.text.startswith("let "):  # `if let P = v { .. } else { <site> }`
         held = f"`{last.text}` does not match" if last.kind == "else" else f"`{last.text}` matches"
     else:
         held = f"`{last.text}` is {'true' if last.kind == 'if' else 'false'}"
@@ -344,6 +356,8 @@ def _held_test(
 
 
 _ACCESS = frozenset(("permission-denied", "unauthenticated"))
+# `match <value>: <pattern> =>` of a simple pattern: `_`, `None`, `Some(_)`, `Token::Comma`
+_ARM = re.compile(r"match (?P<value>.+): (?P<pattern>[A-Za-z_][\w:]*(?:\([\w, ]*\))?) =>")
 
 
 def _failed_step(site: Site, conditions: Sequence[Condition]) -> str | None:
