@@ -327,23 +327,9 @@ def _held_test(
     (`failure_class`) is met as its message asks, never said to be changed ("current user
     cannot be dropped" asks for no rights)."""
     last = conditions[-1] if conditions else None
-    arm = _ARM.fullmatch(last.text) if last is not None and last.kind == "match_arm" else None
-    if last is not None and arm is not None and len(arm["value"]) <= 80:
-        value, pattern = arm["value"], arm["pattern"]
-        if pattern == "_" or (pattern[:1].islower() and "(" not in pattern and "::" not in pattern):
-            tried = ", ".join(f"`{p}`" for p in last.excluded[:4])
-            more = ", .." if len(last.excluded) > 4 else ""
-            held = f"`{value}` matches none of the arms before it" + (
-                f" ({tried}{more})" if tried else ""
-            )
-        else:
-            held = f"`{value}` is `{pattern}`"
-    elif last is None or last.kind not in ("if", "else") or len(last.text) > 90:
+    held = _held(last) if last is not None else None
+    if held is None:
         return None
-    elif last.text.startswith("let "):  # `if let P = v { .. } else { <site> }`
-        held = f"`{last.text}` does not match" if last.kind == "else" else f"`{last.text}` matches"
-    else:
-        held = f"`{last.text}` is {'true' if last.kind == 'if' else 'false'}"
     if failure_class in _ACCESS:
         return (
             f"{where(site)} returns this error when {held}: a deliberate access check; meet "
@@ -353,6 +339,27 @@ def _held_test(
         f"{where(site)} returns this error when {held}: find which input or state makes it "
         "so, and change that."
     )
+
+
+def _held(last: Condition) -> str | None:
+    """What held for a site's last condition, as `_held_test` says it: "`x > 3` is true",
+    "`let P = v` does not match", "`iter.next()` is `None`", "`self.peek()` matches none of
+    the arms before it (..)"; None for another kind, or a text too long to quote."""
+    arm = _ARM.fullmatch(last.text) if last.kind == "match_arm" else None
+    if arm is not None and len(arm["value"]) <= 80:
+        value, pattern = arm["value"], arm["pattern"]
+        if pattern != "_" and (not pattern[:1].islower() or "(" in pattern or "::" in pattern):
+            return f"`{value}` is `{pattern}`"
+        tried = ", ".join(f"`{p}`" for p in last.excluded[:4])
+        more = ", .." if len(last.excluded) > 4 else ""
+        return f"`{value}` matches none of the arms before it" + (
+            f" ({tried}{more})" if tried else ""
+        )
+    if last.kind not in ("if", "else") or len(last.text) > 90:
+        return None
+    if last.text.startswith("let "):  # `if let P = v { .. } else { <site> }`
+        return f"`{last.text}` does not match" if last.kind == "else" else f"`{last.text}` matches"
+    return f"`{last.text}` is {'true' if last.kind == 'if' else 'false'}"
 
 
 _ACCESS = frozenset(("permission-denied", "unauthenticated"))

@@ -10,6 +10,7 @@ The per-item records are NamedTuples, not frozen dataclasses: a risingwave index
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
@@ -109,6 +110,11 @@ class Route(NamedTuple):
     handler: str
     line: int
     owner: str = ""
+
+
+# A name users type a command by, as the string literal the code gives it (`"move"`, `"math
+# stddev"`): a `CMD` route's, an impl's lone-literal `fn name`'s; no escape, no line break.
+COMMAND_NAME = re.compile(r'"[^"\\\n]{1,40}"')
 
 
 class Subcommand(NamedTuple):

@@ -784,9 +784,9 @@ def _argument_type(
     if text == "self":
         return owner, True
     if _NAME.fullmatch(text):
-        written = variables.get(text)
-        typed = written and not written.startswith(CALLED_TYPE)
-        return (inner_type(written) if written and typed else None), False
+        written = variables.get(text, "")
+        typed = bool(written) and not written.startswith(CALLED_TYPE)
+        return (inner_type(written) if typed else None), False
     literal = _STRUCT_LITERAL.match(text)
     return (inner_type(literal[1]) if literal else None), True
 

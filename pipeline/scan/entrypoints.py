@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from pipeline.core.index import FileIndex
+from pipeline.core.index import COMMAND_NAME, FileIndex
 from pipeline.core.reach import EntryKind
 from pipeline.languages import RepositoryModules, language_of
 from pipeline.scan.callgraph import CallGraph, Edge, MemoInput, link
@@ -102,15 +102,12 @@ def _named_commands(graph: CallGraph) -> None:
         key = (node.path, d.owner, d.trait, d.module)
         if d.name == "run":
             runs[key] = node_id
-        elif d.value and _PLAIN_STRING.fullmatch(d.value):
+        elif d.value and COMMAND_NAME.fullmatch(d.value):
             names[key] = d.value[1:-1]
     for key, node_id in runs.items():
         name = names.get(key)
         if name and graph.entries.get(node_id, ("pub-api",))[0] == "pub-api":
             graph.entries[node_id] = ("cli", f"command `{name}`")
-
-
-_PLAIN_STRING = re.compile(r'"[^"\\\n]+"')
 
 
 def _custom_entries(graph: CallGraph, patterns: Sequence[EntryPattern]) -> None:

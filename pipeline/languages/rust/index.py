@@ -14,6 +14,7 @@ from tree_sitter import Node, Query, QueryCursor, Tree
 
 from pipeline.core.index import (
     CALLED_TYPE,
+    COMMAND_NAME,
     DEF_KINDS,
     Arm,
     Build,
@@ -131,7 +132,6 @@ _ROUTE_CALL = re.compile(r"\b(get|post|put|delete|patch|head|any)\s*\(\s*([\w:]+
 _ROUTE_TO = re.compile(
     r"\b(get|post|put|delete|patch|head)\s*\(\s*\)\s*\.to\s*\(\s*(?:[A-Z]\w*\s*\(\s*)?([\w:]+)\s*\)"
 )
-_COMMAND_NAME = re.compile(r'"[^"\\\n]{1,40}"')  # `"move"`, `"write-quit!"`: no escapes
 _RESOURCE = re.compile(r'\bresource\s*\(\s*"([^"]*)"')
 _SUBCOMMAND = re.compile(
     r'^(?:(?:\w+::)*(?:Command|App|SubCommand)::(?:new|with_name)\s*\()?\s*"([\w-]+)"'
@@ -609,7 +609,7 @@ class _Builder:
         if fields is None or table is None or value is None or table.type != "struct_expression":
             return
         name = text_of(value)
-        if not _COMMAND_NAME.fullmatch(name) or self.caller(table.start_byte, table.end_byte) >= 0:
+        if not COMMAND_NAME.fullmatch(name) or self.caller(table.start_byte, table.end_byte) >= 0:
             return
         struct = base_name(text_of(table.child_by_field_name("name")))
         for field in fields.named_children:
