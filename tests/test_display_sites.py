@@ -109,6 +109,32 @@ def test_a_display_site_is_explained_as_the_text_of_its_variant_not_by_its_match
     assert not any("goes on only when" in s for s in explanation.solutions)
 
 
+def test_a_type_s_text_is_handled_on_the_result_that_carries_it_not_on_fmt() -> None:
+    """just's 217 `Display` records read `match error.fmt(f, color) { Err(Error::X { .. })`:
+    `fmt` prints the error, it returns a `fmt::Result`, no `Error`."""
+    explained = explained_all(ERROR, "src/error.rs")
+    by_variant = explained["justfile does not contain recipe `{recipe}`"].tryCatchPattern
+    assert by_variant is not None and by_variant.startswith(
+        "match result {\n    Err(Error::UnknownRecipe { .. }) => {"
+    )
+    # one type, a text per kind (`match self.kind`): the type alone would catch them all
+    by_text = explained["recipe `{name}` depends on itself"].tryCatchPattern
+    assert by_text is not None and by_text.startswith(
+        'match result {\n    Err(e) if e.to_string().contains("` depends on itself") => {'
+    )
+    assert not any(".fmt(" in (e.tryCatchPattern or "") for e in explained.values())
+
+
+def test_a_type_s_text_is_met_where_code_returns_the_type_not_in_its_module() -> None:
+    explained = explained_all(ERROR, "src/error.rs")
+    assert explained["I/O error: {}"].commonSituations.startswith(
+        "When code returns a `Error::Io` (declared in `error`) and it is printed; "
+    )
+    assert explained["recipe `{name}` depends on itself"].commonSituations.startswith(
+        "When code returns a `Wrapped` (declared in `error`) and it is printed; "
+    )
+
+
 def test_a_display_site_is_reached_where_its_variant_is_built(tmp_path: Path) -> None:
     files = {
         "Cargo.toml": '[package]\nname = "jf"\n',

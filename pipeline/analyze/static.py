@@ -53,7 +53,7 @@ from pipeline.core.reach import Reach
 from pipeline.core.sitetypes import TEXT_KINDS
 
 # Bump when the wording changes, so that reused explanations are rewritten.
-STATIC_VERSION = "static-71"
+STATIC_VERSION = "static-72"
 
 _STRATEGY_BY_CLASS: dict[str, HandlingStrategy] = {
     "configuration-error": "configuration",
@@ -318,7 +318,12 @@ def _situations(context: SiteContext, failure_class: str) -> str:
     name = site.facts.enclosing_fn
     found = conversion(site)
     made = constructed(site)
-    if found is not None:  # "While text is parsed into `Version` (`Version::from_str`, in ..)"
+    if site.kind in TEXT_KINDS and site.facts.enclosing_type:
+        # the type only declares the text: no code "in" its module runs when it is returned
+        facts = site.facts
+        name = f"{facts.enclosing_type}::{facts.variant}" if facts.variant else facts.enclosing_type
+        text = f"When code returns a `{name}` (declared in `{area}`) and it is printed"
+    elif found is not None:  # "While text is parsed into `Version` (`Version::from_str`, in ..)"
         text = f"While {converting(found)} ({where(site)}, in `{area}`)"
     elif made is not None:  # "While a `Segment` is created (`Segment::new`, in ..)"
         text = f"While {a_type(made)} is created ({where(site)}, in `{area}`)"

@@ -583,13 +583,20 @@ def try_catch(context: SiteContext) -> str | None:
     if context.error_type == "panic":
         return None
     language = language_of(site.file_path)
-    subject = site.facts.call or "result"
-    if site.kind in TEXT_KINDS and site.facts.enclosing_type:
-        owner = "::".join(p for p in (site.facts.enclosing_type, site.facts.variant) if p)
-        code = _catch(subject, f"Err({owner} {{ .. }})", f"handle {_quoted(site.message)}")
-        return code if language.parses_as_code(code) else None
+    # A type's text (`#[error]`, `Display`) is no call's: its site sits in no fn a caller
+    # runs (a `Display` impl's is `fmt`, which prints the error, never returns it), so the
+    # match is on whatever result carries the type.
+    subject = "result" if site.kind in TEXT_KINDS else site.facts.call or "result"
     segments = language.literal_segments(site.message, site.is_format)
     needle = max((s.strip() for s in segments), key=len, default="")
+    if site.kind in TEXT_KINDS and site.facts.enclosing_type:
+        # the variant when the text is one variant's; a `Display` that matches a field
+        # (`match self.kind`) writes several texts for one type: its text tells them apart
+        owner = "::".join(p for p in (site.facts.enclosing_type, site.facts.variant) if p)
+        typed = site.facts.variant is not None or site.kind == "error_attr"
+        if typed or len(needle) < MIN_NEEDLE:
+            code = _catch(subject, f"Err({owner} {{ .. }})", f"handle {_quoted(site.message)}")
+            return code if language.parses_as_code(code) else None
     if len(needle) < MIN_NEEDLE:
         return None
     escaped = needle.replace("\\", "\\\\").replace('"', '\\"')
