@@ -286,4 +286,11 @@ def arm_entry(graph: CallGraph, label: str) -> tuple[EntryKind, str] | None:
 
 
 def _kebab(name: str) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower()
+    """A variant's name as clap's derive spells its subcommand (heck's kebab case): `Self_`
+    -> `self` (rustup's, uv's), `HTTPServer` -> `http-server`, `Ipv4Addr` -> `ipv4-addr`."""
+    return "-".join(word.lower() for word in _WORD.findall(name))
+
+
+# heck's words: runs of capitals before a capitalised word, a capital and its lower case
+# and digits, a run of capitals; `_` only separates
+_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z0-9]+|[A-Z]+[0-9]*")
