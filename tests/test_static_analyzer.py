@@ -89,6 +89,26 @@ def test_trigger_of_an_else_branch_and_a_let_else(barrier: dict) -> None:  # typ
     assert explanation.typeGuard == "self.dbs.get(&job_id).is_some()"
 
 
+def test_a_bare_loop_is_said_as_one_not_as_a_loop_over_the_keyword() -> None:
+    """404 records over 12 repositories read "inside the loop over `loop`"."""
+    found = explained_all(
+        "fn pump(rx: &Receiver, items: &[u8]) {\n"
+        "    loop {\n"
+        '        if rx.closed() { panic!("receiver closed while pumping") }\n'
+        "    }\n"
+        "    for item in items {\n"
+        '        if *item == 0 { panic!("zero item in the batch") }\n'
+        "    }\n"
+        "}\n"
+    )
+    assert "1. inside a `loop`; 2. `rx.closed()` is true" in (
+        found["receiver closed while pumping"].triggerScenarios
+    )
+    assert "1. inside the loop over `items`; 2. `*item == 0` is true" in (
+        found["zero item in the batch"].triggerScenarios
+    )
+
+
 def test_documentation_names_the_fn_the_impl_and_the_doc_comment(barrier: dict) -> None:  # type: ignore[type-arg]
     context, explanation = barrier[PAUSE]
     doc = explanation.documentation

@@ -53,7 +53,7 @@ from pipeline.core.reach import Reach
 from pipeline.core.sitetypes import TEXT_KINDS
 
 # Bump when the wording changes, so that reused explanations are rewritten.
-STATIC_VERSION = "static-72"
+STATIC_VERSION = "static-73"
 
 _STRATEGY_BY_CLASS: dict[str, HandlingStrategy] = {
     "configuration-error": "configuration",
@@ -288,7 +288,8 @@ def _describe(condition: Condition) -> str:
         "match_arm": f"the arm {text} is taken",
         "let_else": f"{text.removesuffix(' did not match`')}` did not match",
         "while": f"inside the loop `while {condition.text}`",
-        "loop": f"inside the loop over {text}",
+        # a bare `loop` has nothing it goes over (its condition's text is the keyword)
+        "loop": "inside a `loop`" if condition.text == "loop" else f"inside the loop over {text}",
         "ensure": f"the earlier check {text} passed",
         "check_failed": f"the check {text} is false",
         "closure": _closure_prose(condition.text),
