@@ -67,8 +67,8 @@ _TEST_DIRECTORY = re.compile(
 # variant in a `matches!` is a pattern, not built; 37: `test_util` is test support; 38: routes
 # an item's attribute lists, `"/p" => get(h)`; 39: a fn whose body is one string literal
 # keeps it as its `value`; 40: `let x: T = y.try_into()` calls `T::try_from`; 41: with `y`
-# as its argument).
-INDEX_VERSION = "41"
+# as its argument; 42: `#[utoipa::path(post, path = "/p")]` is a route).
+INDEX_VERSION = "42"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -127,6 +127,13 @@ _ENUM_ARM = re.compile(r"^\s*(?:&\s*)?(?:(?:\w+::)*)([A-Z]\w*)::([A-Z]\w*)")
 _STRING_ARM = re.compile(r'^\s*(?:Some\s*\(\s*\(\s*)?"([\w.-]+)"')
 _STATUS = re.compile(r"StatusCode::([A-Z_]+)")
 _ROUTE_ATTR = re.compile(r'^(get|post|put|delete|patch|head)\s*\(\s*"([^"]*)"')
+# The OpenAPI document's route of a handler (`#[utoipa::path(post, tag = "x", path =
+# "/analyze", ..)]`), whatever registers it: quickwit's warp filters pass their handlers by
+# plain name (`.then(analyze_request)`), which no call edge follows. Strings skipped whole.
+_DOCUMENTED_ROUTE = re.compile(
+    r"^utoipa::path\s*\(\s*(get|post|put|delete|patch|head|options|trace)\s*,"
+    r'(?:[^"]|"(?:[^"\\]|\\.)*")*?\bpath\s*=\s*"([^"]*)"'
+)
 _ROUTE_CALL = re.compile(r"\b(get|post|put|delete|patch|head|any)\s*\(\s*([\w:]+)\s*\)")
 # actix-web: `web::get().to(handler)`, `web::post().to(SeqHandler(handler))`
 _ROUTE_TO = re.compile(
@@ -431,7 +438,7 @@ class _Builder:
             ):
                 codes = tuple(dict.fromkeys(_STATUS.findall(text_of(body))))
             for attr in attrs:
-                route = _ROUTE_ATTR.match(attr)
+                route = _ROUTE_ATTR.match(attr) or _DOCUMENTED_ROUTE.match(attr)
                 if route:
                     line = node.start_point[0] + 1
                     self.routes.append(Route(route[1].upper(), route[2], name, line))
