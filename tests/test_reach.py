@@ -1247,7 +1247,8 @@ def test_a_value_from_outside_the_repository_has_no_inherent_method_of_it() -> N
         )
 
     assert callees(19) == []
-    assert callees(21) == [("HeaderExt::task_key", "name"), ("Request::task_key", "name")]
+    # the only `task_key`s are `HeaderExt`'s and its one impl's: the trait's method
+    assert callees(21) == [("HeaderExt::task_key", "trait"), ("Request::task_key", "trait")]
     assert callees(23) == [("Scheduler::poll_once", "type")]
     assert callees(24) == [("make_scheduler", "local")]
     assert callees(26) == [("Wrapper::unwrap_it", "type")]

@@ -702,6 +702,9 @@ def _resolve(
         found = list(tables.methods_named(name))
         if qualifier.startswith("self.") and owner:  # another object than `self`: not its methods
             found = [n for n in found if graph.nodes[n].definition.owner != owner]
+        declaration = _one_impls(graph, found)
+        if declaration is not None:
+            return "trait", [declaration]
         found = _narrow(graph, node, _named_after(graph, qualifier, found), call, strict=True)
         if found and _outside_value(tables, qualifier, variables):  # a trait's, if any
             found = [n for n in found if graph.nodes[n].definition.trait]
@@ -731,6 +734,24 @@ def _resolve(
         # names a value after the fn that makes it: the call is the fn's)
         return "name", []
     return _plain_call(graph, tables, node, call, imports, globs)
+
+
+def _one_impls(graph: CallGraph, found: Sequence[int]) -> int | None:
+    """The trait's declaration when the only methods of the name are a trait's and its one
+    impl's: whatever the receiver, the call runs that impl's method (or the trait's default),
+    resolved as `trait` (the dispatch adds the impl's edge; the path names the trait method
+    it was called as). quickwit's `self.0.root_list_fields(..)` on an `Arc<dyn SearchService>`
+    read "`SearchServiceImpl::root_list_fields` (or `SearchService::root_list_fields`: the
+    call is ambiguous)": the same two callees, now read as one call. Not with two impls or
+    more: a receiver of unknown type stays a guess among them, never fanned out to all."""
+    if len(found) != 2:
+        return None
+    first, second = (graph.nodes[n].definition for n in found)
+    if first.trait is None or first.trait != second.trait:
+        return None
+    if (first.owner == first.trait) == (second.owner == second.trait):
+        return None  # two declarations (two traits of one name), or two impls
+    return found[0] if first.owner == first.trait else found[1]
 
 
 _CONVERSIONS = frozenset(("from", "try_from"))
