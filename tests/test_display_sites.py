@@ -101,8 +101,13 @@ def test_a_display_site_is_explained_as_the_text_of_its_variant_not_by_its_match
         "justfile does not contain recipe `{recipe}`"
     ]
     assert explanation.documentation.startswith(
-        "`Error::UnknownRecipe` is an error type whose message (its `Display` impl) reads"
+        "`Error::UnknownRecipe` is a variant of the error type `Error`; its message (its"
+        " `Display` impl) reads"
     )
+    # a type with no variant of its own (its kind's, `match self.kind`) is the type
+    assert explained_all(ERROR, "src/error.rs")[
+        "recipe `{name}` depends on itself"
+    ].documentation.startswith("`Wrapped` is an error type whose message (its `Display` impl)")
     assert "The `Display` impl only writes the text" in explanation.triggerScenarios
     # the `match self` picks the text, it is no condition of the error: no check to meet
     assert explanation.validationCode is None

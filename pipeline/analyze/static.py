@@ -53,7 +53,7 @@ from pipeline.core.reach import Reach
 from pipeline.core.sitetypes import TEXT_KINDS
 
 # Bump when the wording changes, so that reused explanations are rewritten.
-STATIC_VERSION = "static-73"
+STATIC_VERSION = "static-74"
 
 _STRATEGY_BY_CLASS: dict[str, HandlingStrategy] = {
     "configuration-error": "configuration",
@@ -214,13 +214,17 @@ def _documentation(context: SiteContext, failure_class: str) -> str:
     facts = site.facts
     title = load_taxonomy()[failure_class].title
     if site.kind in TEXT_KINDS:
-        owner = (
-            f"`{facts.enclosing_type}::{facts.variant}`"
-            if facts.variant
-            else f"`{facts.enclosing_type}`"
-        )
         source = "`#[error(..)]`" if site.kind == "error_attr" else "its `Display` impl"
-        text = f'{owner} is an error type whose message ({source}) reads "{site.message}".'
+        if facts.variant:  # a variant is no type: it is one case of its enum's
+            text = (
+                f"`{facts.enclosing_type}::{facts.variant}` is a variant of the error type "
+                f'`{facts.enclosing_type}`; its message ({source}) reads "{site.message}".'
+            )
+        else:
+            text = (
+                f"`{facts.enclosing_type}` is an error type whose message ({source}) reads "
+                f'"{site.message}".'
+            )
         if facts.type_doc:
             text += f' Its doc comment says: "{doc_summary(facts.type_doc)}"'
         return text + f" Class: {title}."
