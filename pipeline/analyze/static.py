@@ -326,8 +326,10 @@ def _situations(context: SiteContext, failure_class: str) -> str:
     if site.kind in TEXT_KINDS and site.facts.enclosing_type:
         # the type only declares the text: no code "in" its module runs when it is returned
         facts = site.facts
-        name = f"{facts.enclosing_type}::{facts.variant}" if facts.variant else facts.enclosing_type
-        text = f"When code returns a `{name}` (declared in `{area}`) and it is printed"
+        owner = (
+            f"{facts.enclosing_type}::{facts.variant}" if facts.variant else facts.enclosing_type
+        )
+        text = f"When code returns a `{owner}` (declared in `{area}`) and it is printed"
     elif found is not None:  # "While text is parsed into `Version` (`Version::from_str`, in ..)"
         text = f"While {converting(found)} ({where(site)}, in `{area}`)"
     elif made is not None:  # "While a `Segment` is created (`Segment::new`, in ..)"

@@ -702,7 +702,7 @@ def _resolve(
         found = list(tables.methods_named(name))
         if qualifier.startswith("self.") and owner:  # another object than `self`: not its methods
             found = [n for n in found if graph.nodes[n].definition.owner != owner]
-        declaration = _one_impls(graph, found)
+        declaration = _trait_of_one_impl(graph, found)
         if declaration is not None:
             return "trait", [declaration]
         found = _narrow(graph, node, _named_after(graph, qualifier, found), call, strict=True)
@@ -736,7 +736,7 @@ def _resolve(
     return _plain_call(graph, tables, node, call, imports, globs)
 
 
-def _one_impls(graph: CallGraph, found: Sequence[int]) -> int | None:
+def _trait_of_one_impl(graph: CallGraph, found: Sequence[int]) -> int | None:
     """The trait's declaration when the only methods of the name are a trait's and its one
     impl's: whatever the receiver, the call runs that impl's method (or the trait's default),
     resolved as `trait` (the dispatch adds the impl's edge; the path names the trait method
