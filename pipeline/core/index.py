@@ -79,10 +79,15 @@ class Local(NamedTuple):
     line: int = 0  # of the `let`: a call sees the nearest one above it of its name
 
 
+# Joins the variants of a chain of arms, outermost first: a pattern that names another
+# (`Commands::Pip(PipNamespace { command: PipCommand::Compile(..), .. })`), an arm in an arm.
+ARM_LINK = "/"
+
+
 class Arm(NamedTuple):
     """A `match` arm on an enum path (`Statement::AlterX { .. } =>`) and the calls it makes."""
 
-    pattern: str  # `Statement::AlterX`
+    pattern: str  # `Statement::AlterX`; `Commands::Pip/PipCommand::Compile` (`ARM_LINK`)
     line: int
     caller: int
     calls: tuple[int, ...]  # indexes into `FileIndex.calls`

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import NamedTuple
 
-from pipeline.core.index import Definition
+from pipeline.core.index import ARM_LINK, Definition
 from pipeline.core.reach import PATH_DEPTH, CallerPath, Dependency, EntryKind, Hop, Reach
 from pipeline.languages import language_of
 from pipeline.scan.builders import named_builders, variant_builders
@@ -326,6 +326,7 @@ def _other_variant(graph: CallGraph, arm: str | None, edge: Edge) -> bool:
     """
     if arm is None or "::" not in arm or edge.call is None:
         return False
+    arm = arm.split(ARM_LINK, 1)[0]  # the outermost variant is what the fn dispatches on
     enum = arm.split("::", 1)[0] + "::"
     named = [a for a in edge.call.args if enum in a]
     if not named:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any, get_args
 
-from pipeline.core.index import CALLED_TYPE, Call, Definition, FileIndex, Use
+from pipeline.core.index import ARM_LINK, CALLED_TYPE, Call, Definition, FileIndex, Use
 from pipeline.core.reach import EntryKind, Resolution
 from pipeline.languages import INDEX_VERSION
 from pipeline.scan.context import _crate
@@ -514,6 +514,7 @@ def _add_dispatch(graph: CallGraph, limit: int = MAX_DISPATCH) -> None:
 
 
 PARALLEL_FILES = 400  # below, one process resolves every call
+MAX_ARM_LINKS = 4  # the variants a call's chain of arms keeps, outermost first
 # A call resolved: (its index in the file's calls, caller node, how, callee nodes).
 _Resolved = tuple[int, int, Resolution, tuple[int, ...]]
 
@@ -521,10 +522,13 @@ _Resolved = tuple[int, int, Resolution, tuple[int, ...]]
 def _add_edges(graph: CallGraph, index: FileIndex, resolved: list[_Resolved]) -> None:
     arms: dict[int, str] = {}
     # A call in nested arms dispatches on the outermost (`Statement::Drop(..) => match kind {
-    # ObjectType::User => ..}`): arms by line, the first one kept.
+    # ObjectType::User => ..}`), the inner ones after it (`ARM_LINK`): rustup's
+    # `RustupSubcmd::Target/TargetSubcmd::Add` is the command `target add` (`arm_entry`).
     for arm in sorted(index.arms, key=lambda a: a.line):
         for call_index in arm.calls:
-            arms.setdefault(call_index, arm.pattern)
+            outer = arms.get(call_index)
+            chain = f"{outer}{ARM_LINK}{arm.pattern}" if outer else arm.pattern
+            arms[call_index] = ARM_LINK.join(chain.split(ARM_LINK)[:MAX_ARM_LINKS])
     for call_index, caller, resolution, found in resolved:
         call = index.calls[call_index]
         callee, others = found[0], found[1:]

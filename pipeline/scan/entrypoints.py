@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from pipeline.core.index import COMMAND_NAME, FileIndex
+from pipeline.core.index import ARM_LINK, COMMAND_NAME, FileIndex
 from pipeline.core.reach import EntryKind
 from pipeline.languages import RepositoryModules, language_of
 from pipeline.scan.callgraph import CallGraph, Edge, MemoInput, link
@@ -273,15 +273,31 @@ def _binary(path: str) -> str:
 
 
 def arm_entry(graph: CallGraph, label: str) -> tuple[EntryKind, str] | None:
-    """A dispatch arm that is an entry point: a statement, or a CLI subcommand."""
-    if label.startswith('"'):
-        name = label.strip('"')
-        return ("cli", f"subcommand `{name}`") if name in graph.subcommands else None
-    enum, variant = label.split("::", 1)
-    if _STATEMENT_ENUM.search(enum):
-        return "statement", f"statement `{label}`"
-    if enum in graph.clap_enums:  # a `DdlCommand` of a server is not a CLI: clap's derive says
-        return "cli", f"subcommand `{_kebab(variant)}` (`{label}`)"
+    """A dispatch arm that is an entry point: a statement, or a CLI subcommand.
+
+    `label` is the arm's variant, or the chain of them from the outermost (`ARM_LINK`): an
+    arm's pattern that names another (uv's `Commands::Pip(PipNamespace { command:
+    PipCommand::Compile(args), .. })`), an arm in an arm (rustup's `RustupSubcmd::Target {
+    subcmd } => match subcmd { TargetSubcmd::Add { .. } => ..`). A statement is its outermost
+    variant; a subcommand is the run of subcommands the chain leads with, as a user types
+    them: `pip compile`, `target add`."""
+    arms = label.split(ARM_LINK)
+    names: list[str] = []
+    last = ""
+    for arm in arms:
+        if arm.startswith('"') and arm.strip('"') in graph.subcommands:
+            names.append(arm.strip('"'))
+        elif "::" in arm and arm.split("::", 1)[0] in graph.clap_enums:
+            names.append(_kebab(arm.split("::", 1)[1]))  # a `DdlCommand` of a server is no
+            last = arm  # CLI: clap's derive says
+        else:
+            break
+    if names:
+        named = f" (`{last}`)" if last else ""
+        return "cli", f"subcommand `{' '.join(names)}`{named}"
+    first = arms[0]
+    if "::" in first and _STATEMENT_ENUM.search(first.split("::", 1)[0]):
+        return "statement", f"statement `{first}`"
     return None
 
 

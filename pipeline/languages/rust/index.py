@@ -13,6 +13,7 @@ from importlib import resources
 from tree_sitter import Node, Query, QueryCursor, Tree
 
 from pipeline.core.index import (
+    ARM_LINK,
     CALLED_TYPE,
     COMMAND_NAME,
     DEF_KINDS,
@@ -67,8 +68,9 @@ _TEST_DIRECTORY = re.compile(
 # variant in a `matches!` is a pattern, not built; 37: `test_util` is test support; 38: routes
 # an item's attribute lists, `"/p" => get(h)`; 39: a fn whose body is one string literal
 # keeps it as its `value`; 40: `let x: T = y.try_into()` calls `T::try_from`; 41: with `y`
-# as its argument; 42: `#[utoipa::path(post, path = "/p")]` is a route).
-INDEX_VERSION = "42"
+# as its argument; 42: `#[utoipa::path(post, path = "/p")]` is a route; 43: an arm's
+# pattern keeps the variants it names inside, `Commands::Pip/PipCommand::Compile`).
+INDEX_VERSION = "43"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -124,6 +126,7 @@ _KEYWORDS = frozenset(
     ]
 )
 _ENUM_ARM = re.compile(r"^\s*(?:&\s*)?(?:(?:\w+::)*)([A-Z]\w*)::([A-Z]\w*)")
+_VARIANT_IN = re.compile(r"\b([A-Z]\w*)::([A-Z]\w*)\b")
 _STRING_ARM = re.compile(r'^\s*(?:Some\s*\(\s*\(\s*)?"([\w.-]+)"')
 _STATUS = re.compile(r"StatusCode::([A-Z_]+)")
 _ROUTE_ATTR = re.compile(r'^(get|post|put|delete|patch|head)\s*\(\s*"([^"]*)"')
@@ -773,6 +776,9 @@ class _Builder:
             pattern = text_of(node.child_by_field_name("pattern"))
             enum = _ENUM_ARM.match(pattern)
             label = f"{enum[1]}::{enum[2]}" if enum else None
+            if enum and "|" not in pattern:  # the variants it names inside, outermost first
+                inner = [f"{m[1]}::{m[2]}" for m in _VARIANT_IN.finditer(pattern, enum.end())]
+                label = ARM_LINK.join([f"{enum[1]}::{enum[2]}", *inner[:2]])
             if label is None:
                 string = _STRING_ARM.match(pattern)
                 label = f'"{string[1]}"' if string else None
