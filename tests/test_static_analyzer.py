@@ -406,6 +406,50 @@ def test_a_site_whose_last_step_is_a_failed_call_names_that_call() -> None:
     ]
 
 
+def test_a_failed_await_a_context_of_either_outcome_and_a_let_else_name_their_step() -> None:
+    """387 records over 12 repositories still read "Find out what `f` was doing": among them
+    risingwave's `rx.await.map_err(..)` (an awaited receive, no call), `.context(..)` on a
+    value whose type the code does not show (`None` or an `Err`), qdrant's `let Some(v) =
+    serde_json::Number::from_f64(n) else { return Err(..) }`."""
+    found = explained_all(
+        "impl Reader {\n"
+        "    fn offsets(&self) -> anyhow::Result<usize> {\n"
+        "        let n = self.offset.checked_sub(self.prev).and_then(to_len)\n"
+        '            .context("offsets must be non-decreasing")?;\n'
+        "        Ok(n)\n"
+        "    }\n"
+        "}\n"
+        "async fn snapshot() -> Result<u8, HummockError> {\n"
+        "    let (tx, rx) = oneshot::channel();\n"
+        "    register(tx);\n"
+        '    let v = rx.await.map_err(|_| HummockError::other("failed to receive the refill"))?;\n'
+        "    Ok(v)\n"
+        "}\n"
+        "fn proto_to_json() -> Result<Value, Status> {\n"
+        "    let n = next_double();\n"
+        "    let Some(v) = serde_json::Number::from_f64(n) else {\n"
+        '        return Err(Status::invalid_argument("cannot convert to json number"));\n'
+        "    };\n"
+        "    Ok(v.into())\n"
+        "}\n"
+    )
+    assert found["offsets must be non-decreasing"].solutions == [
+        "`Reader::offsets` returns this error when `self.offset.checked_sub(self.prev).and_then("
+        "to_len)` fails or gives no value: `context` makes that this error. Find out which, and"
+        " why, with your input or environment: where it failed, its error is printed under "
+        "this message."
+    ]
+    assert found["failed to receive the refill"].solutions == [
+        "`snapshot` returns this error when `rx.await` fails: `map_err` makes that call's "
+        "error this one. Find out why that call fails with your input or environment; its "
+        "error, where this message carries it, says why."
+    ]
+    assert found["cannot convert to json number"].solutions == [
+        "`proto_to_json` returns this error when `let Some(v) = serde_json::Number::from_f64(n)`"
+        " does not match: find which input or state makes it so, and change that."
+    ]
+
+
 def test_a_site_whose_last_step_is_an_if_test_no_check_can_be_written_of_names_that_test() -> None:
     """nushell's `unlet` refuses the built-in variables under a test of the name its `match`
     arm bound: no check can be written of it outside the fn (`validationCode` is none), and

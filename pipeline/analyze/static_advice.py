@@ -355,6 +355,8 @@ def _held(last: Condition) -> str | None:
         return f"`{value}` matches none of the arms before it" + (
             f" ({tried}{more})" if tried else ""
         )
+    if last.kind == "let_else" and len(last.text) <= 90:  # `let Some(v) = f(x) else { .. }`
+        return f"`{last.text.removesuffix(' did not match')}` does not match"
     if last.kind not in ("if", "else") or len(last.text) > 90:
         return None
     if last.text.startswith("let "):  # `if let P = v { .. } else { <site> }`
@@ -375,9 +377,11 @@ def _failed_step(site: Site, conditions: Sequence[Condition]) -> str | None:
     returned this error"). None for any other site."""
     last = conditions[-1] if conditions else None
     failed = _failed_call(last) if last is not None and last.kind == "closure" else None
-    if last is None or failed is None or failed[1] not in ("Err", "None") or "(" not in failed[0]:
+    if last is None or failed is None or failed[1] not in ("Err", "None", "None/Err"):
         return None
     step = failed[0].strip("`")
+    if "(" not in step and not step.endswith(".await"):  # a call, or an awaited receive
+        return None
     method = last.text.rpartition(" (")[2].rstrip(")").strip("`")
     named = f"`{step}`" if len(step) <= 60 else f"the call before its `.{method}(..)`"
     if failed[1] == "None":  # `users.get_by_name(name).ok_or_else(..)`: nothing to return
@@ -385,6 +389,12 @@ def _failed_step(site: Site, conditions: Sequence[Condition]) -> str | None:
             f"{where(site)} returns this error when {named} gives no value: `{method}` makes "
             "that this error. Find out why it gives none here: what it looks up, computes or "
             "was given."
+        )
+    if failed[1] == "None/Err":  # `.context(..)` on a value whose type the code does not show
+        return (
+            f"{where(site)} returns this error when {named} fails or gives no value: "
+            f"`{method}` makes that this error. Find out which, and why, with your input or "
+            "environment: where it failed, its error is printed under this message."
         )
     return (
         f"{where(site)} returns this error when {named} fails: `{method}` makes that call's "
