@@ -5,12 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gitrepo import GitRepo
+from test_reach import graph_of, node
 
 from pipeline.scan.callerpaths import caller_paths
-from pipeline.scan.entrypoints import build_graph
-from pipeline.scan.indexcache import index_entries
-from pipeline.source.repository import list_files
+from pipeline.scan.callgraph import CallGraph
 
 MAIN = """\
 use clap::{Parser, Subcommand};
@@ -39,16 +37,17 @@ fn check() { panic!("no address") }
 """
 
 
+def _cli_labels(graph: CallGraph, *fns: str) -> dict[str, list[str | None]]:
+    """Each fn's CLI entry points, as their paths label them."""
+    return {
+        fn: [p.entry_label for p in caller_paths(graph, node(graph, fn)) if p.entry == "cli"]
+        for fn in fns
+    }
+
+
 def test_each_subcommand_is_labelled_by_the_name_a_user_types(tmp_path: Path) -> None:
-    repo = GitRepo.init(tmp_path / "src")
-    sha = repo.commit({"Cargo.toml": '[package]\nname = "tool"\n', "src/main.rs": MAIN})
-    listing = list_files(repo.git_dir, sha, suffixes=(".rs",))
-    graph = build_graph(index_entries(repo.git_dir, listing.entries, tmp_path / "c", jobs=1))
-    labels = {}
-    for fn in ("uninstall", "serve", "dump", "check"):
-        (at,) = [i for i, n in enumerate(graph.nodes) if n.label == fn]
-        labels[fn] = [p.entry_label for p in caller_paths(graph, at) if p.entry == "cli"]
-    assert labels == {
+    graph = graph_of(tmp_path, {"Cargo.toml": '[package]\nname = "tool"\n', "src/main.rs": MAIN})
+    assert _cli_labels(graph, "uninstall", "serve", "dump", "check") == {
         "uninstall": ["subcommand `self` (`Cmd::Self_`)"],
         "serve": ["subcommand `http-server` (`Cmd::HTTPServer`)"],
         "dump": ["subcommand `dump-testament` (`Cmd::DumpTestament`)"],
@@ -100,15 +99,8 @@ def test_a_nested_subcommand_is_labelled_by_every_word_a_user_types(tmp_path: Pa
     "subcommand `pip`", rustup's `RustupSubcmd::Target { subcmd } => match subcmd {
     TargetSubcmd::Add ..` "subcommand `target`": the commands are `uv pip compile` and
     `rustup target add`."""
-    repo = GitRepo.init(tmp_path / "src")
-    sha = repo.commit({"Cargo.toml": '[package]\nname = "tool"\n', "src/main.rs": NESTED})
-    listing = list_files(repo.git_dir, sha, suffixes=(".rs",))
-    graph = build_graph(index_entries(repo.git_dir, listing.entries, tmp_path / "c", jobs=1))
-    labels = {}
-    for fn in ("compile", "venv", "target_add"):
-        (at,) = [i for i, n in enumerate(graph.nodes) if n.label == fn]
-        labels[fn] = [p.entry_label for p in caller_paths(graph, at) if p.entry == "cli"]
-    assert labels == {
+    graph = graph_of(tmp_path, {"Cargo.toml": '[package]\nname = "tool"\n', "src/main.rs": NESTED})
+    assert _cli_labels(graph, "compile", "venv", "target_add") == {
         "compile": ["subcommand `pip compile` (`PipCommand::Compile`)"],
         # an arm of two patterns keeps its first variant alone, as before
         "venv": ["subcommand `pip` (`Commands::Pip`)"],

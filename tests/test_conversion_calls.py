@@ -5,6 +5,8 @@ proto.try_into()?` runs `PluginCommand::try_from`, which no call names. zellij's
 
 from __future__ import annotations
 
+from test_reach import node
+
 from pipeline.languages.rust.index import index_file
 from pipeline.scan.callerpaths import caller_paths
 from pipeline.scan.callgraph import CallGraph
@@ -67,8 +69,7 @@ def test_a_typed_let_of_a_conversion_calls_the_written_type_s_impl() -> None:
 
 def test_the_conversion_s_impl_is_reached_from_the_let_s_fn() -> None:
     graph = _graph()
-    (try_from,) = [i for i, n in enumerate(graph.nodes) if n.label == "Command::try_from"]
-    (from_,) = [i for i, n in enumerate(graph.nodes) if n.label == "Wire::from"]
+    try_from, from_ = node(graph, "Command::try_from"), node(graph, "Wire::from")
     callers = {
         callee: sorted((graph.nodes[e.caller].label, e.line) for e in graph.callers[callee])
         for callee in (try_from, from_)
@@ -139,7 +140,7 @@ def test_a_conversion_takes_the_impl_whose_source_is_the_argument_s_type() -> No
     tuple_impl, proto_impl = sorted(
         i for i, n in enumerate(graph.nodes) if n.label == "Color::try_from"
     )
-    (narrow,) = [i for i, n in enumerate(graph.nodes) if n.label == "Narrow::try_from"]
+    narrow = node(graph, "Narrow::try_from")
 
     def calls(callee: int) -> list[tuple[str, int, int]]:
         return sorted(

@@ -6,13 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gitrepo import GitRepo
+from test_reach import graph_of, node
 
 from pipeline.languages.rust.index import index_file
 from pipeline.scan.callerpaths import caller_paths
-from pipeline.scan.entrypoints import build_graph
-from pipeline.scan.indexcache import index_entries
-from pipeline.source.repository import list_files
 
 HANDLERS = """\
 fn analyze_handler() -> impl Filter {
@@ -57,11 +54,7 @@ def test_an_openapi_path_attribute_is_the_route_of_its_fn() -> None:
 
 
 def test_an_error_below_a_documented_handler_is_reached_from_its_route(tmp_path: Path) -> None:
-    repo = GitRepo.init(tmp_path / "src")
-    sha = repo.commit({"Cargo.toml": '[package]\nname = "srv"\n', "src/lib.rs": HANDLERS})
-    listing = list_files(repo.git_dir, sha, suffixes=(".rs",))
-    graph = build_graph(index_entries(repo.git_dir, listing.entries, tmp_path / "c", jobs=1))
-    (at,) = [i for i, n in enumerate(graph.nodes) if n.label == "tokenize"]
-    best = caller_paths(graph, at)[0]
+    graph = graph_of(tmp_path, {"Cargo.toml": '[package]\nname = "srv"\n', "src/lib.rs": HANDLERS})
+    best = caller_paths(graph, node(graph, "tokenize"))[0]
     assert (best.entry, best.entry_label) == ("http", "HTTP POST /analyze")
     assert [h.name for h in best.hops] == ["analyze_request", "tokenize"]

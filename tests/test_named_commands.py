@@ -6,6 +6,8 @@ repository but through `dyn Command`."""
 
 from __future__ import annotations
 
+from test_reach import node
+
 from pipeline.analyze.reach_text import trigger_sentence
 from pipeline.core.reach import Reach
 from pipeline.languages.rust.index import index_file
@@ -71,11 +73,6 @@ def _graph() -> CallGraph:
     return build_graph({path: index_file(path, text.encode()) for path, text in FILES.items()})
 
 
-def _node(graph: CallGraph, label: str) -> int:
-    (found,) = [i for i, n in enumerate(graph.nodes) if n.label == label]
-    return found
-
-
 def test_a_fn_whose_body_is_one_string_literal_keeps_it_in_the_index() -> None:
     index = index_file("crates/cmd/src/strings.rs", STRINGS.encode())
     values = {(d.owner, d.name): d.value for d in index.definitions if d.kind == "fn"}
@@ -88,12 +85,12 @@ def test_a_fn_whose_body_is_one_string_literal_keeps_it_in_the_index() -> None:
 
 def test_an_impl_named_by_a_literal_with_a_run_is_a_command_users_type() -> None:
     graph = _graph()
-    assert graph.entries[_node(graph, "StrLength::run")] == ("cli", "command `str length`")
+    assert graph.entries[node(graph, "StrLength::run")] == ("cli", "command `str length`")
     # escapes make no plain name; a computed name is no literal; no `run`: no command
     for label in ("Quoted::run", "Computed::run", "Sorter::spawn", "Sorter::name"):
-        assert graph.entries.get(_node(graph, label), ("none",))[0] != "cli", label
+        assert graph.entries.get(node(graph, label), ("none",))[0] != "cli", label
 
-    paths = caller_paths(graph, _node(graph, "measure"))
+    paths = caller_paths(graph, node(graph, "measure"))
     found = [(p.entry, p.entry_label, [h.name for h in p.hops]) for p in paths]
     # the command first; the library's `eval` reaches every impl's `run` through `dyn Command`
     assert found[0] == ("cli", "command `str length`", ["StrLength::run", "measure"])
@@ -102,7 +99,7 @@ def test_an_impl_named_by_a_literal_with_a_run_is_a_command_users_type() -> None
 
 def test_the_static_text_names_the_command() -> None:
     graph = _graph()
-    paths = caller_paths(graph, _node(graph, "StrLength::run"))
+    paths = caller_paths(graph, node(graph, "StrLength::run"))
     sentence = trigger_sentence(Reach(paths=paths, callers=1), "0123456789abcdef")
     assert sentence is not None
     assert "`StrLength::run` is itself an entry point: command `str length`." in sentence
@@ -151,14 +148,14 @@ def test_a_table_s_registration_is_a_command_users_type_by_its_name() -> None:
         ("CMD", "reload", "reload::run", "TypableCommand"),
     ]
     graph = build_graph({"helix-term/src/commands/typed.rs": index})
-    assert graph.entries[_node(graph, "move_buffer")] == (
+    assert graph.entries[node(graph, "move_buffer")] == (
         "cli",
         "command `move` (`TypableCommand`)",
     )
-    assert graph.entries[_node(graph, "run")] == ("cli", "command `reload` (`TypableCommand`)")
+    assert graph.entries[node(graph, "run")] == ("cli", "command `reload` (`TypableCommand`)")
     for label in ("count", "make", "default_profile"):
-        assert _node(graph, label) not in graph.entries, label
-    paths = caller_paths(graph, _node(graph, "move_buffer"))
+        assert node(graph, label) not in graph.entries, label
+    paths = caller_paths(graph, node(graph, "move_buffer"))
     assert [(p.entry, [h.name for h in p.hops]) for p in paths] == [("cli", ["move_buffer"])]
 
 

@@ -1,6 +1,6 @@
-"""A method call whose receiver's type the index cannot see, where every method of that name
-is one trait's (its declaration and its impls'): the call runs the trait's method, not one
-of them by guess. quickwit's `self.0.root_list_fields(..)` on an `Arc<dyn SearchService>`
+"""A method call whose receiver's type the index cannot see, where the only methods of that
+name are a trait's declaration and its one impl's: the call runs the trait's method, not one
+of the two by guess (with two impls or more it stays a guess, never fanned out). quickwit's `self.0.root_list_fields(..)` on an `Arc<dyn SearchService>`
 read "`SearchServiceImpl::root_list_fields` (or `SearchService::root_list_fields`: the call
 is ambiguous)"."""
 
@@ -8,13 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gitrepo import GitRepo
+from test_reach import graph_of, node
 
 from pipeline.scan.callerpaths import caller_paths
 from pipeline.scan.callgraph import CallGraph
-from pipeline.scan.entrypoints import build_graph
-from pipeline.scan.indexcache import index_entries
-from pipeline.source.repository import list_files
 
 SERVICE = """\
 pub trait SearchService {
@@ -73,8 +70,7 @@ impl GrpcAdapter {
 
 
 def _graph(tmp_path: Path) -> CallGraph:
-    repo = GitRepo.init(tmp_path / "src")
-    sha = repo.commit({
+    return graph_of(tmp_path, {
         "Cargo.toml": '[workspace]\nmembers = ["search", "serve"]\n',
         "search/Cargo.toml": '[package]\nname = "search"\n',
         "search/src/lib.rs": SERVICE + "mod range;\n",
@@ -82,19 +78,16 @@ def _graph(tmp_path: Path) -> CallGraph:
         "serve/Cargo.toml": '[package]\nname = "serve"\n',
         "serve/src/lib.rs": ADAPTER,
     })  # fmt: skip
-    listing = list_files(repo.git_dir, sha, suffixes=(".rs",))
-    return build_graph(index_entries(repo.git_dir, listing.entries, tmp_path / "c", jobs=1))
 
 
 def _hops(
     graph: CallGraph, label: str
 ) -> list[tuple[str, str | None, str | None, tuple[str, ...]]]:
-    (at,) = [i for i, n in enumerate(graph.nodes) if n.label == label]
-    best = caller_paths(graph, at)[0]
+    best = caller_paths(graph, node(graph, label))[0]
     return [(h.name, h.resolution, h.via, h.candidates) for h in best.hops]
 
 
-def test_a_call_every_method_of_whose_name_is_one_trait_s_runs_the_trait_method(
+def test_a_call_whose_only_methods_are_a_trait_s_and_its_one_impl_s_is_the_trait_s_call(
     tmp_path: Path,
 ) -> None:
     graph = _graph(tmp_path)
@@ -110,8 +103,8 @@ def test_where_the_file_picks_one_impl_the_call_keeps_that_pick(tmp_path: Path) 
     graph = _graph(tmp_path)
 
     def callers(label: str) -> list[tuple[str, str]]:
-        (at,) = [i for i, n in enumerate(graph.nodes) if n.label == label]
-        return [(graph.nodes[e.caller].label, e.resolution) for e in graph.callers.get(at, ())]
+        edges = graph.callers.get(node(graph, label), ())
+        return [(graph.nodes[e.caller].label, e.resolution) for e in edges]
 
     assert callers("Inner::convert") == [("to_ast", "name")]
     assert callers("Range::convert") == []

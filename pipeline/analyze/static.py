@@ -33,6 +33,7 @@ from pipeline.analyze.static_code import (
     fatal_failure,
     printed_values,
     refused_inputs,
+    text_owner,
     try_catch,
     type_guard,
     validation,
@@ -263,8 +264,7 @@ def _documentation(context: SiteContext, failure_class: str) -> str:
 def _trigger(site: Site, conditions: Sequence[Condition]) -> str:
     place = where(site)
     if site.kind in TEXT_KINDS:
-        facts = site.facts
-        owner = "::".join(p for p in (facts.enclosing_type, facts.variant) if p)
+        owner = text_owner(site)
         only = (
             "attribute only defines" if site.kind == "error_attr" else "`Display` impl only writes"
         )
@@ -325,11 +325,7 @@ def _situations(context: SiteContext, failure_class: str) -> str:
     made = constructed(site)
     if site.kind in TEXT_KINDS and site.facts.enclosing_type:
         # the type only declares the text: no code "in" its module runs when it is returned
-        facts = site.facts
-        owner = (
-            f"{facts.enclosing_type}::{facts.variant}" if facts.variant else facts.enclosing_type
-        )
-        text = f"When code returns a `{owner}` (declared in `{area}`) and it is printed"
+        text = f"When code returns a `{text_owner(site)}` (declared in `{area}`) and it is printed"
     elif found is not None:  # "While text is parsed into `Version` (`Version::from_str`, in ..)"
         text = f"While {converting(found)} ({where(site)}, in `{area}`)"
     elif made is not None:  # "While a `Segment` is created (`Segment::new`, in ..)"

@@ -40,6 +40,12 @@ def where(site: Site) -> str:
     return f"the top-level code of `{site.file_path}`"
 
 
+def text_owner(site: Site) -> str:
+    """What a type's text (`#[error]`, `Display`: `TEXT_KINDS`) is the text of, as a reader
+    names it: its variant (`Error::Io`), else its type (`Wrapped`)."""
+    return "::".join(p for p in (site.facts.enclosing_type, site.facts.variant) if p)
+
+
 def wraps_an_error(site: Site) -> bool:
     """A `.context(..)` on an error value (`anyhow!(err).context(..)`, `e.context(..)`): the
     front end gives no failed call for its receiver, which is an error already."""
@@ -567,11 +573,9 @@ def example_fix(context: SiteContext, check: str | None, *, guard: bool = False)
 def _nothing_to_show(site: Site) -> str:
     """A comment that promises no statement when none can be shown (a comment always parses;
     names and the file path hold no newline)."""
-    facts = site.facts
     if site.kind in TEXT_KINDS:
-        name = f"{facts.enclosing_type}::{facts.variant}" if facts.variant else facts.enclosing_type
         return (
-            f"// `{name}` is declared in {site.file_path}; no statement here makes it: the "
+            f"// `{text_owner(site)}` is declared in {site.file_path}; no statement here makes it: the "
             "code that builds and returns it decides when it occurs, and is where to fix it."
         )
     return f"// The error comes from {_plain(where(site))} ({site.file_path}, line {site.line})."
@@ -592,7 +596,7 @@ def try_catch(context: SiteContext) -> str | None:
     if site.kind in TEXT_KINDS and site.facts.enclosing_type:
         # the variant when the text is one variant's; a `Display` that matches a field
         # (`match self.kind`) writes several texts for one type: its text tells them apart
-        owner = "::".join(p for p in (site.facts.enclosing_type, site.facts.variant) if p)
+        owner = text_owner(site)
         typed = site.facts.variant is not None or site.kind == "error_attr"
         if typed or len(needle) < MIN_NEEDLE:
             code = _catch(subject, f"Err({owner} {{ .. }})", f"handle {_quoted(site.message)}")

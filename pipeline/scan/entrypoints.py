@@ -288,8 +288,9 @@ def arm_entry(graph: CallGraph, label: str) -> tuple[EntryKind, str] | None:
         if arm.startswith('"') and arm.strip('"') in graph.subcommands:
             names.append(arm.strip('"'))
         elif "::" in arm and arm.split("::", 1)[0] in graph.clap_enums:
-            names.append(_kebab(arm.split("::", 1)[1]))  # a `DdlCommand` of a server is no
-            last = arm  # CLI: clap's derive says
+            # a `DdlCommand` of a server is no CLI: clap's derive says which enums are
+            names.append(_kebab(arm.split("::", 1)[1]))
+            last = arm
         else:
             break
     if names:

@@ -775,10 +775,10 @@ class _Builder:
         for node in nodes:
             pattern = text_of(node.child_by_field_name("pattern"))
             enum = _ENUM_ARM.match(pattern)
-            label = f"{enum[1]}::{enum[2]}" if enum else None
-            if enum and "|" not in pattern:  # the variants it names inside, outermost first
-                inner = [f"{m[1]}::{m[2]}" for m in _VARIANT_IN.finditer(pattern, enum.end())]
-                label = ARM_LINK.join([f"{enum[1]}::{enum[2]}", *inner[:2]])
+            label = None
+            if enum:  # and the variants it names inside, outermost first (not of alternatives)
+                inside = _VARIANT_IN.finditer(pattern, enum.end()) if "|" not in pattern else ()
+                label = ARM_LINK.join([f"{m[1]}::{m[2]}" for m in (enum, *inside)][:3])
             if label is None:
                 string = _STRING_ARM.match(pattern)
                 label = f'"{string[1]}"' if string else None
