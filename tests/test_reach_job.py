@@ -13,7 +13,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -361,3 +361,24 @@ def test_the_child_keeps_its_link_before_it_is_done_and_close_leaves_its_teardow
     while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
         time.sleep(0.01)  # a zombie stays in /proc until it is reaped
     assert not Path(f"/proc/{pid}").exists()
+
+
+def test_work_kept_for_a_later_run_takes_only_the_cpu_this_run_leaves_idle(
+    tmp_path: Path,
+) -> None:
+    """The memos a run keeps for the next one (its link, its walks) are written by forks at
+    the lowest priority: on a busy machine they wait for idle CPU instead of slowing the
+    paths and the explaining this run waits for. Other forks run at the run's priority."""
+    from pipeline.dataset.reachjob import _keeping
+    from pipeline.scan.forked import start_forked
+
+    def niceness_into(path: Path) -> Callable[[], None]:
+        return lambda: path.write_text(str(os.nice(0)))
+
+    own = os.nice(0)
+    wait_for_kept = _keeping(niceness_into(tmp_path / "kept"), jobs=2)  # as the child keeps
+    plain = start_forked(niceness_into(tmp_path / "plain"))
+    wait_for_kept()
+    plain.join(10)
+    assert int((tmp_path / "kept").read_text()) == 19
+    assert int((tmp_path / "plain").read_text()) == own

@@ -94,12 +94,15 @@ def map_forked(func: Callable[[_T], _R], parts: Sequence[_T]) -> list[_R]:
             conn.close()
 
 
-def start_forked(func: Callable[[], object]) -> Any:
+def start_forked(func: Callable[[], object], yielding: bool = False) -> Any:
     """`func()` in a fork started now, beside this process's work (a cache to write from a
     built graph); returns the process, for the caller to `join`. Its result is dropped and
-    its failure only ends it: what it does must be something that may be lost."""
+    its failure only ends it: what it does must be something that may be lost.
+
+    `yielding`: the fork runs at the lowest priority (`nice` 19), on what CPU the run leaves
+    idle: work for a later run, which this one should not wait for while it has work."""
     context = multiprocessing.get_context("fork")
-    process = context.Process(target=_run_alone, args=(func,))
+    process = context.Process(target=_run_alone, args=(func, yielding))
     gc.freeze()
     try:
         process.start()
@@ -126,8 +129,11 @@ def beside(func: Callable[[], object], alone: bool = False) -> Iterator[None]:
         process.join()
 
 
-def _run_alone(func: Callable[[], object]) -> None:
+def _run_alone(func: Callable[[], object], yielding: bool = False) -> None:
     die_with_parent()
+    if yielding:
+        with contextlib.suppress(OSError):
+            os.nice(19)
     func()
 
 
