@@ -1563,10 +1563,11 @@ def test_a_let_keeps_its_type_through_error_side_methods_a_turbofish_and_a_closu
     from pipeline.languages.rust.index import index_file
 
     locals_ = index_file("crates/just/src/lib.rs", source.encode()).locals
+    # `T::f(..)`'s value: what `f` returns, which the link reads (`Config`, `Other`)
     assert [(local.line, local.type) for local in locals_ if local.name == "config"] == [
-        (line_of_text(source, "let config = Config"), "Config"),
-        (line_of_text(source, "|config|"), "Config"),  # the closure's, in its line's place
-        (line_of_text(source, "let config = Other"), "Other"),
+        (line_of_text(source, "let config = Config"), "<call>Config::from_arguments"),
+        (line_of_text(source, "|config|"), "<call>Config::from_arguments"),  # in its line's place
+        (line_of_text(source, "let config = Other"), "<call>Other::new"),
     ]
     sized = (
         "fn f() {\n    let n = std::mem::size_of::<Sink>();\n    let c = s.parse::<Config>()?;\n}\n"

@@ -64,8 +64,11 @@ class Use(NamedTuple):
 
 
 # `Local.type` of `let x = f(..)` whose type the code does not show: `<call>f`, the fn named
-# (`<call>.m` for a method's value, `let x = y.m(..)`)
+# (`<call>.m` for a method's value, `let x = y.m(..)`; `<call>T::f` for a type's associated
+# fn, `let x = T::new(..)`: what it returns, mostly a `T`)
 CALLED_TYPE = "<call>"
+# `<call>T::f`, `<call>a::T::f`, `<call>T::<U>::f` (not `<call>a::f`, a module's fn)
+ASSOCIATED_CALL = re.compile(r"<call>(?:.*::)?[A-Z][^:]*::[a-z_]\w*", re.S)
 
 
 class Local(NamedTuple):

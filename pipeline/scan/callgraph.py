@@ -16,7 +16,15 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any, get_args
 
-from pipeline.core.index import ARM_LINK, CALLED_TYPE, Call, Definition, FileIndex, Use
+from pipeline.core.index import (
+    ARM_LINK,
+    ASSOCIATED_CALL,
+    CALLED_TYPE,
+    Call,
+    Definition,
+    FileIndex,
+    Use,
+)
 from pipeline.core.reach import EntryKind, Resolution
 from pipeline.languages import INDEX_VERSION
 from pipeline.scan.context import _crate
@@ -246,19 +254,22 @@ class _Tables:
             self._returned[called] = _agreed(types)
         return self._returned[called]
 
-    def returned_by(self, found: Sequence[int]) -> str | None:
+    def returned_by(self, found: Sequence[int], called_on: str | None = None) -> str | None:
         """What the fns `found` (a type's methods of one name) return, when they agree and
-        it is no std type (`Self`: their type)."""
-        return _agreed(self._types_returned(found))
+        it is no std type (`Self`: their type; `called_on`, the type named in the call, when
+        given: a trait's default `fn new() -> Self` called as `T::new()` makes a `T`)."""
+        return _agreed(self._types_returned(found, called_on))
 
-    def _types_returned(self, named: Sequence[int]) -> set[str]:
+    def _types_returned(self, named: Sequence[int], called_on: str | None = None) -> set[str]:
         types = set()
         for node_id in named if len(named) <= _RETURN_CANDIDATES else ():
             written = self._returns.get(node_id)
             if written is None:  # each fn's signature read once
-                d = self.nodes[node_id].definition
-                written = returned_type(d.signature)
-                written = self._returns[node_id] = (d.owner or "") if written == "Self" else written
+                written = self._returns[node_id] = returned_type(
+                    self.nodes[node_id].definition.signature
+                )
+            if written == "Self":
+                written = called_on or self.nodes[node_id].definition.owner or ""
             types.add(written)
         return types
 
@@ -557,7 +568,9 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
     lets: dict[int, dict[str, list[tuple[int, str]]]] = defaultdict(lambda: defaultdict(list))
     for local in index.locals:
         bound = local.type
-        if bound.startswith(CALLED_TYPE) and "." in bound:
+        if ASSOCIATED_CALL.fullmatch(bound):
+            bound = _associated_value(tables, bound[len(CALLED_TYPE) :])
+        elif bound.startswith(CALLED_TYPE) and "." in bound:
             # a method's value: what the repository's methods of that name return, when they
             # agree; else no binding at all (`.fused()`, `.map_err(..)?`): the name keeps the
             # type it had (a parameter's, an earlier `let`'s). A fn's value (`<call>f`) is
@@ -938,6 +951,15 @@ def _declaration(graph: CallGraph, tables: _Tables, trait: str | None, name: str
         for n in tables.methods.get((trait or "", name), [])
         if graph.nodes[n].definition.owner == trait
     ]
+
+
+def _associated_value(tables: _Tables, called: str) -> str:
+    """The type `let x = T::f(..)` gives x (`called`: `T::f`, `a::T::f`): what T's fns `f`
+    return (`Self`, `Result<Self>`: a `T`), when they agree; else `T` itself (a type of
+    another crate, a constructor of the repository's that returns a std type)."""
+    path, _, name = called.rpartition("::")
+    owner = inner_type(path)
+    return tables.returned_by(_methods_of(tables, owner, name), owner) or path
 
 
 def _outside_value(tables: _Tables, receiver: str, variables: Mapping[str, str]) -> bool:

@@ -74,17 +74,27 @@ def module_of(path: str) -> str:
 
 @cache  # pure, and asked of the same few thousand types ~70,000 times a graph
 def inner_type(type_text: str) -> str:
-    """The type a method is called on: `Arc<Mutex<Foo<T>>>` -> `Foo`, `&mut Foo` -> `Foo`."""
-    text = " ".join(type_text.split()).removeprefix("&").removeprefix("mut ").strip()
+    """The type a method is called on: `Arc<Mutex<Foo<T>>>` -> `Foo`, `&mut Foo` -> `Foo`,
+    `&'static Foo` -> `Foo`."""
+    text = _referenced(" ".join(type_text.split()))
     while True:  # `Box<dyn Sink + Send>`, `Arc<&mut impl Sink>`: the trait, the wrappers off
         text = text.removeprefix("dyn ").removeprefix("impl ").strip()
         wrapped = _WRAPPERS.match(text)
         if not wrapped:
             break
-        text = wrapped[1].strip().removeprefix("&").removeprefix("mut ").strip()
+        text = _referenced(wrapped[1].strip())
     text = text.split("+", 1)[0].strip()
     text = text.split("<", 1)[0]
     return text.rsplit("::", 1)[-1].strip()
+
+
+def _referenced(text: str) -> str:
+    """`&'a mut Foo` -> `Foo`: a reference's type (ripgrep's `Parser::new() -> &'static
+    Parser`)."""
+    return _LIFETIME.sub("", text.removeprefix("&")).removeprefix("mut ").strip()
+
+
+_LIFETIME = re.compile(r"^'\w+\s+")
 
 
 def crate_name(crate: str) -> str:

@@ -14,6 +14,7 @@ from tree_sitter import Node, Query, QueryCursor, Tree
 
 from pipeline.core.index import (
     ARM_LINK,
+    ASSOCIATED_CALL,
     CALLED_TYPE,
     COMMAND_NAME,
     DEF_KINDS,
@@ -69,8 +70,9 @@ _TEST_DIRECTORY = re.compile(
 # an item's attribute lists, `"/p" => get(h)`; 39: a fn whose body is one string literal
 # keeps it as its `value`; 40: `let x: T = y.try_into()` calls `T::try_from`; 41: with `y`
 # as its argument; 42: `#[utoipa::path(post, path = "/p")]` is a route; 43: an arm's
-# pattern keeps the variants it names inside, `Commands::Pip/PipCommand::Compile`).
-INDEX_VERSION = "43"
+# pattern keeps the variants it names inside, `Commands::Pip/PipCommand::Compile`; 44:
+# `let x = T::f(..)` keeps `f`, whose return type the link reads).
+INDEX_VERSION = "44"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -364,7 +366,8 @@ def _quoted(node: Node) -> bool:
 
 
 def _called_type(function: Node | None) -> str:
-    """What `let x = <call>` tells of x's type: `T::new(..)` and `E::V(..)` a `T` or `E`, a
+    """What `let x = <call>` tells of x's type: `T::new(..)` what T's `new` returns (`<call>T::new`:
+    the link reads it, a `T` when it cannot tell), `E::V(..)` an `E`, a
     tuple struct built (`Wrapper(..)`) a `Wrapper`; a fn's value (`tokio::time::interval(..)`)
     `<call>` and the fn, a method's (`state.get_decl(id)`) `<call>state.get_decl`: the link types
     x by what the repository's fns of that name return, or, defining none, knows x comes
@@ -391,7 +394,10 @@ def _called_type(function: Node | None) -> str:
     if function.type == "scoped_identifier":
         path = text_of(function.child_by_field_name("path"))
         if base_name(path)[:1].isupper():
-            return path
+            # `T::f(..)`: what T's `f` returns, which the link reads (mostly a `T`; mdBook's
+            # `MDBook::init` a `BookBuilder`); a variant built (`E::V(..)`) an `E`
+            name = text_of(function.child_by_field_name("name"))
+            return f"{CALLED_TYPE}{path}::{name}" if name[:1].islower() else path
     called = text_of(function)
     last = called.rsplit("::", 1)[-1]
     if last[:1].isupper():
@@ -764,8 +770,12 @@ class _Builder:
         if caller < 0 or not above:
             return
         known = max(above, key=lambda local: local.line)
-        if known.type.startswith(CALLED_TYPE) or known.type == CLOSURE:
-            return  # what a fn returns, unwrapped by the link: not the inside of it
+        if known.type == CLOSURE or (
+            known.type.startswith(CALLED_TYPE) and not ASSOCIATED_CALL.fullmatch(known.type)
+        ):
+            # what a fn returns, unwrapped by the link: not the inside of it; but `T::f(..)`'s
+            # value (mostly a `T`, a `Result<T>`) and its inside are typed alike, as they were
+            return
         name = text_of(parameters.named_children[0])
         self.locals.append(Local(name, known.type, caller, known.variant, line))
 
