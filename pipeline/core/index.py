@@ -111,7 +111,9 @@ class Route(NamedTuple):
     or one an item's attribute lists, `"/x" => get(handler)`: then `owner` is that item, and
     a `SUB` route's handler the item whose routes sit under its path (`"/x" => sub(m::Api)`).
     A `CMD` route is a command table's registration, `Cmd { name: "x", fun: handler, .. }`:
-    `path` the name users type, `owner` the table's struct."""
+    `path` the name users type, `owner` the table's struct. An `ARG` route is a clap-derived
+    field's `#[arg(long, value_parser = f)]`: `path` the option as users type it (`--size`),
+    `handler` the fn clap calls on its value, `owner` the field (`Opts::size`)."""
 
     method: str
     path: str

@@ -1,5 +1,6 @@
 """Entry points by code shape, for any repository: `fn main`, RPC server methods, HTTP
-routes, dispatch arms over statement and CLI command enums (clap derive and builder),
+routes, dispatch arms over statement and CLI command enums (clap derive and builder), the
+fns clap calls to parse an option's value (`#[arg(long, value_parser = parse_size)]`),
 commands users type by a name the code gives them (an impl's `fn name() -> &str { "x" }`
 beside its `run`, a table's `Cmd { name: "x", fun: f }`), and the public fns of a library
 crate that nothing in the repository calls."""
@@ -146,9 +147,13 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
     say where they do (`rg`, not `crates`)."""
     lib_crates = {_crate(p) for p in graph.indexes if p.endswith("src/lib.rs")}
     free: dict[str, list[int]] = {}
+    owned: dict[tuple[str, str], list[int]] = {}  # (type, name) -> its methods
     for node_id, node in enumerate(graph.nodes):
-        if node.definition.owner is None:
-            free.setdefault(node.definition.name, []).append(node_id)
+        d = node.definition
+        if d.owner is None:
+            free.setdefault(d.name, []).append(node_id)
+        else:
+            owned.setdefault((d.owner, d.name), []).append(node_id)
     for node_id, node in enumerate(graph.nodes):
         d = node.definition
         if (
@@ -170,6 +175,12 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
         crate = _crate(path)
         for route in index.routes:
             if route.method == "SUB":
+                continue
+            if route.method == "ARG":  # a clap field's `value_parser = f`
+                for node_id in _parsers(graph, (free, owned), path, route.handler):
+                    kind = "argument" if route.path.startswith("<") else "option"
+                    label = f"{kind} `{route.path}` (`{route.owner}`)"
+                    graph.entries.setdefault(node_id, ("cli", label))
                 continue
             if route.method == "CMD":  # a table's registration (`index.registered`)
                 for node_id in _handlers(graph, free, path, route.handler):
@@ -221,6 +232,26 @@ def _handlers(
         n for n in found if module and graph.nodes[n].module.split("::")[-len(module) :] == module
     ]
     return here or named or found
+
+
+def _parsers(
+    graph: CallGraph,
+    fns: tuple[Mapping[str, list[int]], Mapping[tuple[str, str], list[int]]],
+    path: str,
+    handler: str,
+) -> list[int]:
+    """The fns a clap field's `value_parser = ..` names: a type's (`SizeFilter::from_string`,
+    of the crate of the file that names it when it has one), else a free fn (`_handlers`).
+    `fns`: the free fns by name, the methods by type and name."""
+    free, owned = fns
+    *segments, name = handler.split("::")
+    owner = segments[-1] if segments and segments[-1][:1].isupper() else None
+    if owner is None:  # of another crate when it is the one fn of that name
+        alone = free.get(name, [])
+        return _handlers(graph, free, path, handler) or (alone if len(alone) == 1 else [])
+    found = owned.get((owner, name), [])
+    crate = _crate(path)
+    return [n for n in found if graph.nodes[n].crate == crate] or found
 
 
 def _mount_points(indexes: Mapping[str, FileIndex]) -> dict[tuple[str, str], str]:

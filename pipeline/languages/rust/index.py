@@ -44,6 +44,8 @@ from pipeline.languages.rust.index_items import (
     short,
     text_of,
     token_arity,
+    value_parsers,
+    variant_of,
 )
 from pipeline.languages.rust.indexunits import index_after
 from pipeline.languages.rust.regions import parse_units_checked, product_units
@@ -71,8 +73,9 @@ _TEST_DIRECTORY = re.compile(
 # keeps it as its `value`; 40: `let x: T = y.try_into()` calls `T::try_from`; 41: with `y`
 # as its argument; 42: `#[utoipa::path(post, path = "/p")]` is a route; 43: an arm's
 # pattern keeps the variants it names inside, `Commands::Pip/PipCommand::Compile`; 44:
-# `let x = T::f(..)` keeps `f`, whose return type the link reads).
-INDEX_VERSION = "44"
+# `let x = T::f(..)` keeps `f`, whose return type the link reads; 45: a clap field's
+# `value_parser = f` is an `ARG` route).
+INDEX_VERSION = "45"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -463,6 +466,12 @@ class _Builder:
                 value = text_of(node.child_by_field_name("type"))
         if any("=>" in attr for attr in attrs):
             attrs = self.listed_routes(name, attrs, node.start_point[0] + 1)
+        if kind == "field" and attrs:
+            line = node.start_point[0] + 1
+            for option, parser in value_parsers(name, attrs):
+                declared = owner or variant_of(node)  # a subcommand variant's field
+                field = f"{declared}::{name}" if declared else name
+                self.routes.append(Route("ARG", option, parser, line, field))
         if kind == "fn":
             self.fn_spans.append((node.start_byte, node.end_byte, len(self.defs)))
         self.defs.append(

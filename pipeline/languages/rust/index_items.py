@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from tree_sitter import Node
 
@@ -127,7 +128,12 @@ def leading(node: Node, every: bool = False) -> tuple[tuple[str, ...], bool, str
             inner = next((c for c in sibling.named_children if c.type == "attribute"), None)
             text = text_of(inner)
             marks = is_test_attribute(text)
-            if marks or _KEPT_ATTRIBUTE.match(text) or ("=>" in text and ROUTE_ARROW.search(text)):
+            if (
+                marks
+                or _KEPT_ATTRIBUTE.match(text)
+                or ("=>" in text and ROUTE_ARROW.search(text))
+                or ("value_parser" in text and VALUE_PARSER.search(text))
+            ):
                 attrs.append(text)
                 test = test or marks
             elif every and not _SILENT_ATTRIBUTE.match(text):
@@ -146,6 +152,45 @@ def leading(node: Node, every: bool = False) -> tuple[tuple[str, ...], bool, str
         sibling = sibling.prev_named_sibling
     joined = "\n".join(reversed(doc)).strip() if doc else ""
     return tuple(reversed(attrs)), test, joined or None
+
+
+# clap's derive: `#[arg(long, value_parser = parse_size)]` on a field names the fn that parses
+# the option's value (not `value_parser!(u16)`, a macro, nor `PossibleValuesParser::new(..)`)
+VALUE_PARSER = re.compile(r"\bvalue_parser\s*=\s*((?:[A-Za-z_]\w*::)*[A-Za-z_]\w*)\s*(?=[,)]|$)")
+_LONG = re.compile(r'(?<![\w.])long(?![\w!])\s*(?:=\s*"([^"]*)")?')
+_SHORT = re.compile(r"(?<![\w.])short(?![\w!])\s*(?:=\s*'([^'])')?")
+_ARG_ATTRIBUTE = re.compile(r"^(?:arg|clap|structopt)\s*\(")
+
+
+def value_parsers(field: str, attrs: Sequence[str]) -> list[tuple[str, str]]:
+    """(the option as a user types it, the fn that parses its value) of a clap-derived
+    field: `#[arg(long, short = 'S', value_parser = SizeFilter::from_string)] size` ->
+    `("--size", "SizeFilter::from_string")`; `-S` with no `long`, `<SIZE>` for a positional
+    argument. Clap calls the fn on what the user typed: its errors are the option's."""
+    spec = " ".join(attr for attr in attrs if _ARG_ATTRIBUTE.match(attr))
+    parsers = VALUE_PARSER.findall(spec)
+    if not parsers:
+        return []
+    long, short_ = _LONG.search(spec), _SHORT.search(spec)
+    if long:
+        option = "--" + (long[1] or field.removeprefix("r#").replace("_", "-"))
+    elif short_:
+        option = "-" + (short_[1] or field[:1])
+    else:
+        option = f"<{field.removeprefix('r#').upper()}>"
+    return [(option, parser) for parser in dict.fromkeys(parsers)]
+
+
+def variant_of(field: Node) -> str | None:
+    """`Commands::Build` for a field of the struct-like variant `Build` of `enum Commands`."""
+    variant = field.parent.parent if field.parent is not None else None
+    if variant is None or variant.type != "enum_variant":
+        return None
+    enum = variant.parent.parent if variant.parent is not None else None
+    name = text_of(variant.child_by_field_name("name"))
+    if enum is None or enum.type != "enum_item":
+        return name
+    return f"{text_of(enum.child_by_field_name('name'))}::{name}"
 
 
 def fn_signature(node: Node, source: bytes) -> tuple[str, tuple[tuple[str, str], ...], bool]:
