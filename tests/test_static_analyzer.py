@@ -109,6 +109,42 @@ def test_a_bare_loop_is_said_as_one_not_as_a_loop_over_the_keyword() -> None:
     )
 
 
+def test_an_if_let_s_else_branch_says_what_the_value_was() -> None:
+    """688 records over 17 repositories read "`let Some(f) = TimeFilter::after(t)` is false
+    (else branch)": a `let` is no boolean. The value is `None` (`Some(v)` not matched), an
+    `Err` (`Ok(v)`), or does not match a pattern that could fail otherwise."""
+    found = explained_all(
+        "fn parse(t: &str, v: &Value, parts: &[u8]) -> anyhow::Result<()> {\n"
+        "    if let Some(f) = TimeFilter::after(t) { keep(f) } else {\n"
+        '        anyhow::bail!("not a valid date or duration")\n'
+        "    }\n"
+        "    if let Ok(n) = t.parse::<u8>() { keep(n) } else {\n"
+        '        anyhow::bail!("not a valid number of days")\n'
+        "    }\n"
+        "    if let Some(Value::Str(s)) = v.get(0) { keep(s) } else {\n"
+        '        anyhow::bail!("the first value is not a string")\n'
+        "    }\n"
+        "    if let Some(x) = v.get(1) && x.ok() { keep(x) } else {\n"
+        '        anyhow::bail!("the second value is not usable")\n'
+        "    }\n"
+        "    Ok(())\n"
+        "}\n"
+    )
+    said = {message: e.triggerScenarios for message, e in found.items()}
+    assert (
+        "1. `TimeFilter::after(t)` is `None` (else branch)" in said["not a valid date or duration"]
+    )
+    assert "is an `Err` (else branch)" in said["not a valid number of days"]
+    assert (
+        "`v.get(0)` does not match `Some(Value::Str(s))` (else branch)"
+        in (said["the first value is not a string"])
+    )
+    assert (
+        "`let Some(x) = v.get(1) && x.ok()` is false (else branch)"
+        in (said["the second value is not usable"])
+    )
+
+
 def test_documentation_names_the_fn_the_impl_and_the_doc_comment(barrier: dict) -> None:  # type: ignore[type-arg]
     context, explanation = barrier[PAUSE]
     doc = explanation.documentation

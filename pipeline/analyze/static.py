@@ -54,7 +54,7 @@ from pipeline.core.reach import Reach
 from pipeline.core.sitetypes import TEXT_KINDS
 
 # Bump when the wording changes, so that reused explanations are rewritten.
-STATIC_VERSION = "static-75"
+STATIC_VERSION = "static-76"
 
 _STRATEGY_BY_CLASS: dict[str, HandlingStrategy] = {
     "configuration-error": "configuration",
@@ -288,7 +288,7 @@ def _describe(condition: Condition) -> str:
     return {
         "if": f"{text} is true",
         "if_let": f"{text} matches",
-        "else": f"{text} is false (else branch)",
+        "else": _else_prose(condition.text),
         "match_arm": f"the arm {text} is taken",
         "let_else": f"{text.removesuffix(' did not match`')}` did not match",
         "while": f"inside the loop `while {condition.text}`",
@@ -298,6 +298,27 @@ def _describe(condition: Condition) -> str:
         "check_failed": f"the check {text} is false",
         "closure": _closure_prose(condition.text),
     }[condition.kind]
+
+
+def _else_prose(text: str) -> str:
+    """An `if`'s else branch: `x > 1` is false; an `if let`'s, said of the value: `let
+    Some(v) = f(x)` -> "`f(x)` is `None`", `let Ok(v) = ..` an `Err`, another pattern "does
+    not match `P`". A let chain (`let Some(v) = a && b`) is false, as a whole."""
+    head, equals, value = text.partition(" = ")
+    if not head.startswith("let ") or not equals or _CHAINED.search(text):
+        return f"`{text}` is false (else branch)"
+    pattern = head.removeprefix("let ").strip()
+    kind, _, inner = pattern.partition("(")
+    bound = pattern.endswith(")") and _BINDING.fullmatch(inner.removesuffix(")").strip())
+    outcome = _NOT_MATCHED.get(kind.strip(), "") if bound else ""
+    return f"`{value}` {outcome or f'does not match `{pattern}`'} (else branch)"
+
+
+_CHAINED = re.compile(r"&&|\|\|")
+# `Some(v)` is `None` when not matched, but `Some(Value::Str(v))` may be another `Some`
+_BINDING = re.compile(r"(?:ref\s+)?(?:mut\s+)?&?(?:mut\s+)?\w+|\.\.")
+# what a value is when the pattern of the `if let` whose else branch runs did not match it
+_NOT_MATCHED = {"Some": "is `None`", "Ok": "is an `Err`", "Err": "is `Ok`"}
 
 
 def _closure_prose(text: str) -> str:
