@@ -109,6 +109,67 @@ def test_a_bare_loop_is_said_as_one_not_as_a_loop_over_the_keyword() -> None:
     )
 
 
+def test_an_early_exit_above_the_site_is_a_step_of_its_path() -> None:
+    """zola's `render_template` returns early when the template is found; only then does its
+    `match name { .. _ => bail!(..) }` run. The chain read "1. the arm `match name: _ =>` is
+    taken", and the fix said a caller may test `matches!(name, "index.html" | ..)` first:
+    that skips every template that would have been found. An `if` with no `else` whose block
+    leaves (`return`, `continue`, `break`) is a step: the site runs only when it is not
+    taken, and the check that avoids the error holds when it is. One whose block fails
+    (`bail!`, `panic!`, `return Err(..)`) is an earlier check, as `ensure!` is."""
+    found = explained_all(
+        "pub fn render_template(name: &str, tera: &Tera) -> Result<String> {\n"
+        "    if let Some(template) = check_template_fallbacks(name, tera) {\n"
+        "        return tera.render(template);\n"
+        "    }\n"
+        "    if name.is_empty() {\n"
+        "        log(name);\n"  # a block that does not leave: no step
+        "    }\n"
+        "    match name {\n"
+        '        "index.html" => Ok(default_tpl(name)),\n'
+        '        _ => bail!("Tried to render `{}` but the template wasn\'t found", name),\n'
+        "    }\n"
+        "}\n"
+        "pub fn link(kind: &str, path: &Path) {\n"
+        "    if kind.is_empty() {\n        return;\n    }\n"
+        "    if kind.contains('=') {\n"
+        '        panic!("kind contains invalid characters");\n'
+        "    }\n"
+        '    let Some(p) = path.to_str() else { panic!("path is not UTF-8") };\n'
+        "}\n"
+        "pub fn pick(items: &[Item], limit: usize) -> Result<()> {\n"
+        "    for item in items {\n"
+        "        if item.skipped { continue; }\n"
+        '        if item.size > limit { bail!("item over the limit") }\n'
+        "    }\n"
+        "    Ok(())\n"
+        "}\n"
+    )
+    template = found["Tried to render `{}` but the template wasn't found"]
+    assert template.triggerScenarios.startswith(
+        "In `render_template`: 1. `check_template_fallbacks(name, tera)` is `None` (so the early"
+        " exit under it above is not taken); 2. the arm `match name: _ =>` is taken; 3. `bail`"
+        " produces the error."
+    ), template.triggerScenarios
+    assert template.validationCode is None  # `check_template_fallbacks(..)` is no pure test
+    limit = found["item over the limit"]
+    assert (
+        "2. `item.skipped` is false (so the early exit under it above is not taken); 3."
+        " `item.size > limit` is true" in limit.triggerScenarios
+    )
+    # one that fails is an earlier check: passed on the way, no part of the test that avoids
+    # this error (with `=` in `kind` the call fails all the same, on the other panic)
+    utf8 = found["path is not UTF-8"]
+    assert utf8.triggerScenarios.startswith(
+        "In `link`: 1. `kind.is_empty()` is false (so the early exit under it above is not"
+        " taken); 2. `kind.contains('=')` is false (so the earlier check under it passed); 3."
+        " `let Some(p) = path.to_str()` did not match"
+    ), utf8.triggerScenarios
+    assert utf8.validationCode == "let ok = kind.is_empty() || path.to_str().is_some();"
+    # per element, as inside any loop: a skipped item never fails
+    assert limit.validationCode == "let ok = item.skipped || !(item.size > limit);"
+
+
 def test_an_if_let_s_else_branch_says_what_the_value_was() -> None:
     """688 records over 17 repositories read "`let Some(f) = TimeFilter::after(t)` is false
     (else branch)": a `let` is no boolean. The value is `None` (`Some(v)` not matched), an
@@ -207,6 +268,10 @@ def test_every_fixture_site_is_grounded_and_distinct(fixture: str) -> None:
                 assert f"`{condition.text.removesuffix(' did not match')}`" in (
                     explanation.triggerScenarios
                 )
+            elif condition.kind in ("else", "exit") and condition.text.startswith("let "):
+                # said of the value the pattern did not match
+                value = condition.text.partition(" = ")[2]
+                assert f"`{value}`" in explanation.triggerScenarios
             elif condition.kind != "closure":
                 assert f"`{condition.text}`" in explanation.triggerScenarios
             if condition.kind in ("if", "else", "if_let", "while"):

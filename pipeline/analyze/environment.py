@@ -82,7 +82,7 @@ def _need(condition: Condition, read: re.Match[str]) -> Need:
         # `env::var("X") was Ok (map_or)`: in the closure that gets its value, it is set
         value = _value_before(text, _GOT_VALUE)
         return "set" if value is not None and _is_the_read(value, read) else "read"
-    if kind in ("if_let", "let_else") or (kind == "else" and text.startswith("let ")):
+    if kind in ("if_let", "let_else") or (kind in ("else", "exit") and text.startswith("let ")):
         # `let Ok(v) = env::var("X")`: matched (if let), or not (let-else, an if-let's else)
         pattern, equals, value = text.removesuffix(" did not match").partition("=")
         pattern = pattern.removeprefix("let ").strip()
@@ -101,7 +101,7 @@ def _need(condition: Condition, read: re.Match[str]) -> Need:
         if re.match(r"\s*Err\s*\(", arm):  # after an arm for `NotPresent`: set, not Unicode
             return "set" if any("NotPresent" in p for p in condition.excluded) else "unset"
         return "read"
-    if kind in ("if", "else", "ensure", "check_failed"):
+    if kind in ("if", "else", "ensure", "check_failed", "exit"):
         holds = kind in ("if", "ensure") and not condition.negated
         if kind == "check_failed":
             holds = False  # the check failed: its test is false

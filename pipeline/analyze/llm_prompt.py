@@ -211,7 +211,11 @@ def site_variables(ctx: SiteContext) -> dict[str, Any]:
     """The template variables describing one site; every one is untrusted repository text."""
     site, facts = ctx.site, ctx.site.facts
     conditions = [
-        f"`{c.text}` does not hold ({c.kind} branch, line {c.line})"
+        f"`{c.text}` does not hold (an early exit above, line {c.line})"
+        if c.kind == "exit"
+        else f"`{c.text}` does not hold (an earlier check that fails above, line {c.line})"
+        if c.kind == "ensure" and c.negated
+        else f"`{c.text}` does not hold ({c.kind} branch, line {c.line})"
         if c.negated
         else f"{c.kind} `{c.text}` (line {c.line})"
         for c in facts.conditions

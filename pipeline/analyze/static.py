@@ -54,7 +54,7 @@ from pipeline.core.reach import Reach
 from pipeline.core.sitetypes import TEXT_KINDS
 
 # Bump when the wording changes, so that reused explanations are rewritten.
-STATIC_VERSION = "static-76"
+STATIC_VERSION = "static-77"
 
 _STRATEGY_BY_CLASS: dict[str, HandlingStrategy] = {
     "configuration-error": "configuration",
@@ -157,9 +157,12 @@ def explain_apart(context: SiteContext) -> Explanation:
     conditions = list(site.facts.conditions)
     facts = site.facts
     names = [n for n in (site.error_code, facts.variant, facts.enclosing_type, facts.callee) if n]
-    failure_class = classify(
-        site.message, site.kind, [c.text for c in conditions], names, path=site.file_path
-    )
+    # what leads into the site classes it, not the early exits and checks passed above it
+    # (`if certs.is_empty() { bail!(..) }` says nothing of a private key that is not usable)
+    leading = [
+        c.text for c in conditions if c.kind != "exit" and not (c.kind == "ensure" and c.negated)
+    ]
+    failure_class = classify(site.message, site.kind, leading, names, path=site.file_path)
     check = validation(context)
     if failure_class == INTERNAL_INVARIANT and refused_inputs(context, check):
         # a panic on what the caller passed is no broken invariant of the code's own
@@ -167,16 +170,12 @@ def explain_apart(context: SiteContext) -> Explanation:
     elif failure_class == INTERNAL_INVARIANT and fatal_failure(site):
         # `panic!("Failed to claim terminal: {}", err)`: a failure made fatal, classed by
         # its words as any error is (the generic class when they name none)
-        failure_class = classify(
-            site.message, "bail", [c.text for c in conditions], names, path=site.file_path
-        )
+        failure_class = classify(site.message, "bail", leading, names, path=site.file_path)
     elif failure_class == INTERNAL_INVARIANT and failure_worded(site):
         # `.expect("Failed to open file")`: the step it names failed, classed by the
         # message's verb alone (the call it guards, `thread::Builder::new().spawn(..)`,
         # names no failure, nor does the step's object)
-        failure_class = classify_step(
-            site.message, path=site.file_path, conditions=[c.text for c in conditions]
-        )
+        failure_class = classify_step(site.message, path=site.file_path, conditions=leading)
     if failure_class == INTERNAL_INVARIANT and failed_fs_step(site):
         # `create_dir_all(path).expect("should create")`: the file system's step failed
         failure_class = IO_ERROR
@@ -288,30 +287,35 @@ def _describe(condition: Condition) -> str:
     return {
         "if": f"{text} is true",
         "if_let": f"{text} matches",
-        "else": _else_prose(condition.text),
+        "else": _not_held(condition.text, "else branch"),
         "match_arm": f"the arm {text} is taken",
         "let_else": f"{text.removesuffix(' did not match`')}` did not match",
         "while": f"inside the loop `while {condition.text}`",
         # a bare `loop` has nothing it goes over (its condition's text is the keyword)
         "loop": "inside a `loop`" if condition.text == "loop" else f"inside the loop over {text}",
-        "ensure": f"the earlier check {text} passed",
+        # `if cond { bail!(..) }` above: an earlier check, passed when `cond` is false
+        "ensure": _not_held(condition.text, "so the earlier check under it passed")
+        if condition.negated
+        else f"the earlier check {text} passed",
         "check_failed": f"the check {text} is false",
+        "exit": _not_held(condition.text, "so the early exit under it above is not taken"),
         "closure": _closure_prose(condition.text),
     }[condition.kind]
 
 
-def _else_prose(text: str) -> str:
-    """An `if`'s else branch: `x > 1` is false; an `if let`'s, said of the value: `let
-    Some(v) = f(x)` -> "`f(x)` is `None`", `let Ok(v) = ..` an `Err`, another pattern "does
-    not match `P`". A let chain (`let Some(v) = a && b`) is false, as a whole."""
+def _not_held(text: str, why: str) -> str:
+    """An `if` condition that did not hold (`why`: its else branch runs, its early exit is
+    not taken): `x > 1` is false; an `if let`'s, said of the value: `let Some(v) = f(x)` ->
+    "`f(x)` is `None`", `let Ok(v) = ..` an `Err`, another pattern "does not match `P`". A
+    let chain (`let Some(v) = a && b`) is false, as a whole."""
     head, equals, value = text.partition(" = ")
     if not head.startswith("let ") or not equals or _CHAINED.search(text):
-        return f"`{text}` is false (else branch)"
+        return f"`{text}` is false ({why})"
     pattern = head.removeprefix("let ").strip()
     kind, _, inner = pattern.partition("(")
     bound = pattern.endswith(")") and _BINDING.fullmatch(inner.removesuffix(")").strip())
     outcome = _NOT_MATCHED.get(kind.strip(), "") if bound else ""
-    return f"`{value}` {outcome or f'does not match `{pattern}`'} (else branch)"
+    return f"`{value}` {outcome or f'does not match `{pattern}`'} ({why})"
 
 
 _CHAINED = re.compile(r"&&|\|\|")

@@ -170,16 +170,18 @@ _NOT_YET = (
 # failed call of an `.expect()`/`.context()` (meilisearch's `read_txn_without_tls()` failing
 # is no TLS check).
 _CHECKS = frozenset(
-    ("if", "else", "match_arm", "let_else", "if_let", "while", "ensure", "check_failed")
+    ("if", "else", "match_arm", "let_else", "if_let", "while", "ensure", "check_failed", "exit")
 )
 
 
 def is_guard(context: SiteContext, conditions: Sequence[Condition]) -> bool:
     """Whether a check on the path guards security or a limit (by its identifiers)."""
     del context  # the conditions are what the advice would negate; the message is not
-    words = {
-        w.lower() for c in conditions if c.kind in _CHECKS for w in _IDENTIFIER_PART.findall(c.text)
-    }
+    negated = [
+        c for c in conditions if c.kind in _CHECKS and not (c.kind == "ensure" and c.negated)
+    ]
+    # (not a failing early exit above the site, `if c { bail!(..) }`: an earlier check passed)
+    words = {w.lower() for c in negated for w in _IDENTIFIER_PART.findall(c.text)}
     return not words.isdisjoint(_GUARD_WORDS)
 
 

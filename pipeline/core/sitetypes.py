@@ -46,6 +46,7 @@ ConditionKind = Literal[
     "closure",
     "loop",
     "check_failed",
+    "exit",  # an early exit above the site, not taken: `if x.is_empty() { return Ok(()); }`
 ]
 
 

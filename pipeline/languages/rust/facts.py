@@ -7,8 +7,9 @@ from collections.abc import Sequence
 
 from tree_sitter import Node
 
+from pipeline.core.macros import in_force
 from pipeline.core.sitetypes import Condition, ConditionKind, Facts
-from pipeline.languages.rust.index_items import leading
+from pipeline.languages.rust.index_items import DIVERGING_MACROS, leading
 
 MAX_CONDITION_CHARS = 160
 MAX_GUARDS = 3  # earlier `ensure!`/early-return guards of the same fn worth naming
@@ -175,24 +176,71 @@ def _method_outcome(arguments: Node | None, eager: bool = False) -> str | None:
 
 
 def _may_have_guards(source: bytes, function: Node | None, node: Node) -> bool:
-    """Whether the text between the fn's start and the site holds a check macro at all."""
+    """Whether the text between the fn's start and the site holds a check macro or an `if`
+    at all."""
     start, end = (function.start_byte if function is not None else 0), node.start_byte
-    return source.find(b"ensure", start, end) >= 0 or source.find(b"assert", start, end) >= 0
+    return any(source.find(word, start, end) >= 0 for word in (b"ensure", b"assert", b"if "))
 
 
 def _guards_before(node: Node, function: Node | None) -> list[Condition]:
-    """`ensure!(cond)` checks earlier in the enclosing blocks: the site is reached only past them."""
+    """`ensure!(cond)` checks and early exits (`if cond { return ..; }`) earlier in the
+    enclosing blocks: the site is reached only past them."""
     guards: list[Condition] = []
     current: Node | None = node
     while current is not None and current != function and len(guards) < MAX_GUARDS:
         sibling = current.prev_named_sibling
+        in_block = current.parent is not None and current.parent.type == "block"
         while sibling is not None and len(guards) < MAX_GUARDS:
-            macro = _statement_macro(sibling)
-            if macro is not None:
-                guards.append(macro)
+            guard = _statement_macro(sibling) or (_early_exit(sibling) if in_block else None)
+            if guard is not None:
+                guards.append(guard)
             sibling = sibling.prev_named_sibling
         current = current.parent
     return guards
+
+
+def _early_exit(statement: Node) -> Condition | None:
+    """`if cond { ..; return x; }` with no `else`, whose block ends by leaving (`return`,
+    `continue`, `break`, `bail!`, `panic!`): what follows it runs only when `cond` is false
+    (`if let P = v`: when `v` does not match)."""
+    target = statement.named_child(0) if statement.type == "expression_statement" else statement
+    if target is None or target.type != "if_expression":
+        return None
+    if target.child_by_field_name("alternative") is not None:
+        return None
+    condition = target.child_by_field_name("condition")
+    block = target.child_by_field_name("consequence")
+    last = block.named_children[-1] if block is not None and block.named_children else None
+    leaves = _leaves(last) if condition is not None and last is not None else None
+    if condition is None or leaves is None:
+        return None
+    # one that fails (`bail!`, `return Err(..)`) is an earlier check, as an `ensure!(!cond)`:
+    # a premise of the site, whose negation would not make the call succeed
+    kind: ConditionKind = "ensure" if leaves == "fails" else "exit"
+    return Condition(kind, _clip(condition), _line(condition), negated=True)
+
+
+def _leaves(statement: Node) -> str | None:
+    """How a block's last statement leaves it for good: "fails" (`bail!`, `panic!`, ..,
+    `return Err(..)`), "returns" (`return`, `continue`, `break`), or None (it does not)."""
+    target = statement.named_child(0) if statement.type == "expression_statement" else statement
+    if target is None:
+        return None
+    if target.type in ("continue_expression", "break_expression"):
+        return "returns"
+    if target.type == "return_expression":
+        value = target.named_children[0] if target.named_child_count else None  # `return;`
+        failing = value is not None and _ERR_VALUE.match(_node_text(value))
+        return "fails" if failing else "returns"
+    if target.type == "macro_invocation":
+        name = (_field_text(target, "macro") or "").rsplit("::", 1)[-1]
+        own = in_force().get(name)  # the repository's: `polars_bail!`, not `polars_err!`
+        fails = name in DIVERGING_MACROS or (own is not None and own.kind in ("bail", "panic"))
+        return "fails" if fails else None
+    return None
+
+
+_ERR_VALUE = re.compile(r"(?:[\w:]*::)?Err\s*\(")  # `return Err(..)`, `Err(e.into())`
 
 
 def _statement_macro(statement: Node) -> Condition | None:

@@ -33,6 +33,7 @@ from pipeline.core.index import (
 )
 from pipeline.languages.rust.index_items import (
     ARG_CHARS,
+    DIVERGING_MACROS,
     ROUTE_ARROW,
     ROUTE_VERB,
     base_name,
@@ -290,7 +291,6 @@ _INNER_VALUE = frozenset(
 # `x.try_into()` runs the target type's `TryFrom::try_from`, `x.into()` its `From::from`.
 _CONVERTS = {"try_into": "try_from", "into": "from"}
 _PLAIN_TYPE = re.compile(r"(?:(?:crate|self|super|[a-z_]\w*)::)*[A-Z]\w*")
-_DIVERGING_MACROS = frozenset(("bail", "panic", "unreachable", "todo", "unimplemented"))
 
 
 def _variants(node: Node, depth: int = 0) -> list[str] | None:
@@ -313,7 +313,7 @@ def _variants(node: Node, depth: int = 0) -> list[str] | None:
         return []
     if kind == "macro_invocation":
         macro = text_of(node.child_by_field_name("macro")).rsplit("::", 1)[-1]
-        return [] if macro in _DIVERGING_MACROS else None
+        return [] if macro in DIVERGING_MACROS else None
     if depth >= 4:
         return None
     branches: list[Node] = []

@@ -11,6 +11,8 @@ from pipeline.core.index import Use
 from pipeline.languages.rust.testcode import has_test_attribute, is_test_attribute
 
 ARG_CHARS = 40
+# The macros that never return: a block that ends in one leaves for good.
+DIVERGING_MACROS = frozenset(("bail", "panic", "unreachable", "todo", "unimplemented"))
 _KEPT_ATTRIBUTE = re.compile(r"^(?:derive|command|clap|get|post|put|delete|patch|head)\b")
 # An attribute that lists routes, `"/path" => get(handler)` (meilisearch's `#[routes::routes(
 # routes("" => [get(list), post(create)], "/x" => sub(m::XApi)))]` on a struct)

@@ -136,7 +136,8 @@ def _step(condition: Condition) -> Expr | None:
         return None
     if kind in ("if", "if_let", "while"):
         return parse_condition(text)
-    if kind in ("else", "check_failed"):
+    if kind in ("else", "check_failed", "exit"):
+        # an early exit above, not taken: the error is avoided as well when it is
         return Not(parse_condition(text))
     if kind == "let_else":
         pattern, _, value = (
