@@ -161,3 +161,21 @@ def test_a_hop_an_earlier_path_showed_is_named_not_shown_again() -> None:
     assert "- `DdlController::alter_parallelism` (shown above)\n" in second
     assert "calls the next hop at src/meta/src/rpc/ddl_controller.rs:433" in second
     assert paths.count("pub async fn alter_parallelism(&self, job_id: u32)") == 1
+
+
+def test_the_steps_above_the_site_are_said_as_what_did_not_hold() -> None:
+    """An early exit above the site and a failing check above it hold the site's path too:
+    the model reads each as a condition that did not hold, and which of the two it was."""
+    from pipeline.core.model import Condition
+
+    ctx = site(0)
+    above = (
+        Condition("exit", "cache.contains(&id)", 10, negated=True),
+        Condition("ensure", "id.is_empty()", 12, negated=True),
+        *ctx.site.facts.conditions,
+    )
+    facts = dataclasses.replace(ctx.site.facts, conditions=above)
+    ctx = dataclasses.replace(ctx, site=dataclasses.replace(ctx.site, facts=facts))
+    user = load_prompt().render(ctx, TAXONOMY)[1]["content"]
+    assert "`cache.contains(&id)` does not hold (an early exit above, line 10)" in user
+    assert "`id.is_empty()` does not hold (an earlier check that fails above, line 12)" in user

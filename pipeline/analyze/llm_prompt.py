@@ -29,6 +29,7 @@ from pipeline.analyze import SiteContext
 from pipeline.analyze.fields import FIELD_ORDER, FIELDS, RULES, STRATEGIES
 from pipeline.core.model import SCHEMA_VERSION, Explanation
 from pipeline.core.reach import CallerPath, Reach
+from pipeline.core.sitetypes import checked_above
 
 # Bump by hand when the code that fills the templates changes meaning.
 PROMPT_REVISION = "3"
@@ -214,7 +215,7 @@ def site_variables(ctx: SiteContext) -> dict[str, Any]:
         f"`{c.text}` does not hold (an early exit above, line {c.line})"
         if c.kind == "exit"
         else f"`{c.text}` does not hold (an earlier check that fails above, line {c.line})"
-        if c.kind == "ensure" and c.negated
+        if checked_above(c)
         else f"`{c.text}` does not hold ({c.kind} branch, line {c.line})"
         if c.negated
         else f"{c.kind} `{c.text}` (line {c.line})"

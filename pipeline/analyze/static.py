@@ -51,7 +51,7 @@ from pipeline.analyze.taxonomy import (
 )
 from pipeline.core.model import Condition, Explanation, HandlingStrategy, Site
 from pipeline.core.reach import Reach
-from pipeline.core.sitetypes import TEXT_KINDS
+from pipeline.core.sitetypes import TEXT_KINDS, checked_above
 
 # Bump when the wording changes, so that reused explanations are rewritten.
 STATIC_VERSION = "static-77"
@@ -159,9 +159,7 @@ def explain_apart(context: SiteContext) -> Explanation:
     names = [n for n in (site.error_code, facts.variant, facts.enclosing_type, facts.callee) if n]
     # what leads into the site classes it, not the early exits and checks passed above it
     # (`if certs.is_empty() { bail!(..) }` says nothing of a private key that is not usable)
-    leading = [
-        c.text for c in conditions if c.kind != "exit" and not (c.kind == "ensure" and c.negated)
-    ]
+    leading = [c.text for c in conditions if c.kind != "exit" and not checked_above(c)]
     failure_class = classify(site.message, site.kind, leading, names, path=site.file_path)
     check = validation(context)
     if failure_class == INTERNAL_INVARIANT and refused_inputs(context, check):
@@ -295,7 +293,7 @@ def _describe(condition: Condition) -> str:
         "loop": "inside a `loop`" if condition.text == "loop" else f"inside the loop over {text}",
         # `if cond { bail!(..) }` above: an earlier check, passed when `cond` is false
         "ensure": _not_held(condition.text, "so the earlier check under it passed")
-        if condition.negated
+        if checked_above(condition)
         else f"the earlier check {text} passed",
         "check_failed": f"the check {text} is false",
         "exit": _not_held(condition.text, "so the early exit under it above is not taken"),

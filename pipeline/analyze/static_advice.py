@@ -47,7 +47,7 @@ from pipeline.analyze.static_code import (
 )
 from pipeline.analyze.taxonomy import load_taxonomy
 from pipeline.core.model import Condition
-from pipeline.core.sitetypes import TEXT_KINDS, Site
+from pipeline.core.sitetypes import TEXT_KINDS, Site, checked_above
 from pipeline.languages import language_of
 
 # Words of a condition that mark it as a guard nobody should be told to switch off: the
@@ -177,10 +177,7 @@ _CHECKS = frozenset(
 def is_guard(context: SiteContext, conditions: Sequence[Condition]) -> bool:
     """Whether a check on the path guards security or a limit (by its identifiers)."""
     del context  # the conditions are what the advice would negate; the message is not
-    negated = [
-        c for c in conditions if c.kind in _CHECKS and not (c.kind == "ensure" and c.negated)
-    ]
-    # (not a failing early exit above the site, `if c { bail!(..) }`: an earlier check passed)
+    negated = [c for c in conditions if c.kind in _CHECKS and not checked_above(c)]
     words = {w.lower() for c in negated for w in _IDENTIFIER_PART.findall(c.text)}
     return not words.isdisjoint(_GUARD_WORDS)
 

@@ -61,6 +61,12 @@ class Condition:
     excluded: tuple[str, ...] = ()  # a match arm: the patterns of the arms tried before it
 
 
+def checked_above(condition: Condition) -> bool:
+    """An `if c { bail!(..) }` above the site (`c` false): an earlier check that passed, a
+    premise of the site as an `ensure!` is, not a step into it."""
+    return condition.kind == "ensure" and condition.negated
+
+
 @dataclass(frozen=True, slots=True)
 class Facts:
     """What the syntax tree says about the code around a site."""
