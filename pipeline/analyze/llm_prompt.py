@@ -29,7 +29,7 @@ from pipeline.analyze import SiteContext
 from pipeline.analyze.fields import FIELD_ORDER, FIELDS, RULES, STRATEGIES
 from pipeline.core.model import SCHEMA_VERSION, Explanation
 from pipeline.core.reach import CallerPath, Reach
-from pipeline.core.sitetypes import checked_above
+from pipeline.core.sitetypes import Condition, checked_above
 
 # Bump by hand when the code that fills the templates changes meaning.
 PROMPT_REVISION = "3"
@@ -208,19 +208,23 @@ def definition(description: str) -> str:
     return re.split(r"(?<=[.!?])\s+(?=[A-Z])", text, maxsplit=1)[0]
 
 
+def _condition_line(c: Condition) -> str:
+    """One step of the site's condition chain as the prompt lists it."""
+    if not c.negated:
+        return f"{c.kind} `{c.text}` (line {c.line})"
+    if c.kind == "exit":
+        why = "an early exit above"
+    elif checked_above(c):
+        why = "an earlier check that fails above"
+    else:
+        why = f"{c.kind} branch"
+    return f"`{c.text}` does not hold ({why}, line {c.line})"
+
+
 def site_variables(ctx: SiteContext) -> dict[str, Any]:
     """The template variables describing one site; every one is untrusted repository text."""
     site, facts = ctx.site, ctx.site.facts
-    conditions = [
-        f"`{c.text}` does not hold (an early exit above, line {c.line})"
-        if c.kind == "exit"
-        else f"`{c.text}` does not hold (an earlier check that fails above, line {c.line})"
-        if checked_above(c)
-        else f"`{c.text}` does not hold ({c.kind} branch, line {c.line})"
-        if c.negated
-        else f"{c.kind} `{c.text}` (line {c.line})"
-        for c in facts.conditions
-    ]
+    conditions = [_condition_line(c) for c in facts.conditions]
     window, end = marked_window(ctx)
     reach = ctx.reach or Reach()
     return {

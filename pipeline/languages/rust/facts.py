@@ -203,7 +203,7 @@ def _early_exit(statement: Node) -> Condition | None:
     """`if cond { ..; return x; }` with no `else`, whose block ends by leaving (`return`,
     `continue`, `break`, `bail!`, `panic!`): what follows it runs only when `cond` is false
     (`if let P = v`: when `v` does not match)."""
-    target = statement.named_child(0) if statement.type == "expression_statement" else statement
+    target = _expression(statement)
     if target is None or target.type != "if_expression":
         return None
     if target.child_by_field_name("alternative") is not None:
@@ -211,40 +211,44 @@ def _early_exit(statement: Node) -> Condition | None:
     condition = target.child_by_field_name("condition")
     block = target.child_by_field_name("consequence")
     last = block.named_children[-1] if block is not None and block.named_children else None
-    leaves = _leaves(last) if condition is not None and last is not None else None
-    if condition is None or leaves is None:
+    kind = _leaving(last) if condition is not None and last is not None else None
+    if condition is None or kind is None:
         return None
-    # one that fails (`bail!`, `return Err(..)`) is an earlier check, as an `ensure!(!cond)`:
-    # a premise of the site, whose negation would not make the call succeed
-    kind: ConditionKind = "ensure" if leaves == "fails" else "exit"
     return Condition(kind, _clip(condition), _line(condition), negated=True)
 
 
-def _leaves(statement: Node) -> str | None:
-    """How a block's last statement leaves it for good: "fails" (`bail!`, `panic!`, ..,
-    `return Err(..)`), "returns" (`return`, `continue`, `break`), or None (it does not)."""
-    target = statement.named_child(0) if statement.type == "expression_statement" else statement
+def _leaving(statement: Node) -> ConditionKind | None:
+    """What a block's last statement makes of its `if`: one that fails (`bail!`, `panic!`,
+    .., `return Err(..)`) an earlier check, as an `ensure!(!cond)` is (a premise of the
+    site, whose negation would not make the call succeed); one that leaves otherwise
+    (`return`, `continue`, `break`) an early exit; None when it does not leave."""
+    target = _expression(statement)
     if target is None:
         return None
     if target.type in ("continue_expression", "break_expression"):
-        return "returns"
+        return "exit"
     if target.type == "return_expression":
         value = target.named_children[0] if target.named_child_count else None  # `return;`
         failing = value is not None and _ERR_VALUE.match(_node_text(value))
-        return "fails" if failing else "returns"
+        return "ensure" if failing else "exit"
     if target.type == "macro_invocation":
         name = (_field_text(target, "macro") or "").rsplit("::", 1)[-1]
         own = in_force().get(name)  # the repository's: `polars_bail!`, not `polars_err!`
         fails = name in DIVERGING_MACROS or (own is not None and own.kind in ("bail", "panic"))
-        return "fails" if fails else None
+        return "ensure" if fails else None
     return None
+
+
+def _expression(statement: Node) -> Node | None:
+    """The expression a statement is (`x;` -> `x`), or the node itself."""
+    return statement.named_child(0) if statement.type == "expression_statement" else statement
 
 
 _ERR_VALUE = re.compile(r"(?:[\w:]*::)?Err\s*\(")  # `return Err(..)`, `Err(e.into())`
 
 
 def _statement_macro(statement: Node) -> Condition | None:
-    target = statement.named_child(0) if statement.type == "expression_statement" else statement
+    target = _expression(statement)
     if target is None or target.type != "macro_invocation":
         return None
     name = (_field_text(target, "macro") or "").rsplit("::", 1)[-1]
