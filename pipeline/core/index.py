@@ -71,9 +71,16 @@ CALLED_TYPE = "<call>"
 ASSOCIATED_CALL = re.compile(r"<call>(?:.*::)?[A-Z][^:]*::[a-z_]\w*", re.S)
 
 
+# `Local.type` of a match arm's one binding of a tuple variant (`Commands::Login(cmd) =>`):
+# the type the variant holds, `<variant>Commands::Login`, which the link reads off the
+# variant's definition (`Login(login::Cmd)`; `Self` is the arm's fn's impl type)
+VARIANT_VALUE = "<variant>"
+
+
 class Local(NamedTuple):
     """A `let` in a fn whose type the code shows (`let x: T`, `let x = T::new(..)`), or the
-    fn whose value it holds (`CALLED_TYPE`)."""
+    fn whose value it holds (`CALLED_TYPE`); or an arm's binding of a variant's value
+    (`VARIANT_VALUE`, `line` the arm's)."""
 
     name: str
     type: str

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any, get_args
@@ -20,6 +20,7 @@ from pipeline.core.index import (
     ARM_LINK,
     ASSOCIATED_CALL,
     CALLED_TYPE,
+    VARIANT_VALUE,
     Call,
     Definition,
     FileIndex,
@@ -37,6 +38,7 @@ from pipeline.scan.names import (
     crate_name,
     inner_type,
     module_of,
+    type_module,
 )
 from pipeline.scan.signatures import generic_bounds, is_rpc, returned_type, supertraits
 
@@ -175,6 +177,8 @@ class _Tables:
         )
         # `enum ExtractorImpl { Schema(Box<SchemaExtractor>), .. }`: -> {SchemaExtractor, ..}
         self.variant_types: dict[str, set[str]] = defaultdict(set)
+        # `Login(login::Cmd)` of `enum Commands`: (Commands, Login) -> `login::Cmd`, as written
+        self.variant_values: dict[tuple[str, str], str] = {}
         # `impl Deref for PlanRef { type Target = C::PlanRefDyn; }`: PlanRef -> PlanRefDyn
         self.deref: dict[str, str] = {}
         # `trait PlanNode: ToStream + ToBatch`: a `dyn PlanNode` has ToStream's methods too
@@ -191,6 +195,9 @@ class _Tables:
                     held = _VARIANT_VALUE.fullmatch(d.signature)
                     if held and "," not in held[1]:
                         self.variant_types[d.owner].add(inner_type(held[1]))
+                        key = (d.owner, d.name)  # two enums of a name that disagree: neither
+                        if self.variant_values.setdefault(key, held[1]) != held[1]:
+                            self.variant_values[key] = ""
                 elif d.kind == "type" and d.name == "Target" and d.trait == "Deref" and d.owner:
                     target = inner_type(d.value or "")
                     if self.deref.setdefault(d.owner, target) != target:
@@ -536,9 +543,10 @@ def _add_edges(graph: CallGraph, index: FileIndex, resolved: list[_Resolved]) ->
     # ObjectType::User => ..}`), the inner ones after it (`ARM_LINK`): rustup's
     # `RustupSubcmd::Target/TargetSubcmd::Add` is the command `target add` (`arm_entry`).
     for arm in sorted(index.arms, key=lambda a: a.line):
+        pattern = _self_named(arm.pattern, index.definitions[arm.caller].owner)
         for call_index in arm.calls:
             outer = arms.get(call_index)
-            chain = f"{outer}{ARM_LINK}{arm.pattern}" if outer else arm.pattern
+            chain = f"{outer}{ARM_LINK}{pattern}" if outer else pattern
             arms[call_index] = ARM_LINK.join(chain.split(ARM_LINK)[:MAX_ARM_LINKS])
     for call_index, caller, resolution, found in resolved:
         call = index.calls[call_index]
@@ -559,6 +567,18 @@ def _add_edges(graph: CallGraph, index: FileIndex, resolved: list[_Resolved]) ->
             )
 
 
+def _self_named(pattern: str, owner: str | None) -> str:
+    """An arm's variants with `Self` named as the type of the impl whose fn matches:
+    atuin's `impl Cmd { .. match self { Self::History(h) => h.run(..) } }` dispatches the
+    subcommand `Cmd::History` (`arm_entry` reads the enum's name)."""
+    if owner is None or "Self::" not in pattern:
+        return pattern
+    return ARM_LINK.join(
+        owner + arm[len("Self") :] if arm.startswith("Self::") else arm
+        for arm in pattern.split(ARM_LINK)
+    )
+
+
 def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex) -> list[_Resolved]:
     """The calls of one file that name fns of the graph, each once per caller, callee, line."""
     ids = graph.by_file[path]
@@ -566,6 +586,7 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
     imports = {use.alias: use.path for use in index.uses if use.alias != "*"}
     globs = [use.path for use in index.uses if use.alias == "*"]
     lets: dict[int, dict[str, list[tuple[int, str]]]] = defaultdict(lambda: defaultdict(list))
+    in_arms: dict[int, set[str]] = defaultdict(set)  # by caller: names arms bind
     for local in index.locals:
         bound = local.type
         if ASSOCIATED_CALL.fullmatch(bound):
@@ -579,6 +600,13 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
             if returned is None:
                 continue
             bound = returned
+        elif bound.startswith(VARIANT_VALUE):
+            # an arm's binding: from the arm's line on, the next arm's binding of the name
+            # replacing it ("": a value of no type the index knows, no earlier arm's)
+            held = _variant_value(graph, tables, ids.get(local.caller), bound) or ""
+            lets[local.caller][local.name].append((local.line - 1, held))
+            in_arms[local.caller].add(local.name)
+            continue
         lets[local.caller][local.name].append((local.line, bound))
     seen: set[tuple[int, int, int]] = set()
     # a fn's typed names, built once for all its calls; and the names it binds more than once
@@ -595,7 +623,9 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
         scope = scopes.get(caller)
         if scope is None:
             scope = scopes[caller] = _scope(
-                graph.nodes[caller].definition, lets.get(call.caller, {})
+                graph.nodes[caller].definition,
+                lets.get(call.caller, {}),
+                in_arms.get(call.caller, set()),
             )
         variables, rebound = scope
         if rebound and (call.name in rebound or call.qualifier.split(".", 1)[0] in rebound):
@@ -613,11 +643,26 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
     return out
 
 
+def _variant_value(graph: CallGraph, tables: _Tables, caller: int | None, bound: str) -> str | None:
+    """The type an arm's binding of `E::V(x)` holds (`bound`: `<variant>E::V`), as the
+    variant's definition writes it (`Login(login::Cmd)`: `login::Cmd`); `Self` is the type
+    of the impl the arm's fn is in. None when no one variant of the name says."""
+    enum, _, variant = bound[len(VARIANT_VALUE) :].rpartition("::")
+    if enum == "Self":
+        enum = graph.nodes[caller].definition.owner or "" if caller is not None else ""
+    aliased = _alias(tables, enum)
+    tables.seen.add(("v", aliased))
+    return tables.variant_values.get((aliased, variant)) or None
+
+
 def _scope(
-    definition: Definition, lets: Mapping[str, list[tuple[int, str]]]
+    definition: Definition,
+    lets: Mapping[str, list[tuple[int, str]]],
+    in_arms: Collection[str] = (),
 ) -> tuple[dict[str, str], dict[str, list[tuple[int, str]]]]:
     """A fn's names with one type wherever they are used (its parameters, the names one `let`
-    binds), and those bound more than once or over a parameter, with each binding's line.
+    binds), and those bound more than once, over a parameter or by an arm (`in_arms`: not
+    before its arm), with each binding's line.
     A parameter of a generic type bounded by a trait (`s: &S` with `S: Sink`) is the trait's."""
     variables = dict(definition.params)
     if "<" in definition.signature or " where " in definition.signature:
@@ -631,7 +676,7 @@ def _scope(
                 variables.setdefault(name, bound)
     rebound: dict[str, list[tuple[int, str]]] = {}
     for name, bindings in lets.items():
-        if len(bindings) == 1 and name not in variables:
+        if len(bindings) == 1 and name not in variables and name not in in_arms:
             variables[name] = bindings[0][1]
         else:
             rebound[name] = sorted(bindings)
@@ -701,6 +746,7 @@ def _resolve(
                 if declared:
                     return "trait", declared
             if found:
+                found = _in_module_of(graph, found, variables.get(qualifier, ""))
                 found = _narrow(
                     graph, node, _from_crate(graph, tables, node, found, imported), call
                 )
@@ -751,6 +797,17 @@ def _resolve(
         # names a value after the fn that makes it: the call is the fn's)
         return "name", []
     return _plain_call(graph, tables, node, call, imports, globs)
+
+
+def _in_module_of(graph: CallGraph, found: list[int], written: str) -> list[int]:
+    """Of same-named types' methods, those of the module a variable's type names (`cmd:
+    login::Cmd`, an arm's `Commands::Login(cmd)` of `Login(login::Cmd)`): atuin's dozens of
+    `Cmd::run`. All of them when the type names no module, or none of theirs."""
+    named = len(found) > 1 and "::" in written and not written.startswith(CALLED_TYPE)
+    module = type_module(written) if named else ""
+    if not module:
+        return found
+    return [n for n in found if _module_ends(graph.nodes[n].module, [module])] or found
 
 
 def _trait_of_one_impl(graph: CallGraph, found: Sequence[int]) -> int | None:

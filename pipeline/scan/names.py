@@ -88,6 +88,20 @@ def inner_type(type_text: str) -> str:
     return text.rsplit("::", 1)[-1].strip()
 
 
+def type_module(type_text: str) -> str:
+    """The module a type's path names last: `Box<login::Cmd>` -> `login`; `` for a type
+    written without one (`Cmd`, `crate::Cmd`, `Self`)."""
+    path = _inside(type_text, inner_type(type_text))
+    module = path.rpartition("::")[0].rpartition("::")[2]
+    return "" if module in ("crate", "self", "super") else module
+
+
+def _inside(type_text: str, last: str) -> str:
+    """The path of `last` as `type_text` writes it: `Arc<a::b::Foo<T>>` -> `a::b::Foo`."""
+    found = re.search(rf"((?:\w+::)*){re.escape(last)}\b", type_text) if last else None
+    return found[0] if found else ""
+
+
 def _referenced(text: str) -> str:
     """`&'a mut Foo` -> `Foo`: a reference's type (ripgrep's `Parser::new() -> &'static
     Parser`)."""

@@ -18,6 +18,7 @@ from pipeline.core.index import (
     CALLED_TYPE,
     COMMAND_NAME,
     DEF_KINDS,
+    VARIANT_VALUE,
     Arm,
     Build,
     Call,
@@ -75,8 +76,9 @@ _TEST_DIRECTORY = re.compile(
 # as its argument; 42: `#[utoipa::path(post, path = "/p")]` is a route; 43: an arm's
 # pattern keeps the variants it names inside, `Commands::Pip/PipCommand::Compile`; 44:
 # `let x = T::f(..)` keeps `f`, whose return type the link reads; 45: a clap field's
-# `value_parser = f` is an `ARG` route).
-INDEX_VERSION = "45"
+# `value_parser = f` is an `ARG` route; 46: an arm's binding of a tuple variant's value,
+# `Commands::Login(cmd) =>`, is a local typed `<variant>Commands::Login`).
+INDEX_VERSION = "46"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -132,6 +134,11 @@ _KEYWORDS = frozenset(
     ]
 )
 _ENUM_ARM = re.compile(r"^\s*(?:&\s*)?(?:(?:\w+::)*)([A-Z]\w*)::([A-Z]\w*)")
+# `Commands::Login(cmd)`, `Self::Run(ref mut args)`: an arm that binds a variant's one value
+_VARIANT_BINDING = re.compile(
+    r"^\s*(?:&\s*)?(?:(?:\w+::)*)([A-Z]\w*)::([A-Z]\w*)\s*\(\s*(?:ref\s+)?(?:mut\s+)?"
+    r"([a-z_]\w*)\s*\)\s*$"
+)
 _VARIANT_IN = re.compile(r"\b([A-Z]\w*)::([A-Z]\w*)\b")
 _STRING_ARM = re.compile(r'^\s*(?:Some\s*\(\s*\(\s*)?"([\w.-]+)"')
 _STATUS = re.compile(r"StatusCode::([A-Z_]+)")
@@ -805,6 +812,11 @@ class _Builder:
             caller = self.caller(node.start_byte, node.end_byte)
             if label is None or value is None or caller < 0:
                 continue
+            bound = _VARIANT_BINDING.match(pattern) if enum else None
+            if bound and bound[3] != "_":  # `cmd.run()` in the arm: the variant's value's
+                line = node.start_point[0] + 1
+                held = f"{VARIANT_VALUE}{bound[1]}::{bound[2]}"
+                self.locals.append(Local(bound[3], held, caller, "", line))
             found.append((label, node, value, caller))
             if value.type in ("identifier", "scoped_identifier"):
                 line = value.start_point[0] + 1

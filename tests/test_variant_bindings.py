@@ -1,0 +1,129 @@
+"""A subcommand's handler is reached through the arm that unpacks it: clap CLIs hold each
+subcommand's arguments in a struct of its own module, wrap it in a variant, and dispatch
+`match self.command { Commands::Login(cmd) => cmd.run(..), .. }`. The binding `cmd` has the
+type the variant holds (`Login(login::Cmd)`), and of the many `Cmd::run`s (atuin has dozens,
+one per command module) the call runs the one of the module the type names. Before, `cmd`
+was untyped and `run` one name among dozens: atuin's `account login` and `register` errors
+had no caller."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_reach import graph_of
+
+from pipeline.scan.callerpaths import caller_paths
+from pipeline.scan.callgraph import CallGraph
+
+ACCOUNT = (
+    "use clap::Subcommand;\n"
+    "pub mod login;\n"
+    "pub mod register;\n"
+    "#[derive(clap::Args)]\n"
+    "pub struct Cmd {\n    #[command(subcommand)]\n    command: Commands,\n}\n"
+    "#[derive(Subcommand)]\n"
+    "pub enum Commands {\n"
+    "    Login(login::Cmd),\n"
+    "    Register(Box<register::Cmd>),\n"
+    "    Logout,\n"
+    "}\n"
+    "impl Cmd {\n"
+    "    pub fn run(self, settings: &str) -> anyhow::Result<()> {\n"
+    "        match self.command {\n"
+    "            Commands::Login(cmd) => cmd.run(settings),\n"  # 18
+    "            Commands::Register(cmd) => {\n"  # 19
+    "                cmd.run(settings)\n"  # 20
+    "            }\n"
+    "            Commands::Logout => Ok(()),\n"
+    "        }\n"
+    "    }\n"
+    "}\n"
+)
+
+
+def command(name: str, message: str) -> str:
+    return (
+        "pub struct Cmd {\n    pub user: String,\n}\n"
+        "impl Cmd {\n"
+        "    pub fn run(self, settings: &str) -> anyhow::Result<()> {\n"
+        f'        anyhow::ensure!(!settings.is_empty(), "{message}");\n'
+        "        Ok(())\n"
+        "    }\n"
+        "}\n"
+    )
+
+
+FILES = {
+    "Cargo.toml": '[package]\nname = "tool"\n',
+    "src/main.rs": (
+        "mod account;\n"
+        "fn main() {\n"
+        "    let cmd = account::Cmd { command: account::Commands::Logout };\n"
+        '    cmd.run("x").unwrap();\n'
+        "}\n"
+    ),
+    "src/account.rs": ACCOUNT,
+    "src/account/login.rs": command("login", "login needs settings"),
+    "src/account/register.rs": command("register", "register needs settings"),
+    "src/other.rs": command("other", "other needs settings"),  # a third `Cmd::run`
+}
+
+
+def calls_from(graph: CallGraph, path: str) -> list[tuple[int, str, str]]:
+    """What the one fn of the file `path` calls: (line, callee's file, resolution)."""
+    (caller,) = [i for i, n in enumerate(graph.nodes) if n.path == path]
+    return sorted(
+        (e.line, graph.nodes[callee].path, e.resolution)
+        for callee, edges in graph.callers.items()
+        for e in edges
+        if e.caller == caller
+    )
+
+
+def test_an_arm_s_binding_runs_the_method_of_the_type_its_variant_holds(tmp_path: Path) -> None:
+    graph = graph_of(tmp_path, FILES)
+    assert calls_from(graph, "src/account.rs") == [
+        (18, "src/account/login.rs", "type"),
+        (20, "src/account/register.rs", "type"),
+    ]
+    (login,) = [i for i, n in enumerate(graph.nodes) if n.path == "src/account/login.rs"]
+    assert [
+        (p.entry, p.entry_label, [(h.name, h.call_line, h.resolution) for h in p.hops])
+        for p in caller_paths(graph, login)
+    ] == [
+        # the arm is the subcommand's dispatch: the user's way in is `login`
+        ("cli", "subcommand `login` (`Commands::Login`)", [
+            ("account::Cmd::run", 18, None),
+            ("login::Cmd::run", None, "type"),
+        ]),
+    ]  # fmt: skip
+
+
+def test_a_binding_of_a_variant_no_definition_shows_is_not_typed(tmp_path: Path) -> None:
+    """`Commands::Logout(cmd)` of a variant the index has no value for: `cmd.run()` is one
+    of three `run`s by name, too many to guess: no edge, as before."""
+    files = {**FILES, "src/account.rs": ACCOUNT.replace("Login(login::Cmd)", "Login")}
+    graph = graph_of(tmp_path, files)
+    assert [line for line, _, _ in calls_from(graph, "src/account.rs")] == [20]
+
+
+def test_self_in_an_enum_s_own_fn_is_the_enum(tmp_path: Path) -> None:
+    """`impl Commands { fn run(self) { match self { Self::Login(cmd) => cmd.run(..) } } }`:
+    the binding holds `Login`'s value, and the arm dispatches the subcommand `login`."""
+    own = (
+        ACCOUNT.replace("impl Cmd {", "impl Commands {")
+        .replace("match self.command {", "match self {")
+        .replace("Commands::Login(cmd)", "Self::Login(cmd)")
+        .replace("Commands::Register(cmd)", "Self::Register(cmd)")
+    )
+    graph = graph_of(tmp_path, {**FILES, "src/account.rs": own})
+    assert calls_from(graph, "src/account.rs") == [
+        (18, "src/account/login.rs", "type"),
+        (20, "src/account/register.rs", "type"),
+    ]
+    (register,) = [i for i, n in enumerate(graph.nodes) if n.path == "src/account/register.rs"]
+    best = caller_paths(graph, register)[0]
+    assert (best.entry, best.entry_label) == (
+        "cli",
+        "subcommand `register` (`Commands::Register`)",
+    )
