@@ -15,7 +15,7 @@ from regen_fixtures import cli
 from pipeline.analyze.reach_text import path_text, trigger_sentence
 from pipeline.core.index import FileIndex, Subcommand
 from pipeline.core.model import Record
-from pipeline.core.reach import CallerPath, Hop, Reach, reach_from_json
+from pipeline.core.reach import CallerPath, Handoff, Hop, Reach, reach_from_json
 from pipeline.dataset.reader import page_path
 from pipeline.scan.callerpaths import caller_paths, user_conversion
 from pipeline.scan.callgraph import CallGraph
@@ -465,9 +465,10 @@ def test_extract_stores_reach_by_record_id_and_records_do_not_change_shape(
     (long,) = [r for r in records if r["errorMessage"].startswith("name too long")]
     deps = {d.name: d for d in reach_from_json(reach["records"][long["id"]]).dependencies}
     assert deps["MAX_LEN"].doc == "The longest name a key may have."
-    assert deps["name"].text == (
-        f"name: &str; `validate` passes `name` ({LIB}:{line_of(LIB, 'check_len(name)')}); "
-        f"`main` passes `&name` ({CLI}:{line_of(CLI, 'Opts::Check')})"
+    assert deps["name"].text == "name: &str"
+    assert deps["name"].passed == (
+        Handoff("validate", "name", LIB, line_of(LIB, "check_len(name)")),
+        Handoff("main", "&name", CLI, line_of(CLI, "Opts::Check")),
     )
     without = tmp_path / "without"
     result = cli("extract", *common, "--out", str(without), "--cache", str(tmp_path / "c2"),
@@ -592,6 +593,25 @@ def test_a_kept_explanation_dates_its_path_and_the_page_shows_the_current_one(
     assert [h.name for h in reach.paths[0].hops] == ["enter", "check"]
     section = reach_section(tmp_path / "out", tmp_path / "site", kept)
     assert "<code>gate::api::enter</code>" in section and "open_gate" not in section
+
+
+def test_a_parameter_s_callers_are_prose_after_its_code(tmp_path: Path) -> None:
+    """A parameter's declaration is code; what each caller up the path passes for it is a
+    sentence naming code (xh read "(parameter `args: Cli; `main` passes `args` (..)`)", the
+    backticks crossed). The page links each caller at its call."""
+    repo = GitRepo.init(tmp_path / "src")
+    sha = repo.commit({**GUARDED, "src/api.rs": api("open_gate")})
+    record = extracted_record(repo, sha, "o/gate", tmp_path, "the gate refused")
+    assert record["triggerScenarios"].endswith(
+        "The conditions depend on `flag` (parameter `flag: bool`; `open_gate` passes `flag`"
+        " (src/api.rs:4))."
+    )
+    section = reach_section(tmp_path / "out", tmp_path / "site", record)
+    call = f"https://github.com/o/gate/blob/{sha}/src/api.rs#L4"
+    assert (
+        f'(parameter): <code>flag: bool</code>; <a href="{call}" rel="nofollow noopener'
+        ' noreferrer">open_gate</a> passes <code>flag</code>'
+    ) in section
 
 
 def test_an_index_is_a_function_of_the_bytes_in_document_order() -> None:

@@ -176,7 +176,10 @@ def known_identifiers(ctx: SiteContext) -> frozenset[str]:
             parts.append(path.entry_label or "")
             for hop in path.hops:
                 parts.extend((hop.name, hop.signature, hop.doc or "", *hop.candidates))
-        parts.extend(f"{d.name} {d.text} {d.doc or ''}" for d in ctx.reach.dependencies)
+        parts.extend(
+            f"{d.name} {d.text} {' '.join(h.argument for h in d.passed)} {d.doc or ''}"
+            for d in ctx.reach.dependencies
+        )
     return frozenset(_IDENT.findall("\n".join(parts)))
 
 

@@ -28,7 +28,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from pipeline.analyze import SiteContext
 from pipeline.analyze.fields import FIELD_ORDER, FIELDS, RULES, STRATEGIES
 from pipeline.core.model import SCHEMA_VERSION, Explanation
-from pipeline.core.reach import CallerPath, Reach
+from pipeline.core.reach import CallerPath, Reach, handoff_text
 from pipeline.core.sitetypes import Condition, checked_above
 
 # Bump by hand when the code that fills the templates changes meaning.
@@ -260,6 +260,7 @@ def site_variables(ctx: SiteContext) -> dict[str, Any]:
                 "name": d.name,
                 "kind": d.kind,
                 "text": d.text,
+                "passed": [handoff_text(h) for h in d.passed],
                 "doc": _first_paragraph(d.doc),
                 "where": f"{d.file_path}:{d.line}" if d.file_path and d.line else d.file_path,
             }

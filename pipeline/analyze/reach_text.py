@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from pipeline.core.reach import CallerPath, Hop, Reach, no_entry_note
+from pipeline.core.reach import CallerPath, Hop, Reach, handoff_text, no_entry_note
 
 
 def path_text(path: CallerPath) -> str:
@@ -79,7 +79,10 @@ def trigger_sentence(reach: Reach | None, sha: str) -> str | None:
         else:
             parts.append(f"{at} it is called through {path_text(best)} ({no_entry_note(best)}).")
     sources = [
-        f"`{d.name}` ({d.kind} `{d.text}`" + (f": {_first_line(d.doc)}" if d.doc else "") + ")"
+        f"`{d.name}` ({d.kind} `{d.text}`"
+        + "".join(f"; {handoff_text(h)}" for h in d.passed)
+        + (f": {_first_line(d.doc)}" if d.doc else "")
+        + ")"
         for d in reach.dependencies
     ]
     if sources:

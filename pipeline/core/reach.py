@@ -52,15 +52,32 @@ class CallerPath:
 
 
 @dataclass(frozen=True, slots=True)
+class Handoff:
+    """A caller on the best path passing a parameter's value on: `validate` passes `name`."""
+
+    caller: str  # the hop's name: `validate`
+    argument: str  # as written there (cut at 40 characters): `&name`
+    file_path: str
+    line: int  # of the call
+
+
+@dataclass(frozen=True, slots=True)
 class Dependency:
     """Where an identifier of the condition chain comes from."""
 
     name: str  # as it appears in the condition: `deferred`, `self.conf.auth_enabled`
     kind: Literal["parameter", "field", "const", "static", "variant", "local"]
-    text: str  # the definition or the argument as written: `pub const MAX: usize = 64`
+    text: str  # the definition as written: `pub const MAX: usize = 64`, `name: &str`
     file_path: str | None = None
     line: int | None = None
     doc: str | None = None
+    # a parameter's: what each caller up the best path passes for it, nearest first
+    passed: tuple[Handoff, ...] = ()
+
+
+def handoff_text(handoff: Handoff) -> str:
+    """`` `validate` passes `&name` (src/lib.rs:12) ``."""
+    return f"`{handoff.caller}` passes `{handoff.argument}` ({handoff.file_path}:{handoff.line})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +139,10 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
     return Reach(
         paths=paths,
         callers=int(data.get("callers", 0)),
-        dependencies=tuple(Dependency(**d) for d in data.get("dependencies", ())),
+        dependencies=tuple(
+            Dependency(**{**d, "passed": tuple(Handoff(**h) for h in d.get("passed", ()))})
+            for d in data.get("dependencies", ())
+        ),
         conversion=data.get("conversion"),
         http_status=data.get("http_status"),
         built=data.get("built"),
@@ -148,7 +168,8 @@ def _json(value: Any) -> Any:
 
 
 _FIELDS: dict[type, tuple[str, ...]] = {
-    kind: tuple(f.name for f in fields(kind)) for kind in (Hop, CallerPath, Dependency, Reach)
+    kind: tuple(f.name for f in fields(kind))
+    for kind in (Hop, CallerPath, Handoff, Dependency, Reach)
 }
 _NESTED = frozenset((*_FIELDS, tuple, list))  # what `_json` converts; the rest are leaves
 

@@ -10,7 +10,15 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from pipeline.core.index import ARM_LINK, Definition
-from pipeline.core.reach import PATH_DEPTH, CallerPath, Dependency, EntryKind, Hop, Reach
+from pipeline.core.reach import (
+    PATH_DEPTH,
+    CallerPath,
+    Dependency,
+    EntryKind,
+    Handoff,
+    Hop,
+    Reach,
+)
 from pipeline.languages import language_of
 from pipeline.scan.builders import named_builders, variant_builders
 from pipeline.scan.callgraph import CallGraph, Edge
@@ -485,8 +493,8 @@ def dependencies(
     for name in _IDENT.findall(text):
         if name in params and name not in out:
             out[name] = Dependency(
-                name, "parameter", _argument_chain(graph, node_id, name, paths),
-                node.path, d.line,
+                name, "parameter", f"{name}: {params[name]}", node.path, d.line,
+                passed=_handoffs(graph, node_id, name, paths),
             )  # fmt: skip
     for name in _FIELD.findall(text):
         found = _field(graph, d.owner, name)
@@ -524,13 +532,16 @@ def dependencies(
     return tuple(out.values())
 
 
-def _argument_chain(graph: CallGraph, node_id: int, name: str, paths: Sequence[CallerPath]) -> str:
-    """`name: T`, then the argument each caller of the best path passes for it."""
+def _handoffs(
+    graph: CallGraph, node_id: int, name: str, paths: Sequence[CallerPath]
+) -> tuple[Handoff, ...]:
+    """The argument each caller of the best path passes for the parameter `name`, nearest
+    first, while it passes one of its own parameters on."""
     d = graph.nodes[node_id].definition
     params = [p for p, _ in d.params]
-    text = f"{name}: {dict(d.params)[name]}"
+    out: list[Handoff] = []
     if not paths or len(paths[0].hops) < 2:
-        return text
+        return ()
     hops = paths[0].hops
     current, position = node_id, params.index(name)
     for hop in reversed(hops[:-1]):
@@ -541,13 +552,13 @@ def _argument_chain(graph: CallGraph, node_id: int, name: str, paths: Sequence[C
         if edge is None or edge.call is None or position >= len(edge.call.args):
             break
         argument = edge.call.args[position]
-        text += f"; `{hop.name}` passes `{argument}` ({hop.file_path}:{edge.line})"
+        out.append(Handoff(hop.name, argument, hop.file_path, edge.line))
         caller = graph.nodes[edge.caller].definition
         caller_params = [p for p, _ in caller.params]
         if argument not in caller_params:
             break
         current, position = edge.caller, caller_params.index(argument)
-    return text
+    return tuple(out)
 
 
 def _field(graph: CallGraph, owner: str | None, name: str) -> tuple[str, Definition] | None:

@@ -167,6 +167,10 @@ def reach_context(record: Record, reach: Reach | None) -> dict[str, Any]:
             "text": d.text,
             "doc": d.doc,
             "href": pinned(d.file_path, d.line),
+            "passed": [
+                {"caller": h.caller, "argument": h.argument, "href": pinned(h.file_path, h.line)}
+                for h in d.passed
+            ],
         }
         for d in reach.dependencies
     ]
