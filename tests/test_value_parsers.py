@@ -107,3 +107,67 @@ def test_a_subcommand_variant_s_field_is_named_by_its_variant() -> None:
         ("ARG", "<PATH>", "parse_path", "Opts::path"),
         ("ARG", "--changed-before", "parse_time", "Commands::Search::changed_before"),
     ]
+
+
+TIMEOUT = (
+    "use std::str::FromStr;\n"
+    "#[derive(clap::Parser)]\n"
+    "pub struct Cli {\n"
+    "    /// Connection timeout of the request.\n"
+    '    #[clap(long, value_name = "SEC")]\n'
+    "    pub timeout: Option<Timeout>,\n"
+    "    #[arg(long, value_enum)]\n"
+    "    pub style: Style,\n"
+    "}\n"
+    "#[derive(clap::ValueEnum, Clone)]\n"
+    "pub enum Style { Plain }\n"
+    "impl FromStr for Style {\n"
+    "    type Err = anyhow::Error;\n"
+    "    fn from_str(s: &str) -> anyhow::Result<Style> {\n"
+    '        anyhow::bail!("no style {s}")\n'
+    "    }\n"
+    "}\n"
+    "pub struct Timeout(f64);\n"
+    "impl FromStr for Timeout {\n"
+    "    type Err = anyhow::Error;\n"
+    "    fn from_str(sec: &str) -> anyhow::Result<Timeout> {\n"
+    '        anyhow::bail!("Connection timeout is too big")\n'
+    "    }\n"
+    "}\n"
+    "fn main() {\n    let cli = <Cli as clap::Parser>::parse();\n}\n"
+)
+
+
+def test_a_field_of_a_type_of_the_program_s_own_is_parsed_by_its_from_str(
+    tmp_path: Path,
+) -> None:
+    """No `value_parser`: clap parses `Option<Timeout>` with `Timeout`'s `FromStr` (xh's
+    "Connection timeout is too big" is `--timeout`'s error). A `value_enum` field is parsed
+    by the parser clap's derive writes, not by a `from_str` of the repository's."""
+    graph = graph_of(tmp_path, {
+        "Cargo.toml": '[package]\nname = "xh"\n',
+        "src/main.rs": TIMEOUT,
+    })  # fmt: skip
+    assert graph.entries[node(graph, "Timeout::from_str")] == (
+        "cli",
+        "option `--timeout` (`Cli::timeout`)",
+    )
+    assert node(graph, "Style::from_str") not in graph.entries
+
+
+def test_clap_s_own_and_the_standard_library_s_types_name_no_fn() -> None:
+    assert value_parsers("timeout", ["clap(long)"], "Option<Timeout>") == [
+        ("--timeout", "Timeout::from_str")
+    ]
+    assert value_parsers("resolve", ["arg(long)"], "Vec<dns::Resolve>") == [
+        ("--resolve", "Resolve::from_str")
+    ]
+    assert value_parsers("header", ["arg(long, action = ArgAction::Append)"], "Vec<Header>") == [
+        ("--header", "Header::from_str")
+    ]
+    assert value_parsers("path", ["arg(long)"], "PathBuf") == []
+    assert value_parsers("count", ["arg(short)"], "u8") == []
+    assert value_parsers("mode", ["arg(long, value_enum)"], "Mode") == []
+    assert value_parsers("cmd", ["command(subcommand)"], "Commands") == []
+    assert value_parsers("map", ["arg(long)"], "HashMap<String, Header>") == []
+    assert value_parsers("timeout", [], "Timeout") == []  # no clap attribute: not known as one

@@ -77,7 +77,8 @@ _TEST_DIRECTORY = re.compile(
 # pattern keeps the variants it names inside, `Commands::Pip/PipCommand::Compile`; 44:
 # `let x = T::f(..)` keeps `f`, whose return type the link reads; 45: a clap field's
 # `value_parser = f` is an `ARG` route; 46: an arm's binding of a tuple variant's value,
-# `Commands::Login(cmd) =>`, is a local typed `<variant>Commands::Login`).
+# `Commands::Login(cmd) =>`, is a local typed `<variant>Commands::Login`; a clap field's
+# `#[arg(..)]` is kept, and a field of a type of its own an `ARG` route to `T::from_str`).
 INDEX_VERSION = "46"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
@@ -475,7 +476,7 @@ class _Builder:
             attrs = self.listed_routes(name, attrs, node.start_point[0] + 1)
         if kind == "field" and attrs:
             line = node.start_point[0] + 1
-            for option, parser in value_parsers(name, attrs):
+            for option, parser in value_parsers(name, attrs, value or ""):
                 declared = owner or variant_of(node)  # a subcommand variant's field
                 field = f"{declared}::{name}" if declared else name
                 self.routes.append(Route("ARG", option, parser, line, field))

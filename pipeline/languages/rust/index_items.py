@@ -138,7 +138,9 @@ def leading(node: Node, every: bool = False) -> tuple[tuple[str, ...], bool, str
             ):
                 attrs.append(text)
                 test = test or marks
-            elif every and not _SILENT_ATTRIBUTE.match(text):
+            elif text.startswith("arg(") or (
+                every and not _SILENT_ATTRIBUTE.match(text)
+            ):  # a clap field's: how it is typed (`value_parsers`)
                 attrs.append(" ".join(text[: 3 * ATTRIBUTE_CHARS].split())[:ATTRIBUTE_CHARS])
         elif kind == "line_comment" or kind == "block_comment":
             if doc_open:
@@ -162,15 +164,37 @@ VALUE_PARSER = re.compile(r"\bvalue_parser\s*=\s*((?:[A-Za-z_]\w*::)*[A-Za-z_]\w
 _LONG = re.compile(r'(?<![\w.])long(?![\w!])\s*(?:=\s*"([^"]*)")?')
 _SHORT = re.compile(r"(?<![\w.])short(?![\w!])\s*(?:=\s*'([^'])')?")
 _ARG_ATTRIBUTE = re.compile(r"^(?:arg|clap|structopt)\s*\(")
+# A field clap parses otherwise: a `ValueEnum`, a nested struct or subcommand, a count
+_NOT_PARSED = re.compile(r"\b(?:value_enum|arg_enum|flatten|subcommand|skip|value_parser|parse)\b")
+# The type clap parses each value as: `Timeout` of `Option<Timeout>`, `Vec<Resolve>`,
+# `Option<Vec<T>>`; a plain path (no generics of its own), named as a type is
+_PARSED_TYPE = re.compile(
+    r"(?:(?:std::option::)?Option\s*<\s*)?(?:Vec\s*<\s*)?(?:[a-z_]\w*::)*([A-Z]\w*)\s*>?\s*>?"
+)
+# Types clap parses by its own parsers, or the standard library's `FromStr`
+_CLAP_PARSES = frozenset(
+    ("String", "PathBuf", "OsString", "Url", "IpAddr", "Ipv4Addr", "Ipv6Addr", "SocketAddr",
+     "Duration", "Regex", "Uri", "Version", "NonZeroUsize", "NonZeroU32", "NonZeroU64",
+     "NonZeroU16", "NonZeroU8", "Box", "Option", "Vec", "Self")
+)  # fmt: skip
 
 
-def value_parsers(field: str, attrs: Sequence[str]) -> list[tuple[str, str]]:
+def value_parsers(field: str, attrs: Sequence[str], field_type: str = "") -> list[tuple[str, str]]:
     """(the option as a user types it, the fn that parses its value) of a clap-derived
     field: `#[arg(long, short = 'S', value_parser = SizeFilter::from_string)] size` ->
     `("--size", "SizeFilter::from_string")`; `-S` with no `long`, `<SIZE>` for a positional
-    argument. Clap calls the fn on what the user typed: its errors are the option's."""
+    argument. Clap calls the fn on what the user typed: its errors are the option's.
+
+    Without a `value_parser`, clap parses a value of a type of the program's own with its
+    `FromStr`: `#[arg(long)] timeout: Option<Timeout>` -> `("--timeout", "Timeout::from_str")`
+    (the link finds that fn when the repository has one: xh's `Timeout`, `Resolve`). Not a
+    `value_enum` (clap's derive writes that parser), nor a flattened or subcommand field."""
     spec = " ".join(attr for attr in attrs if _ARG_ATTRIBUTE.match(attr))
     parsers = VALUE_PARSER.findall(spec)
+    if not parsers and spec and field_type and not _NOT_PARSED.search(spec):
+        parsed = _PARSED_TYPE.fullmatch(" ".join(field_type.split()))
+        if parsed and parsed[1] not in _CLAP_PARSES:
+            parsers = [f"{parsed[1]}::from_str"]
     if not parsers:
         return []
     long, short_ = _LONG.search(spec), _SHORT.search(spec)
