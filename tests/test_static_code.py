@@ -988,6 +988,8 @@ fn load(f: &File, code: u16, command: &str) -> anyhow::Result<()> {
     fetch(f).map_err(|why| anyhow::anyhow!("failed to fetch: {}", why))?;
     fetch(f).map_err(|e| anyhow::anyhow!("failed to fetch {}: {}", f.name, e))?;
     fetch(f).map_err(|error_path| anyhow::anyhow!("failed to read: {}", error_path))?;
+    anyhow::ensure!(code > 1, "uncommitted changes; to suppress this error commit these files:\n\n{}\n", files_list);
+    anyhow::ensure!(code > 2, "cannot write; the error is in: {}", dirty_list);
     Ok(())
 }
 """
@@ -999,6 +1001,9 @@ fn load(f: &File, code: u16, command: &str) -> anyhow::Result<()> {
         "failed to fetch: {}": "`{}`",
         "failed to fetch {}: {}": "`{}`",
         "failed to read: {}": "`{}`",
+        # cargo's `cargo fix` refusal lists the files: "these files:", `files_list`
+        "uncommitted changes; to suppress this error commit these files:\n\n{}\n": None,
+        "cannot write; the error is in: {}": None,
     }
 
 

@@ -174,7 +174,12 @@ def _cause_at(slots: Sequence[str], message: str, args: Sequence[str]) -> int | 
             before = message.split("{" + slots[at] + "}", 1)[0]
             if not _SHOWN_VALUE.search(before):  # "got {:?}": a value shown, whatever its name
                 return at
-    if slots and _FAILURE.search(message) and _LAST_AFTER_COLON.search(message):
+    if (
+        slots
+        and _FAILURE.search(message)
+        and _LAST_AFTER_COLON.search(message)
+        and not _LISTED_BEFORE.search(message)
+    ):
         last = len(slots) - 1
         value = (_arguments(slots, args) if args else [None] * len(slots))[last]
         if _shows_a_value(value if value is not None else slots[last].split(":", 1)[0]):
@@ -188,7 +193,14 @@ def _cause_at(slots: Sequence[str], message: str, args: Sequence[str]) -> int | 
 # zellij's "got status code: {}" `status_code`), not the error underneath.
 _VALUE_ARGUMENT = re.compile(
     r"(?:.*\.display\(\)|(?:.*[._])?(?:path|file|filename|dir|directory|name|url|uri|id|key|"
-    r"code|command|cmd)s?)",
+    r"code|command|cmd|list)s?)",
+    re.IGNORECASE,
+)
+# "..commit the changes to these files:\n\n{}" (cargo's `files_list`): the words before the
+# colon name what the placeholder lists
+_LISTED_BEFORE = re.compile(
+    r"\b(?:files|paths|directories|names|packages|crates|items|entries|values|candidates|"
+    r"options|following)\s*:\s*`?\{[^{}]*\}`?\s*\.?\s*$",
     re.IGNORECASE,
 )
 
