@@ -127,3 +127,29 @@ def test_self_in_an_enum_s_own_fn_is_the_enum(tmp_path: Path) -> None:
         "cli",
         "subcommand `register` (`Commands::Register`)",
     )
+
+
+def test_a_subcommand_dispatched_under_another_is_named_after_both(tmp_path: Path) -> None:
+    """atuin's `scripts new`: the client's dispatch runs `scripts::Cmd::run` from its arm
+    `Cmd::Scripts`, which runs `new` from its own. The user types both."""
+    top = (
+        "mod account;\n"
+        "#[derive(clap::Subcommand)]\n"
+        "enum Top {\n    Account(account::Cmd),\n}\n"
+        "impl Top {\n"
+        "    fn run(self) -> anyhow::Result<()> {\n"
+        "        match self {\n"
+        '            Self::Account(cmd) => cmd.run("x"),\n'
+        "        }\n"
+        "    }\n"
+        "}\n"
+        "fn main() {\n    let top: Top = parse();\n    top.run().unwrap();\n}\n"
+    )
+    graph = graph_of(tmp_path, {**FILES, "src/main.rs": top})
+    (login,) = [i for i, n in enumerate(graph.nodes) if n.path == "src/account/login.rs"]
+    best = caller_paths(graph, login)[0]
+    assert (best.entry, best.entry_label, [h.name for h in best.hops]) == (
+        "cli",
+        "subcommand `account login` (`Commands::Login`)",
+        ["account::Cmd::run", "login::Cmd::run"],
+    )

@@ -227,7 +227,7 @@ def _walk(graph: CallGraph, targets: Sequence[int], lone: bool = False) -> tuple
                 # A dispatch arm is an entry even when its fn was reached another way first;
                 # not an arm that recurses into the chain below (ruff's
                 # `validate_..._statements` calls itself for `Stmt::If`: no way in).
-                arm = arm_entry(graph, edge.arm)
+                arm = arm_entry(graph, edge.arm, edge.caller)
                 if arm is not None:
                     if not _below(parent, node, edge.caller):
                         found.append((edge.caller, arm, edge))

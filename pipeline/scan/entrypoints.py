@@ -303,7 +303,9 @@ def _binary(path: str) -> str:
     return crate.rsplit("/", 1)[-1] or "main"
 
 
-def arm_entry(graph: CallGraph, label: str) -> tuple[EntryKind, str] | None:
+def arm_entry(
+    graph: CallGraph, label: str, caller: int | None = None
+) -> tuple[EntryKind, str] | None:
     """A dispatch arm that is an entry point: a statement, or a CLI subcommand.
 
     `label` is the arm's variant, or the chain of them from the outermost (`ARM_LINK`): an
@@ -311,11 +313,25 @@ def arm_entry(graph: CallGraph, label: str) -> tuple[EntryKind, str] | None:
     PipCommand::Compile(args), .. })`), an arm in an arm (rustup's `RustupSubcmd::Target {
     subcmd } => match subcmd { TargetSubcmd::Add { .. } => ..`). A statement is its outermost
     variant; a subcommand is the run of subcommands the chain leads with, as a user types
-    them: `pip compile`, `target add`."""
-    arms = label.split(ARM_LINK)
+    them: `pip compile`, `target add`. `caller`, the fn whose arm it is: the subcommands
+    whose arms reach that fn come first (`commands_above`)."""
+    names, last = _subcommands(graph, label)
+    if names:
+        named = f" (`{last}`)" if last else ""
+        above = commands_above(graph, caller) if caller is not None else ()
+        return "cli", f"subcommand `{' '.join((*above, *names))}`{named}"
+    first = label.split(ARM_LINK)[0]
+    if "::" in first and _STATEMENT_ENUM.search(first.split("::", 1)[0]):
+        return "statement", f"statement `{first}`"
+    return None
+
+
+def _subcommands(graph: CallGraph, label: str) -> tuple[list[str], str]:
+    """The subcommands a chain of arms leads with, as a user types them, and the last
+    arm's variant (`""` for a builder's `"name"` arm)."""
     names: list[str] = []
     last = ""
-    for arm in arms:
+    for arm in label.split(ARM_LINK):
         if arm.startswith('"') and arm.strip('"') in graph.subcommands:
             names.append(arm.strip('"'))
         elif "::" in arm and arm.split("::", 1)[0] in graph.clap_enums:
@@ -324,13 +340,25 @@ def arm_entry(graph: CallGraph, label: str) -> tuple[EntryKind, str] | None:
             last = arm
         else:
             break
-    if names:
-        named = f" (`{last}`)" if last else ""
-        return "cli", f"subcommand `{' '.join(names)}`{named}"
-    first = arms[0]
-    if "::" in first and _STATEMENT_ENUM.search(first.split("::", 1)[0]):
-        return "statement", f"statement `{first}`"
-    return None
+    return names, last
+
+
+def commands_above(graph: CallGraph, node: int) -> tuple[str, ...]:
+    """The subcommands a user types before those a fn dispatches: atuin's `scripts::Cmd::run`
+    matches `Cmd::New` (`new`) and is run by the arm `Cmd::Scripts` of the client's
+    dispatch, itself under no other: `("scripts",)`, and the command reads `scripts new`.
+    Only when every subcommand arm that calls the fn agrees (else `()`: no guess)."""
+    memo: dict[int, tuple[str, ...]] = graph.derived.setdefault("commands above", {})
+    if node in memo:
+        return memo[node]
+    memo[node] = ()  # a dispatch that reaches itself adds nothing
+    found = set()
+    for edge in graph.callers.get(node, ()):
+        names = _subcommands(graph, edge.arm)[0] if edge.arm is not None else []
+        if names:
+            found.add((*commands_above(graph, edge.caller), *names))
+    memo[node] = found.pop() if len(found) == 1 else ()
+    return memo[node]
 
 
 def _kebab(name: str) -> str:
