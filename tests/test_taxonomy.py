@@ -211,6 +211,9 @@ def test_parse_taxonomy_normalises_keywords_and_description() -> None:
         ("invalid configuration: {}", "bail", "configuration-error"),
         ("environment variable {} is not set", "bail", "configuration-error"),
         ("failed to parse SQL: {}", "bail", "parse-error"),
+        # xh's: not a state to resume, a header that does not parse
+        ("Can't parse Content-Range header, can't resume download", "anyhow", "parse-error"),
+        ("could not parse the lock file", "bail", "parse-error"),
         ('syntax error at or near "{}"', "bail", "parse-error"),
         ("invalid input syntax for type integer: {}", "bail", "parse-error"),
         ("cannot cast type {} to {}", "bail", "type-mismatch"),

@@ -244,8 +244,7 @@ def _documentation(context: SiteContext, failure_class: str) -> str:
             " own message (its `Display`), which may put words around it."
         )
     if site.kind in ("expect", "context") and facts.receiver and not wraps_an_error(site):
-        outcome = "was `None` or `Err`" if site.kind == "expect" else "returned an error"
-        text += f" The call it guards, `{facts.receiver}`, {outcome}."
+        text += f" The call it guards, `{facts.receiver}`, {_guarded_outcome(site)}."
     if facts.fn_doc:
         text += f' The function\'s doc comment says: "{doc_summary(facts.fn_doc)}"'
     if context.error_type == "panic":
@@ -321,6 +320,26 @@ _CHAINED = re.compile(r"&&|\|\|")
 _BINDING = re.compile(r"(?:ref\s+)?(?:mut\s+)?&?(?:mut\s+)?\w+|\.\.")
 # what a value is when the pattern of the `if let` whose else branch runs did not match it
 _NOT_MATCHED = {"Some": "is `None`", "Ok": "is an `Err`", "Err": "is `Ok`"}
+
+
+def _guarded_outcome(site: Site) -> str:
+    """What the call an `.expect(..)`/`.context(..)` guards gave, as its condition says:
+    no value when std's call returns an `Option` (xh's `s.split_once(':')` "returned an
+    error" before), an error for a `Result`, either when the tree does not tell."""
+    receiver = f"{site.facts.receiver} "
+    said = next(
+        (
+            c.text[len(receiver) :]
+            for c in reversed(site.facts.conditions)
+            if c.kind == "closure" and c.text.startswith(receiver)
+        ),
+        "",
+    )
+    if said.startswith("was None ("):
+        return "gave no value (`None`)"
+    if said.startswith(("was Err (", "failed (")):
+        return "returned an error"
+    return "was `None` or `Err`" if site.kind == "expect" else "returned `None` or an error"
 
 
 def _closure_prose(text: str) -> str:

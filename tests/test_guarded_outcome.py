@@ -1,0 +1,31 @@
+"""What the call a `.context(..)` or `.expect(..)` guards gave, said as the condition chain
+says it: xh's `s.split_once(':').context("Value should be formatted as <HOST>:<ADDRESS>")`
+read "The call it guards, `s.split_once(':')`, returned an error" while its trigger said
+it was `None`. A call std says returns an `Option` gave no value, a `Result` an error; a
+call the syntax tree does not type gave either."""
+
+from __future__ import annotations
+
+import pytest
+from site_fixtures import explained
+
+
+@pytest.mark.parametrize(
+    ("statement", "outcome"),
+    [
+        ('s.split_once(\':\').context("Value should be formatted as <HOST>:<ADDRESS>")?',
+         "`s.split_once(':')`, gave no value (`None`)."),
+        ('std::fs::read_to_string(s).context("cannot read the settings")?',
+         "`std::fs::read_to_string(s)`, returned `None` or an error."),
+        ('s.parse::<u32>().expect("a number")', "`s.parse::<u32>()`, returned an error."),
+        ('lookup(s).expect("a known name")', "`lookup(s)`, was `None` or `Err`."),
+    ],
+)  # fmt: skip
+def test_the_guarded_call_s_outcome_is_the_one_its_condition_states(
+    statement: str, outcome: str
+) -> None:
+    source = (
+        f"pub fn load(s: &str) -> anyhow::Result<()> {{\n    let v = {statement};\n    Ok(())\n}}\n"
+    )
+    explanation = explained(source)
+    assert f"The call it guards, {outcome}" in explanation.documentation
