@@ -153,3 +153,24 @@ def test_a_subcommand_dispatched_under_another_is_named_after_both(tmp_path: Pat
         "subcommand `account login` (`Commands::Login`)",
         ["account::Cmd::run", "login::Cmd::run"],
     )
+
+
+def test_a_flattened_variant_adds_no_subcommand(tmp_path: Path) -> None:
+    """uv's `#[command(flatten)] Project(Box<ProjectCommand>)`: `ProjectCommand::Add` is
+    `uv add`, not `uv project add`."""
+    top = (
+        "mod account;\n"
+        "#[derive(clap::Subcommand)]\n"
+        "enum Top {\n    #[command(flatten)]\n    Account(account::Cmd),\n}\n"
+        "impl Top {\n"
+        "    fn run(self) -> anyhow::Result<()> {\n"
+        "        match self {\n"
+        '            Self::Account(cmd) => cmd.run("x"),\n'
+        "        }\n"
+        "    }\n"
+        "}\n"
+        "fn main() {\n    let top: Top = parse();\n    top.run().unwrap();\n}\n"
+    )
+    graph = graph_of(tmp_path, {**FILES, "src/main.rs": top})
+    (login,) = [i for i, n in enumerate(graph.nodes) if n.path == "src/account/login.rs"]
+    assert caller_paths(graph, login)[0].entry_label == "subcommand `login` (`Commands::Login`)"

@@ -335,12 +335,26 @@ def _subcommands(graph: CallGraph, label: str) -> tuple[list[str], str]:
         if arm.startswith('"') and arm.strip('"') in graph.subcommands:
             names.append(arm.strip('"'))
         elif "::" in arm and arm.split("::", 1)[0] in graph.clap_enums:
-            # a `DdlCommand` of a server is no CLI: clap's derive says which enums are
-            names.append(_kebab(arm.split("::", 1)[1]))
+            # a `DdlCommand` of a server is no CLI: clap's derive says which enums are;
+            # a `#[command(flatten)]` variant's subcommands sit at its own level (uv's
+            # `Commands::Project` holds `add`, typed `uv add`): it adds no name
+            if not _flattened(graph, *arm.split("::", 1)):
+                names.append(_kebab(arm.split("::", 1)[1]))
             last = arm
         else:
             break
     return names, last
+
+
+def _flattened(graph: CallGraph, enum: str, variant: str) -> bool:
+    """Whether clap's derive flattens the variant `enum::variant` (`#[command(flatten)]`)."""
+    return any(
+        d.owner == enum and any(_FLATTEN.match(a) for a in d.attrs)
+        for _, d in graph.definitions("variant", variant)
+    )
+
+
+_FLATTEN = re.compile(r"^(?:command|clap)\s*\(\s*flatten\s*\)")
 
 
 def commands_above(graph: CallGraph, node: int) -> tuple[str, ...]:
