@@ -349,6 +349,19 @@ _OPTION_METHODS = frozenset((
 ))
 # fmt: on
 # fmt: off
+# The standard library's (and tokio's same-named) fns by path, `std::` left out: what they
+# return when they fail (`std::env::current_dir()` an `Err`; `env::var_os` a `None`)
+_RESULT_FNS = frozenset((
+    "env::current_dir", "env::current_exe", "env::var", "env::set_current_dir",
+    "fs::read", "fs::read_to_string", "fs::write", "fs::create_dir", "fs::create_dir_all",
+    "fs::remove_file", "fs::remove_dir", "fs::remove_dir_all", "fs::copy", "fs::rename",
+    "fs::metadata", "fs::symlink_metadata", "fs::read_dir", "fs::canonicalize",
+    "fs::read_link", "fs::hard_link", "fs::set_permissions", "File::open", "File::create",
+    "fs::File::open", "fs::File::create", "str::from_utf8", "String::from_utf8",
+    "net::TcpStream::connect", "TcpStream::connect", "net::TcpListener::bind",
+    "TcpListener::bind",
+))
+_OPTION_FNS = frozenset(("env::var_os", "env::home_dir"))
 _RESULT_METHODS = frozenset((
     "parse", "try_into", "try_from", "from_str", "from_utf8", "canonicalize",
     "read_to_string", "read_dir", "metadata", "create", "open", "write_all", "flush",
@@ -399,6 +412,9 @@ def _empty_value(value: Node) -> str:
     function = value.child_by_field_name("function")
     if function is not None and function.type == "generic_function":
         function = function.child_by_field_name("function")
+    if function is not None and function.type == "scoped_identifier":
+        path = _node_text(function).removeprefix("std::").removeprefix("tokio::")
+        return "Err" if path in _RESULT_FNS else "None" if path in _OPTION_FNS else "None/Err"
     if function is None or function.type != "field_expression":
         return "None/Err"
     name = _field_text(function, "field")

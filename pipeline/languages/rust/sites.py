@@ -61,8 +61,9 @@ from pipeline.languages.rust.testcode import (
 # through `.ok()` (`was Some`); 46: `test_util` (singular) is test support; 47: a std
 # method's name with two arguments or more is not std's (`was None/Err`); 48: a site in the
 # closure of `unwrap_or_else`, `map_err`, .. runs at its fn's call (`Facts.call`)
-# 49: an early exit above a site (`if c { return ..; }`) is a condition (`exit`)
-EXTRACTOR_VERSION = "49"
+# 49: an early exit above a site (`if c { return ..; }`) is a condition (`exit`); 50: std's
+# fns by path (`std::env::current_dir()`) fail as `Err` or `None` as std says
+EXTRACTOR_VERSION = "50"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
