@@ -16,6 +16,8 @@ from pipeline.analyze import Analysis, SiteContext
 from pipeline.analyze.environment import set_variable
 from pipeline.analyze.reach_text import builders_solution, situation_sentence, trigger_sentence
 from pipeline.analyze.static_advice import (
+    PASSED_LEAD,
+    PASSED_TAIL,
     RETURNED_LEAD,
     doc_summary,
     is_guard,
@@ -137,12 +139,48 @@ def with_reach(apart: Explanation, reach: Reach | None, sha: str) -> Explanation
     fixes = apart.solutions
     if built:  # the builders the index found, instead of "find it in your logs"
         fixes = [RETURNED_LEAD + built if s.startswith(RETURNED_LEAD) else s for s in fixes]
+    option = _parsed_option(reach)
+    if option:  # what is passed is what the user typed for the option
+        fixes = [_given_to(option, s) for s in fixes]
     return apart.model_copy(
         update={
             "triggerScenarios": _with(apart.triggerScenarios, trigger),
             "commonSituations": _with(apart.commonSituations, situation),
             "solutions": fixes,
         }
+    )
+
+
+# Classes a message's words may suggest that an error of a `FromStr` parse is not
+_NOT_OF_TEXT = frozenset(
+    ("timeout", "resource-exhausted", "invalid-state-transition", "operation-failed")
+)
+
+
+def _parses_text(site: Site) -> bool:
+    """Whether the site's fn is a `FromStr` impl's `from_str`: its error refuses the text."""
+    found = conversion(site)
+    return found is not None and found.trait == "FromStr"
+
+
+def _parsed_option(reach: Reach | None) -> str | None:
+    """The option (or argument) whose value the site's fn parses itself, when its best path
+    is that entry alone: xh's `Timeout::from_str` is `--timeout`'s parser."""
+    best = reach.paths[0] if reach is not None and reach.paths else None
+    label = best.entry_label if best is not None and best.entry == "cli" else None
+    if best is None or label is None or len(best.hops) != 1:
+        return None
+    return label if label.startswith(("option `", "argument `")) else None
+
+
+def _given_to(option: str, solution: str) -> str:
+    """ "The check depends on what is passed to `f` (`x`): .." said of the option's value."""
+    if not (solution.startswith(PASSED_LEAD) and solution.endswith(PASSED_TAIL)):
+        return solution
+    parser, _, inputs = solution[len(PASSED_LEAD) : -len(PASSED_TAIL)].partition(" (")
+    return (
+        f"The check depends on the value given to {option}, which {parser} gets as "
+        f"{inputs.removesuffix(')')}: give one the check accepts."
     )
 
 
@@ -177,6 +215,11 @@ def explain_apart(context: SiteContext) -> Explanation:
     if failure_class == INTERNAL_INVARIANT and failed_fs_step(site):
         # `create_dir_all(path).expect("should create")`: the file system's step failed
         failure_class = IO_ERROR
+    if failure_class in _NOT_OF_TEXT and context.error_type != "panic" and _parses_text(site):
+        # a `FromStr` error is the text's: xh's `Timeout::from_str` "Connection timeout is
+        # too big" and "..must be non negative" refuse what was typed for `--timeout`; no
+        # resource ran out, no time limit passed
+        failure_class = INVALID_ARGUMENT
     if failure_class == INTERNAL_INVARIANT and set_variable(conditions) is not None:
         # a panic on a path that needs an environment variable set is on its value
         # (`if let Ok(t) = env::var("X") { t.parse().expect(..) }`): the environment's

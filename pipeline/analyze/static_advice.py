@@ -198,6 +198,9 @@ _REFUSALS = frozenset(
 # returned. Its reach, where the index finds the builders, names them instead of the logs
 # (`reach_text.builders_solution`).
 RETURNED_LEAD = "The code that returns this error decides when: "
+# "The check depends on what is passed to `f` (`x`): pass values the check accepts."
+PASSED_LEAD = "The check depends on what is passed to "
+PASSED_TAIL = ": pass values the check accepts."
 
 
 def solutions(
@@ -282,10 +285,7 @@ def solutions(
     checks = [c for c in after if _failed_call(c) is None]
     inputs = inputs_read(facts.call, _without_reads(checks))
     if inputs:
-        out.append(
-            f"The check depends on what is passed to {where(site)} ({', '.join(inputs)}): "
-            "pass values the check accepts."
-        )
+        out.append(f"{PASSED_LEAD}{where(site)} ({', '.join(inputs)}){PASSED_TAIL}")
     out.extend(_given_to_failed_calls(site, conditions, inputs))
     setting = next((found for c in conditions if (found := _setting_of(c)) is not None), None)
     if variables and setting is not None and _ENV_VAR.fullmatch(setting):
