@@ -56,7 +56,7 @@ from pipeline.core.reach import Reach
 from pipeline.core.sitetypes import TEXT_KINDS, checked_above
 
 # Bump when the wording changes, so that reused explanations are rewritten.
-STATIC_VERSION = "static-78"
+STATIC_VERSION = "static-79"
 
 _STRATEGY_BY_CLASS: dict[str, HandlingStrategy] = {
     "configuration-error": "configuration",
@@ -230,19 +230,25 @@ def explain_apart(context: SiteContext) -> Explanation:
         else _STRATEGY_BY_CLASS.get(failure_class, "try-catch")
     )
     return Explanation(
-        documentation=_documentation(context, failure_class),
+        documentation=_sentence(_documentation(context, failure_class)),
         triggerScenarios=_trigger(site, conditions),
         commonSituations=_situations(context, failure_class),
-        solutions=solutions(context, check, failure_class),
+        solutions=[_sentence(s) for s in solutions(context, check, failure_class)],
         exampleFix=example_fix(context, check, guard=is_guard(context, conditions)),
         handlingStrategy=strategy,
         validationCode=check,
         typeGuard=type_guard(context),
         tryCatchPattern=try_catch(context),
-        preventionTips=prevention(context, check, failure_class),
+        preventionTips=[_sentence(s) for s in prevention(context, check, failure_class)],
         tags=_tags(context, failure_class),
         backgroundTag=failure_class,
     )
+
+
+def _sentence(text: str) -> str:
+    """`text` with a capital first letter: a sentence may lead with `where(site)`, "the
+    top-level code of `x.rs`" (typst's `cast!` blocks hold no fn)."""
+    return text[:1].upper() + text[1:] if text[:1].islower() else text
 
 
 def _with(text: str, sentence: str | None) -> str:

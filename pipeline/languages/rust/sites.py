@@ -62,8 +62,9 @@ from pipeline.languages.rust.testcode import (
 # method's name with two arguments or more is not std's (`was None/Err`); 48: a site in the
 # closure of `unwrap_or_else`, `map_err`, .. runs at its fn's call (`Facts.call`)
 # 49: an early exit above a site (`if c { return ..; }`) is a condition (`exit`); 50: std's
-# fns by path (`std::env::current_dir()`) fail as `Err` or `None` as std says
-EXTRACTOR_VERSION = "50"
+# fns by path (`std::env::current_dir()`) fail as `Err` or `None` as std says; 51: a
+# `bail!(span, "..")`'s message follows its place
+EXTRACTOR_VERSION = "51"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -99,6 +100,8 @@ METHOD_KINDS: dict[str, SiteKind] = {
 _CTOR_CALLEE = re.compile(r"(Error|Status|Code)::[A-Za-z_][A-Za-z0-9_]*$")  # as rust-sites.scm
 _MESSAGE_ARGUMENTS = ("string_literal", "raw_string_literal", "macro_invocation", "call_expression")
 
+# The macros whose message may follow a place (`bail!(span, "..")`, typst's diagnostics)
+_SPAN_LED = frozenset(("bail", "anyhow", "format_err", "eyre"))
 # Their token trees hold the message (found by the query), not sites of their own.
 _ERROR_MACROS = frozenset(MACRO_KINDS)
 
@@ -307,6 +310,12 @@ def _macro_site(
         return None
     tokens, code = _variant_led(arguments[index]) if own is not None else (arguments[index], None)
     message = token_message(tokens, is_format=True)
+    at = index  # the message's argument
+    if message is None and own is None and name in _SPAN_LED and len(arguments) > 1:
+        # typst's `bail!(span, "not enough arguments")`: a diagnostic's place, then its
+        # message (anyhow's `bail!` takes a literal first when more follow)
+        message = token_message(arguments[1], is_format=True)
+        at = 1 if message is not None else at
     if message is None and own is None and len(tokens) == 1 and tokens[0].type == "identifier":
         # `bail!(msg)`: anyhow's one-expression form, the message built in a local first
         message = local_message(node, node_text(tokens[0]))
@@ -314,7 +323,7 @@ def _macro_site(
             message = Message(message.text, message.is_format, message.args)
     if message is None:
         return None
-    message = _with_arguments(message, arguments[index + 1 :])
+    message = _with_arguments(message, arguments[at + 1 :])
     local = placeholder_only(message) if own is None else None
     if local is not None:  # `bail!("{msg}")` with `let msg = format!(..)` above
         message = local_message(node, local) or message
