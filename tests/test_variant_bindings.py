@@ -174,3 +174,34 @@ def test_a_flattened_variant_adds_no_subcommand(tmp_path: Path) -> None:
     graph = graph_of(tmp_path, {**FILES, "src/main.rs": top})
     (login,) = [i for i, n in enumerate(graph.nodes) if n.path == "src/account/login.rs"]
     assert caller_paths(graph, login)[0].entry_label == "subcommand `login` (`Commands::Login`)"
+
+
+def test_a_dispatch_split_in_two_fns_keeps_the_commands_above_it(tmp_path: Path) -> None:
+    """`Self::Account(cmd) => cmd.run(..)` runs `account::Cmd::run`, which only calls
+    `run_inner`, whose arms dispatch `login`: still `account login`."""
+    top = (
+        "mod account;\n"
+        "#[derive(clap::Subcommand)]\n"
+        "enum Top {\n    Account(account::Cmd),\n}\n"
+        "impl Top {\n"
+        "    fn run(self) -> anyhow::Result<()> {\n"
+        "        match self {\n"
+        '            Self::Account(cmd) => cmd.run("x"),\n'
+        "        }\n"
+        "    }\n"
+        "}\n"
+        "fn main() {\n    let top: Top = parse();\n    top.run().unwrap();\n}\n"
+    )
+    split = ACCOUNT.replace(
+        "    pub fn run(self, settings: &str) -> anyhow::Result<()> {\n        match",
+        "    pub fn run(self, settings: &str) -> anyhow::Result<()> {\n"
+        "        self.run_inner(settings)\n    }\n"
+        "    fn run_inner(self, settings: &str) -> anyhow::Result<()> {\n        match",
+    )
+    graph = graph_of(tmp_path, {**FILES, "src/main.rs": top, "src/account.rs": split})
+    (login,) = [i for i, n in enumerate(graph.nodes) if n.path == "src/account/login.rs"]
+    best = caller_paths(graph, login)[0]
+    assert (best.entry_label, [h.name for h in best.hops]) == (
+        "subcommand `account login` (`Commands::Login`)",
+        ["Cmd::run_inner", "Cmd::run"],
+    )

@@ -361,16 +361,22 @@ def commands_above(graph: CallGraph, node: int) -> tuple[str, ...]:
     """The subcommands a user types before those a fn dispatches: atuin's `scripts::Cmd::run`
     matches `Cmd::New` (`new`) and is run by the arm `Cmd::Scripts` of the client's
     dispatch, itself under no other: `("scripts",)`, and the command reads `scripts new`.
-    Only when every subcommand arm that calls the fn agrees (else `()`: no guess)."""
+    Only when every subcommand arm that calls the fn agrees (else `()`: no guess). A fn no
+    arm calls has the commands of its one caller, when it has one (a dispatch split in two
+    fns, `run` calling `run_inner`)."""
     memo: dict[int, tuple[str, ...]] = graph.derived.setdefault("commands above", {})
     if node in memo:
         return memo[node]
     memo[node] = ()  # a dispatch that reaches itself adds nothing
     found = set()
-    for edge in graph.callers.get(node, ()):
+    edges = graph.callers.get(node, ())
+    for edge in edges:
         names = _subcommands(graph, edge.arm)[0] if edge.arm is not None else []
         if names:
             found.add((*commands_above(graph, edge.caller), *names))
+    callers = {edge.caller for edge in edges}
+    if not found and len(callers) == 1:
+        found.add(commands_above(graph, callers.pop()))
     memo[node] = found.pop() if len(found) == 1 else ()
     return memo[node]
 
