@@ -129,13 +129,14 @@ def test_self_in_an_enum_s_own_fn_is_the_enum(tmp_path: Path) -> None:
     )
 
 
-def test_a_subcommand_dispatched_under_another_is_named_after_both(tmp_path: Path) -> None:
-    """atuin's `scripts new`: the client's dispatch runs `scripts::Cmd::run` from its arm
-    `Cmd::Scripts`, which runs `new` from its own. The user types both."""
-    top = (
+def top_level(*, flattened: bool = False) -> str:
+    """`src/main.rs`: a subcommand enum whose `Account` variant holds `account::Cmd`, and its
+    dispatch (`#[command(flatten)]` on the variant when `flattened`)."""
+    flatten = "    #[command(flatten)]\n" if flattened else ""
+    return (
         "mod account;\n"
         "#[derive(clap::Subcommand)]\n"
-        "enum Top {\n    Account(account::Cmd),\n}\n"
+        f"enum Top {{\n{flatten}    Account(account::Cmd),\n}}\n"
         "impl Top {\n"
         "    fn run(self) -> anyhow::Result<()> {\n"
         "        match self {\n"
@@ -145,6 +146,12 @@ def test_a_subcommand_dispatched_under_another_is_named_after_both(tmp_path: Pat
         "}\n"
         "fn main() {\n    let top: Top = parse();\n    top.run().unwrap();\n}\n"
     )
+
+
+def test_a_subcommand_dispatched_under_another_is_named_after_both(tmp_path: Path) -> None:
+    """atuin's `scripts new`: the client's dispatch runs `scripts::Cmd::run` from its arm
+    `Cmd::Scripts`, which runs `new` from its own. The user types both."""
+    top = top_level()
     graph = graph_of(tmp_path, {**FILES, "src/main.rs": top})
     (login,) = [i for i, n in enumerate(graph.nodes) if n.path == "src/account/login.rs"]
     best = caller_paths(graph, login)[0]
@@ -158,19 +165,7 @@ def test_a_subcommand_dispatched_under_another_is_named_after_both(tmp_path: Pat
 def test_a_flattened_variant_adds_no_subcommand(tmp_path: Path) -> None:
     """uv's `#[command(flatten)] Project(Box<ProjectCommand>)`: `ProjectCommand::Add` is
     `uv add`, not `uv project add`."""
-    top = (
-        "mod account;\n"
-        "#[derive(clap::Subcommand)]\n"
-        "enum Top {\n    #[command(flatten)]\n    Account(account::Cmd),\n}\n"
-        "impl Top {\n"
-        "    fn run(self) -> anyhow::Result<()> {\n"
-        "        match self {\n"
-        '            Self::Account(cmd) => cmd.run("x"),\n'
-        "        }\n"
-        "    }\n"
-        "}\n"
-        "fn main() {\n    let top: Top = parse();\n    top.run().unwrap();\n}\n"
-    )
+    top = top_level(flattened=True)
     graph = graph_of(tmp_path, {**FILES, "src/main.rs": top})
     (login,) = [i for i, n in enumerate(graph.nodes) if n.path == "src/account/login.rs"]
     assert caller_paths(graph, login)[0].entry_label == "subcommand `login` (`Commands::Login`)"
@@ -179,19 +174,7 @@ def test_a_flattened_variant_adds_no_subcommand(tmp_path: Path) -> None:
 def test_a_dispatch_split_in_two_fns_keeps_the_commands_above_it(tmp_path: Path) -> None:
     """`Self::Account(cmd) => cmd.run(..)` runs `account::Cmd::run`, which only calls
     `run_inner`, whose arms dispatch `login`: still `account login`."""
-    top = (
-        "mod account;\n"
-        "#[derive(clap::Subcommand)]\n"
-        "enum Top {\n    Account(account::Cmd),\n}\n"
-        "impl Top {\n"
-        "    fn run(self) -> anyhow::Result<()> {\n"
-        "        match self {\n"
-        '            Self::Account(cmd) => cmd.run("x"),\n'
-        "        }\n"
-        "    }\n"
-        "}\n"
-        "fn main() {\n    let top: Top = parse();\n    top.run().unwrap();\n}\n"
-    )
+    top = top_level()
     split = ACCOUNT.replace(
         "    pub fn run(self, settings: &str) -> anyhow::Result<()> {\n        match",
         "    pub fn run(self, settings: &str) -> anyhow::Result<()> {\n"
