@@ -77,6 +77,11 @@ ASSOCIATED_CALL = re.compile(r"<call>(?:.*::)?[A-Z][^:]*::[a-z_]\w*", re.S)
 VARIANT_VALUE = "<variant>"
 
 
+# `Local.type` of `let x = y.a.b` (`&y.a.b`, `y.a.b.clone()`): the value of a chain of
+# fields off a named value, `<of>y.a.b`, which the link types as it types a receiver
+FIELD_VALUE = "<of>"
+
+
 class Local(NamedTuple):
     """A `let` in a fn whose type the code shows (`let x: T`, `let x = T::new(..)`), or the
     fn whose value it holds (`CALLED_TYPE`); or an arm's binding of a variant's value

@@ -20,6 +20,7 @@ from pipeline.core.index import (
     ARM_LINK,
     ASSOCIATED_CALL,
     CALLED_TYPE,
+    FIELD_VALUE,
     VARIANT_VALUE,
     Call,
     Definition,
@@ -803,7 +804,7 @@ def _in_module_of(graph: CallGraph, found: list[int], written: str) -> list[int]
     """Of same-named types' methods, those of the module a variable's type names (`cmd:
     login::Cmd`, an arm's `Commands::Login(cmd)` of `Login(login::Cmd)`): atuin's dozens of
     `Cmd::run`. All of them when the type names no module, or none of theirs."""
-    named = len(found) > 1 and "::" in written and not written.startswith(CALLED_TYPE)
+    named = len(found) > 1 and "::" in written and not written.startswith((CALLED_TYPE, "<"))
     module = type_module(written) if named else ""
     if not module:
         return found
@@ -1070,7 +1071,11 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 def _receiver_type(
-    tables: _Tables, owner: str | None, qualifier: str, variables: Mapping[str, str]
+    tables: _Tables,
+    owner: str | None,
+    qualifier: str,
+    variables: Mapping[str, str],
+    depth: int = 0,
 ) -> tuple[Resolution, str] | None:
     """The type of `self`, a typed variable, or a chain of fields and method calls off either
     (`x.a.b`, `self.input().schema()`, `Catalog::new(..).tables()`): a method call's value
@@ -1090,6 +1095,14 @@ def _receiver_type(
             if returned is None:
                 return None
             current = returned
+        elif bound.startswith(FIELD_VALUE):  # `let session = &handler_args.session`
+            chain = bound[len(FIELD_VALUE) :]
+            typed = (
+                _receiver_type(tables, owner, chain, variables, depth + 1) if depth < 3 else None
+            )  # (`let a = a.b` rebinding `a` reads itself: no type, by the depth)
+            if typed is None:
+                return None
+            current = typed[1]
         else:
             current = inner_type(bound)
     else:

@@ -18,6 +18,7 @@ from pipeline.core.index import (
     CALLED_TYPE,
     COMMAND_NAME,
     DEF_KINDS,
+    FIELD_VALUE,
     VARIANT_VALUE,
     Arm,
     Build,
@@ -266,6 +267,42 @@ def _without_error_side(value: Node | None) -> Node | None:
             return value
         value = function.child_by_field_name("value")
     return value
+
+
+# `y.a`, `self.a.b`: a chain of fields off a name (no call, no index)
+_FIELD_CHAIN = re.compile(r"[a-z_]\w{0,39}(?:\.[a-z_]\w{0,39}){1,3}")
+# Methods whose value is, for a method called on it, the value they are called on
+_SAME_VALUE = frozenset(("clone", "as_ref", "as_mut", "borrow", "borrow_mut"))
+
+
+def _field_chain(value: Node) -> str:
+    """The chain of fields a `let` takes its value from: `&handler_args.session`,
+    `self.catalog.clone()`, `y.a.b`; "" for any other value."""
+    while value.type == "reference_expression" or (
+        value.type == "call_expression" and _same_value_call(value)
+    ):
+        inner = (
+            value.child_by_field_name("value")
+            if value.type == "reference_expression"
+            else value.child_by_field_name("function").child_by_field_name("value")  # type: ignore[union-attr]
+        )
+        if inner is None:
+            return ""
+        value = inner
+    if value.type != "field_expression":
+        return ""
+    text = text_of(value)
+    return text if _FIELD_CHAIN.fullmatch(text) else ""
+
+
+def _same_value_call(call: Node) -> bool:
+    """`x.clone()`, `x.as_ref()`: a call that gives the value it is called on."""
+    function = call.child_by_field_name("function")
+    arguments = call.child_by_field_name("arguments")
+    if function is None or function.type != "field_expression" or arguments is None:
+        return False
+    name = text_of(function.child_by_field_name("field"))
+    return name in _SAME_VALUE and arguments.named_child_count == 0
 
 
 def _parse_product(source: bytes) -> tuple[Tree, bool]:
@@ -714,7 +751,10 @@ class _Builder:
         written = node.child_by_field_name("type")
         type_text = text_of(written) if written is not None else ""
         value = _without_error_side(node.child_by_field_name("value"))
-        if value is not None and value.type == "call_expression":
+        chain = _field_chain(value) if value is not None and not type_text else ""
+        if chain:  # `let session = &handler_args.session`: typed as the link types the chain
+            type_text = f"{FIELD_VALUE}{chain}"
+        elif value is not None and value.type == "call_expression":
             type_text = type_text or _called_type(value.child_by_field_name("function"))
         elif value is not None and value.type == "struct_expression":
             type_text = type_text or text_of(value.child_by_field_name("name"))
