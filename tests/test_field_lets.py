@@ -59,3 +59,40 @@ def test_a_let_of_a_field_has_the_field_s_type(tmp_path: Path) -> None:
         ("walk", 28, "Catalog::check_name", "name"),
         ("walk", 28, "SessionImpl::check_name", "name"),
     ]
+
+
+COPIES = """\
+pub struct SessionImpl;
+pub struct Catalog;
+impl SessionImpl {
+    pub fn check_name(&self, name: &str) -> bool { name.is_empty() }
+    pub fn spawn(&self) -> bool {
+        let me = self.clone();
+        me.check_name("a")
+    }
+}
+impl Catalog {
+    pub fn check_name(&self, name: &str) -> bool { name.is_empty() }
+}
+pub fn handle(session: SessionImpl) -> bool {
+    let s = &session;
+    let session = session;
+    s.check_name("b") && session.check_name("c")
+}
+"""
+
+
+def test_a_let_that_copies_a_named_value_has_its_type(tmp_path: Path) -> None:
+    """`let me = self.clone()` (risingwave's `let ctrl = self.clone()` before a spawn), `let
+    s = &session`; `let session = session` keeps the parameter's type."""
+    graph = graph_of(tmp_path, {"Cargo.toml": '[package]\nname = "fe"\n', "src/lib.rs": COPIES})
+    label = {i: n.label for i, n in enumerate(graph.nodes)}
+    calls = sorted(
+        (label[e.caller], e.line, label[callee], e.resolution)
+        for callee, edges in graph.callers.items()
+        for e in edges
+    )
+    assert calls == [
+        ("SessionImpl::spawn", 7, "SessionImpl::check_name", "type"),
+        ("handle", 16, "SessionImpl::check_name", "type"),
+    ]

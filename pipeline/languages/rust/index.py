@@ -270,14 +270,15 @@ def _without_error_side(value: Node | None) -> Node | None:
 
 
 # `y.a`, `self.a.b`: a chain of fields off a name (no call, no index)
-_FIELD_CHAIN = re.compile(r"[a-z_]\w{0,39}(?:\.[a-z_]\w{0,39}){1,3}")
+_FIELD_CHAIN = re.compile(r"[a-z_]\w{0,39}(?:\.[a-z_]\w{0,39}){0,3}")
 # Methods whose value is, for a method called on it, the value they are called on
 _SAME_VALUE = frozenset(("clone", "as_ref", "as_mut", "borrow", "borrow_mut"))
 
 
-def _field_chain(value: Node) -> str:
-    """The chain of fields a `let` takes its value from: `&handler_args.session`,
-    `self.catalog.clone()`, `y.a.b`; "" for any other value."""
+def _field_chain(value: Node, name: str) -> str:
+    """The chain of fields a `let name` takes its value from: `&handler_args.session`,
+    `self.catalog.clone()`, `y.a.b`; or the other named value it copies (`self.clone()`,
+    `&config`, `y`); "" for any other value, and for `let x = x` (it keeps its type)."""
     while value.type == "reference_expression" or (
         value.type == "call_expression" and _same_value_call(value)
     ):
@@ -289,6 +290,9 @@ def _field_chain(value: Node) -> str:
         if inner is None:
             return ""
         value = inner
+    if value.type in ("identifier", "self"):
+        text = text_of(value)
+        return text if text != name and _FIELD_CHAIN.fullmatch(text) else ""
     if value.type != "field_expression":
         return ""
     text = text_of(value)
@@ -751,7 +755,8 @@ class _Builder:
         written = node.child_by_field_name("type")
         type_text = text_of(written) if written is not None else ""
         value = _without_error_side(node.child_by_field_name("value"))
-        chain = _field_chain(value) if value is not None and not type_text else ""
+        name = text_of(pattern)
+        chain = _field_chain(value, name) if value is not None and not type_text else ""
         if chain:  # `let session = &handler_args.session`: typed as the link types the chain
             type_text = f"{FIELD_VALUE}{chain}"
         elif value is not None and value.type == "call_expression":
