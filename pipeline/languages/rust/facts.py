@@ -100,13 +100,13 @@ def _condition_step(parent: Node, child: Node) -> Condition | None:
         loop_kind: ConditionKind = "while" if kind == "while_expression" else "loop"
         return Condition(loop_kind, _clip(head) if head is not None else "loop", _line(parent))
     if kind == "closure_expression":
-        call = _method_outcome(parent.parent) or _read_value(parent)
+        call = _method_outcome(parent.parent, given=parent) or _read_value(parent)
         if call is not None:
             return Condition("closure", call, _line(parent))
     if kind == "arguments" and child.type != "closure_expression":
         # `x.ok_or(E::FieldNotFound(..))`: the error is built eagerly, but only a `None`
         # returns it
-        call = _method_outcome(parent, eager=True)
+        call = _method_outcome(parent, eager=True, given=child)
         if call is not None:
             return Condition("closure", call, _line(child))
     return None
@@ -147,13 +147,17 @@ def runs_in_place(closure: Node) -> bool:
     the value failed (`x.unwrap_or_else(|_| panic!(..))`, `map_err`, `ok_or_else`,
     `with_context`, `wrap_err_with`: a site in it runs when its fn does; not `map`, `spawn`,
     which run it later)."""
-    return _method_outcome(closure.parent) is not None
+    return _method_outcome(closure.parent, given=closure) is not None
 
 
-def _method_outcome(arguments: Node | None, eager: bool = False) -> str | None:
-    """`x.ok_or_else(|| ..)` -> "`x` was None/Err (ok_or_else)", given the call's arguments;
-    `eager`: an argument that is no closure, of the one method that takes its error so
-    (`x.ok_or(E)`)."""
+def _method_outcome(
+    arguments: Node | None, eager: bool = False, given: Node | None = None
+) -> str | None:
+    """`x.ok_or_else(|| ..)` -> "`x` was None/Err (ok_or_else)", given the call's arguments
+    and the argument `given` (a closure; with `eager`, an argument that is no closure, of
+    the methods that take their error so: `x.ok_or(E)`, `x.map_or(Err(E), Ok)`).
+    `map_or_else`/`map_or` run their first argument on a `None` or an `Err`, their second
+    on the value (gitui's `x.map_or_else(|| Err(Error::Generic("invalid hunk")), Ok)`)."""
     call = arguments.parent if arguments is not None else None
     if call is None or call.type != "call_expression":
         return None
@@ -170,9 +174,26 @@ def _method_outcome(arguments: Node | None, eager: bool = False) -> str | None:
         "with_context": "failed",
         "unwrap_or_else": "was None/Err",
         "wrap_err_with": "failed",
+        "map_or_else": "was None/Err",
+        "map_or": "was None/Err",
     }
-    outcome = outcomes.get(method) if not eager or method == "ok_or" else None
+    outcome = outcomes.get(method) if not eager or method in _EAGER else None
+    if outcome == "was None/Err" and receiver is not None:  # as std says, when it does
+        outcome = f"was {_empty_value(receiver)}"
+    if method in _FIRST_ONLY and (given is None or given != _first_argument(arguments)):
+        return None  # the second runs on the value
+    if method == "map_or" and not eager:  # its first is a value, not a closure
+        return None
     return f"{target} {outcome} ({method})" if outcome else None
+
+
+_EAGER = frozenset(("ok_or", "map_or"))  # methods whose error is a value, not a closure
+_FIRST_ONLY = frozenset(("map_or_else", "map_or"))  # of two arguments, the first is the error's
+
+
+def _first_argument(arguments: Node | None) -> Node | None:
+    named = [a for a in (arguments.named_children if arguments else ()) if "comment" not in a.type]
+    return named[0] if named else None
 
 
 def _may_have_guards(source: bytes, function: Node | None, node: Node) -> bool:

@@ -63,8 +63,9 @@ from pipeline.languages.rust.testcode import (
 # closure of `unwrap_or_else`, `map_err`, .. runs at its fn's call (`Facts.call`)
 # 49: an early exit above a site (`if c { return ..; }`) is a condition (`exit`); 50: std's
 # fns by path (`std::env::current_dir()`) fail as `Err` or `None` as std says; 51: a
-# `bail!(span, "..")`'s message follows its place
-EXTRACTOR_VERSION = "51"
+# `bail!(span, "..")`'s message follows its place; 52: `x.map_or_else(|| Err(..), Ok)` and
+# `x.map_or(Err(..), Ok)` are reached when `x` holds nothing
+EXTRACTOR_VERSION = "52"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
