@@ -178,7 +178,7 @@ def _method_outcome(
         "map_or": "was None/Err",
     }
     outcome = outcomes.get(method) if not eager or method in _EAGER else None
-    if outcome == "was None/Err" and receiver is not None:  # as std says, when it does
+    if method in _FIRST_ONLY and receiver is not None:  # as std says, when it does
         outcome = f"was {_empty_value(receiver)}"
     if method in _FIRST_ONLY and (given is None or given != _first_argument(arguments)):
         return None  # the second runs on the value
