@@ -43,15 +43,19 @@ pub fn walk(inner: HandlerArgs) -> bool {
 """
 
 
-def test_a_let_of_a_field_has_the_field_s_type(tmp_path: Path) -> None:
-    graph = graph_of(tmp_path, {"Cargo.toml": '[package]\nname = "fe"\n', "src/lib.rs": SOURCE})
+def calls_in(tmp_path: Path, source: str) -> list[tuple[str, int, str, str]]:
+    """The edges of a crate whose `src/lib.rs` is `source`: (caller, line, callee, how)."""
+    graph = graph_of(tmp_path, {"Cargo.toml": '[package]\nname = "fe"\n', "src/lib.rs": source})
     label = {i: n.label for i, n in enumerate(graph.nodes)}
-    calls = sorted(
+    return sorted(
         (label[e.caller], e.line, label[callee], e.resolution)
         for callee, edges in graph.callers.items()
         for e in edges
     )
-    assert calls == [
+
+
+def test_a_let_of_a_field_has_the_field_s_type(tmp_path: Path) -> None:
+    assert calls_in(tmp_path, SOURCE) == [
         ("Binder::bind", 23, "Catalog::check_name", "type"),
         ("handle", 18, "SessionImpl::check_name", "type"),
         # `inner` rebound over the parameter reads itself: untyped, a guess by name between
@@ -85,14 +89,7 @@ pub fn handle(session: SessionImpl) -> bool {
 def test_a_let_that_copies_a_named_value_has_its_type(tmp_path: Path) -> None:
     """`let me = self.clone()` (risingwave's `let ctrl = self.clone()` before a spawn), `let
     s = &session`; `let session = session` keeps the parameter's type."""
-    graph = graph_of(tmp_path, {"Cargo.toml": '[package]\nname = "fe"\n', "src/lib.rs": COPIES})
-    label = {i: n.label for i, n in enumerate(graph.nodes)}
-    calls = sorted(
-        (label[e.caller], e.line, label[callee], e.resolution)
-        for callee, edges in graph.callers.items()
-        for e in edges
-    )
-    assert calls == [
+    assert calls_in(tmp_path, COPIES) == [
         ("SessionImpl::spawn", 7, "SessionImpl::check_name", "type"),
         ("handle", 16, "SessionImpl::check_name", "type"),
     ]
