@@ -167,6 +167,13 @@ def _method_outcome(
     method = _field_text(function, "field") or ""
     receiver = function.child_by_field_name("value")
     target = _clip(receiver) if receiver is not None else "the value"
+    if method in _FIRST_ONLY:  # the first argument runs on a `None` or an `Err`
+        if given is None or given != _first_argument(arguments):
+            return None  # the second runs on the value
+        if method == "map_or" and not eager:  # its first is a value, not a closure
+            return None
+        empty = _empty_value(receiver) if receiver is not None else "None/Err"
+        return f"{target} was {empty} ({method})"  # as std says, when it does
     outcomes = {
         "ok_or_else": "was None",
         "ok_or": "was None",
@@ -174,20 +181,11 @@ def _method_outcome(
         "with_context": "failed",
         "unwrap_or_else": "was None/Err",
         "wrap_err_with": "failed",
-        "map_or_else": "was None/Err",
-        "map_or": "was None/Err",
     }
-    outcome = outcomes.get(method) if not eager or method in _EAGER else None
-    if method in _FIRST_ONLY and receiver is not None:  # as std says, when it does
-        outcome = f"was {_empty_value(receiver)}"
-    if method in _FIRST_ONLY and (given is None or given != _first_argument(arguments)):
-        return None  # the second runs on the value
-    if method == "map_or" and not eager:  # its first is a value, not a closure
-        return None
+    outcome = outcomes.get(method) if not eager or method == "ok_or" else None
     return f"{target} {outcome} ({method})" if outcome else None
 
 
-_EAGER = frozenset(("ok_or", "map_or"))  # methods whose error is a value, not a closure
 _FIRST_ONLY = frozenset(("map_or_else", "map_or"))  # of two arguments, the first is the error's
 
 

@@ -279,24 +279,22 @@ def _field_chain(value: Node, name: str) -> str:
     """The chain of fields a `let name` takes its value from: `&handler_args.session`,
     `self.catalog.clone()`, `y.a.b`; or the other named value it copies (`self.clone()`,
     `&config`, `y`); "" for any other value, and for `let x = x` (it keeps its type)."""
-    while value.type == "reference_expression" or (
-        value.type == "call_expression" and _same_value_call(value)
-    ):
-        inner = (
-            value.child_by_field_name("value")
-            if value.type == "reference_expression"
-            else value.child_by_field_name("function").child_by_field_name("value")  # type: ignore[union-attr]
-        )
-        if inner is None:
-            return ""
+    while (inner := _kept_value(value)) is not None:
         value = inner
-    if value.type in ("identifier", "self"):
-        text = text_of(value)
-        return text if text != name and _FIELD_CHAIN.fullmatch(text) else ""
-    if value.type != "field_expression":
+    if value.type not in ("identifier", "self", "field_expression"):
         return ""
     text = text_of(value)
-    return text if _FIELD_CHAIN.fullmatch(text) else ""
+    return text if text != name and _FIELD_CHAIN.fullmatch(text) else ""
+
+
+def _kept_value(value: Node) -> Node | None:
+    """What `&x` or a value-keeping call `x.clone()` holds: `x`; None for any other value."""
+    if value.type == "reference_expression":
+        return value.child_by_field_name("value")
+    if value.type != "call_expression" or not _same_value_call(value):
+        return None
+    function = value.child_by_field_name("function")
+    return function.child_by_field_name("value") if function is not None else None
 
 
 def _same_value_call(call: Node) -> bool:
