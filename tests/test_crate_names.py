@@ -18,6 +18,7 @@ RIPGREP = {
     "Cargo.toml": (
         '[package]\nname = "ripgrep"\n\n[[bin]]\nbench = false\npath = "crates/core/main.rs"\n'
         'name = "rg"\n\n[[test]]\nname = "integration"\npath = "tests/tests.rs"\n\n'
+        '[dependencies]\ngrep-index = { path = "crates/index" }\n\n'
         '[workspace]\nmembers = ["crates/index"]\n'
     ),
     "crates/core/main.rs": (

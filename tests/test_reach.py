@@ -1173,6 +1173,36 @@ def test_a_dispatch_arm_that_recurses_into_the_chain_is_no_way_in() -> None:
     ]
 
 
+def test_a_subcommand_arm_whose_fn_calls_the_same_fn_without_it_is_the_second_way_in() -> None:
+    # bat's `run`: `bat cache` (no arguments) and plain `bat FILE` both load the config
+    source = (
+        "fn main() { run(); }\n"
+        "fn run() {\n"
+        '    let matches = Command::new("bat").subcommand(Command::new("cache")).get_matches();\n'
+        "    match matches.subcommand() {\n"
+        '        Some(("cache", m)) => { config(); }\n'
+        "        _ => { config(); }\n"
+        "    }\n"
+        "}\n"
+        'fn config() { parse_style().expect("style"); }\n'
+        "fn parse_style() -> Option<u8> { None }\n"
+    )
+    graph = _graph_of({"src/main.rs": source})
+    assert [(entry, label, [(h[0], h[1]) for h in hops]) for entry, label, hops in
+            paths_of(graph, "config")] == [
+        ("main", "`main` (fn main)", [
+            ("main", 1), ("run", line_of_text(source, "_ => { config(); }")), ("config", None),
+        ]),
+        ("cli", "subcommand `cache`", [
+            ("run", line_of_text(source, "Some((\"cache\"")), ("config", None),
+        ]),
+    ]  # fmt: skip
+    # with no call outside its arms, the subcommand is the way in
+    only_armed = source.replace("_ => { config(); }", "_ => {}")
+    graph = _graph_of({"src/main.rs": only_armed})
+    assert [label for _, label, _ in paths_of(graph, "config")] == ["subcommand `cache`"]
+
+
 def test_an_ambiguous_hop_tells_apart_candidates_of_the_same_name() -> None:
     lib = "crates/conv/src/lib.rs"
     graph = _graph_of(

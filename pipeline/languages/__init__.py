@@ -7,6 +7,7 @@ Adding a language is a new package beside `rust/` with an object implementing
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from pipeline.languages.base import Language, ModuleNames
 from pipeline.languages.rust import RUST
@@ -49,6 +50,24 @@ class RepositoryModules:
         """`lib`, `bin`, `example`, `test`, `bench` or `build` for `path`; None when unknown."""
         names = self._names(path)
         return names.target_kind(path) if names is not None else None
+
+    def package_of(self, path: str) -> str | None:
+        """The package `path` belongs to, as `<language>:<name>`; None when unknown."""
+        names = self._names(path)
+        package = names.package_of(path) if names is not None else None
+        return f"{language_of(path).name}:{package}" if package is not None else None
+
+    def reachable_packages(self, package: str) -> frozenset[str]:
+        """What `package_of` names, and the packages whose items its code can name."""
+        language, _, name = package.partition(":")
+        names = self._by_language.get(language)
+        if names is None:
+            return frozenset((package,))
+        return frozenset(f"{language}:{p}" for p in names.reachable_packages(name))
+
+    def dependency_tables(self) -> tuple[tuple[str, Any], ...]:
+        """Every language's packages with their direct dependencies, sorted."""
+        return tuple((n, m.dependency_table()) for n, m in sorted(self._by_language.items()))
 
     def _names(self, path: str) -> ModuleNames | None:
         language = language_for(path)

@@ -35,6 +35,19 @@ class ModuleNames(Protocol):
         """What `path` is compiled into: `lib`, `bin`, `example`, `test`, `bench`, `build`."""
         ...
 
+    def package_of(self, path: str) -> str | None:
+        """The package (the unit a manifest declares dependencies for) `path` belongs to."""
+        ...
+
+    def reachable_packages(self, package: str) -> frozenset[str]:
+        """`package` and the repository's packages it depends on, transitively: whose
+        items its code can name."""
+        ...
+
+    def dependency_table(self) -> tuple[tuple[str, str, tuple[str, ...], bool], ...]:
+        """Every package's direct dependencies among the repository's, sorted."""
+        ...
+
 
 class Language(Protocol):
     """One language front end: file selection, sites, test code and message formats."""

@@ -33,6 +33,11 @@ _KIND_RANK: dict[EntryKind | None, int] = {
     "statement": 0, "cli": 0, "http": 0, "main": 0, "custom": 0, "rpc": 1, "pub-api": 2,
     "example": 3, None: 4,
 }  # fmt: skip
+# An entry point a walk found: the top fn, its entry, the arm's edge (None: the fn is the
+# entry), and whether that arm's fn calls the same fn outside its arms too (`_also_unarmed`)
+Found = tuple[int, tuple[EntryKind, str], Edge | None, bool]
+_NO_NEEDS: frozenset[str] = frozenset()
+_GENERIC = re.compile(r"[<,]\s*([A-Z]\w*)")  # a fn's type parameters, in `fn f<T: X, U>`
 _FIELD = re.compile(r"\bself\.(\w+)")
 _CONST = re.compile(r"\b([A-Z][A-Z0-9_]{2,})\b")
 _VARIANT = re.compile(r"\b([A-Z]\w*)::([A-Z]\w*)\b")
@@ -204,14 +209,15 @@ def _walk(graph: CallGraph, targets: Sequence[int], lone: bool = False) -> tuple
     point, a path of one target alone is kept (it says which fn builds the variant)."""
     parent: dict[int, Edge | None] = dict.fromkeys(targets)
     depth = dict.fromkeys(targets, 0)
+    needs: dict[int, frozenset[str]] = dict.fromkeys(targets, _NO_NEEDS)
     queue = deque(targets)
-    found: list[tuple[int, tuple[EntryKind, str], Edge | None]] = []  # top, entry, its edge
+    found: list[Found] = []
     roots: list[int] = []
     while queue and len(parent) < MAX_VISITED:
         node = queue.popleft()
         entry = graph.entries.get(node)
         if entry is not None:
-            found.append((node, entry, None))
+            found.append((node, entry, None, False))
             if entry[0] in ("main", "example"):
                 continue
         below = parent[node]
@@ -223,6 +229,9 @@ def _walk(graph: CallGraph, targets: Sequence[int], lone: bool = False) -> tuple
         if depth[node] >= MAX_DEPTH - 1:
             continue
         for edge in edges:
+            need = _needs_above(graph, edge, needs[node])
+            if need is None:  # no build makes this chain: the types below cannot come here
+                continue
             if edge.arm is not None:
                 # A dispatch arm is an entry even when its fn was reached another way first;
                 # not an arm that recurses into the chain below (ruff's
@@ -230,12 +239,13 @@ def _walk(graph: CallGraph, targets: Sequence[int], lone: bool = False) -> tuple
                 arm = arm_entry(graph, edge.arm, edge.caller)
                 if arm is not None:
                     if not _below(parent, node, edge.caller):
-                        found.append((edge.caller, arm, edge))
+                        found.append((edge.caller, arm, edge, _also_unarmed(edges, edge)))
                     continue
             if edge.caller in parent:
                 continue
             parent[edge.caller] = edge
             depth[edge.caller] = depth[node] + 1
+            needs[edge.caller] = need
             queue.append(edge.caller)
     paths = _best(graph, parent, found)
     if not paths:  # no entry point: the longest chain of callers there is
@@ -245,6 +255,81 @@ def _walk(graph: CallGraph, targets: Sequence[int], lone: bool = False) -> tuple
         if lone or top not in targets:
             paths = [_path(graph, top, parent, None, None)]
     return tuple(paths)
+
+
+def _needs_above(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozenset[str] | None:
+    """The packages a chain's caller side must still name, once `edge`'s caller is on it;
+    None when no build can make that chain.
+
+    A fn outside a trait impl (a free fn, an inherent method) is called only from packages
+    that can name it: a call of one from a package that does not depend on its package is
+    a name resolved wrongly (nushell's nu-glob calling std's `Path::to_path_buf`, taken for
+    nu-path's, which nu-glob does not depend on); so is a call whose receiver's type the
+    index does not know, resolved by its name alone (atuin-server's `tracing` `.init()`,
+    taken for the AI client's `AiApp::init`). A trait impl's method may be called from
+    anywhere its trait is known, through a `dyn` value made elsewhere (risingwave's batch
+    executors read the frontend's system catalog through an `Arc<dyn SysCatalogReader>`):
+    nothing is held, unless the call shows static dispatch (`_static_dispatch`: `Self::f`
+    in a trait's provided method, a generic's or an `impl Trait` parameter's). Then the
+    value's type comes from further up: some caller above must name that package, and
+    until one does each caller must be code that package depends on, that the type passes
+    through. sqlx-core's `ProtocolDecode::decode` calls `Self::decode_with`, any of 14
+    impls; sqlx-postgres's `Authentication::decode_body` calls it, and sqlx-postgres does
+    not see sqlx-mysql, nor does sqlx-mysql depend on it: that chain is no way to MySQL's
+    impl. An RPC's client does not depend on its server: nothing passes that hop by type.
+    A fn of no known package holds nothing; every dependency table counts (`cargo_deps`)."""
+    if edge.resolution == "rpc":
+        return _NO_NEEDS
+    packages = graph.packages
+    if not packages:
+        return below
+    mine, theirs = packages[edge.caller], packages[edge.callee]
+    if mine is None:
+        return _NO_NEEDS
+    sees = graph.reachable.get(mine, frozenset((mine,)))
+    if theirs is not None and theirs not in sees:
+        if edge.resolution == "name" or graph.nodes[edge.callee].definition.trait is None:
+            return None
+        if _static_dispatch(graph, edge):
+            below = below | {theirs}
+    if not below:
+        return below
+    kept = []
+    for package in below:
+        if package in sees:
+            continue  # named here: where the value's type can come from
+        if mine not in graph.reachable.get(package, ()):
+            return None
+        kept.append(package)
+    return frozenset(kept)
+
+
+def _static_dispatch(graph: CallGraph, edge: Edge) -> bool:
+    """Whether `edge`'s call picks its impl by a type its caller's own caller chooses:
+    `Self::f(..)`/`self.f(..)` in a trait's provided method, `T::f(..)` or `x.f(..)` with
+    `T` a generic of the fn and `x` a parameter of type `T`, `&T` or `impl Trait`."""
+    call = edge.call
+    if call is None:
+        return False
+    caller = graph.nodes[edge.caller].definition
+    qualifier = call.qualifier
+    if qualifier in ("self", "Self"):
+        return caller.trait is not None and caller.owner == caller.trait
+    generics = _GENERIC.findall(caller.signature.split("(", 1)[0])
+    if qualifier in generics:
+        return True
+    for name, written in caller.params:
+        if name == qualifier:
+            bare = written.lstrip("&").removeprefix("mut ").strip()
+            return bare.startswith("impl ") or bare in generics
+    return False
+
+
+def _also_unarmed(edges: list[Edge], armed: Edge) -> bool:
+    """Whether the fn whose arm makes `armed` calls the same fn outside any arm too: bat's
+    `run` calls `App::config` under `Some(("cache", m))` and under `_` (plain `bat FILE`),
+    so the subcommand is one way in, not the way, and ranks after the way past `run`."""
+    return any(e.caller == armed.caller and e.arm is None for e in edges)
 
 
 def _below(parent: dict[int, Edge | None], node: int, wanted: int) -> bool:
@@ -261,9 +346,10 @@ def _below(parent: dict[int, Edge | None], node: int, wanted: int) -> bool:
 def _best(
     graph: CallGraph,
     parent: dict[int, Edge | None],
-    found: list[tuple[int, tuple[EntryKind, str], Edge | None]],
+    found: list[Found],
 ) -> list[CallerPath]:
-    """The MAX_PATHS best of the paths found (entry kind, then fewer guessed hops, then
+    """The MAX_PATHS best of the paths found (entry kind, then a dispatch arm whose fn
+    calls the same fn outside its arms too after the rest, then fewer guessed hops, then
     shorter; in the order found on a tie), one per chain of functions: arms that call the
     same chain become one path naming them all (risingwave's `handle` sends
     `Statement::AlterTable`, `AlterIndex` and `AlterView` to the same
@@ -271,10 +357,11 @@ def _best(
     different way in). Ranked on the walk's parent links; only the kept become hops."""
     ranked = []
     label = _labels(graph).__getitem__
-    for top, entry, first in found:
+    for top, entry, first, narrow in found:
         nodes, guesses = _chain(parent, top, first)
         chain = tuple(map(label, nodes))
-        ranked.append(((_KIND_RANK[entry[0]], guesses, len(nodes)), chain, top, entry, first))
+        rank = (_KIND_RANK[entry[0]], narrow, guesses, len(nodes))
+        ranked.append((rank, chain, top, entry, first))
     ranked.sort(key=lambda item: item[0])
     kept: dict[tuple[str, ...], tuple[int, tuple[EntryKind, str], Edge | None]] = {}
     others: dict[tuple[str, ...], list[str]] = {}

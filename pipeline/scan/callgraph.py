@@ -96,6 +96,11 @@ class CallGraph:
     subcommands: frozenset[str] = frozenset()  # clap builder `Command::new("x")` names
     named: dict[tuple[str, str], list[tuple[str, Definition]]] = field(default_factory=dict)
     derived: dict[Any, Any] = field(default_factory=dict)  # lookups others memoize per graph
+    # each node's package (None: no manifest says), and the packages each package's code
+    # can name (itself and its dependencies, transitively): which chains Rust can compile
+    packages: list[str | None] = field(default_factory=list)
+    reachable: dict[str, frozenset[str]] = field(default_factory=dict)
+    dependency_tables: tuple[Any, ...] = ()  # the manifests' dependencies, for the walks' memo
     # what the link read and resolved (`linkmemo`), when asked; made when wanted (its cost is
     # kept off the way to the sites' paths)
     memo: Callable[[], LinkMemo] | None = None

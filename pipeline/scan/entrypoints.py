@@ -34,11 +34,21 @@ def build_graph(
     entry points, from repos.toml; `memo`: the previous link's, `callgraph.link`;
     `modules`: what the build manifests call the files, for the entry points' names)."""
     graph = link(_without_test_modules(indexes), jobs, memo=memo)
+    _packages(graph, modules or RepositoryModules())
     _calls_into_own_library(graph, modules or RepositoryModules())
     _entries(graph, modules or RepositoryModules())
     _named_commands(graph)
     _custom_entries(graph, patterns)
     return graph
+
+
+def _packages(graph: CallGraph, modules: RepositoryModules) -> None:
+    """Each node's package and what each package sees (`CallGraph.packages`): the walks
+    refuse a chain no build could make (`callerpaths._needs_above`)."""
+    of_file = {path: modules.package_of(path) for path in graph.by_file}
+    graph.packages = [of_file.get(node.path) for node in graph.nodes]
+    graph.reachable = {p: modules.reachable_packages(p) for p in set(of_file.values()) if p}
+    graph.dependency_tables = modules.dependency_tables()
 
 
 def _calls_into_own_library(graph: CallGraph, modules: RepositoryModules) -> None:

@@ -64,7 +64,7 @@ class ReachMemo:
     """What one run's walks read (a digest per fn) and found (by `StoredKey`: the targets
     by place, where `callerpaths.WalkKey` has them by node id)."""
 
-    key: str  # what every walk read: code, index version, the graph's CLI names
+    key: str  # what every walk read: code, index version, the graph's CLI names and package dependencies
     digests: Mapping[NodeKey, int]
     found: Mapping[StoredKey, tuple[Any, ...]]  # paths and count, as plain tuples (`_plain`)
 
@@ -81,6 +81,7 @@ def memo_key(graph: CallGraph, index_version: str) -> str | None:
     if code is None:
         return None
     named = "\0".join(sorted(graph.subcommands)) + "\1" + "\0".join(sorted(graph.clap_enums))
+    named += "\1" + repr(graph.dependency_tables)  # which packages see which (`_needs_above`)
     named_digest = hashlib.sha256(named.encode()).hexdigest()[:16]
     # the digests are Python's hashes of ints and tuples: one Python's are not another's
     return f"{MEMO_FORMAT}:{code}:{index_version}:{named_digest}:{sys.hexversion}"
@@ -114,12 +115,14 @@ def node_digests(graph: CallGraph, blobs: Mapping[str, str], keys: Sequence[Node
             number = words[value] = _number(repr(value))
         return number
 
-    # who a fn is (its place), and what it is (its place, its file's blob, module and crate)
+    # who a fn is (its place), and what it is (its place, its file's blob, module, crate
+    # and package)
     place = [hash((word(key[0]), key[1])) for key in keys]
     blob = {path: word(blobs.get(path, "")) for path in graph.by_file}
+    packages = graph.packages or [None] * len(keys)
     own = [
-        hash((where, blob[key[0]], word(node.module), word(node.crate)))
-        for where, key, node in zip(place, keys, graph.nodes, strict=True)
+        hash((where, blob[key[0]], word(node.module), word(node.crate), word(package)))
+        for where, key, node, package in zip(place, keys, graph.nodes, packages, strict=True)
     ]
     impls = graph.derived.get("impls", {})
     callers, entries = graph.callers, graph.entries

@@ -26,6 +26,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from pipeline.languages.rust.cargo_deps import PackageDependencies, package_dependencies
+
 TargetKind = Literal["lib", "bin", "example", "test", "bench", "build"]
 MANIFEST = "Cargo.toml"
 MAX_MANIFEST_BYTES = 1_000_000
@@ -37,6 +39,7 @@ _TABLES: tuple[tuple[str, TargetKind, str], ...] = (
     ("test", "test", "tests"),
     ("bench", "bench", "benches"),
 )
+_VIEWS = {"example": "dev", "test": "dev", "bench": "dev", "build": "build"}
 _ORDER: dict[TargetKind, int] = {
     "lib": 0, "bin": 1, "build": 2, "example": 3, "test": 4, "bench": 5,
 }  # fmt: skip
@@ -59,8 +62,11 @@ class Target:
 class CrateMap:
     """The targets of every package of one commit, by the directory of their root file."""
 
-    def __init__(self, targets: Iterable[Target] = ()) -> None:
+    def __init__(
+        self, targets: Iterable[Target] = (), dependencies: PackageDependencies | None = None
+    ) -> None:
         self.targets = tuple(targets)
+        self.dependencies = dependencies or PackageDependencies({}, {})
         by_directory: dict[str, list[Target]] = {}
         for target in self.targets:
             by_directory.setdefault(posixpath.dirname(target.root), []).append(target)
@@ -121,6 +127,26 @@ class CrateMap:
         target = self.target_of(path)
         return target.kind if target is not None else None
 
+    def package_of(self, path: str) -> str | None:
+        """The package `path` belongs to (`cargo_deps`), if a manifest says: its name, or
+        `name+dev` in an example, test or bench, `name+build` in a build script (the view
+        of the package whose dependencies it sees)."""
+        package = self.dependencies.package_of(path)
+        if package is None:
+            return None
+        view = _VIEWS.get(self.target_kind(path) or "lib", "")
+        return f"{package}+{view}" if view else package
+
+    def reachable_packages(self, package: str) -> frozenset[str]:
+        """`package` (as `package_of` names it) and the repository's packages whose items
+        its code can name, transitively."""
+        name, _, view = package.partition("+")
+        return self.dependencies.reachable(name, view) | {package}
+
+    def dependency_table(self) -> tuple[tuple[str, str, tuple[str, ...], bool], ...]:
+        """Every package's direct dependencies among the repository's, sorted."""
+        return self.dependencies.table()
+
 
 def crate_map(manifests: Mapping[str, bytes], files: Iterable[str]) -> CrateMap:
     """The targets of the packages `manifests` (path -> bytes of each `Cargo.toml`) declare,
@@ -129,7 +155,7 @@ def crate_map(manifests: Mapping[str, bytes], files: Iterable[str]) -> CrateMap:
     targets: list[Target] = []
     for path in sorted(manifests):
         targets += package_targets(path, manifests[path], present)
-    return CrateMap(tuple(targets))
+    return CrateMap(tuple(targets), package_dependencies(manifests))
 
 
 def package_targets(manifest_path: str, data: bytes, files: Iterable[str]) -> list[Target]:

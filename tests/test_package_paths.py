@@ -1,0 +1,184 @@
+"""Caller paths are chains a build can make: a package calls into what it depends on, and
+a trait's dispatch into another package's impl needs a caller above that can name it."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.languages import repository_modules
+from pipeline.languages.rust.cargo_deps import package_dependencies
+from pipeline.languages.rust.index import index_file
+from pipeline.scan.callerpaths import caller_paths
+from pipeline.scan.callgraph import CallGraph
+from pipeline.scan.entrypoints import build_graph
+
+# sqlx's shape: a core with a trait whose default method calls `Self::decode_with`, two
+# drivers implementing it, a facade over both, and a program of each kind.
+WORKSPACE = {
+    "Cargo.toml": (
+        '[workspace]\nmembers = ["core", "mysql", "postgres", "facade", "tool", "pgtool"]\n'
+        '[workspace.dependencies]\nkore = { path = "core", package = "db-core" }\n'
+    ),
+    "core/Cargo.toml": '[package]\nname = "db-core"\n',
+    "core/src/lib.rs": (
+        "pub trait Decode: Sized {\n"
+        "    fn decode_with(buf: &[u8]) -> Result<Self, String>;\n"
+        "    fn decode(buf: &[u8]) -> Result<Self, String> { Self::decode_with(buf) }\n"
+        "}\n"
+    ),
+    "mysql/Cargo.toml": (
+        '[package]\nname = "db-mysql"\n[dependencies]\nkore = { workspace = true }\n'
+        '[dev-dependencies]\ndb = { path = "../facade", package = "db-facade" }\n'
+    ),
+    "mysql/src/lib.rs": (
+        "use kore::Decode;\n"
+        "pub struct OkPacket;\n"
+        "impl Decode for OkPacket {\n"
+        "    fn decode_with(buf: &[u8]) -> Result<Self, String> {\n"
+        '        if buf.is_empty() { return Err("empty OK packet".into()); }\n'
+        "        Ok(OkPacket)\n"
+        "    }\n"
+        "}\n"
+        "pub fn read_ok(buf: &[u8]) { OkPacket::decode(buf).unwrap(); }\n"
+    ),
+    "postgres/Cargo.toml": '[package]\nname = "db-postgres"\n[dependencies]\nkore = { workspace = true }\n',
+    "postgres/src/lib.rs": (
+        "use kore::Decode;\n"
+        "pub struct Notice;\n"
+        "impl Decode for Notice {\n"
+        "    fn decode_with(_buf: &[u8]) -> Result<Self, String> { Ok(Notice) }\n"
+        "}\n"
+        "pub fn read_notice(buf: &[u8]) { Notice::decode(buf).unwrap(); }\n"
+    ),
+    "facade/Cargo.toml": (
+        '[package]\nname = "db-facade"\n'
+        '[target.\'cfg(unix)\'.dependencies]\nmy = { path = "../mysql", package = "db-mysql" }\n'
+        'pg = { path = "../postgres", package = "db-postgres" }\n'
+    ),
+    "facade/src/lib.rs": "pub use my::read_ok;\npub use pg::read_notice;\n",
+    "tool/Cargo.toml": '[package]\nname = "tool"\n[dependencies]\ndb-facade = { path = "../facade" }\n',
+    "tool/src/main.rs": 'fn main() { Decode::decode(b""); }\n',
+    "pgtool/Cargo.toml": '[package]\nname = "pgtool"\n[dependencies]\ndb-postgres = { path = "../postgres" }\n',
+    "pgtool/src/main.rs": 'fn main() { Decode::decode(b""); }\n',
+}
+
+
+def graph_of(files: dict[str, str]) -> CallGraph:
+    sources = {p: t for p, t in files.items() if p.endswith(".rs")}
+    manifests = {p: t.encode() for p, t in files.items() if p.endswith("Cargo.toml")}
+    return build_graph(
+        {p: index_file(p, t.encode()) for p, t in sources.items()},
+        modules=repository_modules(manifests, list(sources)),
+    )
+
+
+def paths_to(graph: CallGraph, label: str, path: str) -> list[tuple[str | None, list[str]]]:
+    (target,) = [i for i, n in enumerate(graph.nodes) if n.label == label and n.path == path]
+    return [(p.entry_label, [h.name for h in p.hops]) for p in caller_paths(graph, target)]
+
+
+def test_a_dispatch_into_a_package_is_reached_only_from_callers_that_can_name_it() -> None:
+    graph = graph_of(WORKSPACE)
+    # the default method may be any impl's; above it, only MySQL's own package and the
+    # programs over the facade can hold a MySQL type: not postgres's `read_notice`, not
+    # `pgtool`, whose package sees postgres alone
+    assert paths_to(graph, "OkPacket::decode_with", "mysql/src/lib.rs") == [
+        ("`tool` (fn main)", ["main", "Decode::decode", "OkPacket::decode_with"]),
+        ("public API `db_mysql::read_ok`", ["read_ok", "Decode::decode", "OkPacket::decode_with"]),
+    ]
+    assert paths_to(graph, "Notice::decode_with", "postgres/src/lib.rs") == [
+        ("`pgtool` (fn main) or `tool` (fn main)", ["main", "Decode::decode", "Notice::decode_with"]),
+        ("public API `db_postgres::read_notice`",
+         ["read_notice", "Decode::decode", "Notice::decode_with"]),
+    ]  # fmt: skip
+
+
+def test_a_dyn_value_made_elsewhere_is_no_static_dispatch_and_holds_nothing() -> None:
+    # risingwave's batch executors call the frontend's catalog reader through an
+    # `Arc<dyn SysCatalogReader>`: the frontend made it, the executors do not depend on it
+    files = {
+        **WORKSPACE,
+        "core/src/lib.rs": WORKSPACE["core/src/lib.rs"]
+        + "pub trait Reader { fn read_table(&self); }\n"
+        + "pub fn scan(reader: &dyn Reader) { reader.read_table(); }\n",
+        "mysql/src/lib.rs": WORKSPACE["mysql/src/lib.rs"]
+        + "pub struct Catalog;\n"
+        + 'impl kore::Reader for Catalog { fn read_table(&self) { panic!("no table") } }\n',
+        "postgres/src/lib.rs": "use kore::scan;\n"
+        + WORKSPACE["postgres/src/lib.rs"]
+        + "pub fn list(reader: &dyn kore::Reader) { scan(reader); }\n",
+    }
+    found = paths_to(graph_of(files), "Catalog::read_table", "mysql/src/lib.rs")
+    # postgres does not see MySQL, nor does MySQL depend on it: held, this chain would go
+    assert found == [("public API `db_postgres::list`", ["list", "scan", "Catalog::read_table"])]
+
+
+def test_without_manifests_nothing_is_refused() -> None:
+    sources = {p: t for p, t in WORKSPACE.items() if p.endswith(".rs")}
+    graph = build_graph({p: index_file(p, t.encode()) for p, t in sources.items()})
+    entries = [label for label, _ in paths_to(graph, "OkPacket::decode_with", "mysql/src/lib.rs")]
+    assert entries == [
+        "`pgtool` (fn main) or `tool` (fn main)",
+        "public API `mysql::read_ok`",
+        "public API `postgres::read_notice`",
+    ]
+
+
+def test_a_call_into_a_package_neither_side_depends_on_is_no_edge_of_a_path() -> None:
+    # nushell's nu-glob calls std's `Path::as_os_str`; nu-path, which it does not depend
+    # on, defines a `Path` too
+    files = {
+        **WORKSPACE,
+        "postgres/src/lib.rs": WORKSPACE["postgres/src/lib.rs"]
+        + "use std::path::Path;\npub fn show(p: &Path) { p.as_os_str(); }\n",
+        "mysql/src/lib.rs": WORKSPACE["mysql/src/lib.rs"]
+        + "pub struct Path;\n"
+        + 'impl Path { pub fn as_os_str(&self) -> u8 { panic!("no OS string") } }\n',
+    }
+    unchecked = build_graph(
+        {p: index_file(p, t.encode()) for p, t in files.items() if p.endswith(".rs")}
+    )
+    assert [p for p, _ in paths_to(unchecked, "Path::as_os_str", "mysql/src/lib.rs")] == [
+        "public API `postgres::show`"
+    ]
+    assert paths_to(graph_of(files), "Path::as_os_str", "mysql/src/lib.rs") == []
+
+
+def test_package_views_renames_workspace_entries_and_path_dependencies_held_elsewhere() -> None:
+    manifests = {p: t.encode() for p, t in WORKSPACE.items() if p.endswith("Cargo.toml")}
+    manifests["gen/Cargo.toml"] = (
+        b'[package]\nname = "gen"\n[dependencies]\nedge = { path = "../generated" }\n'
+    )
+    deps = package_dependencies(manifests)
+    assert deps.package_of("mysql/src/lib.rs") == "db-mysql"
+    assert deps.package_of("facade/src/lib.rs") == "db-facade"
+    assert deps.package_of("README.md") is None  # the root manifest declares no package
+    assert deps.reachable("db-mysql") == {"db-mysql", "db-core"}  # `kore`, inherited, renamed
+    # its tests and examples also see the dev-dependency, and all it depends on
+    assert deps.reachable("db-mysql", "dev") == {
+        "db-mysql", "db-core", "db-facade", "db-postgres",
+    }  # fmt: skip
+    assert deps.reachable("db-facade") == {"db-facade", "db-mysql", "db-postgres", "db-core"}
+    assert deps.reachable("tool") == {"tool", "db-facade", "db-mysql", "db-postgres", "db-core"}
+    assert deps.reachable("pgtool") == {"pgtool", "db-postgres", "db-core"}
+    # `generated` is not in the repository: it may re-export any package
+    assert deps.reachable("gen") == {
+        "gen", "db-core", "db-mysql", "db-postgres", "db-facade", "tool", "pgtool",
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "manifest",
+    [
+        b"[package\n",
+        b'[package]\nname = "x"\ndependencies = 3\n',
+        b"\xff\xfe",
+        b"a = " + b"[" * 5000,
+    ],
+)
+def test_a_manifest_that_does_not_parse_declares_nothing(manifest: bytes) -> None:
+    deps = package_dependencies(
+        {"x/Cargo.toml": manifest, "y/Cargo.toml": b'[package]\nname = "y"\n'}
+    )
+    assert deps.package_of("x/src/lib.rs") in (None, "x")
+    assert deps.reachable("y") == {"y"}
