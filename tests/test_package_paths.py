@@ -182,3 +182,29 @@ def test_a_manifest_that_does_not_parse_declares_nothing(manifest: bytes) -> Non
     )
     assert deps.package_of("x/src/lib.rs") in (None, "x")
     assert deps.reachable("y") == {"y"}
+
+
+def test_an_enum_named_like_a_clap_one_is_a_subcommand_only_where_the_clap_one_is_seen() -> None:
+    # sqlx-cli's clap `Command` and sqlx-sqlite's worker `Command`: `Command::Describe` in
+    # the worker is a message on a channel, no `describe` a user types
+    files = {
+        **WORKSPACE,
+        "tool/src/main.rs": (
+            "#[derive(Parser)]\nenum Command { Describe }\n"
+            "fn main() { match Command::parse() { Command::Describe => db_core::describe() } }\n"
+        ),
+        "core/src/lib.rs": WORKSPACE["core/src/lib.rs"]
+        + "enum Command { Describe }\n"
+        + "pub fn describe() {}\n"
+        + "fn worker(cmd: Command) { match cmd { Command::Describe => prepare() } }\n"
+        + 'fn prepare() { panic!("query string too large") }\n',
+    }
+    assert paths_to(graph_of(files), "prepare", "core/src/lib.rs") == [
+        (None, ["worker", "prepare"])
+    ]
+    unchecked = build_graph(
+        {p: index_file(p, t.encode()) for p, t in files.items() if p.endswith(".rs")}
+    )
+    assert [label for label, _ in paths_to(unchecked, "prepare", "core/src/lib.rs")] == [
+        "subcommand `describe` (`Command::Describe`)"
+    ]

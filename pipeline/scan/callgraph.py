@@ -83,6 +83,11 @@ class Node:
         return f"{d.owner}::{d.name}" if d.owner else d.name
 
 
+def derives_clap(definition: Definition) -> bool:
+    """Whether an item's attributes derive clap's `Subcommand` or `Parser`."""
+    return any("Subcommand" in a or "Parser" in a for a in definition.attrs)
+
+
 @dataclass
 class CallGraph:
     """Nodes, edges by callee, and entry points by node."""
@@ -101,6 +106,7 @@ class CallGraph:
     packages: list[str | None] = field(default_factory=list)
     reachable: dict[str, frozenset[str]] = field(default_factory=dict)
     dependency_tables: tuple[Any, ...] = ()  # the manifests' dependencies, for the walks' memo
+    clap_packages: dict[str, tuple[str | None, ...]] = field(default_factory=dict)
     # what the link read and resolved (`linkmemo`), when asked; made when wanted (its cost is
     # kept off the way to the sites' paths)
     memo: Callable[[], LinkMemo] | None = None
@@ -318,7 +324,7 @@ def link(
             d.name
             for index in indexes.values()
             for d in index.definitions
-            if d.kind == "enum" and any("Subcommand" in a or "Parser" in a for a in d.attrs)
+            if d.kind == "enum" and derives_clap(d)
         ),
         subcommands=frozenset(s.name for index in indexes.values() for s in index.subcommands),
     )

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from pipeline.core.index import ARM_LINK, COMMAND_NAME, FileIndex
 from pipeline.core.reach import EntryKind
 from pipeline.languages import RepositoryModules, language_of
-from pipeline.scan.callgraph import CallGraph, Edge, MemoInput, link
+from pipeline.scan.callgraph import CallGraph, Edge, MemoInput, derives_clap, link
 from pipeline.scan.context import _crate
 from pipeline.scan.entrypatterns import EntryPattern
 from pipeline.scan.names import crate_name
@@ -49,6 +49,12 @@ def _packages(graph: CallGraph, modules: RepositoryModules) -> None:
     graph.packages = [of_file.get(node.path) for node in graph.nodes]
     graph.reachable = {p: modules.reachable_packages(p) for p in set(of_file.values()) if p}
     graph.dependency_tables = modules.dependency_tables()
+    clap: dict[str, set[str | None]] = {}  # the packages of each clap enum's definitions
+    for name in graph.clap_enums:
+        for path, definition in graph.named.get(("enum", name), ()):
+            if derives_clap(definition):
+                clap.setdefault(name, set()).add(modules.package_of(path))
+    graph.clap_packages = {n: tuple(sorted(p, key=str)) for n, p in sorted(clap.items())}
 
 
 def _calls_into_own_library(graph: CallGraph, modules: RepositoryModules) -> None:
@@ -325,7 +331,7 @@ def arm_entry(
     variant; a subcommand is the run of subcommands the chain leads with, as a user types
     them: `pip compile`, `target add`. `caller`, the fn whose arm it is: the subcommands
     whose arms reach that fn come first (`commands_above`)."""
-    names, last = _subcommands(graph, label)
+    names, last = _subcommands(graph, label, caller)
     if names:
         named = f" (`{last}`)" if last else ""
         above = commands_above(graph, caller) if caller is not None else ()
@@ -336,15 +342,15 @@ def arm_entry(
     return None
 
 
-def _subcommands(graph: CallGraph, label: str) -> tuple[list[str], str]:
+def _subcommands(graph: CallGraph, label: str, caller: int | None) -> tuple[list[str], str]:
     """The subcommands a chain of arms leads with, as a user types them, and the last
-    arm's variant (`""` for a builder's `"name"` arm)."""
+    arm's variant (`""` for a builder's `"name"` arm). `caller`: the fn whose arm it is."""
     names: list[str] = []
     last = ""
     for arm in label.split(ARM_LINK):
         if arm.startswith('"') and arm.strip('"') in graph.subcommands:
             names.append(arm.strip('"'))
-        elif "::" in arm and arm.split("::", 1)[0] in graph.clap_enums:
+        elif "::" in arm and _clap_enum(graph, arm.split("::", 1)[0], caller):
             # a `DdlCommand` of a server is no CLI: clap's derive says which enums are;
             # a `#[command(flatten)]` variant's subcommands sit at its own level (uv's
             # `Commands::Project` holds `add`, typed `uv add`): it adds no name
@@ -354,6 +360,20 @@ def _subcommands(graph: CallGraph, label: str) -> tuple[list[str], str]:
         else:
             break
     return names, last
+
+
+def _clap_enum(graph: CallGraph, name: str, caller: int | None) -> bool:
+    """Whether the enum `name` an arm of `caller` matches is one clap derives: one of that
+    name does, in a package the caller's sees (sqlx-sqlite's worker matches its own
+    `Command::Describe`; sqlx-cli's clap `Command` is no enum of sqlx-sqlite's). Without a
+    caller or its package, any of that name."""
+    if name not in graph.clap_enums:
+        return False
+    mine = graph.packages[caller] if caller is not None and graph.packages else None
+    if mine is None:
+        return True
+    sees = graph.reachable.get(mine, frozenset((mine,)))
+    return any(p is None or p in sees for p in graph.clap_packages.get(name, (None,)))
 
 
 def _flattened(graph: CallGraph, enum: str, variant: str) -> bool:
@@ -381,7 +401,7 @@ def commands_above(graph: CallGraph, node: int) -> tuple[str, ...]:
     found = set()
     edges = graph.callers.get(node, ())
     for edge in edges:
-        names = _subcommands(graph, edge.arm)[0] if edge.arm is not None else []
+        names = _subcommands(graph, edge.arm, edge.caller)[0] if edge.arm is not None else []
         if names:
             found.add((*commands_above(graph, edge.caller), *names))
     callers = {edge.caller for edge in edges}

@@ -82,6 +82,7 @@ def memo_key(graph: CallGraph, index_version: str) -> str | None:
         return None
     named = "\0".join(sorted(graph.subcommands)) + "\1" + "\0".join(sorted(graph.clap_enums))
     named += "\1" + repr(graph.dependency_tables)  # which packages see which (`_needs_above`)
+    named += "\1" + repr(sorted(graph.clap_packages.items()))  # and their clap enums'
     named_digest = hashlib.sha256(named.encode()).hexdigest()[:16]
     # the digests are Python's hashes of ints and tuples: one Python's are not another's
     return f"{MEMO_FORMAT}:{code}:{index_version}:{named_digest}:{sys.hexversion}"
