@@ -12,12 +12,12 @@ from gitrepo import GitRepo
 from reach_fixtures import WORKSPACE, line_of
 from regen_fixtures import cli
 
-from pipeline.analyze.reach_text import path_text, trigger_sentence
+from pipeline.analyze.reach_text import path_text, situation_sentence, trigger_sentence
 from pipeline.core.index import FileIndex, Subcommand
 from pipeline.core.model import Record
 from pipeline.core.reach import CallerPath, Handoff, Hop, Reach, reach_from_json
 from pipeline.dataset.reader import page_path
-from pipeline.scan.callerpaths import caller_paths, user_conversion
+from pipeline.scan.callerpaths import caller_paths, site_reach, user_conversion
 from pipeline.scan.callgraph import CallGraph
 from pipeline.scan.entrypoints import build_graph
 from pipeline.scan.indexcache import IndexCache, decoded, encoded, index_entries
@@ -1203,6 +1203,41 @@ def test_a_subcommand_arm_whose_fn_calls_the_same_fn_without_it_is_the_second_wa
     assert [label for _, label, _ in paths_of(graph, "config")] == ["subcommand `cache`"]
 
 
+def test_a_fn_most_commands_reach_says_how_many_entry_points_lead_there() -> None:
+    # cargo's manifest parsing: every subcommand loads the workspace
+    names = ["build", "check", "clean", "doc", "fetch"]
+    source = (
+        "#[derive(Subcommand)]\nenum Cmd { " + ", ".join(n.title() for n in names) + " }\n"
+        "fn main() {\n    match Cmd::parse() {\n"
+        + "".join(f"        Cmd::{n.title()} => {n}_exec(),\n" for n in names)
+        + "    }\n}\n"
+        + "".join(f"fn {n}_exec() {{ load(); }}\n" for n in names)
+        + 'fn load() { parse().expect("manifest"); }\n'
+    )
+    graph = _graph_of({"src/main.rs": source})
+    reach = site_reach(graph, "src/main.rs", line_of_text(source, "fn load"))
+    assert reach is not None and reach.entries == 5 and len(reach.paths) == 3
+    trigger = trigger_sentence(reach, "a" * 40)
+    assert trigger is not None and trigger.startswith(
+        "At commit aaaaaaaaaa it is reached from 5 entry points found within 8 calls, among"
+        " them subcommand `build` (`Cmd::Build`): `main` -> `build_exec` -> `load`."
+    )
+    situation = situation_sentence(reach, "a" * 40)
+    assert situation == (
+        "At commit aaaaaaaaaa, users meet it through 5 entry points, among them subcommand"
+        " `build` (`Cmd::Build`), subcommand `check` (`Cmd::Check`), subcommand `clean`"
+        " (`Cmd::Clean`)."
+    )
+    # three ways in, all named: no count
+    fewer = source.replace("        Cmd::Doc => doc_exec(),\n", "").replace(
+        "        Cmd::Fetch => fetch_exec(),\n", ""
+    )
+    graph = _graph_of({"src/main.rs": fewer})
+    reach = site_reach(graph, "src/main.rs", line_of_text(fewer, "fn load"))
+    assert reach is not None and reach.entries is None
+    assert "entry points" not in (situation_sentence(reach, "a" * 40) or "")
+
+
 def test_an_ambiguous_hop_tells_apart_candidates_of_the_same_name() -> None:
     lib = "crates/conv/src/lib.rs"
     graph = _graph_of(
@@ -1505,13 +1540,17 @@ def test_a_dispatched_hop_is_named_in_the_static_text_and_the_page(tmp_path: Pat
     files = {"Cargo.toml": '[package]\nname = "sink"\n', "src/lib.rs": SINKS}
     sha, record = committed_and_extracted(files, "o/sink", tmp_path, "kafka needs a topic")
     out, site = tmp_path / "out", tmp_path / "site"
+    # by_dyn, by_impl, by_generic, by_where, by_field and `Sink::check`: more than 3 paths
     assert record["triggerScenarios"].endswith(
-        f"At commit {sha[:10]} it is reached from public API `sink::by_dyn`: `by_dyn` ->"
-        " `Kafka::validate`"
+        f"At commit {sha[:10]} it is reached from 6 entry points found within 8 calls, among"
+        " them public API `sink::by_dyn`: `by_dyn` -> `Kafka::validate`"
         " (called as `Sink::validate`, one of 3 impls)."
     )
     section = reach_section(out, site, record)
     assert "(called as <code>Sink::validate</code>, one of 3 impls)" in section
+    assert (
+        "<p>6 entry points lead here within 8 calls; the paths below are the best 3.</p>" in section
+    )
 
 
 def test_a_let_holding_a_call_s_value_has_the_type_the_repository_s_fns_return() -> None:

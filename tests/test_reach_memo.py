@@ -19,7 +19,7 @@ from gitrepo import GitRepo
 from pipeline.core.index import FileIndex
 from pipeline.languages import INDEX_VERSION
 from pipeline.languages.rust.index import index_file
-from pipeline.scan.callerpaths import Walks, caller_paths
+from pipeline.scan.callerpaths import Walks, caller_paths, fn_walk
 from pipeline.scan.callgraph import CallGraph
 from pipeline.scan.entrypoints import build_graph
 from pipeline.scan.reachmemo import (
@@ -72,10 +72,7 @@ def graph_of(files: Files) -> tuple[CallGraph, dict[str, str]]:
 
 def every_walk(graph: CallGraph) -> Walks:
     """Each fn's walk, as a run that documents a site in every fn makes them."""
-    return {
-        (False, (n,)): (caller_paths(graph, n), len({e.caller for e in graph.callers.get(n, ())}))
-        for n in range(len(graph.nodes))
-    }
+    return {(False, (n,)): fn_walk(graph, n) for n in range(len(graph.nodes))}
 
 
 def memo_of(files: Files) -> ReachMemo:

@@ -254,6 +254,7 @@ def site_variables(ctx: SiteContext) -> dict[str, Any]:
         "fn_doc": None if facts.fn_doc and facts.fn_doc in ctx.window else _one_line(facts.fn_doc),
         "paths": _paths_variables(reach.paths),
         "callers": reach.callers,
+        "entries": reach.entries,
         "built": reach.built,
         "dependencies": [
             {

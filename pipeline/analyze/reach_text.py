@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from pipeline.core.reach import CallerPath, Hop, Reach, handoff_text, no_entry_note
+from pipeline.core.reach import PATH_DEPTH, CallerPath, Hop, Reach, handoff_text, no_entry_note
 
 
 def path_text(path: CallerPath) -> str:
@@ -67,7 +67,7 @@ def trigger_sentence(reach: Reach | None, sha: str) -> str | None:
     at = commit_label(sha)
     parts: list[str] = []
     if reach.built and reach.paths:
-        parts.append(f"{at}, {_built_sentence(reach.built, reach.callers, reach.paths[0])}")
+        parts.append(f"{at}, {_built_sentence(reach, reach.built, reach.callers, reach.paths[0])}")
     elif reach.paths:
         best = reach.paths[0]
         if best.entry_label and len(best.hops) == 1:  # no path to tell: the fn is the entry
@@ -75,7 +75,8 @@ def trigger_sentence(reach: Reach | None, sha: str) -> str | None:
                 f"{at} `{best.hops[0].name}` is itself an entry point: {best.entry_label}."
             )
         elif best.entry_label:
-            parts.append(f"{at} it is reached from {best.entry_label}: {path_text(best)}.")
+            parts.append(f"{at} it is reached from {_one_of(reach)}{best.entry_label}: "
+                         f"{path_text(best)}.")  # fmt: skip
         else:
             parts.append(f"{at} it is called through {path_text(best)} ({no_entry_note(best)}).")
     sources = [
@@ -91,7 +92,14 @@ def trigger_sentence(reach: Reach | None, sha: str) -> str | None:
     return " ".join(parts) or None
 
 
-def _built_sentence(built: str, builders: int, best: CallerPath) -> str:
+def _one_of(reach: Reach) -> str:
+    """`40 entry points found within 8 calls, among them ` when the paths name fewer."""
+    if not reach.entries:
+        return ""
+    return f"{reach.entries} entry points found within {PATH_DEPTH} calls, among them "
+
+
+def _built_sentence(reach: Reach, built: str, builders: int, best: CallerPath) -> str:
     """`E::V` is built in 2 functions; one is reached from X: a -> b (builds it at f.rs:9)."""
     last = best.hops[-1]
     count = "one function" if builders == 1 else f"{builders} functions"
@@ -106,7 +114,7 @@ def _built_sentence(built: str, builders: int, best: CallerPath) -> str:
     if best.entry_label and len(best.hops) == 1:
         return f"{head}, itself an entry point: {best.entry_label}."
     if best.entry_label:
-        return f"{head}, reached from {best.entry_label}: {path_text(best)}."
+        return f"{head}, reached from {_one_of(reach)}{best.entry_label}: {path_text(best)}."
     return f"{head}, called through {path_text(best)} ({no_entry_note(best)})."
 
 
@@ -137,7 +145,8 @@ def situation_sentence(reach: Reach | None, sha: str) -> str | None:
     parts: list[str] = []
     labels = list(dict.fromkeys(p.entry_label for p in reach.paths if p.entry_label))
     if labels:
-        parts.append(f"{at}, users meet it through " + ", ".join(labels) + ".")
+        among = f"{reach.entries} entry points, among them " if reach.entries else ""
+        parts.append(f"{at}, users meet it through {among}" + ", ".join(labels) + ".")
     if reach.conversion:
         status = f" (HTTP {reach.http_status})" if reach.http_status else ""
         lead = "It reaches" if parts else f"{at} it reaches"

@@ -92,6 +92,9 @@ class Reach:
     # An `#[error]` variant's site sits in no fn: its paths lead to the fns that build
     # `Enum::Variant` (`callers` counts them), and the last hop's `call_line` is where.
     built: str | None = None
+    # how many entry points the walk found within `PATH_DEPTH` calls, when more than the
+    # paths name (cargo's manifest parsing: 39 subcommands; the paths show 3 of them)
+    entries: int | None = None
 
 
 # The JSON form of a `Reach` (the dataset's `reach.json`): fields by name, empty ones left out.
@@ -146,6 +149,7 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
         conversion=data.get("conversion"),
         http_status=data.get("http_status"),
         built=data.get("built"),
+        entries=data.get("entries"),
     )
 
 

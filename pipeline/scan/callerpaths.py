@@ -52,10 +52,12 @@ _HTTP = {
 
 
 # The walks made so far: (whether the targets are a variant's builders, the walk's targets:
-# a site's fn, or the fns that build the variant, sorted) -> the paths it found and how many
-# distinct callers the fn has (or how many fns build the variant).
+# a site's fn, or the fns that build the variant, sorted) -> the paths it found, how many
+# distinct callers the fn has (or how many fns build the variant), and how many entry
+# points it found.
 WalkKey = tuple[bool, tuple[int, ...]]
-Walks = dict[WalkKey, tuple[tuple[CallerPath, ...], int]]
+Walked = tuple[tuple[CallerPath, ...], int, int]
+Walks = dict[WalkKey, Walked]
 
 
 class SiteSpec(NamedTuple):
@@ -126,17 +128,23 @@ def site_reach(
         return None if converted is None else Reach(conversion=converted, http_status=status)
     known = memo.get((False, (node_id,)))
     if known is None:
-        paths = caller_paths(graph, node_id)
-        callers = len({e.caller for e in graph.callers.get(node_id, ())})
-        known = memo[(False, (node_id,))] = (paths, callers)
-    paths, callers = known
+        known = memo[(False, (node_id,))] = fn_walk(graph, node_id)
+    paths, callers, entries = known
     return Reach(
         paths=paths,
         callers=callers,
         dependencies=dependencies(graph, conditions, node_id, paths),
         conversion=converted,
         http_status=status,
+        entries=_more_than_named(entries, paths),
     )
+
+
+def fn_walk(graph: CallGraph, node_id: int) -> Walked:
+    """A fn's walk as `Walks` keeps it: its paths, its distinct callers, the entry points
+    found."""
+    paths, entries = _walk(graph, [node_id])
+    return paths, len({e.caller for e in graph.callers.get(node_id, ())}), entries
 
 
 def built_reach(graph: CallGraph, path: str, line: int, memo: Walks | None = None) -> Reach | None:
@@ -174,7 +182,8 @@ def _built_reach(
     key = (True, tuple(sorted(builders)))
     known = memo.get(key)
     if known is None:
-        known = memo[key] = (_walk(graph, key[1], lone=True), len(builders))
+        walked, entries = _walk(graph, key[1], lone=True)
+        known = memo[key] = (walked, len(builders), entries)
     paths = known[0]
     where = {
         (graph.nodes[n].path, graph.nodes[n].definition.line): at for n, at in builders.items()
@@ -183,7 +192,15 @@ def _built_reach(
         paths=tuple(_built_at(p, where) for p in paths),
         callers=len(builders),
         built=variant,
+        entries=_more_than_named(known[2], paths),
     )
+
+
+def _more_than_named(entries: int, paths: Sequence[CallerPath]) -> int | None:
+    """The count of entry points found, when the paths' labels name fewer (else None)."""
+    named = sum(1 + p.entry_label.count(", ") + p.entry_label.count(" or ")
+                for p in paths if p.entry_label)  # fmt: skip
+    return entries if entries > named else None
 
 
 def _built_at(path: CallerPath, where: dict[tuple[str, int], int]) -> CallerPath:
@@ -200,13 +217,16 @@ def caller_paths(graph: CallGraph, target: int) -> tuple[CallerPath, ...]:
     chain. An entry point ends a path but the walk goes on above an RPC method (its
     clients call it) and a public fn (others may call it); `main` ends it.
     """
-    return _walk(graph, [target])
+    return _walk(graph, [target])[0]
 
 
-def _walk(graph: CallGraph, targets: Sequence[int], lone: bool = False) -> tuple[CallerPath, ...]:
+def _walk(
+    graph: CallGraph, targets: Sequence[int], lone: bool = False
+) -> tuple[tuple[CallerPath, ...], int]:
     """`caller_paths` down to any of `targets` (the fns that build a variant: one walk
-    from all of them, so the best paths are the best over all). `lone`: with no entry
-    point, a path of one target alone is kept (it says which fn builds the variant)."""
+    from all of them, so the best paths are the best over all), and how many entry points
+    it found. `lone`: with no entry point, a path of one target alone is kept (it says
+    which fn builds the variant)."""
     parent: dict[int, Edge | None] = dict.fromkeys(targets)
     depth = dict.fromkeys(targets, 0)
     needs: dict[int, frozenset[str]] = dict.fromkeys(targets, _NO_NEEDS)
@@ -254,7 +274,7 @@ def _walk(graph: CallGraph, targets: Sequence[int], lone: bool = False) -> tuple
         top = max(roots or depth, key=lambda n: (depth[n], -n))
         if lone or top not in targets:
             paths = [_path(graph, top, parent, None, None)]
-    return tuple(paths)
+    return tuple(paths), len({entry for _, entry, _, _ in found})
 
 
 def _needs_above(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozenset[str] | None:

@@ -45,10 +45,10 @@ from pipeline.core.cachefile import (
     write_marshalled,
 )
 from pipeline.core.reach import CallerPath, Hop
-from pipeline.scan.callerpaths import MAX_DEPTH, Walks
+from pipeline.scan.callerpaths import MAX_DEPTH, Walked, Walks
 from pipeline.scan.callgraph import CallGraph
 
-MEMO_FORMAT = 1
+MEMO_FORMAT = 2  # 2: a walk keeps how many entry points it found
 # The modules whose code decides what a walk finds: a memo holds only for the same code.
 _WALKING = ("scan/callerpaths.py", "scan/callgraph.py", "scan/entrypoints.py",
             "scan/reachmemo.py", "core/reach.py")  # fmt: skip
@@ -66,7 +66,7 @@ class ReachMemo:
 
     key: str  # what every walk read: code, index version, the graph's CLI names and package dependencies
     digests: Mapping[NodeKey, int]
-    found: Mapping[StoredKey, tuple[Any, ...]]  # paths and count, as plain tuples (`_plain`)
+    found: Mapping[StoredKey, tuple[Any, ...]]  # paths and counts, as plain tuples (`_plain`)
 
 
 @cache
@@ -233,8 +233,8 @@ def load_memo(path: Path) -> ReachMemo | None:
     return ReachMemo(key, digests, found)
 
 
-def _plain(value: tuple[tuple[CallerPath, ...], int]) -> tuple[Any, ...]:
-    paths, callers = value
+def _plain(value: Walked) -> tuple[Any, ...]:
+    paths, callers, entries = value
     return (
         tuple(
             (tuple(tuple(getattr(h, f) for f in _HOP_FIELDS) for h in p.hops), p.entry,
@@ -242,20 +242,23 @@ def _plain(value: tuple[tuple[CallerPath, ...], int]) -> tuple[Any, ...]:
             for p in paths
         ),
         callers,
+        entries,
     )  # fmt: skip
 
 
-def _found(plain: Any) -> tuple[tuple[CallerPath, ...], int] | None:
+def _found(plain: Any) -> Walked | None:
     """`_plain`'s inverse; None for a value of another shape."""
     try:
-        rows, callers = plain
+        rows, callers, entries = plain
         paths = tuple(
             CallerPath(tuple(Hop(*hop) for hop in hops), entry, label)
             for hops, entry, label in rows
         )
     except (TypeError, ValueError):
         return None
-    return (paths, callers) if isinstance(callers, int) else None
+    return (
+        (paths, callers, entries) if isinstance(callers, int) and isinstance(entries, int) else None
+    )
 
 
 @dataclass

@@ -15,7 +15,7 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import RustLexer
 
 from pipeline.core.model import Record, Retired
-from pipeline.core.reach import Reach, no_entry_note
+from pipeline.core.reach import PATH_DEPTH, Reach, no_entry_note
 from pipeline.dataset.reader import page_path
 from pipeline.dataset.summary import Summary
 from pipeline.publish.render.related import ClassCount
@@ -128,7 +128,8 @@ def reach_context(record: Record, reach: Reach | None) -> dict[str, Any]:
     """The "How you get here" section: paths with a pinned link per hop, condition sources."""
     if reach is None:
         return {
-            "reach_paths": [], "reach_sources": [], "reach_conversion": None, "reach_built": None
+            "reach_paths": [], "reach_sources": [], "reach_conversion": None, "reach_built": None,
+            "reach_entries": None,
         }  # fmt: skip
     base = f"https://github.com/{record.repo}/blob/{record.analyzedSha}/"
 
@@ -179,6 +180,8 @@ def reach_context(record: Record, reach: Reach | None) -> dict[str, Any]:
         "reach_sources": sources,
         "reach_conversion": reach.conversion,
         "reach_built": reach.built,
+        "reach_entries": reach.entries,
+        "reach_depth": PATH_DEPTH,
     }
 
 
