@@ -208,3 +208,78 @@ def test_an_enum_named_like_a_clap_one_is_a_subcommand_only_where_the_clap_one_i
     assert [label for label, _ in paths_to(unchecked, "prepare", "core/src/lib.rs")] == [
         "subcommand `describe` (`Command::Describe`)"
     ]
+
+
+EXECUTOR = """\
+pub trait Executor {
+    fn fetch_many(&mut self);
+    fn execute_many(&mut self) { self.fetch_many() }
+    fn execute(&mut self) { self.execute_many() }
+}
+pub struct MySqlConnection;
+impl Executor for MySqlConnection {
+    fn fetch_many(&mut self) { panic!("mysql packet") }
+}
+pub struct PgConnection;
+impl Executor for PgConnection {
+    fn fetch_many(&mut self) {}
+}
+pub fn on_postgres(conn: &mut PgConnection) { conn.execute(); }
+pub fn on_mysql(conn: &mut MySqlConnection) { conn.execute(); }
+pub fn on_any(conn: &mut dyn Executor) { conn.execute(); }
+pub trait Rewriter {
+    fn rewrite_ref(&mut self);
+    fn rewrite(&mut self) { default_rewrite(self) }
+}
+pub fn default_rewrite<R: Rewriter + ?Sized>(rewriter: &mut R) { rewriter.rewrite_ref(); }
+pub struct Substitute;
+impl Rewriter for Substitute {
+    fn rewrite_ref(&mut self) { panic!("type mismatch") }
+}
+pub struct Params;
+impl Rewriter for Params {
+    fn rewrite_ref(&mut self) {}
+    fn rewrite(&mut self) { default_rewrite(self) }
+}
+pub fn substitute(s: &mut Substitute) { s.rewrite(); }
+"""
+
+
+def test_a_provided_method_s_self_and_a_generic_parameter_are_the_impl_the_chain_runs() -> None:
+    graph = build_graph({"src/lib.rs": index_file("src/lib.rs", EXECUTOR.encode())})
+    # `Self` is the impl's type: a PostgreSQL connection never runs MySQL's `fetch_many`;
+    # a `dyn Executor` may be either
+    assert [label for label, _ in paths_to(graph, "MySqlConnection::fetch_many", "src/lib.rs")] == [
+        "public API `on_mysql`", "public API `on_any`",
+    ]  # fmt: skip
+    # `default_rewrite(self)` from `Params::rewrite` passes a `Params`: no way to `Substitute`
+    assert paths_to(graph, "Substitute::rewrite_ref", "src/lib.rs") == [
+        ("public API `substitute`", ["substitute", "Rewriter::rewrite", "default_rewrite",
+                                      "Substitute::rewrite_ref"]),
+    ]  # fmt: skip
+
+
+def test_a_provided_method_is_walked_again_for_another_self() -> None:
+    # quickwit's query AST: `build_tantivy_ast_call` runs `QueryAst`'s impl, whose arm calls
+    # it again on a `RangeQuery`; the way to the range's error passes that method twice
+    source = (
+        "pub trait BuildAst {\n"
+        "    fn build_impl(&self) -> u8;\n"
+        "    fn build_call(&self) -> u8 { self.build_impl() }\n"
+        "}\n"
+        "pub enum QueryAst { Range(RangeQuery) }\n"
+        "impl BuildAst for QueryAst {\n"
+        "    fn build_impl(&self) -> u8 { match self { QueryAst::Range(range) => range.build_call() } }\n"
+        "}\n"
+        "pub struct RangeQuery;\n"
+        "impl BuildAst for RangeQuery {\n"
+        '    fn build_impl(&self) -> u8 { panic!("bad bound") }\n'
+        "}\n"
+        "pub fn build_query(ast: &QueryAst) -> u8 { ast.build_call() }\n"
+    )
+    graph = build_graph({"src/lib.rs": index_file("src/lib.rs", source.encode())})
+    assert paths_to(graph, "RangeQuery::build_impl", "src/lib.rs") == [
+        ("public API `build_query`", ["build_query", "BuildAst::build_call",
+                                       "QueryAst::build_impl", "BuildAst::build_call",
+                                       "RangeQuery::build_impl"]),
+    ]  # fmt: skip

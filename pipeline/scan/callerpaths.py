@@ -38,6 +38,9 @@ _KIND_RANK: dict[EntryKind | None, int] = {
 Found = tuple[int, tuple[EntryKind, str], Edge | None, bool]
 _NO_NEEDS: frozenset[str] = frozenset()
 _GENERIC = re.compile(r"[<,]\s*([A-Z]\w*)")  # a fn's type parameters, in `fn f<T: X, U>`
+# A need on a type (not a package): `\0type:self=Disk` (the chain's `Self`), `\0type:1=Disk`
+# (the fn's second parameter), the impl type a static dispatch below runs
+_TYPED = "\0type:"
 _FIELD = re.compile(r"\bself\.(\w+)")
 _CONST = re.compile(r"\b([A-Z][A-Z0-9_]{2,})\b")
 _VARIANT = re.compile(r"\b([A-Z]\w*)::([A-Z]\w*)\b")
@@ -230,18 +233,37 @@ def _walk(
     parent: dict[int, Edge | None] = dict.fromkeys(targets)
     depth = dict.fromkeys(targets, 0)
     needs: dict[int, frozenset[str]] = dict.fromkeys(targets, _NO_NEEDS)
+    # A walk's states are its fns, and a fn again under other `_TYPED` needs (quickwit's
+    # `build_tantivy_ast_call` runs `RangeQuery`'s impl when `Self` is one, and is called by
+    # `QueryAst`'s impl, itself run by the same provided method with `Self` a `QueryAst`):
+    # such a state has an id past the fns', and `real` its fn.
+    real: dict[int, int] = {}
+    states: dict[tuple[int, frozenset[str]], int] = {}
+
+    def state(fn: int, need: frozenset[str]) -> int:
+        typed = frozenset(n for n in need if n.startswith(_TYPED))
+        if not typed:
+            return fn
+        key = (fn, typed)
+        found_state = states.get(key)
+        if found_state is None:
+            found_state = states[key] = len(graph.nodes) + len(states)
+            real[found_state] = fn
+        return found_state
+
     queue = deque(targets)
     found: list[Found] = []
     roots: list[int] = []
     while queue and len(parent) < MAX_VISITED:
         node = queue.popleft()
-        entry = graph.entries.get(node)
+        fn = real.get(node, node)
+        entry = graph.entries.get(fn)
         if entry is not None:
             found.append((node, entry, None, False))
             if entry[0] in ("main", "example"):
                 continue
         below = parent[node]
-        edges = graph.callers.get(node, [])
+        edges = graph.callers.get(fn, [])
         if below is not None and below.arm is not None:  # came through a dispatch arm
             edges = [e for e in edges if not _other_variant(graph, below.arm, e)]
         if not edges and entry is None:
@@ -252,28 +274,34 @@ def _walk(
             need = _needs_above(graph, edge, needs[node])
             if need is None:  # no build makes this chain: the types below cannot come here
                 continue
+            caller = state(edge.caller, need)
+            kept = (
+                edge
+                if (caller, node) == (edge.caller, fn)
+                else replace(edge, caller=caller, callee=node)
+            )
             if edge.arm is not None:
                 # A dispatch arm is an entry even when its fn was reached another way first;
                 # not an arm that recurses into the chain below (ruff's
                 # `validate_..._statements` calls itself for `Stmt::If`: no way in).
                 arm = arm_entry(graph, edge.arm, edge.caller)
                 if arm is not None:
-                    if not _below(parent, node, edge.caller):
-                        found.append((edge.caller, arm, edge, _also_unarmed(edges, edge)))
+                    if not _below(parent, node, edge.caller, real):
+                        found.append((caller, arm, kept, _also_unarmed(edges, edge)))
                     continue
-            if edge.caller in parent:
+            if caller in parent:
                 continue
-            parent[edge.caller] = edge
-            depth[edge.caller] = depth[node] + 1
-            needs[edge.caller] = need
-            queue.append(edge.caller)
-    paths = _best(graph, parent, found)
+            parent[caller] = kept
+            depth[caller] = depth[node] + 1
+            needs[caller] = need
+            queue.append(caller)
+    paths = _best(graph, parent, found, real)
     if not paths:  # no entry point: the longest chain of callers there is
         # a fn nobody calls first, else the deepest fn the walk reached (the depth or the
         # visit bound cut it: its callers exist, the path just does not end at an entry)
         top = max(roots or depth, key=lambda n: (depth[n], -n))
         if lone or top not in targets:
-            paths = [_path(graph, top, parent, None, None)]
+            paths = [_path(graph, top, parent, None, None, real)]
     return tuple(paths), len({entry for _, entry, _, _ in found})
 
 
@@ -300,28 +328,136 @@ def _needs_above(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozens
     A fn of no known package holds nothing; every dependency table counts (`cargo_deps`)."""
     if edge.resolution == "rpc":
         return _NO_NEEDS
+    typed = _typed_needs(graph, edge, below)
+    if typed is None:
+        return None
     packages = graph.packages
     if not packages:
-        return below
+        return typed
     mine, theirs = packages[edge.caller], packages[edge.callee]
     if mine is None:
-        return _NO_NEEDS
+        return typed
     sees = graph.reachable.get(mine, frozenset((mine,)))
     if theirs is not None and theirs not in sees:
         if edge.resolution == "name" or graph.nodes[edge.callee].definition.trait is None:
             return None
         if _static_dispatch(graph, edge):
             below = below | {theirs}
-    if not below:
-        return below
     kept = []
     for package in below:
+        if package.startswith(_TYPED):
+            continue
         if package in sees:
             continue  # named here: where the value's type can come from
         if mine not in graph.reachable.get(package, ()):
             return None
         kept.append(package)
-    return frozenset(kept)
+    return frozenset((*kept, *typed)) if kept or typed else _NO_NEEDS
+
+
+def _typed_needs(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozenset[str] | None:
+    """The impl types the chain needs above `edge`'s caller (`_TYPED` needs); None when the
+    caller gives another.
+
+    A provided method calling `self.f()` runs the impl of whatever `Self` is: a chain down to
+    MySQL's `fetch_many` from sqlx's `Executor::execute_many` needs `Self` to be
+    `MySqlConnection`, and a generic fn calling `rewriter.f()` needs its parameter to be of
+    the impl's type (risingwave's `default_rewrite_expr(self, expr)`, called by
+    `ParamRewriter`, is no way to `Substitute`'s `rewrite_input_ref`). Going up, a provided
+    method of the same trait calling through `self` keeps the need; a caller that says the
+    type (`self` in an impl of another type, a parameter or argument of a written type)
+    meets it or refuses the chain; a generic parameter passed on moves the need to it;
+    anything else (a local, an expression, a `dyn` value) drops it, unknown."""
+    out: list[str] = []
+    for need in below:
+        if not need.startswith(_TYPED):
+            continue
+        slot, _, wanted = need[len(_TYPED) :].partition("=")
+        given = _given_type(graph, edge, slot)
+        if given is None:
+            continue
+        kind, value = given
+        if kind == "type":
+            if value != wanted:
+                return None
+        else:  # still generic above: the caller's `Self` or its parameter
+            out.append(f"{_TYPED}{value}={wanted}")
+    found = _dispatch_need(graph, edge)
+    if found is not None:
+        out.append(found)
+    return frozenset(out)
+
+
+def _dispatch_need(graph: CallGraph, edge: Edge) -> str | None:
+    """The `_TYPED` need a static dispatch makes: `self` in a provided method, or a generic
+    parameter of the caller, on the impl's type (None for any other call)."""
+    call, callee = edge.call, graph.nodes[edge.callee].definition
+    if call is None or not callee.owner or not callee.trait or callee.owner == callee.trait:
+        return None
+    caller = graph.nodes[edge.caller].definition
+    wanted = _base(callee.owner)
+    if call.qualifier in ("self", "Self") and caller.owner and caller.owner == caller.trait:
+        return f"{_TYPED}self={wanted}"
+    generics = _GENERIC.findall(caller.signature.split("(", 1)[0])
+    for at, (name, written) in enumerate(caller.params):
+        if name == call.qualifier and _generic(written, generics):
+            return f"{_TYPED}{at}={wanted}"
+    return None
+
+
+def _given_type(graph: CallGraph, edge: Edge, slot: str) -> tuple[str, str] | None:
+    """What `edge`'s caller gives for the callee's `slot` (`self`, or a parameter's index):
+    ("type", its base name), ("slot", the caller's own slot still generic), or None."""
+    call = edge.call
+    if call is None:
+        return None
+    callee = graph.nodes[edge.callee].definition
+    caller = graph.nodes[edge.caller].definition
+    if slot == "self":
+        if call.kind != "method" and not (call.kind == "path" and call.qualifier == "Self"):
+            return None  # `Trait::f(x, ..)`: not followed
+        text = "self" if call.kind == "path" else call.qualifier
+    else:
+        at = int(slot) + (call.kind == "path" and callee.has_self)  # `T::f(x, a)`: x is self
+        if (call.kind == "method" and not callee.has_self) or at >= len(call.args):
+            return None
+        text = call.args[at]
+    text = text.removeprefix("&").removeprefix("mut ").strip()
+    if text in ("self", "*self"):
+        if caller.owner and caller.owner == caller.trait:
+            return "slot", "self"
+        return _known_type(graph, _base(caller.owner)) if caller.owner else None
+    generics = _GENERIC.findall(caller.signature.split("(", 1)[0])
+    for at, (name, written) in enumerate(caller.params):
+        if name == text:
+            if _generic(written, generics):
+                return "slot", str(at)
+            return _known_type(graph, inner_type(written))
+    return None
+
+
+def _known_type(graph: CallGraph, name: str) -> tuple[str, str] | None:
+    """("type", `name`) for a struct or enum the repository defines that derefs to nothing
+    (a `PoolConnection` runs its target's methods too); else None: an alias, a generic of
+    an impl block, another crate's type are not judged."""
+    derefs = graph.derived.get("derefs")
+    if derefs is None:
+        derefs = graph.derived["derefs"] = {
+            _base(d.owner) for _, d in graph.named.get(("type", "Target"), ())
+            if d.trait == "Deref" and d.owner
+        }  # fmt: skip
+    defined = ("struct", name) in graph.named or ("enum", name) in graph.named
+    return ("type", name) if defined and name not in derefs else None
+
+
+def _generic(written: str, generics: list[str]) -> bool:
+    bare = written.lstrip("&").removeprefix("mut ").strip()
+    return bare.startswith("impl ") or bare in generics
+
+
+def _base(owner: str) -> str:
+    """A type's name without its path and generics: `store::Disk<'a>` -> `Disk`."""
+    return owner.split("<", 1)[0].rsplit("::", 1)[-1].strip()
 
 
 def _static_dispatch(graph: CallGraph, edge: Edge) -> bool:
@@ -352,11 +488,12 @@ def _also_unarmed(edges: list[Edge], armed: Edge) -> bool:
     return any(e.caller == armed.caller and e.arm is None for e in edges)
 
 
-def _below(parent: dict[int, Edge | None], node: int, wanted: int) -> bool:
-    """Whether `wanted` is `node` or on its chain down to the target (parent links)."""
+def _below(parent: dict[int, Edge | None], node: int, wanted: int, real: dict[int, int]) -> bool:
+    """Whether the fn `wanted` is `node`'s or on its chain down to the target (parent
+    links; `real`: the fn of a state past the fns')."""
     current: int | None = node
     while current is not None:
-        if current == wanted:
+        if real.get(current, current) == wanted:
             return True
         edge = parent.get(current)
         current = edge.callee if edge is not None else None
@@ -367,6 +504,7 @@ def _best(
     graph: CallGraph,
     parent: dict[int, Edge | None],
     found: list[Found],
+    real: dict[int, int],
 ) -> list[CallerPath]:
     """The MAX_PATHS best of the paths found (entry kind, then a dispatch arm whose fn
     calls the same fn outside its arms too after the rest, then fewer guessed hops, then
@@ -379,7 +517,7 @@ def _best(
     label = _labels(graph).__getitem__
     for top, entry, first, narrow in found:
         nodes, guesses = _chain(parent, top, first)
-        chain = tuple(map(label, nodes))
+        chain = tuple(label(real.get(n, n)) for n in nodes)
         rank = (_KIND_RANK[entry[0]], narrow, guesses, len(nodes))
         ranked.append((rank, chain, top, entry, first))
     ranked.sort(key=lambda item: item[0])
@@ -392,7 +530,7 @@ def _best(
             others[chain].append(entry[1])
     out = []
     for chain, (top, entry, first) in list(kept.items())[:MAX_PATHS]:
-        path = _path(graph, top, parent, entry, first)
+        path = _path(graph, top, parent, entry, first, real)
         also = list(dict.fromkeys(others[chain]))
         if also and path.entry_label:
             path = CallerPath(path.hops, path.entry, merged_label([path.entry_label, *also]))
@@ -476,8 +614,10 @@ def _path(
     parent: dict[int, Edge | None],
     entry: tuple[EntryKind, str] | None,
     first: Edge | None,
+    real: dict[int, int],
 ) -> CallerPath:
-    """The hops from `top` down to the target, following the walk's parent edges."""
+    """The hops from `top` down to the target, following the walk's parent edges (between
+    the walk's states: `real` has the fn of each past the fns')."""
     hops: list[Hop] = []
     ids: list[int] = []
     node: int | None = top
@@ -486,8 +626,8 @@ def _path(
         edge = parent.get(node)  # the edge from `node` down to the next hop
         if node == top and first is not None:  # a dispatch arm: its edge, not the walk's
             edge = first
-        hops.append(_hop(graph, node, incoming, edge))
-        ids.append(node)
+        hops.append(_hop(graph, real.get(node, node), incoming, edge))
+        ids.append(real.get(node, node))
         incoming = edge
         node = edge.callee if edge is not None else None
         if node is not None and node == top:
