@@ -185,3 +185,33 @@ def test_a_regeneration_takes_the_extraction_s_walks_over_and_publishes_a_cold_r
          "--cache", tmp_path / "cold-cache")  # fmt: skip
     rows = [json.loads((o / "o" / "ws" / "reach.json").read_text())["records"] for o in (out, cold)]
     assert rows[0] == rows[1] != {}
+
+
+def test_a_type_defined_elsewhere_touches_the_callers_whose_walks_it_decides() -> None:
+    # `on_pg` passes its `conn: &mut Pg` to a generic fn whose `e.go()` may be MySQL's:
+    # with no `Pg` in the repository that is not judged; once another file defines one,
+    # `on_pg` gives a `Pg`, no `MySql`, and MySQL's walk loses it
+    base: Files = {
+        "src/lib.rs": "pub mod exec;\npub mod pg;\n",
+        "src/exec.rs": (
+            "pub trait Exec { fn go(&mut self); }\n"
+            "pub fn run_with<E: Exec>(e: &mut E) { e.go(); }\n"
+            "pub struct MySql;\n"
+            'impl Exec for MySql { fn go(&mut self) { panic!("mysql") } }\n'
+            "pub fn on_pg(conn: &mut Pg) { run_with(conn); }\n"
+        ),
+        "src/pg.rs": "pub fn nothing() {}\n",
+    }
+    changed = edit("src/pg.rs", "pub fn nothing() {}", "pub fn nothing() {}\npub struct Pg;")
+    before, _ = graph_of(base)
+    (go,) = [i for i, n in enumerate(before.nodes) if n.label == "MySql::go"]
+    assert [p.entry_label for p in every_walk(before)[(False, (go,))][0]] == [
+        "public API `exec::on_pg`"
+    ]
+    graph, found = taken(changed(base), memo_of(base))
+    fresh = every_walk(graph)
+    (go,) = [i for i, n in enumerate(graph.nodes) if n.label == "MySql::go"]
+    assert [p.entry_label for p in fresh[(False, (go,))][0]] == [None]
+    assert (False, (go,)) not in found  # walked again, not taken over
+    for walk, paths in found.items():
+        assert paths == fresh[walk]

@@ -450,6 +450,28 @@ def _known_type(graph: CallGraph, name: str) -> tuple[str, str] | None:
     return ("type", name) if defined and name not in derefs else None
 
 
+def type_facts(graph: CallGraph, node_id: int) -> tuple[bool, ...]:
+    """What `_given_type` reads of the whole repository for the fn `node_id` as a caller:
+    whether its impl's type and each parameter's are `_known_type`s. The walks' memo puts
+    it in the fn's digest, so a struct defined or a `Deref` added elsewhere touches it."""
+    d = graph.nodes[node_id].definition
+    known: dict[str, bool] = graph.derived.setdefault("known types", {})  # by name
+    written: dict[str, str] = graph.derived.setdefault("param types", {})  # as written -> name
+    names = [_base(d.owner)] if d.owner else []
+    for _, text in d.params:
+        name = written.get(text)
+        if name is None:
+            name = written[text] = inner_type(text)
+        names.append(name)
+    out = []
+    for name in names:
+        fact = known.get(name)
+        if fact is None:
+            fact = known[name] = _known_type(graph, name) is not None
+        out.append(fact)
+    return tuple(out)
+
+
 def _generic(written: str, generics: list[str]) -> bool:
     bare = written.lstrip("&").removeprefix("mut ").strip()
     return bare.startswith("impl ") or bare in generics

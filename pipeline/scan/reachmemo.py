@@ -45,7 +45,7 @@ from pipeline.core.cachefile import (
     write_marshalled,
 )
 from pipeline.core.reach import CallerPath, Hop
-from pipeline.scan.callerpaths import MAX_DEPTH, Walked, Walks
+from pipeline.scan.callerpaths import MAX_DEPTH, Walked, Walks, type_facts
 from pipeline.scan.callgraph import CallGraph
 
 MEMO_FORMAT = 2  # 2: a walk keeps how many entry points it found
@@ -116,15 +116,18 @@ def node_digests(graph: CallGraph, blobs: Mapping[str, str], keys: Sequence[Node
             number = words[value] = _number(repr(value))
         return number
 
-    # who a fn is (its place), and what it is (its place, its file's blob, module, crate
-    # and package)
+    # who a fn is (its place), and what it is (its place, its file's blob, module, crate,
+    # package, and which of its types the repository defines: `type_facts`)
     place = [hash((word(key[0]), key[1])) for key in keys]
     blob = {path: word(blobs.get(path, "")) for path in graph.by_file}
     packages = graph.packages or [None] * len(keys)
     own = [
-        hash((where, blob[key[0]], word(node.module), word(node.crate), word(package)))
-        for where, key, node, package in zip(place, keys, graph.nodes, packages, strict=True)
-    ]
+        hash((where, blob[key[0]], word(node.module), word(node.crate), word(package),
+              type_facts(graph, node_id)))
+        for node_id, (where, key, node, package) in enumerate(
+            zip(place, keys, graph.nodes, packages, strict=True)
+        )
+    ]  # fmt: skip
     impls = graph.derived.get("impls", {})
     callers, entries = graph.callers, graph.entries
     out = []
