@@ -44,7 +44,7 @@ def build_graph(
 
 def _packages(graph: CallGraph, modules: RepositoryModules) -> None:
     """Each node's package and what each package sees (`CallGraph.packages`): the walks
-    refuse a chain no build could make (`callerpaths._needs_above`)."""
+    refuse a chain no build could make (`buildable.needs_above`)."""
     of_file = {path: modules.package_of(path) for path in graph.by_file}
     graph.packages = [of_file.get(node.path) for node in graph.nodes]
     graph.reachable = {p: modules.reachable_packages(p) for p in set(of_file.values()) if p}

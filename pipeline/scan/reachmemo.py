@@ -45,13 +45,15 @@ from pipeline.core.cachefile import (
     write_marshalled,
 )
 from pipeline.core.reach import CallerPath, Hop
-from pipeline.scan.callerpaths import MAX_DEPTH, Walked, Walks, type_facts
+from pipeline.scan.buildable import type_facts
+from pipeline.scan.callerpaths import MAX_DEPTH, Walked, Walks
 from pipeline.scan.callgraph import CallGraph
 
 MEMO_FORMAT = 2  # 2: a walk keeps how many entry points it found
 # The modules whose code decides what a walk finds: a memo holds only for the same code.
-_WALKING = ("scan/callerpaths.py", "scan/callgraph.py", "scan/entrypoints.py",
-            "scan/reachmemo.py", "core/reach.py")  # fmt: skip
+_WALKING = ("scan/callerpaths.py", "scan/buildable.py", "scan/callgraph.py",
+            "scan/entrypoints.py", "scan/reachmemo.py", "core/reach.py",
+            "languages/rust/cargo_deps.py")  # fmt: skip
 _HOP_FIELDS = tuple(f.name for f in fields(Hop))
 
 NodeKey = tuple[str, int]  # (path, the fn's index in its file's definitions)
@@ -81,7 +83,7 @@ def memo_key(graph: CallGraph, index_version: str) -> str | None:
     if code is None:
         return None
     named = "\0".join(sorted(graph.subcommands)) + "\1" + "\0".join(sorted(graph.clap_enums))
-    named += "\1" + repr(graph.dependency_tables)  # which packages see which (`_needs_above`)
+    named += "\1" + repr(graph.dependency_tables)  # which packages see which (`buildable`)
     named += "\1" + repr(sorted(graph.clap_packages.items()))  # and their clap enums'
     named_digest = hashlib.sha256(named.encode()).hexdigest()[:16]
     # the digests are Python's hashes of ints and tuples: one Python's are not another's

@@ -1,0 +1,224 @@
+"""Which caller chains a build can make: the needs a walk up the callers carries.
+
+A walk from an error's fn up to the entry points (`callerpaths`) goes edge by edge; here
+is what each edge asks of the chain above it. A package: a call into a package its caller
+cannot name is a dispatch whose type some caller above must name (`cargo_deps` says which
+package sees which). A type: a provided method's `self.f()`, a generic fn's `param.f()`,
+runs one impl's `f`, and the caller above must give that impl's type where it says one.
+A need is a string in a frozenset: a package's name, or `TYPED` and a slot and a type.
+Pure: reads the graph, keeps what it computes in `graph.derived`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.core.index import Definition
+from pipeline.scan.callgraph import CallGraph, Edge
+from pipeline.scan.names import inner_type
+
+NO_NEEDS: frozenset[str] = frozenset()
+# A need on a type (not a package): `\0type:self=Disk` (the chain's `Self`), `\0type:1=Disk`
+# (the fn's second parameter), the impl type a static dispatch below runs
+TYPED = "\0type:"
+_GENERIC = re.compile(r"[<,]\s*([A-Z]\w*)")  # a fn's type parameters, in `fn f<T: X, U>`
+
+
+def needs_above(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozenset[str] | None:
+    """The packages a chain's caller side must still name, once `edge`'s caller is on it;
+    None when no build can make that chain.
+
+    A fn outside a trait impl (a free fn, an inherent method) is called only from packages
+    that can name it: a call of one from a package that does not depend on its package is
+    a name resolved wrongly (nushell's nu-glob calling std's `Path::to_path_buf`, taken for
+    nu-path's, which nu-glob does not depend on); so is a call whose receiver's type the
+    index does not know, resolved by its name alone (atuin-server's `tracing` `.init()`,
+    taken for the AI client's `AiApp::init`). A trait impl's method may be called from
+    anywhere its trait is known, through a `dyn` value made elsewhere (risingwave's batch
+    executors read the frontend's system catalog through an `Arc<dyn SysCatalogReader>`):
+    nothing is held, unless the call shows static dispatch (`_static_dispatch`: `Self::f`
+    in a trait's provided method, a generic's or an `impl Trait` parameter's). Then the
+    value's type comes from further up: some caller above must name that package, and
+    until one does each caller must be code that package depends on, that the type passes
+    through. sqlx-core's `ProtocolDecode::decode` calls `Self::decode_with`, any of 14
+    impls; sqlx-postgres's `Authentication::decode_body` calls it, and sqlx-postgres does
+    not see sqlx-mysql, nor does sqlx-mysql depend on it: that chain is no way to MySQL's
+    impl. An RPC's client does not depend on its server: nothing passes that hop by type.
+    A fn of no known package holds nothing; every dependency table counts (`cargo_deps`)."""
+    if edge.resolution == "rpc":
+        return NO_NEEDS
+    typed = _typed_needs(graph, edge, below)
+    if typed is None:
+        return None
+    packages = graph.packages
+    if not packages:
+        return typed
+    mine, theirs = packages[edge.caller], packages[edge.callee]
+    if mine is None:
+        return typed
+    sees = graph.reachable.get(mine, frozenset((mine,)))
+    if theirs is not None and theirs not in sees:
+        if edge.resolution == "name" or graph.nodes[edge.callee].definition.trait is None:
+            return None
+        if _static_dispatch(graph, edge):
+            below = below | {theirs}
+    kept = []
+    for package in below:
+        if package.startswith(TYPED):
+            continue
+        if package in sees:
+            continue  # named here: where the value's type can come from
+        if mine not in graph.reachable.get(package, ()):
+            return None
+        kept.append(package)
+    return frozenset((*kept, *typed)) if kept or typed else NO_NEEDS
+
+
+def _typed_needs(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozenset[str] | None:
+    """The impl types the chain needs above `edge`'s caller (`TYPED` needs); None when the
+    caller gives another.
+
+    A provided method calling `self.f()` runs the impl of whatever `Self` is: a chain down to
+    MySQL's `fetch_many` from sqlx's `Executor::execute_many` needs `Self` to be
+    `MySqlConnection`, and a generic fn calling `rewriter.f()` needs its parameter to be of
+    the impl's type (risingwave's `default_rewrite_expr(self, expr)`, called by
+    `ParamRewriter`, is no way to `Substitute`'s `rewrite_input_ref`). Going up, a provided
+    method of the same trait calling through `self` keeps the need; a caller that says the
+    type (`self` in an impl of another type, a parameter or argument of a written type)
+    meets it or refuses the chain; a generic parameter passed on moves the need to it;
+    anything else (a local, an expression, a `dyn` value) drops it, unknown."""
+    out: list[str] = []
+    for need in below:
+        if not need.startswith(TYPED):
+            continue
+        slot, _, wanted = need[len(TYPED) :].partition("=")
+        given = _given_type(graph, edge, slot)
+        if given is None:
+            continue
+        kind, value = given
+        if kind == "type":
+            if value != wanted:
+                return None
+        else:  # still generic above: the caller's `Self` or its parameter
+            out.append(f"{TYPED}{value}={wanted}")
+    found = _dispatch_need(graph, edge)
+    if found is not None:
+        out.append(found)
+    return frozenset(out)
+
+
+def _dispatch_need(graph: CallGraph, edge: Edge) -> str | None:
+    """The `TYPED` need a static dispatch makes: `self` in a provided method, or a generic
+    parameter of the caller, on the impl's type (None for any other call)."""
+    call, callee = edge.call, graph.nodes[edge.callee].definition
+    if call is None or not callee.owner or not callee.trait or callee.owner == callee.trait:
+        return None
+    caller = graph.nodes[edge.caller].definition
+    wanted = _base(callee.owner)
+    if call.qualifier in ("self", "Self") and caller.owner and caller.owner == caller.trait:
+        return f"{TYPED}self={wanted}"
+    generics = _generics(caller)
+    for at, (name, written) in enumerate(caller.params):
+        if name == call.qualifier and _generic(written, generics):
+            return f"{TYPED}{at}={wanted}"
+    return None
+
+
+def _given_type(graph: CallGraph, edge: Edge, slot: str) -> tuple[str, str] | None:
+    """What `edge`'s caller gives for the callee's `slot` (`self`, or a parameter's index):
+    ("type", its base name), ("slot", the caller's own slot still generic), or None."""
+    call = edge.call
+    if call is None:
+        return None
+    callee = graph.nodes[edge.callee].definition
+    caller = graph.nodes[edge.caller].definition
+    if slot == "self":
+        if call.kind != "method" and not (call.kind == "path" and call.qualifier == "Self"):
+            return None  # `Trait::f(x, ..)`: not followed
+        text = "self" if call.kind == "path" else call.qualifier
+    else:
+        at = int(slot) + (call.kind == "path" and callee.has_self)  # `T::f(x, a)`: x is self
+        if (call.kind == "method" and not callee.has_self) or at >= len(call.args):
+            return None
+        text = call.args[at]
+    text = text.removeprefix("&").removeprefix("mut ").strip()
+    if text in ("self", "*self"):
+        if caller.owner and caller.owner == caller.trait:
+            return "slot", "self"
+        return _known_type(graph, _base(caller.owner)) if caller.owner else None
+    generics = _generics(caller)
+    for at, (name, written) in enumerate(caller.params):
+        if name == text:
+            if _generic(written, generics):
+                return "slot", str(at)
+            return _known_type(graph, inner_type(written))
+    return None
+
+
+def _known_type(graph: CallGraph, name: str) -> tuple[str, str] | None:
+    """("type", `name`) for a struct or enum the repository defines that derefs to nothing
+    (a `PoolConnection` runs its target's methods too); else None: an alias, a generic of
+    an impl block, another crate's type are not judged."""
+    derefs = graph.derived.get("derefs")
+    if derefs is None:
+        derefs = graph.derived["derefs"] = {
+            _base(d.owner) for _, d in graph.named.get(("type", "Target"), ())
+            if d.trait == "Deref" and d.owner
+        }  # fmt: skip
+    defined = ("struct", name) in graph.named or ("enum", name) in graph.named
+    return ("type", name) if defined and name not in derefs else None
+
+
+def type_facts(graph: CallGraph, node_id: int) -> tuple[bool, ...]:
+    """What `_given_type` reads of the whole repository for the fn `node_id` as a caller:
+    whether its impl's type and each parameter's are `_known_type`s. The walks' memo puts
+    it in the fn's digest, so a struct defined or a `Deref` added elsewhere touches it."""
+    d = graph.nodes[node_id].definition
+    known: dict[str, bool] = graph.derived.setdefault("known types", {})  # by name
+    written: dict[str, str] = graph.derived.setdefault("param types", {})  # as written -> name
+    names = [_base(d.owner)] if d.owner else []
+    for _, text in d.params:
+        name = written.get(text)
+        if name is None:
+            name = written[text] = inner_type(text)
+        names.append(name)
+    out = []
+    for name in names:
+        fact = known.get(name)
+        if fact is None:
+            fact = known[name] = _known_type(graph, name) is not None
+        out.append(fact)
+    return tuple(out)
+
+
+def _generics(d: Definition) -> list[str]:
+    """A fn's type parameters, as its signature declares them (`fn f<T: X, U>` -> T, U)."""
+    return _GENERIC.findall(d.signature.split("(", 1)[0])
+
+
+def _generic(written: str, generics: list[str]) -> bool:
+    """Whether a parameter's type is one of the fn's generics or an `impl Trait`."""
+    bare = written.lstrip("&").removeprefix("mut ").strip()
+    return bare.startswith("impl ") or bare in generics
+
+
+def _base(owner: str) -> str:
+    """A type's name without its path and generics: `store::Disk<'a>` -> `Disk`."""
+    return owner.split("<", 1)[0].rsplit("::", 1)[-1].strip()
+
+
+def _static_dispatch(graph: CallGraph, edge: Edge) -> bool:
+    """Whether `edge`'s call picks its impl by a type its caller's own caller chooses:
+    `Self::f(..)`/`self.f(..)` in a trait's provided method, `T::f(..)` or `x.f(..)` with
+    `T` a generic of the fn and `x` a parameter of type `T`, `&T` or `impl Trait`."""
+    call = edge.call
+    if call is None:
+        return False
+    caller = graph.nodes[edge.caller].definition
+    qualifier = call.qualifier
+    if qualifier in ("self", "Self"):
+        return caller.trait is not None and caller.owner == caller.trait
+    generics = _generics(caller)
+    if qualifier in generics:
+        return True
+    return any(name == qualifier and _generic(w, generics) for name, w in caller.params)
