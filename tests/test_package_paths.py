@@ -227,6 +227,12 @@ impl Executor for PgConnection {
 pub fn on_postgres(conn: &mut PgConnection) { conn.execute(); }
 pub fn on_mysql(conn: &mut MySqlConnection) { conn.execute(); }
 pub fn on_any(conn: &mut dyn Executor) { conn.execute(); }
+impl PgConnection { pub fn connect(url: &str) -> Result<Self, String> { Ok(PgConnection) } }
+pub fn on_local() -> Result<(), String> {
+    let mut conn = PgConnection::connect("pg://")?;
+    conn.execute();
+    Ok(())
+}
 pub trait Rewriter {
     fn rewrite_ref(&mut self);
     fn rewrite(&mut self) { default_rewrite(self) }
@@ -247,8 +253,9 @@ pub fn substitute(s: &mut Substitute) { s.rewrite(); }
 
 def test_a_provided_method_s_self_and_a_generic_parameter_are_the_impl_the_chain_runs() -> None:
     graph = build_graph({"src/lib.rs": index_file("src/lib.rs", EXECUTOR.encode())})
-    # `Self` is the impl's type: a PostgreSQL connection never runs MySQL's `fetch_many`;
-    # a `dyn Executor` may be either
+    # `Self` is the impl's type: a PostgreSQL connection never runs MySQL's `fetch_many`
+    # (a parameter's, or a `let` of `PgConnection::connect`'s `Self`); a `dyn Executor` may
+    # be either
     assert [label for label, _ in paths_to(graph, "MySqlConnection::fetch_many", "src/lib.rs")] == [
         "public API `on_mysql`", "public API `on_any`",
     ]  # fmt: skip

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.core.index import Definition
+from pipeline.core.index import CALLED_TYPE, Definition, Local
 from pipeline.scan.callgraph import CallGraph, Edge
 from pipeline.scan.names import inner_type
 
@@ -21,6 +21,7 @@ NO_NEEDS: frozenset[str] = frozenset()
 # A need on a type (not a package): `\0type:self=Disk` (the chain's `Self`), `\0type:1=Disk`
 # (the fn's second parameter), the impl type a static dispatch below runs
 TYPED = "\0type:"
+_CALLED = CALLED_TYPE  # `<call>T::f`: a `let` of a call's value
 _GENERIC = re.compile(r"[<,]\s*([A-Z]\w*)")  # a fn's type parameters, in `fn f<T: X, U>`
 
 
@@ -152,7 +153,65 @@ def _given_type(graph: CallGraph, edge: Edge, slot: str) -> tuple[str, str] | No
             if _generic(written, generics):
                 return "slot", str(at)
             return _known_type(graph, inner_type(written))
-    return None
+    bound = _local_type(graph, edge.caller, text, call.line)
+    return _known_type(graph, bound) if bound else None
+
+
+def _local_type(graph: CallGraph, node_id: int, name: str, line: int) -> str | None:
+    """The type of the caller's `let name` nearest above `line`, where it says one: written
+    (`let c: PgConnection`), or the value of a type's own fn that returns `Self` or the type
+    (`let listener = PgListener::connect_with(&pool).await?`); None otherwise."""
+    found = [
+        local for local in _locals_of(graph, node_id)
+        if local.name == name and local.line <= line
+    ]  # fmt: skip
+    if not found:
+        return None
+    written = max(found, key=lambda local: local.line).type
+    typed: dict[str, str | None] = graph.derived.setdefault("let types", {})  # by type text
+    if written not in typed:
+        typed[written] = _let_type(graph, written)
+    return typed[written]
+
+
+def _let_type(graph: CallGraph, written: str) -> str | None:
+    """`_local_type` of one `Local.type` text."""
+    if not written.startswith("<"):
+        return inner_type(written)
+    if not written.startswith(_CALLED) or "::" not in written:
+        return None
+    owner, _, fn = written[len(_CALLED) :].rpartition("::")
+    owner = owner.rsplit("::", 1)[-1]
+    if not owner[:1].isupper():
+        return None
+    methods: dict[tuple[str, str], list[str]] | None = graph.derived.get("returns")
+    if methods is None:  # (type, fn) -> what each such fn returns, as written
+        methods = graph.derived["returns"] = {}
+        for node in graph.nodes:
+            d = node.definition
+            _, arrow, returned = d.signature.rpartition("->")
+            if d.owner and arrow:
+                methods.setdefault((_base(d.owner), d.name), []).append(returned)
+    returns = re.compile(rf"\b(?:Self|{re.escape(owner)})\b")
+    found = any(returns.search(text) for text in methods.get((owner, fn), ()))
+    return owner if found else None
+
+
+def _locals_of(graph: CallGraph, node_id: int) -> list[Local]:
+    """The `let`s of a fn, from its file's index (grouped once per file)."""
+    by_node: dict[int, list[Local]] | None = graph.derived.get("locals by fn")
+    if by_node is None:
+        by_node = graph.derived["locals by fn"] = {}
+    if node_id not in by_node:
+        path = graph.nodes[node_id].path
+        fns = graph.by_file.get(path, {})  # definition index -> node id
+        for fn in fns.values():
+            by_node.setdefault(fn, [])
+        for local in graph.indexes[path].locals if path in graph.indexes else ():
+            holder = fns.get(local.caller)
+            if holder is not None:
+                by_node[holder].append(local)
+    return by_node.get(node_id, [])
 
 
 def _known_type(graph: CallGraph, name: str) -> tuple[str, str] | None:
@@ -182,11 +241,18 @@ def type_facts(graph: CallGraph, node_id: int) -> tuple[bool, ...]:
         if name is None:
             name = written[text] = inner_type(text)
         names.append(name)
+    # a `let`'s type read through a fn of another file (`T::new(..)` returning `Self`)
+    typed: dict[str, str | None] = graph.derived.setdefault("let types", {})  # by type text
+    for local in _locals_of(graph, node_id):
+        if local.type.startswith(_CALLED):
+            if local.type not in typed:
+                typed[local.type] = _let_type(graph, local.type)
+            names.append(typed[local.type] or "")
     out = []
     for name in names:
         fact = known.get(name)
         if fact is None:
-            fact = known[name] = _known_type(graph, name) is not None
+            fact = known[name] = bool(name) and _known_type(graph, name) is not None
         out.append(fact)
     return tuple(out)
 
