@@ -231,7 +231,11 @@ def _known_type(graph: CallGraph, name: str) -> tuple[str, str] | None:
 def type_facts(graph: CallGraph, node_id: int) -> tuple[bool, ...]:
     """What `_given_type` reads of the whole repository for the fn `node_id` as a caller:
     whether its impl's type and each parameter's are `_known_type`s. The walks' memo puts
-    it in the fn's digest, so a struct defined or a `Deref` added elsewhere touches it."""
+    it in the fn's digest, so a struct defined or a `Deref` added elsewhere touches it.
+    Only a fn that calls one a typed need can sit on (a provided method, a fn with a generic
+    or `impl Trait` parameter) has facts: no other is asked (`_given_type`)."""
+    if node_id not in _asked(graph):
+        return ()
     d = graph.nodes[node_id].definition
     known: dict[str, bool] = graph.derived.setdefault("known types", {})  # by name
     written: dict[str, str] = graph.derived.setdefault("param types", {})  # as written -> name
@@ -255,6 +259,20 @@ def type_facts(graph: CallGraph, node_id: int) -> tuple[bool, ...]:
             fact = known[name] = bool(name) and _known_type(graph, name) is not None
         out.append(fact)
     return tuple(out)
+
+
+def _asked(graph: CallGraph) -> set[int]:
+    """The fns that call a provided method or a fn with a generic or `impl Trait`
+    parameter: the callers `_given_type` may be asked about (found once per graph)."""
+    asked: set[int] | None = graph.derived.get("asked for types")
+    if asked is None:
+        asked = graph.derived["asked for types"] = set()
+        for callee, edges in graph.callers.items():
+            d = graph.nodes[callee].definition
+            generics = _generics(d)
+            if (d.owner and d.owner == d.trait) or any(_generic(w, generics) for _, w in d.params):
+                asked.update(e.caller for e in edges)
+    return asked
 
 
 def _generics(d: Definition) -> list[str]:
