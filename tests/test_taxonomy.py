@@ -248,6 +248,13 @@ def test_parse_taxonomy_normalises_keywords_and_description() -> None:
         ("table version is stale", "bail", "concurrency-conflict"),
         ("Unable to remove stale HTML output", "context", "operation-failed"),  # old output
         ("invalid parameter: {}", "constructor", "invalid-argument"),
+        # a count of what was written, not a resource (risingwave, cargo, alacritty)
+        ("Too many/few arguments for pg_catalog.pg_get_expr()", "bail", "invalid-argument"),
+        ("too many arguments", "bail", "invalid-argument"),
+        ("Too many parameters", "constructor", "invalid-argument"),
+        ("too many segments on URL", "bail", "invalid-argument"),
+        ("too many requests", "bail", "resource-exhausted"),
+        ("too many inflight time travel queries, max is {}", "bail", "resource-exhausted"),
         ("parallelism must be greater than 0", "ensure", "invalid-argument"),
         ("name cannot be empty", "bail", "invalid-argument"),
         ("this should never happen", "bail", "internal-invariant"),

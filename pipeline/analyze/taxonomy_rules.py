@@ -81,6 +81,11 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
          r"\b(?:requires|expects) an? (?:\w+ )?(?:format )?value\b|\bmust not be followed\b|"
          r"\bshould not be specified\b|\bis not allowed\b|\bnot allowed to\b|\bnon UTF-?8\b|"
          r"\bmust be \{\}|\bshould not be part of\b|"
+         # a call's, a statement's or a URL's parts counted wrong: what was written, no
+         # resource ("Too many/few arguments for pg_catalog.pg_get_expr()", "too many
+         # segments on URL"); not "too many requests", "too many open files"
+         r"\btoo (?:many|few)(?:/(?:many|few))? (?:\w+ )?(?:arguments|parameters|args|params|"
+         r"operands|idents|identifiers|column names|segments)\b|"
          # a clause or option given twice in one statement or command
          r"\bduplicated? (?:\w+ )?(?:clause|option|keyword|flag)s?\b"),
         # a file-system verb on a file-system noun ("path", "directory" alone choose nothing)
