@@ -1238,6 +1238,59 @@ def test_a_fn_most_commands_reach_says_how_many_entry_points_lead_there() -> Non
     assert "entry points" not in (situation_sentence(reach, "a" * 40) or "")
 
 
+def test_a_path_whose_top_no_call_reaches_says_which_trait_runs_it() -> None:
+    # alacritty's winit callbacks, a conversion `?` runs, a `Drop`: no caller in the code
+    source = (
+        "pub struct Processor;\n"
+        "impl ApplicationHandler for Processor {\n"
+        "    fn new_events(&mut self) { self.create_window(); }\n"
+        "}\n"
+        "impl Processor {\n"
+        '    fn create_window(&mut self) { open().expect("failed to create window"); }\n'
+        "}\n"
+        "pub struct Column;\n"
+        "impl TryFrom<u8> for Column {\n"
+        "    type Error = String;\n"
+        "    fn try_from(v: u8) -> Result<Self, String> { check(v) }\n"
+        "}\n"
+        'fn check(v: u8) -> Result<Column, String> { Err("no column".into()) }\n'
+        "pub struct Guard;\n"
+        "impl Drop for Guard {\n"
+        "    fn drop(&mut self) { release(); }\n"
+        "}\n"
+        'fn release() { free().expect("release the lock"); }\n'
+        "pub trait Rule { fn apply(&self); }\n"
+        "pub struct Merge;\n"
+        "impl Rule for Merge { fn apply(&self) { merge(); } }\n"
+        'fn merge() { join().expect("merge the plans"); }\n'
+    )
+    graph = _graph_of({"src/main.rs": source})
+
+    def why(needle: str) -> str:
+        reach = site_reach(graph, "src/main.rs", line_of_text(source, needle))
+        assert reach is not None
+        text = trigger_sentence(reach, "a" * 40) or ""
+        return text.split(" (", 1)[1]
+
+    assert why("failed to create window") == (
+        "no caller of `Processor::new_events` found: it implements"
+        " `ApplicationHandler::new_events` of a trait another crate declares, whose code"
+        " calls it)."
+    )
+    assert why("no column") == (
+        "no caller of `Column::try_from` found: it implements `TryFrom::try_from`, which runs"
+        " where a value is converted into `Column` (`.try_into()` or `Column::try_from(..)`),"
+        " and no such conversion was found)."
+    )
+    assert why("release the lock") == (
+        "no caller of `Guard::drop` found: it runs when a `Guard` value is dropped)."
+    )
+    assert why("merge the plans") == (
+        "no caller of `Merge::apply` found: it implements `Rule::apply`, and no call through"
+        " `Rule` that the index resolves reaches it)."
+    )
+
+
 def test_an_ambiguous_hop_tells_apart_candidates_of_the_same_name() -> None:
     lib = "crates/conv/src/lib.rs"
     graph = _graph_of(

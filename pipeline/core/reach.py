@@ -34,6 +34,11 @@ class Hop:
     # on a `dyn Sink`, an `impl Sink`, an `S: Sink`): `Sink::validate`
     via: str | None = None
     impls: int | None = None  # with `via`: how many impls' methods that call may run, if 2+
+    # the top hop of a path with no entry point, a trait impl's method no call reaches:
+    # the trait's method it implements (`TryFrom::try_from`), and whether another crate
+    # declares the trait (its code calls it)
+    implements: str | None = None
+    foreign: bool | None = None
 
 
 # The most hops a caller path holds, the site's fn included (`callerpaths` walks no higher).
@@ -200,8 +205,35 @@ def no_entry_note(path: CallerPath, *, named: bool = True) -> str:
     from outside the repository)."""
     if len(path.hops) >= PATH_DEPTH:
         return f"no entry point found within {len(path.hops)} calls"
-    of = f" of `{path.hops[0].name}`" if named else ""
+    top = path.hops[0]
+    of = f" of `{top.name}`" if named else ""
+    if top.implements:
+        return f"no caller{of} found: {_implemented(top, top.implements)}"
     return (
         f"no caller{of} found: it may be registered in a table, called through a pointer or a "
         "macro, or from outside the repository"
     )
+
+
+# std's conversion traits: how code runs an impl's method without naming it
+_CONVERTED = {"From": "`.into()`, `?` or `{0}::from(..)`", "TryFrom": "`.try_into()` or "
+              "`{0}::try_from(..)`", "FromStr": "`.parse()` or `{0}::from_str(..)`"}  # fmt: skip
+
+
+def _implemented(top: Hop, implements: str) -> str:
+    """What runs a trait impl's method that no call of the repository reaches."""
+    trait = implements.split("::", 1)[0]
+    owner = top.name.rsplit("::", 1)[0] if "::" in top.name else top.name
+    if trait == "Drop":
+        return f"it runs when a `{owner}` value is dropped"
+    if trait in _CONVERTED:
+        ways = _CONVERTED[trait].format(owner)
+        return (
+            f"it implements `{implements}`, which runs where a value is converted into "
+            f"`{owner}` ({ways}), and no such conversion was found"
+        )
+    if top.foreign:
+        return (
+            f"it implements `{implements}` of a trait another crate declares, whose code calls it"
+        )
+    return f"it implements `{implements}`, and no call through `{trait}` that the index resolves reaches it"

@@ -297,8 +297,36 @@ def _walk(
         # visit bound cut it: its callers exist, the path just does not end at an entry)
         top = max(roots or depth, key=lambda n: (depth[n], -n))
         if lone or top not in targets:
-            paths = [_path(graph, top, parent, None, None, real)]
+            path = _path(graph, top, parent, None, None, real)
+            if top in roots:  # no caller: say which trait's impl it is, if one
+                path = _implementing(graph, path, real.get(top, top))
+            paths = [path]
     return tuple(paths), len({entry for _, entry, _, _ in found})
+
+
+def _implementing(graph: CallGraph, path: CallerPath, fn: int) -> CallerPath:
+    """The path with its top hop marked when the fn implements a trait's method (`Hop`'s
+    `implements`: a `Drop`, a conversion, another crate's trait's callback)."""
+    d = graph.nodes[fn].definition
+    foreign = trait_declared_elsewhere(graph, fn)
+    if foreign is None or not d.trait:
+        return path
+    trait = _trait_name(d.trait)
+    top = replace(path.hops[0], implements=f"{trait}::{d.name}", foreign=foreign or None)
+    return replace(path, hops=(top, *path.hops[1:]))
+
+
+def trait_declared_elsewhere(graph: CallGraph, fn: int) -> bool | None:
+    """For a trait impl's method, whether no file of the repository declares its trait (a
+    fact of other files: the walks' memo digests it with the fn); None for any other fn."""
+    d = graph.nodes[fn].definition
+    if not d.trait or not d.owner or d.owner == d.trait:
+        return None
+    return ("trait", _trait_name(d.trait)) not in graph.named
+
+
+def _trait_name(trait: str) -> str:
+    return trait.split("<", 1)[0].rsplit("::", 1)[-1].strip()
 
 
 def _also_unarmed(edges: list[Edge], armed: Edge) -> bool:

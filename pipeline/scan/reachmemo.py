@@ -46,7 +46,7 @@ from pipeline.core.cachefile import (
 )
 from pipeline.core.reach import CallerPath, Hop
 from pipeline.scan.buildable import type_facts
-from pipeline.scan.callerpaths import MAX_DEPTH, Walked, Walks
+from pipeline.scan.callerpaths import MAX_DEPTH, Walked, Walks, trait_declared_elsewhere
 from pipeline.scan.callgraph import CallGraph
 
 MEMO_FORMAT = 2  # 2: a walk keeps how many entry points it found
@@ -119,13 +119,14 @@ def node_digests(graph: CallGraph, blobs: Mapping[str, str], keys: Sequence[Node
         return number
 
     # who a fn is (its place), and what it is (its place, its file's blob, module, crate,
-    # package, and which of its types the repository defines: `type_facts`)
+    # package, which of its types the repository defines: `type_facts`, and whether its
+    # trait is declared elsewhere)
     place = [hash((word(key[0]), key[1])) for key in keys]
     blob = {path: word(blobs.get(path, "")) for path in graph.by_file}
     packages = graph.packages or [None] * len(keys)
     own = [
         hash((where, blob[key[0]], word(node.module), word(node.crate), word(package),
-              type_facts(graph, node_id)))
+              type_facts(graph, node_id), word(trait_declared_elsewhere(graph, node_id))))
         for node_id, (where, key, node, package) in enumerate(
             zip(place, keys, graph.nodes, packages, strict=True)
         )
