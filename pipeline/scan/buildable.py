@@ -11,18 +11,18 @@ Pure: reads the graph, keeps what it computes in `graph.derived`.
 
 from __future__ import annotations
 
-import re
+from collections.abc import Collection
 
 from pipeline.core.index import CALLED_TYPE, Definition, Local
 from pipeline.scan.callgraph import CallGraph, Edge
 from pipeline.scan.names import inner_type
+from pipeline.scan.signatures import generic_bounds, returned_type
 
 NO_NEEDS: frozenset[str] = frozenset()
 # A need on a type (not a package): `\0type:self=Disk` (the chain's `Self`), `\0type:1=Disk`
 # (the fn's second parameter), the impl type a static dispatch below runs
 TYPED = "\0type:"
 _CALLED = CALLED_TYPE  # `<call>T::f`: a `let` of a call's value
-_GENERIC = re.compile(r"[<,]\s*([A-Z]\w*)")  # a fn's type parameters, in `fn f<T: X, U>`
 
 
 def needs_above(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozenset[str] | None:
@@ -37,7 +37,7 @@ def needs_above(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozense
     taken for the AI client's `AiApp::init`). A trait impl's method may be called from
     anywhere its trait is known, through a `dyn` value made elsewhere (risingwave's batch
     executors read the frontend's system catalog through an `Arc<dyn SysCatalogReader>`):
-    nothing is held, unless the call shows static dispatch (`_static_dispatch`: `Self::f`
+    nothing is held, unless the call shows static dispatch (`_dispatch_slot`: `Self::f`
     in a trait's provided method, a generic's or an `impl Trait` parameter's). Then the
     value's type comes from further up: some caller above must name that package, and
     until one does each caller must be code that package depends on, that the type passes
@@ -61,7 +61,7 @@ def needs_above(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozense
     if theirs is not None and theirs not in sees:
         if edge.resolution == "name" or graph.nodes[edge.callee].definition.trait is None:
             return None
-        if _static_dispatch(graph, edge):
+        if _dispatch_slot(graph, edge) is not None:
             below = below | {theirs}
     kept = []
     for package in below:
@@ -111,17 +111,30 @@ def _typed_needs(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozens
 def _dispatch_need(graph: CallGraph, edge: Edge) -> str | None:
     """The `TYPED` need a static dispatch makes: `self` in a provided method, or a generic
     parameter of the caller, on the impl's type (None for any other call)."""
-    call, callee = edge.call, graph.nodes[edge.callee].definition
-    if call is None or not callee.owner or not callee.trait or callee.owner == callee.trait:
+    callee = graph.nodes[edge.callee].definition
+    if not callee.owner or not callee.trait or callee.owner == callee.trait:
+        return None
+    slot = _dispatch_slot(graph, edge)
+    return None if slot in (None, "") else f"{TYPED}{slot}={type_name(callee.owner)}"
+
+
+def _dispatch_slot(graph: CallGraph, edge: Edge) -> str | None:
+    """Which of its caller's values picks the impl `edge`'s call runs, when the caller's own
+    caller chooses its type: `self` (`self.f()`/`Self::f()` in a trait's provided method),
+    a parameter's index (`x.f()`, `x` of a generic type or `impl Trait`), "" (`T::f()`, a
+    generic of the fn); None when the call is no static dispatch."""
+    call = edge.call
+    if call is None:
         return None
     caller = graph.nodes[edge.caller].definition
-    wanted = _base(callee.owner)
-    if call.qualifier in ("self", "Self") and caller.owner and caller.owner == caller.trait:
-        return f"{TYPED}self={wanted}"
+    if call.qualifier in ("self", "Self"):
+        return "self" if caller.trait is not None and caller.owner == caller.trait else None
     generics = _generics(caller)
+    if call.qualifier in generics:
+        return ""
     for at, (name, written) in enumerate(caller.params):
         if name == call.qualifier and _generic(written, generics):
-            return f"{TYPED}{at}={wanted}"
+            return str(at)
     return None
 
 
@@ -146,7 +159,7 @@ def _given_type(graph: CallGraph, edge: Edge, slot: str) -> tuple[str, str] | No
     if text in ("self", "*self"):
         if caller.owner and caller.owner == caller.trait:
             return "slot", "self"
-        return _known_type(graph, _base(caller.owner)) if caller.owner else None
+        return _known_type(graph, type_name(caller.owner)) if caller.owner else None
     generics = _generics(caller)
     for at, (name, written) in enumerate(caller.params):
         if name == text:
@@ -167,15 +180,18 @@ def _local_type(graph: CallGraph, node_id: int, name: str, line: int) -> str | N
     ]  # fmt: skip
     if not found:
         return None
-    written = max(found, key=lambda local: local.line).type
-    typed: dict[str, str | None] = graph.derived.setdefault("let types", {})  # by type text
-    if written not in typed:
-        typed[written] = _let_type(graph, written)
-    return typed[written]
+    return _let_type(graph, max(found, key=lambda local: local.line).type)
 
 
 def _let_type(graph: CallGraph, written: str) -> str | None:
-    """`_local_type` of one `Local.type` text."""
+    """`_local_type` of one `Local.type` text (kept per graph)."""
+    typed: dict[str, str | None] = graph.derived.setdefault("let types", {})
+    if written not in typed:
+        typed[written] = _read_let_type(graph, written)
+    return typed[written]
+
+
+def _read_let_type(graph: CallGraph, written: str) -> str | None:
     if not written.startswith("<"):
         return inner_type(written)
     if not written.startswith(_CALLED) or "::" not in written:
@@ -184,17 +200,16 @@ def _let_type(graph: CallGraph, written: str) -> str | None:
     owner = owner.rsplit("::", 1)[-1]
     if not owner[:1].isupper():
         return None
-    methods: dict[tuple[str, str], list[str]] | None = graph.derived.get("returns")
-    if methods is None:  # (type, fn) -> what each such fn returns, as written
+    methods: dict[tuple[str, str], set[str]] | None = graph.derived.get("returns")
+    if methods is None:  # (type, fn) -> the types such fns' values have (`returned_type`)
         methods = graph.derived["returns"] = {}
         for node in graph.nodes:
             d = node.definition
-            _, arrow, returned = d.signature.rpartition("->")
-            if d.owner and arrow:
-                methods.setdefault((_base(d.owner), d.name), []).append(returned)
-    returns = re.compile(rf"\b(?:Self|{re.escape(owner)})\b")
-    found = any(returns.search(text) for text in methods.get((owner, fn), ()))
-    return owner if found else None
+            if d.owner:
+                methods.setdefault((type_name(d.owner), d.name), set()).add(
+                    returned_type(d.signature)
+                )
+    return owner if methods.get((owner, fn), set()) & {"Self", owner} else None
 
 
 def _locals_of(graph: CallGraph, node_id: int) -> list[Local]:
@@ -221,7 +236,7 @@ def _known_type(graph: CallGraph, name: str) -> tuple[str, str] | None:
     derefs = graph.derived.get("derefs")
     if derefs is None:
         derefs = graph.derived["derefs"] = {
-            _base(d.owner) for _, d in graph.named.get(("type", "Target"), ())
+            type_name(d.owner) for _, d in graph.named.get(("type", "Target"), ())
             if d.trait == "Deref" and d.owner
         }  # fmt: skip
     defined = ("struct", name) in graph.named or ("enum", name) in graph.named
@@ -239,19 +254,17 @@ def type_facts(graph: CallGraph, node_id: int) -> tuple[bool, ...]:
     d = graph.nodes[node_id].definition
     known: dict[str, bool] = graph.derived.setdefault("known types", {})  # by name
     written: dict[str, str] = graph.derived.setdefault("param types", {})  # as written -> name
-    names = [_base(d.owner)] if d.owner else []
+    names = [type_name(d.owner)] if d.owner else []
     for _, text in d.params:
         name = written.get(text)
         if name is None:
             name = written[text] = inner_type(text)
         names.append(name)
     # a `let`'s type read through a fn of another file (`T::new(..)` returning `Self`)
-    typed: dict[str, str | None] = graph.derived.setdefault("let types", {})  # by type text
-    for local in _locals_of(graph, node_id):
-        if local.type.startswith(_CALLED):
-            if local.type not in typed:
-                typed[local.type] = _let_type(graph, local.type)
-            names.append(typed[local.type] or "")
+    names += [
+        _let_type(graph, local.type) or ""
+        for local in _locals_of(graph, node_id) if local.type.startswith(_CALLED)
+    ]  # fmt: skip
     out = []
     for name in names:
         fact = known.get(name)
@@ -275,34 +288,19 @@ def _asked(graph: CallGraph) -> set[int]:
     return asked
 
 
-def _generics(d: Definition) -> list[str]:
-    """A fn's type parameters, as its signature declares them (`fn f<T: X, U>` -> T, U)."""
-    return _GENERIC.findall(d.signature.split("(", 1)[0])
+def _generics(d: Definition) -> Collection[str]:
+    """A fn's bounded type parameters (`signatures.generic_bounds`): `fn f<T: X>`, `where T:
+    X` (an unbounded one calls no trait's method)."""
+    return generic_bounds(d.signature).keys()
 
 
-def _generic(written: str, generics: list[str]) -> bool:
+def _generic(written: str, generics: Collection[str]) -> bool:
     """Whether a parameter's type is one of the fn's generics or an `impl Trait`."""
     bare = written.lstrip("&").removeprefix("mut ").strip()
     return bare.startswith("impl ") or bare in generics
 
 
-def _base(owner: str) -> str:
-    """A type's name without its path and generics: `store::Disk<'a>` -> `Disk`."""
+def type_name(owner: str) -> str:
+    """A type's or trait's name without its path and generics: `store::Disk<'a>` -> `Disk`,
+    `TryFrom<u8>` -> `TryFrom`."""
     return owner.split("<", 1)[0].rsplit("::", 1)[-1].strip()
-
-
-def _static_dispatch(graph: CallGraph, edge: Edge) -> bool:
-    """Whether `edge`'s call picks its impl by a type its caller's own caller chooses:
-    `Self::f(..)`/`self.f(..)` in a trait's provided method, `T::f(..)` or `x.f(..)` with
-    `T` a generic of the fn and `x` a parameter of type `T`, `&T` or `impl Trait`."""
-    call = edge.call
-    if call is None:
-        return False
-    caller = graph.nodes[edge.caller].definition
-    qualifier = call.qualifier
-    if qualifier in ("self", "Self"):
-        return caller.trait is not None and caller.owner == caller.trait
-    generics = _generics(caller)
-    if qualifier in generics:
-        return True
-    return any(name == qualifier and _generic(w, generics) for name, w in caller.params)

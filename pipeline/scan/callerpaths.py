@@ -20,7 +20,7 @@ from pipeline.core.reach import (
     Reach,
 )
 from pipeline.languages import language_of
-from pipeline.scan.buildable import NO_NEEDS, TYPED, needs_above
+from pipeline.scan.buildable import NO_NEEDS, TYPED, needs_above, type_name
 from pipeline.scan.builders import named_builders, variant_builders
 from pipeline.scan.callgraph import CallGraph, Edge
 from pipeline.scan.context import SiteContext, _crate
@@ -311,7 +311,7 @@ def _implementing(graph: CallGraph, path: CallerPath, fn: int) -> CallerPath:
     foreign = trait_declared_elsewhere(graph, fn)
     if foreign is None or not d.trait:
         return path
-    trait = _trait_name(d.trait)
+    trait = type_name(d.trait)
     top = replace(path.hops[0], implements=f"{trait}::{d.name}", foreign=foreign or None)
     return replace(path, hops=(top, *path.hops[1:]))
 
@@ -322,11 +322,7 @@ def trait_declared_elsewhere(graph: CallGraph, fn: int) -> bool | None:
     d = graph.nodes[fn].definition
     if not d.trait or not d.owner or d.owner == d.trait:
         return None
-    return ("trait", _trait_name(d.trait)) not in graph.named
-
-
-def _trait_name(trait: str) -> str:
-    return trait.split("<", 1)[0].rsplit("::", 1)[-1].strip()
+    return ("trait", type_name(d.trait)) not in graph.named
 
 
 def _also_unarmed(edges: list[Edge], armed: Edge) -> bool:

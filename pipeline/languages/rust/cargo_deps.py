@@ -30,7 +30,6 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 MAX_MANIFEST_BYTES = 1_000_000
-_ELSEWHERE = "\0path:"  # a path dependency, before it is known whether the repository holds it
 # the view of a package each table is for: "" its library's and binaries'
 _TABLES = {"dependencies": "", "dev-dependencies": "dev", "build-dependencies": "build",
            "dev_dependencies": "dev", "build_dependencies": "build"}  # fmt: skip
@@ -40,17 +39,19 @@ class PackageDependencies:
     """The repository's packages by directory, and what each view of each depends on."""
 
     def __init__(
-        self, packages: Mapping[str, str], depends: Mapping[tuple[str, str], Iterable[str]]
+        self,
+        packages: Mapping[str, str],
+        depends: Mapping[tuple[str, str], Iterable[str]],
+        by_path: Mapping[tuple[str, str], Iterable[str]] | None = None,
     ) -> None:
+        """`depends`: each (package, view)'s dependencies by package name; `by_path`: those
+        of them given by a `path`, wherever they lie."""
         self._packages = dict(packages)  # manifest directory -> package name
         known = set(self._packages.values())
         # (package, view) -> its direct dependencies among the repository's packages
         self._depends = {k: frozenset(d for d in deps if d in known) for k, deps in depends.items()}
         # views with a path dependency the repository does not hold: they may see anything
-        self._open = {
-            k for k, deps in depends.items()
-            if any(d.startswith(_ELSEWHERE) and d[len(_ELSEWHERE) :] not in known for d in deps)
-        }  # fmt: skip
+        self._open = {k for k, deps in (by_path or {}).items() if not known.issuperset(deps)}
         self._all = frozenset(known)
         self._reachable: dict[tuple[str, str], frozenset[str]] = {}
         self._of: dict[str, str | None] = {}
@@ -106,9 +107,8 @@ def package_dependencies(manifests: Mapping[str, bytes]) -> PackageDependencies:
         if doc is not None and isinstance(doc.get("workspace"), dict)
     }
     packages: dict[str, str] = {}
-    # a path dependency is noted twice, the second time marked: whether the repository holds
-    # it is known once every manifest is read
     depends: dict[tuple[str, str], set[str]] = {}
+    by_path: dict[tuple[str, str], set[str]] = {}  # whether the repository holds them: below
     for path, document in sorted(documents.items()):
         package = document.get("package") if document is not None else None
         name = package.get("name") if isinstance(package, dict) else None
@@ -124,8 +124,8 @@ def package_dependencies(manifests: Mapping[str, bytes]) -> PackageDependencies:
                 package_name = _dependency_package(key, spec)
                 found.add(package_name)
                 if isinstance(spec, dict) and isinstance(spec.get("path"), str):
-                    found.add(_ELSEWHERE + package_name)
-    return PackageDependencies(packages, depends)
+                    by_path.setdefault((name, view), set()).add(package_name)
+    return PackageDependencies(packages, depends, by_path)
 
 
 def _document(data: bytes) -> dict[str, Any] | None:
