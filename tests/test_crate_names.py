@@ -227,3 +227,52 @@ def test_manifests_are_listed_in_the_tree_s_one_pass_whatever_include_says(
     lines = (out / "o" / "rg" / "records.jsonl").read_text().splitlines()
     assert all("`grep_index::index`" in json.loads(line)["commonSituations"] for line in lines)
     assert lines
+
+
+BUILD_SCRIPT = {
+    "Cargo.toml": (
+        '[package]\nname = "tool"\n\n[build-dependencies]\ncodegen = { path = "codegen" }\n\n'
+        '[workspace]\nmembers = ["codegen", "plain"]\n'
+    ),
+    "build.rs": 'fn main() {\n    codegen::emit("schema.json");\n}\n',
+    "src/main.rs": "fn main() {}\n",
+    "codegen/Cargo.toml": '[package]\nname = "codegen"\n',
+    "codegen/src/lib.rs": (
+        "pub fn emit(schema: &str) {\n"
+        "    if !std::path::Path::new(schema).exists() {\n"
+        '        panic!("the schema {schema} is missing");\n'
+        "    }\n"
+        "}\n"
+    ),
+    # `build = false`: a file called build.rs that Cargo never runs
+    "plain/Cargo.toml": '[package]\nname = "plain"\nbuild = false\n',
+    "plain/build.rs": 'fn main() {\n    panic!("never run by cargo");\n}\n',
+    "plain/src/lib.rs": "",
+}
+
+
+def test_a_build_script_is_an_entry_point_cargo_runs_while_building(tmp_path: Path) -> None:
+    """A package's `build.rs` runs when Cargo builds it: its panics (and its
+    build-dependencies') stop `cargo build`. One `build = false` turns off is no program."""
+    repo = GitRepo.init(tmp_path / "src")
+    sha = repo.commit(BUILD_SCRIPT)
+    out = tmp_path / "out"
+    done = cli("extract", "--repo", "o/tool", "--sha", sha, "--source", repo.path, "--out",
+               out, "--cache", tmp_path / "cache", "--jobs", "1")  # fmt: skip
+    assert done.exit_code == 0, done.output
+    rows = json.loads((out / "o" / "tool" / "reach.json").read_text())["records"]
+    records = {
+        json.loads(line)["filePath"]: json.loads(line)
+        for line in (out / "o" / "tool" / "records.jsonl").read_text().splitlines()
+    }
+    emitted = rows[records["codegen/src/lib.rs"]["id"]]
+    assert [(p["entry"], p["entry_label"], [h["name"] for h in p["hops"]])
+            for p in emitted["paths"]] == [
+        ("build", "the build script of `tool` (fn main)", ["main", "emit"]),
+    ]  # fmt: skip
+    assert (
+        "reached from the build script of `tool` (fn main): `main` -> `emit`"
+        in (records["codegen/src/lib.rs"]["triggerScenarios"])
+    )
+    never = rows[records["plain/build.rs"]["id"]]
+    assert not never.get("paths") and never["callers"] == 0

@@ -52,6 +52,7 @@ _ENTRY_WORDS = {
     "pub-api": "public API",
     "custom": "entry point",
     "example": "example program",
+    "build": "build script",
 }
 
 

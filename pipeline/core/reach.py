@@ -14,7 +14,9 @@ from typing import Any, Literal
 
 # How a call edge was resolved, most certain first; `name` is a bare-name match.
 Resolution = Literal["self", "local", "import", "type", "trait", "rpc", "name"]
-EntryKind = Literal["main", "cli", "rpc", "http", "statement", "pub-api", "custom", "example"]
+EntryKind = Literal[
+    "main", "cli", "rpc", "http", "statement", "pub-api", "custom", "example", "build"
+]
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,6 +46,12 @@ class RepositoryModules:
         names = self._names(path)
         return names.binary_of(path) if names is not None else None
 
+    def build_script_of(self, path: str) -> str | None:
+        """The package whose build script is rooted at `path` (`uv-python` for its
+        `build.rs`); None when it is none, or unknown."""
+        names = self._names(path)
+        return names.build_script_of(path) if names is not None else None
+
     def target_kind(self, path: str) -> str | None:
         """`lib`, `bin`, `example`, `test`, `bench` or `build` for `path`; None when unknown."""
         names = self._names(path)

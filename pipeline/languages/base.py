@@ -31,6 +31,10 @@ class ModuleNames(Protocol):
         """The name a user runs the program whose entry point is in `path`, if it is a root."""
         ...
 
+    def build_script_of(self, path: str) -> str | None:
+        """The package whose build script `path` is the root of (Cargo's `build.rs`)."""
+        ...
+
     def target_kind(self, path: str) -> str | None:
         """What `path` is compiled into: `lib`, `bin`, `example`, `test`, `bench`, `build`."""
         ...

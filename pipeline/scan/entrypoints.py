@@ -172,18 +172,10 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
             owned.setdefault((d.owner, d.name), []).append(node_id)
     for node_id, node in enumerate(graph.nodes):
         d = node.definition
-        if (
-            d.name == "main"
-            and d.owner is None
-            and not d.module
-            and not node.path.endswith("build.rs")
-            and _runs_as_program(node.path, modules)
-        ):
-            binary = modules.binary_of(node.path) or _binary(node.path)
-            if modules.target_kind(node.path) == "example":  # a demonstration of the API
-                graph.entries[node_id] = ("example", f"example `{binary}` (fn main)")
-            else:
-                graph.entries[node_id] = ("main", f"`{binary}` (fn main)")
+        if d.name == "main" and d.owner is None and not d.module:
+            entry = _program_entry(node.path, modules)
+            if entry is not None:
+                graph.entries[node_id] = entry
         elif d.owner and d.trait and is_rpc(d):
             graph.entries[node_id] = ("rpc", f"RPC `{d.trait}::{d.name}`")
     mounted = _mount_points(graph.indexes)
@@ -299,6 +291,21 @@ _USERS_OF_THE_API = frozenset(("example", "test", "bench"))
 
 def _in_product(path: str, modules: RepositoryModules) -> bool:
     return modules.target_kind(path) not in _USERS_OF_THE_API
+
+
+def _program_entry(path: str, modules: RepositoryModules) -> tuple[EntryKind, str] | None:
+    """What a top-level `fn main` of `path` is: a program's start, an example's (ranked
+    after the API it demonstrates), a package's build script (Cargo runs it while building
+    the package: its errors stop `cargo build`), or none (a `main` some other file calls)."""
+    package = modules.build_script_of(path)
+    if package is not None:
+        return ("build", f"the build script of `{package}` (fn main)")
+    if path.endswith("build.rs") or not _runs_as_program(path, modules):
+        return None
+    binary = modules.binary_of(path) or _binary(path)
+    if modules.target_kind(path) == "example":
+        return ("example", f"example `{binary}` (fn main)")
+    return ("main", f"`{binary}` (fn main)")
 
 
 def _runs_as_program(path: str, modules: RepositoryModules) -> bool:

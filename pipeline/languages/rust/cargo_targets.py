@@ -122,6 +122,14 @@ class CrateMap:
         target = self._roots.get(path)
         return target.name if target is not None and target.kind in ("bin", "example") else None
 
+    def build_script_of(self, path: str) -> str | None:
+        """The package whose build script `path` is the root of (`build.rs` beside its
+        manifest, or its `build = ".."`): Cargo runs its `fn main` while building it."""
+        target = self._roots.get(path)
+        if target is None or target.kind != "build":
+            return None
+        return self.dependencies.package_of(path)
+
     def target_kind(self, path: str) -> TargetKind | None:
         """The kind of target `path` is compiled in, if a manifest says."""
         target = self.target_of(path)
