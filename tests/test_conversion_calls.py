@@ -162,3 +162,56 @@ def test_a_conversion_takes_the_impl_whose_source_is_the_argument_s_type() -> No
     # `Decimal` into `Narrow`: the impl that takes a `Decimal` is not in the index (a macro
     # writes it, say): no edge to the `Wide` one
     assert graph.callers.get(narrow, []) == []
+
+
+MODES = """\
+use std::str::FromStr;
+pub enum Mode { Normal, Insert }
+impl FromStr for Mode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "normal" => Ok(Mode::Normal),
+            "insert" => Ok(Mode::Insert),
+            _ => Err(format!("Invalid mode '{s}'")),
+        }
+    }
+}
+pub struct Channel;
+impl FromStr for Channel {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> { Err(format!("no channel {s}")) }
+}
+pub fn parse(text: &str) -> Result<u32, String> { Err(text.into()) }
+pub fn set_mode(name: &str) -> Result<(), String> {
+    let mode: Mode = name.parse()?;
+    let count: u32 = name.parse().unwrap();
+    Ok(())
+}
+pub fn switch(name: &str) -> Result<(), String> {
+    let _ = name.trim().parse::<Mode>()?;
+    let _ = name.parse::<u64>();
+    Ok(())
+}
+pub fn untyped(name: &str) -> Result<(), String> {
+    let guess = name.parse().map_err(|e: String| e)?;
+    Ok(guess)
+}
+"""
+
+
+def test_a_parse_into_a_written_type_calls_its_from_str() -> None:
+    """`let m: Mode = s.parse()?` and `s.parse::<Mode>()` run `Mode::from_str` (helix's
+    `Mode`, rustup's `ParsedToolchainDesc` had no caller); an untyped `parse`, or one into a
+    standard type, calls no fn of the repository's, least of all one named `parse`."""
+    graph = build_graph(
+        {"crates/ed/src/lib.rs": index_file("crates/ed/src/lib.rs", MODES.encode())}
+    )
+    line = {text.strip(): no for no, text in enumerate(MODES.splitlines(), 1)}
+    from_str = node(graph, "Mode::from_str")
+    assert sorted((graph.nodes[e.caller].label, e.line) for e in graph.callers[from_str]) == [
+        ("set_mode", line["let mode: Mode = name.parse()?;"]),
+        ("switch", line["let _ = name.trim().parse::<Mode>()?;"]),
+    ]
+    assert graph.callers.get(node(graph, "Channel::from_str"), []) == []
+    assert graph.callers.get(node(graph, "parse"), []) == []

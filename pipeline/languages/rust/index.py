@@ -79,8 +79,9 @@ _TEST_DIRECTORY = re.compile(
 # `let x = T::f(..)` keeps `f`, whose return type the link reads; 45: a clap field's
 # `value_parser = f` is an `ARG` route; 46: an arm's binding of a tuple variant's value,
 # `Commands::Login(cmd) =>`, is a local typed `<variant>Commands::Login`; a clap field's
-# `#[arg(..)]` is kept, and a field of a type of its own an `ARG` route to `T::from_str`).
-INDEX_VERSION = "46"
+# `#[arg(..)]` is kept, and a field of a type of its own an `ARG` route to `T::from_str`;
+# 47: `let x: T = s.parse()` and `s.parse::<T>()` call `T::from_str`).
+INDEX_VERSION = "47"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -335,8 +336,9 @@ _INNER_VALUE = frozenset(
     ("and_then", "map", "inspect", "is_some_and", "is_ok_and", "is_none_or", "map_or",
      "map_or_else", "filter", "take_if")
 )  # fmt: skip
-# `x.try_into()` runs the target type's `TryFrom::try_from`, `x.into()` its `From::from`.
-_CONVERTS = {"try_into": "try_from", "into": "from"}
+# `x.try_into()` runs the target type's `TryFrom::try_from`, `x.into()` its `From::from`,
+# `s.parse()` its `FromStr::from_str`.
+_CONVERTS = {"try_into": "try_from", "into": "from", "parse": "from_str"}
 _PLAIN_TYPE = re.compile(r"(?:(?:crate|self|super|[a-z_]\w*)::)*[A-Z]\w*")
 
 
@@ -597,6 +599,7 @@ class _Builder:
     def call(self, node: Node) -> None:
         function = node.child_by_field_name("function")
         if function is not None and function.type == "generic_function":
+            self.typed_conversion(node, function)
             function = function.child_by_field_name("function")
         if function is None:
             return
@@ -640,6 +643,30 @@ class _Builder:
             for argument in given:
                 if argument.type == "scoped_identifier":
                     self.passed(argument, caller)
+
+    def typed_conversion(self, node: Node, generic: Node) -> None:
+        """`s.parse::<Mode>()` runs `Mode::from_str` (`x.try_into::<T>()` `T::try_from`): a
+        path call of the turbofish's type, as `conversion` makes for a typed `let`."""
+        function = generic.child_by_field_name("function")
+        turbofish = generic.child_by_field_name("type_arguments")
+        if function is None or function.type != "field_expression" or turbofish is None:
+            return
+        field = function.child_by_field_name("field")
+        converts = _CONVERTS.get(text_of(field)) if field is not None else None
+        named = turbofish.named_children
+        if converts is None or field is None or len(named) != 1:
+            return
+        written = text_of(named[0])
+        arguments = node.child_by_field_name("arguments")
+        if arguments is None or arguments.named_child_count or not _PLAIN_TYPE.fullmatch(written):
+            return
+        caller = self.caller(node.start_byte, node.end_byte)
+        if caller < 0:
+            return
+        receiver = function.child_by_field_name("value")
+        given = (self.snippet(receiver),) if receiver is not None else ()
+        call = Call(converts, "path", written, field.start_point[0] + 1, 1, caller, given)
+        self.calls.append((field.start_byte, call))
 
     def passed(self, argument: Node, caller: int) -> None:
         """A fn passed by path as an argument (`.map(Self::from_proto)`,
