@@ -231,11 +231,12 @@ def test_manifests_are_listed_in_the_tree_s_one_pass_whatever_include_says(
 
 BUILD_SCRIPT = {
     "Cargo.toml": (
-        '[package]\nname = "tool"\n\n[build-dependencies]\ncodegen = { path = "codegen" }\n\n'
+        '[package]\nname = "tool"\n\n[dependencies]\ncodegen = { path = "codegen" }\n\n'
+        '[build-dependencies]\ncodegen = { path = "codegen" }\n\n'
         '[workspace]\nmembers = ["codegen", "plain"]\n'
     ),
     "build.rs": 'fn main() {\n    codegen::emit("schema.json");\n}\n',
-    "src/main.rs": "fn main() {}\n",
+    "src/main.rs": 'fn main() {\n    codegen::emit("input.json");\n}\n',
     "codegen/Cargo.toml": '[package]\nname = "codegen"\n',
     "codegen/src/lib.rs": (
         "pub fn emit(schema: &str) {\n"
@@ -253,7 +254,10 @@ BUILD_SCRIPT = {
 
 def test_a_build_script_is_an_entry_point_cargo_runs_while_building(tmp_path: Path) -> None:
     """A package's `build.rs` runs when Cargo builds it: its panics (and its
-    build-dependencies') stop `cargo build`. One `build = false` turns off is no program."""
+    build-dependencies') stop `cargo build`. One `build = false` turns off is no program.
+    The program's `main` calls the same fn on the same line: one chain of names, one path
+    naming both ways in (as cargo's `build`, `check` and `rustc` share their `exec` ->
+    `compile`), whose argument is the program's, the path's own top hop's."""
     repo = GitRepo.init(tmp_path / "src")
     sha = repo.commit(BUILD_SCRIPT)
     out = tmp_path / "out"
@@ -268,11 +272,19 @@ def test_a_build_script_is_an_entry_point_cargo_runs_while_building(tmp_path: Pa
     emitted = rows[records["codegen/src/lib.rs"]["id"]]
     assert [(p["entry"], p["entry_label"], [h["name"] for h in p["hops"]])
             for p in emitted["paths"]] == [
-        ("build", "the build script of `tool` (fn main)", ["main", "emit"]),
+        ("main", "`tool` (fn main) or the build script of `tool` (fn main)", ["main", "emit"]),
     ]  # fmt: skip
+    assert emitted["paths"][0]["hops"][0]["file_path"] == "src/main.rs"
+    emits = records["codegen/src/lib.rs"]
+    # each `main` passes its own argument: the handoff is the first path's (same line, two files)
     assert (
-        "reached from the build script of `tool` (fn main): `main` -> `emit`"
-        in (records["codegen/src/lib.rs"]["triggerScenarios"])
+        "reached from `tool` (fn main) or the build script of `tool` (fn main): `main` -> `emit`"
+        in emits["triggerScenarios"]
+    )
+    assert '`main` passes `"input.json"` (src/main.rs:2)' in emits["triggerScenarios"]
+    assert (
+        "users meet it through `tool` (fn main) or the build script of `tool` (fn main)"
+        in (emits["commonSituations"])
     )
     never = rows[records["plain/build.rs"]["id"]]
     assert not never.get("paths") and never["callers"] == 0

@@ -22,7 +22,7 @@ from pipeline.core.reach import (
 from pipeline.languages import language_of
 from pipeline.scan.buildable import NO_NEEDS, TYPED, needs_above, type_name
 from pipeline.scan.builders import named_builders, variant_builders
-from pipeline.scan.callgraph import CallGraph, Edge
+from pipeline.scan.callgraph import CallGraph, Edge, Node
 from pipeline.scan.context import SiteContext, _crate
 from pipeline.scan.entrypoints import arm_entry
 from pipeline.scan.names import inner_type
@@ -637,7 +637,11 @@ def _handoffs(
     current, position = node_id, params.index(name)
     for hop in reversed(hops[:-1]):
         edge = next(
-            (e for e in graph.callers.get(current, ()) if e.line == hop.call_line and e.call),
+            (
+                e
+                for e in graph.callers.get(current, ())
+                if e.line == hop.call_line and e.call and _is_hop(graph.nodes[e.caller], hop)
+            ),
             None,
         )
         if edge is None or edge.call is None or position >= len(edge.call.args):
@@ -650,6 +654,11 @@ def _handoffs(
             break
         current, position = edge.caller, caller_params.index(argument)
     return tuple(out)
+
+
+def _is_hop(node: Node, hop: Hop) -> bool:
+    """Whether `hop` is the fn `node` (two fns may call on the same line of their files)."""
+    return node.path == hop.file_path and node.definition.line == hop.line
 
 
 def _field(graph: CallGraph, owner: str | None, name: str) -> tuple[str, Definition] | None:
