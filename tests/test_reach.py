@@ -1034,6 +1034,53 @@ def test_a_variant_two_crates_define_is_taken_from_the_sites_crate() -> None:
     assert (built, builders, [h[-1][0] for h in hops]) == ("StoreError::Closed", 1, ["close"])
 
 
+def test_a_variant_two_modules_of_one_crate_define_is_the_one_the_builder_names() -> None:
+    """alacritty's `config::Error::Io` ("Error reading config file") and
+    `macos::proc::Error::Io` ("Error getting current working directory"): a build is of the
+    enum its file defines or imports; one whose file says neither is counted for none."""
+    proc_ = (
+        "pub enum Error {\n"
+        '    #[error("Error getting current working directory: {0}")]\n'
+        "    Io(std::io::Error),\n"
+        "}\n"
+        "pub fn cwd() -> Result<(), Error> { Err(Error::Io(last())) }\n"
+    )
+    config = (
+        "pub enum Error {\n"
+        '    #[error("Error reading config file: {0}")]\n'
+        "    Io(std::io::Error),\n"
+        "}\n"
+        "pub fn load() -> Result<(), Error> { Err(Error::Io(last())) }\n"
+    )
+    files = {
+        "term/src/lib.rs": "pub mod config;\npub mod macos;\npub mod ui;\n",
+        "term/src/macos/mod.rs": "pub mod proc;\npub mod pty;\n",
+        "term/src/macos/proc.rs": proc_,
+        "term/src/config/mod.rs": config,
+        # `use super::proc::Error` from macos::pty: proc's
+        "term/src/macos/pty.rs": (
+            "use super::proc::Error;\n"
+            "pub fn spawn() -> Result<(), Error> { Err(Error::Io(last())) }\n"
+        ),
+        # a glob of the config module: config's
+        "term/src/ui.rs": (
+            "use crate::config::*;\npub fn draw() -> Result<(), Error> { Err(Error::Io(x())) }\n"
+        ),
+        # says nothing of which `Error`: neither's
+        "term/src/other.rs": "pub fn guess() -> Result<(), Error> { Err(Error::Io(x())) }\n",
+    }
+    graph = _graph_of(files)
+    from pipeline.scan.callerpaths import site_reach
+
+    def builders(path: str) -> tuple[int, list[str]]:
+        reach = site_reach(graph, path, 2)
+        assert reach is not None and reach.built == "Error::Io"
+        return reach.callers, sorted(p.hops[-1].name for p in reach.paths)
+
+    assert builders("term/src/macos/proc.rs") == (2, ["cwd", "spawn"])
+    assert builders("term/src/config/mod.rs") == (2, ["draw", "load"])
+
+
 def test_a_built_variant_is_named_in_the_static_text_and_the_page(tmp_path: Path) -> None:
     files = {
         "Cargo.toml": '[package]\nname = "kv"\n',

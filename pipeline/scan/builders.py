@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pipeline.scan.callgraph import CallGraph
 from pipeline.scan.context import _crate
+from pipeline.scan.names import crate_name, module_of
 
 
 def variant_builders(graph: CallGraph, path: str, line: int) -> tuple[str, dict[int, int]] | None:
@@ -67,7 +70,56 @@ def _builders_of(graph: CallGraph, path: str, enum: str, variant: str) -> dict[i
     if len(defined) > 1:
         crate = _crate(path)
         found = {n: at for n, at in found.items() if graph.nodes[n].crate == crate}
+        mine = [p for p in dict.fromkeys(defined) if _crate(p) == crate]
+        home = _meant(graph, path, enum, mine) if len(mine) > 1 else None
+        if home is not None:  # one crate's two `Error::Io`s: a build is of the one it names
+            found = {
+                n: at for n, at in found.items()
+                if _meant(graph, graph.nodes[n].path, enum, mine) == home
+            }  # fmt: skip
     return found
+
+
+def _meant(graph: CallGraph, path: str, enum: str, defined: Sequence[str]) -> str | None:
+    """Which of the files `defined` (each defines an `enum` of one crate) the name `enum`
+    means in `path`: its own, or the one a `use` names (`use super::proc::Error`, `use
+    crate::config::*`); None when the file says nothing of it (a build there is of neither,
+    as far as the index can tell: not counted)."""
+    if path in defined:
+        return path
+    index = graph.indexes.get(path)
+    if index is None:
+        return None
+    homes = {module_of(p): p for p in defined}
+    here = module_of(path).split("::") if module_of(path) else []
+    for use in index.uses:
+        if use.alias == enum and use.path.endswith(f"::{enum}"):
+            written = use.path[: -len(enum) - 2]
+        elif use.alias == "*":
+            written = use.path
+        else:
+            continue
+        module = _module_named(written, here, crate_name(_crate(path)))
+        if module is not None and module in homes:
+            return homes[module]
+    return None
+
+
+def _module_named(written: str, here: list[str], crate: str) -> str | None:
+    """The module of this crate a `use` path names (`super::proc` from `macos::x` is
+    `macos::proc`); None for another crate's."""
+    segments = written.split("::")
+    if segments[0] == crate:
+        segments[0] = "crate"
+    if segments[0] not in ("crate", "self", "super"):
+        return None
+    base = [] if segments[0] == "crate" else list(here)
+    at = 0
+    while at < len(segments) and segments[at] in ("crate", "self", "super"):
+        if segments[at] == "super" and base:
+            base.pop()
+        at += 1
+    return "::".join([*base, *segments[at:]])
 
 
 def _builds(graph: CallGraph) -> dict[tuple[str, str], dict[int, int]]:
