@@ -186,16 +186,22 @@ LIBRARY = {
 }
 
 
+def _extracted(tmp_path: Path, files: dict[str, str], name: str) -> Path:
+    """`files` committed to a new repository and extracted as `o/<name>`: its dataset."""
+    repo = GitRepo.init(tmp_path / "src")
+    sha = repo.commit(files)
+    out = tmp_path / "out"
+    done = cli("extract", "--repo", f"o/{name}", "--sha", sha, "--source", repo.path, "--out",
+               out, "--cache", tmp_path / "cache", "--jobs", "1")  # fmt: skip
+    assert done.exit_code == 0, done.output
+    return out / "o" / name
+
+
 def test_a_library_s_api_comes_before_the_example_that_calls_it(tmp_path: Path) -> None:
     """hyper's `SendRequest::send_request` is called by its examples alone: users meet it
     through the public API; an example is a demonstration, named as one, ranked after."""
-    repo = GitRepo.init(tmp_path / "src")
-    sha = repo.commit(LIBRARY)
-    out = tmp_path / "out"
-    done = cli("extract", "--repo", "o/netlib", "--sha", sha, "--source", repo.path, "--out",
-               out, "--cache", tmp_path / "cache", "--jobs", "1")  # fmt: skip
-    assert done.exit_code == 0, done.output
-    rows = json.loads((out / "o" / "netlib" / "reach.json").read_text())["records"]
+    out = _extracted(tmp_path, LIBRARY, "netlib")
+    rows = json.loads((out / "reach.json").read_text())["records"]
     (row,) = rows.values()
     assert [(p["entry"], p["entry_label"]) for p in row["paths"]] == [
         ("pub-api", "public API `netlib::client::Client::post_body`"),
@@ -258,16 +264,11 @@ def test_a_build_script_is_an_entry_point_cargo_runs_while_building(tmp_path: Pa
     The program's `main` calls the same fn on the same line: one chain of names, one path
     naming both ways in (as cargo's `build`, `check` and `rustc` share their `exec` ->
     `compile`), whose argument is the program's, the path's own top hop's."""
-    repo = GitRepo.init(tmp_path / "src")
-    sha = repo.commit(BUILD_SCRIPT)
-    out = tmp_path / "out"
-    done = cli("extract", "--repo", "o/tool", "--sha", sha, "--source", repo.path, "--out",
-               out, "--cache", tmp_path / "cache", "--jobs", "1")  # fmt: skip
-    assert done.exit_code == 0, done.output
-    rows = json.loads((out / "o" / "tool" / "reach.json").read_text())["records"]
+    out = _extracted(tmp_path, BUILD_SCRIPT, "tool")
+    rows = json.loads((out / "reach.json").read_text())["records"]
     records = {
         json.loads(line)["filePath"]: json.loads(line)
-        for line in (out / "o" / "tool" / "records.jsonl").read_text().splitlines()
+        for line in (out / "records.jsonl").read_text().splitlines()
     }
     emitted = rows[records["codegen/src/lib.rs"]["id"]]
     assert [(p["entry"], p["entry_label"], [h["name"] for h in p["hops"]])
