@@ -1034,6 +1034,53 @@ def test_a_variant_two_crates_define_is_taken_from_the_sites_crate() -> None:
     assert (built, builders, [h[-1][0] for h in hops]) == ("StoreError::Closed", 1, ["close"])
 
 
+def test_a_unit_variant_is_built_as_a_receiver_an_arm_s_value_or_a_field_s() -> None:
+    """cargo's `PartialVersion::from_str` returns `Err(ErrorKind::Prerelease.into())`: the
+    variant is built there, as in an arm's `=> E::V` and a field's `kind: E::V`; a pattern
+    that names it (`if let E::V = k`, an arm's) tests a value, builds none."""
+    errors = (
+        "pub enum ErrorKind {\n"
+        '    #[error("unexpected prerelease field")]\n'
+        "    Prerelease,\n"
+        '    #[error("unexpected build field")]\n'
+        "    Build,\n"
+        '    #[error("unexpected field")]\n'
+        "    Field,\n"
+        '    #[error("only ever tested")]\n'
+        "    Tested,\n"
+        "}\n"
+    )
+    parse = (
+        "use crate::error::ErrorKind;\n"
+        "pub fn parse(v: &str) -> Result<(), Error> {\n"
+        "    if v.contains('-') {\n"
+        "        return Err(ErrorKind::Prerelease.into());\n"
+        "    }\n"
+        "    let kind = match v.len() { 0 => ErrorKind::Build, _ => other() };\n"
+        "    Err(Error { kind: ErrorKind::Field, at: 1 })\n"
+        "}\n"
+        "pub fn check(k: ErrorKind) -> bool {\n"
+        "    if let ErrorKind::Tested = k { return true; }\n"
+        "    matches!(k, ErrorKind::Tested)\n"
+        "}\n"
+    )
+    err = "crates/semver/src/error.rs"
+    graph = _graph_of({err: errors, "crates/semver/src/version.rs": parse,
+                       "crates/semver/src/lib.rs": "pub mod error;\npub mod version;\n"})  # fmt: skip
+    from pipeline.scan.callerpaths import site_reach
+
+    def built(needle: str) -> tuple[str | None, list[tuple[str, int | None]]]:
+        reach = site_reach(graph, err, line_of_text(errors, needle))
+        if reach is None:
+            return None, []
+        return reach.built, [(p.hops[-1].name, p.hops[-1].call_line) for p in reach.paths]
+
+    assert built("prerelease") == ("ErrorKind::Prerelease", [("parse", 4)])
+    assert built("build field") == ("ErrorKind::Build", [("parse", 6)])
+    assert built('"unexpected field"') == ("ErrorKind::Field", [("parse", 7)])
+    assert built("only ever tested") == (None, [])
+
+
 def test_a_variant_two_modules_of_one_crate_define_is_the_one_the_builder_names() -> None:
     """alacritty's `config::Error::Io` ("Error reading config file") and
     `macos::proc::Error::Io` ("Error getting current working directory"): a build is of the

@@ -80,8 +80,9 @@ _TEST_DIRECTORY = re.compile(
 # `value_parser = f` is an `ARG` route; 46: an arm's binding of a tuple variant's value,
 # `Commands::Login(cmd) =>`, is a local typed `<variant>Commands::Login`; a clap field's
 # `#[arg(..)]` is kept, and a field of a type of its own an `ARG` route to `T::from_str`;
-# 47: `let x: T = s.parse()` and `s.parse::<T>()` call `T::from_str`).
-INDEX_VERSION = "47"
+# 47: `let x: T = s.parse()` and `s.parse::<T>()` call `T::from_str`; 48: `E::V.into()`,
+# an arm's `=> E::V` and a field's `kind: E::V` build the variant).
+INDEX_VERSION = "48"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 

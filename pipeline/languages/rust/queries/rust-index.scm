@@ -27,13 +27,17 @@
 
 ; An enum variant built without a call (a call `E::V(..)` is a `call`): `E::V { .. }`, and
 ; `E::V` as an argument (`Err(E::V)`, `.map_err(E::V)`), a `let` or `return` value, a
-; closure's body or a block's last expression. `index.py` keeps those of an upper-case enum.
+; closure's body or a block's last expression, a method's receiver, an arm's or a field's value. `index.py` keeps those of an upper-case enum.
 (struct_expression name: (scoped_type_identifier)) @build
 (arguments (scoped_identifier name: (identifier) @_v (#match? @_v "^[A-Z][a-z]")) @build)
 (let_declaration value: (scoped_identifier name: (identifier) @_v (#match? @_v "^[A-Z][a-z]")) @build)
 (return_expression (scoped_identifier name: (identifier) @_v (#match? @_v "^[A-Z][a-z]")) @build)
 (closure_expression body: (scoped_identifier name: (identifier) @_v (#match? @_v "^[A-Z][a-z]")) @build)
 (block (scoped_identifier name: (identifier) @_v (#match? @_v "^[A-Z][a-z]")) @build .)
+; `E::V.into()`, a match arm's value (`_ => E::V,`), a field's (`Error { kind: E::V, .. }`)
+(field_expression value: (scoped_identifier name: (identifier) @_v (#match? @_v "^[A-Z][a-z]")) @build)
+(match_arm value: (scoped_identifier name: (identifier) @_v (#match? @_v "^[A-Z][a-z]")) @build)
+(field_initializer value: (scoped_identifier name: (identifier) @_v (#match? @_v "^[A-Z][a-z]")) @build)
 
 (match_arm pattern: (match_pattern) value: (_)) @arm
 
