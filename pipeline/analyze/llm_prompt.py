@@ -257,6 +257,7 @@ def site_variables(ctx: SiteContext) -> dict[str, Any]:
         "callers": reach.callers,
         "entries": reach.entries,
         "built": reach.built,
+        "converts": reach.converts,
         "dependencies": [
             {
                 "name": d.name,

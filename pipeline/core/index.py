@@ -53,6 +53,7 @@ class Call(NamedTuple):
     caller: int
     args: tuple[str, ...] = ()  # argument texts, each cut at 40 characters
     in_macro: bool = False
+    tried: bool = False  # the operand of `?` (`f(x)?`, `f(x).await?`): its error is converted
 
 
 class Use(NamedTuple):

@@ -102,6 +102,9 @@ class Reach:
     # how many entry points the walk found within `PATH_DEPTH` calls, when more than the
     # paths name (cargo's manifest parsing: 39 subcommands; the paths show 3 of them)
     entries: int | None = None
+    # a `#[from]` variant some of whose builders are a `?` on a call that fails with this
+    # type (`std::io::Error`): thiserror's `From` impl builds it there, no code names it
+    converts: str | None = None
 
 
 # The JSON form of a `Reach` (the dataset's `reach.json`): fields by name, empty ones left out.
@@ -157,6 +160,7 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
         http_status=data.get("http_status"),
         built=data.get("built"),
         entries=data.get("entries"),
+        converts=data.get("converts"),
     )
 
 

@@ -4,35 +4,43 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from pipeline.scan.callgraph import CallGraph
 from pipeline.scan.context import _crate
+from pipeline.scan.conversions import converted_by_try, from_source
 from pipeline.scan.names import crate_name, module_of
 
 
-def variant_builders(graph: CallGraph, path: str, line: int) -> tuple[str, dict[int, int]] | None:
-    """`("Enum::Variant", {fn node: the first line that builds it})` when `path:line` is an
-    attribute of a variant something builds; else None."""
+class Built(NamedTuple):
+    """A variant and the fns that build it."""
+
+    variant: str  # `Enum::Variant`
+    builders: dict[int, int]  # fn node -> the first line that builds it
+    converts: str | None = None  # the `#[from]` type some of them build it from with `?`
+
+
+def variant_builders(graph: CallGraph, path: str, line: int) -> Built | None:
+    """The variant `path:line` is an attribute of and its builders, when something builds
+    it; else None."""
     variant = _variant_at(graph, path, line)
     if variant is None:
         return None
-    builders = _builders_of(graph, path, *variant)
-    return ("::".join(variant), builders) if builders else None
+    builders, converts = _builders_of(graph, path, *variant)
+    return Built("::".join(variant), builders, converts) if builders else None
 
 
-def named_builders(
-    graph: CallGraph, path: str, enum: str, variant: str
-) -> tuple[str, dict[int, int]] | None:
+def named_builders(graph: CallGraph, path: str, enum: str, variant: str) -> Built | None:
     """`variant_builders` for a variant known by name (a `Display` impl's arm writes it):
     `enum`'s, else that of the one enum of the site's crate that defines a variant so named
     (`match self.kind` writes the kind's variants)."""
-    builders = _builders_of(graph, path, enum, variant)
+    builders, converts = _builders_of(graph, path, enum, variant)
     if not builders:
         crate = _crate(path)
         owners = {d.owner for p, d in graph.definitions("variant", variant) if _crate(p) == crate}
         if len(owners) == 1 and (owner := owners.pop()) is not None and owner != enum:
-            enum, builders = owner, _builders_of(graph, path, owner, variant)
-    return (f"{enum}::{variant}", builders) if builders else None
+            enum, (builders, converts) = owner, _builders_of(graph, path, owner, variant)
+    return Built(f"{enum}::{variant}", builders, converts) if builders else None
 
 
 def _variant_at(graph: CallGraph, path: str, line: int) -> tuple[str, str] | None:
@@ -58,26 +66,72 @@ def _variant_at(graph: CallGraph, path: str, line: int) -> tuple[str, str] | Non
 _ITEM_KINDS = frozenset(("variant", "struct", "enum", "fn", "const", "static", "type", "trait"))
 
 
-def _builders_of(graph: CallGraph, path: str, enum: str, variant: str) -> dict[int, int]:
-    """The fns that build `enum::variant` (node -> the first line that does). When the
+def _builders_of(
+    graph: CallGraph, path: str, enum: str, variant: str
+) -> tuple[dict[int, int], str | None]:
+    """The fns that build `enum::variant` (node -> the first line that does), and the type
+    a `#[from]` field of it is built from by `?` in some of them (`conversions`). When the
     repository defines another `enum::variant` (two crates' `Error::Io`), only those of
     the site's crate: a name does not say which one the others build."""
     table: dict[tuple[str, str], dict[int, int]] | None = graph.derived.get("builds")
     if table is None:
         table = graph.derived["builds"] = _builds(graph)
     found = table.get((enum, variant), {})
-    defined = [p for p, d in graph.definitions("variant", variant) if d.owner == enum]
+    variants = [(p, d) for p, d in graph.definitions("variant", variant) if d.owner == enum]
+    defined = [p for p, _ in variants]
+    crate = _crate(path)
+    mine = [p for p in dict.fromkeys(defined) if _crate(p) == crate]
     if len(defined) > 1:
-        crate = _crate(path)
         found = {n: at for n, at in found.items() if graph.nodes[n].crate == crate}
-        mine = [p for p in dict.fromkeys(defined) if _crate(p) == crate]
         home = _meant(graph, path, enum, mine) if len(mine) > 1 else None
         if home is not None:  # one crate's two `Error::Io`s: a build is of the one it names
             found = {
                 n: at for n, at in found.items()
                 if _meant(graph, graph.nodes[n].path, enum, mine) == home
             }  # fmt: skip
-    return found
+    source = next((from_source(d) for p, d in variants if p == path), None)
+    if source is None:
+        return found, None
+    found, converted = dict(found), False
+    for node_id, (line, written) in converted_by_try(graph, enum, source).items():
+        if node_id not in found and _names_enum(graph, node_id, written, enum, path, mine):
+            found[node_id], converted = line, True
+    return found, (source if converted else None)
+
+
+def _names_enum(
+    graph: CallGraph, node_id: int, written: str, enum: str, path: str, mine: Sequence[str]
+) -> bool:
+    """Whether the error type a fn writes (`Error`, `crate::Error`, `uv_python::Error`) is
+    the `enum` `path` defines (`mine`: the files of its crate defining one so named): in its
+    crate unless a path names another of the repository's crates, and where the crate has
+    two, the one the fn's file names; in another crate, only where the written path or a
+    `use` of the file names the site's crate."""
+    node = graph.nodes[node_id]
+    crate = _crate(path)
+    own = crate_name(crate)
+    segments = written.replace(" ", "").split("::")
+    if node.crate == crate:
+        if len(segments) > 1 and segments[0] != own and segments[0] in _crate_names(graph):
+            return False
+        return len(mine) < 2 or _meant(graph, node.path, enum, mine) == path
+    if segments[0] == own:
+        return True
+    index = graph.indexes.get(node.path)
+    uses = index.uses if index is not None else ()
+    return len(segments) == 1 and any(
+        u.alias == enum and u.path.split("::")[0] == own for u in uses
+    )
+
+
+def _crate_names(graph: CallGraph) -> frozenset[str]:
+    """The repository's crates as code names them (`uv_python`), once per graph."""
+    names: frozenset[str] | None = graph.derived.get("crate names")
+    if names is None:
+        names = graph.derived["crate names"] = frozenset(
+            crate_name(_crate(p)) for p in graph.indexes
+        )
+    return names
 
 
 def _meant(graph: CallGraph, path: str, enum: str, defined: Sequence[str]) -> str | None:

@@ -21,7 +21,7 @@ from pipeline.core.reach import (
 )
 from pipeline.languages import language_of
 from pipeline.scan.buildable import NO_NEEDS, TYPED, needs_above, type_name
-from pipeline.scan.builders import named_builders, variant_builders
+from pipeline.scan.builders import Built, named_builders, variant_builders
 from pipeline.scan.callgraph import CallGraph, Edge, Node
 from pipeline.scan.context import SiteContext, _crate
 from pipeline.scan.entrypoints import arm_entry
@@ -171,12 +171,10 @@ def _writes_display(graph: CallGraph, node_id: int) -> bool:
     return definition.name == "fmt" and (definition.trait or "").endswith("Display")
 
 
-def _built_reach(
-    graph: CallGraph, found: tuple[str, dict[int, int]], memo: Walks | None = None
-) -> Reach:
+def _built_reach(graph: CallGraph, found: Built, memo: Walks | None = None) -> Reach:
     """The reach of a variant from its builders: paths down to them, the last hop's line
     where it is built."""
-    variant, builders = found
+    variant, builders, converts = found
     memo = {} if memo is None else memo
     key = (True, tuple(sorted(builders)))
     known = memo.get(key)
@@ -192,6 +190,7 @@ def _built_reach(
         callers=len(builders),
         built=variant,
         entries=_more_than_named(known[2], paths),
+        converts=converts,
     )
 
 

@@ -21,7 +21,7 @@ def returned_type(signature: str) -> str:
     -> `Foo`, `-> &dyn Command` -> `Command`, `-> Self` -> `Self`; "" for none or `()`."""
     if len(signature) > LONGEST:
         return ""
-    written = _return_text(signature)
+    written = return_text(signature)
     for _ in range(_WRAPS):
         name, arguments = generic_parts(written)
         if not arguments or not _VALUE_WRAPPERS.fullmatch(name.rsplit("::", 1)[-1]):
@@ -34,7 +34,7 @@ def returned_type(signature: str) -> str:
 _VALUE_WRAPPERS = re.compile(r"\w*Result|Poll|Option|Box|Arc|Rc")
 
 
-def _return_text(signature: str) -> str:
+def return_text(signature: str) -> str:
     """What follows `->` after a fn's parameter list: the first `->` with its parentheses and
     angle brackets closed before it (not a closure's in the generics or the parameters)."""
     start = max(signature.find("fn "), 0)

@@ -81,8 +81,9 @@ _TEST_DIRECTORY = re.compile(
 # `Commands::Login(cmd) =>`, is a local typed `<variant>Commands::Login`; a clap field's
 # `#[arg(..)]` is kept, and a field of a type of its own an `ARG` route to `T::from_str`;
 # 47: `let x: T = s.parse()` and `s.parse::<T>()` call `T::from_str`; 48: `E::V.into()`,
-# an arm's `=> E::V` and a field's `kind: E::V` build the variant).
-INDEX_VERSION = "48"
+# an arm's `=> E::V` and a field's `kind: E::V` build the variant; 49: a call says whether
+# `?` applies to it).
+INDEX_VERSION = "49"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -341,6 +342,15 @@ _INNER_VALUE = frozenset(
 # `s.parse()` its `FromStr::from_str`.
 _CONVERTS = {"try_into": "try_from", "into": "from", "parse": "from_str"}
 _PLAIN_TYPE = re.compile(r"(?:(?:crate|self|super|[a-z_]\w*)::)*[A-Z]\w*")
+
+
+def _tried(node: Node) -> bool:
+    """Whether a call's value is the operand of `?` (through an `.await`): its error, if
+    any, converted into the caller's by `From` (a `#[from]` variant built there)."""
+    parent = node.parent
+    if parent is not None and parent.type == "await_expression":
+        parent = parent.parent
+    return parent is not None and parent.type == "try_expression"
 
 
 def _variants(node: Node, depth: int = 0) -> list[str] | None:
@@ -638,7 +648,9 @@ class _Builder:
         caller = self.caller(node.start_byte, node.end_byte)
         if caller >= 0:
             at = (named or node).start_byte  # document order is the order of the lines
-            self.calls.append((at, Call(name, kind, qualifier, line, len(args), caller, args)))
+            tried = _tried(node)
+            call = Call(name, kind, qualifier, line, len(args), caller, args, False, tried)
+            self.calls.append((at, call))
             if kind == "path":  # `E::V(..)`: a tuple variant built
                 self._built(at, qualifier, name, line, caller)
             for argument in given:

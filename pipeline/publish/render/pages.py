@@ -129,6 +129,7 @@ def reach_context(record: Record, reach: Reach | None) -> dict[str, Any]:
     if reach is None:
         return {
             "reach_paths": [], "reach_sources": [], "reach_conversion": None, "reach_built": None,
+            "reach_converts": None,
             "reach_entries": None,
         }  # fmt: skip
     base = f"https://github.com/{record.repo}/blob/{record.analyzedSha}/"
@@ -180,6 +181,7 @@ def reach_context(record: Record, reach: Reach | None) -> dict[str, Any]:
         "reach_sources": sources,
         "reach_conversion": reach.conversion,
         "reach_built": reach.built,
+        "reach_converts": reach.converts,
         "reach_entries": reach.entries,
         "reach_depth": PATH_DEPTH,
     }

@@ -1,0 +1,151 @@
+"""A `#[from]` variant is built where `?` converts its source error (issue 10: "the error
+type's ... conversion"; what no code names). thiserror's `Io(#[from] std::io::Error)` writes
+`impl From<std::io::Error> for StoreError`, which `?` calls in a fn returning a
+`StoreError` on a call returning an `io::Error`: that fn builds `StoreError::Io` there."""
+
+from __future__ import annotations
+
+from pipeline.analyze.reach_text import trigger_sentence
+from pipeline.languages.rust.index import index_file
+from pipeline.scan.callerpaths import site_reach
+from pipeline.scan.callgraph import CallGraph
+from pipeline.scan.conversions import from_source, key, result_error
+from pipeline.scan.entrypoints import build_graph
+
+ERRORS = """\
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("cannot read the store: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("bad entry: {0}")]
+    Parse(
+        #[from]
+        #[backtrace]
+        ParseError,
+    ),
+    #[error("never converted: {0}")]
+    Unused(#[from] OtherError),
+    #[error("no source: {0}")]
+    Plain(String),
+}
+pub type Result<T, E = StoreError> = std::result::Result<T, E>;
+"""
+PARSE = """\
+pub struct ParseError;
+pub struct OtherError;
+pub fn parse_entry(s: &str) -> Result<u32, ParseError> { Err(ParseError) }
+pub fn read_file(p: &str) -> std::io::Result<String> { std::fs::read_to_string(p) }
+pub async fn read_async(p: &str) -> std::io::Result<String> { read_file(p) }
+"""
+STORE = """\
+use crate::error::{Result, StoreError};
+use crate::parse::{parse_entry, read_async, read_file};
+pub fn load(p: &str) -> Result<u32> {
+    let text = read_file(p)?;
+    let n = parse_entry(&text)?;
+    Ok(n)
+}
+pub async fn fetch(p: &str) -> Result<String> {
+    Ok(read_async(p).await?)
+}
+pub fn peek(p: &str) -> Option<u32> {
+    parse_entry(p).ok()
+}
+pub fn relay(p: &str) -> std::result::Result<u32, crate::parse::ParseError> {
+    let n = parse_entry(p)?;
+    Ok(n)
+}
+pub fn other(p: &str) -> anyhow::Result<u32> {
+    Ok(parse_entry(p)?)
+}
+pub fn mapped(p: &str) -> Result<u32> {
+    let n = parse_entry(p).map_err(|_| StoreError::Plain(p.into()))?;
+    Ok(n)
+}
+"""
+CLI = """\
+use store::error::StoreError;
+pub fn run(p: &str) -> Result<(), StoreError> {
+    store::parse::parse_entry(p)?;
+    Ok(())
+}
+"""
+# another crate's own `StoreError`: its `?` converts into that one, not the site's
+MIRROR = """\
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("mirror: {0}")]
+    Parse(#[from] store::parse::ParseError),
+}
+pub fn sync(p: &str) -> Result<u32, StoreError> {
+    Ok(store::parse::parse_entry(p)?)
+}
+"""
+FILES = {
+    "store/src/lib.rs": "pub mod error;\npub mod parse;\npub mod store;\n",
+    "store/src/error.rs": ERRORS,
+    "store/src/parse.rs": PARSE,
+    "store/src/store.rs": STORE,
+    "cli/src/lib.rs": CLI,
+    "mirror/src/lib.rs": MIRROR,
+}
+
+
+def _graph() -> CallGraph:
+    return build_graph({path: index_file(path, text.encode()) for path, text in FILES.items()})
+
+
+def _line(text: str, needle: str) -> int:
+    return next(n for n, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+def test_a_from_field_s_type_and_a_signature_s_error_type_are_read() -> None:
+    graph = _graph()
+    variants = {d.name: d for d in index_file("store/src/error.rs", ERRORS.encode()).definitions}
+    assert from_source(variants["Io"]) == "std::io::Error"
+    assert from_source(variants["Parse"]) == "ParseError"  # through `#[backtrace]`
+    assert from_source(variants["Plain"]) is None
+    here = "store/src/store.rs"
+    assert result_error(graph, "fn f() -> Result<u32>", here) == "StoreError"  # the default
+    assert result_error(graph, "fn f() -> Result<u32, Other>", here) == "Other"
+    assert result_error(graph, "fn f() -> std::io::Result<()>", here) == "std::io::Error"
+    assert result_error(graph, "fn f() -> anyhow::Result<u32>", here) is None
+    assert result_error(graph, "fn f() -> Result<u32, Self::Err>", here) is None
+    assert result_error(graph, "fn f() -> Option<u32>", here) is None
+    assert key("std::io::Error") == key("io::Error") == "io::Error"
+    assert key("crate::parse::ParseError") == "ParseError"
+
+
+def test_a_from_variant_is_built_where_question_mark_converts_its_source() -> None:
+    graph = _graph()
+
+    def builders(needle: str) -> tuple[str | None, int, list[tuple[str, str, int | None]]]:
+        reach = site_reach(graph, "store/src/error.rs", _line(ERRORS, needle))
+        if reach is None:
+            return None, 0, []
+        ends = sorted((p.hops[-1].name, p.hops[-1].file_path, p.hops[-1].call_line)
+                      for p in reach.paths)  # fmt: skip
+        return reach.built, reach.callers, ends
+
+    # `read_file(p)?` in `load`, `read_async(p).await?` in `fetch`
+    assert builders("cannot read the store") == (
+        "StoreError::Io",
+        2,
+        [("fetch", "store/src/store.rs", 9), ("load", "store/src/store.rs", 4)],
+    )
+    io = site_reach(graph, "store/src/error.rs", _line(ERRORS, "cannot read the store"))
+    assert io is not None and io.converts == "std::io::Error"
+    text = trigger_sentence(io, "0" * 40)
+    assert text is not None and (
+        "`StoreError::Io` is built in 2 functions, among them `load` at store/src/store.rs:4"
+        " (its `#[from]` field: `?` builds it from a `std::io::Error`)" in text
+    )
+    # `load`'s `parse_entry(&text)?`, and `run` in another crate that names this one's;
+    # not `peek` (no `?`), `relay` (the same error type), `other` (anyhow's), `mapped`
+    # (its `?` is on `map_err`'s value), nor the mirror crate's own `StoreError`
+    assert builders("bad entry") == (
+        "StoreError::Parse",
+        2,
+        [("load", "store/src/store.rs", 5), ("run", "cli/src/lib.rs", 3)],
+    )
+    assert builders("never converted") == (None, 0, [])
