@@ -17,7 +17,7 @@ import re
 from pipeline.core.index import Definition
 from pipeline.scan.callgraph import CallGraph
 from pipeline.scan.context import _crate
-from pipeline.scan.names import generic_parts
+from pipeline.scan.names import crate_name, generic_parts
 from pipeline.scan.signatures import LONGEST, return_text
 
 # `Io(#[from] std::io::Error)`, `SessionConfig( #[from] #[backtrace] SessionConfigError, ..)`
@@ -111,13 +111,28 @@ def result_error(graph: CallGraph, signature: str, path: str) -> str | None:
             return "std::io::Error"
         if last == "Result" and len(arguments) == 2:
             return _plain(arguments[1])
-        if head and head.split("::")[0] not in ("crate", "self", "super"):
-            return None  # `anyhow::Result<T>`: another crate's alias, not this one's
+        first = head.split("::")[0]
+        if head and first not in ("crate", "self", "super"):
+            # `risingwave_expr::Result<T>`: that crate's alias; `anyhow::Result<T>`: none of ours
+            path = _crate_dirs(graph).get(first, "")
+            if not path:
+                return None
         alias = _alias(graph, last, path)
         if alias is None:
             return None
         written = _applied(alias, arguments)
     return None
+
+
+def _crate_dirs(graph: CallGraph) -> dict[str, str]:
+    """The repository's crates by the name code gives them (`risingwave_expr`) -> a path in
+    each (its crate's key for `_crate`), once per graph."""
+    dirs: dict[str, str] | None = graph.derived.get("crate paths")
+    if dirs is None:
+        dirs = graph.derived["crate paths"] = {}
+        for path in sorted(graph.indexes):
+            dirs.setdefault(crate_name(_crate(path)), path)
+    return dirs
 
 
 def _plain(type_text: str) -> str | None:
