@@ -153,3 +153,39 @@ def test_a_from_variant_is_built_where_question_mark_converts_its_source() -> No
         [("load", "store/src/store.rs", 5), ("run", "cli/src/lib.rs", 3)],
     )
     assert builders("never converted") == (None, 0, [])
+
+
+def test_a_thiserror_ext_newtype_takes_its_enum_s_conversions() -> None:
+    """risingwave's `#[thiserror_ext(newtype(name = StreamExecutorError))] enum ErrorKind`:
+    fns return the newtype (`StreamExecutorResult<T>`), whose `From` wraps the enum's."""
+    errors = (
+        "#[derive(thiserror::Error, thiserror_ext::Box)]\n"
+        "#[thiserror_ext(newtype(name = ExecError, backtrace))]\n"
+        "pub enum ErrorKind {\n"
+        '    #[error("Storage error: {0}")]\n'
+        "    Storage(\n"
+        "        #[backtrace]\n"
+        "        #[from]\n"
+        "        StorageError,\n"
+        "    ),\n"
+        "}\n"
+        "pub type ExecResult<T> = std::result::Result<T, ExecError>;\n"
+    )
+    executor = (
+        "use crate::error::ExecResult;\n"
+        "pub struct StorageError;\n"
+        "fn get(k: u32) -> Result<u32, StorageError> { Err(StorageError) }\n"
+        "pub fn execute(k: u32) -> ExecResult<u32> {\n"
+        "    let v = get(k)?;\n"
+        "    Ok(v)\n"
+        "}\n"
+    )
+    files = {"exec/src/lib.rs": "pub mod error;\npub mod executor;\n",
+             "exec/src/error.rs": errors, "exec/src/executor.rs": executor}  # fmt: skip
+    graph = build_graph({p: index_file(p, t.encode()) for p, t in files.items()})
+    reach = site_reach(graph, "exec/src/error.rs", _line(errors, "Storage error"))
+    assert reach is not None and (reach.built, reach.converts) == (
+        "ErrorKind::Storage",
+        "StorageError",
+    )
+    assert [(p.hops[-1].name, p.hops[-1].call_line) for p in reach.paths] == [("execute", 5)]

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -93,10 +94,27 @@ def _builders_of(
     if source is None:
         return found, None
     found, converted = dict(found), False
-    for node_id, (line, written) in converted_by_try(graph, enum, source).items():
-        if node_id not in found and _names_enum(graph, node_id, written, enum, path, mine):
-            found[node_id], converted = line, True
+    for name in (enum, *_newtypes(graph, path, enum)):
+        for node_id, (line, written) in converted_by_try(graph, name, source).items():
+            if node_id not in found and _names_enum(graph, node_id, written, name, path, mine):
+                found[node_id], converted = line, True
     return found, (source if converted else None)
+
+
+# `#[thiserror_ext(newtype(name = StreamExecutorError, backtrace))]` on `enum ErrorKind`:
+# the newtype wraps the enum and takes each `From` the enum has (risingwave's errors)
+_NEWTYPE = re.compile(r"^thiserror_ext\s*\(\s*newtype\s*\(\s*name\s*=\s*(\w+)")
+
+
+def _newtypes(graph: CallGraph, path: str, enum: str) -> list[str]:
+    """The types `thiserror_ext` wraps the `enum` of `path` in, which `?` converts into."""
+    return [
+        found[1]
+        for p, d in graph.definitions("enum", enum)
+        if p == path
+        for attr in d.attrs
+        if (found := _NEWTYPE.match(attr))
+    ]
 
 
 def _names_enum(

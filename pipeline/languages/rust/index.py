@@ -82,8 +82,8 @@ _TEST_DIRECTORY = re.compile(
 # `#[arg(..)]` is kept, and a field of a type of its own an `ARG` route to `T::from_str`;
 # 47: `let x: T = s.parse()` and `s.parse::<T>()` call `T::from_str`; 48: `E::V.into()`,
 # an arm's `=> E::V` and a field's `kind: E::V` build the variant; 49: a call says whether
-# `?` applies to it).
-INDEX_VERSION = "49"
+# `?` applies to it; 50: an item keeps its `#[thiserror_ext(..)]`).
+INDEX_VERSION = "50"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
