@@ -189,3 +189,32 @@ def test_a_thiserror_ext_newtype_takes_its_enum_s_conversions() -> None:
         "StorageError",
     )
     assert [(p.hops[-1].name, p.hops[-1].call_line) for p in reach.paths] == [("execute", 5)]
+
+
+def test_a_hand_written_from_impl_is_called_by_the_question_mark_that_converts() -> None:
+    """alacritty's `impl From<io::Error> for Error { fn from(val) -> Self { Error::Io(val) } }`
+    builds `Error::Io`: it is called where `?` turns an `io::Error` into that `Error`."""
+    errors = (
+        "pub enum Error {\n"
+        '    #[error("Error getting current working directory: {0}")]\n'
+        "    Io(std::io::Error),\n"
+        "}\n"
+        "impl From<std::io::Error> for Error {\n"
+        "    fn from(val: std::io::Error) -> Self {\n"
+        "        Error::Io(val)\n"
+        "    }\n"
+        "}\n"
+        "fn stat(p: &str) -> std::io::Result<u64> { Ok(1) }\n"
+        "pub fn cwd(p: &str) -> Result<u64, Error> {\n"
+        "    let size = stat(p)?;\n"
+        "    Ok(size)\n"
+        "}\n"
+    )
+    graph = build_graph({"term/src/lib.rs": index_file("term/src/lib.rs", errors.encode())})
+    reach = site_reach(graph, "term/src/lib.rs", 2)
+    assert reach is not None and reach.built == "Error::Io"
+    assert [[(h.name, h.resolution, h.call_line) for h in p.hops] for p in reach.paths] == [
+        [("cwd", None, 12), ("Error::from", "conversion", 7)]
+    ]
+    text = trigger_sentence(reach, "0" * 40)
+    assert text is not None and "`cwd` -> `Error::from` (through `?`)" in text

@@ -307,6 +307,7 @@ def _path_variables(path: CallerPath) -> dict[str, Any]:
             "doc": _first_paragraph(hop.doc),
             "call": f"{hop.file_path}:{hop.call_line}" if hop.call_line is not None else None,
             "candidates": ", ".join(f"`{c}`" for c in hop.candidates),
+            "conversion": hop.resolution == "conversion",
         }
         for hop in path.hops
     ]

@@ -13,7 +13,8 @@ from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 # How a call edge was resolved, most certain first; `name` is a bare-name match.
-Resolution = Literal["self", "local", "import", "type", "trait", "rpc", "name"]
+# `conversion`: a `?` calls `impl From<S> for E`'s `from`, which no code names
+Resolution = Literal["self", "local", "import", "type", "trait", "rpc", "name", "conversion"]
 EntryKind = Literal[
     "main", "cli", "rpc", "http", "statement", "pub-api", "custom", "example", "build"
 ]

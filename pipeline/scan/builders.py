@@ -4,13 +4,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from typing import NamedTuple
 
 from pipeline.scan.callgraph import CallGraph
 from pipeline.scan.context import _crate
-from pipeline.scan.conversions import converted_by_try, from_source
-from pipeline.scan.names import crate_name, module_of
+from pipeline.scan.conversions import converted_by_try, from_source, meant, names_type
 
 
 class Built(NamedTuple):
@@ -84,11 +82,11 @@ def _builders_of(
     mine = [p for p in dict.fromkeys(defined) if _crate(p) == crate]
     if len(defined) > 1:
         found = {n: at for n, at in found.items() if graph.nodes[n].crate == crate}
-        home = _meant(graph, path, enum, mine) if len(mine) > 1 else None
+        home = meant(graph, path, enum, mine) if len(mine) > 1 else None
         if home is not None:  # one crate's two `Error::Io`s: a build is of the one it names
             found = {
                 n: at for n, at in found.items()
-                if _meant(graph, graph.nodes[n].path, enum, mine) == home
+                if meant(graph, graph.nodes[n].path, enum, mine) == home
             }  # fmt: skip
     source = next((from_source(d) for p, d in variants if p == path), None)
     if source is None:
@@ -96,7 +94,7 @@ def _builders_of(
     found, converted = dict(found), False
     for name in (enum, *_newtypes(graph, path, enum)):
         for node_id, (line, written) in converted_by_try(graph, name, source).items():
-            if node_id not in found and _names_enum(graph, node_id, written, name, path, mine):
+            if node_id not in found and names_type(graph, node_id, written, name, path, mine):
                 found[node_id], converted = line, True
     return found, (source if converted else None)
 
@@ -115,83 +113,6 @@ def _newtypes(graph: CallGraph, path: str, enum: str) -> list[str]:
         for attr in d.attrs
         if (found := _NEWTYPE.match(attr))
     ]
-
-
-def _names_enum(
-    graph: CallGraph, node_id: int, written: str, enum: str, path: str, mine: Sequence[str]
-) -> bool:
-    """Whether the error type a fn writes (`Error`, `crate::Error`, `uv_python::Error`) is
-    the `enum` `path` defines (`mine`: the files of its crate defining one so named): in its
-    crate unless a path names another of the repository's crates, and where the crate has
-    two, the one the fn's file names; in another crate, only where the written path or a
-    `use` of the file names the site's crate."""
-    node = graph.nodes[node_id]
-    crate = _crate(path)
-    own = crate_name(crate)
-    segments = written.replace(" ", "").split("::")
-    if node.crate == crate:
-        if len(segments) > 1 and segments[0] != own and segments[0] in _crate_names(graph):
-            return False
-        return len(mine) < 2 or _meant(graph, node.path, enum, mine) == path
-    if segments[0] == own:
-        return True
-    index = graph.indexes.get(node.path)
-    uses = index.uses if index is not None else ()
-    return len(segments) == 1 and any(
-        u.alias == enum and u.path.split("::")[0] == own for u in uses
-    )
-
-
-def _crate_names(graph: CallGraph) -> frozenset[str]:
-    """The repository's crates as code names them (`uv_python`), once per graph."""
-    names: frozenset[str] | None = graph.derived.get("crate names")
-    if names is None:
-        names = graph.derived["crate names"] = frozenset(
-            crate_name(_crate(p)) for p in graph.indexes
-        )
-    return names
-
-
-def _meant(graph: CallGraph, path: str, enum: str, defined: Sequence[str]) -> str | None:
-    """Which of the files `defined` (each defines an `enum` of one crate) the name `enum`
-    means in `path`: its own, or the one a `use` names (`use super::proc::Error`, `use
-    crate::config::*`); None when the file says nothing of it (a build there is of neither,
-    as far as the index can tell: not counted)."""
-    if path in defined:
-        return path
-    index = graph.indexes.get(path)
-    if index is None:
-        return None
-    homes = {module_of(p): p for p in defined}
-    here = module_of(path).split("::") if module_of(path) else []
-    for use in index.uses:
-        if use.alias == enum and use.path.endswith(f"::{enum}"):
-            written = use.path[: -len(enum) - 2]
-        elif use.alias == "*":
-            written = use.path
-        else:
-            continue
-        module = _module_named(written, here, crate_name(_crate(path)))
-        if module is not None and module in homes:
-            return homes[module]
-    return None
-
-
-def _module_named(written: str, here: list[str], crate: str) -> str | None:
-    """The module of this crate a `use` path names (`super::proc` from `macos::x` is
-    `macos::proc`); None for another crate's."""
-    segments = written.split("::")
-    if segments[0] == crate:
-        segments[0] = "crate"
-    if segments[0] not in ("crate", "self", "super"):
-        return None
-    base = [] if segments[0] == "crate" else list(here)
-    at = 0
-    while at < len(segments) and segments[at] in ("crate", "self", "super"):
-        if segments[at] == "super" and base:
-            base.pop()
-        at += 1
-    return "::".join([*base, *segments[at:]])
 
 
 def _builds(graph: CallGraph) -> dict[tuple[str, str], dict[int, int]]:

@@ -13,11 +13,12 @@ the result, not `f`'s `?`) converts nothing here.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from pipeline.core.index import Definition
-from pipeline.scan.callgraph import CallGraph
+from pipeline.scan.callgraph import CallGraph, Edge
 from pipeline.scan.context import _crate
-from pipeline.scan.names import crate_name, generic_parts
+from pipeline.scan.names import crate_name, generic_parts, module_of
 from pipeline.scan.signatures import LONGEST, return_text
 
 # `Io(#[from] std::io::Error)`, `SessionConfig( #[from] #[backtrace] SessionConfigError, ..)`
@@ -45,6 +46,27 @@ def converted_by_try(graph: CallGraph, enum: str, source: str) -> dict[int, tupl
     if table is None:
         table = graph.derived["tried"] = _converting(graph)
     return table.get((enum, key(source)), {})
+
+
+def add_conversion_edges(graph: CallGraph) -> None:
+    """A `?` that converts a `S` error into `E` calls `impl From<S> for E`'s `from`: an edge
+    into that fn from the fn whose `?` it is, on the line of the call `?` applies to,
+    resolved as `conversion` (alacritty's `impl From<io::Error> for Error`, which builds
+    `Error::Io`, had no caller). The type `E` is the impl's: of its crate, or named by a path
+    or a `use` of it (`names_type`)."""
+    for node_id, node in enumerate(graph.nodes):
+        d = node.definition
+        if d.trait != "From" or d.name != "from" or not d.owner or len(d.params) != 1:
+            continue
+        source = d.params[0][1].strip()
+        mine = [p for kind in ("enum", "struct") for p, _ in graph.definitions(kind, d.owner)
+                if _crate(p) == node.crate]  # fmt: skip
+        home = next((p for p in mine if p == node.path), mine[0] if mine else node.path)
+        for caller, (line, written) in converted_by_try(graph, d.owner, source).items():
+            if caller != node_id and names_type(graph, caller, written, d.owner, home, mine):
+                graph.callers.setdefault(node_id, []).append(
+                    Edge(caller, node_id, line, "conversion")
+                )
 
 
 def key(type_text: str) -> str:
@@ -173,3 +195,75 @@ def _applied(alias: Definition, arguments: tuple[str, ...]) -> str:
         return target
     applied = [bound.get(a.strip(), a) for a in target_arguments]
     return f"{target_name}<{', '.join(applied)}>"
+
+
+def names_type(
+    graph: CallGraph, node_id: int, written: str, enum: str, path: str, mine: Sequence[str]
+) -> bool:
+    """Whether the error type a fn writes (`Error`, `crate::Error`, `uv_python::Error`) is
+    the type `enum` that `path` defines (`mine`: the files of its crate defining one so named): in its
+    crate unless a path names another of the repository's crates, and where the crate has
+    two, the one the fn's file names; in another crate, only where the written path or a
+    `use` of the file names the site's crate."""
+    node = graph.nodes[node_id]
+    crate = _crate(path)
+    own = crate_name(crate)
+    segments = written.replace(" ", "").split("::")
+    if node.crate == crate:
+        if len(segments) > 1 and segments[0] != own and segments[0] in _crate_names(graph):
+            return False
+        return len(mine) < 2 or meant(graph, node.path, enum, mine) == path
+    if segments[0] == own:
+        return True
+    index = graph.indexes.get(node.path)
+    uses = index.uses if index is not None else ()
+    return len(segments) == 1 and any(
+        u.alias == enum and u.path.split("::")[0] == own for u in uses
+    )
+
+
+def _crate_names(graph: CallGraph) -> frozenset[str]:
+    """The repository's crates as code names them (`uv_python`)."""
+    return frozenset(_crate_dirs(graph))
+
+
+def meant(graph: CallGraph, path: str, enum: str, defined: Sequence[str]) -> str | None:
+    """Which of the files `defined` (each defines an `enum` of one crate) the name `enum`
+    means in `path`: its own, or the one a `use` names (`use super::proc::Error`, `use
+    crate::config::*`); None when the file says nothing of it (a build there is of neither,
+    as far as the index can tell: not counted)."""
+    if path in defined:
+        return path
+    index = graph.indexes.get(path)
+    if index is None:
+        return None
+    homes = {module_of(p): p for p in defined}
+    here = module_of(path).split("::") if module_of(path) else []
+    for use in index.uses:
+        if use.alias == enum and use.path.endswith(f"::{enum}"):
+            written = use.path[: -len(enum) - 2]
+        elif use.alias == "*":
+            written = use.path
+        else:
+            continue
+        module = _module_named(written, here, crate_name(_crate(path)))
+        if module is not None and module in homes:
+            return homes[module]
+    return None
+
+
+def _module_named(written: str, here: list[str], crate: str) -> str | None:
+    """The module of this crate a `use` path names (`super::proc` from `macos::x` is
+    `macos::proc`); None for another crate's."""
+    segments = written.split("::")
+    if segments[0] == crate:
+        segments[0] = "crate"
+    if segments[0] not in ("crate", "self", "super"):
+        return None
+    base = [] if segments[0] == "crate" else list(here)
+    at = 0
+    while at < len(segments) and segments[at] in ("crate", "self", "super"):
+        if segments[at] == "super" and base:
+            base.pop()
+        at += 1
+    return "::".join([*base, *segments[at:]])

@@ -15,6 +15,7 @@ from pipeline.core.reach import EntryKind
 from pipeline.languages import RepositoryModules, language_of
 from pipeline.scan.callgraph import CallGraph, Edge, MemoInput, derives_clap, link
 from pipeline.scan.context import _crate
+from pipeline.scan.conversions import add_conversion_edges
 from pipeline.scan.entrypatterns import EntryPattern
 from pipeline.scan.names import crate_name
 from pipeline.scan.signatures import is_rpc
@@ -34,6 +35,7 @@ def build_graph(
     entry points, from repos.toml; `memo`: the previous link's, `callgraph.link`;
     `modules`: what the build manifests call the files, for the entry points' names)."""
     graph = link(_without_test_modules(indexes), jobs, memo=memo)
+    add_conversion_edges(graph)
     _packages(graph, modules or RepositoryModules())
     _calls_into_own_library(graph, modules or RepositoryModules())
     _entries(graph, modules or RepositoryModules())

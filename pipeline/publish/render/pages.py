@@ -149,6 +149,7 @@ def reach_context(record: Record, reach: Reach | None) -> dict[str, Any]:
                     "where": f"{h.file_path}:{h.line}",
                     "signature": h.signature,
                     "rpc": h.resolution == "rpc",
+                    "conversion": h.resolution == "conversion",
                     "guess": h.resolution == "name" or bool(h.candidates),
                     "candidates": ", ".join(h.candidates),
                     "via": h.via,
