@@ -233,6 +233,14 @@ pub fn on_local() -> Result<(), String> {
     conn.execute();
     Ok(())
 }
+pub struct Pool;
+impl Pool {
+    fn checkout(&self) -> PgConnection { PgConnection }
+    pub fn run(&self) {
+        let mut conn = self.checkout();
+        conn.execute();
+    }
+}
 pub trait Rewriter {
     fn rewrite_ref(&mut self);
     fn rewrite(&mut self) { default_rewrite(self) }
@@ -254,8 +262,8 @@ pub fn substitute(s: &mut Substitute) { s.rewrite(); }
 def test_a_provided_method_s_self_and_a_generic_parameter_are_the_impl_the_chain_runs() -> None:
     graph = build_graph({"src/lib.rs": index_file("src/lib.rs", EXECUTOR.encode())})
     # `Self` is the impl's type: a PostgreSQL connection never runs MySQL's `fetch_many`
-    # (a parameter's, or a `let` of `PgConnection::connect`'s `Self`); a `dyn Executor` may
-    # be either
+    # (a parameter's, a `let` of `PgConnection::connect`'s `Self`, or of an own method's
+    # value, `self.checkout()`); a `dyn Executor` may be either
     assert [label for label, _ in paths_to(graph, "MySqlConnection::fetch_many", "src/lib.rs")] == [
         "public API `on_mysql`", "public API `on_any`",
     ]  # fmt: skip

@@ -215,3 +215,51 @@ def test_a_type_defined_elsewhere_touches_the_callers_whose_walks_it_decides() -
     assert (False, (go,)) not in found  # walked again, not taken over
     for walk, paths in found.items():
         assert paths == fresh[walk]
+
+
+def test_an_own_method_s_return_type_touches_the_callers_that_let_its_value() -> None:
+    # `Sink::write` lets `self.writer()`'s value and calls its provided `write_chunk`, whose
+    # `self.write_one()` is that writer's: once `writer` (in another file) returns a `Kafka`
+    # instead of a `Redis`, Redis's walk loses `Sink::write`, walked again (`sink.rs` is
+    # the same blob: `type_facts` holds the type `writer` returns)
+    base: Files = {
+        "src/lib.rs": "pub mod fmt;\npub mod make;\npub mod sink;\n",
+        "src/fmt.rs": (
+            "pub trait Formatted {\n"
+            "    fn write_one(&mut self);\n"
+            "    fn write_chunk(&mut self) { self.write_one() }\n"
+            "}\n"
+            "pub struct Redis;\n"
+            'impl Formatted for Redis { fn write_one(&mut self) { panic!("redis del") } }\n'
+            "pub struct Kafka;\n"
+            "impl Formatted for Kafka { fn write_one(&mut self) {} }\n"
+        ),
+        "src/sink.rs": (
+            "use crate::fmt::{Formatted, Kafka, Redis};\n"
+            "pub struct Sink;\n"
+            "impl Sink {\n"
+            "    pub fn write(&self) { let mut w = self.writer(); w.write_chunk(); }\n"
+            "}\n"
+        ),
+        "src/make.rs": (
+            "use crate::fmt::{Kafka, Redis};\n"
+            "use crate::sink::Sink;\n"
+            "impl Sink { fn writer(&self) -> Redis { Redis } }\n"
+        ),
+    }
+    changed = edit(
+        "src/make.rs", "fn writer(&self) -> Redis { Redis }", "fn writer(&self) -> Kafka { Kafka }"
+    )
+    before, _ = graph_of(base)
+    (one,) = [i for i, n in enumerate(before.nodes) if n.label == "Redis::write_one"]
+    assert "public API `sink::Sink::write`" in [
+        p.entry_label for p in every_walk(before)[(False, (one,))][0]
+    ]
+    graph, found = taken(changed(base), memo_of(base))
+    fresh = every_walk(graph)
+    (one,) = [i for i, n in enumerate(graph.nodes) if n.label == "Redis::write_one"]
+    assert "public API `sink::Sink::write`" not in [
+        p.entry_label for p in fresh[(False, (one,))][0]
+    ]
+    for walk, paths in found.items():
+        assert paths == fresh[walk]

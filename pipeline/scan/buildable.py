@@ -180,7 +180,42 @@ def _local_type(graph: CallGraph, node_id: int, name: str, line: int) -> str | N
     ]  # fmt: skip
     if not found:
         return None
-    return _let_type(graph, max(found, key=lambda local: local.line).type)
+    written = max(found, key=lambda local: local.line).type
+    if written.startswith(_OWN_CALL):  # `let w = self.new_payload_writer()`
+        owner = graph.nodes[node_id].definition.owner
+        return (
+            _own_method_type(graph, type_name(owner), written[len(_OWN_CALL) :]) if owner else None
+        )
+    return _let_type(graph, written)
+
+
+_OWN_CALL = f"{_CALLED}self."
+
+
+def _own_method_type(graph: CallGraph, owner: str, method: str) -> str | None:
+    """The one type the `owner`'s methods named `method` return (`Self` is the owner):
+    kinesis's `let mut payload_writer = self.new_payload_writer()` is a
+    `KinesisSinkPayloadWriter`, whose `FormattedSink::write_chunk` then writes Kinesis's
+    payloads, not Redis's. None when they return none, several, or a generic."""
+    returned = _returns(graph).get((owner, method), set())
+    if len(returned) != 1:
+        return None
+    (found,) = returned
+    return owner if found == "Self" else (found if len(found) > 1 else None)
+
+
+def _returns(graph: CallGraph) -> dict[tuple[str, str], set[str]]:
+    """(type, fn) -> the types such fns' values have (`returned_type`), once per graph."""
+    methods: dict[tuple[str, str], set[str]] | None = graph.derived.get("returns")
+    if methods is None:
+        methods = graph.derived["returns"] = {}
+        for node in graph.nodes:
+            d = node.definition
+            if d.owner:
+                methods.setdefault((type_name(d.owner), d.name), set()).add(
+                    returned_type(d.signature)
+                )
+    return methods
 
 
 def _let_type(graph: CallGraph, written: str) -> str | None:
@@ -200,16 +235,7 @@ def _read_let_type(graph: CallGraph, written: str) -> str | None:
     owner = owner.rsplit("::", 1)[-1]
     if not owner[:1].isupper():
         return None
-    methods: dict[tuple[str, str], set[str]] | None = graph.derived.get("returns")
-    if methods is None:  # (type, fn) -> the types such fns' values have (`returned_type`)
-        methods = graph.derived["returns"] = {}
-        for node in graph.nodes:
-            d = node.definition
-            if d.owner:
-                methods.setdefault((type_name(d.owner), d.name), set()).add(
-                    returned_type(d.signature)
-                )
-    return owner if methods.get((owner, fn), set()) & {"Self", owner} else None
+    return owner if _returns(graph).get((owner, fn), set()) & {"Self", owner} else None
 
 
 def _locals_of(graph: CallGraph, node_id: int) -> list[Local]:
@@ -243,7 +269,7 @@ def _known_type(graph: CallGraph, name: str) -> tuple[str, str] | None:
     return ("type", name) if defined and name not in derefs else None
 
 
-def type_facts(graph: CallGraph, node_id: int) -> tuple[bool, ...]:
+def type_facts(graph: CallGraph, node_id: int) -> tuple[bool | str, ...]:
     """What `_given_type` reads of the whole repository for the fn `node_id` as a caller:
     whether its impl's type and each parameter's are `_known_type`s. The walks' memo puts
     it in the fn's digest, so a struct defined or a `Deref` added elsewhere touches it.
@@ -260,18 +286,20 @@ def type_facts(graph: CallGraph, node_id: int) -> tuple[bool, ...]:
         if name is None:
             name = written[text] = inner_type(text)
         names.append(name)
-    # a `let`'s type read through a fn of another file (`T::new(..)` returning `Self`)
-    names += [
-        _let_type(graph, local.type) or ""
-        for local in _locals_of(graph, node_id) if local.type.startswith(_CALLED)
-    ]  # fmt: skip
-    out = []
+    # a `let`'s type read through a fn of another file (`T::new(..)` returning `Self`; the
+    # type an own method returns, `self.new_payload_writer()`: its name, which that fn says)
+    lets = [local.type for local in _locals_of(graph, node_id) if local.type.startswith(_CALLED)]
+    own = type_name(d.owner) if d.owner else ""
+    mine = [_own_method_type(graph, own, t[len(_OWN_CALL) :]) or "" for t in lets
+            if own and t.startswith(_OWN_CALL)]  # fmt: skip
+    names += [_let_type(graph, t) or "" for t in lets if not t.startswith(_OWN_CALL)] + mine
+    out: list[bool | str] = []
     for name in names:
         fact = known.get(name)
         if fact is None:
             fact = known[name] = bool(name) and _known_type(graph, name) is not None
         out.append(fact)
-    return tuple(out)
+    return (*out, *mine)
 
 
 def _asked(graph: CallGraph) -> set[int]:

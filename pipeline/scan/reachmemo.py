@@ -126,7 +126,8 @@ def node_digests(graph: CallGraph, blobs: Mapping[str, str], keys: Sequence[Node
     packages = graph.packages or [None] * len(keys)
     own = [
         hash((where, blob[key[0]], word(node.module), word(node.crate), word(package),
-              type_facts(graph, node_id), word(trait_declared_elsewhere(graph, node_id))))
+              tuple(map(word, type_facts(graph, node_id))),
+              word(trait_declared_elsewhere(graph, node_id))))
         for node_id, (where, key, node, package) in enumerate(
             zip(place, keys, graph.nodes, packages, strict=True)
         )
