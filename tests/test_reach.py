@@ -1081,6 +1081,58 @@ def test_a_unit_variant_is_built_as_a_receiver_an_arm_s_value_or_a_field_s() -> 
     assert built("only ever tested") == (None, [])
 
 
+def test_a_variant_a_glob_import_brings_in_is_built_by_its_bare_name() -> None:
+    """just's `use {super::*, CompileErrorKind::*};` then `.error(CircularRecipeDependency {
+    recipe, circle })`, `self.error(UnterminatedBacktick)`: the variant built bare, as an
+    argument or a call of its name; a pattern or a comparison builds nothing, nor a bare name
+    in a file without the glob."""
+    kinds = (
+        "pub enum CompileErrorKind {\n"
+        '    #[error("recipe `{recipe}` has circular dependency")]\n'
+        "    CircularRecipeDependency { recipe: String },\n"
+        '    #[error("unterminated backtick")]\n'
+        "    UnterminatedBacktick,\n"
+        '    #[error("unknown setting `{0}`")]\n'
+        "    UnknownSetting(String),\n"
+        '    #[error("never built")]\n'
+        "    Tested,\n"
+        "}\n"
+    )
+    lexer = (
+        "use {super::*, CompileErrorKind::*};\n"
+        "pub fn resolve(r: String) -> Result<(), Error> {\n"
+        "    Err(Error::new(CircularRecipeDependency { recipe: r }))\n"
+        "}\n"
+        "pub fn lex(t: &Token) -> Result<(), Error> {\n"
+        "    if t.open() { return Err(t.error(UnterminatedBacktick)); }\n"
+        "    if t.kind == Tested { return Ok(()); }\n"
+        "    Err(Error::new(UnknownSetting(t.text())))\n"
+        "}\n"
+    )
+    other = "pub fn guess(t: &Token) -> Error { t.error(UnterminatedBacktick) }\n"
+    err = "crates/just/src/kinds.rs"
+    graph = _graph_of({err: kinds, "crates/just/src/lexer.rs": lexer,
+                       "crates/just/src/other.rs": other})  # fmt: skip
+    from pipeline.scan.callerpaths import site_reach
+
+    def built(needle: str) -> tuple[str | None, list[tuple[str, int | None]]]:
+        reach = site_reach(graph, err, line_of_text(kinds, needle))
+        if reach is None:
+            return None, []
+        return reach.built, [(p.hops[-1].name, p.hops[-1].call_line) for p in reach.paths]
+
+    assert built("circular dependency") == (
+        "CompileErrorKind::CircularRecipeDependency",
+        [("resolve", 3)],
+    )
+    assert built("unterminated backtick") == (
+        "CompileErrorKind::UnterminatedBacktick",
+        [("lex", 6)],
+    )
+    assert built("unknown setting") == ("CompileErrorKind::UnknownSetting", [("lex", 8)])
+    assert built("never built") == (None, [])
+
+
 def test_a_variant_two_modules_of_one_crate_define_is_the_one_the_builder_names() -> None:
     """alacritty's `config::Error::Io` ("Error reading config file") and
     `macos::proc::Error::Io` ("Error getting current working directory"): a build is of the

@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import NamedTuple
 
+from pipeline.core.index import FileIndex
 from pipeline.scan.callgraph import CallGraph
 from pipeline.scan.context import _crate
 from pipeline.scan.conversions import converted_by_try, from_source, meant, names_type
@@ -121,7 +123,7 @@ def _builds(graph: CallGraph) -> dict[tuple[str, str], dict[int, int]]:
     table: dict[tuple[str, str], dict[int, int]] = {}
     for path, index in graph.indexes.items():
         ids = graph.by_file.get(path)
-        if not ids or not index.builds:
+        if not ids:
             continue
         for build in index.builds:
             node = ids.get(build.caller)
@@ -131,4 +133,54 @@ def _builds(graph: CallGraph) -> dict[tuple[str, str], dict[int, int]]:
             if enum == "Self":
                 enum = graph.nodes[node].definition.owner or enum
             table.setdefault((enum, build.variant), {}).setdefault(node, build.line)
+        for (enum, variant), node, line in _bare_builds(graph, index, ids):
+            table.setdefault((enum, variant), {}).setdefault(node, line)
     return table
+
+
+# An argument that is a variant written bare: `UnterminatedBacktick`, `Name { .. }`, `Name(..)`
+_BARE = re.compile(r"([A-Z][a-z]\w*)\s*(?:[({]|$)")
+
+
+def _bare_builds(
+    graph: CallGraph, index: FileIndex, ids: Mapping[int, int]
+) -> list[tuple[tuple[str, str], int, int]]:
+    """The variants a file builds by their bare names, which its glob import of their enum
+    brings in (just's `use {super::*, CompileErrorKind::*}` then
+    `.error(CircularRecipeDependency { recipe, circle })`): a call of the variant's name
+    (`Name(..)`), or an argument that is it (`Name`, `Name { .. }`, `Name(..)`). Only
+    variants that enum defines: a bare name of anything else builds nothing."""
+    enums = [
+        use.path.rsplit("::", 1)[-1]
+        for use in index.uses
+        if use.alias == "*" and use.path.rsplit("::", 1)[-1][:1].isupper()
+    ]
+    variants: dict[str, str] = {}
+    for enum in enums:
+        for name in _variants_of(graph, enum):
+            variants.setdefault(name, enum)
+    if not variants:
+        return []
+    out = []
+    for call in index.calls:
+        node = ids.get(call.caller)
+        if node is None:
+            continue
+        named = [call.name] if call.kind == "plain" else []
+        named += [found[1] for arg in call.args if (found := _BARE.match(arg.strip()))]
+        for name in named:
+            if name in variants:
+                out.append(((variants[name], name), node, call.line))
+    return out
+
+
+def _variants_of(graph: CallGraph, enum: str) -> list[str]:
+    """The variants the repository's enums named `enum` define (once per graph)."""
+    table: dict[str, list[str]] | None = graph.derived.get("variants by enum")
+    if table is None:
+        table = graph.derived["variants by enum"] = {}
+        for index in graph.indexes.values():
+            for d in index.definitions:
+                if d.kind == "variant" and d.owner:
+                    table.setdefault(d.owner, []).append(d.name)
+    return table.get(enum, [])
