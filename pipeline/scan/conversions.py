@@ -1,7 +1,10 @@
-"""Where `?` builds a `#[from]` variant: thiserror's `Io(#[from] std::io::Error)` writes
-`impl From<std::io::Error> for Error`, which `?` calls in a fn whose error type is `Error`
-on a call whose error type is `std::io::Error`. No code names the variant there: 192 of the
-22 repositories' `#[error]` records read had no builder. Pure, over a built `CallGraph`.
+"""What `?` converts: thiserror's `Io(#[from] std::io::Error)` writes `impl
+From<std::io::Error> for Error`, which `?` calls in a fn whose error type is `Error` on a
+call whose error type is `std::io::Error`. No code names the variant there (192 of the 22
+repositories' `#[error]` records read had no builder: `converted_by_try` gives `builders`
+those fns), nor a hand-written `From` impl's `from` (`add_conversion_edges` adds those calls
+to the graph, the one thing here that changes it). And what a type's name means in a file
+(`meant`, `names_type`): one crate may define two `Error`s, another crate names one by path.
 
 Both error types are read off the signatures: `Result<T, E>`, `io::Result<T>`, and a
 repository's alias (`type MetaResult<T> = Result<T, MetaError>`, `type Result<T, E = Error>`).
@@ -58,12 +61,13 @@ def add_conversion_edges(graph: CallGraph) -> None:
         d = node.definition
         if d.trait != "From" or d.name != "from" or not d.owner or len(d.params) != 1:
             continue
+        owner = d.owner.split("<", 1)[0].rsplit("::", 1)[-1].strip()  # `Error<'a>` -> `Error`
         source = d.params[0][1].strip()
-        mine = [p for kind in ("enum", "struct") for p, _ in graph.definitions(kind, d.owner)
+        mine = [p for kind in ("enum", "struct") for p, _ in graph.definitions(kind, owner)
                 if _crate(p) == node.crate]  # fmt: skip
         home = next((p for p in mine if p == node.path), mine[0] if mine else node.path)
-        for caller, (line, written) in converted_by_try(graph, d.owner, source).items():
-            if caller != node_id and names_type(graph, caller, written, d.owner, home, mine):
+        for caller, (line, written) in converted_by_try(graph, owner, source).items():
+            if caller != node_id and names_type(graph, caller, written, owner, home, mine):
                 graph.callers.setdefault(node_id, []).append(
                     Edge(caller, node_id, line, "conversion")
                 )
