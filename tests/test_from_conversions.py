@@ -5,6 +5,11 @@ type's ... conversion"; what no code names). thiserror's `Io(#[from] std::io::Er
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+from regen_fixtures import cli
+
 from pipeline.analyze.reach_text import trigger_sentence
 from pipeline.languages.rust.index import index_file
 from pipeline.scan.callerpaths import site_reach
@@ -142,7 +147,7 @@ def test_a_from_variant_is_built_where_question_mark_converts_its_source() -> No
     text = trigger_sentence(io, "0" * 40)
     assert text is not None and (
         "`StoreError::Io` is built in 2 functions, among them `load` at store/src/store.rs:4"
-        " (its `#[from]` field: `?` builds it from a `std::io::Error`)" in text
+        " (its `#[from]` field: `?` builds it from a call's `std::io::Error`)" in text
     )
     # `load`'s `parse_entry(&text)?`, and `run` in another crate that names this one's;
     # not `peek` (no `?`), `relay` (the same error type), `other` (anyhow's), `mapped`
@@ -218,3 +223,27 @@ def test_a_hand_written_from_impl_is_called_by_the_question_mark_that_converts()
     ]
     text = trigger_sentence(reach, "0" * 40)
     assert text is not None and "`cwd` -> `Error::from` (through `?`)" in text
+
+
+def test_a_converted_variant_is_said_so_in_the_text_the_page_and_explain_json(
+    tmp_path: Path,
+) -> None:
+    from test_reach import committed_and_extracted, reach_section
+
+    files = {"Cargo.toml": '[package]\nname = "store"\n', **{
+        path.removeprefix("store/"): text for path, text in FILES.items() if path.startswith("store/")
+    }}  # fmt: skip
+    sha, record = committed_and_extracted(files, "o/store", tmp_path, "cannot read the store")
+    assert (
+        f"At commit {sha[:10]}, `StoreError::Io` is built in 2 functions, among them `load` at"
+        " src/store.rs:4 (its `#[from]` field: `?` builds it from a call's `std::io::Error`)"
+    ) in record["triggerScenarios"]
+    section = reach_section(tmp_path / "out", tmp_path / "site", record)
+    assert (
+        "Its <code>#[from]</code> field lets <code>?</code> build it from a call's"
+        " <code>std::io::Error</code>, where no code names it."
+    ) in section.replace("&#39;", "'")
+    result = cli("explain", "--out", str(tmp_path / "out"), "--json", "cannot read the store: gone")
+    assert result.exit_code == 0, result.output
+    (match,) = json.loads(result.output)
+    assert match["reach"]["converts"] == "std::io::Error"

@@ -112,7 +112,7 @@ def _built_sentence(reach: Reach, built: str, builders: int, best: CallerPath) -
         else (f"`{built}` is built in {count}, among them `{last.name}`{at}")
     )
     if reach.converts:
-        head += f" (its `#[from]` field: `?` builds it from a `{reach.converts}`)"
+        head += f" (its `#[from]` field: `?` builds it from a call's `{reach.converts}`)"
     if len(best.hops) == 1 and not best.entry_label:
         return f"{head} (no caller found)."
     if best.entry_label and len(best.hops) == 1:
@@ -135,7 +135,7 @@ def builders_solution(reach: Reach | None, sha: str) -> str | None:
         else f"{reach.callers} functions build `{reach.built}`, among them `{last.name}`{where}"
     )
     if reach.converts:
-        who += f" (`?` builds it from a `{reach.converts}`)"
+        who += f" (`?` builds it from a call's `{reach.converts}`)"
     return (
         f"{commit_label(sha).lower()}, {who}: the conditions on its way there say which "
         "input or state returns it; meet them, or handle this error where it is returned."
