@@ -2411,3 +2411,39 @@ def test_a_module_path_is_read_from_the_caller_s_module_before_a_same_named_one(
         ("src/build.rs", 1, ("src/mobile/build.rs",)),
         ("src/mobile/build.rs", 1, ("src/build.rs",)),
     ]
+
+
+def test_an_error_struct_is_reached_where_its_literal_is_built() -> None:
+    """ripgrep's `impl Display for InvalidPatternError` and a thiserror `#[error("..")] struct
+    LockError`: no variant to name, the fns that write the struct's literal build it."""
+    source = (
+        "pub struct InvalidPatternError { original: String, valid_up_to: usize }\n"
+        "impl std::fmt::Display for InvalidPatternError {\n"
+        "    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {\n"
+        '        write!(f, "found invalid UTF-8 in pattern at byte offset {}", self.valid_up_to)\n'
+        "    }\n"
+        "}\n"
+        "pub fn pattern_from_os(p: &str) -> Result<&str, InvalidPatternError> {\n"
+        "    p.strip_prefix('x')\n"
+        "        .ok_or_else(|| InvalidPatternError { original: p.into(), valid_up_to: 0 })\n"
+        "}\n"
+        "#[derive(thiserror::Error, Debug)]\n"
+        '#[error("the lock file {path} is held")]\n'
+        "pub struct LockError { path: String }\n"
+        "pub fn lock(p: &str) -> Result<(), LockError> { Err(LockError { path: p.into() }) }\n"
+        "pub struct Config { name: String }\n"
+        "pub fn config() -> Config { Config { name: String::new() } }\n"
+    )
+    graph = _graph_of({"crates/cli/src/lib.rs": source})
+    from pipeline.scan.callerpaths import site_reach
+
+    def built(needle: str) -> tuple[str | None, list[tuple[str, int | None]]]:
+        reach = site_reach(graph, "crates/cli/src/lib.rs", line_of_text(source, needle))
+        if reach is None:
+            return None, []
+        return reach.built, [(p.hops[-1].name, p.hops[-1].call_line) for p in reach.paths]
+
+    assert built("found invalid UTF-8") == ("InvalidPatternError", [("pattern_from_os", 9)])
+    assert built("the lock file") == ("LockError", [("lock", 14)])
+    builds = graph.indexes["crates/cli/src/lib.rs"].builds
+    assert [(b.enum, b.variant) for b in builds] == [("InvalidPatternError", ""), ("LockError", "")]

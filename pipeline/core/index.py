@@ -111,10 +111,11 @@ class Arm(NamedTuple):
 
 class Build(NamedTuple):
     """A value of an enum variant built in a fn: `E::V(..)`, `E::V { .. }`, `E::V` as a value
-    (`Err(E::V)`, `.map_err(E::V)`): where an `#[error]` variant's error comes from."""
+    (`Err(E::V)`, `.map_err(E::V)`): where an `#[error]` variant's error comes from; or of an
+    error struct (`InvalidPatternError { .. }`: `variant` is "")."""
 
     enum: str  # the path's last segment before the variant, as written: `Error`, `Self`
-    variant: str
+    variant: str  # "" for a struct
     line: int
     caller: int
 

@@ -22,11 +22,12 @@ class Built(NamedTuple):
 
 
 def variant_builders(graph: CallGraph, path: str, line: int) -> Built | None:
-    """The variant `path:line` is an attribute of and its builders, when something builds
-    it; else None."""
+    """The variant (or error struct) `path:line` is an attribute of and its builders, when
+    something builds it; else None."""
     variant = _variant_at(graph, path, line)
     if variant is None:
-        return None
+        struct = _struct_at(graph, path, line)
+        return struct_builders(graph, path, struct) if struct is not None else None
     builders, converts = _builders_of(graph, path, *variant)
     return Built("::".join(variant), builders, converts) if builders else None
 
@@ -42,6 +43,32 @@ def named_builders(graph: CallGraph, path: str, enum: str, variant: str) -> Buil
         if len(owners) == 1 and (owner := owners.pop()) is not None and owner != enum:
             enum, (builders, converts) = owner, _builders_of(graph, path, owner, variant)
     return Built(f"{enum}::{variant}", builders, converts) if builders else None
+
+
+def struct_builders(graph: CallGraph, path: str, struct: str) -> Built | None:
+    """The fns that build the error struct `struct` of `path`'s crate by its literal
+    (`InvalidPatternError { .. }`), when some do (two crates' `Error`s: the site's crate's)."""
+    table: dict[tuple[str, str], dict[int, int]] | None = graph.derived.get("builds")
+    if table is None:
+        table = graph.derived["builds"] = _builds(graph)
+    found = table.get((struct, ""), {})
+    if len(graph.definitions("struct", struct)) > 1:
+        crate = _crate(path)
+        found = {n: at for n, at in found.items() if graph.nodes[n].crate == crate}
+    return Built(struct, found) if found else None
+
+
+def _struct_at(graph: CallGraph, path: str, line: int) -> str | None:
+    """The struct whose attribute `line` is (thiserror's `#[error("..")] struct E { .. }`):
+    the next definition of the file is that struct, starting below the line."""
+    index = graph.indexes.get(path)
+    if index is None:
+        return None
+    after = [d for d in index.definitions if d.line > line and d.kind in _ITEM_KINDS]
+    if not after:
+        return None
+    nearest = min(after, key=lambda d: d.line)
+    return nearest.name if nearest.kind == "struct" else None
 
 
 def _variant_at(graph: CallGraph, path: str, line: int) -> tuple[str, str] | None:

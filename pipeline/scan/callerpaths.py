@@ -21,7 +21,7 @@ from pipeline.core.reach import (
 )
 from pipeline.languages import language_of
 from pipeline.scan.buildable import NO_NEEDS, TYPED, needs_above, type_name
-from pipeline.scan.builders import Built, named_builders, variant_builders
+from pipeline.scan.builders import Built, named_builders, struct_builders, variant_builders
 from pipeline.scan.callgraph import CallGraph, Edge, Node
 from pipeline.scan.context import SiteContext, _crate
 from pipeline.scan.entrypoints import arm_entry
@@ -162,6 +162,8 @@ def _display_reach(
     owner = graph.nodes[node_id].definition.owner
     variant = language_of(path).display_variant(conditions)
     found = named_builders(graph, path, owner, variant) if owner and variant else None
+    if found is None and owner and not variant and graph.definitions("struct", owner):
+        found = struct_builders(graph, path, owner)  # `impl Display for InvalidPatternError`
     return _built_reach(graph, found, memo) if found is not None else None
 
 

@@ -82,8 +82,9 @@ _TEST_DIRECTORY = re.compile(
 # `#[arg(..)]` is kept, and a field of a type of its own an `ARG` route to `T::from_str`;
 # 47: `let x: T = s.parse()` and `s.parse::<T>()` call `T::from_str`; 48: `E::V.into()`,
 # an arm's `=> E::V` and a field's `kind: E::V` build the variant; 49: a call says whether
-# `?` applies to it; 50: an item keeps its `#[thiserror_ext(..)]`).
-INDEX_VERSION = "50"
+# `?` applies to it; 50: an item keeps its `#[thiserror_ext(..)]`; 51: an error struct's
+# literal, `InvalidPatternError { .. }`, is a build of it).
+INDEX_VERSION = "51"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -706,6 +707,10 @@ class _Builder:
         if named is None:
             return
         caller = self.caller(node.start_byte, node.end_byte)
+        if caller >= 0 and named.type == "type_identifier":  # an error struct: `Build(T, "")`
+            line = node.start_point[0] + 1
+            self.builds.append((node.start_byte, Build(text_of(named), "", line, caller)))
+            return
         if caller >= 0:
             path = text_of(named.child_by_field_name("path"))
             variant = text_of(named.child_by_field_name("name"))

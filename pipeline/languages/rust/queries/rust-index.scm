@@ -38,6 +38,8 @@
 (field_expression value: (scoped_identifier name: (identifier) @_v (#match? @_v "^[A-Z][a-z]")) @build)
 (match_arm value: (scoped_identifier name: (identifier) @_v (#match? @_v "^[A-Z][a-z]")) @build)
 (field_initializer value: (scoped_identifier name: (identifier) @_v (#match? @_v "^[A-Z][a-z]")) @build)
+; an error struct built: `InvalidPatternError { .. }` (a struct named so: `Build(T, "")`)
+(struct_expression name: (type_identifier) @_t (#match? @_t "(Error|Err)$")) @build
 
 (match_arm pattern: (match_pattern) value: (_)) @arm
 
