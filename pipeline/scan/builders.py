@@ -48,10 +48,7 @@ def named_builders(graph: CallGraph, path: str, enum: str, variant: str) -> Buil
 def struct_builders(graph: CallGraph, path: str, struct: str) -> Built | None:
     """The fns that build the error struct `struct` of `path`'s crate by its literal
     (`InvalidPatternError { .. }`), when some do (two crates' `Error`s: the site's crate's)."""
-    table: dict[tuple[str, str], dict[int, int]] | None = graph.derived.get("builds")
-    if table is None:
-        table = graph.derived["builds"] = _builds(graph)
-    found = table.get((struct, ""), {})
+    found = _builds(graph).get((struct, ""), {})
     if len(graph.definitions("struct", struct)) > 1:
         crate = _crate(path)
         found = {n: at for n, at in found.items() if graph.nodes[n].crate == crate}
@@ -101,10 +98,7 @@ def _builders_of(
     a `#[from]` field of it is built from by `?` in some of them (`conversions`). When the
     repository defines another `enum::variant` (two crates' `Error::Io`), only those of
     the site's crate: a name does not say which one the others build."""
-    table: dict[tuple[str, str], dict[int, int]] | None = graph.derived.get("builds")
-    if table is None:
-        table = graph.derived["builds"] = _builds(graph)
-    found = table.get((enum, variant), {})
+    found = _builds(graph).get((enum, variant), {})
     variants = [(p, d) for p, d in graph.definitions("variant", variant) if d.owner == enum]
     defined = [p for p, _ in variants]
     crate = _crate(path)
@@ -146,7 +140,15 @@ def _newtypes(graph: CallGraph, path: str, enum: str) -> list[str]:
 
 def _builds(graph: CallGraph) -> dict[tuple[str, str], dict[int, int]]:
     """Every variant built in a fn of the graph, by `(Enum, Variant)` (`Self` taken as the
-    impl's type): node -> the first line that builds it."""
+    impl's type; an error struct's by `(Struct, "")`): node -> the first line that builds
+    it. Made once per graph."""
+    table: dict[tuple[str, str], dict[int, int]] | None = graph.derived.get("builds")
+    if table is None:
+        table = graph.derived["builds"] = _all_builds(graph)
+    return table
+
+
+def _all_builds(graph: CallGraph) -> dict[tuple[str, str], dict[int, int]]:
     table: dict[tuple[str, str], dict[int, int]] = {}
     for path, index in graph.indexes.items():
         ids = graph.by_file.get(path)

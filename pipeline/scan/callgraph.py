@@ -1389,12 +1389,10 @@ def _module_file(graph: CallGraph, tables: _Tables, glob: str, caller: Node) -> 
     `other_crate::b`), or None when it is not a file of the repository."""
     if "module files" not in graph.derived:
         files: dict[tuple[str, str], str] = {}
-        crates: dict[str, str] = {}  # `cargo_util` -> `crates/cargo-util`
         for path in sorted(graph.indexes):
             files.setdefault((_crate(path), module_of(path)), path)
-            crates.setdefault(crate_name(_crate(path)), _crate(path))
-        graph.derived["module files"], graph.derived["crate dirs"] = files, crates
-    files, crates = graph.derived["module files"], graph.derived["crate dirs"]
+        graph.derived["module files"] = files
+    files, crates = graph.derived["module files"], crate_dirs(graph)
     segments = glob.split("::")
     if segments[0] in _RELATIVE:
         crate, module = caller.crate, _relative_module(segments, caller)
@@ -1411,9 +1409,25 @@ def _module_file(graph: CallGraph, tables: _Tables, glob: str, caller: Node) -> 
 _RELATIVE = ("crate", "self", "super")
 
 
+def crate_dirs(graph: CallGraph) -> dict[str, str]:
+    """The repository's crates by the name code gives them: `cargo_util` ->
+    `crates/cargo-util` (`_crate`'s key), once per graph."""
+    crates: dict[str, str] | None = graph.derived.get("crate dirs")
+    if crates is None:
+        crates = graph.derived["crate dirs"] = {}
+        for path in sorted(graph.indexes):
+            crates.setdefault(crate_name(_crate(path)), _crate(path))
+    return crates
+
+
 def _relative_module(segments: Sequence[str], caller: Node) -> str:
     """The module a `crate::`, `self::` or `super::` path names, seen from the caller's."""
-    base = [] if segments[0] == "crate" else (caller.module.split("::") if caller.module else [])
+    return relative_module(segments, caller.module)
+
+
+def relative_module(segments: Sequence[str], module: str) -> str:
+    """The module a `crate::`, `self::` or `super::` path names, seen from `module`."""
+    base = [] if segments[0] == "crate" else (module.split("::") if module else [])
     at = 0
     while at < len(segments) and segments[at] in _RELATIVE:
         if segments[at] == "super" and base:

@@ -19,7 +19,8 @@ import re
 from collections.abc import Sequence
 
 from pipeline.core.index import Definition
-from pipeline.scan.callgraph import CallGraph, Edge
+from pipeline.scan.buildable import type_name
+from pipeline.scan.callgraph import CallGraph, Edge, crate_dirs, relative_module
 from pipeline.scan.context import _crate
 from pipeline.scan.names import crate_name, generic_parts, module_of
 from pipeline.scan.signatures import LONGEST, return_text
@@ -61,7 +62,7 @@ def add_conversion_edges(graph: CallGraph) -> None:
         d = node.definition
         if d.trait != "From" or d.name != "from" or not d.owner or len(d.params) != 1:
             continue
-        owner = d.owner.split("<", 1)[0].rsplit("::", 1)[-1].strip()  # `Error<'a>` -> `Error`
+        owner = type_name(d.owner)  # `Error<'a>` -> `Error`
         source = d.params[0][1].strip()
         mine = [p for kind in ("enum", "struct") for p, _ in graph.definitions(kind, owner)
                 if _crate(p) == node.crate]  # fmt: skip
@@ -127,7 +128,7 @@ def result_error(graph: CallGraph, signature: str, path: str) -> str | None:
     name) through its target; None for anything else (`Self::Err`, a generic `E`)."""
     if len(signature) > LONGEST:
         return None
-    written = return_text(signature)
+    written, crate = return_text(signature), _crate(path)
     for _ in range(3):  # an alias of an alias
         name, arguments = generic_parts(written)
         head, _, last = name.rpartition("::")
@@ -140,25 +141,14 @@ def result_error(graph: CallGraph, signature: str, path: str) -> str | None:
         first = head.split("::")[0]
         if head and first not in ("crate", "self", "super"):
             # `risingwave_expr::Result<T>`: that crate's alias; `anyhow::Result<T>`: none of ours
-            path = _crate_dirs(graph).get(first, "")
-            if not path:
+            if first not in crate_dirs(graph):
                 return None
-        alias = _alias(graph, last, path)
+            crate = crate_dirs(graph)[first]
+        alias = _alias(graph, last, crate)
         if alias is None:
             return None
         written = _applied(alias, arguments)
     return None
-
-
-def _crate_dirs(graph: CallGraph) -> dict[str, str]:
-    """The repository's crates by the name code gives them (`risingwave_expr`) -> a path in
-    each (its crate's key for `_crate`), once per graph."""
-    dirs: dict[str, str] | None = graph.derived.get("crate paths")
-    if dirs is None:
-        dirs = graph.derived["crate paths"] = {}
-        for path in sorted(graph.indexes):
-            dirs.setdefault(crate_name(_crate(path)), path)
-    return dirs
 
 
 def _plain(type_text: str) -> str | None:
@@ -170,10 +160,10 @@ def _plain(type_text: str) -> str | None:
     return text
 
 
-def _alias(graph: CallGraph, name: str, path: str) -> Definition | None:
-    """The type alias `name` of `path`'s crate, or the repository's one of that name."""
+def _alias(graph: CallGraph, name: str, crate: str) -> Definition | None:
+    """The type alias `name` of the `crate`, or the repository's one of that name."""
     found = graph.definitions("type", name)
-    mine = [d for p, d in found if _crate(p) == _crate(path)]
+    mine = [d for p, d in found if _crate(p) == crate]
     chosen = mine or [d for _, d in found]
     targets = {d.value for d in chosen}
     return chosen[0] if len(targets) == 1 and chosen[0].value else None
@@ -214,7 +204,7 @@ def names_type(
     own = crate_name(crate)
     segments = written.replace(" ", "").split("::")
     if node.crate == crate:
-        if len(segments) > 1 and segments[0] != own and segments[0] in _crate_names(graph):
+        if len(segments) > 1 and segments[0] != own and segments[0] in crate_dirs(graph):
             return False
         return len(mine) < 2 or meant(graph, node.path, enum, mine) == path
     if segments[0] == own:
@@ -224,11 +214,6 @@ def names_type(
     return len(segments) == 1 and any(
         u.alias == enum and u.path.split("::")[0] == own for u in uses
     )
-
-
-def _crate_names(graph: CallGraph) -> frozenset[str]:
-    """The repository's crates as code names them (`uv_python`)."""
-    return frozenset(_crate_dirs(graph))
 
 
 def meant(graph: CallGraph, path: str, enum: str, defined: Sequence[str]) -> str | None:
@@ -242,7 +227,7 @@ def meant(graph: CallGraph, path: str, enum: str, defined: Sequence[str]) -> str
     if index is None:
         return None
     homes = {module_of(p): p for p in defined}
-    here = module_of(path).split("::") if module_of(path) else []
+    here = module_of(path)
     for use in index.uses:
         if use.alias == enum and use.path.endswith(f"::{enum}"):
             written = use.path[: -len(enum) - 2]
@@ -256,7 +241,7 @@ def meant(graph: CallGraph, path: str, enum: str, defined: Sequence[str]) -> str
     return None
 
 
-def _module_named(written: str, here: list[str], crate: str) -> str | None:
+def _module_named(written: str, here: str, crate: str) -> str | None:
     """The module of this crate a `use` path names (`super::proc` from `macos::x` is
     `macos::proc`); None for another crate's."""
     segments = written.split("::")
@@ -264,10 +249,4 @@ def _module_named(written: str, here: list[str], crate: str) -> str | None:
         segments[0] = "crate"
     if segments[0] not in ("crate", "self", "super"):
         return None
-    base = [] if segments[0] == "crate" else list(here)
-    at = 0
-    while at < len(segments) and segments[at] in ("crate", "self", "super"):
-        if segments[at] == "super" and base:
-            base.pop()
-        at += 1
-    return "::".join([*base, *segments[at:]])
+    return relative_module(segments, here)

@@ -675,9 +675,16 @@ class _Builder:
         if arguments is None or arguments.named_child_count or not _PLAIN_TYPE.fullmatch(written):
             return
         caller = self.caller(node.start_byte, node.end_byte)
-        if caller < 0:
+        if caller >= 0:
+            self.conversion_call(converts, written, function, caller)
+
+    def conversion_call(self, converts: str, written: str, method: Node, caller: int) -> None:
+        """The path call `written::converts(receiver)` a conversion method makes, on the
+        line of the method's name (`.try_into()`: `T::try_from`)."""
+        field = method.child_by_field_name("field")
+        if field is None:
             return
-        receiver = function.child_by_field_name("value")
+        receiver = method.child_by_field_name("value")
         given = (self.snippet(receiver),) if receiver is not None else ()
         call = Call(converts, "path", written, field.start_point[0] + 1, 1, caller, given)
         self.calls.append((field.start_byte, call))
@@ -845,11 +852,7 @@ class _Builder:
                 return
             if arguments.named_child_count or not _PLAIN_TYPE.fullmatch(written):
                 return
-            line = field.start_point[0] + 1
-            receiver = function.child_by_field_name("value")
-            given = (self.snippet(receiver),) if receiver is not None else ()
-            call = Call(converts, "path", written, line, 1, caller, given)
-            self.calls.append((field.start_byte, call))
+            self.conversion_call(converts, written, function, caller)
             return
 
     def combinator_parameter(self, node: Node) -> None:
