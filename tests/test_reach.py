@@ -2447,3 +2447,36 @@ def test_an_error_struct_is_reached_where_its_literal_is_built() -> None:
     assert built("the lock file") == ("LockError", [("lock", 14)])
     builds = graph.indexes["crates/cli/src/lib.rs"].builds
     assert [(b.enum, b.variant) for b in builds] == [("InvalidPatternError", ""), ("LockError", "")]
+
+
+def test_one_crate_s_two_error_structs_of_one_name_are_built_apart() -> None:
+    """cargo's `workspace::summary::MissingDependencyError` ("feature .. is not a
+    dependency") and `workspace::editor::manifest::MissingDependencyError`: the manifest's
+    literal builds the manifest's struct, not the summary's (whose `bail!(..)` literal sits
+    in a macro's tokens: it has no builder to show, rather than the other's)."""
+    display = (
+        "impl std::fmt::Display for MissingDependencyError {\n"
+        "    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {\n"
+        '        write!(f, "{}", "MESSAGE")\n'
+        "    }\n"
+        "}\n"
+    )
+    summary = "pub struct MissingDependencyError { dep: String }\n" + display.replace(
+        "MESSAGE", "feature includes a dependency that is not one"
+    )
+    manifest = (
+        "pub struct MissingDependencyError { name: String }\n"
+        + display.replace("MESSAGE", "the dependency could not be found")
+        + "pub fn remove(n: &str) -> Result<(), MissingDependencyError> {\n"
+        "    Err(MissingDependencyError { name: n.into() })\n"
+        "}\n"
+    )
+    files = {"src/lib.rs": "pub mod summary;\npub mod manifest;\n",
+             "src/summary.rs": summary, "src/manifest.rs": manifest}  # fmt: skip
+    graph = _graph_of(files)
+    from pipeline.scan.callerpaths import site_reach
+
+    found = site_reach(graph, "src/manifest.rs", line_of_text(manifest, "could not be found"))
+    assert found is not None and found.built == "MissingDependencyError"
+    assert [p.hops[-1].name for p in found.paths] == ["remove"]
+    assert site_reach(graph, "src/summary.rs", line_of_text(summary, "feature includes")) is None

@@ -56,7 +56,7 @@ from pipeline.core.reach import Reach
 from pipeline.core.sitetypes import TEXT_KINDS, checked_above
 
 # Bump when the wording changes, so that reused explanations are rewritten.
-STATIC_VERSION = "static-91"
+STATIC_VERSION = "static-92"
 
 _STRATEGY_BY_CLASS: dict[str, HandlingStrategy] = {
     "configuration-error": "configuration",

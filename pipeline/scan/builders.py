@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from pipeline.core.index import FileIndex
@@ -48,10 +48,8 @@ def named_builders(graph: CallGraph, path: str, enum: str, variant: str) -> Buil
 def struct_builders(graph: CallGraph, path: str, struct: str) -> Built | None:
     """The fns that build the error struct `struct` of `path`'s crate by its literal
     (`InvalidPatternError { .. }`), when some do (two crates' `Error`s: the site's crate's)."""
-    found = _builds(graph).get((struct, ""), {})
-    if len(graph.definitions("struct", struct)) > 1:
-        crate = _crate(path)
-        found = {n: at for n, at in found.items() if graph.nodes[n].crate == crate}
+    defined = [p for p, _ in graph.definitions("struct", struct)]
+    found = _of_site(graph, path, struct, defined, _builds(graph).get((struct, ""), {}))
     return Built(struct, found) if found else None
 
 
@@ -98,19 +96,10 @@ def _builders_of(
     a `#[from]` field of it is built from by `?` in some of them (`conversions`). When the
     repository defines another `enum::variant` (two crates' `Error::Io`), only those of
     the site's crate: a name does not say which one the others build."""
-    found = _builds(graph).get((enum, variant), {})
     variants = [(p, d) for p, d in graph.definitions("variant", variant) if d.owner == enum]
     defined = [p for p, _ in variants]
-    crate = _crate(path)
-    mine = [p for p in dict.fromkeys(defined) if _crate(p) == crate]
-    if len(defined) > 1:
-        found = {n: at for n, at in found.items() if graph.nodes[n].crate == crate}
-        home = meant(graph, path, enum, mine) if len(mine) > 1 else None
-        if home is not None:  # one crate's two `Error::Io`s: a build is of the one it names
-            found = {
-                n: at for n, at in found.items()
-                if meant(graph, graph.nodes[n].path, enum, mine) == home
-            }  # fmt: skip
+    found = _of_site(graph, path, enum, defined, _builds(graph).get((enum, variant), {}))
+    mine = [p for p in dict.fromkeys(defined) if _crate(p) == _crate(path)]
     source = next((from_source(d) for p, d in variants if p == path), None)
     if source is None:
         return found, None
@@ -120,6 +109,27 @@ def _builders_of(
             if node_id not in found and names_type(graph, node_id, written, name, path, mine):
                 found[node_id], converted = line, True
     return found, (source if converted else None)
+
+
+def _of_site(
+    graph: CallGraph, path: str, name: str, defined: Sequence[str], found: dict[int, int]
+) -> dict[int, int]:
+    """The builds of `found` that are of the type `name` as `path` defines it, when the
+    repository defines more than one (`defined`: their files): another crate's are not
+    (two crates' `Error::Io`), nor, within the site's crate, those whose file names the
+    other one or neither (`meant`: alacritty's `config::Error::Io` and
+    `macos::proc::Error::Io`, cargo's two `MissingDependencyError` structs)."""
+    if len(defined) < 2:
+        return found
+    crate = _crate(path)
+    found = {n: at for n, at in found.items() if graph.nodes[n].crate == crate}
+    mine = [p for p in dict.fromkeys(defined) if _crate(p) == crate]
+    home = meant(graph, path, name, mine) if len(mine) > 1 else None
+    if home is None:
+        return found
+    return {
+        n: at for n, at in found.items() if meant(graph, graph.nodes[n].path, name, mine) == home
+    }
 
 
 # `#[thiserror_ext(newtype(name = StreamExecutorError, backtrace))]` on `enum ErrorKind`:
