@@ -209,6 +209,43 @@ def test_a_library_s_api_comes_before_the_example_that_calls_it(tmp_path: Path) 
     ]
 
 
+# risingwave's shape: a workspace package of benchmark programs (`risingwave_bench`, its
+# `[[bin]] sink-bench`) that drives the library, beside the product's own program.
+BENCHMARKED = {
+    "Cargo.toml": '[workspace]\nmembers = ["sinks", "bench", "server"]\n',
+    "sinks/Cargo.toml": '[package]\nname = "sinks"\n',
+    "sinks/src/lib.rs": (
+        "pub fn write_batch(rows: usize) -> anyhow::Result<()> {\n"
+        "    if rows == 0 {\n"
+        '        anyhow::bail!("empty batch");\n'
+        "    }\n"
+        "    Ok(())\n"
+        "}\n"
+    ),
+    "bench/Cargo.toml": (
+        '[package]\nname = "risingwave_bench"\n\n[[bin]]\nname = "sink-bench"\n'
+        'path = "sink_bench/main.rs"\n\n[dependencies]\nsinks = { path = "../sinks" }\n'
+    ),
+    "bench/sink_bench/main.rs": "fn main() {\n    sinks::write_batch(0).unwrap();\n}\n",
+    "server/Cargo.toml": '[package]\nname = "server"\n\n[dependencies]\nsinks = { path = "../sinks" }\n',
+    "server/src/main.rs": "fn main() {\n    serve();\n}\nfn serve() {\n    sinks::write_batch(1).unwrap();\n}\n",
+}
+
+
+def test_a_benchmark_program_is_ranked_after_the_product_s_program(tmp_path: Path) -> None:
+    """A program that a package of benchmarks builds is how its developers measure the
+    library, not how users meet its errors: named as a benchmark, ranked with examples,
+    after the product's program even where that path is longer."""
+    out = _extracted(tmp_path, BENCHMARKED, "rw")
+    rows = json.loads((out / "reach.json").read_text())["records"]
+    (row,) = rows.values()
+    assert [(p["entry"], p["entry_label"], [h["name"] for h in p["hops"]])
+            for p in row["paths"]] == [
+        ("main", "`server` (fn main)", ["main", "serve", "write_batch"]),
+        ("bench", "benchmark `sink-bench` (fn main)", ["main", "write_batch"]),
+    ]  # fmt: skip
+
+
 def test_manifests_are_listed_in_the_tree_s_one_pass_whatever_include_says(
     tmp_path: Path,
 ) -> None:

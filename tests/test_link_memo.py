@@ -31,6 +31,7 @@ BASE: Files = {
     "src/engine.rs": (
         "pub struct Engine { pub store: Store }\n"
         "pub struct Store;\n"
+        "pub struct Wrap(pub Store);\n"
         "impl Store {\n    pub fn put(&self, k: u32) -> Result<(), String> { Ok(()) }\n}\n"
         "impl Engine {\n"
         "    pub fn write(&self, k: u32) -> Result<(), String> { self.store.put(k) }\n"
@@ -41,6 +42,7 @@ BASE: Files = {
         "use crate::engine::{helper, Engine};\n"
         "pub fn handle(e: &Engine) { e.write(1); helper(); e.store.put(2); }\n"
         "pub fn by_name(x: Thing) { x.flush(); }\n"
+        "pub fn wrapped(w: &Wrap) { w.0.put(3); }\n"
     ),
     "src/other.rs": (
         "pub struct Other;\n"
@@ -106,6 +108,8 @@ CHANGES = [
     ("a same-named method added", edit("src/engine.rs", "pub fn helper() {}", "pub fn helper() {}\npub struct Thing;\nimpl Thing {\n    pub fn flush(&self) {}\n}\n"), {"src/api.rs"}),
     # the field's type names another struct: `e.store.put(2)` goes elsewhere
     ("a field retyped", edit("src/engine.rs", "pub store: Store", "pub store: Other"), {"src/api.rs"}),
+    # a tuple struct's field: `w.0.put(3)` is `Store::put` no more
+    ("a tuple field retyped", edit("src/engine.rs", "Wrap(pub Store)", "Wrap(pub Other)"), {"src/api.rs"}),
     # a fn inserted above the callee: its callers keep their edge, to the moved fn
     ("a fn inserted above a callee", edit("src/engine.rs", "pub struct Store;\n", "pub struct Store;\npub fn first() {}\n"), set()),
     ("a free fn renamed", edit("src/engine.rs", "pub fn helper() {}", "pub fn helper2() {}"), {"src/api.rs", "src/glob.rs"}),
@@ -140,6 +144,7 @@ def test_a_moved_callee_keeps_its_callers_edges() -> None:
     put = [n for n, node in enumerate(graph.nodes) if node.label == "Store::put"]
     assert [graph.nodes[e.caller].label for e in graph.callers[put[0]]] == [
         "handle",
+        "wrapped",
         "Engine::write",
     ]
 

@@ -40,9 +40,7 @@ impl Convert for Inner {
     fn convert(self) -> u32 { 1 }
 }
 
-pub struct Dsl(pub Inner);
-
-pub fn to_ast(dsl: Dsl) -> u32 {
+pub fn to_ast(dsl: (Inner, u32)) -> u32 {
     dsl.0.convert()
 }
 """
@@ -98,8 +96,9 @@ def test_a_call_whose_only_methods_are_a_trait_s_and_its_one_impl_s_is_the_trait
 
 
 def test_where_the_file_picks_one_impl_the_call_keeps_that_pick(tmp_path: Path) -> None:
-    # `dsl.0.convert()` in the file of `Inner`'s impl, `Range`'s in another: the nearest is
-    # the call's (marked ambiguous), not every impl of `Convert`
+    # `dsl.0.convert()` on a tuple (no struct's field: untyped) in the file of `Inner`'s
+    # impl, `Range`'s in another: the nearest is the call's (marked ambiguous), not every
+    # impl of `Convert`
     graph = _graph(tmp_path)
 
     def callers(label: str) -> list[tuple[str, str]]:

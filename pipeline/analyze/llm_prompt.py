@@ -53,6 +53,7 @@ _ENTRY_WORDS = {
     "custom": "entry point",
     "example": "example program",
     "build": "build script",
+    "bench": "benchmark program",
 }
 
 

@@ -32,7 +32,7 @@ MAX_PATHS = 3
 MAX_VISITED = 4000  # nodes a search walks before it stops widening
 _KIND_RANK: dict[EntryKind | None, int] = {
     "statement": 0, "cli": 0, "http": 0, "main": 0, "custom": 0, "rpc": 1, "pub-api": 2,
-    "example": 3, "build": 3, None: 4,
+    "example": 3, "build": 3, "bench": 3, None: 4,
 }  # fmt: skip
 # An entry point a walk found: the top fn, its entry, the arm's edge (None: the fn is the
 # entry), and whether that arm's fn calls the same fn outside its arms too (`_also_unarmed`)
@@ -257,7 +257,7 @@ def _walk(
         entry = graph.entries.get(fn)
         if entry is not None:
             found.append((node, entry, None, False))
-            if entry[0] in ("main", "example", "build"):
+            if entry[0] in ("main", "example", "build", "bench"):
                 continue
         below = parent[node]
         edges = graph.callers.get(fn, [])

@@ -41,7 +41,13 @@ from pipeline.scan.names import (
     module_of,
     type_module,
 )
-from pipeline.scan.signatures import generic_bounds, is_rpc, returned_type, supertraits
+from pipeline.scan.signatures import (
+    generic_bounds,
+    is_rpc,
+    returned_type,
+    supertraits,
+    tuple_fields,
+)
 
 MAX_CANDIDATES = 3
 # At most this many edges fan out of one trait method's calls (its calls times its impls);
@@ -220,6 +226,9 @@ class _Tables:
             for d in index.definitions:
                 if d.kind == "field" and d.owner and d.value:
                     self.fields.setdefault((d.owner, d.name), d.value)
+                elif d.kind == "struct" and "(" in d.signature:  # `self.0` of `S(pub T)`: a T
+                    for at, written in enumerate(tuple_fields(d.signature)):
+                        self.fields.setdefault((d.name, str(at)), written)
                 elif d.kind == "type" and d.value and not d.owner:
                     self.aliases.setdefault(d.name, inner_type(d.value))
                 elif d.kind == "type" and d.value and inner_type(d.value) != d.name:
@@ -609,9 +618,9 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
             # type it had (a parameter's, an earlier `let`'s). A fn's value (`<call>f`) is
             # typed where it is used (`_receiver_type`), or known to come from outside.
             returned = tables.returned(bound[len(CALLED_TYPE) :])
-            if returned is None:
+            if returned is None and not _typed_at_use(bound, local.name):
                 continue
-            bound = returned
+            bound = returned or bound
         elif bound.startswith(VARIANT_VALUE):
             # an arm's binding: from the arm's line on, the next arm's binding of the name
             # replacing it ("": a value of no type the index knows, no earlier arm's)
@@ -1041,6 +1050,8 @@ def _outside_value(tables: _Tables, receiver: str, variables: Mapping[str, str])
     if not bound.startswith(CALLED_TYPE):
         return False
     called = bound[len(CALLED_TYPE) :]
+    if "(" in called.rpartition(".")[0]:  # a chain's method's value: no outside fn's
+        return False
     # a closure or fn value of the fn itself (`let chunk = write_txn_data(chunk)`) may well
     # return a repository type
     tables.seen.add(("k", called.rsplit("::", 1)[-1]))
@@ -1102,7 +1113,10 @@ def _receiver_type(
     elif head.isidentifier() and variables.get(head, ""):
         bound = variables[head]
         if bound.startswith(CALLED_TYPE):  # a fn's value: what the fns of that name return
-            returned = tables.returned(bound[len(CALLED_TYPE) :])
+            called = bound[len(CALLED_TYPE) :]
+            returned = tables.returned(called)
+            if returned is None and depth < 3 and _typed_at_use(bound, head):
+                returned = _chain_value(tables, owner, called, variables, depth)
             if returned is None:
                 return None
             current = returned
@@ -1142,6 +1156,30 @@ def _receiver_type(
     return "type", current
 
 
+def _typed_at_use(bound: str, name: str) -> bool:
+    """Whether `let name = <chain>.m(..)` (`bound`: `<call>session.env().meta_client`) is
+    typed where `name` is used, as the receiver it is called on typed there, then `m`'s
+    value: a chain with a call in it whose value no method name alone tells. Not a `let`
+    of its own name's method (`let s = s.fused()`: the name keeps the type it had)."""
+    called = bound[len(CALLED_TYPE) :]
+    receiver = called.rpartition(".")[0]
+    return "(" in receiver and _segments(receiver)[:1] != (name,)
+
+
+def _chain_value(
+    tables: _Tables, owner: str | None, called: str, variables: Mapping[str, str], depth: int
+) -> str | None:
+    """The value of `receiver.m(..)` (`called`: `receiver.m`): the receiver typed as a chain
+    (`session.env()`: a `FrontendEnv`), then what that type's methods `m` return."""
+    receiver, _, name = called.rpartition(".")
+    typed = _receiver_type(tables, owner, receiver, variables, depth + 1)
+    if typed is None:
+        return None
+    if name in _SAME_VALUE:
+        return typed[1]
+    return tables.returned_by(_methods_of(tables, typed[1], name))
+
+
 # Methods whose value is, for a method call on it, the value they are called on (the
 # wrappers `inner_type` takes off: `Option`, `Arc`, a reference).
 _SAME_VALUE = frozenset(("clone", "as_ref", "as_mut", "borrow", "borrow_mut", "unwrap", "expect"))
@@ -1173,9 +1211,11 @@ def _segments(qualifier: str) -> tuple[str, ...]:
     else:  # `self.a.b`, most receivers: no bracket to skip
         out = qualifier.split(".")
     out = [segment.rstrip("?") for segment in out]
-    for segment in out[1:]:  # each a field or a method call: `name` or `name(..)`
+    for segment in out[1:]:  # each a field or a method call: `name` or `name(..)`; `0`
         name, paren, _ = segment.partition("(")
-        if not name.isidentifier() or (paren and not segment.endswith(")")):
+        if not (name.isidentifier() or (name.isdigit() and not paren)) or (
+            paren and not segment.endswith(")")
+        ):
             return ()
     return tuple(out)
 

@@ -297,8 +297,10 @@ def _in_product(path: str, modules: RepositoryModules) -> bool:
 
 def _program_entry(path: str, modules: RepositoryModules) -> tuple[EntryKind, str] | None:
     """What a top-level `fn main` of `path` is: a program's start, an example's (ranked
-    after the API it demonstrates), a package's build script (Cargo runs it while building
-    the package: its errors stop `cargo build`), or none (a `main` some other file calls)."""
+    after the API it demonstrates), a benchmark's (ranked with examples: a tool the
+    developers run, not the users' way in), a package's build script (Cargo runs it while
+    building the package: its errors stop `cargo build`), or none (a `main` some other file
+    calls)."""
     package = modules.build_script_of(path)
     if package is not None:
         return ("build", f"the build script of `{package}` (fn main)")
@@ -307,7 +309,17 @@ def _program_entry(path: str, modules: RepositoryModules) -> tuple[EntryKind, st
     binary = modules.binary_of(path) or _binary(path)
     if modules.target_kind(path) == "example":
         return ("example", f"example `{binary}` (fn main)")
+    if _benchmark(binary) or _benchmark(modules.package_of(path) or ""):
+        return ("bench", f"benchmark `{binary}` (fn main)")
     return ("main", f"`{binary}` (fn main)")
+
+
+def _benchmark(name: str) -> bool:
+    """Whether a program's or its package's name says it is a benchmark: a word of it
+    `bench`, `benches`, `benchmark` (risingwave's `sink-bench` binary of `risingwave_bench`,
+    which runs every sink's log sinker and had become 120 sink errors' way in)."""
+    words = re.split(r"[^a-z0-9]+", name.rpartition(":")[2].lower())
+    return any(word in ("bench", "benches", "benchmark", "benchmarks") for word in words)
 
 
 def _runs_as_program(path: str, modules: RepositoryModules) -> bool:

@@ -35,7 +35,7 @@ from pipeline.core.cachefile import (
 from pipeline.core.index import Definition, FileIndex
 from pipeline.scan.context import _crate
 from pipeline.scan.names import crate_name, module_of
-from pipeline.scan.signatures import is_rpc
+from pipeline.scan.signatures import is_rpc, tuple_fields
 
 MEMO_FORMAT = 1
 # The modules whose code decides how a call resolves: a memo holds only for the same code.
@@ -196,6 +196,8 @@ def contributions(path: str, index: FileIndex) -> dict[Key, tuple[Any, ...]]:
             keys = (("t", name), ("s", name), ("d", name))
         elif d.kind in ("struct", "enum"):
             keys = (("d", name), ("x", name))
+            if d.kind == "struct" and "(" in d.signature:  # a tuple struct's `self.0`
+                keys += tuple(("fd", name, str(at)) for at in range(len(tuple_fields(d.signature))))
         elif d.kind == "type":
             keys = (("d", name), ("a", name), ("as", name))
             if owner is not None:

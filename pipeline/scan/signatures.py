@@ -134,3 +134,32 @@ def is_rpc(d: Definition) -> bool:
 _STATUS_ERROR = re.compile(
     r",\s*(?:tonic::)?Status\s*>|\bTonic\w*<"
 )  # risingwave: TonicResponse<X>
+
+
+_VISIBILITY = re.compile(r"^(?:#\[[^\]]*\]\s*)*(?:pub(?:\s*\([^)]*\))?\s+)?")
+
+
+def tuple_fields(signature: str) -> tuple[str, ...]:
+    """The field types of a tuple struct, as written, by position: `pub struct
+    FrontendMetaClientImpl(pub MetaClient);` -> (`MetaClient`,), which `self.0` holds; ()
+    for any other item, or a signature cut short."""
+    head, paren, rest = signature.partition("(")
+    if not paren or "{" in head or "…" in signature or not re.search(r"\bstruct\s+\w+", head):
+        return ()
+    if head.count("<") != head.count(">"):  # `struct A<F: Fn(u32)>(F)`: a bound's parentheses
+        return ()
+    fields, depth, start = [], 0, 0
+    for at, char in enumerate(rest):
+        if char in "(<[":
+            depth += 1
+        elif char in ")>]" and not (char == ">" and rest[at - 1 : at] == "-"):
+            if depth == 0 and char == ")":
+                fields.append(rest[start:at])
+                break
+            depth -= 1
+        elif char == "," and depth == 0:
+            fields.append(rest[start:at])
+            start = at + 1
+    else:
+        return ()
+    return tuple(_VISIBILITY.sub("", f.strip()) for f in fields if f.strip())

@@ -83,8 +83,9 @@ _TEST_DIRECTORY = re.compile(
 # 47: `let x: T = s.parse()` and `s.parse::<T>()` call `T::from_str`; 48: `E::V.into()`,
 # an arm's `=> E::V` and a field's `kind: E::V` build the variant; 49: a call says whether
 # `?` applies to it; 50: an item keeps its `#[thiserror_ext(..)]`; 51: an error struct's
-# literal, `InvalidPatternError { .. }`, is a build of it).
-INDEX_VERSION = "51"
+# literal, `InvalidPatternError { .. }`, is a build of it; 52: `let x = a.b().c()` keeps
+# the chain it calls `c` on, `<call>a.b().c`, which the link types as a receiver).
+INDEX_VERSION = "52"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -167,6 +168,14 @@ _SUBCOMMAND = re.compile(
 )
 _NAME_PATH = re.compile(r"[a-z_]\w{0,39}(?:\.[a-z_]\w{0,39}){0,2}")
 _RECEIVER_SPACE = re.compile(r"\s+(?=[.?])|(?<=\.)\s+")
+# A receiver the link types as a chain (`_receiver_type`): a name or a type's fn called,
+# then fields and method calls, each call's arguments plain (no nested call, closure, block
+# or string), at most 80 characters: `session.env()`, `Catalog::new(x).tables()`, `a.b(&c)?`.
+_CALL_CHAIN = re.compile(
+    r"(?=.{1,80}$)(?=.*\()[A-Za-z_][\w:]*(?:\([^(){}|\"\n]*\))?"
+    r"(?:\??\.[a-z_]\w*(?:\([^(){}|\"\n]*\))?)*\??",
+    re.S,
+)
 
 
 @cache
@@ -450,8 +459,11 @@ def _called_type(function: Node | None) -> str:
         method = function.child_by_field_name("field")
         receiver = text_of(function.child_by_field_name("value"))
         # the receiver when a plain path of names (`engine_state`, `self.ctx`): the link
-        # tells same-named methods apart by the type it is named after
-        receiver = receiver if _NAME_PATH.fullmatch(receiver) else ""
+        # tells same-named methods apart by the type it is named after; or a chain of calls
+        # it types as a receiver (`session.env().meta_client()`: `FrontendEnv`'s method)
+        if not _NAME_PATH.fullmatch(receiver):
+            receiver = _RECEIVER_SPACE.sub("", receiver) if len(receiver) <= 160 else ""
+            receiver = receiver if _CALL_CHAIN.fullmatch(receiver) else ""
         return f"{CALLED_TYPE}{receiver}.{text_of(method)}" if method is not None else ""
     if function is None or function.type not in ("identifier", "scoped_identifier"):
         return ""

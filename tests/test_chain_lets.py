@@ -1,0 +1,84 @@
+"""A `let` of a chain's method value has the type the chain gives: risingwave's
+`handle_alter_sink_props` does `let meta_client = session.env().meta_client();` then
+`meta_client.alter_sink_props(..)`, which went by name to the RPC client's `MetaClient` method
+(one of the last stop's sampled paths, read), skipping the frontend's `FrontendMetaClient`
+trait and its impl. The receiver chain is typed as a receiver is (a parameter's type, each
+method's return), then the method's value; a chain that cannot be typed leaves the call
+to the name, as before; a chain that reads its own name (`let s = s.a().b()`) types nothing.
+And `self.0` of a tuple struct has the field's type (the impl's own hop to `MetaClient`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_field_lets import calls_in
+
+SOURCE = """\
+pub struct SessionImpl { env: FrontendEnv }
+pub struct FrontendEnv;
+pub struct MetaClient;
+pub struct FrontendMetaClientImpl(MetaClient);
+pub trait FrontendMetaClient {
+    fn alter_sink_props(&self, id: u32) -> u32;
+}
+impl SessionImpl {
+    pub fn env(&self) -> &FrontendEnv { &self.env }
+}
+impl FrontendEnv {
+    pub fn meta_client(&self) -> &dyn FrontendMetaClient { &FrontendMetaClientImpl(MetaClient) }
+}
+impl MetaClient {
+    pub fn alter_sink_props(&self, id: u32) -> u32 { id }
+    pub fn meta_client(&self) -> MetaClient { MetaClient }
+}
+impl FrontendMetaClient for FrontendMetaClientImpl {
+    fn alter_sink_props(&self, id: u32) -> u32 { self.0.alter_sink_props(id) }
+}
+pub fn handle(session: &SessionImpl) -> u32 {
+    let meta_client = session.env().meta_client();
+    meta_client.alter_sink_props(1)
+}
+pub fn untyped(session: Unknown) -> u32 {
+    let meta_client = session.env().meta_client();
+    meta_client.alter_sink_props(2)
+}
+pub fn again(meta_client: &SessionImpl) -> u32 {
+    let meta_client = meta_client.env().meta_client();
+    meta_client.alter_sink_props(3)
+}
+"""
+
+
+def test_a_let_of_a_chain_s_method_has_the_type_the_chain_gives(tmp_path: Path) -> None:
+    edges = calls_in(tmp_path, SOURCE)
+    assert [e for e in edges if e[0] == "handle"] == [
+        ("handle", 22, "FrontendEnv::meta_client", "type"),
+        ("handle", 22, "SessionImpl::env", "type"),
+        ("handle", 23, "FrontendMetaClient::alter_sink_props", "trait"),
+        ("handle", 23, "FrontendMetaClientImpl::alter_sink_props", "trait"),
+    ]
+
+
+def test_a_chain_that_cannot_be_typed_leaves_the_call_to_its_name(tmp_path: Path) -> None:
+    # `Unknown` is no type of the repository: the call goes by name, as without the `let`
+    # (the type the receiver is named after, `meta_client` -> `MetaClient`)
+    edges = calls_in(tmp_path, SOURCE)
+    assert [e for e in edges if e[0] == "untyped" and e[1] == 27] == [
+        ("untyped", 27, "MetaClient::alter_sink_props", "name")
+    ]
+
+
+def test_a_chain_off_its_own_name_types_nothing(tmp_path: Path) -> None:
+    edges = calls_in(tmp_path, SOURCE)
+    assert [e for e in edges if e[0] == "again" and e[1] == 31] == [
+        ("again", 31, "MetaClient::alter_sink_props", "name")
+    ]
+
+
+def test_a_tuple_struct_s_field_has_its_type(tmp_path: Path) -> None:
+    # `FrontendMetaClientImpl(MetaClient)`: `self.0.alter_sink_props(..)` is `MetaClient`'s
+    # (it went by name to the trait's own declaration, the caller's own trait)
+    edges = calls_in(tmp_path, SOURCE)
+    assert [e for e in edges if e[0] == "FrontendMetaClientImpl::alter_sink_props"] == [
+        ("FrontendMetaClientImpl::alter_sink_props", 19, "MetaClient::alter_sink_props", "type")
+    ]
