@@ -114,7 +114,7 @@ def test_a_from_field_s_type_and_a_signature_s_error_type_are_read() -> None:
     assert result_error(graph, "fn f() -> Result<u32>", here) == "StoreError"  # the default
     assert result_error(graph, "fn f() -> Result<u32, Other>", here) == "Other"
     assert result_error(graph, "fn f() -> std::io::Result<()>", here) == "std::io::Error"
-    assert result_error(graph, "fn f() -> anyhow::Result<u32>", here) is None
+    assert result_error(graph, "fn f() -> anyhow::Result<u32>", here) == "anyhow::Error"
     # another crate of the repository's alias, named by its path
     assert result_error(graph, "fn f() -> store::error::Result<u32>", "cli/src/lib.rs") == (
         "StoreError"
@@ -158,6 +158,76 @@ def test_a_from_variant_is_built_where_question_mark_converts_its_source() -> No
         [("load", "store/src/store.rs", 5), ("run", "cli/src/lib.rs", 3)],
     )
     assert builders("never converted") == (None, 0, [])
+
+
+CONFIG_ERRORS = """\
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read the config: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("bad json: {0}")]
+    Json(#[from] serde_json::Error),
+    #[error("the task failed: {0}")]
+    Join(#[from] tokio::task::JoinError),
+    #[error("lookup failed: {0}")]
+    Lookup(#[from] anyhow::Error),
+}
+"""
+CONFIG = """\
+use crate::error::ConfigError;
+pub fn load(p: &str) -> Result<u32, ConfigError> {
+    let text = std::fs::read_to_string(p)?;
+    let v: u32 = serde_json::from_str(&text)?;
+    Ok(v + crate::lookup::lookup(&text)?)
+}
+pub async fn measure(p: String) -> Result<u32, ConfigError> {
+    Ok(tokio::task::spawn_blocking(move || p.len() as u32).await?)
+}
+pub struct Writer;
+impl Writer {
+    pub fn flush(&mut self) -> Result<(), ConfigError> { Ok(()) }
+}
+pub fn flushed(w: &mut Writer) -> Result<(), ConfigError> {
+    w.flush()?;
+    Ok(())
+}
+pub fn mapped(p: &str) -> Result<String, ConfigError> {
+    Ok(std::fs::read_to_string(p).map_err(|e| anyhow::anyhow!("{e}"))?)
+}
+pub fn spawn_blocking() {}
+"""
+LOOKUP = """\
+use anyhow::Result;
+pub fn lookup(k: &str) -> Result<u32> { Ok(k.len() as u32) }
+"""
+
+
+def test_a_from_variant_is_built_where_question_mark_converts_a_known_outside_error() -> None:
+    """A `?` on a call out of the repository converts what the standard library or a common
+    crate says it fails with (`std::fs::read_to_string`: an `io::Error`; `serde_json`'s; a
+    spawned task's `JoinError`, whatever fns of the repository are named `spawn_blocking`);
+    a repository fn returning anyhow's `Result` makes an `anyhow::Error`. Not the
+    repository's own `flush`, nor a call whose error is mapped before the `?` (the `?` is
+    `map_err`'s)."""
+    files = {"cfg/src/lib.rs": "pub mod error;\npub mod config;\npub mod lookup;\n",
+             "cfg/src/error.rs": CONFIG_ERRORS, "cfg/src/config.rs": CONFIG,
+             "cfg/src/lookup.rs": LOOKUP}  # fmt: skip
+    graph = build_graph({p: index_file(p, t.encode()) for p, t in files.items()})
+
+    def built(needle: str) -> tuple[str | None, str | None, list[tuple[str, int | None]]]:
+        reach = site_reach(graph, "cfg/src/error.rs", _line(CONFIG_ERRORS, needle))
+        assert reach is not None
+        ends = sorted((p.hops[-1].name, p.hops[-1].call_line) for p in reach.paths)
+        return reach.built, reach.converts, ends
+
+    assert built("cannot read the config") == ("ConfigError::Io", "std::io::Error", [("load", 3)])
+    assert built("bad json") == ("ConfigError::Json", "serde_json::Error", [("load", 4)])
+    assert built("the task failed") == (
+        "ConfigError::Join",
+        "tokio::task::JoinError",
+        [("measure", 8)],
+    )
+    assert built("lookup failed") == ("ConfigError::Lookup", "anyhow::Error", [("load", 5)])
 
 
 def test_a_thiserror_ext_newtype_takes_its_enum_s_conversions() -> None:

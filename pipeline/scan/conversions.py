@@ -8,9 +8,12 @@ to the graph, the one thing here that changes it). And what a type's name means 
 
 Both error types are read off the signatures: `Result<T, E>`, `io::Result<T>`, and a
 repository's alias (`type MetaResult<T> = Result<T, MetaError>`, `type Result<T, E = Error>`).
-So only calls into the repository's own fns count (a `std::fs::read(..)?` is not in the
-graph), and a fn that maps the error first (`f()?` after `.map_err(..)` is a method call on
-the result, not `f`'s `?`) converts nothing here.
+A repository fn returning `anyhow::Result<T>` (or `Result<T>` where its file imports
+anyhow's) makes an `anyhow::Error`. Calls out of the repository count where the standard
+library or a common crate says what they fail with (`external_error`: `std::fs::read(..)?`,
+`File::open(..)?` an `io::Error`, `serde_json::from_str(..)?` a `serde_json::Error`,
+`spawn_blocking(..).await?` a `JoinError`). A fn that maps the error first (`f()?` after
+`.map_err(..)` is a method call on the result, not `f`'s `?`) converts nothing here.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pipeline.core.index import Definition
+from pipeline.core.index import Call, Definition
 from pipeline.scan.buildable import type_name
 from pipeline.scan.callgraph import CallGraph, Edge, crate_dirs, relative_module
 from pipeline.scan.context import _crate
@@ -91,8 +94,9 @@ def key(type_text: str) -> str:
 
 
 def _converting(graph: CallGraph) -> Converting:
-    """Every `?` on a call into a fn of the graph whose error type differs from the
-    caller's, by (the caller's error type's name, the callee's error type's key)."""
+    """Every `?` on a call whose error type differs from the caller's (a fn of the graph, or
+    one `external_error` knows), by (the caller's error type's name, the callee's error
+    type's key)."""
     errors: dict[int, str | None] = {}
 
     def error_of(node_id: int) -> str | None:
@@ -102,6 +106,16 @@ def _converting(graph: CallGraph) -> Converting:
         return errors[node_id]
 
     table: Converting = {}
+
+    def converts(caller: int, made_key: str, line: int) -> None:
+        into = error_of(caller)
+        if into is None or key(into) in (made_key, _ANYHOW):  # anyhow's is no enum of ours
+            return
+        name = into.replace(" ", "").rsplit("::", 1)[-1]
+        mine = table.setdefault((name, made_key), {})
+        if caller not in mine or line < mine[caller][0]:
+            mine[caller] = (line, into)
+
     for callee, edges in graph.callers.items():
         tried = [e for e in edges if e.call is not None and e.call.tried]
         if not tried:
@@ -109,17 +123,95 @@ def _converting(graph: CallGraph) -> Converting:
         made = error_of(callee)
         if made is None:
             continue
-        made_key = key(made)
         for edge in tried:
-            into = error_of(edge.caller)
-            if into is None or key(into) == made_key:
-                continue
-            name = into.replace(" ", "").rsplit("::", 1)[-1]
-            mine = table.setdefault((name, made_key), {})
-            line = edge.line
-            if edge.caller not in mine or line < mine[edge.caller][0]:
-                mine[edge.caller] = (line, into)
+            converts(edge.caller, key(made), edge.line)
+    for caller, line, made_key in _external_tries(graph):
+        converts(caller, made_key, line)
     return table
+
+
+_ANYHOW = "anyhow::Error"
+_IO = "io::Error"
+# What calls out of the repository fail with, by the last segment of the path they are
+# called by and their name ("*": any fn of that module): each error as `key` writes it.
+_EXTERNAL_PATHS: dict[tuple[str, str], str] = {
+    # `std::fs::read`, `tokio::fs::write`, `fs::create_dir_all`, `fs_err::read_to_string`
+    **{(module, "*"): _IO for module in ("fs", "fs_err")},
+    **{("File", name): _IO for name in ("open", "create", "create_new")},
+    **{("env", name): _IO for name in ("current_dir", "current_exe", "set_current_dir")},
+    **{
+        (sock, name): _IO
+        for sock in ("TcpListener", "TcpStream", "UdpSocket", "UnixListener", "UnixStream")
+        for name in ("bind", "connect")
+    },
+    **{
+        ("serde_json", name): "serde_json::Error"
+        for name in (
+            "from_str",
+            "from_slice",
+            "from_reader",
+            "from_value",
+            "to_string",
+            "to_string_pretty",
+            "to_vec",
+            "to_vec_pretty",
+            "to_writer",
+            "to_writer_pretty",
+            "to_value",
+        )
+    },
+    ("toml", "from_str"): "de::Error",
+    ("toml", "to_string"): "ser::Error",
+    ("toml", "to_string_pretty"): "ser::Error",
+    ("String", "from_utf8"): "FromUtf8Error",
+    ("str", "from_utf8"): "Utf8Error",
+    **{
+        (module, name): "JoinError"
+        for module in ("task", "tokio")
+        for name in ("spawn", "spawn_blocking")
+    },
+}
+_EXTERNAL_ROOTS = frozenset(("std", "core", "tokio", "serde_json", "toml", "fs_err"))
+# Methods of std's `Read`/`Write`/`File`: an `io::Error`, where no fn of the repository has
+# the name (a repository's own `flush` fails with whatever it says).
+_IO_METHODS = frozenset(
+    ("read_to_string", "read_to_end", "read_exact", "write_all", "sync_all", "sync_data",
+     "set_len", "read_line", "flush")
+)  # fmt: skip
+
+
+def external_error(call: Call, repository_names: frozenset[str] | set[str]) -> str | None:
+    """The error type's key of a call out of the repository that `?` applies to, where the
+    standard library or a common crate says it (`std::fs::read(..)` -> `io::Error`); None
+    for any other call, and for a name a fn of the repository has (that fn may be it)."""
+    if call.kind == "path":
+        segments = call.qualifier.replace(" ", "").split("::")
+        # `tokio::task::spawn_blocking` is tokio's whatever fns the repository names so
+        # (uv's own `spawn_blocking`); `fs::read` may be a module of the repository's
+        if segments[0] not in _EXTERNAL_ROOTS and call.name in repository_names:
+            return None
+        module = segments[-1]
+        return _EXTERNAL_PATHS.get((module, call.name)) or _EXTERNAL_PATHS.get((module, "*"))
+    if call.kind == "method" and call.name in _IO_METHODS and call.name not in repository_names:
+        return _IO
+    return None
+
+
+def _external_tries(graph: CallGraph) -> list[tuple[int, int, str]]:
+    """(caller node, line, error key) of every `?` on a call `external_error` knows."""
+    names = graph.derived.get("fn names")
+    if names is None:
+        names = graph.derived["fn names"] = {n.definition.name for n in graph.nodes}
+    out = []
+    for path, index in graph.indexes.items():
+        ids = graph.by_file.get(path, {})
+        for call in index.calls:
+            if not call.tried or call.caller not in ids:
+                continue
+            made = external_error(call, names)
+            if made is not None:
+                out.append((ids[call.caller], call.line, made))
+    return out
 
 
 def result_error(graph: CallGraph, signature: str, path: str) -> str | None:
@@ -136,6 +228,8 @@ def result_error(graph: CallGraph, signature: str, path: str) -> str | None:
             return None
         if name in _STD_IO:
             return "std::io::Error"
+        if name == "anyhow::Result" or (name == "Result" and _anyhow_result(graph, path)):
+            return _ANYHOW
         if last == "Result" and len(arguments) == 2:
             return _plain(arguments[1])
         first = head.split("::")[0]
@@ -149,6 +243,14 @@ def result_error(graph: CallGraph, signature: str, path: str) -> str | None:
             return None
         written = _applied(alias, arguments)
     return None
+
+
+def _anyhow_result(graph: CallGraph, path: str) -> bool:
+    """Whether `Result` in `path` is anyhow's (`use anyhow::Result;`, `use anyhow::{Result, ..}`)."""
+    index = graph.indexes.get(path)
+    return index is not None and any(
+        u.alias == "Result" and u.path == "anyhow::Result" for u in index.uses
+    )
 
 
 def _plain(type_text: str) -> str | None:
