@@ -751,6 +751,7 @@ def _resolve(
     name, qualifier = call.name, call.qualifier
     if call.kind == "method":
         typed = _receiver_type(tables, owner, qualifier, variables)
+        outside = False  # the receiver's type is one the repository never defines
         if typed is not None:
             how, type_name = typed
             found = _methods_of(tables, type_name, name)
@@ -758,6 +759,11 @@ def _resolve(
             aliased = _alias(tables, type_name)
             tables.seen.add(("x", aliased))
             target = tables.deref.get(aliased)
+            real = imported.rsplit("::", 1)[-1] if imported else type_name
+            if not found and real != type_name:  # `use ConfigValue as CV`: a `CV` is one
+                type_name, aliased = real, _alias(tables, real)
+                found = _methods_of(tables, real, name)
+                target = tables.deref.get(aliased)
             if not found and target:  # a wrapper's `Deref` target has it (`PlanRef` -> `dyn ..`)
                 type_name, found = target, _methods_of(tables, target, name)
             if not found:  # an enum of one trait's implementors, or a macro's type named after it
@@ -766,6 +772,16 @@ def _resolve(
                 )
                 if declared:
                     return "trait", declared
+                # `tokio_postgres::Client` (what a fn of ours returns), a std type, a bare
+                # type parameter: no inherent method of the repository's is its, only a
+                # trait's the repository implements for it (risingwave's `client.prepare(..)`
+                # went by name to `StarrocksTxnClient::prepare`)
+                tables.seen.add(("d", aliased))
+                outside = (
+                    aliased not in tables.defined
+                    and aliased not in _HOLDERS
+                    and not _TYPE_PARAMETER.fullmatch(aliased)  # `filter_builder: F`
+                )
             if found:
                 found = _in_module_of(graph, found, variables.get(qualifier, ""))
                 found = _narrow(
@@ -784,6 +800,8 @@ def _resolve(
         if name in STD_METHODS:
             return "name", []
         found = list(tables.methods_named(name))
+        if outside:  # only a blanket impl's (`impl<T: Send> Ext for T`) can be its
+            return "name", [n for n in found if _blanket(tables, graph.nodes[n].definition)]
         if qualifier.startswith("self.") and owner:  # another object than `self`: not its methods
             found = [n for n in found if graph.nodes[n].definition.owner != owner]
         declaration = _trait_of_one_impl(graph, found)
@@ -1130,6 +1148,8 @@ def _receiver_type(
             current = typed[1]
         else:
             current = inner_type(bound)
+            if current == "Self" and owner:  # `transport: Arc<Self>`
+                current = owner
     else:
         made = _associated_call(tables, head, variables)
         if made is None:
@@ -1140,7 +1160,11 @@ def _receiver_type(
             name = segment[: segment.index("(")]
             if name in _SAME_VALUE:
                 continue
-            made = tables.returned_by(_methods_of(tables, current, name))
+            made = (
+                _deref_target(tables, current)
+                if name in _DEREFS
+                else tables.returned_by(_methods_of(tables, current, name))
+            )
             if made is None:
                 return None
             current = made
@@ -1162,7 +1186,9 @@ def _typed_at_use(bound: str, name: str) -> bool:
     value: a chain with a call in it whose value no method name alone tells. Not a `let`
     of its own name's method (`let s = s.fused()`: the name keeps the type it had)."""
     called = bound[len(CALLED_TYPE) :]
-    receiver = called.rpartition(".")[0]
+    receiver, _, method = called.rpartition(".")
+    if method in _DEREFS and receiver:  # `let dyn_t = self.deref()`: the `Deref` target
+        return _segments(receiver)[:1] != (name,)
     return "(" in receiver and _segments(receiver)[:1] != (name,)
 
 
@@ -1177,7 +1203,41 @@ def _chain_value(
         return None
     if name in _SAME_VALUE:
         return typed[1]
+    if name in _DEREFS:
+        return _deref_target(tables, typed[1])
     return tables.returned_by(_methods_of(tables, typed[1], name))
+
+
+_DEREFS = frozenset(("deref", "deref_mut"))
+
+
+def _deref_target(tables: _Tables, type_name: str) -> str | None:
+    """What `x.deref()` gives: the `Deref` target the repository's impl for x's type writes
+    (risingwave's `PlanRef` -> `C::PlanRefDyn`, a `dyn` plan node: its methods dispatch)."""
+    aliased = _alias(tables, type_name)
+    tables.seen.add(("x", aliased))
+    return tables.deref.get(aliased) or None
+
+
+def _blanket(tables: _Tables, definition: Definition) -> bool:
+    """Whether a method is a blanket impl's, for any type: `impl<T: Display> ToReport for T`
+    (its type one capital letter, no type of the repository; nushell's `Du`, `Ls` are)."""
+    owner = definition.owner or ""
+    return len(owner) == 1 and owner.isupper() and owner not in tables.defined
+
+
+# A type parameter as written (`F`, `SD`, qdrant's `TStorage`): bounded where the index
+# does not look (the struct's, the impl's), so no outside type.
+_TYPE_PARAMETER = re.compile(r"[A-Z][A-Za-z0-9]?|T[A-Z]\w*")
+# Types whose value holds another's, not written where `Arc::new(state)` types a `let` as an
+# `Arc` (or what derefs to its parameter: actix's `web::Data<Dispatcher>`, axum's `State<S>`):
+# a method call on it may be the held value's; and `Self`, the impl's type.
+_HOLDERS = frozenset(
+    ("Self", "Arc", "Rc", "Box", "Weak", "Cow", "Pin", "RefCell", "Cell", "Mutex", "RwLock",
+     "MutexGuard", "RwLockReadGuard", "RwLockWriteGuard", "Ref", "RefMut", "ManuallyDrop",
+     "Option", "Result", "Future", "JoinHandle", "Data", "Json", "Query", "Path", "Form",
+     "Extension", "State", "Lazy", "LazyLock", "OnceCell", "OnceLock", "ArcSwap", "Guard")
+)  # fmt: skip
 
 
 # Methods whose value is, for a method call on it, the value they are called on (the
@@ -1239,9 +1299,13 @@ def _associated_call(tables: _Tables, head: str, variables: Mapping[str, str]) -
 def _methods_of(tables: _Tables, type_name: str, name: str, projected: bool = True) -> list[int]:
     seen = tables.seen
     seen.add(("a", type_name))
-    type_name = tables.aliases.get(type_name, type_name)
     seen.add(("m", type_name, name))
-    found = list(tables.methods.get((type_name, name), []))
+    own = tables.methods.get((type_name, name))
+    if not own:  # a type of the name with such a method is that type, whatever an alias says
+        type_name = tables.aliases.get(type_name, type_name)  # (cargo's `enum Exec` and
+        seen.add(("m", type_name, name))  # `type Exec = fn(..)`: `Exec::infer` is the enum's)
+        own = tables.methods.get((type_name, name))
+    found = list(own or [])
     if not found:  # a trait's default method, or the trait object itself
         seen.add(("o", type_name))
         for trait in sorted(tables.traits_of.get(type_name, ())):
