@@ -69,6 +69,17 @@ impl Exec {
     pub fn infer(cmd: &str) -> anyhow::Result<Self> { Ok(Exec::Builtin) }
     pub fn exec(self) -> u32 { 5 }
 }
+pub struct Filesystem;
+impl Filesystem {
+    pub fn as_path_unlocked(&self) -> u32 { 6 }
+    pub fn into_path_unlocked(self) -> std::path::PathBuf { todo!() }
+}
+pub fn layout(ws: Workspace) -> u32 {
+    let build_root = ws.build_dir();
+    let n = build_root.as_path_unlocked();
+    let build_root = build_root.into_path_unlocked();
+    n
+}
 pub fn main_loop() -> anyhow::Result<u32> {
     let exec = Exec::infer("build")?;
     Ok(exec.exec())
@@ -98,6 +109,19 @@ def test_a_holder_s_value_and_self_keep_their_calls(tmp_path: Path) -> None:
 def test_a_type_with_the_method_wins_over_a_same_named_alias(tmp_path: Path) -> None:
     edges = calls_in(tmp_path, SOURCE)
     assert [e for e in edges if e[0] == "main_loop"] == [
-        ("main_loop", 55, "Exec::infer", "type"),
-        ("main_loop", 56, "Exec::exec", "type"),
+        ("main_loop", 66, "Exec::infer", "type"),
+        ("main_loop", 67, "Exec::exec", "type"),
+    ]
+
+
+def test_a_let_of_no_known_type_is_unknown_not_a_later_let_s_type(
+    tmp_path: Path,
+) -> None:
+    """cargo's `Layout::new`: `let build_root = ws.build_dir();` (no type the index tells: an
+    unknown `Workspace`), then `let build_root = build_root.into_path_unlocked();` (a
+    `PathBuf`): the calls between are on the first, by name, not on a `PathBuf`."""
+    edges = calls_in(tmp_path, SOURCE)
+    assert [e for e in edges if e[0] == "layout"] == [
+        ("layout", 61, "Filesystem::as_path_unlocked", "name"),
+        ("layout", 62, "Filesystem::into_path_unlocked", "name"),
     ]

@@ -619,8 +619,14 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
             # typed where it is used (`_receiver_type`), or known to come from outside.
             returned = tables.returned(bound[len(CALLED_TYPE) :])
             if returned is None and not _typed_at_use(bound, local.name):
-                continue
-            bound = returned or bound
+                # a new value of no type the index tells (`let build_root = ws.build_dir()`,
+                # cargo's, re-bound below as a `PathBuf`): unknown from here on, not the
+                # other binding's type; a value made of its own name's keeps the type it had
+                receiver = bound[len(CALLED_TYPE) :].rpartition(".")[0]
+                if not receiver or _segments(receiver)[:1] == (local.name,):
+                    continue
+                returned = ""
+            bound = bound if returned is None else returned
         elif bound.startswith(VARIANT_VALUE):
             # an arm's binding: from the arm's line on, the next arm's binding of the name
             # replacing it ("": a value of no type the index knows, no earlier arm's)
