@@ -215,3 +215,60 @@ def test_a_parse_into_a_written_type_calls_its_from_str() -> None:
     ]
     assert graph.callers.get(node(graph, "Channel::from_str"), []) == []
     assert graph.callers.get(node(graph, "parse"), []) == []
+
+
+SSTABLES = """\
+pub struct PbSstableInfo { pub id: u64 }
+pub struct SstableInfo { pub id: u64 }
+impl From<&PbSstableInfo> for SstableInfo {
+    fn from(pb: &PbSstableInfo) -> Self { SstableInfo { id: pb.id } }
+}
+impl From<PbSstableInfo> for SstableInfo {
+    fn from(pb: PbSstableInfo) -> Self { SstableInfo { id: pb.id } }
+}
+pub struct Backend { pub pb: PbSstableInfo }
+impl Backend {
+    pub fn to_protobuf(&self) -> PbSstableInfo { PbSstableInfo { id: self.pb.id } }
+}
+pub fn owned(b: &Backend) -> SstableInfo {
+    let info: SstableInfo = b.to_protobuf().into();
+    info
+}
+pub fn borrowed(pb: &PbSstableInfo) -> SstableInfo {
+    SstableInfo::from(pb)
+}
+pub fn explicit(b: &Backend) -> SstableInfo {
+    SstableInfo::from(&b.pb)
+}
+pub fn unknown(b: &Backend) -> SstableInfo {
+    SstableInfo::from(b.pb_ref())
+}
+"""
+
+
+def test_a_conversion_takes_the_borrowed_or_owned_impl_the_argument_is() -> None:
+    """risingwave's `SstableInfo` has `From<&PbSstableInfo>` and `From<PbSstableInfo>`:
+    `x.to_protobuf().into()` (a value a `to_..` method makes) runs the owned one, `from(pb)`
+    with `pb: &PbSstableInfo` and `from(&b.pb)` the borrowed one (both were taken the other
+    way in this stop's sample); an argument that says neither keeps both, ambiguous."""
+    path = "crates/meta/src/lib.rs"
+    graph = build_graph({path: index_file(path, SSTABLES.encode())})
+    line = {text.strip(): no for no, text in enumerate(SSTABLES.splitlines(), 1)}
+    by_ref, by_value = sorted(
+        i for i, n in enumerate(graph.nodes) if n.label == "SstableInfo::from"
+    )
+
+    def calls(callee: int) -> list[tuple[str, int, int]]:
+        return sorted(
+            (graph.nodes[e.caller].label, e.line, len(e.candidates)) for e in graph.callers[callee]
+        )
+
+    assert calls(by_value) == [
+        ("owned", line["let info: SstableInfo = b.to_protobuf().into();"], 0),
+        ("unknown", line["SstableInfo::from(b.pb_ref())"], 1),
+    ]
+    assert calls(by_ref) == [
+        ("borrowed", line["SstableInfo::from(pb)"], 0),
+        ("explicit", line["SstableInfo::from(&b.pb)"], 0),
+        ("unknown", line["SstableInfo::from(b.pb_ref())"], 1),
+    ]

@@ -80,6 +80,18 @@ pub fn layout(ws: Workspace) -> u32 {
     let build_root = build_root.into_path_unlocked();
     n
 }
+pub struct Catalog;
+impl Catalog {
+    pub fn get_id_by_class_name(&self, name: &str) -> u32 { 7 }
+}
+pub type CatalogReadGuard = parking_lot::ArcRwLockReadGuard<parking_lot::RawRwLock, Catalog>;
+pub struct CatalogReader;
+impl CatalogReader {
+    pub fn read_guard(&self) -> CatalogReadGuard { todo!() }
+}
+pub fn resolve(catalog: &CatalogReader) -> u32 {
+    catalog.read_guard().get_id_by_class_name("t")
+}
 pub fn main_loop() -> anyhow::Result<u32> {
     let exec = Exec::infer("build")?;
     Ok(exec.exec())
@@ -100,6 +112,11 @@ def test_a_call_on_an_outside_type_reaches_only_a_trait_implemented_for_it(
 
 def test_a_holder_s_value_and_self_keep_their_calls(tmp_path: Path) -> None:
     edges = calls_in(tmp_path, SOURCE)
+    # parking_lot's guard, through an alias: `Catalog`'s method by name, as before
+    assert [e for e in edges if e[0] == "resolve"] == [
+        ("resolve", 75, "Catalog::get_id_by_class_name", "name"),
+        ("resolve", 75, "CatalogReader::read_guard", "type"),
+    ]
     assert [e for e in edges if e[0] in ("Resolver::resolve", "Resolver::listen")] == [
         ("Resolver::listen", 42, "Resolver::process", "type"),  # `transport: Arc<Self>`
         ("Resolver::resolve", 39, "State::fetch", "name"),
@@ -109,8 +126,8 @@ def test_a_holder_s_value_and_self_keep_their_calls(tmp_path: Path) -> None:
 def test_a_type_with_the_method_wins_over_a_same_named_alias(tmp_path: Path) -> None:
     edges = calls_in(tmp_path, SOURCE)
     assert [e for e in edges if e[0] == "main_loop"] == [
-        ("main_loop", 66, "Exec::infer", "type"),
-        ("main_loop", 67, "Exec::exec", "type"),
+        ("main_loop", 78, "Exec::infer", "type"),
+        ("main_loop", 79, "Exec::exec", "type"),
     ]
 
 

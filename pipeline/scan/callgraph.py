@@ -786,6 +786,7 @@ def _resolve(
                 outside = (
                     aliased not in tables.defined
                     and aliased not in _HOLDERS
+                    and not aliased.endswith(_HOLDER_ENDS)
                     and not _TYPE_PARAMETER.fullmatch(aliased)  # `filter_builder: F`
                 )
             if found:
@@ -896,7 +897,7 @@ def _from_source(
         return found
     source, certain = _argument_type(call.args[0], owner, variables)
     if source is None:
-        return found
+        return _by_reference(graph, found, call.args[0], variables)
     sources = [_converted_from(graph.nodes[n].definition) for n in found]
     if any(taken is None for taken in sources):
         return found
@@ -908,8 +909,39 @@ def _from_source(
     ]
     tables.seen.add(("d", source))
     if fitting or (certain and (source == "(" or source in tables.defined)):
-        return fitting
+        return _by_reference(graph, fitting, call.args[0], variables)
     return found  # a name's type may be stale, a generic's or a foreign type: no evidence
+
+
+def _by_reference(
+    graph: CallGraph, found: list[int], argument: str, variables: Mapping[str, str]
+) -> list[int]:
+    """Of a type's `From<X>` and `From<&X>` impls, the one the argument's form takes: a
+    borrow (`&x`, or a name typed `&X`) the `&X` one; a value a `to_..`/`into_..`/`clone`
+    method makes (risingwave's `sst_info.to_protobuf().into()`) or a name typed `X`, the
+    other. All of them when the argument says neither, or no impl fits."""
+    if len(found) < 2:
+        return found
+    text = argument.strip()
+    name = text.lstrip("&").removeprefix("mut ").strip()
+    written = variables.get(name, "") if _NAME.fullmatch(name) else ""
+    if text.startswith("&") or written.startswith("&"):
+        borrowed = True
+    elif (written and not written.startswith("<")) or _OWNED_CALL.search(text):
+        borrowed = False
+    else:
+        return found
+    taken = [
+        n
+        for n in found
+        if (params := graph.nodes[n].definition.params)
+        and params[0][1].strip().startswith("&") == borrowed
+    ]
+    return taken or found
+
+
+# A value made by a method that, by Rust's naming conventions, returns an owned value.
+_OWNED_CALL = re.compile(r"\.(?:to_\w+|into_\w+|clone|to_owned)\(\)\??$")
 
 
 def _argument_type(
@@ -1232,16 +1264,21 @@ def _blanket(tables: _Tables, definition: Definition) -> bool:
     return len(owner) == 1 and owner.isupper() and owner not in tables.defined
 
 
+# What names a holder, whatever crate writes it: parking_lot's `ArcRwLockReadGuard<R, T>`
+# (risingwave's `CatalogReadGuard` is one: `catalog.read_guard().get_id_by_class_name(..)`
+# is `Catalog`'s), a `..Ref`, a `..Cell`, a `..Lock`.
+_HOLDER_ENDS = ("Guard", "Ref", "RefMut", "Cell", "Lock", "Ptr", "Arc", "Box")
 # A type parameter as written (`F`, `SD`, qdrant's `TStorage`): bounded where the index
 # does not look (the struct's, the impl's), so no outside type.
 _TYPE_PARAMETER = re.compile(r"[A-Z][A-Za-z0-9]?|T[A-Z]\w*")
 # Types whose value holds another's, not written where `Arc::new(state)` types a `let` as an
-# `Arc` (or what derefs to its parameter: actix's `web::Data<Dispatcher>`, axum's `State<S>`):
+# `Arc` (or what derefs to its parameter: actix's `web::Data<Dispatcher>`, axum's `State<S>`;
+# not axum's `Path<T>`, which std's `Path` would be taken for):
 # a method call on it may be the held value's; and `Self`, the impl's type.
 _HOLDERS = frozenset(
     ("Self", "Arc", "Rc", "Box", "Weak", "Cow", "Pin", "RefCell", "Cell", "Mutex", "RwLock",
      "MutexGuard", "RwLockReadGuard", "RwLockWriteGuard", "Ref", "RefMut", "ManuallyDrop",
-     "Option", "Result", "Future", "JoinHandle", "Data", "Json", "Query", "Path", "Form",
+     "Option", "Result", "Future", "JoinHandle", "Data", "Json", "Query", "Form",
      "Extension", "State", "Lazy", "LazyLock", "OnceCell", "OnceLock", "ArcSwap", "Guard")
 )  # fmt: skip
 
