@@ -82,3 +82,40 @@ def test_a_tuple_struct_s_field_has_its_type(tmp_path: Path) -> None:
     assert [e for e in edges if e[0] == "FrontendMetaClientImpl::alter_sink_props"] == [
         ("FrontendMetaClientImpl::alter_sink_props", 19, "MetaClient::alter_sink_props", "type")
     ]
+
+
+LOCKS = """\
+use std::sync::{Arc, Mutex, RwLock};
+pub struct TransferTaskProgress;
+impl TransferTaskProgress {
+    pub fn set_stage(&mut self, stage: u32) {}
+}
+pub struct RecoveryProgress;
+impl RecoveryProgress {
+    pub fn set_stage(&mut self, stage: u32) {}
+}
+pub struct Snapshot;
+impl Snapshot {
+    pub fn set_stage(&self, stage: u32) {}
+}
+pub struct Store;
+impl Store {
+    pub fn read(&self) -> Snapshot { Snapshot }
+}
+pub fn transfer(progress: Arc<Mutex<TransferTaskProgress>>, store: Arc<RwLock<Store>>, own: Store) {
+    progress.lock().set_stage(1);
+    own.read().set_stage(2);
+}
+"""
+
+
+def test_a_lock_s_guard_is_the_locked_value(tmp_path: Path) -> None:
+    """qdrant's `progress.lock().set_stage(..)` on an `Arc<Mutex<TransferTaskProgress>>`:
+    the guard derefs to the value (it went by name to `RecoveryProgress::set_stage`); a type
+    with a `read` method of its own (`Store::read`) keeps it."""
+    edges = calls_in(tmp_path, LOCKS)
+    assert [e for e in edges if e[0] == "transfer"] == [
+        ("transfer", 19, "TransferTaskProgress::set_stage", "type"),
+        ("transfer", 20, "Snapshot::set_stage", "type"),
+        ("transfer", 20, "Store::read", "type"),
+    ]

@@ -1198,6 +1198,8 @@ def _receiver_type(
             name = segment[: segment.index("(")]
             if name in _SAME_VALUE:
                 continue
+            if name in _LOCKS and not _methods_of(tables, current, name):
+                continue  # `segment.write()` on an `Arc<RwLock<ReadOnlySegment>>`: its guard
             made = (
                 _deref_target(tables, current)
                 if name in _DEREFS
@@ -1280,6 +1282,15 @@ _HOLDERS = frozenset(
      "MutexGuard", "RwLockReadGuard", "RwLockWriteGuard", "Ref", "RefMut", "ManuallyDrop",
      "Option", "Result", "Future", "JoinHandle", "Data", "Json", "Query", "Form",
      "Extension", "State", "Lazy", "LazyLock", "OnceCell", "OnceLock", "ArcSwap", "Guard")
+)  # fmt: skip
+
+
+# A lock's methods whose value (a guard) derefs to the locked value: `inner_type` took the
+# `RwLock`/`Mutex`/`RefCell` off the type already, so where that type has no method of the
+# name, the call is the lock's, and what comes after is on the value.
+_LOCKS = frozenset(
+    ("read", "write", "lock", "try_read", "try_write", "try_lock", "upgradable_read",
+     "blocking_read", "blocking_write", "blocking_lock", "get_mut")
 )  # fmt: skip
 
 
