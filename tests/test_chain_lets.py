@@ -119,3 +119,41 @@ def test_a_lock_s_guard_is_the_locked_value(tmp_path: Path) -> None:
         ("transfer", 20, "Snapshot::set_stage", "type"),
         ("transfer", 20, "Store::read", "type"),
     ]
+
+
+SHARDS = """\
+pub struct QueueProxyShard;
+impl QueueProxyShard {
+    pub fn transfer_all_missed_updates(&self) -> u32 { 1 }
+}
+pub struct Inner;
+impl Inner {
+    pub fn transfer_all_missed_updates(&self) -> u32 { 2 }
+}
+pub struct LocalShard;
+impl LocalShard {
+    pub fn transfer_all_missed_updates(&self) -> u32 { 3 }
+}
+pub enum Shard {
+    QueueProxy(QueueProxyShard),
+    Local(LocalShard),
+}
+pub fn un_proxify(local: Option<Shard>) -> u32 {
+    match local {
+        Some(Shard::QueueProxy(proxy)) => proxy.transfer_all_missed_updates(),
+        Some(Shard::Local(shard)) => shard.transfer_all_missed_updates(),
+        None => 0,
+    }
+}
+"""
+
+
+def test_an_arm_s_variant_inside_some_binds_its_value(tmp_path: Path) -> None:
+    """qdrant's `Some(Shard::QueueProxy(proxy)) => proxy.transfer_all_missed_updates()`: the
+    binding holds the variant's `QueueProxyShard`, as a bare `Shard::QueueProxy(proxy)` does
+    (it went by name to `Inner`'s method, one hop further down)."""
+    edges = calls_in(tmp_path, SHARDS)
+    assert [e for e in edges if e[0] == "un_proxify"] == [
+        ("un_proxify", 19, "QueueProxyShard::transfer_all_missed_updates", "type"),
+        ("un_proxify", 20, "LocalShard::transfer_all_missed_updates", "type"),
+    ]

@@ -84,8 +84,9 @@ _TEST_DIRECTORY = re.compile(
 # an arm's `=> E::V` and a field's `kind: E::V` build the variant; 49: a call says whether
 # `?` applies to it; 50: an item keeps its `#[thiserror_ext(..)]`; 51: an error struct's
 # literal, `InvalidPatternError { .. }`, is a build of it; 52: `let x = a.b().c()` keeps
-# the chain it calls `c` on, `<call>a.b().c`, which the link types as a receiver).
-INDEX_VERSION = "52"
+# the chain it calls `c` on, `<call>a.b().c`, which the link types as a receiver; 53: an
+# arm's `Some(E::V(x))`, `Ok(..)`, `Err(..)` binds x as `E::V(x)` does).
+INDEX_VERSION = "53"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -145,6 +146,12 @@ _ENUM_ARM = re.compile(r"^\s*(?:&\s*)?(?:(?:\w+::)*)([A-Z]\w*)::([A-Z]\w*)")
 _VARIANT_BINDING = re.compile(
     r"^\s*(?:&\s*)?(?:(?:\w+::)*)([A-Z]\w*)::([A-Z]\w*)\s*\(\s*(?:ref\s+)?(?:mut\s+)?"
     r"([a-z_]\w*)\s*\)\s*$"
+)
+# The same inside `Some(..)`, `Ok(..)`, `Err(..)`: `Some(Shard::QueueProxy(proxy))`
+_WRAPS = ("Some", "Ok", "Err")
+_WRAPPED_BINDING = re.compile(
+    r"^\s*(?:Some|Ok|Err)\s*\(\s*(?:&\s*)?(?:(?:\w+::)*)([A-Z]\w*)::([A-Z]\w*)\s*\(\s*"
+    r"(?:ref\s+)?(?:mut\s+)?([a-z_]\w*)\s*\)\s*\)\s*$"
 )
 _VARIANT_IN = re.compile(r"\b([A-Z]\w*)::([A-Z]\w*)\b")
 _STRING_ARM = re.compile(r'^\s*(?:Some\s*\(\s*\(\s*)?"([\w.-]+)"')
@@ -914,13 +921,19 @@ class _Builder:
                 label = f'"{string[1]}"' if string else None
             value = node.child_by_field_name("value")
             caller = self.caller(node.start_byte, node.end_byte)
-            if label is None or value is None or caller < 0:
+            if value is None or caller < 0:
                 continue
-            bound = _VARIANT_BINDING.match(pattern) if enum else None
-            if bound and bound[3] != "_":  # `cmd.run()` in the arm: the variant's value's
+            # `cmd.run()` in the arm: the variant's value's; also inside `Some(..)`, `Ok(..)`
+            # (qdrant's `Some(Shard::QueueProxy(proxy)) => proxy.transfer_all_missed_updates()`)
+            bound = (_VARIANT_BINDING.match(pattern) if enum else None) or (
+                _WRAPPED_BINDING.match(pattern) if pattern.lstrip().startswith(_WRAPS) else None
+            )
+            if bound and bound[3] != "_":
                 line = node.start_point[0] + 1
                 held = f"{VARIANT_VALUE}{bound[1]}::{bound[2]}"
                 self.locals.append(Local(bound[3], held, caller, "", line))
+            if label is None:
+                continue
             found.append((label, node, value, caller))
             if value.type in ("identifier", "scoped_identifier"):
                 line = value.start_point[0] + 1
