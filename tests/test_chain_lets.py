@@ -157,3 +157,40 @@ def test_an_arm_s_variant_inside_some_binds_its_value(tmp_path: Path) -> None:
         ("un_proxify", 19, "QueueProxyShard::transfer_all_missed_updates", "type"),
         ("un_proxify", 20, "LocalShard::transfer_all_missed_updates", "type"),
     ]
+
+
+BOUNDED = """\
+pub trait SyncExpression {
+    fn eval(&self, input: u32) -> u32;
+}
+pub trait Expression {
+    fn eval(&self, input: u32) -> u32;
+}
+impl<E: SyncExpression> Expression for E {
+    fn eval(&self, input: u32) -> u32 { SyncExpression::eval(self, input) }
+}
+pub struct Literal;
+impl SyncExpression for Literal {
+    fn eval(&self, input: u32) -> u32 { input }
+}
+pub struct ArrayTransform<E> {
+    array: E,
+}
+impl<E: SyncExpression> SyncExpression for ArrayTransform<E> {
+    fn eval(&self, input: u32) -> u32 {
+        self.array.eval(input)
+    }
+}
+"""
+
+
+def test_a_field_of_the_impl_s_type_parameter_has_its_bound(tmp_path: Path) -> None:
+    """risingwave's `impl<E: SyncExpression> SyncExpression for ArrayTransformExpression<E>`:
+    `self.array.eval(input)` with `array: E` runs a `SyncExpression`'s `eval` (it went to the
+    async blanket impl's, `impl<E: SyncExpression> Expression for E`, one of this stop's
+    sampled wrong hops): the impl's bounds type what the fn's own do not."""
+    edges = calls_in(tmp_path, BOUNDED)
+    assert [e for e in edges if e[0] == "ArrayTransform::eval"] == [
+        ("ArrayTransform::eval", 19, "Literal::eval", "trait"),
+        ("ArrayTransform::eval", 19, "SyncExpression::eval", "trait"),
+    ]

@@ -154,6 +154,8 @@ class Impl(NamedTuple):
     type: str
     trait: str | None
     line: int
+    # the impl's bounded type parameters as written: `<E: SyncExpression>`, a `where` clause
+    bounds: str = ""
 
 
 @dataclass(frozen=True, slots=True)

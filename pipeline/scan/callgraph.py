@@ -653,6 +653,7 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
                 graph.nodes[caller].definition,
                 lets.get(call.caller, {}),
                 in_arms.get(call.caller, set()),
+                _impl_bounds(index, graph.nodes[caller].definition),
             )
         variables, rebound = scope
         if rebound and (call.name in rebound or call.qualifier.split(".", 1)[0] in rebound):
@@ -682,16 +683,36 @@ def _variant_value(graph: CallGraph, tables: _Tables, caller: int | None, bound:
     return tables.variant_values.get((aliased, variant)) or None
 
 
+def _impl_bounds(index: FileIndex, definition: Definition) -> dict[str, str]:
+    """The bounded type parameters of the impl a method sits in (the nearest `impl` of its
+    type above it in the file): `impl<E: SyncExpression> ..` -> {E: SyncExpression}."""
+    owner = definition.owner
+    if not owner:
+        return {}
+    above = [i for i in index.impls if i.line <= definition.line and i.type == owner]
+    if not above:
+        return {}
+    written = max(above, key=lambda i: i.line).bounds
+    return generic_bounds(written) if written else {}
+
+
 def _scope(
     definition: Definition,
     lets: Mapping[str, list[tuple[int, str]]],
     in_arms: Collection[str] = (),
+    impl_bounds: Mapping[str, str] | None = None,
 ) -> tuple[dict[str, str], dict[str, list[tuple[int, str]]]]:
     """A fn's names with one type wherever they are used (its parameters, the names one `let`
     binds), and those bound more than once, over a parameter or by an arm (`in_arms`: not
     before its arm), with each binding's line.
     A parameter of a generic type bounded by a trait (`s: &S` with `S: Sink`) is the trait's."""
     variables = dict(definition.params)
+    bounds_of_impl = dict(impl_bounds or {})
+    if bounds_of_impl:  # a parameter `e: E` of `impl<E: SyncExpression>`: the trait's
+        for name, written in variables.items():
+            bound = bounds_of_impl.get(inner_type(written))
+            if bound is not None:
+                variables[name] = bound
     if "<" in definition.signature or " where " in definition.signature:
         bounds = generic_bounds(definition.signature)
         if bounds:
@@ -701,6 +722,8 @@ def _scope(
                     variables[name] = bound
             for name, bound in bounds.items():  # `S::new(..)`: the bound's
                 variables.setdefault(name, bound)
+    for name, bound in bounds_of_impl.items():  # `self.array: E`, `E::new(..)`: the bound's
+        variables.setdefault(name, bound)
     rebound: dict[str, list[tuple[int, str]]] = {}
     for name, bindings in lets.items():
         if len(bindings) == 1 and name not in variables and name not in in_arms:
@@ -1217,6 +1240,8 @@ def _receiver_type(
             if written is None:
                 return None
             current = inner_type(written)
+            if _TYPE_PARAMETER.fullmatch(current) and variables.get(current):
+                current = variables[current]  # `array: E` of `impl<E: SyncExpression>`
     return "type", current
 
 

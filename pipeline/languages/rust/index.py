@@ -85,8 +85,9 @@ _TEST_DIRECTORY = re.compile(
 # `?` applies to it; 50: an item keeps its `#[thiserror_ext(..)]`; 51: an error struct's
 # literal, `InvalidPatternError { .. }`, is a build of it; 52: `let x = a.b().c()` keeps
 # the chain it calls `c` on, `<call>a.b().c`, which the link types as a receiver; 53: an
-# arm's `Some(E::V(x))`, `Ok(..)`, `Err(..)` binds x as `E::V(x)` does).
-INDEX_VERSION = "53"
+# arm's `Some(E::V(x))`, `Ok(..)`, `Err(..)` binds x as `E::V(x)` does; 54: an impl keeps
+# its bounded type parameters, `impl<E: SyncExpression> ..`).
+INDEX_VERSION = "54"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -618,8 +619,18 @@ class _Builder:
         trait = node.child_by_field_name("trait")
         if written is None or in_test(node):
             return
+        # `impl<E: SyncExpression> Expression for Wrapper<E>`: what `self.inner: E` can do
+        generics = node.child_by_field_name("type_parameters")
+        where = next((c for c in node.named_children if c.type == "where_clause"), None)
+        bounds = " ".join(text_of(part) for part in (generics, where) if part is not None)
+        bounds = bounds if ":" in bounds and len(bounds) <= 400 else ""
         self.impls.append(
-            Impl(base_name(text_of(written)), text_of(trait) or None, node.start_point[0] + 1)
+            Impl(
+                base_name(text_of(written)),
+                text_of(trait) or None,
+                node.start_point[0] + 1,
+                " ".join(bounds.split()),
+            )
         )
 
     def use(self, node: Node) -> None:
