@@ -132,6 +132,13 @@ pub fn convert(grpc: Grpc) -> Result<Color, String> {
 """
 
 
+def calls_into(graph: CallGraph, callee: int) -> list[tuple[str, int, int]]:
+    """(caller, line, other candidates) of each edge into `callee`, sorted."""
+    return sorted(
+        (graph.nodes[e.caller].label, e.line, len(e.candidates)) for e in graph.callers[callee]
+    )
+
+
 def test_a_conversion_takes_the_impl_whose_source_is_the_argument_s_type() -> None:
     graph = build_graph(
         {"crates/ui/src/lib.rs": index_file("crates/ui/src/lib.rs", COLORS.encode())}
@@ -142,19 +149,14 @@ def test_a_conversion_takes_the_impl_whose_source_is_the_argument_s_type() -> No
     )
     narrow = node(graph, "Narrow::try_from")
 
-    def calls(callee: int) -> list[tuple[str, int, int]]:
-        return sorted(
-            (graph.nodes[e.caller].label, e.line, len(e.candidates)) for e in graph.callers[callee]
-        )
-
     # a tuple takes the tuple's impl, a typed name its type's; an argument of no known type
     # keeps both, marked ambiguous (an edge to each, naming the other)
-    assert calls(tuple_impl) == [
+    assert calls_into(graph, tuple_impl) == [
         ("convert", line["let color = Color::try_from(color)?;"], 1),
         ("guess", line["Color::try_from(make())"], 1),
         ("theme", line["Color::try_from((name, doc))"], 0),
     ]
-    assert calls(proto_impl) == [
+    assert calls_into(graph, proto_impl) == [
         ("convert", line["let color = Color::try_from(color)?;"], 1),
         ("decode", line["let color: Color = proto.try_into()?;"], 0),
         ("guess", line["Color::try_from(make())"], 1),
@@ -258,16 +260,11 @@ def test_a_conversion_takes_the_borrowed_or_owned_impl_the_argument_is() -> None
         i for i, n in enumerate(graph.nodes) if n.label == "SstableInfo::from"
     )
 
-    def calls(callee: int) -> list[tuple[str, int, int]]:
-        return sorted(
-            (graph.nodes[e.caller].label, e.line, len(e.candidates)) for e in graph.callers[callee]
-        )
-
-    assert calls(by_value) == [
+    assert calls_into(graph, by_value) == [
         ("owned", line["let info: SstableInfo = b.to_protobuf().into();"], 0),
         ("unknown", line["SstableInfo::from(b.pb_ref())"], 1),
     ]
-    assert calls(by_ref) == [
+    assert calls_into(graph, by_ref) == [
         ("borrowed", line["SstableInfo::from(pb)"], 0),
         ("explicit", line["SstableInfo::from(&b.pb)"], 0),
         ("unknown", line["SstableInfo::from(b.pb_ref())"], 1),

@@ -623,7 +623,7 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
                 # cargo's, re-bound below as a `PathBuf`): unknown from here on, not the
                 # other binding's type; a value made of its own name's keeps the type it had
                 receiver = bound[len(CALLED_TYPE) :].rpartition(".")[0]
-                if not receiver or _segments(receiver)[:1] == (local.name,):
+                if not _made_of_other(receiver, local.name):
                     continue
                 returned = ""
             bound = bound if returned is None else returned
@@ -705,25 +705,19 @@ def _scope(
     """A fn's names with one type wherever they are used (its parameters, the names one `let`
     binds), and those bound more than once, over a parameter or by an arm (`in_arms`: not
     before its arm), with each binding's line.
-    A parameter of a generic type bounded by a trait (`s: &S` with `S: Sink`) is the trait's."""
+    A parameter of a generic type bounded by a trait (`s: &S` with `S: Sink`, or the impl's
+    `impl<E: SyncExpression> ..` for `e: E`) is the trait's."""
     variables = dict(definition.params)
-    bounds_of_impl = dict(impl_bounds or {})
-    if bounds_of_impl:  # a parameter `e: E` of `impl<E: SyncExpression>`: the trait's
+    bounds = dict(impl_bounds or {})
+    if "<" in definition.signature or " where " in definition.signature:
+        bounds.update(generic_bounds(definition.signature))
+    if bounds:
         for name, written in variables.items():
-            bound = bounds_of_impl.get(inner_type(written))
+            bound = bounds.get(inner_type(written))
             if bound is not None:
                 variables[name] = bound
-    if "<" in definition.signature or " where " in definition.signature:
-        bounds = generic_bounds(definition.signature)
-        if bounds:
-            for name, written in variables.items():
-                bound = bounds.get(inner_type(written))
-                if bound is not None:
-                    variables[name] = bound
-            for name, bound in bounds.items():  # `S::new(..)`: the bound's
-                variables.setdefault(name, bound)
-    for name, bound in bounds_of_impl.items():  # `self.array: E`, `E::new(..)`: the bound's
-        variables.setdefault(name, bound)
+        for name, bound in bounds.items():  # `S::new(..)`, `self.array: E`: the bound's
+            variables.setdefault(name, bound)
     rebound: dict[str, list[tuple[int, str]]] = {}
     for name, bindings in lets.items():
         if len(bindings) == 1 and name not in variables and name not in in_arms:
@@ -806,12 +800,7 @@ def _resolve(
                 # trait's the repository implements for it (risingwave's `client.prepare(..)`
                 # went by name to `StarrocksTxnClient::prepare`)
                 tables.seen.add(("d", aliased))
-                outside = (
-                    aliased not in tables.defined
-                    and aliased not in _HOLDERS
-                    and not aliased.endswith(_HOLDER_ENDS)
-                    and not _TYPE_PARAMETER.fullmatch(aliased)  # `filter_builder: F`
-                )
+                outside = aliased not in tables.defined and not _maybe_holds(aliased)
             if found:
                 found = _in_module_of(graph, found, variables.get(qualifier, ""))
                 found = _narrow(
@@ -1250,11 +1239,15 @@ def _typed_at_use(bound: str, name: str) -> bool:
     typed where `name` is used, as the receiver it is called on typed there, then `m`'s
     value: a chain with a call in it whose value no method name alone tells. Not a `let`
     of its own name's method (`let s = s.fused()`: the name keeps the type it had)."""
-    called = bound[len(CALLED_TYPE) :]
-    receiver, _, method = called.rpartition(".")
-    if method in _DEREFS and receiver:  # `let dyn_t = self.deref()`: the `Deref` target
-        return _segments(receiver)[:1] != (name,)
-    return "(" in receiver and _segments(receiver)[:1] != (name,)
+    receiver, _, method = bound[len(CALLED_TYPE) :].rpartition(".")
+    # a chain with a call, or `let dyn_t = self.deref()` (the `Deref` target)
+    return ("(" in receiver or method in _DEREFS) and _made_of_other(receiver, name)
+
+
+def _made_of_other(receiver: str, name: str) -> bool:
+    """Whether a `let name = receiver.m(..)` makes a value of something other than `name`
+    itself (`let s = s.fused()` does not)."""
+    return bool(receiver) and _segments(receiver)[:1] != (name,)
 
 
 def _chain_value(
@@ -1291,23 +1284,26 @@ def _blanket(tables: _Tables, definition: Definition) -> bool:
     return len(owner) == 1 and owner.isupper() and owner not in tables.defined
 
 
-# What names a holder, whatever crate writes it: parking_lot's `ArcRwLockReadGuard<R, T>`
-# (risingwave's `CatalogReadGuard` is one: `catalog.read_guard().get_id_by_class_name(..)`
-# is `Catalog`'s), a `..Ref`, a `..Cell`, a `..Lock`.
-_HOLDER_ENDS = ("Guard", "Ref", "RefMut", "Cell", "Lock", "Ptr", "Arc", "Box")
-# A type parameter as written (`F`, `SD`, qdrant's `TStorage`): bounded where the index
-# does not look (the struct's, the impl's), so no outside type.
-_TYPE_PARAMETER = re.compile(r"[A-Z][A-Za-z0-9]?|T[A-Z]\w*")
-# Types whose value holds another's, not written where `Arc::new(state)` types a `let` as an
-# `Arc` (or what derefs to its parameter: actix's `web::Data<Dispatcher>`, axum's `State<S>`;
-# not axum's `Path<T>`, which std's `Path` would be taken for):
-# a method call on it may be the held value's; and `Self`, the impl's type.
+def _maybe_holds(type_name: str) -> bool:
+    """Whether a type the repository does not define may hold a value of one it does, or be
+    one: a holder typed without its parameter (`let state = Arc::new(self.state)` is an
+    `Arc`; actix's `web::Data<Dispatcher>`, axum's `State<S>`; a name ending in a holder's,
+    parking_lot's `ArcRwLockReadGuard`, risingwave's `CatalogReadGuard` of a `Catalog`),
+    `Self`, or a type parameter bounded where the index does not look (`F`, qdrant's
+    `TStorage`). Not axum's `Path<T>`: std's `Path` would be taken for it."""
+    return (
+        type_name in _HOLDERS
+        or type_name.endswith(_HOLDER_ENDS)
+        or _TYPE_PARAMETER.fullmatch(type_name) is not None
+    )
+
+
 _HOLDERS = frozenset(
-    ("Self", "Arc", "Rc", "Box", "Weak", "Cow", "Pin", "RefCell", "Cell", "Mutex", "RwLock",
-     "MutexGuard", "RwLockReadGuard", "RwLockWriteGuard", "Ref", "RefMut", "ManuallyDrop",
-     "Option", "Result", "Future", "JoinHandle", "Data", "Json", "Query", "Form",
-     "Extension", "State", "Lazy", "LazyLock", "OnceCell", "OnceLock", "ArcSwap", "Guard")
+    ("Self", "Rc", "Weak", "Cow", "Pin", "Mutex", "ManuallyDrop", "Option", "Result", "Future",
+     "JoinHandle", "Data", "Json", "Query", "Form", "Extension", "State", "Lazy", "ArcSwap")
 )  # fmt: skip
+_HOLDER_ENDS = ("Guard", "Ref", "RefMut", "Cell", "Lock", "Ptr", "Arc", "Box")
+_TYPE_PARAMETER = re.compile(r"[A-Z][A-Za-z0-9]?|T[A-Z]\w*")
 
 
 # A lock's methods whose value (a guard) derefs to the locked value: `inner_type` took the
