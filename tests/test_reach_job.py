@@ -26,7 +26,7 @@ from pipeline.dataset.extract import run_extract
 from pipeline.dataset.reachjob import IndexFailed, ReachJob, Unlisted
 from pipeline.languages import INDEX_VERSION
 from pipeline.scan.callerpaths import attach, spec_of
-from pipeline.scan.callgraph import MAX_DISPATCH
+from pipeline.scan.callgraph import MAX_DISPATCH, CallGraph
 from pipeline.scan.collect import ExtractRequest, build_contexts, locate, scan_entries
 from pipeline.scan.linkmemo import load_memo, memo_path
 from pipeline.scan.reachstage import index_graph
@@ -340,8 +340,10 @@ def test_with_one_job_the_index_waits_for_the_run_s_sites(tmp_path: Path) -> Non
 def test_the_child_keeps_its_link_before_it_is_done_and_close_leaves_its_teardown_to_a_thread(
     tmp_path: Path,
 ) -> None:
-    """The link memo is kept (by a fork, beside the paths) before the child says it is
-    done, so a run that took the document and ends at once leaves it for the next run. A
+    """The link memo is kept before the child says it is done, so a run that took the
+    document and ends at once leaves it for the next run: a first run's once the document
+    is sent (a fork beside its paths copies the pages they touch), a later run's by a fork
+    beside its paths. A
     done child has only its exit left (freeing a large index took the run 0.15 s): `close`
     returns without waiting for it, and a thread reaps it."""
     repo, sha = _repo(tmp_path / "src")
@@ -361,6 +363,10 @@ def test_the_child_keeps_its_link_before_it_is_done_and_close_leaves_its_teardow
     while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
         time.sleep(0.01)  # a zombie stays in /proc until it is reaped
     assert not Path(f"/proc/{pid}").exists()
+    from pipeline.dataset.reachjob import _link_saver
+
+    assert _link_saver(cache, REPO, CallGraph())[1]  # the next run keeps it beside its paths
+    assert not _link_saver(tmp_path / "elsewhere", REPO, CallGraph())[1]
 
 
 def test_work_kept_for_a_later_run_takes_only_the_cpu_this_run_leaves_idle(

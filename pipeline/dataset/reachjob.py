@@ -17,9 +17,11 @@ staged directory's path (`send(into=..)`), the child writes the file there itsel
 second message only says it did: risingwave's 21 MB are not pickled, piped and written again.
 
 What its link resolved is kept for the next run's (`save_link_memo`: 0.25-0.4 s for
-risingwave) by a fork started as soon as the graph is built, beside the paths: kept after
-the document, it was the last 0.2 s of every regeneration, the run waiting for it. The
-child ends once that fork did; `close` gives it that long once the document came, no more
+risingwave). A regeneration keeps it by a fork started as soon as the graph is built,
+beside the paths: kept after the document, it was the last 0.2 s of every regeneration, the
+run waiting for it. A first run (no memo kept before) keeps it after the document: beside
+its paths, every site's, the fork's shared pages cost more than that (`_link_saver`). The
+child ends once it is kept; `close` gives it that long once the document came, no more
 (`MEMO_WAIT`).
 
 The child is started as soon as the commit is known, told only the commit (`Unlisted`): it
@@ -66,6 +68,7 @@ from pipeline.scan.forked import (
     portable,
     start_forked,
 )
+from pipeline.scan.linkmemo import memo_path
 from pipeline.scan.reachmemo import KeptPaths
 from pipeline.scan.reachstage import (
     index_enabled,
@@ -343,13 +346,21 @@ def _answered(
         graph = index_graph(git_dir, entries, cache_dir, jobs, advance, patterns, repo, modules)
         mark("index: linked")
         assert graph is not None  # the parent starts a job only with the index on
-        if repo is not None:
-            keep = _keeping(lambda: save_link_memo(cache_dir, repo, graph), jobs)
+        # The link's memo is kept by a fork, which shares the graph's pages: each page either
+        # side then writes (a reference count) is copied. Beside a regeneration's few paths
+        # that costs little and takes the memo off the run's last steps; beside a cold run's
+        # (every site's) it cost more than it saved (risingwave, 3 alternated cold runs:
+        # 12.7 s median, 11.1 s kept here): there the child keeps it once the document is sent.
+        saving, relinked = _link_saver(cache_dir, repo, graph)
+        if saving is not None and relinked:
+            keep = _keeping(saving, jobs)
         specs, carried, sha, into = early if early is not None else conn.recv()
         mark("index: sites received")
         walked: Walks = {}
         found = _reaches_in_parts(graph, specs, jobs, walked)
         mark("index: reaches found")
+        if saving is not None and not relinked:
+            keep = saving
         # Meanwhile the run explains with `found` and stages the records (with `--jobs 1`,
         # one thing at a time: the document first).
         if jobs != 1 and not _answer(conn, ("ok", found)):
@@ -382,9 +393,20 @@ def _answered(
     return graph, keep
 
 
+def _link_saver(
+    cache_dir: Path, repo: str | None, graph: CallGraph
+) -> tuple[Callable[[], None] | None, bool]:
+    """What keeps `graph`'s link for the next run (None: no repository to key it by), and
+    whether a link of the repository was kept before (this run is a regeneration)."""
+    if repo is None:
+        return None, False
+    relinked = memo_path(cache_dir, repo, INDEX_VERSION).is_file()
+    return lambda: save_link_memo(cache_dir, repo, graph), relinked
+
+
 def _keeping(keep: Callable[[], None], jobs: int | None) -> Callable[[], None]:
-    """Start `keep` (a memo written for the next run: the link's, beside the paths; the
-    walks', beside the run's last steps) in a fork; returns the wait for it. With `--jobs 1`
+    """Start `keep` (a memo written for the next run: the link's, beside a regeneration's
+    paths; the walks', beside the run's last steps) in a fork; returns the wait for it. With `--jobs 1`
     (one thing at a time) it is kept when waited for.
 
     The fork yields (`start_forked`): on a cold risingwave run the link's memo took 1.3 s

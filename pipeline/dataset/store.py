@@ -121,9 +121,18 @@ def reach_file(head: Mapping[str, Any], rows: Mapping[str, str]) -> bytes:
     record per line, so that a version committed to git changes the lines of the records
     whose paths changed."""
     compact = _COMPACT.encode
-    body = ",\n".join(f"{compact(rid)}:{rows[rid]}" for rid in sorted(rows))
     top = compact(dict(head))[:-1] + ("," if head else "")
-    return f'{top}"records":{{\n{body}\n}}}}\n'.encode()
+    # Joined as bytes, each row encoded alone: one `str` of the whole file would be stored
+    # two bytes a character as soon as one row holds a non-ASCII one (a cut text's `…`),
+    # then copied twice (risingwave's 21 MB file: 128 MB made, 33,000 pages faulted in
+    # 0.09 s, against 24 MB and 0.02 s).
+    parts = [f'{top}"records":{{\n'.encode()]
+    for rid in sorted(rows):
+        parts += (f"{compact(rid)}:{rows[rid]}".encode(), b",\n")
+    if len(parts) > 1:
+        parts.pop()  # the last row's comma
+    parts.append(b"\n}}\n")
+    return b"".join(parts)
 
 
 _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
