@@ -83,6 +83,13 @@ VARIANT_VALUE = "<variant>"
 FIELD_VALUE = "<of>"
 
 
+# `Local.type` of a `for` loop's name: an element of the value iterated, which the link
+# types as it types a receiver: `<item>self.shards` (`for shard in &self.shards`, `.iter()`
+# and its like kept, the link reads them); `<item1>map` for the second of a pair (`for (_,
+# v) in &map`: a map's value, an `.enumerate()`'s element), `<item0>` for the first.
+ITEM_VALUE = re.compile(r"<item([01]?)>(.*)", re.S)
+
+
 class Local(NamedTuple):
     """A `let` in a fn whose type the code shows (`let x: T`, `let x = T::new(..)`), or the
     fn whose value it holds (`CALLED_TYPE`); or an arm's binding of a variant's value
@@ -93,6 +100,7 @@ class Local(NamedTuple):
     caller: int
     variant: str = ""  # `let c = Enum::Variant(..)` / `Enum::Variant { .. }`: `Enum::Variant`
     line: int = 0  # of the `let`: a call sees the nearest one above it of its name
+    end: int = 0  # of a `for` loop's name: the loop's last line, after which it is unbound
 
 
 # Joins the variants of a chain of arms, outermost first: a pattern that names another

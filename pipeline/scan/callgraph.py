@@ -21,6 +21,7 @@ from pipeline.core.index import (
     ASSOCIATED_CALL,
     CALLED_TYPE,
     FIELD_VALUE,
+    ITEM_VALUE,
     VARIANT_VALUE,
     Call,
     Definition,
@@ -30,6 +31,7 @@ from pipeline.core.index import (
 from pipeline.core.reach import EntryKind, Resolution
 from pipeline.languages import INDEX_VERSION
 from pipeline.scan.context import _crate
+from pipeline.scan.elements import element_of, iterated
 from pipeline.scan.forked import balanced, map_forked, parts_wanted
 from pipeline.scan.linkmemo import Key, Linked, LinkMemo, numbered, reusable, touched
 from pipeline.scan.names import (
@@ -44,6 +46,7 @@ from pipeline.scan.names import (
 from pipeline.scan.signatures import (
     generic_bounds,
     is_rpc,
+    return_text,
     returned_type,
     supertraits,
     tuple_fields,
@@ -287,6 +290,14 @@ class _Tables:
         it is no std type (`Self`: their type; `called_on`, the type named in the call, when
         given: a trait's default `fn new() -> Self` called as `T::new()` makes a `T`)."""
         return _agreed(self._types_returned(found, called_on))
+
+    def written_by(self, found: Sequence[int]) -> str:
+        """What the fns `found` return as their signatures write it, when they agree ("" if
+        not, or too many to say)."""
+        if len(found) > _RETURN_CANDIDATES:
+            return ""
+        texts = {return_text(self.nodes[n].definition.signature) for n in found}
+        return texts.pop() if len(texts) == 1 else ""
 
     def _types_returned(self, named: Sequence[int], called_on: str | None = None) -> set[str]:
         types = set()
@@ -634,6 +645,18 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
             lets[local.caller][local.name].append((local.line - 1, held))
             in_arms[local.caller].add(local.name)
             continue
+        elif bound.startswith("<item"):
+            # a `for` loop's name, as an arm's: from the loop's line on (its body's calls on
+            # that line too), up to its last line; typed where it is used (`_loop_value`). A
+            # loop over its own name (`for (name, ty) in ty.iter()`) binds it from the next
+            # line: the value iterated is the name's earlier value.
+            bindings = lets[local.caller][local.name]
+            own = _over_itself(bound, local.name)
+            bindings.append((local.line if own else local.line - 1, bound))
+            if local.end:
+                bindings.append((local.end, _LOOP_END))
+            in_arms[local.caller].add(local.name)
+            continue
         lets[local.caller][local.name].append((local.line, bound))
     seen: set[tuple[int, int, int]] = set()
     # a fn's typed names, built once for all its calls; and the names it binds more than once
@@ -752,12 +775,43 @@ def _bound_at(
     seen: dict[str, str] = {}
     for name, bindings in rebound.items():
         # above it: `let rhs = rhs.to_datum_ref();` calls the earlier `rhs`'s method
-        above = [type_text for at, type_text in bindings if at < line]
+        above = _in_scope([type_text for at, type_text in bindings if at < line])
         if above:
             seen[name] = above[-1]
+            earlier = above[-2] if len(above) > 1 else variables.get(name, "")
+            if earlier and _over_itself(above[-1], name):  # `for ty in ty.iter()`
+                seen[name] += _EARLIER + earlier
         elif name in variables:
             seen[name] = variables[name]
     return seen
+
+
+# Where a `for` loop's name goes out of scope (`_in_scope`), among a name's bindings; and
+# what joins a loop over its own name to the name's binding before it (`_loop_value`).
+_LOOP_END = "<end>"
+_EARLIER = "\x00"
+
+
+def _over_itself(bound: str, name: str) -> bool:
+    """Whether a `for` loop's name is bound over its own earlier value (`bound`:
+    `<item1>ty.iter()` of `for (name, ty) in ty.iter()`)."""
+    item = ITEM_VALUE.fullmatch(bound)
+    return item is not None and not _made_of_other(item[2], name)
+
+
+def _in_scope(above: list[str]) -> list[str]:
+    """The bindings of a name above a line, in order, but those of loops ended above it:
+    a loop's end unbinds the loop's name and every binding made after it (in its body)."""
+    if _LOOP_END not in above:
+        return above
+    stack: list[str] = []
+    for type_text in above:
+        if type_text != _LOOP_END:
+            stack.append(type_text)
+            continue
+        while stack and not stack.pop().startswith("<item"):
+            pass
+    return stack
 
 
 def _resolve(
@@ -1196,6 +1250,13 @@ def _receiver_type(
             if typed is None:
                 return None
             current = typed[1]
+        elif bound.startswith("<item"):  # a `for` loop's name: an element of what it iterates
+            written = _loop_value(tables, owner, bound, variables, depth) if depth < 3 else None
+            if written is None:
+                return None
+            current = inner_type(written)
+            if current == "Self" and owner:
+                current = owner
         else:
             current = inner_type(bound)
             if current == "Self" and owner:  # `transport: Arc<Self>`
@@ -1232,6 +1293,39 @@ def _receiver_type(
             if _TYPE_PARAMETER.fullmatch(current) and variables.get(current):
                 current = variables[current]  # `array: E` of `impl<E: SyncExpression>`
     return "type", current
+
+
+def _loop_value(
+    tables: _Tables, owner: str | None, bound: str, variables: Mapping[str, str], depth: int
+) -> str | None:
+    """The type a `for` loop's name holds, as written (`bound`: `<item1>self.segments.iter()`,
+    `ITEM_VALUE`): the value iterated typed as a receiver is up to its last field or method
+    (a parameter's written type, a field's, what a method's signature returns), then the
+    element (`elements`)."""
+    bound, _, earlier = bound.partition(_EARLIER)
+    item = ITEM_VALUE.fullmatch(bound)
+    peeled = iterated(_segments(item[2]), item[1]) if item is not None else None
+    if peeled is None or not peeled[0]:
+        return None
+    segments, part, want = peeled
+    if earlier:  # a loop over its own name: the name's value before the loop
+        variables = {**variables, segments[0]: earlier}
+    if len(segments) == 1:  # a parameter or a typed `let`: no marker of the index's
+        written = variables.get(segments[0], "")
+    else:
+        typed = _receiver_type(tables, owner, ".".join(segments[:-1]), variables, depth + 1)
+        if typed is None:
+            return None
+        last = segments[-1]
+        if last.endswith(")"):
+            written = tables.written_by(_methods_of(tables, typed[1], last.partition("(")[0]))
+        else:
+            aliased = _alias(tables, typed[1])
+            tables.seen.add(("fd", aliased, last))
+            written = tables.fields.get((aliased, last), "")
+    if not written or written.startswith("<"):
+        return None
+    return element_of(written, part, want)
 
 
 def _typed_at_use(bound: str, name: str) -> bool:

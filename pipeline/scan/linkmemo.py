@@ -39,7 +39,7 @@ from pipeline.scan.signatures import is_rpc, tuple_fields
 
 MEMO_FORMAT = 1
 # The modules whose code decides how a call resolves: a memo holds only for the same code.
-_RESOLVING = ("callgraph", "linkmemo", "names", "signatures", "context")
+_RESOLVING = ("callgraph", "linkmemo", "names", "signatures", "context", "elements")
 
 Key = tuple[str, ...]
 # One call resolved, with nodes named so that they outlive a renumbering: (the call's index

@@ -87,7 +87,7 @@ _TEST_DIRECTORY = re.compile(
 # the chain it calls `c` on, `<call>a.b().c`, which the link types as a receiver; 53: an
 # arm's `Some(E::V(x))`, `Ok(..)`, `Err(..)` binds x as `E::V(x)` does; 54: an impl keeps
 # its bounded type parameters, `impl<E: SyncExpression> ..`).
-INDEX_VERSION = "54"
+INDEX_VERSION = "55"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -175,6 +175,10 @@ _SUBCOMMAND = re.compile(
     r'^(?:(?:\w+::)*(?:Command|App|SubCommand)::(?:new|with_name)\s*\()?\s*"([\w-]+)"'
 )
 _NAME_PATH = re.compile(r"[a-z_]\w{0,39}(?:\.[a-z_]\w{0,39}){0,2}")
+# A `for` loop's name in its pattern (`segment`, `&x`, `ref mut x`, `mut x`), alone or in a
+# pair (`(_, segment)`), and the longest value iterated it is typed from
+_LOOP_NAME = re.compile(r"(?:&\s*)?(?:ref\s+)?(?:mut\s+)?([a-z_]\w*)")
+_LOOP_VALUE_CHARS = 80
 _RECEIVER_SPACE = re.compile(r"\s+(?=[.?])|(?<=\.)\s+")
 # A receiver the link types as a chain (`_receiver_type`): a name or a type's fn called,
 # then fields and method calls, each call's arguments plain (no nested call, closure, block
@@ -253,6 +257,8 @@ def index_tree(tree: Tree, source: bytes) -> FileIndex:
         builder.build(node)
     for node in captures.get("let", []):
         builder.local(node)
+    for node in captures.get("loop", []):
+        builder.loop_binding(node)
     for node in captures.get("combinator", []):
         builder.combinator_parameter(node)
     builder.arms_of(captures.get("arm", []))
@@ -857,6 +863,31 @@ class _Builder:
             self.locals.append(Local(text_of(pattern), type_text, caller, variant, line))
             if written is not None and value is not None:
                 self.conversion(text_of(written), value, caller)
+
+    def loop_binding(self, node: Node) -> None:
+        """`for shard in &self.shards`, `for (_, segment) in segments.iter()`: the loop's names,
+        each an element of the value iterated, or one of a pair's two (`ITEM_VALUE`)."""
+        pattern, value = node.child_by_field_name("pattern"), node.child_by_field_name("value")
+        caller = self.caller(node.start_byte, node.end_byte)
+        if pattern is None or value is None or caller < 0:
+            return
+        if value.end_byte - value.start_byte > 2 * _LOOP_VALUE_CHARS:
+            return
+        iterated = _RECEIVER_SPACE.sub("", " ".join(text_of(value).split()))
+        iterated = iterated.removeprefix("&").removeprefix("mut ").strip()
+        if len(iterated) > _LOOP_VALUE_CHARS:
+            return
+        written = " ".join(text_of(pattern).split())
+        one = _LOOP_NAME.fullmatch(written)
+        names = [(one[1], "")] if one else []
+        if not one and written.startswith("(") and written.endswith(")"):
+            pair = [_LOOP_NAME.fullmatch(part.strip()) for part in written[1:-1].split(",")]
+            if len(pair) == 2 and pair[0] and pair[1]:
+                names = [(pair[0][1], "0"), (pair[1][1], "1")]
+        line, end = node.start_point[0] + 1, node.end_point[0] + 1
+        for name, part in names:
+            if name != "_":
+                self.locals.append(Local(name, f"<item{part}>{iterated}", caller, "", line, end))
 
     def conversion(self, written: str, value: Node, caller: int) -> None:
         """`let c: PluginCommand = proto.try_into()?`: what `try_into` (`into`) runs is the

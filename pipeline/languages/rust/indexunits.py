@@ -192,7 +192,10 @@ def merge(source: bytes, units: Sequence[Unit], parts: Sequence[_Part]) -> FileI
             Arm(a.pattern, a.line + shift, mine[a.caller], tuple(i + moved for i in a.calls))
             for a in part.arms
         ]
-        locals_ += [Local(n, t, mine[c], v, at + shift) for n, t, c, v, at in part.locals]
+        locals_ += [
+            Local(n, t, mine[c], v, at + shift, end + shift if end else 0)
+            for n, t, c, v, at, end in part.locals
+        ]
         builds += [Build(e, v, line + shift, mine[c]) for e, v, line, c in part.builds]
         for name, items in lists.items():
             mine_items = getattr(part, name)

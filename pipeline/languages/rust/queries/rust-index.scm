@@ -15,6 +15,7 @@
 (impl_item) @impl
 (use_declaration) @use
 (let_declaration pattern: (identifier)) @let
+(for_expression) @loop
 ; `config.and_then(|config| ..)`: the closure's parameter is the value `config` holds
 (call_expression
   function: (field_expression value: (identifier) field: (field_identifier))
