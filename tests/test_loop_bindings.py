@@ -101,6 +101,9 @@ def test_an_element_is_read_off_the_type_the_code_writes() -> None:
     assert element_of("Vec<Target>", "1") is None  # no pair to take from
     assert element_of("Vec<Target>", want="1") is None  # no map's values
     assert element_of("Target") is None and element_of("u32") is None
+    # a type left to the compiler (qdrant's `let shards: Vec<_> = ..collect()`) says nothing
+    assert element_of("Vec<_>") is None and element_of("Vec<(_, Shard)>", "0") is None
+    assert element_of("Vec<(_, Shard)>", "1") == "Shard"
 
 
 def test_adapters_that_keep_the_elements_are_looked_through() -> None:

@@ -80,11 +80,12 @@ def element_of(written: str, part: str = "", want: str = "") -> str | None:
         if not pair:
             return None
         element, pair = pair[int(want)], ()
-    if not part:
-        return _bare(element) if element else None
+    if not part:  # `Vec<_>`: a type the code leaves to the compiler, none the link can take
+        return _bare(element) if element and _bare(element) != "_" else None
     if not pair:
         pair = _tuple(_bare(element))
-    return _bare(pair[int(part)]) if len(pair) == 2 else None
+    one = _bare(pair[int(part)]) if len(pair) == 2 else "_"
+    return one if one != "_" else None
 
 
 def _bare(text: str) -> str:
