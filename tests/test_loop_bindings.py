@@ -91,6 +91,7 @@ def test_an_element_is_read_off_the_type_the_code_writes() -> None:
     assert element_of("MetaResult<Vec<Fragment>>") == "Fragment"  # as `?`ed
     assert element_of("impl Iterator<Item = &'a Package> + '_") == "Package"
     assert element_of("impl DoubleEndedIterator<Item = Dep> + Send + 'a") == "Dep"
+    assert element_of("impl Stream<Item = StreamResult<OwnedRow>> + '_") == "OwnedRow"  # `?`ed
     assert element_of("Box<dyn Iterator<Item = (u32, Table)>>", "1") == "Table"
     # a map: its pair, a key or a value, never the pair as one
     assert element_of("HashMap<ShardId, Arc<Shard>>", "1") == "Shard"

@@ -24,7 +24,8 @@ _SEQUENCES = frozenset(
 _MAPS = frozenset(("HashMap", "BTreeMap", "IndexMap", "DashMap", "FxHashMap", "AHashMap"))
 # What holds the value iterated without changing its elements; a `Result` is taken as `?`ed.
 _HOLDERS = re.compile(r"Arc|Box|Rc|Cow|\w*Result")
-_ITEM = re.compile(r"(?:impl|dyn)\s+(?:\w+::)*\w*Iterator\s*<\s*Item\s*=\s*(.+)>", re.S)
+# `impl Iterator<Item = T>`; a `Stream`'s too (`#[for_await] for row in stream`)
+_ITEM = re.compile(r"(?:impl|dyn)\s+(?:\w+::)*\w*(?:Iterator|Stream)\s*<\s*Item\s*=\s*(.+)>", re.S)
 _LIFETIME = re.compile(r"^'\w+\s+")
 _BOUNDS_AFTER = re.compile(r">\s*(?:\+\s*(?:'\w+|[\w:]+)\s*)+$")  # `impl Iterator<..> + '_`
 
