@@ -12,6 +12,7 @@ Pure: reads the graph, keeps what it computes in `graph.derived`.
 from __future__ import annotations
 
 from collections.abc import Collection
+from functools import lru_cache
 
 from pipeline.core.index import CALLED_TYPE, Definition, Local
 from pipeline.scan.callgraph import CallGraph, Edge
@@ -110,7 +111,16 @@ def _typed_needs(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozens
 
 def _dispatch_need(graph: CallGraph, edge: Edge) -> str | None:
     """The `TYPED` need a static dispatch makes: `self` in a provided method, or a generic
-    parameter of the caller, on the impl's type (None for any other call)."""
+    parameter of the caller, on the impl's type (None for any other call). Once an edge:
+    the walks ask it of every edge they cross, risingwave's ~350,000 times."""
+    known: dict[int, str | None] = graph.derived.setdefault("dispatch needs", {})
+    key = id(edge)  # the graph's edges live as long as it
+    if key not in known:
+        known[key] = _made_dispatch_need(graph, edge)
+    return known[key]
+
+
+def _made_dispatch_need(graph: CallGraph, edge: Edge) -> str | None:
     callee = graph.nodes[edge.callee].definition
     if not callee.owner or not callee.trait or callee.owner == callee.trait:
         return None
@@ -140,7 +150,17 @@ def _dispatch_slot(graph: CallGraph, edge: Edge) -> str | None:
 
 def _given_type(graph: CallGraph, edge: Edge, slot: str) -> tuple[str, str] | None:
     """What `edge`'s caller gives for the callee's `slot` (`self`, or a parameter's index):
-    ("type", its base name), ("slot", the caller's own slot still generic), or None."""
+    ("type", its base name), ("slot", the caller's own slot still generic), or None. Once
+    an edge and slot, as `_dispatch_need`."""
+    known: dict[tuple[int, str], tuple[str, str] | None]
+    known = graph.derived.setdefault("given types", {})
+    key = (id(edge), slot)
+    if key not in known:
+        known[key] = _made_given_type(graph, edge, slot)
+    return known[key]
+
+
+def _made_given_type(graph: CallGraph, edge: Edge, slot: str) -> tuple[str, str] | None:
     call = edge.call
     if call is None:
         return None
@@ -319,7 +339,12 @@ def _asked(graph: CallGraph) -> set[int]:
 def _generics(d: Definition) -> Collection[str]:
     """A fn's bounded type parameters (`signatures.generic_bounds`): `fn f<T: X>`, `where T:
     X` (an unbounded one calls no trait's method)."""
-    return generic_bounds(d.signature).keys()
+    return _bounded(d.signature)
+
+
+@lru_cache(maxsize=1 << 15)  # a fn's signature, read for each edge a walk crosses
+def _bounded(signature: str) -> frozenset[str]:
+    return frozenset(generic_bounds(signature))
 
 
 def _generic(written: str, generics: Collection[str]) -> bool:
