@@ -103,24 +103,24 @@ def _typed_needs(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozens
                 return None
         else:  # still generic above: the caller's `Self` or its parameter
             out.append(f"{TYPED}{value}={wanted}")
-    found = _dispatch_need(graph, edge)
+    found = dispatch_need(graph, edge)
     if found is not None:
         out.append(found)
     return frozenset(out)
 
 
-def _dispatch_need(graph: CallGraph, edge: Edge) -> str | None:
+def dispatch_need(graph: CallGraph, edge: Edge) -> str | None:
     """The `TYPED` need a static dispatch makes: `self` in a provided method, or a generic
     parameter of the caller, on the impl's type (None for any other call). Once an edge:
     the walks ask it of every edge they cross, risingwave's ~350,000 times."""
     known: dict[int, str | None] = graph.derived.setdefault("dispatch needs", {})
     key = id(edge)  # the graph's edges live as long as it
     if key not in known:
-        known[key] = _made_dispatch_need(graph, edge)
+        known[key] = _madedispatch_need(graph, edge)
     return known[key]
 
 
-def _made_dispatch_need(graph: CallGraph, edge: Edge) -> str | None:
+def _madedispatch_need(graph: CallGraph, edge: Edge) -> str | None:
     callee = graph.nodes[edge.callee].definition
     if not callee.owner or not callee.trait or callee.owner == callee.trait:
         return None

@@ -20,7 +20,7 @@ from pipeline.core.reach import (
     Reach,
 )
 from pipeline.languages import language_of
-from pipeline.scan.buildable import NO_NEEDS, TYPED, needs_above, type_name
+from pipeline.scan.buildable import NO_NEEDS, TYPED, dispatch_need, needs_above, type_name
 from pipeline.scan.builders import Built, named_builders, struct_builders, variant_builders
 from pipeline.scan.callgraph import CallGraph, Edge, Node
 from pipeline.scan.context import SiteContext, _crate
@@ -267,7 +267,15 @@ def _walk(
             roots.append(node)
         if depth[node] >= MAX_DEPTH - 1:
             continue
+        untyped = not any(n.startswith(TYPED) for n in needs[node])
         for edge in edges:
+            if (
+                untyped
+                and edge.caller in parent
+                and edge.arm is None
+                and dispatch_need(graph, edge) is None
+            ):
+                continue  # a caller reached already, as the fn itself: no other state of it
             need = needs_above(graph, edge, needs[node])
             if need is None:  # no build makes this chain: the types below cannot come here
                 continue
