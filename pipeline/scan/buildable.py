@@ -116,11 +116,11 @@ def dispatch_need(graph: CallGraph, edge: Edge) -> str | None:
     known: dict[int, str | None] = graph.derived.setdefault("dispatch needs", {})
     key = id(edge)  # the graph's edges live as long as it
     if key not in known:
-        known[key] = _madedispatch_need(graph, edge)
+        known[key] = _made_dispatch_need(graph, edge)
     return known[key]
 
 
-def _madedispatch_need(graph: CallGraph, edge: Edge) -> str | None:
+def _made_dispatch_need(graph: CallGraph, edge: Edge) -> str | None:
     callee = graph.nodes[edge.callee].definition
     if not callee.owner or not callee.trait or callee.owner == callee.trait:
         return None
@@ -151,7 +151,7 @@ def _dispatch_slot(graph: CallGraph, edge: Edge) -> str | None:
 def _given_type(graph: CallGraph, edge: Edge, slot: str) -> tuple[str, str] | None:
     """What `edge`'s caller gives for the callee's `slot` (`self`, or a parameter's index):
     ("type", its base name), ("slot", the caller's own slot still generic), or None. Once
-    an edge and slot, as `_dispatch_need`."""
+    an edge and slot, as `dispatch_need`."""
     known: dict[tuple[int, str], tuple[str, str] | None]
     known = graph.derived.setdefault("given types", {})
     key = (id(edge), slot)

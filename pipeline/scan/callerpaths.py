@@ -24,7 +24,7 @@ from pipeline.scan.buildable import NO_NEEDS, TYPED, dispatch_need, needs_above,
 from pipeline.scan.builders import Built, named_builders, struct_builders, variant_builders
 from pipeline.scan.callgraph import CallGraph, Edge, Node
 from pipeline.scan.context import SiteContext, _crate
-from pipeline.scan.entrypoints import arm_entry
+from pipeline.scan.entrypoints import arm_entry, nested_dispatch
 from pipeline.scan.names import inner_type
 
 MAX_DEPTH = PATH_DEPTH
@@ -359,8 +359,9 @@ def _best(
     found: list[Found],
     real: dict[int, int],
 ) -> list[CallerPath]:
-    """The MAX_PATHS best of the paths found (entry kind, then a dispatch arm whose fn
-    calls the same fn outside its arms too after the rest, then fewer guessed hops, then
+    """The MAX_PATHS best of the paths found (entry kind, then an arm of a dispatch nested
+    in another's over the same enum after the rest (`nested_dispatch`), then a dispatch arm
+    whose fn calls the same fn outside its arms too after the rest, then fewer guessed hops, then
     shorter; in the order found on a tie), one per chain of functions: arms that call the
     same chain become one path naming them all (risingwave's `handle` sends
     `Statement::AlterTable`, `AlterIndex` and `AlterView` to the same
@@ -371,7 +372,14 @@ def _best(
     for top, entry, first, narrow in found:
         nodes, guesses = _chain(parent, top, first)
         chain = tuple(label(real.get(n, n)) for n in nodes)
-        rank = (_KIND_RANK[entry[0]], narrow, guesses, len(nodes))
+        outer = (
+            nested_dispatch(graph, real.get(first.caller, first.caller), first.arm)
+            if entry[0] == "statement" and first is not None and first.arm is not None
+            else frozenset()
+        )
+        if len(outer) == 1:  # `EXPLAIN FETCH`: the statement the user gives is the outer one
+            entry = (entry[0], f"{entry[1]} inside `{next(iter(outer))}`")
+        rank = (_KIND_RANK[entry[0]], bool(outer), narrow, guesses, len(nodes))
         ranked.append((rank, chain, top, entry, first))
     ranked.sort(key=lambda item: item[0])
     kept: dict[tuple[str, ...], tuple[int, tuple[EntryKind, str], Edge | None]] = {}

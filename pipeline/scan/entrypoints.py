@@ -363,6 +363,59 @@ def arm_entry(
     return None
 
 
+def nested_dispatch(graph: CallGraph, caller: int, label: str) -> frozenset[str]:
+    """The arms of other fns' dispatches over the same enum, each of a variant that wraps a
+    value of the enum (`_wraps`), that reach the fn `caller`, whose arm `label` is (within 3
+    calls up): risingwave's `do_handle_explain` matches the
+    statement an `EXPLAIN` wraps and is reached from `handle`'s `Statement::Explain` arm, so
+    its `Statement::CreateSink` arm is no statement a user gives: `handle`'s is (the walks
+    rank such arms after the others). Empty for a dispatch no other one reaches."""
+    enum = label.split(ARM_LINK)[0].split("::", 1)[0]
+    known: dict[tuple[int, str], frozenset[str]] = graph.derived.setdefault("nested", {})
+    key = (caller, enum)
+    if key not in known:
+        known[key] = _arms_above(graph, caller, enum)
+    return known[key]
+
+
+def _arms_above(graph: CallGraph, fn: int, enum: str) -> frozenset[str]:
+    seen, frontier, arms = {fn}, [fn], set()
+    for _ in range(3):
+        above = []
+        for node in frontier:
+            for edge in graph.callers.get(node, ()):
+                outer = edge.arm.split(ARM_LINK)[0] if edge.arm else ""
+                if edge.caller != fn and outer.split("::", 1)[0] == enum:
+                    if _wraps(graph, outer):
+                        arms.add(outer)
+                    continue  # an arm ends the way up: what is above it is its own
+                if edge.caller not in seen:
+                    seen.add(edge.caller)
+                    above.append(edge.caller)
+        frontier = above[:64]
+    return frozenset(arms)
+
+
+def _wraps(graph: CallGraph, arm: str) -> bool:
+    """Whether an enum's variant holds a value of the enum itself (`Explain { statement:
+    Box<Statement>, .. }`, `Fetch(Box<Statement>)`): the statement a user gives wraps
+    another. A struct variant's fields are the file's fields on its lines."""
+    known: dict[str, bool] = graph.derived.setdefault("wrapping variants", {})
+    if arm not in known:
+        enum, _, variant = arm.partition("::")
+        word = re.compile(rf"\b{re.escape(enum)}\b")
+        known[arm] = any(
+            word.search(d.signature)
+            or any(
+                f.kind == "field" and d.line <= f.line <= d.end_line and word.search(f.signature)
+                for f in graph.indexes[path].definitions
+            )
+            for path, d in graph.named.get(("variant", variant), ())
+            if d.owner == enum
+        )
+    return known[arm]
+
+
 def _subcommands(graph: CallGraph, label: str, caller: int | None) -> tuple[list[str], str]:
     """The subcommands a chain of arms leads with, as a user types them, and the last
     arm's variant (`""` for a builder's `"name"` arm). `caller`: the fn whose arm it is."""
