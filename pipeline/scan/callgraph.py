@@ -843,6 +843,11 @@ def _resolve(
                 target = tables.deref.get(aliased)
             if not found and target:  # a wrapper's `Deref` target has it (`PlanRef` -> `dyn ..`)
                 type_name, found = target, _methods_of(tables, target, name)
+            if found and type_name in STD_TYPES and name in STD_METHODS:
+                # a std type's own method of the name (`map.get(k)` on a `HashMap`): Rust takes
+                # it before a trait's, so not the repository's `impl X for HashMap<..>`'s
+                # (risingwave's `WithPropertiesExt::get` had every typed map's `get`)
+                return "type", []
             if not found:  # an enum of one trait's implementors, or a macro's type named after it
                 declared = _variants_trait(graph, tables, type_name, name) or _named_trait(
                     graph, tables, type_name, name

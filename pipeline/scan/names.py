@@ -58,7 +58,12 @@ _STD_TYPE_NAMES = (
     "Mutex RwLock Fn FnMut FnOnce Iterator Future Stream Send Sync Clone Copy Default"
 )
 STD_TYPES = frozenset(_STD_TYPE_NAMES.split())
-_WRAPPERS = re.compile(r"^(?:Arc|Rc|Box|Option|RefCell|Mutex|RwLock|Cow|&|&mut)\s*<(.*)>$")
+# Holders a method call sees through, also written with their path (`tokio::sync::Mutex<T>`,
+# `parking_lot::RwLock<T>`, `atomic_refcell::AtomicRefCell<T>`: qdrant's id trackers)
+_WRAPPERS = re.compile(
+    r"^(?:(?:\w+::)*(?:Arc|Rc|Box|Option|RefCell|AtomicRefCell|Mutex|RwLock|Cow|Pin|ManuallyDrop)"
+    r"|&|&mut)\s*<(.*)>$"
+)
 
 
 def module_of(path: str) -> str:

@@ -1,0 +1,62 @@
+"""What a receiver's written type says of the methods it runs: a holder is seen through also
+when written with its path (`parking_lot::Mutex<Option<TocDispatcher>>`: qdrant's
+`dispatcher.consensus_state()` had gone by name to another `Dispatcher`'s) or an
+`AtomicRefCell` (qdrant's id trackers and payload indexes); and a std type's own method runs
+before a trait's of the name the repository implements for that type (risingwave's
+`impl WithPropertiesExt for BTreeMap<..>`'s `get` had every typed map's `.get(..)`: 663
+edges), while a method std's types lack stays the repository's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_field_lets import calls_in
+
+from pipeline.scan.names import inner_type
+
+SOURCE = """\
+use std::collections::HashMap;
+use std::sync::Arc;
+pub struct TocDispatcher;
+impl TocDispatcher { pub fn consensus_state(&self) -> u32 { 1 } }
+pub struct Tracker;
+impl Tracker { pub fn fix(&self) -> u32 { 2 } }
+pub struct Toc {
+    dispatcher: parking_lot::Mutex<Option<TocDispatcher>>,
+    tracker: Arc<atomic_refcell::AtomicRefCell<Tracker>>,
+}
+impl Toc {
+    pub fn state(&self) -> u32 {
+        let dispatcher = self.dispatcher.lock().clone().unwrap();
+        dispatcher.consensus_state() + self.tracker.borrow_mut().fix()
+    }
+}
+pub trait PropertiesExt {
+    fn get(&self, key: &str) -> Option<&String>;
+    fn connector(&self) -> Option<&String>;
+}
+impl PropertiesExt for HashMap<String, String> {
+    fn get(&self, key: &str) -> Option<&String> { None }
+    fn connector(&self) -> Option<&String> { None }
+}
+pub fn props(map: &HashMap<String, String>) -> bool {
+    map.get("a").is_some() && map.connector().is_some()
+}
+"""
+
+
+def test_a_holder_written_with_its_path_is_seen_through() -> None:
+    assert inner_type("parking_lot::Mutex<Option<TocDispatcher>>") == "TocDispatcher"
+    assert inner_type("Arc<atomic_refcell::AtomicRefCell<Tracker>>") == "Tracker"
+    assert inner_type("std::pin::Pin<Box<dyn Stream + Send>>") == "Stream"
+    assert inner_type("OnceLock<Config>") == "OnceLock"  # cargo defines its own: not a holder
+
+
+def test_calls_through_holders_and_a_std_type_s_own_methods(tmp_path: Path) -> None:
+    edges = [e for e in calls_in(tmp_path, SOURCE) if e[0] in ("Toc::state", "props")]
+    assert edges == [
+        ("Toc::state", 14, "TocDispatcher::consensus_state", "type"),
+        ("Toc::state", 14, "Tracker::fix", "type"),
+        # `map.get(..)` is `HashMap::get`, std's: no edge; `connector` is the trait's
+        ("props", 26, "HashMap::connector", "type"),
+    ]
