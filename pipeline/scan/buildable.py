@@ -11,6 +11,7 @@ Pure: reads the graph, keeps what it computes in `graph.derived`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from functools import lru_cache
 
@@ -186,8 +187,35 @@ def _made_given_type(graph: CallGraph, edge: Edge, slot: str) -> tuple[str, str]
             if _generic(written, generics):
                 return "slot", str(at)
             return _known_type(graph, inner_type(written))
+    if _UNIT_VALUE.fullmatch(text):  # `load_universal(&MmapFs, ..)`: a unit struct's value
+        return _known_type(graph, type_name(text))
     bound = _local_type(graph, edge.caller, text, call.line)
     return _known_type(graph, bound) if bound else None
+
+
+# An argument that is a unit struct's value, as written: `MmapFs`, `fs::MmapFs` (an enum's
+# variant or a const names no struct: `_known_type` says so)
+_UNIT_VALUE = re.compile(r"(?:[A-Za-z_]\w*::)*[A-Z]\w*")
+
+
+def _unit_values_of(graph: CallGraph, node_id: int) -> list[str]:
+    """The names of the unit struct values a fn passes as arguments (`_UNIT_VALUE`), from
+    its file's calls (grouped once per file): what `_given_type` may read for it."""
+    by_node: dict[int, list[str]] = graph.derived.setdefault("unit values by fn", {})
+    if node_id not in by_node:
+        path = graph.nodes[node_id].path
+        fns = graph.by_file.get(path, {})  # definition index -> node id
+        for fn in fns.values():
+            by_node.setdefault(fn, [])
+        for call in graph.indexes[path].calls if path in graph.indexes else ():
+            holder = fns.get(call.caller)
+            if holder is None:
+                continue
+            for argument in call.args:
+                text = argument.removeprefix("&").removeprefix("mut ").strip()
+                if _UNIT_VALUE.fullmatch(text):
+                    by_node[holder].append(type_name(text))
+    return by_node.get(node_id, [])
 
 
 def _local_type(graph: CallGraph, node_id: int, name: str, line: int) -> str | None:
@@ -291,7 +319,8 @@ def _known_type(graph: CallGraph, name: str) -> tuple[str, str] | None:
 
 def type_facts(graph: CallGraph, node_id: int) -> tuple[bool | str, ...]:
     """What `_given_type` reads of the whole repository for the fn `node_id` as a caller:
-    whether its impl's type and each parameter's are `_known_type`s. The walks' memo puts
+    whether its impl's type, each parameter's and each unit struct value it passes are
+    `_known_type`s. The walks' memo puts
     it in the fn's digest, so a struct defined or a `Deref` added elsewhere touches it.
     Only a fn that calls one a typed need can sit on (a provided method, a fn with a generic
     or `impl Trait` parameter) has facts: no other is asked (`_given_type`)."""
@@ -313,6 +342,7 @@ def type_facts(graph: CallGraph, node_id: int) -> tuple[bool | str, ...]:
     mine = [_own_method_type(graph, own, t[len(_OWN_CALL) :]) or "" for t in lets
             if own and t.startswith(_OWN_CALL)]  # fmt: skip
     names += [_let_type(graph, t) or "" for t in lets if not t.startswith(_OWN_CALL)] + mine
+    names += _unit_values_of(graph, node_id)  # `f(&MmapFs)`: whether `MmapFs` is a struct
     out: list[bool | str] = []
     for name in names:
         fact = known.get(name)
