@@ -175,8 +175,15 @@ class _Tables:
                 self.by_method_name[d.name].append(node_id)
                 if d.trait and d.trait != d.owner and is_rpc(d):
                     self.rpc[d.name].append(node_id)
-        # Every name a call can resolve to: `_resolve` finds only fns, by name or method name.
-        self.known = frozenset(self.free) | frozenset(self.by_method_name)
+        # Every name a call can resolve to: `_resolve` finds only fns, by name or method name,
+        # and a fn a module re-exports under another name (`use tool::run::run as tool_run`)
+        self.renamed = frozenset(
+            use.alias
+            for index in graph.indexes.values()
+            for use in index.uses
+            if use.alias != "*" and use.alias != use.path.rsplit("::", 1)[-1]
+        )
+        self.known = frozenset(self.free) | frozenset(self.by_method_name) | self.renamed
         self.nodes = graph.nodes
         self._returned: dict[str, str | None] = {}  # by `called`
         self._returns: dict[int, str] = {}  # by fn
@@ -1572,7 +1579,43 @@ def _module_call(
         # (`risingwave_meta::stream::f`)
         here = _relative_module(call.qualifier.split("::"), node) if how == "local" else None
         found = _in_module(graph, found, node, here) or _by_suffix(graph, found, wanted)
+    if len(found) > 1 and wanted:
+        found = _named_by_use(graph, tables, node, call.name, segments, found) or found
+    elif not found and wanted and call.name in tables.renamed:  # `commands::tool_run(..)`
+        found = _named_by_use(graph, tables, node, call.name, segments, None)
     return how, _narrow(graph, node, found, call)
+
+
+def _named_by_use(
+    graph: CallGraph,
+    tables: _Tables,
+    node: Node,
+    name: str,
+    segments: Sequence[str],
+    found: list[int] | None,
+) -> list[int]:
+    """Of same-named fns below the module a path names (`found`; None: any fn), the one that
+    module's `use` re-exports under the name called: uv's `commands::run(..)` is
+    `project::run::run`, as `commands/mod.rs` says `pub(crate) use project::run::run;`, and
+    `commands::tool_run(..)` is `tool::run::run` (`use tool::run::run as tool_run;`). []
+    when no `use` of the module file says."""
+    module = "::".join(segments)
+    path = _module_file(
+        graph, tables, module if segments[0] in _RELATIVE else f"self::{module}", node
+    )
+    if path is None and segments[0] not in _RELATIVE:  # `other_crate::m::f`
+        path = _module_file(graph, tables, module, node)
+    for use in _uses_of(tables, graph, path):
+        if use.alias != name or use.alias == "*":
+            continue
+        *prefix, target = use.path.split("::")
+        wanted = [s for s in prefix if s not in _RELATIVE]
+        named = _free(tables, target)
+        chosen = _by_suffix(graph, named, wanted) if wanted else named
+        chosen = chosen if found is None else [n for n in chosen if n in found]
+        if chosen:
+            return chosen
+    return []
 
 
 def _of_named_crate(graph: CallGraph, named: list[int], wanted: list[str]) -> list[int]:

@@ -179,6 +179,9 @@ def contributions(path: str, index: FileIndex) -> dict[Key, tuple[Any, ...]]:
         ("mod", crate, module_of(path)): [True],
         ("crate", crate_name(crate)): [True],
     }
+    for use in index.uses:  # a renamed import (`use tool::run::run as tool_run`): a name
+        if use.alias != "*" and use.alias != use.path.rsplit("::", 1)[-1]:  # calls may have
+            out.setdefault(("k", use.alias), [True])
     for d in index.definitions:
         name, owner = d.name, d.owner
         keys: tuple[Key, ...] = ()
