@@ -34,15 +34,13 @@ def _extract(tmp_path: Path, **env: str) -> str:
 
 
 def test_a_timeline_marks_the_run_and_its_index_child_in_order(tmp_path: Path) -> None:
-    marks = [
-        m.groups()
-        for m in map(_MARK.match, _extract(tmp_path, ERRDOC_TIMELINE="1").splitlines())
-        if m
-    ]
+    printed = _extract(tmp_path, ERRDOC_TIMELINE="1")
+    marks = [m.groups() for m in map(_MARK.match, printed.splitlines()) if m]
     phases = [phase for _, _, phase in marks]
     run = [phase for _, pid, phase in marks if pid == marks[0][1]]
     child = {pid for _, pid, phase in marks if phase.startswith("index: ")}
-    assert run[0] == "start" and run[-1] == "published"
+    assert run[0] == "start" and run[-1] == "published", printed
+    assert "scanned" in run, printed  # (a CI run once missed it: what was printed, then)
     assert (
         run.index("scanned")
         < run.index("sending the sites to the index")

@@ -24,9 +24,14 @@ def mark(phase: str) -> None:
         return
     spent = os.times()
     faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-    print(
+    line = (
         f"timeline: {time.time():.3f} pid={os.getpid()} cpu={spent.user + spent.system:.2f} "
-        f"faults={faults} kids={spent.children_user + spent.children_system:.2f} {phase}",
-        file=sys.stderr,
-        flush=True,
+        f"faults={faults} kids={spent.children_user + spent.children_system:.2f} {phase}\n"
     )
+    # One write of the whole line, past Python's buffer: the run and its index child share
+    # the stream, and a line must not be split or held in a buffer a fork copied.
+    sys.stderr.flush()
+    try:
+        os.write(sys.stderr.fileno(), line.encode())
+    except (OSError, ValueError):  # no file descriptor (a test's captured stream)
+        print(line, end="", file=sys.stderr, flush=True)
