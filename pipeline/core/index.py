@@ -63,6 +63,11 @@ class Use(NamedTuple):
     path: str
     line: int = 0  # of the `use` declaration
 
+    def renames(self) -> bool:
+        """Whether it brings its item in under another name (`use tool::run::run as
+        tool_run`): a name calls may have that no definition has."""
+        return self.alias != "*" and self.alias != self.path.rsplit("::", 1)[-1]
+
 
 # `Local.type` of `let x = f(..)` whose type the code does not show: `<call>f`, the fn named
 # (`<call>.m` for a method's value, `let x = y.m(..)`; `<call>T::f` for a type's associated
@@ -87,7 +92,8 @@ FIELD_VALUE = "<of>"
 # types as it types a receiver: `<item>self.shards` (`for shard in &self.shards`, `.iter()`
 # and its like kept, the link reads them); `<item1>map` for the second of a pair (`for (_,
 # v) in &map`: a map's value, an `.enumerate()`'s element), `<item0>` for the first.
-ITEM_VALUE = re.compile(r"<item([01]?)>(.*)", re.S)
+LOOP_ITEM = "<item"
+ITEM_VALUE = re.compile(rf"{LOOP_ITEM}([01]?)>(.*)", re.S)
 
 
 class Local(NamedTuple):

@@ -12,14 +12,16 @@ Pure: reads the graph, keeps what it computes in `graph.derived`.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Iterable, Iterator
 from functools import lru_cache
+from typing import TypeVar
 
-from pipeline.core.index import CALLED_TYPE, Definition, Local
+from pipeline.core.index import CALLED_TYPE, Definition, FileIndex, Local
 from pipeline.scan.callgraph import CallGraph, Edge
 from pipeline.scan.names import inner_type
 from pipeline.scan.signatures import generic_bounds, returned_type
 
+_T = TypeVar("_T")
 NO_NEEDS: frozenset[str] = frozenset()
 # A need on a type (not a package): `\0type:self=Disk` (the chain's `Self`), `\0type:1=Disk`
 # (the fn's second parameter), the impl type a static dispatch below runs
@@ -176,7 +178,7 @@ def _made_given_type(graph: CallGraph, edge: Edge, slot: str) -> tuple[str, str]
         if (call.kind == "method" and not callee.has_self) or at >= len(call.args):
             return None
         text = call.args[at]
-    text = text.removeprefix("&").removeprefix("mut ").strip()
+    text = _argument(text)
     if text in ("self", "*self"):
         if caller.owner and caller.owner == caller.trait:
             return "slot", "self"
@@ -199,23 +201,43 @@ _UNIT_VALUE = re.compile(r"(?:[A-Za-z_]\w*::)*[A-Z]\w*")
 
 
 def _unit_values_of(graph: CallGraph, node_id: int) -> list[str]:
-    """The names of the unit struct values a fn passes as arguments (`_UNIT_VALUE`), from
-    its file's calls (grouped once per file): what `_given_type` may read for it."""
-    by_node: dict[int, list[str]] = graph.derived.setdefault("unit values by fn", {})
+    """The names of the unit struct values a fn passes as arguments (`_UNIT_VALUE`): what
+    `_given_type` may read for it."""
+
+    def unit_values(index: FileIndex) -> Iterator[tuple[int, str]]:
+        for call in index.calls:
+            for text in map(_argument, call.args):
+                if _UNIT_VALUE.fullmatch(text):
+                    yield call.caller, type_name(text)
+
+    return _per_fn(graph, node_id, "unit values by fn", unit_values)
+
+
+def _per_fn(
+    graph: CallGraph,
+    node_id: int,
+    key: str,
+    rows: Callable[[FileIndex], Iterable[tuple[int, _T]]],
+) -> list[_T]:
+    """What `rows` gives of the fn `node_id`'s file for that fn (each row with its fn's
+    definition index), grouped by fn once per file and kept in the graph under `key`."""
+    by_node: dict[int, list[_T]] = graph.derived.setdefault(key, {})
     if node_id not in by_node:
         path = graph.nodes[node_id].path
         fns = graph.by_file.get(path, {})  # definition index -> node id
         for fn in fns.values():
             by_node.setdefault(fn, [])
-        for call in graph.indexes[path].calls if path in graph.indexes else ():
-            holder = fns.get(call.caller)
-            if holder is None:
-                continue
-            for argument in call.args:
-                text = argument.removeprefix("&").removeprefix("mut ").strip()
-                if _UNIT_VALUE.fullmatch(text):
-                    by_node[holder].append(type_name(text))
+        index = graph.indexes.get(path)
+        for caller, row in rows(index) if index is not None else ():
+            holder = fns.get(caller)
+            if holder is not None:
+                by_node[holder].append(row)
     return by_node.get(node_id, [])
+
+
+def _argument(text: str) -> str:
+    """An argument's text without its borrow: `&mut x` -> `x`."""
+    return text.removeprefix("&").removeprefix("mut ").strip()
 
 
 def _local_type(graph: CallGraph, node_id: int, name: str, line: int) -> str | None:
@@ -288,19 +310,12 @@ def _read_let_type(graph: CallGraph, written: str) -> str | None:
 
 def _locals_of(graph: CallGraph, node_id: int) -> list[Local]:
     """The `let`s of a fn, from its file's index (grouped once per file)."""
-    by_node: dict[int, list[Local]] | None = graph.derived.get("locals by fn")
-    if by_node is None:
-        by_node = graph.derived["locals by fn"] = {}
-    if node_id not in by_node:
-        path = graph.nodes[node_id].path
-        fns = graph.by_file.get(path, {})  # definition index -> node id
-        for fn in fns.values():
-            by_node.setdefault(fn, [])
-        for local in graph.indexes[path].locals if path in graph.indexes else ():
-            holder = fns.get(local.caller)
-            if holder is not None:
-                by_node[holder].append(local)
-    return by_node.get(node_id, [])
+    return _per_fn(
+        graph,
+        node_id,
+        "locals by fn",
+        lambda index: ((local.caller, local) for local in index.locals),
+    )
 
 
 def _known_type(graph: CallGraph, name: str) -> tuple[str, str] | None:

@@ -22,6 +22,7 @@ from pipeline.core.index import (
     CALLED_TYPE,
     FIELD_VALUE,
     ITEM_VALUE,
+    LOOP_ITEM,
     VARIANT_VALUE,
     Call,
     Definition,
@@ -178,10 +179,7 @@ class _Tables:
         # Every name a call can resolve to: `_resolve` finds only fns, by name or method name,
         # and a fn a module re-exports under another name (`use tool::run::run as tool_run`)
         self.renamed = frozenset(
-            use.alias
-            for index in graph.indexes.values()
-            for use in index.uses
-            if use.alias != "*" and use.alias != use.path.rsplit("::", 1)[-1]
+            use.alias for index in graph.indexes.values() for use in index.uses if use.renames()
         )
         self.known = frozenset(self.free) | frozenset(self.by_method_name) | self.renamed
         self.nodes = graph.nodes
@@ -652,7 +650,7 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
             lets[local.caller][local.name].append((local.line - 1, held))
             in_arms[local.caller].add(local.name)
             continue
-        elif bound.startswith("<item"):
+        elif bound.startswith(LOOP_ITEM):
             # a `for` loop's name, as an arm's: from the loop's line on (its body's calls on
             # that line too), up to its last line; typed where it is used (`_loop_value`). A
             # loop over its own name (`for (name, ty) in ty.iter()`) binds it from the next
@@ -816,7 +814,7 @@ def _in_scope(above: list[str]) -> list[str]:
         if type_text != _LOOP_END:
             stack.append(type_text)
             continue
-        while stack and not stack.pop().startswith("<item"):
+        while stack and not stack.pop().startswith(LOOP_ITEM):
             pass
     return stack
 
@@ -1262,7 +1260,7 @@ def _receiver_type(
             if typed is None:
                 return None
             current = typed[1]
-        elif bound.startswith("<item"):  # a `for` loop's name: an element of what it iterates
+        elif bound.startswith(LOOP_ITEM):  # a `for` loop's name: an element of what it iterates
             written = _loop_value(tables, owner, bound, variables, depth) if depth < 3 else None
             if written is None:
                 return None
@@ -1606,7 +1604,7 @@ def _named_by_use(
     if path is None and segments[0] not in _RELATIVE:  # `other_crate::m::f`
         path = _module_file(graph, tables, module, node)
     for use in _uses_of(tables, graph, path):
-        if use.alias != name or use.alias == "*":
+        if use.alias != name:
             continue
         *prefix, target = use.path.split("::")
         wanted = [s for s in prefix if s not in _RELATIVE]

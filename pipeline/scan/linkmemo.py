@@ -179,8 +179,8 @@ def contributions(path: str, index: FileIndex) -> dict[Key, tuple[Any, ...]]:
         ("mod", crate, module_of(path)): [True],
         ("crate", crate_name(crate)): [True],
     }
-    for use in index.uses:  # a renamed import (`use tool::run::run as tool_run`): a name
-        if use.alias != "*" and use.alias != use.path.rsplit("::", 1)[-1]:  # calls may have
+    for use in index.uses:  # a renamed import: a name calls may have (`Use.renames`)
+        if use.renames():
             out.setdefault(("k", use.alias), [True])
     for d in index.definitions:
         name, owner = d.name, d.owner

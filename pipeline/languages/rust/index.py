@@ -19,6 +19,7 @@ from pipeline.core.index import (
     COMMAND_NAME,
     DEF_KINDS,
     FIELD_VALUE,
+    LOOP_ITEM,
     VARIANT_VALUE,
     Arm,
     Build,
@@ -887,7 +888,9 @@ class _Builder:
         line, end = node.start_point[0] + 1, node.end_point[0] + 1
         for name, part in names:
             if name != "_":
-                self.locals.append(Local(name, f"<item{part}>{iterated}", caller, "", line, end))
+                self.locals.append(
+                    Local(name, f"{LOOP_ITEM}{part}>{iterated}", caller, "", line, end)
+                )
 
     def conversion(self, written: str, value: Node, caller: int) -> None:
         """`let c: PluginCommand = proto.try_into()?`: what `try_into` (`into`) runs is the
