@@ -194,3 +194,44 @@ def test_a_field_of_the_impl_s_type_parameter_has_its_bound(tmp_path: Path) -> N
         ("ArrayTransform::eval", 19, "Literal::eval", "trait"),
         ("ArrayTransform::eval", 19, "SyncExpression::eval", "trait"),
     ]
+
+
+POLLER = """\
+pub trait PollHandler<N> {
+    fn handle_normal(&mut self, normal: N) -> u32;
+}
+pub struct Poller<N, Handler> {
+    pub handler: Handler,
+    pub normal: N,
+}
+impl<N: Copy, Handler: PollHandler<N>> Poller<N, Handler> {
+    fn poll(&mut self) -> u32 {
+        self.handler.handle_normal(self.normal)
+    }
+}
+pub struct RaftPoller;
+impl PollHandler<u32> for RaftPoller {
+    fn handle_normal(&mut self, normal: u32) -> u32 { normal }
+}
+pub struct Handler;
+impl PollHandler<u32> for Handler {
+    fn handle_normal(&mut self, normal: u32) -> u32 { normal + 1 }
+}
+impl Handler {
+    pub fn handle_normal(&mut self) -> u32 { 2 }
+}
+"""
+
+
+def test_a_field_of_the_struct_s_type_parameter_is_not_a_type_of_that_name(tmp_path: Path) -> None:
+    """tikv's batch system: `struct Poller<N: Fsm, C: Fsm, Handler> { handler: Handler, .. }`
+    and `impl<N, C, Handler: PollHandler<N, C>> Poller<N, C, Handler>`, whose `poll` calls
+    `self.handler.handle_normal(p)`. The field's `Handler` is the struct's type parameter,
+    bounded by the impl, not the test runner's `pub struct Handler` (which took the call
+    alone, typed: 162 of tikv's records had no way into the raftstore's pollers)."""
+    edges = calls_in(tmp_path, POLLER)
+    assert [e for e in edges if e[0] == "Poller::poll"] == [
+        ("Poller::poll", 10, "Handler::handle_normal", "trait"),
+        ("Poller::poll", 10, "PollHandler::handle_normal", "trait"),
+        ("Poller::poll", 10, "RaftPoller::handle_normal", "trait"),
+    ]

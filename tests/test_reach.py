@@ -340,6 +340,28 @@ mod tests {
     assert index_file("tests/it.rs", source) == FileIndex(clean=False)
 
 
+def test_a_call_with_a_turbofish_in_a_macro_s_tokens_is_a_call() -> None:
+    """tikv's `run_tikv` calls `run_impl::<RocksEngine, API>(..)` inside
+    `dispatch_api_version!(.., { .. })`: the arguments follow the turbofish, not the name
+    (the server's 44 records under `run_impl` had no way in from `main`). `>>` closes two."""
+    from pipeline.languages.rust.index import index_file
+
+    source = b"""pub fn run_tikv(c: u32) {
+    dispatch!(c, {
+        if c > 1 { run_impl::<Rocks, Vec<Api<u8>>>(c, 2) } else { run_impl::<Raft, Api>(c) }
+    });
+    check!(s.parse::<u32>(), server::start::<Api>(c), q::<T> + 1);
+}
+"""
+    index = index_file("src/lib.rs", source)
+    assert [(c.name, c.kind, c.qualifier, c.line, c.arity) for c in index.calls] == [
+        ("run_impl", "plain", "", 3, 2),
+        ("run_impl", "plain", "", 3, 1),
+        ("parse", "method", "s", 5, 0),
+        ("start", "path", "server", 5, 1),
+    ]
+
+
 def test_an_items_doc_attributes_and_test_mark_are_read_from_the_lines_above_it() -> None:
     from pipeline.languages.rust.index import index_file
 

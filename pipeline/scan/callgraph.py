@@ -51,6 +51,7 @@ from pipeline.scan.signatures import (
     returned_type,
     supertraits,
     tuple_fields,
+    type_parameters,
 )
 
 MAX_CANDIDATES = 3
@@ -183,6 +184,8 @@ class _Tables:
         )
         self.known = frozenset(self.free) | frozenset(self.by_method_name) | self.renamed
         self.nodes = graph.nodes
+        self._named = graph.named
+        self._parameters: dict[str, frozenset[str]] = {}  # `type_parameters`, once per struct
         self._returned: dict[str, str | None] = {}  # by `called`
         self._returns: dict[int, str] = {}  # by fn
         # The repository's traits: a receiver of such a type runs the method of an impl of it.
@@ -248,6 +251,16 @@ class _Tables:
                 for _, d in graph.named.get(("struct", owner), [])
             ):
                 self.deref[owner] = ""
+
+    def type_parameters(self, struct: str) -> frozenset[str]:
+        """The type parameters the structs of this name declare (`struct Poller<N, C, Handler>`)."""
+        self.seen.add(("d", struct))
+        found = self._parameters.get(struct)
+        if found is None:
+            found = self._parameters[struct] = frozenset().union(
+                *(type_parameters(d.signature) for _, d in self._named.get(("struct", struct), []))
+            )
+        return found
 
     def methods_named(self, name: str) -> tuple[int, ...]:
         """The methods (with `self`) of any type that have this name."""
@@ -1300,8 +1313,11 @@ def _receiver_type(
             if written is None:
                 return None
             current = inner_type(written)
-            if _TYPE_PARAMETER.fullmatch(current) and variables.get(current):
-                current = variables[current]  # `array: E` of `impl<E: SyncExpression>`
+            if variables.get(current) and (
+                _TYPE_PARAMETER.fullmatch(current) or current in tables.type_parameters(owner_type)
+            ):  # `array: E` of `impl<E: SyncExpression>`; `handler: Handler` of `struct
+                # Poller<N, C, Handler>` in `impl<.., Handler: PollHandler<N, C>>`: the bound's
+                current = variables[current]
     return "type", current
 
 

@@ -163,3 +163,32 @@ def tuple_fields(signature: str) -> tuple[str, ...]:
     else:
         return ()
     return tuple(_VISIBILITY.sub("", f.strip()) for f in fields if f.strip())
+
+
+def type_parameters(signature: str) -> frozenset[str]:
+    """The type parameters a struct, enum or trait declares, by name: `pub struct Poller<N:
+    Fsm, C: Fsm, Handler>` -> {N, C, Handler}; lifetimes and `const` parameters left out."""
+    if len(signature) > LONGEST:
+        return frozenset()
+    head = signature.split(" where ", 1)[0]
+    at = head.find("<")
+    if at < 0 or "(" in head[:at]:  # `struct B(Vec<u8>)`: no parameters, a field's type
+        return frozenset()
+    found: set[str] = set()
+    depth, start = 0, at + 1
+    for index in range(at, len(head)):
+        char = head[index]
+        if char in "<([":
+            depth += 1
+        elif char in ">)]" and head[index - 1 : index] != "-":
+            depth -= 1
+        if (char == "," and depth == 1) or depth == 0:
+            found.update(_PARAMETER.findall(head[start:index].strip()))
+            start = index + 1
+        if depth == 0:
+            break
+    return frozenset(found)
+
+
+# A type parameter as declared: `Handler`, `S: Sink`, `T = u32` (not `'a`, not `const N: usize`)
+_PARAMETER = re.compile(r"^([A-Za-z_]\w*)(?=\s*(?::|=|$))")

@@ -87,8 +87,10 @@ _TEST_DIRECTORY = re.compile(
 # literal, `InvalidPatternError { .. }`, is a build of it; 52: `let x = a.b().c()` keeps
 # the chain it calls `c` on, `<call>a.b().c`, which the link types as a receiver; 53: an
 # arm's `Some(E::V(x))`, `Ok(..)`, `Err(..)` binds x as `E::V(x)` does; 54: an impl keeps
-# its bounded type parameters, `impl<E: SyncExpression> ..`).
-INDEX_VERSION = "55"
+# its bounded type parameters, `impl<E: SyncExpression> ..`; 55: a `for` loop's names are
+# locals typed by what they iterate; 56: a call with a turbofish in a macro's tokens,
+# `dispatch!(.., { run_impl::<RocksEngine, API>(config) })`).
+INDEX_VERSION = "56"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -253,6 +255,8 @@ def index_tree(tree: Tree, source: bytes) -> FileIndex:
         builder.macro_call(node, "method")
     for node in captures.get("mcall.path", []):
         builder.macro_call(node, "path")
+    for node in captures.get("mcall.generic", []):
+        builder.generic_macro_call(node)
     builder.finish_calls()
     for node in captures.get("build", []):
         builder.build(node)
@@ -333,6 +337,17 @@ def _same_value_call(call: Node) -> bool:
         return False
     name = text_of(function.child_by_field_name("field"))
     return name in _SAME_VALUE and arguments.named_child_count == 0
+
+
+def _past_turbofish(name: Node) -> Node | None:
+    """The token tree after `name::<..>` in a macro's tokens (`>>` closes two), if any."""
+    depth, token = 0, name.next_sibling.next_sibling if name.next_sibling else None
+    while token is not None:
+        depth += {"<": 1, ">": -1, ">>": -2}.get(token.type, 0)
+        token = token.next_sibling
+        if depth <= 0:
+            return token if token is not None and token.type == "token_tree" else None
+    return None
 
 
 def _parse_product(source: bytes) -> tuple[Tree, bool]:
@@ -805,14 +820,25 @@ class _Builder:
         for method, handler in _ROUTE_CALL.findall(registered) + _ROUTE_TO.findall(registered):
             self.routes.append(Route(method.upper(), path, handler, line))
 
-    def macro_call(self, node: Node, kind: CallKind) -> None:
+    def generic_macro_call(self, node: Node) -> None:
+        """`name::<..>(..)` in a macro's tokens: a call of `name` whose arguments follow the
+        turbofish; plain, a method (`.name::<T>()`) or a path's (`a::name::<T>()`)."""
+        previous = node.prev_sibling
+        kind: CallKind = "plain"
+        if previous is not None and previous.type == ".":
+            kind = "method"
+        elif previous is not None and previous.type == "::":
+            kind = "path"
+        self.macro_call(node, kind, _past_turbofish(node))
+
+    def macro_call(self, node: Node, kind: CallKind, tree: Node | None = None) -> None:
         name = text_of(node)
         previous = node.prev_sibling
         if name in _KEYWORDS or (not name[:1].islower() and kind != "path"):
             return
         if kind == "plain" and previous is not None and previous.type in (".", "::", "fn"):
             return
-        tree = node.next_sibling
+        tree = tree or node.next_sibling
         if tree is None or tree.child_count == 0 or tree.children[0].type != "(":
             return
         if self.quoting and _quoted(node):  # a proc macro's output: the generated code's calls

@@ -51,3 +51,5 @@
 (token_tree (identifier) @mcall.plain . (token_tree))
 (token_tree "." . (identifier) @mcall.method . (token_tree))
 (token_tree (identifier) . "::" . (identifier) @mcall.path . (token_tree))
+; `run_impl::<A, B>(..)`, `x.parse::<T>()`: `index.py` finds the arguments past the `>`
+(token_tree (identifier) @mcall.generic . "::" . "<")
