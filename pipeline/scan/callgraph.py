@@ -27,6 +27,7 @@ from pipeline.core.index import (
     Call,
     Definition,
     FileIndex,
+    Impl,
     Use,
 )
 from pipeline.core.reach import EntryKind, Resolution
@@ -402,7 +403,7 @@ def link(
     for path in paths:
         calls = taken[path][0] if path in taken else by_path[path][0]
         _add_edges(graph, indexes[path], calls)
-    _add_dispatch(graph, dispatch_limit)
+    _add_dispatch(graph, tables, dispatch_limit)
     if memo is not None:
         blobs, previous = memo[0], memo[1]
         graph.memo = lambda: _memo_of(blobs, dispatch_limit, keys, previous, taken, by_path)
@@ -540,32 +541,30 @@ def _resolved_recorded(
     return calls, frozenset(tables.seen)
 
 
-def _add_dispatch(graph: CallGraph, limit: int = MAX_DISPATCH) -> None:
+def _add_dispatch(graph: CallGraph, tables: _Tables, limit: int = MAX_DISPATCH) -> None:
     """A call of a trait's method on a value typed by the trait (a `dyn T`, an `impl T`, a
     `T`-bounded generic, `self` in T's own default method: resolved as `trait`) runs the
     method of whichever impl the value has: the call reaches each impl's method too, an edge
     resolved as `trait` on the same line. A concrete type's call that finds the trait's
-    method (its default) or a call resolved by name alone is not fanned out. Two traits of
-    one name: the impls of the declaration's crate. At most `limit` edges a declaration."""
+    method (its default) or a call resolved by name alone is not fanned out. At most `limit`
+    edges a declaration. Which trait an impl implements, when its name is declared more
+    than once or only under another name: `_implemented`."""
     declared: dict[tuple[str, str], list[int]] = defaultdict(list)
-    implemented: dict[tuple[str, str], list[int]] = defaultdict(list)
     for node_id, node in enumerate(graph.nodes):
         d = node.definition
         if d.trait and d.owner == d.trait:
             declared[(d.trait, d.name)].append(node_id)
-        elif d.trait and d.owner:
-            implemented[(d.trait, d.name)].append(node_id)
-    for key, declarations in declared.items():
-        impls = implemented.get(key)
-        if not impls:
-            continue
+    implemented: dict[int, list[int]] = defaultdict(list)  # by declaration
+    for node_id, node in enumerate(graph.nodes):
+        d = node.definition
+        if d.trait and d.owner and d.owner != d.trait:
+            for declaration in _implemented(graph, tables, declared, node_id):
+                implemented[declaration].append(node_id)
+    for declarations in declared.values():
         for declaration in declarations:
-            crate = graph.nodes[declaration].crate
-            mine = (
-                impls
-                if len(declarations) == 1
-                else [n for n in impls if graph.nodes[n].crate == crate]
-            )
+            mine = implemented.get(declaration)
+            if not mine:
+                continue
             calls = [e for e in graph.callers.get(declaration, ()) if e.resolution == "trait"]
             if len(calls) * len(mine) > limit:  # not a concrete type's call, nor a guess
                 continue
@@ -579,6 +578,80 @@ def _add_dispatch(graph: CallGraph, limit: int = MAX_DISPATCH) -> None:
                             Edge(edge.caller, impl, edge.line, "trait", edge.candidates,
                                  edge.call, edge.arm)
                         )  # fmt: skip
+
+
+def _implemented(
+    graph: CallGraph,
+    tables: _Tables,
+    declared: Mapping[tuple[str, str], list[int]],
+    impl: int,
+) -> list[int]:
+    """The declarations of the trait method an impl's method implements. One of its name:
+    that one. Several (tikv's `tikv_util` declares a `Runnable` in `worker/pool.rs` and
+    another in `worker/future.rs`), or a name only an import gives (`impl FutureRunnable<T>
+    for Runner`, `worker/mod.rs` saying `pub use self::future::{Runnable as
+    FutureRunnable}`): the one whose file the impl's `use` of the name leads to, through
+    re-exports (`_trait_file`); else those of the impl's own crate, as before."""
+    node = graph.nodes[impl]
+    d = node.definition
+    assert d.trait is not None
+    named = declared.get((d.trait, d.name), [])
+    if len(named) == 1:
+        return named
+    if not named and d.trait not in tables.renamed:
+        return []
+    impl_of = _impl_above(graph.indexes[node.path], d)  # as written: `grpc::SearchService`
+    written = impl_of.trait if impl_of is not None and impl_of.trait else d.trait
+    reached = _trait_file(graph, tables, node, written.split("<", 1)[0].strip())
+    if reached is not None:
+        path, name = reached
+        found = [n for n in declared.get((name, d.name), []) if graph.nodes[n].path == path]
+        if found:
+            return found
+    return [n for n in named if graph.nodes[n].crate == node.crate]
+
+
+_REEXPORTS = 3  # the `use` chain `_trait_file` follows, past the impl's own file's
+
+
+def _trait_file(graph: CallGraph, tables: _Tables, node: Node, name: str) -> tuple[str, str] | None:
+    """The file a trait's name leads to from `node`'s file, and its name there: the file's
+    own `use` of the name (`use tikv_util::worker::Runnable`), then each module file's that
+    re-exports it (`worker/mod.rs`: `pub use pool::{Runnable, ..}`), until a file that
+    declares a trait of the name. None when a `use` is not a file of the repository."""
+    path, crate, module = node.path, node.crate, node.module
+    *prefix, name = name.split("::")
+    if prefix:  # `impl grpc::SearchService for ..`: the module its first name is imported as
+        use = next((u for u in graph.indexes[path].uses if u.alias == prefix[0]), None)
+        if use is not None and prefix[0] not in _RELATIVE:
+            prefix = [*use.path.split("::"), *prefix[1:]]
+    for _ in range(_REEXPORTS + 1):
+        if prefix:
+            found = _module_named(graph, tables, prefix, crate, module)
+            if found is None:
+                return None
+            path, crate, module = found, _crate(found), module_of(found)
+        if any(d.kind == "trait" and d.name == name for d in graph.indexes[path].definitions):
+            return path, name
+        use = next((u for u in graph.indexes[path].uses if u.alias == name), None)
+        if use is None:
+            return None
+        *prefix, name = use.path.split("::")
+        if not prefix:
+            return None
+    return None
+
+
+def _module_named(
+    graph: CallGraph, tables: _Tables, segments: Sequence[str], crate: str, module: str
+) -> str | None:
+    """The file of the module a path names from a module of a crate: `pool::X` in
+    `worker/mod.rs` its child's (`self::pool`), else a crate's (`util::worker`)."""
+    glob = "::".join(segments)
+    here = None if segments[0] in _RELATIVE else f"self::{glob}"
+    return (here and _module_path(graph, tables, here, crate, module)) or _module_path(
+        graph, tables, glob, crate, module
+    )
 
 
 PARALLEL_FILES = 400  # below, one process resolves every call
@@ -727,14 +800,15 @@ def _variant_value(graph: CallGraph, tables: _Tables, caller: int | None, bound:
 def _impl_bounds(index: FileIndex, definition: Definition) -> dict[str, str]:
     """The bounded type parameters of the impl a method sits in (the nearest `impl` of its
     type above it in the file): `impl<E: SyncExpression> ..` -> {E: SyncExpression}."""
+    impl = _impl_above(index, definition)
+    return generic_bounds(impl.bounds) if impl is not None and impl.bounds else {}
+
+
+def _impl_above(index: FileIndex, definition: Definition) -> Impl | None:
+    """The impl a method sits in: the nearest `impl` of its type above it in the file."""
     owner = definition.owner
-    if not owner:
-        return {}
     above = [i for i in index.impls if i.line <= definition.line and i.type == owner]
-    if not above:
-        return {}
-    written = max(above, key=lambda i: i.line).bounds
-    return generic_bounds(written) if written else {}
+    return max(above, key=lambda i: i.line) if owner and above else None
 
 
 def _scope(
@@ -1722,6 +1796,13 @@ def _reexported(
 def _module_file(graph: CallGraph, tables: _Tables, glob: str, caller: Node) -> str | None:
     """The indexed file of the module a glob import names (`crate::a::b`, `super::b`,
     `other_crate::b`), or None when it is not a file of the repository."""
+    return _module_path(graph, tables, glob, caller.crate, caller.module)
+
+
+def _module_path(
+    graph: CallGraph, tables: _Tables, glob: str, crate: str, module: str
+) -> str | None:
+    """`_module_file`, seen from a module of a crate."""
     if "module files" not in graph.derived:
         files: dict[tuple[str, str], str] = {}
         for path in sorted(graph.indexes):
@@ -1730,7 +1811,7 @@ def _module_file(graph: CallGraph, tables: _Tables, glob: str, caller: Node) -> 
     files, crates = graph.derived["module files"], crate_dirs(graph)
     segments = glob.split("::")
     if segments[0] in _RELATIVE:
-        crate, module = caller.crate, _relative_module(segments, caller)
+        module = relative_module(segments, module)
     else:
         tables.seen.add(("crate", segments[0]))
         if segments[0] not in crates:

@@ -65,6 +65,10 @@ _WRAPPERS = re.compile(
     r"|&|&mut)\s*<(.*)>$"
 )
 
+# `normal: &mut impl DerefMut<Target = ApplyFsm<EK>>` (tikv's pollers): a method call on it
+# runs the target's
+_DEREFS_TO = re.compile(r"^(?:\w+::)*Deref(?:Mut)?\s*<\s*Target\s*=\s*(.*)>$")
+
 
 def module_of(path: str) -> str:
     """`src/meta/src/stream/mod.rs` -> `stream`; `src/lib.rs` -> ``."""
@@ -84,7 +88,7 @@ def inner_type(type_text: str) -> str:
     text = _referenced(" ".join(type_text.split()))
     while True:  # `Box<dyn Sink + Send>`, `Arc<&mut impl Sink>`: the trait, the wrappers off
         text = text.removeprefix("dyn ").removeprefix("impl ").strip()
-        wrapped = _WRAPPERS.match(text)
+        wrapped = _WRAPPERS.match(text) or _DEREFS_TO.match(text)
         if not wrapped:
             break
         text = _referenced(wrapped[1].strip())
