@@ -976,8 +976,9 @@ def _resolve(
             found = [n for n in found if graph.nodes[n].definition.owner != owner]
         declaration = _trait_of_one_impl(graph, found)
         if declaration is not None:
-            return "trait", [declaration]
+            return "trait", _fitting(graph, [declaration], call)
         found = _narrow(graph, node, _named_after(graph, qualifier, found), call, strict=True)
+        found = _fitting(graph, found, call)
         if found and _outside_value(tables, qualifier, variables):  # a trait's, if any
             found = [n for n in found if graph.nodes[n].definition.trait]
         return "name", found
@@ -1871,6 +1872,18 @@ def _glob_reaches(glob: str, caller: Node, candidate: Node) -> bool:
         )
     rest = segments[1:] if crate_name(candidate.crate) == segments[0] else segments
     return candidate.module.split("::")[-len(rest) :] == rest if rest else not candidate.module
+
+
+def _fitting(graph: CallGraph, found: list[int], call: Call) -> list[int]:
+    """The methods a call by name alone can be, by its argument count: Rust has no default or
+    variadic arguments, so nushell's `df.column(&name)` on a polars `DataFrame` is not
+    `NuDataFrame::column(column, span)` (a wrong hop of stop 51's reading), cargo's
+    `OpenOptions::new().create(true)` not `OnePasswordKeychain::create()`. Only ever fewer:
+    a name with too many methods to guess among stays without an edge. A macro's tokens
+    (a closure's `|a, b|` commas) and a fn passed by path do not count."""
+    if call.arity < 0 or call.in_macro:
+        return found
+    return [n for n in found if len(graph.nodes[n].definition.params) == call.arity]
 
 
 def _narrow(
