@@ -188,6 +188,10 @@ class FileIndex:
     # The modules the file declares test code (`#[cfg(test)] mod x;`): their files are not
     # in the call graph (their fns are nobody's way in; `test_module_paths`).
     test_modules: tuple[str, ...] = ()
+    # The top-level modules it declares without a plain `pub` (`mod parser;`), and the lines
+    # of its top-level `pub use`s: whether a `pub` fn is its crate's public API.
+    private_modules: tuple[str, ...] = ()
+    public_uses: tuple[int, ...] = ()
     # Made from a parse without errors (of the file's items but its `#[cfg(test)]` ones):
     # only such an index is split by unit to index a later version (`index_file_after`).
     clean: bool = True

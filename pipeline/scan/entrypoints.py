@@ -17,6 +17,7 @@ from pipeline.scan.callgraph import CallGraph, Edge, MemoInput, derives_clap, li
 from pipeline.scan.context import _crate
 from pipeline.scan.conversions import add_conversion_edges
 from pipeline.scan.entrypatterns import EntryPattern
+from pipeline.scan.exports import Exports
 from pipeline.scan.names import crate_name
 from pipeline.scan.signatures import is_rpc
 
@@ -205,6 +206,7 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
                 graph.entries[node_id] = ("http", f"HTTP {route.method} {where}")
     # by file, once: asked of every caller of every `pub` fn (24,821 times on risingwave)
     in_product = {path: _in_product(path, modules) for path in graph.indexes}
+    exports = Exports(graph.indexes)
     for node_id, node in enumerate(graph.nodes):
         d = node.definition
         if (
@@ -212,6 +214,7 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
             and d.public
             and node.crate in lib_crates
             and in_product[node.path]
+            and exports.public(node.crate, node.module, d)
             and not any(  # a guessed or ambiguous call does not make it internal
                 in_product[graph.nodes[e.caller].path]
                 and not e.candidates

@@ -156,7 +156,12 @@ def encode_index(index: FileIndex) -> dict[str, Any]:
     """A plain form of a file index: each record the tuple of its fields, in order, its
     own tuple fields tuples (the builders may give lists); no other type but str, int,
     bool and None in it."""
-    body: dict[str, Any] = {"clean": index.clean, "test_modules": tuple(index.test_modules)}
+    body: dict[str, Any] = {
+        "clean": index.clean,
+        "test_modules": tuple(index.test_modules),
+        "private_modules": tuple(index.private_modules),
+        "public_uses": tuple(index.public_uses),
+    }
     for name in _FIELDS:
         flat, nested = _FLAT[name], _NESTED[name]
         rows = getattr(index, name)
@@ -181,6 +186,8 @@ def decode_index(data: dict[str, Any]) -> FileIndex:
     parts: dict[str, Any] = {
         "clean": bool(data["clean"]),
         "test_modules": tuple(str(m) for m in data["test_modules"]),
+        "private_modules": tuple(str(m) for m in data["private_modules"]),
+        "public_uses": tuple(int(n) for n in data["public_uses"]),
     }
     for name in _FIELDS:
         rows = data[name]

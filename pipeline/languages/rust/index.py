@@ -59,6 +59,7 @@ from pipeline.languages.rust.testcode import (
     file_is_test_only,
     is_test_path,
 )
+from pipeline.languages.rust.visibility import private_modules, public_use_lines
 
 CLOSURE = "<closure>"
 # Test harness crates and helpers (`planner_test/`, `test_utils/`): their callers are not users.
@@ -89,8 +90,9 @@ _TEST_DIRECTORY = re.compile(
 # arm's `Some(E::V(x))`, `Ok(..)`, `Err(..)` binds x as `E::V(x)` does; 54: an impl keeps
 # its bounded type parameters, `impl<E: SyncExpression> ..`; 55: a `for` loop's names are
 # locals typed by what they iterate; 56: a call with a turbofish in a macro's tokens,
-# `dispatch!(.., { run_impl::<RocksEngine, API>(config) })`).
-INDEX_VERSION = "56"
+# `dispatch!(.., { run_impl::<RocksEngine, API>(config) })`; 57: a file's private modules
+# and `pub use` lines, `visibility`).
+INDEX_VERSION = "57"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -213,7 +215,7 @@ def index_file(path: str, source: bytes) -> FileIndex:
     tree, cut = _parse_product(source)
     if file_is_test_only(tree.root_node):
         return FileIndex(clean=False)
-    index = replace(index_tree(tree, source), test_modules=declared_test_modules(source))
+    index = _with_file_facts(index_tree(tree, source), source)
     return index if cut else replace(index, clean=False)
 
 
@@ -227,7 +229,19 @@ def index_file_after(
     found = index_after(source, old_source, old_index, index_tree)
     if found is None:
         return index_file(path, source)
-    return replace(found, test_modules=declared_test_modules(source))
+    return _with_file_facts(found, source)
+
+
+def _with_file_facts(index: FileIndex, source: bytes) -> FileIndex:
+    """`index` with what the index reads of the file's whole text, whichever of its units
+    were parsed: its test modules, its private modules and its `pub use` lines."""
+    tests = declared_test_modules(source)
+    return replace(
+        index,
+        test_modules=tests,
+        private_modules=private_modules(source),
+        public_uses=public_use_lines(source),
+    )
 
 
 def index_tree(tree: Tree, source: bytes) -> FileIndex:

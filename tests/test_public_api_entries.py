@@ -1,0 +1,75 @@
+"""A library's `pub` fn is an entry point ("public API") only if code outside the crate can
+name it. nushell's `nu-parser/src/lib.rs` declares `mod parse_signatures;` and re-exports
+only some of what its modules hold (`pub use parser::{parse, ..}`, `pub use
+parse_keywords::*`): `parse_signatures::parse_row_condition`, `pub` in a private module and
+re-exported by nothing, had been labelled "public API `nu_parser::parse_signatures::
+parse_row_condition`" (stop 51's reading). A `pub(crate) mod` is private too; a fn
+re-exported by name or through a glob of its module, and any `pub` fn of a `pub mod` stay
+public; so does one whose module's declaring file is not indexed, and every method (its
+type may reach outside through a public signature)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_reach import graph_of
+
+from pipeline.languages.rust.visibility import private_modules, public_use_lines
+
+FILES = {
+    "Cargo.toml": '[package]\nname = "parser"\n',
+    "src/lib.rs": (
+        "mod parse_signatures;\n"
+        "mod parser;\n"
+        "mod keywords;\n"
+        "pub mod api;\n"
+        "pub(crate) mod util;\n"
+        "mod types;\n"
+        "mod hidden;\n"
+        "pub mod store;\n"
+        "mod secret;\n"
+        "pub use parser::{parse,\n    parse_block};\n"
+        "pub use keywords::*;\n"
+        "pub use types::Engine;\n"
+        "pub(crate) use util::helper;\n"
+    ),
+    "src/parse_signatures.rs": "pub fn parse_row_condition() -> u32 { 1 }\n",
+    "src/parser.rs": (  # re-exports from a private module that `lib.rs` does not re-export
+        "pub use crate::parse_signatures::parse_row_condition;\n"
+        "pub fn parse() -> u32 { 2 }\npub fn parse_block() -> u32 { 3 }\npub fn lex() -> u32 { 4 }\n"
+    ),
+    "src/keywords.rs": (  # `lib.rs` globs it: its own re-exports are public
+        "pub use crate::hidden::deep;\npub fn parse_let() -> u32 { 5 }\n"
+    ),
+    # qdrant's `impl ShardReplicaSet` blocks sit in private child modules of the type's, and
+    # a `pub` type of a private module reaches outside through public signatures: a method
+    # counts as public wherever it is
+    "src/store.rs": "mod ops;\npub struct Store;\n",
+    "src/store/ops.rs": "impl super::Store {\n    pub fn put(&self) -> u32 { 11 }\n}\n",
+    "src/secret.rs": "pub struct Secret;\nimpl Secret {\n    pub fn reveal(&self) -> u32 { 12 }\n}\n",
+    "src/hidden.rs": "pub fn deep() -> u32 { 9 }\npub fn shallow() -> u32 { 10 }\n",
+    "src/api.rs": "pub fn open() -> u32 { 6 }\n",
+    "src/util.rs": "pub fn helper() -> u32 { 7 }\n",
+    "src/types.rs": "pub struct Engine;\nimpl Engine {\n    pub fn run(&self) -> u32 { 8 }\n}\n",
+}
+
+
+def test_a_pub_fn_is_public_api_only_where_the_crate_exports_it(tmp_path: Path) -> None:
+    graph = graph_of(tmp_path, FILES)
+    public = sorted(
+        graph.nodes[n].label for n, (kind, _) in graph.entries.items() if kind == "pub-api"
+    )
+    assert public == [
+        "Engine::run", "Secret::reveal", "Store::put", "deep", "open", "parse", "parse_block",
+        "parse_let",
+    ]  # fmt: skip
+
+
+def test_the_index_keeps_a_file_s_private_modules_and_pub_use_lines() -> None:
+    source = FILES["src/lib.rs"].encode()
+    assert private_modules(source) == (
+        "parse_signatures", "parser", "keywords", "util", "types", "hidden", "secret",
+    )  # fmt: skip
+    assert public_use_lines(source) == (10, 12, 13)
+    # test code is never in the call graph: not a private module of the file's
+    assert private_modules(b"#[cfg(test)]\nmod tests {\n}\n#[allow(unused)]\nmod a;\n") == ("a",)
