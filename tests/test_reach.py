@@ -362,6 +362,31 @@ def test_a_call_with_a_turbofish_in_a_macro_s_tokens_is_a_call() -> None:
     ]
 
 
+def test_a_fn_path_as_a_method_s_receiver_is_a_call_of_the_fn() -> None:
+    """risingwave's `Parser::parse_sql` runs `Parser::parse_statements.parse(parser)`: winnow's
+    `Parser` trait, implemented for fns, calls it (46 records under `parse_statements` had
+    no caller). A path to a fn as a receiver is a call on the caller's behalf, of unknown
+    arity, as one passed as an argument is; a const's or a variant's is not."""
+    from pipeline.languages.rust.index import index_file
+
+    source = b"""pub fn parse_sql(parser: P) -> u32 {
+    Parser::parse_statements.parse(parser).map(Self::finish);
+    Kind::MAX.min(3) + self::helpers::parse_name.context("name").parse_next(parser)
+}
+"""
+    index = index_file("src/lib.rs", source)
+    assert [(c.name, c.kind, c.qualifier, c.line, c.arity) for c in index.calls] == [
+        ("parse_statements", "path", "Parser", 2, -1),
+        ("parse", "method", "Parser::parse_statements", 2, 1),
+        ("map", "method", "Parser::parse_statements.parse(parser)", 2, 1),
+        ("finish", "path", "Self", 2, -1),
+        ("min", "method", "Kind::MAX", 3, 1),
+        ("parse_name", "path", "self::helpers", 3, -1),
+        ("context", "method", "self::helpers::parse_name", 3, 1),
+        ("parse_next", "method", 'self::helpers::parse_name.context("name")', 3, 1),
+    ]
+
+
 def test_an_items_doc_attributes_and_test_mark_are_read_from_the_lines_above_it() -> None:
     from pipeline.languages.rust.index import index_file
 

@@ -91,8 +91,9 @@ _TEST_DIRECTORY = re.compile(
 # its bounded type parameters, `impl<E: SyncExpression> ..`; 55: a `for` loop's names are
 # locals typed by what they iterate; 56: a call with a turbofish in a macro's tokens,
 # `dispatch!(.., { run_impl::<RocksEngine, API>(config) })`; 57: a file's private modules
-# and `pub use` lines, `visibility`).
-INDEX_VERSION = "57"
+# and `pub use` lines, `visibility`; 58: a fn path as a method's receiver is a call of it,
+# `Parser::parse_statements.parse(parser)`).
+INDEX_VERSION = "58"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -683,6 +684,7 @@ class _Builder:
             return
         kind: CallKind
         named: Node | None = None  # a method's name: `.f`'s own line in `self\n.a\n.f(x)`
+        receiver: Node | None = None
         shape = function.type
         if shape == "identifier":
             kind, name, qualifier = "plain", text_of(function), ""
@@ -693,7 +695,7 @@ class _Builder:
             named = function.child_by_field_name("field")
             kind, name = "method", text_of(named)
             # `self\n    .field` as `self.field`: the receiver is matched as written
-            value = function.child_by_field_name("value")
+            value = receiver = function.child_by_field_name("value")
             qualifier = self.snippet(value, 80) if value else ""
             if " " in qualifier or "\n" in qualifier or "\t" in qualifier or "\r" in qualifier:
                 qualifier = _RECEIVER_SPACE.sub("", qualifier)
@@ -723,6 +725,8 @@ class _Builder:
             for argument in given:
                 if argument.type == "scoped_identifier":
                     self.passed(argument, caller)
+            if receiver is not None:  # `Parser::parse_statements.parse(input)` (winnow, nom)
+                self.passed(receiver, caller)
 
     def typed_conversion(self, node: Node, generic: Node) -> None:
         """`s.parse::<Mode>()` runs `Mode::from_str` (`x.try_into::<T>()` `T::try_from`): a
@@ -757,9 +761,10 @@ class _Builder:
 
     def passed(self, argument: Node, caller: int) -> None:
         """A fn passed by path as an argument (`.map(Self::from_proto)`,
-        `parse_comma_separated(Parser::parse_identifier)`): the callee calls it on the caller's
-        behalf, a call of unknown arity on the argument's line. Not a plain name (mostly a
-        variable), not a variant or a const (`E::V`, `T::MAX`)."""
+        `parse_comma_separated(Parser::parse_identifier)`) or as a method's receiver, a parser
+        combinator's (`Parser::parse_statements.parse(parser)`: winnow's `Parser` trait runs
+        it): the callee calls it on the caller's behalf, a call of unknown arity on its line.
+        Not a plain name (mostly a variable), not a variant or a const (`E::V`, `T::MAX`)."""
         if argument.type != "scoped_identifier":
             return
         name = text_of(argument.child_by_field_name("name"))
