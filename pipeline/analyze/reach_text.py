@@ -26,6 +26,8 @@ def _hop_text(hop: Hop) -> str:
     text = f"RPC `{hop.name}`" if hop.resolution == "rpc" else f"`{hop.name}`"
     if hop.resolution == "conversion":
         text += " (through `?`)"
+    if hop.resolution == "message":
+        text += " (an actor, sent a message it handles)"
     if hop.via:
         many = f", one of {hop.impls} impls" if hop.impls else ""
         text += f" (called as `{hop.via}`{many})"

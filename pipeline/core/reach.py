@@ -14,7 +14,9 @@ from typing import Any, Literal
 
 # How a call edge was resolved, most certain first; `name` is a bare-name match.
 # `conversion`: a `?` calls `impl From<S> for E`'s `from`, which no code names
-Resolution = Literal["self", "local", "import", "type", "trait", "rpc", "name", "conversion"]
+Resolution = Literal[
+    "self", "local", "import", "type", "trait", "rpc", "name", "conversion", "message"
+]  # fmt: skip
 EntryKind = Literal[
     "main", "cli", "rpc", "http", "statement", "pub-api", "custom", "example", "build", "bench"
 ]

@@ -41,12 +41,14 @@ from pipeline.scan.names import (
     STD_METHODS,
     STD_TYPES,
     crate_name,
+    generic_parts,
     inner_type,
     module_of,
     type_module,
 )
 from pipeline.scan.signatures import (
     generic_bounds,
+    handled_message,
     is_rpc,
     return_text,
     returned_type,
@@ -186,6 +188,8 @@ class _Tables:
         self.known = frozenset(self.free) | frozenset(self.by_method_name) | self.renamed
         self.nodes = graph.nodes
         self._named = graph.named
+        self._indexes = graph.indexes
+        self._handlers: dict[str, list[int]] | None = None  # `handlers`, once per graph
         self._parameters: dict[str, frozenset[str]] = {}  # `type_parameters`, once per struct
         self._returned: dict[str, str | None] = {}  # by `called`
         self._returns: dict[int, str] = {}  # by fn
@@ -252,6 +256,21 @@ class _Tables:
                 for _, d in graph.named.get(("struct", owner), [])
             ):
                 self.deref[owner] = ""
+
+    def handlers(self, message: str) -> list[int]:
+        """The `handle` methods of the actors that take a message of this type (`impl
+        Handler<M> for A`: actix, quickwit's actors), looked up."""
+        self.seen.add(("h", message))
+        if self._handlers is None:
+            self._handlers = defaultdict(list)
+            for node_id, node in enumerate(self.nodes):
+                d = node.definition
+                if d.name == "handle" and d.trait == "Handler" and d.owner:
+                    impl = _impl_above(self._indexes[node.path], d)
+                    handled = handled_message(impl.trait) if impl and impl.trait else None
+                    if handled:
+                        self._handlers[handled].append(node_id)
+        return self._handlers.get(message, [])
 
     def type_parameters(self, struct: str) -> frozenset[str]:
         """The type parameters the structs of this name declare (`struct Poller<N, C, Handler>`)."""
@@ -757,7 +776,8 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
         caller = ids.get(call.caller)
         if caller is None:
             continue
-        if call.name not in tables.known:  # no fn of the repository has it
+        if call.name not in tables.known and call.name not in _SENDS:  # no fn has it (a send
+            # is an actor's `handle` when its message has one: actix's `do_send` is not ours)
             # (a name known before and now is looked up further by the resolution itself)
             tables.seen.add(("k", call.name))
             continue
@@ -918,6 +938,20 @@ def _resolve(
     node = graph.nodes[caller]
     owner = node.definition.owner
     name, qualifier = call.name, call.qualifier
+    if call.kind == "method" and name in _SENDS and call.args:
+        # `ctx.send_message(&mailbox, scratch)`, `addr.do_send(Ping { .. })`: the actor that
+        # handles the message's type runs its `handle` (quickwit's pipeline of actors)
+        for text in reversed(call.args):
+            message = _argument_type(text, owner, variables)[0]
+            bare = text.strip().lstrip("&").rsplit("::", 1)[-1]
+            if message is None and bare[:1].isupper() and bare.isidentifier():
+                tables.seen.add(("d", bare))
+                message = bare if bare in tables.defined else None  # a unit struct: `Ping`
+            if message and message[:1].isupper():
+                handlers = tables.handlers(message)
+                if handlers:
+                    return "message", _to_actor(graph, tables, handlers, call, owner, variables)
+                break
     if call.kind == "method":
         typed = _receiver_type(tables, owner, qualifier, variables)
         outside = False  # the receiver's type is one the repository never defines
@@ -1512,6 +1546,53 @@ _LOCKS = frozenset(
 
 # Methods whose value is, for a method call on it, the value they are called on (the
 # wrappers `inner_type` takes off: `Option`, `Arc`, a reference).
+def _to_actor(
+    graph: CallGraph,
+    tables: _Tables,
+    handlers: list[int],
+    call: Call,
+    owner: str | None,
+    variables: Mapping[str, str],
+) -> list[int]:
+    """Of the actors that handle a message's type, the one its mailbox is for, where the code
+    writes it (`source_mailbox: Mailbox<SourceActor>`, the receiver's or, for
+    `ctx.send_message(&mailbox, msg)`, the first argument's); all of them otherwise."""
+    texts = [call.qualifier, *(call.args[:1] if len(call.args) > 1 else ())]
+    for text in texts:
+        actor = _mailbox_actor(tables, owner, text, variables)
+        mine = [n for n in handlers if graph.nodes[n].definition.owner == actor]
+        if mine:
+            return mine[:MAX_CANDIDATES]
+    return handlers[:MAX_CANDIDATES]
+
+
+def _mailbox_actor(
+    tables: _Tables, owner: str | None, text: str, variables: Mapping[str, str]
+) -> str | None:
+    """The actor a mailbox's written type names (`Mailbox<SourceActor>`, `Addr<Pinger>`): of a
+    name the fn types, or of a chain's last field."""
+    segments = _segments(text.strip().lstrip("&").removeprefix("mut ").strip())
+    if not segments or segments[-1].endswith(")"):
+        return None
+    if len(segments) == 1:
+        written = variables.get(segments[0], "")
+    else:
+        typed = _receiver_type(tables, owner, ".".join(segments[:-1]), variables)
+        if typed is None:
+            return None
+        holder = _alias(tables, typed[1])
+        tables.seen.add(("fd", holder, segments[-1]))
+        written = tables.fields.get((holder, segments[-1]), "")
+    _, arguments = generic_parts(written.strip().lstrip("&").removeprefix("mut ").strip())
+    return inner_type(arguments[0]) if len(arguments) == 1 else None
+
+
+# The methods that send a message to an actor, whose `Handler<M>::handle` then runs.
+_SENDS = frozenset(
+    ("send_message", "send_message_with_high_priority", "ask", "ask_for_res", "do_send",
+     "try_send", "send", "tell")
+)  # fmt: skip
+
 _SAME_VALUE = frozenset(("clone", "as_ref", "as_mut", "borrow", "borrow_mut", "unwrap", "expect"))
 
 

@@ -35,7 +35,7 @@ from pipeline.core.cachefile import (
 from pipeline.core.index import Definition, FileIndex
 from pipeline.scan.context import _crate
 from pipeline.scan.names import crate_name, module_of
-from pipeline.scan.signatures import is_rpc, tuple_fields
+from pipeline.scan.signatures import handled_message, is_rpc, tuple_fields
 
 MEMO_FORMAT = 1
 # The modules whose code decides how a call resolves: a memo holds only for the same code.
@@ -214,6 +214,11 @@ def contributions(path: str, index: FileIndex) -> dict[Key, tuple[Any, ...]]:
             out.setdefault(key, []).append(fingerprint)
     for impl in index.impls:
         out.setdefault(("o", impl.type), []).append(impl.trait)
+        handled = handled_message(impl.trait) if impl.trait else None
+        if handled:  # an actor's `impl Handler<M>`: what a send of an M reaches (`handlers`)
+            handle = [_fingerprint(d) for d in index.definitions if d.trait == "Handler"
+                      and d.owner == impl.type and d.name == "handle"]  # fmt: skip
+            out.setdefault(("h", handled), []).append((impl.type, *handle))
     return {key: tuple(values) for key, values in out.items()}
 
 

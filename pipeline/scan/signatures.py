@@ -192,3 +192,15 @@ def type_parameters(signature: str) -> frozenset[str]:
 
 # A type parameter as declared: `Handler`, `S: Sink`, `T = u32` (not `'a`, not `const N: usize`)
 _PARAMETER = re.compile(r"^([A-Za-z_]\w*)(?=\s*(?::|=|$))")
+
+
+def handled_message(trait: str) -> str | None:
+    """The message type an actor's `impl Handler<M> for A` handles (`actix::Handler<Ping>`,
+    quickwit's `Handler<ParquetMergeScratch>`), by name; None for another trait."""
+    if len(trait) > LONGEST:
+        return None
+    name, arguments = generic_parts(trait.strip())
+    if name.rsplit("::", 1)[-1] != "Handler" or len(arguments) != 1:
+        return None
+    found = inner_type(arguments[0])
+    return found if found[:1].isupper() else None

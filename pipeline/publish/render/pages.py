@@ -150,6 +150,7 @@ def reach_context(record: Record, reach: Reach | None) -> dict[str, Any]:
                     "signature": h.signature,
                     "rpc": h.resolution == "rpc",
                     "conversion": h.resolution == "conversion",
+                    "message": h.resolution == "message",
                     "guess": h.resolution == "name" or bool(h.candidates),
                     "candidates": ", ".join(h.candidates),
                     "via": h.via,
