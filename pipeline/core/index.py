@@ -106,7 +106,9 @@ class Local(NamedTuple):
     caller: int
     variant: str = ""  # `let c = Enum::Variant(..)` / `Enum::Variant { .. }`: `Enum::Variant`
     line: int = 0  # of the `let`: a call sees the nearest one above it of its name
-    end: int = 0  # of a `for` loop's name: the loop's last line, after which it is unbound
+    # the last line of a `for` loop (its name's scope), or of the block a `let` in a nested
+    # block is in (0: the fn's own body): after it the name is unbound
+    end: int = 0
 
 
 # Joins the variants of a chain of arms, outermost first: a pattern that names another

@@ -768,6 +768,8 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
             in_arms[local.caller].add(local.name)
             continue
         lets[local.caller][local.name].append((local.line, bound))
+        if local.end:  # a nested block's `let`: unbound after the block (`_in_scope`)
+            lets[local.caller][local.name].append((local.end, _BLOCK_END))
     seen: set[tuple[int, int, int]] = set()
     # a fn's typed names, built once for all its calls; and the names it binds more than once
     # (or over a parameter), whose binding depends on where the call is
@@ -855,6 +857,13 @@ def _scope(
             variables.setdefault(name, bound)
     rebound: dict[str, list[tuple[int, str]]] = {}
     for name, bindings in lets.items():
+        real = [b for b in bindings if b[1] != _BLOCK_END]
+        if len(real) == 1 and name not in variables and len(real) < len(bindings):
+            # one `let` in a nested block and no other binding the index sees: its name keeps
+            # the type after the block, as before (tikv's `let config = TikvConfig::default()`
+            # in an `if`, then `let mut config = matches..map_or_else(TikvConfig::default, ..)`
+            # untyped); a parameter's or another `let`'s name gets its own back (`_in_scope`)
+            bindings = real
         if len(bindings) == 1 and name not in variables and name not in in_arms:
             variables[name] = bindings[0][1]
         else:
@@ -901,6 +910,7 @@ def _bound_at(
 # Where a `for` loop's name goes out of scope (`_in_scope`), among a name's bindings; and
 # what joins a loop over its own name to the name's binding before it (`_loop_value`).
 _LOOP_END = "<end>"
+_BLOCK_END = "<block end>"
 _EARLIER = "\x00"
 
 
@@ -912,17 +922,21 @@ def _over_itself(bound: str, name: str) -> bool:
 
 
 def _in_scope(above: list[str]) -> list[str]:
-    """The bindings of a name above a line, in order, but those of loops ended above it:
-    a loop's end unbinds the loop's name and every binding made after it (in its body)."""
-    if _LOOP_END not in above:
+    """The bindings of a name above a line, in order, but those of loops and blocks ended
+    above it: a loop's end unbinds the loop's name and every binding made after it (in its
+    body); a nested block's end, its `let` (each such `let` has its own end, in order)."""
+    if _LOOP_END not in above and _BLOCK_END not in above:
         return above
     stack: list[str] = []
     for type_text in above:
-        if type_text != _LOOP_END:
+        if type_text == _BLOCK_END:
+            if stack:
+                stack.pop()
+        elif type_text == _LOOP_END:
+            while stack and not stack.pop().startswith(LOOP_ITEM):
+                pass
+        else:
             stack.append(type_text)
-            continue
-        while stack and not stack.pop().startswith(LOOP_ITEM):
-            pass
     return stack
 
 

@@ -92,8 +92,9 @@ _TEST_DIRECTORY = re.compile(
 # locals typed by what they iterate; 56: a call with a turbofish in a macro's tokens,
 # `dispatch!(.., { run_impl::<RocksEngine, API>(config) })`; 57: a file's private modules
 # and `pub use` lines, `visibility`; 58: a fn path as a method's receiver is a call of it,
-# `Parser::parse_statements.parse(parser)`).
-INDEX_VERSION = "58"
+# `Parser::parse_statements.parse(parser)`; 59: a `let` in a nested block keeps the block's
+# last line, `Local.end`).
+INDEX_VERSION = "59"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -352,6 +353,19 @@ def _same_value_call(call: Node) -> bool:
         return False
     name = text_of(function.child_by_field_name("field"))
     return name in _SAME_VALUE and arguments.named_child_count == 0
+
+
+def _block_end(node: Node) -> int:
+    """The last line of the block a `let` is in, when that block is not a fn's body (a loop's,
+    an `if`'s, a closure's: vector's `for` body binds `let source = Arc::new(..)` over the
+    parameter `source`, which the calls after the loop use again); 0 for a fn's body."""
+    block = node.parent
+    if block is None or block.type != "block":
+        return 0
+    holder = block.parent
+    if holder is None or holder.type in ("function_item", "source_file"):
+        return 0
+    return block.end_point[0] + 1
 
 
 def _past_turbofish(name: Node) -> Node | None:
@@ -906,7 +920,9 @@ class _Builder:
         caller = self.caller(node.start_byte, node.end_byte)
         if caller >= 0:
             line = node.start_point[0] + 1
-            self.locals.append(Local(text_of(pattern), type_text, caller, variant, line))
+            self.locals.append(
+                Local(text_of(pattern), type_text, caller, variant, line, _block_end(node))
+            )
             if written is not None and value is not None:
                 self.conversion(text_of(written), value, caller)
 
