@@ -235,3 +235,43 @@ def test_a_field_of_the_struct_s_type_parameter_is_not_a_type_of_that_name(tmp_p
         ("Poller::poll", 10, "PollHandler::handle_normal", "trait"),
         ("Poller::poll", 10, "RaftPoller::handle_normal", "trait"),
     ]
+
+
+LONG_CHAIN = """\
+pub struct Builder;
+impl Builder {
+    pub fn new(config: u32, diff: u32, buffers: u32, extra: u32, registry: u32) -> Self { Builder }
+    pub fn build(self) -> u32 { 1 }
+}
+pub struct Other;
+impl Other {
+    pub fn build(self) -> u32 { 2 }
+}
+pub struct Pieces { config: u32, diff: u32, buffers: u32, extra_context: u32, utilization_registry: u32 }
+impl Pieces {
+    pub fn pieces(self) -> u32 {
+        Builder::new(
+            self.config,
+            self.diff,
+            self.buffers,
+            self.extra_context,
+            self.utilization_registry,
+        )
+        .build()
+    }
+}
+"""
+
+
+def test_a_receiver_chain_too_long_to_keep_is_typed_with_its_arguments_elided(
+    tmp_path: Path,
+) -> None:
+    """vector's `Builder::new(self.config, self.diff, ..)` then `.build()`, which rustfmt breaks
+    over eight lines: the receiver's text was cut at 80 characters and so typed nothing (the
+    call went by name to both `build`s, or none); the index now keeps the chain with its
+    calls' arguments elided, `Builder::new(..)`, which the link types as before (index 60)."""
+    edges = [e for e in calls_in(tmp_path, LONG_CHAIN) if e[0] == "Pieces::pieces"]
+    assert edges == [
+        ("Pieces::pieces", 13, "Builder::new", "type"),
+        ("Pieces::pieces", 20, "Builder::build", "type"),
+    ]

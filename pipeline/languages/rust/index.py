@@ -93,8 +93,9 @@ _TEST_DIRECTORY = re.compile(
 # `dispatch!(.., { run_impl::<RocksEngine, API>(config) })`; 57: a file's private modules
 # and `pub use` lines, `visibility`; 58: a fn path as a method's receiver is a call of it,
 # `Parser::parse_statements.parse(parser)`; 59: a `let` in a nested block keeps the block's
-# last line, `Local.end`).
-INDEX_VERSION = "59"
+# last line, `Local.end`; 60: a receiver chain too long to keep whole is kept with its calls'
+# arguments elided, `Builder::new(..).build`).
+INDEX_VERSION = "60"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -353,6 +354,36 @@ def _same_value_call(call: Node) -> bool:
         return False
     name = text_of(function.child_by_field_name("field"))
     return name in _SAME_VALUE and arguments.named_child_count == 0
+
+
+_CHAIN_DEPTH = 8  # links of a receiver chain `_compact_chain` writes, at the most
+
+
+def _compact_chain(node: Node, depth: int = 0) -> str | None:
+    """A receiver chain too long to keep whole, its calls' arguments elided:
+    `Builder::new(self.config, ..)\n.with(x)` -> `Builder::new(..).with(..)` (vector's
+    topology `Builder::new(..).build()`, which rustfmt breaks over eight lines); None for
+    any other shape (a closure, a literal, a macro, an index) or a longer chain."""
+    if depth > _CHAIN_DEPTH:
+        return None
+    shape = node.type
+    if shape in ("identifier", "self", "scoped_identifier", "field_identifier"):
+        text = text_of(node)
+        return text if len(text) <= 80 and "\n" not in text else None
+    if shape == "call_expression":
+        function = node.child_by_field_name("function")
+        head = _compact_chain(function, depth + 1) if function is not None else None
+        return f"{head}(..)" if head else None
+    if shape == "field_expression":
+        value, field = node.child_by_field_name("value"), node.child_by_field_name("field")
+        head = _compact_chain(value, depth + 1) if value is not None else None
+        return f"{head}.{text_of(field)}" if head and field is not None else None
+    if shape in ("try_expression", "await_expression"):
+        inner = node.named_children[0] if node.named_children else None
+        head = _compact_chain(inner, depth + 1) if inner is not None else None
+        suffix = "?" if shape == "try_expression" else ".await"
+        return f"{head}{suffix}" if head else None
+    return None
 
 
 def _block_end(node: Node) -> int:
@@ -713,6 +744,8 @@ class _Builder:
             qualifier = self.snippet(value, 80) if value else ""
             if " " in qualifier or "\n" in qualifier or "\t" in qualifier or "\r" in qualifier:
                 qualifier = _RECEIVER_SPACE.sub("", qualifier)
+            if "…" in qualifier and value is not None:  # `Builder::new(\n config, ..)\n.build()`
+                qualifier = _compact_chain(value) or qualifier
         else:
             return
         arguments = node.child_by_field_name("arguments")
