@@ -34,6 +34,7 @@ from pipeline.core.reach import EntryKind, Resolution
 from pipeline.languages import INDEX_VERSION
 from pipeline.scan.context import _crate
 from pipeline.scan.elements import element_of, iterated
+from pipeline.scan.exports import module_files
 from pipeline.scan.forked import balanced, map_forked, parts_wanted
 from pipeline.scan.linkmemo import Key, Linked, LinkMemo, numbered, reusable, touched
 from pipeline.scan.names import (
@@ -665,7 +666,8 @@ def _module_named(
     graph: CallGraph, tables: _Tables, segments: Sequence[str], crate: str, module: str
 ) -> str | None:
     """The file of the module a path names from a module of a crate: `pool::X` in
-    `worker/mod.rs` its child's (`self::pool`), else a crate's (`util::worker`)."""
+    `worker/mod.rs` its child's (`self::pool`), else a crate's (`util::worker`,
+    `other_crate::m`); a `crate::`/`self::`/`super::` path as it says."""
     glob = "::".join(segments)
     here = None if segments[0] in _RELATIVE else f"self::{glob}"
     return (here and _module_path(graph, tables, here, crate, module)) or _module_path(
@@ -1783,12 +1785,7 @@ def _named_by_use(
     `project::run::run`, as `commands/mod.rs` says `pub(crate) use project::run::run;`, and
     `commands::tool_run(..)` is `tool::run::run` (`use tool::run::run as tool_run;`). []
     when no `use` of the module file says."""
-    module = "::".join(segments)
-    path = _module_file(
-        graph, tables, module if segments[0] in _RELATIVE else f"self::{module}", node
-    )
-    if path is None and segments[0] not in _RELATIVE:  # `other_crate::m::f`
-        path = _module_file(graph, tables, module, node)
+    path = _module_named(graph, tables, segments, node.crate, node.module)
     for use in _uses_of(tables, graph, path):
         if use.alias != name:
             continue
@@ -1900,10 +1897,7 @@ def _module_path(
 ) -> str | None:
     """`_module_file`, seen from a module of a crate."""
     if "module files" not in graph.derived:
-        files: dict[tuple[str, str], str] = {}
-        for path in sorted(graph.indexes):
-            files.setdefault((_crate(path), module_of(path)), path)
-        graph.derived["module files"] = files
+        graph.derived["module files"] = module_files(graph.indexes)
     files, crates = graph.derived["module files"], crate_dirs(graph)
     segments = glob.split("::")
     if segments[0] in _RELATIVE:

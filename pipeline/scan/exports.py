@@ -14,6 +14,15 @@ from pipeline.scan.context import _crate
 from pipeline.scan.names import module_of
 
 
+def module_files(indexes: Mapping[str, FileIndex]) -> dict[tuple[str, str], str]:
+    """The file of each module by (crate, module path): a crate's root is `lib.rs` before
+    `main.rs`; of two files of one module, the first in path order."""
+    files: dict[tuple[str, str], str] = {}
+    for path in sorted(indexes):
+        files.setdefault((_crate(path), module_of(path)), path)
+    return files
+
+
 class Exports:
     """The crates' private modules and re-exports, read once per graph. A `pub use` counts
     where code outside the crate sees it: in a file of a public module, or of a module the
@@ -23,15 +32,13 @@ class Exports:
 
     def __init__(self, indexes: Mapping[str, FileIndex]) -> None:
         self._indexes = indexes
-        self._files: dict[tuple[str, str], str] = {}  # (crate, module) -> its file
-        for path in sorted(indexes):
-            self._files.setdefault((_crate(path), module_of(path)), path)
+        self._files = module_files(indexes)  # (crate, module) -> its file
         self._names: dict[str, set[str]] = defaultdict(set)  # crate -> names re-exported
         self._globs: dict[str, set[str]] = defaultdict(set)  # crate -> modules globbed
         hidden = []
         for path, index in sorted(indexes.items()):
             if index.public_uses:
-                if self._open(_crate(path), module_of(path).split("::")):
+                if self._open(_crate(path), module_of(path)):
                     self._reexports(path)
                 else:
                     hidden.append(path)
@@ -49,9 +56,11 @@ class Exports:
                 else:
                     self._names[crate].add(use.alias)
 
-    def _open(self, crate: str, segments: list[str]) -> bool:
-        """Whether no module on the path is declared private by the file declaring it."""
-        for k, segment in enumerate(s for s in segments if s):
+    def _open(self, crate: str, module: str) -> bool:
+        """Whether no module on the path (`a::b`; `` the crate's root) is declared private by
+        the file declaring it."""
+        segments = module.split("::") if module else []
+        for k, segment in enumerate(segments):
             declaring = self._files.get((crate, "::".join(segments[:k])))
             if declaring is not None and segment in self._indexes[declaring].private_modules:
                 return False
@@ -65,7 +74,7 @@ class Exports:
         of the private `read_view`), and its impl blocks may sit anywhere."""
         if definition.owner is not None:
             return True
-        segments = module.split("::") if module else []
-        if self._open(crate, segments):
+        if self._open(crate, module):
             return True
-        return definition.name in self._names[crate] or not self._globs[crate].isdisjoint(segments)
+        globbed = not self._globs[crate].isdisjoint(module.split("::"))
+        return definition.name in self._names[crate] or globbed

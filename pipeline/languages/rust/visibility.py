@@ -29,13 +29,19 @@ def private_modules(source: bytes) -> tuple[str, ...]:
 
 
 def _under_test_attribute(source: bytes, start: int) -> bool:
-    """Whether the attribute lines right above `start` mark test code."""
-    for line in reversed(source[:start].splitlines()[-8:]):
-        text = line.strip()
+    """Whether the attribute lines right above `start` (a line's start) mark test code; up
+    to 8 lines read, upwards (not the whole text above: a `lib.rs` declares many modules)."""
+    end = start
+    for _ in range(8):
+        if end <= 0:
+            return False
+        begin = source.rfind(b"\n", 0, end - 1) + 1
+        text = source[begin:end].strip()
         if not text.startswith(b"#["):
             return False
         if is_test_attribute(text[2:].rstrip(b"]").decode("utf-8", errors="replace")):
             return True
+        end = begin
     return False
 
 
