@@ -1572,7 +1572,12 @@ def _to_actor(
 ) -> list[int]:
     """Of the actors that handle a message's type, the one its mailbox is for, where the code
     writes it (`source_mailbox: Mailbox<SourceActor>`, the receiver's or, for
-    `ctx.send_message(&mailbox, msg)`, the first argument's); all of them otherwise."""
+    `ctx.send_message(&mailbox, msg)`, the first argument's), the sender's own for a message
+    it sends itself (`_SELF_SENDS`); all of them otherwise."""
+    if call.name in _SELF_SENDS:  # `ctx.schedule_self_msg(HEARTBEAT, Loop)`: the sender's own
+        mine = [n for n in handlers if graph.nodes[n].definition.owner == owner]
+        if mine:
+            return mine[:MAX_CANDIDATES]
     texts = [call.qualifier, *(call.args[:1] if len(call.args) > 1 else ())]
     for text in texts:
         actor = _mailbox_actor(tables, owner, text, variables)
@@ -1603,10 +1608,13 @@ def _mailbox_actor(
     return inner_type(arguments[0]) if len(arguments) == 1 else None
 
 
-# The methods that send a message to an actor, whose `Handler<M>::handle` then runs.
+# The methods that send a message to an actor, whose `Handler<M>::handle` then runs: its
+# mailbox's (quickwit's `Mailbox`, actix's `Addr`), and an actor's to itself, whose handler
+# is the sender's own impl (quickwit's `ActorContext`: a source's `Loop`, a heartbeat).
+_SELF_SENDS = frozenset(("send_self_message", "try_send_self_message", "schedule_self_msg"))
 _SENDS = frozenset(
-    ("send_message", "send_message_with_high_priority", "ask", "ask_for_res", "do_send",
-     "try_send", "send", "tell")
+    ("send_message", "send_message_with_high_priority", "try_send_message", "ask",
+     "ask_for_res", "do_send", "try_send", "send", "tell", *_SELF_SENDS)
 )  # fmt: skip
 
 _SAME_VALUE = frozenset(("clone", "as_ref", "as_mut", "borrow", "borrow_mut", "unwrap", "expect"))
