@@ -179,3 +179,15 @@ def test_the_steps_above_the_site_are_said_as_what_did_not_hold() -> None:
     user = load_prompt().render(ctx, TAXONOMY)[1]["content"]
     assert "`cache.contains(&id)` does not hold (an early exit above, line 10)" in user
     assert "`id.is_empty()` does not hold (an earlier check that fails above, line 12)" in user
+
+
+def test_a_static_s_initializer_is_said_to_run_where_the_static_is_used() -> None:
+    reach = dataclasses.replace(REACH, initialized="SETTINGS", callers=2)
+    user = load_prompt().render(dataclasses.replace(site(0), reach=reach), TAXONOMY)[1]["content"]
+    assert (
+        "The site is in the initializer of the static `SETTINGS`, which runs when the static is"
+        " first used: these paths lead to the functions that use it (2 in all); the last hop's"
+        " line is where it uses it."
+    ) in user
+    plain = load_prompt().render(dataclasses.replace(site(0), reach=REACH), TAXONOMY)[1]["content"]
+    assert "initializer" not in plain

@@ -259,6 +259,7 @@ def site_variables(ctx: SiteContext) -> dict[str, Any]:
         "entries": reach.entries,
         "built": reach.built,
         "converts": reach.converts,
+        "initialized": reach.initialized,
         "dependencies": [
             {
                 "name": d.name,

@@ -72,6 +72,8 @@ def trigger_sentence(reach: Reach | None, sha: str) -> str | None:
     parts: list[str] = []
     if reach.built and reach.paths:
         parts.append(f"{at}, {_built_sentence(reach, reach.built, reach.callers, reach.paths[0])}")
+    elif reach.initialized and reach.paths:
+        parts.append(f"{at}, {_initialized_sentence(reach, reach.initialized, reach.paths[0])}")
     elif reach.paths:
         best = reach.paths[0]
         if best.entry_label and len(best.hops) == 1:  # no path to tell: the fn is the entry
@@ -115,6 +117,25 @@ def _built_sentence(reach: Reach, built: str, builders: int, best: CallerPath) -
     )
     if reach.converts:
         head += f" (its `#[from]` field: `?` builds it from a call's `{reach.converts}`)"
+    return _reached_after(reach, head, best)
+
+
+def _initialized_sentence(reach: Reach, static: str, best: CallerPath) -> str:
+    """`S` is a static set up at its first use; 2 functions use it, among them `f` at f.rs:9,
+    reached from X: a -> f."""
+    last = best.hops[-1]
+    at = f" at {last.file_path}:{last.call_line}" if last.call_line else ""
+    users = (
+        f"`{last.name}` uses it{at}"
+        if reach.callers == 1
+        else f"{reach.callers} functions use it, among them `{last.name}`{at}"
+    )
+    head = f"this code sets up the static `{static}` on its first use; {users}"
+    return _reached_after(reach, head, best)
+
+
+def _reached_after(reach: Reach, head: str, best: CallerPath) -> str:
+    """`head`, then how its last hop is reached: `best` from its entry point, if any."""
     if len(best.hops) == 1 and not best.entry_label:
         return f"{head} (no caller found)."
     if best.entry_label and len(best.hops) == 1:

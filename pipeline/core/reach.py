@@ -108,6 +108,10 @@ class Reach:
     # a `#[from]` variant some of whose builders are a `?` on a call that fails with this
     # type (`std::io::Error`): thiserror's `From` impl builds it there, no code names it
     converts: str | None = None
+    # A site in a `static`'s initializer (`LazyLock::new(|| ..)`) sits in no fn: it runs at
+    # the static's first use, so its paths lead to the fns that use the static (`callers`
+    # counts them), and the last hop's `call_line` is where.
+    initialized: str | None = None
 
 
 # The JSON form of a `Reach` (the dataset's `reach.json`): fields by name, empty ones left out.
@@ -164,6 +168,7 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
         built=data.get("built"),
         entries=data.get("entries"),
         converts=data.get("converts"),
+        initialized=data.get("initialized"),
     )
 
 

@@ -26,6 +26,7 @@ from pipeline.scan.callgraph import CallGraph, Edge, Node
 from pipeline.scan.context import SiteContext, _crate
 from pipeline.scan.entrypoints import arm_entry, nested_dispatch
 from pipeline.scan.names import inner_type
+from pipeline.scan.statics import static_at, static_users
 
 MAX_DEPTH = PATH_DEPTH
 MAX_PATHS = 3
@@ -119,7 +120,9 @@ def site_reach(
         # a variant's text (an `#[error]` attribute, a `Display::fmt`): no caller path leads
         # to it, the fns that build the variant do
         if node_id is None:
-            built = built_reach(graph, path, line, memo)
+            built = built_reach(graph, path, line, memo) or initializer_reach(
+                graph, path, line, memo
+            )
         else:
             built = _display_reach(graph, node_id, path, conditions, memo)
         if built is not None:
@@ -152,6 +155,20 @@ def built_reach(graph: CallGraph, path: str, line: int, memo: Walks | None = Non
     where it builds it. None when the site is no variant's or nothing builds it."""
     found = variant_builders(graph, path, line)
     return _built_reach(graph, found, memo) if found is not None else None
+
+
+def initializer_reach(
+    graph: CallGraph, path: str, line: int, memo: Walks | None = None
+) -> Reach | None:
+    """The reach of a site in a `static`'s initializer (`LazyLock::new(|| ..)`), which runs
+    at the static's first use: caller paths down to the fns that use it (`statics`), the
+    last hop's `call_line` where. None when the site is in no static or no fn uses it."""
+    static = static_at(graph, path, line)
+    users = static_users(graph, path, static) if static is not None else {}
+    if static is None or not users:
+        return None
+    reach = _built_reach(graph, Built("", users), memo)
+    return replace(reach, built=None, initialized=static.name)
 
 
 def _display_reach(

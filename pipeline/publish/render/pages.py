@@ -129,7 +129,7 @@ def reach_context(record: Record, reach: Reach | None) -> dict[str, Any]:
     if reach is None:
         return {
             "reach_paths": [], "reach_sources": [], "reach_conversion": None, "reach_built": None,
-            "reach_converts": None,
+            "reach_converts": None, "reach_initialized": None,
             "reach_entries": None,
         }  # fmt: skip
     base = f"https://github.com/{record.repo}/blob/{record.analyzedSha}/"
@@ -158,6 +158,7 @@ def reach_context(record: Record, reach: Reach | None) -> dict[str, Any]:
                     "call_href": pinned(h.file_path, h.call_line),
                     "call_line": h.call_line,
                     "builds": bool(reach.built) and n == len(p.hops) - 1,
+                    "uses": bool(reach.initialized) and n == len(p.hops) - 1,
                 }
                 for n, h in enumerate(p.hops)
             ],
@@ -184,6 +185,7 @@ def reach_context(record: Record, reach: Reach | None) -> dict[str, Any]:
         "reach_conversion": reach.conversion,
         "reach_built": reach.built,
         "reach_converts": reach.converts,
+        "reach_initialized": reach.initialized,
         "reach_entries": reach.entries,
         "reach_depth": PATH_DEPTH,
     }
