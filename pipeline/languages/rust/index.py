@@ -94,8 +94,9 @@ _TEST_DIRECTORY = re.compile(
 # and `pub use` lines, `visibility`; 58: a fn path as a method's receiver is a call of it,
 # `Parser::parse_statements.parse(parser)`; 59: a `let` in a nested block keeps the block's
 # last line, `Local.end`; 60: a receiver chain too long to keep whole is kept with its calls'
-# arguments elided, `Builder::new(..).build`).
-INDEX_VERSION = "60"
+# arguments elided, `Builder::new(..).build`; 61: `if let`, `while let` and `let .. else` bind
+# a variant's one value as a dispatch arm does, `Ok(Ok(E::V(x)))` too).
+INDEX_VERSION = "61"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -159,8 +160,8 @@ _VARIANT_BINDING = re.compile(
 # The same inside `Some(..)`, `Ok(..)`, `Err(..)`: `Some(Shard::QueueProxy(proxy))`
 _WRAPS = ("Some", "Ok", "Err")
 _WRAPPED_BINDING = re.compile(
-    r"^\s*(?:Some|Ok|Err)\s*\(\s*(?:&\s*)?(?:(?:\w+::)*)([A-Z]\w*)::([A-Z]\w*)\s*\(\s*"
-    r"(?:ref\s+)?(?:mut\s+)?([a-z_]\w*)\s*\)\s*\)\s*$"
+    r"^\s*(?:(?:Some|Ok|Err)\s*\(\s*){1,2}(?:&\s*)?(?:(?:\w+::)*)([A-Z]\w*)::([A-Z]\w*)\s*\(\s*"
+    r"(?:ref\s+)?(?:mut\s+)?([a-z_]\w*)\s*\)\s*\)\s*\)?\s*$"
 )
 _VARIANT_IN = re.compile(r"\b([A-Z]\w*)::([A-Z]\w*)\b")
 _STRING_ARM = re.compile(r'^\s*(?:Some\s*\(\s*\(\s*)?"([\w.-]+)"')
@@ -279,6 +280,8 @@ def index_tree(tree: Tree, source: bytes) -> FileIndex:
         builder.build(node)
     for node in captures.get("let", []):
         builder.local(node)
+    for node in captures.get("letvariant", []):
+        builder.variant_let(node)
     for node in captures.get("loop", []):
         builder.loop_binding(node)
     for node in captures.get("combinator", []):
@@ -1044,6 +1047,37 @@ class _Builder:
             return
         name = text_of(parameters.named_children[0])
         self.locals.append(Local(name, known.type, caller, known.variant, line))
+
+    def variant_let(self, node: Node) -> None:
+        """`if let Ok(Ok(E::V(inner))) = x {..}`, `while let Some(E::V(x)) = ..`, `let
+        E::V(x) = y else {..}`: the name holds the variant's value, as in a dispatch arm
+        (lemmy's outbox: `inner.verify(data)` is the `CreateOrUpdatePage` a variant holds),
+        in the `if`'s or loop's block; after a `let .. else`, to its block's end."""
+        pattern = node.child_by_field_name("pattern")
+        text = text_of(pattern) if pattern is not None else ""
+        bound = _VARIANT_BINDING.match(text) or (
+            _WRAPPED_BINDING.match(text) if text.lstrip().startswith(_WRAPS) else None
+        )
+        caller = self.caller(node.start_byte, node.end_byte) if bound else -1
+        if bound is None or bound[3] == "_" or caller < 0:
+            return
+        if node.type == "let_declaration":
+            end = _block_end(node)
+        else:
+            holder = node.parent
+            if holder is not None and holder.type == "let_chain":
+                holder = holder.parent
+            field = {"if_expression": "consequence", "while_expression": "body"}
+            body = (
+                holder.child_by_field_name(field[holder.type])
+                if holder is not None and holder.type in field
+                else None
+            )
+            if body is None:
+                return
+            end = body.end_point[0] + 1
+        held = f"{VARIANT_VALUE}{bound[1]}::{bound[2]}"
+        self.locals.append(Local(bound[3], held, caller, "", node.start_point[0] + 1, end))
 
     def arms_of(self, nodes: list[Node]) -> None:
         """Dispatch arms, and the fns an arm names without calling (`"build" => build::exec`)."""

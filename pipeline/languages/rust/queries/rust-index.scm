@@ -15,6 +15,9 @@
 (impl_item) @impl
 (use_declaration) @use
 (let_declaration pattern: (identifier)) @let
+; `if let Some(E::V(x)) = ..`, `let E::V(x) = y else {..}`: `x` holds the variant's value
+(let_condition pattern: (tuple_struct_pattern)) @letvariant
+(let_declaration pattern: (tuple_struct_pattern)) @letvariant
 (for_expression) @loop
 ; `config.and_then(|config| ..)`: the closure's parameter is the value `config` holds
 (call_expression
