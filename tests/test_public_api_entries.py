@@ -5,8 +5,10 @@ parse_keywords::*`): `parse_signatures::parse_row_condition`, `pub` in a private
 re-exported by nothing, had been labelled "public API `nu_parser::parse_signatures::
 parse_row_condition`" (stop 51's reading). A `pub(crate) mod` is private too; a fn
 re-exported by name or through a glob of its module, and any `pub` fn of a `pub mod` stay
-public; so does one whose module's declaring file is not indexed, and every method (its
-type may reach outside through a public signature)."""
+public; so does one whose module's declaring file is not indexed, and every method of a
+`pub` type (it may reach outside through a public signature), but not one of a type the
+crate declares `pub(crate)` or private (lemmy's `SendRetryTask::send_retry_loop`, stop 52's
+reading)."""
 
 from __future__ import annotations
 
@@ -48,9 +50,14 @@ FILES = {
     "src/store/ops.rs": "impl super::Store {\n    pub fn put(&self) -> u32 { 11 }\n}\n",
     "src/secret.rs": "pub struct Secret;\nimpl Secret {\n    pub fn reveal(&self) -> u32 { 12 }\n}\n",
     "src/hidden.rs": "pub fn deep() -> u32 { 9 }\npub fn shallow() -> u32 { 10 }\n",
-    "src/api.rs": "pub fn open() -> u32 { 6 }\n",
+    "src/api.rs": "pub mod retry;\npub fn open() -> u32 { 6 }\n",
     "src/util.rs": "pub fn helper() -> u32 { 7 }\n",
     "src/types.rs": "pub struct Engine;\nimpl Engine {\n    pub fn run(&self) -> u32 { 8 }\n}\n",
+    # lemmy's `pub(crate) struct SendRetryTask`: its `pub fn`s are no name outside the crate
+    "src/api/retry.rs": (
+        "pub(crate) struct Task;\nimpl Task {\n    pub fn retry(&self) -> u32 { 13 }\n}\n"
+        "struct Inner;\nimpl Inner {\n    pub fn go(&self) -> u32 { 14 }\n}\n"
+    ),
 }
 
 

@@ -2,7 +2,8 @@
 free fn when a module on its path is declared without a plain `pub` (`mod
 parse_signatures;` in nushell's `nu-parser/src/lib.rs`) and no top-level `pub use` the
 crate shows re-exports it (by its name, or a glob of a module on its path). A module whose
-declaring file the index does not hold counts as public; so does every method. Pure."""
+declaring file the index does not hold counts as public; so does every method of a type the
+crate declares `pub` (or does not declare: a macro's). Pure."""
 
 from __future__ import annotations
 
@@ -23,6 +24,9 @@ def module_files(indexes: Mapping[str, FileIndex]) -> dict[tuple[str, str], str]
     return files
 
 
+_TYPE_KINDS = frozenset(("struct", "enum", "type", "trait"))
+
+
 class Exports:
     """The crates' private modules and re-exports, read once per graph. A `pub use` counts
     where code outside the crate sees it: in a file of a public module, or of a module the
@@ -35,8 +39,14 @@ class Exports:
         self._files = module_files(indexes)  # (crate, module) -> its file
         self._names: dict[str, set[str]] = defaultdict(set)  # crate -> names re-exported
         self._globs: dict[str, set[str]] = defaultdict(set)  # crate -> modules globbed
+        # crate -> type name -> whether one of its types of the name is declared `pub`
+        self._types: dict[str, dict[str, bool]] = defaultdict(dict)
         hidden = []
         for path, index in sorted(indexes.items()):
+            types = self._types[_crate(path)]
+            for d in index.definitions:
+                if d.kind in _TYPE_KINDS and d.owner is None:
+                    types[d.name] = types.get(d.name, False) or d.public
             if index.public_uses:
                 if self._open(_crate(path), module_of(path)):
                     self._reexports(path)
@@ -71,9 +81,11 @@ class Exports:
         can be named from outside the crate. A method counts as public whatever its
         module: a `pub` type of a private module still reaches code outside through a
         public signature (qdrant's `Segment::with_view(f)` hands `f` a `SegmentReadView`
-        of the private `read_view`), and its impl blocks may sit anywhere."""
+        of the private `read_view`), and its impl blocks may sit anywhere; but not a method
+        of a type the crate declares only without a plain `pub` (lemmy's `pub(crate) struct
+        SendRetryTask`: its `pub fn send_retry_loop` is no name outside the crate)."""
         if definition.owner is not None:
-            return True
+            return self._types[crate].get(definition.owner, True)
         if self._open(crate, module):
             return True
         globbed = not self._globs[crate].isdisjoint(module.split("::"))
