@@ -28,6 +28,8 @@ def _hop_text(hop: Hop) -> str:
         text += " (through `?`)"
     if hop.resolution == "message":
         text += " (an actor, sent a message it handles)"
+    if hop.resolution == "iterator":
+        text += " (an iterator, whose items the previous hop takes)"
     if hop.via:
         many = f", one of {hop.impls} impls" if hop.impls else ""
         text += f" (called as `{hop.via}`{many})"

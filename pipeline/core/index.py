@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 DefKind = Literal["fn", "struct", "enum", "variant", "const", "static", "type", "trait", "field"]
-CallKind = Literal["plain", "path", "method"]
+# `loop`: a `for` loop over a value (`for chunk in iterator`), which runs the value's
+# `Iterator::next` (its `IntoIterator::into_iter`): `qualifier` is the value, `name` "next"
+CallKind = Literal["plain", "path", "method", "loop"]
 # The order of a file's definitions: by kind, then in document order.
 DEF_KINDS: tuple[DefKind, ...] = (
     "fn", "struct", "enum", "variant", "const", "static", "type", "trait", "field",

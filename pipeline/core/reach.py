@@ -15,7 +15,8 @@ from typing import Any, Literal
 # How a call edge was resolved, most certain first; `name` is a bare-name match.
 # `conversion`: a `?` calls `impl From<S> for E`'s `from`, which no code names
 Resolution = Literal[
-    "self", "local", "import", "type", "trait", "rpc", "name", "conversion", "message"
+    "self", "local", "import", "type", "trait", "rpc", "name", "conversion", "message",
+    "iterator",
 ]  # fmt: skip
 EntryKind = Literal[
     "main", "cli", "rpc", "http", "statement", "pub-api", "custom", "example", "build", "bench"

@@ -780,8 +780,9 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
         caller = ids.get(call.caller)
         if caller is None:
             continue
-        if call.name not in tables.known and call.name not in _SENDS:  # no fn has it (a send
-            # is an actor's `handle` when its message has one: actix's `do_send` is not ours)
+        if call.name not in tables.known and call.name not in _UNNAMED_CALLEES:  # no fn has
+            # it (a send is an actor's `handle` when its message has one: actix's `do_send` is
+            # not ours; `collect` runs a repository iterator's `next`)
             # (a name known before and now is looked up further by the resolution itself)
             tables.seen.add(("k", call.name))
             continue
@@ -954,6 +955,9 @@ def _resolve(
     node = graph.nodes[caller]
     owner = node.definition.owner
     name, qualifier = call.name, call.qualifier
+    if call.kind == "loop":  # `for x in value`: the value's `next`, when the code types it
+        typed = _receiver_type(tables, owner, qualifier, variables)
+        return "iterator", _steps(graph, tables, typed[1], _LOOPED) if typed else []
     if call.kind == "method" and name in _SENDS and call.args:
         # `ctx.send_message(&mailbox, scratch)`, `addr.do_send(Ping { .. })`: the actor that
         # handles the message's type runs its `handle` (quickwit's pipeline of actors)
@@ -990,6 +994,10 @@ def _resolve(
                 # it before a trait's, so not the repository's `impl X for HashMap<..>`'s
                 # (risingwave's `WithPropertiesExt::get` had every typed map's `get`)
                 return "type", []
+            if not found and name in _ITERATOR_DRIVERS:  # `iter.collect()`: its `next`
+                stepped = _steps(graph, tables, type_name, _DRIVEN)
+                if stepped:
+                    return "iterator", stepped
             if not found:  # an enum of one trait's implementors, or a macro's type named after it
                 declared = _variants_trait(graph, tables, type_name, name) or _named_trait(
                     graph, tables, type_name, name
@@ -1421,6 +1429,9 @@ def _receiver_type(
                 continue
             if name in _LOCKS and not _methods_of(tables, current, name):
                 continue  # `segment.write()` on an `Arc<RwLock<ReadOnlySegment>>`: its guard
+            if current in STD_TYPES and name in STD_METHODS:
+                return None  # a std type's own method (`self.map.iter()` on a `HashMap`): Rust
+                # takes it before a repository trait's of the name, and its value is std's
             made = (
                 _deref_target(tables, current)
                 if name in _DEREFS
@@ -1608,6 +1619,51 @@ def _mailbox_actor(
     return inner_type(arguments[0]) if len(arguments) == 1 else None
 
 
+# What runs a value's items, by the trait it implements: a `for` loop (`_LOOPED`) its
+# `Iterator::next`, else its `IntoIterator::into_iter`; a standard adapter or consumer
+# (`_ITERATOR_DRIVERS`, `Iterator`'s and `StreamExt`'s) its `next`, a stream's `poll_next`.
+_LOOPED = (("next", "Iterator"), ("into_iter", "IntoIterator"))
+_ITERATOR_TYPE_NAMES = frozenset(
+    ("Iter", "IterMut", "IntoIter", "Keys", "Values", "ValuesMut", "Drain", "Chain", "Map",
+     "Filter", "FilterMap", "FlatMap", "Rev", "Zip", "Enumerate", "Peekable", "Skip", "Take",
+     "Range", "Chars", "Lines", "Split", "Windows", "Chunks")
+)  # fmt: skip
+_DRIVEN = (("next", "Iterator"), ("poll_next", "Stream"))
+_ITERATOR_DRIVERS = frozenset(
+    ("next", "try_next", "map", "filter", "filter_map", "flat_map", "flatten", "collect",
+     "try_collect", "for_each", "try_for_each", "count", "fold", "try_fold", "any", "all",
+     "find", "find_map", "position", "last", "nth", "sum", "product", "min", "max",
+     "min_by_key", "max_by_key", "zip", "chain", "enumerate", "take", "skip", "take_while",
+     "skip_while", "peekable", "step_by", "inspect", "partition", "unzip", "cloned", "copied",
+     "fuse", "scan", "buffered", "buffer_unordered")
+)  # fmt: skip
+
+
+def _steps(
+    graph: CallGraph, tables: _Tables, type_name: str, traits: Sequence[tuple[str, str]]
+) -> list[int]:
+    """The methods of `type_name` that take its items (`_LOOPED`, `_DRIVEN`): the first of
+    `traits`' (method, trait) pairs the type implements; none for a type not the
+    repository's (a `Vec`'s `next` is the standard library's), nor one whose name std's and
+    other crates' iterators have (`Iter`, `IntoIter`: qdrant's `payload.into_iter()` is
+    serde_json's `IntoIter`, not its blob tracker's `Iter`), nor one the repository defines
+    twice."""
+    aliased = _alias(tables, type_name)
+    if (
+        aliased in _ITERATOR_TYPE_NAMES
+        or len(graph.definitions("struct", aliased) + graph.definitions("enum", aliased)) > 1
+    ):
+        return []
+    for method, trait in traits:
+        found = [
+            n for n in _methods_of(tables, aliased, method)
+            if graph.nodes[n].definition.trait == trait and graph.nodes[n].definition.owner != trait
+        ]  # fmt: skip
+        if found:
+            return found[:MAX_CANDIDATES]
+    return []
+
+
 # The methods that send a message to an actor, whose `Handler<M>::handle` then runs: its
 # mailbox's (quickwit's `Mailbox`, actix's `Addr`), and an actor's to itself, whose handler
 # is the sender's own impl (quickwit's `ActorContext`: a source's `Loop`, a heartbeat).
@@ -1616,6 +1672,8 @@ _SENDS = frozenset(
     ("send_message", "send_message_with_high_priority", "try_send_message", "ask",
      "ask_for_res", "do_send", "try_send", "send", "tell", *_SELF_SENDS)
 )  # fmt: skip
+# Calls resolved though no fn of the repository has their name (`Tables.known`)
+_UNNAMED_CALLEES = _SENDS | _ITERATOR_DRIVERS
 
 _SAME_VALUE = frozenset(("clone", "as_ref", "as_mut", "borrow", "borrow_mut", "unwrap", "expect"))
 

@@ -25,11 +25,14 @@ def returned_type(signature: str) -> str:
     for _ in range(_WRAPS):
         name, arguments = generic_parts(written)
         if not arguments or not _VALUE_WRAPPERS.fullmatch(name.rsplit("::", 1)[-1]):
+            if name.lstrip("&").removeprefix("mut ").strip().startswith(_STD_PATHS):
+                return ""  # `std::slice::Iter<'_, T>`: std's, not a repository's `Iter`
             return inner_type(written) if written and written != "()" else ""
         written = arguments[0]
     return ""
 
 
+_STD_PATHS = ("std::", "core::", "alloc::", "::std::", "::core::")
 # `Result<T, E>`, `anyhow::Result<T>`, `MetaResult<T>`, `Poll<T>`: the value is the first argument
 _VALUE_WRAPPERS = re.compile(r"\w*Result|Poll|Option|Box|Arc|Rc")
 

@@ -95,8 +95,9 @@ _TEST_DIRECTORY = re.compile(
 # `Parser::parse_statements.parse(parser)`; 59: a `let` in a nested block keeps the block's
 # last line, `Local.end`; 60: a receiver chain too long to keep whole is kept with its calls'
 # arguments elided, `Builder::new(..).build`; 61: `if let`, `while let` and `let .. else` bind
-# a variant's one value as a dispatch arm does, `Ok(Ok(E::V(x)))` too).
-INDEX_VERSION = "61"
+# a variant's one value as a dispatch arm does, `Ok(Ok(E::V(x)))` too; 62: a `for` loop is a
+# call of kind `loop` of its value's `next`).
+INDEX_VERSION = "62"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -983,6 +984,8 @@ class _Builder:
             if len(pair) == 2 and pair[0] and pair[1]:
                 names = [(pair[0][1], "0"), (pair[1][1], "1")]
         line, end = node.start_point[0] + 1, node.end_point[0] + 1
+        # the loop takes the value's items: its `next`, which the link finds by its type
+        self.calls.append((value.start_byte, Call("next", "loop", iterated, line, 0, caller)))
         for name, part in names:
             if name != "_":
                 self.locals.append(

@@ -151,6 +151,7 @@ def reach_context(record: Record, reach: Reach | None) -> dict[str, Any]:
                     "rpc": h.resolution == "rpc",
                     "conversion": h.resolution == "conversion",
                     "message": h.resolution == "message",
+                    "iterator": h.resolution == "iterator",
                     "guess": h.resolution == "name" or bool(h.candidates),
                     "candidates": ", ".join(h.candidates),
                     "via": h.via,
