@@ -740,7 +740,15 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
             # agree; else no binding at all (`.fused()`, `.map_err(..)?`): the name keeps the
             # type it had (a parameter's, an earlier `let`'s). A fn's value (`<call>f`) is
             # typed where it is used (`_receiver_type`), or known to come from outside.
-            returned = tables.returned(bound[len(CALLED_TYPE) :])
+            caller = ids.get(local.caller)
+            params = dict(graph.nodes[caller].definition.params) if caller is not None else {}
+            # a std type's own method's value is not what the repository's methods of that
+            # name return: no type from them (`let v = v.collect_vec()` keeps `v`'s)
+            returned = (
+                None
+                if _std_value(tables, bound[len(CALLED_TYPE) :], params)
+                else tables.returned(bound[len(CALLED_TYPE) :])
+            )
             if returned is None and not _typed_at_use(bound, local.name):
                 # a new value of no type the index tells (`let build_root = ws.build_dir()`,
                 # cargo's, re-bound below as a `PathBuf`): unknown from here on, not the
@@ -1488,6 +1496,20 @@ def _loop_value(
     if not written or written.startswith("<"):
         return None
     return element_of(written, part, want)
+
+
+def _std_value(tables: _Tables, called: str, variables: Mapping[str, str]) -> bool:
+    """Whether `let x = y.m(..)` (`called`: `y.m`) holds a std type's own method's value: `y`
+    a name `variables` type as a std type, or an alias of one (risingwave's `states: &mut
+    BackfillStates`, a `HashMap`), that has no method `m` of the repository's. Its value is
+    std's, not what the repository's methods of that name return (`EstimatedBTreeMap::
+    extract_if`'s `ExtractIf`, whose `next` a loop over `states.extract_if(..)` had run)."""
+    receiver, dot, name = called.rpartition(".")
+    written = variables.get(receiver, "") if dot and receiver.isidentifier() else ""
+    if not written or written.startswith("<"):  # a marker: a call's value, a field's, ..
+        return False
+    current = _alias(tables, inner_type(written))
+    return current in STD_TYPES and not _methods_of(tables, current, name)
 
 
 def _typed_at_use(bound: str, name: str) -> bool:
