@@ -30,6 +30,8 @@ def _hop_text(hop: Hop) -> str:
         text += " (an actor, sent a message it handles)"
     if hop.resolution == "iterator":
         text += " (an iterator, whose items the previous hop takes)"
+    if hop.resolution == "extractor":
+        text += " (the framework's extractor of an argument of the previous hop)"
     if hop.via:
         many = f", one of {hop.impls} impls" if hop.impls else ""
         text += f" (called as `{hop.via}`{many})"

@@ -16,7 +16,7 @@ from typing import Any, Literal
 # `conversion`: a `?` calls `impl From<S> for E`'s `from`, which no code names
 Resolution = Literal[
     "self", "local", "import", "type", "trait", "rpc", "name", "conversion", "message",
-    "iterator",
+    "iterator", "extractor",
 ]  # fmt: skip
 EntryKind = Literal[
     "main", "cli", "rpc", "http", "statement", "pub-api", "custom", "example", "build", "bench"

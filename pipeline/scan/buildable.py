@@ -50,8 +50,9 @@ def needs_above(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozense
     not see sqlx-mysql, nor does sqlx-mysql depend on it: that chain is no way to MySQL's
     impl. An RPC's client does not depend on its server: nothing passes that hop by type.
     A fn of no known package holds nothing; every dependency table counts (`cargo_deps`)."""
-    if edge.resolution in ("rpc", "message", "iterator"):  # a server's, an actor's, an
-        # iterator's `next` (its `self` is the value iterated): no type passes
+    if edge.resolution in ("rpc", "message", "iterator", "extractor"):  # a server's, an
+        # actor's, an iterator's `next` (its `self` is the value iterated), a framework's
+        # extractor: no type passes
         return NO_NEEDS
     typed = _typed_needs(graph, edge, below)
     if typed is None:

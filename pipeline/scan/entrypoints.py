@@ -18,6 +18,7 @@ from pipeline.scan.context import _crate
 from pipeline.scan.conversions import add_conversion_edges
 from pipeline.scan.entrypatterns import EntryPattern
 from pipeline.scan.exports import Exports
+from pipeline.scan.extractors import add_extractor_edges
 from pipeline.scan.names import crate_name
 from pipeline.scan.signatures import is_rpc
 
@@ -204,6 +205,7 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
                     continue  # registered twice (meilisearch's list and its actix `configure`)
                 where = full or "(a scoped route)"  # actix `resource("")` in a scope
                 graph.entries[node_id] = ("http", f"HTTP {route.method} {where}")
+    add_extractor_edges(graph)  # the routes' handlers run their parameters' extractors
     # by file, once: asked of every caller of every `pub` fn (24,821 times on risingwave)
     in_product = {path: _in_product(path, modules) for path in graph.indexes}
     exports = Exports(graph.indexes)

@@ -152,6 +152,7 @@ def reach_context(record: Record, reach: Reach | None) -> dict[str, Any]:
                     "conversion": h.resolution == "conversion",
                     "message": h.resolution == "message",
                     "iterator": h.resolution == "iterator",
+                    "extractor": h.resolution == "extractor",
                     "guess": h.resolution == "name" or bool(h.candidates),
                     "candidates": ", ".join(h.candidates),
                     "via": h.via,
