@@ -1020,9 +1020,8 @@ def _resolve(
                 outside = aliased not in tables.defined and not _maybe_holds(aliased)
             if found:
                 found = _in_module_of(graph, found, variables.get(qualifier, ""))
-                found = _narrow(
-                    graph, node, _from_crate(graph, tables, node, found, imported), call
-                )
+                near = _from_crate(graph, tables, node, found, imported)
+                found = _narrow(graph, node, near, call) or _specializations(graph, near)
                 if _declared(graph, tables, _alias(tables, type_name), found):
                     how = "trait"  # a `dyn T`, an `impl T`, an `S: T`, `self` in T's own fn
                 return how, found
@@ -2061,6 +2060,37 @@ def _fitting(graph: CallGraph, found: list[int], call: Call) -> list[int]:
     if call.arity < 0 or call.in_macro:
         return found
     return [n for n in found if len(graph.nodes[n].definition.params) == call.arity]
+
+
+_SPECIALIZATIONS = 12  # impls of one trait for one generic type a typed call may reach
+
+
+def _specializations(graph: CallGraph, found: Sequence[int]) -> list[int]:
+    """A typed call's methods, too many for `_narrow`, when they are one type's impls of
+    one trait, each for other type arguments (risingwave's `impl CdcMonitor for
+    DebeziumSplitEnumerator<Mysql>`, `<Postgres>`, `<SqlServer>` and the `default fn` of
+    `impl<T> CdcMonitor for DebeziumSplitEnumerator<T>`): which runs depends on the type
+    argument, so each may (up to `_SPECIALIZATIONS`); [] for any other set, and for impls
+    in several files: those are same-named types of several modules, not one."""
+    if not MAX_CANDIDATES < len(found) <= _SPECIALIZATIONS:
+        return []
+    definitions = [graph.nodes[n].definition for n in found]
+    traits = {d.trait for d in definitions}
+    owners = {d.owner for d in definitions}
+    files = {graph.nodes[n].path for n in found}  # one type: four `Sender`s of four modules
+    if len(traits) != 1 or None in traits or len(owners) != 1 or traits == owners:
+        return []
+    if len(files) != 1:  # (tikv's channels, each `impl Clone for Sender`) are four types
+        return []
+    # one trait as written: `Handler<Loop>` and `Handler<Spawn>` are two (quickwit's
+    # `self.handle(Loop, ctx)` runs the one its argument's type picks)
+    impls = {
+        _impl_above(graph.indexes[graph.nodes[n].path], graph.nodes[n].definition) for n in found
+    }
+    written = {" ".join((i.trait or "").split()) for i in impls if i is not None}
+    if None in impls or len(written) != 1:
+        return []
+    return sorted(found, key=lambda n: (graph.nodes[n].path, graph.nodes[n].definition.line))
 
 
 def _narrow(
