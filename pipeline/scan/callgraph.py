@@ -1065,6 +1065,10 @@ def _resolve(
                 graph, node, _from_source(graph, tables, owner, found, call, variables), call
             )
             dispatched = bound is not None and _declared(graph, tables, bound, found)
+            if not dispatched and _on_generic_self(graph, node, call):
+                # `SplitEnumerator::on_tick(self)` in `impl<T: SplitEnumerator> Any for T`:
+                # `self` is a `T`, whichever impl it is (risingwave's enumerators' `on_tick`)
+                dispatched = _declared(graph, tables, last, found)
             return ("trait" if dispatched else "type"), found
         return _module_call(graph, tables, node, call, imports)
     if name in variables and not variables[name].startswith(CALLED_TYPE):
@@ -1072,6 +1076,21 @@ def _resolve(
         # names a value after the fn that makes it: the call is the fn's)
         return "name", []
     return _plain_call(graph, tables, node, call, imports, globs)
+
+
+def _on_generic_self(graph: CallGraph, node: Node, call: Call) -> bool:
+    """Whether a path call passes `self` first in a blanket impl's method (`impl<T: Tr> X for
+    T`: the owner a type parameter the impl declares)."""
+    owner = node.definition.owner
+    if owner is None or not call.args:
+        return False
+    if call.args[0].strip().lstrip("&").removeprefix("mut ").strip() != "self":
+        return False
+    impl = _impl_above(graph.indexes[node.path], node.definition)
+    return (
+        impl is not None
+        and re.search(rf"[<,]\s*{re.escape(owner)}\s*[:,>]", impl.bounds) is not None
+    )
 
 
 def _in_module_of(graph: CallGraph, found: list[int], written: str) -> list[int]:
