@@ -12,11 +12,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from test_field_lets import calls_in
-from test_link_memo import edges, indexes_of, linked, resolved_again
+from test_link_memo import relinked, resolved_again
 
 from pipeline.analyze.reach_text import path_text
 from pipeline.core.reach import CallerPath, Hop
-from pipeline.scan.entrypoints import build_graph
 from pipeline.scan.signatures import handled_message
 
 SOURCE = """\
@@ -116,7 +115,6 @@ BASE = {
 
 
 def test_an_actor_added_elsewhere_is_linked_as_a_full_link_would() -> None:
-    _, memo = linked(BASE, None)
     files = {
         **BASE,
         "src/more.rs": (
@@ -124,9 +122,7 @@ def test_an_actor_added_elsewhere_is_linked_as_a_full_link_would() -> None:
             "impl Handler<Scratch> for Planner {\n    fn handle(&mut self, s: Scratch) {}\n}\n"
         ),
     }
-    graph, after = linked(files, (BASE, memo))
-    full = build_graph(indexes_of(files), 1)
-    assert edges(graph) == edges(full)
+    graph, memo, after = relinked(BASE, files)
     handles = sorted(
         graph.nodes[callee].label
         for callee, found in graph.callers.items()

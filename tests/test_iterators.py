@@ -11,11 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from test_field_lets import calls_in
-from test_link_memo import edges, indexes_of, linked, resolved_again
+from test_link_memo import relinked, resolved_again
 
 from pipeline.analyze.reach_text import path_text
 from pipeline.core.reach import CallerPath, Hop
-from pipeline.scan.entrypoints import build_graph
 from pipeline.scan.signatures import returned_type
 
 SOURCE = """\
@@ -75,7 +74,6 @@ BASE = {
 
 
 def test_an_iterator_impl_added_elsewhere_is_linked_as_a_full_link_would() -> None:
-    _, memo = linked(BASE, None)
     files = {
         **BASE,
         "src/iter.rs": (
@@ -84,8 +82,7 @@ def test_an_iterator_impl_added_elsewhere_is_linked_as_a_full_link_would() -> No
             "    fn next(&mut self) -> Option<u8> { None }\n}\n"
         ),
     }
-    graph, after = linked(files, (BASE, memo))
-    assert edges(graph) == edges(build_graph(indexes_of(files), 1))
+    graph, memo, after = relinked(BASE, files)
     stepped = [
         graph.nodes[callee].label
         for callee, found in graph.callers.items()

@@ -98,6 +98,15 @@ def linked(files: Files, previous: tuple[Files, LinkMemo] | None) -> tuple[CallG
     return graph, graph.memo()
 
 
+def relinked(base: Files, files: Files) -> tuple[CallGraph, LinkMemo, LinkMemo]:
+    """`files` linked from the memo of `base`'s link, its edges held equal to a full link's
+    of `files`: the graph, the first memo and the second."""
+    _, memo = linked(base, None)
+    graph, after = linked(files, (base, memo))
+    assert edges(graph) == edges(build_graph(indexes_of(files), 1))
+    return graph, memo, after
+
+
 def resolved_again(previous: LinkMemo, memo: LinkMemo) -> set[str]:
     """The files with calls that the second link resolved rather than took over."""
     return {p for p, seen in memo.lookups.items() if seen and seen is not previous.lookups.get(p)}
