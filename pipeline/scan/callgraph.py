@@ -1087,10 +1087,7 @@ def _on_generic_self(graph: CallGraph, node: Node, call: Call) -> bool:
     if call.args[0].strip().lstrip("&").removeprefix("mut ").strip() != "self":
         return False
     impl = _impl_above(graph.indexes[node.path], node.definition)
-    return (
-        impl is not None
-        and re.search(rf"[<,]\s*{re.escape(owner)}\s*[:,>]", impl.bounds) is not None
-    )
+    return impl is not None and owner in type_parameters(impl.bounds)
 
 
 def _in_module_of(graph: CallGraph, found: list[int], written: str) -> list[int]:
@@ -1611,8 +1608,6 @@ _LOCKS = frozenset(
 )  # fmt: skip
 
 
-# Methods whose value is, for a method call on it, the value they are called on (the
-# wrappers `inner_type` takes off: `Option`, `Arc`, a reference).
 def _to_actor(
     graph: CallGraph,
     tables: _Tables,
@@ -1715,6 +1710,8 @@ _SENDS = frozenset(
 # Calls resolved though no fn of the repository has their name (`Tables.known`)
 _UNNAMED_CALLEES = _SENDS | _ITERATOR_DRIVERS
 
+# Methods whose value is, for a method call on it, the value they are called on (the
+# wrappers `inner_type` takes off: `Option`, `Arc`, a reference).
 _SAME_VALUE = frozenset(("clone", "as_ref", "as_mut", "borrow", "borrow_mut", "unwrap", "expect"))
 
 
@@ -2096,11 +2093,10 @@ def _specializations(graph: CallGraph, found: Sequence[int]) -> list[int]:
     definitions = [graph.nodes[n].definition for n in found]
     traits = {d.trait for d in definitions}
     owners = {d.owner for d in definitions}
-    files = {graph.nodes[n].path for n in found}  # one type: four `Sender`s of four modules
     if len(traits) != 1 or None in traits or len(owners) != 1 or traits == owners:
         return []
-    if len(files) != 1:  # (tikv's channels, each `impl Clone for Sender`) are four types
-        return []
+    if len({graph.nodes[n].path for n in found}) != 1:  # tikv's four `Sender`s of four
+        return []  # modules, each `impl Clone for Sender`, are four types
     # one trait as written: `Handler<Loop>` and `Handler<Spawn>` are two (quickwit's
     # `self.handle(Loop, ctx)` runs the one its argument's type picks)
     impls = {

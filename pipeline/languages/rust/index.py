@@ -240,10 +240,9 @@ def index_file_after(
 def _with_file_facts(index: FileIndex, source: bytes) -> FileIndex:
     """`index` with what the index reads of the file's whole text, whichever of its units
     were parsed: its test modules, its private modules and its `pub use` lines."""
-    tests = declared_test_modules(source)
     return replace(
         index,
-        test_modules=tests,
+        test_modules=declared_test_modules(source),
         private_modules=private_modules(source),
         public_uses=public_use_lines(source),
     )
@@ -388,6 +387,18 @@ def _compact_chain(node: Node, depth: int = 0) -> str | None:
         suffix = "?" if shape == "try_expression" else ".await"
         return f"{head}{suffix}" if head else None
     return None
+
+
+def _variant_binding(pattern: str) -> tuple[str, str] | None:
+    """The name a pattern binds to a tuple variant's one value and its `Local` type:
+    `Commands::Login(cmd)`, also inside `Some(..)`, `Ok(..)`, `Err(..)` (up to two deep) ->
+    (`cmd`, `<variant>Commands::Login`); None for any other pattern, or a `_`."""
+    bound = _VARIANT_BINDING.match(pattern) or (
+        _WRAPPED_BINDING.match(pattern) if pattern.lstrip().startswith(_WRAPS) else None
+    )
+    if bound is None or bound[3] == "_":
+        return None
+    return bound[3], f"{VARIANT_VALUE}{bound[1]}::{bound[2]}"
 
 
 def _block_end(node: Node) -> int:
@@ -1057,12 +1068,9 @@ class _Builder:
         (lemmy's outbox: `inner.verify(data)` is the `CreateOrUpdatePage` a variant holds),
         in the `if`'s or loop's block; after a `let .. else`, to its block's end."""
         pattern = node.child_by_field_name("pattern")
-        text = text_of(pattern) if pattern is not None else ""
-        bound = _VARIANT_BINDING.match(text) or (
-            _WRAPPED_BINDING.match(text) if text.lstrip().startswith(_WRAPS) else None
-        )
+        bound = _variant_binding(text_of(pattern)) if pattern is not None else None
         caller = self.caller(node.start_byte, node.end_byte) if bound else -1
-        if bound is None or bound[3] == "_" or caller < 0:
+        if bound is None or caller < 0:
             return
         if node.type == "let_declaration":
             end = _block_end(node)
@@ -1079,8 +1087,8 @@ class _Builder:
             if body is None:
                 return
             end = body.end_point[0] + 1
-        held = f"{VARIANT_VALUE}{bound[1]}::{bound[2]}"
-        self.locals.append(Local(bound[3], held, caller, "", node.start_point[0] + 1, end))
+        name, held = bound
+        self.locals.append(Local(name, held, caller, "", node.start_point[0] + 1, end))
 
     def arms_of(self, nodes: list[Node]) -> None:
         """Dispatch arms, and the fns an arm names without calling (`"build" => build::exec`)."""
@@ -1101,13 +1109,10 @@ class _Builder:
                 continue
             # `cmd.run()` in the arm: the variant's value's; also inside `Some(..)`, `Ok(..)`
             # (qdrant's `Some(Shard::QueueProxy(proxy)) => proxy.transfer_all_missed_updates()`)
-            bound = (_VARIANT_BINDING.match(pattern) if enum else None) or (
-                _WRAPPED_BINDING.match(pattern) if pattern.lstrip().startswith(_WRAPS) else None
-            )
-            if bound and bound[3] != "_":
-                line = node.start_point[0] + 1
-                held = f"{VARIANT_VALUE}{bound[1]}::{bound[2]}"
-                self.locals.append(Local(bound[3], held, caller, "", line))
+            bound = _variant_binding(pattern)
+            if bound is not None:
+                name, held = bound
+                self.locals.append(Local(name, held, caller, "", node.start_point[0] + 1))
             if label is None:
                 continue
             found.append((label, node, value, caller))
