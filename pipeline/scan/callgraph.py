@@ -982,6 +982,9 @@ def _resolve(
                 break
     if call.kind == "method":
         typed = _receiver_type(tables, owner, qualifier, variables)
+        if typed is None:
+            made = _made_outside(tables, qualifier, name, variables, imports)
+            typed = ("type", made) if made else None
         outside = False  # the receiver's type is one the repository never defines
         if typed is not None:
             how, type_name = typed
@@ -1035,8 +1038,10 @@ def _resolve(
         if name in STD_METHODS:
             return "name", []
         found = list(tables.methods_named(name))
-        if outside:  # only a blanket impl's (`impl<T: Send> Ext for T`) can be its
-            return "name", [n for n in found if _blanket(tables, graph.nodes[n].definition)]
+        if outside:  # only a blanket impl's (`impl<T: Send> Ext for T`) can be its; not an
+            # adapter's name (`ReceiverStream::new(rx).boxed()` is futures' `StreamExt::boxed`)
+            blanket = [n for n in found if _blanket(tables, graph.nodes[n].definition)]
+            return "name", [] if name in ADAPTERS else blanket
         if qualifier.startswith("self.") and owner:  # another object than `self`: not its methods
             found = [n for n in found if graph.nodes[n].definition.owner != owner]
         declaration = _trait_of_one_impl(graph, found)
@@ -1359,6 +1364,67 @@ def _outside_value(tables: _Tables, receiver: str, variables: Mapping[str, str])
     return called not in variables and called.rsplit("::", 1)[-1] not in tables.known
 
 
+def _made_outside(
+    tables: _Tables,
+    receiver: str,
+    name: str,
+    variables: Mapping[str, str],
+    imports: Mapping[str, str],
+) -> str | None:
+    """The type a receiver made by a fn of a type the repository never defines has: rustup's
+    `Registry::default()` (tracing_subscriber's) is no type of the repository's, so `.with(
+    layer)` on it is not its `SettingsFile::with`: `_OUTSIDE`, a name no type has. Through
+    that type's own methods (`Registry::default().with(a).with(b)`) too. The type itself
+    where the repository gives it the method `name` called (lemmy's `impl Into<DbUrl> for
+    Url`: `Url::parse(s)?.into()`), never a type named after one of its traits (cargo's
+    serde_untagged `UntaggedEnumVisitor` is no `Visitor` of its own). None, as unknown,
+    where the repository gives any other crate's type a method `name`.
+    None where the value may be the repository's: a std type or a holder (`Arc::new(x)`,
+    `Vec::from(..).pop()`), a type parameter, a std method or adapter in the chain
+    (`.unwrap()`, `.into()`), a method the repository gives that type, a field."""
+    segments = _segments(receiver)
+    head = segments[0] if segments else ""
+    if not head.endswith(")") or "::" not in head.partition("(")[0]:
+        return None
+    written = head.partition("(")[0].rpartition("::")[0].rsplit("::", 1)[-1]
+    if not (written[:1].isupper() and written.isidentifier()) or written in variables:
+        return None
+    written = imports.get(written, written).rsplit("::", 1)[-1]
+    if written in STD_TYPES or _maybe_holds(written):
+        return None
+    tables.seen.add(("d", written))
+    tables.seen.add(("k", written))
+    if written in tables.defined or written in tables.renamed:  # uv's `pub use
+        return None  # version_files::DiscoveryOptions as VersionFileDiscoveryOptions`
+    if _given_outside(tables, name):  # `Command::new(..).args(..).output_ok()`: tauri's
+        return written if len(segments) == 1 and _methods_of(tables, written, name) else None
+    for segment in segments[1:]:
+        method = segment.partition("(")[0]
+        if segment == "await":
+            continue
+        if not segment.endswith(")") or method in STD_METHODS or method in ADAPTERS:
+            return None
+        if _methods_of(tables, written, method):  # a trait of ours implemented for it
+            return None
+    return _OUTSIDE
+
+
+_OUTSIDE = "<outside>"
+
+
+def _given_outside(tables: _Tables, name: str) -> bool:
+    """Whether the repository gives a type of another crate a method of this name, not by a
+    blanket impl (tauri's `impl CommandExt for Command`, tikv's `ResultExt for Result<T, E>`):
+    a value another crate's fn made (`Command::new(..)`, `BucketName::try_from(..)`, a
+    `Result`) may well be one."""
+    for n in tables.methods_named(name):
+        definition = tables.nodes[n].definition
+        tables.seen.add(("d", definition.owner or ""))
+        if definition.owner not in tables.defined and not _blanket(tables, definition):
+            return True
+    return False
+
+
 def _named_after(graph: CallGraph, receiver: str, found: list[int]) -> list[int]:
     """Of the same-named methods, those of the type the receiver is named after, as a reader
     guesses (tikv's `self.ctx.coprocessor_host.on_raft_message(..)`: `CoprocessorHost`'s, not
@@ -1574,6 +1640,7 @@ def _blanket(tables: _Tables, definition: Definition) -> bool:
     """Whether a method is a blanket impl's, for any type: `impl<T: Display> ToReport for T`
     (its type one capital letter, no type of the repository; nushell's `Du`, `Ls` are)."""
     owner = definition.owner or ""
+    tables.seen.add(("d", owner))
     return len(owner) == 1 and owner.isupper() and owner not in tables.defined
 
 
