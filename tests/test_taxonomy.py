@@ -236,6 +236,9 @@ def test_parse_taxonomy_normalises_keywords_and_description() -> None:
         ("cannot write to stdout", "context", "io-error"),
         ("failed to copy to clipboard in plugin {}", "context", "operation-failed"),
         ("Failed to create jni string from source offset: {}", "context", "operation-failed"),
+        # a context's verb in its -ing form; not an adjective (rustup's state file, vector)
+        ("error parsing state", "context", "parse-error"),
+        ("Failed to build URI from parsed arguments", "context", "operation-failed"),
         ("`-{short}` expects a value", "bail", "invalid-argument"),
         ("failed to read file {}", "bail", "io-error"),
         ("failed to create directory {}", "bail", "io-error"),

@@ -31,7 +31,10 @@ PANIC_PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 CONTEXT_VERBS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (slug, re.compile(pattern, re.IGNORECASE))
     for slug, pattern in (
-        ("parse-error", r"\b(?:parse|deserializ\w*|decod\w*)\b|\binvalid (?:json|toml|utf-?8)\b"),
+        # "error parsing state" (rustup); not "parser", nor "parsed" ("Failed to build URI
+        # from parsed arguments": vector's parse went well)
+        ("parse-error", r"\b(?:pars(?:e|ing)|deserializ\w*|decod\w*)\b|"
+         r"\binvalid (?:json|toml|utf-?8)\b"),
         # "from"/"to" only before a value the message prints (a path: "rename {} to {}",
         # "read from `{}`"), not before what it names ("copy to clipboard", "write data to
         # ExchangeWriter", "read u32 from Time buffer": a channel, a buffer)
