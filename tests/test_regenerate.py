@@ -39,8 +39,10 @@ from regen_fixtures import (
     subprocess_env,
 )
 
+from pipeline.analyze.static import STATIC_VERSION
 from pipeline.dataset.lock import exclusive
 from pipeline.dataset.previous import read_version
+from pipeline.dataset.store import compact_json
 
 
 def diff_summary(out: Path) -> dict[str, int]:
@@ -334,3 +336,43 @@ def test_the_summary_is_made_while_the_version_is_published_and_its_error_comes_
         assert started.wait(5)
         release.set()
         raise KeyError("publish failed")
+
+
+def test_a_dataset_an_older_analyzer_explained_is_explained_again_and_keeps_what_is_the_same(
+    repo: GitRepo, tmp_path: Path
+) -> None:
+    """A dataset whose explanations another version of the static analyzer wrote (an older
+    errdoc; an edit of a class rule that nobody labelled) is explained again at the same
+    commit (an extraction: a regeneration at the commit it is at does nothing): a record
+    whose text comes out the same keeps its file and timestamps, one whose text is the old
+    code's is rewritten."""
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    extract(repo.path, out, cache, "main")
+    root = dataset(out)
+    old = records(out)
+    stale = sorted(old)[0]
+    files = {p.name: p.read_bytes() for p in (root / "records").iterdir()}
+    # what an older analyzer wrote: another version in the provenance, one record's text
+    data = manifest(out)
+    for provenance in data["records"].values():
+        provenance["promptVersion"] = "static-1"
+    (root / "manifest.json").write_text(json.dumps(data))
+    lines = [json.loads(line) for line in (root / "records.jsonl").read_text().splitlines()]
+    for line in lines:
+        if line["id"] == stale:
+            line["documentation"] = "What static-1 said."
+    (root / "records.jsonl").write_text("".join(compact_json(line) + "\n" for line in lines))
+
+    result = extract(repo.path, out, cache, "main")
+    assert result.exit_code == 0, result.output
+    assert "nothing published" not in result.output
+    new = records(out)
+    assert new[stale]["documentation"] == old[stale]["documentation"]
+    assert new[stale]["analyzedAt"] > old[stale]["analyzedAt"]
+    for rid in set(old) - {stale}:
+        assert new[rid] == old[rid]
+        assert (root / "records" / f"{rid}.json").read_bytes() == files[f"{rid}.json"]
+    versions = {p["promptVersion"] for p in manifest(out)["records"].values()}
+    assert versions == {STATIC_VERSION}
+    # and the next run finds the dataset current
+    assert "nothing published" in extract(repo.path, out, cache, "main").output

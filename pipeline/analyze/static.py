@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Literal
 
 from pipeline.analyze import Analysis, SiteContext
@@ -51,12 +52,27 @@ from pipeline.analyze.taxonomy import (
     classify_step,
     load_taxonomy,
 )
+from pipeline.core.cachefile import source_digest
 from pipeline.core.model import Condition, Explanation, HandlingStrategy, Site
 from pipeline.core.reach import Reach
 from pipeline.core.sitetypes import TEXT_KINDS, checked_above
 
-# Bump when the wording changes, so that reused explanations are rewritten.
-STATIC_VERSION = "static-92"
+# The version of what the analyzer writes, kept in each record's provenance: a record
+# explained by another is explained again (`carry.explanation_reusable`). The label moves by
+# hand when the wording changes on purpose; the digest of the analyzer's code and classes
+# moves with any edit, so that an edit that forgot the label (a class rule, a reach
+# sentence) leaves no regenerated dataset explained by the code before it. A re-explained
+# record whose text comes out the same keeps its timestamps and file (`assemble`).
+_LABEL = "static-92"
+
+
+def _static_version() -> str:
+    here = Path(__file__).parent
+    digest = source_digest([*sorted(here.glob("*.py")), here.parent / "data" / "taxonomy.toml"])
+    return f"{_LABEL}.{digest}" if digest else _LABEL
+
+
+STATIC_VERSION = _static_version()
 
 _STRATEGY_BY_CLASS: dict[str, HandlingStrategy] = {
     "configuration-error": "configuration",

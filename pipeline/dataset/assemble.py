@@ -28,6 +28,7 @@ class Made:
     provenance: Spilled  # compact provenance by id
     reasons: Counter[str] = field(default_factory=Counter)  # why the failed ones failed
     analyzed: int = 0
+    same: set[str] = field(default_factory=set)  # ids whose line is the previous version's
 
 
 def assemble(
@@ -58,6 +59,12 @@ def assemble(
         else:
             made.analyzed += 1
             record = build_record(context, analysis.explanation, now, changed_at)
+            if unchanged and old_record is not None:
+                # explained again (another analyzer version) to the same text: the record
+                # stays as it was, its `analyzedAt` and file too (SPEC 7)
+                kept = relocated(old_record, context)
+                if record.model_copy(update={"analyzedAt": kept.analyzedAt}) == kept:
+                    record = kept
             provenance = Provenance(
                 analyzer=analysis.analyzer,
                 status=analysis.status,
@@ -71,7 +78,10 @@ def assemble(
                 enclosingFn=context.site.facts.enclosing_fn,
                 conditions=[f"{c.kind}: {c.text}" for c in context.site.facts.conditions],
             )
-        made.lines.put(record.id, compact_record(record))
+        line = compact_record(record)
+        if previous is not None and previous.records.raw.get(record.id) == line:
+            made.same.add(record.id)  # its published file stays (`Publication.kept`)
+        made.lines.put(record.id, line)
         made.provenance.put(record.id, compact_json(provenance.model_dump(mode="json")))
         if provenance.status == "failed":
             made.reasons[provenance.reason or "unknown"] += 1

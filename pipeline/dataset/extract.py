@@ -498,6 +498,7 @@ def _explain_and_publish(
         reach=run.reach.document if run.reach is not None else None,
         lines=made.lines,
         provenance_lines=made.provenance,
+        same=frozenset(made.same),
     )
     result = ExtractResult(
         run.root,

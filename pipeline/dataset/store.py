@@ -64,10 +64,14 @@ class Publication:
     lines: Mapping[str, str] = field(default_factory=dict)
     provenance_lines: Mapping[str, str] = field(default_factory=dict)
 
+    # Records made again whose line is the previous version's, to the byte (explained again
+    # by another analyzer version to the same text): their published file stays too.
+    same: frozenset[str] = frozenset()
+
     @property
     def kept(self) -> frozenset[str]:
         """The records whose published file stays as it is (SPEC 7)."""
-        return frozenset(self.carried_lines)
+        return frozenset(self.carried_lines) | self.same
 
 
 def dataset_dir(out: Path, repo: str) -> Path:
