@@ -236,6 +236,13 @@ def test_parse_taxonomy_normalises_keywords_and_description() -> None:
         ("cannot write to stdout", "context", "io-error"),
         ("failed to copy to clipboard in plugin {}", "context", "operation-failed"),
         ("Failed to create jni string from source offset: {}", "context", "operation-failed"),
+        # a part of a path's text is got with no file system (tauri, tikv, qdrant); a
+        # file's metadata is not
+        ("Couldn't get parent of target path", "bail", "operation-failed"),
+        ("Failed to get file name", "bail", "operation-failed"),
+        ("failed to get parent path of config file: {}", "bail", "operation-failed"),
+        ("failed to get file metadata", "bail", "io-error"),
+        ("create parent directory '{}' failed: {}", "bail", "io-error"),
         # a context's verb in its -ing form; not an adjective (rustup's state file, vector)
         ("error parsing state", "context", "parse-error"),
         ("Failed to build URI from parsed arguments", "context", "operation-failed"),

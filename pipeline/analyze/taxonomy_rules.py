@@ -91,11 +91,14 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
          r"operands|idents|identifiers|column names|segments)\b|"
          # a clause or option given twice in one statement or command
          r"\bduplicated? (?:\w+ )?(?:clause|option|keyword|flag)s?\b"),
-        # a file-system verb on a file-system noun ("path", "directory" alone choose nothing)
+        # a file-system verb on a file-system noun ("path", "directory" alone choose nothing);
+        # not a part of a path's text, which no file system gives ("Couldn't get parent of
+        # target path", tauri's: `Path::parent` is `None` at a root)
         ("io-error", r"\b(?:read(?:ing)?|writ(?:e|ing)|creat(?:e|ing)|open(?:ing)?|"
          r"remov(?:e|ing)|delet(?:e|ing)|renam(?:e|ing)|cop(?:y|ying)|sav(?:e|ing)|"
          r"flush(?:ing)?|canonicaliz\w*|list(?:ing)?|walk(?:ing)?|access(?:ing)?|load(?:ing)?|"
-         r"get(?:ting)?)\b[^.;:]{0,30}\b(?:files?|dir|directory|directories|folders?|paths?)\b"),
+         r"get(?:ting)?\b(?! (?:the |a )?(?:parent|file ?name|extension|stem)\b))\b"
+         r"[^.;:]{0,30}\b(?:files?|dir|directory|directories|folders?|paths?)\b"),
         # a lock that could not be taken: someone else holds it ("failed to acquire lock")
         ("concurrency-conflict", r"\b(?:acquir\w*|obtain\w*|take|taking)\b[^.;:]{0,30}\block\b"),
         # "no upload token found", "no X was found": absence; "found {} where .. expected"
