@@ -10,7 +10,8 @@ the value may be one), the call keeps the name rules. A type of the repository's
 .. as` renames, a holder or a std type (`Vec::from(..).pop()`), and a chain through a std
 method (`.unwrap()`, `.into()`) may be the repository's value: those keep the name rules
 too. An adapter's name on another crate's value is the adapter (`ReceiverStream::new(rx)
-.boxed()` is futures' `StreamExt::boxed`, not a blanket impl's `boxed`)."""
+.boxed()` is futures' `StreamExt::boxed`, not a blanket impl's `boxed`). A `let` of such a
+value's method holds another crate's value, whatever same-named methods of ours return."""
 
 from __future__ import annotations
 
@@ -75,6 +76,21 @@ impl<E: Expression> Boxed for E {
 pub fn stream(rx: u32) -> u32 {
     ReceiverStream::new(rx).boxed()
 }
+pub struct Components;
+pub struct ComponentBuilder;
+impl Components {
+    pub fn add(&self, name: &str) -> ComponentBuilder { ComponentBuilder }
+}
+impl ComponentBuilder {
+    pub fn finish(self) -> u32 { 5 }
+}
+pub fn check_updates(components: &Components) -> u32 {
+    let bars = indicatif::MultiProgress::new();
+    let pb = bars.add(indicatif::ProgressBar::new(1));
+    pb.finish();
+    let builder = components.add("rustc");
+    builder.finish()
+}
 """
 
 
@@ -109,3 +125,14 @@ def test_a_method_we_give_another_crate_s_type_is_its_or_may_be(tmp_path: Path) 
 
 def test_an_adapter_on_another_crate_s_value_is_the_adapter(tmp_path: Path) -> None:
     assert edges_of(tmp_path, "stream") == []
+
+
+def test_a_let_of_another_crate_s_value_s_method_is_no_type_of_ours(tmp_path: Path) -> None:
+    """rustup's `let pb = multi_progress_bars.add(ProgressBar::new(1))` on an indicatif
+    `MultiProgress`: what the repository's methods named `add` return (`Components::add`'s
+    `ComponentBuilder`) is no guess for it, so `pb.finish()` is the bar's, not
+    `ComponentBuilder::finish`. The repository's own value keeps its type."""
+    assert edges_of(tmp_path, "check_updates") == [
+        ("check_updates", 69, "Components::add", "type"),
+        ("check_updates", 70, "ComponentBuilder::finish", "type"),
+    ]

@@ -749,6 +749,15 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
                 if _std_value(tables, bound[len(CALLED_TYPE) :], params)
                 else tables.returned(bound[len(CALLED_TYPE) :])
             )
+            if returned and _foreign_made(
+                tables,
+                bound[len(CALLED_TYPE) :],
+                returned,
+                params,
+                lets.get(local.caller, {}),
+                local.line,
+            ):
+                returned = _OUTSIDE  # rustup's `let pb = bars.add(..)`, an indicatif bar
             if returned is None and not _typed_at_use(bound, local.name):
                 # a new value of no type the index tells (`let build_root = ws.build_dir()`,
                 # cargo's, re-bound below as a `PathBuf`): unknown from here on, not the
@@ -1390,12 +1399,8 @@ def _made_outside(
     if not (written[:1].isupper() and written.isidentifier()) or written in variables:
         return None
     written = imports.get(written, written).rsplit("::", 1)[-1]
-    if written in STD_TYPES or _maybe_holds(written):
-        return None
-    tables.seen.add(("d", written))
-    tables.seen.add(("k", written))
-    if written in tables.defined or written in tables.renamed:  # uv's `pub use
-        return None  # version_files::DiscoveryOptions as VersionFileDiscoveryOptions`
+    if not _foreign(tables, written):  # a type of ours, or one a `use` renames (uv's `pub use
+        return None  # version_files::DiscoveryOptions as VersionFileDiscoveryOptions`)
     if _given_outside(tables, name):  # `Command::new(..).args(..).output_ok()`: tauri's
         return written if len(segments) == 1 and _methods_of(tables, written, name) else None
     for segment in segments[1:]:
@@ -1591,6 +1596,53 @@ def _std_value(tables: _Tables, called: str, variables: Mapping[str, str]) -> bo
         return False
     current = _alias(tables, inner_type(written))
     return current in STD_TYPES and not _methods_of(tables, current, name)
+
+
+def _foreign_made(
+    tables: _Tables,
+    called: str,
+    returned: str,
+    params: Mapping[str, str],
+    bindings: Mapping[str, list[tuple[int, str]]],
+    line: int,
+) -> bool:
+    """Whether `let x = y.m(..)` (`called`: `y.m`), which the repository's methods named `m`
+    say makes a `returned` of its own, holds another crate's value: `y` a parameter or an
+    earlier `let` of a type the repository never defines (`_foreign`) that it gives no
+    method `m`. Another crate's method makes none of the repository's types (rustup's
+    `let pb = multi_progress_bars.add(ProgressBar::new(1))`, an indicatif `MultiProgress`:
+    no `Components::add`'s `ComponentBuilder`, whose `finish` the bar's had run). A type
+    the repository does not define either is kept as the guess it was (helix's
+    `rope.slice(..)` is a `RopeSlice` whichever `slice` it is)."""
+    receiver, dot, name = called.rpartition(".")
+    if not dot or not receiver.isidentifier():
+        return False
+    tables.seen.add(("d", returned))
+    if returned not in tables.defined:
+        return False
+    above = [bound for at, bound in bindings.get(receiver, ()) if at < line]
+    written = above[-1] if above else params.get(receiver, "")
+    if not written or written.startswith("<"):  # a marker: a call's value, a field's, ..
+        return False
+    current = inner_type(written)  # (tauri's `Webview` is a struct, and elsewhere an alias)
+    aliased = _alias(tables, current)
+    return (
+        _foreign(tables, current)
+        and _foreign(tables, aliased)
+        and not _methods_of(tables, aliased, name)
+    )
+
+
+def _foreign(tables: _Tables, type_name: str) -> bool:
+    """Whether a type name is another crate's: no type of the repository's has it, nor does
+    a `use .. as` rename one so; not a std type, a holder, `Self` or a type parameter."""
+    if not (type_name[:1].isupper() and type_name.isidentifier()):
+        return False
+    if type_name in STD_TYPES or _maybe_holds(type_name):
+        return False
+    tables.seen.add(("d", type_name))
+    tables.seen.add(("k", type_name))
+    return type_name not in tables.defined and type_name not in tables.renamed
 
 
 def _typed_at_use(bound: str, name: str) -> bool:
