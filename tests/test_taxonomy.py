@@ -243,6 +243,8 @@ def test_parse_taxonomy_normalises_keywords_and_description() -> None:
         ("failed to get parent path of config file: {}", "bail", "operation-failed"),
         ("failed to get file metadata", "bail", "io-error"),
         ("create parent directory '{}' failed: {}", "bail", "io-error"),
+        # an unknown value of a fixed set (starship's reading of direnv's status)
+        ("unknown integer allow status", "constructor", "invalid-argument"),
         # a context's verb in its -ing form; not an adjective (rustup's state file, vector)
         ("error parsing state", "context", "parse-error"),
         ("Failed to build URI from parsed arguments", "context", "operation-failed"),
@@ -356,6 +358,28 @@ def test_a_failed_call_of_the_file_system_is_an_io_error(
         assert classify_step(message, conditions=[condition]) == expected
     else:
         assert classify(message, kind, [condition]) == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "condition", "expected"),
+    [
+        # a child process's exit status is how the program ended, no object's state (rustup,
+        # tauri, uv, vector: 39 such records were invalid state transitions)
+        (
+            "self-updated failed to replace rustup executable",
+            "!status.success()",
+            "operation-failed",
+        ),
+        ("cue fmt exited with {status}", "!output.status.success()", "operation-failed"),
+        ("command failed", "status.code() != Some(0)", "operation-failed"),
+        # an object's status still is one
+        ("cannot pause the job", "self.status != JobStatus::Running", "invalid-state-transition"),
+    ],
+)
+def test_a_child_process_s_exit_status_is_no_state(
+    message: str, condition: str, expected: str
+) -> None:
+    assert classify(message, "bail", [condition]) == expected
 
 
 @pytest.mark.parametrize(

@@ -411,8 +411,16 @@ _CALL_FAILED = re.compile(r" (?:was (?:None|Err|None/Err)|failed) \(\w+\)$")
 _CALLED_NAME = re.compile(r"\b\w+(?=\s*(?:::<[^>]*>)?\s*\()")
 
 
+# A child process's exit status (`!status.success()`, `output.status.code()`): how a program
+# it ran ended, no state of an object's (rustup's "self-updated failed to replace rustup
+# executable" and "failed to install Visual Studio" were invalid state transitions).
+_EXIT_STATUS = re.compile(r"[\w.]*\bstatus\s*\.\s*(?:success|code|signal)\s*\(\s*\)")
+
+
 def _as_state(condition: str) -> str:
-    """A condition as the state it reads: a failed call's without the names it calls."""
+    """A condition as the state it reads: a failed call's without the names it calls, and
+    without a child process's exit status."""
+    condition = _EXIT_STATUS.sub(" ", condition)
     return _CALLED_NAME.sub(" ", condition) if _CALL_FAILED.search(condition) else condition
 
 

@@ -137,14 +137,15 @@ CONSTRAINTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 # point ids or a filter must be provided"): like a conflict, the caller's to fix.
 MISSING_INPUT = re.compile(r"\bmust be (?:specified|provided|given|supplied)\b", re.IGNORECASE)
 # An input the code has no meaning for, of a kind it knows a fixed set of ("Unknown option
-# '{option}'", "unknown fill strategy: {}", "Unknown architecture: {0}"): the keyword
+# '{option}'", "unknown fill strategy: {}", "Unknown architecture: {0}", starship's "unknown
+# integer allow status" of direnv's output): the keyword
 # `unknown` made these "Not found" ("create it first"). Not an unknown object (a column, a
 # remote, a connection: not found), an "unknown error", nor an SSH host key. Read after the
 # phrases ("invalid output .. Unknown key" is a parse error).
 UNKNOWN_VALUE = re.compile(
     r"\bunknown (?!error\b)(?:[\w-]+ ){0,2}(?:option|flag|arg|argument|(?<!host )key|type|operator|style|"
     r"format|encoding|algorithm|strategy|architecture|operating system|mode|kind|value|"
-    r"variant|state|setting|parameter)s?\b",
+    r"variant|state|status|setting|parameter)s?\b",
     re.IGNORECASE,
 )
 
