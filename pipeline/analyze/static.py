@@ -34,6 +34,7 @@ from pipeline.analyze.static_code import (
     failed_fs_step,
     failure_worded,
     fatal_failure,
+    held_catch,
     printed_values,
     refused_inputs,
     text_owner,
@@ -134,7 +135,7 @@ class StaticAnalyzer:
             yield Analysis(
                 record_id=context.record_id,
                 content_hash=context.content_hash,
-                explanation=with_reach(apart, context.reach, context.sha),
+                explanation=with_reach(apart, context.reach, context.sha, context.site),
                 analyzer="static",
                 prompt_version=STATIC_VERSION,
             )
@@ -142,12 +143,17 @@ class StaticAnalyzer:
 
 def explain(context: SiteContext) -> Explanation:
     """The static explanation of one site."""
-    return with_reach(explain_apart(context), context.reach, context.sha)
+    return with_reach(explain_apart(context), context.reach, context.sha, context.site)
 
 
-def with_reach(apart: Explanation, reach: Reach | None, sha: str) -> Explanation:
+def with_reach(
+    apart: Explanation, reach: Reach | None, sha: str, site: Site | None = None
+) -> Explanation:
     """An explanation of `explain_apart` with the index's sentences added (issue 10), dated:
-    they hold at `sha` (`reach_text`)."""
+    they hold at `sha` (`reach_text`). With the `site`, an error type's handling is fitted
+    to what its builders return (`Reach.held_in`: callers hold it in an `anyhow::Error`)."""
+    if reach is not None and reach.held_in and site is not None and site.kind in TEXT_KINDS:
+        apart = apart.model_copy(update={"tryCatchPattern": held_catch(site)})
     trigger, situation = trigger_sentence(reach, sha), situation_sentence(reach, sha)
     built = builders_solution(reach, sha)
     if not trigger and not situation and not built:

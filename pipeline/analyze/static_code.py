@@ -613,17 +613,32 @@ def try_catch(context: SiteContext) -> str | None:
         if typed or len(needle) < MIN_NEEDLE:
             code = _catch(subject, f"Err({owner} {{ .. }})", f"handle {_quoted(site.message)}")
             return code if language.parses_as_code(code) else None
+    return _text_catch(site, subject, needle, anyhow=_is_anyhow(context))
+
+
+def held_catch(site: Site) -> str | None:
+    """The handling of an error type's text that callers hold in an `anyhow::Error`
+    (`Reach.held_in`): by its text anywhere in the chain, as any anyhow error's; None when
+    the text has too short a literal part to tell it by."""
+    segments = language_of(site.file_path).literal_segments(site.message, site.is_format)
+    needle = max((s.strip() for s in segments), key=len, default="")
+    return _text_catch(site, "result", needle, anyhow=True)
+
+
+def _text_catch(site: Site, subject: str, needle: str, *, anyhow: bool) -> str | None:
+    """`match subject` with an arm for an error whose text holds `needle`; None when the
+    needle is too short to tell one error by."""
     if len(needle) < MIN_NEEDLE:
         return None
     escaped = needle.replace("\\", "\\\\").replace('"', '\\"')
     literal = '"' + escaped.replace("\n", "\\n").replace("\t", "\\t") + '"'
-    if _is_anyhow(context):
+    if anyhow:
         # anyhow prints the outermost context: the message may be any link of the chain.
         test = f"e.chain().any(|cause| cause.to_string().contains({literal}))"
     else:
         test = f"e.to_string().contains({literal})"
     code = _catch(subject, f"Err(e) if {test}", "handle this case")
-    return code if language.parses_as_code(code) else None
+    return code if language_of(site.file_path).parses_as_code(code) else None
 
 
 def _catch(subject: str, arm: str, comment: str) -> str:

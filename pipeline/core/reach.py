@@ -113,6 +113,11 @@ class Reach:
     # the static's first use, so its paths lead to the fns that use the static (`callers`
     # counts them), and the last hop's `call_line` is where.
     initialized: str | None = None
+    # The type a caller holds a built variant's error in, when the code shows it is not the
+    # enum's: "anyhow::Error" when every fn that builds it returns anyhow's `Result` (rustup's
+    # `.with_context(|| RustupError::ReadingDirectory { .. })` in `utils::read_dir`): a
+    # `match` on `Err(RustupError::ReadingDirectory { .. })` would not compile there.
+    held_in: str | None = None
 
 
 # The JSON form of a `Reach` (the dataset's `reach.json`): fields by name, empty ones left out.
@@ -170,6 +175,7 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
         entries=data.get("entries"),
         converts=data.get("converts"),
         initialized=data.get("initialized"),
+        held_in=data.get("held_in"),
     )
 
 

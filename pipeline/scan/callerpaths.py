@@ -25,7 +25,8 @@ from pipeline.scan.builders import Built, named_builders, struct_builders, varia
 from pipeline.scan.callgraph import CallGraph, Edge, Node
 from pipeline.scan.context import SiteContext, _crate
 from pipeline.scan.entrypoints import arm_entry, nested_dispatch
-from pipeline.scan.names import inner_type
+from pipeline.scan.names import generic_parts, inner_type
+from pipeline.scan.signatures import return_text
 from pipeline.scan.statics import static_at, static_users
 
 MAX_DEPTH = PATH_DEPTH
@@ -168,7 +169,7 @@ def initializer_reach(
     if static is None or not users:
         return None
     reach = _built_reach(graph, Built("", users), memo)
-    return replace(reach, built=None, initialized=static.name)
+    return replace(reach, built=None, initialized=static.name, held_in=None)
 
 
 def _display_reach(
@@ -210,7 +211,28 @@ def _built_reach(graph: CallGraph, found: Built, memo: Walks | None = None) -> R
         built=variant,
         entries=_more_than_named(known[2], paths),
         converts=converts,
+        held_in=_ANYHOW_ERROR if all(_returns_anyhow(graph, n) for n in builders) else None,
     )
+
+
+_ANYHOW_ERROR = "anyhow::Error"
+
+
+def _returns_anyhow(graph: CallGraph, node_id: int) -> bool:
+    """Whether a fn returns anyhow's `Result`: `anyhow::Result<T>`, `Result<T, anyhow::Error>`,
+    or a one-argument `Result<T>` / an `Error` its file's `use` takes from anyhow."""
+    node = graph.nodes[node_id]
+    name, arguments = generic_parts(return_text(node.definition.signature))
+    if name == "anyhow::Result":
+        return True
+    if not name.endswith("Result") or not arguments:
+        return False
+    index = graph.indexes.get(node.path)
+    imported = {use.alias: use.path for use in index.uses} if index is not None else {}
+    if len(arguments) == 1:
+        return name == "Result" and imported.get("Result") == "anyhow::Result"
+    error = arguments[-1].strip()
+    return error == "anyhow::Error" or imported.get(error) == "anyhow::Error"
 
 
 def _more_than_named(entries: int, paths: Sequence[CallerPath]) -> int | None:

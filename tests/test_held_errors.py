@@ -1,0 +1,101 @@
+"""An error type's variant that every builder returns inside anyhow's `Result` reaches its
+callers as an `anyhow::Error` (rustup's `utils::read_dir` builds `RustupError::
+ReadingDirectory` in a `.with_context(..)`): its handling finds it by its text in the
+error's chain, since a `match` on `Err(RustupError::ReadingDirectory { .. })` does not
+compile there. A variant some fn returns as the enum itself keeps that `match`."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from test_reach import graph_of, line_of_text
+
+from pipeline.analyze.static import explain
+from pipeline.core.reach import Reach
+from pipeline.languages.rust.sites import find_sites
+from pipeline.scan.callerpaths import site_reach
+from pipeline.scan.collect import build_contexts
+from pipeline.scan.pool import RepoScan
+
+ERRORS = """\
+#[derive(thiserror::Error, Debug)]
+pub enum AppError {
+    #[error("could not read {name} directory: '{}'", path.display())]
+    ReadingDirectory { name: &'static str, path: std::path::PathBuf },
+    #[error("toolchain '{0}' is not installed anywhere")]
+    NotInstalled(String),
+    #[error("unknown component requested somewhere")]
+    UnknownComponent,
+}
+"""
+UTILS = """\
+use anyhow::{Context, Result};
+use crate::errors::AppError;
+pub fn read_dir(name: &'static str, path: &std::path::Path) -> Result<std::fs::ReadDir> {
+    std::fs::read_dir(path).with_context(|| AppError::ReadingDirectory {
+        name,
+        path: path.to_path_buf(),
+    })
+}
+pub fn find(name: &str) -> anyhow::Result<u8> {
+    Err(AppError::NotInstalled(name.to_string()).into())
+}
+pub fn check(name: &str) -> std::result::Result<u8, AppError> {
+    Err(AppError::NotInstalled(name.to_string()))
+}
+pub fn component(ok: bool) -> Result<u8, anyhow::Error> {
+    if !ok {
+        return Err(AppError::UnknownComponent.into());
+    }
+    Ok(1)
+}
+"""
+FILES = {
+    "Cargo.toml": '[package]\nname = "app"\n',
+    "src/lib.rs": "pub mod errors;\npub mod utils;\n",
+    "src/errors.rs": ERRORS,
+    "src/utils.rs": UTILS,
+}
+
+
+def reach_of(tmp_path: Path, needle: str) -> Reach:
+    graph = graph_of(tmp_path, FILES)
+    reach = site_reach(graph, "src/errors.rs", line_of_text(ERRORS, needle))
+    assert reach is not None
+    return reach
+
+
+def test_a_variant_every_builder_returns_in_anyhow_s_result_is_held_in_an_anyhow_error(
+    tmp_path: Path,
+) -> None:
+    # `Result` imported from anyhow; `Result<u8, anyhow::Error>` written out
+    assert reach_of(tmp_path, "could not read").held_in == "anyhow::Error"
+    assert reach_of(tmp_path, "unknown component").held_in == "anyhow::Error"
+    # `check` returns the enum itself: a caller of it can match the variant
+    assert reach_of(tmp_path, "is not installed").held_in is None
+
+
+def handling(message_start: str, reach: Reach) -> str | None:
+    scan = find_sites("src/errors.rs", ERRORS.encode())
+    contexts = build_contexts("acme/app", "ab" * 20, RepoScan(scans={"src/errors.rs": scan}))
+    (context,) = [c for c in contexts if c.site.message.startswith(message_start)]
+    return explain(replace(context, reach=reach)).tryCatchPattern
+
+
+def test_its_handling_finds_it_in_the_chain_not_by_a_match_on_the_variant() -> None:
+    held = Reach(built="AppError::ReadingDirectory", callers=1, held_in="anyhow::Error")
+    assert handling("could not read", held) == (
+        "match result {\n"
+        '    Err(e) if e.chain().any(|cause| cause.to_string().contains("could not read")) => {\n'
+        "        // handle this case\n"
+        "    }\n"
+        "    other => {\n"
+        "        other?;\n"
+        "    }\n"
+        "}"
+    )
+    typed = Reach(built="AppError::NotInstalled", callers=2)
+    assert (handling("toolchain", typed) or "").startswith(
+        "match result {\n    Err(AppError::NotInstalled { .. }) => {"
+    )
