@@ -128,3 +128,23 @@ def test_a_panic_that_says_how_the_code_must_be_called_points_at_the_calls(
 )
 def test_a_failed_step_is_classed_by_its_verb_not_its_object(message: str, expected: str) -> None:
     assert classify_step(message, path="src/x.rs") == expected
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        # tauri's `RustAppSettings::new`: what the user's Cargo.toml lacks
+        'settings.version.clone().expect("Cargo manifest must have the `package.version` field")',
+        'resolve(version).expect("Cargo project does not have a version")',
+    ],
+)
+def test_a_panic_on_what_the_configuration_lacks_is_the_readers_to_add(statement: str) -> None:
+    explanation = explained(f"fn f(settings: &S, version: u8) {{\n    let _ = {statement};\n}}\n")
+    said = " ".join(explanation.solutions)
+    assert _BUG not in said
+    assert explanation.solutions[0].startswith(
+        "The message names what your manifest or configuration lacks: add it there"
+    )
+    assert explanation.solutions[-1].startswith("If it is there and valid, this is a bug")
+    assert "is a bug, not bad input" not in (explanation.exampleFix or "")
+    assert "Configuration error" in explanation.commonSituations

@@ -256,7 +256,9 @@ def explain_apart(context: SiteContext) -> Explanation:
         triggerScenarios=_trigger(site, conditions),
         commonSituations=_situations(context, failure_class),
         solutions=[_sentence(s) for s in solutions(context, check, failure_class)],
-        exampleFix=example_fix(context, check, guard=is_guard(context, conditions)),
+        exampleFix=example_fix(
+            context, check, guard=is_guard(context, conditions), failure_class=failure_class
+        ),
         handlingStrategy=strategy,
         validationCode=check,
         typeGuard=type_guard(context),

@@ -157,6 +157,17 @@ _REPORT = (
     "This is a bug, not something to fix in your input: report it upstream with the full "
     "message, the backtrace (`RUST_BACKTRACE=1`) and the version you run."
 )
+# A panic whose message says what the user's manifest or configuration lacks (tauri's
+# "Cargo project does not have a version": the class is the message's, `taxonomy_rules`):
+# the reader's to add, not a bug to report (the audit of stop 53 read it as false).
+_CONFIGURED = (
+    "The message names what your manifest or configuration lacks: add it there (or correct "
+    "the value it has), then run again."
+)
+_REPORT_IF_CONFIGURED = (
+    "If it is there and valid, this is a bug: report it upstream with the full message, the "
+    "backtrace (`RUST_BACKTRACE=1`) and the version you run."
+)
 # `todo!`/`unimplemented!`: a case the authors left out, no broken assumption (uv's
 # "Only Windows and Unix are supported" read "This is a bug, not something to fix in your
 # input"): what the reader can change is to stay out of that case.
@@ -256,6 +267,8 @@ def solutions(
             return [*out, _fs_stopped(site), _REPORT_UNLESS_FAILED]
         if site.kind in ("todo", "unimplemented"):
             return [*out, _assumption(context), _NOT_YET]
+        if failure_class == "configuration-error" and not variables:
+            return [*out, _CONFIGURED, _assumption(context), _REPORT_IF_CONFIGURED]
         return [*out, _assumption(context), _REPORT_UNLESS_ADVISED if out else _REPORT]
     if facts.help and not (told and facts.help in told):  # the authors' words come first
         out.append(f'Its authors\' help for this error: "{facts.help}"')

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from pipeline.analyze import SiteContext
 from pipeline.analyze.environment import environment_reads, unset_note, value_note
-from pipeline.analyze.taxonomy import failed_filesystem_call
+from pipeline.analyze.taxonomy import CONFIGURATION, failed_filesystem_call
 from pipeline.core.model import Condition, Site
 from pipeline.core.sitetypes import TEXT_KINDS
 from pipeline.languages import language_of
@@ -520,11 +520,18 @@ def _read_as_value(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w.])(?<!::){re.escape(name)}\b(?!\s*\(|!(?!=)|::)")
 
 
-def example_fix(context: SiteContext, check: str | None, *, guard: bool = False) -> str:
+def example_fix(
+    context: SiteContext,
+    check: str | None,
+    *,
+    guard: bool = False,
+    failure_class: str | None = None,
+) -> str:
     """The statement that produces the error, and the check a caller can make first.
 
     No check for a panic (its fix is upstream), but one that refuses its fn's arguments,
     or for a `guard` (security or a limit: the negated chain would show the way around it).
+    A panic the message classes as a configuration error is the reader's configuration's.
     """
     site = context.site
     language = language_of(site.file_path)
@@ -559,6 +566,11 @@ def example_fix(context: SiteContext, check: str | None, *, guard: bool = False)
         body.append(
             "// The program stops here when this step fails: fix what the step needs, or "
             "report it with its backtrace."
+        )
+    elif context.error_type == "panic" and not refused and failure_class == CONFIGURATION:
+        body.append(
+            "// A panic here comes from your configuration or manifest, as the message says: "
+            "correct it there (if it is right, report this with its backtrace)."
         )
     elif context.error_type == "panic" and not refused:
         body.append("// A panic here is a bug, not bad input: report it with its backtrace.")

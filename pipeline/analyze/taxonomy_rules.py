@@ -24,6 +24,11 @@ PANIC_PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("invalid-argument", r"\bcannot be zero\b|\bmust be (?:greater|positive|non-?zero|at least)\b"
          r"|\binvalid (?:key|value|flag|length)\b|\bfrom different \w+ instances\b"),
         ("not-found", r"\bsomewhere in PATH\b|\bnot found in PATH\b"),
+        # what the user's manifest or configuration lacks (tauri's "Cargo project does not
+        # have a version", "Cargo manifest must have the `package.version` field")
+        ("configuration-error", r"\b(?:manifest|config\w*|\w+\.toml|project)\b[^.;:]{0,40}"
+         r"\b(?:must have|must contain|does not have|doesn't have|does not contain|"
+         r"is missing|lacks|has no)\b"),
     )
 )  # fmt: skip
 
