@@ -53,12 +53,18 @@ def test_a_panic_that_states_an_assumption_is_a_bug_to_report(statement: str) ->
 
 
 def test_a_failed_step_is_classed_by_the_message_alone() -> None:
-    # the call it guards (`thread::Builder::new().name(..).spawn(..)`) names no failure
+    # the call it guards (`compiler().name(..).run(..)`) names no failure
+    source = (
+        "fn f() {\n    let _ = compiler()\n        .name(state_transition())\n"
+        '        .run(job)\n        .expect("failed to compile the grammar");\n}\n'
+    )
+    assert 'reads as a case of "Operation failed"' in explained(source).commonSituations
+    # a thread's start is the system's to refuse, whatever its calls are named
     source = (
         "fn f() {\n    let _ = thread::Builder::new()\n        .name(state_transition())\n"
         '        .spawn(run)\n        .expect("failed to spawn thread");\n}\n'
     )
-    assert 'reads as a case of "Operation failed"' in explained(source).commonSituations
+    assert 'reads as a case of "Resource exhausted"' in explained(source).commonSituations
 
 
 def test_a_failed_step_the_message_calls_a_bug_is_one() -> None:
@@ -148,3 +154,50 @@ def test_a_panic_on_what_the_configuration_lacks_is_the_readers_to_add(statement
     assert explanation.solutions[-1].startswith("If it is there and valid, this is a bug")
     assert "is a bug, not bad input" not in (explanation.exampleFix or "")
     assert "Configuration error" in explanation.commonSituations
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        # starship: an assumption's words, on a thread the system may refuse
+        'std::thread::Builder::new().name("timer".into()).spawn(run).expect("should be able to '
+        'spawn timer thread")',
+        # uv, vector: a runtime's threads
+        "tokio::runtime::Builder::new_current_thread().enable_all().build()"
+        '.expect("should not fail to build current-thread runtime")',
+        'Runtime::new().expect("Failed to create Tokio runtime")',
+    ],
+)
+def test_a_panic_on_a_thread_the_system_refused_is_a_resource_not_a_bug(statement: str) -> None:
+    explanation = explained(f"fn f(run: fn()) {{\n    let _ = {statement};\n}}\n")
+    said = " ".join(explanation.solutions)
+    assert _BUG not in said
+    assert "the system refuses to start a thread" in explanation.solutions[0]
+    assert explanation.solutions[-1].startswith(
+        "If that step does not depend on your environment or input, this is a bug"
+    )
+    assert "Resource exhausted" in explanation.commonSituations
+    assert "is a bug, not bad input" not in (explanation.exampleFix or "")
+    assert explanation.preventionTips[0].startswith("Leave the program room for the threads")
+
+
+def test_a_task_spawned_on_a_runtime_starts_no_thread() -> None:
+    # tokio's task builder: no OS thread, so no limit of the system's to name
+    explanation = explained(
+        'fn f(t: T) {\n    let _ = tokio::task::Builder::new().spawn(t).expect("task should spawn");\n}\n'
+    )
+    assert "the system refuses to start a thread" not in " ".join(explanation.solutions)
+
+
+def test_a_thread_that_started_and_failed_is_no_refused_start() -> None:
+    # uv's `.spawn(main2).expect(..).join()`: the thread panicked; tauri's runtime ran a server
+    joined = explained(
+        "fn f() {\n    let _ = std::thread::Builder::new().spawn(main2).unwrap().join()"
+        '.expect("Tokio executor failed, was there a panic?");\n}\n'
+    )
+    served = explained(
+        "fn f(server: S) {\n    let _ = tokio::runtime::Builder::new_current_thread().build()"
+        '.unwrap().block_on(server).expect("builtin server errored");\n}\n'
+    )
+    for explanation in (joined, served):
+        assert "the system refuses to start a thread" not in " ".join(explanation.solutions)

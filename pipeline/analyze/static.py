@@ -32,6 +32,7 @@ from pipeline.analyze.static_code import (
     converting,
     example_fix,
     failed_fs_step,
+    failed_thread_step,
     failure_worded,
     fatal_failure,
     held_catch,
@@ -46,9 +47,11 @@ from pipeline.analyze.static_code import (
 )
 from pipeline.analyze.taxonomy import (
     CONFIGURATION,
+    FALLBACK,
     INTERNAL_INVARIANT,
     INVALID_ARGUMENT,
     IO_ERROR,
+    RESOURCE_EXHAUSTED,
     classify,
     classify_step,
     load_taxonomy,
@@ -237,6 +240,9 @@ def explain_apart(context: SiteContext) -> Explanation:
     if failure_class == INTERNAL_INVARIANT and failed_fs_step(site):
         # `create_dir_all(path).expect("should create")`: the file system's step failed
         failure_class = IO_ERROR
+    if failed_thread_step(site) and failure_class in (INTERNAL_INVARIANT, FALLBACK):
+        # `thread::Builder::new().spawn(f).expect(..)`: the system refused a thread
+        failure_class = RESOURCE_EXHAUSTED
     if failure_class in _NOT_OF_TEXT and context.error_type != "panic" and _parses_text(site):
         # a `FromStr` error is the text's: xh's `Timeout::from_str` "Connection timeout is
         # too big" and "..must be non negative" refuse what was typed for `--timeout`; no

@@ -33,6 +33,7 @@ from pipeline.analyze.static_code import (
     converted_inputs,
     empty_option,
     failed_fs_step,
+    failed_thread_step,
     failure_worded,
     fatal_failure,
     in_build_script,
@@ -261,6 +262,8 @@ def solutions(
         cause = fatal_failure(site)
         if cause is not None:
             return [*out, _underneath(cause), _assumption(context), _REPORT_UNLESS_CAUSED]
+        if failed_thread_step(site):
+            return [*out, _threads_refused(site), _REPORT_UNLESS_FAILED]
         if failure_worded(site):
             return [*out, _stopped(site), _assumption(context), _REPORT_UNLESS_FAILED]
         if failed_fs_step(site):
@@ -566,6 +569,16 @@ def _fs_stopped(site: Site) -> str:
     )
 
 
+def _threads_refused(site: Site) -> str:
+    """A panic on the start of a thread or runtime that failed (`failed_thread_step`)."""
+    return (
+        f"The program stops here (`{site.macro}`) when the system refuses to start a thread "
+        "(or a runtime's threads): a limit on processes or threads (`ulimit -u`, a "
+        "container's pids limit) or the memory for its stack. Raise the limit or free "
+        "resources, then run again."
+    )
+
+
 def _underneath(cause: str) -> str:
     return (
         f"The message prints the error underneath ({cause}): it says what failed beneath this "
@@ -638,6 +651,8 @@ def prevention(context: SiteContext, check: str | None, failure_class: str) -> l
         tips.append(f"Set `{valued}` only to a value the program accepts, or leave it unset.")
     elif context.error_type == "panic" and misuse_worded(site):
         tips.append("Make the calls in the order and number the message states.")
+    elif context.error_type == "panic" and failed_thread_step(site):
+        tips.append("Leave the program room for the threads it starts (process and memory limits).")
     elif context.error_type == "panic" and failure_worded(site):
         tips.append("Make sure what the step the message names needs is there before the run.")
     elif context.error_type == "panic" and failed_fs_step(site):

@@ -290,6 +290,57 @@ def _opening(site: Site) -> str | None:
     return segments[0].lstrip() if segments else None
 
 
+# The innermost condition: the start of an OS thread or of a tokio runtime (its worker
+# threads, its I/O driver) that failed: the system refused a thread or a handle (`ulimit -u`,
+# a container's pids limit, memory for a stack), whatever the message assumes (starship's
+# "should be able to spawn timer thread" read "a bug, not something to fix in your input").
+# Not `tokio::task::Builder`, whose spawn starts no thread; not the `.join()` of a thread that
+# started (uv's "Tokio executor failed, was there a panic?": the thread panicked).
+_THREAD_BUILDER = re.compile(r"^(?:(?:::)?std::)?(?:thread::)?Builder::new\(\)")
+_RUNTIME_BUILDER = re.compile(
+    r"^(?:(?:::)?tokio::)?(?:runtime::)?(?:Builder::new_(?:multi|current)_thread\(\)|Runtime::new\(\))"
+)
+_FAILED = re.compile(r" (?:failed|was Err|was None/Err) \(\w+\)$")
+
+
+def failed_thread_step(site: Site) -> bool:
+    """Whether a panicking site's innermost condition is the start of an OS thread or a
+    tokio runtime that failed (`thread::Builder::new().spawn(f).expect(..)`): the system
+    it runs on refused it, not an assumption of the code's."""
+    if site.kind not in ("expect", "panic") or not site.facts.conditions:
+        return False
+    text = site.facts.conditions[-1].text.removeprefix("closure: ")
+    failed = _FAILED.search(text)
+    if failed is None:
+        return False
+    chain = text[: failed.start()]
+    last, cut = _last_call(chain), chain.endswith("…")
+    if _THREAD_BUILDER.match(chain):
+        return last in ("spawn", "spawn_scoped")
+    if _RUNTIME_BUILDER.match(chain):
+        # a chain cut short among the builder's settings ends in `build()`; not one that
+        # goes on to use the runtime (tauri's `.build().expect(..).block_on(server)`)
+        return last in ("build", "new") or (cut and _USED.search(chain) is None)
+    return False
+
+
+_USED = re.compile(r"\.\s*(?:expect|unwrap\w*|block_on|spawn\w*|enter|handle)\s*\(")
+
+
+def _last_call(chain: str) -> str:
+    """The name of a call chain's last call (`a.b(x).c(y)` -> `c`, `T::new()` -> `new`),
+    read through any brackets; a chain cut short inside a call's arguments ends in it."""
+    depth, last = 0, -1
+    for at, char in enumerate(chain):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "." and depth == 0:
+            last = at
+    return chain[last + 1 :].partition("(")[0].strip().rsplit("::", 1)[-1]
+
+
 def failed_fs_step(site: Site) -> bool:
     """Whether a panicking site's innermost condition is a call of the file system's that
     failed (`create_dir_all(path).expect("should create")`): the step may fail in the
@@ -561,7 +612,7 @@ def example_fix(
     elif (
         context.error_type == "panic"
         and not refused
-        and (failure_worded(site) or failed_fs_step(site))
+        and (failure_worded(site) or failed_fs_step(site) or failed_thread_step(site))
     ):
         body.append(
             "// The program stops here when this step fails: fix what the step needs, or "

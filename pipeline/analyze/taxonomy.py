@@ -57,6 +57,7 @@ INVALID_ARGUMENT = "invalid-argument"
 IO_ERROR = "io-error"
 NOT_IMPLEMENTED = "not-implemented"
 FALLBACK = "operation-failed"
+RESOURCE_EXHAUSTED = "resource-exhausted"
 _REQUIRED = (INVALID_STATE, INTERNAL_INVARIANT, INVALID_ARGUMENT, NOT_IMPLEMENTED, FALLBACK)
 
 _KIND_CLASSES = {
