@@ -864,6 +864,37 @@ fn resize(panes: &Panes, id: PaneId, by: i32) -> anyhow::Result<()> {
     assert "(`by`): pass values the check accepts" in advice["nothing to resize"]
 
 
+def test_a_write_that_failed_failed_on_where_it_writes_not_what() -> None:
+    """starship's `temp_file.write_all(text.as_bytes()).map_err(..)` read "was given `text`
+    ..: if the error underneath says it refused that, pass another": no write refuses its
+    bytes; a full disk or a closed pipe fails it. A bare `write(batch)` (an Arrow writer's,
+    which refuses another schema) keeps the general advice."""
+    source = """\
+fn write_file(temp_file: &mut File, text: &str) -> Result<(), String> {
+    if let Err(err) = temp_file.write_all(text.as_bytes()) {
+        return Err(format!("Error writing to temporary file: {err}"));
+    }
+    Ok(())
+}
+
+fn write_batch(writer: &mut Writer, batch: Batch) -> anyhow::Result<()> {
+    writer.write(batch).context("failed to write Arrow IPC batch")?;
+    Ok(())
+}
+"""
+    advice = {m: " ".join(e.solutions) for m, e in explained_all(source, "src/m.rs").items()}
+    written = advice["Error writing to temporary file: {err}"]
+    assert "pass another" not in written
+    assert (
+        "`temp_file.write_all(text.as_bytes())` failed to write what it was given: the cause is "
+        "the system's"
+    ) in written
+    assert (
+        "if the error underneath says it refused that, pass another"
+        in (advice["failed to write Arrow IPC batch"])
+    )
+
+
 def test_a_match_arm_a_call_s_failure_takes_is_a_failed_call_not_a_check() -> None:
     """cargo's `match self.values.set(values.into()) { Err(_) => bail!("could not fill
     values") }` read "The check depends on what is passed (`values`)": a `OnceLock` that

@@ -479,6 +479,12 @@ def _given_to_failed_calls(
                 f"{named} gave nothing for {values}, which the caller of {where(site)} "
                 "passes: pass one it gives a value for."
             )
+        elif _WRITE.search(step):  # the bytes written are never what a write refuses
+            out.append(
+                f"{named} failed to write what it was given: the cause is the system's (a "
+                "full disk, a quota, a closed pipe or connection), not the data; the error "
+                "underneath says which."
+            )
         else:
             out.append(
                 f"{named} was given {values}, which the caller of {where(site)} passes: if "
@@ -487,6 +493,15 @@ def _given_to_failed_calls(
             )
         checked = [*checked, *given]
     return out
+
+
+# A call that writes bytes to a file, a pipe or a socket (starship's `temp_file.write_all(
+# text.as_bytes())`): it fails on where it writes, never on what ("pass another" text was
+# the audit's misleading advice). Not a bare `write(..)`: an Arrow or Parquet writer's
+# refuses a batch of another schema.
+_WRITE = re.compile(
+    r"\.(?:write_all|write_fmt|flush|sync_all|sync_data)\((?:[^()]|\([^()]*\))*\)(?:\.await)?\??$"
+)
 
 
 # `match self.values.set(v): Err(_) =>`, `let None = x.get(id)`: the arm or branch a call's
