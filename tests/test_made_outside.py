@@ -103,9 +103,9 @@ def test_a_call_on_another_crate_s_value_reaches_no_same_named_method_of_ours(
 ) -> None:
     assert edges_of(tmp_path, "subscriber") == [
         # lines 16 and 17 have none; `Settings` is the repository's `SettingsFile`, renamed
-        # by a `use`: its value keeps the name rules
-        ("subscriber", 18, "SettingsFile::with", "name"),
-        ("subscriber", 18, "StateFile::with", "name"),
+        # by a `use` (`test_renamed_types`): its `open`, and its value's `with`
+        ("subscriber", 18, "SettingsFile::open", "type"),
+        ("subscriber", 18, "SettingsFile::with", "type"),
     ]
 
 

@@ -187,6 +187,29 @@ class _Tables:
             use.alias for index in graph.indexes.values() for use in index.uses if use.renames()
         )
         self.known = frozenset(self.free) | frozenset(self.by_method_name) | self.renamed
+        # A type of the repository's a `use` renames (tauri's `pub use rust::{Rust as
+        # AppInterface}`): the name it had, when every such `use` of the new name says the
+        # same one (`_methods_of`). Not another crate's (tikv's `use rocksdb::
+        # CompactionJobInfo as RawCompactionJobInfo` is no `engine_traits::CompactionJobInfo`).
+        self.crates = crate_dirs(graph)
+        self.modules: dict[str, set[str]] = defaultdict(set)  # a crate's module names (`rust`)
+        for path in graph.indexes:
+            stem = path.rsplit("/", 2)
+            self.modules[_crate(path)].add(stem[-2] if stem[-1] == "mod.rs" else stem[-1][:-3])
+        originals: dict[str, set[tuple[str, str]]] = defaultdict(set)
+        for path, index in graph.indexes.items():
+            for use in index.uses:
+                if use.renames() and use.alias[:1].isupper():
+                    first = use.path.split("::", 1)[0]
+                    ours = _ours(self, first, path)
+                    originals[use.alias].add(
+                        (use.path.rsplit("::", 1)[-1], first) if ours else ("", first)
+                    )
+        self.renamed_types = {
+            new: old.pop()
+            for new, old in originals.items()
+            if len(old) == 1 and "" not in {o for o, _ in old}
+        }
         self.nodes = graph.nodes
         self._named = graph.named
         self._indexes = graph.indexes
@@ -1448,6 +1471,13 @@ def _named_after(graph: CallGraph, receiver: str, found: list[int]) -> list[int]
 
 
 @cache  # a few thousand (type, trait) pairs, asked ~400,000 times a graph
+def _ours(tables: _Tables, first: str, path: str) -> bool:
+    """Whether a `use` path's first segment, in the file `path`, names the repository's code:
+    `crate`/`self`/`super`, one of its crates, or a module of the file's crate (`rust::`
+    beside `pub mod rust;`); not another crate (`rocksdb::`)."""
+    return first in _RELATIVE or first in tables.crates or first in tables.modules[_crate(path)]
+
+
 def _names_of(owner: str | None, trait: str | None) -> tuple[frozenset[str], frozenset[str]]:
     """The snake_case names of a method's type and trait (`CoprocessorHost` ->
     `coprocessor_host`), and their tails (`rocks_engine` -> `engine`)."""
@@ -1894,6 +1924,21 @@ def _methods_of(tables: _Tables, type_name: str, name: str, projected: bool = Tr
         type_name = tables.aliases.get(type_name, type_name)  # (cargo's `enum Exec` and
         seen.add(("m", type_name, name))  # `type Exec = fn(..)`: `Exec::infer` is the enum's)
         own = tables.methods.get((type_name, name))
+    if not own:  # `Rust as AppInterface`: a `Rust`; not a type of the name (uv's trait
+        seen.add(("u", type_name))  # `DistributionMetadata`, and `Metadata as
+        seen.add(("d", type_name))  # DistributionMetadata` elsewhere)
+        renamed = tables.renamed_types.get(type_name)
+        # (a trait's new name, `KvEngine as LocalEngine`, is read where the `use` is: its
+        # impls are the dispatch's, `_resolve`)
+        if (
+            renamed is not None
+            and type_name not in tables.defined
+            and not _is_trait(tables, renamed[0])
+        ):
+            type_name, first = renamed
+            seen.add(("crate", first))
+            seen.add(("m", type_name, name))
+            own = tables.methods.get((type_name, name))
     found = list(own or [])
     if not found:  # a trait's default method, or the trait object itself
         seen.add(("o", type_name))

@@ -179,9 +179,10 @@ def contributions(path: str, index: FileIndex) -> dict[Key, tuple[Any, ...]]:
         ("mod", crate, module_of(path)): [True],
         ("crate", crate_name(crate)): [True],
     }
-    for use in index.uses:  # a renamed import: a name calls may have (`Use.renames`)
-        if use.renames():
+    for use in index.uses:  # a renamed import: a name calls may have (`Use.renames`), and
+        if use.renames():  # the type it names (`_Tables.renamed_types`)
             out.setdefault(("k", use.alias), [True])
+            out.setdefault(("u", use.alias), []).append(use.path)
     for d in index.definitions:
         name, owner = d.name, d.owner
         keys: tuple[Key, ...] = ()
