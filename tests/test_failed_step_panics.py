@@ -154,6 +154,9 @@ def test_a_panic_on_what_the_configuration_lacks_is_the_readers_to_add(statement
     assert explanation.solutions[-1].startswith("If it is there and valid, this is a bug")
     assert "is a bug, not bad input" not in (explanation.exampleFix or "")
     assert "Configuration error" in explanation.commonSituations
+    assert explanation.preventionTips[0] == (
+        "Set the manifest or configuration as the message says before the run."
+    )
 
 
 @pytest.mark.parametrize(

@@ -672,6 +672,8 @@ def prevention(context: SiteContext, check: str | None, failure_class: str) -> l
         tips.append("Make sure what the step the message names needs is there before the run.")
     elif context.error_type == "panic" and failed_fs_step(site):
         tips.append("Make sure what that file-system step needs is there before the run.")
+    elif context.error_type == "panic" and failure_class == "configuration-error":
+        tips.append("Set the manifest or configuration as the message says before the run.")
     elif context.error_type == "panic" and not refused_inputs(context, check):
         tips.append("Keep the assumption the code states true, or report where it breaks.")
     elif context.error_type == "panic" and (converted := refused_conversion(context, check)):
