@@ -10,6 +10,8 @@ from pathlib import Path
 
 from test_reach import graph_of
 
+from pipeline.scan.callgraph import CallGraph
+
 SOURCE = """\
 use std::sync::Arc;
 pub struct SessionImpl;
@@ -45,7 +47,13 @@ pub fn walk(inner: HandlerArgs) -> bool {
 
 def calls_in(tmp_path: Path, source: str) -> list[tuple[str, int, str, str]]:
     """The edges of a crate whose `src/lib.rs` is `source`: (caller, line, callee, how)."""
-    graph = graph_of(tmp_path, {"Cargo.toml": '[package]\nname = "fe"\n', "src/lib.rs": source})
+    return labelled_edges(
+        graph_of(tmp_path, {"Cargo.toml": '[package]\nname = "fe"\n', "src/lib.rs": source})
+    )
+
+
+def labelled_edges(graph: CallGraph) -> list[tuple[str, int, str, str]]:
+    """A graph's edges as (caller, line, callee, how), by labels, sorted."""
     label = {i: n.label for i, n in enumerate(graph.nodes)}
     return sorted(
         (label[e.caller], e.line, label[callee], e.resolution)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from test_field_lets import labelled_edges
 from test_reach import graph_of
 
 FILES = {
@@ -56,13 +57,7 @@ pub fn on_compaction(info: &RawCompactionJobInfo) -> u8 {
 
 
 def edges(tmp_path: Path) -> list[tuple[str, int, str, str]]:
-    graph = graph_of(tmp_path, FILES)
-    label = {i: n.label for i, n in enumerate(graph.nodes)}
-    return sorted(
-        (label[e.caller], e.line, label[callee], e.resolution)
-        for callee, found in graph.callers.items()
-        for e in found
-    )
+    return labelled_edges(graph_of(tmp_path, FILES))
 
 
 def test_a_renamed_type_of_ours_is_that_type_and_another_crate_s_is_not(tmp_path: Path) -> None:

@@ -1403,17 +1403,16 @@ def _made_outside(
     variables: Mapping[str, str],
     imports: Mapping[str, str],
 ) -> str | None:
-    """The type a receiver made by a fn of a type the repository never defines has: rustup's
-    `Registry::default()` (tracing_subscriber's) is no type of the repository's, so `.with(
-    layer)` on it is not its `SettingsFile::with`: `_OUTSIDE`, a name no type has. Through
-    that type's own methods (`Registry::default().with(a).with(b)`) too. The type itself
-    where the repository gives it the method `name` called (lemmy's `impl Into<DbUrl> for
-    Url`: `Url::parse(s)?.into()`), never a type named after one of its traits (cargo's
-    serde_untagged `UntaggedEnumVisitor` is no `Visitor` of its own). None, as unknown,
-    where the repository gives any other crate's type a method `name`.
-    None where the value may be the repository's: a std type or a holder (`Arc::new(x)`,
-    `Vec::from(..).pop()`), a type parameter, a std method or adapter in the chain
-    (`.unwrap()`, `.into()`), a method the repository gives that type, a field."""
+    """The type of a receiver made by a fn of a type the repository never defines
+    (rustup's `Registry::default()`, tracing_subscriber's): `_OUTSIDE`, a name no type has,
+    so that `.with(layer)` on it is no `SettingsFile::with`; through that type's own methods
+    too (`Registry::default().with(a).with(b)`). The type itself where the repository gives
+    it the method `name` (lemmy's `impl Into<DbUrl> for Url`: `Url::parse(s)?.into()`), never
+    a type named after one of its traits (cargo's serde_untagged `UntaggedEnumVisitor` is no
+    `Visitor` of its own). None, unknown, where the value may be the repository's: a std
+    type or a holder (`Arc::new(x)`, `Vec::from(..).pop()`), a type parameter, a std method
+    or adapter in the chain (`.unwrap()`, `.into()`), a method the repository gives that
+    type, a field; or where the repository gives another crate's type a method `name`."""
     segments = _segments(receiver)
     head = segments[0] if segments else ""
     if not head.endswith(")") or "::" not in head.partition("(")[0]:
