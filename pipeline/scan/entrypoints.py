@@ -182,6 +182,9 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
                 graph.entries[node_id] = entry
         elif d.owner and d.trait and is_rpc(d):
             graph.entries[node_id] = ("rpc", f"RPC `{d.trait}::{d.name}`")
+        elif d.owner is None and (registered := _command_attribute(d.attrs)):
+            shown = registered.partition("(")[0].strip()  # `#[command]`, not its arguments
+            graph.entries[node_id] = ("rpc", f"command `{d.name}` (`#[{shown}]`)")
     mounted = _mount_points(graph.indexes)
     for path, index in graph.indexes.items():
         crate = _crate(path)
@@ -228,6 +231,18 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
             parts = (module,) if module else (crate_name(node.crate), node.module)
             where = "::".join(p for p in (*parts, node.label) if p)
             graph.entries[node_id] = ("pub-api", f"public API `{where}`")
+
+
+# A fn a framework registers by its attribute and calls by name from outside: tauri's
+# `#[tauri::command]` (the webview's `invoke("name")`, over IPC), serenity's and poise's
+# `#[command]` (a chat user's command). Nothing in the repository calls it (tauri's
+# `generate_handler![..]` writes the call); the attribute is on a free fn.
+_COMMAND_ATTRIBUTE = re.compile(r"^(?:(?:tauri|poise|serenity(?:::\w+)*)::)?command\b(?!\s*=)")
+
+
+def _command_attribute(attrs: Sequence[str]) -> str | None:
+    """The attribute that registers a fn as a command (`_COMMAND_ATTRIBUTE`), or None."""
+    return next((a for a in attrs if _COMMAND_ATTRIBUTE.match(a)), None)
 
 
 def _handlers(
