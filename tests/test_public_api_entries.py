@@ -5,10 +5,13 @@ parse_keywords::*`): `parse_signatures::parse_row_condition`, `pub` in a private
 re-exported by nothing, had been labelled "public API `nu_parser::parse_signatures::
 parse_row_condition`" (stop 51's reading). A `pub(crate) mod` is private too; a fn
 re-exported by name or through a glob of its module, and any `pub` fn of a `pub mod` stay
-public; so does one whose module's declaring file is not indexed, and every method of a
-`pub` type (it may reach outside through a public signature), but not one of a type the
-crate declares `pub(crate)` or private (lemmy's `SendRetryTask::send_retry_loop`, stop 52's
-reading)."""
+public; so does one whose module's declaring file is not indexed. A method of a `pub` type
+is public where code outside can hold the type: its module is public or re-exports it, or a
+public fn's signature names it, through an alias too (qdrant's `Segment::with_view(f)` hands
+`f` a `SegmentReadViewFor`, a `SegmentReadView` of the private `read_view`); not a method of
+a `pub` type nothing outside can hold (helix's `Registry::register_hook`, of the private
+`registry` module, stop 53's reading), nor of a type the crate declares `pub(crate)` or
+private (lemmy's `SendRetryTask::send_retry_loop`, stop 52's reading)."""
 
 from __future__ import annotations
 
@@ -30,6 +33,7 @@ FILES = {
         "mod hidden;\n"
         "pub mod store;\n"
         "mod secret;\n"
+        "mod view;\n"
         "pub use parser::{parse,\n    parse_block};\n"
         "pub use keywords::*;\n"
         "pub use types::Engine;\n"
@@ -50,7 +54,15 @@ FILES = {
     "src/store/ops.rs": "impl super::Store {\n    pub fn put(&self) -> u32 { 11 }\n}\n",
     "src/secret.rs": "pub struct Secret;\nimpl Secret {\n    pub fn reveal(&self) -> u32 { 12 }\n}\n",
     "src/hidden.rs": "pub fn deep() -> u32 { 9 }\npub fn shallow() -> u32 { 10 }\n",
-    "src/api.rs": "pub mod retry;\npub fn open() -> u32 { 6 }\n",
+    "src/api.rs": (
+        "pub mod retry;\npub fn open() -> u32 { 6 }\n"
+        "pub fn with_view<T>(f: impl FnOnce(crate::view::ViewFor<'_>) -> T) -> T { todo!() }\n"
+    ),
+    # held outside only through `with_view`'s signature and the alias it names
+    "src/view.rs": (
+        "pub struct View;\npub type ViewFor<'a> = &'a View;\n"
+        "impl View {\n    pub fn read(&self) -> u32 { 15 }\n}\n"
+    ),
     "src/util.rs": "pub fn helper() -> u32 { 7 }\n",
     "src/types.rs": "pub struct Engine;\nimpl Engine {\n    pub fn run(&self) -> u32 { 8 }\n}\n",
     # lemmy's `pub(crate) struct SendRetryTask`: its `pub fn`s are no name outside the crate
@@ -67,16 +79,16 @@ def test_a_pub_fn_is_public_api_only_where_the_crate_exports_it(tmp_path: Path) 
         graph.nodes[n].label for n, (kind, _) in graph.entries.items() if kind == "pub-api"
     )
     assert public == [
-        "Engine::run", "Secret::reveal", "Store::put", "deep", "open", "parse", "parse_block",
-        "parse_let",
+        "Engine::run", "Store::put", "View::read", "deep", "open", "parse", "parse_block",
+        "parse_let", "with_view",
     ]  # fmt: skip
 
 
 def test_the_index_keeps_a_file_s_private_modules_and_pub_use_lines() -> None:
     source = FILES["src/lib.rs"].encode()
     assert private_modules(source) == (
-        "parse_signatures", "parser", "keywords", "util", "types", "hidden", "secret",
+        "parse_signatures", "parser", "keywords", "util", "types", "hidden", "secret", "view",
     )  # fmt: skip
-    assert public_use_lines(source) == (10, 12, 13)
+    assert public_use_lines(source) == (11, 13, 14)
     # test code is never in the call graph: not a private module of the file's
     assert private_modules(b"#[cfg(test)]\nmod tests {\n}\n#[allow(unused)]\nmod a;\n") == ("a",)

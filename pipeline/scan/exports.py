@@ -2,11 +2,14 @@
 free fn when a module on its path is declared without a plain `pub` (`mod
 parse_signatures;` in nushell's `nu-parser/src/lib.rs`) and no top-level `pub use` the
 crate shows re-exports it (by its name, or a glob of a module on its path). A module whose
-declaring file the index does not hold counts as public; so does every method of a type the
-crate declares `pub` (or does not declare: a macro's). Pure."""
+declaring file the index does not hold counts as public. A method is public where code
+outside can hold its type: a `pub` type of a public module or re-exported, or one a public
+fn's signature names (through an alias too), or a type the crate does not declare (a
+macro's). Pure."""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Mapping
 
@@ -41,12 +44,35 @@ class Exports:
         self._globs: dict[str, set[str]] = defaultdict(set)  # crate -> modules globbed
         # crate -> type name -> whether one of its types of the name is declared `pub`
         self._types: dict[str, dict[str, bool]] = defaultdict(dict)
+        # crate -> type name -> the modules its `pub` declarations are in
+        self._declared: dict[str, dict[str, list[str]]] = defaultdict(dict)
+        # crate -> its `pub` fns: (the method's type or None, whether its module is public,
+        # the signature): a type the public ones name reaches code outside (`_visible`)
+        self._fns: dict[str, list[tuple[str | None, bool, str]]] = defaultdict(list)
+        self._seen_types: dict[tuple[str, str], bool] = {}
+        self._leaked: dict[str, frozenset[str]] = {}  # crate -> types public fns name
         hidden = []
         for path, index in sorted(indexes.items()):
-            types = self._types[_crate(path)]
+            crate, module = _crate(path), module_of(path)
+            types = self._types[crate]
             for d in index.definitions:
                 if d.kind in _TYPE_KINDS and d.owner is None:
                     types[d.name] = types.get(d.name, False) or d.public
+                    if d.public:
+                        self._declared[crate].setdefault(d.name, []).append(
+                            "::".join(p for p in (module, d.module) if p)
+                        )
+            open_module = self._open(crate, module)
+            self._fns[crate].extend(
+                (d.owner, open_module, d.signature)
+                for d in index.definitions
+                if d.kind == "fn" and d.public
+            )
+            self._fns[crate].extend(  # an alias held outside holds what it names (qdrant's
+                (d.name, False, d.value)  # `SegmentReadViewFor` is a `SegmentReadView`)
+                for d in index.definitions
+                if d.kind == "type" and d.owner is None and d.public and d.value
+            )
             if index.public_uses:
                 if self._open(_crate(path), module_of(path)):
                     self._reexports(path)
@@ -66,6 +92,50 @@ class Exports:
                 else:
                     self._names[crate].add(use.alias)
 
+    def _visible(self, crate: str, type_name: str) -> bool:
+        """Whether code outside the crate can hold a value of its `pub` type: declared in a
+        public module, re-exported (by name, or a glob of its module), or named in the
+        signature of a `pub` fn of a public module (qdrant's `Segment::with_view(f)` hands
+        `f` a `SegmentReadView` of the private `read_view`). helix's `Registry` of the
+        private `registry` module is none of these: its `pub fn register_hook` is no API."""
+        known = self._seen_types.get((crate, type_name))
+        if known is None:
+            known = self._named(crate, type_name) or type_name in self._leaks(crate)
+            self._seen_types[(crate, type_name)] = known
+        return known
+
+    def _named(self, crate: str, type_name: str) -> bool:
+        """Whether code outside can name the type: a public module's, or re-exported."""
+        modules = self._declared[crate].get(type_name)
+        return (
+            not modules  # a macro's type, or another crate's: nothing to say
+            or any(self._open(crate, m) for m in modules)
+            or type_name in self._names[crate]
+            or any(not self._globs[crate].isdisjoint(m.split("::")) for m in modules)
+        )
+
+    def _leaks(self, crate: str) -> frozenset[str]:
+        """The crate's hidden `pub` types that a public fn's signature names: a free fn of a
+        public module's, or a method's of a type code outside holds, so far as such types
+        lead (a few rounds: each may name another)."""
+        found = self._leaked.get(crate)
+        if found is not None:
+            return found
+        hidden = {t for t in self._declared[crate] if not self._named(crate, t)}
+        words = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(hidden))) + r")\b")
+        leaked: set[str] = set()
+        for _ in range(4):
+            before = len(leaked)
+            for owner, open_module, signature in self._fns[crate] if hidden else ():
+                held = owner is None and open_module
+                held = held or (owner is not None and (owner in leaked or owner not in hidden))
+                if held:
+                    leaked.update(words.findall(signature))
+            if len(leaked) == before:
+                break
+        self._leaked[crate] = found = frozenset(leaked)
+        return found
+
     def _open(self, crate: str, module: str) -> bool:
         """Whether no module on the path (`a::b`; `` the crate's root) is declared private by
         the file declaring it."""
@@ -78,14 +148,13 @@ class Exports:
 
     def public(self, crate: str, module: str, definition: Definition) -> bool:
         """Whether a `pub` item of `module` (`a::b`, inline modules included) of `crate`
-        can be named from outside the crate. A method counts as public whatever its
-        module: a `pub` type of a private module still reaches code outside through a
-        public signature (qdrant's `Segment::with_view(f)` hands `f` a `SegmentReadView`
-        of the private `read_view`), and its impl blocks may sit anywhere; but not a method
-        of a type the crate declares only without a plain `pub` (lemmy's `pub(crate) struct
-        SendRetryTask`: its `pub fn send_retry_loop` is no name outside the crate)."""
+        can be named from outside the crate. A method, wherever its impl block sits, where
+        code outside can hold its type (`_visible`); not a method of a type the crate
+        declares only without a plain `pub` (lemmy's `pub(crate) struct SendRetryTask`: its
+        `pub fn send_retry_loop` is no name outside the crate)."""
         if definition.owner is not None:
-            return self._types[crate].get(definition.owner, True)
+            owner = definition.owner
+            return self._types[crate].get(owner, True) and self._visible(crate, owner)
         if self._open(crate, module):
             return True
         globbed = not self._globs[crate].isdisjoint(module.split("::"))
