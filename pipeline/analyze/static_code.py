@@ -666,8 +666,7 @@ def try_catch(context: SiteContext) -> str | None:
     # runs (a `Display` impl's is `fmt`, which prints the error, never returns it), so the
     # match is on whatever result carries the type.
     subject = "result" if site.kind in TEXT_KINDS else site.facts.call or "result"
-    segments = language.literal_segments(site.message, site.is_format)
-    needle = max((s.strip() for s in segments), key=len, default="")
+    needle = _needle(site)
     if site.kind in TEXT_KINDS and site.facts.enclosing_type:
         # the variant when the text is one variant's; a `Display` that matches a field
         # (`match self.kind`) writes several texts for one type: its text tells them apart
@@ -683,9 +682,13 @@ def held_catch(site: Site) -> str | None:
     """The handling of an error type's text that callers hold in an `anyhow::Error`
     (`Reach.held_in`): by its text anywhere in the chain, as any anyhow error's; None when
     the text has too short a literal part to tell it by."""
+    return _text_catch(site, "result", _needle(site), anyhow=True)
+
+
+def _needle(site: Site) -> str:
+    """The longest literal part of the message: what a handler tells this error by."""
     segments = language_of(site.file_path).literal_segments(site.message, site.is_format)
-    needle = max((s.strip() for s in segments), key=len, default="")
-    return _text_catch(site, "result", needle, anyhow=True)
+    return max((s.strip() for s in segments), key=len, default="")
 
 
 def _text_catch(site: Site, subject: str, needle: str, *, anyhow: bool) -> str | None:

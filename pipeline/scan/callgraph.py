@@ -1414,10 +1414,8 @@ def _made_outside(
     or adapter in the chain (`.unwrap()`, `.into()`), a method the repository gives that
     type, a field; or where the repository gives another crate's type a method `name`."""
     segments = _segments(receiver)
-    head = segments[0] if segments else ""
-    if not head.endswith(")") or "::" not in head.partition("(")[0]:
-        return None
-    written = head.partition("(")[0].rpartition("::")[0].rsplit("::", 1)[-1]
+    called = _path_call(segments[0]) if segments else None
+    written = called[1] if called is not None else ""
     if not (written[:1].isupper() and written.isidentifier()) or written in variables:
         return None
     written = imports.get(written, written).rsplit("::", 1)[-1]
@@ -1649,7 +1647,7 @@ def _foreign_made(
     tables.seen.add(("d", returned))
     if returned not in tables.defined:
         return False
-    above = [bound for at, bound in bindings.get(receiver, ()) if at < line]
+    above = _in_scope([bound for at, bound in bindings.get(receiver, ()) if at < line])
     written = above[-1] if above else params.get(receiver, "")
     if not written or written.startswith("<"):  # a marker: a call's value, a field's, ..
         return False
@@ -1902,16 +1900,28 @@ def _associated_call(tables: _Tables, head: str, variables: Mapping[str, str]) -
     """The type `Type::f(..)` gives (`Catalog::new(..)`: `Self`, so `Catalog`): what the
     type's fns of that name return, when they agree (a `T: Trait` parameter's type is the
     trait's); of `f(..)`, what the free fns of that name return."""
+    called = _path_call(head)
+    if called is None:
+        return None
+    path, last, name = called
+    if not last[:1].isupper():  # `make_catalog(..)`, `catalog::open(..)`: a free fn's value
+        return tables.returned(path) if path.replace("::", "").isidentifier() else None
+    return tables.returned_by(_methods_of(tables, variables.get(last) or last, name))
+
+
+def _path_call(head: str) -> tuple[str, str, str] | None:
+    """A receiver's head read as a call by path, `a::Type::f(..)`: the path (`a::Type::f`),
+    its last segment before the fn, generics off (`Type`; "" for `f(..)`), and the fn's
+    name; None when the head is no such call."""
     if not head.endswith(")") or "(" not in head:
         return None
     path = head[: head.index("(")]
     qualifier, _, name = path.rpartition("::")
-    last = qualifier.rsplit("::", 1)[-1].split("<", 1)[0]
-    if not name.isidentifier():
-        return None
-    if not last[:1].isupper():  # `make_catalog(..)`, `catalog::open(..)`: a free fn's value
-        return tables.returned(path) if path.replace("::", "").isidentifier() else None
-    return tables.returned_by(_methods_of(tables, variables.get(last) or last, name))
+    return (
+        (path, qualifier.rsplit("::", 1)[-1].split("<", 1)[0], name)
+        if name.isidentifier()
+        else None
+    )
 
 
 def _methods_of(tables: _Tables, type_name: str, name: str, projected: bool = True) -> list[int]:
