@@ -2341,7 +2341,7 @@ def test_a_program_s_call_into_its_own_library_by_the_library_s_name_is_resolved
     # with no manifest, no name to go by: `run` is the library's public API again
     plain = build_graph(indexes, 1)
     (path,) = caller_paths(plain, next(n for n, nd in enumerate(plain.nodes) if nd.label == "load"))
-    assert path.entry_label == "public API `run::run`"
+    assert path.entry_label == "public API `run`"  # named from the root that re-exports it
 
 
 def test_a_path_with_no_entry_point_is_headed_by_its_furthest_caller(tmp_path: Path) -> None:

@@ -63,6 +63,11 @@ class RepositoryModules:
         package = names.package_of(path) if names is not None else None
         return f"{language_of(path).name}:{package}" if package is not None else None
 
+    def published(self, path: str) -> bool | None:
+        """Whether `path`'s package is published (no `publish = false`); None when unknown."""
+        names = self._names(path)
+        return names.published(path) if names is not None else None
+
     def reachable_packages(self, package: str) -> frozenset[str]:
         """What `package_of` names, and the packages whose items its code can name."""
         language, _, name = package.partition(":")

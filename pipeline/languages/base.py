@@ -43,6 +43,11 @@ class ModuleNames(Protocol):
         """The package (the unit a manifest declares dependencies for) `path` belongs to."""
         ...
 
+    def published(self, path: str) -> bool | None:
+        """Whether the package `path` belongs to is published for others to depend on (no
+        `publish = false`); None when no manifest tells."""
+        ...
+
     def reachable_packages(self, package: str) -> frozenset[str]:
         """`package` and the repository's packages it depends on, transitively: whose
         items its code can name."""

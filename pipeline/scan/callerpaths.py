@@ -340,6 +340,16 @@ def _walk(
             needs[caller] = need
             queue.append(caller)
     paths = _best(graph, parent, found, real)
+    if not paths and graph.front_doors:
+        # no entry point: the outermost front door of a published library the walk passed
+        # (typst's `typst::compile`, which its CLI calls too, 6 calls above an `expect` of
+        # the evaluator whose other callers end past the 8 hops or at no entry)
+        found = [
+            (node, door, None, False)
+            for node in parent
+            if (door := graph.front_doors.get(real.get(node, node))) is not None
+        ]
+        paths = _best(graph, parent, found, real, outermost=True)
     if not paths:  # no entry point: the longest chain of callers there is
         # a fn nobody calls first, else the deepest fn the walk reached (the depth or the
         # visit bound cut it: its callers exist, the path just does not end at an entry)
@@ -397,6 +407,7 @@ def _best(
     parent: dict[int, Edge | None],
     found: list[Found],
     real: dict[int, int],
+    outermost: bool = False,
 ) -> list[CallerPath]:
     """The MAX_PATHS best of the paths found (entry kind, then an arm of a dispatch nested
     in another's over the same enum after the rest (`nested_dispatch`), then a dispatch arm
@@ -405,7 +416,8 @@ def _best(
     same chain become one path naming them all (risingwave's `handle` sends
     `Statement::AlterTable`, `AlterIndex` and `AlterView` to the same
     `handle_alter_parallelism` chain: one path naming the three leaves room for a
-    different way in). Ranked on the walk's parent links; only the kept become hops."""
+    different way in). Ranked on the walk's parent links; only the kept become hops.
+    `outermost`: longer first (a library's front doors: the one furthest out says most)."""
     ranked = []
     label = _labels(graph).__getitem__
     for top, entry, first, narrow in found:
@@ -418,7 +430,8 @@ def _best(
         )
         if len(outer) == 1:  # `EXPLAIN FETCH`: the statement the user gives is the outer one
             entry = (entry[0], f"{entry[1]} inside `{next(iter(outer))}`")
-        rank = (_KIND_RANK[entry[0]], bool(outer), narrow, guesses, len(nodes))
+        length = -len(nodes) if outermost else len(nodes)
+        rank = (_KIND_RANK[entry[0]], bool(outer), narrow, guesses, length)
         ranked.append((rank, chain, top, entry, first))
     ranked.sort(key=lambda item: item[0])
     kept: dict[tuple[str, ...], tuple[int, tuple[EntryKind, str], Edge | None]] = {}

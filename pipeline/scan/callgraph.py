@@ -110,6 +110,9 @@ class CallGraph:
     nodes: list[Node] = field(default_factory=list)
     callers: dict[int, list[Edge]] = field(default_factory=lambda: defaultdict(list))
     entries: dict[int, tuple[EntryKind, str]] = field(default_factory=dict)
+    # a published library's front doors that the repository calls too: the way in of a walk
+    # that finds no entry point (`callerpaths._walk`)
+    front_doors: dict[int, tuple[EntryKind, str]] = field(default_factory=dict)
     by_file: dict[str, dict[int, int]] = field(default_factory=dict)  # path -> def index -> id
     indexes: Mapping[str, FileIndex] = field(default_factory=dict)
     clap_enums: frozenset[str] = frozenset()  # enums deriving clap's `Subcommand`/`Parser`

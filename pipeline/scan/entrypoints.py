@@ -220,17 +220,27 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
             and node.crate in lib_crates
             and in_product[node.path]
             and exports.public(node.crate, node.module, d)
-            and not any(  # a guessed or ambiguous call does not make it internal
+        ):
+            internal = any(  # a guessed or ambiguous call does not make it internal
                 in_product[graph.nodes[e.caller].path]
                 and not e.candidates
                 and e.resolution != "name"
                 for e in graph.callers.get(node_id, [])
             )
-        ):
+            # A published library's front door stays a way in, whoever else calls it (typst's
+            # CLI calls `typst::compile`, as does any program built on the crate): the way in
+            # of a walk that finds no other (`callerpaths._walk`).
+            if internal and not (
+                modules.published(node.path) and exports.at_root(node.crate, node.module, d)
+            ):
+                continue
             module = modules.module_path(node.path)
             parts = (module,) if module else (crate_name(node.crate), node.module)
+            if exports.at_root(node.crate, node.module, d):  # the name code outside calls
+                parts = (parts[0].split("::")[0],)
             where = "::".join(p for p in (*parts, node.label) if p)
-            graph.entries[node_id] = ("pub-api", f"public API `{where}`")
+            held = graph.front_doors if internal else graph.entries
+            held[node_id] = ("pub-api", f"public API `{where}`")
 
 
 # A fn a framework registers by its attribute and calls by name from outside: tauri's

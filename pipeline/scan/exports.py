@@ -42,6 +42,7 @@ class Exports:
         self._files = module_files(indexes)  # (crate, module) -> its file
         self._names: dict[str, set[str]] = defaultdict(set)  # crate -> names re-exported
         self._globs: dict[str, set[str]] = defaultdict(set)  # crate -> modules globbed
+        self._root_names: dict[str, set[str]] = defaultdict(set)  # crate -> its root's `pub use`s
         # crate -> type name -> whether one of its types of the name is declared `pub`
         self._types: dict[str, dict[str, bool]] = defaultdict(dict)
         # crate -> type name -> the modules its `pub` declarations are in
@@ -85,12 +86,15 @@ class Exports:
     def _reexports(self, path: str) -> None:
         index, crate = self._indexes[path], _crate(path)
         lines = frozenset(index.public_uses)
+        at_root = not module_of(path)
         for use in index.uses:
             if use.line in lines:
                 if use.alias == "*":
                     self._globs[crate].add(use.path.rsplit("::", 1)[-1])
                 else:
                     self._names[crate].add(use.alias)
+                    if at_root:
+                        self._root_names[crate].add(use.alias)
 
     def _visible(self, crate: str, type_name: str) -> bool:
         """Whether code outside the crate can hold a value of its `pub` type: declared in a
@@ -159,3 +163,13 @@ class Exports:
             return True
         globbed = not self._globs[crate].isdisjoint(module.split("::"))
         return definition.name in self._names[crate] or globbed
+
+    def at_root(self, crate: str, module: str, definition: Definition) -> bool:
+        """Whether a `pub` free fn is named from the crate's root: declared in its root
+        file outside any module (`typst::compile`), or re-exported by name there (`pub use
+        crate::eval::eval;` in `typst-eval/src/lib.rs`). A crate's front door, which users
+        of a published library call whatever else in the repository calls it too."""
+        if definition.owner is not None or definition.kind != "fn":
+            return False
+        declared_at_root = not module and not definition.module
+        return declared_at_root or definition.name in self._root_names[crate]

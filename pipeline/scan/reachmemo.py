@@ -133,9 +133,10 @@ def node_digests(graph: CallGraph, blobs: Mapping[str, str], keys: Sequence[Node
         )
     ]  # fmt: skip
     impls = graph.derived.get("impls", {})
-    callers, entries = graph.callers, graph.entries
+    callers, entries, doors = graph.callers, graph.entries, graph.front_doors
     out = []
     for node_id, mine in enumerate(own):
+        way_in = word((entries.get(node_id), doors.get(node_id)))
         edges = callers.get(node_id)
         if edges:
             # A caller by its place: its line, arm and call are its file's, and a walk that
@@ -148,9 +149,9 @@ def node_digests(graph: CallGraph, blobs: Mapping[str, str], keys: Sequence[Node
                  tuple([own[c] for c in e.candidates]) if e.candidates else ())
                 for e in edges
             ]  # fmt: skip
-            out.append(hash((mine, word(entries.get(node_id)), impls.get(node_id, 0), *listed)))
+            out.append(hash((mine, way_in, impls.get(node_id, 0), *listed)))
         else:
-            out.append(hash((mine, word(entries.get(node_id)), impls.get(node_id, 0))))
+            out.append(hash((mine, way_in, impls.get(node_id, 0))))
     return out
 
 

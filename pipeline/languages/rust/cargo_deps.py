@@ -43,10 +43,13 @@ class PackageDependencies:
         packages: Mapping[str, str],
         depends: Mapping[tuple[str, str], Iterable[str]],
         by_path: Mapping[tuple[str, str], Iterable[str]] | None = None,
+        unpublished: Iterable[str] = (),
     ) -> None:
         """`depends`: each (package, view)'s dependencies by package name; `by_path`: those
-        of them given by a `path`, wherever they lie."""
+        of them given by a `path`, wherever they lie; `unpublished`: the packages whose
+        manifest says `publish = false` (or `[]`, or inherits either)."""
         self._packages = dict(packages)  # manifest directory -> package name
+        self.unpublished = frozenset(unpublished)
         known = set(self._packages.values())
         # (package, view) -> its direct dependencies among the repository's packages
         self._depends = {k: frozenset(d for d in deps if d in known) for k, deps in depends.items()}
@@ -106,7 +109,13 @@ def package_dependencies(manifests: Mapping[str, bytes]) -> PackageDependencies:
         for path, doc in documents.items()
         if doc is not None and isinstance(doc.get("workspace"), dict)
     }
+    publish = {
+        posixpath.dirname(path): _workspace_publish(doc)
+        for path, doc in documents.items()
+        if doc is not None and isinstance(doc.get("workspace"), dict)
+    }
     packages: dict[str, str] = {}
+    unpublished: set[str] = set()
     depends: dict[tuple[str, str], set[str]] = {}
     by_path: dict[tuple[str, str], set[str]] = {}  # whether the repository holds them: below
     for path, document in sorted(documents.items()):
@@ -116,6 +125,11 @@ def package_dependencies(manifests: Mapping[str, bytes]) -> PackageDependencies:
             continue
         directory = posixpath.dirname(path)
         packages[directory] = name
+        said = package.get("publish", True) if isinstance(package, dict) else True
+        if _inherits(said):
+            said = _nearest(publish, directory)
+        if said is False or said == []:
+            unpublished.add(name)
         inherited = _nearest(workspaces, directory)
         for view, table in _dependency_tables(document):
             found = depends.setdefault((name, view), set())
@@ -125,7 +139,7 @@ def package_dependencies(manifests: Mapping[str, bytes]) -> PackageDependencies:
                 found.add(package_name)
                 if isinstance(spec, dict) and isinstance(spec.get("path"), str):
                     by_path.setdefault((name, view), set()).add(package_name)
-    return PackageDependencies(packages, depends, by_path)
+    return PackageDependencies(packages, depends, by_path, unpublished)
 
 
 def _document(data: bytes) -> dict[str, Any] | None:
@@ -156,6 +170,13 @@ def _workspace_packages(document: Mapping[str, Any]) -> dict[str, Any]:
     return dict(table) if isinstance(table, dict) else {}
 
 
+def _workspace_publish(document: Mapping[str, Any]) -> Any:
+    """What a member's `publish = { workspace = true }` stands for: `[workspace.package]`'s
+    `publish`, else True (Cargo's default)."""
+    table = document["workspace"].get("package")
+    return table.get("publish", True) if isinstance(table, dict) else True
+
+
 def _inherits(spec: Any) -> bool:
     return isinstance(spec, dict) and spec.get("workspace") is True
 
@@ -168,7 +189,8 @@ def _dependency_package(key: str, spec: Any) -> str:
     return key
 
 
-def _nearest(workspaces: Mapping[str, dict[str, Any]], directory: str) -> dict[str, Any]:
+def _nearest(workspaces: Mapping[str, Any], directory: str) -> Any:
+    """The value of the workspace nearest above `directory` (none: `{}`)."""
     while True:
         if directory in workspaces:
             return workspaces[directory]

@@ -145,6 +145,13 @@ class CrateMap:
         view = _VIEWS.get(self.target_kind(path) or "lib", "")
         return f"{package}+{view}" if view else package
 
+    def published(self, path: str) -> bool | None:
+        """Whether the package `path` belongs to may be published (its manifest says no
+        `publish = false` nor `publish = []`, nor inherits either); None when no manifest
+        holds `path`."""
+        package = self.dependencies.package_of(path)
+        return None if package is None else package not in self.dependencies.unpublished
+
     def reachable_packages(self, package: str) -> frozenset[str]:
         """`package` (as `package_of` names it) and the repository's packages whose items
         its code can name, transitively."""
