@@ -50,6 +50,7 @@ _ENTRY_WORDS = {
     "http": "HTTP route",
     "statement": "SQL statement",
     "pub-api": "public API",
+    "macro": "procedural macro (the compiler runs it)",
     "custom": "entry point",
     "example": "example program",
     "build": "build script",

@@ -19,7 +19,17 @@ Resolution = Literal[
     "iterator", "extractor",
 ]  # fmt: skip
 EntryKind = Literal[
-    "main", "cli", "rpc", "http", "statement", "pub-api", "custom", "example", "build", "bench"
+    "main",
+    "cli",
+    "rpc",
+    "http",
+    "statement",
+    "pub-api",
+    "macro",
+    "custom",
+    "example",
+    "build",
+    "bench",
 ]
 
 

@@ -34,7 +34,7 @@ MAX_PATHS = 3
 MAX_VISITED = 4000  # nodes a search walks before it stops widening
 _KIND_RANK: dict[EntryKind | None, int] = {
     "statement": 0, "cli": 0, "http": 0, "main": 0, "custom": 0, "rpc": 1, "pub-api": 2,
-    "example": 3, "build": 3, "bench": 3, None: 4,
+    "macro": 2, "example": 3, "build": 3, "bench": 3, None: 4,
 }  # fmt: skip
 # An entry point a walk found: the top fn, its entry, the arm's edge (None: the fn is the
 # entry), and whether that arm's fn calls the same fn outside its arms too (`_also_unarmed`)

@@ -185,6 +185,8 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
         elif d.owner is None and (registered := _command_attribute(d.attrs)):
             shown = registered.partition("(")[0].strip()  # `#[command]`, not its arguments
             graph.entries[node_id] = ("rpc", f"command `{d.name}` (`#[{shown}]`)")
+        elif d.owner is None and (written := proc_macro_use(d.name, d.attrs)) is not None:
+            graph.entries[node_id] = ("macro", f"{written}, as the using crate compiles")
     mounted = _mount_points(graph.indexes)
     for path, index in graph.indexes.items():
         crate = _crate(path)
@@ -248,6 +250,26 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
 # `#[command]` (a chat user's command). Nothing in the repository calls it (tauri's
 # `generate_handler![..]` writes the call); the attribute is on a free fn.
 _COMMAND_ATTRIBUTE = re.compile(r"^(?:(?:tauri|poise|serenity(?:::\w+)*)::)?command\b(?!\s*=)")
+
+
+_DERIVED_NAME = re.compile(r"^proc_macro_derive\s*\(\s*([A-Za-z_]\w*)")
+
+
+def proc_macro_use(name: str, attrs: Sequence[str]) -> str | None:
+    """How a crate uses the procedural macro a fn is, from its attribute: `macro
+    `expand_query!`` (`#[proc_macro]`), `` `#[derive(Type)]` `` (`#[proc_macro_derive(Type,
+    ..)]`), `attribute `#[command]`` (`#[proc_macro_attribute]`); None for any other fn.
+    The compiler runs it while it builds the crate that writes it, and its errors are that
+    build's (sqlx's `query!` turns them into `compile_error!`): no program calls it."""
+    for attr in attrs:
+        if attr == "proc_macro":
+            return f"macro `{name}!`"
+        if attr == "proc_macro_attribute":
+            return f"attribute `#[{name}]`"
+        derived = _DERIVED_NAME.match(attr)
+        if derived is not None:
+            return f"`#[derive({derived.group(1)})]`"
+    return None
 
 
 def _command_attribute(attrs: Sequence[str]) -> str | None:
