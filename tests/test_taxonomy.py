@@ -473,9 +473,39 @@ def test_a_catch_all_constructor_names_no_class(message: str, expected: str) -> 
 
 
 def test_an_unknown_error_names_no_missing_thing() -> None:
-    for message in ("Unknown error", "An unknown error has occurred"):  # nushell, polars
+    for message in (
+        "Unknown error", "An unknown error has occurred",  # nushell, polars
+        "recipe `{recipe}` failed on line {n} for an unknown reason",  # just
+        "process experienced an unknown failure",
+    ):  # fmt: skip
         assert classify(message, "bail") == "operation-failed"  # was not-found
     assert classify("unknown column {}", "bail") == "not-found"  # the keyword still counts
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "unknown ip family {family}",  # sqlx, a code read while decoding
+        "Unknown socket protocol: {socket_protocol}",  # vector
+        "Unknown scheme: {scheme}",
+        "unknown compression: {compression}",
+        "Invalid filename {}, unknown extension",
+        "unknown escape character `{}`",  # cargo
+        "unknown profile name: '{}'; valid profile names are: {}",  # rustup
+    ],
+)
+def test_an_unknown_value_of_a_set_the_code_knows_is_no_missing_thing(message: str) -> None:
+    """Stop 54's reading: "unknown ip family" was "Not found" ("create it first")."""
+    assert classify(message, "bail") == "invalid-argument"
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["The import task emanates from an unknown remote `{0}`", "Unknown connection: {name}",
+     "concatenate field uses an unknown field `{sub_field}`"],
+)  # fmt: skip
+def test_an_unknown_object_is_still_not_found(message: str) -> None:
+    assert classify(message, "bail") == "not-found"
 
 
 @pytest.mark.parametrize(

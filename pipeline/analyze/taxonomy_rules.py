@@ -112,8 +112,9 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
          r"\bnot (?:be )?found\b|\bcan ?not be found\b"),
         ("internal-invariant", r"\bshould not have\b|\bnot in the cache\b|"
          r"\bdoes not exceed\b"),
-        # what failed is not known: no class to name (the keyword `unknown` is not-found's)
-        ("operation-failed", r"\bunknown error\b"),
+        # what failed is not known: no class to name (the keyword `unknown` is not-found's):
+        # "unknown error", just's "failed .. for an unknown reason", "an unknown failure"
+        ("operation-failed", r"\bunknown (?:error|reason|failure)\b"),
     )
 )  # fmt: skip
 
@@ -144,13 +145,19 @@ MISSING_INPUT = re.compile(r"\bmust be (?:specified|provided|given|supplied)\b",
 # An input the code has no meaning for, of a kind it knows a fixed set of ("Unknown option
 # '{option}'", "unknown fill strategy: {}", "Unknown architecture: {0}", starship's "unknown
 # integer allow status" of direnv's output): the keyword
-# `unknown` made these "Not found" ("create it first"). Not an unknown object (a column, a
-# remote, a connection: not found), an "unknown error", nor an SSH host key. Read after the
+# `unknown` made these "Not found" ("create it first"); also a code read while decoding
+# (sqlx's "unknown ip family {family}", vector's "Unknown socket protocol"), a URL's scheme, a
+# file's extension, or a value whose message lists the valid ones (stop 54's reading). Not an
+# unknown object (a column, a remote, a connection: not found), an "unknown error", nor an
+# SSH host key. Read after the
 # phrases ("invalid output .. Unknown key" is a parse error).
 UNKNOWN_VALUE = re.compile(
     r"\bunknown (?!error\b)(?:[\w-]+ ){0,2}(?:option|flag|arg|argument|(?<!host )key|type|operator|style|"
     r"format|encoding|algorithm|strategy|architecture|operating system|mode|kind|value|"
-    r"variant|state|status|setting|parameter)s?\b",
+    r"variant|state|status|setting|parameter|family|scheme|compression|protocol|extension|"
+    r"suffix|escape character|severity|direction|implementation|backend|specification)s?\b|"
+    # the message lists the set: "unknown profile name: '{}'; valid profile names are: {}"
+    r"\bunknown\b[^.]{0,60}\bvalid (?:[\w-]+ ){1,2}(?:are|is)\b",
     re.IGNORECASE,
 )
 
