@@ -137,6 +137,11 @@ class Language(Protocol):
         """Definitions, calls and imports of one file, for the repository index (pure)."""
         ...
 
+    def index_leaves_out(self, path: str) -> bool:
+        """Whether the index leaves the file at `path` out whatever its bytes (test code by
+        its directory): decided by the path, so never by a cache keyed by the bytes."""
+        ...
+
     def index_file_after(
         self, path: str, source: bytes, old_source: bytes, old_index: FileIndex
     ) -> FileIndex:

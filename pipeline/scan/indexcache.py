@@ -270,7 +270,15 @@ def index_entries(
     """The index of every entry by path: cached by blob id, the rest parsed in a process pool.
 
     The cached ones are decoded while the pool parses the others. `advance(n)` is told of
-    each n files done, cached ones included; by default a bar on stderr counts the parsed."""
+    each n files done, cached ones included; by default a bar on stderr counts the parsed.
+    A file the index leaves out by its path (test code) is neither looked up nor cached: a
+    blob's index is its bytes', and the same bytes may sit at a product path too (tauri's
+    `build.rs` of its examples and of its benchmarks' tests)."""
+    everything = entries
+    entries = [e for e in entries if not language_of(e.path).index_leaves_out(e.path)]
+    left_out = len(everything) - len(entries)
+    if advance is not None and left_out:
+        advance(left_out)
     cache = IndexCache(cache_dir)
     try:
         present = cache.present(e.blob_sha for e in entries)
@@ -297,8 +305,10 @@ def index_entries(
         cache.close()
     by_entry = dict(made)
     result: dict[str, FileIndex] = {}
-    for entry in entries:
+    for entry in everything:
         index = cached.get(entry.blob_sha) or by_entry.get(entry)
+        if language_of(entry.path).index_leaves_out(entry.path):
+            index = FileIndex(clean=False)  # what indexing it says, and no cache's
         if index is not None:
             result[entry.path] = index
     return result

@@ -114,9 +114,17 @@ def scan_listing(
             result.warnings.append(
                 f"{skipped.path}: blob missing from the object database; skipped"
             )
-    cached = cache.get_many(e.blob_sha for e in listing.entries)
+    # A test path's scan is empty by its path (`Language.is_test_path`), whatever its bytes:
+    # never looked up nor cached by them, which a product file may hold too (a blob's scan
+    # cached from `tests/lib.rs` had made the same bytes at `src/lib.rs` scan empty).
+    tests = {e.path for e in listing.entries if language_of(e.path).is_test_path(e.path)}
+    cached = cache.get_many(e.blob_sha for e in listing.entries if e.path not in tests)
     todo: list[TreeEntry] = []
     for entry in listing.entries:
+        if entry.path in tests:
+            result.scans[entry.path] = FileScan(sites=())
+            result.parsed += 1
+            continue
         hit = cached.get(entry.blob_sha)
         if hit is None:
             todo.append(entry)

@@ -13,7 +13,7 @@ from typing import Any
 
 from pipeline.core.index import FileIndex
 from pipeline.core.timeline import mark
-from pipeline.languages import INDEX_VERSION, RepositoryModules
+from pipeline.languages import INDEX_VERSION, RepositoryModules, language_of
 from pipeline.scan.callgraph import MAX_DISPATCH, CallGraph
 from pipeline.scan.entrypatterns import EntryPattern
 from pipeline.scan.entrypoints import build_graph
@@ -89,6 +89,8 @@ def _old_indexes(
     out = {}
     for path, blob in previous.blobs.items():
         found = indexes.get(path) if blobs.get(path) == blob else fetched.get(blob)
+        if found is not None and language_of(path).index_leaves_out(path):
+            found = FileIndex(clean=False)  # as `index_entries` made it: no blob's index
         if found is not None:
             out[path] = found
     return out

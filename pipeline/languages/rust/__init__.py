@@ -118,6 +118,10 @@ class Rust:
         check_nesting(path, source)
         return index.index_file(path, source)
 
+    def index_leaves_out(self, path: str) -> bool:
+        """Test directories and test harness crates (`index.leaves_out`)."""
+        return index.leaves_out(path)
+
     def index_file_after(
         self, path: str, source: bytes, old_source: bytes, old_index: FileIndex
     ) -> FileIndex:

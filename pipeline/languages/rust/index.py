@@ -96,8 +96,9 @@ _TEST_DIRECTORY = re.compile(
 # last line, `Local.end`; 60: a receiver chain too long to keep whole is kept with its calls'
 # arguments elided, `Builder::new(..).build`; 61: `if let`, `while let` and `let .. else` bind
 # a variant's one value as a dispatch arm does, `Ok(Ok(E::V(x)))` too; 62: a `for` loop is a
-# call of kind `loop` of its value's `next`).
-INDEX_VERSION = "62"
+# call of kind `loop` of its value's `next`; 63: a test path's empty index is no blob's: a
+# cache of 62 may hold one for a blob a product file has too).
+INDEX_VERSION = "63"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -210,12 +211,17 @@ def _query() -> Query:
     return Query(LANGUAGE, text)
 
 
+def leaves_out(path: str) -> bool:
+    """Whether the index leaves `path` out: test code by its directory, whatever it holds."""
+    return is_test_path(path) or _TEST_DIRECTORY.search(path) is not None
+
+
 def index_file(path: str, source: bytes) -> FileIndex:
     """Definitions, calls, imports, dispatch arms and routes of one file (test code left out).
 
     `clean` says the index came from a parse without errors of the file's items but its
     `#[cfg(test)]` ones: only such an index is split by unit (`index_file_after`)."""
-    if is_test_path(path) or _TEST_DIRECTORY.search(path):
+    if leaves_out(path):
         return FileIndex(clean=False)
     tree, cut = _parse_product(source)
     if file_is_test_only(tree.root_node):
@@ -229,7 +235,7 @@ def index_file_after(
 ) -> FileIndex:
     """`index_file(path, source)`, parsing only the units that changed since `old_source`
     (whose index is `old_index`): `indexunits`."""
-    if is_test_path(path) or _TEST_DIRECTORY.search(path):
+    if leaves_out(path):
         return FileIndex(clean=False)
     found = index_after(source, old_source, old_index, index_tree)
     if found is None:

@@ -64,8 +64,9 @@ from pipeline.languages.rust.testcode import (
 # 49: an early exit above a site (`if c { return ..; }`) is a condition (`exit`); 50: std's
 # fns by path (`std::env::current_dir()`) fail as `Err` or `None` as std says; 51: a
 # `bail!(span, "..")`'s message follows its place; 52: `x.map_or_else(|| Err(..), Ok)` and
-# `x.map_or(Err(..), Ok)` are reached when `x` holds nothing
-EXTRACTOR_VERSION = "52"
+# `x.map_or(Err(..), Ok)` are reached when `x` holds nothing; 53: a test path's empty scan is
+# no blob's (`scan_listing`): a cache of 52 may hold one for a blob a product file has too
+EXTRACTOR_VERSION = "53"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
