@@ -65,8 +65,9 @@ from pipeline.languages.rust.testcode import (
 # fns by path (`std::env::current_dir()`) fail as `Err` or `None` as std says; 51: a
 # `bail!(span, "..")`'s message follows its place; 52: `x.map_or_else(|| Err(..), Ok)` and
 # `x.map_or(Err(..), Ok)` are reached when `x` holds nothing; 53: a test path's empty scan is
-# no blob's (`scan_listing`): a cache of 52 may hold one for a blob a product file has too
-EXTRACTOR_VERSION = "53"
+# no blob's (`scan_listing`): a cache of 52 may hold one for a blob a product file has too;
+# 54: `args.expect("..")?` on a parameter of a declared type of the repository's is its method
+EXTRACTOR_VERSION = "54"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -396,6 +397,8 @@ def _attr_site(node: Node, captures: dict[str, list[Node]], file: SourceFile) ->
 def _method_sites(node: Node, captures: dict[str, list[Node]], file: SourceFile) -> list[Site]:
     method = captures["method.name"][0]
     name = node_text(method)
+    if METHOD_KINDS[name] == "expect" and _own_expect(node):
+        return []
     argument = captures["method.arg"][0]
     if argument.type == "closure_expression":  # every message it may return, not the tail only
         messages = closure_messages(argument)
@@ -407,6 +410,58 @@ def _method_sites(node: Node, captures: dict[str, list[Node]], file: SourceFile)
     # `.expect(..)` on a multi-line chain: the line of the method, not of the receiver.
     made = (_make_site(METHOD_KINDS[name], node, file, m, name, anchor=method) for m in messages)
     return [site for site in made if site is not None]
+
+
+_STD_HOLDER = re.compile(r"(?:Option|Result)\b")
+_BORROW = re.compile(r"^(?:&\s*(?:'\w+\s+)?(?:mut\s+)?)+")
+
+
+def _own_expect(call: Node) -> bool:
+    """Whether `x.expect("..")` is a method of the type a parameter declares, not std's:
+    typst's `args.expect("lightness component")?` on `args: &mut Args` returns the user's
+    error "missing argument: lightness component" (`Args::expect`); nothing panics. std's
+    `expect` is `Option`'s and `Result`'s (their aliases end so: `SourceResult`,
+    `io::Result`); a generic (`T`) or an undeclared receiver stays std's, and so does one
+    whose value is not passed on by `?` (risingwave's `datum: DatumRef<'_>` is an alias of an
+    `Option`: std's `expect` gives the value itself, rarely a `Result`)."""
+    if call.parent is None or call.parent.type != "try_expression":
+        return False
+    function = call.child_by_field_name("function")
+    receiver = function.child_by_field_name("value") if function is not None else None
+    if receiver is None or receiver.type not in ("identifier", "self"):
+        return False
+    declared = _parameter_type(call, node_text(receiver))
+    if declared is None:
+        return False
+    base = _BORROW.sub("", declared).split("<", 1)[0].rsplit("::", 1)[-1].strip()
+    single = len(base) == 1 or base in ("Self", "impl", "dyn")  # a generic, or not a name
+    return bool(base) and base[0].isupper() and not single and not _STD_HOLDER.search(base)
+
+
+def _parameter_type(node: Node, name: str) -> str | None:
+    """The type the enclosing fn's parameter `name` is declared with (`self`: its impl's
+    type), or None when no parameter is so named."""
+    function = node.parent
+    while function is not None and function.type != "function_item":
+        if function.type == "closure_expression":
+            return None  # the closure's own parameters may shadow it
+        function = function.parent
+    parameters = function.child_by_field_name("parameters") if function is not None else None
+    if parameters is None or function is None:
+        return None
+    for parameter in parameters.named_children:
+        if name == "self" and parameter.type == "self_parameter":
+            holder = function.parent.parent if function.parent is not None else None
+            kind = holder.child_by_field_name("type") if holder is not None else None
+            plain = holder is not None and holder.type == "impl_item"
+            return node_text(kind) if plain and kind is not None else None
+        if parameter.type == "parameter":
+            pattern = parameter.child_by_field_name("pattern")
+            kind = parameter.child_by_field_name("type")
+            named = pattern is not None and node_text(pattern).removeprefix("mut ").strip()
+            if kind is not None and named == name:
+                return node_text(kind)
+    return None
 
 
 def _ctor_site(
