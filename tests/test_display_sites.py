@@ -154,7 +154,8 @@ def test_a_display_site_is_reached_where_its_variant_is_built(tmp_path: Path) ->
             '    Wrapped { kind: Kind::Circular { name: "a".into() } }\n'
             "}\n"
         ),
-        "src/main.rs": 'fn main() {\n    let _ = jf::run::find("build");\n}\n',
+        # the error printed (`let _ =` would drop it: no way a user reads its text)
+        "src/main.rs": 'fn main() {\n    if let Err(e) = jf::run::find("build") {\n        eprintln!("{e}");\n    }\n}\n',
     }
     sha, record = committed_and_extracted(files, "o/jf", tmp_path, "justfile does not contain")
     assert record["triggerScenarios"].endswith(

@@ -1003,7 +1003,11 @@ CHECKS = (
     "    assert!(matches!(e, Some(StoreError::Missing(..))));\n"
     "}\n"
 )
-BIN = 'fn main() {\n    let _ = kv::store::get("a");\n    let _ = kv::store::put(10);\n}\n'
+# the errors printed (`let _ =` would drop them: no way a user reads their text)
+BIN = (
+    'fn main() {\n    if let Err(e) = kv::store::get("a") { eprintln!("{e}"); }\n'
+    '    if let Err(e) = kv::store::put(10) { eprintln!("{e}"); }\n}\n'
+)
 MACRO = (
     "pub fn expand() -> proc_macro2::TokenStream {\n"
     "    quote::quote! { return Err(StoreError::Generated(1)); }\n"

@@ -72,7 +72,7 @@ def graph_of(files: Files) -> tuple[CallGraph, dict[str, str]]:
 
 def every_walk(graph: CallGraph) -> Walks:
     """Each fn's walk, as a run that documents a site in every fn makes them."""
-    return {(False, (n,)): fn_walk(graph, n) for n in range(len(graph.nodes))}
+    return {(False, (n,), False): fn_walk(graph, n) for n in range(len(graph.nodes))}
 
 
 def memo_of(files: Files) -> ReachMemo:
@@ -116,7 +116,7 @@ def test_a_walk_is_taken_over_only_where_no_change_reaches_and_finds_what_a_walk
     fresh = every_walk(graph)
     for walk, paths in found.items():
         assert paths == fresh[walk]  # what is taken over is what a walk finds now
-    kept_over = {graph.nodes[nodes[0]].label for _, nodes in found}
+    kept_over = {graph.nodes[nodes[0]].label for _, nodes, _ in found}
     now = {graph.nodes[n].label for n in range(len(graph.nodes))}
     assert kept_over == now - walked
     assert now >= FNS
@@ -205,14 +205,14 @@ def test_a_type_defined_elsewhere_touches_the_callers_whose_walks_it_decides() -
     changed = edit("src/pg.rs", "pub fn nothing() {}", "pub fn nothing() {}\npub struct Pg;")
     before, _ = graph_of(base)
     (go,) = [i for i, n in enumerate(before.nodes) if n.label == "MySql::go"]
-    assert [p.entry_label for p in every_walk(before)[(False, (go,))][0]] == [
+    assert [p.entry_label for p in every_walk(before)[(False, (go,), False)][0]] == [
         "public API `exec::on_pg`"
     ]
     graph, found = taken(changed(base), memo_of(base))
     fresh = every_walk(graph)
     (go,) = [i for i, n in enumerate(graph.nodes) if n.label == "MySql::go"]
-    assert [p.entry_label for p in fresh[(False, (go,))][0]] == [None]
-    assert (False, (go,)) not in found  # walked again, not taken over
+    assert [p.entry_label for p in fresh[(False, (go,), False)][0]] == [None]
+    assert (False, (go,), False) not in found  # walked again, not taken over
     for walk, paths in found.items():
         assert paths == fresh[walk]
 
@@ -253,13 +253,13 @@ def test_an_own_method_s_return_type_touches_the_callers_that_let_its_value() ->
     before, _ = graph_of(base)
     (one,) = [i for i, n in enumerate(before.nodes) if n.label == "Redis::write_one"]
     assert "public API `sink::Sink::write`" in [
-        p.entry_label for p in every_walk(before)[(False, (one,))][0]
+        p.entry_label for p in every_walk(before)[(False, (one,), False)][0]
     ]
     graph, found = taken(changed(base), memo_of(base))
     fresh = every_walk(graph)
     (one,) = [i for i, n in enumerate(graph.nodes) if n.label == "Redis::write_one"]
     assert "public API `sink::Sink::write`" not in [
-        p.entry_label for p in fresh[(False, (one,))][0]
+        p.entry_label for p in fresh[(False, (one,), False)][0]
     ]
     for walk, paths in found.items():
         assert paths == fresh[walk]

@@ -89,6 +89,16 @@ def trigger_sentence(reach: Reach | None, sha: str) -> str | None:
                          f"{path_text(best)}.")  # fmt: skip
         else:
             parts.append(f"{at} it is called through {path_text(best)} ({no_entry_note(best)}).")
+    elif reach.dropped_by:
+        calls = (
+            "the one call of it the index found drops"
+            if reach.dropped_by == 1
+            else f"the calls of it by all {reach.dropped_by} callers the index found drop"
+        )
+        parts.append(
+            f"{at} {calls} the error it returns (`.ok()`, `.unwrap_or(..)`, `if let Ok(..)`, "
+            "`let _ =`): none passes it on toward a user."
+        )
     sources = [
         f"`{d.name}` ({d.kind} `{d.text}`"
         + "".join(f"; {handoff_text(h)}" for h in d.passed)

@@ -56,6 +56,9 @@ class Call(NamedTuple):
     args: tuple[str, ...] = ()  # argument texts, each cut at 40 characters
     in_macro: bool = False
     tried: bool = False  # the operand of `?` (`f(x)?`, `f(x).await?`): its error is converted
+    # its error goes no further: `f(x).ok()`, `.unwrap_or(..)`, `.is_err()`, `let _ = f(x)`,
+    # `if let Ok(v) = f(x)`, `.map_err(|_| ..)` (`index._dropped`)
+    dropped: bool = False
 
 
 class Use(NamedTuple):

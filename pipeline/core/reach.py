@@ -128,6 +128,9 @@ class Reach:
     # `.with_context(|| RustupError::ReadingDirectory { .. })` in `utils::read_dir`): a
     # `match` on `Err(RustupError::ReadingDirectory { .. })` would not compile there.
     held_in: str | None = None
+    # A returned error whose every caller the index found drops it (`f(x).ok()`, `if let
+    # Ok(v) = f(x)`, `let _ = f(x)`; `Call.dropped`): how many callers, when no path leads on
+    dropped_by: int | None = None
 
 
 # The JSON form of a `Reach` (the dataset's `reach.json`): fields by name, empty ones left out.
@@ -186,6 +189,7 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
         converts=data.get("converts"),
         initialized=data.get("initialized"),
         held_in=data.get("held_in"),
+        dropped_by=data.get("dropped_by"),
     )
 
 

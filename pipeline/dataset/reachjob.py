@@ -543,5 +543,9 @@ def carried_specs(
             str(c).split(": ", 1)[-1] for c in provenance.get(rid, {}).get("conditions", ())
         )
         klass, path = line_field(line, "errorClass"), str(line_field(line, "filePath"))
-        specs.append(SiteSpec(rid, klass, path, int(line_field(line, "lineNumber")), conditions))
+        number, panics = (
+            int(line_field(line, "lineNumber")),
+            line_field(line, "errorType") == "panic",
+        )
+        specs.append(SiteSpec(rid, klass, path, number, conditions, panics))
     return specs

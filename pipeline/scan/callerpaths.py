@@ -53,10 +53,11 @@ _HTTP = {
 
 
 # The walks made so far: (whether the targets are a variant's builders, the walk's targets:
-# a site's fn, or the fns that build the variant, sorted) -> the paths it found, how many
+# a site's fn, or the fns that build the variant, sorted, and whether the walk follows a
+# returned error: no call that drops it, `Call.dropped`) -> the paths it found, how many
 # distinct callers the fn has (or how many fns build the variant), and how many entry
 # points it found.
-WalkKey = tuple[bool, tuple[int, ...]]
+WalkKey = tuple[bool, tuple[int, ...], bool]
 Walked = tuple[tuple[CallerPath, ...], int, int]
 Walks = dict[WalkKey, Walked]
 
@@ -69,13 +70,17 @@ class SiteSpec(NamedTuple):
     path: str
     line: int
     conditions: tuple[str, ...]
+    panics: bool = False  # a panic travels by no value: no caller drops it
 
 
 def spec_of(context: SiteContext) -> SiteSpec:
     """The part of a context its reach is computed from (a few strings: cheap to send)."""
     site = context.site
     texts = tuple(c.text for c in site.facts.conditions)
-    return SiteSpec(context.record_id, context.error_class, site.file_path, site.line, texts)
+    panics = context.error_type == "panic"
+    return SiteSpec(
+        context.record_id, context.error_class, site.file_path, site.line, texts, panics
+    )
 
 
 def reaches_of(
@@ -92,7 +97,9 @@ def reaches_of(
         key = (spec.error_class, _crate(spec.path))
         if key not in conversions:
             conversions[key] = user_conversion(graph, spec.error_class, spec.path)
-        reach = site_reach(graph, spec.path, spec.line, spec.conditions, conversions[key], memo)
+        reach = site_reach(
+            graph, spec.path, spec.line, spec.conditions, conversions[key], memo, not spec.panics
+        )
         if reach is not None:
             out[spec.record_id] = reach
     return out
@@ -111,9 +118,12 @@ def site_reach(
     conditions: Sequence[str] = (),
     conversion: tuple[str | None, int | None] = (None, None),
     memo: Walks | None = None,
+    passed: bool = False,
 ) -> Reach | None:
     """How the site at `path:line` is reached, given its conditions' texts; None when it sits
-    in no indexed fn and its error type has no conversion (an `#[error]` attribute)."""
+    in no indexed fn and its error type has no conversion (an `#[error]` attribute).
+    `passed`: the error is a value its callers pass on (not a panic), so a call that drops
+    it (`Call.dropped`: `f(x).ok()`, `if let Ok(v) = f(x)`) is no way it reaches a user."""
     node_id = graph.enclosing(path, line)
     converted, status = conversion
     memo = {} if memo is None else memo
@@ -121,17 +131,18 @@ def site_reach(
         # a variant's text (an `#[error]` attribute, a `Display::fmt`): no caller path leads
         # to it, the fns that build the variant do
         if node_id is None:
-            built = built_reach(graph, path, line, memo) or initializer_reach(
+            built = built_reach(graph, path, line, memo, passed) or initializer_reach(
                 graph, path, line, memo
             )
         else:
-            built = _display_reach(graph, node_id, path, conditions, memo)
+            built = _display_reach(graph, node_id, path, conditions, memo, passed)
         if built is not None:
             return replace(built, conversion=converted, http_status=status)
         return None if converted is None else Reach(conversion=converted, http_status=status)
-    known = memo.get((False, (node_id,)))
+    key = (False, (node_id,), passed)
+    known = memo.get(key)
     if known is None:
-        known = memo[(False, (node_id,))] = fn_walk(graph, node_id)
+        known = memo[key] = fn_walk(graph, node_id, passed)
     paths, callers, entries = known
     return Reach(
         paths=paths,
@@ -140,22 +151,40 @@ def site_reach(
         conversion=converted,
         http_status=status,
         entries=_more_than_named(entries, paths),
+        dropped_by=_dropped_by(graph, node_id) if passed and not paths else None,
     )
 
 
-def fn_walk(graph: CallGraph, node_id: int) -> Walked:
+def _dropped_by(graph: CallGraph, node_id: int) -> int | None:
+    """How many callers call the fn, when every call of it drops the error it returns
+    (`_walk`'s `passed`: none leads on); None when some call passes it on, or none calls."""
+    edges = graph.callers.get(node_id, ())
+    if not edges or not all(_drops(e) for e in edges):
+        return None
+    return len({e.caller for e in edges})
+
+
+def _drops(edge: Edge) -> bool:
+    """Whether a call edge drops the error the callee returns (not a message to an actor:
+    what its send returns is not the handler's)."""
+    return edge.call is not None and edge.call.dropped and edge.resolution != "message"
+
+
+def fn_walk(graph: CallGraph, node_id: int, passed: bool = False) -> Walked:
     """A fn's walk as `Walks` keeps it: its paths, its distinct callers, the entry points
-    found."""
-    paths, entries = _walk(graph, [node_id])
+    found (`passed`: a returned error's walk, `site_reach`)."""
+    paths, entries = _walk(graph, [node_id], passed=passed)
     return paths, len({e.caller for e in graph.callers.get(node_id, ())}), entries
 
 
-def built_reach(graph: CallGraph, path: str, line: int, memo: Walks | None = None) -> Reach | None:
+def built_reach(
+    graph: CallGraph, path: str, line: int, memo: Walks | None = None, passed: bool = False
+) -> Reach | None:
     """The reach of an `#[error]` variant's site (`path:line`, an attribute of the variant):
     caller paths down to the fns that build `Enum::Variant`, the last hop's `call_line`
     where it builds it. None when the site is no variant's or nothing builds it."""
     found = variant_builders(graph, path, line)
-    return _built_reach(graph, found, memo) if found is not None else None
+    return _built_reach(graph, found, memo, passed) if found is not None else None
 
 
 def initializer_reach(
@@ -173,7 +202,12 @@ def initializer_reach(
 
 
 def _display_reach(
-    graph: CallGraph, node_id: int, path: str, conditions: Sequence[str], memo: Walks | None
+    graph: CallGraph,
+    node_id: int,
+    path: str,
+    conditions: Sequence[str],
+    memo: Walks | None,
+    passed: bool = False,
 ) -> Reach | None:
     """The reach of a `Display::fmt`'s text: from the builders of the variant its arm on
     `self` writes (None when no arm names one, or nothing builds it)."""
@@ -182,7 +216,7 @@ def _display_reach(
     found = named_builders(graph, path, owner, variant) if owner and variant else None
     if found is None and owner and not variant and graph.definitions("struct", owner):
         found = struct_builders(graph, path, owner)  # `impl Display for InvalidPatternError`
-    return _built_reach(graph, found, memo) if found is not None else None
+    return _built_reach(graph, found, memo, passed) if found is not None else None
 
 
 def _writes_display(graph: CallGraph, node_id: int) -> bool:
@@ -191,15 +225,17 @@ def _writes_display(graph: CallGraph, node_id: int) -> bool:
     return definition.name == "fmt" and (definition.trait or "").endswith("Display")
 
 
-def _built_reach(graph: CallGraph, found: Built, memo: Walks | None = None) -> Reach:
+def _built_reach(
+    graph: CallGraph, found: Built, memo: Walks | None = None, passed: bool = False
+) -> Reach:
     """The reach of a variant from its builders: paths down to them, the last hop's line
     where it is built."""
     variant, builders, converts = found
     memo = {} if memo is None else memo
-    key = (True, tuple(sorted(builders)))
+    key = (True, tuple(sorted(builders)), passed)
     known = memo.get(key)
     if known is None:
-        walked, entries = _walk(graph, key[1], lone=True)
+        walked, entries = _walk(graph, key[1], lone=True, passed=passed)
         known = memo[key] = (walked, len(builders), entries)
     paths = known[0]
     where = {
@@ -260,12 +296,13 @@ def caller_paths(graph: CallGraph, target: int) -> tuple[CallerPath, ...]:
 
 
 def _walk(
-    graph: CallGraph, targets: Sequence[int], lone: bool = False
+    graph: CallGraph, targets: Sequence[int], lone: bool = False, passed: bool = False
 ) -> tuple[tuple[CallerPath, ...], int]:
     """`caller_paths` down to any of `targets` (the fns that build a variant: one walk
     from all of them, so the best paths are the best over all), and how many entry points
     it found. `lone`: with no entry point, a path of one target alone is kept (it says
-    which fn builds the variant)."""
+    which fn builds the variant). `passed`: a returned error's walk goes up no call that
+    drops it (`Call.dropped`)."""
     parent: dict[int, Edge | None] = dict.fromkeys(targets)
     depth = dict.fromkeys(targets, 0)
     needs: dict[int, frozenset[str]] = dict.fromkeys(targets, NO_NEEDS)
@@ -308,6 +345,8 @@ def _walk(
             continue
         untyped = not any(n.startswith(TYPED) for n in needs[node])
         for edge in edges:
+            if passed and _drops(edge):
+                continue  # `f(x).ok()`: the error goes no further than this caller
             if (
                 untyped
                 and edge.caller in parent

@@ -49,7 +49,7 @@ from pipeline.scan.buildable import type_facts
 from pipeline.scan.callerpaths import MAX_DEPTH, Walked, Walks, trait_declared_elsewhere
 from pipeline.scan.callgraph import CallGraph
 
-MEMO_FORMAT = 2  # 2: a walk keeps how many entry points it found
+MEMO_FORMAT = 3  # 2: a walk keeps how many entry points it found; 3: a returned error's walk
 # The modules whose code decides what a walk finds: a memo holds only for the same code.
 _WALKING = ("scan/callerpaths.py", "scan/buildable.py", "scan/callgraph.py",
             "scan/entrypoints.py", "scan/reachmemo.py", "core/reach.py",
@@ -58,7 +58,7 @@ _HOP_FIELDS = tuple(f.name for f in fields(Hop))
 
 NodeKey = tuple[str, int]  # (path, the fn's index in its file's definitions)
 # A walk as stored: whether its targets are a variant's builders, the targets by `NodeKey`.
-StoredKey = tuple[bool, tuple[NodeKey, ...]]
+StoredKey = tuple[bool, tuple[NodeKey, ...], bool]
 
 
 @dataclass(frozen=True)
@@ -199,7 +199,7 @@ def taken_over(
     out: Walks = {}
     for stored, plain in previous.found.items():
         try:
-            lone, targets = stored
+            lone, targets, passed = stored
             nodes = tuple(ids[t] for t in targets)
         except (KeyError, TypeError, ValueError):  # a target gone, or a key of another shape
             continue
@@ -207,7 +207,7 @@ def taken_over(
             continue
         found = _found(plain)
         if found is not None:
-            out[(bool(lone), nodes)] = found
+            out[(bool(lone), nodes, bool(passed))] = found
     return out
 
 
@@ -216,7 +216,10 @@ def kept(key: str, keys: Sequence[NodeKey], digests: Sequence[int], walks: Walks
     return ReachMemo(
         key,
         dict(zip(keys, digests, strict=True)),
-        {(lone, tuple(keys[n] for n in nodes)): _plain(v) for (lone, nodes), v in walks.items()},
+        {
+            (lone, tuple(keys[n] for n in nodes), passed): _plain(v)
+            for (lone, nodes, passed), v in walks.items()
+        },
     )
 
 

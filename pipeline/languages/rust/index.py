@@ -97,8 +97,9 @@ _TEST_DIRECTORY = re.compile(
 # arguments elided, `Builder::new(..).build`; 61: `if let`, `while let` and `let .. else` bind
 # a variant's one value as a dispatch arm does, `Ok(Ok(E::V(x)))` too; 62: a `for` loop is a
 # call of kind `loop` of its value's `next`; 63: a test path's empty index is no blob's: a
-# cache of 62 may hold one for a blob a product file has too).
-INDEX_VERSION = "63"
+# cache of 62 may hold one for a blob a product file has too; 64: a call whose error goes
+# no further, `Call.dropped`).
+INDEX_VERSION = "64"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -465,6 +466,56 @@ _CONVERTS = {"try_into": "try_from", "into": "from", "parse": "from_str"}
 _PLAIN_TYPE = re.compile(r"(?:(?:crate|self|super|[a-z_]\w*)::)*[A-Z]\w*")
 
 
+# `Result` methods whose value keeps nothing of the error: a caller that calls them on a
+# call's value has seen the error go no further (`.ok()`, `.unwrap_or(..)`, `.is_err()`).
+# Not `unwrap_or_else`, whose closure gets the error (and CLIs print it there and exit).
+_DROPPING = frozenset(("ok", "is_ok", "is_err", "unwrap_or", "unwrap_or_default", "or"))
+# the same with a closure that ignores what it is given: `.map_err(|_| Error::Other)`
+_REPLACING = frozenset(("map_err", "or_else"))
+
+
+def _dropped(node: Node) -> bool:
+    """Whether a call's error (if it returns one) goes no further than its caller: its value
+    (through an `.await`) is given to a method that keeps nothing of the error, bound to
+    `_`, or tested by `if let Ok(..)`, `while let Ok(..)` or `let Ok(..) = .. else` (typst's
+    autocomplete: `if let Ok(modified) = symbol.clone().modified((), modifier)`). A user
+    never reads a message that took such a way; a panic's does not travel by value and is
+    no one's to drop (`callerpaths`: only a returned error's walk leaves these edges out)."""
+    value, parent = node, node.parent
+    if parent is not None and parent.type == "await_expression":
+        value, parent = parent, parent.parent
+    if parent is None:
+        return False
+    if parent.type == "field_expression" and parent.child_by_field_name("value") == value:
+        method = text_of(parent.child_by_field_name("field"))
+        called = parent.parent
+        if called is None or called.type != "call_expression":
+            return False
+        if method in _DROPPING:
+            return True
+        arguments = called.child_by_field_name("arguments")
+        closure = arguments.named_children[0] if arguments and arguments.named_children else None
+        return method in _REPLACING and closure is not None and _ignores_argument(closure)
+    if parent.type == "let_declaration" and parent.child_by_field_name("value") == value:
+        # `let _ = f(x);`, and `let Ok(v) = f(x) else { .. }`, whose `else` sees no error
+        pattern = parent.child_by_field_name("pattern")
+        pattern_text = text_of(pattern) if pattern is not None else ""
+        let_else = parent.child_by_field_name("alternative") is not None
+        return pattern_text == "_" or (let_else and pattern_text.startswith("Ok("))
+    if parent.type == "let_condition" and parent.child_by_field_name("value") == value:
+        pattern = parent.child_by_field_name("pattern")
+        return pattern is not None and text_of(pattern).startswith("Ok(")
+    return False
+
+
+def _ignores_argument(closure: Node) -> bool:
+    """`|_| ..`: a closure whose one parameter is `_`."""
+    if closure.type != "closure_expression":
+        return False
+    parameters = closure.child_by_field_name("parameters")
+    return parameters is not None and "".join(text_of(parameters).split()) == "|_|"
+
+
 def _tried(node: Node) -> bool:
     """Whether a call's value is the operand of `?` (through an `.await`): its error, if
     any, converted into the caller's by `From` (a `#[from]` variant built there)."""
@@ -786,7 +837,8 @@ class _Builder:
         if caller >= 0:
             at = (named or node).start_byte  # document order is the order of the lines
             tried = _tried(node)
-            call = Call(name, kind, qualifier, line, len(args), caller, args, False, tried)
+            dropped = not tried and _dropped(node)
+            call = Call(name, kind, qualifier, line, len(args), caller, args, False, tried, dropped)
             self.calls.append((at, call))
             if kind == "path":  # `E::V(..)`: a tuple variant built
                 self._built(at, qualifier, name, line, caller)

@@ -184,10 +184,8 @@ def merge(source: bytes, units: Sequence[Unit], parts: Sequence[_Part]) -> FileI
     lists: dict[str, list[Any]] = {"uses": [], "routes": [], "impls": [], "subcommands": []}
     for at, part in enumerate(parts):
         shift, mine, moved = shifts[at], ids[at], len(calls) - part.call_from
-        for name, how, qualifier, line, arity, caller, args, in_macro, tried in part.calls:
-            calls.append(
-                Call(name, how, qualifier, line + shift, arity, mine[caller], args, in_macro, tried)
-            )
+        for call in part.calls:
+            calls.append(call._replace(line=call.line + shift, caller=mine[call.caller]))
         arms += [
             Arm(a.pattern, a.line + shift, mine[a.caller], tuple(i + moved for i in a.calls))
             for a in part.arms
