@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from pipeline.core.model import Record
+from pipeline.languages import language_of
 from pipeline.scan.context import SiteContext, record_id
 
 NEAR = 4
@@ -69,17 +70,15 @@ def surroundings(lines: Sequence[str], at: int) -> tuple[str, ...]:
 def _old(record: Record, enclosing: str | None) -> _Old:
     lines = record.sourceCode.split("\n")
     near = surroundings(lines, record.lineNumber - record.sourceCodeStart)
-    return _Old(
-        record.id, record.filePath, record.messagePattern, record.lineNumber, enclosing, near
-    )
+    pattern = language_of(record.filePath).pattern_identity(record.messagePattern)
+    return _Old(record.id, record.filePath, pattern, record.lineNumber, enclosing, near)
 
 
 def _new(index: int, context: SiteContext) -> _New:
     site = context.site
     near = surroundings(context.window.split("\n"), site.line - context.window_start)
-    return _New(
-        index, site.file_path, context.message_pattern, site.line, site.facts.enclosing_fn, near
-    )
+    pattern = language_of(site.file_path).pattern_identity(context.message_pattern)
+    return _New(index, site.file_path, pattern, site.line, site.facts.enclosing_fn, near)
 
 
 def assign_ids(

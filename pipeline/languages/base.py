@@ -108,6 +108,12 @@ class Language(Protocol):
         """Path prefixes of the files of `modules`, declared test-only in the file at `path`."""
         ...
 
+    def pattern_identity(self, pattern: str) -> str:
+        """What of a site's `messagePattern` says which site it is across versions: the
+        pattern without what only widens the renderings it accepts (a permanent id is
+        found again by it, `dataset.ids`)."""
+        ...
+
     def literal_segments(self, message: str, is_format: bool = True) -> list[str]:
         """The literal text of a message between its placeholders."""
         ...

@@ -89,6 +89,11 @@ class Rust:
         """`a/lib.rs` declaring `x` -> `a/x.rs`, `a/x/`; `a/foo.rs` -> `a/foo/x.rs`, `a/foo/x/`."""
         return testcode.test_module_paths([(path, tuple(modules))])
 
+    def pattern_identity(self, pattern: str) -> str:
+        """The pattern without `formats.EXPECT_SUFFIX`: an `.expect(..)` site's pattern of
+        an earlier version had none."""
+        return pattern.removesuffix(formats.EXPECT_SUFFIX)
+
     def literal_segments(self, message: str, is_format: bool = True) -> list[str]:
         """Text between `{...}` placeholders, `{{`/`}}` decoded."""
         return formats.literal_segments(message, is_format)

@@ -180,6 +180,19 @@ def _is_multiline(placeholder: re.Match[str]) -> bool:
     return placeholder["alt"] is not None and kind.endswith("?")
 
 
+# What `Result::expect(msg)` (and `Option::expect_err`'s kin) prints after the message: std
+# panics with "{msg}: {error:?}", where `Option::expect` prints "{msg}" alone; the receiver
+# is not known from the syntax, so the pattern of an `.expect(..)` site accepts both (the
+# `Debug` of an error may span lines: anyhow's "Caused by:"). Not a group: a record's groups
+# are its message's placeholders.
+EXPECT_SUFFIX = r"(?:: [\s\S]+)?"
+
+
+def expect_pattern(message: str, *, is_format: bool = True) -> str:
+    """The pattern of an `.expect(message)` site: `message_pattern` and `EXPECT_SUFFIX`."""
+    return message_pattern(message, is_format=is_format) + EXPECT_SUFFIX
+
+
 def message_pattern(message: str, *, is_format: bool = True) -> str:
     """The regex that `re.fullmatch`es every rendering of `message` (SPEC 4)."""
     parts = []

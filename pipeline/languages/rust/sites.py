@@ -23,7 +23,12 @@ from pipeline.core.sitetypes import (
 )
 from pipeline.languages.rust.display import continues_a_message, display_owner, display_variant
 from pipeline.languages.rust.facts import CHECK_OPERANDS, check_text, site_facts
-from pipeline.languages.rust.formats import decode_rust_string, literal_segments, message_pattern
+from pipeline.languages.rust.formats import (
+    decode_rust_string,
+    expect_pattern,
+    literal_segments,
+    message_pattern,
+)
 from pipeline.languages.rust.macrotrees import MAX_DEPTH, macro_tree_sites
 from pipeline.languages.rust.messages import (
     Message,
@@ -66,8 +71,9 @@ from pipeline.languages.rust.testcode import (
 # `bail!(span, "..")`'s message follows its place; 52: `x.map_or_else(|| Err(..), Ok)` and
 # `x.map_or(Err(..), Ok)` are reached when `x` holds nothing; 53: a test path's empty scan is
 # no blob's (`scan_listing`): a cache of 52 may hold one for a blob a product file has too;
-# 54: `args.expect("..")?` on a parameter of a declared type of the repository's is its method
-EXTRACTOR_VERSION = "54"
+# 54: `args.expect("..")?` on a parameter of a declared type of the repository's is its method;
+# 55: an `.expect(..)` site's pattern accepts `Result::expect`'s ": {error:?}" (`EXPECT_SUFFIX`)
+EXTRACTOR_VERSION = "55"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -557,7 +563,9 @@ def _make_site(
         column=start.column,
         message=message.text,
         is_format=message.is_format,
-        pattern=message_pattern(message.text, is_format=message.is_format),
+        pattern=(expect_pattern if kind == "expect" else message_pattern)(
+            message.text, is_format=message.is_format
+        ),
         macro=macro,
         format_args=message.args,
         error_code=error_code,
