@@ -157,6 +157,10 @@ def with_reach(
     to what its builders return (`Reach.held_in`: callers hold it in an `anyhow::Error`)."""
     if reach is not None and reach.held_in and site is not None and site.kind in TEXT_KINDS:
         apart = apart.model_copy(update={"tryCatchPattern": held_catch(site)})
+    if reach is not None and reach.no_display and apart.tryCatchPattern:
+        # no `Display` to call: the error's `Debug` holds the text (typst's diagnostics)
+        shown = apart.tryCatchPattern.replace("e.to_string()", 'format!("{e:?}")')
+        apart = apart.model_copy(update={"tryCatchPattern": shown})
     if reach is not None and reach.paths and all(p.entry == "macro" for p in reach.paths):
         # met only as a procedural macro expands: a compile error of the crate that uses
         # it, no `Result` any program holds (sqlx's `query!` makes it a `compile_error!`)

@@ -131,6 +131,10 @@ class Reach:
     # A returned error whose every caller the index found drops it (`f(x).ok()`, `if let
     # Ok(v) = f(x)`, `let _ = f(x)`; `Call.dropped`): how many callers, when no path leads on
     dropped_by: int | None = None
+    # True when the error type prints no `Display` text the index can find: a collection
+    # (typst's `EcoVec<SourceDiagnostic>`), or a type of the repository with no `impl Display`
+    # nor a derive that writes one (typst's `HintedString`): `e.to_string()` does not compile
+    no_display: bool | None = None
 
 
 # The JSON form of a `Reach` (the dataset's `reach.json`): fields by name, empty ones left out.
@@ -190,6 +194,7 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
         initialized=data.get("initialized"),
         held_in=data.get("held_in"),
         dropped_by=data.get("dropped_by"),
+        no_display=data.get("no_display"),
     )
 
 

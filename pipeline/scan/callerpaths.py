@@ -25,7 +25,7 @@ from pipeline.scan.builders import Built, named_builders, struct_builders, varia
 from pipeline.scan.callgraph import CallGraph, Edge, Node
 from pipeline.scan.context import SiteContext, _crate
 from pipeline.scan.entrypoints import arm_entry, nested_dispatch
-from pipeline.scan.names import generic_parts, inner_type
+from pipeline.scan.names import crate_name, generic_parts, inner_type
 from pipeline.scan.signatures import return_text
 from pipeline.scan.statics import static_at, static_users
 
@@ -92,16 +92,18 @@ def reaches_of(
     set of builders, and kept in `memo`)."""
     memo = {} if memo is None else memo
     conversions: dict[tuple[str | None, str], tuple[str | None, int | None]] = {}
+    undisplayed: dict[tuple[str | None, str], bool] = {}
     out: dict[str, Reach] = {}
     for spec in specs:
         key = (spec.error_class, _crate(spec.path))
         if key not in conversions:
             conversions[key] = user_conversion(graph, spec.error_class, spec.path)
+            undisplayed[key] = no_display(graph, spec.error_class, spec.path)
         reach = site_reach(
             graph, spec.path, spec.line, spec.conditions, conversions[key], memo, not spec.panics
         )
         if reach is not None:
-            out[spec.record_id] = reach
+            out[spec.record_id] = replace(reach, no_display=True) if undisplayed[key] else reach
     return out
 
 
@@ -787,6 +789,67 @@ def _nearest(found: list[tuple[str, Definition]], crate: str) -> tuple[str, Defi
 
 # Error types of these crates are never a type the repository defines, whatever its name.
 _FOREIGN_CRATES = frozenset({"anyhow", "eyre", "color_eyre", "std", "core", "alloc", "tonic"})
+
+
+# Collections of another crate: no `Display` (typst's `SourceResult<T>` is a `Result<T,
+# EcoVec<SourceDiagnostic>>`)
+_COLLECTIONS = frozenset(
+    ("Vec", "EcoVec", "SmallVec", "VecDeque", "HashMap", "BTreeMap", "HashSet", "BTreeSet",
+     "IndexMap", "IndexSet", "Option")
+)  # fmt: skip
+# Derives that write a `Display` impl: thiserror's `Error` (also renamed: cargo's
+# `ThisError`), derive_more's and strum's `Display`, snafu's `Snafu`, displaydoc's `Display`
+_DISPLAY_DERIVES = re.compile(r"(?:Error|Display|Snafu)\b")
+
+
+def no_display(graph: CallGraph, error_class: str | None, site_path: str) -> bool:
+    """Whether the error type prints no `Display` text the index can find: a collection of
+    another crate (`EcoVec<SourceDiagnostic>`), or the struct or enum the site's file means
+    by that name (`_named_here`) with neither an `impl Display for` it nor a derive that
+    writes one (typst's `HintedString`). False when unknown: another crate's type, several
+    of the name, a type the index holds nothing of."""
+    if not error_class:
+        return False
+    head = " ".join(error_class.split()).lstrip("&").removeprefix("'static ").strip()
+    if head.split("<", 1)[0].rsplit("::", 1)[-1] in _COLLECTIONS:
+        return True
+    if "<" in head or "::" in head or head in ("str", "String"):
+        return False
+    home = _named_here(graph, head, site_path)
+    if home is None:
+        return False
+    path, definition = home
+    if any(a.startswith("derive") and _DISPLAY_DERIVES.search(a) for a in definition.attrs):
+        return False
+    return not any(
+        impl.type == head and inner_type(impl.trait or "") == "Display"
+        for file in graph.crate_files(_crate(path))
+        for impl in graph.indexes[file].impls
+    )
+
+
+def _named_here(graph: CallGraph, name: str, site_path: str) -> tuple[str, Definition] | None:
+    """The struct or enum `name` means in the site's file: the one its file declares, else
+    the one of the crate its `use` names (`cargo::CliError`), else the one of the site's
+    crate (typst's `HintedString`, named through a `HintedStrResult<T>` alias). None when
+    the file takes the name from another crate (risingwave's `use tonic::Status`, beside an
+    `enum Status` in a fn of the same crate), or several are meant."""
+    defined = graph.definitions("enum", name) + graph.definitions("struct", name)
+    index = graph.indexes.get(site_path)
+    heads = {u.path.split("::", 1)[0] for u in (index.uses if index else ()) if u.alias == name}
+    crate = _crate(site_path)
+    ours = {crate_name(_crate(p)) for p, _ in defined}
+    if heads - {"crate", "self", "super"} - ours:
+        return None  # imported from another crate (a type of the name here sits in a fn)
+    here = [(p, d) for p, d in defined if p == site_path]
+    if here:
+        return here[0] if len(here) == 1 else None
+    named = {crate_name(_crate(p)) for p, _ in defined} & heads
+    here = [
+        (p, d) for p, d in defined
+        if crate_name(_crate(p)) in named or (not named and _crate(p) == crate)
+    ]  # fmt: skip
+    return here[0] if len(here) == 1 else None
 
 
 def user_conversion(
