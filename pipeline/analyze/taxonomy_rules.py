@@ -73,7 +73,10 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         # storage" stays a resource)
         ("data-corruption", r"\bmalformed file\b|\bcorrupt\w*\b|\bchecksum mismatch\b|"
          r"\binsufficient (?:file size|bytes|length|data)\b"),
-        ("parse-error", r"\b(?:failed to|unable to|could not|couldn't|cannot|can't|can not) "
+        # serde's own words for a document of the wrong shape: "missing field `x`",
+        # "duplicate field `x`" (not a resource found missing or already there)
+        ("parse-error", r"\b(?:missing|duplicate) field `|"
+         r"\b(?:failed to|unable to|could not|couldn't|cannot|can't|can not) "
          r"parse\b|\binvalid output\b|\bexpected a line\b|"
          r"\binvalid seriali\w+\b|\bexpected field\b|\bto string\b|\binvalid source\b"),
         ("permission-denied", r"\bmust be (?:the )?owner\b|\bonly superusers?\b|\bpermission\b"),

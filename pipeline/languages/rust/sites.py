@@ -72,8 +72,9 @@ from pipeline.languages.rust.testcode import (
 # `x.map_or(Err(..), Ok)` are reached when `x` holds nothing; 53: a test path's empty scan is
 # no blob's (`scan_listing`): a cache of 52 may hold one for a blob a product file has too;
 # 54: `args.expect("..")?` on a parameter of a declared type of the repository's is its method;
-# 55: an `.expect(..)` site's pattern accepts `Result::expect`'s ": {error:?}" (`EXPECT_SUFFIX`)
-EXTRACTOR_VERSION = "55"
+# 55: an `.expect(..)` site's pattern accepts `Result::expect`'s ": {error:?}" (`EXPECT_SUFFIX`);
+# 56: serde's `Error::missing_field("x")` is "missing field `x`"
+EXTRACTOR_VERSION = "56"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -470,6 +471,10 @@ def _parameter_type(node: Node, name: str) -> str | None:
     return None
 
 
+# serde's `de::Error` constructors that take a field's name and write the message themselves
+_SERDE_FIELD = re.compile(r"\bError::(missing|duplicate)_field$")
+
+
 def _ctor_site(
     pattern: int, node: Node, captures: dict[str, list[Node]], file: SourceFile
 ) -> Site | None:
@@ -495,6 +500,12 @@ def _ctor_site(
             callee, arguments = node_text(function), inner
     if message is None:
         return None
+    field = _SERDE_FIELD.search(callee)
+    if field is not None and not message.is_format:
+        # serde's `de::Error::missing_field("max_size")`: the argument is a field's name, the
+        # message serde's own ("missing field `max_size`"; stop 54's reading: records whose
+        # message was "max_size")
+        message = Message(f"{field[1]} field `{message.text}`", False)
     if (
         message.is_format is False
         and " " not in message.text.strip()
