@@ -15,10 +15,9 @@ import sys
 from pathlib import Path
 
 from gitrepo import GitRepo
+from test_index_units import warm_and_cold
 
 from pipeline.core.index import FileIndex
-from pipeline.scan.indexcache import index_entries
-from pipeline.source.repository import list_files
 
 ROOT = Path(__file__).parent.parent
 SITE = (
@@ -60,11 +59,7 @@ def test_a_test_path_has_no_index_whatever_the_cache_holds_for_its_bytes(tmp_pat
     code = "pub fn main_helper() -> u32 {\n    1\n}\n"
     first = repo.commit({"src/lib.rs": code})
     second = repo.commit({"tests/common.rs": code})  # the same blob, under tests/
-    cache = tmp_path / "cache"
-    for sha in (first, second):
-        entries = list_files(repo.git_dir, sha, suffixes=(".rs",)).entries
-        warm = index_entries(repo.git_dir, entries, cache, jobs=1)
-    cold = index_entries(repo.git_dir, entries, tmp_path / "cold", jobs=1)
+    warm, cold, _ = warm_and_cold(repo, (first, second), tmp_path)
 
     assert warm == cold
     assert warm["tests/common.rs"] == FileIndex(clean=False)

@@ -4,6 +4,7 @@ a regeneration's cost follows the change): always what indexing the file whole g
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from gitrepo import GitRepo
 from pipeline.core.index import FileIndex
 from pipeline.languages.rust.index import index_file, index_file_after
 from pipeline.scan.indexcache import IndexCache, index_entries
-from pipeline.source.repository import list_files
+from pipeline.source.repository import TreeEntry, list_files
 
 PATH = "crates/engine/src/store.rs"
 
@@ -107,15 +108,24 @@ def test_an_earlier_index_from_a_parse_with_errors_is_not_split() -> None:
     assert index_file("tests/store.rs", new) == FileIndex(clean=False)
 
 
+def warm_and_cold(
+    repo: GitRepo, shas: Sequence[str], tmp_path: Path
+) -> tuple[dict[str, FileIndex], dict[str, FileIndex], list[TreeEntry]]:
+    """The index of the last of `shas` made after the others with one cache (`cache`), and
+    made cold, and that commit's entries."""
+    cache = tmp_path / "cache"
+    for sha in shas:
+        entries = list_files(repo.git_dir, sha, suffixes=(".rs",)).entries
+        warm = index_entries(repo.git_dir, entries, cache, jobs=1)
+    return warm, index_entries(repo.git_dir, entries, tmp_path / "cold", jobs=1), entries
+
+
 def test_the_index_pass_starts_from_the_blob_a_path_held_before(tmp_path: Path) -> None:
     repo = GitRepo.init(tmp_path / "src")
     first = repo.commit({PATH: source(), "crates/engine/src/lib.rs": "pub mod store;\n"})
     second = repo.commit({PATH: source(methods=13, body="\n        log(key);")})
+    found, fresh, entries = warm_and_cold(repo, (first, second), tmp_path)
     cache = tmp_path / "cache"
-    for sha in (first, second):
-        entries = list_files(repo.git_dir, sha, suffixes=(".rs",)).entries
-        found = index_entries(repo.git_dir, entries, cache, jobs=1)
-    fresh = index_entries(repo.git_dir, entries, tmp_path / "cold", jobs=1)
     assert found == fresh
     store = IndexCache(cache)
     try:
