@@ -86,3 +86,30 @@ def test_its_handling_reads_the_debug_text(tmp_path: Path) -> None:
     assert 'format!("{e:?}").contains("the value is far too large")' in pattern
     assert "to_string" not in pattern
     assert "e.to_string()" in (explain(context).tryCatchPattern or "")  # no reach: as before
+
+
+def test_which_type_a_name_means_is_asked_of_each_site_s_file(tmp_path: Path) -> None:
+    """One crate, one error class name, two files: `local.rs` declares its own `Status`
+    (no `Display`), `remote.rs` takes tonic's. tikv's `diagnostics/log.rs` declares an
+    `Error` with `Debug` alone while its crate's other files return others: the answer of
+    the first file asked had stood for every file of the crate."""
+    files = {
+        "Cargo.toml": '[package]\nname = "app"\n',
+        "src/lib.rs": "pub mod local;\npub mod remote;\n",
+        "src/local.rs": (
+            "#[derive(Debug)]\npub enum Status { Down }\n"
+            "pub fn check() -> Result<u8, Status> {\n    Err(Status::Down)\n}\n"
+        ),
+        "src/remote.rs": (
+            "use tonic::Status;\n"
+            "pub fn call() -> Result<u8, Status> {\n"
+            '    Err(Status::invalid_argument("the request is malformed"))\n}\n'
+        ),
+    }
+    graph = graph_of(tmp_path, files)
+    specs = [SiteSpec(p, "Status", p, 4 if p == "src/local.rs" else 3, ()) for p in
+             ("src/remote.rs", "src/local.rs", "src/remote.rs")]  # fmt: skip
+    for order in (specs, specs[::-1]):
+        found = reaches_of(order, graph)
+        assert found["src/local.rs"].no_display
+        assert not found["src/remote.rs"].no_display

@@ -92,18 +92,20 @@ def reaches_of(
     set of builders, and kept in `memo`)."""
     memo = {} if memo is None else memo
     conversions: dict[tuple[str | None, str], tuple[str | None, int | None]] = {}
-    undisplayed: dict[tuple[str | None, str], bool] = {}
+    undisplayed: dict[tuple[str | None, str], bool] = {}  # by file: what its `use`s name
     out: dict[str, Reach] = {}
     for spec in specs:
         key = (spec.error_class, _crate(spec.path))
         if key not in conversions:
             conversions[key] = user_conversion(graph, spec.error_class, spec.path)
-            undisplayed[key] = no_display(graph, spec.error_class, spec.path)
+        shown = (spec.error_class, spec.path)
+        if shown not in undisplayed:
+            undisplayed[shown] = no_display(graph, spec.error_class, spec.path)
         reach = site_reach(
             graph, spec.path, spec.line, spec.conditions, conversions[key], memo, not spec.panics
         )
         if reach is not None:
-            out[spec.record_id] = replace(reach, no_display=True) if undisplayed[key] else reach
+            out[spec.record_id] = replace(reach, no_display=True) if undisplayed[shown] else reach
     return out
 
 
@@ -844,7 +846,7 @@ def _named_here(graph: CallGraph, name: str, site_path: str) -> tuple[str, Defin
     here = [(p, d) for p, d in defined if p == site_path]
     if here:
         return here[0] if len(here) == 1 else None
-    named = {crate_name(_crate(p)) for p, _ in defined} & heads
+    named = ours & heads
     here = [
         (p, d) for p, d in defined
         if crate_name(_crate(p)) in named or (not named and _crate(p) == crate)

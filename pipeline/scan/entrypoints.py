@@ -232,13 +232,12 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
             # A published library's front door stays a way in, whoever else calls it (typst's
             # CLI calls `typst::compile`, as does any program built on the crate): the way in
             # of a walk that finds no other (`callerpaths._walk`).
-            if internal and not (
-                modules.published(node.path) and exports.at_root(node.crate, node.module, d)
-            ):
+            at_root = exports.at_root(node.crate, node.module, d)
+            if internal and not (modules.published(node.path) and at_root):
                 continue
             module = modules.module_path(node.path)
             parts = (module,) if module else (crate_name(node.crate), node.module)
-            if exports.at_root(node.crate, node.module, d):  # the name code outside calls
+            if at_root:  # the name code outside calls
                 parts = (parts[0].split("::")[0],)
             where = "::".join(p for p in (*parts, node.label) if p)
             held = graph.front_doors if internal else graph.entries

@@ -75,7 +75,7 @@ class Exports:
                 if d.kind == "type" and d.owner is None and d.public and d.value
             )
             if index.public_uses:
-                if self._open(_crate(path), module_of(path)):
+                if open_module:
                     self._reexports(path)
                 else:
                     hidden.append(path)

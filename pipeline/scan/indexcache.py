@@ -275,10 +275,10 @@ def index_entries(
     blob's index is its bytes', and the same bytes may sit at a product path too (tauri's
     `build.rs` of its examples and of its benchmarks' tests)."""
     everything = entries
-    entries = [e for e in entries if not language_of(e.path).index_leaves_out(e.path)]
-    left_out = len(everything) - len(entries)
+    left_out = {e.path for e in entries if language_of(e.path).index_leaves_out(e.path)}
+    entries = [e for e in entries if e.path not in left_out]
     if advance is not None and left_out:
-        advance(left_out)
+        advance(len(left_out))
     cache = IndexCache(cache_dir)
     try:
         present = cache.present(e.blob_sha for e in entries)
@@ -307,7 +307,7 @@ def index_entries(
     result: dict[str, FileIndex] = {}
     for entry in everything:
         index = cached.get(entry.blob_sha) or by_entry.get(entry)
-        if language_of(entry.path).index_leaves_out(entry.path):
+        if entry.path in left_out:
             index = FileIndex(clean=False)  # what indexing it says, and no cache's
         if index is not None:
             result[entry.path] = index

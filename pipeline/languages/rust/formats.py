@@ -180,8 +180,8 @@ def _is_multiline(placeholder: re.Match[str]) -> bool:
     return placeholder["alt"] is not None and kind.endswith("?")
 
 
-# What `Result::expect(msg)` (and `Option::expect_err`'s kin) prints after the message: std
-# panics with "{msg}: {error:?}", where `Option::expect` prints "{msg}" alone; the receiver
+# What `Result::expect(msg)` prints after the message: std panics with "{msg}: {error:?}"
+# (`Result::expect_err`, "{msg}: {value:?}"), where `Option::expect` prints "{msg}" alone; the receiver
 # is not known from the syntax, so the pattern of an `.expect(..)` site accepts both (the
 # `Debug` of an error may span lines: anyhow's "Caused by:"). Not a group: a record's groups
 # are its message's placeholders.

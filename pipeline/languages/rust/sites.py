@@ -29,6 +29,7 @@ from pipeline.languages.rust.formats import (
     literal_segments,
     message_pattern,
 )
+from pipeline.languages.rust.index_items import fn_signature
 from pipeline.languages.rust.macrotrees import MAX_DEPTH, macro_tree_sites
 from pipeline.languages.rust.messages import (
     Message,
@@ -50,7 +51,12 @@ from pipeline.languages.rust.regions import (
     source_window,
     split_lines,
 )
-from pipeline.languages.rust.snippets import enclosing_call, initializer_item, statement_snippet
+from pipeline.languages.rust.snippets import (
+    enclosing_call,
+    impl_type,
+    initializer_item,
+    statement_snippet,
+)
 from pipeline.languages.rust.testcode import (
     declared_test_modules,
     is_test_code,
@@ -404,7 +410,7 @@ def _attr_site(node: Node, captures: dict[str, list[Node]], file: SourceFile) ->
 def _method_sites(node: Node, captures: dict[str, list[Node]], file: SourceFile) -> list[Site]:
     method = captures["method.name"][0]
     name = node_text(method)
-    if METHOD_KINDS[name] == "expect" and _own_expect(node):
+    if METHOD_KINDS[name] == "expect" and _own_expect(node, file.source):
         return []
     argument = captures["method.arg"][0]
     if argument.type == "closure_expression":  # every message it may return, not the tail only
@@ -423,7 +429,7 @@ _STD_HOLDER = re.compile(r"(?:Option|Result)\b")
 _BORROW = re.compile(r"^(?:&\s*(?:'\w+\s+)?(?:mut\s+)?)+")
 
 
-def _own_expect(call: Node) -> bool:
+def _own_expect(call: Node, source: bytes) -> bool:
     """Whether `x.expect("..")` is a method of the type a parameter declares, not std's:
     typst's `args.expect("lightness component")?` on `args: &mut Args` returns the user's
     error "missing argument: lightness component" (`Args::expect`); nothing panics. std's
@@ -437,7 +443,7 @@ def _own_expect(call: Node) -> bool:
     receiver = function.child_by_field_name("value") if function is not None else None
     if receiver is None or receiver.type not in ("identifier", "self"):
         return False
-    declared = _parameter_type(call, node_text(receiver))
+    declared = _parameter_type(call, node_text(receiver), source)
     if declared is None:
         return False
     base = _BORROW.sub("", declared).split("<", 1)[0].rsplit("::", 1)[-1].strip()
@@ -445,7 +451,7 @@ def _own_expect(call: Node) -> bool:
     return bool(base) and base[0].isupper() and not single and not _STD_HOLDER.search(base)
 
 
-def _parameter_type(node: Node, name: str) -> str | None:
+def _parameter_type(node: Node, name: str, source: bytes) -> str | None:
     """The type the enclosing fn's parameter `name` is declared with (`self`: its impl's
     type), or None when no parameter is so named."""
     function = node.parent
@@ -453,22 +459,11 @@ def _parameter_type(node: Node, name: str) -> str | None:
         if function.type == "closure_expression":
             return None  # the closure's own parameters may shadow it
         function = function.parent
-    parameters = function.child_by_field_name("parameters") if function is not None else None
-    if parameters is None or function is None:
+    if function is None:
         return None
-    for parameter in parameters.named_children:
-        if name == "self" and parameter.type == "self_parameter":
-            holder = function.parent.parent if function.parent is not None else None
-            kind = holder.child_by_field_name("type") if holder is not None else None
-            plain = holder is not None and holder.type == "impl_item"
-            return node_text(kind) if plain and kind is not None else None
-        if parameter.type == "parameter":
-            pattern = parameter.child_by_field_name("pattern")
-            kind = parameter.child_by_field_name("type")
-            named = pattern is not None and node_text(pattern).removeprefix("mut ").strip()
-            if kind is not None and named == name:
-                return node_text(kind)
-    return None
+    if name == "self":
+        return impl_type(function)
+    return dict(fn_signature(function, source)[1]).get(name)
 
 
 # serde's `de::Error` constructors that take a field's name and write the message themselves

@@ -79,7 +79,7 @@ def enclosing_call(node: Node) -> str | None:
     if receiver is not None:
         call = f"{receiver}.{call}"
     else:
-        owner = _impl_type(function)
+        owner = impl_type(function)
         if owner is not None:
             call = f"{owner}::{call}"
     is_async = any(
@@ -88,7 +88,9 @@ def enclosing_call(node: Node) -> str | None:
     return f"{call}.await" if is_async else call
 
 
-def _impl_type(function: Node) -> str | None:
+def impl_type(function: Node) -> str | None:
+    """The type a method's `impl` block is for (`impl<T> Trait for Foo<T>` -> `Foo`); None
+    for a free fn or a trait's provided method."""
     impl = function.parent
     while impl is not None and impl.type not in ("impl_item", "trait_item", "function_item"):
         impl = impl.parent
@@ -102,7 +104,7 @@ def _impl_type(function: Node) -> str | None:
 
 
 def _receiver_name(function: Node) -> str:
-    owner = _impl_type(function) or "value"
+    owner = impl_type(function) or "value"
     short = owner.rsplit("::", 1)[-1]
     name = _CAMEL.sub("_", short).lower()
     return name if name.isidentifier() and name not in ("self", "type", "match", "mod") else "value"
