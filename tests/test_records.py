@@ -183,6 +183,26 @@ ERROR_RS = "pub type MetaResult<T> = std::result::Result<T, MetaError>;\n"
                            '    bail!("no plan for {x}")\n}\n'},
             "no plan for {x}", "PlanError", id="an-arrow-inside-the-ok-type-closes-nothing",
         ),
+        pytest.param(
+            {"src/lib.rs": 'impl TryFrom<Raw> for Point {\n    type Error = tonic::Status;\n'
+                           '    fn try_from(r: Raw) -> Result<Self, Self::Error> {\n'
+                           '        Err(Status::invalid_argument("no vector"))\n    }\n}\n'},
+            "no vector", "tonic::Status", id="a-trait-impl-s-Self::Error-is-its-type-Error",
+        ),
+        pytest.param(
+            {"src/lib.rs": 'impl FromStr for Mode {\n    type Err = anyhow::Error;\n'
+                           '    fn from_str(s: &str) -> Result<Self, <Self as FromStr>::Err> {\n'
+                           '        bail!("bad mode")\n    }\n}\n'
+                           'impl Parser for P {\n    type Error = ParseError;\n'
+                           '    fn parse(&self) -> Result<u8, Self::Err> { bail!("bad byte") }\n}\n'},
+            "bad byte", "anyhow::Error", id="a-Self::name-the-impl-does-not-set-falls-back-to-the-macro-s",
+        ),
+        pytest.param(
+            {"src/lib.rs": 'trait Load {\n    type Error;\n'
+                           '    fn load(&self) -> Result<u8, Self::Error> {\n'
+                           '        Err(Status::not_found("nothing loaded"))\n    }\n}\n'},
+            "nothing loaded", "Status", id="a-trait-s-default-method-names-its-constructor",
+        ),
     ],
 )  # fmt: skip
 def test_error_class(files: dict[str, str], message: str, error_class: str | None) -> None:

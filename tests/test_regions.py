@@ -56,6 +56,30 @@ def test_a_large_impl_is_parsed_by_member_with_the_same_result() -> None:
     assert fast.sites[0].facts.fn_doc == "Member 7 does things;\ne.g. select 1;"
 
 
+def test_a_member_parsed_alone_still_reads_its_impl_s_associated_type() -> None:
+    fillers = "".join(
+        f"    fn filler_{i}(&self) -> u64 {{\n"
+        + "        let x = 1;\n" * 8
+        + "        x\n    }\n\n"
+        for i in range(20)
+    )
+    source = (
+        "impl FromStr for Mode {\n"
+        "    /// What a bad mode gives.\n"
+        "    type Err = ParseModeError;\n\n"
+        f"{fillers}"
+        "    fn from_str(s: &str) -> Result<Self, Self::Err> {\n"
+        '        Err(ParseModeError::new("unknown mode"))\n'
+        "    }\n"
+        "}\n"
+    ).encode()
+    ranges = ranges_of(source, relevant_units(source, site_hints(source)))
+    assert ranges is not None and sum(r.end_byte - r.start_byte for r in ranges) < len(source) / 3
+    fast = find_sites("src/mode.rs", source)
+    assert fast == find_sites("src/mode.rs", source, whole=True)
+    assert [s.facts.return_type for s in fast.sites] == ["Result<Self, ParseModeError>"]
+
+
 @pytest.mark.parametrize("fixture", sorted(FIXTURES.glob("*.rs")), ids=lambda p: p.name)
 def test_every_fixture_gives_what_a_whole_parse_gives(fixture: Path) -> None:
     source = fixture.read_bytes()

@@ -159,8 +159,8 @@ def error_class(site: Site, aliases: AliasTable) -> str | None:
     if site.kind in TEXT_KINDS:
         return site.facts.enclosing_type
     resolved = _result_error(site.facts.return_type, site.file_path, aliases)
-    if resolved is not None:
-        return resolved
+    if resolved is not None and not resolved.startswith("Self::"):
+        return resolved  # `Self::Error` left: no impl of this fn says which type it is
     if site.macro.endswith("!"):  # the repository's own error macro: its type is not anyhow's
         return None
     if site.kind in ANYHOW_KINDS or (site.kind == "context" and site.macro != "wrap_err"):

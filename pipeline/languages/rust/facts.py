@@ -35,7 +35,7 @@ def site_facts(node: Node, source: bytes) -> Facts:
         enclosing_fn=_field_text(function, "name"),
         enclosing_impl=_impl_name(impl),
         fn_doc=doc_comment(function) if function is not None else None,
-        return_type=_field_text(function, "return_type"),
+        return_type=_own_types_written(_field_text(function, "return_type"), function),
         conditions=(*condition_chain(node, function, source), *_receiver_failure(node)),
         receiver=_receiver(node),
         callee=_callee(node),
@@ -449,6 +449,31 @@ def _callee(node: Node) -> str | None:
     if function is None or function.type == "field_expression":
         return None
     return _node_text(function)
+
+
+_SELF_TYPE = re.compile(r"\bSelf::([A-Za-z_][A-Za-z0-9_]*)\b")
+
+
+def _own_types_written(return_type: str | None, function: Node | None) -> str | None:
+    """`return_type` with each `Self::X` of a trait impl's own `type X = ..;` written out.
+
+    `fn try_from(..) -> Result<Self, Self::Error>` in an impl saying `type Error = Status;`
+    returns `Result<Self, Status>`: what a caller gets. A name the impl does not set (a
+    trait's default method, an inherent impl) stays as written.
+    """
+    if not return_type or "Self::" not in return_type or function is None:
+        return return_type
+    body = function.parent
+    impl = body.parent if body is not None and body.type == "declaration_list" else None
+    if body is None or impl is None or impl.type != "impl_item":
+        return return_type
+    own: dict[str, str] = {}
+    for item in body.named_children:
+        value = item.child_by_field_name("type") if item.type == "type_item" else None
+        name = _field_text(item, "name")
+        if value is not None and name:
+            own[name] = _squash(_node_text(value))
+    return _SELF_TYPE.sub(lambda m: own.get(m.group(1), m.group(0)), return_type)
 
 
 def _impl_name(impl: Node | None) -> str | None:

@@ -52,6 +52,8 @@ _BLOCK_HEAD = re.compile(
 )
 # A blank, attribute or comment line (without its `\n`): it belongs to the item below it.
 _LEAD_LINE = re.compile(rb"[ \t]*(?:(?:#\[|//|/\*|\*)[^\n]*)?\r?")
+# A block's member that declares an associated type (`type Err = ParseError;`).
+_ASSOCIATED_TYPE = re.compile(rb"\n*(?:[ \t]*(?://[^\n]*|#\[[^\n]*)\n)*    type [A-Za-z_]")
 _SPLIT_BYTES = 1024  # smaller blocks are parsed whole: splitting them saves nothing
 _WHOLE = Range(Point(0, 0), Point(0xFFFFFFFF, 0xFFFFFFFF), 0, 0xFFFFFFFF)
 
@@ -311,10 +313,18 @@ def _inner_units(source: bytes, lead: int, start: int, end: int, hints: list[int
     members = [body, *(m.end() for m in _MEMBER_BOUNDARY.finditer(source, body, closing))]
     member_ends = [*members[1:], closing]
     keep = sorted({bisect_right(members, h) - 1 for h in hints})
+    # A member's `Self::Error` reads the block's `type Error = ..;`: parsed with every unit.
+    own_types = [
+        (at, to)
+        for at, to in zip(members, member_ends, strict=True)
+        if _ASSOCIATED_TYPE.match(source, at, to)
+    ]
     units, floor = [], body
     for k in keep:
         member = (lead_start(source, members[k], floor), member_ends[k])
-        units.append(Unit(((lead, body), member, (closing, end)), (members[k], member_ends[k])))
+        types = [span for span in own_types if span[0] != members[k]]
+        spans = sorted(((lead, body), member, *types, (closing, end)))
+        units.append(Unit(tuple(spans), (members[k], member_ends[k])))
         floor = members[k]
     return units
 

@@ -79,8 +79,9 @@ from pipeline.languages.rust.testcode import (
 # no blob's (`scan_listing`): a cache of 52 may hold one for a blob a product file has too;
 # 54: `args.expect("..")?` on a parameter of a declared type of the repository's is its method;
 # 55: an `.expect(..)` site's pattern accepts `Result::expect`'s ": {error:?}" (`EXPECT_SUFFIX`);
-# 56: serde's `Error::missing_field("x")` is "missing field `x`"
-EXTRACTOR_VERSION = "56"
+# 56: serde's `Error::missing_field("x")` is "missing field `x`"; 57: a trait impl's
+# `Self::Error` in a return type is its `type Error = ..;`
+EXTRACTOR_VERSION = "57"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
