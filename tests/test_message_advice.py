@@ -340,7 +340,7 @@ def test_an_expect_that_says_a_call_cannot_be_done_is_a_failed_step_not_a_bug() 
         '    out.write_all(b).expect("cannot write to stdout");\n'
         "}\n"
     )
-    assert write.solutions[0].startswith("The program stops here (`expect`) when a step fails")
+    assert write.solutions[0].startswith("It panics here (`expect`) when a step fails")
     assert write.backgroundTag == "io-error"
     for assumed in (
         'fn f(v: Vec<u8>) { let n = NonZero::new(v.len()).expect("cannot be empty"); }\n',
@@ -348,7 +348,7 @@ def test_an_expect_that_says_a_call_cannot_be_done_is_a_failed_step_not_a_bug() 
     ):
         explanation = explained(assumed)
         assert explanation.backgroundTag == INTERNAL_INVARIANT
-        assert not explanation.solutions[0].startswith("The program stops here")
+        assert not explanation.solutions[0].startswith("It panics here")
 
 
 def test_a_case_left_unimplemented_is_one_to_stay_out_of_not_a_bug() -> None:

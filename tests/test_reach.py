@@ -2423,6 +2423,23 @@ def test_a_fn_that_is_itself_the_entry_point_is_said_to_be_one_not_reached_from_
     )
 
 
+def test_a_variant_built_only_in_a_from_impl_says_what_runs_that_impl() -> None:
+    # alacritty's `Error::Toml` is built in `impl From<TomlError> for Error`: every `?` that
+    # converts one calls it, so "no caller found" alone misleads.
+    sha = "bdb72b32ee" + "0" * 30
+    from_hop = Hop(
+        "Error::from", "src/config/mod.rs", 103, "fn from(val: TomlError) -> Self",
+        call_line=104, implements="From::from", foreign=True,
+    )  # fmt: skip
+    built = Reach(paths=(CallerPath((from_hop,)),), callers=1, built="Error::Toml")
+    assert trigger_sentence(built, sha) == (
+        "At commit bdb72b32ee, `Error::Toml` is built in one function, `Error::from` at"
+        " src/config/mod.rs:104 (no caller found: it implements `From::from`, which runs where"
+        " a value is converted into `Error` (`.into()`, `?` or `Error::from(..)`), and no such"
+        " conversion was found)."
+    )
+
+
 def test_a_module_path_is_read_from_the_caller_s_module_before_a_same_named_one() -> None:
     """tauri-cli's `lib.rs` declares `mod build;` and calls `build::command`: the crate's
     `build`, not `mobile::ios::build` (Rust reads an unimported path from the caller's

@@ -461,7 +461,7 @@ def test_a_panic_on_a_failed_file_system_call_is_the_environments(body: str, cal
     (found,) = explanation.values()
     assert "Class: I/O error." in found.documentation
     assert found.solutions[0] == (
-        f"The program stops here (`{'expect' if 'expect' in body else 'panic'}`) when `{call}` "
+        f"It panics here (`{'expect' if 'expect' in body else 'panic'}`) when `{call}` "
         "fails: that depends on the file system it runs on (the path, its permissions, free "
         "space); make it possible there and run again."
     )
@@ -649,3 +649,21 @@ def test_a_site_whose_last_step_is_a_match_arm_names_the_value_and_the_arm() -> 
         "`first` returns this error when `iter.next()` is `None`: find which input or state "
         "makes it so, and change that."
     ]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        'tokio::spawn(async move { let f = File::open(&p).expect("cannot open the spool"); });',
+        'std::thread::spawn(move || { fs::write(&p, b"x").expect("failed to write the spool"); });',
+        'let f = File::open(&p).expect("cannot open the spool");',
+    ],
+)
+def test_a_panic_s_text_never_says_the_whole_program_stops(body: str) -> None:
+    # A panic ends its thread or task; only on the main thread does the program stop.
+    (found,) = explained_all(f"fn run(p: PathBuf) {{\n    {body}\n}}\n").values()
+    text = " ".join(
+        str(value) for value in found.model_dump().values() if isinstance(value, (str, list))
+    )
+    assert "It panics here (`expect`)" in text
+    assert "program stops" not in text

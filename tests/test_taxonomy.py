@@ -202,6 +202,9 @@ def test_parse_taxonomy_normalises_keywords_and_description() -> None:
         ("must be owner of relation {}", "bail", "permission-denied"),
         ("authentication failed for user {}", "bail", "unauthenticated"),
         ('invalid password for user "{}"', "bail", "unauthenticated"),
+        # axum's oauth example: a forged or stale login, not data of another shape
+        ("CSRF token mismatch", "anyhow", "unauthenticated"),
+        ("Signature verification failed", "bail", "unauthenticated"),
         ("memory limit exceeded: {} > {}", "bail", "resource-exhausted"),
         ("too many connections", "bail", "resource-exhausted"),
         ("request timed out after {:?}", "bail", "timeout"),

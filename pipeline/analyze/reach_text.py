@@ -151,7 +151,7 @@ def _initialized_sentence(reach: Reach, static: str, best: CallerPath) -> str:
 def _reached_after(reach: Reach, head: str, best: CallerPath) -> str:
     """`head`, then how its last hop is reached: `best` from its entry point, if any."""
     if len(best.hops) == 1 and not best.entry_label:
-        return f"{head} (no caller found)."
+        return f"{head} ({no_entry_note(best, named=False)})."
     if best.entry_label and len(best.hops) == 1:
         return f"{head}, itself an entry point: {best.entry_label}."
     if best.entry_label:

@@ -566,7 +566,7 @@ def _without_reads(conditions: Sequence[Condition]) -> list[Condition]:
 def _stopped(site: Site) -> str:
     """A panic whose message says a step failed (`failure_worded`)."""
     return (
-        f"The program stops here (`{site.macro}`) when a step fails, and the message names "
+        f"It panics here (`{site.macro}`) when a step fails, and the message names "
         "it: if that step depends on your environment or input (a file, a directory, a "
         "permission, a terminal, a service), make it possible there and run again."
     )
@@ -578,7 +578,7 @@ def _fs_stopped(site: Site) -> str:
     call = re.split(r" (?:was|failed) ", last, maxsplit=1)[0]
     shown = f"`{call}`" if call and len(call) <= 80 else "the file-system call"
     return (
-        f"The program stops here (`{site.macro}`) when {shown} fails: that depends on the "
+        f"It panics here (`{site.macro}`) when {shown} fails: that depends on the "
         "file system it runs on (the path, its permissions, free space); make it possible "
         "there and run again."
     )
@@ -587,7 +587,7 @@ def _fs_stopped(site: Site) -> str:
 def _threads_refused(site: Site) -> str:
     """A panic on the start of a thread or runtime that failed (`failed_thread_step`)."""
     return (
-        f"The program stops here (`{site.macro}`) when the system refuses to start a thread "
+        f"It panics here (`{site.macro}`) when the system refuses to start a thread "
         "(or a runtime's threads): a limit on processes or threads (`ulimit -u`, a "
         "container's pids limit) or the memory for its stack. Raise the limit or free "
         "resources, then run again."

@@ -615,7 +615,7 @@ def example_fix(
         and (failure_worded(site) or failed_fs_step(site) or failed_thread_step(site))
     ):
         body.append(
-            "// The program stops here when this step fails: fix what the step needs, or "
+            "// It panics here when this step fails: fix what the step needs, or "
             "report it with its backtrace."
         )
     elif context.error_type == "panic" and not refused and failure_class == CONFIGURATION:
