@@ -17,7 +17,7 @@ from pipeline.core.index import FileIndex, Subcommand
 from pipeline.core.model import Record
 from pipeline.core.reach import CallerPath, Handoff, Hop, Reach, reach_from_json
 from pipeline.dataset.reader import page_path
-from pipeline.scan.callerpaths import caller_paths, site_reach, user_conversion
+from pipeline.scan.callerpaths import caller_paths, dependencies, site_reach, user_conversion
 from pipeline.scan.callgraph import CallGraph
 from pipeline.scan.entrypoints import build_graph
 from pipeline.scan.indexcache import IndexCache, decoded, encoded, index_entries
@@ -2421,6 +2421,30 @@ def test_a_fn_that_is_itself_the_entry_point_is_said_to_be_one_not_reached_from_
         "At commit 079a789e8c, `E::V` is built in one function, `Document::set_language`,"
         " itself an entry point: public API `view::Document::set_language`."
     )
+
+
+def test_a_field_is_read_off_the_struct_its_method_s_file_declares(tmp_path: Path) -> None:
+    """vector's `vdev` declares a `Cli` per command: `self.release` in `run.rs`'s `impl Cli`
+    is `run.rs`'s field, whichever `Cli` the index lists first; a name several files of
+    the crate declare, none of them the method's, names none."""
+    cli = "pub struct Cli {{\n    /// {doc}\n    release: bool,\n    config: String,\n}}\n"
+    graph = graph_of(tmp_path, {
+        "Cargo.toml": '[package]\nname = "vdev"\n',
+        "src/build.rs": cli.format(doc="Build with optimizations"),
+        "src/check.rs": cli.format(doc="Check in release mode"),
+        "src/run.rs": cli.format(doc="Run in release mode") + (
+            "impl Cli {\n    pub fn exec(self) -> anyhow::Result<()> {\n"
+            '        if self.release {\n            anyhow::bail!("no release runs");\n        }\n'
+            "        Ok(())\n    }\n}\n"
+        ),
+        "src/other.rs": "impl Cli {\n    fn other(&self) -> bool { self.release }\n}\n",
+    })  # fmt: skip
+    (exec_,) = [i for i, n in enumerate(graph.nodes) if n.definition.name == "exec"]
+    (other,) = [i for i, n in enumerate(graph.nodes) if n.definition.name == "other"]
+
+    (release,) = dependencies(graph, ["self.release"], exec_, ())
+    assert (release.file_path, release.doc) == ("src/run.rs", "Run in release mode")
+    assert dependencies(graph, ["self.release"], other, ()) == ()
 
 
 def test_a_variant_built_only_in_a_from_impl_says_what_runs_that_impl() -> None:

@@ -700,28 +700,29 @@ def dependencies(
                 passed=_handoffs(graph, node_id, name, paths),
             )  # fmt: skip
     for name in _FIELD.findall(text):
-        found = _field(graph, d.owner, name)
+        found = _field(graph, node, name)
         if found is not None and f"self.{name}" not in out:
             path, field = found
             out[f"self.{name}"] = Dependency(
                 f"self.{name}", "field", field.signature, path, field.line, field.doc
             )
     for enum, variant in _VARIANT.findall(text):
-        for path, found_variant in graph.definitions("variant", variant):
-            if found_variant.owner == enum:
-                label = f"{enum}::{variant}"
-                out.setdefault(
+        of_enum = [f for f in graph.definitions("variant", variant) if f[1].owner == enum]
+        meant = _meant_by(graph, of_enum, node, enum)
+        if meant is not None:
+            path, found_variant = meant
+            label = f"{enum}::{variant}"
+            out.setdefault(
+                label,
+                Dependency(
                     label,
-                    Dependency(
-                        label,
-                        "variant",
-                        found_variant.signature,
-                        path,
-                        found_variant.line,
-                        found_variant.doc,
-                    ),
-                )
-                break
+                    "variant",
+                    found_variant.signature,
+                    path,
+                    found_variant.line,
+                    found_variant.doc,
+                ),
+            )
     for name in _CONST.findall(text):
         for kind in ("const", "static"):
             defined = _nearest(graph.definitions(kind, name), node.crate)
@@ -773,13 +774,48 @@ def _is_hop(node: Node, hop: Hop) -> bool:
     return node.path == hop.file_path and node.definition.line == hop.line
 
 
-def _field(graph: CallGraph, owner: str | None, name: str) -> tuple[str, Definition] | None:
+def _field(graph: CallGraph, node: Node, name: str) -> tuple[str, Definition] | None:
+    """The field `self.name` of the method at `node` reads."""
+    owner = node.definition.owner
     if owner is None:
         return None
-    for path, field in graph.definitions("field", name):
-        if field.owner == owner:
-            return path, field
+    fields = [f for f in graph.definitions("field", name) if f[1].owner == owner]
+    return _meant_by(graph, fields, node, owner)
+
+
+def _meant_by(
+    graph: CallGraph, found: list[tuple[str, Definition]], node: Node, type_name: str
+) -> tuple[str, Definition] | None:
+    """Which of `found` (members of types named `type_name`) the code of `node` means: the
+    one in its file, else the one in its crate, else the one of the crate a `use` of its
+    file names (`use risingwave_common::types::DataType`, then a glob), else the one there
+    is; None while several are left, rather than a guess.
+
+    vector's `vdev` declares a `Cli` per command: `self.release` in `run.rs`'s `impl Cli` is
+    `run.rs`'s field ("in release mode"), not `build/vector.rs`'s ("Build with optimizations").
+    """
+    crate = node.crate + "/" if node.crate else None
+    index = graph.indexes.get(node.path)
+    uses = index.uses if index is not None else ()
+    named = {u.path.split("::")[0] for u in uses if u.alias == type_name}
+    globbed = {u.path.split("::")[0] for u in uses if u.alias == "*"}
+    for group in (
+        [f for f in found if f[0] == node.path],
+        [f for f in found if crate is not None and f[0].startswith(crate)],
+        [f for f in found if _crate_named(f[0], named)],
+        [f for f in found if _crate_named(f[0], globbed)],
+        found,
+    ):
+        if group:
+            return group[0] if len(group) == 1 else None
     return None
+
+
+def _crate_named(path: str, roots: set[str]) -> bool:
+    """Whether the crate of `path` is one that a `use` path's first segment names: by its
+    directory's name, or that name after a prefix (`risingwave_common` for `src/common`)."""
+    own = crate_name(_crate(path))
+    return any(root == own or root.endswith("_" + own) for root in roots)
 
 
 def _nearest(found: list[tuple[str, Definition]], crate: str) -> tuple[str, Definition] | None:
