@@ -1477,7 +1477,8 @@ def test_a_path_whose_top_no_call_reaches_says_which_trait_runs_it() -> None:
     assert why("no column") == (
         "no caller of `Column::try_from` found: it implements `TryFrom::try_from`, which runs"
         " where a value is converted into `Column` (`.try_into()` or `Column::try_from(..)`),"
-        " and no such conversion was found)."
+        " and the index resolves no such conversion (not one whose target type only inference"
+        " tells))."
     )
     assert why("release the lock") == (
         "no caller of `Guard::drop` found: it runs when a `Guard` value is dropped)."
@@ -2447,6 +2448,24 @@ def test_a_field_is_read_off_the_struct_its_method_s_file_declares(tmp_path: Pat
     assert dependencies(graph, ["self.release"], other, ()) == ()
 
 
+def test_the_method_a_condition_names_is_no_parameter_of_that_name(tmp_path: Path) -> None:
+    # atuin's `handle_prune(settings, context, ..)`: "`load(..)` was None/Err (context)"
+    # names the `.context(..)` call, not the parameter `context`
+    graph = graph_of(tmp_path, {
+        "Cargo.toml": '[package]\nname = "atuin"\n',
+        "src/lib.rs": (
+            "fn prune(path: &str, context: Context) -> eyre::Result<()> {\n"
+            '    let key = load(path).context("could not load encryption key")?;\n'
+            "    Ok(())\n}\n"
+        ),
+    })  # fmt: skip
+    (prune,) = [i for i, n in enumerate(graph.nodes) if n.definition.name == "prune"]
+
+    found = dependencies(graph, ["`load(path)` was None/Err (context)"], prune, ())
+
+    assert [d.name for d in found] == ["path"]
+
+
 def test_a_variant_built_only_in_a_from_impl_says_what_runs_that_impl() -> None:
     # alacritty's `Error::Toml` is built in `impl From<TomlError> for Error`: every `?` that
     # converts one calls it, so "no caller found" alone misleads.
@@ -2459,8 +2478,8 @@ def test_a_variant_built_only_in_a_from_impl_says_what_runs_that_impl() -> None:
     assert trigger_sentence(built, sha) == (
         "At commit bdb72b32ee, `Error::Toml` is built in one function, `Error::from` at"
         " src/config/mod.rs:104 (no caller found: it implements `From::from`, which runs where"
-        " a value is converted into `Error` (`.into()`, `?` or `Error::from(..)`), and no such"
-        " conversion was found)."
+        " a value is converted into `Error` (`.into()`, `?` or `Error::from(..)`), and the index"
+        " resolves no such conversion (not one whose target type only inference tells))."
     )
 
 

@@ -203,6 +203,20 @@ ERROR_RS = "pub type MetaResult<T> = std::result::Result<T, MetaError>;\n"
                            '        Err(Status::not_found("nothing loaded"))\n    }\n}\n'},
             "nothing loaded", "Status", id="a-trait-s-default-method-names-its-constructor",
         ),
+        pytest.param(
+            {"src/lib.rs": 'use eyre::{bail, Result};\nfn f() -> Result<()> { bail!("no eyre") }\n'},
+            "no eyre", "eyre::Report", id="use-eyre-Result-then-bare-Result",
+        ),
+        pytest.param(
+            {"src/lib.rs": 'use color_eyre::{eyre::Context, Result};\n'
+                           'fn f() -> Result<u8> { read().context("cannot read the key") }\n'},
+            "cannot read the key", "eyre::Report", id="use-color_eyre-Result-then-bare-Result",
+        ),
+        pytest.param(
+            {"src/lib.rs": 'use eyre::{Result as EyreResult};\n'
+                           'fn f() -> Result<u8, MyError> { bail!("not eyre\'s") }\n'},
+            "not eyre's", "MyError", id="a-renamed-eyre-Result-leaves-Result-alone",
+        ),
     ],
 )  # fmt: skip
 def test_error_class(files: dict[str, str], message: str, error_class: str | None) -> None:

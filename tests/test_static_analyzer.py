@@ -6,7 +6,7 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
-from site_fixtures import explained_all
+from site_fixtures import explained, explained_all
 
 from pipeline.analyze import SiteContext
 from pipeline.analyze.static import StaticAnalyzer, explain
@@ -14,6 +14,7 @@ from pipeline.analyze.static_code import a_type
 from pipeline.analyze.taxonomy import load_taxonomy
 from pipeline.core.model import Explanation
 from pipeline.core.sitetypes import TEXT_KINDS
+from pipeline.languages.rust.codecheck import parses_as_code
 from pipeline.languages.rust.sites import find_sites
 from pipeline.scan.collect import build_contexts
 from pipeline.scan.pool import RepoScan
@@ -667,3 +668,32 @@ def test_a_panic_s_text_never_says_the_whole_program_stops(body: str) -> None:
     )
     assert "It panics here (`expect`)" in text
     assert "program stops" not in text
+
+
+def test_a_site_in_a_macro_rules_body_is_the_macro_s_and_no_code_field_holds_a_metavariable() -> (
+    None
+):
+    # tikv's `impl_cast!`-like macros: "the top-level code of x.rs" and a `validationCode`
+    # of `$ty` read as if the file ran it and as code one can paste
+    source = (
+        "macro_rules! impl_cast {\n"
+        "    ($ty:ty) => {\n"
+        "        impl Cast for $ty {\n"
+        "            fn cast(v: i64) -> Result<Self> {\n"
+        "                if v > <$ty>::MAX as i64 {\n"
+        '                    bail!("value {} overflows", v);\n'
+        "                }\n"
+        "                Ok(v as $ty)\n"
+        "            }\n"
+        "        }\n"
+        "    };\n"
+        "}\n"
+    )
+    found = explained(source)
+    assert found.documentation.startswith(
+        "The body of macro `impl_cast!` (expanded where it is used) returns early"
+    )
+    assert "top-level code" not in " ".join(str(v) for v in found.model_dump().values())
+    assert found.validationCode is None
+    assert parses_as_code("let ok = v <= <$ty>::MAX as i64;") is False
+    assert parses_as_code('anyhow::bail!("no $HOME set");') is True

@@ -67,7 +67,7 @@ from pipeline.core.sitetypes import TEXT_KINDS, checked_above
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-93"
+_LABEL = "static-94"
 
 
 def _static_version() -> str:
@@ -341,7 +341,10 @@ def _documentation(context: SiteContext, failure_class: str) -> str:
     if facts.fn_doc:
         text += f' The function\'s doc comment says: "{doc_summary(facts.fn_doc)}"'
     if context.error_type == "panic":
-        text += " A panic aborts the current task or thread rather than returning an error."
+        text += (
+            " A panic returns no error: it unwinds the current thread or task, and ends the"
+            ' whole process where the build sets `panic = "abort"` or a panic hook exits.'
+        )
     if site.kind == "assert" and (site.macro or "").startswith("debug_assert"):
         text += (
             f" `{site.macro}!` checks only where debug assertions are on (debug builds and"

@@ -16,7 +16,7 @@ from pipeline.analyze import SiteContext
 from pipeline.analyze.environment import environment_reads, unset_note, value_note
 from pipeline.analyze.taxonomy import CONFIGURATION, failed_filesystem_call
 from pipeline.core.model import Condition, Site
-from pipeline.core.sitetypes import TEXT_KINDS
+from pipeline.core.sitetypes import MACRO_RULES, TEXT_KINDS
 from pipeline.languages import language_of
 
 # a name a reader reads a value by; not a macro's (`matches!`: the bang right after it, not
@@ -33,6 +33,9 @@ def where(site: Site) -> str:
         return f"`{impl_type(facts.enclosing_impl)}::{facts.enclosing_fn}`"
     if facts.enclosing_fn:
         return f"`{facts.enclosing_fn}`"
+    if facts.item and facts.item.startswith(MACRO_RULES):
+        name = facts.item.removeprefix(MACRO_RULES)
+        return f"the body of macro `{name}!` (expanded where it is used)"
     if facts.item:
         return f"the initializer of `{facts.item}`"
     if facts.enclosing_type:

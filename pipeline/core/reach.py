@@ -270,7 +270,8 @@ def _implemented(top: Hop, implements: str) -> str:
         ways = _CONVERTED[trait].format(owner)
         return (
             f"it implements `{implements}`, which runs where a value is converted into "
-            f"`{owner}` ({ways}), and no such conversion was found"
+            f"`{owner}` ({ways}), and the index resolves no such conversion (not one whose "
+            "target type only inference tells)"
         )
     if top.foreign:
         return (

@@ -50,6 +50,10 @@ ConditionKind = Literal[
 ]
 
 
+# `Facts.item` of a site in a `macro_rules!` body: the prefix of the macro's name
+MACRO_RULES = "macro_rules! "
+
+
 @dataclass(frozen=True, slots=True)
 class Condition:
     """One step of the path of conditions that leads to a site, outermost first."""
@@ -87,7 +91,8 @@ class Facts:
     )
     snippet: str | None = None  # the whole statement the site is part of, dedented
     call: str | None = None  # a call of the enclosing fn as a caller writes it, if it has one
-    item: str | None = None  # the `static`/`const` whose initializer holds the site
+    # the `static`/`const` whose initializer holds the site; `macro_rules! m` for a macro's body
+    item: str | None = None
     help: str | None = None  # the help the error carries (`.with_help("..")`, `help: ..`)
 
 

@@ -43,6 +43,9 @@ _FIELD = re.compile(r"\bself\.(\w+)")
 _CONST = re.compile(r"\b([A-Z][A-Z0-9_]{2,})\b")
 _VARIANT = re.compile(r"\b([A-Z]\w*)::([A-Z]\w*)\b")
 _IDENT = re.compile(r"(?<![.\w])([a-z_]\w*)\b(?!\s*[(!:])")
+# The method a condition's outcome came through: "`key` was None/Err (context)" names the
+# `.context(..)` call, not a parameter `context` (atuin's `handle_prune` has one)
+_METHOD_NOTE = re.compile(r" \(`?[a-z_]+`?\)$")
 _HTTP = {
     "OK": 200, "CREATED": 201, "ACCEPTED": 202, "NO_CONTENT": 204, "BAD_REQUEST": 400,
     "UNAUTHORIZED": 401, "FORBIDDEN": 403, "NOT_FOUND": 404, "METHOD_NOT_ALLOWED": 405,
@@ -690,7 +693,7 @@ def dependencies(
     """Where the condition chain's identifiers come from: params, fields, consts, variants."""
     node = graph.nodes[node_id]
     d = node.definition
-    text = " ".join(conditions)
+    text = " ".join(_METHOD_NOTE.sub("", condition) for condition in conditions)
     out: dict[str, Dependency] = {}
     params = dict(d.params)
     for name in _IDENT.findall(text):

@@ -37,7 +37,19 @@ def parses_as_code(text: str) -> bool:
 
 
 def _broken(root: Node) -> bool:
-    return root.has_error
+    """A parse error, or a `macro_rules!` metavariable (`$ty`): a macro's body is no code a
+    reader can paste (tree-sitter-rust parses `$x` as an expression, to read macro bodies)."""
+    return root.has_error or (b"$" in (root.text or b"") and _has_metavariable(root))
+
+
+def _has_metavariable(node: Node) -> bool:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "metavariable":
+            return True
+        stack.extend(current.children)
+    return False
 
 
 def _items_only(root: Node) -> bool:

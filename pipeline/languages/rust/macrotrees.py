@@ -11,7 +11,7 @@ from functools import cache
 
 from tree_sitter import Language, Node, Parser, Point, Query, QueryCursor, Range, Tree
 
-from pipeline.core.sitetypes import Site
+from pipeline.core.sitetypes import MACRO_RULES, Site
 from pipeline.languages.rust.facts import site_facts
 from pipeline.languages.rust.regions import parse_ranges, site_hints
 from pipeline.languages.rust.snippets import enclosing_call, initializer_item
@@ -57,10 +57,17 @@ def macro_tree_sites(
                 callee=site.facts.callee,
                 snippet=site.facts.snippet,
                 call=enclosing_call(outer),
-                item=initializer_item(outer),
+                item=_macro_rules(outer) or initializer_item(outer),
             )
             found.append(replace(site, facts=facts))
     return found
+
+
+def _macro_rules(outer: Node) -> str | None:
+    """`macro_rules! name` for a rule of that macro's body (`MACRO_RULES` + its name)."""
+    definition = outer.parent if outer.type == "macro_rule" else None
+    name = definition.child_by_field_name("name") if definition is not None else None
+    return f"{MACRO_RULES}{(name.text or b'').decode()}" if name is not None else None
 
 
 def _inside(token_tree: Node) -> Range:

@@ -80,8 +80,9 @@ from pipeline.languages.rust.testcode import (
 # 54: `args.expect("..")?` on a parameter of a declared type of the repository's is its method;
 # 55: an `.expect(..)` site's pattern accepts `Result::expect`'s ": {error:?}" (`EXPECT_SUFFIX`);
 # 56: serde's `Error::missing_field("x")` is "missing field `x`"; 57: a trait impl's
-# `Self::Error` in a return type is its `type Error = ..;`
-EXTRACTOR_VERSION = "57"
+# `Self::Error` in a return type is its `type Error = ..;`; 58: a bare `Result<T>` in a file
+# that imports eyre's is `eyre::Result<T>`; 59: a site in a `macro_rules!` body names it
+EXTRACTOR_VERSION = "59"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -135,6 +136,12 @@ _ANYHOW_RESULT = re.compile(rb"use\s+(?:::)?anyhow::(?:Result\b|\{[^}]*\bResult\
 # `use anyhow::Error` or `use anyhow::{.., Error, ..}`: a bare `Error` in the file is anyhow's.
 _ANYHOW_ERROR = re.compile(rb"use\s+(?:::)?anyhow::(?:Error\s*;|\{[^}]*\bError\b(?!\s+as))")
 _BARE_ERROR = re.compile(r"(?<![\w:])Error(?=\s*[>,])")
+# `use eyre::Result`, `use color_eyre::{eyre::Context, Result}`: a bare `Result<T>` is eyre's
+# (atuin's `bail!` and `.context(..)` return an `eyre::Report`, not an `anyhow::Error`).
+_EYRE_RESULT = re.compile(
+    rb"use\s+(?:::)?(?:color_eyre::(?:eyre::)?|eyre::)(?:Result\b|\{[^}]*(?<![\w:])Result\b(?!\s+as))"
+)
+_BARE_RESULT = re.compile(r"Result\s*<")
 
 
 @cache
@@ -551,6 +558,8 @@ def _make_site(
     return_type = facts.return_type
     if return_type and _BARE_ERROR.search(return_type) and _ANYHOW_ERROR.search(file.source):
         return_type = _BARE_ERROR.sub("anyhow::Error", return_type)
+    if return_type and _BARE_RESULT.match(return_type) and _EYRE_RESULT.search(file.source):
+        return_type = "eyre::" + return_type
     facts = replace(
         facts,
         return_type=return_type,
