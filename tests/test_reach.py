@@ -2448,6 +2448,33 @@ def test_a_field_is_read_off_the_struct_its_method_s_file_declares(tmp_path: Pat
     assert dependencies(graph, ["self.release"], other, ()) == ()
 
 
+def test_a_raw_pointer_s_methods_are_never_the_repository_s(tmp_path: Path) -> None:
+    # polars' `linearize`: `src.as_ptr().add(i)` went by name to `RowCountAndSize::add`
+    graph = graph_of(tmp_path, {
+        "Cargo.toml": '[package]\nname = "p"\n',
+        "src/size.rs": (
+            "pub struct Size(u64);\nimpl Size {\n    pub fn add(self, n: u64) -> Size {\n"
+            '        assert!(n < 9, "size overflow");\n        Size(self.0 + n)\n    }\n}\n'
+        ),
+        "src/lib.rs": (
+            "pub fn copy(v: &mut [u8], src: *const u8) {\n"
+            "    unsafe { v.as_ptr().add(1); }\n"
+            "    let p = v.as_mut_ptr();\n"
+            "    unsafe { p.add(2); }\n"
+            "    unsafe { src.add(3); }\n"
+            "    let q = v.as_mut_ptr().add(5);\n"
+            "    unsafe { q.add(6); }\n"
+            "}\n"
+            "pub fn grow(total: Size) -> Size {\n    total.add(4)\n}\n"
+        ),
+    })  # fmt: skip
+    (add,) = [i for i, n in enumerate(graph.nodes) if n.definition.name == "add"]
+
+    callers = {graph.nodes[e.caller].definition.name for e in graph.callers.get(add, [])}
+
+    assert callers == {"grow"}
+
+
 def test_the_method_a_condition_names_is_no_parameter_of_that_name(tmp_path: Path) -> None:
     # atuin's `handle_prune(settings, context, ..)`: "`load(..)` was None/Err (context)"
     # names the `.context(..)` call, not the parameter `context`

@@ -761,6 +761,8 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
         bound = local.type
         if ASSOCIATED_CALL.fullmatch(bound):
             bound = _associated_value(tables, bound[len(CALLED_TYPE) :])
+        elif bound.startswith(CALLED_TYPE) and _POINTER_MADE.search(bound + "()"):
+            bound = "*const _"  # `let p = v.as_mut_ptr()`: a raw pointer (`_raw_pointer`)
         elif bound.startswith(CALLED_TYPE) and "." in bound:
             # a method's value: what the repository's methods of that name return, when they
             # agree; else no binding at all (`.fused()`, `.map_err(..)?`): the name keeps the
@@ -1015,6 +1017,10 @@ def _resolve(
                 if handlers:
                     return "message", _to_actor(graph, tables, handlers, call, owner, variables)
                 break
+    if call.kind == "method" and _raw_pointer(qualifier, variables):
+        # `b.as_ptr().add(n)`, `src.add(i)` after `let src = v.as_ptr()`: a pointer's own
+        # method, never the repository's of the name (polars' `RowCountAndSize::add`)
+        return "name", []
     if call.kind == "method":
         typed = _receiver_type(tables, owner, qualifier, variables)
         if typed is None:
@@ -1116,6 +1122,24 @@ def _resolve(
         # names a value after the fn that makes it: the call is the fn's)
         return "name", []
     return _plain_call(graph, tables, node, call, imports, globs)
+
+
+# a call that makes a raw pointer, and pointer arithmetic on it (`x.as_mut_ptr().add(i)`)
+_POINTER_MADE = re.compile(
+    r"\.(?:as_ptr|as_mut_ptr|cast|cast_mut|cast_const)\(\)"
+    r"(?:\.(?:add|sub|offset|wrapping_add|wrapping_sub|byte_add|byte_sub)\([^()]*\))*$"
+)
+_POINTER_TYPE = re.compile(r"^\*\s*(?:const|mut)\b")
+
+
+def _raw_pointer(receiver: str, variables: Mapping[str, str]) -> bool:
+    """Whether a method's receiver is a raw pointer the code shows: a call that makes one
+    (`x.as_ptr()`), or a name typed as one (`src: *const T`; `let p = x.as_mut_ptr()`, which
+    `_resolutions` types so)."""
+    receiver = receiver.strip()
+    if receiver.startswith("(") and receiver.endswith(")"):
+        receiver = receiver[1:-1].strip()
+    return bool(_POINTER_MADE.search(receiver) or _POINTER_TYPE.match(variables.get(receiver, "")))
 
 
 def _on_generic_self(graph: CallGraph, node: Node, call: Call) -> bool:
