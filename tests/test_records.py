@@ -204,6 +204,14 @@ ERROR_RS = "pub type MetaResult<T> = std::result::Result<T, MetaError>;\n"
             "nothing loaded", "Status", id="a-trait-s-default-method-names-its-constructor",
         ),
         pytest.param(
+            {"src/lib.rs": "impl Reader {\n"
+                           "    #[try_stream(boxed, ok = Vec<Message>, error = crate::error::ConnectorError)]\n"
+                           "    async fn into_stream(mut self) {\n"
+                           '        let x = self.next().await.context("no next shard record")?;\n'
+                           "        yield x;\n    }\n}\n"},
+            "no next shard record", "crate::error::ConnectorError", id="a-try_stream-s-items-error",
+        ),
+        pytest.param(
             {"src/lib.rs": 'use eyre::{bail, Result};\nfn f() -> Result<()> { bail!("no eyre") }\n'},
             "no eyre", "eyre::Report", id="use-eyre-Result-then-bare-Result",
         ),

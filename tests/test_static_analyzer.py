@@ -697,3 +697,21 @@ def test_a_site_in_a_macro_rules_body_is_the_macro_s_and_no_code_field_holds_a_m
     assert found.validationCode is None
     assert parses_as_code("let ok = v <= <$ty>::MAX as i64;") is False
     assert parses_as_code('anyhow::bail!("no $HOME set");') is True
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        # zellij's `open_file_floating` logs its error (`.non_fatal()`): no caller gets one
+        "fn open_floating(env: &Env) {\n"
+        '    write_object(env).with_context(|| format!("failed to write the response"))'
+        ".non_fatal();\n}\n",
+        # a `#[try_stream]` executor's error is an item of its stream, not a call's `Err`
+        "impl Reader {\n    #[try_stream(ok = Message, error = StreamExecutorError)]\n"
+        "    async fn execute_inner(self) {\n"
+        '        let m = self.input.next().await.context("the upstream closed early")?;\n'
+        "        yield m;\n    }\n}\n",
+    ],
+)
+def test_no_catch_at_the_call_where_the_call_returns_no_result(source: str) -> None:
+    assert explained(source).tryCatchPattern is None

@@ -18,6 +18,7 @@ from pipeline.analyze.taxonomy import CONFIGURATION, failed_filesystem_call
 from pipeline.core.model import Condition, Site
 from pipeline.core.sitetypes import MACRO_RULES, TEXT_KINDS
 from pipeline.languages import language_of
+from pipeline.scan.context import STREAM_OF
 
 # a name a reader reads a value by; not a macro's (`matches!`: the bang right after it, not
 # the `!=` of `channel != "dev"`) nor a path's head
@@ -663,6 +664,16 @@ def try_catch(context: SiteContext) -> str | None:
     """Handling at the caller, fitted to the error type; None for panics or short messages."""
     site = context.site
     if context.error_type == "panic":
+        return None
+    returned = site.facts.return_type
+    if (
+        site.kind not in TEXT_KINDS
+        and site.facts.enclosing_fn
+        and (not returned or STREAM_OF.fullmatch(returned.strip()))
+    ):
+        # a fn that returns nothing gives its callers no error to match: it handles it itself
+        # (zellij's `open_file_floating` logs its `.with_context(..)` with `.non_fatal()`); a
+        # stream's error is an item its reader gets, not the call's (`#[try_stream]`)
         return None
     language = language_of(site.file_path)
     # A type's text (`#[error]`, `Display`) is no call's: its site sits in no fn a caller

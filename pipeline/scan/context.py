@@ -152,6 +152,14 @@ def content_hash(message: str, pattern: str, window: str) -> str:
     return "sha256:" + hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
+# `impl Stream<Item = Result<T, E>>`, `impl futures::Stream<Item = ..> + Send`: a stream of
+# results, which a caller reads item by item (no `Result` of the call to match)
+STREAM_OF = re.compile(
+    r"impl\s+(?:\w+::)*(?:Try)?Stream\s*<\s*Item\s*=\s*(?P<item>.+?)\s*>(?:\s*\+\s*[\w' ]+)*",
+    re.S,
+)
+
+
 def error_class(site: Site, aliases: AliasTable) -> str | None:
     """The Rust error type of the site: the fn's return type, resolved, else the macro's."""
     if site.kind in PANIC_KINDS:
@@ -191,6 +199,9 @@ def _result_type(return_type: str) -> tuple[str | None, str | None]:
     """What a fn's return type says of its error: (the type, None) when it is written out
     (`Result<T, E>`, `anyhow::Result<T>`), (None, the alias as written) when an alias must
     be looked up (`MetaResult<T>`), (None, None) when it is no `Result`."""
+    streamed = STREAM_OF.fullmatch(return_type.strip())
+    if streamed is not None:  # each item is the `Result` (`#[try_stream]`, `impl Stream<..>`)
+        return _result_type(streamed["item"])
     name, arguments = generic_parts(return_type)
     if not name.endswith("Result"):
         return None, None

@@ -35,7 +35,8 @@ def site_facts(node: Node, source: bytes) -> Facts:
         enclosing_fn=_field_text(function, "name"),
         enclosing_impl=_impl_name(impl),
         fn_doc=doc_comment(function) if function is not None else None,
-        return_type=_own_types_written(_field_text(function, "return_type"), function),
+        return_type=_own_types_written(_field_text(function, "return_type"), function)
+        or _stream_items(function),
         conditions=(*condition_chain(node, function, source), *_receiver_failure(node)),
         receiver=_receiver(node),
         callee=_callee(node),
@@ -474,6 +475,44 @@ def _own_types_written(return_type: str | None, function: Node | None) -> str | 
         if value is not None and name:
             own[name] = _squash(_node_text(value))
     return _SELF_TYPE.sub(lambda m: own.get(m.group(1), m.group(0)), return_type)
+
+
+_TRY_STREAM = re.compile(r"#\[\s*(?:\w+::)*try_stream\s*\((?P<args>.*)\)\s*\]\s*$", re.S)
+
+
+def _stream_items(function: Node | None) -> str | None:
+    """What a `#[try_stream(ok = T, error = E)]` fn returns, which it declares nowhere else:
+    `impl Stream<Item = Result<T, E>>` (futures-async-stream; risingwave's executors). Its
+    `?` and `bail!` end the stream with an `E` item; a caller gets no `Result` of a call."""
+    sibling = function.prev_named_sibling if function is not None else None
+    while sibling is not None and sibling.type in ("attribute_item", "line_comment"):
+        found = _TRY_STREAM.match(_node_text(sibling)) if sibling.type == "attribute_item" else None
+        if found is not None:
+            args = dict(
+                (key.strip(), value.strip())
+                for key, _, value in (part.partition("=") for part in _split_args(found["args"]))
+            )
+            if "ok" in args and "error" in args:
+                return f"impl Stream<Item = Result<{args['ok']}, {args['error']}>>"
+            return None
+        sibling = sibling.prev_named_sibling
+    return None
+
+
+def _split_args(text: str) -> list[str]:
+    """`boxed, ok = Vec<A, B>, error = E` -> its top-level comma-separated parts."""
+    parts, depth, current = [], 0, ""
+    for ch in text:
+        if ch in "<([":
+            depth += 1
+        elif ch in ">)]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += ch
+    return [*parts, current]
 
 
 def _impl_name(impl: Node | None) -> str | None:

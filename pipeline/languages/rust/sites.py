@@ -81,8 +81,9 @@ from pipeline.languages.rust.testcode import (
 # 55: an `.expect(..)` site's pattern accepts `Result::expect`'s ": {error:?}" (`EXPECT_SUFFIX`);
 # 56: serde's `Error::missing_field("x")` is "missing field `x`"; 57: a trait impl's
 # `Self::Error` in a return type is its `type Error = ..;`; 58: a bare `Result<T>` in a file
-# that imports eyre's is `eyre::Result<T>`; 59: a site in a `macro_rules!` body names it
-EXTRACTOR_VERSION = "59"
+# that imports eyre's is `eyre::Result<T>`; 59: a site in a `macro_rules!` body names it;
+# 60: a `#[try_stream(ok = T, error = E)]` fn returns `impl Stream<Item = Result<T, E>>`
+EXTRACTOR_VERSION = "60"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
