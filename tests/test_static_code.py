@@ -781,6 +781,27 @@ def test_a_context_on_an_error_value_wraps_it_and_guards_no_call() -> None:
     assert "`String::from_utf8(raw)` failed (`map_err`)" in explanation.triggerScenarios
 
 
+def test_a_context_on_an_error_made_there_wraps_it_and_guards_no_call() -> None:
+    # risingwave's MySQL parser: `Some(Err(e)) => Err(anyhow::Error::new(e.clone())
+    # .context(..).context(..))` said `anyhow::Error::new(..)` "returned `None` or an error"
+    source = (
+        "fn value(row: &Row) -> anyhow::Result<i64> {\n"
+        "    match row.take_opt::<Option<u64>, _>(0) {\n"
+        "        Some(Ok(v)) => Ok(v as i64),\n"
+        "        Some(Err(e)) => Err(anyhow::Error::new(e.clone())\n"
+        '            .context("failed to deserialize the MySQL value")),\n'
+        '        None => Err(anyhow::anyhow!("no column at 0")),\n'
+        "    }\n}\n"
+    )
+    scan = find_sites("src/mysql.rs", source.encode())
+    contexts = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/mysql.rs": scan}))
+    (context,) = [c for c in contexts if c.site.kind == "context"]
+    explanation = explain(context)
+    assert "The call it guards" not in explanation.documentation
+    assert "anyhow::Error::new(e.clone())` was" not in explanation.triggerScenarios
+    assert "Some(Err(e))" in explanation.triggerScenarios
+
+
 def test_each_printed_value_is_named_by_the_argument_that_prints_it() -> None:
     # `{}` the next positional argument, `{0}` that one, `{name}` the one named so; a
     # captured variable (`{id}`) names itself; a long argument is cut
@@ -1067,3 +1088,23 @@ fn run(path: &Path, name: &str) -> anyhow::Result<()> {
         "Read the `Caused by:` lines under this message, if it has any"
         in (advice["no document by that name"])
     )
+
+
+def test_a_long_condition_keeps_its_tail_which_often_decides() -> None:
+    # risingwave's `handle_new_barrier`: the cut at 160 characters dropped
+    # `&& self.state.is_paused()`, the one part the message ("when paused") is about
+    source = (
+        "fn handle(&self, command: &Option<Command>) -> anyhow::Result<()> {\n"
+        "    if let Some(Command::CreateStreamingJob { job_type: CreateStreamingJobType::"
+        "SnapshotBackfill { .. } | CreateStreamingJobType::BatchRefresh(_), .. }) = &command\n"
+        "        && self.state.is_paused()\n"
+        "    {\n"
+        '        anyhow::bail!("cannot create streaming job with snapshot backfill when paused");\n'
+        "    }\n    Ok(())\n}\n"
+    )
+    (site,) = find_sites("src/control.rs", source.encode()).sites
+    (condition,) = site.facts.conditions
+    assert len(condition.text) <= 160
+    assert condition.text.startswith("let Some(Command::CreateStreamingJob { job_type:")
+    assert condition.text.endswith("= &command && self.state.is_paused()")
+    assert " … " in condition.text

@@ -414,6 +414,9 @@ def _receiver_failure(node: Node) -> tuple[Condition, ...]:
 _ERROR_VALUE = re.compile(
     r"^(?:(?:anyhow|eyre)::)?(?:anyhow|eyre|format_err)!\s*[(\[{]|^(?:e|err|error|cause|source)$"
     r"|^Err(?:::<[^>]*>)?\s*\("
+    # an error made there (`anyhow::Error::new(e).context(..)`: risingwave's MySQL parser;
+    # `.context(..)` on a value, not a `Result`, is the error type's own, which cannot fail)
+    r"|^(?:\w+::)*(?:Error|Report)::(?:new|msg|from)\s*\("
 )
 
 
@@ -546,7 +549,18 @@ def _node_text(node: Node) -> str:
 def _squash(text: str) -> str:
     # `a\n    .b()` reads `a.b()` on one line, not `a .b()`
     text = _SPACES.sub(" ", _CHAIN_BREAK.sub(".", text)).strip()
-    return text if len(text) <= MAX_CONDITION_CHARS else text[: MAX_CONDITION_CHARS - 1] + "…"
+    return text if len(text) <= MAX_CONDITION_CHARS else _middle_cut(text)
+
+
+def _middle_cut(text: str) -> str:
+    """A long condition's head and tail around a `…`: the tail is often what decides (the
+    `&& self.state.is_paused()` of risingwave's let-chain), and a receiver's last call."""
+    head = text[: MAX_CONDITION_CHARS * 3 // 5].rstrip()
+    tail = text[len(text) - (MAX_CONDITION_CHARS - len(head) - 3) :]
+    space = tail.find(" ")
+    if 0 <= space < 24:  # start the tail at a word
+        tail = tail[space + 1 :]
+    return f"{head} … {tail.lstrip()}"
 
 
 def _clip(node: Node | None) -> str:

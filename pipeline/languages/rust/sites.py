@@ -82,8 +82,9 @@ from pipeline.languages.rust.testcode import (
 # 56: serde's `Error::missing_field("x")` is "missing field `x`"; 57: a trait impl's
 # `Self::Error` in a return type is its `type Error = ..;`; 58: a bare `Result<T>` in a file
 # that imports eyre's is `eyre::Result<T>`; 59: a site in a `macro_rules!` body names it;
-# 60: a `#[try_stream(ok = T, error = E)]` fn returns `impl Stream<Item = Result<T, E>>`
-EXTRACTOR_VERSION = "60"
+# 60: a `#[try_stream(ok = T, error = E)]` fn returns `impl Stream<Item = Result<T, E>>`;
+# 61: `.context(..)` on `anyhow::Error::new(e)` wraps an error, no call failed
+EXTRACTOR_VERSION = "61"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
