@@ -2475,6 +2475,38 @@ def test_a_raw_pointer_s_methods_are_never_the_repository_s(tmp_path: Path) -> N
     assert callers == {"grow"}
 
 
+def test_a_variant_is_read_off_the_enum_its_file_s_use_names(tmp_path: Path) -> None:
+    # risingwave's `streaming_job.rs`: `use risingwave_sqlparser::ast::Engine` among three
+    # `Engine`s; a crate nested in the caller's crate's directory is its part
+    engine = "pub enum Engine {{\n    /// {doc}\n    Iceberg,\n}}\n"
+    graph = graph_of(tmp_path, {
+        "src/common/Cargo.toml": '[package]\nname = "risingwave_common"\n',
+        "src/common/src/lib.rs": engine.format(doc="common's"),
+        "src/sqlparser/Cargo.toml": '[package]\nname = "risingwave_sqlparser"\n',
+        "src/sqlparser/src/ast.rs": engine.format(doc="the parser's"),
+        "src/meta/Cargo.toml": '[package]\nname = "risingwave_meta"\n',
+        "src/meta/model/Cargo.toml": '[package]\nname = "risingwave_meta_model"\n',
+        "src/meta/model/src/lib.rs": (
+            "pub enum Kind {\n    /// the model's\n    Table,\n}\n" + engine.format(doc="the model's")
+        ),
+        "src/meta/src/job.rs": (
+            "use risingwave_sqlparser::ast::Engine;\nuse super::*;\n"
+            "fn create(engine: Engine, kind: Kind) -> anyhow::Result<()> {\n"
+            '    if engine == Engine::Iceberg && kind == Kind::Table {\n        anyhow::bail!("no");\n    }\n'
+            "    Ok(())\n}\n"
+        ),
+    })  # fmt: skip
+    (create,) = [i for i, n in enumerate(graph.nodes) if n.definition.name == "create"]
+
+    found = dependencies(graph, ["engine == Engine::Iceberg && kind == Kind::Table"], create, ())
+
+    docs = {d.name: (d.file_path, d.doc) for d in found if d.kind == "variant"}
+    assert docs == {
+        "Engine::Iceberg": ("src/sqlparser/src/ast.rs", "the parser's"),
+        "Kind::Table": ("src/meta/model/src/lib.rs", "the model's"),
+    }
+
+
 def test_the_method_a_condition_names_is_no_parameter_of_that_name(tmp_path: Path) -> None:
     # atuin's `handle_prune(settings, context, ..)`: "`load(..)` was None/Err (context)"
     # names the `.context(..)` call, not the parameter `context`

@@ -791,22 +791,25 @@ def _meant_by(
 ) -> tuple[str, Definition] | None:
     """Which of `found` (members of types named `type_name`) the code of `node` means: the
     one in its file, else the one in its crate, else the one of the crate a `use` of its
-    file names (`use risingwave_common::types::DataType`, then a glob), else the one there
-    is; None while several are left, rather than a guess.
+    file names (`use risingwave_common::types::DataType`, then a glob), else one of a crate
+    nested in its crate's directory, else the one there is; None while several are left,
+    rather than a guess.
 
     vector's `vdev` declares a `Cli` per command: `self.release` in `run.rs`'s `impl Cli` is
     `run.rs`'s field ("in release mode"), not `build/vector.rs`'s ("Build with optimizations").
     """
-    crate = node.crate + "/" if node.crate else None
     index = graph.indexes.get(node.path)
     uses = index.uses if index is not None else ()
     named = {u.path.split("::")[0] for u in uses if u.alias == type_name}
     globbed = {u.path.split("::")[0] for u in uses if u.alias == "*"}
     for group in (
         [f for f in found if f[0] == node.path],
-        [f for f in found if crate is not None and f[0].startswith(crate)],
-        [f for f in found if _crate_named(f[0], named)],
-        [f for f in found if _crate_named(f[0], globbed)],
+        [f for f in found if _crate(f[0]) == node.crate],
+        _best_named(found, named),
+        _best_named(found, globbed),
+        # a crate inside the node's crate's directory is one of its parts (`src/meta/model`,
+        # `risingwave_meta_model`, of `src/meta`: whose files read it through `super::*`)
+        [f for f in found if node.crate and f[0].startswith(node.crate + "/")],
         found,
     ):
         if group:
@@ -814,11 +817,25 @@ def _meant_by(
     return None
 
 
-def _crate_named(path: str, roots: set[str]) -> bool:
-    """Whether the crate of `path` is one that a `use` path's first segment names: by its
-    directory's name, or that name after a prefix (`risingwave_common` for `src/common`)."""
-    own = crate_name(_crate(path))
-    return any(root == own or root.endswith("_" + own) for root in roots)
+def _best_named(
+    found: list[tuple[str, Definition]], roots: set[str]
+) -> list[tuple[str, Definition]]:
+    """Those of `found` whose crate a `use` path's first segment names best (`_named_by`)."""
+    scored = [(max((_named_by(f[0], root) for root in roots), default=0), f) for f in found]
+    best = max((score for score, _ in scored), default=0)
+    return [f for score, f in scored if score and score == best]
+
+
+def _named_by(path: str, root: str) -> int:
+    """How much of the crate of `path` the name `root` spells: the longest tail of its
+    directory (`src/meta/model` -> `meta_model`, `model`) that `root` is or ends with
+    (`risingwave_meta_model`), in characters; 0 for none."""
+    segments = _crate(path).replace("-", "_").split("/")
+    for count in range(len(segments), 0, -1):
+        tail = "_".join(segments[-count:])
+        if tail and (root == tail or root.endswith("_" + tail)):
+            return len(tail)
+    return 0
 
 
 def _nearest(found: list[tuple[str, Definition]], crate: str) -> tuple[str, Definition] | None:
