@@ -2440,12 +2440,9 @@ def test_a_field_is_read_off_the_struct_its_method_s_file_declares(tmp_path: Pat
         ),
         "src/other.rs": "impl Cli {\n    fn other(&self) -> bool { self.release }\n}\n",
     })  # fmt: skip
-    (exec_,) = [i for i, n in enumerate(graph.nodes) if n.definition.name == "exec"]
-    (other,) = [i for i, n in enumerate(graph.nodes) if n.definition.name == "other"]
-
-    (release,) = dependencies(graph, ["self.release"], exec_, ())
+    (release,) = dependencies(graph, ["self.release"], node(graph, "Cli::exec"), ())
     assert (release.file_path, release.doc) == ("src/run.rs", "Run in release mode")
-    assert dependencies(graph, ["self.release"], other, ()) == ()
+    assert dependencies(graph, ["self.release"], node(graph, "Cli::other"), ()) == ()
 
 
 def test_a_raw_pointer_s_methods_are_never_the_repository_s(tmp_path: Path) -> None:
@@ -2468,9 +2465,7 @@ def test_a_raw_pointer_s_methods_are_never_the_repository_s(tmp_path: Path) -> N
             "pub fn grow(total: Size) -> Size {\n    total.add(4)\n}\n"
         ),
     })  # fmt: skip
-    (add,) = [i for i, n in enumerate(graph.nodes) if n.definition.name == "add"]
-
-    callers = {graph.nodes[e.caller].definition.name for e in graph.callers.get(add, [])}
+    callers = {graph.nodes[e.caller].label for e in graph.callers.get(node(graph, "Size::add"), [])}
 
     assert callers == {"grow"}
 
@@ -2496,9 +2491,8 @@ def test_a_variant_is_read_off_the_enum_its_file_s_use_names(tmp_path: Path) -> 
             "    Ok(())\n}\n"
         ),
     })  # fmt: skip
-    (create,) = [i for i, n in enumerate(graph.nodes) if n.definition.name == "create"]
-
-    found = dependencies(graph, ["engine == Engine::Iceberg && kind == Kind::Table"], create, ())
+    condition = "engine == Engine::Iceberg && kind == Kind::Table"
+    found = dependencies(graph, [condition], node(graph, "create"), ())
 
     docs = {d.name: (d.file_path, d.doc) for d in found if d.kind == "variant"}
     assert docs == {
@@ -2518,9 +2512,7 @@ def test_the_method_a_condition_names_is_no_parameter_of_that_name(tmp_path: Pat
             "    Ok(())\n}\n"
         ),
     })  # fmt: skip
-    (prune,) = [i for i, n in enumerate(graph.nodes) if n.definition.name == "prune"]
-
-    found = dependencies(graph, ["`load(path)` was None/Err (context)"], prune, ())
+    found = dependencies(graph, ["`load(path)` was None/Err (context)"], node(graph, "prune"), ())
 
     assert [d.name for d in found] == ["path"]
 
