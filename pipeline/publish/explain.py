@@ -21,6 +21,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from pipeline.core.model import Record
 from pipeline.core.patterns import Budget, LinearPattern, PatternMatch, compile_pattern
 from pipeline.dataset.reader import Dataset, Paged, page_path
+from pipeline.languages import language_of
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 _PLACEHOLDER = "(.+?)"
@@ -115,6 +116,14 @@ class Listed(Paged, Protocol):
 R = TypeVar("R", bound=Listed)
 
 
+def search_pattern(record: Listed) -> str:
+    """The pattern a pasted text is searched by: the message's, without what std prints
+    around it (`unreachable!`'s "internal error: entered unreachable code: ", `expect`'s
+    ": {error:?}"), so that the message pasted alone finds its record as the whole panic
+    text does (`Language.pattern_identity`)."""
+    return language_of(record.filePath).pattern_identity(record.messagePattern)
+
+
 @dataclass(frozen=True)
 class _Entry(Generic[R]):
     record: R
@@ -191,22 +200,23 @@ def _anchored(records: Iterable[R]) -> list[tuple[_Entry[R], str]]:
     entries: list[_Entry[R]] = []
     word_sets: list[set[str]] = []
     for record in records:
-        segments = literal_segments(record.messagePattern)
+        pattern = search_pattern(record)
+        segments = literal_segments(pattern)
         literal = sum(len(s) for s in segments)
         if literal < MIN_LITERAL or not any(_LETTERS.search(s) for s in segments):
             continue
         words = {w.lower() for s in segments for w in _WORD.findall(s)}
         if len(words) == 1 and words <= _PREFIX_WORDS:
             continue
-        head = first_line(record.messagePattern)
+        head = first_line(pattern)
         # a first line pasted alone must find the record too: its key and anchor are the
         # first line's, which the whole message holds as well
         keyed = literal_segments(head) if head else segments
         key = max((s.strip(" \t") for s in keyed), key=len)
         head_literal = sum(len(s) for s in keyed) if head else 0
-        loose = values_left_out(record.messagePattern)
+        loose = values_left_out(pattern)
         entries.append(_Entry(record, key, literal, loose, head, head_literal))
-        word_sets.append(set(_anchor_words(head or record.messagePattern)))
+        word_sets.append(set(_anchor_words(head or pattern)))
     df = Counter(w for ws in word_sets for w in ws)
     return [
         (entry, min(words, key=lambda w: (df[w], -len(w), w)) if words else "")
@@ -244,7 +254,7 @@ def _rows(
         r = e.record
         rows.append(
             [
-                anchor, e.key, e.literal, r.messagePattern, e.loose, e.head, e.head_literal,
+                anchor, e.key, e.literal, search_pattern(r), e.loose, e.head, e.head_literal,
                 r.repo, r.filePath, r.lineNumber, r.id, r.errorMessage,
                 page_path(r), enclosing.get(r.id) or "",
             ]
@@ -367,7 +377,7 @@ def searched(pattern: str) -> str:
 def _score(entry: _Entry[Record], text: str) -> tuple[int, bool, tuple[int, int] | None] | None:
     """Literal length plus boundary bonus of the best exact match, else of a loose one; and
     the exact match's span (the first of the best), else None."""
-    pattern = entry.record.messagePattern
+    pattern = search_pattern(entry.record)
     for source, exact in ((searched(pattern), True), (entry.loose, False)):
         if not exact and source == pattern:
             break
@@ -404,7 +414,7 @@ def _slot_fillers(
         (
             m
             for m in found
-            if m.record.id in spans and _PLACEHOLDERS.search(m.record.messagePattern)
+            if m.record.id in spans and _PLACEHOLDERS.search(search_pattern(m.record))
         ),
         key=_rank,
     )[:SLOT_TEMPLATES]
@@ -412,14 +422,14 @@ def _slot_fillers(
     for template in templates:
         start, end = spans[template.record.id]
         matched = text[start:end]
-        slots = _PLACEHOLDERS.split(template.record.messagePattern)
+        slots = _PLACEHOLDERS.split(search_pattern(template.record))
         for match in found:
             span = spans.get(match.record.id)
             if span is None or match is template or match.score > template.score:
                 continue
             if not (start <= span[0] and span[1] <= end):
                 continue
-            filler = "(?:" + searched(match.record.messagePattern) + ")"
+            filler = "(?:" + searched(search_pattern(match.record)) + ")"
             for i in range(1, len(slots)):
                 whole = slots[0] + "".join(
                     (filler if j == i else _PLACEHOLDER) + slots[j] for j in range(1, len(slots))

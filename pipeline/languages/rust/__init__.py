@@ -90,9 +90,9 @@ class Rust:
         return testcode.test_module_paths([(path, tuple(modules))])
 
     def pattern_identity(self, pattern: str) -> str:
-        """The pattern without `formats.EXPECT_SUFFIX`: an `.expect(..)` site's pattern of
-        an earlier version had none."""
-        return pattern.removesuffix(formats.EXPECT_SUFFIX)
+        """The pattern without what std prints around the message (`formats.EXPECT_SUFFIX`,
+        `PANIC_PREFIXES`): a site's pattern of an earlier version had none."""
+        return formats.message_identity(pattern)
 
     def literal_segments(self, message: str, is_format: bool = True) -> list[str]:
         """Text between `{...}` placeholders, `{{`/`}}` decoded."""

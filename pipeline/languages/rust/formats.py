@@ -193,6 +193,50 @@ def expect_pattern(message: str, *, is_format: bool = True) -> str:
     return message_pattern(message, is_format=is_format) + EXPECT_SUFFIX
 
 
+# What std's panicking macros print around their message (Rust 1.73 and later): the panic
+# reads "internal error: entered unreachable code: {msg}", "assertion `left == right`
+# failed: {msg}\n  left: {left:?}\n right: {right:?}". SPEC 4's pattern matches what is
+# printed, so it holds them; a site is still known by its message's pattern
+# (`pattern_identity`), as before it held them.
+_EQ = "assertion `left == right` failed: "
+_NE = "assertion `left != right` failed: "
+PANIC_PREFIXES: dict[str, str] = {
+    "unreachable": "internal error: entered unreachable code: ",
+    "todo": "not yet implemented: ",
+    "unimplemented": "not implemented: ",
+    "assert_eq": _EQ,
+    "debug_assert_eq": _EQ,
+    "assert_ne": _NE,
+    "debug_assert_ne": _NE,
+}
+ASSERT_SUFFIX = r"\n  left: [\s\S]+\n right: [\s\S]+"
+_PREFIX_PATTERNS = tuple(
+    sorted({_escape(p) for p in PANIC_PREFIXES.values()}, key=len, reverse=True)
+)
+
+
+def panic_pattern(macro: str, message: str, *, is_format: bool = True) -> str:
+    """The pattern of a site of std's panicking macro `macro` (`core::unreachable` too): its
+    message's, with what the macro prints around it (`PANIC_PREFIXES`)."""
+    name = macro.rsplit("::", 1)[-1]
+    pattern = message_pattern(message, is_format=is_format)
+    prefix = PANIC_PREFIXES.get(name)
+    if prefix is None:
+        return pattern
+    suffix = ASSERT_SUFFIX if name.endswith(("assert_eq", "assert_ne")) else ""
+    return _escape(prefix) + pattern + suffix
+
+
+def message_identity(pattern: str) -> str:
+    """A site's pattern without what std prints around its message (`EXPECT_SUFFIX`,
+    `PANIC_PREFIXES`, `ASSERT_SUFFIX`): how a site is found again across versions."""
+    for prefix in _PREFIX_PATTERNS:
+        if pattern.startswith(prefix):
+            pattern = pattern[len(prefix) :].removesuffix(ASSERT_SUFFIX)
+            break
+    return pattern.removesuffix(EXPECT_SUFFIX)
+
+
 def message_pattern(message: str, *, is_format: bool = True) -> str:
     """The regex that `re.fullmatch`es every rendering of `message` (SPEC 4)."""
     parts = []

@@ -27,7 +27,7 @@ from pipeline.languages.rust.formats import (
     decode_rust_string,
     expect_pattern,
     literal_segments,
-    message_pattern,
+    panic_pattern,
 )
 from pipeline.languages.rust.index_items import fn_signature
 from pipeline.languages.rust.macrotrees import MAX_DEPTH, macro_tree_sites
@@ -83,8 +83,10 @@ from pipeline.languages.rust.testcode import (
 # `Self::Error` in a return type is its `type Error = ..;`; 58: a bare `Result<T>` in a file
 # that imports eyre's is `eyre::Result<T>`; 59: a site in a `macro_rules!` body names it;
 # 60: a `#[try_stream(ok = T, error = E)]` fn returns `impl Stream<Item = Result<T, E>>`;
-# 61: `.context(..)` on `anyhow::Error::new(e)` wraps an error, no call failed
-EXTRACTOR_VERSION = "61"
+# 61: `.context(..)` on `anyhow::Error::new(e)` wraps an error, no call failed; 62: the
+# pattern of `unreachable!`, `todo!`, `unimplemented!`, `assert_eq!`/`assert_ne!` holds what
+# std prints around the message (`formats.PANIC_PREFIXES`)
+EXTRACTOR_VERSION = "62"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -581,8 +583,10 @@ def _make_site(
         column=start.column,
         message=message.text,
         is_format=message.is_format,
-        pattern=(expect_pattern if kind == "expect" else message_pattern)(
-            message.text, is_format=message.is_format
+        pattern=(
+            expect_pattern(message.text, is_format=message.is_format)
+            if kind == "expect"
+            else panic_pattern(macro, message.text, is_format=message.is_format)
         ),
         macro=macro,
         format_args=message.args,
