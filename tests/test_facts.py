@@ -168,6 +168,12 @@ def test_the_condition_itself_is_not_a_step() -> None:
         ("map.remove(&x)", "map.remove(&x) was None (expect)"),
         # std's `remove` takes one argument: tauri's `pm.remove(&packages, dir)` is its own
         ("pm.remove(&x, url)", "pm.remove(&x, url) was None/Err (expect)"),
+        # `Path::strip_prefix` gives an `Err`, `str::strip_prefix` a `None`: uv's
+        # `path.strip_prefix(root)` is not said to be `None`, nor a `"/tmp"` prefix
+        ("path.strip_prefix(root)", "path.strip_prefix(root) was None/Err (expect)"),
+        ('path.strip_prefix("/tmp")', 'path.strip_prefix("/tmp") was None/Err (expect)'),
+        ("line.strip_suffix('\\n')", "line.strip_suffix('\\n') was None (expect)"),
+        ("value.to_str()", "value.to_str() was None/Err (expect)"),  # `HeaderValue`'s: a Result
     ],
 )
 def test_an_expect_step_says_what_its_receiver_held(receiver: str, step: str) -> None:

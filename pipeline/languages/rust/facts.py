@@ -357,13 +357,16 @@ _FAILING_METHODS = frozenset(
     {"expect", "unwrap", "context", "with_context", "wrap_err", "wrap_err_with"}
 )
 # The receiver's own last call says which of the two it is, for std's common methods (each
-# takes one argument at most: a call with more is a method of the repository's own).
+# takes one argument at most: a call with more is a method of the repository's own). Not
+# `strip_prefix`/`strip_suffix` (`Path`'s return a `Result`, `str`'s an `Option`: uv's
+# `path.strip_prefix(root).expect(..)` read "gave no value (`None`)" and `.is_some()`) nor
+# `to_str` (`HeaderValue::to_str` returns a `Result`).
 # fmt: off
 _OPTION_METHODS = frozenset((
     "get", "get_mut", "first", "last", "next", "next_back", "nth", "find", "find_map",
-    "position", "rposition", "max", "min", "max_by_key", "min_by_key", "strip_prefix",
-    "strip_suffix", "split_once", "rsplit_once", "parent", "file_name", "file_stem",
-    "extension", "to_str", "checked_add", "checked_sub", "checked_mul", "checked_div",
+    "position", "rposition", "max", "min", "max_by_key", "min_by_key",
+    "split_once", "rsplit_once", "parent", "file_name", "file_stem",
+    "extension", "checked_add", "checked_sub", "checked_mul", "checked_div",
     "pop", "take", "remove", "last_mut", "first_mut", "peek", "char_indices", "chars_next",
     "as_deref", "upgrade",
 ))
@@ -445,7 +448,18 @@ def _empty_value(value: Node) -> str:
     given = [a for a in arguments.named_children if "comment" not in a.type] if arguments else []
     if len(given) > 1:  # std's take one at most: `pm.remove(&packages, dir)` is a Result
         return "None/Err"
+    if name in ("strip_prefix", "strip_suffix") and given and _str_pattern(given[0]):
+        return "None"  # `url.strip_prefix("sparse+")`: a `str`'s (a `Path`'s gives an `Err`)
     return "None" if name in _OPTION_METHODS else "Err" if name in _RESULT_METHODS else "None/Err"
+
+
+def _str_pattern(argument: Node) -> bool:
+    """A char, or a string literal no path would hold (no `/` nor `\\`): what only a `str`'s
+    `strip_prefix` takes (`Path::strip_prefix("/tmp")` compiles too)."""
+    if argument.type == "char_literal":
+        return True
+    text = _node_text(argument)
+    return argument.type == "string_literal" and "/" not in text and "\\" not in text
 
 
 def _callee(node: Node) -> str | None:

@@ -85,8 +85,9 @@ from pipeline.languages.rust.testcode import (
 # 60: a `#[try_stream(ok = T, error = E)]` fn returns `impl Stream<Item = Result<T, E>>`;
 # 61: `.context(..)` on `anyhow::Error::new(e)` wraps an error, no call failed; 62: the
 # pattern of `unreachable!`, `todo!`, `unimplemented!`, `assert_eq!`/`assert_ne!` holds what
-# std prints around the message (`formats.PANIC_PREFIXES`)
-EXTRACTOR_VERSION = "62"
+# std prints around the message (`formats.PANIC_PREFIXES`); 63: `strip_prefix`,
+# `strip_suffix`, `to_str` may return a `Result` (`Path`'s, `HeaderValue`'s): "None/Err"
+EXTRACTOR_VERSION = "63"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
