@@ -86,8 +86,9 @@ from pipeline.languages.rust.testcode import (
 # 61: `.context(..)` on `anyhow::Error::new(e)` wraps an error, no call failed; 62: the
 # pattern of `unreachable!`, `todo!`, `unimplemented!`, `assert_eq!`/`assert_ne!` holds what
 # std prints around the message (`formats.PANIC_PREFIXES`); 63: `strip_prefix`,
-# `strip_suffix`, `to_str` may return a `Result` (`Path`'s, `HeaderValue`'s): "None/Err"
-EXTRACTOR_VERSION = "63"
+# `strip_suffix`, `to_str` may return a `Result` (`Path`'s, `HeaderValue`'s): "None/Err";
+# 64: `.with_context("literal")` is no anyhow's (its takes a closure): no site
+EXTRACTOR_VERSION = "64"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -426,6 +427,10 @@ def _method_sites(node: Node, captures: dict[str, list[Node]], file: SourceFile)
     if METHOD_KINDS[name] == "expect" and _own_expect(node, file.source):
         return []
     argument = captures["method.arg"][0]
+    if name in _LAZY_METHODS and argument.type in _NO_CLOSURE:
+        # anyhow's `with_context` takes a closure: `.with_context("tool")` (uv's
+        # `OperationDiagnostic::with_context`, a label it keeps) is the repository's own
+        return []
     if argument.type == "closure_expression":  # every message it may return, not the tail only
         messages = closure_messages(argument)
     else:
@@ -438,6 +443,9 @@ def _method_sites(node: Node, captures: dict[str, list[Node]], file: SourceFile)
     return [site for site in made if site is not None]
 
 
+# The methods whose message a closure makes (anyhow's, eyre's); and arguments that are none
+_LAZY_METHODS = frozenset(("with_context", "wrap_err_with"))
+_NO_CLOSURE = frozenset(("string_literal", "raw_string_literal", "macro_invocation"))
 _STD_HOLDER = re.compile(r"(?:Option|Result)\b")
 _BORROW = re.compile(r"^(?:&\s*(?:'\w+\s+)?(?:mut\s+)?)+")
 
