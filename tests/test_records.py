@@ -212,6 +212,13 @@ ERROR_RS = "pub type MetaResult<T> = std::result::Result<T, MetaError>;\n"
             "no next shard record", "crate::error::ConnectorError", id="a-try_stream-s-items-error",
         ),
         pytest.param(
+            {"src/lib.rs": "impl From<ParseError> for ShellError {\n"
+                           "    fn from(error: ParseError) -> Self {\n"
+                           '        ShellError::Generic(GenericError::new("too many documents"))\n'
+                           "    }\n}\n"},
+            "too many documents", "ShellError", id="a-From-impl-s-error-is-its-target",
+        ),
+        pytest.param(
             {"src/lib.rs": 'use eyre::{bail, Result};\nfn f() -> Result<()> { bail!("no eyre") }\n'},
             "no eyre", "eyre::Report", id="use-eyre-Result-then-bare-Result",
         ),

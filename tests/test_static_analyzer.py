@@ -711,6 +711,13 @@ def test_a_site_in_a_macro_rules_body_is_the_macro_s_and_no_code_field_holds_a_m
         "    async fn execute_inner(self) {\n"
         '        let m = self.input.next().await.context("the upstream closed early")?;\n'
         "        yield m;\n    }\n}\n",
+        # nushell's `impl From<ParseError> for ShellError` returns the error value itself
+        "impl From<ParseError> for ShellError {\n    fn from(error: ParseError) -> Self {\n"
+        '        ShellError::Generic(GenericError::new("too many documents in the stream"))\n'
+        "    }\n}\n",
+        # so does an error-making helper
+        "fn insufficient_size() -> OperationError {\n"
+        '    OperationError::service_error("insufficient file size for the links file")\n}\n',
     ],
 )
 def test_no_catch_at_the_call_where_the_call_returns_no_result(source: str) -> None:

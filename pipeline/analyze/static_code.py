@@ -669,11 +669,15 @@ def try_catch(context: SiteContext) -> str | None:
     if (
         site.kind not in TEXT_KINDS
         and site.facts.enclosing_fn
-        and (not returned or STREAM_OF.fullmatch(returned.strip()))
+        and (
+            not returned or STREAM_OF.fullmatch(returned.strip()) or not _FALLIBLE.search(returned)
+        )
     ):
         # a fn that returns nothing gives its callers no error to match: it handles it itself
         # (zellij's `open_file_floating` logs its `.with_context(..)` with `.non_fatal()`); a
-        # stream's error is an item its reader gets, not the call's (`#[try_stream]`)
+        # stream's error is an item its reader gets, not the call's (`#[try_stream]`); a fn
+        # that returns the error value itself (nushell's `impl From<ParseError> for
+        # ShellError`, a helper `-> Box<dyn Error>`) has no `Err` to match
         return None
     language = language_of(site.file_path)
     # A type's text (`#[error]`, `Display`) is no call's: its site sits in no fn a caller
@@ -690,6 +694,11 @@ def try_catch(context: SiteContext) -> str | None:
             code = _catch(subject, f"Err({owner} {{ .. }})", f"handle {_quoted(site.message)}")
             return code if language.parses_as_code(code) else None
     return _text_catch(site, subject, needle, anyhow=_is_anyhow(context))
+
+
+# A return type that can carry a failure to the caller: a `Result` (or an alias of one), an
+# `Option`, a future or a stream of them, a `Poll`
+_FALLIBLE = re.compile(r"Result|Option|Future|Stream|Poll|Try")
 
 
 def held_catch(site: Site) -> str | None:

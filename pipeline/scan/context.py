@@ -160,6 +160,9 @@ STREAM_OF = re.compile(
 )
 
 
+_FROM_IMPL = re.compile(r"^From<.*> for (?P<target>[\w:]+)(?:<.*>)?$", re.S)
+
+
 def error_class(site: Site, aliases: AliasTable) -> str | None:
     """The Rust error type of the site: the fn's return type, resolved, else the macro's."""
     if site.kind in PANIC_KINDS:
@@ -169,6 +172,9 @@ def error_class(site: Site, aliases: AliasTable) -> str | None:
     resolved = _result_error(site.facts.return_type, site.file_path, aliases)
     if resolved is not None and not resolved.startswith("Self::"):
         return resolved  # `Self::Error` left: no impl of this fn says which type it is
+    converted = _FROM_IMPL.match(site.facts.enclosing_impl or "")
+    if converted is not None and (site.facts.return_type or "").strip() == "Self":
+        return converted["target"]  # `impl From<ParseError> for ShellError`: what `?` gives
     if site.macro.endswith("!"):  # the repository's own error macro: its type is not anyhow's
         return None
     if site.kind in ANYHOW_KINDS or (site.kind == "context" and site.macro != "wrap_err"):
