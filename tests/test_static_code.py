@@ -1108,3 +1108,33 @@ def test_a_long_condition_keeps_its_tail_which_often_decides() -> None:
     assert condition.text.startswith("let Some(Command::CreateStreamingJob { job_type:")
     assert condition.text.endswith("= &command && self.state.is_paused()")
     assert " … " in condition.text
+
+
+def test_a_from_variant_says_which_question_marks_build_it() -> None:
+    # meilisearch's `Input(#[from] FetchInputError)`, tikv's `Crypter(#[from] #[backtrace]
+    # openssl::error::ErrorStack)`: "no statement here makes it" hid that each `?` does
+    source = (
+        "#[derive(Debug, thiserror::Error)]\n"
+        "pub enum Error {\n"
+        "    /// The input could not be fetched.\n"
+        '    #[error("error while fetching input: {0}")]\n'
+        "    Input(#[from] FetchInputError),\n"
+        '    #[error("crypter failed: {0}")]\n'
+        "    Crypter(\n        #[from]\n        #[backtrace]\n        openssl::error::ErrorStack,\n    ),\n"
+        '    #[error("the source failed: {source}")]\n'
+        "    Source { #[from] source: std::io::Error },\n"
+        '    #[error("a plain failure: {0}")]\n'
+        "    Plain(String),\n"
+        "}\n"
+    )
+    scan = find_sites("src/error.rs", source.encode())
+    contexts = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/error.rs": scan}))
+    fixes = {c.site.facts.variant: explain(c).exampleFix for c in contexts}
+    assert fixes["Input"] == (
+        "// `Error::Input` is declared in src/error.rs with `#[from] FetchInputError`: each `?` "
+        "on a call that fails with `FetchInputError`, in a fn that returns this error type, "
+        "builds it; the fix is where that call fails."
+    )
+    assert "`#[from] openssl::error::ErrorStack`" in (fixes["Crypter"] or "")
+    assert "`#[from] std::io::Error`" in (fixes["Source"] or "")
+    assert "no statement here makes it" in (fixes["Plain"] or "")

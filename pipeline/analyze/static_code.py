@@ -653,11 +653,39 @@ def _nothing_to_show(site: Site) -> str:
     """A comment that promises no statement when none can be shown (a comment always parses;
     names and the file path hold no newline)."""
     if site.kind in TEXT_KINDS:
+        source = from_field(site)
+        if source is not None:
+            return (
+                f"// `{text_owner(site)}` is declared in {site.file_path} with `#[from] {source}`: "
+                f"each `?` on a call that fails with `{source}`, in a fn that returns this "
+                "error type, builds it; the fix is where that call fails."
+            )
         return (
             f"// `{text_owner(site)}` is declared in {site.file_path}; no statement here makes it: the "
             "code that builds and returns it decides when it occurs, and is where to fix it."
         )
     return f"// The error comes from {_plain(where(site))} ({site.file_path}, line {site.line})."
+
+
+# `Io(#[from] std::io::Error)`, `Input { #[from] source: FetchInputError }` right after the
+# `#[error(..)]` a site is (its doc comments and other attributes between)
+_FROM_FIELD = re.compile(
+    r"\A(?:\s*(?:///[^\n]*|#\[[^\n]*\]))*\s*(?P<variant>\w+)\s*[({]\s*(?:#\[[^\]]*\]\s*)*"
+    r"#\[from\]\s*(?:#\[[^\]]*\]\s*)*(?:\w+\s*:(?!:)\s*)?(?P<source>[^,(){}]+?)\s*[,)}]"
+)
+
+
+def from_field(site: Site) -> str | None:
+    """The type an `#[error]` variant's `#[from]` field holds, as its declaration (in the
+    site's window, after the attribute) writes it; None without one."""
+    if site.kind != "error_attr" or not site.facts.variant:
+        return None
+    lines = site.window.split("\n")[site.line - site.window_start :]
+    after = "\n".join(lines)[len(lines[0]) if lines else 0 :]
+    found = _FROM_FIELD.match(after)
+    if found is None or found["variant"] != site.facts.variant:
+        return None
+    return " ".join(found["source"].split())
 
 
 def try_catch(context: SiteContext) -> str | None:
