@@ -10,14 +10,10 @@ that suffix (`Language.pattern_identity`)."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-from pipeline.core.model import Record
-from pipeline.dataset.ids import assign_ids
-from pipeline.languages import language_of
+from site_fixtures import republished
+
 from pipeline.languages.rust.sites import find_sites
-from pipeline.scan.collect import build_contexts
-from pipeline.scan.pool import RepoScan
 
 SOURCE = (
     "fn serve(addr: &str, name: &str) {\n"
@@ -54,23 +50,8 @@ def test_another_site_s_pattern_is_as_it_was() -> None:
     assert patterns()["refused {addr}"] == "refused (.+?)"
 
 
-def test_a_dataset_published_before_keeps_its_ids(tmp_path: Path) -> None:
-    scan = find_sites("src/main.rs", SOURCE.encode())
-    contexts = build_contexts("o/r", "ab" * 20, RepoScan(scans={"src/main.rs": scan}))
-    language = language_of("src/main.rs")
-    previous = {}
-    for n, c in enumerate(contexts):  # the records as the last version wrote them
-        rid = f"{n:016x}"
-        previous[rid] = Record.model_construct(
-            id=rid, filePath=c.site.file_path, lineNumber=c.site.line,
-            messagePattern=language.pattern_identity(c.message_pattern),
-            sourceCode=c.window, sourceCodeStart=c.window_start,
-        )  # fmt: skip
-    assert any(
-        r.messagePattern != c.message_pattern
-        for r, c in zip(previous.values(), contexts, strict=True)
-    )
+def test_a_dataset_published_before_keeps_its_ids() -> None:
+    published, found, rewritten = republished(SOURCE, "src/main.rs")
 
-    found = assign_ids(contexts, previous, {}, set(previous), {"src/main.rs"})
-
-    assert [c.record_id for c in found] == list(previous)
+    assert rewritten > 0
+    assert found == published

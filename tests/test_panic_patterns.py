@@ -9,14 +9,12 @@ right` failed: x\\n  left: ..\\n right: .." (Rust 1.73 and later). SPEC 4: a rec
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from search_fixtures import BASE
+from site_fixtures import republished
 
 from pipeline.core.model import Record
-from pipeline.dataset.ids import assign_ids
-from pipeline.languages import language_of
 from pipeline.languages.rust.sites import find_sites
 from pipeline.publish.explain import ErrorIndex
 from pipeline.scan.collect import build_contexts
@@ -70,28 +68,11 @@ def test_a_panic_s_pattern_matches_what_std_prints(message: str, printed: str) -
     assert bool(re.fullmatch(pattern, alone)) == printed.endswith(("positive", "no step 7"))
 
 
-def test_a_dataset_published_before_keeps_its_ids(tmp_path: Path) -> None:
-    scan = find_sites("src/step.rs", SOURCE.encode())
-    contexts = build_contexts("o/r", "ab" * 20, RepoScan(scans={"src/step.rs": scan}))
-    language = language_of("src/step.rs")
-    previous = {}
-    for n, c in enumerate(contexts):  # the records as the last version wrote them
-        rid = f"{n:016x}"
-        previous[rid] = Record.model_construct(
-            id=rid, filePath=c.site.file_path, lineNumber=c.site.line,
-            messagePattern=language.pattern_identity(c.message_pattern),
-            sourceCode=c.window, sourceCodeStart=c.window_start,
-        )  # fmt: skip
-    changed = [
-        r.messagePattern
-        for r, c in zip(previous.values(), contexts, strict=True)
-        if r.messagePattern != c.message_pattern
-    ]
-    assert len(changed) == 5
+def test_a_dataset_published_before_keeps_its_ids() -> None:
+    published, found, rewritten = republished(SOURCE, "src/step.rs")
 
-    found = assign_ids(contexts, previous, {}, set(previous), {"src/step.rs"})
-
-    assert [c.record_id for c in found] == list(previous)
+    assert rewritten == 5
+    assert found == published
 
 
 def test_the_message_alone_and_the_whole_panic_both_find_the_record() -> None:

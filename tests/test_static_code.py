@@ -793,10 +793,7 @@ def test_a_context_on_an_error_made_there_wraps_it_and_guards_no_call() -> None:
         '        None => Err(anyhow::anyhow!("no column at 0")),\n'
         "    }\n}\n"
     )
-    scan = find_sites("src/mysql.rs", source.encode())
-    contexts = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/mysql.rs": scan}))
-    (context,) = [c for c in contexts if c.site.kind == "context"]
-    explanation = explain(context)
+    explanation = explained_all(source, "src/mysql.rs")["failed to deserialize the MySQL value"]
     assert "The call it guards" not in explanation.documentation
     assert "anyhow::Error::new(e.clone())` was" not in explanation.triggerScenarios
     assert "Some(Err(e))" in explanation.triggerScenarios
@@ -1127,14 +1124,12 @@ def test_a_from_variant_says_which_question_marks_build_it() -> None:
         "    Plain(String),\n"
         "}\n"
     )
-    scan = find_sites("src/error.rs", source.encode())
-    contexts = build_contexts("acme/w", "ab" * 20, RepoScan(scans={"src/error.rs": scan}))
-    fixes = {c.site.facts.variant: explain(c).exampleFix for c in contexts}
-    assert fixes["Input"] == (
+    fixes = {m: e.exampleFix for m, e in explained_all(source, "src/error.rs").items()}
+    assert fixes["error while fetching input: {0}"] == (
         "// `Error::Input` is declared in src/error.rs with `#[from] FetchInputError`: each `?` "
         "on a call that fails with `FetchInputError`, in a fn that returns this error type, "
         "builds it; the fix is where that call fails."
     )
-    assert "`#[from] openssl::error::ErrorStack`" in (fixes["Crypter"] or "")
-    assert "`#[from] std::io::Error`" in (fixes["Source"] or "")
-    assert "no statement here makes it" in (fixes["Plain"] or "")
+    assert "`#[from] openssl::error::ErrorStack`" in (fixes["crypter failed: {0}"] or "")
+    assert "`#[from] std::io::Error`" in (fixes["the source failed: {source}"] or "")
+    assert "no statement here makes it" in (fixes["a plain failure: {0}"] or "")

@@ -132,6 +132,7 @@ class _Entry(Generic[R]):
     loose: str  # the pattern with its values optional (`values_left_out`)
     head: str = ""  # a message of several lines: its first line's pattern (`first_line`)
     head_literal: int = 0
+    pattern: str = ""  # what a pasted text is searched by (`search_pattern`), made once
 
 
 def _compiled(pattern: str) -> LinearPattern | None:
@@ -215,7 +216,7 @@ def _anchored(records: Iterable[R]) -> list[tuple[_Entry[R], str]]:
         key = max((s.strip(" \t") for s in keyed), key=len)
         head_literal = sum(len(s) for s in keyed) if head else 0
         loose = values_left_out(pattern)
-        entries.append(_Entry(record, key, literal, loose, head, head_literal))
+        entries.append(_Entry(record, key, literal, loose, head, head_literal, pattern))
         word_sets.append(set(_anchor_words(head or pattern)))
     df = Counter(w for ws in word_sets for w in ws)
     return [
@@ -254,7 +255,7 @@ def _rows(
         r = e.record
         rows.append(
             [
-                anchor, e.key, e.literal, search_pattern(r), e.loose, e.head, e.head_literal,
+                anchor, e.key, e.literal, e.pattern, e.loose, e.head, e.head_literal,
                 r.repo, r.filePath, r.lineNumber, r.id, r.errorMessage,
                 page_path(r), enclosing.get(r.id) or "",
             ]
@@ -377,7 +378,7 @@ def searched(pattern: str) -> str:
 def _score(entry: _Entry[Record], text: str) -> tuple[int, bool, tuple[int, int] | None] | None:
     """Literal length plus boundary bonus of the best exact match, else of a loose one; and
     the exact match's span (the first of the best), else None."""
-    pattern = search_pattern(entry.record)
+    pattern = entry.pattern
     for source, exact in ((searched(pattern), True), (entry.loose, False)):
         if not exact and source == pattern:
             break
