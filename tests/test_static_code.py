@@ -1081,8 +1081,11 @@ fn run(path: &Path, name: &str) -> anyhow::Result<()> {
 """
     advice = {m: " ".join(e.solutions) for m, e in explained_all(source, "src/c.rs").items()}
     assert "Caused by" not in advice["a path with no parent"]
+    # how it is printed decides whether the cause shows: `{}` leaves it out (helix's
+    # `build_grammars` prints `{error}`), so the text says which printing shows it
     assert (
-        "Read the `Caused by:` lines under this message, if it has any"
+        "`{:?}` of the error (what a `main` that returns it prints) shows it as `Caused by:` "
+        "lines under this message, `{:#}` after a colon, and `{}` leaves it out"
         in (advice["no document by that name"])
     )
 

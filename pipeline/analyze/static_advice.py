@@ -277,8 +277,11 @@ def solutions(
         out.append(f'Its authors\' help for this error: "{facts.help}"')
     if site.kind == "context" and not empty_option(facts.receiver):
         out.append(
-            "Read the `Caused by:` lines under this message, if it has any: they name the "
-            "error that failed (a `.context()` on an `Option` that was `None` adds none)."
+            "The error that failed, if there was one, is kept as this one's cause (a "
+            "`.context()` on an `Option` that was `None` keeps none): `{:?}` of the error "
+            "(what a `main` that returns it prints) shows it as `Caused by:` lines under this "
+            "message, `{:#}` after a colon, and `{}` leaves it out. Seeing this message "
+            "alone, print the error with `{:#}` to read it."
         )
     cause = cause_slot(site)
     if cause is not None:
