@@ -135,6 +135,10 @@ def taxonomy_text(*extra: str, keywords: str = "[]") -> str:
             taxonomy_text(VALID_CLASS.format(slug="x", keywords="[]") + "prevention = 1\n"),
             "prevention",
         ),
+        (
+            taxonomy_text(VALID_CLASS.format(slug="x", keywords='["a"]') + 'with_topic = ["b"]\n'),
+            "with_topic",
+        ),
     ],
 )
 def test_parse_taxonomy_rejects(text: str, problem: str) -> None:
@@ -531,6 +535,28 @@ def test_not_compatible_with_something_else_is_not_a_version_matter() -> None:
 
 
 @pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        # two justfile settings that conflict: nothing to upgrade (reading 106)
+        ("`{}` set on line {} is incompatible with `{}`", "operation-failed"),
+        ("daemon autostart is incompatible with `daemon.systemd_socket = true`", "operation-failed"),
+        # "incompatible" beside a type or a schema is theirs, beside a version a version's
+        ("column {} data type {:?} is incompatible with downstream SQL Server type {}",
+         "type-mismatch"),
+        ("query is incompatible with schema. {0})", "schema-mismatch"),
+        ("Your database version ({major}.{minor}) is incompatible with your current engine",
+         "version-incompatibility"),
+        ("The resolved Python interpreter (Python {0}) is incompatible with the script's Python "
+         "requirement: `{1}`", "version-incompatibility"),
+    ],
+)  # fmt: skip
+def test_incompatible_is_a_version_matter_only_beside_a_version(
+    message: str, expected: str
+) -> None:
+    assert classify(message, "bail") == expected
+
+
+@pytest.mark.parametrize(
     "message",
     [
         "expect one of [local, distributed, auto]",  # risingwave's session settings
@@ -837,3 +863,14 @@ def test_a_checksum_in_any_form_is_an_integrity_check() -> None:
     """Plural and suffixed: uv's ZIP reader ("conflicting checksums", `crc32`)."""
     message = "ZIP file uses conflicting checksums (got {local_crc32}, expected {crc32})"
     assert classify(message, "bail") == "data-corruption"
+
+
+def test_a_class_is_a_guess_only_where_single_words_of_the_message_chose_it() -> None:
+    from pipeline.analyze.taxonomy import classify_explained
+
+    guess = classify_explained("exceeded maximum scrolling history ({lines})", "bail")
+    assert (guess.slug, guess.source, guess.guessed) == ("resource-exhausted", "message", True)
+    # a phrase of more than one word, or the error's own name, says it outright
+    assert not classify_explained("request timed out", "bail").guessed
+    named = classify_explained("cannot touch {}", "constructor", names=["PermissionDenied"])
+    assert (named.slug, named.source, named.guessed) == ("permission-denied", "name", False)

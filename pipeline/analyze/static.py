@@ -52,7 +52,7 @@ from pipeline.analyze.taxonomy import (
     INVALID_ARGUMENT,
     IO_ERROR,
     RESOURCE_EXHAUSTED,
-    classify,
+    classify_explained,
     classify_step,
     load_taxonomy,
 )
@@ -67,7 +67,7 @@ from pipeline.core.sitetypes import TEXT_KINDS, checked_above
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-95"
+_LABEL = "static-96"
 
 
 def _static_version() -> str:
@@ -237,7 +237,8 @@ def explain_apart(context: SiteContext) -> Explanation:
     # what leads into the site classes it, not the early exits and checks passed above it
     # (`if certs.is_empty() { bail!(..) }` says nothing of a private key that is not usable)
     leading = [c.text for c in conditions if c.kind != "exit" and not checked_above(c)]
-    failure_class = classify(site.message, site.kind, leading, names, path=site.file_path)
+    found = classify_explained(site.message, site.kind, leading, names, path=site.file_path)
+    failure_class = found.slug
     check = validation(context)
     if failure_class == INTERNAL_INVARIANT and refused_inputs(context, check):
         # a panic on what the caller passed is no broken invariant of the code's own
@@ -245,7 +246,8 @@ def explain_apart(context: SiteContext) -> Explanation:
     elif failure_class == INTERNAL_INVARIANT and fatal_failure(site):
         # `panic!("Failed to claim terminal: {}", err)`: a failure made fatal, classed by
         # its words as any error is (the generic class when they name none)
-        failure_class = classify(site.message, "bail", leading, names, path=site.file_path)
+        found = classify_explained(site.message, "bail", leading, names, path=site.file_path)
+        failure_class = found.slug
     elif failure_class == INTERNAL_INVARIANT and failure_worded(site):
         # `.expect("Failed to open file")`: the step it names failed, classed by the
         # message's verb alone (the call it guards, `thread::Builder::new().spawn(..)`,
@@ -266,13 +268,18 @@ def explain_apart(context: SiteContext) -> Explanation:
         # a panic on a path that needs an environment variable set is on its value
         # (`if let Ok(t) = env::var("X") { t.parse().expect(..) }`): the environment's
         failure_class = CONFIGURATION
-    strategy: HandlingStrategy = (
-        "fail-fast"
-        if context.error_type == "panic"
-        else _STRATEGY_BY_CLASS.get(failure_class, "try-catch")
-    )
+    # words that chose the class, when single keywords did and no rule after them moved it:
+    # the class is said to be theirs, its tip is given as an "if", and its strategy is the
+    # class's only where the code shows it (a check to validate against), never "retry" a
+    # range check of a setting's nor "upgrade" two settings that conflict (readings 106-108)
+    guessed_by = found.hits if found.guessed and found.slug == failure_class else ()
+    strategy: HandlingStrategy = _STRATEGY_BY_CLASS.get(failure_class, "try-catch")
+    if context.error_type == "panic":
+        strategy = "fail-fast"
+    elif guessed_by and not (strategy == "validation" and check is not None):
+        strategy = "try-catch"
     return Explanation(
-        documentation=_sentence(_documentation(context, failure_class)),
+        documentation=_sentence(_documentation(context, failure_class, guessed_by)),
         triggerScenarios=_trigger(site, conditions),
         commonSituations=_situations(context, failure_class),
         solutions=[_sentence(s) for s in solutions(context, check, failure_class)],
@@ -283,7 +290,9 @@ def explain_apart(context: SiteContext) -> Explanation:
         validationCode=check,
         typeGuard=type_guard(context),
         tryCatchPattern=try_catch(context),
-        preventionTips=[_sentence(s) for s in prevention(context, check, failure_class)],
+        preventionTips=[
+            _sentence(s) for s in prevention(context, check, failure_class, guessed_by)
+        ],
         tags=_tags(context, failure_class),
         backgroundTag=failure_class,
     )
@@ -300,10 +309,20 @@ def _with(text: str, sentence: str | None) -> str:
     return f"{text} {sentence}" if sentence else text
 
 
-def _documentation(context: SiteContext, failure_class: str) -> str:
+def _class_sentence(failure_class: str, guessed_by: Sequence[str]) -> str:
+    """ " Class: Timeout.", or whose words chose it: ' Class, by the words "not ready":
+    Invalid state transition.'"""
+    title = load_taxonomy()[failure_class].title
+    if not guessed_by:
+        return f" Class: {title}."
+    words = ", ".join(f'"{w}"' for w in guessed_by)
+    return f" Class, by the word{'s' if len(guessed_by) > 1 else ''} {words}: {title}."
+
+
+def _documentation(context: SiteContext, failure_class: str, guessed_by: Sequence[str]) -> str:
     site = context.site
     facts = site.facts
-    title = load_taxonomy()[failure_class].title
+    title = _class_sentence(failure_class, guessed_by)
     if site.kind in TEXT_KINDS:
         source = "`#[error(..)]`" if site.kind == "error_attr" else "its `Display` impl"
         if facts.variant:  # a variant is no type: it is one case of its enum's
@@ -318,7 +337,7 @@ def _documentation(context: SiteContext, failure_class: str) -> str:
             )
         if facts.type_doc:
             text += f' Its doc comment says: "{doc_summary(facts.type_doc)}"'
-        return text + f" Class: {title}."
+        return text + title
     verb = _VERB[site.kind]
     if site.macro.endswith("!"):  # the repository's own error macro (`polars_bail!`)
         verb = _OWN_MACRO_VERB.get(site.kind, verb).format(site.macro)
@@ -350,7 +369,7 @@ def _documentation(context: SiteContext, failure_class: str) -> str:
             f" `{site.macro}!` checks only where debug assertions are on (debug builds and"
             " tests): a release build goes on past it."
         )
-    return text + f" Class: {title}."
+    return text + title
 
 
 def _trigger(site: Site, conditions: Sequence[Condition]) -> str:

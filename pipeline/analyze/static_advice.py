@@ -657,8 +657,11 @@ def _assumption(context: SiteContext) -> str:
     return f"The code assumed {where(site)} never gets here."
 
 
-def prevention(context: SiteContext, check: str | None, failure_class: str) -> list[str]:
-    """How to keep the error from happening."""
+def prevention(
+    context: SiteContext, check: str | None, failure_class: str, guessed_by: Sequence[str] = ()
+) -> list[str]:
+    """How to keep the error from happening (`guessed_by`: the words that chose the class,
+    when single keywords did: its tip is given as an "if")."""
     tips: list[str] = []
     site = context.site
     unset = [r.name for r in environment_reads(site.facts.conditions) if r.need == "unset"]
@@ -688,7 +691,12 @@ def prevention(context: SiteContext, check: str | None, failure_class: str) -> l
     ):  # not "before calling it, make sure `!scheduled_error`": a value it computes itself
         tips.append(f"Before calling {where(context.site)}, make sure `{check_test(check)}`.")
     known = load_taxonomy()[failure_class]
-    tips.append(known.prevention or first_sentence(known.description))
+    tip = known.prevention or first_sentence(known.description)
+    if guessed_by:
+        tip = (
+            f'If it is a case of "{known.title}", as its words suggest: {tip[:1].lower()}{tip[1:]}'
+        )
+    tips.append(tip)
     return tips
 
 

@@ -88,6 +88,9 @@ class FailureClass:
     # The tip every record of the class ends its `preventionTips` with (true of any member);
     # a taxonomy without one: the description's first sentence.
     prevention: str = ""
+    # Keywords that count only beside a topic ("incompatible": a version's where the message
+    # names one, else two inputs that conflict).
+    with_topic: frozenset[str] = frozenset()
 
     @property
     def condition_class(self) -> FailureClass:
@@ -102,9 +105,22 @@ class Classification:
 
     slug: str
     source: Literal[
-        "kind", "panic", "phrase", "context", "message", "step", "conditions", "fallback"
-    ]
+        "kind", "panic", "phrase", "context", "message", "name", "step", "conditions", "call",
+        "environment", "fallback",
+    ]  # fmt: skip
     hits: tuple[str, ...] = ()
+
+    @property
+    def guessed(self) -> bool:
+        """Whether single keywords of the message or the conditions chose the class: what
+        the words are about more than how it failed ("not ready" of a transport that failed,
+        "exceeded maximum" of a setting's range check, readings 106-108). Not the macro, a
+        phrase, a context's verb, the error's own name, a failed call or the environment."""
+        return (
+            self.source in ("message", "conditions")
+            and self.slug != FALLBACK
+            and not any(" " in hit for hit in self.hits)  # "timed out", "already exists"
+        )
 
     def reason(self) -> str:
         """One line saying why the site got its class."""
@@ -115,12 +131,19 @@ class Classification:
         if self.source in ("phrase", "context"):
             what = "the message says" if self.source == "phrase" else "the context's verb"
             return f"{self.slug}: {what} {', '.join(repr(h) for h in self.hits)}"
+        if self.source == "name":
+            quoted = ", ".join(repr(hit) for hit in self.hits)
+            return f"{self.slug}: keywords in the error's name: {quoted}"
+        if self.source == "call":
+            return f"{self.slug}: a call of the file system's failed: {self.hits[0]}"
+        if self.source == "environment":
+            return f"{self.slug}: a panic on the environment variable {self.hits[0]}"
         if self.source == "fallback":
             return f"no keyword of any class matched; {self.slug} by default"
         if self.source == "step":
             aside = ", ".join(repr(hit) for hit in self.hits)
             return f"a step that failed, its object's words ({aside}) set aside: {self.slug}"
-        where = "the message or error name" if self.source == "message" else "the conditions"
+        where = "the message" if self.source == "message" else "the conditions"
         quoted = ", ".join(repr(hit) for hit in self.hits)
         return f"{self.slug}: keywords in {where}: {quoted}"
 
@@ -172,6 +195,9 @@ def _failure_class(table: object) -> FailureClass:
     topics = table.get("topics", [])
     if not isinstance(topics, list) or not all(t in keywords for t in topics):
         raise ValueError(f"taxonomy: class {slug!r}: topics must be some of its keywords")
+    with_topic = table.get("with_topic", [])
+    if not isinstance(with_topic, list) or not all(t in keywords for t in with_topic):
+        raise ValueError(f"taxonomy: class {slug!r}: with_topic must be some of its keywords")
     prevention = table.get("prevention", "")
     if not isinstance(prevention, str):
         raise ValueError(f"taxonomy: class {slug!r}: prevention must be a string")
@@ -183,6 +209,7 @@ def _failure_class(table: object) -> FailureClass:
         frozenset(_words(t, keep_star=True) for t in topics),
         tuple(in_conditions),
         " ".join(prevention.split()),
+        frozenset(_words(t, keep_star=True) for t in with_topic),
     )
 
 
@@ -234,6 +261,8 @@ def _best(texts: Iterable[str], classes: Iterable[FailureClass]) -> Classificati
             continue
         found = (_find(keyword, padded) for keyword in failure_class.keywords)
         hits = tuple(hit for hit in found if hit is not None)
+        if failure_class.with_topic and not any(_topic(h, failure_class.topics) for h in hits):
+            hits = tuple(hit for hit in hits if hit not in failure_class.with_topic)
         if all(_topic(hit, failure_class.topics) for hit in hits):
             continue  # what the message is about, not how it failed
         score = sum(len(hit.split()) for hit in hits)
@@ -319,7 +348,7 @@ def classify_explained(
             None,
         )
         if unset is not None:
-            return Classification(CONFIGURATION, "conditions", (unset,))
+            return Classification(CONFIGURATION, "environment", (unset,))
         # A panic states what the code assumed; only words of a caller's misuse or a limit
         # move it elsewhere (`path.parent().expect(..)` is no I/O error).
         hit = first_match(PANIC_PHRASES, literal_text)
@@ -380,12 +409,17 @@ def classify_explained(
         # (`classify_step`'s rule); only a keyword of the failure itself ("failed to find")
         # still decides.
         if io is not None:  # .. unless the step that failed is the file system's
-            return Classification(IO_ERROR, "conditions", (io,))
+            return Classification(IO_ERROR, "call", (io,))
         return Classification(FALLBACK, "step", found.hits)
     if found is not None:
+        # chosen by the error's name (`ErrorCode::PermissionDenied`) when the prose alone
+        # would not have scored its words
+        spoken = f" {_words(prose)} "
+        if any(_find(hit, spoken) is None for hit in found.hits):
+            return replace(found, source="name")
         return found
     if io is not None:
-        return Classification(IO_ERROR, "conditions", (io,))
+        return Classification(IO_ERROR, "call", (io,))
     hit = first_match(CONSTRAINTS, prose)  # a constraint on a value, stated
     if hit is not None:
         return Classification(hit[0], "phrase", (" ".join(hit[1].split()),))
