@@ -20,6 +20,12 @@ pub fn hunk(h: Option<Hunk>) -> Result<Hunk> {
 pub fn parsed(s: &str) -> Result<u32> {
     s.parse::<u32>().map_or_else(|e| Err(anyhow::anyhow!("not a number: {e}")), Ok)
 }
+pub fn interval(value: Duration) -> Result<Self, BoxDynError> {
+    value.num_nanoseconds().map_or::<Result<_, Self::Error>, _>(
+        Err("overflow in Duration to PgInterval conversion".into()),
+        |nanos| Ok(Self { nanos }),
+    )
+}
 pub fn present(h: Option<Hunk>) -> Result<String> {
     h.map_or_else(|| Ok(String::new()), |v| Err(anyhow::anyhow!("has a value")))
 }
@@ -36,5 +42,9 @@ def test_the_first_argument_of_map_or_else_runs_when_the_value_holds_nothing() -
         "invalid workdir": ["work_dir(p)?.to_str() was None/Err (map_or_else)"],
         "invalid hunk": ["h was None/Err (map_or)"],
         "not a number: {e}": ["s.parse::<u32>() was Err (map_or_else)"],
+        # with a turbofish as well (sqlx's `PgInterval::try_from`, reading 107)
+        "overflow in Duration to PgInterval conversion": [
+            "value.num_nanoseconds() was None/Err (map_or)"
+        ],
         "has a value": [],
     }

@@ -232,6 +232,61 @@ ERROR_RS = "pub type MetaResult<T> = std::result::Result<T, MetaError>;\n"
                            'fn f() -> Result<u8, MyError> { bail!("not eyre\'s") }\n'},
             "not eyre's", "MyError", id="a-renamed-eyre-Result-leaves-Result-alone",
         ),
+        # a type parameter's error is each caller's to choose (`serde_json::Error` for JSON):
+        # no type of the repository's (readings 105, 106)
+        pytest.param(
+            {"src/lib.rs": "impl<'de> Deserialize<'de> for Tokens {\n"
+                           "    fn deserialize<D>(d: D) -> Result<Self, D::Error>\n"
+                           "    where D: Deserializer<'de> {\n"
+                           '        Err(D::Error::custom("Length is not divisible by 5"))\n'
+                           "    }\n}\n"},
+            "Length is not divisible by 5", None, id="a-fn-type-parameter-s-error-is-none",
+        ),
+        pytest.param(
+            {"src/lib.rs": "impl<'de, E: de::Error> Visitor<'de> for V<E> {\n"
+                           "    fn visit_str(self, v: &str) -> Result<Mode, E> {\n"
+                           '        Err(E::custom("unknown mode"))\n    }\n}\n'},
+            "unknown mode", None, id="an-impl-type-parameter-is-none",
+        ),
+        pytest.param(
+            {"src/lib.rs": "fn next<A: MapAccess<'de>>(a: A) -> Result<u8, <A as MapAccess<'de>>::Error> {\n"
+                           '    Err(A::Error::custom("no key"))\n}\n'
+                           "fn keep<D>(d: D) -> Result<u8, DecodeError> {\n"
+                           '    Err(DecodeError::new("no byte"))\n}\n'},
+            "no key", None, id="a-qualified-type-parameter-is-none",
+        ),
+        pytest.param(
+            {"src/lib.rs": "fn next<A: MapAccess<'de>>(a: A) -> Result<u8, <A as MapAccess<'de>>::Error> {\n"
+                           '    Err(A::Error::custom("no key"))\n}\n'
+                           "fn keep<D>(d: D) -> Result<u8, DecodeError> {\n"
+                           '    Err(DecodeError::new("no byte"))\n}\n'},
+            "no byte", "DecodeError", id="a-fn-with-type-parameters-keeps-its-own-error",
+        ),
+        # std's `io::Result` is no alias of the repository's, whatever its crate calls
+        # `Result` (yazi's `encode(..) -> io::Result<Vec<u8>>` read `ParseError`, reading 107)
+        pytest.param(
+            {"src/error.rs": "pub type Result<T> = std::result::Result<T, ParseError>;\n",
+             "src/stamp.rs": "fn encode(url: Url) -> io::Result<Vec<u8>> {\n"
+                             '    url.name().ok_or_else(|| io::Error::other("URL has no filename"))?;\n'
+                             "}\n"
+                             "fn write(url: Url) -> fmt::Result {\n"
+                             '    Err(Other::new("cannot write the stamp"))\n}\n'},
+            "URL has no filename", "std::io::Error", id="io-Result-is-std-s",
+        ),
+        pytest.param(
+            {"src/error.rs": "pub type Result<T> = std::result::Result<T, ParseError>;\n",
+             "src/lua.rs": "fn sub(lua: &Lua) -> mlua::Result<Function> {\n"
+                           '    Err(Other::new("`sub()` called twice"))\n}\n'
+                           "fn own() -> crate::error::Result<u8> {\n"
+                           '    Err(Other::new("own result"))\n}\n'},
+            "`sub()` called twice", "Other", id="another-crate-s-Result-is-not-the-repository-s",
+        ),
+        pytest.param(
+            {"src/error.rs": "pub type Result<T> = std::result::Result<T, ParseError>;\n",
+             "src/lua.rs": "fn own() -> crate::error::Result<u8> {\n"
+                           '    Err(Other::new("own result"))\n}\n'},
+            "own result", "ParseError", id="the-crate-s-own-Result-by-path",
+        ),
     ],
 )  # fmt: skip
 def test_error_class(files: dict[str, str], message: str, error_class: str | None) -> None:

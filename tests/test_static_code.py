@@ -1179,3 +1179,23 @@ fn open(pool: &Pool) -> anyhow::Result<Conn> {
     assert timed_out.backgroundTag == "timeout"
     assert "Class: Timeout." in timed_out.documentation
     assert timed_out.handlingStrategy == "retry"
+
+
+def test_a_site_no_check_encloses_is_not_said_to_run_unconditionally() -> None:
+    """rustup's `with_source` reaches its `Err` only past a `match` whose other arms return
+    (reading 107): "reached whenever execution gets there" read as "always"."""
+    source = """\
+fn with_source(name: &str) -> anyhow::Result<()> {
+    let found = match lookup(name) {
+        Err(NotInstalled) => None,
+        other => return other,
+    };
+    anyhow::bail!("override toolchain '{name}' is not installed")
+}
+"""
+    (explanation,) = explained_all(source).values()
+    assert explanation.triggerScenarios == (
+        "No `if`, `match`, `let ... else` or `ensure!` inside `with_source` encloses this "
+        "site: it runs each time `with_source` gets this far, past any early return (`?`, "
+        "`return`) above it."
+    )

@@ -67,7 +67,7 @@ from pipeline.core.sitetypes import TEXT_KINDS, checked_above
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-96"
+_LABEL = "static-97"
 
 
 def _static_version() -> str:
@@ -386,8 +386,9 @@ def _trigger(site: Site, conditions: Sequence[Condition]) -> str:
         )
     if not conditions:
         return (
-            f"No `if`, `match`, `let ... else` or `ensure!` inside {place} guards this site: "
-            "it is reached whenever execution gets there."
+            f"No `if`, `match`, `let ... else` or `ensure!` inside {place} encloses this site: "
+            f"it runs each time {place} gets this far, past any early return (`?`, `return`) "
+            "above it."
         )
     steps = [f"{i}. {_describe(c)}" for i, c in enumerate(conditions, 1)]
     steps.append(f"{len(steps) + 1}. `{site.macro}` produces the error")

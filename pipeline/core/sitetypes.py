@@ -94,6 +94,9 @@ class Facts:
     # the `static`/`const` whose initializer holds the site; `macro_rules! m` for a macro's body
     item: str | None = None
     help: str | None = None  # the help the error carries (`.with_help("..")`, `help: ..`)
+    # the type parameters of the enclosing fn and impl, space-separated (`D E`): a return
+    # type's `D::Error` is then the caller's choice, no type of the repository's
+    generics: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +156,7 @@ def placed(site: Site, shift: int, path: str, window: str, window_start: int) ->
         facts = Facts(
             facts.enclosing_fn, facts.enclosing_impl, facts.fn_doc, facts.return_type, moved,
             facts.enclosing_type, facts.variant, facts.type_doc, facts.receiver, facts.callee,
-            facts.snippet, facts.call, facts.item, facts.help,
+            facts.snippet, facts.call, facts.item, facts.help, facts.generics,
         )  # fmt: skip
     return Site(
         site.kind, path, site.line + shift, site.column, site.message, site.is_format,

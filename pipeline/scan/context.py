@@ -170,6 +170,10 @@ def error_class(site: Site, aliases: AliasTable) -> str | None:
     if site.kind in TEXT_KINDS:
         return site.facts.enclosing_type
     resolved = _result_error(site.facts.return_type, site.file_path, aliases)
+    if resolved is not None and _chosen_by_caller(resolved, site.facts.generics):
+        # `D::Error` of `fn deserialize<D: Deserializer<'de>>`: whichever deserializer the
+        # caller passes says (`serde_json::Error`); `E` of `visit_str<E: de::Error>` too
+        return None
     if resolved is not None and not resolved.startswith("Self::"):
         return resolved  # `Self::Error` left: no impl of this fn says which type it is
     converted = _FROM_IMPL.match(site.facts.enclosing_impl or "")
@@ -186,19 +190,58 @@ def error_class(site: Site, aliases: AliasTable) -> str | None:
     return None
 
 
+_HEAD = re.compile(r"<\s*(\w+)\s+as\b|(\w+)")  # `<A as MapAccess<'de>>::Error`, `D::Error`
+
+
+def _chosen_by_caller(error: str, generics: str | None) -> bool:
+    """Whether the error type `error` is, or belongs to, a type parameter of the site's fn
+    or impl (`generics`): a type each caller chooses."""
+    head = _HEAD.match(error.strip())
+    if generics is None or head is None:
+        return False
+    return (head[1] or head[2]) in generics.split()
+
+
 def _result_error(return_type: str | None, path: str, aliases: AliasTable) -> str | None:
     if not return_type:
         return None
     written, alias = _result_type(return_type)
     if alias is None:
         return written
-    short = alias.rsplit("::", 1)[-1]
+    qualifier, _, short = alias.rpartition("::")
     if alias == "Result" and path in aliases.anyhow_result_files:
         return "anyhow::Error"
+    module = qualifier.rpartition("::")[2]
+    if short == "Result" and module in _STD_RESULTS:  # `io::Result`, `tokio::io::Result`
+        return _STD_RESULTS[module]
+    if short == "Result" and qualifier and not _names_a_module_of(qualifier, aliases, short):
+        return None  # `mlua::Result`: another crate's, whatever this repository calls `Result`
     resolved = aliases.resolve(short, path)
     if resolved is not None and resolved.endswith("Result"):
         return None  # an alias of an alias we cannot see through
     return resolved
+
+
+# std's own `Result` aliases, by the module that declares them (`tokio::io::Result` and
+# `futures::io::Result` are std's too): yazi's `fn encode(..) -> io::Result<Vec<u8>>` was
+# its crate's only `Result` alias, `ParseError` (reading 107)
+_STD_RESULTS = {"io": "std::io::Error", "fmt": "std::fmt::Error"}
+
+
+def _names_a_module_of(qualifier: str, aliases: AliasTable, name: str) -> bool:
+    """Whether the path `qualifier` (`crate::error`, `risingwave_common::error`, `mlua`) may
+    name the module of one of the repository's aliases `name`: a path of this crate's own
+    (`crate`, `self`, `super`), or one whose last name is a directory or file of the path of
+    a file that declares one. Only for `Result`, the name every crate may give its own: a
+    `MetaResult` is the repository's wherever it is imported from."""
+    candidates = aliases.by_name.get(name, ())
+    head, _, _ = qualifier.partition("::")
+    if head in ("crate", "self", "super"):
+        return True
+    last = qualifier.rpartition("::")[2]
+    return any(
+        last in file.removesuffix(".rs").replace("-", "_").split("/") for file, _ in candidates
+    )
 
 
 def _result_type(return_type: str) -> tuple[str | None, str | None]:

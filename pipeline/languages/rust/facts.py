@@ -40,6 +40,7 @@ def site_facts(node: Node, source: bytes) -> Facts:
         conditions=(*condition_chain(node, function, source), *_receiver_failure(node)),
         receiver=_receiver(node),
         callee=_callee(node),
+        generics=_type_parameters(function, impl),
     )
     if node.type == "attribute_item":
         facts = _with_error_type(facts, node)
@@ -163,6 +164,8 @@ def _method_outcome(
     if call is None or call.type != "call_expression":
         return None
     function = call.child_by_field_name("function")
+    if function is not None and function.type == "generic_function":  # `x.map_or::<T, _>(..)`
+        function = function.child_by_field_name("function")
     if function is None or function.type != "field_expression":
         return None
     method = _field_text(function, "field") or ""
@@ -467,6 +470,19 @@ def _callee(node: Node) -> str | None:
     if function is None or function.type == "field_expression":
         return None
     return _node_text(function)
+
+
+def _type_parameters(*items: Node | None) -> str | None:
+    """The names of the type parameters of `items` (a fn, its impl), space-separated: `D E`
+    of `impl<E: de::Error> .. { fn f<D>(..) }`; None without any. Not lifetimes nor consts."""
+    names = []
+    for item in items:
+        listed = item.child_by_field_name("type_parameters") if item is not None else None
+        for parameter in listed.named_children if listed is not None else ():
+            name = parameter.child_by_field_name("name")
+            if parameter.type == "type_parameter" and name is not None:
+                names.append(_node_text(name))
+    return " ".join(names) or None
 
 
 _SELF_TYPE = re.compile(r"\bSelf::([A-Za-z_][A-Za-z0-9_]*)\b")

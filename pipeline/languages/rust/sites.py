@@ -87,8 +87,10 @@ from pipeline.languages.rust.testcode import (
 # pattern of `unreachable!`, `todo!`, `unimplemented!`, `assert_eq!`/`assert_ne!` holds what
 # std prints around the message (`formats.PANIC_PREFIXES`); 63: `strip_prefix`,
 # `strip_suffix`, `to_str` may return a `Result` (`Path`'s, `HeaderValue`'s): "None/Err";
-# 64: `.with_context("literal")` is no anyhow's (its takes a closure): no site
-EXTRACTOR_VERSION = "64"
+# 64: `.with_context("literal")` is no anyhow's (its takes a closure): no site; 65: a site
+# keeps the type parameters of its fn and impl (`Facts.generics`); 66: `x.map_or::<T, _>(Err(..),
+# ..)` with a turbofish is `map_or`'s
+EXTRACTOR_VERSION = "66"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
