@@ -46,7 +46,15 @@ FILES = {
     ),
     "src/keywords.rs": (  # `lib.rs` globs it: its own re-exports are public
         "pub use crate::hidden::deep;\npub fn parse_let() -> u32 { 5 }\n"
+        "mod edges;\npub mod shown;\n"
     ),
+    # the glob re-exports `keywords`' public submodule, not its private `edges` (vector's
+    # `pub use self::runner::*` and `runner`'s private `io::OutputEdge`, reading 106)
+    "src/keywords/edges.rs": (
+        "pub struct Edge;\nimpl Edge {\n    pub fn spawn(&self) -> u32 { 16 }\n}\n"
+        "pub fn wire() -> u32 { 17 }\n"
+    ),
+    "src/keywords/shown.rs": "pub fn display() -> u32 { 18 }\n",
     # qdrant's `impl ShardReplicaSet` blocks sit in private child modules of the type's, and
     # a `pub` type of a private module reaches outside through public signatures: a method
     # counts as public wherever it is
@@ -79,8 +87,8 @@ def test_a_pub_fn_is_public_api_only_where_the_crate_exports_it(tmp_path: Path) 
         graph.nodes[n].label for n, (kind, _) in graph.entries.items() if kind == "pub-api"
     )
     assert public == [
-        "Engine::run", "Store::put", "View::read", "deep", "open", "parse", "parse_block",
-        "parse_let", "with_view",
+        "Engine::run", "Store::put", "View::read", "deep", "display", "open", "parse",
+        "parse_block", "parse_let", "with_view",
     ]  # fmt: skip
 
 

@@ -115,8 +115,29 @@ class Exports:
             not modules  # a macro's type, or another crate's: nothing to say
             or any(self._open(crate, m) for m in modules)
             or type_name in self._names[crate]
-            or any(not self._globs[crate].isdisjoint(m.split("::")) for m in modules)
+            or any(self._globbed(crate, m) for m in modules)
         )
+
+    def _globbed(self, crate: str, module: str) -> bool:
+        """Whether a glob re-export (`pub use self::runner::*`) of a module on the path of
+        `module` reaches it: that module itself, or one of its public submodules. Not a
+        private one below it: vector's `runner::*` re-exports none of `runner`'s private `io`,
+        whose `OutputEdge` read as public API (reading 106)."""
+        segments = module.split("::") if module else []
+        globs = self._globs[crate]
+        for k, segment in enumerate(segments):
+            if segment in globs and all(
+                self._public_below(crate, segments[:j], segments[j])
+                for j in range(k + 1, len(segments))
+            ):
+                return True
+        return False
+
+    def _public_below(self, crate: str, parent: list[str], segment: str) -> bool:
+        """Whether the file of module `parent` declares its submodule `segment` public (or
+        is not in the index: nothing to say)."""
+        declaring = self._files.get((crate, "::".join(parent)))
+        return declaring is None or segment not in self._indexes[declaring].private_modules
 
     def _leaks(self, crate: str) -> frozenset[str]:
         """The crate's hidden `pub` types that a public fn's signature names: a free fn of a
@@ -161,8 +182,7 @@ class Exports:
             return self._types[crate].get(owner, True) and self._visible(crate, owner)
         if self._open(crate, module):
             return True
-        globbed = not self._globs[crate].isdisjoint(module.split("::"))
-        return definition.name in self._names[crate] or globbed
+        return definition.name in self._names[crate] or self._globbed(crate, module)
 
     def at_root(self, crate: str, module: str, definition: Definition) -> bool:
         """Whether a `pub` free fn is named from the crate's root: declared in its root
