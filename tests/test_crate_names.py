@@ -246,6 +246,34 @@ def test_a_benchmark_program_is_ranked_after_the_product_s_program(tmp_path: Pat
     ]  # fmt: skip
 
 
+# sqlx's and axum's shape: each example a workspace package of its own under `examples/`
+# (`sqlx-example-postgres-listen`, `example-jwt`), not a `[[example]]` target
+EXAMPLE_PACKAGES = {
+    "Cargo.toml": '[workspace]\nmembers = ["sinks", "examples/listen", "tools/demo", "server"]\n',
+    **{k: v for k, v in BENCHMARKED.items() if k.startswith(("sinks/", "server/"))},
+    "examples/listen/Cargo.toml": (
+        '[package]\nname = "sinks-listen"\n\n[dependencies]\nsinks = { path = "../../sinks" }\n'
+    ),
+    "examples/listen/src/main.rs": "fn main() {\n    sinks::write_batch(0).unwrap();\n}\n",
+    "tools/demo/Cargo.toml": (
+        '[package]\nname = "example-demo"\n\n[dependencies]\nsinks = { path = "../../sinks" }\n'
+    ),
+    "tools/demo/src/main.rs": "fn main() {\n    sinks::write_batch(2).unwrap();\n}\n",
+}
+
+
+def test_an_example_package_is_ranked_after_the_product_s_program(tmp_path: Path) -> None:
+    """59 example programs of axum had been "where users meet" its routing errors (reading
+    108): a package under `examples/`, or one whose name says example, is one."""
+    out = _extracted(tmp_path, EXAMPLE_PACKAGES, "ex")
+    rows = json.loads((out / "reach.json").read_text())["records"]
+    (row,) = rows.values()
+    assert [(p["entry"], p["entry_label"]) for p in row["paths"]] == [
+        ("main", "`server` (fn main)"),
+        ("example", "example `sinks-listen` (fn main) or `example-demo` (fn main)"),
+    ]
+
+
 def test_manifests_are_listed_in_the_tree_s_one_pass_whatever_include_says(
     tmp_path: Path,
 ) -> None:

@@ -358,11 +358,20 @@ def _program_entry(path: str, modules: RepositoryModules) -> tuple[EntryKind, st
     if path.endswith("build.rs") or not _runs_as_program(path, modules):
         return None
     binary = modules.binary_of(path) or _binary(path)
-    if modules.target_kind(path) == "example":
+    if modules.target_kind(path) == "example" or _example_program(path, modules):
         return ("example", f"example `{binary}` (fn main)")
     if _benchmark(binary) or _benchmark(modules.package_of(path) or ""):
         return ("bench", f"benchmark `{binary}` (fn main)")
     return ("main", f"`{binary}` (fn main)")
+
+
+def _example_program(path: str, modules: RepositoryModules) -> bool:
+    """Whether a program is an example of its own package: one under an `examples/`
+    directory, or of a package whose name has the word (sqlx's `examples/postgres/listen`
+    is the package `sqlx-example-postgres-listen`, axum's `examples/jwt` is `example-jwt`;
+    59 of them had been "where users meet" axum's routing errors, reading 108)."""
+    words = re.split(r"[^a-z0-9]+", (modules.package_of(path) or "").lower())
+    return "examples" in path.split("/")[:-1] or "example" in words or "examples" in words
 
 
 def _benchmark(name: str) -> bool:
