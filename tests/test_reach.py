@@ -2643,3 +2643,32 @@ def test_one_crate_s_two_error_structs_of_one_name_are_built_apart() -> None:
     assert found is not None and found.built == "MissingDependencyError"
     assert [p.hops[-1].name for p in found.paths] == ["remove"]
     assert site_reach(graph, "src/summary.rs", line_of_text(summary, "feature includes")) is None
+
+
+def test_a_name_two_cfg_gated_uses_bring_in_calls_either() -> None:
+    """rustup's `self_update.rs` says `#[cfg(unix)] use unix::{.., do_remove_from_path}` and
+    `#[cfg(windows)] use windows::{..}`: the last `use` alone was the call's (windows'), and
+    the unix site read "no caller found" (reading 107). Each is a candidate, marked."""
+    graph = _graph_of(
+        {
+            "src/cli/self_update.rs": (
+                "#[cfg(unix)]\nmod unix;\n#[cfg(unix)]\nuse unix::{do_add_to_path, do_remove_from_path};\n"
+                "#[cfg(windows)]\nmod windows;\n#[cfg(windows)]\n"
+                "use windows::{do_add_to_path, do_remove_from_path};\n"
+                "pub fn uninstall() -> Result<()> {\n    do_remove_from_path()?;\n    Ok(())\n}\n"
+            ),
+            "src/cli/self_update/unix.rs": "pub(crate) fn do_remove_from_path() -> Result<()> { Ok(()) }\n",
+            "src/cli/self_update/windows.rs": "pub(crate) fn do_remove_from_path() -> Result<()> { Ok(()) }\n",
+            "src/other.rs": "pub(crate) fn do_remove_from_path() -> Result<()> { Ok(()) }\n",
+        }
+    )
+    edges = sorted(
+        (graph.nodes[callee].path, e.resolution, len(e.candidates))
+        for callee, found in graph.callers.items()
+        for e in found
+        if graph.nodes[e.caller].label == "uninstall"
+    )
+    assert edges == [
+        ("src/cli/self_update/unix.rs", "import", 1),
+        ("src/cli/self_update/windows.rs", "import", 1),
+    ]

@@ -1199,3 +1199,27 @@ fn with_source(name: &str) -> anyhow::Result<()> {
         "site: it runs each time `with_source` gets this far, past any early return (`?`, "
         "`return`) above it."
     )
+
+
+def test_a_panic_whose_message_says_what_to_do_is_not_called_a_bug() -> None:
+    """axum's `route_layer` panics "Adding a route_layer before any routes is a no-op. Add
+    the routes you want the layer to apply to first.": the caller's to do (reading 108)."""
+    source = """\
+impl MethodRouter {
+    pub fn route_layer(mut self) -> Self {
+        if self.get.is_none() && self.post.is_none() {
+            panic!(
+                "Adding a route_layer before any routes is a no-op. \\
+                 Add the routes you want the layer to apply to first."
+            );
+        }
+        self
+    }
+}
+"""
+    (explanation,) = explained_all(source).values()
+    assert explanation.exampleFix.endswith(
+        "// A panic here: do what its message tells you; if that does not fit your case, "
+        "report it with its backtrace."
+    )
+    assert "a bug, not bad input" not in explanation.exampleFix

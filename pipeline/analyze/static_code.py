@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from pipeline.analyze import SiteContext
 from pipeline.analyze.environment import environment_reads, unset_note, value_note
+from pipeline.analyze.message_advice import advice_in
 from pipeline.analyze.taxonomy import CONFIGURATION, failed_filesystem_call
 from pipeline.core.model import Condition, Site
 from pipeline.core.sitetypes import MACRO_RULES, TEXT_KINDS
@@ -626,6 +627,13 @@ def example_fix(
         body.append(
             "// A panic here comes from your configuration or manifest, as the message says: "
             "correct it there (if it is right, report this with its backtrace)."
+        )
+    elif context.error_type == "panic" and not refused and advice_in(site.message):
+        # axum's `route_layer`: "Add the routes you want the layer to apply to first." is
+        # the caller's to do, no bug to report (reading 108)
+        body.append(
+            "// A panic here: do what its message tells you; if that does not fit your "
+            "case, report it with its backtrace."
         )
     elif context.error_type == "panic" and not refused:
         body.append("// A panic here is a bug, not bad input: report it with its backtrace.")

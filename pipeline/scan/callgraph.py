@@ -755,6 +755,9 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
     out: list[_Resolved] = []
     imports = {use.alias: use.path for use in index.uses if use.alias != "*"}
     globs = [use.path for use in index.uses if use.alias == "*"]
+    # a name two `use`s bring in, each under its own `#[cfg(..)]` (rustup's `use unix::{..,
+    # do_remove_from_path}` and `use windows::{..}`): a call of it is either's
+    alternatives = _alternatives(index)
     lets: dict[int, dict[str, list[tuple[int, str]]]] = defaultdict(lambda: defaultdict(list))
     in_arms: dict[int, set[str]] = defaultdict(set)  # by caller: names arms bind
     for local in index.locals:
@@ -844,7 +847,9 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
             variables = {**variables, **_bound_at(scope, call.line)}
         elif call.name in _CONVERSIONS and call.args:  # `let x = T::from(x)`: the `x` above
             variables = _typed_above(scope, lets.get(call.caller, {}), call.line)
-        resolution, found = _resolve(graph, tables, caller, call, imports, variables, globs)
+        resolution, found = _resolve(
+            graph, tables, caller, call, imports, variables, globs, alternatives
+        )
         if not found:
             continue
         key = (caller, found[0], call.line)
@@ -996,6 +1001,7 @@ def _resolve(
     imports: Mapping[str, str],
     variables: Mapping[str, str],
     globs: Sequence[str] = (),
+    alternatives: Mapping[str, tuple[str, ...]] | None = None,
 ) -> tuple[Resolution, list[int]]:
     node = graph.nodes[caller]
     owner = node.definition.owner
@@ -1121,7 +1127,7 @@ def _resolve(
         # a closure or a fn-typed parameter or `let`: not a fn of the index (`let x = x(..)`
         # names a value after the fn that makes it: the call is the fn's)
         return "name", []
-    return _plain_call(graph, tables, node, call, imports, globs)
+    return _plain_call(graph, tables, node, call, imports, globs, alternatives or {})
 
 
 # a call that makes a raw pointer, and pointer arithmetic on it (`x.as_mut_ptr().add(i)`)
@@ -2133,6 +2139,7 @@ def _plain_call(
     call: Call,
     imports: Mapping[str, str],
     globs: Sequence[str],
+    alternatives: Mapping[str, tuple[str, ...]],
 ) -> tuple[Resolution, list[int]]:
     found = _free(tables, call.name)
     if not found:
@@ -2142,32 +2149,53 @@ def _plain_call(
         return "local", _narrow(graph, node, same_file, call)
     imported = imports.get(call.name)
     if imported is not None:
-        wanted = [s for s in imported.split("::")[:-1] if s not in ("crate", "self", "super")]
-        target = imported.rsplit("::", 1)[-1]
-        named = _free(tables, target)
-        # `use zellij_server::start_server as start_server_impl`: the crate named so first
-        # (by module suffix alone, the crate's root `start_server` tied with the caller's
-        # own `commands::start_server`, which then called itself)
-        crated = _of_named_crate(graph, named, wanted)
-        if crated:
-            return "import", _narrow(graph, node, crated, call)
-        # `use super::device_prompt` in tauri-cli's `mobile/android/dev.rs`: android's, not
-        # `mobile::ios`'s: a `crate::`, `self::` or `super::` import names one module
-        segments = imported.split("::")[:-1]
-        if named and segments and segments[0] in _RELATIVE:
-            exact = _in_module(graph, named, node, _relative_module(segments, node))
-            if exact:
-                return "import", _narrow(graph, node, exact, call)
-        if named:
-            return "import", _narrow(
-                graph, node, _by_suffix(graph, named, wanted) if wanted else named, call
-            )
+        options = alternatives.get(call.name, (imported,))
+        each = [_imported_fns(graph, tables, node, call, path) for path in options]
+        named_fns = list(dict.fromkeys(n for fns in each if fns is not None for n in fns))
+        if named_fns or any(fns is not None for fns in each):
+            return "import", named_fns
     # Anything else is in scope only through a glob import (`use super::*`, `use a::b::*`):
     # a same-named fn elsewhere in the crate is not what a bare name calls.
     globbed = [n for n in found if any(_glob_reaches(g, node, graph.nodes[n]) for g in globs)]
     if not globbed:
         globbed = _reexported(graph, tables, node, call.name, globs)
     return "import", _narrow(graph, node, globbed, call)
+
+
+def _imported_fns(
+    graph: CallGraph, tables: _Tables, node: Node, call: Call, imported: str
+) -> list[int] | None:
+    """The fns a plain call of `call.name` names through its file's `use` of `imported`
+    (`a::b::f`), or None: the index holds no fn of that name."""
+    wanted = [s for s in imported.split("::")[:-1] if s not in ("crate", "self", "super")]
+    target = imported.rsplit("::", 1)[-1]
+    named = _free(tables, target)
+    # `use zellij_server::start_server as start_server_impl`: the crate named so first
+    # (by module suffix alone, the crate's root `start_server` tied with the caller's
+    # own `commands::start_server`, which then called itself)
+    crated = _of_named_crate(graph, named, wanted)
+    if crated:
+        return _narrow(graph, node, crated, call)
+    # `use super::device_prompt` in tauri-cli's `mobile/android/dev.rs`: android's, not
+    # `mobile::ios`'s: a `crate::`, `self::` or `super::` import names one module
+    segments = imported.split("::")[:-1]
+    if named and segments and segments[0] in _RELATIVE:
+        exact = _in_module(graph, named, node, _relative_module(segments, node))
+        if exact:
+            return _narrow(graph, node, exact, call)
+    if named:
+        return _narrow(graph, node, _by_suffix(graph, named, wanted) if wanted else named, call)
+    return None
+
+
+def _alternatives(index: FileIndex) -> dict[str, tuple[str, ...]]:
+    """The names a file's `use`s bring in from more than one path (each under its own
+    `#[cfg(..)]`, or in two inline modules), with those paths in the file's order."""
+    paths: dict[str, list[str]] = defaultdict(list)
+    for use in index.uses:
+        if use.alias != "*" and use.path not in paths[use.alias]:
+            paths[use.alias].append(use.path)
+    return {alias: tuple(found) for alias, found in paths.items() if len(found) > 1}
 
 
 def _reexported(
