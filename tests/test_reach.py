@@ -2672,3 +2672,37 @@ def test_a_name_two_cfg_gated_uses_bring_in_calls_either() -> None:
         ("src/cli/self_update/unix.rs", "import", 1),
         ("src/cli/self_update/windows.rs", "import", 1),
     ]
+
+
+def test_a_receiver_another_crate_s_path_types_runs_none_of_the_repository_s_methods() -> None:
+    """vector's `new_with_connector(connector, client_builder: &mut client::Builder)` under
+    `use hyper::{client, ..}` calls hyper's `Builder::build`: it had been taken for vector's
+    own `topology::builder::Builder::build`, a false "public API" way in (reading 106)."""
+    graph = _graph_of(
+        {
+            "src/lib.rs": "pub mod http;\npub mod topology;\n",
+            "src/topology.rs": (
+                "pub struct Builder;\nimpl Builder {\n"
+                "    pub fn build(&self, x: u8) -> Result<(), String> { Ok(()) }\n}\n"
+            ),
+            "src/http.rs": (
+                "use hyper::{client, Body};\nuse crate::topology::Builder;\n"
+                "pub fn with_connector(connector: u8, client_builder: &mut client::Builder) {\n"
+                "    client_builder.build(connector);\n}\n"
+                "pub fn with_ours(connector: u8, builder: &Builder) {\n"
+                "    builder.build(connector);\n}\n"
+                # a crate by its manifest's name, not its directory's (risingwave's `risedev`
+                # is `src/risedevtool`): the path of a crate alone says nothing
+                "use devkit::Builder as DevBuilder;\n"
+                "pub fn with_dev(connector: u8, builder: &DevBuilder) {\n"
+                "    builder.build(connector);\n}\n"
+            ),
+        }
+    )
+    callers = sorted(
+        graph.nodes[e.caller].label
+        for callee, found in graph.callers.items()
+        for e in found
+        if graph.nodes[callee].label == "Builder::build"
+    )
+    assert callers == ["with_dev", "with_ours"]

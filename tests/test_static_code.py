@@ -222,8 +222,9 @@ def test_the_last_prevention_tip_is_the_class_s_and_says_what_to_do() -> None:
         known = taxonomy[explanation.backgroundTag]
         tip = explanation.preventionTips[-1]
         if "Class, by the word" in explanation.documentation:  # the words' class: an "if"
-            lead = f'If it is a case of "{known.title}", as its words suggest: '
-            assert tip == lead + known.prevention[0].lower() + known.prevention[1:]
+            lead = f'If it is a case of "{known.title}", as '
+            assert tip.startswith(lead)
+            assert tip.endswith(" suggest: " + known.prevention[0].lower() + known.prevention[1:])
         else:
             assert tip == known.prevention
         assert not any(known.description.startswith(tip) for tip in explanation.preventionTips)
@@ -1174,6 +1175,19 @@ fn open(pool: &Pool) -> anyhow::Result<Conn> {
     assert guessed.preventionTips[-1].startswith(
         'If it is a case of "Resource exhausted", as its words suggest: watch the resource'
     )
+    # a word of the checks that lead to it is said to be theirs, not the message's (vector's
+    # "Delivery error" under `status == BatchStatus::Errored`)
+    delivery = explained_all(
+        "fn export(status: BatchStatus) -> Result<(), String> {\n"
+        "    if status == BatchStatus::Errored {\n"
+        '        return Err("Delivery error".to_string());\n    }\n    Ok(())\n}\n'
+    )["Delivery error"]
+    assert delivery.documentation.endswith(
+        'Class, by the word "status" in the checks that lead here: Invalid state transition.'
+    )
+    assert delivery.preventionTips[-1].startswith(
+        'If it is a case of "Invalid state transition", as the checks\' words suggest: '
+    )
     # a phrase of the failure itself ("timed out") is no guess: the class's own strategy
     timed_out = explained["request timed out while waiting for a connection"]
     assert timed_out.backgroundTag == "timeout"
@@ -1223,3 +1237,17 @@ impl MethodRouter {
         "report it with its backtrace."
     )
     assert "a bug, not bad input" not in explanation.exampleFix
+
+
+def test_a_call_that_gave_no_value_for_a_parameter_is_not_said_to_have_an_error_beneath() -> None:
+    """sqlx's `value.num_nanoseconds().map_or(Err(..), ..)`: `None` for a duration too long,
+    no error underneath to read (reading 107's recheck)."""
+    source = """\
+pub fn interval(value: Duration) -> Result<Interval, String> {
+    value.num_nanoseconds().map_or(Err("overflow converting the duration".to_string()), |n| Ok(Interval(n)))
+}
+"""
+    (explanation,) = explained_all(source).values()
+    said = " ".join(explanation.solutions)
+    assert "gave no value (`None` or an error) for `value`" in said
+    assert "if the error underneath says it refused that" not in said

@@ -874,3 +874,13 @@ def test_a_class_is_a_guess_only_where_single_words_of_the_message_chose_it() ->
     assert not classify_explained("request timed out", "bail").guessed
     named = classify_explained("cannot touch {}", "constructor", names=["PermissionDenied"])
     assert (named.slug, named.source, named.guessed) == ("permission-denied", "name", False)
+
+
+def test_a_name_that_ends_in_an_acronym_is_one_word() -> None:
+    """alacritty's "OpenGL error requesting {description}: invalid enum" had been an I/O
+    error by the word "open" of "OpenGL" (reading 108's recheck)."""
+    from pipeline.analyze.taxonomy import classify_explained
+
+    found = classify_explained("OpenGL error requesting {description}", "constructor")
+    assert "open" not in found.hits and found.slug != "io-error"
+    assert classify("PostgreSQL connection refused", "bail") == "connection-failure"

@@ -52,6 +52,7 @@ from pipeline.analyze.taxonomy import (
     INVALID_ARGUMENT,
     IO_ERROR,
     RESOURCE_EXHAUSTED,
+    Classification,
     classify_explained,
     classify_step,
     load_taxonomy,
@@ -67,7 +68,7 @@ from pipeline.core.sitetypes import TEXT_KINDS, checked_above
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-99"
+_LABEL = "static-100"
 
 
 def _static_version() -> str:
@@ -272,14 +273,14 @@ def explain_apart(context: SiteContext) -> Explanation:
     # the class is said to be theirs, its tip is given as an "if", and its strategy is the
     # class's only where the code shows it (a check to validate against), never "retry" a
     # range check of a setting's nor "upgrade" two settings that conflict (readings 106-108)
-    guessed_by = found.hits if found.guessed and found.slug == failure_class else ()
+    guess = found if found.guessed and found.slug == failure_class else None
     strategy: HandlingStrategy = _STRATEGY_BY_CLASS.get(failure_class, "try-catch")
     if context.error_type == "panic":
         strategy = "fail-fast"
-    elif guessed_by and not (strategy == "validation" and check is not None):
+    elif guess is not None and not (strategy == "validation" and check is not None):
         strategy = "try-catch"
     return Explanation(
-        documentation=_sentence(_documentation(context, failure_class, guessed_by)),
+        documentation=_sentence(_documentation(context, failure_class, guess)),
         triggerScenarios=_trigger(site, conditions),
         commonSituations=_situations(context, failure_class),
         solutions=[_sentence(s) for s in solutions(context, check, failure_class)],
@@ -290,9 +291,7 @@ def explain_apart(context: SiteContext) -> Explanation:
         validationCode=check,
         typeGuard=type_guard(context),
         tryCatchPattern=try_catch(context),
-        preventionTips=[
-            _sentence(s) for s in prevention(context, check, failure_class, guessed_by)
-        ],
+        preventionTips=[_sentence(s) for s in prevention(context, check, failure_class, guess)],
         tags=_tags(context, failure_class),
         backgroundTag=failure_class,
     )
@@ -309,20 +308,22 @@ def _with(text: str, sentence: str | None) -> str:
     return f"{text} {sentence}" if sentence else text
 
 
-def _class_sentence(failure_class: str, guessed_by: Sequence[str]) -> str:
-    """ " Class: Timeout.", or whose words chose it: ' Class, by the words "not ready":
-    Invalid state transition.'"""
+def _class_sentence(failure_class: str, guess: Classification | None) -> str:
+    """ " Class: Timeout.", or whose words chose it: ' Class, by the word "exceeded":
+    Resource exhausted.', ' Class, by the word "status" in the checks that lead here: ..'
+    (vector's "Delivery error": the word is not the message's, reading 106's recheck)."""
     title = load_taxonomy()[failure_class].title
-    if not guessed_by:
+    if guess is None:
         return f" Class: {title}."
-    words = ", ".join(f'"{w}"' for w in guessed_by)
-    return f" Class, by the word{'s' if len(guessed_by) > 1 else ''} {words}: {title}."
+    words = ", ".join(f'"{w}"' for w in guess.hits)
+    where = " in the checks that lead here" if guess.source == "conditions" else ""
+    return f" Class, by the word{'s' if len(guess.hits) > 1 else ''} {words}{where}: {title}."
 
 
-def _documentation(context: SiteContext, failure_class: str, guessed_by: Sequence[str]) -> str:
+def _documentation(context: SiteContext, failure_class: str, guess: Classification | None) -> str:
     site = context.site
     facts = site.facts
-    title = _class_sentence(failure_class, guessed_by)
+    title = _class_sentence(failure_class, guess)
     if site.kind in TEXT_KINDS:
         source = "`#[error(..)]`" if site.kind == "error_attr" else "its `Display` impl"
         if facts.variant:  # a variant is no type: it is one case of its enum's

@@ -46,7 +46,7 @@ from pipeline.analyze.static_code import (
     refused_inputs,
     where,
 )
-from pipeline.analyze.taxonomy import load_taxonomy
+from pipeline.analyze.taxonomy import Classification, load_taxonomy
 from pipeline.core.model import Condition
 from pipeline.core.sitetypes import TEXT_KINDS, Site, checked_above
 from pipeline.languages import language_of
@@ -482,6 +482,15 @@ def _given_to_failed_calls(
                 f"{named} gave nothing for {values}, which the caller of {where(site)} "
                 "passes: pass one it gives a value for."
             )
+        elif outcome == "None/Err" and condition.text.endswith(("(map_or)", "(map_or_else)")):
+            # a value mapped, or its default taken: the code does not say which of `None` or
+            # an error (sqlx's `value.num_nanoseconds()` is `None` for a duration too long,
+            # no error underneath to read: reading 107's recheck)
+            out.append(
+                f"{named} gave no value (`None` or an error) for {values}, which the caller of "
+                f"{where(site)} passes: pass one it accepts; an error underneath, where there "
+                "is one, says why."
+            )
         elif _WRITE.search(step):  # the bytes written are never what a write refuses
             out.append(
                 f"{named} failed to write what it was given: the cause is the system's (a "
@@ -658,10 +667,13 @@ def _assumption(context: SiteContext) -> str:
 
 
 def prevention(
-    context: SiteContext, check: str | None, failure_class: str, guessed_by: Sequence[str] = ()
+    context: SiteContext,
+    check: str | None,
+    failure_class: str,
+    guess: Classification | None = None,
 ) -> list[str]:
-    """How to keep the error from happening (`guessed_by`: the words that chose the class,
-    when single keywords did: its tip is given as an "if")."""
+    """How to keep the error from happening (`guess`: how single keywords chose the class,
+    when they did: its tip is given as an "if")."""
     tips: list[str] = []
     site = context.site
     unset = [r.name for r in environment_reads(site.facts.conditions) if r.need == "unset"]
@@ -692,10 +704,9 @@ def prevention(
         tips.append(f"Before calling {where(context.site)}, make sure `{check_test(check)}`.")
     known = load_taxonomy()[failure_class]
     tip = known.prevention or first_sentence(known.description)
-    if guessed_by:
-        tip = (
-            f'If it is a case of "{known.title}", as its words suggest: {tip[:1].lower()}{tip[1:]}'
-        )
+    if guess is not None:
+        whose = "the checks' words" if guess.source == "conditions" else "its words"
+        tip = f'If it is a case of "{known.title}", as {whose} suggest: {tip[:1].lower()}{tip[1:]}'
     tips.append(tip)
     return tips
 

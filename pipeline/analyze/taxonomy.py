@@ -220,8 +220,14 @@ def _keyword(slug: str, keyword: str) -> str:
     return words
 
 
+# A name ending in an acronym, one word whatever its case: "OpenGL" is no "open" (alacritty's
+# "OpenGL error requesting .." had been an I/O error), "PostgreSQL", "MySQL", "MongoDB".
+_ACRONYM_NAME = re.compile(r"\b[A-Z][a-z]+[A-Z]{2,}s?\b")
+
+
 def _words(text: str, *, keep_star: bool = False) -> str:
     """Lowercase words separated by single spaces; punctuation and `_` split words."""
+    text = _ACRONYM_NAME.sub(lambda m: m.group().lower(), text)
     # camelCase and PascalCase split too, so `InvalidParameterValue` reads as words.
     text = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", text).lower()
     keep = r"a-z0-9*" if keep_star else r"a-z0-9"

@@ -214,6 +214,7 @@ class _Tables:
             if len(old) == 1 and "" not in {o for o, _ in old}
         }
         self.nodes = graph.nodes
+        self._owner_modules: dict[str, set[str]] | None = None  # `owner_modules`, once
         self._named = graph.named
         self._indexes = graph.indexes
         self._handlers: dict[str, list[int]] | None = None  # `handlers`, once per graph
@@ -308,6 +309,15 @@ class _Tables:
                 *(type_parameters(d.signature) for _, d in self._named.get(("struct", struct), []))
             )
         return found
+
+    def owner_modules(self, owner: str) -> set[str]:
+        """The modules of the repository's methods of types named `owner`."""
+        if self._owner_modules is None:
+            self._owner_modules = defaultdict(set)
+            for node in self.nodes:
+                if node.definition.owner:
+                    self._owner_modules[node.definition.owner].add(node.module)
+        return self._owner_modules.get(owner, set())
 
     def methods_named(self, name: str) -> tuple[int, ...]:
         """The methods (with `self`) of any type that have this name."""
@@ -1033,15 +1043,21 @@ def _resolve(
             made = _made_outside(tables, qualifier, name, variables, imports)
             typed = ("type", made) if made else None
         outside = False  # the receiver's type is one the repository never defines
+        # a variable whose written type another crate's path names (`client_builder: &mut
+        # client::Builder` under `use hyper::{client, ..}`): no type of the repository's,
+        # whatever it shares the name with (vector's `topology::builder::Builder`)
+        foreign = _foreign_written(tables, node, qualifier, variables, imports)
         if typed is not None:
             how, type_name = typed
-            found = _methods_of(tables, type_name, name)
+            found = [] if foreign else _methods_of(tables, type_name, name)
             imported = imports.get(type_name)  # `use risingwave_batch::executor::Executor`
             aliased = _alias(tables, type_name)
             tables.seen.add(("x", aliased))
             target = tables.deref.get(aliased)
             real = imported.rsplit("::", 1)[-1] if imported else type_name
-            if not found and real != type_name:  # `use ConfigValue as CV`: a `CV` is one
+            if foreign:
+                pass
+            elif not found and real != type_name:  # `use ConfigValue as CV`: a `CV` is one
                 type_name, aliased = real, _alias(tables, real)
                 found = _methods_of(tables, real, name)
                 target = tables.deref.get(aliased)
@@ -1056,7 +1072,8 @@ def _resolve(
                 stepped = _steps(graph, tables, type_name, _DRIVEN)
                 if stepped:
                     return "iterator", stepped
-            if not found:  # an enum of one trait's implementors, or a macro's type named after it
+            if not found and not foreign:  # an enum of one trait's implementors, or a macro's
+                # type named after it
                 declared = _variants_trait(graph, tables, type_name, name) or _named_trait(
                     graph, tables, type_name, name
                 )
@@ -1068,6 +1085,7 @@ def _resolve(
                 # went by name to `StarrocksTxnClient::prepare`)
                 tables.seen.add(("d", aliased))
                 outside = aliased not in tables.defined and not _maybe_holds(aliased)
+            outside = outside or foreign
             if found:
                 found = _in_module_of(graph, found, variables.get(qualifier, ""))
                 near = _from_crate(graph, tables, node, found, imported)
@@ -1498,6 +1516,58 @@ def _named_after(graph: CallGraph, receiver: str, found: list[int]) -> list[int]
     ]
     exact = [n for n, (whole, _) in names if last in whole]
     return exact or [n for n, (_, tails) in names if last in tails] or found
+
+
+# A written type, past its references, `mut`, `dyn`/`impl` and generic arguments.
+_WRITTEN_PATH = re.compile(r"^(?:&\s*(?:'\w+\s+)?(?:mut\s+)?)*(?:dyn\s+|impl\s+)?([A-Za-z_][\w:]*)")
+
+
+def _foreign_written(
+    tables: _Tables,
+    node: Node,
+    qualifier: str,
+    variables: Mapping[str, str],
+    imports: Mapping[str, str],
+) -> bool:
+    """Whether a method's receiver is a parameter whose written type is another crate's: its full path (`client::Builder` under `use hyper::{client,
+    ..}`: `hyper::client::Builder`) starts with no code of the repository's (`_ours`, a
+    crate by its manifest's name) and names a module no type of the repository's of that
+    name is in. A path of a crate alone (`risedev::MetaNodeService`: the manifest names a
+    crate its directory does not) says nothing, nor one through a module of the name of one
+    of the modules the repository's types of that name are in (a `pub use` re-exports)."""
+    # a parameter's type as its signature writes it, generic arguments and all: a type of
+    # another crate that takes none cannot deref to one of the repository's (a `let`'s
+    # type, read off a method's value, has lost them: `OwnedRwLockReadGuard` of qdrant's
+    # `read_owned()` derefs to its `ShardHolder`)
+    bound = variables.get(qualifier, "") if qualifier.isidentifier() else ""
+    if not bound or (qualifier, bound) not in node.definition.params:
+        return False
+    written = _WRITTEN_PATH.match(bound) if not bound.startswith("<") else None
+    if written is None or bound[written.end() :].lstrip().startswith("<"):
+        return False  # `web::Data<SearchQueue>`, `Arc<T>`: a wrapper derefs to what it holds
+    head, _, rest = written[1].partition("::")
+    if head in imports:
+        full = imports[head] + (f"::{rest}" if rest else "")
+    elif rest:
+        full = written[1]
+    else:
+        return False  # a name of the file's own, or of a glob: the repository's, maybe
+    first, *modules, type_name = full.split("::")
+    if not modules or first in ("Self", "std", "core", "alloc"):
+        return False
+    if _ours(tables, first, node.path) or _prefixed_crate(tables, first):
+        return False
+    # a module on the path may re-export the type (tikv's `server::MultiRaftServer` is
+    # `server::node`'s): any of its names in a module of a type of the name is the type's
+    named = set(modules)
+    return not any(named & set(held.split("::")) for held in tables.owner_modules(type_name))
+
+
+@cache
+def _prefixed_crate(tables: _Tables, first: str) -> bool:
+    """Whether a path's first name is a crate of the repository's by the name its manifest
+    gives it (`risingwave_meta` is `src/meta`), as `_of_crate` reads a path."""
+    return any(first.endswith("_" + named) for named in tables.crates)
 
 
 @cache  # a few thousand (type, trait) pairs, asked ~400,000 times a graph
