@@ -100,3 +100,19 @@ def test_the_index_keeps_a_file_s_private_modules_and_pub_use_lines() -> None:
     assert public_use_lines(source) == (11, 13, 14)
     # test code is never in the call graph: not a private module of the file's
     assert private_modules(b"#[cfg(test)]\nmod tests {\n}\n#[allow(unused)]\nmod a;\n") == ("a",)
+
+
+def test_a_private_module_s_item_is_named_by_the_path_its_pub_use_gives(tmp_path: Path) -> None:
+    """axum-extra's `Resource` is declared in the private `routing::resource` and re-exported
+    as `routing::Resource`: "public API `axum_extra::routing::resource::Resource::index`"
+    named a path no user can write (reading 108's recheck)."""
+    graph = graph_of(tmp_path, FILES)
+    labels = {
+        graph.nodes[n].label: label
+        for n, (kind, label) in graph.entries.items()
+        if kind == "pub-api"
+    }
+    # (no manifest read here: the crate's own name is left out)
+    assert labels["Engine::run"] == "public API `Engine::run`"  # `pub use types::Engine;`
+    assert labels["Store::put"] == "public API `store::Store::put`"  # its impl in `store::ops`
+    assert labels["open"] == "public API `api::open`"  # a public module's: as it is

@@ -236,7 +236,10 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
             if internal and not (modules.published(node.path) and at_root):
                 continue
             module = modules.module_path(node.path)
-            parts = (module,) if module else (crate_name(node.crate), node.module)
+            parts: tuple[str, ...] = (module,) if module else (crate_name(node.crate), node.module)
+            exported = exports.shown_module(node.crate, node.module, d)
+            if exported is not None:  # a private module's item, by its `pub use`'s path
+                parts = ((module or crate_name(node.crate)).split("::")[0], exported)
             if at_root:  # the name code outside calls
                 parts = (parts[0].split("::")[0],)
             where = "::".join(p for p in (*parts, node.label) if p)

@@ -43,6 +43,8 @@ class Exports:
         self._names: dict[str, set[str]] = defaultdict(set)  # crate -> names re-exported
         self._globs: dict[str, set[str]] = defaultdict(set)  # crate -> modules globbed
         self._root_names: dict[str, set[str]] = defaultdict(set)  # crate -> its root's `pub use`s
+        # crate -> name -> the modules whose files re-export it by name (`pub use`)
+        self._where: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
         # crate -> type name -> whether one of its types of the name is declared `pub`
         self._types: dict[str, dict[str, bool]] = defaultdict(dict)
         # crate -> type name -> the modules its `pub` declarations are in
@@ -93,6 +95,7 @@ class Exports:
                     self._globs[crate].add(use.path.rsplit("::", 1)[-1])
                 else:
                     self._names[crate].add(use.alias)
+                    self._where[crate][use.alias].append(module_of(path))
                     if at_root:
                         self._root_names[crate].add(use.alias)
 
@@ -183,6 +186,20 @@ class Exports:
         if self._open(crate, module):
             return True
         return definition.name in self._names[crate] or self._globbed(crate, module)
+
+    def shown_module(self, crate: str, module: str, definition: Definition) -> str | None:
+        """The module under which code outside names a `pub` item of a private `module`
+        (a method by its type): the public module whose file re-exports it by name, the
+        shortest such (axum-extra's `routing::Resource`, of the private `routing::
+        resource`, reading 108). None when `module` is public, or no such `pub use` is."""
+        if self._open(crate, module):
+            return None
+        name = definition.owner or definition.name
+        found = [m for m in self._declared[crate].get(name, ()) if self._open(crate, m)]
+        if definition.owner and found:  # a method of an impl in a private child module
+            return min(found, key=lambda m: (m.count("::") if m else -1, m))  # (qdrant's)
+        found = [m for m in self._where[crate].get(name, ()) if self._open(crate, m)]
+        return min(found, key=lambda m: (m.count("::") if m else -1, m)) if found else None
 
     def at_root(self, crate: str, module: str, definition: Definition) -> bool:
         """Whether a `pub` free fn is named from the crate's root: declared in its root
