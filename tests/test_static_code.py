@@ -1251,3 +1251,27 @@ pub fn interval(value: Duration) -> Result<Interval, String> {
     said = " ".join(explanation.solutions)
     assert "gave no value (`None` or an error) for `value`" in said
     assert "if the error underneath says it refused that" not in said
+
+
+def test_an_error_of_a_spawned_task_is_the_task_s_output_not_the_fn_s() -> None:
+    """yazi's `Rename::act` hands `tokio::spawn` an async block that `bail!`s: `act` itself
+    returns `Ok`, and a `match Rename::act(..)` never sees the error (reading 107)."""
+    source = """\
+fn act(cx: &mut Ctx, name: String) -> anyhow::Result<()> {
+    tokio::spawn(async move {
+        let Some(new) = join(&name) else {
+            anyhow::bail!("Failed to join new name with parent directory");
+        };
+        Ok::<_, anyhow::Error>(())
+    });
+    Ok(())
+}
+"""
+    (explanation,) = explained_all(source).values()
+    assert explanation.documentation.startswith(
+        "A task that `act` starts with `tokio::spawn` returns early with `bail!` in `src/x.rs`. "
+        "The error is made inside that task, not by `act` itself: it reaches the caller of "
+        "`act` only through the task (its handle awaited and the error passed on, or a channel "
+        "it sends the error on)."
+    )
+    assert explanation.tryCatchPattern is None

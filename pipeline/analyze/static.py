@@ -68,7 +68,7 @@ from pipeline.core.sitetypes import TEXT_KINDS, checked_above
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-100"
+_LABEL = "static-101"
 
 
 def _static_version() -> str:
@@ -349,6 +349,14 @@ def _documentation(context: SiteContext, failure_class: str, guess: Classificati
     if wraps_an_error(site):
         verb = f"wraps the error `{facts.receiver}` in this message"
     text = f"{where(site)} {verb} in `{site.file_path}`."
+    if facts.spawned and context.error_type != "panic":
+        # yazi's `bail!` in `tokio::spawn(async move { .. })` of `Rename::act` (reading 107)
+        text = (
+            f"A task that {where(site)} starts with `{facts.spawned}` {verb} in "
+            f"`{site.file_path}`. The error is made inside that task, not by {where(site)} "
+            f"itself: it reaches the caller of {where(site)} only through the task (its handle "
+            "awaited and the error passed on, or a channel it sends the error on)."
+        )
     if site.kind == "constructor" and _VARIANT_BUILT.search(site.macro or ""):
         # `ParseError::Expected("valid variable name")` shows as "Parse mismatch: expected
         # valid variable name.": the literal is a value of the variant, not all its text

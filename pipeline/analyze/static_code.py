@@ -699,8 +699,8 @@ def from_field(site: Site) -> str | None:
 def try_catch(context: SiteContext) -> str | None:
     """Handling at the caller, fitted to the error type; None for panics or short messages."""
     site = context.site
-    if context.error_type == "panic":
-        return None
+    if context.error_type == "panic" or site.facts.spawned:
+        return None  # a spawned task's error is its output, not the call's (`Facts.spawned`)
     returned = site.facts.return_type
     if (
         site.kind not in TEXT_KINDS

@@ -97,6 +97,9 @@ class Facts:
     # the type parameters of the enclosing fn and impl, space-separated (`D E`): a return
     # type's `D::Error` is then the caller's choice, no type of the repository's
     generics: str | None = None
+    # the spawn a closure or async block that holds the site is handed to (`tokio::spawn`,
+    # `self.runtime.spawn`): its error is that task's output, not the fn's
+    spawned: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +159,7 @@ def placed(site: Site, shift: int, path: str, window: str, window_start: int) ->
         facts = Facts(
             facts.enclosing_fn, facts.enclosing_impl, facts.fn_doc, facts.return_type, moved,
             facts.enclosing_type, facts.variant, facts.type_doc, facts.receiver, facts.callee,
-            facts.snippet, facts.call, facts.item, facts.help, facts.generics,
+            facts.snippet, facts.call, facts.item, facts.help, facts.generics, facts.spawned,
         )  # fmt: skip
     return Site(
         site.kind, path, site.line + shift, site.column, site.message, site.is_format,

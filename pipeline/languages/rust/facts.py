@@ -41,6 +41,7 @@ def site_facts(node: Node, source: bytes) -> Facts:
         receiver=_receiver(node),
         callee=_callee(node),
         generics=_type_parameters(function, impl),
+        spawned=_spawned_in(node, function),
     )
     if node.type == "attribute_item":
         facts = _with_error_type(facts, node)
@@ -142,6 +143,37 @@ def _read_value(closure: Node) -> str | None:
         return None
     got = "was Some" if read.group(1) else "was Ok"  # `env::var("X").ok().map(|v| ..)`
     return f"{read.group()} {got} ({_field_text(function, 'field')})"
+
+
+# The calls that run a closure or future as a task of its own: tokio's, std's, async-std's,
+# smol's, a runtime handle's or a `JoinSet`'s `spawn`, `spawn_blocking`, `spawn_local`.
+_SPAWNS = frozenset(("spawn", "spawn_blocking", "spawn_local"))
+
+
+def _spawned_in(node: Node, function: Node | None) -> str | None:
+    """The spawn call (as written: `tokio::spawn`, `self.runtime.spawn`) that the innermost
+    closure or async block holding `node` is handed to, within `function`; None when none is
+    (a closure run in place, `map_err(|e| ..)`, is part of its fn's own run). yazi's
+    `tokio::spawn(async move { .. bail!(..) })` in `Rename::act`: the error is the task's
+    output, not `act`'s (reading 107)."""
+    current = node.parent
+    while current is not None and current != function:
+        if current.type == "closure_expression" and runs_in_place(current):
+            current = current.parent
+            continue
+        if current.type in ("closure_expression", "async_block"):
+            holder = current.parent
+            call = holder.parent if holder is not None and holder.type == "arguments" else None
+            callee = call.child_by_field_name("function") if call is not None else None
+            if callee is not None and callee.type == "field_expression":
+                name = _field_text(callee, "field")
+            elif callee is not None and callee.type in ("scoped_identifier", "identifier"):
+                name = _node_text(callee).rsplit("::", 1)[-1]
+            else:
+                name = None
+            return _clip(callee) if name in _SPAWNS and callee is not None else None
+        current = current.parent
+    return None
 
 
 def runs_in_place(closure: Node) -> bool:

@@ -89,8 +89,9 @@ from pipeline.languages.rust.testcode import (
 # `strip_suffix`, `to_str` may return a `Result` (`Path`'s, `HeaderValue`'s): "None/Err";
 # 64: `.with_context("literal")` is no anyhow's (its takes a closure): no site; 65: a site
 # keeps the type parameters of its fn and impl (`Facts.generics`); 66: `x.map_or::<T, _>(Err(..),
-# ..)` with a turbofish is `map_or`'s
-EXTRACTOR_VERSION = "66"
+# ..)` with a turbofish is `map_or`'s; 67: a site in a closure or async block handed to a
+# `spawn` names it (`Facts.spawned`)
+EXTRACTOR_VERSION = "67"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
