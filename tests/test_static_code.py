@@ -1090,8 +1090,8 @@ fn run(path: &Path, name: &str) -> anyhow::Result<()> {
     # how it is printed decides whether the cause shows: `{}` leaves it out (helix's
     # `build_grammars` prints `{error}`), so the text says which printing shows it
     assert (
-        "`{:?}` of the error (what a `main` that returns it prints) shows it as `Caused by:` "
-        "lines under this message, `{:#}` after a colon, and `{}` leaves it out"
+        "`{:?}` of the error (what a `main` that returns it prints) lists it under this "
+        "message (anyhow's `Caused by:` lines), `{:#}` after a colon, and `{}` leaves it out"
         in (advice["no document by that name"])
     )
 

@@ -279,8 +279,8 @@ def solutions(
         out.append(
             "The error that failed, if there was one, is kept as this one's cause (a "
             "`.context()` on an `Option` that was `None` keeps none): `{:?}` of the error "
-            "(what a `main` that returns it prints) shows it as `Caused by:` lines under this "
-            "message, `{:#}` after a colon, and `{}` leaves it out. Seeing this message "
+            "(what a `main` that returns it prints) lists it under this message (anyhow's "
+            "`Caused by:` lines), `{:#}` after a colon, and `{}` leaves it out. Seeing this message "
             "alone, print the error with `{:#}` to read it."
         )
     cause = cause_slot(site)

@@ -1529,12 +1529,13 @@ def _foreign_written(
     variables: Mapping[str, str],
     imports: Mapping[str, str],
 ) -> bool:
-    """Whether a method's receiver is a parameter whose written type is another crate's: its full path (`client::Builder` under `use hyper::{client,
-    ..}`: `hyper::client::Builder`) starts with no code of the repository's (`_ours`, a
-    crate by its manifest's name) and names a module no type of the repository's of that
-    name is in. A path of a crate alone (`risedev::MetaNodeService`: the manifest names a
-    crate its directory does not) says nothing, nor one through a module of the name of one
-    of the modules the repository's types of that name are in (a `pub use` re-exports)."""
+    """Whether a method's receiver is a parameter whose written type is another crate's:
+    its full path (`client::Builder` under `use hyper::{client, ..}`: `hyper::client::
+    Builder`) starts with no code of the repository's (`_ours`, a crate by its manifest's
+    name) and names a module no type of the repository's of that name is in. A path of a
+    crate alone (`risedev::MetaNodeService`: the manifest names a crate its directory does
+    not) says nothing, nor one through a module of the name of one of the modules the
+    repository's types of that name are in (a `pub use` re-exports)."""
     # a parameter's type as its signature writes it, generic arguments and all: a type of
     # another crate that takes none cannot deref to one of the repository's (a `let`'s
     # type, read off a method's value, has lost them: `OwnedRwLockReadGuard` of qdrant's
