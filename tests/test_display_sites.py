@@ -201,3 +201,27 @@ impl fmt::Display for CompileError {
         "recipe `{recipe}` has circular dependency `{}`",
         "got {found} arguments but takes ",
     ]
+
+
+def test_a_text_another_formatting_trait_writes_names_that_trait() -> None:
+    """just's `Error` has `impl ColorDisplay for Error` and no `Display`: its 109 records
+    read "formatted with `Display`" (reading 106)."""
+    from site_fixtures import explained_all
+
+    source = """\
+pub enum Error { Shell { err: io::Error } }
+impl std::error::Error for Error {}
+impl ColorDisplay for Error {
+    fn fmt(&self, f: &mut Formatter, color: Color) -> fmt::Result {
+        match self {
+            Error::Shell { err } => write!(f, "Could not run shell: {err}"),
+        }
+    }
+}
+"""
+    (explanation,) = explained_all(source, "src/error.rs").values()
+    assert "its message (its `ColorDisplay` impl) reads" in explanation.documentation
+    assert explanation.triggerScenarios.startswith(
+        "Whenever a `Error::Shell` value is formatted with `ColorDisplay`:"
+    )
+    assert "`Display`" not in explanation.triggerScenarios

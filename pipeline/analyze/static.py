@@ -68,7 +68,7 @@ from pipeline.core.sitetypes import TEXT_KINDS, checked_above
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-102"
+_LABEL = "static-103"
 
 
 def _static_version() -> str:
@@ -325,7 +325,7 @@ def _documentation(context: SiteContext, failure_class: str, guess: Classificati
     facts = site.facts
     title = _class_sentence(failure_class, guess)
     if site.kind in TEXT_KINDS:
-        source = "`#[error(..)]`" if site.kind == "error_attr" else "its `Display` impl"
+        source = "`#[error(..)]`" if site.kind == "error_attr" else f"its `{_trait(site)}` impl"
         if facts.variant:  # a variant is no type: it is one case of its enum's
             text = (
                 f"`{facts.enclosing_type}::{facts.variant}` is a variant of the error type "
@@ -381,16 +381,25 @@ def _documentation(context: SiteContext, failure_class: str, guess: Classificati
     return text + title
 
 
+def _trait(site: Site) -> str:
+    """The formatting trait whose `fmt` writes a `display` site's text: `Display`, or the
+    impl's own (just's `ColorDisplay`, which its `Error` has instead of a `Display`)."""
+    impl = site.facts.enclosing_impl or ""
+    return impl.partition(" for ")[0] if site.kind == "display" and " for " in impl else "Display"
+
+
 def _trigger(site: Site, conditions: Sequence[Condition]) -> str:
     place = where(site)
     if site.kind in TEXT_KINDS:
         owner = text_owner(site)
         only = (
-            "attribute only defines" if site.kind == "error_attr" else "`Display` impl only writes"
+            "attribute only defines"
+            if site.kind == "error_attr"
+            else f"`{_trait(site)}` impl only writes"
         )
         return (
-            f"Whenever a `{owner}` value is formatted with `Display`: returned to a caller who "
-            f"prints it, logged, or wrapped as the cause of another error. The {only} the "
+            f"Whenever a `{owner}` value is formatted with `{_trait(site)}`: returned to a caller "
+            f"who prints it, logged, or wrapped as the cause of another error. The {only} the "
             f"text; the code that constructs `{owner}` decides when that happens."
         )
     if not conditions:

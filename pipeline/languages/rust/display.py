@@ -59,6 +59,17 @@ def display_owner(node: Node, source: bytes) -> str | None:
     return None
 
 
+def display_trait(node: Node) -> str | None:
+    """The trait of the `fmt` impl that holds `node` when it is no plain `Display` (just's
+    `impl ColorDisplay for Error`: that type has no `Display` of its own), else None."""
+    current = node.parent
+    while current is not None and current.type != "impl_item":
+        current = current.parent
+    trait = _GENERICS.sub("", _text(current.child_by_field_name("trait"))) if current else ""
+    base = trait.strip().rsplit("::", 1)[-1]
+    return base if base and base != "Display" else None
+
+
 def continues_a_message(node: Node) -> bool:
     """Whether an earlier `write!` of the same arm (or of the `fmt`, with no arm) began the
     message this one continues (`write!(f, "got {} but takes ", ..)?; write!(f, "at most

@@ -21,7 +21,12 @@ from pipeline.core.sitetypes import (
     TypeAlias,
     placed,
 )
-from pipeline.languages.rust.display import continues_a_message, display_owner, display_variant
+from pipeline.languages.rust.display import (
+    continues_a_message,
+    display_owner,
+    display_trait,
+    display_variant,
+)
 from pipeline.languages.rust.facts import CHECK_OPERANDS, check_text, site_facts
 from pipeline.languages.rust.formats import (
     decode_rust_string,
@@ -90,8 +95,9 @@ from pipeline.languages.rust.testcode import (
 # 64: `.with_context("literal")` is no anyhow's (its takes a closure): no site; 65: a site
 # keeps the type parameters of its fn and impl (`Facts.generics`); 66: `x.map_or::<T, _>(Err(..),
 # ..)` with a turbofish is `map_or`'s; 67: a site in a closure or async block handed to a
-# `spawn` names it (`Facts.spawned`)
-EXTRACTOR_VERSION = "67"
+# `spawn` names it (`Facts.spawned`); 68: a `write!` in another trait's `fmt` than `Display`
+# (`impl ColorDisplay for Error`) keeps that impl
+EXTRACTOR_VERSION = "68"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -408,8 +414,15 @@ def _display_site(
         return None
     # the type's own variant only (`match self`): `match self.kind` writes another enum's
     variant = display_variant((c.text for c in site.facts.conditions), fields=False)
+    # the impl, when its trait is another than `Display` (`ColorDisplay for Error`): the
+    # text is written by that trait's `fmt`, which the record names
+    other = display_trait(node)
     facts = replace(
-        site.facts, enclosing_type=owner, variant=variant, enclosing_fn=None, enclosing_impl=None
+        site.facts,
+        enclosing_type=owner,
+        variant=variant,
+        enclosing_fn=None,
+        enclosing_impl=f"{other} for {owner}" if other else None,
     )
     return replace(site, facts=facts)
 
