@@ -280,8 +280,8 @@ def solutions(
             "The error that failed, if there was one, is kept as this one's cause (a "
             "`.context()` on an `Option` that was `None` keeps none): `{:?}` of the error "
             "(what a `main` that returns it prints) lists it under this message (anyhow's "
-            "`Caused by:` lines), `{:#}` after a colon, and `{}` leaves it out. Seeing this message "
-            "alone, print the error with `{:#}` to read it."
+            "`Caused by:` lines), `{:#}` after a colon, and `{}` leaves it out. Seeing this "
+            "message alone, print the error with `{:#}` to read it."
         )
     cause = cause_slot(site)
     if cause is not None:

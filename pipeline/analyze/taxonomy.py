@@ -394,12 +394,13 @@ def classify_explained(
             (" ".join(unknown.group().split()), *((said.group(),) if said else ())),
         )
     classes = load_taxonomy().values()
-    found = _best([_words(prose), *(_words(name) for name in names)], classes)
+    spoken = _words(prose)
+    found = _best([spoken, *(_words(name) for name in names)], classes)
     if names and found is not None:
         # The message's own phrase over the error's name: risingwave's `ErrorCode::
         # InvalidInputSyntax` carries "column .. already exists" and "aggregate functions are
         # not allowed": a name is the kind of error the code chose, the message the case.
-        worded = _best([_words(prose)], classes)
+        worded = _best([spoken], classes)
         if worded is not None and worded.slug != found.slug and _phrased(worded):
             found = worded
     io = failed_filesystem_call(conditions)
@@ -420,8 +421,7 @@ def classify_explained(
     if found is not None:
         # chosen by the error's name (`ErrorCode::PermissionDenied`) when the prose alone
         # would not have scored its words
-        spoken = f" {_words(prose)} "
-        if any(_find(hit, spoken) is None for hit in found.hits):
+        if any(_find(hit, f" {spoken} ") is None for hit in found.hits):
             return replace(found, source="name")
         return found
     if io is not None:

@@ -1038,26 +1038,23 @@ def _resolve(
         # method, never the repository's of the name (polars' `RowCountAndSize::add`)
         return "name", []
     if call.kind == "method":
-        typed = _receiver_type(tables, owner, qualifier, variables)
-        if typed is None:
+        # a parameter whose written type another crate's path names (`client_builder: &mut
+        # client::Builder` under `use hyper::{client, ..}`): of a type the repository never
+        # defines, whatever of its own shares the name (vector's `topology::builder::Builder`)
+        outside = _foreign_written(tables, node, qualifier, variables, imports)
+        typed = None if outside else _receiver_type(tables, owner, qualifier, variables)
+        if typed is None and not outside:
             made = _made_outside(tables, qualifier, name, variables, imports)
             typed = ("type", made) if made else None
-        outside = False  # the receiver's type is one the repository never defines
-        # a variable whose written type another crate's path names (`client_builder: &mut
-        # client::Builder` under `use hyper::{client, ..}`): no type of the repository's,
-        # whatever it shares the name with (vector's `topology::builder::Builder`)
-        foreign = _foreign_written(tables, node, qualifier, variables, imports)
         if typed is not None:
             how, type_name = typed
-            found = [] if foreign else _methods_of(tables, type_name, name)
+            found = _methods_of(tables, type_name, name)
             imported = imports.get(type_name)  # `use risingwave_batch::executor::Executor`
             aliased = _alias(tables, type_name)
             tables.seen.add(("x", aliased))
             target = tables.deref.get(aliased)
             real = imported.rsplit("::", 1)[-1] if imported else type_name
-            if foreign:
-                pass
-            elif not found and real != type_name:  # `use ConfigValue as CV`: a `CV` is one
+            if not found and real != type_name:  # `use ConfigValue as CV`: a `CV` is one
                 type_name, aliased = real, _alias(tables, real)
                 found = _methods_of(tables, real, name)
                 target = tables.deref.get(aliased)
@@ -1072,8 +1069,7 @@ def _resolve(
                 stepped = _steps(graph, tables, type_name, _DRIVEN)
                 if stepped:
                     return "iterator", stepped
-            if not found and not foreign:  # an enum of one trait's implementors, or a macro's
-                # type named after it
+            if not found:  # an enum of one trait's implementors, or a macro's type named after it
                 declared = _variants_trait(graph, tables, type_name, name) or _named_trait(
                     graph, tables, type_name, name
                 )
@@ -1085,7 +1081,6 @@ def _resolve(
                 # went by name to `StarrocksTxnClient::prepare`)
                 tables.seen.add(("d", aliased))
                 outside = aliased not in tables.defined and not _maybe_holds(aliased)
-            outside = outside or foreign
             if found:
                 found = _in_module_of(graph, found, variables.get(qualifier, ""))
                 near = _from_crate(graph, tables, node, found, imported)
@@ -1556,6 +1551,9 @@ def _foreign_written(
     first, *modules, type_name = full.split("::")
     if not modules or first in ("Self", "std", "core", "alloc"):
         return False
+    # what the answer reads, for the link memo: the crate, the top module of the name, and
+    # the impls of the type (where its methods are)
+    tables.seen.update((("crate", first), ("mod", _crate(node.path), first), ("o", type_name)))
     if _ours(tables, first, node.path) or _prefixed_crate(tables, first):
         return False
     # a module on the path may re-export the type (tikv's `server::MultiRaftServer` is

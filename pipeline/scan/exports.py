@@ -195,11 +195,11 @@ class Exports:
         if self._open(crate, module):
             return None
         name = definition.owner or definition.name
-        found = [m for m in self._declared[crate].get(name, ()) if self._open(crate, m)]
-        if definition.owner and found:  # a method of an impl in a private child module
-            return min(found, key=lambda m: (m.count("::") if m else -1, m))  # (qdrant's)
-        found = [m for m in self._where[crate].get(name, ()) if self._open(crate, m)]
-        return min(found, key=lambda m: (m.count("::") if m else -1, m)) if found else None
+        declared = [m for m in self._declared[crate].get(name, ()) if self._open(crate, m)]
+        if definition.owner and declared:  # a method of an impl in a private child module
+            return _shortest(declared)  # (qdrant's)
+        exported = [m for m in self._where[crate].get(name, ()) if self._open(crate, m)]
+        return _shortest(exported) if exported else None
 
     def at_root(self, crate: str, module: str, definition: Definition) -> bool:
         """Whether a `pub` free fn is named from the crate's root: declared in its root
@@ -210,3 +210,8 @@ class Exports:
             return False
         declared_at_root = not module and not definition.module
         return declared_at_root or definition.name in self._root_names[crate]
+
+
+def _shortest(modules: list[str]) -> str:
+    """The module of fewest segments (the root, `""`, first), then by name."""
+    return min(modules, key=lambda m: (m.count("::") if m else -1, m))
