@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 from pipeline.analyze import Analysis, SiteContext
+from pipeline.analyze.arguments import missing_argument
 from pipeline.analyze.environment import set_variable
 from pipeline.analyze.reach_text import builders_solution, situation_sentence, trigger_sentence
 from pipeline.analyze.static_advice import (
@@ -68,7 +69,7 @@ from pipeline.core.sitetypes import TEXT_KINDS, checked_above
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-103"
+_LABEL = "static-104"
 
 
 def _static_version() -> str:
@@ -254,6 +255,9 @@ def explain_apart(context: SiteContext) -> Explanation:
         # message's verb alone (the call it guards, `thread::Builder::new().spawn(..)`,
         # names no failure, nor does the step's object)
         failure_class = classify_step(site.message, path=site.file_path, conditions=leading)
+    if failure_class == INTERNAL_INVARIANT and missing_argument(site) is not None:
+        # `std::env::args().nth(1).expect("USAGE: ..")`: run without the argument it reads
+        failure_class = INVALID_ARGUMENT
     if failure_class == INTERNAL_INVARIANT and failed_fs_step(site):
         # `create_dir_all(path).expect("should create")`: the file system's step failed
         failure_class = IO_ERROR

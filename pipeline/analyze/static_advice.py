@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from pipeline.analyze import SiteContext
+from pipeline.analyze.arguments import missing_argument
 from pipeline.analyze.environment import (
     environment_advice,
     environment_reads,
@@ -259,6 +260,9 @@ def solutions(
             ]
         if misuse_worded(site):
             return [*out, _MISUSED, _REPORT_IF_OURS]
+        argument = missing_argument(site)
+        if argument is not None:
+            return [*out, _run_without(site, argument)]
         cause = fatal_failure(site)
         if cause is not None:
             return [*out, _underneath(cause), _assumption(context), _REPORT_UNLESS_CAUSED]
@@ -596,6 +600,15 @@ def _fs_stopped(site: Site) -> str:
     )
 
 
+def _run_without(site: Site, argument: str) -> str:
+    """A panic on a command-line argument the program was run without (`missing_argument`)."""
+    return (
+        f"It panics here (`{site.macro}`) when the program runs with fewer command-line "
+        f"arguments than it reads: `{argument}` found none. Run it again with the arguments "
+        "it expects (its usage, or the message, names them)."
+    )
+
+
 def _threads_refused(site: Site) -> str:
     """A panic on the start of a thread or runtime that failed (`failed_thread_step`)."""
     return (
@@ -684,6 +697,8 @@ def prevention(
         tips.append(f"Set `{valued}` only to a value the program accepts, or leave it unset.")
     elif context.error_type == "panic" and misuse_worded(site):
         tips.append("Make the calls in the order and number the message states.")
+    elif context.error_type == "panic" and missing_argument(site) is not None:
+        tips.append("Run the program with every command-line argument it reads.")
     elif context.error_type == "panic" and failed_thread_step(site):
         tips.append("Leave the program room for the threads it starts (process and memory limits).")
     elif context.error_type == "panic" and failure_worded(site):

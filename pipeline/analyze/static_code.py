@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from pipeline.analyze import SiteContext
+from pipeline.analyze.arguments import missing_argument
 from pipeline.analyze.environment import environment_reads, unset_note, value_note
 from pipeline.analyze.message_advice import advice_in
 from pipeline.analyze.taxonomy import CONFIGURATION, failed_filesystem_call
@@ -609,6 +610,11 @@ def example_fix(
         body.append(environment)
     elif converted is not None:
         body.append(f"// It panics when `{converted}` fails: pass a value that converts.")
+    elif context.error_type == "panic" and (argument := missing_argument(site)) is not None:
+        body.append(
+            "// A panic here means the program ran without the command-line argument "
+            f"`{argument}` reads: pass it."
+        )
     elif context.error_type == "panic" and not refused and misuse_worded(site):
         body.append(
             "// A panic here means the calls broke the rule the message states: fix the code "
