@@ -111,6 +111,8 @@ def test_conventional_targets_and_what_no_manifest_or_a_bad_one_says() -> None:
     assert names.binary_of("a/examples/demo.rs") == "demo"
     assert names.binary_of("a/src/util.rs") is None
     assert names.module_path("a/tests/common/mod.rs") is None  # which test's? not guessed
+    assert names.target_kind("a/tests/common/mod.rs") == "test"  # a test's, whichever
+    assert names.package_of("a/tests/common/mod.rs") == "my-app+dev"
     assert names.module_path("b/src/lib.rs") is None  # a manifest that does not parse
     workspace_only = crate_map({"Cargo.toml": b"[workspace]\nmembers = []\n"}, ["src/lib.rs"])
     assert workspace_only.module_path("src/lib.rs") is None
@@ -206,6 +208,38 @@ def test_a_library_s_api_comes_before_the_example_that_calls_it(tmp_path: Path) 
     assert [(p["entry"], p["entry_label"]) for p in row["paths"]] == [
         ("pub-api", "public API `netlib::client::Client::post_body`"),
         ("example", "example `fetch` (fn main)"),
+    ]
+
+
+# firecracker's shape: two examples of one directory share a module file (`mod utils;` in
+# each root); the package has a library and a build script whose directory holds them all.
+SHARED_EXAMPLE_MODULE = {
+    "Cargo.toml": (
+        '[package]\nname = "vmm"\nbuild = "build.rs"\n\n'
+        '[[example]]\nname = "one"\npath = "examples/uffd/one.rs"\n\n'
+        '[[example]]\nname = "two"\npath = "examples/uffd/two.rs"\n'
+    ),
+    "build.rs": "fn main() {}\n",
+    "src/lib.rs": "pub fn boot() {}\n",
+    "examples/uffd/utils.rs": (
+        "pub fn connect(path: &str) -> anyhow::Result<()> {\n"
+        "    if path.is_empty() {\n"
+        '        anyhow::bail!("no socket path");\n'
+        "    }\n"
+        "    Ok(())\n"
+        "}\n"
+    ),
+    "examples/uffd/one.rs": 'mod utils;\nfn main() {\n    utils::connect("a").unwrap();\n}\n',
+    "examples/uffd/two.rs": 'mod utils;\nfn main() {\n    utils::connect("b").unwrap();\n}\n',
+}
+
+
+def test_a_module_examples_share_is_example_code_not_a_public_api(tmp_path: Path) -> None:
+    out = _extracted(tmp_path, SHARED_EXAMPLE_MODULE, "vmm")
+    rows = json.loads((out / "reach.json").read_text())["records"]
+    (row,) = rows.values()
+    assert [(p["entry"], p["entry_label"]) for p in row["paths"]] == [
+        ("example", "example `one` (fn main) or `two` (fn main)")
     ]
 
 

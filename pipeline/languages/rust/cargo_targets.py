@@ -11,7 +11,8 @@ conventional files (`src/lib.rs`, `src/main.rs`, `src/bin/*.rs` and `src/bin/*/m
 `examples/`, `tests/`, `benches/` likewise, `build.rs`). A file belongs to the package of
 the nearest manifest above it, and in it to the target whose root's directory is the
 deepest one holding it (the library before a binary of the same directory; none when
-several binaries, tests or examples share that directory and the file is none's root). A module is
+several binaries, tests or examples share that directory and the file is none's root, whose
+kind is still theirs). A module is
 the file's path below that directory (`mod.rs` is its directory's module); `#[path]`
 attributes are not followed. A manifest that does not parse, or names no package, adds
 nothing: its files keep the names their directories suggest. Pure.
@@ -73,10 +74,15 @@ class CrateMap:
         # a directory's first target by kind; None when several share that kind (which of
         # `tests/a.rs` and `tests/b.rs` holds `tests/common/mod.rs` is a guess not made)
         self._by_directory: dict[str, Target | None] = {}
+        # ..but the kind they share is known: firecracker's `examples/uffd/uffd_utils.rs`,
+        # a module of three examples of that directory, is an example's code, no library's
+        self._shared_kind: dict[str, TargetKind] = {}
         for directory, found in by_directory.items():
             first = min(_ORDER[t.kind] for t in found)
             best = [t for t in found if _ORDER[t.kind] == first]
             self._by_directory[directory] = best[0] if len(best) == 1 else None
+            if len(best) > 1:
+                self._shared_kind[directory] = best[0].kind
         self._roots = {t.root: t for t in self.targets}
         # each path's target, found once: the call graph asks for a node's file's kind per
         # node and per edge (risingwave: 30,000 asks of 2,700 files, each a walk up its
@@ -131,9 +137,17 @@ class CrateMap:
         return self.dependencies.package_of(path)
 
     def target_kind(self, path: str) -> TargetKind | None:
-        """The kind of target `path` is compiled in, if a manifest says."""
+        """The kind of target `path` is compiled in, if a manifest says: also where
+        `target_of` cannot say which of a directory's targets of one kind holds it."""
         target = self.target_of(path)
-        return target.kind if target is not None else None
+        if target is not None:
+            return target.kind
+        directory = posixpath.dirname(path)
+        while directory not in self._by_directory:
+            if not directory:
+                return None
+            directory = posixpath.dirname(directory)
+        return self._shared_kind.get(directory)
 
     def package_of(self, path: str) -> str | None:
         """The package `path` belongs to (`cargo_deps`), if a manifest says: its name, or
