@@ -1126,9 +1126,10 @@ def _resolve(
             # (its first argument says which impl: the trait's own fn, by its type).
             bound = variables.get(last)
             found = _methods_of(tables, bound or last, name)
-            found = _narrow(
-                graph, node, _from_source(graph, tables, owner, found, call, variables), call
-            )
+            found = _from_source(graph, tables, owner, found, call, variables)
+            if bound is None and not _on_generic_self(graph, node, call):
+                found = _by_first_argument(graph, tables, found, call, node, variables)
+            found = _narrow(graph, node, found, call)
             dispatched = bound is not None and _declared(graph, tables, bound, found)
             if not dispatched and _on_generic_self(graph, node, call):
                 # `SplitEnumerator::on_tick(self)` in `impl<T: SplitEnumerator> Any for T`:
@@ -1205,6 +1206,53 @@ def _trait_of_one_impl(graph: CallGraph, found: Sequence[int]) -> int | None:
 _CONVERSIONS = frozenset(("from", "try_from"))
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _STRUCT_LITERAL = re.compile(r"((?:\w+::)*[A-Z]\w*)\s*\{")
+
+
+# `X::new(..)`, `X::default()`, `X::from(..)`, `X::with_capacity(..)`: a value of `X`
+_CONSTRUCTED = re.compile(
+    r"((?:\w+::)*[A-Z]\w*)(?:::<[^()]*>)?::(?:new|default|from|with_\w+)\s*\("
+)
+
+
+def _by_first_argument(
+    graph: CallGraph,
+    tables: _Tables,
+    found: list[int],
+    call: Call,
+    node: Node,
+    variables: Mapping[str, str],
+) -> list[int]:
+    """`Trait::f(x, ..)` of a trait's method that takes `self`: the impl for `x`'s type,
+    where the code shows that type for certain (`self`, `X { .. }`, `X::new(..)`); none of
+    the repository's when that type is none of its own (minijinja's `Deserializer::
+    deserialize_any(SeqDeserializer::new(..), visitor)` runs serde's impl, not minijinja's
+    `impl Deserializer for Value`, paths 112). All of them when the type is not shown, or
+    is the repository's and no impl the index sees is for it (a derive's, a macro's)."""
+    if not found or not call.args:
+        return found
+    definitions = [graph.nodes[n].definition for n in found]
+    if not all(d.trait and d.has_self for d in definitions):
+        return found
+    argument = call.args[0].strip().lstrip("&*").removeprefix("mut ").strip()
+    owner = node.definition.owner
+    if argument == "self" and owner is not None and owner == node.definition.trait:
+        return found  # a trait's own default fn: `self` is any of its implementors
+    made = _CONSTRUCTED.match(argument)
+    source, certain = (
+        (inner_type(made[1]), True) if made else _argument_type(argument, owner, variables)
+    )
+    if source is None or not certain or source == "(":
+        return found
+    wanted = _alias(tables, source)
+    fitting = [
+        n
+        for n, d in zip(found, definitions, strict=True)
+        if _alias(tables, d.owner or "") == wanted
+    ]
+    tables.seen.add(("d", source))
+    if fitting or source in tables.defined:
+        return fitting or found
+    return []
 
 
 def _from_source(
