@@ -15,7 +15,7 @@ from regen_fixtures import cli
 from pipeline.analyze.reach_text import path_text, situation_sentence, trigger_sentence
 from pipeline.core.index import FileIndex, Subcommand
 from pipeline.core.model import Record
-from pipeline.core.reach import CallerPath, Handoff, Hop, Reach, reach_from_json
+from pipeline.core.reach import Beyond, CallerPath, Handoff, Hop, Reach, reach_from_json
 from pipeline.dataset.reader import page_path
 from pipeline.scan.callerpaths import caller_paths, dependencies, site_reach, user_conversion
 from pipeline.scan.callgraph import CallGraph
@@ -706,6 +706,44 @@ def test_a_chain_deeper_than_the_search_still_shows_its_callers() -> None:
     (path,) = caller_paths(graph, node(graph, "f11"))
     assert path.entry is None
     assert [h.name for h in path.hops] == [f"f{i}" for i in range(12 - MAX_DEPTH, 12)]
+
+
+def test_a_cut_path_says_where_the_way_in_is_further_up(tmp_path: Path) -> None:
+    """A path the depth limit cut ends at the 8th call, and says which entry point reaches
+    its top how many calls further up (delta's `main`, two calls above `run_app`, had been
+    "no entry point found within 8 calls", readings 109-110); reach.json keeps it as
+    `beyond`. A chain whose top no walk of 8 more calls ties to an entry point says the
+    search stops there."""
+    chain = [f"fn f{i}() {{\n    f{i + 1}();\n}}\n" for i in range(10)]
+    files = {
+        "Cargo.toml": '[package]\nname = "deep"\n',
+        "src/main.rs": "fn main() {\n    f0();\n}\n"
+        + "".join(chain)
+        + (
+            'fn f10() {\n    panic!("too deep");\n}\n'
+            "fn g0() {\n    g1();\n}\n"
+            + "".join(f"fn g{i}() {{\n    g{i + 1}();\n}}\n" for i in range(1, 17))
+            + 'fn g17() {\n    panic!("far too deep");\n}\n'
+        ),
+    }
+    _, record = committed_and_extracted(files, "o/deep", tmp_path, "too deep")
+    rows = json.loads((tmp_path / "out" / "o" / "deep" / "reach.json").read_text())["records"]
+    (path,) = reach_from_json(rows[record["id"]]).paths
+    assert [h.name for h in path.hops] == [f"f{i}" for i in range(3, 11)]
+    assert path.beyond == Beyond("main", "`deep` (fn main)", 4)  # main -> f0 -> f1 -> f2 -> f3
+    assert (
+        "(no entry point within 8 calls; 4 calls further up, `f3` is reached from `deep` (fn main))"
+    ) in record["triggerScenarios"]
+    section = reach_section(tmp_path / "out", tmp_path / "site", record)
+    assert "4 calls further up, <code>f3</code> is reached from" in section
+    (far,) = [
+        json.loads(line)
+        for line in (tmp_path / "out" / "o" / "deep" / "records.jsonl").read_text().splitlines()
+        if json.loads(line)["errorMessage"] == "far too deep"
+    ]
+    (path,) = reach_from_json(rows[far["id"]]).paths
+    assert path.beyond is None  # g0 is 10 calls above g10: past a second walk's 8
+    assert "(no entry point within 8 calls, where the search stops)" in far["triggerScenarios"]
 
 
 @pytest.mark.parametrize(

@@ -28,7 +28,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from pipeline.analyze import SiteContext
 from pipeline.analyze.fields import FIELD_ORDER, FIELDS, RULES, STRATEGIES
 from pipeline.core.model import SCHEMA_VERSION, Explanation
-from pipeline.core.reach import CallerPath, Reach, handoff_text
+from pipeline.core.reach import CallerPath, Reach, handoff_text, no_entry_note
 from pipeline.core.sitetypes import Condition, checked_above
 
 # Bump by hand when the code that fills the templates changes meaning.
@@ -300,6 +300,8 @@ def _path_variables(path: CallerPath) -> dict[str, Any]:
         entry = path.entry_label
     elif path.entry is not None:
         entry = f"{_ENTRY_WORDS[path.entry]} `{path.hops[0].name}`" if path.hops else path.entry
+    elif path.beyond is not None:
+        entry = f"outermost caller first, {no_entry_note(path)}"
     else:
         entry = "no entry point reached within the search depth; outermost caller first"
     hops = [

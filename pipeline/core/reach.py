@@ -62,6 +62,16 @@ PATH_DEPTH = 8
 
 
 @dataclass(frozen=True, slots=True)
+class Beyond:
+    """The way in above a path the depth limit cut: the entry point a walk from the path's
+    top hop reaches within `PATH_DEPTH` more calls, and how many calls above that hop."""
+
+    entry: EntryKind
+    entry_label: str
+    calls: int  # from the entry point's fn down to the cut path's top hop
+
+
+@dataclass(frozen=True, slots=True)
 class CallerPath:
     """A path from an entry point down to the function that holds the site."""
 
@@ -70,6 +80,8 @@ class CallerPath:
     entry_label: str | None = (
         None  # `SQL statement ALTER ... SET BACKFILL_PARALLELISM`, `risectl meta pause`
     )
+    # with no entry point and `PATH_DEPTH` hops (the limit cut it): the way in further up
+    beyond: Beyond | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +188,7 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
             ),
             entry=path.get("entry"),
             entry_label=path.get("entry_label"),
+            beyond=Beyond(**path["beyond"]) if path.get("beyond") else None,
         )
         for path in data.get("paths", ())
     )
@@ -218,7 +231,7 @@ def _json(value: Any) -> Any:
 
 _FIELDS: dict[type, tuple[str, ...]] = {
     kind: tuple(f.name for f in fields(kind))
-    for kind in (Hop, CallerPath, Handoff, Dependency, Reach)
+    for kind in (Hop, Beyond, CallerPath, Handoff, Dependency, Reach)
 }
 _NESTED = frozenset((*_FIELDS, tuple, list))  # what `_json` converts; the rest are leaves
 
@@ -243,8 +256,15 @@ def no_entry_note(path: CallerPath, *, named: bool = True) -> str:
     """Why a path names no entry point: the walk's depth ran out, or its top has no caller
     the index resolves (registered in a table, called through a pointer or a macro, or
     from outside the repository)."""
+    if len(path.hops) >= PATH_DEPTH and path.beyond is not None:
+        way, outer = path.beyond, path.hops[0].name
+        calls = "one call" if way.calls == 1 else f"{way.calls} calls"
+        return (
+            f"no entry point within {len(path.hops)} calls; {calls} further up, `{outer}` is "
+            f"reached from {way.entry_label}"
+        )
     if len(path.hops) >= PATH_DEPTH:
-        return f"no entry point found within {len(path.hops)} calls"
+        return f"no entry point within {len(path.hops)} calls, where the search stops"
     top = path.hops[0]
     of = f" of `{top.name}`" if named else ""
     if top.implements:
