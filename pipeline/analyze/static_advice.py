@@ -24,6 +24,7 @@ from pipeline.analyze.environment import (
     set_variable,
     without_reads,
 )
+from pipeline.analyze.locks import poisoned_lock
 from pipeline.analyze.message_advice import advice_in, has_placeholders
 from pipeline.analyze.static_code import (
     caller_can_test,
@@ -263,6 +264,9 @@ def solutions(
         argument = missing_argument(site)
         if argument is not None:
             return [*out, _run_without(site, argument)]
+        lock = poisoned_lock(site)
+        if lock is not None:
+            return [*out, _poisoned(lock), _REPORT_FIRST]
         cause = fatal_failure(site)
         if cause is not None:
             return [*out, _underneath(cause), _assumption(context), _REPORT_UNLESS_CAUSED]
@@ -600,6 +604,21 @@ def _fs_stopped(site: Site) -> str:
     )
 
 
+def _poisoned(lock: str) -> str:
+    """A panic on a lock that returned an error (`poisoned_lock`)."""
+    return (
+        f"`{lock}` returns an error only when the lock is poisoned: another thread panicked "
+        "while it held the lock. That first panic, printed before this message (its message "
+        "and where it happened), is the error to read; this one only follows from it."
+    )
+
+
+_REPORT_FIRST = (
+    "Fix what the first panic says, or report that one upstream with its backtrace "
+    "(`RUST_BACKTRACE=1`) and the version you run."
+)
+
+
 def _run_without(site: Site, argument: str) -> str:
     """A panic on a command-line argument the program was run without (`missing_argument`)."""
     return (
@@ -699,6 +718,8 @@ def prevention(
         tips.append("Make the calls in the order and number the message states.")
     elif context.error_type == "panic" and missing_argument(site) is not None:
         tips.append("Run the program with every command-line argument it reads.")
+    elif context.error_type == "panic" and poisoned_lock(site) is not None:
+        tips.append("Find and fix the first panic of the run; this one only follows from it.")
     elif context.error_type == "panic" and failed_thread_step(site):
         tips.append("Leave the program room for the threads it starts (process and memory limits).")
     elif context.error_type == "panic" and failure_worded(site):

@@ -15,6 +15,7 @@ from typing import NamedTuple
 from pipeline.analyze import SiteContext
 from pipeline.analyze.arguments import missing_argument
 from pipeline.analyze.environment import environment_reads, unset_note, value_note
+from pipeline.analyze.locks import poisoned_lock
 from pipeline.analyze.message_advice import advice_in
 from pipeline.analyze.taxonomy import CONFIGURATION, failed_filesystem_call
 from pipeline.core.model import Condition, Site
@@ -614,6 +615,11 @@ def example_fix(
         body.append(
             "// A panic here means the program ran without the command-line argument "
             f"`{argument}` reads: pass it."
+        )
+    elif context.error_type == "panic" and (lock := poisoned_lock(site)) is not None:
+        body.append(
+            f"// A panic here follows an earlier panic of a thread that held `{lock}`'s "
+            "lock: read that first one."
         )
     elif context.error_type == "panic" and not refused and misuse_worded(site):
         body.append(

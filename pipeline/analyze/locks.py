@@ -1,0 +1,40 @@
+"""A panic on a lock that returned an error (`self.vmm.lock().expect("Poisoned lock")`): std's
+`Mutex::lock` and `RwLock::read`/`write` return one only when the lock is poisoned, that is
+when another thread panicked while it held the lock. This panic follows that first one, whose
+message was printed before it: the first is the error to read (262 records of 26
+repositories, firecracker's 113 among them, had been told "the code assumed
+`self.vmm.lock()` always gives a value", reading 110).
+
+Only a call the code shows: `.lock()` on a name or a field (not `try_lock`, which also
+fails when the lock is held); `.read()` and `.write()` with no argument only where the
+message or the receiver's name says lock (xshell's `cmd.read()` runs a command). Pure."""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.core.sitetypes import Site
+
+_LOCKED = re.compile(r"^((?:[A-Za-z_]\w*(?:::|\.))*[A-Za-z_]\w*)\.(lock|read|write)\(\)$")
+_FAILED = re.compile(r" was (?:Err|None/Err) \(\w+\)$")
+_LOCK_WORDS = re.compile(r"lock|poison|mutex", re.IGNORECASE)
+
+
+def poisoned_lock(site: Site) -> str | None:
+    """The lock call whose error a panicking site's innermost condition is (`self.vmm.lock()`),
+    as the code writes it; None for any other site."""
+    if site.kind != "expect" or not site.facts.conditions:
+        return None
+    text = site.facts.conditions[-1].text
+    failed = _FAILED.search(text)
+    if failed is None:
+        return None
+    call = text[: failed.start()].strip()
+    locked = _LOCKED.match(call)
+    if locked is None:
+        return None
+    if locked[2] != "lock" and not (
+        _LOCK_WORDS.search(site.message) or _LOCK_WORDS.search(locked[1])
+    ):
+        return None
+    return call
