@@ -16,6 +16,7 @@ from typing import Literal
 from pipeline.analyze import Analysis, SiteContext
 from pipeline.analyze.arguments import missing_argument
 from pipeline.analyze.environment import set_variable
+from pipeline.analyze.homedirs import missing_directory
 from pipeline.analyze.reach_text import builders_solution, situation_sentence, trigger_sentence
 from pipeline.analyze.static_advice import (
     PASSED_LEAD,
@@ -69,7 +70,7 @@ from pipeline.core.sitetypes import TEXT_KINDS, checked_above
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-104"
+_LABEL = "static-105"
 
 
 def _static_version() -> str:
@@ -255,6 +256,10 @@ def explain_apart(context: SiteContext) -> Explanation:
         # message's verb alone (the call it guards, `thread::Builder::new().spawn(..)`,
         # names no failure, nor does the step's object)
         failure_class = classify_step(site.message, path=site.file_path, conditions=leading)
+    if missing_directory(site) is not None:
+        # `dirs::home_dir().expect(..)`, `let Some(d) = dirs::cache_dir() else { bail!(..) }`:
+        # the environment names no home directory, whatever the message's words say
+        failure_class = CONFIGURATION
     if failure_class == INTERNAL_INVARIANT and missing_argument(site) is not None:
         # `std::env::args().nth(1).expect("USAGE: ..")`: run without the argument it reads
         failure_class = INVALID_ARGUMENT

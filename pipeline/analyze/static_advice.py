@@ -24,6 +24,7 @@ from pipeline.analyze.environment import (
     set_variable,
     without_reads,
 )
+from pipeline.analyze.homedirs import directory_advice, directory_tip, missing_directory
 from pipeline.analyze.locks import poisoned_lock
 from pipeline.analyze.message_advice import advice_in, has_placeholders
 from pipeline.analyze.static_code import (
@@ -235,6 +236,9 @@ def solutions(
         variables, guard, in_build_script(context)
     )
     out.extend(environment_first)
+    directory = missing_directory(site)
+    if directory is not None and context.error_type != "panic":
+        out.append(directory_advice(*directory))
     if context.error_type == "panic":
         inputs = checked_inputs(context, check)
         if inputs and check is not None:
@@ -264,6 +268,8 @@ def solutions(
         argument = missing_argument(site)
         if argument is not None:
             return [*out, _run_without(site, argument)]
+        if directory is not None:
+            return [*out, directory_advice(*directory)]
         lock = poisoned_lock(site)
         if lock is not None:
             return [*out, _poisoned(lock), _REPORT_FIRST]
@@ -710,7 +716,10 @@ def prevention(
     site = context.site
     unset = [r.name for r in environment_reads(site.facts.conditions) if r.need == "unset"]
     valued = set_variable(site.facts.conditions)
-    if context.error_type == "panic" and unset:
+    directory = missing_directory(site)
+    if directory is not None:
+        tips.append(directory_tip(directory[1]))
+    elif context.error_type == "panic" and unset:
         tips.append(f"Set `{unset[-1]}` in the environment the program runs in.")
     elif context.error_type == "panic" and valued:
         tips.append(f"Set `{valued}` only to a value the program accepts, or leave it unset.")

@@ -15,6 +15,7 @@ from typing import NamedTuple
 from pipeline.analyze import SiteContext
 from pipeline.analyze.arguments import missing_argument
 from pipeline.analyze.environment import environment_reads, unset_note, value_note
+from pipeline.analyze.homedirs import missing_directory
 from pipeline.analyze.locks import poisoned_lock
 from pipeline.analyze.message_advice import advice_in
 from pipeline.analyze.taxonomy import CONFIGURATION, failed_filesystem_call
@@ -615,6 +616,14 @@ def example_fix(
         body.append(
             "// A panic here means the program ran without the command-line argument "
             f"`{argument}` reads: pass it."
+        )
+    elif context.error_type == "panic" and (directory := missing_directory(site)) is not None:
+        body.append(
+            f"// A panic here means `{directory[0]}` found no directory: the environment the "
+            "program runs in names none (`HOME` unset)."
+            if directory[1] != "XDG_RUNTIME_DIR"
+            else f"// A panic here means `{directory[0]}` found no directory: "
+            "`XDG_RUNTIME_DIR` is unset."
         )
     elif context.error_type == "panic" and (lock := poisoned_lock(site)) is not None:
         body.append(
