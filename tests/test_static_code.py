@@ -1045,6 +1045,8 @@ fn load(f: &File, code: u16, command: &str) -> anyhow::Result<()> {
     fetch(f).map_err(|error_path| anyhow::anyhow!("failed to read: {}", error_path))?;
     anyhow::ensure!(code > 1, "uncommitted changes; to suppress this error commit these files:\n\n{}\n", files_list);
     anyhow::ensure!(code > 2, "cannot write; the error is in: {}", dirty_list);
+    anyhow::ensure!(code > 3, "Unable to write config file to: {}", config_file.to_string_lossy());
+    anyhow::ensure!(code > 4, "failed to open: {}", f.path().to_str().unwrap());
     Ok(())
 }
 """
@@ -1059,6 +1061,9 @@ fn load(f: &File, code: u16, command: &str) -> anyhow::Result<()> {
         # cargo's `cargo fix` refusal lists the files: "these files:", `files_list`
         "uncommitted changes; to suppress this error commit these files:\n\n{}\n": None,
         "cannot write; the error is in: {}": None,
+        # bat's config path, as text (reading 109)
+        "Unable to write config file to: {}": None,
+        "failed to open: {}": None,
     }
 
 

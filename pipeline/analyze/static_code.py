@@ -198,10 +198,12 @@ def _cause_at(slots: Sequence[str], message: str, args: Sequence[str]) -> int | 
 
 # What a placeholder's argument holds when its name says so: a path displayed, a name, an
 # id, a code (cargo's "failed to parse lock file at: {}" prints `f.path().display()`,
-# zellij's "got status code: {}" `status_code`), not the error underneath.
+# zellij's "got status code: {}" `status_code`, bat's "Unable to write config file to: {}"
+# `config_file.to_string_lossy()`), not the error underneath.
 _VALUE_ARGUMENT = re.compile(
-    r"(?:.*\.display\(\)|(?:.*[._])?(?:path|file|filename|dir|directory|name|url|uri|id|key|"
-    r"code|command|cmd|list)s?)",
+    r"(?:.*\.(?:display|to_string_lossy|to_str|as_os_str|as_path|file_name)\(\)(?:\.unwrap\(\))?"
+    r"|(?:.*[._])?(?:path|file|filename|dir|directory|name|url|uri|id|key|code|command|cmd|"
+    r"list)s?)",
     re.IGNORECASE,
 )
 # "..commit the changes to these files:\n\n{}" (cargo's `files_list`): the words before the
