@@ -4,7 +4,7 @@ found "users meet it through public API `typst_ide::autocomplete`" for an error 
 throws away (FALSE). The index marks a call whose value keeps nothing of its error
 (`Call.dropped`: `.ok()`, `.unwrap_or(..)`, `.unwrap_or_default()`, `.is_ok()`, `.is_err()`,
 `.or(..)`, `.map_err(|_| ..)`, `.or_else(|_| ..)`, `let _ =`, `if let Ok(..)`, `let Ok(..) =
-.. else`, through an `.await`), and a returned error's walk goes up no such call; a panic's walk goes up all
+.. else`, a `match` whose arms bind nothing of the error, through an `.await`), and a returned error's walk goes up no such call; a panic's walk goes up all
 (a panic travels by no value). When every caller drops it, the reach says so
 (`Reach.dropped_by`)."""
 
@@ -39,6 +39,9 @@ def dropped_calls(body: str) -> list[tuple[str, bool]]:
         "let v = f(1).await.ok();",
         "let v = f(1).map_err(|_| E::Other)?;",
         "let v = f(1).or_else(|_| Ok::<u8, E>(0))?;",
+        # a `match` that binds nothing of the error (minijinja's `Err(_) => HashSet::new()`)
+        "match f(1) { Ok(v) => use_it(v), Err(_) => return Ok(()) }",
+        "match f(1).await { Ok(v) if v > 1 => use_it(v), _ => {} }",
     ],
 )
 def test_a_call_whose_value_keeps_nothing_of_its_error_drops_it(body: str) -> None:
@@ -54,6 +57,8 @@ def test_a_call_whose_value_keeps_nothing_of_its_error_drops_it(body: str) -> No
         'let v = f(1).unwrap_or_else(|e| { eprintln!("{e}"); std::process::exit(1) });',
         "let v = f(1);",
         "match f(1) { Ok(v) => use_it(v), Err(e) => return Err(e) }",
+        "match f(1) { Ok(v) => use_it(v), e => return e }",
+        "match f(1) { Ok(v) => use_it(v), Err(E::NotFound) => {}, Err(_) => {} }",
         "let v = f(1).unwrap();",  # a panic that prints the error
     ],
 )

@@ -99,7 +99,7 @@ _TEST_DIRECTORY = re.compile(
 # call of kind `loop` of its value's `next`; 63: a test path's empty index is no blob's: a
 # cache of 62 may hold one for a blob a product file has too; 64: a call whose error goes
 # no further, `Call.dropped`).
-INDEX_VERSION = "64"
+INDEX_VERSION = "65"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -478,7 +478,8 @@ def _dropped(node: Node) -> bool:
     """Whether a call's error (if it returns one) goes no further than its caller: its value
     (through an `.await`) is given to a method that keeps nothing of the error, bound to
     `_`, or tested by `if let Ok(..)`, `while let Ok(..)` or `let Ok(..) = .. else` (typst's
-    autocomplete: `if let Ok(modified) = symbol.clone().modified((), modifier)`). A user
+    autocomplete: `if let Ok(modified) = symbol.clone().modified((), modifier)`), or matched by
+    arms that bind nothing of the error (`_match_drops`). A user
     never reads a message that took such a way; a panic's does not travel by value and is
     no one's to drop (`callerpaths`: only a returned error's walk leaves these edges out)."""
     value, parent = node, node.parent
@@ -505,7 +506,26 @@ def _dropped(node: Node) -> bool:
     if parent.type == "let_condition" and parent.child_by_field_name("value") == value:
         pattern = parent.child_by_field_name("pattern")
         return pattern is not None and text_of(pattern).startswith("Ok(")
+    if parent.type == "match_expression" and parent.child_by_field_name("value") == value:
+        return _match_drops(parent)
     return False
+
+
+def _match_drops(match: Node) -> bool:
+    """Whether a `match` on a call's value binds nothing of its error: every arm's pattern is
+    `Ok(..)`, `Err(_)` or `_`, one of them not `Ok` (minijinja's `match parse_expr(..) {
+    Ok(expr) => .., Err(_) => HashSet::new() }`: its error never reaches a user, reading
+    111). An arm `Err(e)`, `e`, or a pattern on the error's value may pass it on."""
+    body = match.child_by_field_name("body")
+    arms = [c for c in body.named_children if c.type == "match_arm"] if body is not None else []
+    patterns = []
+    for arm in arms:
+        pattern = arm.child_by_field_name("pattern")
+        written = pattern.child(0) if pattern is not None else None  # the guard is apart
+        patterns.append("".join(text_of(written).split()))
+    if not patterns or not all(p.startswith("Ok(") or p in ("Err(_)", "_") for p in patterns):
+        return False
+    return any(p in ("Err(_)", "_") for p in patterns)
 
 
 def _ignores_argument(closure: Node) -> bool:
