@@ -635,6 +635,13 @@ def test_inputs_that_exclude_each_other_are_settings_when_the_error_says_so() ->
         # a bare "token" is no parse error: an auth, security or jobserver token
         ("failed to acquire jobserver token", "bail", [], [], "operation-failed"),
         ("unexpected token `{}`", "bail", [], [], "parse-error"),
+        # what a parser met where it wanted something else; "unexpected" alone names no
+        # class: a peer's message, the code's own state (reading 111)
+        ("unexpected closing delimiter `{}`", "bail", [], [], "parse-error"),
+        ("unexpected end of input, expected identifier", "bail", [], [], "parse-error"),
+        ("establish: unexpected message: {:?}", "bail", [], [], "operation-failed"),
+        ("unexpected close of barrier aligner", "bail", [], [], "operation-failed"),
+        ("unexpected symbolic link: {}", "bail", [], [], "operation-failed"),  # tikv's
         # a panic with a silent message stays a broken invariant, whatever led to it
         ("boom", "panic", ["self.state.is_paused()"], [], "internal-invariant"),
         # error codes, variants and constructors count like the message

@@ -75,7 +75,13 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
          r"\binsufficient (?:file size|bytes|length|data)\b"),
         # serde's own words for a document of the wrong shape: "missing field `x`",
         # "duplicate field `x`" (not a resource found missing or already there)
-        ("parse-error", r"\b(?:missing|duplicate) field `|"
+        # what a parser met where it wanted something else: just's "unexpected closing
+        # delimiter", cargo's "unexpected characters after frontmatter close", minijinja's
+        # "unexpected end of input"
+        ("parse-error", r"\bunexpected (?:end of (?:input|file|stream|string)|eof|tokens?|"
+         r"char(?:acter)?s?|(?:closing |opening )?(?:delimiter|bracket|brace|paren\w*)|"
+         r"symbols?|keywords?|identifiers?)\b|"
+         r"\b(?:missing|duplicate) field `|"
          r"\b(?:failed to|unable to|could not|couldn't|cannot|can't|can not) "
          r"parse\b|\binvalid output\b|\bexpected a line\b|"
          r"\binvalid seriali\w+\b|\bexpected field\b|\bto string\b|\binvalid source\b"),
