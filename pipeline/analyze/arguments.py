@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import re
 
+from pipeline.analyze.guarded import guarded_call
 from pipeline.core.sitetypes import Site
 
 _ARGS = r"(?:(?:::)?std::)?env::args(?:_os)?\(\)(?:\.skip\(\d+\))?"
 _READ = re.compile(rf"^({_ARGS})\.(?:nth\(\d+\)|next\(\))$")
 _NAMED_READ = re.compile(r"^([a-z_]\w*)\.(nth\(\d+\)|next\(\)|get\(\d+\))$")
-_NONE = re.compile(r" was None \(\w+\)$")
 
 
 def _binding(name: str, collected: bool) -> re.Pattern[str]:
@@ -31,13 +31,9 @@ def missing_argument(site: Site) -> str | None:
     """The read of a command-line argument that gave no value, when an `.expect(..)`'s
     guarded call is one (the innermost condition `std::env::args().nth(1) was None
     (expect)`), as the code writes it; None for any other site."""
-    if site.kind != "expect" or not site.facts.conditions:
+    read = guarded_call(site, ("None",)) if site.kind == "expect" else None
+    if read is None:
         return None
-    text = site.facts.conditions[-1].text
-    none = _NONE.search(text)
-    if none is None:
-        return None
-    read = text[: none.start()].strip()
     if _READ.match(read):
         return read
     named = _NAMED_READ.match(read)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from pipeline.analyze.guarded import guarded_call
 from pipeline.core.sitetypes import Site
 
 # the lookup's name -> the XDG variable `dirs` reads first for it on Linux ("" for none)
@@ -36,7 +37,6 @@ _CALL = re.compile(
     + r")\(\)|^(?:[\w:]*::)?(?P<made>ProjectDirs::from(?:_path)?|BaseDirs::new|UserDirs::new)\("
 )
 _MAPPED = re.compile(r"\.map\((?:[^()]|\([^()]*\))*\)$")  # `.map(|p| p.join(".rustup"))`
-_NONE = re.compile(r" was None(?:/Err)? \(\w+\)$")
 # `let Some(home) = dirs::home_dir() else { bail!(..) }`, an `if let`'s `else`
 _UNMATCHED = re.compile(r"^let Some\s*\([^()]*\)\s*=\s*(.+?)(?: did not match)?$")
 
@@ -48,14 +48,11 @@ def missing_directory(site: Site) -> tuple[str, str] | None:
     if not site.facts.conditions:
         return None
     condition = site.facts.conditions[-1]
-    text = condition.text.removeprefix("closure: ")
-    none = _NONE.search(text)
-    unmatched = _UNMATCHED.match(text) if none is None else None
-    if none is not None:
-        value = text[: none.start()].strip()
-    elif unmatched is not None and condition.kind in ("let_else", "else", "exit"):
+    value = guarded_call(site, ("None", "None/Err"))
+    unmatched = _UNMATCHED.match(condition.text) if value is None else None
+    if unmatched is not None and condition.kind in ("let_else", "else", "exit"):
         value = unmatched[1].strip()
-    else:
+    if value is None:
         return None
     found = _CALL.match(value)
     if found is None:

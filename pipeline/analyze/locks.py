@@ -13,23 +13,19 @@ from __future__ import annotations
 
 import re
 
+from pipeline.analyze.guarded import guarded_call
 from pipeline.core.sitetypes import Site
 
 _LOCKED = re.compile(r"^((?:[A-Za-z_]\w*(?:::|\.))*[A-Za-z_]\w*)\.(lock|read|write)\(\)$")
-_FAILED = re.compile(r" was (?:Err|None/Err) \(\w+\)$")
 _LOCK_WORDS = re.compile(r"lock|poison|mutex", re.IGNORECASE)
 
 
 def poisoned_lock(site: Site) -> str | None:
     """The lock call whose error a panicking site's innermost condition is (`self.vmm.lock()`),
     as the code writes it; None for any other site."""
-    if site.kind != "expect" or not site.facts.conditions:
+    call = guarded_call(site, ("Err", "None/Err")) if site.kind == "expect" else None
+    if call is None:
         return None
-    text = site.facts.conditions[-1].text
-    failed = _FAILED.search(text)
-    if failed is None:
-        return None
-    call = text[: failed.start()].strip()
     locked = _LOCKED.match(call)
     if locked is None:
         return None
