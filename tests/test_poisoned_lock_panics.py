@@ -2,12 +2,20 @@
 what such an error is: std's `lock()`, `read()` and `write()` fail only when another thread
 panicked while holding the lock, so the first panic, printed before this one, is the error
 to read. Not `try_lock()` (it also fails while the lock is held), nor a `read()` that runs
-something else (xshell's `cmd.read()`)."""
+something else (xshell's `cmd.read()`). Where the workspace's root sets `panic = "abort"`
+(firecracker's dev and release profiles), a build of those profiles never shows it."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
+from gitrepo import GitRepo
+from regen_fixtures import cli
 from site_fixtures import explained
+
+from pipeline.languages.rust.cargo_targets import crate_map
 
 
 @pytest.mark.parametrize(
@@ -53,3 +61,46 @@ def test_other_calls_are_not_read_as_a_poisoned_lock(statement: str) -> None:
         f"impl S {{\n    fn f(&self) {{\n        let _g = {statement};\n    }}\n}}\n"
     )
     assert "poisoned" not in " ".join(explanation.solutions)
+
+
+def test_the_profiles_that_abort_are_read_at_the_workspace_root() -> None:
+    manifests = {
+        "Cargo.toml": b'[workspace]\nmembers = ["a"]\n\n[profile.release]\npanic = "abort"\n'
+        b'[profile.dev]\npanic = "abort"\n[profile.bench]\ndebug = true\n',
+        "a/Cargo.toml": b'[package]\nname = "a"\n',
+        "tools/x/Cargo.toml": b'[package]\nname = "x"\n[profile.release]\npanic = "unwind"\n',
+    }
+    names = crate_map(manifests, ["a/src/lib.rs", "tools/x/src/main.rs"])
+    assert names.aborting_profiles("a/src/lib.rs") == ("dev", "release")
+    assert names.aborting_profiles("tools/x/src/main.rs") == ()  # a root of its own
+    assert (
+        crate_map({"Cargo.toml": b'[package]\nname = "b"\n'}, []).aborting_profiles("src/lib.rs")
+        == ()
+    )
+
+
+def test_a_poisoned_lock_in_a_workspace_that_aborts_is_said_never_to_show(
+    tmp_path: Path,
+) -> None:
+    repo = GitRepo.init(tmp_path / "src")
+    sha = repo.commit(
+        {
+            "Cargo.toml": '[package]\nname = "vmm"\n\n[profile.release]\npanic = "abort"\n',
+            "src/lib.rs": (
+                "pub fn f(vmm: &std::sync::Mutex<u8>) {\n"
+                '    let _g = vmm.lock().expect("Poisoned lock");\n}\n'
+            ),
+        }
+    )
+    out = tmp_path / "out"
+    done = cli("extract", "--repo", "o/vmm", "--sha", sha, "--source", repo.path, "--out", out,
+               "--cache", tmp_path / "cache", "--jobs", "1")  # fmt: skip
+    assert done.exit_code == 0, done.output
+    (record,) = map(json.loads, (out / "o" / "vmm" / "records.jsonl").read_text().splitlines())
+    assert (
+        "`vmm.lock()` returns an error only when the lock is poisoned: another thread panicked "
+        'while it held the lock. This repository\'s workspace sets `panic = "abort"` in its '
+        "`release` profile, so the programs it builds that way end at that first panic and "
+        "never print this message; a build that unwinds (the default, and every test) prints "
+        "it after the first panic, which comes before it and is the error to read."
+    ) in record["solutions"]

@@ -272,7 +272,7 @@ def solutions(
             return [*out, directory_advice(*directory)]
         lock = poisoned_lock(site)
         if lock is not None:
-            return [*out, _poisoned(lock), _REPORT_FIRST]
+            return [*out, _poisoned(lock, context.aborts), _REPORT_FIRST]
         cause = fatal_failure(site)
         if cause is not None:
             return [*out, _underneath(cause), _assumption(context), _REPORT_UNLESS_CAUSED]
@@ -610,12 +610,28 @@ def _fs_stopped(site: Site) -> str:
     )
 
 
-def _poisoned(lock: str) -> str:
-    """A panic on a lock that returned an error (`poisoned_lock`)."""
-    return (
+def _poisoned(lock: str, aborts: Sequence[str] = ()) -> str:
+    """A panic on a lock that returned an error (`poisoned_lock`); `aborts`: the profiles
+    whose builds abort on a panic, which then never show it (firecracker's dev and
+    release, reading 110)."""
+    said = (
         f"`{lock}` returns an error only when the lock is poisoned: another thread panicked "
-        "while it held the lock. That first panic, printed before this message (its message "
-        "and where it happened), is the error to read; this one only follows from it."
+        "while it held the lock."
+    )
+    if not aborts:
+        return (
+            f"{said} That first panic, printed before this message (its message and where it "
+            "happened), is the error to read; this one only follows from it."
+        )
+    names = " and ".join(f"`{name}`" for name in aborts)
+    profiles = "profile" if len(aborts) == 1 else "profiles"
+    # Said of the programs this workspace builds: a library others build (tauri's) takes
+    # their profiles, which unwind unless they say otherwise.
+    return (
+        f'{said} This repository\'s workspace sets `panic = "abort"` in its {names} '
+        f"{profiles}, so the programs it builds that way end at that first panic and never "
+        "print this message; a build that unwinds (the default, and every test) prints it "
+        "after the first panic, which comes before it and is the error to read."
     )
 
 

@@ -57,6 +57,11 @@ class RepositoryModules:
         names = self._names(path)
         return names.target_kind(path) if names is not None else None
 
+    def aborting_profiles(self, path: str) -> tuple[str, ...]:
+        """The build profiles in which a panic in `path` aborts at once; () when none."""
+        names = self._names(path)
+        return names.aborting_profiles(path) if names is not None else ()
+
     def package_of(self, path: str) -> str | None:
         """The package `path` belongs to, as `<language>:<name>`; None when unknown."""
         names = self._names(path)

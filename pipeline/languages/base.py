@@ -43,6 +43,11 @@ class ModuleNames(Protocol):
         """The package (the unit a manifest declares dependencies for) `path` belongs to."""
         ...
 
+    def aborting_profiles(self, path: str) -> tuple[str, ...]:
+        """The build profiles in which a panic in `path` aborts the process at once (no
+        unwinding: no lock is left poisoned, no other thread sees it); () when none."""
+        ...
+
     def published(self, path: str) -> bool | None:
         """Whether the package `path` belongs to is published for others to depend on (no
         `publish = false`); None when no manifest tells."""

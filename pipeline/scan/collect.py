@@ -290,8 +290,9 @@ def build_contexts(
         sites = scanned.scans[path].sites
         module = modules.module_path(path) if modules is not None else None
         target = modules.target_kind(path) if modules is not None else None
+        aborts = modules.aborting_profiles(path) if modules is not None else ()
         for site, ordinal in zip(sites, ordinals([s.pattern for s in sites]), strict=True):
-            contexts.append(site_context(repo, sha, site, ordinal, aliases, module, target))
+            contexts.append(site_context(repo, sha, site, ordinal, aliases, module, target, aborts))
     return contexts
 
 

@@ -37,6 +37,8 @@ class SiteContext:
     reach: Reach | None = None  # caller paths and condition sources, when an index was built
     module: str | None = None  # `risingwave_meta::stream`: what the build manifests call the file
     target: str | None = None  # the kind of target the file is built in (`build`: a build script)
+    # the build profiles that abort on a panic (`panic = "abort"` at the workspace's root)
+    aborts: tuple[str, ...] = ()
 
 
 PANIC_KINDS = {"panic", "unreachable", "todo", "unimplemented", "assert", "expect"}
@@ -310,10 +312,11 @@ def site_context(
     aliases: AliasTable,
     module: str | None = None,
     target: str | None = None,
+    aborts: tuple[str, ...] = (),
 ) -> SiteContext:
-    """Everything about one site that a record or an analyzer needs (`module`, `target`:
-    what the build manifests call its file and the kind of target it is built in, when
-    they say)."""
+    """Everything about one site that a record or an analyzer needs (`module`, `target`,
+    `aborts`: what the build manifests call its file, the kind of target it is built in and
+    the profiles whose builds abort on a panic, when they say)."""
     pattern, window, start = site.pattern, site.window, site.window_start
     klass = error_class(site, aliases)
     return SiteContext(
@@ -330,4 +333,5 @@ def site_context(
         content_hash=content_hash(site.message, pattern, window),
         module=module,
         target=target,
+        aborts=aborts,
     )

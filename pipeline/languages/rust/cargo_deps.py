@@ -103,7 +103,7 @@ class PackageDependencies:
 
 def package_dependencies(manifests: Mapping[str, bytes]) -> PackageDependencies:
     """The packages and dependencies `manifests` (path -> bytes of each `Cargo.toml`) declare."""
-    documents = {path: _document(data) for path, data in manifests.items()}
+    documents = {path: parsed_manifest(data) for path, data in manifests.items()}
     workspaces = {
         posixpath.dirname(path): _workspace_packages(doc)
         for path, doc in documents.items()
@@ -142,7 +142,8 @@ def package_dependencies(manifests: Mapping[str, bytes]) -> PackageDependencies:
     return PackageDependencies(packages, depends, by_path, unpublished)
 
 
-def _document(data: bytes) -> dict[str, Any] | None:
+def parsed_manifest(data: bytes) -> dict[str, Any] | None:
+    """A manifest's TOML document; None for one too large or that does not parse."""
     if len(data) > MAX_MANIFEST_BYTES:
         return None
     try:

@@ -27,7 +27,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pipeline.languages.rust.cargo_deps import PackageDependencies, package_dependencies
+from pipeline.languages.rust.cargo_deps import (
+    PackageDependencies,
+    package_dependencies,
+    parsed_manifest,
+)
 
 TargetKind = Literal["lib", "bin", "example", "test", "bench", "build"]
 MANIFEST = "Cargo.toml"
@@ -64,10 +68,14 @@ class CrateMap:
     """The targets of every package of one commit, by the directory of their root file."""
 
     def __init__(
-        self, targets: Iterable[Target] = (), dependencies: PackageDependencies | None = None
+        self,
+        targets: Iterable[Target] = (),
+        dependencies: PackageDependencies | None = None,
+        aborting: Mapping[str, tuple[str, ...]] | None = None,
     ) -> None:
         self.targets = tuple(targets)
         self.dependencies = dependencies or PackageDependencies({}, {})
+        self._aborting = dict(aborting or {})
         by_directory: dict[str, list[Target]] = {}
         for target in self.targets:
             by_directory.setdefault(posixpath.dirname(target.root), []).append(target)
@@ -149,6 +157,17 @@ class CrateMap:
             directory = posixpath.dirname(directory)
         return self._shared_kind.get(directory)
 
+    def aborting_profiles(self, path: str) -> tuple[str, ...]:
+        """The profiles whose builds of `path` abort on a panic (`panic = "abort"` at the
+        root of the workspace that holds it: the nearest manifest above it with profiles)."""
+        directory = posixpath.dirname(path)
+        while True:
+            if directory in self._aborting:
+                return self._aborting[directory]
+            if not directory:
+                return ()
+            directory = posixpath.dirname(directory)
+
     def package_of(self, path: str) -> str | None:
         """The package `path` belongs to (`cargo_deps`), if a manifest says: its name, or
         `name+dev` in an example, test or bench, `name+build` in a build script (the view
@@ -184,7 +203,29 @@ def crate_map(manifests: Mapping[str, bytes], files: Iterable[str]) -> CrateMap:
     targets: list[Target] = []
     for path in sorted(manifests):
         targets += package_targets(path, manifests[path], present)
-    return CrateMap(tuple(targets), package_dependencies(manifests))
+    return CrateMap(tuple(targets), package_dependencies(manifests), aborting_profiles(manifests))
+
+
+def aborting_profiles(manifests: Mapping[str, bytes]) -> dict[str, tuple[str, ...]]:
+    """The profiles each workspace (or lone package) root sets `panic = "abort"` in, by the
+    root's directory: `{"": ("dev", "release")}` for firecracker's; () for a root whose
+    profiles do not. Cargo reads profiles at the root alone; a profile that only inherits
+    one that aborts is not counted."""
+    out: dict[str, tuple[str, ...]] = {}
+    for path, data in manifests.items():
+        document = parsed_manifest(data)
+        if document is None or not ("workspace" in document or "package" in document):
+            continue
+        profiles = document.get("profile")
+        if not isinstance(profiles, dict):
+            continue
+        aborting = sorted(
+            name
+            for name, table in profiles.items()
+            if isinstance(table, dict) and table.get("panic") == "abort"
+        )
+        out[posixpath.dirname(path)] = tuple(aborting)  # a root with profiles of its own
+    return out
 
 
 def package_targets(manifest_path: str, data: bytes, files: Iterable[str]) -> list[Target]:
