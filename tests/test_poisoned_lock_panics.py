@@ -104,3 +104,9 @@ def test_a_poisoned_lock_in_a_workspace_that_aborts_is_said_never_to_show(
         "never print this message; a build that unwinds (the default, and every test) prints "
         "it after the first panic, which comes before it and is the error to read."
     ) in record["solutions"]
+    only = (
+        "Only a build that unwinds on a panic gets here: this repository's workspace sets "
+        '`panic = "abort"` in its `release` profile.'
+    )
+    assert only in record["triggerScenarios"]
+    assert only in record["commonSituations"]

@@ -12,6 +12,7 @@ message or the receiver's name says lock (xshell's `cmd.read()` runs a command).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from pipeline.analyze.guarded import guarded_call
 from pipeline.core.sitetypes import Site
@@ -34,3 +35,14 @@ def poisoned_lock(site: Site) -> str | None:
     ):
         return None
     return call
+
+
+def unwinding_only(aborts: Sequence[str]) -> str:
+    """What a poisoned lock's trigger and situations add where the workspace's `aborts`
+    profiles abort on a panic: they never get there (firecracker's recheck of reading 110)."""
+    names = " and ".join(f"`{name}`" for name in aborts)
+    profiles = "profile" if len(aborts) == 1 else "profiles"
+    return (
+        "Only a build that unwinds on a panic gets here: this repository's workspace sets "
+        f'`panic = "abort"` in its {names} {profiles}.'
+    )

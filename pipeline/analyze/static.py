@@ -17,6 +17,7 @@ from pipeline.analyze import Analysis, SiteContext
 from pipeline.analyze.arguments import missing_argument
 from pipeline.analyze.environment import set_variable
 from pipeline.analyze.homedirs import missing_directory
+from pipeline.analyze.locks import poisoned_lock, unwinding_only
 from pipeline.analyze.reach_text import builders_solution, situation_sentence, trigger_sentence
 from pipeline.analyze.static_advice import (
     PASSED_LEAD,
@@ -70,7 +71,7 @@ from pipeline.core.sitetypes import TEXT_KINDS, checked_above
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-106"
+_LABEL = "static-107"
 
 
 def _static_version() -> str:
@@ -290,8 +291,8 @@ def explain_apart(context: SiteContext) -> Explanation:
         strategy = "try-catch"
     return Explanation(
         documentation=_sentence(_documentation(context, failure_class, guess)),
-        triggerScenarios=_trigger(site, conditions),
-        commonSituations=_situations(context, failure_class),
+        triggerScenarios=_unwinding(context, _trigger(site, conditions)),
+        commonSituations=_unwinding(context, _situations(context, failure_class)),
         solutions=[_sentence(s) for s in solutions(context, check, failure_class)],
         exampleFix=example_fix(
             context, check, guard=is_guard(context, conditions), failure_class=failure_class
@@ -304,6 +305,14 @@ def explain_apart(context: SiteContext) -> Explanation:
         tags=_tags(context, failure_class),
         backgroundTag=failure_class,
     )
+
+
+def _unwinding(context: SiteContext, text: str) -> str:
+    """`text`, and where the site is a poisoned lock in a workspace whose profiles abort on
+    a panic, that only a build that unwinds gets there (`locks.unwinding_only`)."""
+    if context.aborts and poisoned_lock(context.site) is not None:
+        return f"{text} {unwinding_only(context.aborts)}"
+    return text
 
 
 def _sentence(text: str) -> str:
