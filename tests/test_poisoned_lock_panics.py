@@ -25,6 +25,11 @@ from pipeline.languages.rust.cargo_targets import crate_map
         ('STATE.lock().expect("state")', "STATE.lock()"),
         ('self.options.read().expect("write-lock holder panicked")', "self.options.read()"),
         ('self.cache_lock.write().expect("cache")', "self.cache_lock.write()"),
+        # firecracker's PutMMDS: a chain's lock, its message says poisoned
+        (
+            'self.vm.get_mmds().ok_or(E::NoMmds)?.lock().expect("Poisoned lock")',
+            "self.vm.get_mmds().ok_or(E::NoMmds)?.lock()",
+        ),
     ],
 )
 def test_a_panic_on_a_poisoned_lock_points_at_the_first_panic(statement: str, call: str) -> None:

@@ -6,7 +6,7 @@ repositories, firecracker's 113 among them, had been told "the code assumed
 `self.vmm.lock()` always gives a value", reading 110).
 
 Only a call the code shows: `.lock()` on a name or a field (not `try_lock`, which also
-fails when the lock is held); `.read()` and `.write()` with no argument only where the
+fails when the lock is held), or at the end of a call chain where the message says poisoned; `.read()` and `.write()` with no argument only where the
 message or the receiver's name says lock (xshell's `cmd.read()` runs a command). Pure."""
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from pipeline.core.sitetypes import Site
 
 _LOCKED = re.compile(r"^((?:[A-Za-z_]\w*(?:::|\.))*[A-Za-z_]\w*)\.(lock|read|write)\(\)$")
 _LOCK_WORDS = re.compile(r"lock|poison|mutex", re.IGNORECASE)
+_CHAINED = re.compile(r"[)?]\s*\.lock\(\)$")
+_POISON_WORDS = re.compile(r"poison", re.IGNORECASE)
 
 
 def poisoned_lock(site: Site) -> str | None:
@@ -29,7 +31,10 @@ def poisoned_lock(site: Site) -> str | None:
         return None
     locked = _LOCKED.match(call)
     if locked is None:
-        return None
+        # a lock at the end of a call chain (`..get_mmds().ok_or(..)?.lock()`) only where the
+        # message says it is poisoned: a chain may end in `std::fs::File::lock`'s I/O error
+        chained = _CHAINED.search(call)
+        return call if chained is not None and _POISON_WORDS.search(site.message) else None
     if locked[2] != "lock" and not (
         _LOCK_WORDS.search(site.message) or _LOCK_WORDS.search(locked[1])
     ):
