@@ -710,7 +710,7 @@ def test_a_chain_deeper_than_the_search_still_shows_its_callers() -> None:
 
 def test_a_cut_path_says_where_the_way_in_is_further_up(tmp_path: Path) -> None:
     """A path the depth limit cut ends at the 8th call, and says which entry point reaches
-    its top how many calls further up (delta's `main`, two calls above `run_app`, had been
+    its top how many calls further up (delta's `main`, one call above `run_app`, had been
     "no entry point found within 8 calls", readings 109-110); reach.json keeps it as
     `beyond`. A chain whose top no walk of 8 more calls ties to an entry point says the
     search stops there."""

@@ -45,9 +45,13 @@ def poisoned_lock(site: Site) -> str | None:
 def unwinding_only(aborts: Sequence[str]) -> str:
     """What a poisoned lock's trigger and situations add where the workspace's `aborts`
     profiles abort on a panic: they never get there (firecracker's recheck of reading 110)."""
-    names = " and ".join(f"`{name}`" for name in aborts)
-    profiles = "profile" if len(aborts) == 1 else "profiles"
     return (
         "Only a build that unwinds on a panic gets here: this repository's workspace sets "
-        f'`panic = "abort"` in its {names} {profiles}.'
+        f'`panic = "abort"` in its {profiles_named(aborts)}.'
     )
+
+
+def profiles_named(aborts: Sequence[str]) -> str:
+    """ "`dev` and `release` profiles", "`release` profile"."""
+    names = " and ".join(f"`{name}`" for name in aborts)
+    return f"{names} {'profile' if len(aborts) == 1 else 'profiles'}"

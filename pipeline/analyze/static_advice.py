@@ -25,7 +25,7 @@ from pipeline.analyze.environment import (
     without_reads,
 )
 from pipeline.analyze.homedirs import directory_advice, directory_tip, missing_directory
-from pipeline.analyze.locks import poisoned_lock
+from pipeline.analyze.locks import poisoned_lock, profiles_named
 from pipeline.analyze.message_advice import advice_in, has_placeholders
 from pipeline.analyze.static_code import (
     caller_can_test,
@@ -623,15 +623,13 @@ def _poisoned(lock: str, aborts: Sequence[str] = ()) -> str:
             f"{said} That first panic, printed before this message (its message and where it "
             "happened), is the error to read; this one only follows from it."
         )
-    names = " and ".join(f"`{name}`" for name in aborts)
-    profiles = "profile" if len(aborts) == 1 else "profiles"
     # Said of the programs this workspace builds: a library others build (tauri's) takes
     # their profiles, which unwind unless they say otherwise.
     return (
-        f'{said} This repository\'s workspace sets `panic = "abort"` in its {names} '
-        f"{profiles}, so the programs it builds that way end at that first panic and never "
-        "print this message; a build that unwinds (the default, and every test) prints it "
-        "after the first panic, which comes before it and is the error to read."
+        f'{said} This repository\'s workspace sets `panic = "abort"` in its '
+        f"{profiles_named(aborts)}, so the programs it builds that way end at that first "
+        "panic and never print this message; a build that unwinds (the default, and every "
+        "test) prints it after the first panic, which comes before it and is the error to read."
     )
 
 

@@ -73,14 +73,14 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         # storage" stays a resource)
         ("data-corruption", r"\bmalformed file\b|\bcorrupt\w*\b|\bchecksum mismatch\b|"
          r"\binsufficient (?:file size|bytes|length|data)\b"),
-        # serde's own words for a document of the wrong shape: "missing field `x`",
-        # "duplicate field `x`" (not a resource found missing or already there)
         # what a parser met where it wanted something else: just's "unexpected closing
         # delimiter", cargo's "unexpected characters after frontmatter close", minijinja's
         # "unexpected end of input"
         ("parse-error", r"\bunexpected (?:end of (?:input|file|stream|string)|eof|tokens?|"
          r"char(?:acter)?s?|(?:closing |opening )?(?:delimiter|bracket|brace|paren\w*)|"
          r"symbols?|keywords?|identifiers?)\b|"
+         # serde's own words for a document of the wrong shape: "missing field `x`",
+         # "duplicate field `x`" (not a resource found missing or already there)
          r"\b(?:missing|duplicate) field `|"
          r"\b(?:failed to|unable to|could not|couldn't|cannot|can't|can not) "
          r"parse\b|\binvalid output\b|\bexpected a line\b|"

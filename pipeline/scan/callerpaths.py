@@ -147,11 +147,7 @@ def site_reach(
         if built is not None:
             return replace(built, conversion=converted, http_status=status)
         return None if converted is None else Reach(conversion=converted, http_status=status)
-    key = (False, (node_id,), passed)
-    known = memo.get(key)
-    if known is None:
-        known = memo[key] = fn_walk(graph, node_id, passed)
-    paths, callers, entries = known
+    paths, callers, entries = _fn_walked(graph, node_id, passed, memo)
     paths = _further(graph, paths, memo, passed)
     return Reach(
         paths=paths,
@@ -171,18 +167,15 @@ def _further(
     told the way in above its top hop (`Beyond`): the best entry point of that fn's own walk,
     `PATH_DEPTH` calls more and no further (1,667 of 27,658 records of 26 repositories had
     "no entry point found within 8 calls" where one was a few calls further up: delta's
-    `main` two calls above `run_app`, readings 109-110)."""
+    `main` one call above `run_app`, readings 109-110)."""
     if len(paths) != 1 or paths[0].entry is not None or len(paths[0].hops) < MAX_DEPTH:
         return paths
     top = paths[0].hops[0]
     node_id = graph.enclosing(top.file_path, top.line)
     if node_id is None or not graph.callers.get(node_id):
         return paths  # no caller: the path ends there, not at the limit
-    key = (False, (node_id,), passed)
-    known = memo.get(key)
-    if known is None:
-        known = memo[key] = fn_walk(graph, node_id, passed)
-    way = known[0][0] if known[0] else None
+    walked = _fn_walked(graph, node_id, passed, memo)[0]
+    way = walked[0] if walked else None
     if way is None or way.entry is None or way.entry_label is None:
         return paths
     return (replace(paths[0], beyond=Beyond(way.entry, way.entry_label, len(way.hops) - 1)),)
@@ -201,6 +194,15 @@ def _drops(edge: Edge) -> bool:
     """Whether a call edge drops the error the callee returns (not a message to an actor:
     what its send returns is not the handler's)."""
     return edge.call is not None and edge.call.dropped and edge.resolution != "message"
+
+
+def _fn_walked(graph: CallGraph, node_id: int, passed: bool, memo: Walks) -> Walked:
+    """`fn_walk`, once per fn and kind of walk: kept in `memo`."""
+    key = (False, (node_id,), passed)
+    known = memo.get(key)
+    if known is None:
+        known = memo[key] = fn_walk(graph, node_id, passed)
+    return known
 
 
 def fn_walk(graph: CallGraph, node_id: int, passed: bool = False) -> Walked:

@@ -2268,9 +2268,9 @@ def _plain_call(
     if imported is not None:
         options = alternatives.get(call.name, (imported,))
         each = [_imported_fns(graph, tables, node, call, path) for path in options]
-        named_fns = list(dict.fromkeys(n for fns in each if fns is not None for n in fns))
-        if named_fns or any(fns is not None for fns in each):
-            return "import", named_fns
+        named = [fns for fns in each if fns is not None]  # a `use` of a fn the index holds
+        if named:
+            return "import", list(dict.fromkeys(n for fns in named for n in fns))
     # Anything else is in scope only through a glob import (`use super::*`, `use a::b::*`):
     # a same-named fn elsewhere in the crate is not what a bare name calls.
     globbed = [n for n in found if any(_glob_reaches(g, node, graph.nodes[n]) for g in globs)]

@@ -27,10 +27,12 @@ from __future__ import annotations
 import posixpath
 import tomllib
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 MAX_MANIFEST_BYTES = 1_000_000
 # the view of a package each table is for: "" its library's and binaries'
+_V = TypeVar("_V")
+_D = TypeVar("_D")
 _TABLES = {"dependencies": "", "dev-dependencies": "dev", "build-dependencies": "build",
            "dev_dependencies": "dev", "build_dependencies": "build"}  # fmt: skip
 
@@ -103,7 +105,12 @@ class PackageDependencies:
 
 def package_dependencies(manifests: Mapping[str, bytes]) -> PackageDependencies:
     """The packages and dependencies `manifests` (path -> bytes of each `Cargo.toml`) declare."""
-    documents = {path: parsed_manifest(data) for path, data in manifests.items()}
+    return dependencies_of({path: parsed_manifest(data) for path, data in manifests.items()})
+
+
+def dependencies_of(documents: Mapping[str, dict[str, Any] | None]) -> PackageDependencies:
+    """`package_dependencies` of manifests already parsed (`parsed_manifest`: None for one
+    that does not parse)."""
     workspaces = {
         posixpath.dirname(path): _workspace_packages(doc)
         for path, doc in documents.items()
@@ -127,10 +134,10 @@ def package_dependencies(manifests: Mapping[str, bytes]) -> PackageDependencies:
         packages[directory] = name
         said = package.get("publish", True) if isinstance(package, dict) else True
         if _inherits(said):
-            said = _nearest(publish, directory)
+            said = nearest(publish, directory, {})
         if said is False or said == []:
             unpublished.add(name)
-        inherited = _nearest(workspaces, directory)
+        inherited = nearest(workspaces, directory, {})
         for view, table in _dependency_tables(document):
             found = depends.setdefault((name, view), set())
             for key, spec in table.items():
@@ -190,11 +197,12 @@ def _dependency_package(key: str, spec: Any) -> str:
     return key
 
 
-def _nearest(workspaces: Mapping[str, Any], directory: str) -> Any:
-    """The value of the workspace nearest above `directory` (none: `{}`)."""
+def nearest(table: Mapping[str, _V], directory: str, default: _D) -> _V | _D:
+    """The value `table` holds for `directory` or the nearest directory above it that it
+    has (a workspace's, a target's), else `default`."""
     while True:
-        if directory in workspaces:
-            return workspaces[directory]
+        if directory in table:
+            return table[directory]
         if not directory:
-            return {}
+            return default
         directory = posixpath.dirname(directory)

@@ -22,20 +22,19 @@ from __future__ import annotations
 
 import posixpath
 import re
-import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from pipeline.languages.rust.cargo_deps import (
     PackageDependencies,
-    package_dependencies,
+    dependencies_of,
+    nearest,
     parsed_manifest,
 )
 
 TargetKind = Literal["lib", "bin", "example", "test", "bench", "build"]
 MANIFEST = "Cargo.toml"
-MAX_MANIFEST_BYTES = 1_000_000
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]{0,63}")
 # (table, kind, conventional directory)
 _TABLES: tuple[tuple[str, TargetKind, str], ...] = (
@@ -108,13 +107,7 @@ class CrateMap:
     def _target_of(self, path: str) -> Target | None:
         if path in self._roots:
             return self._roots[path]
-        directory = posixpath.dirname(path)
-        while True:
-            if directory in self._by_directory:
-                return self._by_directory[directory]
-            if not directory:
-                return None
-            directory = posixpath.dirname(directory)
+        return nearest(self._by_directory, posixpath.dirname(path), None)
 
     def module_path(self, path: str) -> str | None:
         """`grep_index::index` for ripgrep's `crates/index/src/index.rs`; None where no
@@ -150,23 +143,14 @@ class CrateMap:
         target = self.target_of(path)
         if target is not None:
             return target.kind
-        directory = posixpath.dirname(path)
-        while directory not in self._by_directory:
-            if not directory:
-                return None
-            directory = posixpath.dirname(directory)
-        return self._shared_kind.get(directory)
+        # no target: the nearest directory with targets has several of a kind (its key in
+        # `_shared_kind` too), or there is none
+        return nearest(self._shared_kind, posixpath.dirname(path), None)
 
     def aborting_profiles(self, path: str) -> tuple[str, ...]:
         """The profiles whose builds of `path` abort on a panic (`panic = "abort"` at the
         root of the workspace that holds it: the nearest manifest above it with profiles)."""
-        directory = posixpath.dirname(path)
-        while True:
-            if directory in self._aborting:
-                return self._aborting[directory]
-            if not directory:
-                return ()
-            directory = posixpath.dirname(directory)
+        return nearest(self._aborting, posixpath.dirname(path), ())
 
     def package_of(self, path: str) -> str | None:
         """The package `path` belongs to (`cargo_deps`), if a manifest says: its name, or
@@ -200,20 +184,22 @@ def crate_map(manifests: Mapping[str, bytes], files: Iterable[str]) -> CrateMap:
     """The targets of the packages `manifests` (path -> bytes of each `Cargo.toml`) declare,
     the conventional ones found among `files` (the commit's `.rs` paths)."""
     present = _Files(files)
+    documents = {path: parsed_manifest(data) for path, data in manifests.items()}  # once each
     targets: list[Target] = []
-    for path in sorted(manifests):
-        targets += package_targets(path, manifests[path], present)
-    return CrateMap(tuple(targets), package_dependencies(manifests), aborting_profiles(manifests))
+    for path in sorted(documents):
+        targets += _document_targets(path, documents[path], present)
+    return CrateMap(tuple(targets), dependencies_of(documents), aborting_profiles(documents))
 
 
-def aborting_profiles(manifests: Mapping[str, bytes]) -> dict[str, tuple[str, ...]]:
+def aborting_profiles(
+    documents: Mapping[str, dict[str, Any] | None],
+) -> dict[str, tuple[str, ...]]:
     """The profiles each workspace (or lone package) root sets `panic = "abort"` in, by the
     root's directory: `{"": ("dev", "release")}` for firecracker's; () for a root whose
     profiles do not. Cargo reads profiles at the root alone; a profile that only inherits
     one that aborts is not counted."""
     out: dict[str, tuple[str, ...]] = {}
-    for path, data in manifests.items():
-        document = parsed_manifest(data)
+    for path, document in documents.items():
         if document is None or not ("workspace" in document or "package" in document):
             continue
         profiles = document.get("profile")
@@ -229,14 +215,18 @@ def aborting_profiles(manifests: Mapping[str, bytes]) -> dict[str, tuple[str, ..
 
 
 def package_targets(manifest_path: str, data: bytes, files: Iterable[str]) -> list[Target]:
-    """The targets of one manifest; none when it does not parse or declares no package."""
+    """The targets of one manifest; none when it does not parse or declares no package
+    (a repository's manifest is untrusted: `a = [[[[..` nests past the stack)."""
+    return _document_targets(manifest_path, parsed_manifest(data), files)
+
+
+def _document_targets(
+    manifest_path: str, document: dict[str, Any] | None, files: Iterable[str]
+) -> list[Target]:
+    """`package_targets` of a manifest already parsed (None: it did not parse)."""
     files = files if isinstance(files, _Files) else _Files(files)
-    if len(data) > MAX_MANIFEST_BYTES:
+    if document is None:
         return []
-    try:
-        document = tomllib.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
-        return []  # a repository's manifest is untrusted: `a = [[[[..` nests past the stack
     package = document.get("package")
     name = _name(package.get("name")) if isinstance(package, dict) else None
     if not isinstance(package, dict) or name is None:
