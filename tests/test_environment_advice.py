@@ -304,6 +304,11 @@ def test_a_check_that_verifies_integrity_is_never_advised_around() -> None:
     [
         # qdrant: the value through `.ok()`
         'std::env::var("X_DELAY").ok().map(|val| val.parse::<f64>().expect("invalid X_DELAY"))',
+        # polars: through `.as_deref()`, which keeps the `Result`
+        'let v: f64 = std::env::var("X_DELAY")\n'
+        "        .as_deref()\n"
+        '        .map(|x| x.parse().expect("integer"))\n'
+        "        .unwrap_or(1.0)",
         # uv: the value an `if let` got
         'if let Ok(t) = std::env::var("X_DELAY") {\n'
         '    t.parse::<f64>().expect("X_DELAY must be a number");\n}',

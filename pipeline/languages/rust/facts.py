@@ -116,7 +116,11 @@ def _condition_step(parent: Node, child: Node) -> Condition | None:
 
 
 # An environment variable's read, whose `Result` a combinator's closure gets the value of.
-_ENV_READ = re.compile(r'^(?:(?:std::)?env::)?var(?:_os)?\(\s*"[A-Z][A-Z0-9_]*"\s*\)(\.ok\(\))?$')
+# `.as_deref()`, `.as_ref()` keep its outcome (polars' `env::var("X").as_deref().map(|x| ..)`);
+# an `.ok()` among them makes it an `Option`.
+_ENV_READ = re.compile(
+    r'^(?:(?:std::)?env::)?var(?:_os)?\(\s*"[A-Z][A-Z0-9_]*"\s*\)((?:\.(?:ok|as_deref|as_ref)\(\))*)$'
+)
 # The combinators whose closure runs on the value (at this argument), not on the error.
 _ON_THE_VALUE = {"map": 0, "and_then": 0, "inspect": 0, "is_ok_and": 0, "is_some_and": 0,
                  "map_or": 1, "map_or_else": 1}  # fmt: skip
@@ -141,7 +145,7 @@ def _read_value(closure: Node) -> str | None:
         return None
     if at >= arguments.named_child_count or arguments.named_children[at] != closure:
         return None
-    got = "was Some" if read.group(1) else "was Ok"  # `env::var("X").ok().map(|v| ..)`
+    got = "was Some" if ".ok()" in read.group(1) else "was Ok"  # `env::var("X").ok().map(|v| ..)`
     return f"{read.group()} {got} ({_field_text(function, 'field')})"
 
 

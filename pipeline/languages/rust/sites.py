@@ -96,8 +96,9 @@ from pipeline.languages.rust.testcode import (
 # keeps the type parameters of its fn and impl (`Facts.generics`); 66: `x.map_or::<T, _>(Err(..),
 # ..)` with a turbofish is `map_or`'s; 67: a site in a closure or async block handed to a
 # `spawn` names it (`Facts.spawned`); 68: a `write!` in another trait's `fmt` than `Display`
-# (`impl ColorDisplay for Error`) keeps that impl
-EXTRACTOR_VERSION = "68"
+# (`impl ColorDisplay for Error`) keeps that impl; 69: a closure on an environment read through
+# `.as_deref()`/`.as_ref()` gets its value (`env::var("X").as_deref().map(|x| ..)`)
+EXTRACTOR_VERSION = "69"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
