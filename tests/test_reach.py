@@ -133,6 +133,43 @@ def test_fns_named_alike_on_one_path_are_told_apart_by_their_modules(tmp_path: P
     assert path_text(path) == "`main` -> `commands::run` -> `engine::run`"
 
 
+def test_same_named_handlers_of_two_subcommands_are_two_paths_each_from_its_own(
+    tmp_path: Path,
+) -> None:
+    """mdBook: `build` and `serve` each call their module's `execute`, and both reach the
+    same error through `Book::build`: two chains, each path named by the subcommand that
+    takes it, not one path through `build` named "`build` or `serve`" (reading 116)."""
+    graph = graph_of(tmp_path, {
+        "Cargo.toml": '[package]\nname = "book"\n',
+        "src/main.rs": (
+            "mod cmd;\nmod book;\nfn main() {\n"
+            '    let command = Command::new("book")\n'
+            '        .subcommand(Command::new("build"))\n'
+            '        .subcommand(Command::new("serve"));\n'
+            "    match command.get_matches().subcommand() {\n"
+            '        Some(("build", m)) => cmd::build::execute(),\n'
+            '        Some(("serve", m)) => cmd::serve::execute(),\n'
+            "        _ => Ok(()),\n    }.unwrap();\n}\n"
+        ),
+        "src/cmd/mod.rs": "pub mod build;\npub mod serve;\n",
+        "src/cmd/build.rs": "pub fn execute() -> anyhow::Result<()> {\n    crate::book::build()\n}\n",
+        "src/cmd/serve.rs": "pub fn execute() -> anyhow::Result<()> {\n    crate::book::build()\n}\n",
+        "src/book.rs": 'pub fn build() -> anyhow::Result<()> {\n    anyhow::bail!("no book")\n}\n',
+    })  # fmt: skip
+    (build,) = [i for i, n in enumerate(graph.nodes) if n.path == "src/book.rs"]
+
+    paths = caller_paths(graph, build)
+
+    assert sorted((p.hops[1].file_path, p.hops[0].call_line) for p in paths) == [
+        ("src/cmd/build.rs", 8),
+        ("src/cmd/serve.rs", 9),
+    ]
+    assert sorted(p.entry_label or "" for p in paths) == [
+        "subcommand `build`",
+        "subcommand `serve`",
+    ]
+
+
 def test_a_types_inherent_method_and_its_trait_method_of_one_name_are_told_apart_by_the_trait(
     tmp_path: Path,
 ) -> None:

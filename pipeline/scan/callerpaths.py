@@ -526,11 +526,17 @@ def _best(
 
 
 def _labels(graph: CallGraph) -> list[str]:
-    """Each node's label by id, made once per graph (a walk ranks its paths by their
-    labels: ~160,000 of them for risingwave's records)."""
+    """Each node's label in its crate and module by id (`mdbook::cmd::build::execute`),
+    made once per graph (a walk ranks its paths by them: ~160,000 for risingwave's
+    records). Its module too: mdBook's `cmd::build::execute`, `cmd::serve::execute` and
+    `cmd::watch::execute` are three chains, each its own path from its own subcommand, not
+    one path through `build` named "`build`, `serve` or `watch`" (reading 116); one fn
+    written twice under a `cfg` in one module is still one chain."""
     labels: list[str] | None = graph.derived.get("labels")
     if labels is None or len(labels) != len(graph.nodes):
-        labels = graph.derived["labels"] = [node.label for node in graph.nodes]
+        labels = graph.derived["labels"] = [
+            f"{node.crate}::{node.module}::{node.label}" for node in graph.nodes
+        ]
     return labels
 
 

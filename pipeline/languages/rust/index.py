@@ -98,8 +98,9 @@ _TEST_DIRECTORY = re.compile(
 # a variant's one value as a dispatch arm does, `Ok(Ok(E::V(x)))` too; 62: a `for` loop is a
 # call of kind `loop` of its value's `next`; 63: a test path's empty index is no blob's: a
 # cache of 62 may hold one for a blob a product file has too; 64: a call whose error goes
-# no further, `Call.dropped`).
-INDEX_VERSION = "65"
+# no further, `Call.dropped`); 65: a `match` that drops the error; 66: caller paths are one per
+# chain of fns by module, not by name (mdBook's `cmd::build::execute`, `cmd::serve::execute`).
+INDEX_VERSION = "66"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
