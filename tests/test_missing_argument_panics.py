@@ -19,6 +19,13 @@ from site_fixtures import explained
             ["let mut args = std::env::args();", 'let p = args.nth(1).expect("No socket path");'],
             "args.nth(1)",
         ),
+        (  # mdBook's xtask: `bump` and then its level
+            [
+                "let mut args = std::env::args().skip(1).peekable();",
+                'let level = args.next().expect("one of major, minor, patch");',
+            ],
+            "args.next()",
+        ),
         (
             [
                 "let args: Vec<String> = env::args().collect();",

@@ -16,7 +16,7 @@ import re
 from pipeline.analyze.guarded import guarded_call
 from pipeline.core.sitetypes import Site
 
-_ARGS = r"(?:(?:::)?std::)?env::args(?:_os)?\(\)(?:\.skip\(\d+\))?"
+_ARGS = r"(?:(?:::)?std::)?env::args(?:_os)?\(\)(?:\.skip\(\d+\))?(?:\.peekable\(\))?"
 _READ = re.compile(rf"^({_ARGS})\.(?:nth\(\d+\)|next\(\))$")
 _NAMED_READ = re.compile(r"^([a-z_]\w*)\.(nth\(\d+\)|next\(\)|get\(\d+\))$")
 

@@ -18,6 +18,7 @@ from pipeline.analyze.arguments import missing_argument
 from pipeline.analyze.environment import set_variable
 from pipeline.analyze.homedirs import missing_directory
 from pipeline.analyze.locks import poisoned_lock, unwinding_only
+from pipeline.analyze.programs import started_program
 from pipeline.analyze.reach_text import builders_solution, situation_sentence, trigger_sentence
 from pipeline.analyze.static_advice import (
     PASSED_LEAD,
@@ -54,6 +55,7 @@ from pipeline.analyze.taxonomy import (
     INTERNAL_INVARIANT,
     INVALID_ARGUMENT,
     IO_ERROR,
+    NOT_FOUND,
     RESOURCE_EXHAUSTED,
     Classification,
     classify_explained,
@@ -71,7 +73,7 @@ from pipeline.core.sitetypes import TEXT_KINDS, checked_above
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-107"
+_LABEL = "static-108"
 
 
 def _static_version() -> str:
@@ -267,6 +269,10 @@ def explain_apart(context: SiteContext) -> Explanation:
     if failure_class == INTERNAL_INVARIANT and failed_fs_step(site):
         # `create_dir_all(path).expect("should create")`: the file system's step failed
         failure_class = IO_ERROR
+    if failure_class in (INTERNAL_INVARIANT, FALLBACK) and started_program(site) is not None:
+        # `Command::new("npm").status().expect(..)`: the program could not be started (not
+        # installed, not on `PATH`); one that ran and failed is an `Ok` with its status
+        failure_class = NOT_FOUND
     if failed_thread_step(site) and failure_class in (INTERNAL_INVARIANT, FALLBACK):
         # `thread::Builder::new().spawn(f).expect(..)`: the system refused a thread
         failure_class = RESOURCE_EXHAUSTED

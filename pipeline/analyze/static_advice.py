@@ -27,6 +27,7 @@ from pipeline.analyze.environment import (
 from pipeline.analyze.homedirs import directory_advice, directory_tip, missing_directory
 from pipeline.analyze.locks import poisoned_lock, profiles_named
 from pipeline.analyze.message_advice import advice_in, has_placeholders
+from pipeline.analyze.programs import program_advice, program_named, started_program
 from pipeline.analyze.static_code import (
     caller_can_test,
     cause_slot,
@@ -276,6 +277,9 @@ def solutions(
         cause = fatal_failure(site)
         if cause is not None:
             return [*out, _underneath(cause), _assumption(context), _REPORT_UNLESS_CAUSED]
+        program = started_program(site)
+        if program is not None:
+            return [*out, f"It panics here (`{site.macro}`) when {program_advice(program)}"]
         if failed_thread_step(site):
             return [*out, _threads_refused(site), _REPORT_UNLESS_FAILED]
         if failure_worded(site):
@@ -743,6 +747,13 @@ def prevention(
         tips.append("Run the program with every command-line argument it reads.")
     elif context.error_type == "panic" and poisoned_lock(site) is not None:
         tips.append("Find and fix the first panic of the run; this one only follows from it.")
+    elif context.error_type == "panic" and (program := started_program(site)) is not None:
+        name = program_named(program)
+        tips.append(
+            f"Install `{name}` and put it on `PATH` where the program runs."
+            if name is not None and "/" not in name
+            else "Make the program it starts available where it runs."
+        )
     elif context.error_type == "panic" and failed_thread_step(site):
         tips.append("Leave the program room for the threads it starts (process and memory limits).")
     elif context.error_type == "panic" and failure_worded(site):

@@ -18,6 +18,7 @@ from pipeline.analyze.environment import environment_reads, unset_note, value_no
 from pipeline.analyze.homedirs import missing_directory
 from pipeline.analyze.locks import poisoned_lock
 from pipeline.analyze.message_advice import advice_in
+from pipeline.analyze.programs import program_named, started_program
 from pipeline.analyze.taxonomy import CONFIGURATION, failed_filesystem_call
 from pipeline.core.model import Condition, Site
 from pipeline.core.sitetypes import MACRO_RULES, TEXT_KINDS
@@ -626,6 +627,13 @@ def example_fix(
             if directory[1] != "XDG_RUNTIME_DIR"
             else f"// A panic here means `{directory[0]}` found no directory: "
             "`XDG_RUNTIME_DIR` is unset."
+        )
+    elif context.error_type == "panic" and (program := started_program(site)) is not None:
+        name = program_named(program)
+        body.append(
+            f"// A panic here means `{name}` could not be started: install it or put it on PATH."
+            if name is not None and "/" not in name
+            else f"// A panic here means the program `{program}` names could not be started."
         )
     elif context.error_type == "panic" and (lock := poisoned_lock(site)) is not None:
         body.append(
