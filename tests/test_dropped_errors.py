@@ -3,8 +3,9 @@ autocomplete calls `symbol.modified(..)` as `if let Ok(modified) = ..`: a stop 5
 found "users meet it through public API `typst_ide::autocomplete`" for an error that call
 throws away (FALSE). The index marks a call whose value keeps nothing of its error
 (`Call.dropped`: `.ok()`, `.unwrap_or(..)`, `.unwrap_or_default()`, `.is_ok()`, `.is_err()`,
-`.or(..)`, `.map_err(|_| ..)`, `.or_else(|_| ..)`, `let _ =`, `if let Ok(..)`, `let Ok(..) =
-.. else`, a `match` whose arms bind nothing of the error, through an `.await`), and a returned error's walk goes up no such call; a panic's walk goes up all
+`.or(..)`, `.map_err(|_| ..)`, `.or_else(|_| ..)`, `.unwrap_or_else(|_| ..)`, `let _ =`,
+`if let Ok(..)`, `let Ok(..) = .. else`, a `match` whose arms bind nothing of the error or
+only log it, through an `.await`), and a returned error's walk goes up no such call; a panic's walk goes up all
 (a panic travels by no value). When every caller drops it, the reach says so
 (`Reach.dropped_by`)."""
 
@@ -42,6 +43,12 @@ def dropped_calls(body: str) -> list[tuple[str, bool]]:
         # a `match` that binds nothing of the error (minijinja's `Err(_) => HashSet::new()`)
         "match f(1) { Ok(v) => use_it(v), Err(_) => return Ok(()) }",
         "match f(1).await { Ok(v) if v > 1 => use_it(v), _ => {} }",
+        # an arm that only logs the error (starship's `is_readonly_dir`)
+        'match f(1) { Ok(v) => !v, Err(e) => { log::debug!("no status: {e}"); false } }',
+        'match f(1) { Ok(v) => v, Err(e) => { tracing::warn!(%e, "skipped"); 0 } }',
+        'match f(1) { Ok(v) => use_it(v), Err(err) => eprintln!("{err}") }',
+        # a closure that ignores the error it is given (starship's `time`)
+        "let v = f(1).unwrap_or_else(|_| fallback());",
     ],
 )
 def test_a_call_whose_value_keeps_nothing_of_its_error_drops_it(body: str) -> None:
@@ -60,6 +67,11 @@ def test_a_call_whose_value_keeps_nothing_of_its_error_drops_it(body: str) -> No
         "match f(1) { Ok(v) => use_it(v), e => return e }",
         "match f(1) { Ok(v) => use_it(v), Err(E::NotFound) => {}, Err(_) => {} }",
         "let v = f(1).unwrap();",  # a panic that prints the error
+        # an arm that logs it and then passes it on, or makes it the arm's value
+        'match f(1) { Ok(v) => v, Err(e) => { log::warn!("{e}"); return Err(e) } }',
+        'match f(1) { Ok(v) => Ok(v), Err(e) => { log::warn!("{e}"); Err(e.into()) } }',
+        'match f(1) { Ok(v) => v, Err(e) => { log::warn!("{e}"); panic!("failed: {e}") } }',
+        "match f(1) { Ok(v) => v, Err(e) => { report(e); 0 } }",
     ],
 )
 def test_a_call_that_passes_its_error_on_or_turns_it_into_a_panic_does_not(body: str) -> None:
@@ -106,6 +118,7 @@ def test_an_error_every_caller_drops_says_so(tmp_path: Path) -> None:
     assert (reach.paths, reach.callers, reach.dropped_by) == ((), 1, 1)
     assert trigger_sentence(reach, "ab" * 20) == (
         "At commit ababababab the one call of it the index found drops the error it returns "
-        "(`.ok()`, `.unwrap_or(..)`, `if let Ok(..)`, `let _ =`): none passes it on toward a "
+        "(`.ok()`, `.unwrap_or(..)`, `if let Ok(..)`, `let _ =`, a `match` arm that only logs it): "
+        "none passes it on toward a "
         "user."
     )

@@ -99,8 +99,9 @@ _TEST_DIRECTORY = re.compile(
 # call of kind `loop` of its value's `next`; 63: a test path's empty index is no blob's: a
 # cache of 62 may hold one for a blob a product file has too; 64: a call whose error goes
 # no further, `Call.dropped`); 65: a `match` that drops the error; 66: caller paths are one per
-# chain of fns by module, not by name (mdBook's `cmd::build::execute`, `cmd::serve::execute`).
-INDEX_VERSION = "66"
+# chain of fns by module, not by name (mdBook's `cmd::build::execute`, `cmd::serve::execute`);
+# 67: a `match` arm that only logs the error drops it, as `.unwrap_or_else(|_| ..)` does.
+INDEX_VERSION = "67"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -471,8 +472,9 @@ _PLAIN_TYPE = re.compile(r"(?:(?:crate|self|super|[a-z_]\w*)::)*[A-Z]\w*")
 # call's value has seen the error go no further (`.ok()`, `.unwrap_or(..)`, `.is_err()`).
 # Not `unwrap_or_else`, whose closure gets the error (and CLIs print it there and exit).
 _DROPPING = frozenset(("ok", "is_ok", "is_err", "unwrap_or", "unwrap_or_default", "or"))
-# the same with a closure that ignores what it is given: `.map_err(|_| Error::Other)`
-_REPLACING = frozenset(("map_err", "or_else"))
+# the same with a closure that ignores what it is given: `.map_err(|_| Error::Other)`,
+# `.unwrap_or_else(|_| default())` (starship's `time`: the error is replaced, reading 113)
+_REPLACING = frozenset(("map_err", "or_else", "unwrap_or_else", "map_or_else"))
 
 
 def _dropped(node: Node) -> bool:
@@ -513,20 +515,61 @@ def _dropped(node: Node) -> bool:
 
 
 def _match_drops(match: Node) -> bool:
-    """Whether a `match` on a call's value binds nothing of its error: every arm's pattern is
-    `Ok(..)`, `Err(_)` or `_`, one of them not `Ok` (minijinja's `match parse_expr(..) {
-    Ok(expr) => .., Err(_) => HashSet::new() }`: its error never reaches a user, reading
-    111). An arm `Err(e)`, `e`, or a pattern on the error's value may pass it on."""
+    """Whether a `match` on a call's value keeps nothing of its error: every arm's pattern is
+    `Ok(..)`, `Err(_)` or `_`, or `Err(e)` with an arm that only logs `e` (`_only_logs`), one
+    of them not `Ok` (minijinja's `match parse_expr(..) { Ok(expr) => .., Err(_) =>
+    HashSet::new() }`: its error never reaches a user, reading 111; starship's
+    `is_readonly_dir`: `Err(e) => { log::debug!(".. {e}"); false }`, reading 113). Any other
+    arm on the error (`Err(e) => return Err(e)`, `e => ..`, a pattern on its value) may pass
+    it on."""
     body = match.child_by_field_name("body")
     arms = [c for c in body.named_children if c.type == "match_arm"] if body is not None else []
-    patterns = []
+    dropping = False
     for arm in arms:
         pattern = arm.child_by_field_name("pattern")
         written = pattern.child(0) if pattern is not None else None  # the guard is apart
-        patterns.append("".join(text_of(written).split()))
-    if not patterns or not all(p.startswith("Ok(") or p in ("Err(_)", "_") for p in patterns):
+        text = "".join(text_of(written).split())
+        if text.startswith("Ok("):
+            continue
+        bound = _ERR_BINDING.fullmatch(text)
+        if text not in ("Err(_)", "_") and (bound is None or not _only_logs(arm, bound[1])):
+            return False
+        dropping = True
+    return dropping
+
+
+_ERR_BINDING = re.compile(r"Err\(([a-z_]\w*)\)")
+# Macros that print or log a value and give nothing back (`log::debug!`, `tracing::warn!`).
+_LOGGING = frozenset(
+    ("trace", "debug", "info", "warn", "error", "event", "log", "eprintln", "println", "eprint",
+     "print")
+)  # fmt: skip
+
+
+def _only_logs(arm: Node, name: str) -> bool:
+    """Whether a match arm does nothing with the error bound to `name` but log or print it:
+    each statement of its block a logging macro, and its value (the block's last expression)
+    free of `name`, of a `return`, a `?` and a panic."""
+    value = arm.child_by_field_name("value")
+    if value is None:
         return False
-    return any(p in ("Err(_)", "_") for p in patterns)
+    statements = value.named_children if value.type == "block" else [value]
+    for statement in statements:
+        if statement.type in ("line_comment", "block_comment"):
+            continue
+        inner = (
+            statement.named_children[0] if statement.type == "expression_statement" else statement
+        )
+        if inner.type == "macro_invocation":
+            macro = inner.child_by_field_name("macro")
+            if text_of(macro).rsplit("::", 1)[-1] in _LOGGING:
+                continue
+            return False
+        if statement is not statements[-1] or statement.type == "expression_statement":
+            return False
+        if re.search(rf"\b{name}\b|\breturn\b|\?|!", text_of(statement)):
+            return False
+    return True
 
 
 def _ignores_argument(closure: Node) -> bool:
