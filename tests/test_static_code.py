@@ -1280,3 +1280,29 @@ fn act(cx: &mut Ctx, name: String) -> anyhow::Result<()> {
         "it sends the error on)."
     )
     assert explanation.tryCatchPattern is None
+
+
+def test_a_check_on_a_value_the_fn_computes_itself_is_no_validation_code() -> None:
+    """mdBook's `let ok = found;`, gitui's `let ok = hunk_index.is_some();`, starship's
+    `rc.is_ok()` on the failing call's own result (readings 113-115): no caller holds those
+    values, so no caller can run the check. The field is null; the prose still says when the
+    code goes on. A check on the fn's arguments, `self`, an element of an argument it loops
+    over, or what a fn it calls returns stays."""
+    found = explained_all(
+        "pub fn reset(path: &str, hash: u64) -> anyhow::Result<()> {\n"
+        "    let hunk_index = find(path, hash);\n"
+        '    anyhow::ensure!(hunk_index.is_some(), "hunk not found");\n'
+        "    Ok(())\n}\n"
+        "pub fn limit(name: &str, max: usize) -> anyhow::Result<()> {\n"
+        '    anyhow::ensure!(name.len() <= max && is_valid(name), "name too long");\n'
+        "    Ok(())\n}\n"
+        "pub fn each(items: &[Item]) -> anyhow::Result<()> {\n"
+        "    for item in items {\n"
+        '        anyhow::ensure!(item.size < 10, "item over ten");\n'
+        "    }\n    Ok(())\n}\n"
+    )
+    local = found["hunk not found"]
+    assert local.validationCode is None
+    assert "The code goes on only when `hunk_index.is_some()`." in local.solutions
+    assert found["name too long"].validationCode == "let ok = name.len() <= max && is_valid(name);"
+    assert found["item over ten"].validationCode == "let ok = item.size < 10;"

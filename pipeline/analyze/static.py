@@ -31,6 +31,7 @@ from pipeline.analyze.static_advice import (
 )
 from pipeline.analyze.static_code import (
     a_type,
+    caller_check,
     constructed,
     conversion,
     converting,
@@ -73,7 +74,7 @@ from pipeline.core.sitetypes import TEXT_KINDS, checked_above
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-108"
+_LABEL = "static-109"
 
 
 def _static_version() -> str:
@@ -304,7 +305,7 @@ def explain_apart(context: SiteContext) -> Explanation:
             context, check, guard=is_guard(context, conditions), failure_class=failure_class
         ),
         handlingStrategy=strategy,
-        validationCode=check,
+        validationCode=caller_check(site, check),
         typeGuard=type_guard(context),
         tryCatchPattern=try_catch(context),
         preventionTips=[_sentence(s) for s in prevention(context, check, failure_class, guess)],

@@ -827,6 +827,50 @@ def caller_can_test(site: Site, test: str, *, receiver: bool) -> bool:
     return names <= _names(site.facts.call.partition("(")[2])
 
 
+def caller_check(site: Site, check: str | None) -> str | None:
+    """`check` as the record's `validationCode`: only when its test reads what a caller of
+    the site's fn holds (its arguments, `self`) besides fns it calls, consts and paths; None
+    when it reads a value the fn computes itself. mdBook's `let ok = found;`, gitui's
+    `let ok = hunk_index.is_some();`, starship's `rc.is_ok()` on the failing call's own
+    result: no caller can evaluate those (readings 113-115). The prose still says when the
+    code goes on (`check` itself)."""
+    if check is None or not site.facts.call:
+        return None
+    test = check_test(check)
+    held = _names(site.facts.call.partition("(")[2]) | {"self"}
+    # an element of what the caller passes, checked per element (`for item in items`)
+    held |= {m[1] for m in _FOR_EACH.finditer(site.window) if m[2] in held}
+    bound = {name for pattern in _matches_patterns(test) for name in _names(pattern)}
+    names = _names(test) - set(_CALLED_NAME.findall(test)) - bound
+    return check if names <= held else None
+
+
+# a root name called as a fn (`is_valid(x)`): a fn the caller can call too, no local value
+_CALLED_NAME = re.compile(r"(?<![.\w:'\"])([a-z_]\w*)(?=\s*\()")
+_FOR_EACH = re.compile(r"\bfor\s+([a-z_]\w*)\s+in\s+&?(?:mut\s+)?(?:self\.)?([a-z_]\w*)")
+
+
+def _matches_patterns(test: str) -> list[str]:
+    """The pattern (and guard) of each `matches!(v, Some(n) if n > 200)` in `test`: the names
+    it binds are no values read."""
+    patterns = []
+    for found in re.finditer(r"\bmatches!\(", test):
+        depth, comma = 0, None
+        for at in range(found.end(), len(test)):
+            char = test[at]
+            if char in "([{":
+                depth += 1
+            elif char in ")]}":
+                if depth == 0:
+                    if comma is not None:
+                        patterns.append(test[comma + 1 : at])
+                    break
+                depth -= 1
+            elif char == "," and depth == 0 and comma is None:
+                comma = at
+    return patterns
+
+
 def _names(code: str) -> set[str]:
     """The root names an expression reads (`a.b(c)` -> a, c), not fields, methods or macros."""
     return set(_ROOT_NAME.findall(code)) - {"true", "false", "matches", "mut"}
