@@ -97,7 +97,7 @@ def trigger_sentence(reach: Reach | None, sha: str) -> str | None:
         )
         parts.append(
             f"{at} {calls} the error it returns (`.ok()`, `.unwrap_or(..)`, `if let Ok(..)`, "
-            "`let _ =`, a `match` arm that only logs it): none passes it on toward a user."
+            "`let _ =`, a `match` arm that only logs it at debug level): none passes it on toward a user."
         )
     sources = [
         f"`{d.name}` ({d.kind} `{d.text}`"

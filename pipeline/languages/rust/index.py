@@ -100,8 +100,9 @@ _TEST_DIRECTORY = re.compile(
 # cache of 62 may hold one for a blob a product file has too; 64: a call whose error goes
 # no further, `Call.dropped`); 65: a `match` that drops the error; 66: caller paths are one per
 # chain of fns by module, not by name (mdBook's `cmd::build::execute`, `cmd::serve::execute`);
-# 67: a `match` arm that only logs the error drops it, as `.unwrap_or_else(|_| ..)` does.
-INDEX_VERSION = "67"
+# 67: a `match` arm that only logs the error drops it, as `.unwrap_or_else(|_| ..)` does;
+# 68: only one that logs it at debug or trace level (a `log::error!` is read by operators).
+INDEX_VERSION = "68"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -516,7 +517,7 @@ def _dropped(node: Node) -> bool:
 
 def _match_drops(match: Node) -> bool:
     """Whether a `match` on a call's value keeps nothing of its error: every arm's pattern is
-    `Ok(..)`, `Err(_)` or `_`, or `Err(e)` with an arm that only logs `e` (`_only_logs`), one
+    `Ok(..)`, `Err(_)` or `_`, or `Err(e)` with an arm that only logs `e` at debug or trace level (`_only_logs`), one
     of them not `Ok` (minijinja's `match parse_expr(..) { Ok(expr) => .., Err(_) =>
     HashSet::new() }`: its error never reaches a user, reading 111; starship's
     `is_readonly_dir`: `Err(e) => { log::debug!(".. {e}"); false }`, reading 113). Any other
@@ -539,16 +540,16 @@ def _match_drops(match: Node) -> bool:
 
 
 _ERR_BINDING = re.compile(r"Err\(([a-z_]\w*)\)")
-# Macros that print or log a value and give nothing back (`log::debug!`, `tracing::warn!`).
-_LOGGING = frozenset(
-    ("trace", "debug", "info", "warn", "error", "event", "log", "eprintln", "println", "eprint",
-     "print")
-)  # fmt: skip
+# Macros that log a value at a level a default build or run does not show, and give nothing
+# back (`log::debug!`, `tracing::trace!`). Not `warn!`/`error!`/`info!` nor `eprintln!`: a
+# server's operator reads those (qdrant's `log::error!("Can't initialize GPU devices manager:
+# {err}")` is how its error reaches them).
+_QUIET_LOGGING = frozenset(("trace", "debug"))
 
 
 def _only_logs(arm: Node, name: str) -> bool:
-    """Whether a match arm does nothing with the error bound to `name` but log or print it:
-    each statement of its block a logging macro, and its value (the block's last expression)
+    """Whether a match arm does nothing with the error bound to `name` but log it at a quiet
+    level: each statement of its block a `debug!` or `trace!`, and its value (the block's last expression)
     free of `name`, of a `return`, a `?` and a panic."""
     value = arm.child_by_field_name("value")
     if value is None:
@@ -562,7 +563,7 @@ def _only_logs(arm: Node, name: str) -> bool:
         )
         if inner.type == "macro_invocation":
             macro = inner.child_by_field_name("macro")
-            if text_of(macro).rsplit("::", 1)[-1] in _LOGGING:
+            if text_of(macro).rsplit("::", 1)[-1] in _QUIET_LOGGING:
                 continue
             return False
         if statement is not statements[-1] or statement.type == "expression_statement":
