@@ -321,6 +321,21 @@ def test_a_word_in_capitals_inside_a_sentence_is_a_name_not_english(
 
 
 @pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        # starship: the Win32 call that failed, nothing that already exists (reading 113)
+        ("DuplicateToken failed: {e:?}", "operation-failed"),
+        ("GetFileSecurityW failed: {e}", "operation-failed"),
+        # the words around it still decide
+        ("DuplicateToken: permission denied", "permission-denied"),
+        ("table already exists in PostgreSQL", "already-exists"),
+    ],
+)
+def test_a_word_in_camel_case_is_a_name_of_code_not_english(message: str, expected: str) -> None:
+    assert classify(message, "bail") == expected
+
+
+@pytest.mark.parametrize(
     ("message", "kind", "condition", "expected"),
     [
         # nushell, meilisearch, cargo: the step the message names failed in the file system

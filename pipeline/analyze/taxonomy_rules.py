@@ -186,7 +186,12 @@ CONFLICT = re.compile(
 # A message that is a flag (`--version`) or code in backticks names no class by its words.
 # Backticked code, `--flags`, and names in SCREAMING_SNAKE_CASE (environment variables,
 # constants): `RUSTUP_IO_THREADS` is no I/O error, `MAX_RETRIES` no limit.
-_CODE = re.compile(r"`[^`]*`|(?<!\w)--?[A-Za-z][\w-]*|(?<!\w)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?!\w)")
+# A word in camel or Pascal case is a name of code too: starship's "DuplicateToken failed" is
+# the Win32 call that failed, nothing that already exists (reading 113).
+_CODE = re.compile(
+    r"`[^`]*`|(?<!\w)--?[A-Za-z][\w-]*|(?<!\w)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?!\w)"
+    r"|(?<![\w.:])[A-Za-z][a-z0-9]+(?:[A-Z][a-z0-9]*)+(?![\w:])"
+)
 
 
 # A word of four capitals or more inside a sentence is a name too (an SQL keyword, an enum
