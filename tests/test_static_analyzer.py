@@ -110,6 +110,24 @@ def test_a_bare_loop_is_said_as_one_not_as_a_loop_over_the_keyword() -> None:
     )
 
 
+def test_the_iterable_of_a_for_is_made_before_the_loop_not_inside_it() -> None:
+    """mdBook's `for entry in fs::read_dir(dir).with_context(..)? { .. }` (reading 114): the
+    `read_dir` fails once, before the first turn and before anything is removed; the
+    records said "inside the loop over `fs::read_dir(dir)..`". A site of the body is inside."""
+    found = explained_all(
+        "fn clear(dir: &Path) -> anyhow::Result<()> {\n"
+        '    for entry in fs::read_dir(dir).context("cannot list the directory")? {\n'
+        '        fs::remove_file(entry?.path()).context("cannot remove an entry")?;\n'
+        "    }\n"
+        "    Ok(())\n"
+        "}\n"
+    )
+    assert "inside the loop" not in found["cannot list the directory"].triggerScenarios
+    assert "1. inside the loop over `fs::read_dir(dir)" in (
+        found["cannot remove an entry"].triggerScenarios
+    )
+
+
 def test_an_early_exit_above_the_site_is_a_step_of_its_path() -> None:
     """zola's `render_template` returns early when the template is found; only then does its
     `match name { .. _ => bail!(..) }` run. The chain read "1. the arm `match name: _ =>` is

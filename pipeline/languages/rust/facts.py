@@ -100,6 +100,10 @@ def _condition_step(parent: Node, child: Node) -> Condition | None:
         return Condition("let_else", text, _line(parent), negated=True)
     if kind in ("while_expression", "for_expression", "loop_expression"):
         head = parent.child_by_field_name("condition") or parent.child_by_field_name("value")
+        if kind == "for_expression" and child != parent.child_by_field_name("body"):
+            # the iterable of a `for` is made once, before the first turn: not inside the
+            # loop (mdBook's `for entry in fs::read_dir(dir).with_context(..)?`, reading 114)
+            return None
         loop_kind: ConditionKind = "while" if kind == "while_expression" else "loop"
         return Condition(loop_kind, _clip(head) if head is not None else "loop", _line(parent))
     if kind == "closure_expression":

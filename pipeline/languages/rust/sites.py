@@ -97,8 +97,9 @@ from pipeline.languages.rust.testcode import (
 # ..)` with a turbofish is `map_or`'s; 67: a site in a closure or async block handed to a
 # `spawn` names it (`Facts.spawned`); 68: a `write!` in another trait's `fmt` than `Display`
 # (`impl ColorDisplay for Error`) keeps that impl; 69: a closure on an environment read through
-# `.as_deref()`/`.as_ref()` gets its value (`env::var("X").as_deref().map(|x| ..)`)
-EXTRACTOR_VERSION = "69"
+# `.as_deref()`/`.as_ref()` gets its value (`env::var("X").as_deref().map(|x| ..)`); 70: the
+# iterable of a `for` is no step "inside the loop"
+EXTRACTOR_VERSION = "70"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
