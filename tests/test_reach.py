@@ -1587,6 +1587,33 @@ def test_an_ambiguous_hop_tells_apart_candidates_of_the_same_name() -> None:
         assert len(set(hop.candidates)) == len(hop.candidates)
 
 
+def test_a_conversion_from_one_of_many_foreign_types_of_one_name_is_told_by_its_path() -> None:
+    """gitui's `GixError` converts from 16 foreign types all named `Error`; `GixError::from(
+    error)` with `error: gix::worktree::open_index::Error` is the impl of that path, not 16
+    candidates dropped as too many (reading 115)."""
+    lib = "crates/git/src/error.rs"
+    source = "pub struct GixError;\npub struct Error;\n"
+    for module in ("status", "index", "walk", "diff", "tree", "refs"):
+        source += (
+            f"impl From<gix::{module}::Error> for GixError {{\n"
+            f"    fn from(e: gix::{module}::Error) -> Self {{ GixError }}\n}}\n"
+        )
+    source += (
+        "impl From<gix::index::Error> for Error {\n"
+        "    fn from(error: gix::index::Error) -> Self {\n"
+        "        let _ = GixError::from(error);\n        Error\n    }\n}\n"
+    )
+    graph = _graph_of({lib: source})
+    caller = node(graph, "Error::from")
+    callees = [
+        (graph.nodes[callee].definition.line, edge.resolution)
+        for callee, edges in graph.callers.items()
+        for edge in edges
+        if edge.caller == caller
+    ]
+    assert callees == [(line_of_text(source, "fn from(e: gix::index::Error)"), "type")]
+
+
 def test_a_receiver_of_unknown_type_picks_the_methods_of_the_type_it_is_named_after() -> None:
     graph = _graph_of(
         {

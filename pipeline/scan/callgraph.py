@@ -1285,8 +1285,41 @@ def _from_source(
     ]
     tables.seen.add(("d", source))
     if fitting or (certain and (source == "(" or source in tables.defined)):
+        fitting = _same_path(graph, fitting, call.args[0], variables)
         return _by_reference(graph, fitting, call.args[0], variables)
     return found  # a name's type may be stale, a generic's or a foreign type: no evidence
+
+
+def _same_path(
+    graph: CallGraph, found: list[int], argument: str, variables: Mapping[str, str]
+) -> list[int]:
+    """Of `From` impls whose source types end in the same name, the one whose type is written
+    with the same path as the argument's: gitui's `GixError` converts from 16 foreign types
+    all named `Error` (`gix::status::Error`, `gix::worktree::open_index::Error`, ..), and
+    `GixError::from(error)` with `error: gix::worktree::open_index::Error` is one of them, not
+    16 candidates dropped as too many (reading 115). All of them when the argument's type is
+    not written with a path, or no impl's is the same."""
+    if len(found) < 2:
+        return found
+    name = argument.strip().lstrip("&*").removeprefix("mut ").strip()
+    written = variables.get(name, "") if _NAME.fullmatch(name) else ""
+    if "::" not in written:
+        return found
+    wanted = _written_type(written)
+    same = [
+        n
+        for n in found
+        if (params := graph.nodes[n].definition.params) and _written_type(params[0][1]) == wanted
+    ]
+    return same or found
+
+
+def _written_type(text: str) -> str:
+    """A type as written without its borrow, lifetime and spaces: `&'a mut x::Y` -> `x::Y`."""
+    text = text.strip().lstrip("&").strip()
+    if text.startswith("'"):
+        text = text.split(" ", 1)[-1]
+    return "".join(text.removeprefix("mut ").split()).removeprefix("::")
 
 
 def _by_reference(
