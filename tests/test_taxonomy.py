@@ -329,6 +329,11 @@ def test_a_word_in_capitals_inside_a_sentence_is_a_name_not_english(
         # the words around it still decide
         ("DuplicateToken: permission denied", "permission-denied"),
         ("table already exists in PostgreSQL", "already-exists"),
+        ("Mismatched payload for OpenFileInPlace", "schema-mismatch"),  # zellij: no file opened
+        # it stays a word of the phrase around it
+        ("Unknown MySQL data type", "invalid-argument"),
+        # the name of an error's kind says what failed
+        ("KdlDeserialization error: {0}", "parse-error"),
     ],
 )
 def test_a_word_in_camel_case_is_a_name_of_code_not_english(message: str, expected: str) -> None:

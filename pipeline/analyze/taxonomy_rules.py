@@ -186,11 +186,15 @@ CONFLICT = re.compile(
 # A message that is a flag (`--version`) or code in backticks names no class by its words.
 # Backticked code, `--flags`, and names in SCREAMING_SNAKE_CASE (environment variables,
 # constants): `RUSTUP_IO_THREADS` is no I/O error, `MAX_RETRIES` no limit.
+_CODE = re.compile(r"`[^`]*`|(?<!\w)--?[A-Za-z][\w-]*|(?<!\w)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?!\w)")
 # A word in camel or Pascal case is a name of code too: starship's "DuplicateToken failed" is
-# the Win32 call that failed, nothing that already exists (reading 113).
-_CODE = re.compile(
-    r"`[^`]*`|(?<!\w)--?[A-Za-z][\w-]*|(?<!\w)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?!\w)"
-    r"|(?<![\w.:])[A-Za-z][a-z0-9]+(?:[A-Z][a-z0-9]*)+(?![\w:])"
+# the Win32 call that failed, nothing that already exists (reading 113). It stays a word
+# ("x"), so that "Unknown MySQL data type" still reads as an unknown value's phrase. Not the
+# name of an error's kind, whose words say what failed: `ParseError`, "KdlDeserialization
+# error: {0}".
+_CAMEL_NAME = re.compile(
+    r"(?<![\w.:])(?![A-Za-z]+Error\b)[A-Za-z][a-z0-9]+(?:[A-Z][a-z0-9]*)+(?![\w:])"
+    r"(?!\s+(?:error|Error)\b)"
 )
 
 
@@ -203,7 +207,7 @@ _NAME_IN_CAPITALS = re.compile(r"(?<!\w)(?!(?:JSON|TOML|YAML|GRPC|HTTPS?)(?!\w))
 
 def without_code(text: str) -> str:
     """The message's prose: backticked code, `--flags` and names in capitals cut out."""
-    prose = _CODE.sub(" ", text)
+    prose = _CAMEL_NAME.sub("x", _CODE.sub(" ", text))
     if any(c.islower() for c in prose):
         prose = _NAME_IN_CAPITALS.sub(" ", prose)
     return prose
