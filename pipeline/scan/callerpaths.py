@@ -494,9 +494,13 @@ def _best(
     `outermost`: longer first (a library's front doors: the one furthest out says most)."""
     ranked = []
     label = _labels(graph).__getitem__
+    plain = _plain_labels(graph).__getitem__
     for top, entry, first, narrow in found:
         nodes, guesses = _chain(parent, top, first)
-        chain = tuple(label(real.get(n, n)) for n in nodes)
+        # the entry by its name, the fns below it by their modules too: two programs' `main`
+        # calling the same chain are one path naming both; one `main` whose arms call two
+        # modules' `execute` is two paths
+        chain = (plain(real.get(nodes[0], nodes[0])), *(label(real.get(n, n)) for n in nodes[1:]))
         outer = (
             nested_dispatch(graph, real.get(first.caller, first.caller), first.arm)
             if entry[0] == "statement" and first is not None and first.arm is not None
@@ -525,13 +529,21 @@ def _best(
     return out
 
 
+def _plain_labels(graph: CallGraph) -> list[str]:
+    """Each node's label by id (`execute`, `Engine::write`), made once per graph."""
+    labels: list[str] | None = graph.derived.get("plain_labels")
+    if labels is None or len(labels) != len(graph.nodes):
+        labels = graph.derived["plain_labels"] = [node.label for node in graph.nodes]
+    return labels
+
+
 def _labels(graph: CallGraph) -> list[str]:
     """Each node's label in its crate and module by id (`mdbook::cmd::build::execute`),
     made once per graph (a walk ranks its paths by them: ~160,000 for risingwave's
     records). Its module too: mdBook's `cmd::build::execute`, `cmd::serve::execute` and
-    `cmd::watch::execute` are three chains, each its own path from its own subcommand, not
-    one path through `build` named "`build`, `serve` or `watch`" (reading 116); one fn
-    written twice under a `cfg` in one module is still one chain."""
+    `cmd::watch::execute` below its `main` are three chains, each its own path from its own
+    subcommand, not one path through `build` named "`build`, `serve` or `watch`" (reading
+    116); one fn written twice under a `cfg` in one module is still one chain."""
     labels: list[str] | None = graph.derived.get("labels")
     if labels is None or len(labels) != len(graph.nodes):
         labels = graph.derived["labels"] = [

@@ -102,8 +102,9 @@ _TEST_DIRECTORY = re.compile(
 # chain of fns by module, not by name (mdBook's `cmd::build::execute`, `cmd::serve::execute`);
 # 67: a `match` arm that only logs the error drops it, as `.unwrap_or_else(|_| ..)` does;
 # 68: only one that logs it at debug or trace level (a `log::error!` is read by operators);
-# 69: `T::from(x)` among `From` impls whose source types share a name, by the written path.
-INDEX_VERSION = "69"
+# 69: `T::from(x)` among `From` impls whose source types share a name, by the written path;
+# 70: chains of paths keep the entry by its name (two programs' `main`s are one path).
+INDEX_VERSION = "70"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
