@@ -1306,3 +1306,29 @@ def test_a_check_on_a_value_the_fn_computes_itself_is_no_validation_code() -> No
     assert "The code goes on only when `hunk_index.is_some()`." in local.solutions
     assert found["name too long"].validationCode == "let ok = name.len() <= max && is_valid(name);"
     assert found["item over ten"].validationCode == "let ok = item.size < 10;"
+
+
+def test_a_fn_that_builds_the_error_it_returns_has_no_check_that_avoids_it() -> None:
+    """starship's `ValueDeserializer::error` is called once an error exists; its `match`
+    only chooses how to word it (reading 113). A fn returning a `Result` with the same
+    `match` does choose whether."""
+    found = explained_all(
+        "impl Des {\n"
+        "    fn error(&self, msg: String) -> ValueError {\n"
+        "        match self.key {\n"
+        '            Some(key) => ValueError::custom(format!("Error at {key}: {msg}")),\n'
+        "            _ => ValueError::custom(msg),\n"
+        "        }\n"
+        "    }\n"
+        "    fn check(&self) -> Result<(), ValueError> {\n"
+        "        match self.key {\n"
+        '            Some(key) => Err(ValueError::custom(format!("No value at {key}"))),\n'
+        "            _ => Ok(()),\n"
+        "        }\n"
+        "    }\n"
+        "}\n"
+    )
+    built = found["Error at {key}: {msg}"]
+    assert built.validationCode is None
+    assert not any(s.startswith("The code goes on only when") for s in built.solutions)
+    assert found["No value at {key}"].validationCode == "let ok = !matches!(self.key, Some(key));"

@@ -430,8 +430,35 @@ def _labelled(slot: str, value: str | None) -> str:
 
 
 def validation(context: SiteContext) -> str | None:
-    """`let ok = ..;`, the whole chain negated, or None."""
+    """`let ok = ..;`, the whole chain negated, or None; None too in a fn that builds the
+    error it returns (`builds_its_return`): its conditions choose which error, not whether."""
+    if builds_its_return(context.site):
+        return None
     return language_of(context.site.file_path).validation_code(context.site.facts.conditions)
+
+
+def builds_its_return(site: Site) -> bool:
+    """Whether the site constructs the value its fn returns, an error and no `Result`:
+    starship's `fn error(&self, msg) -> ValueError { match (self.current_key, self.info) {
+    (Some(key), ..) => ValueError::custom(format!("Error in '{name}' at '{key}': {msg}")),
+    _ => ValueError::custom(msg) } }` is called once an error exists, and its `match` only
+    chooses how to word it: no check avoids it (reading 113)."""
+    returned = (site.facts.return_type or "").strip()
+    callee = site.facts.callee or ""
+    if site.kind != "constructor" or not returned or "::" not in callee:
+        return False
+    if re.search(r"\b(?:Result|Option|Poll)\b", returned):
+        return False
+    built = _type_name(callee.rsplit("::", 1)[0])
+    named = _type_name(returned)
+    if named == "Self":
+        named = _type_name(site.facts.enclosing_impl or "")
+    return bool(built) and built == named
+
+
+def _type_name(text: str) -> str:
+    """`crate::error::ValueError<'a>` -> `ValueError`."""
+    return text.split("<", 1)[0].strip().rsplit("::", 1)[-1]
 
 
 def type_guard(context: SiteContext) -> str | None:
