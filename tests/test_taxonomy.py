@@ -911,3 +911,41 @@ def test_a_name_that_ends_in_an_acronym_is_one_word() -> None:
     found = classify_explained("OpenGL error requesting {description}", "constructor")
     assert "open" not in found.hits and found.slug != "io-error"
     assert classify("PostgreSQL connection refused", "bail") == "connection-failure"
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        # fd (reading 117): the hints after the blank line are no words of the failure
+        (
+            "{}\n\nNote: You can search for literal substrings with '--fixed-strings' or "
+            "literal strings with '--exact' options (instead of a regular expression).",
+            "operation-failed",
+        ),
+        (
+            "The search pattern '{pattern}' contains a path-separation character and will not "
+            "lead to any search results.\n\nIf you want your pattern to match the full file "
+            "path, use: fd --full-path '{pattern}'",
+            "operation-failed",
+        ),
+        # the failure's own paragraph still decides
+        ("permission denied for '{path}'\n\nRun it as the owner of the file.", "permission-denied"),
+    ],
+)
+def test_a_messages_hints_after_a_blank_line_do_not_class_it(message: str, expected: str) -> None:
+    assert classify(message, "bail") == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        # fd: an owner string and a full path are no permission nor a resource that ran out
+        ("more than one ':' present in owner string '{}'", "operation-failed"),
+        ("cannot match the full path of '{}'", "operation-failed"),
+        ("must be the owner of table {}", "permission-denied"),
+        ("the send queue is full", "resource-exhausted"),
+        ("channel full, dropping the event", "resource-exhausted"),
+    ],
+)
+def test_owner_and_full_class_only_in_their_phrases(message: str, expected: str) -> None:
+    assert classify(message, "bail") == expected

@@ -330,6 +330,15 @@ def _topic(hit: str, topics: frozenset[str]) -> bool:
     return hit in topics or any(t.endswith("*") and hit.startswith(t[:-1]) for t in topics)
 
 
+def first_paragraph(message: str) -> str:
+    """The message up to its first blank line: what failed. What follows is its hints ("Note:
+    You can search for literal substrings with '--fixed-strings' .. option", "If you want
+    your pattern to match the full file path, use: .."): fd's read "Configuration error" by
+    the word "option" and "Resource exhausted" by "full" there (reading 117)."""
+    head, blank, _ = message.partition("\n\n")
+    return head if blank else message
+
+
 def classify_explained(
     message: str,
     kind: str,
@@ -339,6 +348,7 @@ def classify_explained(
     path: str = "",
 ) -> Classification:
     """Classify a site's message into a failure class, saying why (see the module doc)."""
+    message = first_paragraph(message)
     # A catch-all constructor names no class (`io::Error::other(..)` carries an error of no
     # OS call: starship's "can't convert to str", qdrant's "download cancelled")
     names = [name for name in names if not name.endswith("::other")]
