@@ -1475,6 +1475,34 @@ def test_a_subcommand_arm_whose_fn_calls_the_same_fn_without_it_is_the_second_wa
     assert [label for _, label, _ in paths_of(graph, "config")] == ["subcommand `cache`"]
 
 
+def test_a_subcommand_clap_names_in_an_attribute_is_called_by_that_name() -> None:
+    """zoxide's `#[clap(name = "z.lua")] ZLua` is `import z.lua` on the command line; the
+    label said `z-lua`, which clap rejects (reading 118)."""
+    source = (
+        "#[derive(Subcommand)]\nenum Import {\n"
+        '    #[clap(name = "z.lua")]\n    ZLua,\n'
+        '    #[command(about = "x", name = "zsh-z")]\n    ZshZ,\n'
+        "    Autojump,\n}\n"
+        "fn main() {\n    match Import::parse() {\n"
+        "        Import::ZLua => zlua(),\n"
+        "        Import::ZshZ => zshz(),\n"
+        "        Import::Autojump => autojump(),\n"
+        "    }\n}\n"
+        'fn zlua() { parse().expect("lua"); }\n'
+        'fn zshz() { parse().expect("zsh"); }\n'
+        'fn autojump() { parse().expect("autojump"); }\n'
+    )
+    graph = _graph_of({"src/main.rs": source})
+    labels = [
+        label for name in ("zlua", "zshz", "autojump") for _, label, _ in paths_of(graph, name)
+    ]
+    assert labels == [
+        "subcommand `z.lua` (`Import::ZLua`)",
+        "subcommand `zsh-z` (`Import::ZshZ`)",
+        "subcommand `autojump` (`Import::Autojump`)",
+    ]
+
+
 def test_a_fn_most_commands_reach_says_how_many_entry_points_lead_there() -> None:
     # cargo's manifest parsing: every subcommand loads the workspace
     names = ["build", "check", "clean", "doc", "fetch"]

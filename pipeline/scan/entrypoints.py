@@ -492,7 +492,7 @@ def _subcommands(graph: CallGraph, label: str, caller: int | None) -> tuple[list
             # a `#[command(flatten)]` variant's subcommands sit at its own level (uv's
             # `Commands::Project` holds `add`, typed `uv add`): it adds no name
             if not _flattened(graph, *arm.split("::", 1)):
-                names.append(_kebab(arm.split("::", 1)[1]))
+                names.append(_subcommand_name(graph, *arm.split("::", 1)))
             last = arm
         else:
             break
@@ -522,6 +522,21 @@ def _flattened(graph: CallGraph, enum: str, variant: str) -> bool:
 
 
 _FLATTEN = re.compile(r"^(?:command|clap)\s*\(\s*flatten\s*\)")
+# `#[command(name = "z.lua")]`, `#[clap(name = "x")]` on a variant: the name a user types
+_NAMED = re.compile(r'^(?:command|clap)\s*\((?:[^)]*,)?\s*name\s*=\s*"([^"]+)"')
+
+
+def _subcommand_name(graph: CallGraph, enum: str, variant: str) -> str:
+    """The subcommand `enum::variant` of clap's derive as a user types it: the `name` its
+    attribute gives (zoxide's `#[clap(name = "z.lua")] ZLua`: `import z.lua`, not `import
+    z-lua`, reading 118), else the variant's name in kebab case."""
+    for _, definition in graph.definitions("variant", variant):
+        if definition.owner == enum:
+            for attribute in definition.attrs:
+                named = _NAMED.match(attribute)
+                if named is not None:
+                    return named[1]
+    return _kebab(variant)
 
 
 def commands_above(graph: CallGraph, node: int) -> tuple[str, ...]:

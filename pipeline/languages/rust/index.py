@@ -103,8 +103,9 @@ _TEST_DIRECTORY = re.compile(
 # 67: a `match` arm that only logs the error drops it, as `.unwrap_or_else(|_| ..)` does;
 # 68: only one that logs it at debug or trace level (a `log::error!` is read by operators);
 # 69: `T::from(x)` among `From` impls whose source types share a name, by the written path;
-# 70: chains of paths keep the entry by its name (two programs' `main`s are one path).
-INDEX_VERSION = "70"
+# 70: chains of paths keep the entry by its name (two programs' `main`s are one path); 71: a
+# subcommand is named by its variant's `#[command(name = "..")]`.
+INDEX_VERSION = "71"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
