@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from pipeline.analyze import SiteContext
 from pipeline.analyze.arguments import missing_argument
+from pipeline.analyze.documented import documented_panic
 from pipeline.analyze.environment import (
     environment_advice,
     environment_reads,
@@ -264,6 +265,9 @@ def solutions(
                 "backtrace (`RUST_BACKTRACE=1`) shows the repository's own code passing "
                 "it, report that upstream with the full message and the version you run.",
             ]
+        documented = documented_panic(site)
+        if documented is not None:
+            return [*out, _documented(site, documented), _REPORT_IF_OURS]
         if misuse_worded(site):
             return [*out, _MISUSED, _REPORT_IF_OURS]
         argument = missing_argument(site)
@@ -643,6 +647,14 @@ _REPORT_FIRST = (
 )
 
 
+def _documented(site: Site, section: str) -> str:
+    """A panic its fn's `# Panics` section states (`documented_panic`)."""
+    return (
+        f'The docs of {where(site)} state when it panics: "{section}" A call that breaks that '
+        "rule gets this panic: if your code makes it, check the condition before the call."
+    )
+
+
 def _run_without(site: Site, argument: str) -> str:
     """A panic on a command-line argument the program was run without (`missing_argument`)."""
     return (
@@ -741,6 +753,10 @@ def prevention(
         tips.append(f"Set `{unset[-1]}` in the environment the program runs in.")
     elif context.error_type == "panic" and valued:
         tips.append(f"Set `{valued}` only to a value the program accepts, or leave it unset.")
+    elif context.error_type == "panic" and documented_panic(site) is not None:
+        tips.append(
+            f"Meet what the docs of {where(site)} state under `# Panics` before calling it."
+        )
     elif context.error_type == "panic" and misuse_worded(site):
         tips.append("Make the calls in the order and number the message states.")
     elif context.error_type == "panic" and missing_argument(site) is not None:

@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from pipeline.analyze import SiteContext
 from pipeline.analyze.arguments import missing_argument
+from pipeline.analyze.documented import documented_panic
 from pipeline.analyze.environment import environment_reads, unset_note, value_note
 from pipeline.analyze.homedirs import missing_directory
 from pipeline.analyze.locks import poisoned_lock
@@ -654,6 +655,11 @@ def example_fix(
             if directory[1] != "XDG_RUNTIME_DIR"
             else f"// A panic here means `{directory[0]}` found no directory: "
             "`XDG_RUNTIME_DIR` is unset."
+        )
+    elif context.error_type == "panic" and not refused and documented_panic(site) is not None:
+        body.append(
+            f"// A panic here is documented: the docs of {_plain(where(site))} say when (`# Panics`); "
+            "check that before the call."
         )
     elif context.error_type == "panic" and (program := started_program(site)) is not None:
         name = program_named(program)
