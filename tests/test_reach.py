@@ -1503,6 +1503,30 @@ def test_a_subcommand_clap_names_in_an_attribute_is_called_by_that_name() -> Non
     ]
 
 
+def test_a_value_an_impls_own_fn_returns_through_self_has_that_fns_type() -> None:
+    """zoxide's `let mut fzf = Self::get_fzf()?; fzf.write(..)` and `Self::get_fzf()?.wait()`:
+    `Self::get_fzf` returns a `Result<FzfChild>`, so the calls are `FzfChild`'s; the records
+    said no caller was found (reading 118)."""
+    source = (
+        "pub struct FzfChild;\nimpl FzfChild {\n"
+        '    pub fn write(&mut self) -> Result<()> { bail!("could not write to fzf") }\n'
+        '    pub fn wait(&mut self) -> Result<()> { bail!("fzf exited") }\n}\n'
+        "pub struct Query;\nimpl Query {\n"
+        "    fn get_fzf() -> Result<FzfChild> { Ok(FzfChild) }\n"
+        "    pub fn run(&self) -> Result<()> {\n"
+        "        let mut fzf = Self::get_fzf()?;\n"
+        "        fzf.write()?;\n"
+        "        Self::get_fzf()?.wait()\n    }\n}\n"
+    )
+    graph = _graph_of({"src/lib.rs": source})
+    assert called_by(graph, "Query::run") == [
+        (line_of_text(source, "let mut fzf"), "Query::get_fzf", "self"),
+        (line_of_text(source, "fzf.write()?"), "FzfChild::write", "type"),
+        (line_of_text(source, "Self::get_fzf()?.wait()"), "FzfChild::wait", "type"),
+        (line_of_text(source, "Self::get_fzf()?.wait()"), "Query::get_fzf", "self"),
+    ]
+
+
 def test_a_fn_most_commands_reach_says_how_many_entry_points_lead_there() -> None:
     # cargo's manifest parsing: every subcommand loads the workspace
     names = ["build", "check", "clean", "doc", "fetch"]

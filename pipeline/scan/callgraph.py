@@ -773,7 +773,14 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
     for local in index.locals:
         bound = local.type
         if ASSOCIATED_CALL.fullmatch(bound):
-            bound = _associated_value(tables, bound[len(CALLED_TYPE) :])
+            called = bound[len(CALLED_TYPE) :]
+            caller = ids.get(local.caller)
+            owner = graph.nodes[caller].definition.owner if caller is not None else None
+            if called.startswith("Self::") and owner:
+                # zoxide's `let mut fzf = Self::get_fzf()?`: what the impl's own fn returns
+                # (a `FzfChild`), not a `Self`
+                called = f"{owner}::{called[len('Self::') :]}"
+            bound = _associated_value(tables, called)
         elif bound.startswith(CALLED_TYPE) and _POINTER_MADE.search(bound + "()"):
             bound = "*const _"  # `let p = v.as_mut_ptr()`: a raw pointer (`_raw_pointer`)
         elif bound.startswith(CALLED_TYPE) and "." in bound:
@@ -1722,6 +1729,8 @@ def _receiver_type(
             if current == "Self" and owner:  # `transport: Arc<Self>`
                 current = owner
     else:
+        if head.startswith("Self::") and owner:  # zoxide's `Self::get_fzf()?.wait()?`
+            head = f"{owner}::{head[len('Self::') :]}"
         made = _associated_call(tables, head, variables)
         if made is None:
             return None

@@ -104,8 +104,9 @@ _TEST_DIRECTORY = re.compile(
 # 68: only one that logs it at debug or trace level (a `log::error!` is read by operators);
 # 69: `T::from(x)` among `From` impls whose source types share a name, by the written path;
 # 70: chains of paths keep the entry by its name (two programs' `main`s are one path); 71: a
-# subcommand is named by its variant's `#[command(name = "..")]`.
-INDEX_VERSION = "71"
+# subcommand is named by its variant's `#[command(name = "..")]`; 72: `Self::f()` is typed by
+# the impl's own `f` (`let x = Self::f()?`, `Self::f()?.g()`).
+INDEX_VERSION = "72"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
