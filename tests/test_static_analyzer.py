@@ -559,10 +559,11 @@ def test_a_failed_await_a_context_of_either_outcome_and_a_let_else_name_their_st
         " why, with your input or environment: where it failed, its error is printed under "
         "this message."
     ]
+    # `map_err(|_| ..)` drops the call's error: no message carries it (fd's, reading 117)
     assert found["failed to receive the refill"].solutions == [
-        "`snapshot` returns this error when `rx.await` fails: `map_err` makes that call's "
-        "error this one. Find out why that call fails with your input or environment; its "
-        "error, where this message carries it, says why."
+        "`snapshot` returns this error when `rx.await` fails: `map_err(|_| ..)` puts this one "
+        "in place of that call's error and drops it, so no message says why. Find out why "
+        "that call fails with your input or environment."
     ]
     assert found["cannot convert to json number"].solutions == [
         "`proto_to_json` returns this error when `let Some(v) = serde_json::Number::from_f64(n)`"

@@ -436,11 +436,23 @@ def _failed_step(site: Site, conditions: Sequence[Condition]) -> str | None:
             f"`{method}` makes that this error. Find out which, and why, with your input or "
             "environment: where it failed, its error is printed under this message."
         )
+    if method in ("map_err", "or_else") and _DISCARDED.search(site.facts.snippet or ""):
+        # fd's `builder.build().map_err(|_| anyhow!("Mismatch in exclude patterns"))`: the
+        # call's error is dropped, no message carries it (reading 117)
+        return (
+            f"{where(site)} returns this error when {named} fails: `{method}(|_| ..)` puts "
+            "this one in place of that call's error and drops it, so no message says why. "
+            "Find out why that call fails with your input or environment."
+        )
     return (
         f"{where(site)} returns this error when {named} fails: `{method}` makes that call's "
         "error this one. Find out why that call fails with your input or environment; its "
         "error, where this message carries it, says why."
     )
+
+
+# `.map_err(|_| ..)`, `.or_else(|_| ..)`: a closure that ignores the error it is given
+_DISCARDED = re.compile(r"\.\s*(?:map_err|or_else)\s*\(\s*(?:move\s*)?\|\s*_\s*(?::[^|]*)?\|")
 
 
 # What a conversion is given, as a solution names it: the thing, and one of them
