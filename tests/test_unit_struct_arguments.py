@@ -28,3 +28,19 @@ def test_a_unit_struct_argument_picks_the_impl_a_generic_call_runs(tmp_path: Pat
     tops = {label: {p[2][0][0] for p in paths_of(graph, label)} for label in
             ("DiskFs::open", "MmapFs::open")}  # fmt: skip
     assert tops == {"DiskFs::open": {"load_disk"}, "MmapFs::open": {"load_mmap"}}
+
+
+def test_a_struct_literal_argument_picks_the_impl_too(tmp_path: Path) -> None:
+    """zoxide's `import::run(&import::ZLua {}, &mut db)` among six importers: `run(importer:
+    &impl Importer)` calls `importer.dirs()`, and the path to `ZLua::dirs` goes through the
+    `ZLua` arm, not the first arm's `Atuin` (paths reading 120, 4 wrong edges)."""
+    source = (
+        SOURCE.replace("pub struct MmapFs;", "pub struct MmapFs { pub size: u32 }")
+        .replace("fn read_via<F: Fs>(fs: &F)", "fn read_via(fs: &impl Fs)")
+        .replace("load_universal(&MmapFs)", "load_universal(&fs::MmapFs { size: 1 })")
+        .replace("load_universal(&DiskFs)", "load_universal(&DiskFs {})")
+    )
+    graph = graph_of(tmp_path, {"Cargo.toml": '[package]\nname = "fs"\n', "src/lib.rs": source})
+    tops = {label: {p[2][0][0] for p in paths_of(graph, label)} for label in
+            ("DiskFs::open", "MmapFs::open")}  # fmt: skip
+    assert tops == {"DiskFs::open": {"load_disk"}, "MmapFs::open": {"load_mmap"}}

@@ -105,8 +105,9 @@ _TEST_DIRECTORY = re.compile(
 # 69: `T::from(x)` among `From` impls whose source types share a name, by the written path;
 # 70: chains of paths keep the entry by its name (two programs' `main`s are one path); 71: a
 # subcommand is named by its variant's `#[command(name = "..")]`; 72: `Self::f()` is typed by
-# the impl's own `f` (`let x = Self::f()?`, `Self::f()?.g()`).
-INDEX_VERSION = "72"
+# the impl's own `f` (`let x = Self::f()?`, `Self::f()?.g()`); 73: a struct literal passed to
+# a generic or `impl Trait` parameter gives its type.
+INDEX_VERSION = "73"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
