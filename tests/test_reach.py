@@ -1527,6 +1527,30 @@ def test_a_value_an_impls_own_fn_returns_through_self_has_that_fns_type() -> Non
     ]
 
 
+def test_a_const_a_condition_names_is_its_own_files_before_another_types() -> None:
+    """tokio's park.rs compares its state with `EMPTY`: its own `const EMPTY: usize = 0`, not
+    `io::Ready::EMPTY` of another file (reading 119)."""
+    graph = _graph_of(
+        {
+            "tokio/src/io/ready.rs": (
+                "pub struct Ready(usize);\nimpl Ready {\n    pub const EMPTY: Ready = Ready(0);\n}\n"
+            ),
+            "tokio/src/runtime/park.rs": (
+                "const EMPTY: usize = 0;\n"
+                "fn unpark(old: usize) {\n"
+                '    assert_eq!(old, EMPTY, "park state changed unexpectedly");\n}\n'
+            ),
+        }
+    )
+    (found,) = dependencies(graph, ["old == EMPTY"], node(graph, "unpark"), ())[1:]
+    assert (found.name, found.kind, found.text, found.line) == (
+        "EMPTY",
+        "const",
+        "const EMPTY: usize = 0;",
+        1,
+    )
+
+
 def test_a_fn_most_commands_reach_says_how_many_entry_points_lead_there() -> None:
     # cargo's manifest parsing: every subcommand loads the workspace
     names = ["build", "check", "clean", "doc", "fetch"]

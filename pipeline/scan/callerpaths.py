@@ -774,7 +774,7 @@ def dependencies(
             )
     for name in _CONST.findall(text):
         for kind in ("const", "static"):
-            defined = _nearest(graph.definitions(kind, name), node.crate)
+            defined = _in_scope(graph.definitions(kind, name), node)
             if defined is not None:
                 path, const = defined
                 out.setdefault(
@@ -882,6 +882,18 @@ def _named_by(path: str, root: str) -> int:
         if tail and (root == tail or root.endswith("_" + tail)):
             return len(tail)
     return 0
+
+
+def _in_scope(found: list[tuple[str, Definition]], node: Node) -> tuple[str, Definition] | None:
+    """The const or static a name in the fn's conditions means: one of its own file first
+    (tokio's park.rs `const EMPTY: usize = 0`, not `io::Ready::EMPTY` of another file,
+    reading 119), a free one before an impl's associated one, then the nearest by crate."""
+    own = [f for f in found if f[0] == node.path]
+    if own:
+        free = [f for f in own if f[1].owner is None]
+        return (free or own)[0]
+    free = [f for f in found if f[1].owner is None]
+    return _nearest(free or found, node.crate)
 
 
 def _nearest(found: list[tuple[str, Definition]], crate: str) -> tuple[str, Definition] | None:

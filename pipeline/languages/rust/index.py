@@ -106,8 +106,9 @@ _TEST_DIRECTORY = re.compile(
 # 70: chains of paths keep the entry by its name (two programs' `main`s are one path); 71: a
 # subcommand is named by its variant's `#[command(name = "..")]`; 72: `Self::f()` is typed by
 # the impl's own `f` (`let x = Self::f()?`, `Self::f()?.g()`); 73: a struct literal passed to
-# a generic or `impl Trait` parameter gives its type.
-INDEX_VERSION = "73"
+# a generic or `impl Trait` parameter gives its type; 74: a condition's const is its own
+# file's first, a free one before an impl's.
+INDEX_VERSION = "74"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
