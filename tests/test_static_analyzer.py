@@ -741,3 +741,19 @@ def test_a_site_in_a_macro_rules_body_is_the_macro_s_and_no_code_field_holds_a_m
 )
 def test_no_catch_at_the_call_where_the_call_returns_no_result(source: str) -> None:
     assert explained(source).tryCatchPattern is None
+
+
+def test_the_test_of_an_if_whose_else_branch_the_site_is_in_does_not_class_it() -> None:
+    """mdBook's "Cyclic dependency detected in preprocessors" sits in the else branch of `if
+    preprocessor_names.is_empty()`: that test was false, and its word "empty" made it an
+    invalid argument (reading 114). The test of a branch taken still counts."""
+    found = explained_all(
+        "pub fn order(names: &[String]) -> anyhow::Result<()> {\n"
+        "    if names.is_empty() {\n        Ok(())\n    } else {\n"
+        '        anyhow::bail!("Cyclic dependency detected in preprocessors")\n    }\n}\n'
+        "pub fn first(names: &[String]) -> anyhow::Result<()> {\n"
+        "    if names.is_empty() {\n"
+        '        anyhow::bail!("Nothing detected in preprocessors")\n    }\n    Ok(())\n}\n'
+    )
+    assert found["Cyclic dependency detected in preprocessors"].backgroundTag != "invalid-argument"
+    assert found["Nothing detected in preprocessors"].backgroundTag == "invalid-argument"

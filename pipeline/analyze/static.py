@@ -75,7 +75,7 @@ from pipeline.core.sitetypes import TEXT_KINDS, checked_above
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-114"
+_LABEL = "static-115"
 
 
 def _static_version() -> str:
@@ -244,7 +244,12 @@ def explain_apart(context: SiteContext) -> Explanation:
     names = [n for n in (site.error_code, facts.variant, facts.enclosing_type, facts.callee) if n]
     # what leads into the site classes it, not the early exits and checks passed above it
     # (`if certs.is_empty() { bail!(..) }` says nothing of a private key that is not usable)
-    leading = [c.text for c in conditions if c.kind != "exit" and not checked_above(c)]
+    # (nor the test of an `if` whose else branch it is: `preprocessor_names.is_empty()` was
+    # false, and says nothing of mdBook's "Cyclic dependency detected in preprocessors",
+    # reading 114)
+    leading = [
+        c.text for c in conditions if c.kind not in ("exit", "else") and not checked_above(c)
+    ]
     found = classify_explained(site.message, site.kind, leading, names, path=site.file_path)
     failure_class = found.slug
     check = validation(context)
