@@ -6,7 +6,7 @@ check the condition before the call; a fn with no such section is as before."""
 
 from __future__ import annotations
 
-from site_fixtures import explained
+from site_fixtures import explained, explained_all
 
 SOURCE = """\
 impl ReadBuf {
@@ -46,3 +46,45 @@ def test_a_panic_of_a_fn_whose_docs_say_nothing_of_it_is_still_an_assumption() -
     undocumented = SOURCE.replace("/// # Panics", "/// # Notes")
     explanation = explained(undocumented)
     assert "state when it panics" not in " ".join(explanation.solutions)
+
+
+ASSERTIONS = """\
+#[macro_export]
+macro_rules! assert_err {
+    ($e:expr) => {{
+        match $e {
+            Ok(v) => panic!("assertion failed: Ok({:?})", v),
+            Err(e) => e,
+        }
+    }};
+}
+macro_rules! check_ready {
+    ($e:expr) => {{
+        match $e {
+            Some(v) => v,
+            None => panic!("the value was not ready here"),
+        }
+    }};
+}
+"""
+
+
+def test_a_panic_of_an_assertion_macro_is_the_users_assertion_failing() -> None:
+    """tokio-test's `assert_err!` (reading 119): a test helper its users call; "assertion
+    failed: Ok(..)" is their assertion failing where they use it, not a bug to report."""
+    found = explained_all(ASSERTIONS)
+    asserted = found["assertion failed: Ok({:?})"]
+    assert asserted.backgroundTag == "invalid-argument"
+    assert asserted.solutions[-1] == (
+        "`assert_err!` is an assertion its users write in their own code (a test): it panics "
+        "there when the value it is given is not what it asserts, and the message prints that "
+        "value. Fix the code under test, or the assertion, where it is used."
+    )
+    assert asserted.exampleFix is not None and asserted.exampleFix.endswith(
+        "// A panic here is the assertion `assert_err!` makes where it is used: the value it "
+        "was given did not hold."
+    )
+    # another macro's panic is still an assumption of its code
+    assert "assertion its users write" not in " ".join(
+        found["the value was not ready here"].solutions
+    )

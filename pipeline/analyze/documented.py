@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.core.sitetypes import Site
+from pipeline.core.sitetypes import MACRO_RULES, Site
 
 _PANICKING = frozenset(("panic", "assert", "expect"))
 _HEADING = re.compile(r"^#+\s*Panics\s*$", re.MULTILINE)
@@ -34,3 +34,15 @@ def documented_panic(site: Site) -> str | None:
         return section
     cut = section.rfind(". ", 0, _LIMIT)
     return section[: cut + 1] if cut > 0 else section[:_LIMIT].rstrip() + " .."
+
+
+def assertion_macro(site: Site) -> str | None:
+    """The name of the assertion macro (`assert_ok`, `assert_df_eq`) whose body a panicking
+    site is in: a test helper its users call, whose panic is their assertion failing where
+    they use it (tokio-test's `assert_err!` "assertion failed: Ok({:?})" read "a bug, report
+    it upstream", reading 119); None for any other site."""
+    item = site.facts.item or ""
+    if site.kind not in _PANICKING or site.facts.enclosing_fn or not item.startswith(MACRO_RULES):
+        return None
+    name = item.removeprefix(MACRO_RULES)
+    return name if name.startswith("assert") else None

@@ -15,7 +15,7 @@ from typing import Literal
 
 from pipeline.analyze import Analysis, SiteContext
 from pipeline.analyze.arguments import missing_argument
-from pipeline.analyze.documented import documented_panic
+from pipeline.analyze.documented import assertion_macro, documented_panic
 from pipeline.analyze.environment import set_variable
 from pipeline.analyze.homedirs import missing_directory
 from pipeline.analyze.locks import poisoned_lock, unwinding_only
@@ -75,7 +75,7 @@ from pipeline.core.sitetypes import TEXT_KINDS, checked_above
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-115"
+_LABEL = "static-116"
 
 
 def _static_version() -> str:
@@ -270,7 +270,9 @@ def explain_apart(context: SiteContext) -> Explanation:
         # `dirs::home_dir().expect(..)`, `let Some(d) = dirs::cache_dir() else { bail!(..) }`:
         # the environment names no home directory, whatever the message's words say
         failure_class = CONFIGURATION
-    if failure_class == INTERNAL_INVARIANT and documented_panic(site) is not None:
+    if failure_class == INTERNAL_INVARIANT and (
+        documented_panic(site) is not None or assertion_macro(site) is not None
+    ):
         # the fn's `# Panics` section states when: a caller broke a rule of its API
         failure_class = INVALID_ARGUMENT
     if failure_class == INTERNAL_INVARIANT and missing_argument(site) is not None:

@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from pipeline.analyze import SiteContext
 from pipeline.analyze.arguments import missing_argument
-from pipeline.analyze.documented import documented_panic
+from pipeline.analyze.documented import assertion_macro, documented_panic
 from pipeline.analyze.environment import (
     environment_advice,
     environment_reads,
@@ -268,6 +268,9 @@ def solutions(
         documented = documented_panic(site)
         if documented is not None:
             return [*out, _documented(site, documented), _REPORT_IF_OURS]
+        asserted = assertion_macro(site)
+        if asserted is not None:
+            return [*out, _asserted(asserted)]
         if misuse_worded(site):
             return [*out, _MISUSED, _REPORT_IF_OURS]
         argument = missing_argument(site)
@@ -659,6 +662,15 @@ _REPORT_FIRST = (
 )
 
 
+def _asserted(name: str) -> str:
+    """A panic in the body of an assertion macro (`assertion_macro`)."""
+    return (
+        f"`{name}!` is an assertion its users write in their own code (a test): it panics "
+        "there when the value it is given is not what it asserts, and the message prints that "
+        "value. Fix the code under test, or the assertion, where it is used."
+    )
+
+
 def _documented(site: Site, section: str) -> str:
     """A panic its fn's `# Panics` section states (`documented_panic`)."""
     return (
@@ -765,6 +777,8 @@ def prevention(
         tips.append(f"Set `{unset[-1]}` in the environment the program runs in.")
     elif context.error_type == "panic" and valued:
         tips.append(f"Set `{valued}` only to a value the program accepts, or leave it unset.")
+    elif context.error_type == "panic" and (asserted := assertion_macro(site)) is not None:
+        tips.append(f"Give `{asserted}!` only what the test expects to hold.")
     elif context.error_type == "panic" and documented_panic(site) is not None:
         tips.append(
             f"Meet what the docs of {where(site)} state under `# Panics` before calling it."

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from pipeline.analyze import SiteContext
 from pipeline.analyze.arguments import missing_argument
-from pipeline.analyze.documented import documented_panic
+from pipeline.analyze.documented import assertion_macro, documented_panic
 from pipeline.analyze.environment import environment_reads, unset_note, value_note
 from pipeline.analyze.homedirs import missing_directory
 from pipeline.analyze.locks import poisoned_lock
@@ -655,6 +655,11 @@ def example_fix(
             if directory[1] != "XDG_RUNTIME_DIR"
             else f"// A panic here means `{directory[0]}` found no directory: "
             "`XDG_RUNTIME_DIR` is unset."
+        )
+    elif context.error_type == "panic" and (asserted := assertion_macro(site)) is not None:
+        body.append(
+            f"// A panic here is the assertion `{asserted}!` makes where it is used: the value "
+            "it was given did not hold."
         )
     elif context.error_type == "panic" and not refused and documented_panic(site) is not None:
         body.append(
