@@ -949,3 +949,27 @@ def test_a_messages_hints_after_a_blank_line_do_not_class_it(message: str, expec
 )
 def test_owner_and_full_class_only_in_their_phrases(message: str, expected: str) -> None:
     assert classify(message, "bail") == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        # a mismatch is a schema's only beside what a schema holds (nushell's "Pipeline
+        # mismatch." is none); of a hash, a version or a dtype it is theirs (reading 121)
+        ("Pipeline mismatch.", "operation-failed"),
+        ("column mismatch in {}", "schema-mismatch"),
+        ("hash mismatch for {}", "data-corruption"),
+        ("version mismatch: {} vs {}", "version-incompatibility"),
+        ("dtype mismatch: {} vs {}", "type-mismatch"),
+        # "newer" and "older" name a version's age only beside a version
+        ("file {} is newer than segment {}", "operation-failed"),
+        ("server version is newer than the client", "version-incompatibility"),
+        # "numeric" is no bound; "remote" alone is no connection; British spelling
+        ("Task uid is invalid. It should only contain numeric characters.", "invalid-argument"),
+        ("remote rejected the push", "operation-failed"),
+        ("failed to connect to remote {}", "connection-failure"),
+        ("Azure returned 401 Unauthorised", "unauthenticated"),
+    ],
+)
+def test_words_that_name_a_class_only_in_their_sense(message: str, expected: str) -> None:
+    assert classify(message, "bail") == expected
