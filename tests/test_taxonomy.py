@@ -973,3 +973,20 @@ def test_owner_and_full_class_only_in_their_phrases(message: str, expected: str)
 )
 def test_words_that_name_a_class_only_in_their_sense(message: str, expected: str) -> None:
     assert classify(message, "bail") == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        # input left out: an invalid argument (338 messages over 32 repositories moved so)
+        ("Missing command", "invalid-argument"),
+        ("missing field: condition", "invalid-argument"),
+        ("HalfPageScrollUpByPaneId missing pane_id", "invalid-argument"),
+        ("missing `port` in postgres-cdc properties", "configuration-error"),
+        # an object a lookup did not find
+        ("snapshot file is missing", "not-found"),
+        ("binary {} is missing from PATH", "not-found"),
+    ],
+)
+def test_missing_is_a_lookups_only_beside_what_a_lookup_finds(message: str, expected: str) -> None:
+    assert classify(message, "bail") == expected
