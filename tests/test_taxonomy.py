@@ -986,6 +986,9 @@ def test_words_that_name_a_class_only_in_their_sense(message: str, expected: str
         # an object a lookup did not find
         ("snapshot file is missing", "not-found"),
         ("binary {} is missing from PATH", "not-found"),
+        # a file's name in backticks is still a file (uv's virtual environment)
+        ("Broken virtual environment `{0}`: `pyvenv.cfg` is missing", "not-found"),
+        ("`self.config` is missing", "invalid-argument"),
     ],
 )
 def test_missing_is_a_lookups_only_beside_what_a_lookup_finds(message: str, expected: str) -> None:

@@ -205,9 +205,21 @@ _CAMEL_NAME = re.compile(
 _NAME_IN_CAPITALS = re.compile(r"(?<!\w)(?!(?:JSON|TOML|YAML|GRPC|HTTPS?)(?!\w))[A-Z]{4,}(?!\w)")
 
 
+# A file's name in backticks (`pyvenv.cfg`, `Cargo.toml`, `src/main.rs`): it stays the word
+# "file", so that uv's "`pyvenv.cfg` is missing" is still about a file that is not there.
+_FILE_NAME = re.compile(
+    r"`[^`\s]*\.(?:toml|json|ya?ml|cfg|conf|ini|lock|txt|md|rs|py|sh|zip|tar|gz|whl|so|dll|exe)`",
+    re.IGNORECASE,
+)
+
+
+def _code_word(found: re.Match[str]) -> str:
+    return " file " if _FILE_NAME.fullmatch(found.group()) else " "
+
+
 def without_code(text: str) -> str:
     """The message's prose: backticked code, `--flags` and names in capitals cut out."""
-    prose = _CAMEL_NAME.sub("x", _CODE.sub(" ", text))
+    prose = _CAMEL_NAME.sub("x", _CODE.sub(_code_word, text))
     if any(c.islower() for c in prose):
         prose = _NAME_IN_CAPITALS.sub(" ", prose)
     return prose
