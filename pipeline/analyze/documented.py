@@ -2,7 +2,9 @@
 that holds it ("Panics if `n` is larger than the number of remaining bytes.", tokio's
 `ReadBuf::initialize_unfilled_to`) says the caller broke a rule the API states, not that the
 code broke an assumption of its own (reading 119: "a bug, report it upstream" before). Rust's
-API guidelines (C-FAILURE) ask every fn that may panic to say when, under that heading. Pure.
+API guidelines (C-FAILURE) ask every fn that may panic to say when, under that heading. So is
+a panic in the body of an assertion macro (`assert_ok!`, `assert_df_eq!`): its users' test
+asserting something that did not hold. Pure.
 """
 
 from __future__ import annotations
