@@ -1330,5 +1330,18 @@ def test_a_fn_that_builds_the_error_it_returns_has_no_check_that_avoids_it() -> 
     )
     built = found["Error at {key}: {msg}"]
     assert built.validationCode is None
+    # a trait's impl building its `Self` the same (zellij's `impl From<rusqlite::Error> for
+    # TokenError`: its `match` picks the variant)
+    converted = explained_all(
+        "impl From<io::Error> for ValueError {\n"
+        "    fn from(e: io::Error) -> Self {\n"
+        "        match e.kind() {\n"
+        '            ErrorKind::NotFound => ValueError::custom(format!("no such value: {e}")),\n'
+        "            _ => ValueError::custom(e.to_string()),\n"
+        "        }\n"
+        "    }\n"
+        "}\n"
+    )
+    assert converted["no such value: {e}"].validationCode is None
     assert not any(s.startswith("The code goes on only when") for s in built.solutions)
     assert found["No value at {key}"].validationCode == "let ok = !matches!(self.key, Some(key));"

@@ -63,6 +63,13 @@ def program_named(argument: str) -> str | None:
     return literal[1] if literal is not None else None
 
 
+def path_program(argument: str) -> str | None:
+    """The program a literal argument names when the system looks it up on `PATH` (`npm`),
+    not by a path (`./gradlew`); None otherwise."""
+    name = program_named(argument)
+    return name if name is not None and "/" not in name else None
+
+
 def program_advice(argument: str) -> str:
     """What to do when the program could not be started."""
     name = program_named(argument)

@@ -75,7 +75,7 @@ from pipeline.core.sitetypes import TEXT_KINDS, checked_above
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-119"
+_LABEL = "static-120"
 
 
 def _static_version() -> str:
@@ -273,7 +273,8 @@ def explain_apart(context: SiteContext) -> Explanation:
     if failure_class == INTERNAL_INVARIANT and (
         documented_panic(site) is not None or assertion_macro(site) is not None
     ):
-        # the fn's `# Panics` section states when: a caller broke a rule of its API
+        # the fn's `# Panics` section states when (a caller broke a rule of its API), or an
+        # assertion macro's body: its user's assertion failed where it is used
         failure_class = INVALID_ARGUMENT
     if failure_class == INTERNAL_INVARIANT and missing_argument(site) is not None:
         # `std::env::args().nth(1).expect("USAGE: ..")`: run without the argument it reads

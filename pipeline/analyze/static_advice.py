@@ -28,7 +28,7 @@ from pipeline.analyze.environment import (
 from pipeline.analyze.homedirs import directory_advice, directory_tip, missing_directory
 from pipeline.analyze.locks import poisoned_lock, profiles_named
 from pipeline.analyze.message_advice import advice_in, has_placeholders
-from pipeline.analyze.programs import program_advice, program_named, started_program
+from pipeline.analyze.programs import path_program, program_advice, started_program
 from pipeline.analyze.static_code import (
     caller_can_test,
     cause_slot,
@@ -790,10 +790,10 @@ def prevention(
     elif context.error_type == "panic" and poisoned_lock(site) is not None:
         tips.append("Find and fix the first panic of the run; this one only follows from it.")
     elif context.error_type == "panic" and (program := started_program(site)) is not None:
-        name = program_named(program)
+        name = path_program(program)
         tips.append(
             f"Install `{name}` and put it on `PATH` where the program runs."
-            if name is not None and "/" not in name
+            if name is not None
             else "Make the program it starts available where it runs."
         )
     elif context.error_type == "panic" and failed_thread_step(site):

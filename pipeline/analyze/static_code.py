@@ -19,11 +19,12 @@ from pipeline.analyze.environment import environment_reads, unset_note, value_no
 from pipeline.analyze.homedirs import missing_directory
 from pipeline.analyze.locks import poisoned_lock
 from pipeline.analyze.message_advice import advice_in
-from pipeline.analyze.programs import program_named, started_program
+from pipeline.analyze.programs import path_program, started_program
 from pipeline.analyze.taxonomy import CONFIGURATION, failed_filesystem_call
 from pipeline.core.model import Condition, Site
 from pipeline.core.sitetypes import MACRO_RULES, TEXT_KINDS
 from pipeline.languages import language_of
+from pipeline.scan.buildable import type_name
 from pipeline.scan.context import STREAM_OF
 
 # a name a reader reads a value by; not a macro's (`matches!`: the bang right after it, not
@@ -450,16 +451,11 @@ def builds_its_return(site: Site) -> bool:
         return False
     if re.search(r"\b(?:Result|Option|Poll)\b", returned):
         return False
-    built = _type_name(callee.rsplit("::", 1)[0])
-    named = _type_name(returned)
-    if named == "Self":
-        named = _type_name(site.facts.enclosing_impl or "")
+    built = type_name(callee.rsplit("::", 1)[0])
+    named = type_name(returned)
+    if named == "Self":  # the impl's type, also of a trait's impl (`Display for ValueError`)
+        named = type_name(impl_type(site.facts.enclosing_impl or ""))
     return bool(built) and built == named
-
-
-def _type_name(text: str) -> str:
-    """`crate::error::ValueError<'a>` -> `ValueError`."""
-    return text.split("<", 1)[0].strip().rsplit("::", 1)[-1]
 
 
 def type_guard(context: SiteContext) -> str | None:
@@ -667,10 +663,10 @@ def example_fix(
             "check that before the call."
         )
     elif context.error_type == "panic" and (program := started_program(site)) is not None:
-        name = program_named(program)
+        name = path_program(program)
         body.append(
             f"// A panic here means `{name}` could not be started: install it or put it on PATH."
-            if name is not None and "/" not in name
+            if name is not None
             else f"// A panic here means the program `{program}` names could not be started."
         )
     elif context.error_type == "panic" and (lock := poisoned_lock(site)) is not None:

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import TypeVar
 
 from pipeline.core.index import CALLED_TYPE, Definition, FileIndex, Local
-from pipeline.scan.callgraph import CallGraph, Edge
+from pipeline.scan.callgraph import STRUCT_LITERAL, CallGraph, Edge
 from pipeline.scan.names import inner_type
 from pipeline.scan.signatures import generic_bounds, returned_type
 
@@ -193,7 +193,7 @@ def _made_given_type(graph: CallGraph, edge: Edge, slot: str) -> tuple[str, str]
             return _known_type(graph, inner_type(written))
     if _UNIT_VALUE.fullmatch(text):  # `load_universal(&MmapFs, ..)`: a unit struct's value
         return _known_type(graph, type_name(text))
-    literal = _STRUCT_LITERAL.match(text)
+    literal = STRUCT_LITERAL.match(text)
     if literal is not None:  # zoxide's `import::run(&import::ZLua {}, ..)`: a struct's value
         return _known_type(graph, type_name(literal[1]))
     bound = _local_type(graph, edge.caller, text, call.line)
@@ -203,20 +203,18 @@ def _made_given_type(graph: CallGraph, edge: Edge, slot: str) -> tuple[str, str]
 # An argument that is a unit struct's value, as written: `MmapFs`, `fs::MmapFs` (an enum's
 # variant or a const names no struct: `_known_type` says so)
 _UNIT_VALUE = re.compile(r"(?:[A-Za-z_]\w*::)*[A-Z]\w*")
-# A struct literal, as written (cut at 40 characters): `ZLua {}`, `import::Atuin { .. }`
-_STRUCT_LITERAL = re.compile(r"((?:[A-Za-z_]\w*::)*[A-Z]\w*)\s*\{")
 
 
 def _unit_values_of(graph: CallGraph, node_id: int) -> list[str]:
     """The names of the unit struct values and struct literals a fn passes as arguments
-    (`_UNIT_VALUE`, `_STRUCT_LITERAL`): what `_given_type` may read for it."""
+    (`_UNIT_VALUE`, `STRUCT_LITERAL`): what `_given_type` may read for it."""
 
     def unit_values(index: FileIndex) -> Iterator[tuple[int, str]]:
         for call in index.calls:
             for text in map(_argument, call.args):
                 if _UNIT_VALUE.fullmatch(text):
                     yield call.caller, type_name(text)
-                elif (literal := _STRUCT_LITERAL.match(text)) is not None:
+                elif (literal := STRUCT_LITERAL.match(text)) is not None:
                     yield call.caller, type_name(literal[1])
 
     return _per_fn(graph, node_id, "unit values by fn", unit_values)

@@ -7,7 +7,7 @@ import re
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from pipeline.core.index import ARM_LINK, Definition
 from pipeline.core.reach import (
@@ -493,8 +493,8 @@ def _best(
     different way in). Ranked on the walk's parent links; only the kept become hops.
     `outermost`: longer first (a library's front doors: the one furthest out says most)."""
     ranked = []
-    label = _labels(graph).__getitem__
-    plain = _plain_labels(graph).__getitem__
+    label = _labels(graph, "module labels").__getitem__
+    plain = _labels(graph, "labels").__getitem__
     for top, entry, first, narrow in found:
         nodes, guesses = _chain(parent, top, first)
         # the entry by its name, the fns below it by their modules too: two programs' `main`
@@ -529,25 +529,19 @@ def _best(
     return out
 
 
-def _plain_labels(graph: CallGraph) -> list[str]:
-    """Each node's label by id (`execute`, `Engine::write`), made once per graph."""
-    labels: list[str] | None = graph.derived.get("plain_labels")
+def _labels(graph: CallGraph, kind: Literal["labels", "module labels"]) -> list[str]:
+    """Each node's label by id (`execute`, `Engine::write`), or with its crate and module
+    (`mdbook::cmd::build::execute`), made once per graph (a walk ranks its paths by them:
+    ~160,000 for risingwave's records). The fns below an entry are told apart by module:
+    mdBook's `cmd::build::execute`, `cmd::serve::execute` and `cmd::watch::execute` below
+    its `main` are three chains, each its own path from its own subcommand, not one path
+    through `build` named "`build`, `serve` or `watch`" (reading 116); one fn written twice
+    under a `cfg` in one module is still one chain."""
+    labels: list[str] | None = graph.derived.get(kind)
     if labels is None or len(labels) != len(graph.nodes):
-        labels = graph.derived["plain_labels"] = [node.label for node in graph.nodes]
-    return labels
-
-
-def _labels(graph: CallGraph) -> list[str]:
-    """Each node's label in its crate and module by id (`mdbook::cmd::build::execute`),
-    made once per graph (a walk ranks its paths by them: ~160,000 for risingwave's
-    records). Its module too: mdBook's `cmd::build::execute`, `cmd::serve::execute` and
-    `cmd::watch::execute` below its `main` are three chains, each its own path from its own
-    subcommand, not one path through `build` named "`build`, `serve` or `watch`" (reading
-    116); one fn written twice under a `cfg` in one module is still one chain."""
-    labels: list[str] | None = graph.derived.get("labels")
-    if labels is None or len(labels) != len(graph.nodes):
-        labels = graph.derived["labels"] = [
-            f"{node.crate}::{node.module}::{node.label}" for node in graph.nodes
+        labels = graph.derived[kind] = [
+            f"{node.crate}::{node.module}::{node.label}" if kind == "module labels" else node.label
+            for node in graph.nodes
         ]
     return labels
 

@@ -1212,7 +1212,9 @@ def _trait_of_one_impl(graph: CallGraph, found: Sequence[int]) -> int | None:
 
 _CONVERSIONS = frozenset(("from", "try_from"))
 _NAME = re.compile(r"[A-Za-z_]\w*")
-_STRUCT_LITERAL = re.compile(r"((?:\w+::)*[A-Z]\w*)\s*\{")
+# A struct literal, as written (an argument is cut at 40 characters): `ZLua {}`,
+# `import::Atuin { .. }`
+STRUCT_LITERAL = re.compile(r"((?:\w+::)*[A-Z]\w*)\s*\{")
 
 
 # `X::new(..)`, `X::default()`, `X::from(..)`, `X::with_capacity(..)`: a value of `X`
@@ -1240,7 +1242,7 @@ def _by_first_argument(
     definitions = [graph.nodes[n].definition for n in found]
     if not all(d.trait and d.has_self for d in definitions):
         return found
-    argument = call.args[0].strip().lstrip("&*").removeprefix("mut ").strip()
+    argument = _bare(call.args[0])
     owner = node.definition.owner
     if argument == "self" and owner is not None and owner == node.definition.trait:
         return found  # a trait's own default fn: `self` is any of its implementors
@@ -1308,7 +1310,7 @@ def _same_path(
     not written with a path, or no impl's is the same."""
     if len(found) < 2:
         return found
-    name = argument.strip().lstrip("&*").removeprefix("mut ").strip()
+    name = _bare(argument)
     written = variables.get(name, "") if _NAME.fullmatch(name) else ""
     if "::" not in written:
         return found
@@ -1321,12 +1323,22 @@ def _same_path(
     return same or found
 
 
+def _bare(argument: str) -> str:
+    """An argument's text without its borrow or dereference: `&mut x` -> `x`, `*id` -> `id`."""
+    return argument.strip().lstrip("&*").removeprefix("mut ").strip()
+
+
 def _written_type(text: str) -> str:
     """A type as written without its borrow, lifetime and spaces: `&'a mut x::Y` -> `x::Y`."""
+    return "".join(_unborrowed(text).split()).removeprefix("::")
+
+
+def _unborrowed(text: str) -> str:
+    """A parameter's type without its borrow and lifetime: `&'a mut x::Y` -> `x::Y`."""
     text = text.strip().lstrip("&").strip()
-    if text.startswith("'"):
+    if text.startswith("'"):  # `&'a X`
         text = text.split(" ", 1)[-1]
-    return "".join(text.removeprefix("mut ").split()).removeprefix("::")
+    return text.removeprefix("mut ").strip()
 
 
 def _by_reference(
@@ -1366,7 +1378,7 @@ def _argument_type(
     """The type of a call's argument where its text shows it, and whether for certain: `self`
     (the impl's), `Foo { .. }`, a tuple ("(") are; a name the fn types is not (a `let` the
     index does not type may have bound it anew); None for any other expression."""
-    text = text.strip().lstrip("&*").removeprefix("mut ").strip()
+    text = _bare(text)
     if text.startswith("("):
         return ("(" if "," in text else None), True
     if text == "self":
@@ -1375,7 +1387,7 @@ def _argument_type(
         written = variables.get(text, "")
         typed = bool(written) and not written.startswith(CALLED_TYPE)
         return (inner_type(written) if typed else None), False
-    literal = _STRUCT_LITERAL.match(text)
+    literal = STRUCT_LITERAL.match(text)
     return (inner_type(literal[1]) if literal else None), True
 
 
@@ -1384,9 +1396,7 @@ def _converted_from(definition: Definition) -> str | None:
     as written ("(" for a tuple); None for any other fn."""
     if definition.trait not in ("From", "TryFrom") or len(definition.params) != 1:
         return None
-    param = definition.params[0][1].strip().lstrip("&").removeprefix("mut ").strip()
-    if param.startswith("'"):  # `&'a X`
-        param = param.split(" ", 1)[-1]
+    param = _unborrowed(definition.params[0][1])
     return "(" if param.startswith("(") else inner_type(param)
 
 
