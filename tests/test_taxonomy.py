@@ -978,7 +978,8 @@ def test_words_that_name_a_class_only_in_their_sense(message: str, expected: str
 @pytest.mark.parametrize(
     ("message", "expected"),
     [
-        # input left out: an invalid argument (338 messages over 32 repositories moved so)
+        # input left out: an invalid argument (362 of the 436 classes this moved over 32
+        # repositories)
         ("Missing command", "invalid-argument"),
         ("missing field: condition", "invalid-argument"),
         ("HalfPageScrollUpByPaneId missing pane_id", "invalid-argument"),
