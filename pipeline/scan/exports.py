@@ -43,8 +43,11 @@ class Exports:
         self._names: dict[str, set[str]] = defaultdict(set)  # crate -> names re-exported
         self._globs: dict[str, set[str]] = defaultdict(set)  # crate -> modules globbed
         self._root_names: dict[str, set[str]] = defaultdict(set)  # crate -> its root's `pub use`s
-        # crate -> name -> the modules whose files re-export it by name (`pub use`)
-        self._where: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+        # crate -> name -> the modules whose files re-export it by name (`pub use`), each
+        # with the module the `use`'s path names it from (`_source_module`)
+        self._where: dict[str, dict[str, list[tuple[str, str | None]]]] = defaultdict(
+            lambda: defaultdict(list)
+        )
         # crate -> type name -> whether one of its types of the name is declared `pub`
         self._types: dict[str, dict[str, bool]] = defaultdict(dict)
         # crate -> type name -> the modules its `pub` declarations are in
@@ -95,7 +98,8 @@ class Exports:
                     self._globs[crate].add(use.path.rsplit("::", 1)[-1])
                 else:
                     self._names[crate].add(use.alias)
-                    self._where[crate][use.alias].append(module_of(path))
+                    module = module_of(path)
+                    self._where[crate][use.alias].append((module, _source_module(module, use.path)))
                     if at_root:
                         self._root_names[crate].add(use.alias)
 
@@ -195,10 +199,19 @@ class Exports:
         if self._open(crate, module):
             return None
         name = definition.owner or definition.name
+        own = module in self._declared[crate].get(name, ())
         declared = [m for m in self._declared[crate].get(name, ()) if self._open(crate, m)]
-        if definition.owner and declared:  # a method of an impl in a private child module
-            return _shortest(declared)  # (qdrant's)
-        exported = [m for m in self._where[crate].get(name, ()) if self._open(crate, m)]
+        if definition.owner and declared and not own:
+            return _shortest(declared)  # a method of an impl in a private child module (qdrant's)
+        # by a `pub use` of this item: the ones whose path leads to its own module, if any
+        # (tokio's `task::Builder` is `pub use builder::Builder` in `task`, not `runtime`'s)
+        found = self._where[crate].get(name, [])
+        holding = {module}  # the modules that hold the item: its own, and each re-exporting it
+        while grown := {m for m, source in found if source in holding and m not in holding}:
+            holding |= grown
+        exported = [m for m in holding - {module} if self._open(crate, m)] or [
+            m for m, _ in found if self._open(crate, m)
+        ]
         return _shortest(exported) if exported else None
 
     def at_root(self, crate: str, module: str, definition: Definition) -> bool:
@@ -210,6 +223,30 @@ class Exports:
             return False
         declared_at_root = not module and not definition.module
         return declared_at_root or definition.name in self._root_names[crate]
+
+
+def _source_module(module: str, path: str) -> str | None:
+    """The module of this crate a `use` in `module` names its item from (`builder::Builder`
+    in `task`: `task::builder`; `crate::a::B`: `a`; `super::B`, `self::b::B`; another
+    crate's path reads as a child module's, which no item of this crate is in); None for a
+    `super` above the root."""
+    segments = path.split("::")[:-1]
+    if not segments:
+        return module
+    head, rest = segments[0], segments[1:]
+    if head == "crate":
+        return "::".join(rest)
+    base = module.split("::") if module else []
+    if head == "self":
+        return "::".join([*base, *rest])
+    if head == "super":
+        while segments[:1] == ["super"]:
+            if not base:
+                return None
+            base.pop()
+            segments = segments[1:]
+        return "::".join([*base, *segments])
+    return "::".join([*base, *segments])  # a child module's (edition 2018 paths)
 
 
 def _shortest(modules: list[str]) -> str:

@@ -52,6 +52,7 @@ from pipeline.languages.rust.index_items import (
     variant_of,
 )
 from pipeline.languages.rust.indexunits import index_after
+from pipeline.languages.rust.macroitems import macro_items, may_wrap_items
 from pipeline.languages.rust.regions import parse_units_checked, product_units
 from pipeline.languages.rust.sites import LANGUAGE, parser
 from pipeline.languages.rust.testcode import (
@@ -107,8 +108,9 @@ _TEST_DIRECTORY = re.compile(
 # subcommand is named by its variant's `#[command(name = "..")]`; 72: `Self::f()` is typed by
 # the impl's own `f` (`let x = Self::f()?`, `Self::f()?.g()`); 73: a struct literal passed to
 # a generic or `impl Trait` parameter gives its type; 74: a condition's const is its own
-# file's first, a free one before an impl's.
-INDEX_VERSION = "74"
+# file's first, a free one before an impl's; 75: the items an item-level macro wraps are
+# indexed (`macroitems`: tokio's `cfg_rt! { .. }`).
+INDEX_VERSION = "75"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -268,10 +270,7 @@ def index_tree(tree: Tree, source: bytes) -> FileIndex:
     """The index of what `tree` parsed of `source` (all of it, or included ranges)."""
     # The binding's lists are not in document order (nor the same order twice): sorted, outer
     # nodes first, so that an index is a function of the bytes alone.
-    captures = {
-        name: sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte))
-        for name, nodes in QueryCursor(_query()).captures(tree.root_node).items()
-    }
+    captures = _captures(tree, source)
     builder = _Builder(source)
     for kind in DEF_KINDS:
         for node in captures.get(f"def.{kind}.node", []):
@@ -306,6 +305,30 @@ def index_tree(tree: Tree, source: bytes) -> FileIndex:
     for node in captures.get("registered", []):
         builder.registered(node)
     return builder.result(clean=not tree.root_node.has_error)
+
+
+def _captures(tree: Tree, source: bytes) -> dict[str, list[Node]]:
+    """The query's captures of `tree` and of the items its macros wrap (`macroitems`), each
+    node from the one parse that owns its bytes, sorted."""
+    wrapped = macro_items(tree, source, parser()) if may_wrap_items(source) else []
+    if not wrapped:
+        return {
+            name: sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte))
+            for name, nodes in QueryCursor(_query()).captures(tree.root_node).items()
+        }
+    found: dict[str, list[Node]] = {}
+    for part in (None, *wrapped):
+        root = tree.root_node if part is None else part.tree.root_node
+        inner = [w for w in wrapped if w is not part and (part is None or part.holds(w))]
+        for name, nodes in QueryCursor(_query()).captures(root).items():
+            kept = found.setdefault(name, [])
+            for node in nodes:
+                if (part is None or part.owns(node)) and not any(w.owns(node) for w in inner):
+                    kept.append(node)
+    return {
+        name: sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte))
+        for name, nodes in found.items()
+    }
 
 
 def _lone_literal(body: Node | None) -> str | None:

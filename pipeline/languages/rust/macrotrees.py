@@ -13,6 +13,7 @@ from tree_sitter import Language, Node, Parser, Point, Query, QueryCursor, Range
 
 from pipeline.core.sitetypes import MACRO_RULES, Site
 from pipeline.languages.rust.facts import site_facts
+from pipeline.languages.rust.macroitems import holds_items, parse_wrapped
 from pipeline.languages.rust.regions import parse_ranges, site_hints
 from pipeline.languages.rust.snippets import enclosing_call, initializer_item
 from pipeline.languages.rust.testcode import is_test_code
@@ -47,6 +48,10 @@ def macro_tree_sites(
         inner = source[token_tree.start_byte + 1 : token_tree.end_byte - 1]
         if not site_hints(inner) or is_test_code(outer):
             continue
+        items = _as_items(parser, source, outer, token_tree)
+        if items is not None:  # a fn's sites, with the facts of their own fn (`macroitems`)
+            found += scan(items)
+            continue
         sub = parse_ranges(parser, source, [_inside(token_tree)])
         outer_facts = site_facts(outer, source)
         for site in scan(sub):
@@ -61,6 +66,19 @@ def macro_tree_sites(
             )
             found.append(replace(site, facts=facts))
     return found
+
+
+def _as_items(parser: Parser, source: bytes, outer: Node, token_tree: Node) -> Tree | None:
+    """The macro's body parsed as the items it wraps (`macroitems`), when it is invoked
+    where an item goes and its body parses so; else None."""
+    parent = outer.parent
+    if outer.type != "macro_invocation" or parent is None:
+        return None
+    if parent.type not in ("source_file", "declaration_list"):
+        return None
+    tree = parse_wrapped(parser, source, outer, token_tree)
+    start, end = token_tree.start_byte + 1, token_tree.end_byte - 1
+    return None if tree.root_node.has_error or not holds_items(tree.root_node, start, end) else tree
 
 
 def _macro_rules(outer: Node) -> str | None:

@@ -98,8 +98,9 @@ from pipeline.languages.rust.testcode import (
 # `spawn` names it (`Facts.spawned`); 68: a `write!` in another trait's `fmt` than `Display`
 # (`impl ColorDisplay for Error`) keeps that impl; 69: a closure on an environment read through
 # `.as_deref()`/`.as_ref()` gets its value (`env::var("X").as_deref().map(|x| ..)`); 70: the
-# iterable of a `for` is no step "inside the loop"
-EXTRACTOR_VERSION = "70"
+# iterable of a `for` is no step "inside the loop"; 71: a site in a fn that an item-level
+# macro wraps (`cfg_rt! { pub fn f() { .. } }`) has that fn's facts (`macroitems`)
+EXTRACTOR_VERSION = "71"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 

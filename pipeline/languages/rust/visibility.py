@@ -1,11 +1,15 @@
 """What a file makes visible outside its crate, from its text (as `testcode` reads test
 modules): the modules it declares that are not `pub` (`mod parser;`, `pub(crate) mod x;`),
 and the lines of its `pub use` declarations. The link reads them to tell a `pub` fn that is
-the crate's public API from one in a private module that nothing re-exports. Pure."""
+the crate's public API from one in a private module that nothing re-exports. Both are read
+at the file's top level: at column 0, and in the blocks of macros invoked there whose body
+is items (`cfg_rt! {` .. `}`, one indentation level in for each: tokio declares most of
+its modules and re-exports so, `macroitems`). Pure."""
 
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from pipeline.languages.rust.testcode import is_test_attribute
 
@@ -15,17 +19,64 @@ _MOD = re.compile(rb"^(pub\b\s*(?:\([^)\n]*\))?\s*)?mod\s+(?:r#)?(\w+)\s*[;{]", 
 _PUB_USE = re.compile(rb"^pub\s+use\b", re.M)
 
 
+# A macro invoked at column 0 whose body is a block of its own lines (`cfg_rt! {`)
+_MACRO_BLOCK = re.compile(rb"^[A-Za-z_][\w:]*![ \t]*\{[ \t]*\r?$", re.M)
+
+
 def private_modules(source: bytes) -> tuple[str, ...]:
     """The top-level modules the file declares without a plain `pub`, in file order; not
-    those test code is (`#[cfg(test)] mod tests {`: never in the call graph)."""
+    those test code is (`#[cfg(test)] mod tests {`: never in the call graph), nor one it
+    also declares `pub` (tokio's `lib.rs`: `pub mod runtime;` in `cfg_rt! {`, `pub(crate)
+    mod runtime;` in `cfg_not_rt! {`: public where the crate has its runtime)."""
     if b"mod " not in source:
         return ()
-    return tuple(
-        match.group(2).decode()
-        for match in _MOD.finditer(source)
-        if (not match.group(1) or b"(" in match.group(1))
-        and not _under_test_attribute(source, match.start())
-    )
+    declared = [m for m in _top_level(_MOD, source) if not _under_test_attribute(source, m.start())]
+    public = {m.group(2) for m in declared if m.group(1) and b"(" not in m.group(1)}
+    return tuple(dict.fromkeys(m.group(2).decode() for m in declared if m.group(2) not in public))
+
+
+def _top_level(pattern: re.Pattern[bytes], source: bytes) -> list[re.Match[bytes]]:
+    """`pattern`'s matches at column 0 and at the level of each macro block's items, in
+    file order (`pattern` anchored at a line's start, read there without the indentation)."""
+    found = list(pattern.finditer(source))
+    if _MACRO_BLOCK.search(source) is None:
+        return found
+    unanchored = _unanchored(pattern)
+    for line_start, indent in _macro_block_lines(source):
+        match = unanchored.match(source, line_start + indent)
+        if match is not None:
+            found.append(match)
+    return sorted(found, key=lambda m: m.start())
+
+
+@cache
+def _unanchored(pattern: re.Pattern[bytes]) -> re.Pattern[bytes]:
+    """`pattern` without its leading `^`, to match at an indented line's text."""
+    return re.compile(pattern.pattern.removeprefix(b"^"), pattern.flags)
+
+
+def _macro_block_lines(source: bytes) -> list[tuple[int, int]]:
+    """(start, indentation) of each line at the items' level of a macro block opened at
+    column 0, nested blocks one level (4 spaces) further in; the line `}` at a block's own
+    indentation closes it."""
+    lines: list[tuple[int, int]] = []
+    for opened in _MACRO_BLOCK.finditer(source):
+        depth, pos = 1, source.find(b"\n", opened.end()) + 1
+        while 0 < pos < len(source) and depth > 0:
+            end = source.find(b"\n", pos)
+            end = len(source) if end < 0 else end
+            line = source[pos:end].rstrip(b"\r")
+            indent = len(line) - len(line.lstrip(b" "))
+            text = line[indent:]
+            if text == b"}" and indent == 4 * (depth - 1):
+                depth -= 1
+            elif indent == 4 * depth:
+                if _MACRO_BLOCK.fullmatch(text):
+                    depth += 1
+                else:
+                    lines.append((pos, indent))
+            pos = end + 1
+    return lines
 
 
 def _under_test_attribute(source: bytes, start: int) -> bool:
@@ -49,4 +100,6 @@ def public_use_lines(source: bytes) -> tuple[int, ...]:
     """The lines (1-based) where the file's top-level `pub use` declarations start."""
     if b"use" not in source:
         return ()
-    return tuple(source.count(b"\n", 0, match.start()) + 1 for match in _PUB_USE.finditer(source))
+    return tuple(
+        source.count(b"\n", 0, match.start()) + 1 for match in _top_level(_PUB_USE, source)
+    )
