@@ -994,3 +994,19 @@ def test_words_that_name_a_class_only_in_their_sense(message: str, expected: str
 )
 def test_missing_is_a_lookups_only_beside_what_a_lookup_finds(message: str, expected: str) -> None:
     assert classify(message, "bail") == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        # cargo: cut to a blank, the flag's name broke the phrase, and "specified" read as
+        # a lookup that found nothing (stop 58's review)
+        ("unknown `-Z` flag specified: {}", "invalid-argument"),
+        ("unknown `{}` option", "invalid-argument"),
+        ("unknown --format value {}", "invalid-argument"),
+    ],
+)
+def test_a_name_of_code_in_backticks_stays_a_word_of_its_phrase(
+    message: str, expected: str
+) -> None:
+    assert classify(message, "bail") == expected

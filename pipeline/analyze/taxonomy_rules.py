@@ -160,8 +160,9 @@ MISSING_INPUT = re.compile(r"\bmust be (?:specified|provided|given|supplied)\b",
 # unknown object (a column, a remote, a connection: not found), an "unknown error", nor an
 # SSH host key. Read after the
 # phrases ("invalid output .. Unknown key" is a parse error).
+# (the spaces of a name of code cut out count as none: "unknown `-Z` flag" is one, cargo's)
 UNKNOWN_VALUE = re.compile(
-    r"\bunknown (?!error\b)(?:[\w-]+ ){0,2}(?:option|flag|arg|argument|(?<!host )key|type|operator|style|"
+    r"\bunknown +(?!error\b)(?:[\w-]+ +){0,2}(?:option|flag|arg|argument|(?<!host )key|type|operator|style|"
     r"format|encoding|algorithm|strategy|architecture|operating system|mode|kind|value|"
     r"variant|state|status|setting|parameter|family|scheme|compression|protocol|extension|"
     r"suffix|escape character|severity|direction|implementation|backend|specification)s?\b|"
