@@ -20,6 +20,9 @@ _BUG = "This is a bug, not something to fix in your input"
         'File::open(p).expect("Failed to open file")',  # risingwave
         'terminal::size().expect("Unable to determine terminal size")',  # helix
         'panic!("unable to set up the logger for {}", name)',
+        # vaultwarden's database queries (78 records read "a bug, report it upstream")
+        'groups::table.load::<GroupDb>(p).expect("Error loading groups")',
+        'ctrlc::set_handler(h).expect("Error setting Ctrl-C handler")',  # nushell
     ],
 )
 def test_a_panic_on_a_failed_step_is_not_called_a_bug_outright(statement: str) -> None:
@@ -44,6 +47,7 @@ def test_a_panic_on_a_failed_step_is_not_called_a_bug_outright(statement: str) -
         'assets.find_syntax(PLAIN).expect("A plain text syntax is available")',  # bat
         'map.get(&k).expect("key was inserted above")',
         'panic!("failure mode {} should have been handled", m)',
+        'map.get(&k).expect("Error string is set above")',  # a noun in -ing: no step
     ],
 )
 def test_a_panic_that_states_an_assumption_is_a_bug_to_report(statement: str) -> None:
@@ -204,3 +208,14 @@ def test_a_thread_that_started_and_failed_is_no_refused_start() -> None:
     )
     for explanation in (joined, served):
         assert "the system refuses to start a thread" not in " ".join(explanation.solutions)
+
+
+def test_a_lookup_by_a_key_the_code_writes_is_an_assumption_whatever_its_words() -> None:
+    """nushell's `color_hm.get("bold_magenta").expect("Error getting bold magenta text
+    color")`: the code filled the map it looks in."""
+    source = (
+        "fn f(color_hm: &HashMap<&str, String>) {\n"
+        '    let _ = color_hm.get("bold_magenta").expect("Error getting bold magenta text color");\n'
+        "}\n"
+    )
+    assert explained(source).solutions[-1].startswith(_BUG)

@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from pipeline.analyze import SiteContext
 from pipeline.analyze.arguments import missing_argument
+from pipeline.analyze.clock import clock_before_epoch
 from pipeline.analyze.documented import assertion_macro, documented_panic
 from pipeline.analyze.environment import environment_reads, unset_note, value_note
 from pipeline.analyze.homedirs import missing_directory
@@ -247,8 +248,12 @@ def fatal_failure(site: Site) -> str | None:
 # "cannot": a library's refusal of its caller ("Cannot merge two `Router`s that both have a
 # fallback", axum) or an invariant ("cannot serialize", cargo) far more often than a step
 # that failed (read on axum, cargo, meilisearch, risingwave).
+# "Error loading groups" (vaultwarden's 78 database `.expect`s), "error sending push": an
+# error in a step named by its verb.
 _FAILURE_WORDS = re.compile(
-    r"(?:could not|couldn't|failed to|unable to|error (?:while|when|in))\s+\w", re.IGNORECASE
+    r"(?:could not|couldn't|failed to|unable to|error (?:while|when|in))\s+\w"
+    r"|error\s+(?!(?:string|thing|something|nothing)\b)[a-z]+ing\b",
+    re.IGNORECASE,
 )
 # On an `.expect(..)`, whose receiver is a call that can fail, "cannot write to stdout"
 # says that call failed too; in a `panic!` "cannot convert X to Y" states what the code
@@ -369,11 +374,22 @@ def failure_worded(site: Site) -> bool:
     if site.kind not in ("expect", "panic"):
         return False
     opening = _opening(site)
-    if opening is None or owns_a_bug(site):
+    if opening is None or owns_a_bug(site) or _literal_lookup(site):
         return False
     return _FAILURE_WORDS.match(opening) is not None or (
         site.kind == "expect" and _EXPECT_FAILURE_WORDS.match(opening) is not None
     )
+
+
+# A lookup by a key the code writes (`color_hm.get("bold_magenta")`): the code filled what it
+# looks in, whatever its message says ("Error getting bold magenta text color", nushell)
+_LITERAL_LOOKUP = re.compile(r"\.get(?:_mut)?\(\s*&?\"[^\"]*\"\s*\)(?:\.\w+\(\))*`?\s+was None")
+
+
+def _literal_lookup(site: Site) -> bool:
+    """Whether the innermost condition is a lookup by a literal key that found nothing."""
+    conditions = site.facts.conditions
+    return bool(conditions) and _LITERAL_LOOKUP.search(conditions[-1].text) is not None
 
 
 def in_build_script(context: SiteContext) -> bool:
@@ -662,6 +678,8 @@ def example_fix(
             f"// A panic here is documented: the docs of {_plain(where(site))} say when (`# Panics`); "
             "check that before the call."
         )
+    elif context.error_type == "panic" and clock_before_epoch(site):
+        body.append("// A panic here means the system clock reads a time before 1970: set it.")
     elif context.error_type == "panic" and (program := started_program(site)) is not None:
         name = path_program(program)
         body.append(
