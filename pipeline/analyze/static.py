@@ -15,6 +15,7 @@ from typing import Literal
 
 from pipeline.analyze import Analysis, SiteContext
 from pipeline.analyze.arguments import missing_argument
+from pipeline.analyze.clock import clock_before_epoch
 from pipeline.analyze.documented import assertion_macro, documented_panic
 from pipeline.analyze.environment import set_variable
 from pipeline.analyze.homedirs import missing_directory
@@ -75,7 +76,7 @@ from pipeline.core.sitetypes import TEXT_KINDS, checked_above
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-120"
+_LABEL = "static-121"
 
 
 def _static_version() -> str:
@@ -282,6 +283,9 @@ def explain_apart(context: SiteContext) -> Explanation:
     if failure_class == INTERNAL_INVARIANT and failed_fs_step(site):
         # `create_dir_all(path).expect("should create")`: the file system's step failed
         failure_class = IO_ERROR
+    if failure_class in (INTERNAL_INVARIANT, FALLBACK) and clock_before_epoch(site):
+        # `duration_since(UNIX_EPOCH).expect(..)`: the machine's clock is set before 1970
+        failure_class = CONFIGURATION
     if failure_class in (INTERNAL_INVARIANT, FALLBACK) and started_program(site) is not None:
         # `Command::new("npm").status().expect(..)`: the program could not be started (not
         # installed, not on `PATH`); one that ran and failed is an `Ok` with its status

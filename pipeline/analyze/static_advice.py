@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from pipeline.analyze import SiteContext
 from pipeline.analyze.arguments import missing_argument
+from pipeline.analyze.clock import CLOCK_ADVICE, clock_before_epoch
 from pipeline.analyze.documented import assertion_macro, documented_panic
 from pipeline.analyze.environment import (
     environment_advice,
@@ -284,6 +285,8 @@ def solutions(
         cause = fatal_failure(site)
         if cause is not None:
             return [*out, _underneath(cause), _assumption(context), _REPORT_UNLESS_CAUSED]
+        if clock_before_epoch(site):
+            return [*out, f"It panics here (`{site.macro}`) when {CLOCK_ADVICE}"]
         program = started_program(site)
         if program is not None:
             return [*out, f"It panics here (`{site.macro}`) when {program_advice(program)}"]
@@ -789,6 +792,8 @@ def prevention(
         tips.append("Run the program with every command-line argument it reads.")
     elif context.error_type == "panic" and poisoned_lock(site) is not None:
         tips.append("Find and fix the first panic of the run; this one only follows from it.")
+    elif context.error_type == "panic" and clock_before_epoch(site):
+        tips.append("Keep the clock of the machine that runs it set (NTP).")
     elif context.error_type == "panic" and (program := started_program(site)) is not None:
         name = path_program(program)
         tips.append(
