@@ -116,3 +116,22 @@ def test_a_private_module_s_item_is_named_by_the_path_its_pub_use_gives(tmp_path
     assert labels["Engine::run"] == "public API `Engine::run`"  # `pub use types::Engine;`
     assert labels["Store::put"] == "public API `store::Store::put`"  # its impl in `store::ops`
     assert labels["open"] == "public API `api::open`"  # a public module's: as it is
+
+
+def test_a_glob_re_export_reaches_the_module_it_names_not_one_of_the_same_name(
+    tmp_path: Path,
+) -> None:
+    """hyper's `ffi` says `pub use self::client::*`: its own `client`, not the private
+    `proto::h2::client`, whose types had read as public API."""
+    graph = graph_of(tmp_path, {
+        "Cargo.toml": '[package]\nname = "net"\n',
+        "src/lib.rs": "mod proto;\npub mod ffi;\n",
+        "src/proto/mod.rs": "pub mod client;\n",
+        "src/proto/client.rs": "pub fn handshake() {}\n",
+        "src/ffi/mod.rs": "mod client;\npub use self::client::*;\n",
+        "src/ffi/client.rs": "pub fn clientconn_handshake() {}\n",
+    })  # fmt: skip
+    public = sorted(
+        graph.nodes[n].label for n, (kind, _) in graph.entries.items() if kind == "pub-api"
+    )
+    assert public == ["clientconn_handshake"]

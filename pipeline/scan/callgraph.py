@@ -1703,6 +1703,10 @@ def _receiver_type(
     is what the type's methods of that name return, when they agree (`Self` the type)."""
     if qualifier == "self" and owner:
         return "self", owner
+    pinned = _PINNED.fullmatch(qualifier) if "Pin::new" in qualifier else None
+    if pinned is not None and depth < 3 and _balanced(pinned[1]):
+        # `Pin::new(&mut self.conn).poll(cx)`: the conn's
+        return _receiver_type(tables, owner, pinned[1], variables, depth + 1)
     segments = _segments(qualifier)
     if not segments:
         return None
@@ -2060,7 +2064,27 @@ _UNNAMED_CALLEES = _SENDS | _ITERATOR_DRIVERS
 
 # Methods whose value is, for a method call on it, the value they are called on (the
 # wrappers `inner_type` takes off: `Option`, `Arc`, a reference).
-_SAME_VALUE = frozenset(("clone", "as_ref", "as_mut", "borrow", "borrow_mut", "unwrap", "expect"))
+# (`project`: pin-project's projection, whose fields are the struct's, pinned)
+_SAME_VALUE = frozenset(
+    ("clone", "as_ref", "as_mut", "borrow", "borrow_mut", "unwrap", "expect", "project",
+     "project_ref")
+)  # fmt: skip
+# A value pinned where it is polled: hyper's `Connection::poll` is `Pin::new(&mut self.conn)
+# .poll(cx)`, its dispatcher's (reading 122)
+_PINNED = re.compile(
+    r"(?:(?:std|core)::pin::)?Pin::new(?:_unchecked)?\(\s*(?:&\s*mut\s+)?\*?(.+)\)"
+)
+
+
+def _balanced(text: str) -> bool:
+    """Whether every bracket `text` opens it closes, in order (`a).b(c` is two texts)."""
+    depth = 0
+    for char in text:
+        depth += char in "([{"
+        depth -= char in ")]}"
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 @lru_cache(maxsize=1 << 16)  # receivers repeat (`self.inner`, `self.catalog_reader.read_guard()`)

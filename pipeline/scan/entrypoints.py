@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from pipeline.core.index import ARM_LINK, COMMAND_NAME, FileIndex
+from pipeline.core.index import ARM_LINK, COMMAND_NAME, Definition, FileIndex
 from pipeline.core.reach import EntryKind
 from pipeline.languages import RepositoryModules, language_of
 from pipeline.scan.callgraph import CallGraph, Edge, MemoInput, derives_clap, link
@@ -214,11 +214,15 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
     # by file, once: asked of every caller of every `pub` fn (24,821 times on risingwave)
     in_product = {path: _in_product(path, modules) for path in graph.indexes}
     exports = Exports(graph.indexes)
+    own_traits = {
+        d.name for i in graph.indexes.values() for d in i.definitions if d.kind == "trait"
+    }
     for node_id, node in enumerate(graph.nodes):
         d = node.definition
+        through = _foreign_trait(d, own_traits)
         if (
             node_id not in graph.entries
-            and d.public
+            and (d.public or through is not None)
             and node.crate in lib_crates
             and in_product[node.path]
             and exports.public(node.crate, node.module, d)
@@ -242,9 +246,40 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
                 parts = ((module or crate_name(node.crate)).split("::")[0], exported)
             if at_root:  # the name code outside calls
                 parts = (parts[0].split("::")[0],)
-            where = "::".join(p for p in (*parts, node.label) if p)
+            shown = node.label if through is None else node.label.rsplit("::", 1)[0]
+            where = "::".join(p for p in (*parts, shown) if p)
             held = graph.front_doors if internal else graph.entries
-            held[node_id] = ("pub-api", f"public API `{where}`")
+            if through is None:
+                held[node_id] = ("pub-api", f"public API `{where}`")
+            else:  # `.await` on a `Connection`, a `for` over an iterator, a drop
+                held[node_id] = ("pub-api", f"public API `{where}` through `{through}`")
+
+
+# Traits whose methods the language or a runtime calls on a value code outside holds: an
+# `.await`, a `for` loop, an I/O copy. Not the conversions (`From`, `TryFrom`, `FromStr`)
+# nor serde's: over 35 repositories those made 1,100 entries of application crates'
+# internals, cutting paths that had callers (zellij's `Event::try_from` -> `Action::try_from`
+# read "public API `Action` through `TryFrom::try_from`"). Not `Drop`: 160 entries, most of
+# them quickwit's permits and guards, which its own code drops (a drop is no call the index
+# sees, so nothing made them internal).
+_USED_THROUGH = frozenset(
+    ("Future", "Stream", "Iterator", "DoubleEndedIterator", "Read", "Write", "BufRead", "Seek",
+     "AsyncRead", "AsyncWrite", "AsyncBufRead", "AsyncSeek", "Sink", "Service")
+)  # fmt: skip
+
+
+def _foreign_trait(d: Definition, own_traits: set[str]) -> str | None:
+    """`Trait::method` of a method of an impl of a trait the language or a runtime calls
+    (`_USED_THROUGH`) that the repository does not declare: code outside runs it wherever it
+    holds the type (hyper's `Connection::poll` when a server awaits its connection, reading
+    122); None otherwise. Calls through it are seldom written (an `.await` calls no `poll`
+    the index sees), so a type the repository's own code awaits is an entry too."""
+    if d.owner is None or d.trait is None or d.kind != "fn":
+        return None
+    trait = d.trait.rsplit("::", 1)[-1].partition("<")[0]
+    if trait not in _USED_THROUGH or trait in own_traits:
+        return None
+    return f"{trait}::{d.name}"
 
 
 # A fn a framework registers by its attribute and calls by name from outside: tauri's

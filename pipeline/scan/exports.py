@@ -41,7 +41,8 @@ class Exports:
         self._indexes = indexes
         self._files = module_files(indexes)  # (crate, module) -> its file
         self._names: dict[str, set[str]] = defaultdict(set)  # crate -> names re-exported
-        self._globs: dict[str, set[str]] = defaultdict(set)  # crate -> modules globbed
+        # crate -> the modules globbed (`pub use self::client::*` in `ffi`: `ffi::client`)
+        self._globs: dict[str, set[str]] = defaultdict(set)
         self._root_names: dict[str, set[str]] = defaultdict(set)  # crate -> its root's `pub use`s
         # crate -> name -> the modules whose files re-export it by name (`pub use`), each
         # with the module the `use`'s path names it from (`_source_module`)
@@ -85,7 +86,7 @@ class Exports:
                 else:
                     hidden.append(path)
         for path in hidden:  # a private module the public files glob: its own `pub use`s
-            if module_of(path).rsplit("::", 1)[-1] in self._globs[_crate(path)]:
+            if module_of(path) in self._globs[_crate(path)]:
                 self._reexports(path)
 
     def _reexports(self, path: str) -> None:
@@ -95,7 +96,9 @@ class Exports:
         for use in index.uses:
             if use.line in lines:
                 if use.alias == "*":
-                    self._globs[crate].add(use.path.rsplit("::", 1)[-1])
+                    globbed = _source_module(module_of(path), f"{use.path}::*")
+                    if globbed is not None:
+                        self._globs[crate].add(globbed)
                 else:
                     self._names[crate].add(use.alias)
                     module = module_of(path)
@@ -127,13 +130,14 @@ class Exports:
 
     def _globbed(self, crate: str, module: str) -> bool:
         """Whether a glob re-export (`pub use self::runner::*`) of a module on the path of
-        `module` reaches it: that module itself, or one of its public submodules. Not a
+        `module` reaches it: that module itself, or one of its public submodules (by the
+        glob's whole path: hyper's `ffi` globs its `client`, not `proto::h2::client`). Not a
         private one below it: vector's `runner::*` re-exports none of `runner`'s private `io`,
         whose `OutputEdge` read as public API (reading 106)."""
         segments = module.split("::") if module else []
         globs = self._globs[crate]
-        for k, segment in enumerate(segments):
-            if segment in globs and all(
+        for k in range(len(segments)):
+            if "::".join(segments[: k + 1]) in globs and all(
                 self._public_below(crate, segments[:j], segments[j])
                 for j in range(k + 1, len(segments))
             ):

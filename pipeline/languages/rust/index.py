@@ -109,8 +109,10 @@ _TEST_DIRECTORY = re.compile(
 # the impl's own `f` (`let x = Self::f()?`, `Self::f()?.g()`); 73: a struct literal passed to
 # a generic or `impl Trait` parameter gives its type; 74: a condition's const is its own
 # file's first, a free one before an impl's; 75: the items an item-level macro wraps are
-# indexed (`macroitems`: tokio's `cfg_rt! { .. }`).
-INDEX_VERSION = "75"
+# indexed (`macroitems`: tokio's `cfg_rt! { .. }`); 76: `Pin::new(&mut x).poll(cx)` is typed
+# by `x`, pin-project's `project()` keeps the fields; a method of a foreign trait's impl on a
+# public type is public API (`Connection` through `Future::poll`).
+INDEX_VERSION = "76"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
