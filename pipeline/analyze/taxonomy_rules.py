@@ -187,7 +187,12 @@ CONFLICT = re.compile(
 # A message that is a flag (`--version`) or code in backticks names no class by its words.
 # Backticked code, `--flags`, and names in SCREAMING_SNAKE_CASE (environment variables,
 # constants): `RUSTUP_IO_THREADS` is no I/O error, `MAX_RETRIES` no limit.
-_CODE = re.compile(r"`[^`]*`|(?<!\w)--?[A-Za-z][\w-]*|(?<!\w)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?!\w)")
+# (and a quoted key of dotted or snake-case words: bottom's "Update 'disk.name_filter' in your
+# config file" is a setting, no disk's, reading 124)
+_CODE = re.compile(
+    r"`[^`]*`|(?<!\w)--?[A-Za-z][\w-]*|(?<!\w)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?!\w)"
+    r"|(?<!\w)(['\"])[A-Za-z_][\w-]*(?:[._][\w-]+)+\1(?!\w)"
+)
 # A word in camel or Pascal case is a name of code too: starship's "DuplicateToken failed" is
 # the Win32 call that failed, nothing that already exists (reading 113). It stays a word
 # ("x"), so that "Unknown MySQL data type" still reads as an unknown value's phrase. Not the
