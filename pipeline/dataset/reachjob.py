@@ -533,19 +533,19 @@ def carried_specs(
     lines: Mapping[str, str], provenance: Mapping[str, Mapping[str, Any]]
 ) -> list[SiteSpec]:
     """What the reach of records carried over unparsed depends on, from their record line
-    and provenance (the conditions' texts without their `kind: ` prefix). The run makes them
+    and provenance (the conditions' texts, and their kinds from the `kind: ` prefix). The run makes them
     and sends them to the index child, not the lines: risingwave's 5,800 carried lines are
     31 MB to pickle, pipe and read again, their specs 1 MB, and the child's time is the
     regeneration's (0.15 s of it, when it read the lines)."""
     specs = []
     for rid, line in lines.items():  # three fields of ~4 KB lines: not decoded whole
-        conditions = tuple(
-            str(c).split(": ", 1)[-1] for c in provenance.get(rid, {}).get("conditions", ())
-        )
+        written = [str(c).split(": ", 1) for c in provenance.get(rid, {}).get("conditions", ())]
+        conditions = tuple(parts[-1] for parts in written)
+        kinds = tuple(parts[0] if len(parts) == 2 else "" for parts in written)
         klass, path = line_field(line, "errorClass"), str(line_field(line, "filePath"))
         number, panics = (
             int(line_field(line, "lineNumber")),
             line_field(line, "errorType") == "panic",
         )
-        specs.append(SiteSpec(rid, klass, path, number, conditions, panics))
+        specs.append(SiteSpec(rid, klass, path, number, conditions, panics, kinds))
     return specs

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Literal, NamedTuple
 
@@ -75,15 +75,17 @@ class SiteSpec(NamedTuple):
     line: int
     conditions: tuple[str, ...]
     panics: bool = False  # a panic travels by no value: no caller drops it
+    kinds: tuple[str, ...] = ()  # each condition's kind (`if`, `else`, ..), when known
 
 
 def spec_of(context: SiteContext) -> SiteSpec:
     """The part of a context its reach is computed from (a few strings: cheap to send)."""
     site = context.site
     texts = tuple(c.text for c in site.facts.conditions)
+    kinds = tuple(c.kind for c in site.facts.conditions)
     panics = context.error_type == "panic"
     return SiteSpec(
-        context.record_id, context.error_class, site.file_path, site.line, texts, panics
+        context.record_id, context.error_class, site.file_path, site.line, texts, panics, kinds
     )
 
 
@@ -106,8 +108,9 @@ def reaches_of(
         if shown not in undisplayed:
             undisplayed[shown] = no_display(graph, spec.error_class, spec.path)
         reach = site_reach(
-            graph, spec.path, spec.line, spec.conditions, conversions[key], memo, not spec.panics
-        )
+            graph, spec.path, spec.line, spec.conditions, conversions[key], memo, not spec.panics,
+            required_values(spec.kinds, spec.conditions),
+        )  # fmt: skip
         if reach is not None:
             out[spec.record_id] = replace(reach, no_display=True) if undisplayed[shown] else reach
     return out
@@ -127,11 +130,14 @@ def site_reach(
     conversion: tuple[str | None, int | None] = (None, None),
     memo: Walks | None = None,
     passed: bool = False,
+    required: Mapping[str, str] | None = None,
 ) -> Reach | None:
     """How the site at `path:line` is reached, given its conditions' texts; None when it sits
     in no indexed fn and its error type has no conversion (an `#[error]` attribute).
     `passed`: the error is a value its callers pass on (not a panic), so a call that drops
-    it (`Call.dropped`: `f(x).ok()`, `if let Ok(v) = f(x)`) is no way it reaches a user."""
+    it (`Call.dropped`: `f(x).ok()`, `if let Ok(v) = f(x)`) is no way it reaches a user.
+    `required`: what the conditions need of the fn's parameters (`required_values`): a
+    caller that passes a literal ruling it out is no way in, while another caller is."""
     node_id = graph.enclosing(path, line)
     converted, status = conversion
     memo = {} if memo is None else memo
@@ -147,7 +153,13 @@ def site_reach(
         if built is not None:
             return replace(built, conversion=converted, http_status=status)
         return None if converted is None else Reach(conversion=converted, http_status=status)
-    paths, callers, entries = _fn_walked(graph, node_id, passed, memo)
+    ruled_out = _ruled_out(graph, node_id, required) if required else frozenset()
+    if ruled_out:
+        walked_paths, entries = _walk(graph, [node_id], passed=passed, ruled_out=ruled_out)
+        callers = len({e.caller for e in graph.callers.get(node_id, ())})
+        paths: tuple[CallerPath, ...] = walked_paths
+    else:
+        paths, callers, entries = _fn_walked(graph, node_id, passed, memo)
     paths = _further(graph, paths, memo, passed)
     return Reach(
         paths=paths,
@@ -179,6 +191,72 @@ def _further(
     if way is None or way.entry is None or way.entry_label is None:
         return paths
     return (replace(paths[0], beyond=Beyond(way.entry, way.entry_label, len(way.hops) - 1)),)
+
+
+# What a condition needs of a name, by the condition's kind: held (`if`), or not (`else`,
+# an early exit not taken). `details`, `!details`, `opt.is_some()`, `let Some(x) = opt`.
+_FLAG = re.compile(r"(!?)\s*([a-z_][a-z0-9_]*)")
+_OPTION_TEST = re.compile(r"([a-z_][a-z0-9_]*)\.is_(some|none)\(\)")
+_SOME_BOUND = re.compile(r"let\s+Some\s*\(.*\)\s*=\s*&?\s*([a-z_][a-z0-9_]*)", re.S)
+_HELD = {"if": True, "else": False, "exit": False, "if_let": True}
+
+
+def required_values(kinds: Sequence[str], conditions: Sequence[str]) -> dict[str, str]:
+    """What the conditions need of plain names for the site to be reached: `true`/`false`
+    for a flag tested alone, `Some` (not `None`) or `None` for an option; only conditions
+    whose kind says whether they held (`if`, `if let`, `else`, an early exit not taken)."""
+    out: dict[str, str] = {}
+    for kind, text in zip(kinds, conditions, strict=False):
+        held = _HELD.get(kind)
+        if held is None:
+            continue
+        text = text.strip()
+        flag = _FLAG.fullmatch(text) if kind != "if_let" else None
+        if flag is not None and flag[2] not in ("true", "false", "self"):
+            out[flag[2]] = "true" if held != bool(flag[1]) else "false"
+            continue
+        option = _OPTION_TEST.fullmatch(text) if kind != "if_let" else None
+        if option is not None:
+            out[option[1]] = "Some" if held == (option[2] == "some") else "None"
+            continue
+        bound = _SOME_BOUND.fullmatch(text) if kind == "if_let" else None
+        if bound is not None:
+            out[bound[1]] = "Some"
+    return out
+
+
+def _ruled_out(graph: CallGraph, node_id: int, required: Mapping[str, str]) -> frozenset[int]:
+    """The calls of the fn (by `id`) that pass, for a parameter the site needs one way, a
+    literal that is the other (`load(false)` where `if details` leads to the site; `None`
+    where `if let Some(v) = opt` does); none when that would leave no other fn's call."""
+    params = [p for p, _ in graph.nodes[node_id].definition.params]
+    wanted = [(params.index(name), value) for name, value in required.items() if name in params]
+    if not wanted:
+        return frozenset()
+    edges = graph.callers.get(node_id, [])
+    out = frozenset(
+        id(edge)
+        for edge in edges
+        if edge.call is not None
+        and len(edge.call.args) == len(params)  # each argument is its parameter's
+        and any(
+            at < len(edge.call.args) and _contradicts(edge.call.args[at].strip(), value)
+            for at, value in wanted
+        )
+    )
+    # another fn's call must be left: a fn that only calls itself otherwise (risingwave's
+    # `convert_plan_node` recursing) would be left with no path at all
+    left = [e for e in edges if id(e) not in out and e.caller != node_id]
+    return out if left else frozenset()
+
+
+def _contradicts(argument: str, value: str) -> bool:
+    """Whether a literal argument is not the value a condition needs."""
+    if value in ("true", "false"):
+        return argument in ("true", "false") and argument != value
+    if value == "Some":
+        return argument == "None"
+    return argument.startswith("Some(")  # value None
 
 
 def _dropped_by(graph: CallGraph, node_id: int) -> int | None:
@@ -331,13 +409,18 @@ def caller_paths(graph: CallGraph, target: int) -> tuple[CallerPath, ...]:
 
 
 def _walk(
-    graph: CallGraph, targets: Sequence[int], lone: bool = False, passed: bool = False
+    graph: CallGraph,
+    targets: Sequence[int],
+    lone: bool = False,
+    passed: bool = False,
+    ruled_out: frozenset[int] = frozenset(),
 ) -> tuple[tuple[CallerPath, ...], int]:
     """`caller_paths` down to any of `targets` (the fns that build a variant: one walk
     from all of them, so the best paths are the best over all), and how many entry points
     it found. `lone`: with no entry point, a path of one target alone is kept (it says
     which fn builds the variant). `passed`: a returned error's walk goes up no call that
-    drops it (`Call.dropped`)."""
+    drops it (`Call.dropped`). `ruled_out`: the calls of the targets (by `id`) whose
+    arguments rule the site out (`_ruled_out`), not walked up."""
     parent: dict[int, Edge | None] = dict.fromkeys(targets)
     depth = dict.fromkeys(targets, 0)
     needs: dict[int, frozenset[str]] = dict.fromkeys(targets, NO_NEEDS)
@@ -382,6 +465,8 @@ def _walk(
         for edge in edges:
             if passed and _drops(edge):
                 continue  # `f(x).ok()`: the error goes no further than this caller
+            if ruled_out and id(edge) in ruled_out:
+                continue  # `load(false)` where the site needs `details`: no way in
             if (
                 untyped
                 and edge.caller in parent

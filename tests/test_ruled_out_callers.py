@@ -1,0 +1,104 @@
+"""A caller whose literal argument rules the site out is no way in. vaultwarden's `/groups`
+route calls `to_json_details(.., false)`, and its record listed that route for an error
+under `if details` (reading 123); tokio's `try_acquire(1)`, hyper's constant arguments:
+every reading since stop 56 found such paths. Only what the code shows for certain: a flag
+tested alone (`if details`, `if !details`, an `else`), an option tested (`opt.is_some()`,
+`if let Some(v) = opt`), and a caller passing the literal `true`, `false` or `None` for
+that parameter; and only while another caller is left (no claim that nothing reaches it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_reach import graph_of
+
+from pipeline.languages.rust.sites import find_sites
+from pipeline.scan.callerpaths import reaches_of, required_values, spec_of
+from pipeline.scan.collect import build_contexts
+from pipeline.scan.pool import RepoScan
+
+GROUPS = """\
+pub fn list_groups() -> anyhow::Result<()> {
+    to_json(1, false)
+}
+
+pub fn group_details() -> anyhow::Result<()> {
+    to_json(2, true)
+}
+
+pub fn named(name: Option<&str>) -> anyhow::Result<()> {
+    rename(None)?;
+    rename(name)
+}
+
+pub fn only_flat() -> anyhow::Result<()> {
+    flat(false)
+}
+
+pub fn walk_tree() -> anyhow::Result<()> {
+    convert(false)
+}
+
+fn to_json(id: u32, details: bool) -> anyhow::Result<()> {
+    if details {
+        anyhow::bail!("cannot load the details of group {}", id);
+    }
+    Ok(())
+}
+
+fn rename(name: Option<&str>) -> anyhow::Result<()> {
+    if let Some(name) = name {
+        anyhow::bail!("cannot rename to {}", name);
+    }
+    Ok(())
+}
+
+fn convert(nested: bool) -> anyhow::Result<()> {
+    if nested {
+        anyhow::bail!("cannot convert a nested plan");
+    }
+    convert(true)
+}
+
+fn flat(nested: bool) -> anyhow::Result<()> {
+    if nested {
+        anyhow::bail!("nested groups are off");
+    }
+    Ok(())
+}
+"""
+
+
+def _entries(tmp_path: Path) -> dict[str, list[list[str]]]:
+    files = {"Cargo.toml": '[package]\nname = "vault"\n', "src/lib.rs": GROUPS}
+    graph = graph_of(tmp_path, files)
+    scan = find_sites("src/lib.rs", GROUPS.encode())
+    contexts = build_contexts("acme/vault", "ab" * 20, RepoScan(scans={"src/lib.rs": scan}))
+    reaches = reaches_of([spec_of(c) for c in contexts], graph)
+    return {
+        c.site.message.split(" {")[0]: [
+            [h.name for h in p.hops] for p in reaches[c.record_id].paths
+        ]
+        for c in contexts
+    }
+
+
+def test_a_caller_passing_a_literal_that_rules_the_site_out_is_no_way_in(tmp_path: Path) -> None:
+    paths = _entries(tmp_path)
+
+    assert paths["cannot load the details of group"] == [["group_details", "to_json"]]
+    assert paths["cannot rename to"] == [["named", "rename"]]  # one call passes `None`
+    # every caller rules it out: said as before, no claim that nothing reaches it
+    assert paths["nested groups are off"] == [["only_flat", "flat"]]
+    # nor when only the fn's own call is left (risingwave's `convert_plan_node` recursing)
+    assert paths["cannot convert a nested plan"] == [["walk_tree", "convert"]]
+
+
+def test_what_the_conditions_need_by_their_kind() -> None:
+    assert required_values(("if",), ("details",)) == {"details": "true"}
+    assert required_values(("else",), ("details",)) == {"details": "false"}
+    assert required_values(("if",), ("!details",)) == {"details": "false"}
+    assert required_values(("exit",), ("opt.is_none()",)) == {"opt": "Some"}
+    assert required_values(("if_let",), ("let Some(v) = opt",)) == {"opt": "Some"}
+    # a premise whose kind does not say whether it held, or a test of more than a name
+    assert required_values(("ensure", "if"), ("details", "x > 1")) == {}
