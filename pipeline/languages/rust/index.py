@@ -111,8 +111,11 @@ _TEST_DIRECTORY = re.compile(
 # file's first, a free one before an impl's; 75: the items an item-level macro wraps are
 # indexed (`macroitems`: tokio's `cfg_rt! { .. }`); 76: `Pin::new(&mut x).poll(cx)` is typed
 # by `x`, pin-project's `project()` keeps the fields; a method of a foreign trait's impl on a
-# public type is public API (`Connection` through `Future::poll`).
-INDEX_VERSION = "76"
+# public type is public API (`Connection` through `Future::poll`); 77: a caller passing a
+# literal that rules the site out is no way in (`callerpaths.required_values`); 78: a
+# channel's half of another crate is typed as that crate's (a field of `self` too), and a
+# field of `self` by the resolving file's own struct of the name first.
+INDEX_VERSION = "78"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
