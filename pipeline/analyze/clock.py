@@ -1,7 +1,7 @@
 """A panic on the system clock: `SystemTime::now().duration_since(UNIX_EPOCH).expect(..)`
 gives an `Err` only when the clock reads a time before 1970-01-01 (std's `duration_since`:
-`Err` when the argument is later than the time). That is the machine's setting, not a
-broken invariant of the code (bottom's reading 124, and 34 records over 35 repositories read
+`Err` when the argument is later than the time). That is the machine's clock, not a
+broken invariant of the code nor a setting of the program's (class Operation failed) (bottom's reading 124, and 34 records over 35 repositories read
 "The code assumed .. always gives a value"). Only what the code shows: the innermost
 condition is that call on `UNIX_EPOCH`, written with or without its path. Pure."""
 

@@ -284,8 +284,10 @@ def explain_apart(context: SiteContext) -> Explanation:
         # `create_dir_all(path).expect("should create")`: the file system's step failed
         failure_class = IO_ERROR
     if failure_class in (INTERNAL_INVARIANT, FALLBACK) and clock_before_epoch(site):
-        # `duration_since(UNIX_EPOCH).expect(..)`: the machine's clock is set before 1970
-        failure_class = CONFIGURATION
+        # `duration_since(UNIX_EPOCH).expect(..)`: the machine's clock is set before 1970; a
+        # step that failed on its machine, no setting of the program's (a Configuration error
+        # sent bottom's reader to its config file, reading 124's recheck)
+        failure_class = FALLBACK
     if failure_class in (INTERNAL_INVARIANT, FALLBACK) and started_program(site) is not None:
         # `Command::new("npm").status().expect(..)`: the program could not be started (not
         # installed, not on `PATH`); one that ran and failed is an `Ok` with its status
