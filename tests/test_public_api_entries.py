@@ -135,3 +135,43 @@ def test_a_glob_re_export_reaches_the_module_it_names_not_one_of_the_same_name(
         graph.nodes[n].label for n, (kind, _) in graph.entries.items() if kind == "pub-api"
     )
     assert public == ["clientconn_handshake"]
+
+
+def test_an_item_of_a_private_module_a_glob_re_exports_is_named_by_the_glob_s_module(
+    tmp_path: Path,
+) -> None:
+    """risingwave's `iterator` says `mod backward_user; pub use backward_user::*;`: code
+    outside writes `iterator::BackwardUserIterator`, not the private module's path (stop 59's
+    reading of 30 paths found three such labels, two of them yazi's `fs::file::File`)."""
+    graph = graph_of(tmp_path, {
+        "Cargo.toml": '[package]\nname = "store"\n',
+        "src/lib.rs": "pub mod iterator;\n",
+        "src/iterator/mod.rs": "mod backward_user;\npub use backward_user::*;\n",
+        "src/iterator/backward_user.rs": (
+            "pub struct BackwardUserIterator;\n"
+            "impl BackwardUserIterator {\n    pub fn seek(&self) {}\n}\n"
+        ),
+    })  # fmt: skip
+    labels = sorted(label for kind, label in graph.entries.values() if kind == "pub-api")
+    assert labels == ["public API `iterator::BackwardUserIterator::seek`"]
+
+
+def test_a_glob_that_brings_in_two_items_of_a_name_names_neither(tmp_path: Path) -> None:
+    """polars' `prelude` globs csv's and ipc's modules, each with a `BatchedWriter`: Rust
+    lets neither be named `prelude::BatchedWriter` (here `all::`, a name that sorts before
+    the others), so each keeps its own module's path."""
+    writer = "pub struct BatchedWriter;\nimpl BatchedWriter {\n    pub fn {f}(&self) {}\n}\n"
+    graph = graph_of(tmp_path, {
+        "Cargo.toml": '[package]\nname = "io"\n',
+        "src/lib.rs": "pub mod csv;\npub mod ipc;\npub mod all;\n",
+        "src/all.rs": "pub use crate::csv::*;\npub use crate::ipc::*;\n",
+        "src/csv/mod.rs": "mod write;\npub use write::*;\n",
+        "src/csv/write.rs": writer.replace("{f}", "write_csv"),
+        "src/ipc/mod.rs": "mod write;\npub use write::*;\n",
+        "src/ipc/write.rs": writer.replace("{f}", "write_ipc"),
+    })  # fmt: skip
+    labels = sorted(label for kind, label in graph.entries.values() if kind == "pub-api")
+    assert labels == [
+        "public API `csv::BatchedWriter::write_csv`",
+        "public API `ipc::BatchedWriter::write_ipc`",
+    ]

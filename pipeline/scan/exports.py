@@ -43,6 +43,8 @@ class Exports:
         self._names: dict[str, set[str]] = defaultdict(set)  # crate -> names re-exported
         # crate -> the modules globbed (`pub use self::client::*` in `ffi`: `ffi::client`)
         self._globs: dict[str, set[str]] = defaultdict(set)
+        # crate -> a module globbed -> the modules whose files glob it
+        self._globbed_by: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
         self._root_names: dict[str, set[str]] = defaultdict(set)  # crate -> its root's `pub use`s
         # crate -> name -> the modules whose files re-export it by name (`pub use`), each
         # with the module the `use`'s path names it from (`_source_module`)
@@ -99,6 +101,7 @@ class Exports:
                     globbed = _source_module(module_of(path), f"{use.path}::*")
                     if globbed is not None:
                         self._globs[crate].add(globbed)
+                        self._globbed_by[crate][globbed].append(module_of(path))
                 else:
                     self._names[crate].add(use.alias)
                     module = module_of(path)
@@ -210,13 +213,37 @@ class Exports:
         # by a `pub use` of this item: the ones whose path leads to its own module, if any
         # (tokio's `task::Builder` is `pub use builder::Builder` in `task`, not `runtime`'s)
         found = self._where[crate].get(name, [])
+        globs = self._globbed_by[crate]
         holding = {module}  # the modules that hold the item: its own, and each re-exporting it
-        while grown := {m for m, source in found if source in holding and m not in holding}:
+        # (by name, or by a glob of a module that holds it: risingwave's `iterator` says
+        # `mod backward_user; pub use backward_user::*;`, yazi's `fs` `pub use file::*;`);
+        # not a module whose globs bring in another item of the name too (polars' `prelude`
+        # globs csv's and ipc's `BatchedWriter`: Rust lets neither be named there)
+        others = [m for m in self._declared[crate].get(name, ()) if m != module]
+        clashing = self._globbing(crate, others)
+        while (
+            grown := {
+                *(m for m, source in found if source in holding),
+                *(m for held in holding for m in globs.get(held, ()) if m not in clashing),
+            }
+            - holding
+        ):
             holding |= grown
         exported = [m for m in holding - {module} if self._open(crate, m)] or [
             m for m, _ in found if self._open(crate, m)
         ]
         return _shortest(exported) if exported else None
+
+    def _globbing(self, crate: str, modules: list[str]) -> set[str]:
+        """The modules that glob any of `modules`, through globs of globs too."""
+        globs, found = self._globbed_by[crate], set()
+        todo = list(modules)
+        while todo:
+            for m in globs.get(todo.pop(), ()):
+                if m not in found:
+                    found.add(m)
+                    todo.append(m)
+        return found
 
     def at_root(self, crate: str, module: str, definition: Definition) -> bool:
         """Whether a `pub` free fn is named from the crate's root: declared in its root

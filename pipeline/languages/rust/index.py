@@ -114,8 +114,9 @@ _TEST_DIRECTORY = re.compile(
 # public type is public API (`Connection` through `Future::poll`); 77: a caller passing a
 # literal that rules the site out is no way in (`callerpaths.required_values`); 78: a
 # channel's half of another crate is typed as that crate's (a field of `self` too), and a
-# field of `self` by the resolving file's own struct of the name first.
-INDEX_VERSION = "78"
+# field of `self` by the resolving file's own struct of the name first; 79: a private
+# module's item is named by a glob re-export of its module too (`pub use backward_user::*`).
+INDEX_VERSION = "79"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
