@@ -186,10 +186,17 @@ def situation_sentence(reach: Reach | None, sha: str) -> str | None:
         return None
     at = commit_label(sha)
     parts: list[str] = []
-    labels = list(dict.fromkeys(p.entry_label for p in reach.paths if p.entry_label))
+    # the ways in whose every call the index told apart, when there is one: a path through a
+    # call it guessed among same-named fns is no place users surely meet it (hyper's
+    # examples' `send_request`, taken for http2's when they hold http1's: reading 122's
+    # recheck); with none such, the guessed ones, said to be guesses
+    sure = [p for p in reach.paths if p.entry_label and not any(h.candidates for h in p.hops)]
+    shown = sure or [p for p in reach.paths if p.entry_label]
+    labels = list(dict.fromkeys(p.entry_label for p in shown if p.entry_label))
     if labels:
         among = f"{reach.entries} entry points, among them " if reach.entries else ""
-        parts.append(f"{at}, users meet it through {among}" + ", ".join(labels) + ".")
+        guessed = "" if sure else " (each through a call matched by its name only)"
+        parts.append(f"{at}, users meet it through {among}" + ", ".join(labels) + guessed + ".")
     if reach.conversion:
         status = f" (HTTP {reach.http_status})" if reach.http_status else ""
         lead = "It reaches" if parts else f"{at} it reaches"

@@ -76,7 +76,7 @@ from pipeline.core.sitetypes import TEXT_KINDS, checked_above
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-121"
+_LABEL = "static-122"
 
 
 def _static_version() -> str:

@@ -1,0 +1,43 @@
+"""Where users meet an error is said of the ways in whose every call the index told apart:
+hyper's examples call `send_request` on what `http1::handshake` gives, which the index does
+not type; the call was taken among the two `SendRequest::send_request`s by name, and the
+record said users meet an http2-only panic through "example `gateway`, example `client`"
+(reading 122's recheck, FALSE). With a sure way in, only those are named; with none, the
+guessed ones are, said to be guesses."""
+
+from __future__ import annotations
+
+from pipeline.analyze.reach_text import situation_sentence
+from pipeline.core.reach import CallerPath, Hop, Reach
+
+
+def _path(entry: str, guessed: bool) -> CallerPath:
+    top = Hop("main", "examples/gateway.rs", 1, "fn main()", call_line=3)
+    send = Hop(
+        "SendRequest::send_request", "src/http2.rs", 10, "pub fn send_request(&mut self)",
+        call_line=12, resolution="name" if guessed else "type",
+        candidates=("SendRequest::send_request (src/http1.rs:20)",) if guessed else (),
+    )  # fmt: skip
+    site = Hop("UnboundedSender::send", "src/dispatch.rs", 30, "fn send(&mut self)")
+    return CallerPath((top, send, site) if guessed else (send, site), "main", entry)
+
+
+def test_a_way_in_through_a_guessed_call_is_not_named_beside_a_sure_one() -> None:
+    reach = Reach(
+        paths=(
+            _path("public API `SendRequest::send_request`", guessed=False),
+            _path("example `gateway` (fn main)", guessed=True),
+        ),
+        callers=2,
+    )
+    assert situation_sentence(reach, "a" * 40) == (
+        "At commit aaaaaaaaaa, users meet it through public API `SendRequest::send_request`."
+    )
+
+
+def test_guessed_ways_in_alone_are_named_as_guesses() -> None:
+    reach = Reach(paths=(_path("example `gateway` (fn main)", guessed=True),), callers=1)
+    assert situation_sentence(reach, "a" * 40) == (
+        "At commit aaaaaaaaaa, users meet it through example `gateway` (fn main) (each through "
+        "a call matched by its name only)."
+    )
