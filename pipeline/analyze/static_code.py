@@ -17,6 +17,7 @@ from pipeline.analyze.arguments import missing_argument
 from pipeline.analyze.clock import clock_before_epoch
 from pipeline.analyze.documented import assertion_macro, documented_panic
 from pipeline.analyze.environment import environment_reads, unset_note, value_note
+from pipeline.analyze.guarded import guarded_call
 from pipeline.analyze.homedirs import missing_directory
 from pipeline.analyze.locks import poisoned_lock
 from pipeline.analyze.message_advice import advice_in
@@ -383,13 +384,13 @@ def failure_worded(site: Site) -> bool:
 
 # A lookup by a key the code writes (`color_hm.get("bold_magenta")`): the code filled what it
 # looks in, whatever its message says ("Error getting bold magenta text color", nushell)
-_LITERAL_LOOKUP = re.compile(r"\.get(?:_mut)?\(\s*&?\"[^\"]*\"\s*\)(?:\.\w+\(\))*`?\s+was None")
+_LITERAL_LOOKUP = re.compile(r".*\.get(?:_mut)?\(\s*&?\"[^\"]*\"\s*\)(?:\.\w+\(\))*", re.S)
 
 
 def _literal_lookup(site: Site) -> bool:
     """Whether the innermost condition is a lookup by a literal key that found nothing."""
-    conditions = site.facts.conditions
-    return bool(conditions) and _LITERAL_LOOKUP.search(conditions[-1].text) is not None
+    call = guarded_call(site, ("None",))
+    return call is not None and _LITERAL_LOOKUP.fullmatch(call) is not None
 
 
 def in_build_script(context: SiteContext) -> bool:

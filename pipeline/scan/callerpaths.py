@@ -154,12 +154,11 @@ def site_reach(
             return replace(built, conversion=converted, http_status=status)
         return None if converted is None else Reach(conversion=converted, http_status=status)
     ruled_out = _ruled_out(graph, node_id, required) if required else frozenset()
-    if ruled_out:
-        walked_paths, entries = _walk(graph, [node_id], passed=passed, ruled_out=ruled_out)
-        callers = len({e.caller for e in graph.callers.get(node_id, ())})
-        paths: tuple[CallerPath, ...] = walked_paths
-    else:
-        paths, callers, entries = _fn_walked(graph, node_id, passed, memo)
+    paths, callers, entries = (
+        fn_walk(graph, node_id, passed, ruled_out)  # a site's own: not kept in `memo`
+        if ruled_out
+        else _fn_walked(graph, node_id, passed, memo)
+    )
     paths = _further(graph, paths, memo, passed)
     return Reach(
         paths=paths,
@@ -239,10 +238,7 @@ def _ruled_out(graph: CallGraph, node_id: int, required: Mapping[str, str]) -> f
         for edge in edges
         if edge.call is not None
         and len(edge.call.args) == len(params)  # each argument is its parameter's
-        and any(
-            at < len(edge.call.args) and _contradicts(edge.call.args[at].strip(), value)
-            for at, value in wanted
-        )
+        and any(_contradicts(edge.call.args[at].strip(), value) for at, value in wanted)
     )
     # another fn's call must be left: a fn that only calls itself otherwise (risingwave's
     # `convert_plan_node` recursing) would be left with no path at all
@@ -283,10 +279,13 @@ def _fn_walked(graph: CallGraph, node_id: int, passed: bool, memo: Walks) -> Wal
     return known
 
 
-def fn_walk(graph: CallGraph, node_id: int, passed: bool = False) -> Walked:
+def fn_walk(
+    graph: CallGraph, node_id: int, passed: bool = False, ruled_out: frozenset[int] = frozenset()
+) -> Walked:
     """A fn's walk as `Walks` keeps it: its paths, its distinct callers, the entry points
-    found (`passed`: a returned error's walk, `site_reach`)."""
-    paths, entries = _walk(graph, [node_id], passed=passed)
+    found (`passed`: a returned error's walk, `site_reach`; `ruled_out`: calls not walked
+    up, `_ruled_out`)."""
+    paths, entries = _walk(graph, [node_id], passed=passed, ruled_out=ruled_out)
     return paths, len({e.caller for e in graph.callers.get(node_id, ())}), entries
 
 

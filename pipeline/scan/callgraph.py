@@ -45,6 +45,7 @@ from pipeline.scan.names import (
     generic_parts,
     inner_type,
     module_of,
+    relative_module,
     type_module,
 )
 from pipeline.scan.signatures import (
@@ -1660,8 +1661,8 @@ def _foreign_written(
         return False
     owner = node.definition.owner
     field = qualifier[len("self.") :] if qualifier.startswith("self.") else ""
-    of_field = not bound and bool(owner) and field.isidentifier()
-    if of_field and owner:  # `self.tx`: its field's written type
+    of_field = bool(owner) and not bound and field.isidentifier()
+    if of_field and owner:  # `self.tx`: its field's written type (`owner`: for the typing)
         aliased = _alias(tables, owner)
         tables.seen.add(("fd", aliased, field))
         bound = tables.field_type(aliased, field) or ""
@@ -1743,7 +1744,7 @@ def _receiver_type(
     if qualifier == "self" and owner:
         return "self", owner
     pinned = _PINNED.fullmatch(qualifier) if "Pin::new" in qualifier else None
-    if pinned is not None and depth < 3 and _balanced(pinned[1]):
+    if pinned is not None and depth < 3 and _segments(pinned[1]):  # (`a).b(c`: no chain)
         # `Pin::new(&mut self.conn).poll(cx)`: the conn's
         return _receiver_type(tables, owner, pinned[1], variables, depth + 1)
     segments = _segments(qualifier)
@@ -2115,17 +2116,6 @@ _PINNED = re.compile(
 )
 
 
-def _balanced(text: str) -> bool:
-    """Whether every bracket `text` opens it closes, in order (`a).b(c` is two texts)."""
-    depth = 0
-    for char in text:
-        depth += char in "([{"
-        depth -= char in ")]}"
-        if depth < 0:
-            return False
-    return depth == 0
-
-
 @lru_cache(maxsize=1 << 16)  # receivers repeat (`self.inner`, `self.catalog_reader.read_guard()`)
 def _segments(qualifier: str) -> tuple[str, ...]:
     """A receiver's text split at its top-level dots, each `?` dropped: `self.a.get(x.y)?`
@@ -2492,17 +2482,6 @@ def crate_dirs(graph: CallGraph) -> dict[str, str]:
 def _relative_module(segments: Sequence[str], caller: Node) -> str:
     """The module a `crate::`, `self::` or `super::` path names, seen from the caller's."""
     return relative_module(segments, caller.module)
-
-
-def relative_module(segments: Sequence[str], module: str) -> str:
-    """The module a `crate::`, `self::` or `super::` path names, seen from `module`."""
-    base = [] if segments[0] == "crate" else (module.split("::") if module else [])
-    at = 0
-    while at < len(segments) and segments[at] in _RELATIVE:
-        if segments[at] == "super" and base:
-            base = base[:-1]
-        at += 1
-    return "::".join([*base, *segments[at:]])
 
 
 def _in_module(

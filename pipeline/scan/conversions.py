@@ -23,9 +23,9 @@ from collections.abc import Sequence
 
 from pipeline.core.index import Call, Definition
 from pipeline.scan.buildable import type_name
-from pipeline.scan.callgraph import CallGraph, Edge, crate_dirs, relative_module
+from pipeline.scan.callgraph import CallGraph, Edge, crate_dirs
 from pipeline.scan.context import _crate
-from pipeline.scan.names import crate_name, generic_parts, module_of
+from pipeline.scan.names import crate_name, generic_parts, module_of, relative_module
 from pipeline.scan.signatures import LONGEST, return_text
 
 # `Io(#[from] std::io::Error)`, `SessionConfig( #[from] #[backtrace] SessionConfigError, ..)`

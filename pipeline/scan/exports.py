@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 from pipeline.core.index import Definition, FileIndex
 from pipeline.scan.context import _crate
-from pipeline.scan.names import module_of
+from pipeline.scan.names import module_of, relative_module
 
 
 def module_files(indexes: Mapping[str, FileIndex]) -> dict[tuple[str, str], str]:
@@ -48,7 +48,7 @@ class Exports:
         self._root_names: dict[str, set[str]] = defaultdict(set)  # crate -> its root's `pub use`s
         # crate -> name -> the modules whose files re-export it by name (`pub use`), each
         # with the module the `use`'s path names it from (`_source_module`)
-        self._where: dict[str, dict[str, list[tuple[str, str | None]]]] = defaultdict(
+        self._where: dict[str, dict[str, list[tuple[str, str]]]] = defaultdict(
             lambda: defaultdict(list)
         )
         # crate -> type name -> whether one of its types of the name is declared `pub`
@@ -99,9 +99,8 @@ class Exports:
             if use.line in lines:
                 if use.alias == "*":
                     globbed = _source_module(module_of(path), f"{use.path}::*")
-                    if globbed is not None:
-                        self._globs[crate].add(globbed)
-                        self._globbed_by[crate][globbed].append(module_of(path))
+                    self._globs[crate].add(globbed)
+                    self._globbed_by[crate][globbed].append(module_of(path))
                 else:
                     self._names[crate].add(use.alias)
                     module = module_of(path)
@@ -256,28 +255,12 @@ class Exports:
         return declared_at_root or definition.name in self._root_names[crate]
 
 
-def _source_module(module: str, path: str) -> str | None:
+def _source_module(module: str, path: str) -> str:
     """The module of this crate a `use` in `module` names its item from (`builder::Builder`
-    in `task`: `task::builder`; `crate::a::B`: `a`; `super::B`, `self::b::B`; another
-    crate's path reads as a child module's, which no item of this crate is in); None for a
-    `super` above the root."""
+    in `task`: `task::builder`; `crate::a::B`: `a`; another crate's path reads as a child
+    module's, which no item of this crate is in)."""
     segments = path.split("::")[:-1]
-    if not segments:
-        return module
-    head, rest = segments[0], segments[1:]
-    if head == "crate":
-        return "::".join(rest)
-    base = module.split("::") if module else []
-    if head == "self":
-        return "::".join([*base, *rest])
-    if head == "super":
-        while segments[:1] == ["super"]:
-            if not base:
-                return None
-            base.pop()
-            segments = segments[1:]
-        return "::".join([*base, *segments])
-    return "::".join([*base, *segments])  # a child module's (edition 2018 paths)
+    return relative_module(segments, module) if segments else module
 
 
 def _shortest(modules: list[str]) -> str:

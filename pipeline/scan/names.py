@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cache, lru_cache
 
 # Methods of std types that a same-named method of the repository would shadow when the
@@ -148,3 +149,16 @@ def generic_parts(text: str) -> tuple[str, tuple[str, ...]]:
     if current.strip():
         args.append(current.strip())
     return name, tuple(args)
+
+
+def relative_module(segments: Sequence[str], module: str) -> str:
+    """The module a path names, seen from `module`: a `crate::`, `self::` or `super::` path
+    as it says, any other as a child of `module` (`builder::Builder` in `task`: `task::
+    builder`, edition 2018's paths)."""
+    base = [] if segments[0] == "crate" else (module.split("::") if module else [])
+    at = 0
+    while at < len(segments) and segments[at] in ("crate", "self", "super"):
+        if segments[at] == "super" and base:
+            base = base[:-1]
+        at += 1
+    return "::".join([*base, *segments[at:]])

@@ -317,20 +317,18 @@ def _captures(tree: Tree, source: bytes) -> dict[str, list[Node]]:
     """The query's captures of `tree` and of the items its macros wrap (`macroitems`), each
     node from the one parse that owns its bytes, sorted."""
     wrapped = macro_items(tree, source, parser()) if may_wrap_items(source) else []
-    if not wrapped:
-        return {
-            name: sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte))
-            for name, nodes in QueryCursor(_query()).captures(tree.root_node).items()
-        }
-    found: dict[str, list[Node]] = {}
-    for part in (None, *wrapped):
-        root = tree.root_node if part is None else part.tree.root_node
-        inner = [w for w in wrapped if w is not part and (part is None or part.holds(w))]
-        for name, nodes in QueryCursor(_query()).captures(root).items():
-            kept = found.setdefault(name, [])
-            for node in nodes:
-                if (part is None or part.owns(node)) and not any(w.owns(node) for w in inner):
-                    kept.append(node)
+    found: dict[str, list[Node]] = QueryCursor(_query()).captures(tree.root_node)
+    if wrapped:
+        found = {}
+        for part in (None, *wrapped):
+            root = tree.root_node if part is None else part.tree.root_node
+            inner = [w for w in wrapped if w is not part and (part is None or part.holds(w))]
+            for name, nodes in QueryCursor(_query()).captures(root).items():
+                found.setdefault(name, []).extend(
+                    node
+                    for node in nodes
+                    if (part is None or part.owns(node)) and not any(w.owns(node) for w in inner)
+                )
     return {
         name: sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte))
         for name, nodes in found.items()

@@ -82,9 +82,8 @@ def macro_items(tree: Tree, source: bytes, parser: Parser, depth: int = 1) -> li
             continue  # `impl_x!(Foo);`, `define!{A, B}`: a list, never items
         if in_test(macro):
             continue
-        parsed = parse_wrapped(parser, source, macro, token_tree)
-        root = parsed.root_node
-        if root.has_error or not holds_items(root, start, end):
+        parsed = parse_items(parser, source, macro, token_tree)
+        if parsed is None:
             continue
         found.append(MacroItems(parsed, start, end))
         if depth < MAX_DEPTH:
@@ -92,7 +91,16 @@ def macro_items(tree: Tree, source: bytes, parser: Parser, depth: int = 1) -> li
     return found
 
 
-def parse_wrapped(parser: Parser, source: bytes, macro: Node, token_tree: Node) -> Tree:
+def parse_items(parser: Parser, source: bytes, macro: Node, token_tree: Node) -> Tree | None:
+    """The body of `token_tree` parsed as items (`_parse_wrapped`), or None when that parse
+    shows an error or no item of the kinds read sits in the body."""
+    parsed = _parse_wrapped(parser, source, macro, token_tree)
+    start, end = token_tree.start_byte + 1, token_tree.end_byte - 1
+    root = parsed.root_node
+    return None if root.has_error or not _holds_items(root, start, end) else parsed
+
+
+def _parse_wrapped(parser: Parser, source: bytes, macro: Node, token_tree: Node) -> Tree:
     """The body of `token_tree` parsed inside the headers and closing braces of the blocks
     around `macro` (`mod a {`, `impl T {` .. `}`), positions those of the file."""
     heads: list[Range] = []
@@ -123,7 +131,7 @@ def parse_wrapped(parser: Parser, source: bytes, macro: Node, token_tree: Node) 
         parser.included_ranges = [_WHOLE]
 
 
-def holds_items(root: Node, start: int, end: int) -> bool:
+def _holds_items(root: Node, start: int, end: int) -> bool:
     """Whether an item of the kinds read sits in the body (`start`..`end`), at any depth of
     the blocks re-created around it."""
     stack = [root]

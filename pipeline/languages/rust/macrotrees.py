@@ -13,7 +13,7 @@ from tree_sitter import Language, Node, Parser, Point, Query, QueryCursor, Range
 
 from pipeline.core.sitetypes import MACRO_RULES, Site
 from pipeline.languages.rust.facts import site_facts
-from pipeline.languages.rust.macroitems import holds_items, parse_wrapped
+from pipeline.languages.rust.macroitems import parse_items
 from pipeline.languages.rust.regions import parse_ranges, site_hints
 from pipeline.languages.rust.snippets import enclosing_call, initializer_item
 from pipeline.languages.rust.testcode import is_test_code
@@ -76,9 +76,7 @@ def _as_items(parser: Parser, source: bytes, outer: Node, token_tree: Node) -> T
         return None
     if parent.type not in ("source_file", "declaration_list"):
         return None
-    tree = parse_wrapped(parser, source, outer, token_tree)
-    start, end = token_tree.start_byte + 1, token_tree.end_byte - 1
-    return None if tree.root_node.has_error or not holds_items(tree.root_node, start, end) else tree
+    return parse_items(parser, source, outer, token_tree)
 
 
 def _macro_rules(outer: Node) -> str | None:
