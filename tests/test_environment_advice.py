@@ -97,6 +97,32 @@ def test_a_guard_on_a_variable_is_never_advised_away() -> None:
     assert not any("unset API_TOKEN" in s for s in solutions)
 
 
+def test_a_variable_tested_only_for_being_set_is_not_said_to_have_a_wrong_value() -> None:
+    # sccache's config: `is_ok()` is true for any value, "" too; its value plays no part
+    solutions = explained(
+        "fn s3() -> Result<()> {\n"
+        '    if env::var("SCCACHE_S3_NO_CREDENTIALS").is_ok() {\n'
+        '        bail!("If setting S3 credentials, SCCACHE_S3_NO_CREDENTIALS must not be set.");\n'
+        "    }\n    Ok(())\n}\n"
+    ).solutions
+    said = next(s for s in solutions if "SCCACHE_S3_NO_CREDENTIALS` is set" in s)
+    assert "to any value, an empty one too" in said
+    assert "`printenv SCCACHE_S3_NO_CREDENTIALS >/dev/null && echo set`" in said
+    assert "check its value" not in said
+
+
+def test_advice_never_prints_a_secret() -> None:
+    solutions = explained(
+        "fn key() -> Result<()> {\n"
+        '    if let Ok(key) = env::var("AWS_SECRET_ACCESS_KEY") {\n'
+        '        if key.len() < 40 { bail!("the secret key is too short"); }\n'
+        "    }\n    Ok(())\n}\n"
+    ).solutions
+    said = next(s for s in solutions if "`AWS_SECRET_ACCESS_KEY` is set" in s)
+    assert 'printf %s "$AWS_SECRET_ACCESS_KEY" | wc -c` gives its length' in said
+    assert not any('echo "$AWS_SECRET_ACCESS_KEY"' in s for s in solutions)
+
+
 def test_a_panic_on_an_unset_variable_is_the_environments_not_a_bug() -> None:
     source = 'fn ci() -> String {\n    std::env::var("RISINGWAVE_CI").expect("RISINGWAVE_CI must be set")\n}\n'
     explanation = explained(source)

@@ -57,6 +57,8 @@ class EnvironmentRead:
     need: Need
     unicode: bool
     decisive: bool = False  # read by the innermost condition: the step the error is about
+    # only whether it is set matters (`env::var("X").is_ok()`): its value is never read
+    presence: bool = False
 
 
 def environment_reads(conditions: Sequence[Condition]) -> list[EnvironmentRead]:
@@ -69,7 +71,8 @@ def environment_reads(conditions: Sequence[Condition]) -> list[EnvironmentRead]:
             if name not in found:
                 need = _need(condition, read)
                 last = at == len(conditions) - 1
-                found[name] = EnvironmentRead(name, need, read[1] == "var", last)
+                presence = need != "read" and _tested_for_presence(condition.text, read)
+                found[name] = EnvironmentRead(name, need, read[1] == "var", last, presence)
     return list(found.values())
 
 
@@ -116,6 +119,13 @@ def _need(condition: Condition, read: re.Match[str]) -> Need:
     return "read"
 
 
+def _tested_for_presence(text: str, read: re.Match[str]) -> bool:
+    """Whether the condition tests only that the read succeeded (`env::var("X").is_ok()`,
+    `.is_none()`): the variable's value plays no part, an empty one counts as set."""
+    after = text[read.end() :]
+    return any(after.lstrip().startswith(test) for test in _TESTS)
+
+
 def _is_the_read(value: str, read: re.Match[str]) -> bool:
     """Whether `value` is the read and nothing else (`std::env::var("X")`, `process.var("X")`)."""
     value = _SAME_OUTCOME.sub("", value.strip().removesuffix(" else").strip())
@@ -134,11 +144,11 @@ def environment_advice(
     later: list[str] = []
     for read in reads:
         if read.need == "set":
-            first.append(_while_set(read.name, guard))
+            first.append(_while_set(read, guard))
         elif read.need == "read":
             name = read.name
             later.append(
-                f'The check reads the environment variable `{name}`: look at its value (`echo "${name}"`).'
+                f"The check reads the environment variable `{name}`: look at its value ({_look(name)})."
             )
     unset = [read for read in reads if read.need == "unset"]
     if unset and build_script and all(_CARGO_SETS.fullmatch(read.name) for read in unset):
@@ -156,9 +166,31 @@ def environment_advice(
     return first, later
 
 
-def _while_set(name: str, guard: bool) -> str:
-    look = f'`echo "${name}"`'
-    said = f"The error is reached only while the environment variable `{name}` is set: check its value ({look}) and correct it"
+# Names of variables that hold a secret: their value is never printed by advice
+_SECRET = re.compile(
+    r"SECRET|PASSWORD|PASSWD|TOKEN|CREDENTIAL|PRIVATE|API_?KEY|ACCESS_?KEY|(?:^|_)KEY$"
+)
+
+
+def _look(name: str) -> str:
+    """A shell command that shows a variable's value, or only its length for a secret (a
+    terminal's scrollback and a pasted log keep what `echo` printed)."""
+    if _SECRET.search(name):
+        return f'without printing a secret: `printf %s "${name}" | wc -c` gives its length'
+    return f'`echo "${name}"`'
+
+
+def _while_set(read: EnvironmentRead, guard: bool) -> str:
+    name = read.name
+    if read.presence:  # `env::var("X").is_ok()`: set to anything, even "", takes the path
+        said = (
+            f"The error is reached only while the environment variable `{name}` is set, to any "
+            f"value, an empty one too (`printenv {name} >/dev/null && echo set` tells)"
+        )
+        if guard:
+            return said + "."
+        return f"{said}: unset it (`unset {name}`) if it was not meant to be set."
+    said = f"The error is reached only while the environment variable `{name}` is set: check its value ({_look(name)}) and correct it"
     if guard:
         return said + "."
     return f"{said}, or unset it (`unset {name}`): the code takes this path only while it is set."
