@@ -42,6 +42,14 @@ def test_a_panic_the_docs_state_is_the_callers_to_avoid() -> None:
     )
 
 
+def test_a_section_headed_in_the_singular_is_the_same_rule() -> None:
+    # pingora's `HttpCache::set_cache_key`: "/// # Panic" above "Cache key is only allowed
+    # to be set in its own phase."
+    explanation = explained(SOURCE.replace("/// # Panics", "/// # Panic"))
+    assert explanation.backgroundTag == "invalid-argument"
+    assert "state when it panics" in explanation.solutions[-2]
+
+
 def test_a_panic_of_a_fn_whose_docs_say_nothing_of_it_is_still_an_assumption() -> None:
     undocumented = SOURCE.replace("/// # Panics", "/// # Notes")
     explanation = explained(undocumented)

@@ -317,7 +317,7 @@ def test_a_value_printed_twice_is_named_once() -> None:
     )
     (context,) = contexts_of({"src/config.rs": source})
     text = explain(context).commonSituations
-    assert "the value(s) involved (`{orig}`, `{name}`, `{}` from `1`)" in text
+    assert "the value(s) involved (`{orig}`, `{name}`)" in text
 
 
 def test_a_site_the_code_tells_nothing_more_of_is_not_said_to_name_a_step() -> None:

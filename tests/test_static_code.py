@@ -518,7 +518,7 @@ def test_a_trait_impl_s_method_is_named_as_its_type_s_and_a_value_printed_twice_
     text = " ".join([explanation.documentation, *explanation.solutions])
     assert "`HttpRegistry::load`" in text
     assert "RegistryData for" not in text and "'gctx" not in text
-    assert "(`{orig}`, `{name}`, `{}` from `1`): they name" in " ".join(explanation.solutions)
+    assert "(`{orig}`, `{name}`): they name" in " ".join(explanation.solutions)
 
 
 def test_a_debug_assertion_says_it_checks_only_in_debug_builds() -> None:
@@ -819,6 +819,22 @@ def test_each_printed_value_is_named_by_the_argument_that_prints_it() -> None:
         "`{:?}` from `self.target()`, `{0}` from `t`, "
         "`{kind}` from `job.kind_of_the_job_with_a_very_long_na…`, `{id}`, `{}` from `t`"
     )
+
+
+def test_a_value_the_code_fixes_is_not_said_to_tell_which_object_it_was() -> None:
+    # lemmy's `{REPLACEABLE_SCHEMA_PATH}` (a const), sccache's `"bearer"` (a literal): the
+    # same text on every run; `{path}` and `{}` of a variable tell which object
+    source = (
+        "fn f(path: &str, n: usize) -> Result<()> {\n"
+        '    bail!("in {REPLACEABLE_SCHEMA_PATH}: {} {} {} {path} {}", "bearer", '
+        "consts::MAX_LEN, 42, n);\n}\n"
+    )
+    scan = find_sites("src/x.rs", source.encode())
+    (site,) = scan.sites
+    assert printed_values(site) == "`{path}`, `{}` from `n`"
+    only_fixed = 'fn f() -> Result<()> {\n    bail!("no {} in {SCHEMA_DIR}", "bearer");\n}\n'
+    (site,) = find_sites("src/x.rs", only_fixed.encode()).sites
+    assert printed_values(site) == ""
 
 
 def test_a_parameter_is_read_by_its_name_not_by_a_method_or_field_of_that_name() -> None:
@@ -1193,6 +1209,16 @@ fn open(pool: &Pool) -> anyhow::Result<Conn> {
     assert delivery.preventionTips[-1].startswith(
         'If it is a case of "Invalid state transition", as the checks\' words suggest: '
     )
+    # an assertion above that held is a premise, not a check that leads here: lemmy's
+    # `debug_assert!(!inbox_urls.is_empty())` classed a missing actor row by "empty"
+    asserted = explained_all(
+        "fn send(urls: &[Url], id: Option<u64>) -> Result<()> {\n"
+        "    debug_assert!(!urls.is_empty());\n"
+        '    let actor = lookup(id).context("the actor row was gone (was it removed?)")?;\n'
+        "    Ok(())\n}\n"
+    )["the actor row was gone (was it removed?)"]
+    assert asserted.backgroundTag == "operation-failed"
+    assert '"empty"' not in asserted.documentation
     # a phrase of the failure itself ("timed out") is no guess: the class's own strategy
     timed_out = explained["request timed out while waiting for a connection"]
     assert timed_out.backgroundTag == "timeout"

@@ -14,7 +14,7 @@ import re
 from pipeline.core.sitetypes import MACRO_RULES, Site
 
 _PANICKING = frozenset(("panic", "assert", "expect"))
-_HEADING = re.compile(r"^#+\s*Panics\s*$", re.MULTILINE)
+_HEADING = re.compile(r"^#+\s*Panics?\s*:?\s*$", re.MULTILINE)  # pingora writes `# Panic`
 _NEXT_HEADING = re.compile(r"^#+\s", re.MULTILINE)
 _LIMIT = 300  # characters of the section quoted; a longer one is cut at a sentence
 

@@ -408,12 +408,30 @@ def printed_values(site: Site) -> str:
     slots = _slots(site)
     at = _cause_at(slots, site.message, site.format_args)
     values = _arguments(slots, site.format_args)
-    shown = [_labelled(p, values[i]) for i, p in enumerate(slots) if i != at]
+    shown = [
+        _labelled(p, values[i]) for i, p in enumerate(slots) if i != at and not _fixed(p, values[i])
+    ]
     named = [s for s in dict.fromkeys(shown) if not s.startswith("`{}`")]
     return ", ".join(named + [s for s in shown if s.startswith("`{}`")])
 
 
 _NAMED_ARGUMENT = re.compile(r"^([A-Za-z_]\w*)\s*=(?!=)\s*(.+)$", re.DOTALL)
+# A value the code fixes: a literal (`"bearer"`, `42`, `b'x'`), or a const or static by
+# Rust's naming (`REPLACEABLE_SCHEMA_PATH`, `consts::MAX_LEN`), maybe borrowed
+_FIXED_VALUE = re.compile(
+    r'&?\s*(?:b?r?#*"[^"]*"#*|b?\'[^\']*\'|-?\d[\w.]*|true|false|'
+    r"(?:[A-Za-z_]\w*::)*[A-Z][A-Z0-9_]*[A-Z0-9])"
+)
+
+
+def _fixed(slot: str, value: str | None) -> bool:
+    """Whether a placeholder prints the same text on every run: its argument is a literal or
+    a const (lemmy's `{REPLACEABLE_SCHEMA_PATH}`, sccache's `"bearer"`): it tells no object."""
+    key = slot.split(":", 1)[0].strip()
+    written = value if value is not None else (key if not key.isdigit() else "")
+    return bool(written) and _FIXED_VALUE.fullmatch(written.strip()) is not None
+
+
 ARGUMENT_CHARS = 40  # an argument longer than this is cut (`…`)
 
 
