@@ -179,9 +179,10 @@ def builders_solution(reach: Reach | None, sha: str) -> str | None:
     )
 
 
-def situation_sentence(reach: Reach | None, sha: str) -> str | None:
+def situation_sentence(reach: Reach | None, sha: str, fixed: bool = False) -> str | None:
     """Which user-facing entry points lead here, and how the error reaches the user, at
-    `sha`."""
+    `sha`. `fixed`: the site fails on a call given only literals (`fixed_input`): runs get
+    there through the entry points, but nothing a user sends changes whether it fails."""
     if reach is None:
         return None
     at = commit_label(sha)
@@ -196,7 +197,13 @@ def situation_sentence(reach: Reach | None, sha: str) -> str | None:
     if labels:
         among = f"{reach.entries} entry points, among them " if reach.entries else ""
         guessed = "" if sure else " (each through a call matched by its name only)"
-        parts.append(f"{at}, users meet it through {among}" + ", ".join(labels) + guessed + ".")
+        if fixed:
+            parts.append(
+                f"{at}, runs get here through {among}" + ", ".join(labels) + guessed + "; "
+                "its input is fixed in the code, so nothing a user sends makes it fail."
+            )
+        else:
+            parts.append(f"{at}, users meet it through {among}" + ", ".join(labels) + guessed + ".")
     if reach.conversion:
         status = f" (HTTP {reach.http_status})" if reach.http_status else ""
         lead = "It reaches" if parts else f"{at} it reaches"

@@ -18,6 +18,7 @@ from pipeline.analyze.arguments import missing_argument
 from pipeline.analyze.clock import clock_before_epoch
 from pipeline.analyze.documented import assertion_macro, documented_panic
 from pipeline.analyze.environment import set_variable
+from pipeline.analyze.fixed_input import fixed_input, fixed_input_note
 from pipeline.analyze.homedirs import missing_directory
 from pipeline.analyze.locks import poisoned_lock, unwinding_only
 from pipeline.analyze.programs import started_program
@@ -76,7 +77,7 @@ from pipeline.core.sitetypes import TEXT_KINDS, checked_above
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-122"
+_LABEL = "static-123"
 
 
 def _static_version() -> str:
@@ -180,7 +181,8 @@ def with_reach(
                 "handlingStrategy": "fail-fast" if strategy == "try-catch" else strategy,
             }
         )
-    trigger, situation = trigger_sentence(reach, sha), situation_sentence(reach, sha)
+    fixed = site is not None and fixed_input(site) is not None
+    trigger, situation = trigger_sentence(reach, sha), situation_sentence(reach, sha, fixed)
     built = builders_solution(reach, sha)
     if not trigger and not situation and not built:
         return apart
@@ -248,9 +250,10 @@ def explain_apart(context: SiteContext) -> Explanation:
     # (nor the test of an `if` whose else branch it is: `preprocessor_names.is_empty()` was
     # false, and says nothing of mdBook's "Cyclic dependency detected in preprocessors",
     # reading 114)
-    leading = [
-        c.text for c in conditions if c.kind not in ("exit", "else") and not checked_above(c)
-    ]
+    # (nor an `assert!`/`ensure!` above that held: lemmy's `debug_assert!(!inbox_urls.
+    # is_empty())` gave "by the word \"empty\"": Invalid argument to a missing actor row,
+    # reading 128)
+    leading = [c.text for c in conditions if c.kind not in ("exit", "else", "ensure")]
     found = classify_explained(site.message, site.kind, leading, names, path=site.file_path)
     failure_class = found.slug
     check = validation(context)
@@ -267,6 +270,11 @@ def explain_apart(context: SiteContext) -> Explanation:
         # message's verb alone (the call it guards, `thread::Builder::new().spawn(..)`,
         # names no failure, nor does the step's object)
         failure_class = classify_step(site.message, path=site.file_path, conditions=leading)
+    if fixed_input(site) is not None:
+        # `Regex::new(r"..").expect("cannot build regex")`: only the literal can be wrong,
+        # a bug of the code's whatever step the message names (vector's vdev read
+        # "Operation failed")
+        failure_class = INTERNAL_INVARIANT
     if missing_directory(site) is not None:
         # `dirs::home_dir().expect(..)`, `let Some(d) = dirs::cache_dir() else { bail!(..) }`:
         # the environment names no home directory, whatever the message's words say
@@ -409,6 +417,8 @@ def _documentation(context: SiteContext, failure_class: str, guess: Classificati
         )
     if site.kind in ("expect", "context") and facts.receiver and not wraps_an_error(site):
         text += f" The call it guards, `{facts.receiver}`, {_guarded_outcome(site)}."
+        if fixed_input(site) is not None:
+            text += fixed_input_note()
     if facts.fn_doc:
         text += f' The function\'s doc comment says: "{doc_summary(facts.fn_doc)}"'
     if context.error_type == "panic":

@@ -1,0 +1,52 @@
+"""A panic on a call given only literals that parses or compiles them:
+`Regex::new(r"^[a-z]+$").expect("compile regex")`, `Url::parse("http://example.com")
+.expect(..)`, `"127.0.0.1:0".parse::<SocketAddr>().unwrap()`. Its answer is the same on
+every run, whoever reaches it: it fails on every run that gets there, or on none (lemmy's
+reading 128 read "users meet it through 11 entry points" for a constant URL). Only a call
+that reads nothing but its literals: a parse, a conversion or a compile, or a `new` of a
+type that only checks its text (a regular expression, a glob, a C string, a non-zero
+number). Not `File::open("x")`, `TcpListener::bind("0.0.0.0:80")` nor `X::new("x")` of
+any other type: those read the machine. Pure."""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.analyze.guarded import guarded_call
+from pipeline.core.sitetypes import Site
+
+_LITERAL = (
+    r'(?:&?\s*(?:b?r#*"[^"]*"#*|b?"(?:[^"\\]|\\.)*"|-?\d[\w.]*|\'(?:[^\'\\]|\\.)\'|true|false))'
+)
+_LITERALS = rf"\(\s*{_LITERAL}(?:\s*,\s*{_LITERAL})*\s*,?\s*\)"
+_TURBOFISH = r"(?:::<[^()]*>)?"
+# `T::parse(lit)`, `T::from_str(lit)`, `serde_json::from_str(lit)`, `Regex::new(lit)`
+_PATH_CALL = re.compile(
+    rf"(?:[A-Za-z_]\w*{_TURBOFISH}::)*"
+    rf"(?:(?:parse|from_str|try_from|from_static|compile|parse_str){_TURBOFISH}"
+    r"|(?:Regex|RegexSet|Glob|Pattern|CString|NonZero\w+|Selector|Version|VersionReq)"
+    rf"{_TURBOFISH}::new){_LITERALS}"
+)
+# `"127.0.0.1:0".parse::<SocketAddr>()`, `"x".try_into()`
+_METHOD_CALL = re.compile(rf"{_LITERAL}\s*\.\s*(?:parse|try_into){_TURBOFISH}\(\s*\)")
+
+
+def fixed_input(site: Site) -> str | None:
+    """The guarded call of a panicking `expect`/`unwrap` when it parses or compiles only
+    literals (the same answer on every run), as written; None otherwise."""
+    if site.kind != "expect":
+        return None
+    call = guarded_call(site, ("Err", "None", "None/Err"))
+    if call is None or len(call) > 400:
+        return None
+    if _PATH_CALL.fullmatch(call) or _METHOD_CALL.fullmatch(call):
+        return call
+    return None
+
+
+def fixed_input_note() -> str:
+    """The sentence the documentation adds after naming such a call."""
+    return (
+        " It is given only literals, so it gives the same answer on every run: this panics "
+        "on every run that gets here, or on none (a test that runs it once tells which)."
+    )

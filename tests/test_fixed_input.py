@@ -1,0 +1,85 @@
+"""A panic on a call that parses or compiles only literals fails on every run that gets
+there, or on none: lemmy's `Url::parse("http://example.com").expect("parse dummy url")` read
+"users meet it through 11 entry points" (reading 128, MISLEADING), as if a request could make
+it fail. The documentation says the input is fixed, and the ways in are where runs get, not
+where users make it fail. A call that reads the machine (`File::open("x")`) or a variable is
+as before."""
+
+from __future__ import annotations
+
+import pytest
+from site_fixtures import explained
+
+from pipeline.analyze.fixed_input import fixed_input
+from pipeline.analyze.reach_text import situation_sentence
+from pipeline.core.reach import CallerPath, Hop, Reach
+from pipeline.languages.rust.sites import find_sites
+
+
+def _guarded(call: str) -> str | None:
+    source = f'fn f(pattern: &str) {{\n    let r = {call}.expect("it parses");\n}}\n'
+    (site,) = find_sites("src/x.rs", source.encode()).sites
+    return fixed_input(site)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        'Regex::new(r"^(?:[a-zA-Z0-9_]+)$")',
+        'regex::Regex::new("a|b")',
+        'Url::parse("http://example.com")',
+        '"127.0.0.1:0".parse::<SocketAddr>()',
+        'serde_json::from_str::<Value>("{}")',
+        "NonZeroUsize::new(4)",
+        'CString::new("name")',
+    ],
+)
+def test_a_parse_of_literals_is_fixed_input(call: str) -> None:
+    assert _guarded(call) == call
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "Regex::new(pattern)",  # a variable
+        'File::open("config.toml")',  # reads the machine
+        'TcpListener::bind("0.0.0.0:80")',
+        'Client::new("http://example.com")',  # a `new` of a type the rule does not know
+        'Url::parse(&format!("http://{}", "x"))',
+    ],
+)
+def test_a_call_that_reads_more_than_literals_is_not(call: str) -> None:
+    assert _guarded(call) is None
+
+
+def test_the_documentation_says_the_input_is_fixed_and_its_failure_a_bug() -> None:
+    explanation = explained(
+        'fn dummy() -> Url {\n    Url::parse("http://example.com").expect("parse dummy url")\n}\n'
+    )
+    assert (
+        'The call it guards, `Url::parse("http://example.com")`, was `None` or `Err`. It is '
+        "given only literals, so it gives the same answer on every run: this panics on every "
+        "run that gets here, or on none"
+    ) in explanation.documentation
+    # whatever step the message names: only the literal can be wrong (vector's vdev read
+    # "Operation failed" for "cannot build regex")
+    worded = explained(
+        'fn vars() -> Regex {\n    Regex::new(r"\\$\\{(\\w+)\\}").expect("cannot build regex")\n}\n'
+    )
+    assert worded.backgroundTag == "internal-invariant"
+
+
+def test_its_ways_in_are_where_runs_get_not_where_users_make_it_fail() -> None:
+    path = CallerPath(
+        (Hop("register", "src/api.rs", 1, "pub fn register()", call_line=2),
+         Hop("is_valid_actor_name", "src/validation.rs", 40, "fn is_valid_actor_name()")),
+        "http", "HTTP POST /user/register",
+    )  # fmt: skip
+    reach = Reach(paths=(path,), callers=1, entries=5)
+    assert situation_sentence(reach, "a" * 40, fixed=True) == (
+        "At commit aaaaaaaaaa, runs get here through 5 entry points, among them HTTP POST "
+        "/user/register; its input is fixed in the code, so nothing a user sends makes it fail."
+    )
+    assert situation_sentence(reach, "a" * 40).startswith(
+        "At commit aaaaaaaaaa, users meet it through 5 entry points"
+    )
