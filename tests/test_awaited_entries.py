@@ -76,3 +76,28 @@ def test_an_awaited_public_type_is_a_way_in_through_the_pinned_value(tmp_path: P
     assert [(p.entry, [h.name for h in p.hops]) for p in reach.paths] == [
         ("pub-api", ["Connection::poll", "Dispatcher::poll"])
     ]
+
+
+def test_an_impl_for_another_crates_wrapper_names_no_item_of_the_repository(
+    tmp_path: Path,
+) -> None:
+    # sccache's `impl Service<SccacheRequest> for Arc<SccacheService<C>>` read "public API
+    # `sccache::server::Arc` through `Service::call`" (reading 126): no such item exists
+    server = (
+        "use std::sync::Arc;\n\npub struct SccacheService {\n    n: usize,\n}\n\n"
+        "impl Iterator for Arc<SccacheService> {\n    type Item = usize;\n\n"
+        "    fn next(&mut self) -> Option<usize> {\n        None\n    }\n}\n\n"
+        "pub struct Requests;\n\n"
+        "impl Iterator for Requests {\n    type Item = usize;\n\n"
+        "    fn next(&mut self) -> Option<usize> {\n        None\n    }\n}\n"
+    )
+    graph = graph_of(
+        tmp_path,
+        {
+            "Cargo.toml": '[package]\nname = "cache"\n',
+            "src/lib.rs": "pub mod server;\n",
+            "src/server.rs": server,
+        },
+    )
+    entries = sorted(label for kind, label in graph.entries.values() if kind == "pub-api")
+    assert entries == ["public API `server::Requests` through `Iterator::next`"]

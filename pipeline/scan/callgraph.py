@@ -39,6 +39,8 @@ from pipeline.scan.forked import balanced, map_forked, parts_wanted
 from pipeline.scan.linkmemo import Key, Linked, LinkMemo, numbered, reusable, touched
 from pipeline.scan.names import (
     ADAPTERS,
+    HOLDER_ONLY_METHODS,
+    OPTION_METHODS,
     STD_METHODS,
     STD_TYPES,
     crate_name,
@@ -323,6 +325,20 @@ class _Tables:
         struct's, else the first such struct's."""
         own = self.file_fields.get((self.resolving, owner, name))
         return own if own is not None else self.fields.get((owner, name))
+
+    def sure_field_type(self, owner: str, name: str) -> str | None:
+        """`field_type` when no other struct of the name could be meant: the resolving
+        file's own, or the one struct so named (risingwave's two `AggCall`s: `filter:
+        Condition` and `filter: Option<BoxedExpression>`); None otherwise."""
+        own = self.file_fields.get((self.resolving, owner, name))
+        if own is not None:
+            return own
+        self.seen.add(("d", owner))
+        return (
+            self.fields.get((owner, name))
+            if len(self._named.get(("struct", owner), [])) == 1
+            else None
+        )
 
     def owner_modules(self, owner: str) -> set[str]:
         """The modules of the repository's methods of types named `owner`."""
@@ -1065,6 +1081,14 @@ def _resolve(
         # defines, whatever of its own shares the name (vector's `topology::builder::Builder`)
         outside = _foreign_written(tables, node, qualifier, variables, imports)
         typed = None if outside else _receiver_type(tables, owner, qualifier, variables)
+        if (
+            typed is not None
+            and name in OPTION_METHODS
+            and _optional(tables, owner, qualifier, name, variables)
+        ):
+            # `self.resp_header().map(|h| h.version)` on an `Option<&ResponseHeader>`:
+            # `Option::map`, not `ResponseHeader::map` (pingora, reading 127)
+            return "type", []
         if typed is None and not outside:
             made = _made_outside(tables, qualifier, name, variables, imports)
             typed = ("type", made) if made else None
@@ -1822,6 +1846,50 @@ def _receiver_type(
                 # Poller<N, C, Handler>` in `impl<.., Handler: PollHandler<N, C>>`: the bound's
                 current = variables[current]
     return "type", current
+
+
+# What an `Option`'s or a `Result`'s own methods keep of the value: its holder, unchanged
+_KEEPS_HOLDER = frozenset(("as_ref", "as_mut", "as_deref", "as_deref_mut", "clone", "cloned",
+                           "copied", "take"))  # fmt: skip
+# `Option<T>`, `Result<T>`, `io::Result<T>`, `&Option<T>` as a signature or a field writes it
+_OPTIONAL = re.compile(r"^&?\s*(?:'\w+\s+)?(?:mut\s+)?(?:\w+::)*(?:Option|Result)\s*<")
+
+
+def _optional(
+    tables: _Tables, owner: str | None, qualifier: str, name: str, variables: Mapping[str, str]
+) -> bool:
+    """Whether a receiver's value is an `Option` or a `Result` as the code writes it: a
+    variable so typed, a field so declared (`self.response_header.as_ref()`), or a call of
+    methods that all return one (`self.resp_header()`). A method of that name is then the
+    holder's own, whatever the type inside has (`_receiver_type` sees through the holder,
+    so that `x.unwrap().f()` is `T::f`). False when the code does not say."""
+    if qualifier.rstrip().endswith("?"):  # `f()?`: what the `Result` held, not itself
+        return False
+    segments = list(_segments(qualifier))
+    while len(segments) > 1 and segments[-1].partition("(")[0] in _KEEPS_HOLDER:
+        segments.pop()
+    if not segments:
+        return False
+    *prefix, last = segments
+    if not prefix:
+        # a name's type, as its parameter or `let` writes it, misses the `if let Some(left)
+        # = left` that rebinds it to what it held (risingwave's `array_cat`: `left.iter()`
+        # is `ListRef::iter`): only a method no held type would have is the holder's then
+        if name not in HOLDER_ONLY_METHODS:
+            return False
+        bound = variables.get(last, "") if last.isidentifier() else ""
+        special = bound.startswith((CALLED_TYPE, FIELD_VALUE, LOOP_ITEM))
+        return not special and _OPTIONAL.match(bound) is not None
+    typed = _receiver_type(tables, owner, ".".join(prefix), variables)
+    if typed is None or last == "await":
+        return False
+    type_name = _alias(tables, typed[1])
+    if last.endswith(")"):
+        written = tables.written_by(_methods_of(tables, type_name, last.partition("(")[0]))
+    else:
+        tables.seen.add(("fd", type_name, last))
+        written = tables.sure_field_type(type_name, last) or ""
+    return _OPTIONAL.match(written) is not None
 
 
 def _loop_value(

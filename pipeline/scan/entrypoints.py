@@ -217,9 +217,15 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
     own_traits = {
         d.name for i in graph.indexes.values() for d in i.definitions if d.kind == "trait"
     }
+    own_types = {
+        d.name
+        for i in graph.indexes.values()
+        for d in i.definitions
+        if d.kind in ("struct", "enum", "type")
+    }
     for node_id, node in enumerate(graph.nodes):
         d = node.definition
-        through = _foreign_trait(d, own_traits)
+        through = _foreign_trait(d, own_traits, own_types)
         if (
             node_id not in graph.entries
             and (d.public or through is not None)
@@ -268,13 +274,16 @@ _USED_THROUGH = frozenset(
 )  # fmt: skip
 
 
-def _foreign_trait(d: Definition, own_traits: set[str]) -> str | None:
+def _foreign_trait(d: Definition, own_traits: set[str], own_types: set[str]) -> str | None:
     """`Trait::method` of a method of an impl of a trait the language or a runtime calls
-    (`_USED_THROUGH`) that the repository does not declare: code outside runs it wherever it
-    holds the type (hyper's `Connection::poll` when a server awaits its connection, reading
-    122); None otherwise. Calls through it are seldom written (an `.await` calls no `poll`
-    the index sees), so a type the repository's own code awaits is an entry too."""
-    if d.owner is None or d.trait is None or d.kind != "fn":
+    (`_USED_THROUGH`) that the repository does not declare, for a type it declares: code
+    outside runs it wherever it holds the type (hyper's `Connection::poll` when a server
+    awaits its connection, reading 122); None otherwise. Calls through it are seldom written
+    (an `.await` calls no `poll` the index sees), so a type the repository's own code awaits
+    is an entry too. Not an impl for another crate's type (sccache's `impl Service<..> for
+    Arc<SccacheService<C>>`, whose `Arc` the index keeps): no item of the repository is named
+    so, and "public API `sccache::server::Arc`" was no item at all (reading 126)."""
+    if d.owner is None or d.trait is None or d.kind != "fn" or d.owner not in own_types:
         return None
     trait = d.trait.rsplit("::", 1)[-1].partition("<")[0]
     if trait not in _USED_THROUGH or trait in own_traits:

@@ -43,6 +43,23 @@ _STD_NAMES = (
     "start_send poll_recv poll_fn "
 )
 STD_METHODS = frozenset(_STD_NAMES.split())
+# The methods of `Option` and `Result` themselves: called on a value the code types as one,
+# the holder's, never a method of the type it holds that shares the name
+_OPTION_NAMES = (
+    "map map_or map_or_else and_then and or or_else xor filter flatten zip unzip inspect "
+    "inspect_err is_some is_none is_some_and is_none_or is_ok is_err is_ok_and is_err_and ok "
+    "err ok_or ok_or_else map_err unwrap_or unwrap_or_else unwrap_or_default take replace "
+    "insert get_or_insert get_or_insert_with transpose iter iter_mut as_deref as_deref_mut "
+    "copied cloned"
+)
+OPTION_METHODS = frozenset(_OPTION_NAMES.split())
+# Of those, the ones a type held in one seldom has of its own (not `map`, `iter`, `take`)
+_HOLDER_ONLY_NAMES = (
+    "map_or map_or_else is_some is_none is_some_and is_none_or is_ok is_err is_ok_and "
+    "is_err_and ok_or ok_or_else map_err unwrap_or unwrap_or_else unwrap_or_default "
+    "get_or_insert get_or_insert_with transpose as_deref as_deref_mut inspect_err"
+)
+HOLDER_ONLY_METHODS = frozenset(_HOLDER_ONLY_NAMES.split())
 # Adapters of futures, itertools and std that a repository may define a method of the same
 # name for (risingwave's `fused`): the value a call of one gives is the adapted one's.
 _ADAPTER_NAMES = (
