@@ -200,6 +200,21 @@ def test_a_panic_that_prints_the_error_underneath_starts_there() -> None:
     )
     assert solutions[-1].startswith("If that error is not one your environment or input causes")
     assert not any("not something to fix in your input" in s for s in solutions)
+    # the code chose to stop on the error it got: no path it "assumed could not be taken"
+    # (lemmy's `Err(e) => panic!("Cannot bind to {}:{}: {e}")`, reading 128), and its code
+    # comment is a step that failed, not "a bug, not bad input"
+    assert len(solutions) == 2
+    source = (
+        "fn serve(bind: &str, port: u16) {\n"
+        "    match HttpServer::bind((bind, port)) {\n"
+        "        Ok(server) => server.run(),\n"
+        '        Err(e) => panic!("Cannot bind to {}:{}: {e}", bind, port),\n'
+        "    }\n"
+        "}\n"
+    )
+    fix = explained(source).exampleFix or ""
+    assert "It panics here when this step fails" in fix
+    assert "is a bug, not bad input" not in fix
 
 
 def test_the_configuration_line_names_the_setting_and_never_a_command_s_arguments() -> None:

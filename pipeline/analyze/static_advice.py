@@ -284,7 +284,9 @@ def solutions(
             return [*out, _poisoned(lock, context.aborts), _REPORT_FIRST]
         cause = fatal_failure(site)
         if cause is not None:
-            return [*out, _underneath(cause), _assumption(context), _REPORT_UNLESS_CAUSED]
+            # `Err(e) => panic!("Cannot bind to {}:{}: {e}")`: the code chose to stop on an
+            # error it got, no path it assumed could not be taken (lemmy's, reading 128)
+            return [*out, _underneath(cause), _REPORT_UNLESS_CAUSED]
         if clock_before_epoch(site):
             return [*out, f"It panics here (`{site.macro}`) when {CLOCK_ADVICE}"]
         program = started_program(site)

@@ -719,7 +719,12 @@ def example_fix(
     elif (
         context.error_type == "panic"
         and not refused
-        and (failure_worded(site) or failed_fs_step(site) or failed_thread_step(site))
+        and (
+            failure_worded(site)
+            or failed_fs_step(site)
+            or failed_thread_step(site)
+            or fatal_failure(site) is not None
+        )
     ):
         body.append(
             "// It panics here when this step fails: fix what the step needs, or "
