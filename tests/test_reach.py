@@ -1551,6 +1551,59 @@ def test_a_const_a_condition_names_is_its_own_files_before_another_types() -> No
     )
 
 
+def test_a_static_a_fn_body_declares_is_its_own_not_another_fns() -> None:
+    """lemmy's util.rs declares `static CACHE` in two fns: `get_latest_activity_id`'s
+    condition reads its own, not `get_actor_cached`'s (reading 128, FALSE)."""
+    graph = _graph_of(
+        {
+            "src/util.rs": (
+                "fn get_actor_cached() -> usize {\n"
+                "    static CACHE: LazyLock<Cache<Url, Actor>> = LazyLock::new(actors);\n"
+                "    CACHE.len()\n}\n"
+                "fn get_latest_activity_id() -> Result<usize> {\n"
+                "    static CACHE: LazyLock<Cache<(), Option<u64>>> = LazyLock::new(ids);\n"
+                '    let id = CACHE.get().context("err getting id")?;\n'
+                "    Ok(id)\n}\n"
+            ),
+        }
+    )
+    latest = node(graph, "get_latest_activity_id")
+    (found,) = dependencies(graph, ["CACHE.get() was None/Err (context)"], latest, ())
+    assert (found.name, found.kind, found.line) == ("CACHE", "static", 6)
+    # a fn that declares none reads neither (each is out of its scope)
+    graph = _graph_of(
+        {
+            "src/util.rs": (
+                "fn get_actor_cached() -> usize {\n"
+                "    static CACHE: LazyLock<Cache<Url, Actor>> = LazyLock::new(actors);\n"
+                "    CACHE.len()\n}\n"
+                "fn other() -> Result<usize> {\n"
+                '    let id = CACHE.get().context("err")?;\n'
+                "    Ok(id)\n}\n"
+            ),
+        }
+    )
+    assert (
+        dependencies(graph, ["CACHE.get() was None/Err (context)"], node(graph, "other"), ()) == ()
+    )
+    # a fn nested in the body that declares it reads it (vector's `impl Visitor` in a fn)
+    graph = _graph_of(
+        {
+            "src/types.rs": (
+                "fn deserialize() -> Result<usize> {\n"
+                '    static PERCENT_REGEX: LazyLock<Regex> = LazyLock::new(|| re("x"));\n'
+                "    fn visit_str(value: &str) -> Result<usize> {\n"
+                '        let caps = PERCENT_REGEX.captures(value).context("no percent")?;\n'
+                "        Ok(caps.len())\n    }\n"
+                '    visit_str("1%")\n}\n'
+            ),
+        }
+    )
+    conditions = ["PERCENT_REGEX.captures(value) was None/Err (context)"]
+    found = dependencies(graph, conditions, node(graph, "visit_str"), ())[-1]
+    assert (found.name, found.kind, found.line) == ("PERCENT_REGEX", "static", 2)
+
+
 def test_a_fn_most_commands_reach_says_how_many_entry_points_lead_there() -> None:
     # cargo's manifest parsing: every subcommand loads the workspace
     names = ["build", "check", "clean", "doc", "fetch"]

@@ -852,7 +852,7 @@ def dependencies(
             )
     for name in _CONST.findall(text):
         for kind in ("const", "static"):
-            defined = _in_scope(graph.definitions(kind, name), node)
+            defined = _in_scope(graph, graph.definitions(kind, name), node_id)
             if defined is not None:
                 path, const = defined
                 out.setdefault(
@@ -962,16 +962,37 @@ def _named_by(path: str, root: str) -> int:
     return 0
 
 
-def _in_scope(found: list[tuple[str, Definition]], node: Node) -> tuple[str, Definition] | None:
-    """The const or static a name in the fn's conditions means: one of its own file first
-    (tokio's park.rs `const EMPTY: usize = 0`, not `io::Ready::EMPTY` of another file,
+def _in_scope(
+    graph: CallGraph, found: list[tuple[str, Definition]], node_id: int
+) -> tuple[str, Definition] | None:
+    """The const or static a name in the fn's conditions means: one the fn's body declares
+    first, none another fn's body declares (lemmy's two `static CACHE`s of util.rs, one in
+    `get_actor_cached`, one in `get_latest_activity_id`: reading 128), then one of its own
+    file (tokio's park.rs `const EMPTY: usize = 0`, not `io::Ready::EMPTY` of another file,
     reading 119), a free one before an impl's associated one, then the nearest by crate."""
+    node = graph.nodes[node_id]
+    found = [f for f in found if f[0] != node.path or _visible_in(graph, f[1], node_id)]
     own = [f for f in found if f[0] == node.path]
+    inside = [f for f in own if node.definition.line <= f[1].line <= node.definition.end_line]
+    if inside:
+        return inside[0]
     if own:
         free = [f for f in own if f[1].owner is None]
         return (free or own)[0]
     free = [f for f in found if f[1].owner is None]
     return _nearest(free or found, node.crate)
+
+
+def _visible_in(graph: CallGraph, item: Definition, node_id: int) -> bool:
+    """Whether an item of the fn's file is in scope in its body: one no fn body declares, or
+    one the body of this fn or of a fn around it declares (vector's `static PERCENT_REGEX` of
+    the fn whose nested `impl Visitor` reads it)."""
+    holder = graph.enclosing(graph.nodes[node_id].path, item.line)
+    if holder is None:
+        return True
+    held = graph.nodes[holder].definition
+    here = graph.nodes[node_id].definition
+    return held.line <= here.line and here.end_line <= held.end_line
 
 
 def _nearest(found: list[tuple[str, Definition]], crate: str) -> tuple[str, Definition] | None:
