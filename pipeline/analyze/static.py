@@ -70,6 +70,7 @@ from pipeline.core.cachefile import source_digest
 from pipeline.core.model import Condition, Explanation, HandlingStrategy, Site
 from pipeline.core.reach import Reach
 from pipeline.core.sitetypes import TEXT_KINDS, checked_above
+from pipeline.scan.context import error_type
 
 # The version of what the analyzer writes, kept in each record's provenance: a record
 # explained by another is explained again (`carry.explanation_reusable`). The label moves by
@@ -183,6 +184,8 @@ def with_reach(
         )
     fixed = site is not None and fixed_input(site) is not None
     trigger, situation = trigger_sentence(reach, sha), situation_sentence(reach, sha, fixed)
+    if site is not None and site.facts.discarded and error_type(site) != "panic":
+        situation = None  # the fn drops it: no user meets it, whatever calls the fn
     built = builders_solution(reach, sha)
     if not trigger and not situation and not built:
         return apart
@@ -407,6 +410,14 @@ def _documentation(context: SiteContext, failure_class: str, guess: Classificati
             f"`{site.file_path}`. The error is made inside that task, not by {where(site)} "
             f"itself: it reaches the caller of {where(site)} only through the task (its handle "
             "awaited and the error passed on, or a channel it sends the error on)."
+        )
+    if facts.discarded and context.error_type != "panic" and not facts.spawned:
+        # sccache's `normpath`: `.map_err(|_| io::Error::other(..))` in a chain that ends
+        # `.unwrap_or_else(|_| ..)` (reading 126): the fn returns no such error
+        text = (
+            f"{where(site)} makes this error in a closure in `{site.file_path}`, and drops it "
+            f"there: the chain it is made in ends in {facts.discarded}, which keeps nothing of "
+            f"it, so no caller of {where(site)} gets it and no user reads it."
         )
     if site.kind == "constructor" and _VARIANT_BUILT.search(site.macro or ""):
         # `ParseError::Expected("valid variable name")` shows as "Parse mismatch: expected

@@ -228,6 +228,12 @@ def solutions(
     (`failure_class`: the site's, which says whether its printed values were refused)."""
     site = context.site
     facts = site.facts
+    if facts.discarded and context.error_type != "panic" and not facts.spawned:
+        return [
+            f"Nothing to handle: {where(site)} drops this error where it makes it "
+            f"({facts.discarded}) and goes on with another value. Look here only when that "
+            "value is not what you expected."
+        ]
     conditions = facts.conditions
     told = message_advice(site)
     out: list[str] = [told] if told else []

@@ -806,8 +806,10 @@ def from_field(site: Site) -> str | None:
 def try_catch(context: SiteContext) -> str | None:
     """Handling at the caller, fitted to the error type; None for panics or short messages."""
     site = context.site
-    if context.error_type == "panic" or site.facts.spawned:
-        return None  # a spawned task's error is its output, not the call's (`Facts.spawned`)
+    if context.error_type == "panic" or site.facts.spawned or site.facts.discarded:
+        # a spawned task's error is its output, not the call's (`Facts.spawned`); one the fn
+        # drops reaches no caller (`Facts.discarded`)
+        return None
     returned = site.facts.return_type
     if (
         site.kind not in TEXT_KINDS

@@ -100,6 +100,9 @@ class Facts:
     # the spawn a closure or async block that holds the site is handed to (`tokio::spawn`,
     # `self.runtime.spawn`): its error is that task's output, not the fn's
     spawned: str | None = None
+    # what drops the error within the fn, when the site makes it in a closure of a chain that
+    # ends so (`.unwrap_or_else(|_| ..)`, `.ok()`): no caller gets it (`drops.discarded_in`)
+    discarded: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +163,7 @@ def placed(site: Site, shift: int, path: str, window: str, window_start: int) ->
             facts.enclosing_fn, facts.enclosing_impl, facts.fn_doc, facts.return_type, moved,
             facts.enclosing_type, facts.variant, facts.type_doc, facts.receiver, facts.callee,
             facts.snippet, facts.call, facts.item, facts.help, facts.generics, facts.spawned,
+            facts.discarded,
         )  # fmt: skip
     return Site(
         site.kind, path, site.line + shift, site.column, site.message, site.is_format,

@@ -9,6 +9,7 @@ from tree_sitter import Node
 
 from pipeline.core.macros import in_force
 from pipeline.core.sitetypes import Condition, ConditionKind, Facts
+from pipeline.languages.rust.drops import discarded_in
 from pipeline.languages.rust.index_items import DIVERGING_MACROS, leading
 
 MAX_CONDITION_CHARS = 160
@@ -42,6 +43,7 @@ def site_facts(node: Node, source: bytes) -> Facts:
         callee=_callee(node),
         generics=_type_parameters(function, impl),
         spawned=_spawned_in(node, function),
+        discarded=discarded_in(node, function),
     )
     if node.type == "attribute_item":
         facts = _with_error_type(facts, node)

@@ -34,6 +34,7 @@ from pipeline.core.index import (
     Subcommand,
     Use,
 )
+from pipeline.languages.rust.drops import dropped_value
 from pipeline.languages.rust.index_items import (
     ARG_CHARS,
     DIVERGING_MACROS,
@@ -502,118 +503,6 @@ _CONVERTS = {"try_into": "try_from", "into": "from", "parse": "from_str"}
 _PLAIN_TYPE = re.compile(r"(?:(?:crate|self|super|[a-z_]\w*)::)*[A-Z]\w*")
 
 
-# `Result` methods whose value keeps nothing of the error: a caller that calls them on a
-# call's value has seen the error go no further (`.ok()`, `.unwrap_or(..)`, `.is_err()`).
-# Not `unwrap_or_else`, whose closure gets the error (and CLIs print it there and exit).
-_DROPPING = frozenset(("ok", "is_ok", "is_err", "unwrap_or", "unwrap_or_default", "or"))
-# the same with a closure that ignores what it is given: `.map_err(|_| Error::Other)`,
-# `.unwrap_or_else(|_| default())` (starship's `time`: the error is replaced, reading 113)
-_REPLACING = frozenset(("map_err", "or_else", "unwrap_or_else", "map_or_else"))
-
-
-def _dropped(node: Node) -> bool:
-    """Whether a call's error (if it returns one) goes no further than its caller: its value
-    (through an `.await`) is given to a method that keeps nothing of the error, bound to
-    `_`, or tested by `if let Ok(..)`, `while let Ok(..)` or `let Ok(..) = .. else` (typst's
-    autocomplete: `if let Ok(modified) = symbol.clone().modified((), modifier)`), or matched by
-    arms that bind nothing of the error (`_match_drops`). A user
-    never reads a message that took such a way; a panic's does not travel by value and is
-    no one's to drop (`callerpaths`: only a returned error's walk leaves these edges out)."""
-    value, parent = node, node.parent
-    if parent is not None and parent.type == "await_expression":
-        value, parent = parent, parent.parent
-    if parent is None:
-        return False
-    if parent.type == "field_expression" and parent.child_by_field_name("value") == value:
-        method = text_of(parent.child_by_field_name("field"))
-        called = parent.parent
-        if called is None or called.type != "call_expression":
-            return False
-        if method in _DROPPING:
-            return True
-        arguments = called.child_by_field_name("arguments")
-        closure = arguments.named_children[0] if arguments and arguments.named_children else None
-        return method in _REPLACING and closure is not None and _ignores_argument(closure)
-    if parent.type == "let_declaration" and parent.child_by_field_name("value") == value:
-        # `let _ = f(x);`, and `let Ok(v) = f(x) else { .. }`, whose `else` sees no error
-        pattern = parent.child_by_field_name("pattern")
-        pattern_text = text_of(pattern) if pattern is not None else ""
-        let_else = parent.child_by_field_name("alternative") is not None
-        return pattern_text == "_" or (let_else and pattern_text.startswith("Ok("))
-    if parent.type == "let_condition" and parent.child_by_field_name("value") == value:
-        pattern = parent.child_by_field_name("pattern")
-        return pattern is not None and text_of(pattern).startswith("Ok(")
-    if parent.type == "match_expression" and parent.child_by_field_name("value") == value:
-        return _match_drops(parent)
-    return False
-
-
-def _match_drops(match: Node) -> bool:
-    """Whether a `match` on a call's value keeps nothing of its error: every arm's pattern is
-    `Ok(..)`, `Err(_)` or `_`, or `Err(e)` with an arm that only logs `e` at debug or trace level (`_only_logs`), one
-    of them not `Ok` (minijinja's `match parse_expr(..) { Ok(expr) => .., Err(_) =>
-    HashSet::new() }`: its error never reaches a user, reading 111; starship's
-    `is_readonly_dir`: `Err(e) => { log::debug!(".. {e}"); false }`, reading 113). Any other
-    arm on the error (`Err(e) => return Err(e)`, `e => ..`, a pattern on its value) may pass
-    it on."""
-    body = match.child_by_field_name("body")
-    arms = [c for c in body.named_children if c.type == "match_arm"] if body is not None else []
-    dropping = False
-    for arm in arms:
-        pattern = arm.child_by_field_name("pattern")
-        written = pattern.child(0) if pattern is not None else None  # the guard is apart
-        text = "".join(text_of(written).split())
-        if text.startswith("Ok("):
-            continue
-        bound = _ERR_BINDING.fullmatch(text)
-        if text not in ("Err(_)", "_") and (bound is None or not _only_logs(arm, bound[1])):
-            return False
-        dropping = True
-    return dropping
-
-
-_ERR_BINDING = re.compile(r"Err\(([a-z_]\w*)\)")
-# Macros that log a value at a level a default build or run does not show, and give nothing
-# back (`log::debug!`, `tracing::trace!`). Not `warn!`/`error!`/`info!` nor `eprintln!`: a
-# server's operator reads those (qdrant's `log::error!("Can't initialize GPU devices manager:
-# {err}")` is how its error reaches them).
-_QUIET_LOGGING = frozenset(("trace", "debug"))
-
-
-def _only_logs(arm: Node, name: str) -> bool:
-    """Whether a match arm does nothing with the error bound to `name` but log it at a quiet
-    level: each statement of its block a `debug!` or `trace!`, and its value (the block's last expression)
-    free of `name`, of a `return`, a `?` and a panic."""
-    value = arm.child_by_field_name("value")
-    if value is None:
-        return False
-    statements = value.named_children if value.type == "block" else [value]
-    for statement in statements:
-        if statement.type in ("line_comment", "block_comment"):
-            continue
-        inner = (
-            statement.named_children[0] if statement.type == "expression_statement" else statement
-        )
-        if inner.type == "macro_invocation":
-            macro = inner.child_by_field_name("macro")
-            if text_of(macro).rsplit("::", 1)[-1] in _QUIET_LOGGING:
-                continue
-            return False
-        if statement is not statements[-1] or statement.type == "expression_statement":
-            return False
-        if re.search(rf"\b{name}\b|\breturn\b|\?|!", text_of(statement)):
-            return False
-    return True
-
-
-def _ignores_argument(closure: Node) -> bool:
-    """`|_| ..`: a closure whose one parameter is `_`."""
-    if closure.type != "closure_expression":
-        return False
-    parameters = closure.child_by_field_name("parameters")
-    return parameters is not None and "".join(text_of(parameters).split()) == "|_|"
-
-
 def _tried(node: Node) -> bool:
     """Whether a call's value is the operand of `?` (through an `.await`): its error, if
     any, converted into the caller's by `From` (a `#[from]` variant built there)."""
@@ -935,7 +824,7 @@ class _Builder:
         if caller >= 0:
             at = (named or node).start_byte  # document order is the order of the lines
             tried = _tried(node)
-            dropped = not tried and _dropped(node)
+            dropped = not tried and dropped_value(node)
             call = Call(name, kind, qualifier, line, len(args), caller, args, False, tried, dropped)
             self.calls.append((at, call))
             if kind == "path":  # `E::V(..)`: a tuple variant built

@@ -99,8 +99,9 @@ from pipeline.languages.rust.testcode import (
 # (`impl ColorDisplay for Error`) keeps that impl; 69: a closure on an environment read through
 # `.as_deref()`/`.as_ref()` gets its value (`env::var("X").as_deref().map(|x| ..)`); 70: the
 # iterable of a `for` is no step "inside the loop"; 71: a site in a fn that an item-level
-# macro wraps (`cfg_rt! { pub fn f() { .. } }`) has that fn's facts (`macroitems`)
-EXTRACTOR_VERSION = "71"
+# macro wraps (`cfg_rt! { pub fn f() { .. } }`) has that fn's facts (`macroitems`); 72: an
+# error a closure of a chain makes that the chain drops in the fn (`Facts.discarded`)
+EXTRACTOR_VERSION = "72"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 

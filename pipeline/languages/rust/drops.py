@@ -1,0 +1,218 @@
+"""Where an error value goes no further than the fn that holds it: a call's value given to
+a method that keeps nothing of its error (`.ok()`, `.unwrap_or(..)`, `.map_err(|_| ..)`),
+bound to `_`, tested by `if let Ok(..)`, or matched by arms that bind nothing of it. The index
+marks such calls (`Call.dropped`); the scan marks an error made in a closure whose chain ends
+so (`Facts.discarded`). Pure."""
+
+from __future__ import annotations
+
+import re
+
+from tree_sitter import Node
+
+from pipeline.languages.rust.index_items import text_of
+
+# `Result` methods whose value keeps nothing of the error: a caller that calls them on a
+# call's value has seen the error go no further (`.ok()`, `.unwrap_or(..)`, `.is_err()`).
+# Not `unwrap_or_else`, whose closure gets the error (and CLIs print it there and exit).
+_DROPPING = frozenset(("ok", "is_ok", "is_err", "unwrap_or", "unwrap_or_default", "or"))
+# the same with a closure that ignores what it is given: `.map_err(|_| Error::Other)`,
+# `.unwrap_or_else(|_| default())` (starship's `time`: the error is replaced, reading 113)
+_REPLACING = frozenset(("map_err", "or_else", "unwrap_or_else", "map_or_else"))
+
+
+def dropped_value(node: Node) -> bool:
+    """Whether a call's error (if it returns one) goes no further than its caller: its value
+    (through an `.await`) is given to a method that keeps nothing of the error, bound to
+    `_`, or tested by `if let Ok(..)`, `while let Ok(..)` or `let Ok(..) = .. else` (typst's
+    autocomplete: `if let Ok(modified) = symbol.clone().modified((), modifier)`), or matched by
+    arms that bind nothing of the error (`_match_drops`). A user
+    never reads a message that took such a way; a panic's does not travel by value and is
+    no one's to drop (`callerpaths`: only a returned error's walk leaves these edges out)."""
+    value, parent = node, node.parent
+    if parent is not None and parent.type == "await_expression":
+        value, parent = parent, parent.parent
+    if parent is None:
+        return False
+    if parent.type == "field_expression" and parent.child_by_field_name("value") == value:
+        method = text_of(parent.child_by_field_name("field"))
+        called = parent.parent
+        if called is None or called.type != "call_expression":
+            return False
+        if method in _DROPPING:
+            return True
+        arguments = called.child_by_field_name("arguments")
+        closure = arguments.named_children[0] if arguments and arguments.named_children else None
+        return method in _REPLACING and closure is not None and _ignores_argument(closure)
+    if parent.type == "let_declaration" and parent.child_by_field_name("value") == value:
+        # `let _ = f(x);`, and `let Ok(v) = f(x) else { .. }`, whose `else` sees no error
+        pattern = parent.child_by_field_name("pattern")
+        pattern_text = text_of(pattern) if pattern is not None else ""
+        let_else = parent.child_by_field_name("alternative") is not None
+        return pattern_text == "_" or (let_else and pattern_text.startswith("Ok("))
+    if parent.type == "let_condition" and parent.child_by_field_name("value") == value:
+        pattern = parent.child_by_field_name("pattern")
+        return pattern is not None and text_of(pattern).startswith("Ok(")
+    if parent.type == "match_expression" and parent.child_by_field_name("value") == value:
+        return _match_drops(parent)
+    return False
+
+
+def _match_drops(match: Node) -> bool:
+    """Whether a `match` on a call's value keeps nothing of its error: every arm's pattern is
+    `Ok(..)`, `Err(_)` or `_`, or `Err(e)` with an arm that only logs `e` at debug or trace level (`_only_logs`), one
+    of them not `Ok` (minijinja's `match parse_expr(..) { Ok(expr) => .., Err(_) =>
+    HashSet::new() }`: its error never reaches a user, reading 111; starship's
+    `is_readonly_dir`: `Err(e) => { log::debug!(".. {e}"); false }`, reading 113). Any other
+    arm on the error (`Err(e) => return Err(e)`, `e => ..`, a pattern on its value) may pass
+    it on."""
+    body = match.child_by_field_name("body")
+    arms = [c for c in body.named_children if c.type == "match_arm"] if body is not None else []
+    dropping = False
+    for arm in arms:
+        pattern = arm.child_by_field_name("pattern")
+        written = pattern.child(0) if pattern is not None else None  # the guard is apart
+        text = "".join(text_of(written).split())
+        if text.startswith("Ok("):
+            continue
+        bound = _ERR_BINDING.fullmatch(text)
+        if text not in ("Err(_)", "_") and (bound is None or not _only_logs(arm, bound[1])):
+            return False
+        dropping = True
+    return dropping
+
+
+_ERR_BINDING = re.compile(r"Err\(([a-z_]\w*)\)")
+# Macros that log a value at a level a default build or run does not show, and give nothing
+# back (`log::debug!`, `tracing::trace!`). Not `warn!`/`error!`/`info!` nor `eprintln!`: a
+# server's operator reads those (qdrant's `log::error!("Can't initialize GPU devices manager:
+# {err}")` is how its error reaches them).
+_QUIET_LOGGING = frozenset(("trace", "debug"))
+
+
+def _only_logs(arm: Node, name: str) -> bool:
+    """Whether a match arm does nothing with the error bound to `name` but log it at a quiet
+    level: each statement of its block a `debug!` or `trace!`, and its value (the block's last expression)
+    free of `name`, of a `return`, a `?` and a panic."""
+    value = arm.child_by_field_name("value")
+    if value is None:
+        return False
+    statements = value.named_children if value.type == "block" else [value]
+    for statement in statements:
+        if statement.type in ("line_comment", "block_comment"):
+            continue
+        inner = (
+            statement.named_children[0] if statement.type == "expression_statement" else statement
+        )
+        if inner.type == "macro_invocation":
+            macro = inner.child_by_field_name("macro")
+            if text_of(macro).rsplit("::", 1)[-1] in _QUIET_LOGGING:
+                continue
+            return False
+        if statement is not statements[-1] or statement.type == "expression_statement":
+            return False
+        if re.search(rf"\b{name}\b|\breturn\b|\?|!", text_of(statement)):
+            return False
+    return True
+
+
+def _ignores_argument(closure: Node) -> bool:
+    """`|_| ..`: a closure whose one parameter is `_`."""
+    if closure.type != "closure_expression":
+        return False
+    parameters = closure.child_by_field_name("parameters")
+    return parameters is not None and "".join(text_of(parameters).split()) == "|_|"
+
+
+# A chain's methods that take a closure whose error becomes the chain's: `.map_err(|_|
+# io::Error::other(..))`, `.and_then(|v| .. Err(..))`, `.ok_or_else(|| ..)`, `.or_else(..)`
+_ERROR_FROM_CLOSURE = frozenset(("map_err", "and_then", "ok_or_else", "or_else"))
+# and those that pass the chain's error on unchanged or wrapped (anyhow's and eyre's contexts)
+_PASSES_ON = frozenset(
+    ("map", "and_then", "map_err", "or_else", "inspect", "inspect_err", "context",
+     "with_context", "wrap_err", "wrap_err_with")
+)  # fmt: skip
+
+
+def discarded_in(node: Node, function: Node | None) -> str | None:
+    """What drops an error a site makes in a closure of a chain within its own fn, as
+    written (`.unwrap_or_else(|_| ..)`, `.ok()`, `let _ =`), or None. sccache's `normpath`
+    makes `io::Error::other("Error converting string")` in a `map_err(|_| ..)` whose chain
+    is the value of an `and_then(|handle| ..)` closure, whose chain ends `.unwrap_or_else(|_|
+    path.replace('\\', "/"))`: the fn returns a `String`, and no caller ever sees the error
+    (reading 126, FALSE "normpath returns an error"). None when the site is in no such
+    closure, or a chain passes its error on."""
+    start: Node = node
+    for _ in range(4):  # closures in closures
+        closure = _closure_around(start, function)
+        if closure is None:
+            return None
+        holder = closure.parent
+        call = holder.parent if holder is not None and holder.type == "arguments" else None
+        allowed = _ERROR_FROM_CLOSURE
+        while True:
+            if call is None or call.type != "call_expression":
+                return None
+            callee = call.child_by_field_name("function")
+            if callee is None or callee.type != "field_expression":
+                return None
+            if text_of(callee.child_by_field_name("field")) not in allowed:
+                return None
+            if dropped_value(call):
+                return _consumer(call)
+            parent = call.parent
+            if parent is None or parent.type != "field_expression":
+                break
+            call, allowed = parent.parent, _PASSES_ON
+        if not _closure_value(call):
+            return None
+        start = call
+    return None
+
+
+def _closure_around(node: Node, function: Node | None) -> Node | None:
+    """The innermost closure that holds `node` within `function` (None past an async block
+    or a nested fn: what they make is no value of the chain around)."""
+    current = node.parent
+    while current is not None and current != function:
+        if current.type == "closure_expression":
+            return current
+        if current.type in ("async_block", "function_item"):
+            return None
+        current = current.parent
+    return None
+
+
+def _closure_value(node: Node) -> bool:
+    """Whether an expression is what its closure returns: the closure's body, or its block's
+    last expression."""
+    parent = node.parent
+    if parent is not None and parent.type == "closure_expression":
+        return True
+    if parent is None or parent.type != "block" or parent.parent is None:
+        return False
+    named = [c for c in parent.named_children if c.type not in ("line_comment", "block_comment")]
+    return parent.parent.type == "closure_expression" and bool(named) and named[-1] == node
+
+
+def _consumer(value: Node) -> str:
+    """How `dropped_value` found the value dropped, as a reader sees it."""
+    parent = value.parent
+    if parent is not None and parent.type == "await_expression":
+        value, parent = parent, parent.parent
+    if parent is None:
+        return "its caller"
+    if parent.type == "field_expression":
+        method = text_of(parent.child_by_field_name("field"))
+        called = parent.parent
+        arguments = called.child_by_field_name("arguments") if called is not None else None
+        given = arguments is not None and bool(arguments.named_children)
+        closure = arguments.named_children[0] if given and arguments is not None else None
+        if closure is not None and _ignores_argument(closure):
+            return f"`.{method}(|_| ..)`"
+        return f"`.{method}({'..' if given else ''})`"
+    if parent.type == "let_declaration":
+        return "`let _ = ..`" if "else" not in text_of(parent) else "`let Ok(..) = .. else`"
+    if parent.type == "let_condition":
+        return "`if let Ok(..) = ..`"
+    return "a `match` whose arms keep none of it"
