@@ -50,6 +50,44 @@ def test_a_section_headed_in_the_singular_is_the_same_rule() -> None:
     assert "state when it panics" in explanation.solutions[-2]
 
 
+def test_a_section_that_names_no_parameter_states_the_objects_state() -> None:
+    # pingora's `adjust_level(&mut self, new_level: u32)`: "panic if it has already started
+    # encoding the response body" is on the state it is called in, not on `new_level`
+    explanation = explained(
+        "impl ResponseCompressionCtx {\n"
+        "    /// Adjust the compression level.\n"
+        "    /// # Panic\n"
+        "    /// This function will panic if it has already started encoding the response body.\n"
+        "    pub fn adjust_level(&mut self, new_level: u32) {\n"
+        "        match &mut self.0 {\n"
+        "            CtxInner::HeaderPhase { level, .. } => *level = new_level,\n"
+        '            CtxInner::BodyPhase(_) => panic!("Wrong phase: BodyPhase"),\n'
+        "        }\n    }\n}\n"
+    )
+    assert explanation.backgroundTag == "invalid-state-transition"
+    assert "state when it panics" in explanation.solutions[-2]
+    assert not any("allowed set, length and form" in t for t in explanation.preventionTips)
+    # on the text it is given, no word of the object's life: a value (helix's `print(s)`)
+    valued = explained(
+        "/// # Panics\n/// Panics when missing primary or appeared more than once.\n"
+        'pub fn print(s: &str) -> String {\n    panic!("missing primary");\n}\n'
+    )
+    assert valued.backgroundTag == "invalid-argument"
+    # a section that says it never panics states no rule (vector's "Never panics; the
+    # value 500 is non-zero.")
+    never = explained(
+        "/// # Panics\n/// Never panics; the value 500 is non-zero.\n"
+        'pub fn default_max() -> NonZeroUsize {\n    NonZeroUsize::new(500).expect("500 is non-zero")\n}\n'
+    )
+    assert never.backgroundTag == "internal-invariant"
+    # one that says when it does not panic states when it does (polars' "does not panic iff")
+    iff = explained(
+        "/// # Panics\n/// This function does not panic iff `offsets.last()` is within `values`.\n"
+        'pub fn new(offsets: &[usize], values: &[u8]) {\n    assert!(ok(offsets), "bad offsets");\n}\n'
+    )
+    assert iff.backgroundTag == "invalid-argument"
+
+
 def test_a_panic_of_a_fn_whose_docs_say_nothing_of_it_is_still_an_assumption() -> None:
     undocumented = SOURCE.replace("/// # Panics", "/// # Notes")
     explanation = explained(undocumented)

@@ -111,6 +111,22 @@ def test_a_variable_tested_only_for_being_set_is_not_said_to_have_a_wrong_value(
     assert "check its value" not in said
 
 
+def test_a_variable_tested_for_being_set_among_other_tests_has_no_value_to_look_at() -> None:
+    # sccache's `no_credentials && (env::var_os("AWS_ACCESS_KEY_ID").is_some() || ..)`
+    solutions = explained(
+        "fn config(no_credentials: bool) -> Result<()> {\n"
+        '    if no_credentials && (env::var_os("AWS_ACCESS_KEY_ID").is_some() || flag()) {\n'
+        '        bail!("If setting S3 credentials, SCCACHE_S3_NO_CREDENTIALS must not be set.");\n'
+        "    }\n    Ok(())\n}\n"
+    ).solutions
+    assert (
+        "The check tests whether the environment variable `AWS_ACCESS_KEY_ID` is set, to any "
+        "value, an empty one too (`printenv AWS_ACCESS_KEY_ID >/dev/null && echo set` tells); "
+        "its value plays no part."
+    ) in solutions
+    assert not any("wc -c" in s for s in solutions)
+
+
 def test_advice_never_prints_a_secret() -> None:
     solutions = explained(
         "fn key() -> Result<()> {\n"

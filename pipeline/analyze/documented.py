@@ -16,6 +16,12 @@ from pipeline.core.sitetypes import MACRO_RULES, Site
 _PANICKING = frozenset(("panic", "assert", "expect"))
 _HEADING = re.compile(r"^#+\s*Panics?\s*:?\s*$", re.MULTILINE)  # pingora writes `# Panic`
 _NEXT_HEADING = re.compile(r"^#+\s", re.MULTILINE)
+# "Never panics; the value 500 is non-zero." (vector): a section that says it does not
+_NO_PANIC = re.compile(
+    r"(?:this (?:\w+ )?)?(?:never|does not|doesn't|will not|won't|cannot|can't) panics?\b"
+    r"(?!\s*(?:iff?|unless|when|as long|provided)\b)",  # polars' "does not panic iff: .."
+    re.IGNORECASE,
+)
 _LIMIT = 300  # characters of the section quoted; a longer one is cut at a sentence
 
 
@@ -30,7 +36,7 @@ def documented_panic(site: Site) -> str | None:
     rest = site.facts.fn_doc[heading.end() :]
     following = _NEXT_HEADING.search(rest)
     section = " ".join((rest[: following.start()] if following else rest).split())
-    if not section:
+    if not section or _NO_PANIC.match(section):
         return None
     if len(section) <= _LIMIT:
         return section
@@ -48,3 +54,33 @@ def assertion_macro(site: Site) -> str | None:
         return None
     name = item.removeprefix(MACRO_RULES)
     return name if name.startswith("assert") else None
+
+
+# Words of a precondition on the object's state or on the order of calls: "if called after
+# `wait_for_children`", "if it has already started encoding", "only allowed in the CacheKey
+# phase", "if the EWMA mutex is poisoned", "if the store is registered twice"
+_STATE_WORDS = re.compile(
+    r"\b(?:called|already|phases?|not yet|poison\w*|has started|is running|has "
+    r"finished|is closed|shut ?down|initiali[sz]ed|twice)\b",
+    re.IGNORECASE,
+)
+
+
+def states_the_state(site: Site, section: str) -> bool:
+    """Whether a `# Panics` section states a precondition on the object's state or the order
+    of calls, not on a value the caller passes: it names none of the fn's parameters
+    (`self` among them: "Panics if `self.remaining()` is less than `n`" is on values) and
+    says when in the object's life it may be called (pingora's "This function will panic if
+    it has already started encoding the response body": "Invalid argument" sent reading
+    127's recheck to a `u32` that accepts any value). False when the parameters are not
+    known (`Facts.call`: none for a closure's site) or the section says neither."""
+    call = site.facts.call or ""
+    if "(" not in call:
+        return False
+    head, _, rest = call.partition("(")
+    params = [p.strip() for p in rest.rsplit(")", 1)[0].split(",") if p.strip().isidentifier()]
+    if "." in head:  # `ctx.adjust_level(new_level)`: a method, called on `self`
+        params.append("self")
+    if any(re.search(rf"(?<![\w.]){re.escape(p)}\b", section) for p in params):
+        return False
+    return _STATE_WORDS.search(section) is not None

@@ -71,7 +71,7 @@ def environment_reads(conditions: Sequence[Condition]) -> list[EnvironmentRead]:
             if name not in found:
                 need = _need(condition, read)
                 last = at == len(conditions) - 1
-                presence = need != "read" and _tested_for_presence(condition.text, read)
+                presence = _tested_for_presence(condition.text, read)
                 found[name] = EnvironmentRead(name, need, read[1] == "var", last, presence)
     return list(found.values())
 
@@ -145,6 +145,12 @@ def environment_advice(
     for read in reads:
         if read.need == "set":
             first.append(_while_set(read, guard))
+        elif read.need == "read" and read.presence:  # `env::var_os("X").is_some() || ..`
+            later.append(
+                f"The check tests whether the environment variable `{read.name}` is set, to "
+                f"any value, an empty one too (`printenv {read.name} >/dev/null && echo set` "
+                "tells); its value plays no part."
+            )
         elif read.need == "read":
             name = read.name
             later.append(

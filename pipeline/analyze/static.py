@@ -16,7 +16,7 @@ from typing import Literal
 from pipeline.analyze import Analysis, SiteContext
 from pipeline.analyze.arguments import missing_argument
 from pipeline.analyze.clock import clock_before_epoch
-from pipeline.analyze.documented import assertion_macro, documented_panic
+from pipeline.analyze.documented import assertion_macro, documented_panic, states_the_state
 from pipeline.analyze.environment import set_variable
 from pipeline.analyze.fixed_input import fixed_input, fixed_input_note
 from pipeline.analyze.homedirs import missing_directory
@@ -58,6 +58,7 @@ from pipeline.analyze.taxonomy import (
     FALLBACK,
     INTERNAL_INVARIANT,
     INVALID_ARGUMENT,
+    INVALID_STATE,
     IO_ERROR,
     NOT_FOUND,
     RESOURCE_EXHAUSTED,
@@ -282,11 +283,13 @@ def explain_apart(context: SiteContext) -> Explanation:
         # `dirs::home_dir().expect(..)`, `let Some(d) = dirs::cache_dir() else { bail!(..) }`:
         # the environment names no home directory, whatever the message's words say
         failure_class = CONFIGURATION
-    if failure_class == INTERNAL_INVARIANT and (
-        documented_panic(site) is not None or assertion_macro(site) is not None
-    ):
-        # the fn's `# Panics` section states when (a caller broke a rule of its API), or an
-        # assertion macro's body: its user's assertion failed where it is used
+    documented = documented_panic(site)
+    if failure_class == INTERNAL_INVARIANT and documented is not None:
+        # the fn's `# Panics` section states when (a caller broke a rule of its API): on a
+        # value it passes, or on the state it calls in (pingora's "already started encoding")
+        failure_class = INVALID_STATE if states_the_state(site, documented) else INVALID_ARGUMENT
+    elif failure_class == INTERNAL_INVARIANT and assertion_macro(site) is not None:
+        # an assertion macro's body: its user's assertion failed where it is used
         failure_class = INVALID_ARGUMENT
     if failure_class == INTERNAL_INVARIANT and missing_argument(site) is not None:
         # `std::env::args().nth(1).expect("USAGE: ..")`: run without the argument it reads
