@@ -469,6 +469,17 @@ def test_not_supported_in_any_tense_is_unsupported(message: str, expected: str) 
         # settings that exclude each other: the prose names them
         ("cannot configure both `package.workspace` and `[workspace]`", "configuration-error"),
         ("CREATE TABLE received mutually exclusive options: {:?}", "configuration-error"),
+        # one input ruling another out (sccache: was unauthenticated, by "credentials")
+        (
+            "If setting S3 credentials, SCCACHE_S3_NO_CREDENTIALS must not be set.",
+            "configuration-error",
+        ),
+        ("`--bump post` cannot be used with another `--bump` value", "invalid-argument"),
+        # a value of one kind with another: no pair of inputs
+        (
+            "Relative range values cannot be used with streams that don't have a known length",
+            "unsupported-operation",
+        ),
         # "both" alone is no conflict
         ("Two workspace members are both named `{name}`", "operation-failed"),
         (

@@ -179,7 +179,15 @@ CONFLICT = re.compile(
     r"\b(?:can ?not|can't|must not|may not|should not)\b[^.;:]{0,30}\bboth\b|"
     r"\bmutually exclusive\b|"
     r"\bonly one of\b[^.;]{0,60}\b(?:may|can|should|must) be (?:set|specified|given|provided|used)\b|"
-    r"\bboth\b[^.;:]{0,60}\b(?:are|were) (?:present|given|provided|specified|set)\b",
+    r"\bboth\b[^.;:]{0,60}\b(?:are|were) (?:present|given|provided|specified|set)\b|"
+    # one input ruling another out: sccache's "If setting S3 credentials,
+    # SCCACHE_S3_NO_CREDENTIALS must not be set." (read as Unauthenticated by "credentials",
+    # reading 126), "`--bump post` cannot be used with another `--bump` value" (the prose,
+    # its code left out: "Relative range values cannot be used with streams .." is no pair)
+    r"\bif (?:setting|using|you set|you use|[\w`-]+ is set)\b[^.;]{0,60}\b(?:must not|cannot|"
+    r"can't|may not) be (?:set|used|given|specified)\b|"
+    r"\b(?:must not|cannot|can't|may not) be (?:used|given|specified|combined) "
+    r"(?:together )?with (?:any other|another)\b",
     re.IGNORECASE,
 )
 
