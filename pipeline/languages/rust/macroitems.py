@@ -4,7 +4,8 @@ items: no definitions in the index, no enclosing fn for a site ("the top-level c
 `clock.rs`", tokio's `time::pause`), no caller paths through them.
 
 A macro invoked where an item goes (in a file, a `mod`, an `impl` or a `trait` block) whose
-body parses as items, with no error, is read as those items: almost every such macro emits
+body parses as items, with no error, is read as those items (a `cfg_if!`'s or `cfg_select!`'s
+each group that does, `item_groups`): almost every such macro emits
 what it wraps (behind a `#[cfg]`, with an attribute or a wrapper fn added), and a body that
 is a DSL (typst's `cast!`, `lazy_static!`'s `static ref`, `bitflags!`) does not parse so.
 The body is parsed with the headers and closing braces of the blocks around the macro
@@ -15,6 +16,7 @@ in the expanded code; positions are the file's. Nested such macros are read too,
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -82,13 +84,56 @@ def macro_items(tree: Tree, source: bytes, parser: Parser, depth: int = 1) -> li
             continue  # `impl_x!(Foo);`, `define!{A, B}`: a list, never items
         if in_test(macro):
             continue
-        parsed = parse_items(parser, source, macro, token_tree)
-        if parsed is None:
-            continue
-        found.append(MacroItems(parsed, start, end))
-        if depth < MAX_DEPTH:
-            found += macro_items(parsed, source, parser, depth + 1)
+        for parsed, start, end in item_groups(parser, source, macro, token_tree):
+            found.append(MacroItems(parsed, start, end))
+            if depth < MAX_DEPTH:
+                found += macro_items(parsed, source, parser, depth + 1)
     return found
+
+
+# Macros that pick one of several groups of items by `cfg`: `cfg_if! { if #[cfg(unix)] {
+# .. } else { .. } }` (the cfg-if crate), `cfg_select! { feature = "full" => { .. } }` (std's,
+# and lemmy's error.rs, whose `LemmyResult` and `LemmyError` impls are all in one). Their
+# body is no list of items, each group of it is.
+_CFG_DISPATCH = frozenset(("cfg_if", "cfg_select", "cfg_match"))
+
+
+# a group's `cfg` that holds only in tests (not `not(test)`): vector's `if #[cfg(any(test,
+# feature = "test"))] { .. }` holds its test implementation of telemetry
+_TEST_ONLY = re.compile(rb"\btest\b")
+_NOT_TEST = re.compile(rb"\bnot\s*\(\s*test\b")
+
+
+def item_groups(
+    parser: Parser, source: bytes, macro: Node, token_tree: Node, every: bool = False
+) -> list[tuple[Tree, int, int]]:
+    """The items a macro's body wraps, as (parse, first byte, end byte) of each part that
+    parses as items: the whole body, or each `{ .. }` group of a `cfg` dispatcher's
+    (`_CFG_DISPATCH`) that does (with `every`, all of them or none: a scan reads a group
+    that does not parse as the tokens of the whole); none when neither."""
+    whole = parse_items(parser, source, macro, token_tree)
+    if whole is not None:
+        return [(whole, token_tree.start_byte + 1, token_tree.end_byte - 1)]
+    name = macro.child_by_field_name("macro")
+    written = (name.text or b"").decode("utf-8", "replace") if name is not None else ""
+    if written.rsplit("::", 1)[-1] not in _CFG_DISPATCH:
+        return []
+    groups = []
+    after = token_tree.start_byte + 1  # where the tokens of the next group's condition start
+    for group in token_tree.named_children:
+        if group.type != "token_tree" or source[group.start_byte : group.start_byte + 1] != b"{":
+            continue
+        condition, after = source[after : group.start_byte], group.end_byte
+        if not source[group.start_byte + 1 : group.end_byte - 1].strip():
+            continue  # `_ => {}`: no items, none missed
+        if _TEST_ONLY.search(condition) and not _NOT_TEST.search(condition):
+            continue  # `if #[cfg(any(test, feature = "test"))] { .. }`: test code
+        parsed = parse_items(parser, source, macro, group)
+        if parsed is not None:
+            groups.append((parsed, group.start_byte + 1, group.end_byte - 1))
+        elif every:
+            return []
+    return groups
 
 
 def parse_items(parser: Parser, source: bytes, macro: Node, token_tree: Node) -> Tree | None:

@@ -13,7 +13,7 @@ from tree_sitter import Language, Node, Parser, Point, Query, QueryCursor, Range
 
 from pipeline.core.sitetypes import MACRO_RULES, Site
 from pipeline.languages.rust.facts import site_facts
-from pipeline.languages.rust.macroitems import parse_items
+from pipeline.languages.rust.macroitems import item_groups
 from pipeline.languages.rust.regions import parse_ranges, site_hints
 from pipeline.languages.rust.snippets import enclosing_call, initializer_item
 from pipeline.languages.rust.testcode import is_test_code
@@ -48,9 +48,10 @@ def macro_tree_sites(
         inner = source[token_tree.start_byte + 1 : token_tree.end_byte - 1]
         if not site_hints(inner) or is_test_code(outer):
             continue
-        items = _as_items(parser, source, outer, token_tree)
-        if items is not None:  # a fn's sites, with the facts of their own fn (`macroitems`)
-            found += scan(items)
+        groups = _as_items(parser, source, outer, token_tree)
+        if groups:  # a fn's sites, with the facts of their own fn (`macroitems`)
+            for items in groups:
+                found += scan(items)
             continue
         sub = parse_ranges(parser, source, [_inside(token_tree)])
         outer_facts = site_facts(outer, source)
@@ -68,15 +69,15 @@ def macro_tree_sites(
     return found
 
 
-def _as_items(parser: Parser, source: bytes, outer: Node, token_tree: Node) -> Tree | None:
-    """The macro's body parsed as the items it wraps (`macroitems`), when it is invoked
-    where an item goes and its body parses so; else None."""
+def _as_items(parser: Parser, source: bytes, outer: Node, token_tree: Node) -> list[Tree]:
+    """The macro's body parsed as the items it wraps (`macroitems.item_groups`: the whole,
+    or each group of a `cfg_if!`), when it is invoked where an item goes and parses so."""
     parent = outer.parent
     if outer.type != "macro_invocation" or parent is None:
-        return None
+        return []
     if parent.type not in ("source_file", "declaration_list"):
-        return None
-    return parse_items(parser, source, outer, token_tree)
+        return []
+    return [tree for tree, _, _ in item_groups(parser, source, outer, token_tree, every=True)]
 
 
 def _macro_rules(outer: Node) -> str | None:

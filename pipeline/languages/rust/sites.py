@@ -100,8 +100,9 @@ from pipeline.languages.rust.testcode import (
 # `.as_deref()`/`.as_ref()` gets its value (`env::var("X").as_deref().map(|x| ..)`); 70: the
 # iterable of a `for` is no step "inside the loop"; 71: a site in a fn that an item-level
 # macro wraps (`cfg_rt! { pub fn f() { .. } }`) has that fn's facts (`macroitems`); 72: an
-# error a closure of a chain makes that the chain drops in the fn (`Facts.discarded`)
-EXTRACTOR_VERSION = "72"
+# error a closure of a chain makes that the chain drops in the fn (`Facts.discarded`); 73: the
+# groups of a `cfg_if!`/`cfg_select!` are items, and a macro's aliases count (`item_groups`)
+EXTRACTOR_VERSION = "73"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -288,13 +289,15 @@ def collect(
             if site is not None and not is_test_code(node):
                 sites.append(site)
     if depth < MAX_DEPTH:
-        sites += macro_tree_sites(
-            tree,
-            source,
-            parser(),
-            _ERROR_MACROS | macros.names,
-            lambda sub: collect(sub, path, source, depth + 1)[0],
-        )
+
+        def nested(sub: Tree) -> list[Site]:
+            # the aliases a macro wraps count too (lemmy's `LemmyResult` in a `cfg_select!`),
+            # not a `macro_rules!` template's (`Result<T, $err>`)
+            found, declared = collect(sub, path, source, depth + 1)
+            aliases.extend(a for a in declared if "$" not in a.error_type)
+            return found
+
+        sites += macro_tree_sites(tree, source, parser(), _ERROR_MACROS | macros.names, nested)
     return sites, aliases
 
 
