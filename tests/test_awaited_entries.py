@@ -78,7 +78,7 @@ def test_an_awaited_public_type_is_a_way_in_through_the_pinned_value(tmp_path: P
     ]
 
 
-def test_an_impl_for_another_crates_wrapper_names_no_item_of_the_repository(
+def test_an_impl_for_another_crates_wrapper_is_named_by_its_place(
     tmp_path: Path,
 ) -> None:
     # sccache's `impl Service<SccacheRequest> for Arc<SccacheService<C>>` read "public API
@@ -100,4 +100,8 @@ def test_an_impl_for_another_crates_wrapper_names_no_item_of_the_repository(
         },
     )
     entries = sorted(label for kind, label in graph.entries.values() if kind == "pub-api")
-    assert entries == ["public API `server::Requests` through `Iterator::next`"]
+    # the way in stays (sccache's server meets its errors there), named by the impl's place
+    assert entries == [
+        "`Iterator::next` of the impl for another crate's `Arc` (src/server.rs:10)",
+        "public API `server::Requests` through `Iterator::next`",
+    ]

@@ -73,6 +73,16 @@ def test_a_section_that_names_no_parameter_states_the_objects_state() -> None:
         'pub fn print(s: &str) -> String {\n    panic!("missing primary");\n}\n'
     )
     assert valued.backgroundTag == "invalid-argument"
+    # a parameter's name as a plain word is no parameter: pingora's `set_cache_key(key)`,
+    # "Cache key is only allowed to be set in its own phase"
+    keyed = explained(
+        "impl HttpCache {\n    /// # Panic\n"
+        "    /// Cache key is only allowed to be set in its own phase.\n"
+        "    pub fn set_cache_key(&mut self, key: CacheKey) {\n"
+        '        if self.phase != Phase::Key { panic!("wrong phase {:?}", self.phase) }\n'
+        "        self.key = Some(key);\n    }\n}\n"
+    )
+    assert keyed.backgroundTag == "invalid-state-transition"
     # a section that says it never panics states no rule (vector's "Never panics; the
     # value 500 is non-zero.")
     never = explained(

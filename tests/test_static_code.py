@@ -832,6 +832,10 @@ def test_a_value_the_code_fixes_is_not_said_to_tell_which_object_it_was() -> Non
     scan = find_sites("src/x.rs", source.encode())
     (site,) = scan.sites
     assert printed_values(site) == "`{path}`, `{}` from `n`"
+    # a type parameter's associated const names each type's own value (helix's `E::ID`)
+    generic = 'fn f<E: Event>() {\n    panic!("Event {} was registered twice", E::ID);\n}\n'
+    (site,) = find_sites("src/x.rs", generic.encode()).sites
+    assert printed_values(site) == "`{}` from `E::ID`"
     only_fixed = 'fn f() -> Result<()> {\n    bail!("no {} in {SCHEMA_DIR}", "bearer");\n}\n'
     (site,) = find_sites("src/x.rs", only_fixed.encode()).sites
     assert printed_values(site) == ""

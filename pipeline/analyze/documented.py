@@ -69,7 +69,7 @@ _STATE_WORDS = re.compile(
 def states_the_state(site: Site, section: str) -> bool:
     """Whether a `# Panics` section states a precondition on the object's state or the order
     of calls, not on a value the caller passes: it names none of the fn's parameters
-    (`self` among them: "Panics if `self.remaining()` is less than `n`" is on values) and
+    as code (`self` among them: "Panics if `self.remaining()` is less than `n`" is on values) and
     says when in the object's life it may be called (pingora's "This function will panic if
     it has already started encoding the response body": "Invalid argument" sent reading
     127's recheck to a `u32` that accepts any value). False when the parameters are not
@@ -81,6 +81,8 @@ def states_the_state(site: Site, section: str) -> bool:
     params = [p.strip() for p in rest.rsplit(")", 1)[0].split(",") if p.strip().isidentifier()]
     if "." in head:  # `ctx.adjust_level(new_level)`: a method, called on `self`
         params.append("self")
-    if any(re.search(rf"(?<![\w.]){re.escape(p)}\b", section) for p in params):
+    # a parameter as code (`n`, `by`, `self.remaining()`): "Cache key is only allowed to be
+    # set in its own phase" names no parameter `key` (pingora's `set_cache_key(key)`)
+    if any(re.search(rf"`{re.escape(p)}\b", section) for p in params):
         return False
     return _STATE_WORDS.search(section) is not None

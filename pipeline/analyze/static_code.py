@@ -420,8 +420,8 @@ _NAMED_ARGUMENT = re.compile(r"^([A-Za-z_]\w*)\s*=(?!=)\s*(.+)$", re.DOTALL)
 # Rust's naming (`REPLACEABLE_SCHEMA_PATH`, `consts::MAX_LEN`), maybe borrowed
 _FIXED_VALUE = re.compile(
     r'&?\s*(?:b?r?#*"[^"]*"#*|b?\'[^\']*\'|-?\d[\w.]*|true|false|'
-    r"(?:[A-Za-z_]\w*::)*[A-Z][A-Z0-9_]*[A-Z0-9])"
-)
+    r"(?:(?![A-Z]::)[A-Za-z_]\w*::)*[A-Z][A-Z0-9_]*[A-Z0-9])"
+)  # not a type parameter's associated const (helix's `E::ID`: each event's own name)
 
 
 def _fixed(slot: str, value: str | None) -> bool:

@@ -225,7 +225,7 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
     }
     for node_id, node in enumerate(graph.nodes):
         d = node.definition
-        through = _foreign_trait(d, own_traits, own_types)
+        through = _foreign_trait(d, own_traits)
         if (
             node_id not in graph.entries
             and (d.public or through is not None)
@@ -257,6 +257,15 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
             held = graph.front_doors if internal else graph.entries
             if through is None:
                 held[node_id] = ("pub-api", f"public API `{where}`")
+            elif d.owner not in own_types:
+                # sccache's `impl Service<SccacheRequest> for Arc<SccacheService<C>>`: the
+                # index keeps `Arc` of the type, which names no item of the repository ("public
+                # API `sccache::server::Arc`", reading 126); the impl, by its place, does
+                held[node_id] = (
+                    "pub-api",
+                    f"`{through}` of the impl for another crate's `{d.owner}` "
+                    f"({node.path}:{d.line})",
+                )
             else:  # `.await` on a `Connection`, a `for` over an iterator, a drop
                 held[node_id] = ("pub-api", f"public API `{where}` through `{through}`")
 
@@ -274,16 +283,13 @@ _USED_THROUGH = frozenset(
 )  # fmt: skip
 
 
-def _foreign_trait(d: Definition, own_traits: set[str], own_types: set[str]) -> str | None:
+def _foreign_trait(d: Definition, own_traits: set[str]) -> str | None:
     """`Trait::method` of a method of an impl of a trait the language or a runtime calls
-    (`_USED_THROUGH`) that the repository does not declare, for a type it declares: code
-    outside runs it wherever it holds the type (hyper's `Connection::poll` when a server
-    awaits its connection, reading 122); None otherwise. Calls through it are seldom written
-    (an `.await` calls no `poll` the index sees), so a type the repository's own code awaits
-    is an entry too. Not an impl for another crate's type (sccache's `impl Service<..> for
-    Arc<SccacheService<C>>`, whose `Arc` the index keeps): no item of the repository is named
-    so, and "public API `sccache::server::Arc`" was no item at all (reading 126)."""
-    if d.owner is None or d.trait is None or d.kind != "fn" or d.owner not in own_types:
+    (`_USED_THROUGH`) that the repository does not declare: code outside runs it wherever it
+    holds the type (hyper's `Connection::poll` when a server awaits its connection, reading
+    122); None otherwise. Calls through it are seldom written (an `.await` calls no `poll`
+    the index sees), so a type the repository's own code awaits is an entry too."""
+    if d.owner is None or d.trait is None or d.kind != "fn":
         return None
     trait = d.trait.rsplit("::", 1)[-1].partition("<")[0]
     if trait not in _USED_THROUGH or trait in own_traits:
