@@ -681,7 +681,8 @@ def _implemented(
     node = graph.nodes[impl]
     d = node.definition
     assert d.trait is not None
-    named = declared.get((d.trait, d.name), [])
+    # by the trait's name (a type named as its trait keeps the trait's path: `dist::Client`)
+    named = declared.get((d.trait.rsplit("::", 1)[-1], d.name), [])
     if len(named) == 1:
         return named
     if not named and d.trait not in tables.renamed:

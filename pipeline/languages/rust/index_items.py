@@ -64,6 +64,11 @@ def item_context(
             owner = base_name(text_of(parent.child_by_field_name("type")))
             written = parent.child_by_field_name("trait")
             trait = base_name(text_of(written)) if written is not None else None
+            if trait is not None and trait == owner:
+                # `impl dist::Client for Client` (sccache): a type named as its trait; the
+                # trait keeps its path, so that the method is no declaration of the trait's
+                # (`owner == trait`) but one of its impls, dispatched to like any other
+                trait = " ".join(_GENERIC.sub("", text_of(written)).split()) or trait
         elif kind_of == "trait_item" and free and kind in ("fn", "type"):
             owner = trait = text_of(parent.child_by_field_name("name"))
         elif kind_of in ("enum_item", "struct_item") and free and kind in ("variant", "field"):
