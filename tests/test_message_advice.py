@@ -213,7 +213,7 @@ def test_a_panic_that_prints_the_error_underneath_starts_there() -> None:
         "}\n"
     )
     fix = explained(source).exampleFix or ""
-    assert "It panics here when this step fails" in fix
+    assert "It panics here on the error it prints: read that error" in fix
     assert "is a bug, not bad input" not in fix
 
 

@@ -719,16 +719,18 @@ def example_fix(
     elif (
         context.error_type == "panic"
         and not refused
-        and (
-            failure_worded(site)
-            or failed_fs_step(site)
-            or failed_thread_step(site)
-            or fatal_failure(site) is not None
-        )
+        and (failure_worded(site) or failed_fs_step(site) or failed_thread_step(site))
     ):
         body.append(
             "// It panics here when this step fails: fix what the step needs, or "
             "report it with its backtrace."
+        )
+    elif context.error_type == "panic" and not refused and fatal_failure(site) is not None:
+        # `Err(e) => panic!("..: {e}")`: the step may be one no user feeds (tokio's self-pipe,
+        # reading 129), so the error it prints decides, not "fix what the step needs"
+        body.append(
+            "// It panics here on the error it prints: read that error; unless your "
+            "environment or input caused it, report it with its backtrace."
         )
     elif context.error_type == "panic" and not refused and failure_class == CONFIGURATION:
         body.append(
