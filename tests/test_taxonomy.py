@@ -1021,3 +1021,24 @@ def test_a_name_of_code_in_backticks_stays_a_word_of_its_phrase(
     message: str, expected: str
 ) -> None:
     assert classify(message, "bail") == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "kind"),
+    [
+        # lemmy's `.context(..)`: "retry" had made it a concurrency conflict (reading 128)
+        ("impossible: if fail count set last retry also set", "context"),
+        ("internal error: 'where' declaration not found", "bail"),  # nushell: was not found
+        ("BUG: paused stream should not yield", "bail"),  # risingwave: was a state transition
+        ("unreachable: IO sink node state is 'Finished'", "bail"),
+    ],
+)
+def test_a_message_that_opens_with_the_authors_verdict_is_a_broken_invariant(
+    message: str, kind: str
+) -> None:
+    assert classify(message, kind) == "internal-invariant"
+
+
+def test_an_invariant_word_inside_the_message_is_only_a_keyword() -> None:
+    # not an opening verdict ("Impossible to .."): the rule leaves it to the keywords
+    assert classify("Impossible to retry the request", "bail") != "internal-invariant"

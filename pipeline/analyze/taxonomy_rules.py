@@ -56,6 +56,11 @@ CONTEXT_VERBS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (slug, re.compile(pattern, re.IGNORECASE))
     for slug, pattern in (
+        # a message that opens with the authors' verdict on the state it met, whatever it
+        # goes on to name (lemmy's "impossible: if fail count set last retry also set" read
+        # Concurrency conflict by "retry", reading 128)
+        ("internal-invariant", r"^\W*(?:impossible|unreachable|bug|invariant (?:violated|broken)|"
+         r"internal error)\s*[:!]"),
         ("unsupported-operation", r"\bunstable\b|\bnightly\b|\brequires `-Z|\bonly supports?\b|"
          # "isn't supported", "are not currently supported"; not "are not supported yet"
          # (not implemented, by its keywords)
