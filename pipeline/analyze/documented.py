@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.core.sitetypes import MACRO_RULES, Site
+from pipeline.core.sitetypes import MACRO_RULES, Site, call_parameters
 
 _PANICKING = frozenset(("panic", "assert", "expect"))
 _HEADING = re.compile(r"^#+\s*Panics?\s*:?\s*$", re.MULTILINE)  # pingora writes `# Panic`
@@ -77,9 +77,8 @@ def states_the_state(site: Site, section: str) -> bool:
     call = site.facts.call or ""
     if "(" not in call:
         return False
-    head, _, rest = call.partition("(")
-    params = [p.strip() for p in rest.rsplit(")", 1)[0].split(",") if p.strip().isidentifier()]
-    if "." in head:  # `ctx.adjust_level(new_level)`: a method, called on `self`
+    params = call_parameters(call)
+    if "." in call.partition("(")[0]:  # `ctx.adjust_level(new_level)`: a method, on `self`
         params.append("self")
     # a parameter as code (`n`, `by`, `self.remaining()`): "Cache key is only allowed to be
     # set in its own phase" names no parameter `key` (pingora's `set_cache_key(key)`)

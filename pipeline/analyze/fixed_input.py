@@ -15,10 +15,11 @@ import re
 from pipeline.analyze.guarded import guarded_call
 from pipeline.core.sitetypes import Site
 
-_LITERAL = (
-    r'(?:&?\s*(?:b?r#*"[^"]*"#*|b?"(?:[^"\\]|\\.)*"|-?\d[\w.]*|\'(?:[^\'\\]|\\.)\'|true|false))'
+# A Rust literal, maybe borrowed: a string (raw, byte), a number, a char (byte), a bool
+LITERAL = (
+    r'(?:&?\s*(?:b?r#*"[^"]*"#*|b?"(?:[^"\\]|\\.)*"|-?\d[\w.]*|b?\'(?:[^\'\\]|\\.)\'|true|false))'
 )
-_LITERALS = rf"\(\s*{_LITERAL}(?:\s*,\s*{_LITERAL})*\s*,?\s*\)"
+_LITERALS = rf"\(\s*{LITERAL}(?:\s*,\s*{LITERAL})*\s*,?\s*\)"
 _TURBOFISH = r"(?:::<[^()]*>)?"
 # `T::parse(lit)`, `T::from_str(lit)`, `serde_json::from_str(lit)`, `Regex::new(lit)`
 _PATH_CALL = re.compile(
@@ -28,7 +29,7 @@ _PATH_CALL = re.compile(
     rf"{_TURBOFISH}::new){_LITERALS}"
 )
 # `"127.0.0.1:0".parse::<SocketAddr>()`, `"x".try_into()`
-_METHOD_CALL = re.compile(rf"{_LITERAL}\s*\.\s*(?:parse|try_into){_TURBOFISH}\(\s*\)")
+_METHOD_CALL = re.compile(rf"{LITERAL}\s*\.\s*(?:parse|try_into){_TURBOFISH}\(\s*\)")
 
 
 def fixed_input(site: Site) -> str | None:

@@ -17,6 +17,7 @@ from pipeline.analyze.arguments import missing_argument
 from pipeline.analyze.clock import clock_before_epoch
 from pipeline.analyze.documented import assertion_macro, documented_panic
 from pipeline.analyze.environment import environment_reads, unset_note, value_note
+from pipeline.analyze.fixed_input import LITERAL
 from pipeline.analyze.guarded import guarded_call
 from pipeline.analyze.homedirs import missing_directory
 from pipeline.analyze.locks import poisoned_lock
@@ -24,7 +25,7 @@ from pipeline.analyze.message_advice import advice_in
 from pipeline.analyze.programs import path_program, started_program
 from pipeline.analyze.taxonomy import CONFIGURATION, failed_filesystem_call
 from pipeline.core.model import Condition, Site
-from pipeline.core.sitetypes import MACRO_RULES, TEXT_KINDS
+from pipeline.core.sitetypes import MACRO_RULES, TEXT_KINDS, call_parameters
 from pipeline.languages import language_of
 from pipeline.scan.buildable import type_name
 from pipeline.scan.context import STREAM_OF
@@ -419,8 +420,7 @@ _NAMED_ARGUMENT = re.compile(r"^([A-Za-z_]\w*)\s*=(?!=)\s*(.+)$", re.DOTALL)
 # A value the code fixes: a literal (`"bearer"`, `42`, `b'x'`), or a const or static by
 # Rust's naming (`REPLACEABLE_SCHEMA_PATH`, `consts::MAX_LEN`), maybe borrowed
 _FIXED_VALUE = re.compile(
-    r'&?\s*(?:b?r?#*"[^"]*"#*|b?\'[^\']*\'|-?\d[\w.]*|true|false|'
-    r"(?:(?![A-Z]::)[A-Za-z_]\w*::)*[A-Z][A-Z0-9_]*[A-Z0-9])"
+    rf"{LITERAL}|&?\s*(?:(?![A-Z]::)[A-Za-z_]\w*::)*[A-Z][A-Z0-9_]*[A-Z0-9]"
 )  # not a type parameter's associated const (helix's `E::ID`: each event's own name)
 
 
@@ -622,9 +622,9 @@ def empty_option(receiver: str | None) -> bool:
 
 def inputs_read(call: str | None, conditions: Sequence[Condition]) -> list[str]:
     """The fn's parameters the conditions read: what a caller controls."""
-    if not call or "(" not in call:
+    params = call_parameters(call)
+    if not params:
         return []
-    params = [p.strip() for p in call.split("(", 1)[1].rsplit(")", 1)[0].split(",") if p.strip()]
     texts = [_STRING_LITERAL.sub('""', c.text) for c in conditions]
     # `p in text` first: a name not in a condition's text needs no pattern compiled for it
     used = [p for p in params if any(p in t and _read_as_value(p).search(t) for t in texts)]

@@ -65,6 +65,15 @@ class Condition:
     excluded: tuple[str, ...] = ()  # a match arm: the patterns of the arms tried before it
 
 
+def call_parameters(call: str | None) -> list[str]:
+    """The arguments a call of a site's fn passes, as `Facts.call` writes it
+    (`worker.inject(job_id, paused)` -> `job_id`, `paused`); none when it is not known."""
+    if not call or "(" not in call:
+        return []
+    inside = call.split("(", 1)[1].rsplit(")", 1)[0]
+    return [p.strip() for p in inside.split(",") if p.strip()]
+
+
 def checked_above(condition: Condition) -> bool:
     """An `if c { bail!(..) }` above the site (`c` false): an earlier check that passed, a
     premise of the site as an `ensure!` is, not a step into it."""

@@ -320,25 +320,19 @@ class _Tables:
             )
         return found
 
-    def field_type(self, owner: str, name: str) -> str | None:
+    def field_type(self, owner: str, name: str, sure: bool = False) -> str | None:
         """The written type of a field of a type named `owner`: the resolving file's own
-        struct's, else the first such struct's."""
-        own = self.file_fields.get((self.resolving, owner, name))
-        return own if own is not None else self.fields.get((owner, name))
-
-    def sure_field_type(self, owner: str, name: str) -> str | None:
-        """`field_type` when no other struct of the name could be meant: the resolving
-        file's own, or the one struct so named (risingwave's two `AggCall`s: `filter:
-        Condition` and `filter: Option<BoxedExpression>`); None otherwise."""
+        struct's, else the first such struct's. With `sure`, only when no other struct of
+        the name could be meant (risingwave's two `AggCall`s: `filter: Condition` and
+        `filter: Option<BoxedExpression>`): the file's own, or the one struct so named."""
         own = self.file_fields.get((self.resolving, owner, name))
         if own is not None:
             return own
-        self.seen.add(("d", owner))
-        return (
-            self.fields.get((owner, name))
-            if len(self._named.get(("struct", owner), [])) == 1
-            else None
-        )
+        if sure:
+            self.seen.add(("d", owner))
+            if len(self._named.get(("struct", owner), [])) != 1:
+                return None
+        return self.fields.get((owner, name))
 
     def owner_modules(self, owner: str) -> set[str]:
         """The modules of the repository's methods of types named `owner`."""
@@ -1889,7 +1883,7 @@ def _optional(
         written = tables.written_by(_methods_of(tables, type_name, last.partition("(")[0]))
     else:
         tables.seen.add(("fd", type_name, last))
-        written = tables.sure_field_type(type_name, last) or ""
+        written = tables.field_type(type_name, last, sure=True) or ""
     return _OPTIONAL.match(written) is not None
 
 

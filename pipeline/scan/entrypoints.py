@@ -217,12 +217,6 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
     own_traits = {
         d.name for i in graph.indexes.values() for d in i.definitions if d.kind == "trait"
     }
-    own_types = {
-        d.name
-        for i in graph.indexes.values()
-        for d in i.definitions
-        if d.kind in ("struct", "enum", "type")
-    }
     for node_id, node in enumerate(graph.nodes):
         d = node.definition
         through = _foreign_trait(d, own_traits)
@@ -257,7 +251,7 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
             held = graph.front_doors if internal else graph.entries
             if through is None:
                 held[node_id] = ("pub-api", f"public API `{where}`")
-            elif d.owner not in own_types:
+            elif not any(graph.definitions(kind, d.owner or "") for kind in _TYPE_KINDS):
                 # sccache's `impl Service<SccacheRequest> for Arc<SccacheService<C>>`: the
                 # index keeps `Arc` of the type, which names no item of the repository ("public
                 # API `sccache::server::Arc`", reading 126); the impl, by its place, does
@@ -281,6 +275,9 @@ _USED_THROUGH = frozenset(
     ("Future", "Stream", "Iterator", "DoubleEndedIterator", "Read", "Write", "BufRead", "Seek",
      "AsyncRead", "AsyncWrite", "AsyncBufRead", "AsyncSeek", "Sink", "Service")
 )  # fmt: skip
+
+
+_TYPE_KINDS = ("struct", "enum", "type")  # what the repository declares a type as
 
 
 def _foreign_trait(d: Definition, own_traits: set[str]) -> str | None:

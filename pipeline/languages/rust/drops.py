@@ -22,40 +22,50 @@ _REPLACING = frozenset(("map_err", "or_else", "unwrap_or_else", "map_or_else"))
 
 
 def dropped_value(node: Node) -> bool:
-    """Whether a call's error (if it returns one) goes no further than its caller: its value
-    (through an `.await`) is given to a method that keeps nothing of the error, bound to
-    `_`, or tested by `if let Ok(..)`, `while let Ok(..)` or `let Ok(..) = .. else` (typst's
+    """Whether a call's error (if it returns one) goes no further than its caller (`dropped_by`)."""
+    return dropped_by(node) is not None
+
+
+def dropped_by(node: Node) -> str | None:
+    """What drops a call's error (if it returns one), as a reader sees it, or None when it
+    may go further than its caller: its value (through an `.await`) given to a method that
+    keeps nothing of the error (`` `.ok()` ``, `` `.unwrap_or_else(|_| ..)` ``), bound to `_`,
+    tested by `if let Ok(..)`, `while let Ok(..)` or `let Ok(..) = .. else` (typst's
     autocomplete: `if let Ok(modified) = symbol.clone().modified((), modifier)`), or matched by
-    arms that bind nothing of the error (`_match_drops`). A user
-    never reads a message that took such a way; a panic's does not travel by value and is
-    no one's to drop (`callerpaths`: only a returned error's walk leaves these edges out)."""
+    arms that bind nothing of the error (`_match_drops`). A user never reads a message that
+    took such a way; a panic's does not travel by value and is no one's to drop
+    (`callerpaths`: only a returned error's walk leaves these edges out)."""
     value, parent = node, node.parent
     if parent is not None and parent.type == "await_expression":
         value, parent = parent, parent.parent
     if parent is None:
-        return False
+        return None
     if parent.type == "field_expression" and parent.child_by_field_name("value") == value:
-        method = text_of(parent.child_by_field_name("field"))
         called = parent.parent
         if called is None or called.type != "call_expression":
-            return False
-        if method in _DROPPING:
-            return True
+            return None
+        method = text_of(parent.child_by_field_name("field"))
         arguments = called.child_by_field_name("arguments")
         closure = arguments.named_children[0] if arguments and arguments.named_children else None
-        return method in _REPLACING and closure is not None and _ignores_argument(closure)
+        if method in _DROPPING:
+            return f"`.{method}({'..' if closure is not None else ''})`"
+        if method in _REPLACING and closure is not None and _ignores_argument(closure):
+            return f"`.{method}(|_| ..)`"
+        return None
     if parent.type == "let_declaration" and parent.child_by_field_name("value") == value:
         # `let _ = f(x);`, and `let Ok(v) = f(x) else { .. }`, whose `else` sees no error
         pattern = parent.child_by_field_name("pattern")
         pattern_text = text_of(pattern) if pattern is not None else ""
+        if pattern_text == "_":
+            return "`let _ = ..`"
         let_else = parent.child_by_field_name("alternative") is not None
-        return pattern_text == "_" or (let_else and pattern_text.startswith("Ok("))
+        return "`let Ok(..) = .. else`" if let_else and pattern_text.startswith("Ok(") else None
     if parent.type == "let_condition" and parent.child_by_field_name("value") == value:
         pattern = parent.child_by_field_name("pattern")
-        return pattern is not None and text_of(pattern).startswith("Ok(")
+        return "`if let Ok(..) = ..`" if pattern and text_of(pattern).startswith("Ok(") else None
     if parent.type == "match_expression" and parent.child_by_field_name("value") == value:
-        return _match_drops(parent)
-    return False
+        return "a `match` whose arms keep none of it" if _match_drops(parent) else None
+    return None
 
 
 def _match_drops(match: Node) -> bool:
@@ -158,8 +168,9 @@ def discarded_in(node: Node, function: Node | None) -> str | None:
                 return None
             if text_of(callee.child_by_field_name("field")) not in allowed:
                 return None
-            if dropped_value(call):
-                return _consumer(call)
+            dropped = dropped_by(call)
+            if dropped is not None:
+                return dropped
             parent = call.parent
             if parent is None or parent.type != "field_expression":
                 break
@@ -193,26 +204,3 @@ def _closure_value(node: Node) -> bool:
         return False
     named = [c for c in parent.named_children if c.type not in ("line_comment", "block_comment")]
     return parent.parent.type == "closure_expression" and bool(named) and named[-1] == node
-
-
-def _consumer(value: Node) -> str:
-    """How `dropped_value` found the value dropped, as a reader sees it."""
-    parent = value.parent
-    if parent is not None and parent.type == "await_expression":
-        value, parent = parent, parent.parent
-    if parent is None:
-        return "its caller"
-    if parent.type == "field_expression":
-        method = text_of(parent.child_by_field_name("field"))
-        called = parent.parent
-        arguments = called.child_by_field_name("arguments") if called is not None else None
-        given = arguments is not None and bool(arguments.named_children)
-        closure = arguments.named_children[0] if given and arguments is not None else None
-        if closure is not None and _ignores_argument(closure):
-            return f"`.{method}(|_| ..)`"
-        return f"`.{method}({'..' if given else ''})`"
-    if parent.type == "let_declaration":
-        return "`let _ = ..`" if "else" not in text_of(parent) else "`let Ok(..) = .. else`"
-    if parent.type == "let_condition":
-        return "`if let Ok(..) = ..`"
-    return "a `match` whose arms keep none of it"
