@@ -283,12 +283,12 @@ pub struct Closed;
             Facts(enclosing_type="CatalogError", variant="NotFound", type_doc="The id is unknown."),
         ),
         (
-            # a variant with no doc comment falls back to the enum's
+            # a variant with no doc comment has the enum's, said to be the enum's
             "duplicate: {0}",
             Facts(
                 enclosing_type="CatalogError",
                 variant="Duplicate",
-                type_doc="Errors of the catalog.",
+                enum_doc="Errors of the catalog.",
             ),
         ),
         (

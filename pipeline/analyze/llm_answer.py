@@ -166,6 +166,7 @@ def known_identifiers(ctx: SiteContext) -> frozenset[str]:
         facts.enclosing_type,
         facts.variant,
         facts.type_doc,
+        facts.enum_doc,
         facts.receiver,
         facts.callee,
     ):

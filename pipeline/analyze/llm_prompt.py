@@ -251,6 +251,8 @@ def site_variables(ctx: SiteContext) -> dict[str, Any]:
         "enclosing_type": facts.enclosing_type,
         "variant": facts.variant,
         "type_doc": _one_line(facts.type_doc),
+        "enum_doc": _one_line(facts.enum_doc),
+        "gates": list(facts.gates),
         "receiver": facts.receiver,
         "callee": facts.callee,
         "conditions": conditions,

@@ -290,7 +290,7 @@ def shrink(ctx: SiteContext) -> SiteContext:
     lines = ctx.window.split("\n")
     at = min(max(ctx.site.line - ctx.window_start, 0), len(lines) - 1)
     first = max(at - _SHRUNK_LINES, 0)
-    facts = dataclasses.replace(ctx.site.facts, fn_doc=None, type_doc=None)
+    facts = dataclasses.replace(ctx.site.facts, fn_doc=None, type_doc=None, enum_doc=None)
     return dataclasses.replace(
         ctx,
         window="\n".join(lines[first : at + _SHRUNK_LINES + 1]),

@@ -44,6 +44,7 @@ from pipeline.analyze.static_code import (
     failure_worded,
     fatal_failure,
     held_catch,
+    parsed_text,
     printed_values,
     refused_inputs,
     text_owner,
@@ -61,6 +62,7 @@ from pipeline.analyze.taxonomy import (
     INVALID_STATE,
     IO_ERROR,
     NOT_FOUND,
+    PARSE_ERROR,
     RESOURCE_EXHAUSTED,
     Classification,
     classify_explained,
@@ -79,7 +81,7 @@ from pipeline.scan.context import error_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-123"
+_LABEL = "static-124"
 
 
 def _static_version() -> str:
@@ -206,6 +208,11 @@ def with_reach(
 
 
 # Classes a message's words may suggest that an error of a `FromStr` parse is not
+# Classes a failed parse of a text is not: no file, peer, lock or resource was involved
+_NOT_OF_PARSING = frozenset(
+    ("io-error", "operation-failed", "connection-failure", "concurrency-conflict",
+     "resource-exhausted", "timeout", "already-exists", "permission-denied")
+)  # fmt: skip
 _NOT_OF_TEXT = frozenset(
     ("timeout", "resource-exhausted", "invalid-state-transition", "operation-failed")
 )
@@ -297,6 +304,11 @@ def explain_apart(context: SiteContext) -> Explanation:
     if failure_class == INTERNAL_INVARIANT and failed_fs_step(site):
         # `create_dir_all(path).expect("should create")`: the file system's step failed
         failure_class = IO_ERROR
+    if failure_class in _NOT_OF_PARSING and parsed_text(site) is not None:
+        # `Url::parse(..).context("cannot create direct url")`: what failed is the parse of
+        # a text, whatever step the message names (pixi's "create" read as an I/O error,
+        # with disk-space tips, reading 132)
+        failure_class = PARSE_ERROR
     if failure_class in (INTERNAL_INVARIANT, FALLBACK) and clock_before_epoch(site):
         # `duration_since(UNIX_EPOCH).expect(..)`: the machine's clock is set before 1970; a
         # step that failed on its machine, no setting of the program's (a Configuration error
@@ -330,7 +342,7 @@ def explain_apart(context: SiteContext) -> Explanation:
         strategy = "try-catch"
     return Explanation(
         documentation=_sentence(_documentation(context, failure_class, guess)),
-        triggerScenarios=_unwinding(context, _trigger(site, conditions)),
+        triggerScenarios=_unwinding(context, _with(_trigger(site, conditions), _gated(site))),
         commonSituations=_unwinding(context, _situations(context, failure_class)),
         solutions=[_sentence(s) for s in solutions(context, check, failure_class)],
         exampleFix=example_fix(
@@ -395,6 +407,11 @@ def _documentation(context: SiteContext, failure_class: str, guess: Classificati
             )
         if facts.type_doc:
             text += f' Its doc comment says: "{doc_summary(facts.type_doc)}"'
+        elif facts.enum_doc:  # said to be the enum's: it may not fit this variant
+            text += (
+                f" The variant has no doc comment; the enum `{facts.enclosing_type}`'s says: "
+                f'"{doc_summary(facts.enum_doc)}"'
+            )
         return text + title
     verb = _VERB[site.kind]
     if site.macro.endswith("!"):  # the repository's own error macro (`polars_bail!`)
@@ -478,6 +495,30 @@ def _trigger(site: Site, conditions: Sequence[Condition]) -> str:
     steps = [f"{i}. {_describe(c)}" for i, c in enumerate(conditions, 1)]
     steps.append(f"{len(steps) + 1}. `{site.macro}` produces the error")
     return f"In {place}: " + "; ".join(steps) + "."
+
+
+def _gated(site: Site) -> str | None:
+    """Which builds have the site's code, when `#[cfg(..)]` attributes around it say
+    (hickory's `DS` arm exists only without its `__dnssec` feature, nextest's Windows-only
+    panic; readings 131, 133), else None."""
+    gates = site.facts.gates
+    if not gates:
+        return None
+    written = " and ".join(f"`#[cfg({gate})]`" for gate in gates)
+    text = f"Only builds where {written} {'holds' if len(gates) == 1 else 'hold'} have this code"
+    features = [m[1] for gate in gates if (m := _WITHOUT_FEATURE.fullmatch(gate))]
+    if features:
+        named = ", ".join(f"`{f}`" for f in features)
+        text += f": a build with the feature {named} does not get here"
+    elif "debug_assertions" in gates:
+        text += ": debug builds, not release builds"
+    elif "not(debug_assertions)" in gates:
+        text += ": release builds, not debug builds"
+    return text + "."
+
+
+# `not(feature = "x")`: the code exists only while the feature is off
+_WITHOUT_FEATURE = re.compile(r'not\(feature\s*=\s*"([^"]+)"\)')
 
 
 def _describe(condition: Condition) -> str:

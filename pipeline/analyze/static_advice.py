@@ -221,6 +221,34 @@ PASSED_LEAD = "The check depends on what is passed to "
 PASSED_TAIL = ": pass values the check accepts."
 
 
+# How a `.context(..)` error shows the error it wraps, by the type it makes: anyhow's (and
+# eyre's) `Caused by:` lines, or miette's report, which draws the chain under the message
+# (pixi's `miette::Result`, reading 132: "anyhow's `Caused by:` lines" was not what it prints)
+_CAUSE_KEPT = {
+    "anyhow::Error": (
+        "The error that failed, if there was one, is kept as this one's cause (a "
+        "`.context()` on an `Option` that was `None` keeps none): `{:?}` of the error "
+        "(what a `main` that returns it prints) lists it under this message (anyhow's "
+        "`Caused by:` lines), `{:#}` after a colon, and `{}` leaves it out. Seeing this "
+        "message alone, print the error with `{:#}` to read it."
+    ),
+    "eyre::Report": (
+        "The error that failed, if there was one, is kept as this one's cause (a "
+        "`.context()` on an `Option` that was `None` keeps none): `{:?}` of the report "
+        "(what a `main` that returns it prints) lists it under this message (eyre's "
+        "`Caused by:` lines), and `{}` leaves it out. Seeing this message alone, print the "
+        "report with `{:?}` to read it."
+    ),
+    "miette::Report": (
+        "The error that failed, if there was one, is kept as this one's cause (a "
+        "`.context()` on an `Option` that was `None` keeps none): miette's report (`{:?}` "
+        "of the error, what a `main` that returns a `miette::Result` prints) draws it under "
+        "this message, and `{}` leaves it out. Seeing this message alone, print the report "
+        "with `{:?}` to read it."
+    ),
+}
+
+
 def solutions(
     context: SiteContext, check: str | None, failure_class: str | None = None
 ) -> list[str]:
@@ -312,13 +340,7 @@ def solutions(
     if facts.help and not (told and facts.help in told):  # the authors' words come first
         out.append(f'Its authors\' help for this error: "{facts.help}"')
     if site.kind == "context" and not empty_option(facts.receiver):
-        out.append(
-            "The error that failed, if there was one, is kept as this one's cause (a "
-            "`.context()` on an `Option` that was `None` keeps none): `{:?}` of the error "
-            "(what a `main` that returns it prints) lists it under this message (anyhow's "
-            "`Caused by:` lines), `{:#}` after a colon, and `{}` leaves it out. Seeing this "
-            "message alone, print the error with `{:#}` to read it."
-        )
+        out.append(_CAUSE_KEPT.get(context.error_class or "", _CAUSE_KEPT["anyhow::Error"]))
     cause = cause_slot(site)
     if cause is not None:
         out.append(_underneath(cause))

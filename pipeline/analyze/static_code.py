@@ -370,6 +370,32 @@ def failed_fs_step(site: Site) -> bool:
     return failed_filesystem_call([c.text for c in site.facts.conditions]) is not None
 
 
+def parsed_text(site: Site) -> str | None:
+    """The call that parses text whose failure a `.context(..)` or `.expect(..)` site wraps
+    (`Url::parse(&format!("direct+{url}")).into_diagnostic()` -> `Url::parse`), past the
+    methods that only convert its error; None when the receiver is no such call."""
+    if site.kind not in ("context", "expect", "eyre") or not site.facts.receiver:
+        return None
+    receiver = site.facts.receiver
+    while (adapter := _ERROR_ADAPTER.search(receiver)) is not None:
+        receiver = receiver[: adapter.start()]
+    found = _PARSE_CALL.search(receiver)
+    return found[1] if found is not None else None
+
+
+# What converts a call's error and nothing else: `.into_diagnostic()` (miette), `.map_err(..)`
+_ERROR_ADAPTER = re.compile(
+    r"\s*\.(?:into_diagnostic|map_err|err_into|into_report)\((?:[^()]|\([^()]*\))*\)$"
+)
+# A call that parses text: `Url::parse(..)`, `s.parse::<T>()`, `serde_json::from_str(..)`
+# (its own name: qdrant's `get_sparse::<Random>(idx)` is none; nor `from_slice`, which
+# openssl's `BigNum` has too, of bytes)
+_PARSE_CALL = re.compile(
+    r"(?<![\w])((?:\w+::)*(?:parse|from_str|from_str_radix)(?:::<[^()]*>)?)\s*"
+    r"\((?:[^()]|\([^()]*\))*\)$"
+)
+
+
 def failure_worded(site: Site) -> bool:
     """Whether a panicking site's message opens by saying a step failed (then the step may
     fail in the reader's environment or on their input: not surely a bug)."""

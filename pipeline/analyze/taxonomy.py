@@ -58,6 +58,7 @@ IO_ERROR = "io-error"
 NOT_IMPLEMENTED = "not-implemented"
 FALLBACK = "operation-failed"
 RESOURCE_EXHAUSTED = "resource-exhausted"
+PARSE_ERROR = "parse-error"
 NOT_FOUND = "not-found"
 _REQUIRED = (INVALID_STATE, INTERNAL_INVARIANT, INVALID_ARGUMENT, NOT_IMPLEMENTED, FALLBACK)
 

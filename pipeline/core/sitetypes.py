@@ -112,6 +112,12 @@ class Facts:
     # what drops the error within the fn, when the site makes it in a closure of a chain that
     # ends so (`.unwrap_or_else(|_| ..)`, `.ok()`): no caller gets it (`drops.discarded_in`)
     discarded: str | None = None
+    # the `#[cfg(..)]` predicates of the items, arms and statements around the site, outermost
+    # first, as written (`not(feature = "__dnssec")`, `windows`): builds where one does not
+    # hold have no such code (`facts.cfg_gates`); test gates left out (test code is skipped)
+    gates: tuple[str, ...] = ()
+    # for a variant with no doc comment of its own: its enum's, said to be the enum's
+    enum_doc: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +178,7 @@ def placed(site: Site, shift: int, path: str, window: str, window_start: int) ->
             facts.enclosing_fn, facts.enclosing_impl, facts.fn_doc, facts.return_type, moved,
             facts.enclosing_type, facts.variant, facts.type_doc, facts.receiver, facts.callee,
             facts.snippet, facts.call, facts.item, facts.help, facts.generics, facts.spawned,
-            facts.discarded,
+            facts.discarded, facts.gates, facts.enum_doc,
         )  # fmt: skip
     return Site(
         site.kind, path, site.line + shift, site.column, site.message, site.is_format,

@@ -114,6 +114,7 @@ def _encode_site(site: Site) -> list[Any]:
     conditions = [[c.kind, c.text, c.line, c.negated, list(c.excluded)] for c in facts.conditions]
     encoded_facts = [getattr(facts, name) for name in _FACT_FIELDS]
     encoded_facts[_FACT_FIELDS.index("conditions")] = conditions
+    encoded_facts[_FACT_FIELDS.index("gates")] = list(facts.gates)
     values = [getattr(site, name) for name in _SITE_FIELDS]
     values[_SITE_FIELDS.index("file_path")] = ""
     values[_SITE_FIELDS.index("facts")] = encoded_facts
@@ -131,6 +132,7 @@ def decode_scan(data: dict[str, Any]) -> FileScan:
             Condition(c[0], c[1], c[2], c[3], tuple(c[4]) if len(c) > 4 else ())
             for c in facts["conditions"]
         )
+        facts["gates"] = tuple(facts["gates"])
         values["facts"] = Facts(**facts)
         values["format_args"] = tuple(values["format_args"])
         sites.append(Site(**values))

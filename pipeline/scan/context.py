@@ -262,6 +262,10 @@ def _result_type(return_type: str) -> tuple[str | None, str | None]:
         return "anyhow::Error", None
     if name.endswith("eyre::Result"):
         return "eyre::Report", None
+    if name in ("miette::Result", "::miette::Result"):
+        # pixi's `lock_pypi_packages(..) -> miette::Result<..>` with `use miette::Context`:
+        # its `.context(..)` makes a `miette::Report`, no anyhow error (reading 132)
+        return "miette::Report", None
     return None, name
 
 

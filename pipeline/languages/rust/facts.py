@@ -10,7 +10,7 @@ from tree_sitter import Node
 from pipeline.core.macros import in_force
 from pipeline.core.sitetypes import Condition, ConditionKind, Facts
 from pipeline.languages.rust.drops import discarded_in
-from pipeline.languages.rust.index_items import DIVERGING_MACROS, leading
+from pipeline.languages.rust.index_items import DIVERGING_MACROS, leading, text_of
 
 MAX_CONDITION_CHARS = 160
 MAX_GUARDS = 3  # earlier `ensure!`/early-return guards of the same fn worth naming
@@ -44,6 +44,7 @@ def site_facts(node: Node, source: bytes) -> Facts:
         generics=_type_parameters(function, impl),
         spawned=_spawned_in(node, function),
         discarded=discarded_in(node, function),
+        gates=cfg_gates(node),
     )
     if node.type == "attribute_item":
         facts = _with_error_type(facts, node)
@@ -84,9 +85,14 @@ def _condition_step(parent: Node, child: Node) -> Condition | None:
             return None
         scrutinee = f"match {_clip(value)}: " if value is not None else ""
         earlier = []  # the arms tried first: this one is taken only when none of them matched
+        own = _own_gates(parent)
         arm = parent.prev_named_sibling
         while arm is not None:
-            if arm.type == "match_arm" and (arm_pattern := arm.child_by_field_name("pattern")):
+            if (
+                arm.type == "match_arm"
+                and (arm_pattern := arm.child_by_field_name("pattern"))
+                and not _exclusive(own, _own_gates(arm))
+            ):
                 earlier.append(_clip(arm_pattern))
             arm = arm.prev_named_sibling
         return Condition(
@@ -359,6 +365,65 @@ def doc_comment(item: Node) -> str | None:
     return leading(item)[2]
 
 
+def cfg_gates(node: Node) -> tuple[str, ...]:
+    """The `#[cfg(..)]` predicates on `node` and on what holds it (items, variants, match
+    arms, statements), outermost first, each once: a build where one does not hold has no
+    such code. Test gates are left out (`cfg(test)`: test code, which the scan skips)."""
+    found: list[str] = []
+    current: Node | None = node
+    while current is not None:
+        for gate in reversed(_own_gates(current)):
+            if gate not in found:
+                found.append(gate)
+        current = current.parent
+    return tuple(reversed(found))
+
+
+def _own_gates(node: Node) -> list[str]:
+    """The `cfg` predicates of the attributes written on `node`: before it (an item's, a
+    statement's) or inside it (a match arm's), in the order written."""
+    inside = node.named_children if node.type == "match_arm" else ()
+    attributes = [c for c in inside if c.type == "attribute_item"]
+    sibling = node.prev_named_sibling
+    before = []
+    while sibling is not None and sibling.type in ATTRIBUTE_SIBLINGS:
+        if sibling.type == "attribute_item":
+            before.append(sibling)
+        sibling = sibling.prev_named_sibling
+    gates = []
+    for attribute in [*reversed(before), *attributes]:
+        text = _PAREN_SPACE.sub(r"\1", " ".join(text_of(attribute).split()))
+        found = _CFG.fullmatch(text)
+        if found is not None and not _TEST_GATE.search(found[1]):
+            gates.append(_short_gate(found[1]))
+    return gates
+
+
+def _short_gate(predicate: str) -> str:
+    """A long predicate (`any(feature = "azure", feature = "gcs", ..)`: sccache's twelve
+    storage features) cut after its last whole argument within `GATE_CHARS`, its brackets
+    closed: `any(feature = "azure", feature = "gcs", …)`."""
+    if len(predicate) <= GATE_CHARS:
+        return predicate
+    head = predicate[:GATE_CHARS].rsplit(",", 1)[0]
+    return head + ", …" + ")" * (head.count("(") - head.count(")"))
+
+
+GATE_CHARS = 100
+_PAREN_SPACE = re.compile(r"\s*([()])\s*")
+
+
+def _exclusive(gates: Sequence[str], others: Sequence[str]) -> bool:
+    """Whether no build has both: one side's gate is `not(..)` of one of the other's
+    (`#[cfg(feature = "x")]` and `#[cfg(not(feature = "x"))]`: hickory's two `DS` arms, of
+    which a build has one, reading 133)."""
+    return any(a == f"not({b})" or b == f"not({a})" for a in gates for b in others)
+
+
+_CFG = re.compile(r"#\[cfg\((.*)\)\]", re.S)
+_TEST_GATE = re.compile(r"\btest\b")
+
+
 def attributed_item(attribute: Node) -> Node | None:
     """The item an attribute (`#[error(..)]`) is on: the next one past its other attributes."""
     item = attribute.next_named_sibling
@@ -377,15 +442,25 @@ def _with_error_type(facts: Facts, attribute: Node) -> Facts:
         return facts
     if item.type == "enum_variant":
         enum = _ancestor(item, ("enum_item",))
+        own = doc_comment(item)
         return Facts(
             enclosing_fn=None,
             enclosing_impl=None,
             enclosing_type=_field_text(enum, "name"),
             variant=_field_text(item, "name"),
-            type_doc=doc_comment(item) or (doc_comment(enum) if enum is not None else None),
+            type_doc=own,
+            # the enum's says what its variants share, or what most are: nextest's
+            # `ExpectedError` "An error occurred in a program that nextest ran" had been quoted
+            # as the doc of a variant of nextest's own failures (reading 131)
+            enum_doc=doc_comment(enum) if own is None and enum is not None else None,
+            gates=cfg_gates(item),
         )
     if item.type in ("struct_item", "enum_item"):
-        return Facts(enclosing_type=_field_text(item, "name"), type_doc=doc_comment(item))
+        return Facts(
+            enclosing_type=_field_text(item, "name"),
+            type_doc=doc_comment(item),
+            gates=cfg_gates(item),
+        )
     return facts
 
 
