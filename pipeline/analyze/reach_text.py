@@ -89,6 +89,16 @@ def trigger_sentence(reach: Reach | None, sha: str) -> str | None:
                          f"{path_text(best)}.")  # fmt: skip
         else:
             parts.append(f"{at} it is called through {path_text(best)} ({no_entry_note(best)}).")
+    elif reach.dropped_by and reach.logged:
+        calls = (
+            "the one call of it the index found handles"
+            if reach.dropped_by == 1
+            else f"the calls of it by all {reach.dropped_by} callers the index found handle"
+        )
+        parts.append(
+            f"{at} {calls} the error it returns without passing it on: {reach.logged} and goes "
+            "on. A user sees it as that log line, not as the failure of what they ran."
+        )
     elif reach.dropped_by:
         calls = (
             "the one call of it the index found drops"

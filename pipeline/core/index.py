@@ -59,6 +59,10 @@ class Call(NamedTuple):
     # its error goes no further: `f(x).ok()`, `.unwrap_or(..)`, `.is_err()`, `let _ = f(x)`,
     # `if let Ok(v) = f(x)`, `.map_err(|_| ..)` (`index._dropped`)
     dropped: bool = False
+    # its caller reports the error and goes on: the logging macro, as written (`warn!`), of a
+    # `match`/`if let Err`/`.unwrap_or_else` handler that neither returns nor passes it on
+    # (`drops.logged_by`); "" otherwise
+    logged: str = ""
 
 
 class Use(NamedTuple):

@@ -55,6 +55,10 @@ class Hop:
     # declares the trait (its code calls it)
     implements: str | None = None
     foreign: bool | None = None
+    # the top hop of a path with no entry point, each of whose callers keeps the error the
+    # hop returns (`Call.dropped`, `Call.logged`): one of them, and how (`` `X::f`
+    # (src/x.rs:12) logs it with `warn!` ``)
+    handled: str | None = None
 
 
 # The most hops a caller path holds, the site's fn included (`callerpaths` walks no higher).
@@ -143,6 +147,9 @@ class Reach:
     # A returned error whose every caller the index found drops it (`f(x).ok()`, `if let
     # Ok(v) = f(x)`, `let _ = f(x)`; `Call.dropped`): how many callers, when no path leads on
     dropped_by: int | None = None
+    # with `dropped_by`: a caller that reports the error in a log line and goes on, as said
+    # (`` `JournalIter::next` (src/journal.rs:120) logs it with `warn!` ``; `Call.logged`)
+    logged: str | None = None
     # True when the error type prints no `Display` text the index can find: a collection
     # (typst's `EcoVec<SourceDiagnostic>`), or a type of the repository with no `impl Display`
     # nor a derive that writes one (typst's `HintedString`): `e.to_string()` does not compile
@@ -207,6 +214,7 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
         initialized=data.get("initialized"),
         held_in=data.get("held_in"),
         dropped_by=data.get("dropped_by"),
+        logged=data.get("logged"),
         no_display=data.get("no_display"),
     )
 
@@ -267,6 +275,8 @@ def no_entry_note(path: CallerPath, *, named: bool = True) -> str:
         return f"no entry point within {len(path.hops)} calls, where the search stops"
     top = path.hops[0]
     of = f" of `{top.name}`" if named else ""
+    if top.handled:
+        return f"every caller{of} keeps the error it returns: {top.handled} and goes on"
     if top.implements:
         return f"no caller{of} found: {_implemented(top, top.implements)}"
     return (

@@ -167,7 +167,8 @@ def site_reach(
         conversion=converted,
         http_status=status,
         entries=_more_than_named(entries, paths),
-        dropped_by=_dropped_by(graph, node_id) if passed and not paths else None,
+        dropped_by=(dropped := _dropped_by(graph, node_id) if passed and not paths else None),
+        logged=_logged_by(graph, node_id) if dropped else None,
     )
 
 
@@ -267,7 +268,36 @@ def _dropped_by(graph: CallGraph, node_id: int) -> int | None:
 def _drops(edge: Edge) -> bool:
     """Whether a call edge drops the error the callee returns (not a message to an actor:
     what its send returns is not the handler's)."""
-    return edge.call is not None and edge.call.dropped and edge.resolution != "message"
+    return (
+        edge.call is not None
+        and (edge.call.dropped or bool(edge.call.logged))
+        and edge.resolution != "message"
+    )
+
+
+def _handled_text(graph: CallGraph, edge: Edge) -> str:
+    """How a caller keeps the error its call returns, as a path's top hop says it:
+    `` `Release::add_asset` (src/release.rs:120) logs it with `tracing::warn!` ``, or
+    `` .. drops it``."""
+    node = graph.nodes[edge.caller]
+    how = f"logs it with {edge.call.logged}" if edge.call and edge.call.logged else "drops it"
+    return f"`{node.label}` ({node.path}:{edge.line}) {how}"
+
+
+def _logged_by(graph: CallGraph, node_id: int) -> str | None:
+    """With every call of the fn dropping its error (`_dropped_by`): one caller that logs it
+    and goes on, as the reach says it (`` `JournalIter::next` (src/journal.rs:120) logs it with
+    `warn!` ``), the first in file order; None when none logs it."""
+    logging = sorted(
+        ((graph.nodes[e.caller].path, e.line, e) for e in graph.callers.get(node_id, ())
+         if e.call is not None and e.call.logged),
+        key=lambda found: found[:2],
+    )  # fmt: skip
+    if not logging:
+        return None
+    path, line, edge = logging[0]
+    assert edge.call is not None
+    return f"`{graph.nodes[edge.caller].label}` ({path}:{line}) logs it with {edge.call.logged}"
 
 
 def _fn_walked(graph: CallGraph, node_id: int, passed: bool, memo: Walks) -> Walked:
@@ -444,6 +474,7 @@ def _walk(
     queue = deque(targets)
     found: list[Found] = []
     roots: list[int] = []
+    handled: dict[int, Edge] = {}  # a fn each of whose callers drops or logs the error
     while queue and len(parent) < MAX_VISITED:
         node = queue.popleft()
         fn = real.get(node, node)
@@ -458,6 +489,8 @@ def _walk(
             edges = [e for e in edges if not _other_variant(graph, below.arm, e)]
         if not edges and entry is None:
             roots.append(node)
+        if passed and edges and all(_drops(e) for e in edges):
+            handled[node] = min(edges, key=lambda e: (not e.call or not e.call.logged, e.line))
         if depth[node] >= MAX_DEPTH - 1:
             continue
         untyped = not any(n.startswith(TYPED) for n in needs[node])
@@ -516,6 +549,9 @@ def _walk(
             path = _path(graph, top, parent, None, None, real)
             if top in roots:  # no caller: say which trait's impl it is, if one
                 path = _implementing(graph, path, real.get(top, top))
+            elif top in handled:  # its callers keep the error: say which, and how
+                hop = replace(path.hops[0], handled=_handled_text(graph, handled[top]))
+                path = replace(path, hops=(hop, *path.hops[1:]))
             paths = [path]
     return tuple(paths), len({entry for _, entry, _, _ in found})
 

@@ -204,3 +204,108 @@ def _closure_value(node: Node) -> bool:
         return False
     named = [c for c in parent.named_children if c.type not in ("line_comment", "block_comment")]
     return parent.parent.type == "closure_expression" and bool(named) and named[-1] == node
+
+
+# Macros that write a line to a log and give nothing back. Not `eprintln!`: sccache's `main`
+# prints a command's error so (`Err(e) => { eprintln!("sccache: error: {}", e); 2 }`, the
+# exit status): that is how its user reads it
+_LOGGING = frozenset(("trace", "debug", "info", "warn", "error", "event"))
+# What makes a handler pass the failure on or end the run: it is no "logs and goes on"
+_ENDS_OR_PASSES = re.compile(
+    r"\breturn\b|\?|\bErr\s*\(|\b(?:panic|unreachable|todo|unimplemented|bail|ensure|assert\w*)!"
+    r"|\bexit\s*\(|\babort\s*\("
+)
+
+
+def logged_by(node: Node) -> str | None:
+    """The logging macro with which a call's caller reports the error the call returns and
+    goes on, as written (`` `warn!` ``), or None: a `match` whose error arms log it (`Err(e)
+    => { warn!(".. {e}"); None }`), an `if let Err(e) = f(x) { error!(..) }`, or an
+    `.unwrap_or_else(|e| { warn!(..); default })`, none of them returning, passing on, building
+    another `Err` or ending the process. hickory's `JournalIter::next` logs a journal's bad
+    record and ends the iteration, and pixi's `find_unsatisfiable_targets` logs at `info` and
+    solves again (readings 132, 133): their users never meet the error as a failure, only as
+    a log line. At debug or trace level alone it is dropped (`dropped_by`), not logged."""
+    value, parent = node, node.parent
+    if parent is not None and parent.type == "await_expression":
+        value, parent = parent, parent.parent
+    if parent is None:
+        return None
+    if parent.type == "field_expression" and parent.child_by_field_name("value") == value:
+        called = parent.parent
+        method = text_of(parent.child_by_field_name("field"))
+        if called is None or called.type != "call_expression" or method != "unwrap_or_else":
+            return None
+        arguments = called.child_by_field_name("arguments")
+        closure = arguments.named_children[0] if arguments and arguments.named_children else None
+        if closure is None or closure.type != "closure_expression":
+            return None
+        parameters = text_of(closure.child_by_field_name("parameters")).strip("| ")
+        return _logs_and_goes_on(closure.child_by_field_name("body"), parameters)
+    if parent.type == "let_condition" and parent.child_by_field_name("value") == value:
+        pattern = parent.child_by_field_name("pattern")
+        held = parent.parent
+        if pattern is None or not text_of(pattern).startswith("Err(") or held is None:
+            return None
+        if held.type != "if_expression" or held.child_by_field_name("alternative") is not None:
+            return None
+        return _logs_and_goes_on(held.child_by_field_name("consequence"), _bound(text_of(pattern)))
+    if parent.type == "match_expression" and parent.child_by_field_name("value") == value:
+        return _arms_log(parent)
+    return None
+
+
+def _arms_log(match: Node) -> str | None:
+    """The logging macro of a `match` on a call's value whose every arm on the error logs it
+    and goes on (`_logs_and_goes_on`), the others `Ok(..)`; None otherwise."""
+    body = match.child_by_field_name("body")
+    arms = [c for c in body.named_children if c.type == "match_arm"] if body is not None else []
+    logged: str | None = None
+    for arm in arms:
+        pattern = arm.child_by_field_name("pattern")
+        written = "".join(text_of(pattern.child(0) if pattern is not None else None).split())
+        if written.startswith("Ok("):
+            continue
+        if not (written.startswith("Err(") or written == "_"):
+            return None
+        macro = _logs_and_goes_on(arm.child_by_field_name("value"), _bound(written))
+        if macro is None:
+            return None
+        logged = logged or macro
+    return logged
+
+
+def _bound(pattern: str) -> str:
+    """The name an error pattern binds (`Err(e)` -> `e`; "" for `Err(_)`, `_`, a variant)."""
+    found = _ERR_BINDING.fullmatch("".join(pattern.split()))
+    return found[1] if found is not None else ""
+
+
+def _logs_and_goes_on(body: Node | None, error: str = "") -> str | None:
+    """The first logging macro a handler's body calls (`` `tracing::warn!` ``), when it
+    calls one at a level above debug, nothing in it returns, passes the error on, builds
+    another `Err` or ends the process, and the error bound to `error` goes nowhere but into
+    the log (tikv's `Err(e) => { info!(..); Ok(make_response(StatusCode::INTERNAL_SERVER_ERROR,
+    e)) }` sends it to the user in the response); None otherwise."""
+    if body is None or _ENDS_OR_PASSES.search(text_of(body)):
+        return None
+    found: str | None = None
+    quiet = True
+    rest: list[str] = []  # the text of what is no logging macro
+    stack = [body]
+    while stack:
+        current = stack.pop()
+        if current.type == "macro_invocation":
+            name = text_of(current.child_by_field_name("macro"))
+            level = name.rsplit("::", 1)[-1]
+            if level in _LOGGING:
+                found = found or name
+                quiet = quiet and level in _QUIET_LOGGING
+                continue
+        if not current.named_children:
+            rest.append(text_of(current))
+            continue
+        stack.extend(reversed(current.named_children))
+    if error and error != "_" and re.search(rf"\b{re.escape(error)}\b", " ".join(rest)):
+        return None
+    return None if found is None or quiet else f"`{found}!`"

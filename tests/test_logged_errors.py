@@ -1,0 +1,128 @@
+"""A returned error whose caller reports it in a log line and goes on reaches no user as a
+failure (readings 131-133: hickory's `JournalIter::next` logs a bad journal record and ends
+the iteration, pixi's `find_unsatisfiable_targets` logs at `info` and solves again, nextest
+logs "recording disabled" and runs the tests). The index marks such a call (`Call.logged`:
+the logging macro), a returned error's walk goes up none, and the reach says who logs it:
+`Reach.logged` when every caller of the site's fn keeps the error, the top hop's `handled`
+when the callers of a fn further up do. A panic's walk goes up all."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_reach import graph_of
+
+from pipeline.analyze.reach_text import trigger_sentence
+from pipeline.core.reach import no_entry_note
+from pipeline.languages.rust.index import index_file
+from pipeline.scan.callerpaths import SiteSpec, reaches_of
+
+
+def logged_calls(body: str) -> list[tuple[str, str, bool]]:
+    source = f"async fn g() -> Result<(), E> {{\n    {body}\n    Ok(())\n}}\n"
+    return [(c.name, c.logged, c.dropped) for c in index_file("src/lib.rs", source.encode()).calls]
+
+
+@pytest.mark.parametrize(
+    ("body", "macro"),
+    [
+        ('match f(1) { Ok(v) => use_it(v), Err(e) => { warn!("bad {e}"); } }', "`warn!`"),
+        ('if let Err(e) = f(1) { tracing::error!(%e, "save failed"); }', "`tracing::error!`"),
+        # uv's `get_author_info`: the arm is the macro
+        (
+            'match f(1) { Ok(a) => return Some(a), Err(err) => warn!("no author: {err}"), }',
+            "`warn!`",
+        ),
+        ('let v = f(1).unwrap_or_else(|e| { log::info!("{e}"); 0 });', "`log::info!`"),
+        # hickory's journal: log, then end the iteration
+        ('match f(1).await { Ok(r) => Some(r), Err(e) => { error!("{e}"); None } }', "`error!`"),
+        # risingwave's sink: skip the row
+        (
+            "for r in rows { let id = match f(r) { Ok(id) => id, Err(err) => { tracing::warn!("
+            'error = %err, "skip row"); continue; } }; }',
+            "`tracing::warn!`",
+        ),
+    ],
+)
+def test_a_call_whose_error_is_logged_and_left_is_marked_with_the_macro(
+    body: str, macro: str
+) -> None:
+    assert ("f", macro, False) in logged_calls(body)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # printed to the terminal: how a CLI's user reads it (sccache's `main`)
+        'let code = match f(1) { Ok(s) => s, Err(e) => { eprintln!("error: {e}"); 2 } };',
+        'match f(1) { Ok(v) => v, Err(e) => { log::warn!("{e}"); return Err(e) } }',
+        'match f(1) { Ok(v) => Ok(v), Err(e) => { log::error!("{e}"); Err(E::Other) } }',
+        'if let Err(e) = f(1) { error!("{e}"); std::process::exit(1); }',
+        'match f(1) { Ok(v) => v, Err(e) => { warn!("{e}"); panic!("failed") } }',
+        'if let Err(e) = f(1) { warn!("{e}"); } else { done(); }',
+        'let v = f(1).unwrap_or_else(|e| { error!("{e}"); std::process::exit(2) });',
+        "match f(1) { Ok(v) => v, Err(e) => { report(e); 0 } }",  # no log: it goes somewhere
+        # tikv's status server: logged, and sent to the user in the response
+        'match f(1) { Ok(b) => Ok(b), Err(e) => { info!("fail: {}", e); Ok(respond(500, e)) } }',
+        'match f(1) { Ok(b) => b, Err(e) => { warn!("fail"); format!("{e}") } }',
+        'match f(1) { Ok(v) => v, Err(e) => { warn!("{e}"); 0 }, other => other? }',
+    ],
+)
+def test_a_call_whose_error_is_passed_on_printed_or_fatal_is_not(body: str) -> None:
+    assert all(logged == "" for name, logged, _ in logged_calls(body) if name == "f")
+
+
+def test_a_debug_log_alone_drops_the_error_it_does_not_log_it() -> None:
+    calls = logged_calls('match f(1) { Ok(v) => v, Err(e) => { debug!("{e}"); 0 } }')
+    assert ("f", "", True) in calls
+
+
+FILES = {
+    "Cargo.toml": '[package]\nname = "tool"\n',
+    "src/main.rs": (
+        "fn main() {\n    sync();\n    tidy();\n}\n"
+        "fn sync() {\n"
+        "    if let Err(e) = pull(1) {\n"
+        '        log::warn!("sync failed: {e}");\n'
+        "    }\n"
+        "}\n"
+        'fn pull(x: u32) -> anyhow::Result<()> {\n    anyhow::ensure!(x > 0, "no remote");\n'
+        "    Ok(())\n}\n"
+        "fn tidy() {\n    let _ = sweep(1);\n}\n"
+        "fn sweep(x: u32) -> anyhow::Result<()> {\n    remove(x)?;\n    Ok(())\n}\n"
+        'fn remove(x: u32) -> anyhow::Result<()> {\n    anyhow::bail!("cannot remove {x}")\n}\n'
+    ),
+}
+
+
+def test_an_error_every_caller_logs_says_who_logs_it(tmp_path: Path) -> None:
+    graph = graph_of(tmp_path, FILES)
+    reach = reaches_of([SiteSpec("r", None, "src/main.rs", 11, ())], graph)["r"]
+
+    assert (reach.paths, reach.dropped_by) == ((), 1)
+    assert reach.logged == "`sync` (src/main.rs:6) logs it with `log::warn!`"
+    assert trigger_sentence(reach, "ab" * 20) == (
+        "At commit ababababab the one call of it the index found handles the error it returns "
+        "without passing it on: `sync` (src/main.rs:6) logs it with `log::warn!` and goes on. A "
+        "user sees it as that log line, not as the failure of what they ran."
+    )
+
+
+def test_a_panic_beside_the_log_is_still_reached_from_main(tmp_path: Path) -> None:
+    graph = graph_of(tmp_path, FILES)
+    reach = reaches_of([SiteSpec("r", None, "src/main.rs", 11, (), True)], graph)["r"]
+    assert [[h.name for h in p.hops] for p in reach.paths] == [["main", "sync", "pull"]]
+
+
+def test_a_path_whose_top_callers_keep_the_error_says_so(tmp_path: Path) -> None:
+    graph = graph_of(tmp_path, FILES)
+    reach = reaches_of([SiteSpec("r", None, "src/main.rs", 22, ())], graph)["r"]
+
+    (path,) = reach.paths
+    assert [h.name for h in path.hops] == ["sweep", "remove"]
+    assert path.hops[0].handled == "`tidy` (src/main.rs:15) drops it"
+    assert no_entry_note(path) == (
+        "every caller of `sweep` keeps the error it returns: `tidy` (src/main.rs:15) drops it "
+        "and goes on"
+    )
