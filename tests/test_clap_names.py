@@ -106,3 +106,53 @@ def test_a_nested_subcommand_is_labelled_by_every_word_a_user_types(tmp_path: Pa
         "venv": ["subcommand `pip` (`Commands::Pip`)"],
         "target_add": ["subcommand `target add` (`TargetSubcmd::Add`)"],
     }
+
+
+BY_CONST = """\
+use clap::{Parser, Subcommand};
+
+pub struct DoubleSpawnInfo;
+
+impl DoubleSpawnInfo {
+    pub const SUBCOMMAND_NAME: &'static str = "__double-spawn";
+}
+
+const SHOW: &str = "show-config";
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Private command, used to double-spawn test processes.
+    #[command(name = DoubleSpawnInfo::SUBCOMMAND_NAME, hide = true)]
+    DoubleSpawn,
+    #[command(name = SHOW)]
+    Show,
+    #[command(name = MISSING)]
+    Gone,
+}
+
+fn main() {
+    match Cmd::parse() {
+        Cmd::DoubleSpawn => spawn(),
+        Cmd::Show => show(),
+        Cmd::Gone => gone(),
+    }
+}
+
+fn spawn() { panic!("no args") }
+fn show() { panic!("no config") }
+fn gone() { panic!("nothing") }
+"""
+
+
+def test_a_subcommand_named_by_a_const_is_labelled_by_the_consts_string(tmp_path: Path) -> None:
+    """nextest's `#[command(name = DoubleSpawnInfo::SUBCOMMAND_NAME, hide = true)]` is the
+    command `__double-spawn`, not `double-spawn` (reading 131); a const the index does not
+    hold leaves the variant's kebab case."""
+    graph = graph_of(
+        tmp_path, {"Cargo.toml": '[package]\nname = "tool"\n', "src/main.rs": BY_CONST}
+    )
+    assert _cli_labels(graph, "spawn", "show", "gone") == {
+        "spawn": ["subcommand `__double-spawn` (`Cmd::DoubleSpawn`)"],
+        "show": ["subcommand `show-config` (`Cmd::Show`)"],
+        "gone": ["subcommand `gone` (`Cmd::Gone`)"],
+    }

@@ -287,6 +287,24 @@ ERROR_RS = "pub type MetaResult<T> = std::result::Result<T, MetaError>;\n"
                            '    Err(Other::new("own result"))\n}\n'},
             "own result", "ParseError", id="the-crate-s-own-Result-by-path",
         ),
+        # std's `io::Error` built where no return type names the error (nushell's "fmt
+        # error" read `Error`, reading 133's family)
+        pytest.param(
+            {"src/fmt.rs": "fn write_all(w: W) {\n"
+                           '    let e = io::Error::other("fmt error");\n    send(e);\n}\n'},
+            "fmt error", "std::io::Error", id="io-Error-constructors-are-std-s",
+        ),
+        pytest.param(
+            {"src/fmt.rs": "fn other(w: W) {\n"
+                           '    let e = std::io::Error::other("no sink");\n'
+                           "    send(e);\n}\n"},
+            "no sink", "std::io::Error", id="std-io-Error-other",
+        ),
+        pytest.param(
+            {"src/fmt.rs": "fn own(w: W) {\n"
+                           '    let e = store::Error::other("own other");\n    send(e);\n}\n'},
+            "own other", "Error", id="another-Error-s-constructor-keeps-its-name",
+        ),
     ],
 )  # fmt: skip
 def test_error_class(files: dict[str, str], message: str, error_class: str | None) -> None:

@@ -263,7 +263,10 @@ def test_an_error_is_matched_by_its_text_in_try_catch(barrier: dict) -> None:  #
     )
     # the error needs every step; the check is their negation, by De Morgan, but for the
     # earlier `ensure!(self.ready)` that passed: a premise, not what fails here
-    assert explanation.validationCode == "let ok = !self.jobs.contains(&job_id) || !paused;"
+    assert (
+        explanation.validationCode
+        == "let ok = !global_barrier_worker.jobs.contains(&job_id) || !paused;"
+    )
 
 
 @pytest.mark.parametrize("fixture", sorted(p.name for p in FIXTURES.glob("*.rs")))

@@ -118,7 +118,7 @@ def test_every_code_field_parses_and_example_fix_holds_the_whole_call() -> None:
 def test_validation_negates_the_whole_chain_by_de_morgan() -> None:
     explanation = explain(contexts()["job{id}"])
     assert explanation.validationCode == (
-        "let ok = deferred || self.jobs.is_empty() || !self.set.contains(&id);"
+        "let ok = deferred || scheduler.jobs.is_empty() || !scheduler.set.contains(&id);"
     )
 
 
@@ -1374,4 +1374,27 @@ def test_a_fn_that_builds_the_error_it_returns_has_no_check_that_avoids_it() -> 
     )
     assert converted["no such value: {e}"].validationCode is None
     assert not any(s.startswith("The code goes on only when") for s in built.solutions)
-    assert found["No value at {key}"].validationCode == "let ok = !matches!(self.key, Some(key));"
+    assert found["No value at {key}"].validationCode == "let ok = !matches!(des.key, Some(key));"
+
+
+def test_a_caller_check_names_the_value_a_caller_holds_not_self() -> None:
+    """hickory's `Alpn::emit` read `let ok = !self.0.is_empty();`, the callee's view
+    (reading 133): `self` is the value the caller calls it on, `Self` the impl's type."""
+    from site_fixtures import explained
+
+    source = (
+        "pub struct Alpn(pub Vec<String>);\n"
+        "impl Alpn {\n"
+        "    pub fn emit(&self, encoder: &mut Encoder) -> Result<(), ProtoError> {\n"
+        '        if self.0.is_empty() {\n            return Err(ProtoError::from("target"));\n'
+        "        }\n        Ok(())\n    }\n}\n"
+    )
+    assert explained(source).validationCode == "let ok = !alpn.0.is_empty();"
+    kinds = (
+        "pub enum Sources { Paths(Vec<String>), Files }\n"
+        "impl Sources {\n"
+        "    pub fn first(self, n: usize) -> Result<(), E> {\n"
+        '        if matches!(self, Self::Files) {\n            return Err(E::msg("target"));\n'
+        "        }\n        Ok(())\n    }\n}\n"
+    )
+    assert explained(kinds).validationCode == "let ok = !matches!(sources, Sources::Files);"

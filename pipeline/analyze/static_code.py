@@ -779,8 +779,8 @@ def example_fix(
             body += [
                 f"// It {'panics' if refused else 'is reached only'} when this check fails; a "
                 "caller can test it first:",
-                f"if {test} {{",
-                f"    {site.facts.call}{';' if refused else '?;'}",
+                f"if {as_caller(test, site)} {{",
+                f"    {as_caller(site.facts.call or '', site)}{';' if refused else '?;'}",
                 "}",
             ]
         elif "\n" not in test:
@@ -948,7 +948,35 @@ def caller_check(site: Site, check: str | None) -> str | None:
     held |= {m[1] for m in _FOR_EACH.finditer(site.window) if m[2] in held}
     bound = {name for pattern in _matches_patterns(test) for name in _names(pattern)}
     names = _names(test) - set(_CALLED_NAME.findall(test)) - bound
-    return check if names <= held else None
+    return as_caller(check, site) if names <= held else None
+
+
+def as_caller(code: str, site: Site) -> str:
+    """Code of the site's fn's own (`self.0.is_empty()`, `Self::Paths(_)`) as its caller
+    writes it: `self` the value it calls the fn on (the receiver `Facts.call` names:
+    `alpn.emit(encoder)` -> `alpn`), `Self` the impl's type. hickory's `let ok =
+    !self.0.is_empty();` for `Alpn::emit` was the callee's view (reading 133)."""
+    impl = impl_type(site.facts.enclosing_impl or "")
+    if not impl or not _SELF.search(code):
+        return code
+    called = _RECEIVER_CALL.match(site.facts.call or "")
+    receiver = called[1] if called is not None else snake_case(impl)
+    code = _SELF_TYPE.sub(f"{impl}::", code)
+    return _SELF_VALUE.sub(receiver, code)
+
+
+def snake_case(name: str) -> str:
+    """A type's name as a value of it is named (`RustOutputsRewriter` -> `rust_outputs_rewriter`)."""
+    snake = _CAMEL_STEP.sub("_", name.rsplit("::", 1)[-1]).lower()
+    return snake if snake.isidentifier() and snake not in _KEYWORDS else "value"
+
+
+_SELF = re.compile(r"\b[Ss]elf\b")
+_SELF_VALUE = re.compile(r"(?<![\w:])self\b(?!::)")
+_SELF_TYPE = re.compile(r"(?<![\w:])Self::")
+_RECEIVER_CALL = re.compile(r"([a-z_]\w*)\.\w+\(")
+_CAMEL_STEP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_KEYWORDS = frozenset(("self", "type", "match", "mod", "impl", "fn", "ref", "move", "loop"))
 
 
 # a root name called as a fn (`is_valid(x)`): a fn the caller can call too, no local value

@@ -188,10 +188,14 @@ def error_class(site: Site, aliases: AliasTable) -> str | None:
     if site.kind == "eyre":
         return "eyre::Report"
     if site.kind == "constructor" and site.macro != "Err" and "::" in site.macro:
-        return site.macro.rsplit("::", 1)[0].rsplit("::", 1)[-1]
+        written = site.macro.rsplit("::", 1)[0]
+        if _STD_IO_ERROR.fullmatch(written):  # nushell's `io::Error::other(..)` read "Error"
+            return "std::io::Error"
+        return written.rsplit("::", 1)[-1]
     return None
 
 
+_STD_IO_ERROR = re.compile(r"(?:::)?(?:std::)?io::Error")
 _HEAD = re.compile(r"<\s*(\w+)\s+as\b|(\w+)")  # `<A as MapAccess<'de>>::Error`, `D::Error`
 
 

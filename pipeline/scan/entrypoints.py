@@ -571,6 +571,11 @@ def _flattened(graph: CallGraph, enum: str, variant: str) -> bool:
 _FLATTEN = re.compile(r"^(?:command|clap)\s*\(\s*flatten\s*\)")
 # `#[command(name = "z.lua")]`, `#[clap(name = "x")]` on a variant: the name a user types
 _NAMED = re.compile(r'^(?:command|clap)\s*\((?:[^)]*,)?\s*name\s*=\s*"([^"]+)"')
+# `name = DoubleSpawnInfo::SUBCOMMAND_NAME`: a const's (nextest's `__double-spawn`)
+_NAMED_BY_CONST = re.compile(
+    r"^(?:command|clap)\s*\((?:[^)]*,)?\s*name\s*=\s*((?:[A-Za-z_]\w*::)*[A-Z][A-Z0-9_]*)\s*[,)]"
+)
+_STRING = re.compile(r'"([^"\\]+)"')
 
 
 def _subcommand_name(graph: CallGraph, enum: str, variant: str) -> str:
@@ -583,7 +588,27 @@ def _subcommand_name(graph: CallGraph, enum: str, variant: str) -> str:
                 named = _NAMED.match(attribute)
                 if named is not None:
                     return named[1]
+                by_const = _NAMED_BY_CONST.match(attribute)
+                value = _const_string(graph, by_const[1]) if by_const is not None else None
+                if value is not None:
+                    return value
     return _kebab(variant)
+
+
+def _const_string(graph: CallGraph, written: str) -> str | None:
+    """The string a const named as written holds (`DoubleSpawnInfo::SUBCOMMAND_NAME` ->
+    `__double-spawn`, reading 131): of the consts of that name, those of the type written
+    before it if any is, each holding a string literal, all the same; None otherwise (no
+    guess)."""
+    owner = written.rpartition("::")[0].rpartition("::")[2]
+    consts = [d for _, d in graph.definitions("const", written.rpartition("::")[2])]
+    owned = [d for d in consts if owner and d.owner == owner]
+    values = {
+        found[1]
+        for d in owned or consts
+        if (found := _STRING.fullmatch((d.value or "").strip())) is not None
+    }
+    return values.pop() if len(values) == 1 and len(owned or consts) else None
 
 
 def commands_above(graph: CallGraph, node: int) -> tuple[str, ...]:
