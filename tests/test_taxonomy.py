@@ -260,6 +260,9 @@ def test_parse_taxonomy_normalises_keywords_and_description() -> None:
         ("failed to create directory {}", "bail", "io-error"),
         ("integer overflow", "bail", "out-of-range"),
         ("index {} out of bounds for length {}", "bail", "out-of-range"),
+        # a field's name is no class: hickory's SOA "retry" field (reading 133)
+        ("retry outside i32 range", "constructor", "out-of-range"),
+        ("refresh outside `u32` range", "bail", "out-of-range"),
         ("query was cancelled", "bail", "cancelled"),
         ("the server is shutting down", "error_attr", "cancelled"),
         ("failed to acquire lock", "context", "concurrency-conflict"),

@@ -46,6 +46,11 @@ def test_a_file_name_never_makes_product_code_test_code(path: str) -> None:
         ("src/common/src/test_utils/mod.rs", True),
         ("crates/resolver-tests/src/sat.rs", True),
         ("crates/cargo-test-macro/src/lib.rs", True),
+        # nextest's fixture workspace and fixture crate (reading 131)
+        ("fixtures/fixture-project/src/lib.rs", True),
+        ("fixture-data/src/models.rs", True),
+        ("crates/x/test-fixtures/src/lib.rs", True),
+        ("src/fixture.rs", False),
         # the module a test-support directory would hold, written as one file
         ("src/frontend/src/test_utils.rs", True),
         ("crates/x/src/cargo_test_support.rs", True),

@@ -97,6 +97,9 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
          r"\bconfiguration type\b|\brequires a `\w+` key\b|\benable [\w-]+ feature\b|"
          r"\bcannot replace\b|\bnot defined in\b[^.;:]{0,30}\bconfig"),
         ("schema-mismatch", r"\bnumber of columns\b|\bnumber of column names\b"),
+        # a value outside what a type or a field holds, whatever field it names (hickory's
+        # SOA "retry outside i32 range" read Concurrency conflict by "retry", reading 133)
+        ("out-of-range", r"\b(?:outside|out of) (?:the )?(?:(?:[\w-]+|`[^`]+`) )?(?:range|bounds)\b"),
         ("type-mismatch", r"\bexpected \w+, got\b|\bcannot concatenate\b"),
         ("invalid-argument", r"\b(?:is|was) not an? valid\b(?!\W+(?:utf|unicode|setting))|"
          r"\bno \w+ (?:provided|given)\b|\bsupported (?:\w+ )?values\b|\bis unknown\b|\binvalid character\b|"
