@@ -99,3 +99,41 @@ def test_its_handling_finds_it_in_the_chain_not_by_a_match_on_the_variant() -> N
     assert (handling("toolchain", typed) or "").startswith(
         "match result {\n    Err(AppError::NotInstalled { .. }) => {"
     )
+
+
+BOXED = """\
+use crate::errors::AppError;
+pub fn verify(ok: bool) -> Result<(), Box<AppError>> {
+    if !ok {
+        return Err(Box::new(AppError::UnknownComponent));
+    }
+    Ok(())
+}
+pub fn lookup(name: &str) -> Result<u8, Box<AppError>> {
+    Err(Box::new(AppError::NotInstalled(name.to_string())))
+}
+pub fn direct(name: &str) -> Result<u8, AppError> {
+    Err(AppError::NotInstalled(name.to_string()))
+}
+"""
+
+
+def test_a_variant_every_builder_returns_boxed_is_held_in_the_box(tmp_path: Path) -> None:
+    """pixi's `PlatformUnsat` variants come back only as `Result<(), Box<PlatformUnsat>>`:
+    `Err(PlatformUnsat::X { .. }) =>` does not type-check there (reading 132)."""
+    graph = graph_of(tmp_path, {**FILES, "src/utils.rs": BOXED})
+    boxed = site_reach(graph, "src/errors.rs", line_of_text(ERRORS, "unknown component"))
+    assert boxed is not None and boxed.held_in == "Box<AppError>"
+    # `direct` returns the enum itself: a caller of it can match the variant
+    mixed = site_reach(graph, "src/errors.rs", line_of_text(ERRORS, "is not installed"))
+    assert mixed is not None and mixed.held_in is None
+    assert handling("unknown component", boxed) == (
+        "match result {\n"
+        "    Err(e) if matches!(*e, AppError::UnknownComponent { .. }) => {\n"
+        '        // handle "unknown component requested somewhere"\n'
+        "    }\n"
+        "    other => {\n"
+        "        other?;\n"
+        "    }\n"
+        "}"
+    )

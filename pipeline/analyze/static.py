@@ -34,6 +34,7 @@ from pipeline.analyze.static_advice import (
 )
 from pipeline.analyze.static_code import (
     a_type,
+    boxed_catch,
     caller_check,
     constructed,
     conversion,
@@ -81,7 +82,7 @@ from pipeline.scan.context import error_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-127"
+_LABEL = "static-128"
 
 
 def _static_version() -> str:
@@ -170,7 +171,12 @@ def with_reach(
     they hold at `sha` (`reach_text`). With the `site`, an error type's handling is fitted
     to what its builders return (`Reach.held_in`: callers hold it in an `anyhow::Error`)."""
     if reach is not None and reach.held_in and site is not None and site.kind in TEXT_KINDS:
-        apart = apart.model_copy(update={"tryCatchPattern": held_catch(site)})
+        held = (
+            boxed_catch(apart.tryCatchPattern, site)
+            if reach.held_in.startswith("Box<")
+            else held_catch(site)
+        )
+        apart = apart.model_copy(update={"tryCatchPattern": held})
     if reach is not None and reach.no_display and apart.tryCatchPattern:
         # no `Display` to call: the error's `Debug` holds the text (typst's diagnostics)
         shown = apart.tryCatchPattern.replace("e.to_string()", 'format!("{e:?}")')

@@ -881,6 +881,21 @@ def held_catch(site: Site) -> str | None:
     return _text_catch(site, "result", _needle(site), anyhow=True)
 
 
+def boxed_catch(pattern: str | None, site: Site) -> str | None:
+    """A variant's handling (`Err(E::V { .. }) =>`) for callers that hold the enum boxed
+    (`Reach.held_in` `Box<E>`): `Err(e) if matches!(*e, E::V { .. }) =>`; None when the
+    pattern has no such arm or the result does not parse."""
+    if pattern is None:
+        return None
+    code = _VARIANT_ARM.sub(r"\1Err(e) if matches!(*e, \2) =>", pattern, count=1)
+    if code == pattern or not language_of(site.file_path).parses_as_code(code):
+        return None
+    return code
+
+
+_VARIANT_ARM = re.compile(r"^(\s*)Err\(([A-Z]\w*(?:::\w+)+.*)\) =>", re.M)
+
+
 def _needle(site: Site) -> str:
     """The longest literal part of the message: what a handler tells this error by."""
     segments = language_of(site.file_path).literal_segments(site.message, site.is_format)

@@ -389,8 +389,29 @@ def _built_reach(
         built=variant,
         entries=_more_than_named(known[2], paths),
         converts=converts,
-        held_in=_ANYHOW_ERROR if all(_returns_anyhow(graph, n) for n in builders) else None,
+        held_in=_held_in(graph, variant, builders),
     )
+
+
+def _held_in(graph: CallGraph, variant: str, builders: Mapping[int, int]) -> str | None:
+    """The type every fn that builds the variant returns it in, when it is not the enum:
+    `anyhow::Error`, or the enum boxed (pixi's `Result<(), Box<PlatformUnsat>>`, where a
+    pattern on `PlatformUnsat`'s variants does not type-check, reading 132); None otherwise."""
+    if all(_returns_anyhow(graph, n) for n in builders):
+        return _ANYHOW_ERROR
+    enum = variant.rpartition("::")[0].rpartition("::")[2]
+    boxed = f"Box<{enum}>"
+    if enum and all(_returned_error(graph, n) == boxed for n in builders):
+        return boxed
+    return None
+
+
+def _returned_error(graph: CallGraph, node_id: int) -> str | None:
+    """The error type a fn's `Result<T, E>` names, spaces and paths of `Box` taken out."""
+    name, arguments = generic_parts(return_text(graph.nodes[node_id].definition.signature))
+    if not name.endswith("Result") or len(arguments) != 2:
+        return None
+    return "".join(arguments[1].split()).removeprefix("std::boxed::")
 
 
 _ANYHOW_ERROR = "anyhow::Error"
