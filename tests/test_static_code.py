@@ -1398,3 +1398,30 @@ def test_a_caller_check_names_the_value_a_caller_holds_not_self() -> None:
         "        }\n        Ok(())\n    }\n}\n"
     )
     assert explained(kinds).validationCode == "let ok = !matches!(sources, Sources::Files);"
+
+
+def test_advice_never_sends_the_reader_to_an_error_the_code_drops() -> None:
+    """hickory's SOA `.try_into().map_err(|_e| ParseError::from("retry outside i32
+    range"))` keeps none of the error it replaces: "if the error underneath says .." pointed
+    at nothing (reading 133's recheck)."""
+    from site_fixtures import explained
+
+    source = (
+        "fn from_tokens(tokens: &mut Tokens) -> Result<u32, ParseError> {\n"
+        "    let retry: i32 = tokens\n        .next()\n        .and_then(parse_ttl)?\n"
+        "        .try_into()\n"
+        '        .map_err(|_e| ParseError::from("retry outside i32 range"))?;\n'
+        "    Ok(1)\n}\n"
+    )
+    solutions = explained(source).solutions
+    assert solutions == [
+        "`tokens.next().and_then(parse_ttl)?.try_into()` was given `tokens`, which the caller "
+        "of `from_tokens` passes. The code keeps none of its error (`.map_err(|_e| ..)`), so "
+        "this message is all it tells: check that value against what the call accepts."
+    ]
+    kept = explained(
+        source.replace("|_e|", "|e|")
+        .replace('("retry', '(format!("retry')
+        .replace('range")', 'range: {e}")')
+    )
+    assert any("if the error underneath says" in s for s in kept.solutions)

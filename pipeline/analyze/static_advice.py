@@ -567,6 +567,14 @@ def _given_to_failed_calls(
                 "full disk, a quota, a closed pipe or connection), not the data; the error "
                 "underneath says which."
             )
+        elif (dropped := dropped_cause(site)) is not None:
+            # hickory's SOA `.try_into().map_err(|_e| ParseError::from("retry outside i32
+            # range"))`: no error underneath is kept to read (reading 133's recheck)
+            out.append(
+                f"{named} was given {values}, which the caller of {where(site)} passes. The "
+                f"code keeps none of its error ({dropped}), so this message is all it tells: "
+                "check that value against what the call accepts."
+            )
         else:
             out.append(
                 f"{named} was given {values}, which the caller of {where(site)} passes: if "
@@ -575,6 +583,27 @@ def _given_to_failed_calls(
             )
         checked = [*checked, *given]
     return out
+
+
+def dropped_cause(site: Site) -> str | None:
+    """The closure that drops the error a site's message replaces, as written (`` `.map_err(|_e|
+    ..)` ``), when the site sits in one whose parameter is `_` or `_name`; None otherwise."""
+    lines = site.window.split("\n")
+    at = site.line - site.window_start
+    if not 0 <= at < len(lines):
+        return None
+    before = "\n".join([*lines[max(at - 3, 0) : at], lines[at][: site.column]])
+    opened = list(_CLOSURE_OPENED.finditer(before))
+    found = opened[-1] if opened else None  # the innermost: the last opened before the site
+    if found is None or not found[2].strip().startswith("_"):
+        return None
+    return f"`.{found[1]}(|{found[2].strip()}| ..)`"
+
+
+# A closure given the error of a failed call: `.map_err(|e| ..)`, `.unwrap_or_else(|_| ..)`
+_CLOSURE_OPENED = re.compile(
+    r"\.(map_err|or_else|unwrap_or_else|map_or_else)\(\s*(?:move\s*)?\|([^|]*)\|"
+)
 
 
 # A call that writes bytes to a file, a pipe or a socket (starship's `temp_file.write_all(
