@@ -39,5 +39,5 @@ def test_guessed_ways_in_alone_are_named_as_guesses() -> None:
     reach = Reach(paths=(_path("example `gateway` (fn main)", guessed=True),), callers=1)
     assert situation_sentence(reach, "a" * 40) == (
         "At commit aaaaaaaaaa, users meet it through example `gateway` (fn main) (each through "
-        "a call matched by its name only)."
+        "a call that may also run another fn of its name)."
     )

@@ -206,7 +206,7 @@ def situation_sentence(reach: Reach | None, sha: str, fixed: bool = False) -> st
     labels = list(dict.fromkeys(p.entry_label for p in shown if p.entry_label))
     if labels:
         among = f"{reach.entries} entry points, among them " if reach.entries else ""
-        guessed = "" if sure else " (each through a call matched by its name only)"
+        guessed = "" if sure else " (each through a call that may also run another fn of its name)"
         if fixed:
             parts.append(
                 f"{at}, runs get here through {among}" + ", ".join(labels) + guessed + "; "
