@@ -52,6 +52,12 @@ def _reads(source: str) -> list[tuple[str, str]]:
         ),
         ('if env::var("X_ON").is_ok() && flag {\n    bail!("both");\n}', [("X_ON", "set")]),
         ('if env::var("X_ON").is_err() {\n    bail!("off");\n}', [("X_ON", "unset")]),
+        # a name that opens with underscores (nextest's test hook, reading 134)
+        (
+            'match std::env::var("__NEXTEST_TEST_VERSION") {\n'
+            '    Ok(v) => bail!("bad version {v}"),\n    Err(_) => {}\n}',
+            [("__NEXTEST_TEST_VERSION", "set")],
+        ),
         # a read whose need the shape does not say
         (
             'if env::var("LEVEL").unwrap_or_default() == "x" {\n    bail!("x");\n}',
@@ -373,3 +379,25 @@ def test_a_variable_a_test_only_needs_set_is_not_the_value_a_panic_is_on() -> No
     assert explanation.exampleFix is not None
     assert "is set to a value" not in explanation.exampleFix
     assert not any("only to a value the program accepts" in t for t in explanation.preventionTips)
+
+
+def test_a_panic_on_a_variable_s_value_is_the_environment_s_not_a_bug() -> None:
+    """nextest's `current_version`: `match std::env::var("__NEXTEST_TEST_VERSION") {
+    Ok(version) => version.parse().expect(..) }` read "a bug, not bad input: report it
+    upstream" (reading 134, FALSE): the variable's value is what fails."""
+    explanation = explained(
+        "pub(crate) fn current_version() -> Version {\n"
+        '    match std::env::var("__NEXTEST_TEST_VERSION") {\n'
+        "        Ok(version) => version\n            .parse()\n"
+        '            .expect("__NEXTEST_TEST_VERSION should be a valid semver version"),\n'
+        "        Err(_) => Version::new(0, 9, 0),\n    }\n}\n"
+    )
+    assert explanation.backgroundTag == "configuration-error"
+    assert explanation.solutions[0].startswith(
+        "The error is reached only while the environment variable `__NEXTEST_TEST_VERSION` "
+        "is set: check its value"
+    )
+    assert explanation.exampleFix.endswith(
+        "// A panic here means `__NEXTEST_TEST_VERSION` is set to a value this code does not "
+        "accept: correct it, or unset it."
+    )

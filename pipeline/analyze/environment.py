@@ -20,7 +20,8 @@ from pipeline.core.sitetypes import Condition
 
 Need = Literal["set", "unset", "read"]
 
-_READ = re.compile(r"(?:\benv::|\.|(?<![\w.:]))(var|var_os)\(\s*\"([A-Z][A-Z0-9_]+)\"\s*\)")
+# (a name may open with underscores: nextest's `__NEXTEST_TEST_VERSION`, reading 134)
+_READ = re.compile(r"(?:\benv::|\.|(?<![\w.:]))(var|var_os)\(\s*\"(_*[A-Z][A-Z0-9_]*)\"\s*\)")
 _PRESENT = re.compile(r"^\s*(?:Ok|Some)\s*\(")  # the pattern of `let Ok(v) = env::var(..)`
 _TESTS: dict[str, Need] = {
     ".is_ok()": "set",

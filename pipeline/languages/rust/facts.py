@@ -131,7 +131,7 @@ def _condition_step(parent: Node, child: Node) -> Condition | None:
 # `.as_deref()`, `.as_ref()` keep its outcome (polars' `env::var("X").as_deref().map(|x| ..)`);
 # an `.ok()` among them makes it an `Option`.
 _ENV_READ = re.compile(
-    r'^(?:(?:std::)?env::)?var(?:_os)?\(\s*"[A-Z][A-Z0-9_]*"\s*\)((?:\.(?:ok|as_deref|as_ref)\(\))*)$'
+    r'^(?:(?:std::)?env::)?var(?:_os)?\(\s*"_*[A-Z][A-Z0-9_]*"\s*\)((?:\.(?:ok|as_deref|as_ref)\(\))*)$'
 )
 # The combinators whose closure runs on the value (at this argument), not on the error.
 _ON_THE_VALUE = {"map": 0, "and_then": 0, "inspect": 0, "is_ok_and": 0, "is_some_and": 0,
