@@ -123,6 +123,7 @@ def test_a_path_whose_top_callers_keep_the_error_says_so(tmp_path: Path) -> None
     assert [h.name for h in path.hops] == ["sweep", "remove"]
     assert path.hops[0].handled == "`tidy` (src/main.rs:15) drops it"
     assert no_entry_note(path) == (
-        "every caller of `sweep` keeps the error it returns: `tidy` (src/main.rs:15) drops it "
+        "every caller of `sweep` the index found keeps the error it returns: `tidy` "
+        "(src/main.rs:15) drops it "
         "and goes on"
     )

@@ -276,7 +276,12 @@ def no_entry_note(path: CallerPath, *, named: bool = True) -> str:
     top = path.hops[0]
     of = f" of `{top.name}`" if named else ""
     if top.handled:
-        return f"every caller{of} keeps the error it returns: {top.handled} and goes on"
+        # "the index found": a caller it missed may pass the error on (risingwave's frontend
+        # binder calls `FrameBounds::validate` with `?` from another crate, reading 137)
+        return (
+            f"every caller{of} the index found keeps the error it returns: {top.handled} "
+            "and goes on"
+        )
     if top.implements:
         return f"no caller{of} found: {_implemented(top, top.implements)}"
     return (
