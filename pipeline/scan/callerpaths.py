@@ -287,17 +287,20 @@ def _handled_text(graph: CallGraph, edge: Edge) -> str:
 def _logged_by(graph: CallGraph, node_id: int) -> str | None:
     """With every call of the fn dropping its error (`_dropped_by`): one caller that logs it
     and goes on, as the reach says it (`` `JournalIter::next` (src/journal.rs:120) logs it with
-    `warn!` ``), the first in file order; None when none logs it."""
-    logging = sorted(
-        ((graph.nodes[e.caller].path, e.line, e) for e in graph.callers.get(node_id, ())
-         if e.call is not None and e.call.logged),
-        key=lambda found: found[:2],
-    )  # fmt: skip
-    if not logging:
-        return None
-    path, line, edge = logging[0]
-    assert edge.call is not None
-    return f"`{graph.nodes[edge.caller].label}` ({path}:{line}) logs it with {edge.call.logged}"
+    `warn!` ``); None when none logs it."""
+    edge = _keeping(graph, graph.callers.get(node_id, ()))
+    logs = edge is not None and edge.call is not None and edge.call.logged
+    return _handled_text(graph, edge) if logs and edge is not None else None
+
+
+def _keeping(graph: CallGraph, edges: Iterable[Edge]) -> Edge | None:
+    """The call a path names for its callers keeping the error: one that logs it before one
+    that drops it, then the first by file and line."""
+    return min(
+        edges,
+        key=lambda e: (not (e.call and e.call.logged), graph.nodes[e.caller].path, e.line),
+        default=None,
+    )
 
 
 def _fn_walked(graph: CallGraph, node_id: int, passed: bool, memo: Walks) -> Walked:
@@ -495,7 +498,7 @@ def _walk(
     queue = deque(targets)
     found: list[Found] = []
     roots: list[int] = []
-    handled: dict[int, Edge] = {}  # a fn each of whose callers drops or logs the error
+    handled: dict[int, list[Edge]] = {}  # a fn each of whose calls drops or logs the error
     while queue and len(parent) < MAX_VISITED:
         node = queue.popleft()
         fn = real.get(node, node)
@@ -511,7 +514,7 @@ def _walk(
         if not edges and entry is None:
             roots.append(node)
         if passed and edges and all(_drops(e) for e in edges):
-            handled[node] = min(edges, key=lambda e: (not e.call or not e.call.logged, e.line))
+            handled[node] = edges
         if depth[node] >= MAX_DEPTH - 1:
             continue
         untyped = not any(n.startswith(TYPED) for n in needs[node])
@@ -571,7 +574,9 @@ def _walk(
             if top in roots:  # no caller: say which trait's impl it is, if one
                 path = _implementing(graph, path, real.get(top, top))
             elif top in handled:  # its callers keep the error: say which, and how
-                hop = replace(path.hops[0], handled=_handled_text(graph, handled[top]))
+                keeping = _keeping(graph, handled[top])
+                assert keeping is not None  # `handled` holds fns with calls
+                hop = replace(path.hops[0], handled=_handled_text(graph, keeping))
                 path = replace(path, hops=(hop, *path.hops[1:]))
             paths = [path]
     return tuple(paths), len({entry for _, entry, _, _ in found})

@@ -35,18 +35,14 @@ def dropped_by(node: Node) -> str | None:
     arms that bind nothing of the error (`_match_drops`). A user never reads a message that
     took such a way; a panic's does not travel by value and is no one's to drop
     (`callerpaths`: only a returned error's walk leaves these edges out)."""
-    value, parent = node, node.parent
-    if parent is not None and parent.type == "await_expression":
-        value, parent = parent, parent.parent
+    value, parent = _held(node)
     if parent is None:
         return None
     if parent.type == "field_expression" and parent.child_by_field_name("value") == value:
-        called = parent.parent
-        if called is None or called.type != "call_expression":
+        called = _method_on(parent)
+        if called is None:
             return None
-        method = text_of(parent.child_by_field_name("field"))
-        arguments = called.child_by_field_name("arguments")
-        closure = arguments.named_children[0] if arguments and arguments.named_children else None
+        method, closure = called
         if method in _DROPPING:
             return f"`.{method}({'..' if closure is not None else ''})`"
         if method in _REPLACING and closure is not None and _ignores_argument(closure):
@@ -66,6 +62,25 @@ def dropped_by(node: Node) -> str | None:
     if parent.type == "match_expression" and parent.child_by_field_name("value") == value:
         return "a `match` whose arms keep none of it" if _match_drops(parent) else None
     return None
+
+
+def _held(node: Node) -> tuple[Node, Node | None]:
+    """A call's value as its caller holds it (past an `.await`), and what holds that."""
+    value, parent = node, node.parent
+    if parent is not None and parent.type == "await_expression":
+        value, parent = parent, parent.parent
+    return value, parent
+
+
+def _method_on(field: Node) -> tuple[str, Node | None] | None:
+    """The method a `value.method(..)` field expression calls, and its first argument; None
+    when the field is not called."""
+    called = field.parent
+    if called is None or called.type != "call_expression":
+        return None
+    arguments = called.child_by_field_name("arguments")
+    first = arguments.named_children[0] if arguments and arguments.named_children else None
+    return text_of(field.child_by_field_name("field")), first
 
 
 def _match_drops(match: Node) -> bool:
@@ -226,18 +241,14 @@ def logged_by(node: Node) -> str | None:
     record and ends the iteration, and pixi's `find_unsatisfiable_targets` logs at `info` and
     solves again (readings 132, 133): their users never meet the error as a failure, only as
     a log line. At debug or trace level alone it is dropped (`dropped_by`), not logged."""
-    value, parent = node, node.parent
-    if parent is not None and parent.type == "await_expression":
-        value, parent = parent, parent.parent
+    value, parent = _held(node)
     if parent is None:
         return None
     if parent.type == "field_expression" and parent.child_by_field_name("value") == value:
-        called = parent.parent
-        method = text_of(parent.child_by_field_name("field"))
-        if called is None or called.type != "call_expression" or method != "unwrap_or_else":
+        called = _method_on(parent)
+        if called is None or called[0] != "unwrap_or_else":
             return None
-        arguments = called.child_by_field_name("arguments")
-        closure = arguments.named_children[0] if arguments and arguments.named_children else None
+        closure = called[1]
         if closure is None or closure.type != "closure_expression":
             return None
         parameters = text_of(closure.child_by_field_name("parameters")).strip("| ")
