@@ -25,7 +25,7 @@ from pipeline.analyze.message_advice import advice_in
 from pipeline.analyze.programs import path_program, started_program
 from pipeline.analyze.taxonomy import CONFIGURATION, failed_filesystem_call
 from pipeline.core.model import Condition, Site
-from pipeline.core.sitetypes import MACRO_RULES, TEXT_KINDS, call_parameters
+from pipeline.core.sitetypes import MACRO_RULES, TEXT_KINDS, call_parameters, value_name
 from pipeline.languages import language_of
 from pipeline.scan.buildable import type_name
 from pipeline.scan.context import STREAM_OF
@@ -975,23 +975,15 @@ def as_caller(code: str, site: Site) -> str:
     if not impl or not _SELF.search(code):
         return code
     called = _RECEIVER_CALL.match(site.facts.call or "")
-    receiver = called[1] if called is not None else snake_case(impl)
+    receiver = called[1] if called is not None else value_name(impl)
     code = _SELF_TYPE.sub(f"{impl}::", code)
     return _SELF_VALUE.sub(receiver, code)
-
-
-def snake_case(name: str) -> str:
-    """A type's name as a value of it is named (`RustOutputsRewriter` -> `rust_outputs_rewriter`)."""
-    snake = _CAMEL_STEP.sub("_", name.rsplit("::", 1)[-1]).lower()
-    return snake if snake.isidentifier() and snake not in _KEYWORDS else "value"
 
 
 _SELF = re.compile(r"\b[Ss]elf\b")
 _SELF_VALUE = re.compile(r"(?<![\w:])self\b(?!::)")
 _SELF_TYPE = re.compile(r"(?<![\w:])Self::")
 _RECEIVER_CALL = re.compile(r"([a-z_]\w*)\.\w+\(")
-_CAMEL_STEP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-_KEYWORDS = frozenset(("self", "type", "match", "mod", "impl", "fn", "ref", "move", "loop"))
 
 
 # a root name called as a fn (`is_valid(x)`): a fn the caller can call too, no local value

@@ -6,6 +6,7 @@ needs pydantic, so listing sites (`errdoc sites`) never imports it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -63,6 +64,18 @@ class Condition:
     line: int  # 1-based
     negated: bool = False  # True for an `else` branch: the condition did NOT hold
     excluded: tuple[str, ...] = ()  # a match arm: the patterns of the arms tried before it
+
+
+def value_name(type_name: str) -> str:
+    """The name `Facts.call` gives a value of a type it calls a method on: the type's last
+    segment in snake case (`RustOutputsRewriter` -> `rust_outputs_rewriter`), or `value`
+    where that is no plain name."""
+    name = _CAMEL_STEP.sub("_", type_name.rsplit("::", 1)[-1]).lower()
+    return name if name.isidentifier() and name not in _NO_VALUE_NAMES else "value"
+
+
+_CAMEL_STEP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_NO_VALUE_NAMES = frozenset(("self", "type", "match", "mod"))
 
 
 def call_parameters(call: str | None) -> list[str]:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import re
 import textwrap
 
 from tree_sitter import Node
 
+from pipeline.core.sitetypes import value_name
 from pipeline.languages.rust.facts import runs_in_place
 
 MAX_SNIPPET_LINES = 14
@@ -16,7 +16,6 @@ _HOLDERS = {
     "field_initializer_list", "enum_variant_list", "static_item", "const_item",
 }  # fmt: skip
 _STATEMENTS = {"expression_statement", "let_declaration"}
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 def statement_snippet(node: Node) -> str | None:
@@ -104,10 +103,7 @@ def impl_type(function: Node) -> str | None:
 
 
 def _receiver_name(function: Node) -> str:
-    owner = impl_type(function) or "value"
-    short = owner.rsplit("::", 1)[-1]
-    name = _CAMEL.sub("_", short).lower()
-    return name if name.isidentifier() and name not in ("self", "type", "match", "mod") else "value"
+    return value_name(impl_type(function) or "value")
 
 
 def _text(node: Node) -> str:
