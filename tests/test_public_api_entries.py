@@ -118,6 +118,35 @@ def test_a_private_module_s_item_is_named_by_the_path_its_pub_use_gives(tmp_path
     assert labels["open"] == "public API `api::open`"  # a public module's: as it is
 
 
+def test_a_method_whose_impl_sits_in_a_public_module_is_named_by_its_type_s_module(
+    tmp_path: Path,
+) -> None:
+    """qdrant's `impl ShardReplicaSet` in the public `replica_set::snapshots`, which only
+    imports the type: "public API `..::replica_set::snapshots::ShardReplicaSet::restore_..`"
+    named a path no code can write (reading 137). A type of two modules keeps the impl's."""
+    graph = graph_of(tmp_path, {
+        "Cargo.toml": '[package]\nname = "store"\n',
+        "src/lib.rs": "pub mod replica_set;\npub mod a;\npub mod b;\n",
+        "src/replica_set/mod.rs": "pub mod snapshots;\npub struct ShardReplicaSet;\n",
+        "src/replica_set/snapshots.rs": (
+            "use super::ShardReplicaSet;\n"
+            "impl ShardReplicaSet {\n    pub fn restore(&self) -> u32 { 1 }\n}\n"
+        ),
+        "src/a.rs": "pub struct Twin;\npub mod ops;\n",
+        "src/a/ops.rs": "impl super::Twin {\n    pub fn run(&self) -> u32 { 2 }\n}\n",
+        "src/b.rs": "pub struct Twin;\n",
+    })  # fmt: skip
+    labels = {
+        graph.nodes[n].label: label
+        for n, (kind, label) in graph.entries.items()
+        if kind == "pub-api"
+    }
+    assert labels["ShardReplicaSet::restore"] == (
+        "public API `replica_set::ShardReplicaSet::restore`"
+    )
+    assert labels["Twin::run"] == "public API `a::ops::Twin::run`"
+
+
 def test_a_glob_re_export_reaches_the_module_it_names_not_one_of_the_same_name(
     tmp_path: Path,
 ) -> None:

@@ -202,6 +202,20 @@ class Exports:
         (a method by its type): the public module whose file re-exports it by name, the
         shortest such (axum-extra's `routing::Resource`, of the private `routing::
         resource`, reading 108). None when `module` is public, or no such `pub use` is."""
+        types = self._declared[crate].get(definition.owner or "", ())
+        if (
+            len(types) == 1
+            and types[0] != module
+            and all(part.isidentifier() for part in types[0].split("::") if types[0])
+            and self._open(crate, types[0])
+        ):
+            # a method of an impl in another module than its type's, a public one too: code
+            # outside names it by the type's (qdrant's `ShardReplicaSet::restore_local_
+            # replica_from` sits in `replica_set::snapshots`, which only imports the type,
+            # reading 137); only where the crate declares one type of that name, in a file
+            # that is a module (quickwit's `codegen/quickwit/quickwit.search.rs` is an
+            # `include!` of `search`)
+            return types[0]
         if self._open(crate, module):
             return None
         name = definition.owner or definition.name
