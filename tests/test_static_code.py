@@ -1425,3 +1425,34 @@ def test_advice_never_sends_the_reader_to_an_error_the_code_drops() -> None:
         .replace('range")', 'range: {e}")')
     )
     assert any("if the error underneath says" in s for s in kept.solutions)
+
+
+def test_only_the_closure_that_makes_the_error_is_asked_whether_it_ignores_one() -> None:
+    """Read on the syntax tree, not on the lines above: cargo's `.or_else(|_| url.into_url())
+    .with_context(|| ..)` keeps the error of `into_url` under its message; nushell's
+    `.map_err(|_| { ..7 lines.. GenericError::new(..) })` and bat's `write!(.., x.map_err(|_|
+    ..))` (inside a macro's tokens) keep none."""
+    from pipeline.languages.rust.sites import find_sites
+
+    source = (
+        "fn patch(ctx: &Ctx, url: &str) -> anyhow::Result<Url> {\n"
+        "    let u = ctx\n        .index(url)\n        .or_else(|_| url.into_url())\n"
+        '        .with_context(|| format!("entry `{}` should be a URL", url))?;\n'
+        "    Ok(u)\n}\n"
+        "fn load(plugin: &Plugin) -> Result<Id, ShellError> {\n"
+        "    let id = Id::new(plugin.name.clone()).map_err(|_| {\n"
+        '        let help = format!("the name {}", plugin.name);\n'
+        "        let a = 1;\n        let b = 2;\n        let c = 3;\n"
+        '        GenericError::new("Invalid plugin filename", help)\n    })?;\n    Ok(id)\n}\n'
+        "fn print(buf: &[u8], out: &mut String) -> Result<(), Error> {\n"
+        '    write!(out, "{}", std::str::from_utf8(buf).map_err(|_e| Error::Msg("invalid utf8"))?)?;\n'
+        "    Ok(())\n}\n"
+    )
+    ignored = {
+        s.message: s.facts.ignored_error for s in find_sites("src/x.rs", source.encode()).sites
+    }
+    assert ignored == {
+        "entry `{}` should be a URL": None,
+        "Invalid plugin filename": "`.map_err(|_| ..)`",
+        "invalid utf8": "`.map_err(|_e| ..)`",
+    }

@@ -224,28 +224,29 @@ PASSED_TAIL = ": pass values the check accepts."
 # How a `.context(..)` error shows the error it wraps, by the type it makes: anyhow's (and
 # eyre's) `Caused by:` lines, or miette's report, which draws the chain under the message
 # (pixi's `miette::Result`, reading 132: "anyhow's `Caused by:` lines" was not what it prints)
+_CAUSE_KEPT_LEAD = (
+    "The error that failed, if there was one, is kept as this one's cause (a `.context()` on "
+    "an `Option` that was `None` keeps none): "
+)
 _CAUSE_KEPT = {
-    "anyhow::Error": (
-        "The error that failed, if there was one, is kept as this one's cause (a "
-        "`.context()` on an `Option` that was `None` keeps none): `{:?}` of the error "
-        "(what a `main` that returns it prints) lists it under this message (anyhow's "
-        "`Caused by:` lines), `{:#}` after a colon, and `{}` leaves it out. Seeing this "
-        "message alone, print the error with `{:#}` to read it."
-    ),
-    "eyre::Report": (
-        "The error that failed, if there was one, is kept as this one's cause (a "
-        "`.context()` on an `Option` that was `None` keeps none): `{:?}` of the report "
-        "(what a `main` that returns it prints) lists it under this message (eyre's "
-        "`Caused by:` lines), and `{}` leaves it out. Seeing this message alone, print the "
-        "report with `{:?}` to read it."
-    ),
-    "miette::Report": (
-        "The error that failed, if there was one, is kept as this one's cause (a "
-        "`.context()` on an `Option` that was `None` keeps none): miette's report (`{:?}` "
-        "of the error, what a `main` that returns a `miette::Result` prints) draws it under "
-        "this message, and `{}` leaves it out. Seeing this message alone, print the report "
-        "with `{:?}` to read it."
-    ),
+    kind: _CAUSE_KEPT_LEAD + how
+    for kind, how in {
+        "anyhow::Error": (
+            "`{:?}` of the error (what a `main` that returns it prints) lists it under this "
+            "message (anyhow's `Caused by:` lines), `{:#}` after a colon, and `{}` leaves it "
+            "out. Seeing this message alone, print the error with `{:#}` to read it."
+        ),
+        "eyre::Report": (
+            "`{:?}` of the report (what a `main` that returns it prints) lists it under this "
+            "message (eyre's `Caused by:` lines), and `{}` leaves it out. Seeing this message "
+            "alone, print the report with `{:?}` to read it."
+        ),
+        "miette::Report": (
+            "miette's report (`{:?}` of the error, what a `main` that returns a "
+            "`miette::Result` prints) draws it under this message, and `{}` leaves it out. "
+            "Seeing this message alone, print the report with `{:?}` to read it."
+        ),
+    }.items()
 }
 
 
@@ -567,7 +568,7 @@ def _given_to_failed_calls(
                 "full disk, a quota, a closed pipe or connection), not the data; the error "
                 "underneath says which."
             )
-        elif (dropped := dropped_cause(site)) is not None:
+        elif (dropped := site.facts.ignored_error) is not None:
             # hickory's SOA `.try_into().map_err(|_e| ParseError::from("retry outside i32
             # range"))`: no error underneath is kept to read (reading 133's recheck)
             out.append(
@@ -583,27 +584,6 @@ def _given_to_failed_calls(
             )
         checked = [*checked, *given]
     return out
-
-
-def dropped_cause(site: Site) -> str | None:
-    """The closure that drops the error a site's message replaces, as written (`` `.map_err(|_e|
-    ..)` ``), when the site sits in one whose parameter is `_` or `_name`; None otherwise."""
-    lines = site.window.split("\n")
-    at = site.line - site.window_start
-    if not 0 <= at < len(lines):
-        return None
-    before = "\n".join([*lines[max(at - 3, 0) : at], lines[at][: site.column]])
-    opened = list(_CLOSURE_OPENED.finditer(before))
-    found = opened[-1] if opened else None  # the innermost: the last opened before the site
-    if found is None or not found[2].strip().startswith("_"):
-        return None
-    return f"`.{found[1]}(|{found[2].strip()}| ..)`"
-
-
-# A closure given the error of a failed call: `.map_err(|e| ..)`, `.unwrap_or_else(|_| ..)`
-_CLOSURE_OPENED = re.compile(
-    r"\.(map_err|or_else|unwrap_or_else|map_or_else)\(\s*(?:move\s*)?\|([^|]*)\|"
-)
 
 
 # A call that writes bytes to a file, a pipe or a socket (starship's `temp_file.write_all(

@@ -131,6 +131,9 @@ class Facts:
     gates: tuple[str, ...] = ()
     # for a variant with no doc comment of its own: its enum's, said to be the enum's
     enum_doc: str | None = None
+    # the closure the site makes its error in, ignoring the error it is given, as written
+    # (`` `.map_err(|_e| ..)` ``): the message keeps nothing of it (`drops.ignored_error`)
+    ignored_error: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,7 +194,7 @@ def placed(site: Site, shift: int, path: str, window: str, window_start: int) ->
             facts.enclosing_fn, facts.enclosing_impl, facts.fn_doc, facts.return_type, moved,
             facts.enclosing_type, facts.variant, facts.type_doc, facts.receiver, facts.callee,
             facts.snippet, facts.call, facts.item, facts.help, facts.generics, facts.spawned,
-            facts.discarded, facts.gates, facts.enum_doc,
+            facts.discarded, facts.gates, facts.enum_doc, facts.ignored_error,
         )  # fmt: skip
     return Site(
         site.kind, path, site.line + shift, site.column, site.message, site.is_format,

@@ -196,6 +196,29 @@ def discarded_in(node: Node, function: Node | None) -> str | None:
     return None
 
 
+def ignored_error(node: Node, function: Node | None) -> str | None:
+    """The closure, as written (`` `.map_err(|_e| ..)` ``), that a site makes its error in
+    while ignoring the error it is given (its parameter `_` or `_name`): the site's message
+    replaces that error and keeps nothing of it (hickory's SOA `.try_into().map_err(|_e|
+    ParseError::from("retry outside i32 range"))`, reading 133's recheck); None otherwise."""
+    closure = _closure_around(node, function)
+    holder = closure.parent if closure is not None else None
+    if closure is None or holder is None or holder.type != "arguments":
+        return None
+    if holder.named_children[:1] != [closure]:  # `map_or_else`'s error closure comes first
+        return None
+    field = holder.parent.child_by_field_name("function") if holder.parent else None
+    called = _method_on(field) if field is not None and field.type == "field_expression" else None
+    parameter = text_of(closure.child_by_field_name("parameters")).strip("| ")
+    if called is None or called[0] not in _GIVEN_THE_ERROR or not parameter.startswith("_"):
+        return None
+    return f"`.{called[0]}(|{parameter}| ..)`"
+
+
+# Methods whose first closure gets the error of the value they are called on
+_GIVEN_THE_ERROR = frozenset(("map_err", "or_else", "unwrap_or_else", "map_or_else"))
+
+
 def _closure_around(node: Node, function: Node | None) -> Node | None:
     """The innermost closure that holds `node` within `function` (None past an async block
     or a nested fn: what they make is no value of the chain around)."""

@@ -9,7 +9,7 @@ from tree_sitter import Node
 
 from pipeline.core.macros import in_force
 from pipeline.core.sitetypes import Condition, ConditionKind, Facts
-from pipeline.languages.rust.drops import discarded_in
+from pipeline.languages.rust.drops import discarded_in, ignored_error
 from pipeline.languages.rust.index_items import DIVERGING_MACROS, leading, text_of
 
 MAX_CONDITION_CHARS = 160
@@ -45,6 +45,7 @@ def site_facts(node: Node, source: bytes) -> Facts:
         spawned=_spawned_in(node, function),
         discarded=discarded_in(node, function),
         gates=cfg_gates(node),
+        ignored_error=ignored_error(node, function),
     )
     if node.type == "attribute_item":
         facts = _with_error_type(facts, node)
@@ -85,13 +86,13 @@ def _condition_step(parent: Node, child: Node) -> Condition | None:
             return None
         scrutinee = f"match {_clip(value)}: " if value is not None else ""
         earlier = []  # the arms tried first: this one is taken only when none of them matched
-        own = _own_gates(parent)
+        own = _own_gates(parent)  # an arm's gates exclude another's only if it has some
         arm = parent.prev_named_sibling
         while arm is not None:
             if (
                 arm.type == "match_arm"
                 and (arm_pattern := arm.child_by_field_name("pattern"))
-                and not _exclusive(own, _own_gates(arm))
+                and not (own and _exclusive(own, _own_gates(arm)))
             ):
                 earlier.append(_clip(arm_pattern))
             arm = arm.prev_named_sibling
@@ -380,18 +381,22 @@ def cfg_gates(node: Node) -> tuple[str, ...]:
 
 
 def _own_gates(node: Node) -> list[str]:
-    """The `cfg` predicates of the attributes written on `node`: before it (an item's, a
-    statement's) or inside it (a match arm's), in the order written."""
-    inside = node.named_children if node.type == "match_arm" else ()
-    attributes = [c for c in inside if c.type == "attribute_item"]
-    sibling = node.prev_named_sibling
-    before = []
-    while sibling is not None and sibling.type in ATTRIBUTE_SIBLINGS:
-        if sibling.type == "attribute_item":
-            before.append(sibling)
-        sibling = sibling.prev_named_sibling
+    """The `cfg` predicates of the attributes written on `node`: inside it (a match arm's)
+    or before it (an item's, a variant's, a statement's: only where its parent holds such
+    things, each step back costing the C library a walk from the parent's first child), in
+    the order written."""
+    if node.type == "match_arm":
+        attributes = [c for c in node.named_children if c.type == "attribute_item"]
+    else:
+        attributes = []
+        parent = node.parent
+        sibling = node.prev_named_sibling if parent and parent.type in _ATTRIBUTED_IN else None
+        while sibling is not None and sibling.type in ATTRIBUTE_SIBLINGS:
+            if sibling.type == "attribute_item":
+                attributes.insert(0, sibling)
+            sibling = sibling.prev_named_sibling
     gates = []
-    for attribute in [*reversed(before), *attributes]:
+    for attribute in attributes:
         text = _PAREN_SPACE.sub(r"\1", " ".join(text_of(attribute).split()))
         found = _CFG.fullmatch(text)
         if found is not None and not _TEST_GATE.search(found[1]):
@@ -410,6 +415,10 @@ def _short_gate(predicate: str) -> str:
 
 
 GATE_CHARS = 100
+# What holds nodes that attributes may precede: items, statements, variants, fields
+_ATTRIBUTED_IN = frozenset(
+    ("source_file", "declaration_list", "block", "enum_variant_list", "field_declaration_list")
+)
 _PAREN_SPACE = re.compile(r"\s*([()])\s*")
 
 

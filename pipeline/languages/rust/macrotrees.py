@@ -62,6 +62,7 @@ def macro_tree_sites(
                 receiver=site.facts.receiver,
                 callee=site.facts.callee,
                 snippet=site.facts.snippet,
+                ignored_error=site.facts.ignored_error,  # its own closure, in the tree
                 call=enclosing_call(outer),
                 item=_macro_rules(outer) or initializer_item(outer),
             )
