@@ -280,7 +280,12 @@ pub struct Closed;
     [
         (
             "not found: {0}",
-            Facts(enclosing_type="CatalogError", variant="NotFound", type_doc="The id is unknown."),
+            Facts(
+                enclosing_type="CatalogError",
+                variant="NotFound",
+                type_doc="The id is unknown.",
+                fields=(("0", "u32"),),
+            ),
         ),
         (
             # a variant with no doc comment has the enum's, said to be the enum's
@@ -289,6 +294,7 @@ pub struct Closed;
                 enclosing_type="CatalogError",
                 variant="Duplicate",
                 enum_doc="Errors of the catalog.",
+                fields=(("0", "String"),),
             ),
         ),
         (

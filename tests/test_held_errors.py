@@ -137,3 +137,84 @@ def test_a_variant_every_builder_returns_boxed_is_held_in_the_box(tmp_path: Path
         "    }\n"
         "}"
     )
+
+
+WRAPPED = """\
+use crate::errors::AppError;
+#[derive(Debug)]
+pub struct ConfigError {
+    file: String,
+    kind: AppError,
+}
+impl ConfigError {
+    pub fn new(file: &str, kind: AppError) -> Self {
+        Self { file: file.to_string(), kind }
+    }
+    pub fn kind(&self) -> &AppError {
+        &self.kind
+    }
+}
+#[derive(Debug)]
+pub struct LoadError(AppError);
+pub fn parse(file: &str, ok: bool) -> Result<u8, ConfigError> {
+    if !ok {
+        return Err(ConfigError::new(file, AppError::UnknownComponent));
+    }
+    Ok(1)
+}
+pub fn load(name: &str) -> Result<u8, LoadError> {
+    Err(LoadError(AppError::NotInstalled(name.to_string())))
+}
+#[derive(Debug, thiserror::Error)]
+pub enum ShellError {
+    #[error(transparent)]
+    App(#[from] AppError),
+    #[error("other")]
+    Other,
+}
+pub fn list(path: &std::path::Path) -> Result<u8, ShellError> {
+    Err(AppError::ReadingDirectory { name: "list", path: path.to_path_buf() }.into())
+}
+"""
+
+
+def test_a_variant_every_builder_wraps_in_another_type_is_matched_through_that_type(
+    tmp_path: Path,
+) -> None:
+    """nextest builds `ConfigParseErrorKind::UnknownTestGroups` inside
+    `ConfigParseError::new(..)`, and its fns return `Result<_, ConfigParseError>`:
+    `Err(ConfigParseErrorKind::UnknownTestGroups { .. }) =>` does not type-check there; its
+    `kind()` gives the variant back (reading 131)."""
+    graph = graph_of(tmp_path, {**FILES, "src/utils.rs": WRAPPED})
+    wrapped = site_reach(graph, "src/errors.rs", line_of_text(ERRORS, "unknown component"))
+    assert wrapped is not None
+    assert (wrapped.held_in, wrapped.held_by) == ("ConfigError", "kind()")
+    assert handling("unknown component", wrapped) == (
+        "match result {\n"
+        "    Err(e) if matches!(e.kind(), AppError::UnknownComponent { .. }) => {\n"
+        '        // handle "unknown component requested somewhere"\n'
+        "    }\n"
+        "    other => {\n"
+        "        other?;\n"
+        "    }\n"
+        "}"
+    )
+    # `LoadError` has no method that gives the enum back: no pattern is better than a
+    # wrong one
+    bare = site_reach(graph, "src/errors.rs", line_of_text(ERRORS, "is not installed"))
+    assert bare is not None and (bare.held_in, bare.held_by) == ("LoadError", None)
+    assert handling("toolchain", bare) is None
+    # nushell's `ShellError::Job(#[from] JobError)`: the variant that holds it
+    held = site_reach(graph, "src/errors.rs", line_of_text(ERRORS, "could not read"))
+    assert held is not None
+    assert (held.held_in, held.held_by) == ("ShellError", "ShellError::App")
+    assert handling("could not read", held) == (
+        "match result {\n"
+        "    Err(ShellError::App(AppError::ReadingDirectory { .. })) => {\n"
+        "        // handle \"could not read {name} directory: '{}'\"\n"
+        "    }\n"
+        "    other => {\n"
+        "        other?;\n"
+        "    }\n"
+        "}"
+    )

@@ -17,10 +17,20 @@ from pipeline.core.index import FileIndex, Subcommand
 from pipeline.core.model import Record
 from pipeline.core.reach import Beyond, CallerPath, Handoff, Hop, Reach, reach_from_json
 from pipeline.dataset.reader import page_path
-from pipeline.scan.callerpaths import caller_paths, dependencies, site_reach, user_conversion
+from pipeline.languages.rust.sites import find_sites
+from pipeline.scan.callerpaths import (
+    caller_paths,
+    dependencies,
+    reaches_of,
+    site_reach,
+    spec_of,
+    user_conversion,
+)
 from pipeline.scan.callgraph import CallGraph
+from pipeline.scan.collect import build_contexts
 from pipeline.scan.entrypoints import build_graph
 from pipeline.scan.indexcache import IndexCache, decoded, encoded, index_entries
+from pipeline.scan.pool import RepoScan
 from pipeline.source.repository import list_files
 
 STORE = "crates/engine/src/store.rs"
@@ -2937,3 +2947,27 @@ def test_a_receiver_another_crate_s_path_types_runs_none_of_the_repository_s_met
         if graph.nodes[callee].label == "Builder::build"
     )
     assert callers == ["with_dev", "with_ours"]
+
+
+def test_a_parameter_the_fn_binds_again_is_not_what_its_conditions_depend_on(
+    tmp_path: Path,
+) -> None:
+    """neon's `normalize_key(key: &str)` checks the `key` of `let key = clean_utf8(..)`:
+    naming the parameter and what each caller passes for it sent the reader to the wrong
+    value (reading 138). A parameter the fn reads as passed is still named."""
+    source = (
+        "pub fn normalize_key(key: &str, strict: bool) -> Result<String, String> {\n"
+        "    let key = clean(key);\n"
+        '    if strict && key.starts_with("..") {\n'
+        '        return Err(format!("invalid key {key}"));\n'
+        "    }\n"
+        "    Ok(key)\n}\n"
+        "pub fn get(path: &str) { normalize_key(path, true).ok(); }\n"
+    )
+    graph = graph_of(tmp_path, {"Cargo.toml": '[package]\nname = "s"\n', "src/lib.rs": source})
+    (site,) = find_sites("src/lib.rs", source.encode()).sites
+    assert site.facts.rebound == ("key",)
+    scan = find_sites("src/lib.rs", source.encode())
+    contexts = build_contexts("o/s", "ab" * 20, RepoScan(scans={"src/lib.rs": scan}))
+    (reach,) = reaches_of([spec_of(c) for c in contexts], graph).values()
+    assert [d.name for d in reach.dependencies] == ["strict"]

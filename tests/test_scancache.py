@@ -38,3 +38,31 @@ def test_a_damaged_row_is_a_miss_not_a_crash(tmp_path: Path) -> None:
     with sqlite3.connect(cache.path) as db:
         db.execute("UPDATE scans SET scan = '{\"sites\": [[1, 2]]}' WHERE blob = 'blob1'")
     assert ScanCache(tmp_path).get_many(["blob1"]) == {}
+
+
+def test_the_facts_of_fields_rebound_parameters_and_panicking_arms_round_trip(
+    tmp_path: Path,
+) -> None:
+    source = b"""\
+#[derive(Debug, thiserror::Error)]
+pub enum E {
+    #[error("bad header {name}: {bytes:?}")]
+    BadHeader { name: String, bytes: Vec<u8> },
+}
+pub fn normalize(key: &str, opt: &str) -> Result<(), String> {
+    let key = clean(key);
+    match opt {
+        "ws" => unimplemented!(),
+        s => if key.is_empty() { return Err(format!("empty key for {s}")); },
+    }
+    Ok(())
+}
+"""
+    scan = find_sites("src/a.rs", source)
+    facts = [s.facts for s in scan.sites]
+    assert any(f.fields for f in facts) and any(f.rebound for f in facts)
+    assert any(c.diverging for f in facts for c in f.conditions)
+    cache = ScanCache(tmp_path)
+    cache.put_many({"blob1": scan})
+    cache.close()
+    assert with_path(ScanCache(tmp_path).get_many(["blob1"])["blob1"], "src/a.rs") == scan

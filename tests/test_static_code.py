@@ -1087,6 +1087,49 @@ fn load(f: &File, code: u16, command: &str) -> anyhow::Result<()> {
     }
 
 
+def test_an_error_type_s_field_that_holds_a_value_is_not_the_error_underneath() -> None:
+    """cargo's `#[error("failed to convert header value of `{name}` to string: {bytes:?}")]`
+    on `BadHeader { name: String, bytes: Vec<u8> }` read "The message prints the error
+    underneath (`{bytes:?}`)": it prints the header's bytes (reading 140). A field whose type
+    is an error, or may be one, still is."""
+    from pipeline.analyze.static_code import cause_slot
+
+    source = """\
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("failed to convert header value of `{name}` to string: {bytes:?}")]
+    BadHeader { name: String, bytes: Vec<u8> },
+    #[error("failed to run `op signin`: {0}")]
+    Signin(std::process::ExitStatus),
+    #[error("failed to read the index: {0}")]
+    Io(#[from] std::io::Error),
+    #[error("failed to load the plugin: {source}")]
+    Plugin { source: Box<dyn std::error::Error + Send + Sync> },
+    #[error("failed to call the service: {status}")]
+    Rpc { status: tonic::Status },
+    #[error("failed to decode: {0}")]
+    Decode(String),
+}
+#[derive(Debug, thiserror::Error)]
+#[error("failed to parse {path}: {kind}")]
+pub struct ParseError { path: String, kind: ParseErrorKind }
+"""
+    scan = find_sites("src/m.rs", source.encode())
+    slots = {s.message.split(":")[0]: cause_slot(s) for s in scan.sites}
+    assert slots == {
+        "failed to convert header value of `{name}` to string": None,
+        "failed to run `op signin`": None,
+        "failed to read the index": "`{0}`",
+        "failed to load the plugin": "`{source}`",
+        "failed to call the service": "`{status}`",
+        # text may be an error's: the message's words decide, as before
+        "failed to decode": "`{0}`",
+        "failed to parse {path}": "`{kind}`",
+    }
+    (bad,) = [s for s in scan.sites if s.message.startswith("failed to convert")]
+    assert bad.facts.fields == (("name", "String"), ("bytes", "Vec<u8>"))
+
+
 def test_an_impl_for_a_reference_names_the_type_it_refers_to() -> None:
     """nushell's `impl GetSpan for &'a StateWorkingSet<'a>` read as `'a StateWorkingSet` in
     paths and `&EngineState::get_span` in the text."""
@@ -1336,6 +1379,96 @@ def test_a_check_on_a_value_the_fn_computes_itself_is_no_validation_code() -> No
     assert "The code goes on only when `hunk_index.is_some()`." in local.solutions
     assert found["name too long"].validationCode == "let ok = name.len() <= max && is_valid(name);"
     assert found["item over ten"].validationCode == "let ok = item.size < 10;"
+
+
+def test_a_check_on_a_parameter_the_fn_binds_again_is_no_caller_s_check() -> None:
+    """neon's `normalize_key(key: &str)` runs `let key = clean_utf8(&Utf8PathBuf::from(key));`
+    and then checks `key.starts_with("..")` on the path: the same test on the `&str` a
+    caller passes lets `"a/../.."` through (reading 138). No caller's check is offered, nor
+    is the parameter named as what the conditions depend on; a copy of the value
+    (`let name = name.to_string();`) is still the caller's."""
+    source = (
+        "pub fn normalize_key(key: &str) -> Result<Utf8PathBuf, String> {\n"
+        "    let key = clean_utf8(&Utf8PathBuf::from(key));\n"
+        '    if key.starts_with("..") || key == "." {\n'
+        '        return Err(format!("invalid key {key}"));\n'
+        "    }\n"
+        "    Ok(key)\n}\n"
+        "pub fn limit(name: &str, max: usize) -> anyhow::Result<()> {\n"
+        "    let name = name.to_string();\n"
+        '    anyhow::ensure!(name.len() <= max, "name too long");\n'
+        "    Ok(())\n}\n"
+    )
+    scan = find_sites("src/m.rs", source.encode())
+    rebound = {s.message: s.facts.rebound for s in scan.sites}
+    assert rebound == {"invalid key {key}": ("key",), "name too long": ()}
+    found = explained_all(source, "src/m.rs")
+    invalid = found["invalid key {key}"]
+    assert invalid.validationCode is None
+    assert "normalize_key(key)" not in (invalid.exampleFix or "")
+    assert found["name too long"].validationCode == "let ok = name.len() <= max;"
+
+
+def test_a_program_s_main_is_no_call_to_match_on() -> None:
+    """crates.io's smoke test wrote `match main().await { .. }` for a `.context(..)` in its
+    `#[tokio::main] async fn main()`: the macro makes `main` a sync fn, and no code calls it
+    (reading 139). A method or a fn named `main` with parameters is called as any other."""
+    found = explained_all(
+        "#[tokio::main]\n"
+        "async fn main() -> anyhow::Result<()> {\n"
+        '    create_project(&options).await.context("Failed to create project")?;\n'
+        "    Ok(())\n}\n"
+        "fn run(args: &[String]) -> anyhow::Result<()> {\n"
+        '    create(args).context("Failed to create the run")?;\n'
+        "    Ok(())\n}\n"
+    )
+    assert found["Failed to create project"].tryCatchPattern is None
+    assert (found["Failed to create the run"].tryCatchPattern or "").startswith("match run(args)")
+
+
+def test_an_earlier_arm_that_panics_is_no_value_the_code_goes_on_with() -> None:
+    """cargo's `-Zfeatures` parser read "The code goes on only when `matches!(opt.as_ref(),
+    "build_dep" | .. | "ws")`", and its `"ws"` arm is `unimplemented!()` (reading 140). The
+    trigger still says the arm is tried first."""
+    found = explained_all(
+        "fn enable(opt: &str) -> anyhow::Result<()> {\n"
+        "    match opt {\n"
+        '        "dev_dep" => decouple(),\n'
+        '        "ws" => unimplemented!(),\n'
+        '        "all" => { panic!("not yet") }\n'
+        '        s => anyhow::bail!("-Zfeatures flag `{}` is not supported", s),\n'
+        "    }\n"
+        "    Ok(())\n}\n"
+    )
+    flag = found["-Zfeatures flag `{}` is not supported"]
+    assert flag.validationCode == 'let ok = matches!(opt, "dev_dep");'
+    assert 'The code goes on only when `matches!(opt, "dev_dep")`.' in flag.solutions
+
+
+def test_a_panic_that_is_all_a_target_s_build_does_is_an_unsupported_target() -> None:
+    """neon's `vm-monitor` has a `#[cfg(not(target_os = "linux"))] fn main()` that only
+    panics "the monitor requires cgroups, which are only available on linux": it read as a
+    broken invariant and a bug to report (reading 138). A panic under the same gate that a
+    condition leads to is classed by that condition."""
+    found = explained_all(
+        '#[cfg(not(target_os = "linux"))]\n'
+        "fn main() {\n"
+        '    panic!("the monitor requires cgroups, which are only available on linux")\n'
+        "}\n"
+        '#[cfg(not(target_os = "linux"))]\n'
+        "fn check(n: usize) {\n"
+        '    if n > 3 { panic!("more than three cgroups at once") }\n'
+        "}\n"
+    )
+    stub = found["the monitor requires cgroups, which are only available on linux"]
+    assert stub.backgroundTag == "unsupported-operation"
+    assert stub.solutions[-1] == (
+        'Only builds where `#[cfg(not(target_os = "linux"))]` holds have this code, and '
+        "`main` panics there each time it gets this far: those targets are not supported. "
+        "Build and run it for a target where that gate does not hold."
+    )
+    assert not any("bug" in s for s in stub.solutions)
+    assert found["more than three cgroups at once"].backgroundTag != "unsupported-operation"
 
 
 def test_a_fn_that_builds_the_error_it_returns_has_no_check_that_avoids_it() -> None:

@@ -46,6 +46,7 @@ from pipeline.analyze.static_code import (
     fatal_failure,
     held_catch,
     parsed_text,
+    platform_stub,
     printed_values,
     refused_inputs,
     text_owner,
@@ -53,6 +54,7 @@ from pipeline.analyze.static_code import (
     type_guard,
     validation,
     where,
+    wrapped_catch,
     wraps_an_error,
 )
 from pipeline.analyze.taxonomy import (
@@ -63,6 +65,7 @@ from pipeline.analyze.taxonomy import (
     INVALID_STATE,
     IO_ERROR,
     NOT_FOUND,
+    NOT_IMPLEMENTED,
     PARSE_ERROR,
     RESOURCE_EXHAUSTED,
     Classification,
@@ -82,7 +85,7 @@ from pipeline.scan.context import error_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-133"
+_LABEL = "static-135"
 
 
 def _static_version() -> str:
@@ -171,11 +174,12 @@ def with_reach(
     they hold at `sha` (`reach_text`). With the `site`, an error type's handling is fitted
     to what its builders return (`Reach.held_in`: callers hold it in an `anyhow::Error`)."""
     if reach is not None and reach.held_in and site is not None and site.kind in TEXT_KINDS:
-        held = (
-            boxed_catch(apart.tryCatchPattern, site)
-            if reach.held_in.startswith("Box<")
-            else held_catch(site)
-        )
+        if reach.held_in.startswith("Box<"):
+            held = boxed_catch(apart.tryCatchPattern, site)
+        elif reach.held_in == "anyhow::Error":
+            held = held_catch(site)
+        else:  # another type wraps the enum: matched through its accessor, or not at all
+            held = wrapped_catch(apart.tryCatchPattern, site, reach.held_by)
         apart = apart.model_copy(update={"tryCatchPattern": held})
     if reach is not None and reach.no_display and apart.tryCatchPattern:
         # no `Display` to call: the error's `Debug` holds the text (typst's diagnostics)
@@ -215,6 +219,7 @@ def with_reach(
 
 # Classes a message's words may suggest that an error of a `FromStr` parse is not
 # Classes a failed parse of a text is not: no file, peer, lock or resource was involved
+UNSUPPORTED = "unsupported-operation"
 _NOT_OF_PARSING = frozenset(
     ("io-error", "operation-failed", "connection-failure", "concurrency-conflict",
      "resource-exhausted", "timeout", "already-exists", "permission-denied")
@@ -304,6 +309,10 @@ def explain_apart(context: SiteContext) -> Explanation:
     elif failure_class == INTERNAL_INVARIANT and assertion_macro(site) is not None:
         # an assertion macro's body: its user's assertion failed where it is used
         failure_class = INVALID_ARGUMENT
+    if failure_class in (INTERNAL_INVARIANT, NOT_IMPLEMENTED) and platform_stub(site):
+        # a stub that panics on every run of the targets its gate picks: those targets are
+        # not supported, no assumption of the code's broke (neon's non-Linux `main`)
+        failure_class = UNSUPPORTED
     if failure_class == INTERNAL_INVARIANT and missing_argument(site) is not None:
         # `std::env::args().nth(1).expect("USAGE: ..")`: run without the argument it reads
         failure_class = INVALID_ARGUMENT

@@ -47,6 +47,7 @@ from pipeline.analyze.static_code import (
     misuse_worded,
     names_a_step,
     owns_a_bug,
+    platform_stub,
     printed_values,
     refused_conversion,
     refused_inputs,
@@ -333,6 +334,9 @@ def solutions(
             return [*out, _stopped(site), _assumption(context), _REPORT_UNLESS_FAILED]
         if failed_fs_step(site):
             return [*out, _fs_stopped(site), _REPORT_UNLESS_FAILED]
+        stub = platform_stub(site)
+        if stub is not None:
+            return [*out, _platform_only(site, stub)]
         if site.kind in ("todo", "unimplemented"):
             return [*out, _assumption(context), _NOT_YET]
         if failure_class == "configuration-error" and not variables:
@@ -727,6 +731,16 @@ def _run_without(site: Site, argument: str) -> str:
         f"It panics here (`{site.macro}`) when the program runs with fewer command-line "
         f"arguments than it reads: `{argument}` found none. Run it again with the arguments "
         "it expects (its usage, or the message, names them)."
+    )
+
+
+def _platform_only(site: Site, gate: str) -> str:
+    """A panic that is all its code does on the targets a `#[cfg(..)]` picks
+    (`platform_stub`)."""
+    return (
+        f"Only builds where `#[cfg({gate})]` holds have this code, and {where(site)} panics "
+        "there each time it gets this far: those targets are not supported. Build and run "
+        "it for a target where that gate does not hold."
     )
 
 

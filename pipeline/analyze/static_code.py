@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from pipeline.analyze import SiteContext
@@ -176,12 +176,15 @@ _CAUSE_ARGUMENT = re.compile(
 _SHOWN_VALUE = re.compile(r"\b(?:got|found|received|saw|is|was|but)\s*`?$", re.IGNORECASE)
 
 
-def _cause_at(slots: Sequence[str], message: str, args: Sequence[str]) -> int | None:
+def _cause_at(
+    slots: Sequence[str], message: str, args: Sequence[str], fields: Mapping[str, str]
+) -> int | None:
     """Which placeholder prints the underlying error (`cause_slot`), or None: by its name,
     by the argument it prints (`format!("..: {}", e.into())`), or as the last after a colon
-    of a failure's message."""
+    of a failure's message. Never a field of an `#[error]`'s type that holds a value, not an
+    error (`fields`: cargo's `{bytes:?}` of `bytes: Vec<u8>`, reading 140)."""
     for at, slot in enumerate(slots):
-        if slot.split(":", 1)[0] in _CAUSE_NAMES:
+        if slot.split(":", 1)[0] in _CAUSE_NAMES and not _holds_value(fields, slot):
             return at
     for at, value in enumerate(_arguments(slots, args) if args else ()):
         if value and _CAUSE_ARGUMENT.fullmatch(value.strip()):
@@ -198,8 +201,32 @@ def _cause_at(slots: Sequence[str], message: str, args: Sequence[str]) -> int | 
         value = (_arguments(slots, args) if args else [None] * len(slots))[last]
         if _shows_a_value(value if value is not None else slots[last].split(":", 1)[0]):
             return None
-        return last
+        return None if _holds_value(fields, slots[last]) else last
     return None
+
+
+# A type that holds an error, or may: `std::io::Error`, `Box<dyn Error + Send>`, `ErrorKind`,
+# `tonic::Status`, `Report`, `Arc<Self>` (thiserror's shared self), a type parameter `E`
+_ERROR_TYPE = re.compile(
+    r"Err|Report|(?<!Exit)Status\b|Errno|Exception|Fail|Cause|Problem|Diagnostic|\bSelf\b"
+    r"|^\s*&?\s*[A-Z]\s*$"
+)
+
+
+# Text, which may be an error's as well as a value's (risingwave's `Decode(String)` holds
+# the text of the decoder's error)
+_TEXT_TYPE = re.compile(r"&?\s*(?:'\w+\s+)?(?:String|str|Cow<.*str>|Box<str>|Arc<str>|SmolStr)")
+
+
+def _holds_value(fields: Mapping[str, str], slot: str) -> bool:
+    """Whether the placeholder prints a field of the `#[error]`'s type whose type is no
+    error nor text (`bytes: Vec<u8>`, `status: ExitStatus`, `capacity: u64`)."""
+    written = fields.get(slot.split(":", 1)[0].strip())
+    return (
+        written is not None
+        and not _ERROR_TYPE.search(written)
+        and not _TEXT_TYPE.fullmatch(written.strip())
+    )
 
 
 # What a placeholder's argument holds when its name says so: a path displayed, a name, an
@@ -234,7 +261,7 @@ def cause_slot(site: Site) -> str | None:
     """The placeholder that prints the underlying error (`{e}`, or `{}` ending `... failed:
     {}`), as written; None when the message has none."""
     slots = _slots(site)
-    at = _cause_at(slots, site.message, site.format_args)
+    at = _cause_at(slots, site.message, site.format_args, dict(site.facts.fields))
     return None if at is None else f"`{{{slots[at]}}}`"
 
 
@@ -321,6 +348,28 @@ _RUNTIME_BUILDER = re.compile(
     r"^(?:(?:::)?tokio::)?(?:runtime::)?(?:Builder::new_(?:multi|current)_thread\(\)|Runtime::new\(\))"
 )
 _FAILED = re.compile(r" (?:failed|was Err|was None/Err) \(\w+\)$")
+
+
+def platform_stub(site: Site) -> str | None:
+    """The `#[cfg(..)]` gate (as `Facts.gates` writes it) that makes a panic the one thing
+    its code does on some targets: a `panic!`/`unimplemented!`/`todo!` no condition leads
+    to, under a gate on the target (neon's `#[cfg(not(target_os = "linux"))] fn main() {
+    panic!("the monitor requires cgroups, which are only available on linux") }` read as a
+    bug to report, reading 138); None otherwise."""
+    if site.kind not in ("panic", "todo", "unimplemented") or site.facts.conditions:
+        return None
+    if any(_DOCS_GATE.search(gate) for gate in site.facts.gates):
+        return None  # tokio's `#[cfg(docsrs)]` stubs: built for the docs, never run
+    return next((gate for gate in site.facts.gates if _TARGET_GATE.search(gate)), None)
+
+
+_DOCS_GATE = re.compile(r"\b(?:docsrs|doc)\b")
+
+
+_TARGET_GATE = re.compile(
+    r"\b(?:target_os|target_family|target_arch|target_env|target_vendor|"
+    r"target_pointer_width|target_endian|windows|unix)\b"
+)
 
 
 def failed_thread_step(site: Site) -> bool:
@@ -433,7 +482,7 @@ def printed_values(site: Site) -> str:
     value; each `{}` is a value of its own), the underlying error's left out (`cause_slot`),
     or "" when it prints none."""
     slots = _slots(site)
-    at = _cause_at(slots, site.message, site.format_args)
+    at = _cause_at(slots, site.message, site.format_args, dict(site.facts.fields))
     values = _arguments(slots, site.format_args)
     shown = [
         _labelled(p, values[i]) for i, p in enumerate(slots) if i != at and not _fixed(p, values[i])
@@ -831,6 +880,13 @@ def from_field(site: Site) -> str | None:
     return " ".join(found["source"].split())
 
 
+def is_program_main(site: Site) -> bool:
+    """Whether the site's fn is a program's `main`: a free fn of that name that no caller
+    passes anything (crates.io's `#[tokio::main] async fn main()`, reading 139)."""
+    facts = site.facts
+    return facts.enclosing_fn == "main" and facts.enclosing_impl is None and facts.call is None
+
+
 def try_catch(context: SiteContext) -> str | None:
     """Handling at the caller, fitted to the error type; None for panics or short messages."""
     site = context.site
@@ -838,6 +894,8 @@ def try_catch(context: SiteContext) -> str | None:
         # a spawned task's error is its output, not the call's (`Facts.spawned`); one the fn
         # drops reaches no caller (`Facts.discarded`)
         return None
+    if site.kind not in TEXT_KINDS and is_program_main(site):
+        return None  # no code calls a program's `main`: the runtime prints what it returns
     returned = site.facts.return_type
     if (
         site.kind not in TEXT_KINDS
@@ -893,6 +951,26 @@ def boxed_catch(pattern: str | None, site: Site) -> str | None:
     return code
 
 
+def wrapped_catch(pattern: str | None, site: Site, accessor: str | None) -> str | None:
+    """A variant's handling (`Err(E::V { .. }) =>`) for callers that get the enum inside
+    another type (`Reach.held_in`, nextest's `ConfigParseError`): through the method that
+    returns the enum (`Reach.held_by`), `Err(e) if matches!(e.kind(), E::V { .. }) =>`, or
+    in the variant that holds it, `Err(W::Kind(E::V { .. })) =>`; None when that type has
+    neither (the bare variant's pattern does not type-check) or the result does
+    not parse. A pattern with no variant's arm is kept: a match on the text (meilisearch's
+    `Display for Error` writes its `ErrorKind`'s text itself)."""
+    if pattern is None or not _VARIANT_ARM.search(pattern):
+        return pattern
+    if accessor is None:
+        return None
+    if accessor.endswith("()"):
+        arm = rf"\1Err(e) if matches!(e.{accessor}, \2) =>"
+    else:  # the wrapper's variant that holds the enum: `Err(ShellError::Job(JobError::X { .. }))`
+        arm = rf"\1Err({accessor}(\2)) =>"
+    code = _VARIANT_ARM.sub(arm, pattern, count=1)
+    return code if language_of(site.file_path).parses_as_code(code) else None
+
+
 _VARIANT_ARM = re.compile(r"^(\s*)Err\(([A-Z]\w*(?:::\w+)+.*)\) =>", re.M)
 
 
@@ -945,7 +1023,15 @@ def caller_can_test(site: Site, test: str, *, receiver: bool) -> bool:
     if not site.facts.call:
         return False
     names = _names(test) - ({"self"} if receiver else set())
-    return names <= _names(site.facts.call.partition("(")[2])
+    return names <= _passed(site)
+
+
+def _passed(site: Site) -> set[str]:
+    """The names of the arguments a caller passes the site's fn, those the fn binds again
+    before the site left out (`Facts.rebound`: neon's `let key = clean_utf8(..)` makes the
+    check read a path, not the `&str` passed, reading 138)."""
+    call = site.facts.call or ""
+    return _names(call.partition("(")[2]) - set(site.facts.rebound)
 
 
 def caller_check(site: Site, check: str | None) -> str | None:
@@ -958,7 +1044,7 @@ def caller_check(site: Site, check: str | None) -> str | None:
     if check is None or not site.facts.call:
         return None
     test = check_test(check)
-    held = _names(site.facts.call.partition("(")[2]) | {"self"}
+    held = _passed(site) | {"self"}
     # an element of what the caller passes, checked per element (`for item in items`)
     held |= {m[1] for m in _FOR_EACH.finditer(site.window) if m[2] in held}
     bound = {name for pattern in _matches_patterns(test) for name in _names(pattern)}

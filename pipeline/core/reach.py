@@ -144,6 +144,11 @@ class Reach:
     # `.with_context(|| RustupError::ReadingDirectory { .. })` in `utils::read_dir`): a
     # `match` on `Err(RustupError::ReadingDirectory { .. })` would not compile there.
     held_in: str | None = None
+    # with a `held_in` that wraps the enum: what gives the enum back, the method of that
+    # type that returns it (nextest's `ConfigParseError` around a `ConfigParseErrorKind`:
+    # "kind()") or its variant that holds it (nushell's `ShellError` around a `JobError`:
+    # "ShellError::Job")
+    held_by: str | None = None
     # A returned error whose every caller the index found drops it (`f(x).ok()`, `if let
     # Ok(v) = f(x)`, `let _ = f(x)`; `Call.dropped`): how many callers, when no path leads on
     dropped_by: int | None = None
@@ -213,6 +218,7 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
         converts=data.get("converts"),
         initialized=data.get("initialized"),
         held_in=data.get("held_in"),
+        held_by=data.get("held_by"),
         dropped_by=data.get("dropped_by"),
         logged=data.get("logged"),
         no_display=data.get("no_display"),

@@ -64,6 +64,9 @@ class Condition:
     line: int  # 1-based
     negated: bool = False  # True for an `else` branch: the condition did NOT hold
     excluded: tuple[str, ...] = ()  # a match arm: the patterns of the arms tried before it
+    # of those, the arms whose body only panics (`"ws" => unimplemented!()`): a value they
+    # match does not get past the `match` either
+    diverging: tuple[str, ...] = ()
 
 
 def value_name(type_name: str) -> str:
@@ -134,6 +137,12 @@ class Facts:
     # the closure the site makes its error in, ignoring the error it is given, as written
     # (`` `.map_err(|_e| ..)` ``): the message keeps nothing of it (`drops.ignored_error`)
     ignored_error: str | None = None
+    # for `#[error(..)]`: the fields of its variant or struct, (name, type as written), a
+    # tuple's named `0`, `1`, ..: what each placeholder of the text prints
+    fields: tuple[tuple[str, str], ...] = ()
+    # the enclosing fn's parameters its conditions name that a `let` before the site binds
+    # to another value (`let key = clean_utf8(..key..)`): the check reads no caller's value
+    rebound: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,14 +196,15 @@ def placed(site: Site, shift: int, path: str, window: str, window_start: int) ->
     facts = site.facts
     if facts.conditions and shift:
         moved = tuple(
-            Condition(c.kind, c.text, c.line + shift, c.negated, c.excluded)
+            Condition(c.kind, c.text, c.line + shift, c.negated, c.excluded, c.diverging)
             for c in facts.conditions
         )
         facts = Facts(
             facts.enclosing_fn, facts.enclosing_impl, facts.fn_doc, facts.return_type, moved,
             facts.enclosing_type, facts.variant, facts.type_doc, facts.receiver, facts.callee,
             facts.snippet, facts.call, facts.item, facts.help, facts.generics, facts.spawned,
-            facts.discarded, facts.gates, facts.enum_doc, facts.ignored_error,
+            facts.discarded, facts.gates, facts.enum_doc, facts.ignored_error, facts.fields,
+            facts.rebound,
         )  # fmt: skip
     return Site(
         site.kind, path, site.line + shift, site.column, site.message, site.is_format,

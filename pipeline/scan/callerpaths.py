@@ -76,6 +76,7 @@ class SiteSpec(NamedTuple):
     conditions: tuple[str, ...]
     panics: bool = False  # a panic travels by no value: no caller drops it
     kinds: tuple[str, ...] = ()  # each condition's kind (`if`, `else`, ..), when known
+    rebound: tuple[str, ...] = ()  # parameters a `let` binds again first (`Facts.rebound`)
 
 
 def spec_of(context: SiteContext) -> SiteSpec:
@@ -85,8 +86,9 @@ def spec_of(context: SiteContext) -> SiteSpec:
     kinds = tuple(c.kind for c in site.facts.conditions)
     panics = context.error_type == "panic"
     return SiteSpec(
-        context.record_id, context.error_class, site.file_path, site.line, texts, panics, kinds
-    )
+        context.record_id, context.error_class, site.file_path, site.line, texts, panics, kinds,
+        site.facts.rebound,
+    )  # fmt: skip
 
 
 def reaches_of(
@@ -109,7 +111,7 @@ def reaches_of(
             undisplayed[shown] = no_display(graph, spec.error_class, spec.path)
         reach = site_reach(
             graph, spec.path, spec.line, spec.conditions, conversions[key], memo, not spec.panics,
-            required_values(spec.kinds, spec.conditions),
+            required_values(spec.kinds, spec.conditions, spec.rebound), spec.rebound,
         )  # fmt: skip
         if reach is not None:
             out[spec.record_id] = replace(reach, no_display=True) if undisplayed[shown] else reach
@@ -131,13 +133,16 @@ def site_reach(
     memo: Walks | None = None,
     passed: bool = False,
     required: Mapping[str, str] | None = None,
+    rebound: Sequence[str] = (),
 ) -> Reach | None:
     """How the site at `path:line` is reached, given its conditions' texts; None when it sits
     in no indexed fn and its error type has no conversion (an `#[error]` attribute).
     `passed`: the error is a value its callers pass on (not a panic), so a call that drops
     it (`Call.dropped`: `f(x).ok()`, `if let Ok(v) = f(x)`) is no way it reaches a user.
     `required`: what the conditions need of the fn's parameters (`required_values`): a
-    caller that passes a literal ruling it out is no way in, while another caller is."""
+    caller that passes a literal ruling it out is no way in, while another caller is.
+    `rebound`: parameters the fn binds again before the site (`Facts.rebound`): no
+    condition on them reads what a caller passes."""
     node_id = graph.enclosing(path, line)
     converted, status = conversion
     memo = {} if memo is None else memo
@@ -163,7 +168,7 @@ def site_reach(
     return Reach(
         paths=paths,
         callers=callers,
-        dependencies=dependencies(graph, conditions, node_id, paths),
+        dependencies=dependencies(graph, conditions, node_id, paths, rebound),
         conversion=converted,
         http_status=status,
         entries=_more_than_named(entries, paths),
@@ -201,10 +206,13 @@ _SOME_BOUND = re.compile(r"let\s+Some\s*\(.*\)\s*=\s*&?\s*([a-z_][a-z0-9_]*)", r
 _HELD = {"if": True, "else": False, "exit": False, "if_let": True}
 
 
-def required_values(kinds: Sequence[str], conditions: Sequence[str]) -> dict[str, str]:
+def required_values(
+    kinds: Sequence[str], conditions: Sequence[str], rebound: Sequence[str] = ()
+) -> dict[str, str]:
     """What the conditions need of plain names for the site to be reached: `true`/`false`
     for a flag tested alone, `Some` (not `None`) or `None` for an option; only conditions
-    whose kind says whether they held (`if`, `if let`, `else`, an early exit not taken)."""
+    whose kind says whether they held (`if`, `if let`, `else`, an early exit not taken).
+    A name the fn binds again first (`rebound`) needs nothing of what a caller passes."""
     out: dict[str, str] = {}
     for kind, text in zip(kinds, conditions, strict=False):
         held = _HELD.get(kind)
@@ -222,6 +230,8 @@ def required_values(kinds: Sequence[str], conditions: Sequence[str]) -> dict[str
         bound = _SOME_BOUND.fullmatch(text) if kind == "if_let" else None
         if bound is not None:
             out[bound[1]] = "Some"
+    for name in rebound:
+        out.pop(name, None)
     return out
 
 
@@ -383,6 +393,7 @@ def _built_reach(
         walked, entries = _walk(graph, key[1], lone=True, passed=passed)
         known = memo[key] = (walked, len(builders), entries)
     paths = _further(graph, known[0], memo, passed)
+    held = _held(graph, variant, builders)
     where = {
         (graph.nodes[n].path, graph.nodes[n].definition.line): at for n, at in builders.items()
     }
@@ -392,21 +403,108 @@ def _built_reach(
         built=variant,
         entries=_more_than_named(known[2], paths),
         converts=converts,
-        held_in=_held_in(graph, variant, builders),
+        held_in=held[0],
+        held_by=held[1],
     )
 
 
-def _held_in(graph: CallGraph, variant: str, builders: Mapping[int, int]) -> str | None:
-    """The type every fn that builds the variant returns it in, when it is not the enum:
-    `anyhow::Error`, or the enum boxed (pixi's `Result<(), Box<PlatformUnsat>>`, where a
-    pattern on `PlatformUnsat`'s variants does not type-check, reading 132); None otherwise."""
+def _held(
+    graph: CallGraph, variant: str, builders: Mapping[int, int]
+) -> tuple[str | None, str | None]:
+    """`Reach.held_in` (and `held_by`): the type every fn that builds the variant returns it
+    in, when it is not the enum. `anyhow::Error`; the enum boxed (pixi's `Result<(),
+    Box<PlatformUnsat>>`, where a pattern on `PlatformUnsat`'s variants does not type-check,
+    reading 132); or another type of the repository that wraps it (nextest's
+    `ConfigParseError::new(.., ConfigParseErrorKind::UnknownTestGroups { .. })` in fns that
+    return `Result<_, ConfigParseError>`, reading 131), with the method of that type that
+    gives the enum back (`kind`) where one does. (None, None) otherwise."""
     if all(_returns_anyhow(graph, n) for n in builders):
-        return _ANYHOW_ERROR
+        return _ANYHOW_ERROR, None
     enum = variant.rpartition("::")[0].rpartition("::")[2]
-    boxed = f"Box<{enum}>"
-    if enum and all(_returned_error(graph, n) == boxed for n in builders):
-        return boxed
-    return None
+    returned = {_returned_error(graph, n) for n in builders}
+    if not enum or len(returned) != 1:
+        return None, None
+    (error,) = returned
+    if error == f"Box<{enum}>":
+        return error, None
+    wrapper = (error or "").rpartition("::")[2]
+    if (
+        not all(_returns_result(graph, n) for n in builders)
+        or not _WRAPPER_PATH.fullmatch(error or "")
+        or wrapper == enum
+        or not _known_type(graph, wrapper)
+    ):
+        # no `Result` (a `RunResult<'src, Value>` alias's arguments are its own), an
+        # associated type (`Self::Error`), a generic or foreign type, the enum under a path
+        return None, None
+    return wrapper, _accessor(graph, wrapper, enum) or _wrapping_variant(graph, wrapper, enum)
+
+
+_WRAPPER = re.compile(r"[A-Z]\w*")
+_WRAPPER_PATH = re.compile(r"(?:(?!Self::)\w+::)*[A-Z]\w*")
+
+
+def _returns_result(graph: CallGraph, node_id: int) -> bool:
+    """Whether a fn's return type is the standard `Result<T, E>` written out."""
+    name = generic_parts(return_text(graph.nodes[node_id].definition.signature))[0]
+    return name in ("Result", "std::result::Result", "core::result::Result")
+
+
+def _known_type(graph: CallGraph, name: str) -> bool:
+    """Whether the repository defines a struct or an enum of the name."""
+    return bool(graph.definitions("struct", name) or graph.definitions("enum", name))
+
+
+_BORROWS_SELF = re.compile(r"\(\s*&\s*(?:'\w+\s+)?self\b")
+
+
+def _accessor(graph: CallGraph, owner: str, enum: str) -> str | None:
+    """The method of `owner` that takes only `&self` and returns the `enum` (or a reference
+    to it): nextest's `ConfigParseError::kind(&self) -> &ConfigParseErrorKind`. None when
+    there is none, or more than one."""
+    found: dict[tuple[str, str], set[str]] | None = graph.derived.get("accessors")
+    if found is None:
+        found = graph.derived["accessors"] = {}
+        for node in graph.nodes:
+            definition = node.definition
+            if definition.kind != "fn" or not definition.owner or definition.params:
+                continue
+            if (
+                not definition.has_self
+                or definition.trait
+                or not _BORROWS_SELF.search(definition.signature)
+            ):
+                continue  # `into_error(self)` would move the error out of a match guard
+            returned = return_text(definition.signature).removeprefix("&").strip()
+            returned = re.sub(r"^'\w+\s+", "", returned).rpartition("::")[2]
+            if _WRAPPER.fullmatch(returned):
+                found.setdefault((definition.owner, returned), set()).add(definition.name)
+    names = found.get((owner, enum), set())
+    return f"{next(iter(names))}()" if len(names) == 1 else None
+
+
+def _wrapping_variant(graph: CallGraph, owner: str, enum: str) -> str | None:
+    """The variant of the enum `owner` whose one value is the `enum`, as a path:
+    nushell's `ShellError::Job` of `Job(#[from] JobError)`, which `?` and `.into()` build
+    from a `JobError`. None when there is none, or more than one."""
+    found: dict[tuple[str, str], set[str]] | None = graph.derived.get("wrapping variants")
+    if found is None:
+        found = graph.derived["wrapping variants"] = {}
+        for (kind, name), definitions in graph.named.items():
+            if kind != "variant":
+                continue
+            for _, definition in definitions:
+                held = _ONE_VALUE.fullmatch(_ATTRIBUTES.sub("", definition.signature))
+                if held is not None and definition.owner:
+                    inner = held[1].strip().rpartition("::")[2]
+                    found.setdefault((definition.owner, inner), set()).add(name)
+    names = found.get((owner, enum), set())
+    return f"{owner}::{next(iter(names))}" if len(names) == 1 else None
+
+
+_ATTRIBUTES = re.compile(r"#\[[^\]]*\]")
+# `Job(JobError)`, `Job( JobError, )`: a tuple variant of one value, a plain path
+_ONE_VALUE = re.compile(r"\w+\s*\(\s*((?:\w+::)*[A-Z]\w*)\s*,?\s*\)")
 
 
 def _returned_error(graph: CallGraph, node_id: int) -> str | None:
@@ -874,14 +972,19 @@ def _candidates(graph: CallGraph, taken: str, others: Sequence[int]) -> tuple[st
 
 
 def dependencies(
-    graph: CallGraph, conditions: Sequence[str], node_id: int, paths: Sequence[CallerPath]
+    graph: CallGraph,
+    conditions: Sequence[str],
+    node_id: int,
+    paths: Sequence[CallerPath],
+    rebound: Sequence[str] = (),
 ) -> tuple[Dependency, ...]:
-    """Where the condition chain's identifiers come from: params, fields, consts, variants."""
+    """Where the condition chain's identifiers come from: params (not those the fn binds
+    again before the site, `rebound`), fields, consts, variants."""
     node = graph.nodes[node_id]
     d = node.definition
     text = " ".join(_METHOD_NOTE.sub("", condition) for condition in conditions)
     out: dict[str, Dependency] = {}
-    params = dict(d.params)
+    params = {name: kind for name, kind in d.params if name not in rebound}
     for name in _IDENT.findall(text):
         if name in params and name not in out:
             out[name] = Dependency(

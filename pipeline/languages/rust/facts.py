@@ -32,13 +32,14 @@ def site_facts(node: Node, source: bytes) -> Facts:
     """
     function = _ancestor(node, _FN_TYPES)
     impl = _ancestor(node, ("impl_item", "trait_item"))
+    conditions = (*condition_chain(node, function, source), *_receiver_failure(node))
     facts = Facts(
         enclosing_fn=_field_text(function, "name"),
         enclosing_impl=_impl_name(impl),
         fn_doc=doc_comment(function) if function is not None else None,
         return_type=_own_types_written(_field_text(function, "return_type"), function)
         or _stream_items(function),
-        conditions=(*condition_chain(node, function, source), *_receiver_failure(node)),
+        conditions=conditions,
         receiver=_receiver(node),
         callee=_callee(node),
         generics=_type_parameters(function, impl),
@@ -46,10 +47,97 @@ def site_facts(node: Node, source: bytes) -> Facts:
         discarded=discarded_in(node, function),
         gates=cfg_gates(node),
         ignored_error=ignored_error(node, function),
+        rebound=rebound_parameters(node, function, conditions),
     )
     if node.type == "attribute_item":
         facts = _with_error_type(facts, node)
     return facts
+
+
+_PANICS = frozenset(("panic", "unreachable", "todo", "unimplemented"))
+
+
+def _panics(body: Node | None) -> bool:
+    """Whether a match arm's body is a panic: `unimplemented!()`, `{ panic!(..) }`."""
+    while body is not None and body.type == "block" and body.named_child_count == 1:
+        only = body.named_children[0]
+        body = only.named_children[0] if only.type == "expression_statement" else only
+    if body is None or body.type != "macro_invocation":
+        return False
+    name = body.child_by_field_name("macro")
+    return name is not None and _node_text(name).rpartition("::")[2] in _PANICS
+
+
+def rebound_parameters(
+    node: Node, function: Node | None, conditions: Sequence[Condition]
+) -> tuple[str, ...]:
+    """The fn's parameters the conditions name that a `let` before the site binds again
+    with another value (neon's `let key = clean_utf8(&Utf8PathBuf::from(key));`: the
+    check `key.starts_with("..")` then reads a path, not the `&str` a caller passes,
+    reading 138). A copy (`let key = key.clone();`, `.to_string()`) is the same value."""
+    if function is None or not conditions:
+        return ()
+    named = {word for c in conditions for word in _WORD.findall(c.text)}
+    parameters = function.child_by_field_name("parameters")
+    wanted = {
+        _node_text(pattern)
+        for parameter in (parameters.named_children if parameters is not None else ())
+        if parameter.type == "parameter"
+        and (pattern := parameter.child_by_field_name("pattern")) is not None
+        and pattern.type == "identifier"
+    } & named
+    found: list[str] = []
+    child, parent = node, node.parent
+    while wanted and parent is not None and parent != function:
+        if parent.type == "block":
+            for statement in parent.named_children:
+                if statement.start_byte >= child.start_byte:
+                    break
+                if statement.type == "let_declaration":
+                    for name in _rebinds(statement, wanted):
+                        wanted.discard(name)
+                        found.append(name)
+        child, parent = parent, parent.parent
+    return tuple(sorted(found))
+
+
+_WORD = re.compile(r"[A-Za-z_]\w*")
+# `let key = key;`, `key.clone()`, `key.to_string()`, `path.as_ref()`: the value a caller
+# passed, as it was (cargo's `write_atomic` takes `path.as_ref()` of its `P: AsRef<Path>`)
+_SAME_VALUE = re.compile(
+    r"[*&]?\s*(\w+)(?:\.(?:clone|to_string|to_owned|as_ref|as_str|as_path|borrow)\(\))?"
+)
+
+
+def _rebinds(statement: Node, wanted: set[str]) -> list[str]:
+    """The wanted names a `let` binds to another value than the one of that name."""
+    pattern = statement.child_by_field_name("pattern")
+    if pattern is None:
+        return []
+    bound = [pattern] if pattern.type == "identifier" else _identifiers(pattern)
+    value = statement.child_by_field_name("value")
+    same = _SAME_VALUE.fullmatch(_node_text(value)) if value is not None else None
+    return [
+        name
+        for name in (_node_text(b) for b in bound)
+        if name in wanted and not (same is not None and same[1] == name)
+    ]
+
+
+def _identifiers(pattern: Node) -> list[Node]:
+    """The names a pattern binds (`(a, b)`, `Some(x)`, `mut key`), not the paths it
+    matches."""
+    out: list[Node] = []
+    stack = [pattern]
+    while stack:
+        current = stack.pop()
+        if current.type == "identifier" and (
+            current.parent is None or current.parent.type not in ("scoped_identifier",)
+        ):
+            out.append(current)
+        elif current.type not in ("scoped_identifier", "type_identifier"):
+            stack.extend(current.named_children)
+    return out
 
 
 def condition_chain(node: Node, stop: Node | None, source: bytes) -> list[Condition]:
@@ -86,6 +174,7 @@ def _condition_step(parent: Node, child: Node) -> Condition | None:
             return None
         scrutinee = f"match {_clip(value)}: " if value is not None else ""
         earlier = []  # the arms tried first: this one is taken only when none of them matched
+        diverging = []  # of those, the ones that only panic
         own = _own_gates(parent)  # an arm's gates exclude another's only if it has some
         arm = parent.prev_named_sibling
         while arm is not None:
@@ -95,12 +184,15 @@ def _condition_step(parent: Node, child: Node) -> Condition | None:
                 and not (own and _exclusive(own, _own_gates(arm)))
             ):
                 earlier.append(_clip(arm_pattern))
+                if _panics(arm.child_by_field_name("value")):
+                    diverging.append(earlier[-1])
             arm = arm.prev_named_sibling
         return Condition(
             "match_arm",
             f"{scrutinee}{_clip(pattern)} =>",
             _line(pattern),
             excluded=tuple(reversed(earlier)),
+            diverging=tuple(reversed(diverging)),
         )
     if kind == "let_declaration" and child == parent.child_by_field_name("alternative"):
         pattern = parent.child_by_field_name("pattern")
@@ -463,14 +555,36 @@ def _with_error_type(facts: Facts, attribute: Node) -> Facts:
             # as the doc of a variant of nextest's own failures (reading 131)
             enum_doc=doc_comment(enum) if own is None and enum is not None else None,
             gates=cfg_gates(item),
+            fields=_fields(item),
         )
     if item.type in ("struct_item", "enum_item"):
         return Facts(
             enclosing_type=_field_text(item, "name"),
             type_doc=doc_comment(item),
             gates=cfg_gates(item),
+            fields=_fields(item),
         )
     return facts
+
+
+def _fields(item: Node) -> tuple[tuple[str, str], ...]:
+    """A variant's or struct's fields as (name, type), whitespace collapsed; a tuple's
+    named by position (`0`, `1`)."""
+    body = item.child_by_field_name("body")
+    if body is None:
+        return ()
+    if body.type == "ordered_field_declaration_list":
+        types = body.children_by_field_name("type")
+        return tuple((str(at), " ".join(_node_text(t).split())) for at, t in enumerate(types))
+    if body.type != "field_declaration_list":
+        return ()
+    return tuple(
+        (_node_text(name), " ".join(_node_text(kind).split()))
+        for field in body.named_children
+        if field.type == "field_declaration"
+        and (name := field.child_by_field_name("name")) is not None
+        and (kind := field.child_by_field_name("type")) is not None
+    )
 
 
 def _receiver(node: Node) -> str | None:

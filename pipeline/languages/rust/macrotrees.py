@@ -63,6 +63,7 @@ def macro_tree_sites(
                 callee=site.facts.callee,
                 snippet=site.facts.snippet,
                 ignored_error=site.facts.ignored_error,  # its own closure, in the tree
+                fields=site.facts.fields,  # its own variant's
                 call=enclosing_call(outer),
                 item=_macro_rules(outer) or initializer_item(outer),
             )

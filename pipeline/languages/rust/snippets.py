@@ -63,6 +63,11 @@ def enclosing_call(node: Node) -> str | None:
     parameters = function.child_by_field_name("parameters")
     if name is None or parameters is None:
         return None
+    if _text(name) == "main" and not parameters.named_children and impl_type(function) is None:
+        # a program's `main`: no code calls it, the runtime prints what it returns (and
+        # `#[tokio::main]` takes its `async` away: crates.io's `match main().await` did not
+        # compile, reading 139)
+        return None
     arguments: list[str] = []
     receiver: str | None = None
     for parameter in parameters.named_children:
