@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from site_fixtures import explained_all
 
 from pipeline.core.model import Condition, Facts, Site
 from pipeline.languages.rust.logic import validation_code
@@ -174,6 +175,8 @@ def test_the_condition_itself_is_not_a_step() -> None:
         ('path.strip_prefix("/tmp")', 'path.strip_prefix("/tmp") was None/Err (expect)'),
         ("line.strip_suffix('\\n')", "line.strip_suffix('\\n') was None (expect)"),
         ("value.to_str()", "value.to_str() was None/Err (expect)"),  # `HeaderValue`'s: a Result
+        # an `Option` of `Result`s made a `Result` (neon's `.map(parse).transpose()`, 138)
+        ("v.map(|s| s.parse()).transpose()", "v.map(|s| s.parse()).transpose() was Err (expect)"),
     ],
 )
 def test_an_expect_step_says_what_its_receiver_held(receiver: str, step: str) -> None:
@@ -359,3 +362,38 @@ def test_the_help_an_error_carries(expression: str, help: str | None) -> None:
         f"fn subject(span: Span) -> Result<(), E> {{\n    {expression}\n}}\n", "a target"
     )
     assert site.facts.help == help
+
+
+def test_a_context_after_a_question_mark_guards_only_the_steps_after_it() -> None:
+    """crates.io's `self.repository.find_commit(self.head_oid()?)?.as_object()
+    .peel_to_tree().context("failed to find tree for HEAD")` said the whole chain "returned
+    `None` or an error": `find_commit` failing returns at its own `?` (reading 139). A `?`
+    inside an argument is no step of the chain."""
+    source = """\
+fn files(&self) -> anyhow::Result<Tree> {
+    let tree = self.repository.find_commit(self.head_oid()?)?
+        .as_object()
+        .peel_to_tree()
+        .context("failed to find tree for HEAD")?;
+    let conn = connect(&var("DATABASE_URL").context("DATABASE_URL must be set")?).await.context("failed to connect")?;
+    Ok(tree)
+}
+"""
+    tree = site_of(source, "failed to find tree for HEAD").facts
+    assert tree.receiver == (
+        "self.repository.find_commit(self.head_oid()?)?.as_object().peel_to_tree()"
+    )
+    assert tree.conditions[-1].text == "\u2026?.as_object().peel_to_tree() was None/Err (context)"
+    # `f(x)?.expect(..)`: the value `?` gave is what the `expect` guards
+    ident = 'fn f(e: &E) -> Result<()> {\n    e.get(KEY)?.expect("store should have bootstrapped");\n}\n'
+    assert site_of(ident, "store should have bootstrapped").facts.receiver == "e.get(KEY)?"
+    conn = site_of(source, "failed to connect").facts
+    assert (
+        conn.receiver == 'connect(&var("DATABASE_URL").context("DATABASE_URL must be set")?).await'
+    )
+    said = explained_all(source)["failed to find tree for HEAD"].documentation
+    assert (
+        "The call it guards, `\u2026?.as_object().peel_to_tree()`, returned `None` or an error. "
+        "The steps before its `?` ran first: one that failed returned its own error there, "
+        "not this one."
+    ) in said

@@ -1471,6 +1471,58 @@ def test_a_panic_that_is_all_a_target_s_build_does_is_an_unsupported_target() ->
     assert found["more than three cgroups at once"].backgroundTag != "unsupported-operation"
 
 
+def test_an_options_value_is_reviewed_as_an_option_not_as_configuration() -> None:
+    """cargo's `options.filter` is the `--example`/`--bin` flags: "The check reads
+    configuration (`options.filter`)" sent the reader to a config file (reading 140)."""
+    found = explained_all(
+        "pub fn run(options: &CompileOptions) -> anyhow::Result<()> {\n"
+        '    anyhow::ensure!(options.filter.is_specific(), "no example given to run");\n'
+        "    Ok(())\n}\n"
+        "pub fn fetch(config: &Config) -> anyhow::Result<()> {\n"
+        '    anyhow::ensure!(config.offline, "cannot fetch while online here");\n'
+        "    Ok(())\n}\n"
+    )
+    assert (
+        "The check reads an option (`options.filter`): review the value given for it "
+        "(a command-line flag or a setting)."
+    ) in found["no example given to run"].solutions
+    assert (
+        "The check reads configuration (`config.offline`): review that setting."
+        in found["cannot fetch while online here"].solutions
+    )
+
+
+def test_a_context_unwrapped_right_after_it_is_a_panic_not_a_returned_error() -> None:
+    """crates.io's `build_s3` ends `.build().context("Failed to initialize S3 code")
+    .unwrap()`: the record said "try-catch" and how to print the returned error (reading
+    139). It is a panic whose message holds the context and its causes."""
+    source = (
+        "fn build_s3(config: &S3Config) -> AmazonS3 {\n"
+        '    AmazonS3Builder::new().build().context("Failed to initialize S3 code").unwrap()\n'
+        "}\n"
+        "fn load(path: &Path) -> anyhow::Result<String> {\n"
+        '    let text = std::fs::read_to_string(path).context("failed to read the manifest")?;\n'
+        "    Ok(text)\n}\n"
+    )
+    sites = {s.message: s for s in find_sites("src/m.rs", source.encode()).sites}
+    assert sites["Failed to initialize S3 code"].facts.unwrapped == "unwrap"
+    assert sites["failed to read the manifest"].facts.unwrapped is None
+    scan = find_sites("src/m.rs", source.encode())
+    contexts = build_contexts("o/r", "ab" * 20, RepoScan(scans={"src/m.rs": scan}))
+    kinds = {c.site.message: (c.error_type, c.error_class) for c in contexts}
+    assert kinds["Failed to initialize S3 code"] == ("panic", None)
+    assert kinds["failed to read the manifest"] == ("exception", "anyhow::Error")
+    found = explained_all(source, "src/m.rs")
+    s3 = found["Failed to initialize S3 code"]
+    assert (s3.handlingStrategy, s3.tryCatchPattern) == ("fail-fast", None)
+    assert "The `.unwrap()` right after it panics on that error" in s3.documentation
+    assert s3.solutions[1] == (
+        "The panic message prints the error the call gave, with its causes: they say what "
+        "failed beneath this step; start there."
+    )
+    assert found["failed to read the manifest"].handlingStrategy != "fail-fast"
+
+
 def test_a_fn_that_builds_the_error_it_returns_has_no_check_that_avoids_it() -> None:
     """starship's `ValueDeserializer::error` is called once an error exists; its `match`
     only chooses how to word it (reading 113). A fn returning a `Result` with the same

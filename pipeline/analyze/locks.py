@@ -34,7 +34,10 @@ def poisoned_lock(site: Site) -> str | None:
         # a lock at the end of a call chain (`..get_mmds().ok_or(..)?.lock()`) only where the
         # message says it is poisoned: a chain may end in `std::fs::File::lock`'s I/O error
         chained = _CHAINED.search(call)
-        return call if chained is not None and _POISON_WORDS.search(site.message) else None
+        if chained is None or not _POISON_WORDS.search(site.message):
+            return None
+        # the lock the whole chain gives, not its steps after the `?` (`…?.lock()`)
+        return site.facts.receiver if call.startswith("\u2026?") and site.facts.receiver else call
     if locked[2] != "lock" and not (
         _LOCK_WORDS.search(site.message) or _LOCK_WORDS.search(locked[1])
     ):

@@ -19,6 +19,7 @@ from pipeline.analyze.clock import clock_before_epoch
 from pipeline.analyze.documented import assertion_macro, documented_panic, states_the_state
 from pipeline.analyze.environment import set_variable
 from pipeline.analyze.fixed_input import fixed_input, fixed_input_note
+from pipeline.analyze.guarded import guarded_call
 from pipeline.analyze.homedirs import missing_directory
 from pipeline.analyze.locks import poisoned_lock, unwinding_only
 from pipeline.analyze.programs import started_program
@@ -31,6 +32,7 @@ from pipeline.analyze.static_advice import (
     is_guard,
     prevention,
     solutions,
+    unwrapping,
 )
 from pipeline.analyze.static_code import (
     a_type,
@@ -85,7 +87,7 @@ from pipeline.scan.context import error_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-135"
+_LABEL = "static-137"
 
 
 def _static_version() -> str:
@@ -462,7 +464,26 @@ def _documentation(context: SiteContext, failure_class: str, guess: Classificati
             " own message (its `Display`), which may put words around it."
         )
     if site.kind in ("expect", "context") and facts.receiver and not wraps_an_error(site):
-        text += f" The call it guards, `{facts.receiver}`, {_guarded_outcome(site)}."
+        guarded = guarded_call(site, ("Err", "None", "None/Err")) or facts.receiver
+        if not guarded.startswith("\u2026?"):
+            guarded = facts.receiver
+        text += f" The call it guards, `{guarded}`, {_guarded_outcome(site)}."
+        if facts.unwrapped is not None:
+            # crates.io's `.context("Failed to initialize S3 code").unwrap()` (reading 139)
+            text += (
+                f" The {unwrapping(facts.unwrapped)} right after it panics on that error: the panic"
+                " message holds this message and its causes (the error's `Debug` form), after"
+                + (
+                    ' "called `Result::unwrap()` on an `Err` value: ".'
+                    if facts.unwrapped == "unwrap"
+                    else " the `.expect(..)`'s own message."
+                )
+            )
+        if guarded.startswith("\u2026?"):
+            text += (
+                " The steps before its `?` ran first: one that failed returned its own error"
+                " there, not this one."
+            )
         if fixed_input(site) is not None:
             text += fixed_input_note()
     if facts.fn_doc:
@@ -586,9 +607,9 @@ def _guarded_outcome(site: Site) -> str:
     receiver = f"{site.facts.receiver} "
     said = next(
         (
-            c.text[len(receiver) :]
+            c.text[len(receiver) :] if c.text.startswith(receiver) else c.text.partition(" ")[2]
             for c in reversed(site.facts.conditions)
-            if c.kind == "closure" and c.text.startswith(receiver)
+            if c.kind == "closure" and (c.text.startswith(receiver) or c.text.startswith("\u2026?"))
         ),
         "",
     )

@@ -161,6 +161,11 @@ _REPORT_UNLESS_FAILED = (
     "If that step does not depend on your environment or input, this is a bug: report it "
     "upstream with the full message, the backtrace (`RUST_BACKTRACE=1`) and the version you run."
 )
+# `.context("..").unwrap()`: the panic prints the error it got (`Facts.unwrapped`)
+_UNWRAPPED_CAUSE = (
+    "The panic message prints the error the call gave, with its causes: they say what "
+    "failed beneath this step; start there."
+)
 _REPORT = (
     "This is a bug, not something to fix in your input: report it upstream with the full "
     "message, the backtrace (`RUST_BACKTRACE=1`) and the version you run."
@@ -302,6 +307,8 @@ def solutions(
                 "backtrace (`RUST_BACKTRACE=1`) shows the repository's own code passing "
                 "it, report that upstream with the full message and the version you run.",
             ]
+        if facts.unwrapped is not None:
+            return [*out, _assumption(context), _UNWRAPPED_CAUSE, _REPORT_UNLESS_CAUSED]
         documented = documented_panic(site)
         if documented is not None:
             return [*out, _documented(site, documented), _REPORT_IF_OURS]
@@ -373,7 +380,7 @@ def solutions(
     if variables and setting is not None and _ENV_VAR.fullmatch(setting):
         setting = None  # named above, as a variable
     if setting is not None and not guard:  # never "review `conf.auth_enabled`"
-        out.append(f"The check reads configuration (`{setting}`): review that setting.")
+        out.append(_setting_advice(setting))
     if guard:  # never the way around it (`check`), even when it only led to a failed call
         # a check that only chose the way to a call that failed refused nothing: "Failed to
         # read CA certificate" is no deliberate check for `let Some(cert) = &self.ca_cert`
@@ -605,6 +612,22 @@ _FAILED_ARM = re.compile(r"^match (?P<step>.+\)(?:\.await)?\??): (?P<outcome>Err
 _FAILED_LET = re.compile(r"^let (?P<outcome>Err|None)\b.*? = (?P<step>.+\)(?:\.await)?\??)$")
 
 
+def _setting_advice(setting: str) -> str:
+    """What to review of a setting a check reads. An `options`/`opts` value may be a
+    command-line flag as well as a setting (cargo's `options.filter` is `--example`/`--bin`,
+    read as configuration in reading 140)."""
+    if _OPTIONS_WORD.search(setting) and not _SETTINGS_WORD.search(setting):
+        return (
+            f"The check reads an option (`{setting}`): review the value given for it (a "
+            "command-line flag or a setting)."
+        )
+    return f"The check reads configuration (`{setting}`): review that setting."
+
+
+_OPTIONS_WORD = re.compile(r"\b(?:opts|options)\b")
+_SETTINGS_WORD = re.compile(r"\b(?:conf|config|cfg|settings)\b")
+
+
 def _setting_of(condition: Condition) -> str | None:
     """The configuration a condition reads (`_setting`). Of a call that failed, a setting it
     was given (`parse(&opts.format)`: that value may be what it refused) or one it is called
@@ -796,6 +819,11 @@ def message_advice(site: Site) -> str | None:
     return f"The message itself says what to do: {quoted}{filled}."
 
 
+def unwrapping(method: str) -> str:
+    """`.unwrap()`, `.expect(..)`: the call `Facts.unwrapped` names, as written."""
+    return "`.unwrap()`" if method == "unwrap" else f"`.{method}(..)`"
+
+
 def _assumption(context: SiteContext) -> str:
     site = context.site
     facts = site.facts
@@ -803,6 +831,11 @@ def _assumption(context: SiteContext) -> str:
         return (
             f"The code assumed `{facts.receiver}` always gives a value here (never `None` "
             "nor an `Err`); this time it gave none."
+        )
+    if facts.unwrapped is not None and facts.receiver:
+        return (
+            f"The code assumed `{facts.receiver}` always succeeds here: it adds this context "
+            f"and then calls {unwrapping(facts.unwrapped)}, which panics on the error."
         )
     failed = [c for c in facts.conditions if c.kind == "check_failed"]
     if failed:

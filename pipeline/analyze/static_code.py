@@ -67,8 +67,10 @@ def wraps_an_error(site: Site) -> bool:
     return (
         site.kind == "context"
         and receiver is not None
-        and not any(c.text.startswith(f"{receiver} was ") for c in site.facts.conditions)
-    )
+        and not any(
+            c.text.startswith((f"{receiver} was ", "\u2026?")) for c in site.facts.conditions
+        )
+    )  # `…?.peel_to_tree() was None/Err`: the steps after the chain's last `?` (`Facts`)
 
 
 def impl_type(impl: str) -> str:
@@ -800,7 +802,9 @@ def example_fix(
             "// It panics here when this step fails: fix what the step needs, or "
             "report it with its backtrace."
         )
-    elif context.error_type == "panic" and not refused and fatal_failure(site) is not None:
+    elif context.error_type == "panic" and (
+        site.facts.unwrapped is not None or (not refused and fatal_failure(site) is not None)
+    ):
         # `Err(e) => panic!("..: {e}")`: the step may be one no user feeds (tokio's self-pipe,
         # reading 129), so the error it prints decides, not "fix what the step needs"
         body.append(

@@ -143,6 +143,9 @@ class Facts:
     # the enclosing fn's parameters its conditions name that a `let` before the site binds
     # to another value (`let key = clean_utf8(..key..)`): the check reads no caller's value
     rebound: tuple[str, ...] = ()
+    # a `.context(..)` whose result is unwrapped right there (`.context("..").unwrap()`): the
+    # method that panics on it (`unwrap`, `expect`); the error reaches no caller
+    unwrapped: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,7 +207,7 @@ def placed(site: Site, shift: int, path: str, window: str, window_start: int) ->
             facts.enclosing_type, facts.variant, facts.type_doc, facts.receiver, facts.callee,
             facts.snippet, facts.call, facts.item, facts.help, facts.generics, facts.spawned,
             facts.discarded, facts.gates, facts.enum_doc, facts.ignored_error, facts.fields,
-            facts.rebound,
+            facts.rebound, facts.unwrapped,
         )  # fmt: skip
     return Site(
         site.kind, path, site.line + shift, site.column, site.message, site.is_format,

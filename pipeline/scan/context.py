@@ -165,9 +165,15 @@ STREAM_OF = re.compile(
 _FROM_IMPL = re.compile(r"^From<.*> for (?P<target>[\w:]+)(?:<.*>)?$", re.S)
 
 
+def panics(site: Site) -> bool:
+    """Whether the site's error is a panic: a panicking macro or method, or a `.context(..)`
+    unwrapped right after it (`Facts.unwrapped`)."""
+    return site.kind in PANIC_KINDS or site.facts.unwrapped is not None
+
+
 def error_class(site: Site, aliases: AliasTable) -> str | None:
     """The Rust error type of the site: the fn's return type, resolved, else the macro's."""
-    if site.kind in PANIC_KINDS:
+    if panics(site):
         return None
     if site.kind in TEXT_KINDS:
         return site.facts.enclosing_type
@@ -278,7 +284,7 @@ def alias_lookup(site: Site) -> str | None:
 
     What a carried-over record's error class depends on outside its own file.
     """
-    if site.kind in PANIC_KINDS or site.kind in TEXT_KINDS or not site.facts.return_type:
+    if panics(site) or site.kind in TEXT_KINDS or not site.facts.return_type:
         return None
     _, alias = _result_type(site.facts.return_type)
     return alias.rsplit("::", 1)[-1] if alias is not None else None
@@ -286,14 +292,14 @@ def alias_lookup(site: Site) -> str | None:
 
 def error_type(site: Site) -> ErrorType:
     """`panic` for panics, `error_code` when a code is carried, else `exception`."""
-    if site.kind in PANIC_KINDS:
+    if panics(site):
         return "panic"
     return "error_code" if site.error_code else "exception"
 
 
 def severity(site: Site) -> Severity:
     """`critical` for panics; `warning` for an expected rejection of a request; else `error`."""
-    if site.kind in PANIC_KINDS:
+    if panics(site):
         return "critical"
     if _REJECTION.search(site.message) or (
         site.kind == "constructor" and _REJECTING_CALLEE.search(site.macro)

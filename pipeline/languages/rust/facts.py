@@ -48,6 +48,7 @@ def site_facts(node: Node, source: bytes) -> Facts:
         gates=cfg_gates(node),
         ignored_error=ignored_error(node, function),
         rebound=rebound_parameters(node, function, conditions),
+        unwrapped=_unwrapped(node),
     )
     if node.type == "attribute_item":
         facts = _with_error_type(facts, node)
@@ -595,6 +596,48 @@ def _receiver(node: Node) -> str | None:
     return _clip(value) if value is not None else None
 
 
+def _unwrapped(node: Node) -> str | None:
+    """`unwrap`/`expect` when a `.context(..)` call's result is unwrapped right after it
+    (crates.io's `.build().context("Failed to initialize S3 code").unwrap()`: a panic,
+    no returned error, reading 139); None otherwise."""
+    function = node.child_by_field_name("function") if node.type == "call_expression" else None
+    if function is None or function.type != "field_expression":
+        return None
+    if _field_text(function, "field") not in _CONTEXT_METHODS:
+        return None
+    parent = node.parent
+    if parent is None or parent.type != "field_expression":
+        return None
+    method = _field_text(parent, "field")
+    return method if method in ("unwrap", "expect") else None
+
+
+_CONTEXT_METHODS = frozenset(("context", "with_context", "wrap_err", "wrap_err_with"))
+
+
+def _guarded(value: Node) -> str:
+    """The receiver of `.expect(..)`/`.context(..)` as the call it guards: after the chain's
+    last `?`, the steps before it written `…?` (crates.io's `self.repository.find_commit(
+    self.head_oid()?)?.as_object().peel_to_tree().context("failed to find tree for HEAD")`
+    guards `peel_to_tree()`: `find_commit` failing returns at its own `?`, reading 139)."""
+    node: Node | None = value
+    while node is not None and node.type != "try_expression":
+        if node.type == "call_expression":
+            node = node.child_by_field_name("function")
+        elif node.type in ("field_expression", "generic_function"):
+            node = node.child_by_field_name(
+                "value" if node.type != "generic_function" else "function"
+            )
+        elif node.type == "await_expression":
+            node = node.named_child(0)
+        else:
+            node = None
+    if node is None or node == value:
+        return _clip(value)  # `f(x)?.expect(..)`: what `?` gave is the value it guards
+    after = (value.text or b"")[node.end_byte - value.start_byte :].decode("utf-8", "replace")
+    return "\u2026?" + _squash(after)
+
+
 # Methods whose call is the error when their receiver holds no value (`None` or `Err`).
 _FAILING_METHODS = frozenset(
     {"expect", "unwrap", "context", "with_context", "wrap_err", "wrap_err_with"}
@@ -632,6 +675,8 @@ _RESULT_METHODS = frozenset((
     "parse", "try_into", "try_from", "from_str", "from_utf8", "canonicalize",
     "read_to_string", "read_dir", "metadata", "create", "open", "write_all", "flush",
     "send", "recv", "try_recv", "join", "lock",
+    # an `Option`'s made a `Result`: `opt.map(parse).transpose()` (neon's, reading 138)
+    "transpose", "ok_or", "ok_or_else",
 ))
 # fmt: on
 
@@ -651,7 +696,7 @@ def _receiver_failure(node: Node) -> tuple[Condition, ...]:
     if method not in _FAILING_METHODS or value is None or _is_error_value(_clip(value)):
         return ()  # `anyhow!(err).context(..)` wraps an error: no call failed here
     outcome = _empty_value(value)
-    return (Condition("closure", f"{_clip(value)} was {outcome} ({method})", _line(node)),)
+    return (Condition("closure", f"{_guarded(value)} was {outcome} ({method})", _line(node)),)
 
 
 # `anyhow!(err)`, `eyre::eyre!(..)`, `format_err!(..)`, or a value named as an error (`e`,
