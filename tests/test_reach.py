@@ -2971,3 +2971,59 @@ def test_a_parameter_the_fn_binds_again_is_not_what_its_conditions_depend_on(
     contexts = build_contexts("o/s", "ab" * 20, RepoScan(scans={"src/lib.rs": scan}))
     (reach,) = reaches_of([spec_of(c) for c in contexts], graph).values()
     assert [d.name for d in reach.dependencies] == ["strict"]
+
+
+API_ERROR = """\
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("Bad request: {0:#?}")]
+    BadRequest(anyhow::Error),
+    #[error("NotFound: {0}")]
+    NotFound(Box<dyn std::error::Error + Send + Sync + 'static>),
+    #[error(transparent)]
+    InternalServerError(anyhow::Error),
+}
+impl ApiError {
+    pub fn into_response(self) -> Response<Body> {
+        match self {
+            ApiError::BadRequest(err) => respond(format!("{err:#?}"), StatusCode::BAD_REQUEST),
+            ApiError::NotFound(_) => respond(self.to_string(), StatusCode::NOT_FOUND),
+            ApiError::InternalServerError(err) => {
+                respond(format!("{err:#}"), StatusCode::INTERNAL_SERVER_ERROR)
+            }
+        }
+    }
+}
+pub fn bad_request(error: &str) -> ApiError {
+    respond_with(StatusCode::BAD_REQUEST, error)
+}
+pub fn get_tenant(id: u32) -> Result<u32, ApiError> {
+    if id == 0 {
+        return Err(ApiError::NotFound(anyhow::anyhow!("no such tenant {id}").into()));
+    }
+    if id == 1 {
+        return Err(ApiError::InternalServerError(anyhow::anyhow!("tenant is broken")));
+    }
+    Err(bad_request("tenant id is odd"))
+}
+"""
+
+
+def test_the_variant_or_fn_that_makes_an_error_gives_its_http_status(tmp_path: Path) -> None:
+    """neon's `ApiError::InternalServerError(anyhow!(..))` had no `httpStatus`, while
+    `ApiError::into_response` gives each variant one `StatusCode` (reading 138); crates.io's
+    `bad_request(..)` calls `custom(StatusCode::BAD_REQUEST, ..)`. A variant's own text
+    (`#[error]`) gets its status too."""
+    files = {"Cargo.toml": '[package]\nname = "api"\n', "src/lib.rs": API_ERROR}
+    graph = graph_of(tmp_path, files)
+    scan = find_sites("src/lib.rs", API_ERROR.encode())
+    contexts = build_contexts("o/api", "ab" * 20, RepoScan(scans={"src/lib.rs": scan}))
+    reaches = reaches_of([spec_of(c) for c in contexts], graph)
+    status = {c.site.message: getattr(reaches.get(c.record_id), "http_status", None)
+              for c in contexts}  # fmt: skip
+    assert status["tenant is broken"] == 500
+    assert status["tenant id is odd"] == 400
+    assert status["Bad request: {0:#?}"] == 400
+    assert status["NotFound: {0}"] == 404
+    # `.into()` first: the variant is given a converted value, still its own variant
+    assert status["no such tenant {id}"] is None

@@ -263,3 +263,44 @@ def test_an_own_method_s_return_type_touches_the_callers_that_let_its_value() ->
     ]
     for walk, paths in found.items():
         assert paths == fresh[walk]
+
+
+def test_a_carried_record_s_reach_reads_its_rebound_parameters_and_what_makes_it(
+    tmp_path: Path,
+) -> None:
+    """A record carried over unparsed gets its reach from its provenance: the parameters
+    its fn binds again (`rebound`) and the variant that makes its error (`madeBy`) must be
+    there, or the regeneration's `reach.json` names a parameter and drops an HTTP status
+    that a cold extraction does not."""
+    api = (
+        "pub enum ApiError { NotFound(anyhow::Error), Conflict(anyhow::Error) }\n"
+        "impl ApiError {\n"
+        "    pub fn into_response(self) -> u16 {\n"
+        "        match self {\n"
+        "            ApiError::NotFound(_) => code(StatusCode::NOT_FOUND),\n"
+        "            ApiError::Conflict(_) => code(StatusCode::CONFLICT),\n"
+        "        }\n"
+        "    }\n"
+        "}\n"
+        "pub fn get(key: &str) -> Result<u8, ApiError> {\n"
+        "    let key = clean(key);\n"
+        '    if key.is_empty() { return Err(ApiError::NotFound(anyhow::anyhow!("no key here"))); }\n'
+        "    Ok(1)\n"
+        "}\n"
+    )
+    sources = {"Cargo.toml": '[package]\nname = "ws"\n', "src/lib.rs": "pub mod api;\npub mod top;\n",
+               "src/api.rs": api, "src/top.rs": "pub fn top() { crate::api::get(\"k\").ok(); }\n"}  # fmt: skip
+    repo = GitRepo.init(tmp_path / "src")
+    repo.commit(sources)
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    common = ("--repo", "o/ws", "--out", out, "--cache", cache)
+    _run("extract", *common, "--sha", "main", "--source", repo.path)
+    sha = repo.commit({"src/top.rs": "// the top\n" + sources["src/top.rs"]})
+    _run("regenerate", *common, "--ref", sha, "--source", repo.path)
+    cold = tmp_path / "cold"
+    _run("extract", "--repo", "o/ws", "--sha", sha, "--source", repo.path, "--out", cold,
+         "--cache", tmp_path / "cold-cache")  # fmt: skip
+    rows = [json.loads((o / "o" / "ws" / "reach.json").read_text())["records"] for o in (out, cold)]
+    assert rows[0] == rows[1]
+    (row,) = [r for r in rows[1].values() if r.get("http_status")]
+    assert row["http_status"] == 404 and not row.get("dependencies")

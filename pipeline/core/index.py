@@ -42,6 +42,9 @@ class Definition(NamedTuple):
     module: str = ""  # inline `mod` path inside the file: `tests::util`
     attrs: tuple[str, ...] = ()  # attributes as written inside `#[...]`
     status_codes: tuple[str, ...] = ()  # fn: `StatusCode::X` names its body mentions
+    # fn that names more than one: each match arm's variants that give one code, as
+    # `Variant:CODE` (neon's `ApiError::into_response`: `NotFound:NOT_FOUND`)
+    status_arms: tuple[str, ...] = ()
 
 
 class Call(NamedTuple):

@@ -132,6 +132,11 @@ class Provenance(BaseModel):
     grounded: bool | None = None
     enclosingFn: str | None = None
     conditions: list[str] = Field(default_factory=list)
+    # what the reach of a record carried over unparsed reads besides its conditions: the
+    # parameters the fn binds again first (`Facts.rebound`), what makes its error
+    # (`callerpaths.made_by`: a variant or fn whose HTTP status the code may show)
+    rebound: list[str] = Field(default_factory=list)
+    madeBy: str | None = None
 
 
 class Retired(BaseModel):

@@ -146,6 +146,9 @@ class Facts:
     # a `.context(..)` whose result is unwrapped right there (`.context("..").unwrap()`): the
     # method that panics on it (`unwrap`, `expect`); the error reaches no caller
     unwrapped: str | None = None
+    # the path of the call whose argument the site's value is, when it reads as a variant or
+    # an associated fn of a type (`ApiError::BadRequest(anyhow!(..))`): what wraps it
+    wrapped_in: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +210,7 @@ def placed(site: Site, shift: int, path: str, window: str, window_start: int) ->
             facts.enclosing_type, facts.variant, facts.type_doc, facts.receiver, facts.callee,
             facts.snippet, facts.call, facts.item, facts.help, facts.generics, facts.spawned,
             facts.discarded, facts.gates, facts.enum_doc, facts.ignored_error, facts.fields,
-            facts.rebound, facts.unwrapped,
+            facts.rebound, facts.unwrapped, facts.wrapped_in,
         )  # fmt: skip
     return Site(
         site.kind, path, site.line + shift, site.column, site.message, site.is_format,

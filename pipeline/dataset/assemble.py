@@ -14,6 +14,7 @@ from pipeline.dataset.previous import Previous
 from pipeline.dataset.records import build_record, relocated
 from pipeline.dataset.spill import Spilled
 from pipeline.dataset.store import compact_json, compact_record
+from pipeline.scan.callerpaths import made_by
 
 
 @dataclass
@@ -55,7 +56,13 @@ def assemble(
         if analysis is None:  # reused: the previous explanation, timestamps and provenance stand
             assert old_record is not None and old_prov is not None
             record = relocated(old_record, context)
-            provenance = old_prov.model_copy(update={"kind": context.site.kind})
+            provenance = old_prov.model_copy(
+                update={
+                    "kind": context.site.kind,
+                    "rebound": list(context.site.facts.rebound),
+                    "madeBy": made_by(context.site),
+                }
+            )
         else:
             made.analyzed += 1
             record = build_record(context, analysis.explanation, now, changed_at)
@@ -77,6 +84,8 @@ def assemble(
                 grounded=analysis.grounded,
                 enclosingFn=context.site.facts.enclosing_fn,
                 conditions=[f"{c.kind}: {c.text}" for c in context.site.facts.conditions],
+                rebound=list(context.site.facts.rebound),
+                madeBy=made_by(context.site),
             )
         line = compact_record(record)
         if previous is not None and previous.records.raw.get(record.id) == line:

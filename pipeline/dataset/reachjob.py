@@ -547,5 +547,11 @@ def carried_specs(
             int(line_field(line, "lineNumber")),
             line_field(line, "errorType") == "panic",
         )
-        specs.append(SiteSpec(rid, klass, path, number, conditions, panics, kinds))
+        given = provenance.get(rid, {})
+        rebound = tuple(str(name) for name in given.get("rebound", ()))
+        made = given.get("madeBy")
+        made_by = made if isinstance(made, str) else None
+        specs.append(
+            SiteSpec(rid, klass, path, number, conditions, panics, kinds, rebound, made_by)
+        )
     return specs

@@ -7,6 +7,7 @@ import re
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
+from http import HTTPStatus
 from typing import Literal, NamedTuple
 
 from pipeline.core.index import ARM_LINK, Definition
@@ -20,6 +21,7 @@ from pipeline.core.reach import (
     Hop,
     Reach,
 )
+from pipeline.core.sitetypes import TEXT_KINDS, Site
 from pipeline.languages import language_of
 from pipeline.scan.buildable import NO_NEEDS, TYPED, dispatch_need, needs_above, type_name
 from pipeline.scan.builders import Built, named_builders, struct_builders, variant_builders
@@ -77,6 +79,9 @@ class SiteSpec(NamedTuple):
     panics: bool = False  # a panic travels by no value: no caller drops it
     kinds: tuple[str, ...] = ()  # each condition's kind (`if`, `else`, ..), when known
     rebound: tuple[str, ...] = ()  # parameters a `let` binds again first (`Facts.rebound`)
+    # what makes the error: the variant or fn it is built by (`ApiError::NotFound`,
+    # `bad_request`), whose HTTP status the code may show (`made_status`)
+    made_by: str | None = None
 
 
 def spec_of(context: SiteContext) -> SiteSpec:
@@ -87,8 +92,21 @@ def spec_of(context: SiteContext) -> SiteSpec:
     panics = context.error_type == "panic"
     return SiteSpec(
         context.record_id, context.error_class, site.file_path, site.line, texts, panics, kinds,
-        site.facts.rebound,
+        site.facts.rebound, made_by(site),
     )  # fmt: skip
+
+
+def made_by(site: Site) -> str | None:
+    """What makes a site's error (`SiteSpec.made_by`): the call it is an argument of, the
+    constructor it is, or the variant whose text it is."""
+    facts = site.facts
+    if facts.wrapped_in:
+        return facts.wrapped_in
+    if site.kind == "constructor" and site.macro:
+        return site.macro
+    if site.kind in TEXT_KINDS and facts.enclosing_type and facts.variant:
+        return f"{facts.enclosing_type}::{facts.variant}"
+    return None
 
 
 def reaches_of(
@@ -109,8 +127,12 @@ def reaches_of(
         shown = (spec.error_class, spec.path)
         if shown not in undisplayed:
             undisplayed[shown] = no_display(graph, spec.error_class, spec.path)
+        conversion = conversions[key]
+        if conversion[1] is None and spec.made_by and not spec.panics:
+            made = made_status(graph, spec.error_class, spec.made_by, spec.path)
+            conversion = made if made[1] is not None else conversion
         reach = site_reach(
-            graph, spec.path, spec.line, spec.conditions, conversions[key], memo, not spec.panics,
+            graph, spec.path, spec.line, spec.conditions, conversion, memo, not spec.panics,
             required_values(spec.kinds, spec.conditions, spec.rebound), spec.rebound,
         )  # fmt: skip
         if reach is not None:
@@ -1257,6 +1279,75 @@ def user_conversion(
         graph.derived[key] = _conversion_in(graph, crate, name)
     found: tuple[str | None, int | None] = graph.derived[key]
     return found
+
+
+def made_status(
+    graph: CallGraph, error_class: str | None, made_by: str, site_path: str
+) -> tuple[str | None, int | None]:
+    """The HTTP status of the variant or fn that makes a site's error, where the code names
+    one: a match arm of a fn of the type that gives the variant one `StatusCode` (neon's
+    `ApiError::into_response`: `ApiError::NotFound(_) => .. StatusCode::NOT_FOUND`), or a
+    fn of the repository whose body names one (crates.io's `bad_request`, which calls
+    `custom(StatusCode::BAD_REQUEST, ..)`). (where, status); (None, None) when the code
+    shows none, or more than one."""
+    owner, _, name = made_by.rpartition("::")
+    owner = owner.rpartition("::")[2]
+    if owner and name[:1].isupper():  # a variant: the type's arms
+        if error_class is not None and inner_type(error_class) not in (owner, ""):
+            return None, None  # the fn returns another type: it converts the variant
+        key = ("status arms", owner)
+        if key not in graph.derived:
+            graph.derived[key] = _status_arms_of(graph, owner, site_path)
+        arms: dict[str, tuple[str, int]] = graph.derived[key]
+        found = arms.get(name)
+        return found if found is not None else (None, None)
+    codes = {
+        (path, d.line, d.status_codes[0])
+        for path, d in graph.definitions("fn", name)
+        if (d.owner or "") == owner and len(d.status_codes) == 1
+    }
+    named = {code for _, _, code in codes}
+    if len(named) != 1 or len(codes) != 1:
+        return None, None
+    ((path, line, code),) = codes
+    status = _http_status(code)
+    where = f"`{made_by}` ({path}:{line})"
+    return (where, status) if status is not None else (None, None)
+
+
+def _status_arms_of(graph: CallGraph, owner: str, site_path: str) -> dict[str, tuple[str, int]]:
+    """Variant -> (where, status) from the match arms of the type's fns (`status_arms`), in
+    the type's crate: the site's, else the only one that defines it."""
+    defined = graph.definitions("enum", owner)
+    crates = {_crate(path) for path, _ in defined}
+    crate = _crate(site_path) if _crate(site_path) in crates else None
+    if crate is None and len(crates) == 1:
+        (crate,) = crates
+    if crate is None:
+        return {}
+    out: dict[str, tuple[str, int]] = {}
+    for path in graph.crate_files(crate):
+        for d in graph.indexes[path].definitions:
+            if d.kind != "fn" or d.owner != owner or not d.status_arms:
+                continue
+            for arm in d.status_arms:
+                variant, _, code = arm.partition(":")
+                status = _http_status(code)
+                if status is not None:
+                    out.setdefault(variant, (f"`{owner}::{d.name}` ({path}:{d.line})", status))
+    return out
+
+
+def _http_status(name: str) -> int | None:
+    """`NOT_FOUND` -> 404: `http::StatusCode`'s constant names, as Python's `HTTPStatus`
+    writes them where the two agree."""
+    known = _HTTP.get(name)
+    if known is not None:
+        return known
+    try:
+        return int(HTTPStatus[name])
+    except KeyError:
+        return None
 
 
 def _conversion_in(graph: CallGraph, crate: str, name: str) -> tuple[str | None, int | None]:

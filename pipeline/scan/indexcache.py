@@ -65,7 +65,9 @@ _TYPES: dict[str, Any] = {
     "builds": Build,
 }
 _TUPLES = {  # fields that are tuples in the dataclass
-    Definition: {f for f in Definition._fields if f in ("params", "attrs", "status_codes")},
+    Definition: {
+        f for f in Definition._fields if f in ("params", "attrs", "status_codes", "status_arms")
+    },
     Call: {"args"},
     Arm: {"calls"},
 }

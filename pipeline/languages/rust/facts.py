@@ -49,6 +49,7 @@ def site_facts(node: Node, source: bytes) -> Facts:
         ignored_error=ignored_error(node, function),
         rebound=rebound_parameters(node, function, conditions),
         unwrapped=_unwrapped(node),
+        wrapped_in=_wrapped_in(node),
     )
     if node.type == "attribute_item":
         facts = _with_error_type(facts, node)
@@ -594,6 +595,24 @@ def _receiver(node: Node) -> str | None:
         return None
     value = function.child_by_field_name("value")
     return _clip(value) if value is not None else None
+
+
+def _wrapped_in(node: Node) -> str | None:
+    """The `Type::Name` path of the call the site's value is an argument of
+    (`ApiError::InternalServerError(anyhow!(..))`: neon's, whose variant gives the HTTP
+    status, reading 138); None otherwise."""
+    arguments = node.parent
+    call = arguments.parent if arguments is not None else None
+    if arguments is None or arguments.type != "arguments" or call is None:
+        return None
+    function = call.child_by_field_name("function")
+    if call.type != "call_expression" or function is None or function.type != "scoped_identifier":
+        return None
+    path = _node_text(function)
+    return path if _TYPE_PATH.fullmatch(path) else None
+
+
+_TYPE_PATH = re.compile(r"(?:\w+::)*[A-Z]\w*::\w+")
 
 
 def _unwrapped(node: Node) -> str | None:

@@ -117,7 +117,7 @@ _TEST_DIRECTORY = re.compile(
 # channel's half of another crate is typed as that crate's (a field of `self` too), and a
 # field of `self` by the resolving file's own struct of the name first; 79: a private
 # module's item is named by a glob re-export of its module too (`pub use backward_user::*`).
-INDEX_VERSION = "92"
+INDEX_VERSION = "93"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -187,6 +187,29 @@ _WRAPPED_BINDING = re.compile(
 _VARIANT_IN = re.compile(r"\b([A-Z]\w*)::([A-Z]\w*)\b")
 _STRING_ARM = re.compile(r'^\s*(?:Some\s*\(\s*\(\s*)?"([\w.-]+)"')
 _STATUS = re.compile(r"StatusCode::([A-Z_]+)")
+# the variants a match arm's pattern names: `ApiError::NotFound(_)`, `Self::Gone`
+_ARM_VARIANT = re.compile(r"\b(?:Self|[A-Z]\w*)::([A-Z]\w*)")
+
+
+def _status_arms(body: Node) -> tuple[str, ...]:
+    """`Variant:CODE` for each variant a match arm of `body` names whose value mentions one
+    `StatusCode` (neon's `ApiError::BadRequest(err) => .. StatusCode::BAD_REQUEST`)."""
+    found: dict[str, None] = {}
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if node.type == "match_arm":
+            pattern = node.child_by_field_name("pattern")
+            value = node.child_by_field_name("value")
+            codes = set(_STATUS.findall(text_of(value))) if value is not None else set()
+            if pattern is not None and len(codes) == 1:
+                (code,) = codes
+                for variant in _ARM_VARIANT.findall(text_of(pattern)):
+                    found[f"{variant}:{code}"] = None
+        stack.extend(node.named_children)
+    return tuple(found)
+
+
 _ROUTE_ATTR = re.compile(r'^(get|post|put|delete|patch|head)\s*\(\s*"([^"]*)"')
 # The OpenAPI document's route of a handler (`#[utoipa::path(post, tag = "x", path =
 # "/analyze", ..)]`), whatever registers it: quickwit's warp filters pass their handlers by
@@ -662,6 +685,7 @@ class _Builder:
         signature, value, has_self = "", None, False
         params: tuple[tuple[str, str], ...] = ()
         codes: tuple[str, ...] = ()
+        arms: tuple[str, ...] = ()
         if kind == "fn":
             signature, params, has_self = fn_signature(node, self.source)
             body = node.child_by_field_name("body")
@@ -671,6 +695,7 @@ class _Builder:
                 and self.source.find(b"StatusCode::", body.start_byte, body.end_byte) >= 0
             ):
                 codes = tuple(dict.fromkeys(_STATUS.findall(text_of(body))))
+                arms = _status_arms(body) if len(codes) > 1 else ()
             for attr in attrs:
                 route = _ROUTE_ATTR.match(attr) or _DOCUMENTED_ROUTE.match(attr)
                 if route:
@@ -713,6 +738,7 @@ class _Builder:
                 module=module,
                 attrs=attrs,
                 status_codes=codes,
+                status_arms=arms,
             )
         )
 
