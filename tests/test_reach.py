@@ -2953,8 +2953,8 @@ def test_a_parameter_the_fn_binds_again_is_not_what_its_conditions_depend_on(
     tmp_path: Path,
 ) -> None:
     """neon's `normalize_key(key: &str)` checks the `key` of `let key = clean_utf8(..)`:
-    naming the parameter and what each caller passes for it sent the reader to the wrong
-    value (reading 138). A parameter the fn reads as passed is still named."""
+    naming the parameter as if the check read it as passed sent the reader to the wrong
+    value (reading 138). The parameter is named as one the fn binds again."""
     source = (
         "pub fn normalize_key(key: &str, strict: bool) -> Result<String, String> {\n"
         "    let key = clean(key);\n"
@@ -2970,7 +2970,10 @@ def test_a_parameter_the_fn_binds_again_is_not_what_its_conditions_depend_on(
     scan = find_sites("src/lib.rs", source.encode())
     contexts = build_contexts("o/s", "ab" * 20, RepoScan(scans={"src/lib.rs": scan}))
     (reach,) = reaches_of([spec_of(c) for c in contexts], graph).values()
-    assert [d.name for d in reach.dependencies] == ["strict"]
+    assert [(d.name, d.rebound) for d in reach.dependencies] == [("strict", None), ("key", True)]
+    assert "`key` (parameter `key: &str`, which the fn binds again before the check)" in (
+        trigger_sentence(reach, "ab" * 20) or ""
+    )
 
 
 API_ERROR = """\

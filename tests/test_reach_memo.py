@@ -303,4 +303,5 @@ def test_a_carried_record_s_reach_reads_its_rebound_parameters_and_what_makes_it
     rows = [json.loads((o / "o" / "ws" / "reach.json").read_text())["records"] for o in (out, cold)]
     assert rows[0] == rows[1]
     (row,) = [r for r in rows[1].values() if r.get("http_status")]
-    assert row["http_status"] == 404 and not row.get("dependencies")
+    assert row["http_status"] == 404
+    assert [(d["name"], d.get("rebound")) for d in row["dependencies"]] == [("key", True)]

@@ -1384,8 +1384,8 @@ def test_a_check_on_a_value_the_fn_computes_itself_is_no_validation_code() -> No
 def test_a_check_on_a_parameter_the_fn_binds_again_is_no_caller_s_check() -> None:
     """neon's `normalize_key(key: &str)` runs `let key = clean_utf8(&Utf8PathBuf::from(key));`
     and then checks `key.starts_with("..")` on the path: the same test on the `&str` a
-    caller passes lets `"a/../.."` through (reading 138). No caller's check is offered, nor
-    is the parameter named as what the conditions depend on; a copy of the value
+    caller passes lets `"a/../.."` through (reading 138). No caller's check is offered, and
+    the parameter is named as one the fn binds again; a copy of the value
     (`let name = name.to_string();`) is still the caller's."""
     source = (
         "pub fn normalize_key(key: &str) -> Result<Utf8PathBuf, String> {\n"
@@ -1405,6 +1405,10 @@ def test_a_check_on_a_parameter_the_fn_binds_again_is_no_caller_s_check() -> Non
     found = explained_all(source, "src/m.rs")
     invalid = found["invalid key {key}"]
     assert invalid.validationCode is None
+    assert (
+        "The check depends on what is passed to `normalize_key` (`key` (as the fn binds it "
+        "again first)): pass values the check accepts."
+    ) in invalid.solutions
     assert "normalize_key(key)" not in (invalid.exampleFix or "")
     assert found["name too long"].validationCode == "let ok = name.len() <= max;"
 
@@ -1468,6 +1472,9 @@ def test_a_panic_that_is_all_a_target_s_build_does_is_an_unsupported_target() ->
         "Build and run it for a target where that gate does not hold."
     )
     assert not any("bug" in s for s in stub.solutions)
+    assert "bug" not in (stub.exampleFix or "") and not any(
+        "report" in t for t in stub.preventionTips
+    )
     assert found["more than three cgroups at once"].backgroundTag != "unsupported-operation"
 
 
@@ -1516,6 +1523,7 @@ def test_a_context_unwrapped_right_after_it_is_a_panic_not_a_returned_error() ->
     s3 = found["Failed to initialize S3 code"]
     assert (s3.handlingStrategy, s3.tryCatchPattern) == ("fail-fast", None)
     assert "The `.unwrap()` right after it panics on that error" in s3.documentation
+    assert "3. `.unwrap()` panics on it" in s3.triggerScenarios
     assert s3.solutions[1] == (
         "The panic message prints the error the call gave, with its causes: they say what "
         "failed beneath this step; start there."

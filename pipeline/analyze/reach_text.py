@@ -111,6 +111,7 @@ def trigger_sentence(reach: Reach | None, sha: str) -> str | None:
         )
     sources = [
         f"`{d.name}` ({d.kind} `{d.text}`"
+        + (", which the fn binds again before the check" if d.rebound else "")
         + "".join(f"; {handoff_text(h)}" for h in d.passed)
         + (f": {_first_line(d.doc)}" if d.doc else "")
         + ")"

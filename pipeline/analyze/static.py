@@ -75,6 +75,7 @@ from pipeline.analyze.taxonomy import (
     classify_step,
     load_taxonomy,
 )
+from pipeline.analyze.utf8paths import non_utf8_path
 from pipeline.core.cachefile import source_digest
 from pipeline.core.model import Condition, Explanation, HandlingStrategy, Site
 from pipeline.core.reach import Reach
@@ -87,7 +88,7 @@ from pipeline.scan.context import error_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-137"
+_LABEL = "static-140"
 
 
 def _static_version() -> str:
@@ -326,6 +327,10 @@ def explain_apart(context: SiteContext) -> Explanation:
         # a text, whatever step the message names (pixi's "create" read as an I/O error,
         # with disk-space tips, reading 132)
         failure_class = PARSE_ERROR
+    if failure_class in (INTERNAL_INVARIANT, FALLBACK, PARSE_ERROR) and non_utf8_path(site):
+        # `home.to_str().expect(..)`: a path that is not UTF-8, a name on the machine or a
+        # path given, no bug of the code's and no text parsed (cargo's, reading 140)
+        failure_class = INVALID_ARGUMENT
     if failure_class in (INTERNAL_INVARIANT, FALLBACK) and clock_before_epoch(site):
         # `duration_since(UNIX_EPOCH).expect(..)`: the machine's clock is set before 1970; a
         # step that failed on its machine, no setting of the program's (a Configuration error
@@ -530,6 +535,8 @@ def _trigger(site: Site, conditions: Sequence[Condition]) -> str:
         )
     steps = [f"{i}. {_describe(c)}" for i, c in enumerate(conditions, 1)]
     steps.append(f"{len(steps) + 1}. `{site.macro}` produces the error")
+    if site.facts.unwrapped is not None:
+        steps.append(f"{len(steps) + 1}. {unwrapping(site.facts.unwrapped)} panics on it")
     return f"In {place}: " + "; ".join(steps) + "."
 
 

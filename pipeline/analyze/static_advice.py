@@ -54,6 +54,7 @@ from pipeline.analyze.static_code import (
     where,
 )
 from pipeline.analyze.taxonomy import Classification, load_taxonomy
+from pipeline.analyze.utf8paths import UTF8_ADVICE, non_utf8_path
 from pipeline.core.model import Condition
 from pipeline.core.sitetypes import TEXT_KINDS, Site, checked_above
 from pipeline.languages import language_of
@@ -332,6 +333,8 @@ def solutions(
             return [*out, _underneath(cause), _REPORT_UNLESS_CAUSED]
         if clock_before_epoch(site):
             return [*out, f"It panics here (`{site.macro}`) when {CLOCK_ADVICE}"]
+        if (path := non_utf8_path(site)) is not None:
+            return [*out, f"It panics here (`{site.macro}`, on `{path}`) when {UTF8_ADVICE}"]
         program = started_program(site)
         if program is not None:
             return [*out, f"It panics here (`{site.macro}`) when {program_advice(program)}"]
@@ -372,7 +375,7 @@ def solutions(
     # was Err) may be why it failed, or not: a channel closes whatever it is sent.
     after = _after_failed_call(conditions)  # what came before only led to a failed call
     checks = [c for c in after if _failed_call(c) is None]
-    inputs = inputs_read(facts.call, _without_reads(checks))
+    inputs = inputs_read(facts.call, _without_reads(checks), facts.rebound)
     if inputs:
         out.append(f"{PASSED_LEAD}{where(site)} ({', '.join(inputs)}){PASSED_TAIL}")
     out.extend(_given_to_failed_calls(site, conditions, inputs))
@@ -547,7 +550,9 @@ def _given_to_failed_calls(
             continue
         step, outcome = failed
         given = [
-            i for i in inputs_read(site.facts.call, _without_reads([condition])) if i not in checked
+            i
+            for i in inputs_read(site.facts.call, _without_reads([condition]), site.facts.rebound)
+            if i not in checked
         ]
         if not given:
             continue
@@ -880,6 +885,8 @@ def prevention(
         tips.append("Find and fix the first panic of the run; this one only follows from it.")
     elif context.error_type == "panic" and clock_before_epoch(site):
         tips.append("Keep the clock of the machine that runs it set (NTP).")
+    elif context.error_type == "panic" and non_utf8_path(site) is not None:
+        tips.append("Keep the names of the files and directories it reads UTF-8.")
     elif context.error_type == "panic" and (program := started_program(site)) is not None:
         name = path_program(program)
         tips.append(
@@ -895,6 +902,8 @@ def prevention(
         tips.append("Make sure what that file-system step needs is there before the run.")
     elif context.error_type == "panic" and failure_class == "configuration-error":
         tips.append("Set the manifest or configuration as the message says before the run.")
+    elif context.error_type == "panic" and platform_stub(site) is not None:
+        tips.append("Build and run it only for the targets it supports.")
     elif context.error_type == "panic" and not refused_inputs(context, check):
         tips.append("Keep the assumption the code states true, or report where it breaks.")
     elif context.error_type == "panic" and (converted := refused_conversion(context, check)):

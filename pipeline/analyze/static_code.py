@@ -24,6 +24,7 @@ from pipeline.analyze.locks import poisoned_lock
 from pipeline.analyze.message_advice import advice_in
 from pipeline.analyze.programs import path_program, started_program
 from pipeline.analyze.taxonomy import CONFIGURATION, failed_filesystem_call
+from pipeline.analyze.utf8paths import non_utf8_path
 from pipeline.core.model import Condition, Site
 from pipeline.core.sitetypes import MACRO_RULES, TEXT_KINDS, call_parameters, value_name
 from pipeline.languages import language_of
@@ -608,7 +609,7 @@ def checked_inputs(context: SiteContext, check: str | None) -> list[str]:
         or _INVARIANT_WORDS.search(site.message)
     ):
         return []
-    return inputs_read(site.facts.call, site.facts.conditions)
+    return inputs_read(site.facts.call, site.facts.conditions, site.facts.rebound)
 
 
 def converted_inputs(context: SiteContext) -> list[str]:
@@ -623,7 +624,7 @@ def converted_inputs(context: SiteContext) -> list[str]:
     read = _VIEWS.sub("", (call.group("receiver") or call.group("argument")).strip())
     if not _PLACE.fullmatch(read.lstrip("&*").removeprefix("mut ").strip()):
         return []  # what a call made of it (`gctx.get_env(VAR)`, `bytes.len()`): not its value
-    return inputs_read(site.facts.call, [Condition("closure", read, site.line)])
+    return inputs_read(site.facts.call, [Condition("closure", read, site.line)], site.facts.rebound)
 
 
 def refused_conversion(context: SiteContext, check: str | None) -> str | None:
@@ -697,15 +698,19 @@ def empty_option(receiver: str | None) -> bool:
     return bool(receiver) and _OPTION_RECEIVER.search(receiver or "") is not None
 
 
-def inputs_read(call: str | None, conditions: Sequence[Condition]) -> list[str]:
-    """The fn's parameters the conditions read: what a caller controls."""
+def inputs_read(
+    call: str | None, conditions: Sequence[Condition], rebound: Sequence[str] = ()
+) -> list[str]:
+    """The fn's parameters the conditions read: what a caller controls. One the fn binds
+    again first (`Facts.rebound`: neon's `let key = clean_utf8(..)`, reading 138) is said
+    to be: the check reads what the fn made of it, not the value as passed."""
     params = call_parameters(call)
     if not params:
         return []
     texts = [_STRING_LITERAL.sub('""', c.text) for c in conditions]
     # `p in text` first: a name not in a condition's text needs no pattern compiled for it
     used = [p for p in params if any(p in t and _read_as_value(p).search(t) for t in texts)]
-    return [f"`{p}`" for p in used]
+    return [f"`{p}`" + (" (as the fn binds it again first)" if p in rebound else "") for p in used]
 
 
 _STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"')
@@ -776,6 +781,13 @@ def example_fix(
         )
     elif context.error_type == "panic" and clock_before_epoch(site):
         body.append("// A panic here means the system clock reads a time before 1970: set it.")
+    elif context.error_type == "panic" and non_utf8_path(site) is not None:
+        body.append("// A panic here means a path that is not UTF-8: use one that is.")
+    elif context.error_type == "panic" and (gate := platform_stub(site)) is not None:
+        body.append(
+            f"// A panic here is all this code does where `#[cfg({gate})]` holds: build for "
+            "a target where it does not."
+        )
     elif context.error_type == "panic" and (program := started_program(site)) is not None:
         name = path_program(program)
         body.append(

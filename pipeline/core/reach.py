@@ -110,6 +110,9 @@ class Dependency:
     doc: str | None = None
     # a parameter's: what each caller up the best path passes for it, nearest first
     passed: tuple[Handoff, ...] = ()
+    # a parameter the fn binds again with a `let` before the site (`Facts.rebound`): the
+    # conditions read what the fn made of it (neon's `let key = clean_utf8(..)`)
+    rebound: bool | None = None
 
 
 def handoff_text(handoff: Handoff) -> str:

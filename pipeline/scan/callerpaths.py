@@ -1000,18 +1000,19 @@ def dependencies(
     paths: Sequence[CallerPath],
     rebound: Sequence[str] = (),
 ) -> tuple[Dependency, ...]:
-    """Where the condition chain's identifiers come from: params (not those the fn binds
-    again before the site, `rebound`), fields, consts, variants."""
+    """Where the condition chain's identifiers come from: params (marked when the fn binds
+    them again before the site, `rebound`), fields, consts, variants."""
     node = graph.nodes[node_id]
     d = node.definition
     text = " ".join(_METHOD_NOTE.sub("", condition) for condition in conditions)
     out: dict[str, Dependency] = {}
-    params = {name: kind for name, kind in d.params if name not in rebound}
+    params = dict(d.params)
     for name in _IDENT.findall(text):
         if name in params and name not in out:
             out[name] = Dependency(
                 name, "parameter", f"{name}: {params[name]}", node.path, d.line,
                 passed=_handoffs(graph, node_id, name, paths),
+                rebound=True if name in rebound else None,
             )  # fmt: skip
     for name in _FIELD.findall(text):
         found = _field(graph, node, name)

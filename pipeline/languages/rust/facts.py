@@ -104,10 +104,11 @@ def rebound_parameters(
 
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
-# `let key = key;`, `key.clone()`, `key.to_string()`, `path.as_ref()`: the value a caller
-# passed, as it was (cargo's `write_atomic` takes `path.as_ref()` of its `P: AsRef<Path>`)
+# `let key = key;`, `key.clone()`, `key.to_string()`, `path.as_ref()`, `name.into()`: the
+# value a caller passed, as it was (cargo's `write_atomic` takes `path.as_ref()` of its
+# `P: AsRef<Path>`, tauri's `permission` the `.into()` of its `impl Into<String>`)
 _SAME_VALUE = re.compile(
-    r"[*&]?\s*(\w+)(?:\.(?:clone|to_string|to_owned|as_ref|as_str|as_path|borrow)\(\))?"
+    r"[*&]?\s*(\w+)(?:\.(?:clone|to_string|to_owned|as_ref|as_str|as_path|borrow|into)\(\))?"
 )
 
 
