@@ -76,6 +76,14 @@ def test_a_variant_every_builder_returns_in_anyhow_s_result_is_held_in_an_anyhow
     assert reach_of(tmp_path, "is not installed").held_in is None
 
 
+def matched(arm: str, message: str) -> str:
+    """The `tryCatchPattern` the static analyzer writes for an arm that handles `message`."""
+    return (
+        f"match result {{\n    {arm} => {{\n        // handle {message}\n    }}\n"
+        "    other => {\n        other?;\n    }\n}"
+    )
+
+
 def handling(message_start: str, reach: Reach) -> str | None:
     scan = find_sites("src/errors.rs", ERRORS.encode())
     contexts = build_contexts("acme/app", "ab" * 20, RepoScan(scans={"src/errors.rs": scan}))
@@ -127,15 +135,9 @@ def test_a_variant_every_builder_returns_boxed_is_held_in_the_box(tmp_path: Path
     # `direct` returns the enum itself: a caller of it can match the variant
     mixed = site_reach(graph, "src/errors.rs", line_of_text(ERRORS, "is not installed"))
     assert mixed is not None and mixed.held_in is None
-    assert handling("unknown component", boxed) == (
-        "match result {\n"
-        "    Err(e) if matches!(*e, AppError::UnknownComponent { .. }) => {\n"
-        '        // handle "unknown component requested somewhere"\n'
-        "    }\n"
-        "    other => {\n"
-        "        other?;\n"
-        "    }\n"
-        "}"
+    assert handling("unknown component", boxed) == matched(
+        "Err(e) if matches!(*e, AppError::UnknownComponent { .. })",
+        '"unknown component requested somewhere"',
     )
 
 
@@ -189,15 +191,9 @@ def test_a_variant_every_builder_wraps_in_another_type_is_matched_through_that_t
     wrapped = site_reach(graph, "src/errors.rs", line_of_text(ERRORS, "unknown component"))
     assert wrapped is not None
     assert (wrapped.held_in, wrapped.held_by) == ("ConfigError", "kind()")
-    assert handling("unknown component", wrapped) == (
-        "match result {\n"
-        "    Err(e) if matches!(e.kind(), AppError::UnknownComponent { .. }) => {\n"
-        '        // handle "unknown component requested somewhere"\n'
-        "    }\n"
-        "    other => {\n"
-        "        other?;\n"
-        "    }\n"
-        "}"
+    assert handling("unknown component", wrapped) == matched(
+        "Err(e) if matches!(e.kind(), AppError::UnknownComponent { .. })",
+        '"unknown component requested somewhere"',
     )
     # `LoadError` has no method that gives the enum back: no pattern is better than a
     # wrong one
@@ -208,13 +204,7 @@ def test_a_variant_every_builder_wraps_in_another_type_is_matched_through_that_t
     held = site_reach(graph, "src/errors.rs", line_of_text(ERRORS, "could not read"))
     assert held is not None
     assert (held.held_in, held.held_by) == ("ShellError", "ShellError::App")
-    assert handling("could not read", held) == (
-        "match result {\n"
-        "    Err(ShellError::App(AppError::ReadingDirectory { .. })) => {\n"
-        "        // handle \"could not read {name} directory: '{}'\"\n"
-        "    }\n"
-        "    other => {\n"
-        "        other?;\n"
-        "    }\n"
-        "}"
+    assert handling("could not read", held) == matched(
+        "Err(ShellError::App(AppError::ReadingDirectory { .. }))",
+        "\"could not read {name} directory: '{}'\"",
     )

@@ -1440,6 +1440,7 @@ def test_an_earlier_arm_that_panics_is_no_value_the_code_goes_on_with() -> None:
         '        "dev_dep" => decouple(),\n'
         '        "ws" => unimplemented!(),\n'
         '        "all" => { panic!("not yet") }\n'
+        '        "old" => anyhow::bail!("the old flag is gone"),\n'
         '        s => anyhow::bail!("-Zfeatures flag `{}` is not supported", s),\n'
         "    }\n"
         "    Ok(())\n}\n"

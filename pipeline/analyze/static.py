@@ -88,7 +88,7 @@ from pipeline.scan.context import error_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-140"
+_LABEL = "static-141"
 
 
 def _static_version() -> str:
@@ -469,9 +469,9 @@ def _documentation(context: SiteContext, failure_class: str, guess: Classificati
             " own message (its `Display`), which may put words around it."
         )
     if site.kind in ("expect", "context") and facts.receiver and not wraps_an_error(site):
-        guarded = guarded_call(site, ("Err", "None", "None/Err")) or facts.receiver
-        if not guarded.startswith("\u2026?"):
-            guarded = facts.receiver
+        # the steps after the chain's last `?`, where it has one (`…?.peel_to_tree()`)
+        after = guarded_call(site, ("Err", "None", "None/Err")) or ""
+        guarded = after if after.startswith("\u2026?") else facts.receiver
         text += f" The call it guards, `{guarded}`, {_guarded_outcome(site)}."
         if facts.unwrapped is not None:
             # crates.io's `.context("Failed to initialize S3 code").unwrap()` (reading 139)

@@ -64,8 +64,8 @@ class Condition:
     line: int  # 1-based
     negated: bool = False  # True for an `else` branch: the condition did NOT hold
     excluded: tuple[str, ...] = ()  # a match arm: the patterns of the arms tried before it
-    # of those, the arms whose body only panics (`"ws" => unimplemented!()`): a value they
-    # match does not get past the `match` either
+    # of those, the arms whose body only panics or bails (`"ws" => unimplemented!()`): a
+    # value they match does not get past the `match` either
     diverging: tuple[str, ...] = ()
 
 

@@ -163,8 +163,8 @@ def site_reach(
     it (`Call.dropped`: `f(x).ok()`, `if let Ok(v) = f(x)`) is no way it reaches a user.
     `required`: what the conditions need of the fn's parameters (`required_values`): a
     caller that passes a literal ruling it out is no way in, while another caller is.
-    `rebound`: parameters the fn binds again before the site (`Facts.rebound`): no
-    condition on them reads what a caller passes."""
+    `rebound`: parameters the fn binds again before the site (`Facts.rebound`): marked in
+    the dependencies, and no literal a caller passes for them rules it out."""
     node_id = graph.enclosing(path, line)
     converted, status = conversion
     memo = {} if memo is None else memo
@@ -438,8 +438,9 @@ def _held(
     Box<PlatformUnsat>>`, where a pattern on `PlatformUnsat`'s variants does not type-check,
     reading 132); or another type of the repository that wraps it (nextest's
     `ConfigParseError::new(.., ConfigParseErrorKind::UnknownTestGroups { .. })` in fns that
-    return `Result<_, ConfigParseError>`, reading 131), with the method of that type that
-    gives the enum back (`kind`) where one does. (None, None) otherwise."""
+    return `Result<_, ConfigParseError>`, reading 131), with what gives the enum back where
+    the code shows it: a method of that type (`kind()`) or its variant that holds the enum
+    (`ShellError::Job`). (None, None) otherwise."""
     if all(_returns_anyhow(graph, n) for n in builders):
         return _ANYHOW_ERROR, None
     enum = variant.rpartition("::")[0].rpartition("::")[2]

@@ -56,18 +56,16 @@ def site_facts(node: Node, source: bytes) -> Facts:
     return facts
 
 
-_PANICS = frozenset(("panic", "unreachable", "todo", "unimplemented"))
-
-
-def _panics(body: Node | None) -> bool:
-    """Whether a match arm's body is a panic: `unimplemented!()`, `{ panic!(..) }`."""
+def _diverges(body: Node | None) -> bool:
+    """Whether a match arm's body is a macro that never goes on past it: a panic
+    (`unimplemented!()`, `{ panic!(..) }`) or a `bail!` of another error."""
     while body is not None and body.type == "block" and body.named_child_count == 1:
         only = body.named_children[0]
         body = only.named_children[0] if only.type == "expression_statement" else only
     if body is None or body.type != "macro_invocation":
         return False
     name = body.child_by_field_name("macro")
-    return name is not None and _node_text(name).rpartition("::")[2] in _PANICS
+    return name is not None and _node_text(name).rpartition("::")[2] in DIVERGING_MACROS
 
 
 def rebound_parameters(
@@ -177,7 +175,7 @@ def _condition_step(parent: Node, child: Node) -> Condition | None:
             return None
         scrutinee = f"match {_clip(value)}: " if value is not None else ""
         earlier = []  # the arms tried first: this one is taken only when none of them matched
-        diverging = []  # of those, the ones that only panic
+        diverging = []  # of those, the ones that only panic or bail
         own = _own_gates(parent)  # an arm's gates exclude another's only if it has some
         arm = parent.prev_named_sibling
         while arm is not None:
@@ -187,7 +185,7 @@ def _condition_step(parent: Node, child: Node) -> Condition | None:
                 and not (own and _exclusive(own, _own_gates(arm)))
             ):
                 earlier.append(_clip(arm_pattern))
-                if _panics(arm.child_by_field_name("value")):
+                if _diverges(arm.child_by_field_name("value")):
                     diverging.append(earlier[-1])
             arm = arm.prev_named_sibling
         return Condition(

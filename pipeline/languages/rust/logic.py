@@ -149,8 +149,8 @@ def _step(condition: Condition) -> Expr | None:
         if not head or (_binds_all(pattern) and not condition.excluded):
             raise Unknown(text)  # `_ =>` alone: taken always, no test to write
         # taken only when no earlier arm matched (a guard included: `matches!` takes one); an
-        # arm that panics is no way past the `match` either: the check leaves it out (cargo's
-        # `"ws" => unimplemented!()` read as a value the code goes on with, reading 140)
+        # arm that panics or bails is no way past the `match` either: the check leaves it out
+        # (cargo's `"ws" => unimplemented!()` read as a value the code goes on with, 140)
         passing = [p for p in condition.excluded if p not in condition.diverging]
         if condition.diverging and not passing and _binds_all(pattern):
             raise Unknown(text)  # every other value panics: no value goes on
