@@ -394,6 +394,6 @@ fn files(&self) -> anyhow::Result<Tree> {
     said = explained_all(source)["failed to find tree for HEAD"].documentation
     assert (
         "The call it guards, `\u2026?.as_object().peel_to_tree()`, returned `None` or an error. "
-        "The steps before its `?` ran first: one that failed returned its own error there, "
-        "not this one."
+        "The steps before its `?` ran first: one that failed returned there, at its `?`, "
+        "with the error it gave."
     ) in said

@@ -1491,8 +1491,7 @@ def test_an_options_value_is_reviewed_as_an_option_not_as_configuration() -> Non
         "    Ok(())\n}\n"
     )
     assert (
-        "The check reads an option (`options.filter`): review the value given for it "
-        "(a command-line flag or a setting)."
+        "The check reads an option (`options.filter`): review the value given for it."
     ) in found["no example given to run"].solutions
     assert (
         "The check reads configuration (`config.offline`): review that setting."
@@ -1650,3 +1649,20 @@ def test_only_the_closure_that_makes_the_error_is_asked_whether_it_ignores_one()
         "Invalid plugin filename": "`.map_err(|_| ..)`",
         "invalid utf8": "`.map_err(|_e| ..)`",
     }
+
+
+def test_a_type_guard_on_a_parameter_the_fn_binds_again_is_none() -> None:
+    """neon's `let endpoint_id = from_endpoint.or(spec.endpoint_id); let Some(endpoint_id) =
+    endpoint_id else { bail!(..) }` gave the `typeGuard` `endpoint_id.is_some()`: callers
+    pass `None` and the fn goes on (reading 141)."""
+    found = explained_all(
+        "fn prewarm(endpoint_id: Option<u32>, spec: &Spec) -> anyhow::Result<u32> {\n"
+        "    let endpoint_id = endpoint_id.or(spec.endpoint_id);\n"
+        '    let Some(id) = endpoint_id else { anyhow::bail!("no endpoint id to prewarm") };\n'
+        "    Ok(id)\n}\n"
+        "fn warm(endpoint_id: Option<u32>) -> anyhow::Result<u32> {\n"
+        '    let Some(id) = endpoint_id else { anyhow::bail!("no endpoint id to warm") };\n'
+        "    Ok(id)\n}\n"
+    )
+    assert found["no endpoint id to prewarm"].typeGuard is None
+    assert found["no endpoint id to warm"].typeGuard == "endpoint_id.is_some()"

@@ -88,7 +88,7 @@ from pipeline.scan.context import error_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-141"
+_LABEL = "static-142"
 
 
 def _static_version() -> str:
@@ -486,8 +486,8 @@ def _documentation(context: SiteContext, failure_class: str, guess: Classificati
             )
         if guarded.startswith("\u2026?"):
             text += (
-                " The steps before its `?` ran first: one that failed returned its own error"
-                " there, not this one."
+                " The steps before its `?` ran first: one that failed returned there, at its"
+                " `?`, with the error it gave."
             )
         if fixed_input(site) is not None:
             text += fixed_input_note()

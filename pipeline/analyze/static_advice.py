@@ -620,12 +620,10 @@ _FAILED_LET = re.compile(r"^let (?P<outcome>Err|None)\b.*? = (?P<step>.+\)(?:\.a
 def _setting_advice(setting: str) -> str:
     """What to review of a setting a check reads. An `options`/`opts` value may be a
     command-line flag as well as a setting (cargo's `options.filter` is `--example`/`--bin`,
-    read as configuration in reading 140)."""
+    read as configuration in reading 140), or what a client sent (neon's `options` of a
+    Postgres startup packet, reading 141): where it came from is not said."""
     if _OPTIONS_WORD.search(setting) and not _SETTINGS_WORD.search(setting):
-        return (
-            f"The check reads an option (`{setting}`): review the value given for it (a "
-            "command-line flag or a setting)."
-        )
+        return f"The check reads an option (`{setting}`): review the value given for it."
     return f"The check reads configuration (`{setting}`): review that setting."
 
 

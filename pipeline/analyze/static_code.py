@@ -572,8 +572,14 @@ def builds_its_return(site: Site) -> bool:
 
 
 def type_guard(context: SiteContext) -> str | None:
-    """The pattern test of the innermost `let ... else`, or None."""
-    return language_of(context.site.file_path).type_guard(context.site.facts.conditions)
+    """The pattern test of the innermost `let ... else`, or None; None as well when it
+    tests a parameter the fn binds again first (`Facts.rebound`: neon's `let endpoint_id =
+    from_endpoint.or(spec.endpoint_id)` read as a guard on what callers pass, reading 141)."""
+    site = context.site
+    guard = language_of(site.file_path).type_guard(site.facts.conditions)
+    if guard is not None and _names(guard) & set(site.facts.rebound):
+        return None
+    return guard
 
 
 def check_test(check: str) -> str:
