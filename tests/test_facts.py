@@ -397,3 +397,20 @@ fn files(&self) -> anyhow::Result<Tree> {
         "The steps before its `?` ran first: one that failed returned there, at its `?`, "
         "with the error it gave."
     ) in said
+
+
+def test_steps_on_one_line_read_outermost_first() -> None:
+    """crates.io's `Ok(opt) => opt.ok_or_else(|| anyhow!(..))` wrote `let ok = opt.is_some()
+    || !matches!(res, Ok(opt));`: `opt` is the arm's binding, no value outside it (reading
+    142). With the arm first, the closure reads a name it bound: no check is written."""
+    source = (
+        "fn required<T>(res: anyhow::Result<Option<T>>, key: &str) -> anyhow::Result<T> {\n"
+        "    match res {\n"
+        '        Ok(opt) => opt.ok_or_else(|| anyhow!("Failed to find required {key}")),\n'
+        "        Err(error) => Err(error),\n"
+        "    }\n"
+        "}\n"
+    )
+    site = site_of(source, "Failed to find required {key}")
+    assert [c.kind for c in site.facts.conditions] == ["match_arm", "closure"]
+    assert validation_code(site.facts.conditions) is None

@@ -123,7 +123,6 @@ def test_a_path_whose_top_callers_keep_the_error_says_so(tmp_path: Path) -> None
     assert [h.name for h in path.hops] == ["sweep", "remove"]
     assert path.hops[0].handled == "`tidy` (src/main.rs:15) drops it"
     assert no_entry_note(path) == (
-        "every caller of `sweep` the index found keeps the error it returns: `tidy` "
-        "(src/main.rs:15) drops it "
-        "and goes on"
+        "every caller of `sweep` the index found stops the error it returns there, passing "
+        "none on: `tidy` (src/main.rs:15) drops it and goes on"
     )

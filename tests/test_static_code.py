@@ -1666,3 +1666,16 @@ def test_a_type_guard_on_a_parameter_the_fn_binds_again_is_none() -> None:
     )
     assert found["no endpoint id to prewarm"].typeGuard is None
     assert found["no endpoint id to warm"].typeGuard == "endpoint_id.is_some()"
+
+
+def test_a_poll_fn_s_error_is_no_err_a_caller_matches() -> None:
+    """neon's `poll_read` returns `Poll<io::Result<()>>`: `match result { Err(e) .. }` does
+    not type-check on it (reading 141)."""
+    found = explained_all(
+        "impl AsyncRead for Reader {\n"
+        "    fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {\n"
+        '        Poll::Ready(Err(io::Error::other("the reader was closed early")))\n'
+        "    }\n"
+        "}\n"
+    )
+    assert found["the reader was closed early"].tryCatchPattern is None

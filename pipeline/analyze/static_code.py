@@ -923,7 +923,10 @@ def try_catch(context: SiteContext) -> str | None:
         site.kind not in TEXT_KINDS
         and site.facts.enclosing_fn
         and (
-            not returned or STREAM_OF.fullmatch(returned.strip()) or not _FALLIBLE.search(returned)
+            not returned
+            or STREAM_OF.fullmatch(returned.strip())
+            or not _FALLIBLE.search(returned)
+            or _POLLED.match(returned.strip())
         )
     ):
         # a fn that returns nothing gives its callers no error to match: it handles it itself
@@ -949,6 +952,9 @@ def try_catch(context: SiteContext) -> str | None:
     return _text_catch(site, subject, needle, anyhow=_is_anyhow(context))
 
 
+# `Poll<io::Result<usize>>` of `poll_read`: an executor polls it, and its error is in
+# `Poll::Ready(Err(e))`, no `Err(e)` a caller's `match` has (neon's, reading 141)
+_POLLED = re.compile(r"(?:(?:std::)?task::)?Poll\s*<")
 # A return type that can carry a failure to the caller: a `Result` (or an alias of one), an
 # `Option`, a future or a stream of them, a `Poll`
 _FALLIBLE = re.compile(r"Result|Option|Future|Stream|Poll|Try")

@@ -288,8 +288,8 @@ def no_entry_note(path: CallerPath, *, named: bool = True) -> str:
         # "the index found": a caller it missed may pass the error on (risingwave's frontend
         # binder calls `FrameBounds::validate` with `?` from another crate, reading 137)
         return (
-            f"every caller{of} the index found keeps the error it returns: {top.handled} "
-            "and goes on"
+            f"every caller{of} the index found stops the error it returns there, passing "
+            f"none on: {top.handled} and goes on"
         )
     if top.implements:
         return f"no caller{of} found: {_implemented(top, top.implements)}"

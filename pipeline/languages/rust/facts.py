@@ -151,6 +151,9 @@ def condition_chain(node: Node, stop: Node | None, source: bytes) -> list[Condit
         if step is not None:
             chain.append(step)
         child, parent = parent, parent.parent
+    # outermost first where two share a line (crates.io's `Ok(opt) => opt.ok_or_else(|| ..)`:
+    # the arm binds `opt` before the closure reads it, reading 142)
+    chain.reverse()
     if _may_have_guards(source, stop, node):
         chain.extend(_guards_before(node, stop))
     chain.sort(key=lambda c: (c.line, c.kind != "ensure"))
