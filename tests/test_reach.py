@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import marshal
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from reach_fixtures import WORKSPACE, line_of
 from regen_fixtures import cli
 
 from pipeline.analyze.reach_text import path_text, situation_sentence, trigger_sentence
+from pipeline.analyze.static import explain
 from pipeline.core.index import FileIndex, Subcommand
 from pipeline.core.model import Record
 from pipeline.core.reach import Beyond, CallerPath, Handoff, Hop, Reach, reach_from_json
@@ -3030,3 +3032,23 @@ def test_the_variant_or_fn_that_makes_an_error_gives_its_http_status(tmp_path: P
     assert status["NotFound: {0}"] == 404
     # `.into()` first: the variant is given a converted value, still its own variant
     assert status["no such tenant {id}"] is None
+
+
+def test_a_refused_request_is_validated_not_retried(tmp_path: Path) -> None:
+    """crates.io's `bad_request("too many invites for this request - maximum 10")` read
+    "retry" by its class's words (Resource exhausted): the server answers 400, and the same
+    request fails again (reading 142). A 429 may be retried."""
+    source = API_ERROR.replace('"tenant id is odd"', '"too many invites for this request - max 10"')
+    files = {"Cargo.toml": '[package]\nname = "api"\n', "src/lib.rs": source}
+    graph = graph_of(tmp_path, files)
+    scan = find_sites("src/lib.rs", source.encode())
+    contexts = build_contexts("o/api", "ab" * 20, RepoScan(scans={"src/lib.rs": scan}))
+    reaches = reaches_of([spec_of(c) for c in contexts], graph)
+    strategy = {
+        c.site.message: explain(replace(c, reach=reaches.get(c.record_id))).handlingStrategy
+        for c in contexts
+    }
+    assert strategy["too many invites for this request - max 10"] == "validation"
+    # without the status the code shows, the class's strategy stands
+    (alone,) = [c for c in contexts if c.site.message.startswith("too many invites")]
+    assert explain(alone).handlingStrategy == "retry"

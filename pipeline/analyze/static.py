@@ -88,7 +88,7 @@ from pipeline.scan.context import error_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-143"
+_LABEL = "static-144"
 
 
 def _static_version() -> str:
@@ -170,6 +170,11 @@ def explain(context: SiteContext) -> Explanation:
     return with_reach(explain_apart(context), context.reach, context.sha, context.site)
 
 
+# HTTP statuses of a request the server refused as it was: 4xx but a timeout's (408), a
+# conflict that may clear (409), a lock (423), a rate limit (429)
+_REJECTED = frozenset(range(400, 500)) - {408, 409, 423, 429}
+
+
 def with_reach(
     apart: Explanation, reach: Reach | None, sha: str, site: Site | None = None
 ) -> Explanation:
@@ -198,6 +203,14 @@ def with_reach(
                 "handlingStrategy": "fail-fast" if strategy == "try-catch" else strategy,
             }
         )
+    status = (site.http_status if site is not None else None) or (
+        reach.http_status if reach is not None else None
+    )
+    if apart.handlingStrategy == "retry" and status in _REJECTED:
+        # the code answers with a client error: the same request fails the same way again
+        # (crates.io's `bad_request("too many invites for this request - maximum 10")` read
+        # "retry" by its class's words, reading 142)
+        apart = apart.model_copy(update={"handlingStrategy": "validation"})
     fixed = site is not None and fixed_input(site) is not None
     trigger, situation = trigger_sentence(reach, sha), situation_sentence(reach, sha, fixed)
     if site is not None and site.facts.discarded and error_type(site) != "panic":
