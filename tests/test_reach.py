@@ -3009,6 +3009,9 @@ pub fn get_tenant(id: u32) -> Result<u32, ApiError> {
     if id == 1 {
         return Err(ApiError::InternalServerError(anyhow::anyhow!("tenant is broken")));
     }
+    if id == 2 {
+        load(id).context("tenant failed to load").map_err(ApiError::BadRequest)?;
+    }
     Err(bad_request("tenant id is odd"))
 }
 """
@@ -3027,6 +3030,8 @@ def test_the_variant_or_fn_that_makes_an_error_gives_its_http_status(tmp_path: P
     status = {c.site.message: getattr(reaches.get(c.record_id), "http_status", None)
               for c in contexts}  # fmt: skip
     assert status["tenant is broken"] == 500
+    # `.context(..).map_err(ApiError::BadRequest)`: the variant maps the site's error
+    assert status["tenant failed to load"] == 400
     assert status["tenant id is odd"] == 400
     assert status["Bad request: {0:#?}"] == 400
     assert status["NotFound: {0}"] == 404

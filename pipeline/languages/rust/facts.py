@@ -602,7 +602,12 @@ def _receiver(node: Node) -> str | None:
 def _wrapped_in(node: Node) -> str | None:
     """The `Type::Name` path of the call the site's value is an argument of
     (`ApiError::InternalServerError(anyhow!(..))`: neon's, whose variant gives the HTTP
-    status, reading 138); None otherwise."""
+    status, reading 138), or that a `.map_err(..)` right after the site's call maps its error
+    with (`.context("..").map_err(ApiError::InternalServerError)`, neon's recheck of 138);
+    None otherwise."""
+    mapped = _mapped_by(node)
+    if mapped is not None:
+        return mapped
     arguments = node.parent
     call = arguments.parent if arguments is not None else None
     if arguments is None or arguments.type != "arguments" or call is None:
@@ -615,6 +620,22 @@ def _wrapped_in(node: Node) -> str | None:
 
 
 _TYPE_PATH = re.compile(r"(?:\w+::)*[A-Z]\w*::\w+")
+
+
+def _mapped_by(node: Node) -> str | None:
+    """`ApiError::InternalServerError` of `<node>.map_err(ApiError::InternalServerError)`."""
+    field = node.parent
+    call = field.parent if field is not None else None
+    if field is None or field.type != "field_expression" or call is None:
+        return None
+    if call.type != "call_expression" or _field_text(field, "field") != "map_err":
+        return None
+    arguments = call.child_by_field_name("arguments")
+    given = arguments.named_children if arguments is not None else []
+    if len(given) != 1 or given[0].type != "scoped_identifier":
+        return None
+    path = _node_text(given[0])
+    return path if _TYPE_PATH.fullmatch(path) else None
 
 
 def _unwrapped(node: Node) -> str | None:
