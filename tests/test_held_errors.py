@@ -164,6 +164,10 @@ pub fn parse(file: &str, ok: bool) -> Result<u8, ConfigError> {
     }
     Ok(1)
 }
+pub type ConfigResult<T> = std::result::Result<T, ConfigError>;
+pub fn parse_again(file: &str) -> ConfigResult<u8> {
+    Err(ConfigError::new(file, AppError::UnknownComponent))
+}
 pub fn load(name: &str) -> Result<u8, LoadError> {
     Err(LoadError(AppError::NotInstalled(name.to_string())))
 }
@@ -190,7 +194,8 @@ def test_a_variant_every_builder_wraps_in_another_type_is_matched_through_that_t
     graph = graph_of(tmp_path, {**FILES, "src/utils.rs": WRAPPED})
     wrapped = site_reach(graph, "src/errors.rs", line_of_text(ERRORS, "unknown component"))
     assert wrapped is not None
-    assert (wrapped.held_in, wrapped.held_by) == ("ConfigError", "kind()")
+    # `parse_again` returns the crate's alias `ConfigResult<u8>` of the same type
+    assert (wrapped.held_in, wrapped.held_by, wrapped.callers) == ("ConfigError", "kind()", 2)
     assert handling("unknown component", wrapped) == matched(
         "Err(e) if matches!(e.kind(), AppError::UnknownComponent { .. })",
         '"unknown component requested somewhere"',

@@ -444,21 +444,25 @@ def _held(
     if all(_returns_anyhow(graph, n) for n in builders):
         return _ANYHOW_ERROR, None
     enum = variant.rpartition("::")[0].rpartition("::")[2]
-    returned = {_returned_error(graph, n) for n in builders}
-    if not enum or len(returned) != 1:
+    boxed = f"Box<{enum}>"
+    if not enum:
         return None, None
-    (error,) = returned
-    if error == f"Box<{enum}>":
-        return error, None
+    if {_returned_error(graph, n) for n in builders} == {boxed}:
+        return boxed, None
+    results = {_result_error(graph, n) for n in builders}
+    if len(results) != 1:
+        return None, None
+    (error,) = results
+    if error == boxed:  # an alias's `Result<T, Box<E>>`
+        return boxed, None
     wrapper = (error or "").rpartition("::")[2]
     if (
-        not all(_returns_result(graph, n) for n in builders)
-        or not _WRAPPER_PATH.fullmatch(error or "")
+        not _WRAPPER_PATH.fullmatch(error or "")
         or wrapper == enum
         or not _known_type(graph, wrapper)
     ):
-        # no `Result` (a `RunResult<'src, Value>` alias's arguments are its own), an
-        # associated type (`Self::Error`), a generic or foreign type, the enum under a path
+        # no `Result`, an associated type (`Self::Error`), a generic or foreign type, the
+        # enum under a path
         return None, None
     return wrapper, _accessor(graph, wrapper, enum) or _wrapping_variant(graph, wrapper, enum)
 
@@ -467,10 +471,50 @@ _WRAPPER = re.compile(r"[A-Z]\w*")
 _WRAPPER_PATH = re.compile(r"(?:(?!Self::)\w+::)*[A-Z]\w*")
 
 
-def _returns_result(graph: CallGraph, node_id: int) -> bool:
-    """Whether a fn's return type is the standard `Result<T, E>` written out."""
-    name = generic_parts(return_text(graph.nodes[node_id].definition.signature))[0]
-    return name in ("Result", "std::result::Result", "core::result::Result")
+_STD_RESULT = ("Result", "std::result::Result", "core::result::Result")
+
+
+def _result_error(graph: CallGraph, node_id: int) -> str | None:
+    """The error type of a fn's `Result`, its generic arguments left out: the standard
+    `Result<T, E>` written out, or an alias of its crate that names one (milli's
+    `pub type Result<T> = std::result::Result<T, Error>`; just's `RunResult<'src, Value>` is
+    `Result<Value, Error<'src>>`, not an error `Value`). None otherwise."""
+    node = graph.nodes[node_id]
+    name, arguments = generic_parts(return_text(node.definition.signature))
+    if name in _STD_RESULT and len(arguments) == 2:
+        return _bare_type(arguments[1])
+    key = ("result aliases", node.crate, name.rpartition("::")[2])
+    if key not in graph.derived:
+        graph.derived[key] = _alias_error(graph, node.crate, key[2])
+    found: str | None = graph.derived[key]
+    return found
+
+
+def _alias_error(graph: CallGraph, crate: str, name: str) -> str | None:
+    """The error type the crate's aliases of the name give `Result` (one, or None)."""
+    errors = set()
+    for path, alias in graph.definitions("type", name):
+        if _crate(path) != crate or alias.owner is not None or not alias.value:
+            continue
+        target, arguments = generic_parts(alias.value)
+        if target not in _STD_RESULT or len(arguments) != 2:
+            return None
+        error = _bare_type(arguments[1])
+        parameters = _ALIAS_PARAMETERS.search(alias.signature)
+        if parameters and error in {p.strip() for p in parameters[1].split(",")}:
+            return None  # `type Result<T, E = Error>`: the caller's choice
+        errors.add(error)
+    return errors.pop() if len(errors) == 1 else None
+
+
+_ALIAS_PARAMETERS = re.compile(r"\btype\s+\w+\s*<([^=>]*)")
+
+
+def _bare_type(text: str) -> str:
+    """`Error<'a>` -> `Error`, `Box < E >` -> `Box<E>`: spaces out, a lone type's generics
+    out, a `Box`'s path out."""
+    written = "".join(text.split()).removeprefix("std::boxed::")
+    return written if written.startswith("Box<") else written.split("<", 1)[0]
 
 
 def _known_type(graph: CallGraph, name: str) -> bool:
