@@ -175,6 +175,8 @@ def test_the_condition_itself_is_not_a_step() -> None:
         ('path.strip_prefix("/tmp")', 'path.strip_prefix("/tmp") was None/Err (expect)'),
         ("line.strip_suffix('\\n')", "line.strip_suffix('\\n') was None (expect)"),
         ("value.to_str()", "value.to_str() was None/Err (expect)"),  # `HeaderValue`'s: a Result
+        # a JSON value's accessor gives an `Option` (meilisearch's `as_u64()`, reading 145)
+        ('v["total"].as_u64()', 'v["total"].as_u64() was None (expect)'),
         # an `Option` of `Result`s made a `Result` (neon's `.map(parse).transpose()`, 138)
         ("v.map(|s| s.parse()).transpose()", "v.map(|s| s.parse()).transpose() was Err (expect)"),
     ],

@@ -697,6 +697,10 @@ _OPTION_METHODS = frozenset((
     "extension", "checked_add", "checked_sub", "checked_mul", "checked_div",
     "pop", "take", "remove", "last_mut", "first_mut", "peek", "char_indices", "chars_next",
     "as_deref", "upgrade",
+    # a JSON or TOML value's accessors (`serde_json::Value`, `toml::Value`): a `.context(..)`
+    # on `as_str()` is on no `&str`, which has none (meilisearch's `as_u64()`, reading 145)
+    "as_u64", "as_i64", "as_f64", "as_str", "as_bool", "as_array", "as_array_mut",
+    "as_object", "as_object_mut", "as_table", "as_table_mut", "as_integer", "as_float",
 ))
 # fmt: on
 # fmt: off
