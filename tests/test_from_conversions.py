@@ -115,6 +115,8 @@ def test_a_from_field_s_type_and_a_signature_s_error_type_are_read() -> None:
     assert result_error(graph, "fn f() -> Result<u32, Other>", here) == "Other"
     assert result_error(graph, "fn f() -> std::io::Result<()>", here) == "std::io::Error"
     assert result_error(graph, "fn f() -> anyhow::Result<u32>", here) == "anyhow::Error"
+    # anyhow's `Result<T, E = Error>` given an `E` (neon's `timeline.rs`, which imports it)
+    assert result_error(graph, "fn f() -> anyhow::Result<u32, Other>", here) == "Other"
     # another crate of the repository's alias, named by its path
     assert result_error(graph, "fn f() -> store::error::Result<u32>", "cli/src/lib.rs") == (
         "StoreError"

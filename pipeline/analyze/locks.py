@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 
 from pipeline.analyze.guarded import guarded_call
-from pipeline.core.sitetypes import Site
+from pipeline.core.sitetypes import EARLIER_STEPS, Site
 
 _LOCKED = re.compile(r"^((?:[A-Za-z_]\w*(?:::|\.))*[A-Za-z_]\w*)\.(lock|read|write)\(\)$")
 _LOCK_WORDS = re.compile(r"lock|poison|mutex", re.IGNORECASE)
@@ -37,7 +37,9 @@ def poisoned_lock(site: Site) -> str | None:
         if chained is None or not _POISON_WORDS.search(site.message):
             return None
         # the lock the whole chain gives, not its steps after the `?` (`…?.lock()`)
-        return site.facts.receiver if call.startswith("\u2026?") and site.facts.receiver else call
+        return (
+            site.facts.receiver if call.startswith(EARLIER_STEPS) and site.facts.receiver else call
+        )
     if locked[2] != "lock" and not (
         _LOCK_WORDS.search(site.message) or _LOCK_WORDS.search(locked[1])
     ):

@@ -79,7 +79,7 @@ from pipeline.analyze.utf8paths import non_utf8_path
 from pipeline.core.cachefile import source_digest
 from pipeline.core.model import Condition, Explanation, HandlingStrategy, Site
 from pipeline.core.reach import Reach
-from pipeline.core.sitetypes import TEXT_KINDS, checked_above
+from pipeline.core.sitetypes import EARLIER_STEPS, TEXT_KINDS, checked_above
 from pipeline.scan.context import error_type
 
 # The version of what the analyzer writes, kept in each record's provenance: a record
@@ -88,7 +88,7 @@ from pipeline.scan.context import error_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-147"
+_LABEL = "static-148"
 
 
 def _static_version() -> str:
@@ -484,8 +484,8 @@ def _documentation(context: SiteContext, failure_class: str, guess: Classificati
     if site.kind in ("expect", "context") and facts.receiver and not wraps_an_error(site):
         # the steps after the chain's last `?`, where it has one (`…?.peel_to_tree()`)
         after = guarded_call(site, ("Err", "None", "None/Err")) or ""
-        guarded = after if after.startswith("\u2026?") else facts.receiver
-        text += f" The call it guards, `{guarded}`, {_guarded_outcome(site)}."
+        guarded = after if after.startswith(EARLIER_STEPS) else facts.receiver
+        text += f" The call it guards, `{guarded}`, {_guarded_outcome(site, guarded)}."
         if facts.unwrapped is not None:
             # crates.io's `.context("Failed to initialize S3 code").unwrap()` (reading 139)
             text += (
@@ -497,7 +497,7 @@ def _documentation(context: SiteContext, failure_class: str, guess: Classificati
                     else " the `.expect(..)`'s own message."
                 )
             )
-        if guarded.startswith("\u2026?"):
+        if guarded.startswith(EARLIER_STEPS):
             text += (
                 " The steps before its `?` ran first: one that failed returned there, at its"
                 " `?`, with the error it gave."
@@ -620,16 +620,17 @@ _BINDING = re.compile(r"(?:ref\s+)?(?:mut\s+)?&?(?:mut\s+)?\w+|\.\.")
 _NOT_MATCHED = {"Some": "is `None`", "Ok": "is an `Err`", "Err": "is `Ok`"}
 
 
-def _guarded_outcome(site: Site) -> str:
-    """What the call an `.expect(..)`/`.context(..)` guards gave, as its condition says:
-    no value when std's call returns an `Option` (xh's `s.split_once(':')` "returned an
-    error" before), an error for a `Result`, either when the tree does not tell."""
-    receiver = f"{site.facts.receiver} "
+def _guarded_outcome(site: Site, guarded: str) -> str:
+    """What the call an `.expect(..)`/`.context(..)` guards (`guarded`: its receiver, or the
+    steps after its last `?`) gave, as its condition says: no value when std's call returns
+    an `Option` (xh's `s.split_once(':')` "returned an error" before), an error for a
+    `Result`, either when the tree does not tell."""
+    step = f"{guarded} "
     said = next(
         (
-            c.text[len(receiver) :] if c.text.startswith(receiver) else c.text.partition(" ")[2]
+            c.text[len(step) :]
             for c in reversed(site.facts.conditions)
-            if c.kind == "closure" and (c.text.startswith(receiver) or c.text.startswith("\u2026?"))
+            if c.kind == "closure" and c.text.startswith(step)
         ),
         "",
     )

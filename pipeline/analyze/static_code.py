@@ -26,7 +26,13 @@ from pipeline.analyze.programs import path_program, started_program
 from pipeline.analyze.taxonomy import CONFIGURATION, failed_filesystem_call
 from pipeline.analyze.utf8paths import non_utf8_path
 from pipeline.core.model import Condition, Site
-from pipeline.core.sitetypes import MACRO_RULES, TEXT_KINDS, call_parameters, value_name
+from pipeline.core.sitetypes import (
+    EARLIER_STEPS,
+    MACRO_RULES,
+    TEXT_KINDS,
+    call_parameters,
+    value_name,
+)
 from pipeline.languages import language_of
 from pipeline.scan.buildable import type_name
 from pipeline.scan.context import STREAM_OF
@@ -69,7 +75,7 @@ def wraps_an_error(site: Site) -> bool:
         site.kind == "context"
         and receiver is not None
         and not any(
-            c.text.startswith((f"{receiver} was ", "\u2026?")) for c in site.facts.conditions
+            c.text.startswith((f"{receiver} was ", EARLIER_STEPS)) for c in site.facts.conditions
         )
     )  # `…?.peel_to_tree() was None/Err`: the steps after the chain's last `?` (`Facts`)
 

@@ -55,6 +55,11 @@ ConditionKind = Literal[
 MACRO_RULES = "macro_rules! "
 
 
+# How a condition writes the steps of a call chain before its last `?`, which return their
+# own errors there: `…?.as_object().peel_to_tree() was None/Err (context)` (`Facts`)
+EARLIER_STEPS = "\u2026?"
+
+
 @dataclass(frozen=True, slots=True)
 class Condition:
     """One step of the path of conditions that leads to a site, outermost first."""
@@ -64,8 +69,8 @@ class Condition:
     line: int  # 1-based
     negated: bool = False  # True for an `else` branch: the condition did NOT hold
     excluded: tuple[str, ...] = ()  # a match arm: the patterns of the arms tried before it
-    # of those, the arms whose body only panics or bails (`"ws" => unimplemented!()`): a
-    # value they match does not get past the `match` either
+    # of those, the arms whose body fails (`"ws" => unimplemented!()`, a `bail!`, a
+    # `return Err(..)`): a value they match does not get past the `match` either
     diverging: tuple[str, ...] = ()
 
 

@@ -27,6 +27,7 @@ from pipeline.scan.buildable import NO_NEEDS, TYPED, dispatch_need, needs_above,
 from pipeline.scan.builders import Built, named_builders, struct_builders, variant_builders
 from pipeline.scan.callgraph import CallGraph, Edge, Node
 from pipeline.scan.context import SiteContext, _crate
+from pipeline.scan.conversions import written_error
 from pipeline.scan.entrypoints import arm_entry, nested_dispatch
 from pipeline.scan.names import crate_name, generic_parts, inner_type
 from pipeline.scan.signatures import return_text
@@ -447,17 +448,16 @@ def _held(
     boxed = f"Box<{enum}>"
     if not enum:
         return None, None
-    if {_returned_error(graph, n) for n in builders} == {boxed}:
-        return boxed, None
-    results = {_result_error(graph, n) for n in builders}
+    results = {_returned_error(graph, n) for n in builders}
     if len(results) != 1:
         return None, None
     (error,) = results
-    if error == boxed:  # an alias's `Result<T, Box<E>>`
+    if error == boxed:
         return boxed, None
     wrapper = (error or "").rpartition("::")[2]
     if (
         not _WRAPPER_PATH.fullmatch(error or "")
+        or (error or "").split("::", 1)[0] in _FOREIGN_CRATES
         or wrapper == enum
         or not _known_type(graph, wrapper)
     ):
@@ -471,43 +471,13 @@ _WRAPPER = re.compile(r"[A-Z]\w*")
 _WRAPPER_PATH = re.compile(r"(?:(?!Self::)\w+::)*[A-Z]\w*")
 
 
-_STD_RESULT = ("Result", "std::result::Result", "core::result::Result")
-
-
-def _result_error(graph: CallGraph, node_id: int) -> str | None:
-    """The error type of a fn's `Result`, its generic arguments left out: the standard
-    `Result<T, E>` written out, or an alias of its crate that names one (milli's
-    `pub type Result<T> = std::result::Result<T, Error>`; just's `RunResult<'src, Value>` is
-    `Result<Value, Error<'src>>`, not an error `Value`). None otherwise."""
+def _returned_error(graph: CallGraph, node_id: int) -> str | None:
+    """The error type of a fn's `Result` (`conversions.written_error`: written out, or
+    through an alias, just's `RunResult<'src, Value>` being `Result<Value, Error<'src>>`),
+    its generic arguments left out but a `Box`'s."""
     node = graph.nodes[node_id]
-    name, arguments = generic_parts(return_text(node.definition.signature))
-    if name in _STD_RESULT and len(arguments) == 2:
-        return _bare_type(arguments[1])
-    key = ("result aliases", node.crate, name.rpartition("::")[2])
-    if key not in graph.derived:
-        graph.derived[key] = _alias_error(graph, node.crate, key[2])
-    found: str | None = graph.derived[key]
-    return found
-
-
-def _alias_error(graph: CallGraph, crate: str, name: str) -> str | None:
-    """The error type the crate's aliases of the name give `Result` (one, or None)."""
-    errors = set()
-    for path, alias in graph.definitions("type", name):
-        if _crate(path) != crate or alias.owner is not None or not alias.value:
-            continue
-        target, arguments = generic_parts(alias.value)
-        if target not in _STD_RESULT or len(arguments) != 2:
-            return None
-        error = _bare_type(arguments[1])
-        parameters = _ALIAS_PARAMETERS.search(alias.signature)
-        if parameters and error in {p.strip() for p in parameters[1].split(",")}:
-            return None  # `type Result<T, E = Error>`: the caller's choice
-        errors.add(error)
-    return errors.pop() if len(errors) == 1 else None
-
-
-_ALIAS_PARAMETERS = re.compile(r"\btype\s+\w+\s*<([^=>]*)")
+    written = written_error(graph, node.definition.signature, node.path)
+    return _bare_type(written) if written is not None else None
 
 
 def _bare_type(text: str) -> str:
@@ -572,14 +542,6 @@ def _wrapping_variant(graph: CallGraph, owner: str, enum: str) -> str | None:
 _ATTRIBUTES = re.compile(r"#\[[^\]]*\]")
 # `Job(JobError)`, `Job( JobError, )`: a tuple variant of one value, a plain path
 _ONE_VALUE = re.compile(r"\w+\s*\(\s*((?:\w+::)*[A-Z]\w*)\s*,?\s*\)")
-
-
-def _returned_error(graph: CallGraph, node_id: int) -> str | None:
-    """The error type a fn's `Result<T, E>` names, spaces and paths of `Box` taken out."""
-    name, arguments = generic_parts(return_text(graph.nodes[node_id].definition.signature))
-    if not name.endswith("Result") or len(arguments) != 2:
-        return None
-    return "".join(arguments[1].split()).removeprefix("std::boxed::")
 
 
 _ANYHOW_ERROR = "anyhow::Error"
@@ -1352,8 +1314,7 @@ def made_status(
         for path, d in graph.definitions("fn", name)
         if (d.owner or "") == owner and len(d.status_codes) == 1
     }
-    named = {code for _, _, code in codes}
-    if len(named) != 1 or len(codes) != 1:
+    if len(codes) != 1:
         return None, None
     ((path, line, code),) = codes
     status = _http_status(code)

@@ -218,6 +218,13 @@ def result_error(graph: CallGraph, signature: str, path: str) -> str | None:
     """The error type a fn's signature returns, as written: `Result<T, E>` -> `E`,
     `io::Result<T>` -> `std::io::Error`, an alias of the fn's crate (or the one alias of the
     name) through its target; None for anything else (`Self::Err`, a generic `E`)."""
+    written = written_error(graph, signature, path)
+    return _plain(written) if written is not None else None
+
+
+def written_error(graph: CallGraph, signature: str, path: str) -> str | None:
+    """`result_error`'s type as the `Result` writes it, generic ones too
+    (`CommandDispatcherError<Box<PlatformUnsat>>`, `Box<E>`, `Error<'a>`)."""
     if len(signature) > LONGEST:
         return None
     written, crate = return_text(signature), _crate(path)
@@ -226,12 +233,14 @@ def result_error(graph: CallGraph, signature: str, path: str) -> str | None:
         head, _, last = name.rpartition("::")
         if not last.endswith("Result"):
             return None
+        if last == "Result" and len(arguments) == 2:
+            # anyhow's `Result<T, E = Error>` given an `E` too: neon's `timeline.rs` imports
+            # it and writes `Result<Arc<Timeline>, GetReadyAncestorError>`
+            return arguments[1].strip()
         if name in _STD_IO:
             return "std::io::Error"
         if name == "anyhow::Result" or (name == "Result" and _anyhow_result(graph, path)):
             return _ANYHOW
-        if last == "Result" and len(arguments) == 2:
-            return _plain(arguments[1])
         first = head.split("::")[0]
         if head and first not in ("crate", "self", "super"):
             # `risingwave_expr::Result<T>`: that crate's alias; `anyhow::Result<T>`: none of ours

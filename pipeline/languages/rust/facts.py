@@ -8,9 +8,10 @@ from collections.abc import Sequence
 from tree_sitter import Node
 
 from pipeline.core.macros import in_force
-from pipeline.core.sitetypes import Condition, ConditionKind, Facts
+from pipeline.core.sitetypes import EARLIER_STEPS, Condition, ConditionKind, Facts
 from pipeline.languages.rust.drops import discarded_in, ignored_error
 from pipeline.languages.rust.index_items import DIVERGING_MACROS, leading, text_of
+from pipeline.languages.rust.logic import pattern_names
 
 MAX_CONDITION_CHARS = 160
 MAX_GUARDS = 3  # earlier `ensure!`/early-return guards of the same fn worth naming
@@ -57,15 +58,12 @@ def site_facts(node: Node, source: bytes) -> Facts:
 
 
 def _diverges(body: Node | None) -> bool:
-    """Whether a match arm's body is a macro that never goes on past it: a panic
-    (`unimplemented!()`, `{ panic!(..) }`) or a `bail!` of another error."""
-    while body is not None and body.type == "block" and body.named_child_count == 1:
-        only = body.named_children[0]
-        body = only.named_children[0] if only.type == "expression_statement" else only
-    if body is None or body.type != "macro_invocation":
-        return False
-    name = body.child_by_field_name("macro")
-    return name is not None and _node_text(name).rpartition("::")[2] in DIVERGING_MACROS
+    """Whether a match arm's body fails and never goes on past it (`_leaving`: a panic,
+    `unimplemented!()`, a `bail!` of another error, a `return Err(..)`), alone or as its
+    block's last statement."""
+    if body is not None and body.type == "block":
+        body = body.named_children[-1] if body.named_child_count else None
+    return body is not None and _leaving(body) == "ensure"
 
 
 def rebound_parameters(
@@ -115,30 +113,13 @@ def _rebinds(statement: Node, wanted: set[str]) -> list[str]:
     pattern = statement.child_by_field_name("pattern")
     if pattern is None:
         return []
-    bound = [pattern] if pattern.type == "identifier" else _identifiers(pattern)
     value = statement.child_by_field_name("value")
     same = _SAME_VALUE.fullmatch(_node_text(value)) if value is not None else None
     return [
         name
-        for name in (_node_text(b) for b in bound)
-        if name in wanted and not (same is not None and same[1] == name)
+        for name in sorted(pattern_names(_node_text(pattern)) & wanted)
+        if not (same is not None and same[1] == name)
     ]
-
-
-def _identifiers(pattern: Node) -> list[Node]:
-    """The names a pattern binds (`(a, b)`, `Some(x)`, `mut key`), not the paths it
-    matches."""
-    out: list[Node] = []
-    stack = [pattern]
-    while stack:
-        current = stack.pop()
-        if current.type == "identifier" and (
-            current.parent is None or current.parent.type not in ("scoped_identifier",)
-        ):
-            out.append(current)
-        elif current.type not in ("scoped_identifier", "type_identifier"):
-            stack.extend(current.named_children)
-    return out
 
 
 def condition_chain(node: Node, stop: Node | None, source: bytes) -> list[Condition]:
@@ -677,7 +658,7 @@ def _guarded(value: Node) -> str:
     if node is None or node == value:
         return _clip(value)  # `f(x)?.expect(..)`: what `?` gave is the value it guards
     after = (value.text or b"")[node.end_byte - value.start_byte :].decode("utf-8", "replace")
-    return "\u2026?" + _squash(after)
+    return EARLIER_STEPS + _squash(after)
 
 
 # Methods whose call is the error when their receiver holds no value (`None` or `Err`).

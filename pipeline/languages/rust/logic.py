@@ -118,8 +118,13 @@ def _bindings(condition: Condition) -> set[str]:
         pattern = text.removeprefix("let ").partition(" = ")[0]
     else:
         return set()
-    pattern = pattern.partition(" if ")[0]
-    return set(_BOUND.findall(pattern)) - _NOT_NAMES
+    return pattern_names(pattern)
+
+
+def pattern_names(pattern: str) -> set[str]:
+    """The names a pattern as written binds (`Ok(opt)`, `(a, mut b)`, `Foo { key, .. }`),
+    its guard (`if ..`) left out."""
+    return set(_BOUND.findall(pattern.partition(" if ")[0])) - _NOT_NAMES
 
 
 def _all(steps: list[Expr]) -> Expr:
@@ -149,8 +154,9 @@ def _step(condition: Condition) -> Expr | None:
         if not head or (_binds_all(pattern) and not condition.excluded):
             raise Unknown(text)  # `_ =>` alone: taken always, no test to write
         # taken only when no earlier arm matched (a guard included: `matches!` takes one); an
-        # arm that panics or bails is no way past the `match` either: the check leaves it out
-        # (cargo's `"ws" => unimplemented!()` read as a value the code goes on with, 140)
+        # arm that fails (a panic, a `bail!`, a `return Err(..)`: `Condition.diverging`) is no
+        # way past the `match` either: the check leaves it out (cargo's `"ws" =>
+        # unimplemented!()` read as a value the code goes on with, 140)
         passing = [p for p in condition.excluded if p not in condition.diverging]
         if condition.diverging and not passing and _binds_all(pattern):
             raise Unknown(text)  # every other value panics: no value goes on
