@@ -1679,3 +1679,47 @@ def test_a_poll_fn_s_error_is_no_err_a_caller_matches() -> None:
         "}\n"
     )
     assert found["the reader was closed early"].tryCatchPattern is None
+
+
+VALIDATED = """\
+pub fn validate_span(lo: u32, hi: u32) -> anyhow::Result<()> {
+    anyhow::ensure!(lo <= hi, "the span ends before it starts");
+    Ok(())
+}
+
+pub fn take(queue: &mut Queue, n: usize) -> anyhow::Result<()> {
+    anyhow::ensure!(n > 0, "nothing to take");
+    queue.advance(n);
+    Ok(())
+}
+"""
+
+
+def test_a_caller_s_test_before_the_call_answers_the_values_it_refuses() -> None:
+    """`if n > 0 { take(queue, n)?; }` alone skipped the call in silence where `n` is 0:
+    the example answers the refused values in an `else` (reading 144)."""
+    fix = explained_all(VALIDATED)["nothing to take"].exampleFix
+    assert fix.endswith(
+        "// It is reached only when this check fails; a caller can test it first:\n"
+        "if n > 0 {\n"
+        "    take(queue, n)?;\n"
+        "} else {\n"
+        "    // here take would fail: handle this case (pass other values, or report it)\n"
+        "}"
+    )
+    assert parses_as_code(fix)
+
+
+def test_a_fn_named_as_a_check_is_not_guarded_by_its_own_test() -> None:
+    """qdrant's `if lookup != .. { validate_integer_index_params(lookup, range)?; }` ran the
+    validator only where it passes: invalid values went on unchecked (reading 144)."""
+    explanation = explained_all(VALIDATED)["the span ends before it starts"]
+    assert "caller can test it first" not in explanation.exampleFix
+    assert explanation.exampleFix.endswith(
+        "// It is reached only when this does not hold: lo <= hi"
+    )
+    assert explanation.validationCode == "let ok = lo <= hi;"
+    assert "`validate_span` is itself the check: give it values for which `lo <= hi` holds." in (
+        explanation.preventionTips
+    )
+    assert not any(t.startswith("Before calling") for t in explanation.preventionTips)

@@ -44,6 +44,7 @@ from pipeline.analyze.static_code import (
     fatal_failure,
     in_build_script,
     inputs_read,
+    is_validator,
     misuse_worded,
     names_a_step,
     owns_a_bug,
@@ -911,7 +912,12 @@ def prevention(
         and not is_guard(context, context.site.facts.conditions)
         and caller_can_test(context.site, check_test(check), receiver=True)
     ):  # not "before calling it, make sure `!scheduled_error`": a value it computes itself
-        tips.append(f"Before calling {where(context.site)}, make sure `{check_test(check)}`.")
+        tips.append(
+            f"{where(context.site)} is itself the check: give it values for which "
+            f"`{check_test(check)}` holds."
+            if is_validator(context.site)
+            else f"Before calling {where(context.site)}, make sure `{check_test(check)}`."
+        )
     known = load_taxonomy()[failure_class]
     tip = known.prevention or first_sentence(known.description)
     if guess is not None:

@@ -851,13 +851,18 @@ def example_fix(
         body.append("// A panic here is a bug, not bad input: report it with its backtrace.")
     elif check is not None and not guard:
         test = check_test(check)
-        if caller_can_test(site, test, receiver=False):
-            # the check reads only the fn's arguments: a caller can make it before calling
+        if caller_can_test(site, test, receiver=False) and not is_validator(site):
+            # the check reads only the fn's arguments: a caller can make it before calling,
+            # and answers the values it refuses itself (an `if` alone skipped the call in
+            # silence: qdrant's `validate_integer_index_params`, reading 144)
             body += [
                 f"// It {'panics' if refused else 'is reached only'} when this check fails; a "
                 "caller can test it first:",
                 f"if {as_caller(test, site)} {{",
                 f"    {as_caller(site.facts.call or '', site)}{';' if refused else '?;'}",
+                "} else {",
+                f"    // here {_plain(where(site))} would fail: handle this case (pass other "
+                "values, or report it)",
                 "}",
             ]
         elif "\n" not in test:
@@ -1049,6 +1054,18 @@ def _is_anyhow(context: SiteContext) -> bool:
     return klass in _ANYHOW_CLASSES or (
         not klass and context.site.kind in ("bail", "anyhow", "ensure", "format_err", "context")
     )
+
+
+# a fn whose name says it is a check (`validate_..`, `check`, `ensure_not_set`, `verify_..`)
+_VALIDATOR_NAME = re.compile(r"(?:validate|check|verify|ensure|assert|require)(?:_|\Z)")
+
+
+def is_validator(site: Site) -> bool:
+    """Whether the site's fn is named as a check: it exists to refuse what its test does not
+    accept, so a caller's `if` on the same test before calling it skips the check (neon's
+    `check_permission`, qdrant's `validate_integer_index_params`: reading 144)."""
+    name = site.facts.enclosing_fn
+    return name is not None and _VALIDATOR_NAME.match(name) is not None
 
 
 def caller_can_test(site: Site, test: str, *, receiver: bool) -> bool:
