@@ -76,6 +76,7 @@ from pipeline.analyze.taxonomy import (
     load_taxonomy,
 )
 from pipeline.analyze.utf8paths import non_utf8_path
+from pipeline.analyze.verdicts import authors_verdict
 from pipeline.core.cachefile import source_digest
 from pipeline.core.model import Condition, Explanation, HandlingStrategy, Site
 from pipeline.core.reach import Reach
@@ -365,6 +366,11 @@ def explain_apart(context: SiteContext) -> Explanation:
         # a panic on a path that needs an environment variable set is on its value
         # (`if let Ok(t) = env::var("X") { t.parse().expect(..) }`): the environment's
         failure_class = CONFIGURATION
+    verdict = authors_verdict(site) if context.error_type != "panic" else None
+    if verdict is not None:
+        # its authors' comment says the state cannot come about ("So it should not be
+        # possible to get this error"): no caller's value to correct (qdrant, reading 144)
+        failure_class = INTERNAL_INVARIANT
     # words that chose the class, when single keywords did and no rule after them moved it:
     # the class is said to be theirs, its tip is given as an "if", and its strategy is the
     # class's only where the code shows it (a check to validate against), never "retry" a
@@ -376,7 +382,8 @@ def explain_apart(context: SiteContext) -> Explanation:
     elif guess is not None and not (strategy == "validation" and check is not None):
         strategy = "try-catch"
     return Explanation(
-        documentation=_sentence(_documentation(context, failure_class, guess)),
+        documentation=_sentence(_documentation(context, failure_class, guess))
+        + _verdict_sentence(verdict, site.facts.type_doc),
         triggerScenarios=_unwinding(context, _with(_trigger(site, conditions), _gated(site))),
         commonSituations=_unwinding(context, _situations(context, failure_class)),
         solutions=[_sentence(s) for s in solutions(context, check, failure_class)],
@@ -390,6 +397,16 @@ def explain_apart(context: SiteContext) -> Explanation:
         preventionTips=[_sentence(s) for s in prevention(context, check, failure_class, guess)],
         tags=_tags(context, failure_class),
         backgroundTag=failure_class,
+    )
+
+
+def _verdict_sentence(verdict: str | None, doc: str | None) -> str:
+    """' Its authors\' comment at it says: "..".', unless the doc comment quoted before
+    holds it (an `#[error]` variant's `///`)."""
+    if verdict is None or (doc and verdict in doc):
+        return ""
+    return f' Its authors\' comment at it says: "{verdict}"' + (
+        "" if verdict.endswith((".", "!", "?")) else "."
     )
 
 

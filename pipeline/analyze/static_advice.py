@@ -56,6 +56,7 @@ from pipeline.analyze.static_code import (
 )
 from pipeline.analyze.taxonomy import Classification, load_taxonomy
 from pipeline.analyze.utf8paths import UTF8_ADVICE, non_utf8_path
+from pipeline.analyze.verdicts import authors_verdict
 from pipeline.core.model import Condition
 from pipeline.core.sitetypes import TEXT_KINDS, Site, checked_above
 from pipeline.languages import language_of
@@ -355,6 +356,13 @@ def solutions(
         return [*out, _assumption(context), _REPORT_UNLESS_ADVISED if out else _REPORT]
     if facts.help and not (told and facts.help in told):  # the authors' words come first
         out.append(f'Its authors\' help for this error: "{facts.help}"')
+    verdict = authors_verdict(site)
+    if verdict is not None:
+        out.append(
+            f'Its authors\' comment says this should not come about ("{verdict}"): if it '
+            "shows, an assumption of the code's did not hold; report it upstream with the "
+            "full message and what led to it."
+        )
     if site.kind == "context" and not empty_option(facts.receiver):
         out.append(_CAUSE_KEPT.get(context.error_class or "", _CAUSE_KEPT["anyhow::Error"]))
     cause = cause_slot(site)
@@ -377,7 +385,7 @@ def solutions(
     after = _after_failed_call(conditions)  # what came before only led to a failed call
     checks = [c for c in after if _failed_call(c) is None]
     inputs = inputs_read(facts.call, _without_reads(checks), facts.rebound)
-    if inputs:
+    if inputs and verdict is None:  # no value a caller passes makes what cannot come about
         out.append(f"{PASSED_LEAD}{where(site)} ({', '.join(inputs)}){PASSED_TAIL}")
     out.extend(_given_to_failed_calls(site, conditions, inputs))
     setting = next((found for c in conditions if (found := _setting_of(c)) is not None), None)
