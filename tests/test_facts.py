@@ -416,3 +416,43 @@ def test_steps_on_one_line_read_outermost_first() -> None:
     site = site_of(source, "Failed to find required {key}")
     assert [c.kind for c in site.facts.conditions] == ["match_arm", "closure"]
     assert validation_code(site.facts.conditions) is None
+
+
+EITHER_BRANCH = """\
+fn receive(state: &State, name: &str) -> Result<(), ShellError> {
+    if state.closed {
+        return Ok(());
+    }
+    let error = if let Some(span) = state.span {
+        GenericError::new(format!("Failed to receive a response from `{}`", name), span)
+    } else {
+        GenericError::new_internal(format!("Failed to receive a response from `{}`", name))
+    };
+    Err(ShellError::Generic(error))
+}
+
+fn limit(n: u32) -> anyhow::Result<()> {
+    if n > 3 {
+        anyhow::bail!("out of range: {n}");
+    } else if n == 0 {
+        anyhow::bail!("out of range: {n}");
+    }
+    Ok(())
+}
+"""
+
+
+def test_a_branch_that_only_picks_how_the_same_error_is_built_is_no_step_to_it() -> None:
+    """nushell's `if let Some(span) = state.span { GenericError::new(..) } else {
+    GenericError::new_internal(..) }` with one message read "goes on only when
+    `state.span.is_some()`": a span fails the same way (reading 148)."""
+    scan = find_sites("src/lib.rs", EITHER_BRANCH.encode())
+    chains = [
+        (s.line, [(c.kind, c.text, c.negated) for c in s.facts.conditions]) for s in scan.sites
+    ]
+    assert chains == [
+        (6, [("exit", "state.closed", True)]),
+        (8, [("exit", "state.closed", True)]),
+        (15, [("if", "n > 3", False)]),  # both tests decide: 0 and 4 fail, 2 does not
+        (17, [("else", "n > 3", True), ("if", "n == 0", False)]),
+    ]

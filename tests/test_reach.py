@@ -3057,3 +3057,36 @@ def test_a_refused_request_is_validated_not_retried(tmp_path: Path) -> None:
     # without the status the code shows, the class's strategy stands
     (alone,) = [c for c in contexts if c.site.message.startswith("too many invites")]
     assert explain(alone).handlingStrategy == "retry"
+
+
+def test_a_process_command_s_name_is_no_subcommand(tmp_path: Path) -> None:
+    """uv's build script runs `Command::new("git")` (std's process), and `ParsedUrl::
+    try_from`'s `"git" =>` arm over a URL's scheme had become "subcommand `git`" (reading
+    147). A clap builder's names stay subcommands."""
+    graph = graph_of(tmp_path, {
+        "Cargo.toml": '[package]\nname = "urls"\n',
+        "build.rs": (
+            "use std::{env, process::Command};\n"
+            'fn main() {\n    let _ = Command::new("git").arg("rev-parse").output();\n}\n'
+        ),
+        "src/lib.rs": (
+            "pub fn parse(scheme: &str) -> anyhow::Result<u8> {\n"
+            "    match scheme {\n"
+            '        "git" => git(),\n'
+            '        "hg" => { let _ = std::process::Command::new("hg").status(); Ok(1) }\n'
+            "        _ => Ok(0),\n    }\n}\n"
+            'fn git() -> anyhow::Result<u8> {\n    anyhow::bail!("no git here")\n}\n'
+        ),
+        "src/bin/tool.rs": (
+            "use clap::Command;\n"
+            'fn main() {\n    let m = Command::new("tool").subcommand(Command::new("sync"))'
+            ".get_matches();\n}\n"
+        ),
+    })  # fmt: skip
+    (git,) = [i for i, n in enumerate(graph.nodes) if n.label == "git"]
+
+    (path,) = caller_paths(graph, git)
+
+    assert graph.subcommands == {"tool", "sync"}
+    assert path.entry_label != "subcommand `git`"
+    assert [h.name for h in path.hops] == ["parse", "git"]

@@ -445,7 +445,7 @@ def link(
             for d in index.definitions
             if d.kind == "enum" and derives_clap(d)
         ),
-        subcommands=frozenset(s.name for index in indexes.values() for s in index.subcommands),
+        subcommands=frozenset(name for index in indexes.values() for name in _clap_names(index)),
     )
     keys: list[tuple[str, int]] = []  # node id -> (path, definition index)
     for path in sorted(indexes):
@@ -2628,3 +2628,14 @@ def _narrow(
     if len(found) > MAX_CANDIDATES or (strict and len(found) > MAX_CANDIDATES):
         return []
     return sorted(found, key=lambda n: (graph.nodes[n].path, graph.nodes[n].definition.line))
+
+
+def _clap_names(index: FileIndex) -> tuple[str, ...]:
+    """The subcommand names a file's `Command::new("x")` and `.subcommand("x")` calls give,
+    none where its `Command` is a process's (`use std::process::Command`) and it uses no
+    clap: uv's build script runs `Command::new("git")`, and `ParsedUrl::try_from`'s `"git"
+    =>` arm had become "subcommand `git`" (reading 147)."""
+    process = any(u.alias == "Command" and "process::" in u.path for u in index.uses)
+    if process and not any(u.path.split("::", 1)[0] == "clap" for u in index.uses):
+        return ()
+    return tuple(s.name for s in index.subcommands)

@@ -117,7 +117,7 @@ _TEST_DIRECTORY = re.compile(
 # channel's half of another crate is typed as that crate's (a field of `self` too), and a
 # field of `self` by the resolving file's own struct of the name first; 79: a private
 # module's item is named by a glob re-export of its module too (`pub use backward_user::*`).
-INDEX_VERSION = "96"
+INDEX_VERSION = "97"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -842,7 +842,8 @@ class _Builder:
         line = (named or node).start_point[0] + 1
         if name in ("subcommand", "new", "with_name") and args:
             found = _SUBCOMMAND.match(args[0])
-            if found and (name == "subcommand" or qualifier.endswith(("Command", "App"))):
+            clap = qualifier.endswith(("Command", "App")) and "process::" not in qualifier
+            if found and (name == "subcommand" or clap):  # not `std::process::Command::new`
                 self.subcommands.append(Subcommand(found[1], line))
         if kind == "method" and name == "route" and arguments is not None:
             self.route_call(function, arguments, line)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -102,7 +103,7 @@ from pipeline.languages.rust.testcode import (
 # macro wraps (`cfg_rt! { pub fn f() { .. } }`) has that fn's facts (`macroitems`); 72: an
 # error a closure of a chain makes that the chain drops in the fn (`Facts.discarded`); 73: the
 # groups of a `cfg_if!`/`cfg_select!` are items, and a macro's aliases count (`item_groups`)
-EXTRACTOR_VERSION = "86"
+EXTRACTOR_VERSION = "87"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -230,6 +231,7 @@ def placed_scan(
             window, start = source_window(lines, site.line + shift)
             sites.append(placed(site, shift, path, window, start))
     sites.sort(key=lambda s: (s.line, s.column))
+    sites = _either_branch(sites)
     if is_generated_file(source):
         sites = _first_of_each_message(sites)
     return FileScan(
@@ -239,6 +241,37 @@ def placed_scan(
         uses_anyhow_result=uses_anyhow_result(source),
         test_modules=declared_test_modules(source),
     )
+
+
+def _either_branch(sites: list[Site]) -> list[Site]:
+    """`sites` without the `if`/`else` that only picks how the same error is built: two
+    sites of one fn with the same message whose conditions differ only in their last, the
+    same test held in one and not in the other. nushell's `if let Some(span) = state.span
+    { GenericError::new(msg, .., span) } else { GenericError::new_internal(msg, ..) }` read
+    "goes on only when `state.span.is_some()`", where a span fails the same way (reading
+    148). The test is no step to the error: both lose it."""
+    groups: dict[tuple[str | None, str | None, str], list[int]] = {}
+    for at, site in enumerate(sites):
+        if site.facts.conditions:
+            key = (site.facts.enclosing_fn, site.facts.enclosing_impl, site.message)
+            groups.setdefault(key, []).append(at)
+    either: set[int] = set()
+    for group in groups.values():
+        for a, b in itertools.combinations(group, 2):
+            first, second = sites[a].facts.conditions, sites[b].facts.conditions
+            if (
+                len(first) == len(second)
+                and first[:-1] == second[:-1]
+                and (first[-1].text, first[-1].line) == (second[-1].text, second[-1].line)
+                and first[-1].negated != second[-1].negated
+            ):
+                either |= {a, b}
+    return [
+        replace(site, facts=replace(site.facts, conditions=site.facts.conditions[:-1]))
+        if at in either
+        else site
+        for at, site in enumerate(sites)
+    ]
 
 
 def _first_of_each_message(sites: Sequence[Site]) -> list[Site]:
