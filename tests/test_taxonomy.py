@@ -888,6 +888,28 @@ def test_the_messages_own_phrase_outweighs_the_errors_name(
 
 
 @pytest.mark.parametrize(
+    ("message", "names", "expected"),
+    [
+        (
+            "ALTER FRAGMENT ... SET rate limit supports exactly one fragment id",
+            ["ErrorCode::InvalidInputSyntax"],
+            "parse-error",
+        ),
+        ("the batch has too many rows: {n}", ["InvalidArgument"], "invalid-argument"),
+        # a name that says nothing of the input leaves the message's case
+        ("too many open requests", ["ServiceError"], "resource-exhausted"),
+    ],
+)
+def test_a_name_that_says_the_input_was_refused_outweighs_a_case_the_run_met(
+    message: str, names: list[str], expected: str
+) -> None:
+    """risingwave's `ErrorCode::InvalidInputSyntax("ALTER FRAGMENT .. SET rate limit
+    supports exactly one fragment id")` read "Resource exhausted", then "retry" (reading
+    146): the rate limit is what the statement sets, nothing ran out."""
+    assert classify(message, "constructor", names=names) == expected
+
+
+@pytest.mark.parametrize(
     ("message", "expected"),
     [
         ("failed to verify the checksum of `{}`", "data-corruption"),  # cargo

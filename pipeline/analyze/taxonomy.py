@@ -340,6 +340,13 @@ def first_paragraph(message: str) -> str:
     return head if blank else message
 
 
+# classes of an input the code refused, and of what a run met (no input of the reader's)
+_INPUT_REFUSED = frozenset(("invalid-argument", "parse-error"))
+_RUNTIME = frozenset(
+    ("resource-exhausted", "timeout", "connection-failure", "io-error", "concurrency-conflict")
+)
+
+
 def classify_explained(
     message: str,
     kind: str,
@@ -415,6 +422,13 @@ def classify_explained(
         worded = _best([spoken], classes)
         if worded is not None and worded.slug != found.slug and _phrased(worded):
             found = worded
+        named = _best([_words(name) for name in names], classes)
+        if named is not None and named.slug in _INPUT_REFUSED and found.slug in _RUNTIME:
+            # .. but not a case the run met where the name says the input was refused:
+            # risingwave's `ErrorCode::InvalidInputSyntax("ALTER FRAGMENT .. SET rate limit
+            # supports exactly one fragment id")` read "Resource exhausted", and "retry"
+            # (reading 146); the rate limit is what the statement sets
+            found = named
     io = failed_filesystem_call(conditions)
     step = _FAILED_STEP.match(literal_text)
     if (
