@@ -439,6 +439,17 @@ fn limit(n: u32) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+fn notify(cancel: &Token) -> anyhow::Result<()> {
+    if cancel.is_cancelled() {
+        return Err(anyhow::anyhow!("shutting down"));
+    }
+    if cfg!(debug_assertions) {
+        panic!("shutting down");
+    } else {
+        Err(anyhow::anyhow!("shutting down"))
+    }
+}
 """
 
 
@@ -455,4 +466,9 @@ def test_a_branch_that_only_picks_how_the_same_error_is_built_is_no_step_to_it()
         (8, [("exit", "state.closed", True)]),
         (15, [("if", "n > 3", False)]),  # both tests decide: 0 and 4 fail, 2 does not
         (17, [("else", "n > 3", True), ("if", "n == 0", False)]),
+        # past an `if` that returned the same error is another way, not its other branch
+        (24, [("if", "cancel.is_cancelled()", False)]),
+        # a panic in one branch and an `Err` in the other: the test says when it panics
+        (27, [("ensure", "cancel.is_cancelled()", True), ("if", "cfg!(debug_assertions)", False)]),
+        (29, [("ensure", "cancel.is_cancelled()", True), ("else", "cfg!(debug_assertions)", True)]),
     ]

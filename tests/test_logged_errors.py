@@ -14,9 +14,13 @@ import pytest
 from test_reach import graph_of
 
 from pipeline.analyze.reach_text import trigger_sentence
+from pipeline.analyze.static import explain_apart, with_reach
 from pipeline.core.reach import no_entry_note
 from pipeline.languages.rust.index import index_file
+from pipeline.languages.rust.sites import find_sites
 from pipeline.scan.callerpaths import SiteSpec, reaches_of
+from pipeline.scan.collect import build_contexts
+from pipeline.scan.pool import RepoScan
 
 
 def logged_calls(body: str) -> list[tuple[str, str, bool]]:
@@ -126,3 +130,56 @@ def test_a_path_whose_top_callers_keep_the_error_says_so(tmp_path: Path) -> None
         "every caller of `sweep` the index found stops the error it returns there, passing "
         "none on: `tidy` (src/main.rs:15) drops it and goes on"
     )
+
+
+@pytest.mark.parametrize(
+    ("line", "how"),
+    [
+        (11, "`sync` (src/main.rs:6) logs it with `log::warn!`"),  # the site's fn's caller
+        (22, "`tidy` (src/main.rs:15) drops it"),  # a caller further up
+    ],
+)
+def test_an_error_every_caller_keeps_has_nothing_to_correct(
+    tmp_path: Path, line: int, how: str
+) -> None:
+    """uv's `GitInfoError::MissingHead`: every caller logs it at debug level and goes on, and
+    the record still said "correct that and try again" (reading 147)."""
+    graph = graph_of(tmp_path, FILES)
+    reach = reaches_of([SiteSpec("r", None, "src/main.rs", line, ())], graph)["r"]
+    scan = find_sites("src/main.rs", FILES["src/main.rs"].encode())
+    contexts = build_contexts("o/r", "ab" * 20, RepoScan(scans={"src/main.rs": scan}))
+    (context,) = [c for c in contexts if c.site.line == line]
+
+    explanation = with_reach(explain_apart(context), reach, "ab" * 20, context.site)
+
+    assert explanation.solutions[0] == (
+        f"Every caller the index found stops this error and goes on ({how}): through them, "
+        "nothing a user ran fails by it. What follows matters only where it shows in a log, or "
+        "comes through a caller the index missed."
+    )
+    assert explanation.solutions[1:] == explain_apart(context).solutions
+
+
+def test_a_trait_method_s_callers_the_index_found_do_not_speak_for_all(tmp_path: Path) -> None:
+    """zellij's `Clipboard::from_str`: its one caller the index found drops the error, and
+    `.parse()`, serde and clap's value parsers, which it does not see, call it too."""
+    files = {
+        "Cargo.toml": '[package]\nname = "tool"\n',
+        "src/main.rs": (
+            "use std::str::FromStr;\n"
+            'fn main() {\n    let _ = Mode::from_str("x");\n}\n'
+            "struct Mode;\n"
+            "impl FromStr for Mode {\n    type Err = anyhow::Error;\n"
+            "    fn from_str(s: &str) -> anyhow::Result<Self> {\n"
+            '        anyhow::bail!("no such mode: {s}")\n    }\n}\n'
+        ),
+    }
+    graph = graph_of(tmp_path, files)
+    reach = reaches_of([SiteSpec("r", None, "src/main.rs", 10, ())], graph)["r"]
+    scan = find_sites("src/main.rs", files["src/main.rs"].encode())
+    (context,) = build_contexts("o/r", "ab" * 20, RepoScan(scans={"src/main.rs": scan}))
+
+    explanation = with_reach(explain_apart(context), reach, "ab" * 20, context.site)
+
+    assert reach.dropped_by == 1
+    assert not explanation.solutions[0].startswith("Every caller the index found")

@@ -248,6 +248,21 @@ def test_the_configuration_line_names_the_setting_and_never_a_command_s_argument
     assert "The check reads configuration (`config.ignore_hidden`): review that setting." in (
         platform
     )
+    passed = explained_all(
+        "fn sink(config: &Config) -> anyhow::Result<()> {\n"
+        '    if config.kind != "append-only" && config.kind != "upsert" {\n'
+        '        anyhow::bail!("unknown kind");\n'
+        "    }\n"
+        "    if config.commit_interval == 0 {\n"
+        '        anyhow::bail!("`commit-interval` must be greater than 0");\n'
+        "    }\n"
+        "    Ok(())\n"
+        "}\n"
+    )["`commit-interval` must be greater than 0"].solutions
+    # risingwave's iceberg sink: the check above it passed (reading 146)
+    assert "The check reads configuration (`config.commit_interval`): review that setting." in (
+        passed
+    )
 
 
 def test_a_panic_that_prints_the_error_underneath_is_classed_by_its_words() -> None:

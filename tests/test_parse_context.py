@@ -3,10 +3,15 @@ error type is the one the fn's `Result` names (`miette::Result`: a `miette::Repo
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
+from gitrepo import GitRepo
+from regen_fixtures import cli
 from site_fixtures import explained
 
-from pipeline.languages.rust.sites import find_sites
+from pipeline.languages.rust.sites import find_sites, own_error_macros
 from pipeline.scan.collect import build_contexts
 from pipeline.scan.pool import RepoScan
 
@@ -57,3 +62,51 @@ def test_a_failed_parse_is_a_parse_error_whatever_step_the_message_names(receive
 def test_a_step_that_is_no_parse_keeps_the_class_of_its_words(receiver: str, tag: str) -> None:
     source = f'fn f(p: &[u8]) -> anyhow::Result<()> {{\n    {receiver}.context("failed to create the value")?;\n    Ok(())\n}}\n'
     assert explained(source).backgroundTag == tag
+
+
+OWN_BAIL = """\
+use risingwave_common::bail;
+use risingwave_expr::{Result, build_function};
+
+fn build_lookup(children: Vec<Expr>) -> Result<Expr> {
+    if children.is_empty() {
+        bail!("children must not be empty");
+    }
+    Ok(children[0])
+}
+"""
+
+ANYHOW_BAIL = OWN_BAIL.replace("use risingwave_common::bail;", "use anyhow::bail;")
+
+
+@pytest.mark.parametrize(("source", "expected"), [(OWN_BAIL, None), (ANYHOW_BAIL, "anyhow::Error")])
+def test_a_bail_the_repository_imports_from_its_own_crate_is_not_anyhows(
+    tmp_path: Path, source: str, expected: str | None
+) -> None:
+    """risingwave's `use risingwave_common::bail;` returns `Err(anyhow!(..).into())`, the
+    fn's error type (`ExprError` through `risingwave_expr::Result`, which the scan cannot
+    see): not `anyhow::Error`, whose `e.chain()` does not compile on it (reading 146)."""
+    repo = GitRepo.init(tmp_path / "src")
+    sha = repo.commit({"src/expr/case.rs": source})
+    out = tmp_path / "out"
+    done = cli("extract", "--repo", "o/r", "--sha", sha, "--source", repo.path, "--out", out,
+               "--cache", tmp_path / "cache", "--jobs", "1")  # fmt: skip
+    assert done.exit_code == 0, done.output
+    (record,) = [json.loads(line) for line in (out / "o/r/records.jsonl").read_text().splitlines()]
+    assert record["errorClass"] == expected
+    assert ("e.chain()" in (record["tryCatchPattern"] or "")) == (expected is not None)
+
+
+def test_only_use_declarations_say_where_a_macro_comes_from() -> None:
+    """A comment's "use that as the root. .. Ok(..);" ran on to cargo's `use anyhow::{..,
+    bail}` and took it for the repository's own (82 of cargo's records, caught by reading
+    the run's changes)."""
+    source = (
+        b"use risingwave_common::bail;\n"
+        b"pub(crate) use crate::{\n    ensure,\n    other,\n};\n"
+        b"    // Otherwise use that as the root. `Ok(x.bail())`;\n"
+        b"use anyhow::{Context as _, anyhow, bail};\n"
+        b"use color_eyre::eyre::ensure;\n"
+    )
+    assert own_error_macros(source) == ("bail", "ensure")
+    assert own_error_macros(b"// use the root: anyhow!(..);\nuse anyhow::anyhow;\n") == ()

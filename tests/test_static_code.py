@@ -839,6 +839,14 @@ def test_a_value_the_code_fixes_is_not_said_to_tell_which_object_it_was() -> Non
     only_fixed = 'fn f() -> Result<()> {\n    bail!("no {} in {SCHEMA_DIR}", "bearer");\n}\n'
     (site,) = find_sites("src/x.rs", only_fixed.encode()).sites
     assert printed_values(site) == ""
+    # a literal styled for the terminal is the same hint on every run (uv's
+    # `"UV_SKIP_WHEEL_FILENAME_CHECK=1".green()`, reading 147); a styled variable is not
+    styled = (
+        'fn f(name: &str) -> Result<()> {\n    bail!("bad {} ({}); set `{env_var}`", '
+        'name.green(), MAX.to_string(), env_var = "SKIP=1".green().bold());\n}\n'
+    )
+    (site,) = find_sites("src/x.rs", styled.encode()).sites
+    assert printed_values(site) == "`{}` from `name.green()`"
 
 
 def test_a_parameter_is_read_by_its_name_not_by_a_method_or_field_of_that_name() -> None:
@@ -892,8 +900,20 @@ fn resize(panes: &Panes, id: PaneId, by: i32) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+fn level(target: &mut Config, change: &Change) -> anyhow::Result<()> {
+    let idx = change.level() as usize;
+    let filter = target.filters.get_mut(idx).context("no such level")?;
+    Ok(())
+}
 """
     advice = {m: " ".join(e.solutions) for m, e in explained_all(source, "src/m.rs").items()}
+    # the key the fn made itself, not the container passed, is what found nothing
+    # (risingwave's `target.sstable_filter_type.get_mut(idx)`, reading 146)
+    assert (
+        "`target.filters.get_mut(idx)` found nothing for `idx` in `target`, which the caller "
+        "of `level` passes: `target` lacks that entry, or `idx` names none."
+    ) in advice["no such level"]
     sent = advice["failed to async-send to screen"]
     assert "pass values the check accepts" not in sent
     assert (
@@ -1723,3 +1743,34 @@ def test_a_fn_named_as_a_check_is_not_guarded_by_its_own_test() -> None:
         explanation.preventionTips
     )
     assert not any(t.startswith("Before calling") for t in explanation.preventionTips)
+
+
+CONVERTED = """\
+impl From<ParseError> for ShellError {
+    fn from(error: ParseError) -> Self {
+        match error {
+            ParseError::DuplicateKey { duplicate, span } => GenericError::new(
+                "Duplicate Mapping Key",
+                format!("The key {duplicate:?} already appeared in the mapping"),
+                span,
+            )
+            .into(),
+            ParseError::Other(e) => ShellError::Io(e),
+        }
+    }
+}
+"""
+
+
+def test_a_from_conversion_s_arm_chooses_which_error_not_whether() -> None:
+    """nushell's `impl From<ParseError> for ShellError` read "goes on only when
+    `!matches!(error, ParseError::DuplicateKey { .. })`" and "pass values the check
+    accepts": every value it is given becomes an error (reading 148)."""
+    explanation = explained_all(CONVERTED, "src/error.rs")["Duplicate Mapping Key"]
+    assert explanation.validationCode is None
+    assert explanation.solutions == [
+        "`ShellError::from` converts a `ParseError` into this error (its "
+        "`ParseError::DuplicateKey` arm); it refuses nothing itself. Where that `ParseError` "
+        "is made decides when this shows, and is where to fix it."
+    ]
+    assert "does not hold" not in explanation.exampleFix

@@ -217,9 +217,25 @@ def with_reach(
     if site is not None and site.facts.discarded and error_type(site) != "panic":
         situation = None  # the fn drops it: no user meets it, whatever calls the fn
     built = builders_solution(reach, sha)
-    if not trigger and not situation and not built:
+    stopped = (
+        _stopped_by_callers(reach)
+        if site is None or (error_type(site) != "panic" and not _trait_method(site))
+        else None
+    )
+    if not trigger and not situation and not built and not stopped:
         return apart
     fixes = apart.solutions
+    if stopped:
+        # every caller drops or logs it and goes on: nothing a user ran fails by it, where
+        # "correct that and try again" read as if it did (uv's `MissingHead`, reading 147);
+        # the advice stays for a log line, or a caller the index missed (reading 137's
+        # `FrameBounds::validate`, called with `?` from another crate)
+        fixes = [
+            f"Every caller the index found stops this error and goes on ({stopped}): through "
+            "them, nothing a user ran fails by it. What follows matters only where it shows in "
+            "a log, or comes through a caller the index missed.",
+            *fixes,
+        ]
     if built:  # the builders the index found, instead of "find it in your logs"
         fixes = [RETURNED_LEAD + built if s.startswith(RETURNED_LEAD) else s for s in fixes]
     option = _parsed_option(reach)
@@ -250,6 +266,27 @@ def _parses_text(site: Site) -> bool:
     """Whether the site's fn is a `FromStr` impl's `from_str`: its error refuses the text."""
     found = conversion(site)
     return found is not None and found.trait == "FromStr"
+
+
+def _trait_method(site: Site) -> bool:
+    """Whether the site's fn implements a trait's method (`impl FromStr for Clipboard`):
+    code the index does not see calls it too (`.parse()`, serde, clap's value parsers), so
+    the callers it found do not say what every caller does (zellij's `Clipboard::from_str`)."""
+    return " for " in (site.facts.enclosing_impl or "")
+
+
+def _stopped_by_callers(reach: Reach | None) -> str | None:
+    """How one caller keeps the error, when every path the index found ends at a fn whose
+    callers all drop or log it and go on, and none reaches an entry point (`Hop.handled`)."""
+    if reach is None:
+        return None
+    if not reach.paths and reach.dropped_by:  # the callers of the site's own fn keep it
+        if reach.logged:
+            return reach.logged
+        return "its one caller drops it" if reach.dropped_by == 1 else "its callers drop it"
+    if not reach.paths or any(path.entry or not path.hops[0].handled for path in reach.paths):
+        return None
+    return reach.paths[0].hops[0].handled
 
 
 def _parsed_option(reach: Reach | None) -> str | None:

@@ -31,11 +31,13 @@ from pipeline.analyze.locks import poisoned_lock, profiles_named
 from pipeline.analyze.message_advice import advice_in, has_placeholders
 from pipeline.analyze.programs import path_program, program_advice, started_program
 from pipeline.analyze.static_code import (
+    builds_its_return,
     caller_can_test,
     cause_slot,
     check_test,
     checked_inputs,
     conversion,
+    converted_arm,
     converted_inputs,
     empty_option,
     failed_fs_step,
@@ -385,10 +387,29 @@ def solutions(
     after = _after_failed_call(conditions)  # what came before only led to a failed call
     checks = [c for c in after if _failed_call(c) is None]
     inputs = inputs_read(facts.call, _without_reads(checks), facts.rebound)
-    if inputs and verdict is None:  # no value a caller passes makes what cannot come about
+    mapped = builds_its_return(site)  # its conditions choose which error, not whether
+    made_from = conversion(site)
+    if mapped and made_from is not None and made_from.trait == "From" and made_from.source:
+        arm = converted_arm(site)
+        out.append(
+            f"{where(site)} converts a `{made_from.source}` into this error"
+            + (f" (its `{arm}` arm)" if arm else "")
+            + f"; it refuses nothing itself. Where that `{made_from.source}` is made decides "
+            "when this shows, and is where to fix it."
+        )
+    if inputs and verdict is None and not mapped:  # none makes what cannot come about
         out.append(f"{PASSED_LEAD}{where(site)} ({', '.join(inputs)}){PASSED_TAIL}")
     out.extend(_given_to_failed_calls(site, conditions, inputs))
-    setting = next((found for c in conditions if (found := _setting_of(c)) is not None), None)
+    # a setting a failing step reads, not one of a check above that passed (risingwave's
+    # `config.r#type` beside the `commit_checkpoint_interval == 0` that fails, reading 146)
+    setting = next(
+        (
+            found
+            for c in conditions
+            if not checked_above(c) and (found := _setting_of(c)) is not None
+        ),
+        None,
+    )
     if variables and setting is not None and _ENV_VAR.fullmatch(setting):
         setting = None  # named above, as a variable
     if setting is not None and not guard:  # never "review `conf.auth_enabled`"
@@ -546,6 +567,22 @@ def _last_resort(
     return f"Find out what {where(site)} was doing when it returned this error."
 
 
+# the last call of a step and what it is given: `.get_mut(idx)`, `.snapshot_by_id(id)`
+_LAST_CALL = re.compile(r"\.\s*\w+\s*(?:::<[^>]*>)?\(([^()]+)\)\s*$")
+
+
+def _looked_up(step: str, given: Sequence[str]) -> str | None:
+    """What a lookup that found nothing was asked for, when no parameter named in `given`
+    (`` `target` ``) is in it: the key its fn made itself (`idx`)."""
+    found = _LAST_CALL.search(step)
+    if found is None:
+        return None
+    key = found[1].strip()
+    if any(re.search(rf"\b{re.escape(g.strip('`'))}\b", key) for g in given):
+        return None
+    return key
+
+
 def _given_to_failed_calls(
     site: Site, conditions: Sequence[Condition], checked: Sequence[str]
 ) -> list[str]:
@@ -572,6 +609,13 @@ def _given_to_failed_calls(
             out.append(
                 f"{named} was {held} as the caller of {where(site)} passed it: pass one "
                 "that holds a value."
+            )
+        elif outcome == "None" and (key := _looked_up(step, given)) is not None:
+            # `target.filters.get_mut(idx)` with `target` passed and `idx` the fn's own:
+            # not "gave nothing for `target`" (risingwave's level index, reading 146)
+            out.append(
+                f"{named} found nothing for `{key}` in {values}, which the caller of "
+                f"{where(site)} passes: {values} lacks that entry, or `{key}` names none."
             )
         elif outcome == "None":  # an `Option`: nothing there for what it was given
             out.append(

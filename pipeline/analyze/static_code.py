@@ -35,7 +35,7 @@ from pipeline.core.sitetypes import (
 )
 from pipeline.languages import language_of
 from pipeline.scan.buildable import type_name
-from pipeline.scan.context import STREAM_OF
+from pipeline.scan.context import PANIC_KINDS, STREAM_OF
 
 # a name a reader reads a value by; not a macro's (`matches!`: the bang right after it, not
 # the `!=` of `channel != "dev"`) nor a path's head
@@ -504,7 +504,10 @@ _NAMED_ARGUMENT = re.compile(r"^([A-Za-z_]\w*)\s*=(?!=)\s*(.+)$", re.DOTALL)
 # A value the code fixes: a literal (`"bearer"`, `42`, `b'x'`), or a const or static by
 # Rust's naming (`REPLACEABLE_SCHEMA_PATH`, `consts::MAX_LEN`), maybe borrowed
 _FIXED_VALUE = re.compile(
-    rf"{LITERAL}|&?\s*(?:(?![A-Z]::)[A-Za-z_]\w*::)*[A-Z][A-Z0-9_]*[A-Z0-9]"
+    rf"(?:{LITERAL}|&?\s*(?:(?![A-Z]::)[A-Za-z_]\w*::)*[A-Z][A-Z0-9_]*[A-Z0-9])"
+    # .. styled or converted with no argument: uv's `"UV_SKIP_WHEEL_FILENAME_CHECK=1".green()`
+    # is a hint it prints, no value refused (reading 147)
+    r"(?:\s*\.\s*[a-z_]\w*\(\s*\))*"
 )  # not a type parameter's associated const (helix's `E::ID`: each event's own name)
 
 
@@ -558,6 +561,22 @@ def validation(context: SiteContext) -> str | None:
     return language_of(context.site.file_path).validation_code(context.site.facts.conditions)
 
 
+_WRAPPED_RETURN = re.compile(r"\b(?:Result|Option|Poll)\b")
+
+
+def converted_arm(site: Site) -> str | None:
+    """The variant of the value a `From::from` converts, when the site is in that arm of its
+    `match` (`ParseError::DuplicateKey`)."""
+    arms = [c for c in site.facts.conditions if c.kind == "match_arm"]
+    if not arms:
+        return None
+    found = _ARM_PATH.match(arms[-1].text)
+    return found[1] if found is not None and "::" in found[1] else None
+
+
+_ARM_PATH = re.compile(r"(?:match [^:]+:\s*)?((?:\w+::)+\w+)")
+
+
 def builds_its_return(site: Site) -> bool:
     """Whether the site constructs the value its fn returns, an error and no `Result`:
     starship's `fn error(&self, msg) -> ValueError { match (self.current_key, self.info) {
@@ -565,10 +584,16 @@ def builds_its_return(site: Site) -> bool:
     _ => ValueError::custom(msg) } }` is called once an error exists, and its `match` only
     chooses how to word it: no check avoids it (reading 113)."""
     returned = (site.facts.return_type or "").strip()
+    found = conversion(site)
+    if found is not None and found.trait == "From" and not _WRAPPED_RETURN.search(returned):
+        # `impl From<ParseError> for ShellError`: every value it is given becomes an error,
+        # its arms only choose which (nushell's `DuplicateKey` arm read "goes on only when
+        # `!matches!(error, ParseError::DuplicateKey { .. })`", reading 148)
+        return site.kind not in PANIC_KINDS
     callee = site.facts.callee or ""
     if site.kind != "constructor" or not returned or "::" not in callee:
         return False
-    if re.search(r"\b(?:Result|Option|Poll)\b", returned):
+    if _WRAPPED_RETURN.search(returned):
         return False
     built = type_name(callee.rsplit("::", 1)[0])
     named = type_name(returned)
@@ -1052,7 +1077,9 @@ def _catch(subject: str, arm: str, comment: str) -> str:
 def _is_anyhow(context: SiteContext) -> bool:
     klass = context.error_class or ""
     return klass in _ANYHOW_CLASSES or (
-        not klass and context.site.kind in ("bail", "anyhow", "ensure", "format_err", "context")
+        not klass
+        and not context.own_macro
+        and context.site.kind in ("bail", "anyhow", "ensure", "format_err", "context")
     )
 
 

@@ -195,6 +195,9 @@ class FileScan:
     aliases: tuple[TypeAlias, ...] = ()
     parse_errors: int = 0  # 1 when tree-sitter had to recover from a syntax error
     uses_anyhow_result: bool = False  # `use anyhow::Result` (or `{.., Result}`): bare `Result<T>`
+    # the error macros (`bail`, `ensure`, ..) it imports from no anyhow or eyre crate:
+    # `use risingwave_common::bail;` is the repository's own, whose error is not anyhow's
+    own_macros: tuple[str, ...] = ()
     # modules it declares `#[cfg(test)] mod x;` (`./unit/x.rs`: its `#[path]`): test code
     test_modules: tuple[str, ...] = ()
 

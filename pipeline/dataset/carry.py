@@ -57,6 +57,8 @@ def file_summaries(entries: Iterable[TreeEntry], scanned: RepoScan) -> dict[str,
             summary["aliases"] = [[a.name, a.error_type] for a in scan.aliases]
         if scan.uses_anyhow_result:
             summary["anyhowResult"] = True
+        if scan.own_macros:
+            summary["ownMacros"] = list(scan.own_macros)
         if scan.parse_errors:
             summary["parseErrors"] = scan.parse_errors
         lookups = sorted({name for site in scan.sites if (name := alias_lookup(site))})
@@ -120,6 +122,11 @@ def summary_aliases(files: Mapping[str, Mapping[str, Any]]) -> AliasTable:
             for name, error in summary.get("aliases", ())
         ),
         (path for path, summary in files.items() if summary.get("anyhowResult")),
+        {
+            path: tuple(summary["ownMacros"])
+            for path, summary in files.items()
+            if summary.get("ownMacros")
+        },
     )
 
 

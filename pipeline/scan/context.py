@@ -39,6 +39,9 @@ class SiteContext:
     target: str | None = None  # the kind of target the file is built in (`build`: a build script)
     # the build profiles that abort on a panic (`panic = "abort"` at the workspace's root)
     aborts: tuple[str, ...] = ()
+    # an anyhow-named macro the file imports from the repository (`FileScan.own_macros`):
+    # its error is the fn's type, anyhow's only where that says so
+    own_macro: bool = False
 
 
 PANIC_KINDS = {"panic", "unreachable", "todo", "unimplemented", "assert", "expect"}
@@ -62,19 +65,28 @@ class AliasTable:
 
     by_name: Mapping[str, tuple[tuple[str, str], ...]]  # name -> ((file path, error type), ...)
     anyhow_result_files: frozenset[str] = frozenset()  # files that `use anyhow::Result`
+    # a file -> anyhow's macro names it imports from elsewhere (`FileScan.own_macros`)
+    own_macros: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     _memo: dict[tuple[str, str], str | None] = field(
         default_factory=dict, compare=False, repr=False
     )
 
     @classmethod
     def build(
-        cls, aliases: Iterable[tuple[str, TypeAlias]], anyhow_files: Iterable[str] = ()
+        cls,
+        aliases: Iterable[tuple[str, TypeAlias]],
+        anyhow_files: Iterable[str] = (),
+        own_macros: Mapping[str, tuple[str, ...]] | None = None,
     ) -> AliasTable:
         """Index aliases by name from `(file path, alias)` pairs."""
         table: dict[str, list[tuple[str, str]]] = defaultdict(list)
         for path, alias in aliases:
             table[alias.name].append((path, alias.error_type))
-        return cls({name: tuple(sorted(v)) for name, v in table.items()}, frozenset(anyhow_files))
+        return cls(
+            {name: tuple(sorted(v)) for name, v in table.items()},
+            frozenset(anyhow_files),
+            dict(own_macros or {}),
+        )
 
     def resolve(self, name: str, path: str) -> str | None:
         """The error type of alias `name` as seen from `path`: same file, nearest crate, unique."""
@@ -189,6 +201,8 @@ def error_class(site: Site, aliases: AliasTable) -> str | None:
         return converted["target"]  # `impl From<ParseError> for ShellError`: what `?` gives
     if site.macro.endswith("!"):  # the repository's own error macro: its type is not anyhow's
         return None
+    if own_macro(site, aliases):
+        return None  # the repository's own `bail!`: the fn's error type, not seen here
     if site.kind in ANYHOW_KINDS or (site.kind == "context" and site.macro != "wrap_err"):
         return "anyhow::Error"
     if site.kind == "eyre":
@@ -203,6 +217,12 @@ def error_class(site: Site, aliases: AliasTable) -> str | None:
 
 _STD_IO_ERROR = re.compile(r"(?:::)?(?:std::)?io::Error")
 _HEAD = re.compile(r"<\s*(\w+)\s+as\b|(\w+)")  # `<A as MapAccess<'de>>::Error`, `D::Error`
+
+
+def own_macro(site: Site, aliases: AliasTable) -> bool:
+    """Whether the site's anyhow-named macro (`bail!`) is one its file imports from the
+    repository or another crate (`use risingwave_common::bail;`), not anyhow's."""
+    return site.kind in ANYHOW_KINDS and site.macro in aliases.own_macros.get(site.file_path, ())
 
 
 def _chosen_by_caller(error: str, generics: str | None) -> bool:
@@ -339,6 +359,7 @@ def site_context(
         sha=sha,
         site=site,
         error_class=klass,
+        own_macro=own_macro(site, aliases),
         error_type=error_type(site),
         severity=severity(site),
         message_pattern=pattern,

@@ -103,7 +103,7 @@ from pipeline.languages.rust.testcode import (
 # macro wraps (`cfg_rt! { pub fn f() { .. } }`) has that fn's facts (`macroitems`); 72: an
 # error a closure of a chain makes that the chain drops in the fn (`Facts.discarded`); 73: the
 # groups of a `cfg_if!`/`cfg_select!` are items, and a macro's aliases count (`item_groups`)
-EXTRACTOR_VERSION = "87"
+EXTRACTOR_VERSION = "89"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -239,8 +239,12 @@ def placed_scan(
         aliases=tuple(aliases),
         parse_errors=parse_errors,
         uses_anyhow_result=uses_anyhow_result(source),
+        own_macros=own_error_macros(source),
         test_modules=declared_test_modules(source),
     )
+
+
+_IF_AND_ELSE = ({"if", "else"}, {"if_let", "else"})
 
 
 def _either_branch(sites: list[Site]) -> list[Site]:
@@ -249,11 +253,14 @@ def _either_branch(sites: list[Site]) -> list[Site]:
     same test held in one and not in the other. nushell's `if let Some(span) = state.span
     { GenericError::new(msg, .., span) } else { GenericError::new_internal(msg, ..) }` read
     "goes on only when `state.span.is_some()`", where a span fails the same way (reading
-    148). The test is no step to the error: both lose it."""
-    groups: dict[tuple[str | None, str | None, str], list[int]] = {}
+    148). The test is no step to the error: both lose it. Only the branches of one `if`,
+    of sites of one kind: risingwave's `if cfg!(debug_assertions) { panic!(m) } else {
+    return Err(..(m)) }` says when it panics; neon's `if cancelled { return Err(m) }` and
+    the same `m` later (past that `if`, its `exit`) are two ways, not one."""
+    groups: dict[tuple[str | None, str | None, str, str], list[int]] = {}
     for at, site in enumerate(sites):
         if site.facts.conditions:
-            key = (site.facts.enclosing_fn, site.facts.enclosing_impl, site.message)
+            key = (site.facts.enclosing_fn, site.facts.enclosing_impl, site.kind, site.message)
             groups.setdefault(key, []).append(at)
     either: set[int] = set()
     for group in groups.values():
@@ -263,7 +270,7 @@ def _either_branch(sites: list[Site]) -> list[Site]:
                 len(first) == len(second)
                 and first[:-1] == second[:-1]
                 and (first[-1].text, first[-1].line) == (second[-1].text, second[-1].line)
-                and first[-1].negated != second[-1].negated
+                and {first[-1].kind, second[-1].kind} in _IF_AND_ELSE
             ):
                 either |= {a, b}
     return [
@@ -345,6 +352,29 @@ def _macro_query(names: frozenset[str]) -> Query:
         f" (identifier) @macro.name)] (token_tree) @macro.args (#any-of? @macro.name {quoted}))"
         " @macro",
     )
+
+
+# a `use` declaration, and the names of anyhow's macros in it
+# (at the start of a line, its tree with no text a `use` cannot hold: not "use that as the
+# root. .. Ok(..);" of a comment, which took cargo's `anyhow::bail` for its own)
+_USE = re.compile(rb"(?m)^[ \t]*(?:pub(?:\([^)\n]*\))?\s+)?use\s+(?:::)?(\w+)([^;()\"=/]*);")
+_ANYHOW_MACRO = re.compile(rb"\b(bail|ensure|anyhow|format_err)\b(?!\s*::)")
+_ANYHOW_CRATES = frozenset((b"anyhow", b"eyre", b"color_eyre"))
+
+
+def own_error_macros(source: bytes) -> tuple[str, ...]:
+    """anyhow's macro names (`bail`, `ensure`, `anyhow`, `format_err`) the file imports from
+    any other crate or module: `use risingwave_common::bail;` is risingwave's own `bail!`,
+    which returns the fn's error type (`Err(anyhow!(..).into())`), not an `anyhow::Error`
+    (its `ExprError` read `anyhow::Error`, and `e.chain()` that does not compile, reading
+    146)."""
+    found = {
+        name.decode()
+        for use in _USE.finditer(source)
+        if use[1] not in _ANYHOW_CRATES
+        for name in _ANYHOW_MACRO.findall(use[2])
+    }
+    return tuple(sorted(found))
 
 
 def uses_anyhow_result(source: bytes) -> bool:
