@@ -180,7 +180,11 @@ def test_printed_values_are_rejected_inputs_only_when_the_error_refuses_somethin
     refused = _explained(
         'fn flag(name: &str) -> anyhow::Result<()> {\n    anyhow::bail!("invalid value for --{name}")\n}\n'
     )
-    assert any("that was rejected; correct that and try again" in s for s in refused)
+    assert any(
+        "(the value refused, or what it expected); where one is a value you gave, correct that "
+        "and try again." in s
+        for s in refused
+    )
 
 
 def test_a_panic_that_prints_the_error_underneath_starts_there() -> None:

@@ -56,6 +56,26 @@ def test_a_panic_on_a_poisoned_lock_points_at_the_first_panic(statement: str, ca
 @pytest.mark.parametrize(
     "statement",
     [
+        # tikv's `Cluster::stop_node` (reading 150)
+        "match self.sim.write() {\n    Ok(mut sim) => sim.stop_node(id),\n"
+        '    Err(_) => panic!("failed to acquire write lock."),\n}',
+        'if let Err(e) = self.sim.write() {\n    panic!("sim lock: {e}");\n}',
+    ],
+)
+def test_a_panic_in_the_err_arm_of_a_lock_points_at_the_first_panic(statement: str) -> None:
+    """Not "Concurrency conflict" nor "one writer at a time": the lock's error is its
+    poisoning, an earlier panic's."""
+    explanation = explained(f"impl S {{\n    fn f(&self, id: u64) {{\n{statement}\n    }}\n}}\n")
+    assert any(
+        s.startswith("`self.sim.write()` returns an error only when the lock is poisoned")
+        for s in explanation.solutions
+    )
+    assert explanation.backgroundTag == "internal-invariant"
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
         'self.vmm.try_lock().expect("busy")',  # fails while held, too
         'cmd.read().expect("Failed to determine host triple")',  # xshell runs a command
         'make_lock().lock().expect("x")',  # not a name or a field

@@ -275,6 +275,10 @@ def test_parse_taxonomy_normalises_keywords_and_description() -> None:
         ("too many arguments", "bail", "invalid-argument"),
         ("Too many parameters", "constructor", "invalid-argument"),
         ("too many segments on URL", "bail", "invalid-argument"),
+        # .. or of a value's parts (risingwave's qualified name, reading 146)
+        ("improper qualified name (too many dotted names): {}", "display", "invalid-argument"),
+        ("too many values in row {}", "bail", "invalid-argument"),
+        ("Too many connections", "bail", "resource-exhausted"),
         ("too many requests", "bail", "resource-exhausted"),
         ("too many inflight time travel queries, max is {}", "bail", "resource-exhausted"),
         ("parallelism must be greater than 0", "ensure", "invalid-argument"),
@@ -1067,3 +1071,21 @@ def test_a_message_that_opens_with_the_authors_verdict_is_a_broken_invariant(
 def test_an_invariant_word_inside_the_message_is_only_a_keyword() -> None:
     # not an opening verdict ("Impossible to .."): the rule leaves it to the keywords
     assert classify("Impossible to retry the request", "bail") != "internal-invariant"
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("JSON serialization failed", "operation-failed"),  # nushell's (reading 148)
+        ("JSON parse failed", "parse-error"),
+        ("invalid JSON: {}", "parse-error"),
+        ("could not deserialize yaml", "parse-error"),
+        # what a parse found unbalanced, not anything that is (neon's quoted string)
+        ("unbalanced quoted string", "parse-error"),
+        ("shard placement is unbalanced", "operation-failed"),
+    ],
+)
+def test_a_format_s_name_says_what_was_read_or_written_not_that_reading_failed(
+    message: str, expected: str
+) -> None:
+    assert classify(message, "bail") == expected

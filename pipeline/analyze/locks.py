@@ -21,12 +21,21 @@ _LOCKED = re.compile(r"^((?:[A-Za-z_]\w*(?:::|\.))*[A-Za-z_]\w*)\.(lock|read|wri
 _LOCK_WORDS = re.compile(r"lock|poison|mutex", re.IGNORECASE)
 _CHAINED = re.compile(r"[)?]\s*\.lock\(\)$")
 _POISON_WORDS = re.compile(r"poison", re.IGNORECASE)
+# a `match` arm or an `if let` on the `Err` of a call, as `Condition.text` writes it
+_ERR_ARM = re.compile(
+    r"^(?:match (?P<matched>.+?): Err\([^()]*\) =>|let Err\([^()]*\) = (?P<bound>.+))$"
+)
 
 
 def poisoned_lock(site: Site) -> str | None:
     """The lock call whose error a panicking site's innermost condition is (`self.vmm.lock()`),
     as the code writes it; None for any other site."""
     call = guarded_call(site, ("Err", "None/Err")) if site.kind == "expect" else None
+    if call is None and site.kind == "panic" and site.facts.conditions:
+        # `match self.sim.write() { Err(_) => safe_panic!("failed to acquire write lock.") }`
+        # (tikv's, read "Concurrency conflict" and "one writer at a time", reading 150)
+        arm = _ERR_ARM.match(site.facts.conditions[-1].text)
+        call = (arm["matched"] or arm["bound"]).strip() if arm is not None else None
     if call is None:
         return None
     locked = _LOCKED.match(call)

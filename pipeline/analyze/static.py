@@ -346,6 +346,10 @@ def explain_apart(context: SiteContext) -> Explanation:
         # message's verb alone (the call it guards, `thread::Builder::new().spawn(..)`,
         # names no failure, nor does the step's object)
         failure_class = classify_step(site.message, path=site.file_path, conditions=leading)
+    if context.error_type == "panic" and poisoned_lock(site) is not None:
+        # a lock's error is its poisoning, an earlier panic's: no conflict of writers
+        # (tikv's "failed to acquire write lock." read Concurrency conflict, reading 150)
+        failure_class = INTERNAL_INVARIANT
     if fixed_input(site) is not None:
         # `Regex::new(r"..").expect("cannot build regex")`: only the literal can be wrong,
         # a bug of the code's whatever step the message names (vector's vdev read
@@ -363,7 +367,9 @@ def explain_apart(context: SiteContext) -> Explanation:
     elif failure_class == INTERNAL_INVARIANT and assertion_macro(site) is not None:
         # an assertion macro's body: its user's assertion failed where it is used
         failure_class = INVALID_ARGUMENT
-    if failure_class in (INTERNAL_INVARIANT, NOT_IMPLEMENTED) and platform_stub(site):
+    if (
+        failure_class in (INTERNAL_INVARIANT, NOT_IMPLEMENTED) or context.error_type != "panic"
+    ) and platform_stub(site):
         # a stub that panics on every run of the targets its gate picks: those targets are
         # not supported, no assumption of the code's broke (neon's non-Linux `main`)
         failure_class = UNSUPPORTED
@@ -595,10 +601,12 @@ def _trigger(site: Site, conditions: Sequence[Condition]) -> str:
             f"text; the code that constructs `{owner}` decides when that happens."
         )
     if not conditions:
+        # not "no `if` .. encloses this site": an `if` whose branches both make the error
+        # (`sites._either_branch`) encloses it, and decides only how it is built (reading 148)
         return (
-            f"No `if`, `match`, `let ... else` or `ensure!` inside {place} encloses this site: "
-            f"it runs each time {place} gets this far, past any early return (`?`, `return`) "
-            "above it."
+            f"No `if`, `match`, `let ... else` or `ensure!` inside {place} decides whether "
+            f"this site runs: it runs each time {place} gets this far, past any early return "
+            "(`?`, `return`) above it."
         )
     steps = [f"{i}. {_describe(c)}" for i, c in enumerate(conditions, 1)]
     steps.append(f"{len(steps) + 1}. `{site.macro}` produces the error")

@@ -208,7 +208,27 @@ def is_guard(context: SiteContext, conditions: Sequence[Condition]) -> bool:
     del context  # the conditions are what the advice would negate; the message is not
     negated = [c for c in conditions if c.kind in _CHECKS and not checked_above(c)]
     words = {w.lower() for c in negated for w in _IDENTIFIER_PART.findall(c.text)}
-    return not words.isdisjoint(_GUARD_WORDS)
+    return not words.isdisjoint(_GUARD_WORDS) or any(pair <= words for pair in _GUARD_PAIRS)
+
+
+def _trust_check(conditions: Sequence[Condition]) -> bool:
+    """Whether a step on the path checks what to trust (a host key, a certificate, a
+    signature, a checksum): its input swapped for another one is no fix."""
+    steps = [c for c in conditions if not checked_above(c)]  # not a check that passed
+    words = {w.lower() for c in steps for w in _IDENTIFIER_PART.findall(c.text)}
+    return not words.isdisjoint(_TRUST_WORDS) or any(pair <= words for pair in _GUARD_PAIRS)
+
+
+_TRUST_WORDS = frozenset(
+    ("tls", "ssl", "cert", "certs", "certificate", "certificates", "signature", "signatures",
+     "verify", "verified", "verification", "checksum", "checksums", "integrity", "fingerprint")
+)  # fmt: skip
+
+
+# words that guard security together, not alone: cargo's `check_ssh_known_hosts(..)` arm
+# `Err(KnownHostError::HostKeyHasChanged { .. })`, a possible man-in-the-middle, read "pass
+# another `config_known_hosts`" (reading 149)
+_GUARD_PAIRS = (frozenset(("host", "key")), frozenset(("known", "hosts")))
 
 
 # The classes whose error refuses what it was given: the values a message prints name what
@@ -356,6 +376,8 @@ def solutions(
         if failure_class == "configuration-error" and not variables:
             return [*out, _CONFIGURED, _assumption(context), _REPORT_IF_CONFIGURED]
         return [*out, _assumption(context), _REPORT_UNLESS_ADVISED if out else _REPORT]
+    if (gate := platform_stub(site)) is not None:  # before what the message's words advise
+        out.append(_platform_only(site, gate, panics=False))
     if facts.help and not (told and facts.help in told):  # the authors' words come first
         out.append(f'Its authors\' help for this error: "{facts.help}"')
     verdict = authors_verdict(site)
@@ -377,7 +399,10 @@ def solutions(
         out.append(
             f"Look at the value(s) the message prints ({names}): "
             + (
-                "they name the input or object that was rejected; correct that and try again."
+                # not "they name the input that was rejected": uv's `{1}` prints the
+                # extensions it accepts, a `{env_var}` the way around (reading 147)
+                "they show what it is about (the value refused, or what it expected); where "
+                "one is a value you gave, correct that and try again."
                 if refused
                 else "they say which input or object the failure is about; check that one first."
             )
@@ -399,7 +424,8 @@ def solutions(
         )
     if inputs and verdict is None and not mapped:  # none makes what cannot come about
         out.append(f"{PASSED_LEAD}{where(site)} ({', '.join(inputs)}){PASSED_TAIL}")
-    out.extend(_given_to_failed_calls(site, conditions, inputs))
+    if not _trust_check(conditions):  # "pass another" trust input is the way around it
+        out.extend(_given_to_failed_calls(site, conditions, inputs))
     # a setting a failing step reads, not one of a check above that passed (risingwave's
     # `config.r#type` beside the `commit_checkpoint_interval == 0` that fails, reading 146)
     setting = next(
@@ -813,11 +839,12 @@ def _run_without(site: Site, argument: str) -> str:
     )
 
 
-def _platform_only(site: Site, gate: str) -> str:
-    """A panic that is all its code does on the targets a `#[cfg(..)]` picks
+def _platform_only(site: Site, gate: str, *, panics: bool = True) -> str:
+    """A panic, or an error, that is all its code does on the targets a `#[cfg(..)]` picks
     (`platform_stub`)."""
+    does = "panics" if panics else "returns this error"
     return (
-        f"Only builds where `#[cfg({gate})]` holds have this code, and {where(site)} panics "
+        f"Only builds where `#[cfg({gate})]` holds have this code, and {where(site)} {does} "
         "there each time it gets this far: those targets are not supported. Build and run "
         "it for a target where that gate does not hold."
     )
@@ -884,9 +911,11 @@ def _assumption(context: SiteContext) -> str:
     site = context.site
     facts = site.facts
     if site.kind == "expect" and facts.receiver:
+        # not "it gave none": cargo's `normalized_exclude()` is a `Result<Option<_>, _>`,
+        # whose `Err` fails the `expect` and whose `None` is fine (reading 149)
         return (
             f"The code assumed `{facts.receiver}` always gives a value here (never `None` "
-            "nor an `Err`); this time it gave none."
+            "nor an `Err`); this time it did not."
         )
     if facts.unwrapped is not None and facts.receiver:
         return (
@@ -953,7 +982,7 @@ def prevention(
         tips.append("Make sure what that file-system step needs is there before the run.")
     elif context.error_type == "panic" and failure_class == "configuration-error":
         tips.append("Set the manifest or configuration as the message says before the run.")
-    elif context.error_type == "panic" and platform_stub(site) is not None:
+    elif platform_stub(site) is not None:
         tips.append("Build and run it only for the targets it supports.")
     elif context.error_type == "panic" and not refused_inputs(context, check):
         tips.append("Keep the assumption the code states true, or report where it breaks.")

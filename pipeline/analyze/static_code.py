@@ -364,14 +364,42 @@ def platform_stub(site: Site) -> str | None:
     its code does on some targets: a `panic!`/`unimplemented!`/`todo!` no condition leads
     to, under a gate on the target (neon's `#[cfg(not(target_os = "linux"))] fn main() {
     panic!("the monitor requires cgroups, which are only available on linux") }` read as a
-    bug to report, reading 138); None otherwise."""
-    if site.kind not in ("panic", "todo", "unimplemented") or site.facts.conditions:
+    bug to report, reading 138); or an error it returns the same way (tikv's
+    `#[cfg(not(any(target_os = "linux", ..)))] mod stub { pub fn init() -> Result<(), String>
+    { Err("No I/O tracing tool available".to_owned()) } }` read "I/O error", reading 150).
+    None otherwise."""
+    if site.kind not in _STUB_KINDS or site.facts.conditions or not _first_statement(site):
         return None
     if any(_DOCS_GATE.search(gate) for gate in site.facts.gates):
         return None  # tokio's `#[cfg(docsrs)]` stubs: built for the docs, never run
     return next((gate for gate in site.facts.gates if _TARGET_GATE.search(gate)), None)
 
 
+# a line that opens a block of control flow, not a fn's body
+_CONTROL_OPENING = re.compile(r"\b(?:if|else|for|while|loop|match|unsafe)\b|=>|=\s*\{|\|\s*\{")
+
+
+def _first_statement(site: Site) -> bool:
+    """Whether the site's statement is the first of its fn's body (only blank lines,
+    comments and attributes between it and the `{` that opens the body): a stub does
+    nothing else. tikv's Linux `disk_stat` returns "disk stat for {}:{} not found" after a
+    loop that looked for it, under `#[cfg(target_os = "linux")]`: no stub."""
+    lines = site.window.splitlines()
+    at = site.line - site.window_start - 1
+    while 0 <= at < len(lines):
+        text = lines[at].strip()
+        if text.startswith("#[cfg"):
+            # the statement is gated itself: what the fn does on those targets (meilisearch's
+            # `get_arch` ends in `#[cfg(not(..))] anyhow::bail!("unsupported platform")`)
+            return True
+        if text and not text.startswith(("//", "#[")):
+            return text.endswith("{") and _CONTROL_OPENING.search(text) is None
+        at -= 1
+    return False
+
+
+# what a stub does each time: panic, or return an error it makes there
+_STUB_KINDS = frozenset(("panic", "todo", "unimplemented", "bail", "anyhow", "constructor"))
 _DOCS_GATE = re.compile(r"\b(?:docsrs|doc)\b")
 
 

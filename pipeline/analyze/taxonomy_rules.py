@@ -110,7 +110,10 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
          # resource ("Too many/few arguments for pg_catalog.pg_get_expr()", "too many
          # segments on URL"); not "too many requests", "too many open files"
          r"\btoo (?:many|few)(?:/(?:many|few))? (?:\w+ )?(?:arguments|parameters|args|params|"
-         r"operands|idents|identifiers|column names|segments)\b|"
+         r"operands|idents|identifiers|column names|segments|names|fields|columns|values|"
+         # .. or a value's ("improper qualified name (too many dotted names)", reading 146)
+         r"elements|items|dimensions|components|parts|digits|characters|chars|labels|"
+         r"expressions|exprs|types)\b|"
          # a clause or option given twice in one statement or command
          r"\bduplicated? (?:\w+ )?(?:clause|option|keyword|flag)s?\b"),
         # a file-system verb on a file-system noun ("path", "directory" alone choose nothing);
