@@ -206,17 +206,21 @@ _CHECKS = frozenset(
 def is_guard(context: SiteContext, conditions: Sequence[Condition]) -> bool:
     """Whether a check on the path guards security or a limit (by its identifiers)."""
     del context  # the conditions are what the advice would negate; the message is not
-    negated = [c for c in conditions if c.kind in _CHECKS and not checked_above(c)]
-    words = {w.lower() for c in negated for w in _IDENTIFIER_PART.findall(c.text)}
+    words = _words_of([c for c in conditions if c.kind in _CHECKS and not checked_above(c)])
     return not words.isdisjoint(_GUARD_WORDS) or any(pair <= words for pair in _GUARD_PAIRS)
 
 
 def _trust_check(conditions: Sequence[Condition]) -> bool:
     """Whether a step on the path checks what to trust (a host key, a certificate, a
     signature, a checksum): its input swapped for another one is no fix."""
-    steps = [c for c in conditions if not checked_above(c)]  # not a check that passed
-    words = {w.lower() for c in steps for w in _IDENTIFIER_PART.findall(c.text)}
+    words = _words_of([c for c in conditions if not checked_above(c)])  # no check passed
     return not words.isdisjoint(_TRUST_WORDS) or any(pair <= words for pair in _GUARD_PAIRS)
+
+
+def _words_of(conditions: Sequence[Condition]) -> set[str]:
+    """The identifiers' parts the conditions are written with, lowercase (`HostKeyHasChanged`
+    -> host, key, has, changed)."""
+    return {w.lower() for c in conditions for w in _IDENTIFIER_PART.findall(c.text)}
 
 
 _TRUST_WORDS = frozenset(

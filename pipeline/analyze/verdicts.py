@@ -38,7 +38,7 @@ def authors_verdict(site: Site) -> str | None:
         return None
     _, slashes, trailing = lines[at].partition("//")
     if slashes and '"' not in trailing and _VERDICT.search(trailing):
-        return trailing.strip().lstrip("/").strip()
+        return _comment("//" + trailing)
     start = at
     while (
         start > 0

@@ -61,7 +61,8 @@ _REJECTING_CALLEE = re.compile(
 
 @dataclass(frozen=True, slots=True)
 class AliasTable:
-    """`type XResult<T> = Result<T, XError>` aliases of a whole repository."""
+    """`type XResult<T> = Result<T, XError>` aliases of a whole repository, and what each
+    file's imports say of its errors' type (`use anyhow::Result`, its own `bail!`)."""
 
     by_name: Mapping[str, tuple[tuple[str, str], ...]]  # name -> ((file path, error type), ...)
     anyhow_result_files: frozenset[str] = frozenset()  # files that `use anyhow::Result`
