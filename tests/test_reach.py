@@ -208,6 +208,71 @@ def test_a_types_inherent_method_and_its_trait_method_of_one_name_are_told_apart
     assert ["<Http as Source>::load", "Http::load"] in [n[-2:] for n in names]
 
 
+def test_a_method_call_on_self_takes_the_types_inherent_method_before_its_traits(
+    tmp_path: Path,
+) -> None:
+    """cargo's `impl RegistryData for HttpRegistry { fn config(&mut self) { ..self.config()?
+    .. } }` calls the inherent `HttpRegistry::config`, which Rust takes first; it read as an
+    ambiguous call, the trait's own fn its other candidate (reading 149)."""
+    graph = graph_of(tmp_path, {
+        "src/main.rs": (
+            "pub trait RegistryData {\n    fn config(&mut self) -> anyhow::Result<u32>;\n}\n"
+            "pub struct HttpRegistry;\n"
+            "impl HttpRegistry {\n"
+            "    fn config(&mut self) -> anyhow::Result<Option<u32>> {\n"
+            '        anyhow::bail!("config.json not found")\n    }\n}\n'
+            "impl RegistryData for HttpRegistry {\n"
+            "    fn config(&mut self) -> anyhow::Result<u32> {\n"
+            "        Ok(self.config()?.unwrap_or(0))\n    }\n}\n"
+            "fn main() {\n    let mut r = HttpRegistry;\n    RegistryData::config(&mut r).unwrap();\n}\n"
+        ),
+    })  # fmt: skip
+    (inherent,) = [
+        i for i, n in enumerate(graph.nodes)
+        if n.label == "HttpRegistry::config" and not n.definition.trait
+    ]  # fmt: skip
+
+    callers = [
+        (graph.nodes[e.caller].definition.trait, e.resolution, len(e.candidates))
+        for e in graph.callers[inherent]
+    ]
+
+    assert callers == [("RegistryData", "self", 0)]  # the trait impl's fn, one candidate
+
+
+def test_a_traits_fn_called_on_self_from_an_inherent_fn_runs_the_types_impl(
+    tmp_path: Path,
+) -> None:
+    """risingwave's inherent `IcebergCreateTableArrowConvert::to_arrow_field` calls
+    `ToArrow::to_arrow_field(self, ..)`: the type's impl of it, not `ToArrow`'s default
+    body; once the inherent fn was taken first, its `CREATE TABLE` path hung on this."""
+    graph = graph_of(tmp_path, {
+        "Cargo.toml": '[package]\nname = "a"\n',
+        "src/lib.rs": (
+            "pub trait ToArrow {\n"
+            "    fn to_arrow_field(&self, n: u8) -> anyhow::Result<u8> { Ok(n) }\n}\n"
+            "#[derive(Default)]\npub struct Conv;\n"
+            "impl Conv {\n"
+            "    pub fn to_arrow_field(&self, n: u8) -> anyhow::Result<u8> {\n"
+            "        ToArrow::to_arrow_field(self, n)\n    }\n}\n"
+            "impl ToArrow for Conv {\n"
+            "    fn to_arrow_field(&self, n: u8) -> anyhow::Result<u8> {\n"
+            '        anyhow::bail!("no arrow type for {n}")\n    }\n}\n'
+            "pub fn create() {\n    Conv::default().to_arrow_field(1).unwrap();\n}\n"
+        ),
+    })  # fmt: skip
+    (overriding,) = [
+        i for i, n in enumerate(graph.nodes)
+        if n.definition.owner == "Conv" and n.definition.trait == "ToArrow"
+    ]  # fmt: skip
+
+    paths = [[(h.name, h.resolution) for h in p.hops] for p in caller_paths(graph, overriding)]
+
+    assert [("Conv::to_arrow_field", None), ("<Conv as ToArrow>::to_arrow_field", "type")] in (
+        paths
+    )  # the inherent fn, public, and the impl it runs
+
+
 def test_a_typed_field_picks_the_one_impl_of_a_trait(
     workspace: tuple[GitRepo, str, CallGraph],
 ) -> None:

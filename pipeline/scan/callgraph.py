@@ -1126,6 +1126,7 @@ def _resolve(
                 found = _in_module_of(graph, found, variables.get(qualifier, ""))
                 near = _from_crate(graph, tables, node, found, imported)
                 found = _narrow(graph, node, near, call) or _specializations(graph, near)
+                found = _inherent_first(graph, found)
                 if _declared(graph, tables, _alias(tables, type_name), found):
                     how = "trait"  # a `dyn T`, an `impl T`, an `S: T`, `self` in T's own fn
                 return how, found
@@ -1292,6 +1293,15 @@ def _by_first_argument(
         for n, d in zip(found, definitions, strict=True)
         if _alias(tables, d.owner or "") == wanted
     ]
+    if not fitting:  # the trait's own fn alone: the type's impl overrides it (risingwave's
+        # `impl IcebergCreateTableArrowConvert { fn to_arrow_field(&self, ..) {
+        # ToArrow::to_arrow_field(self, ..) } }` runs the impl's, not `ToArrow`'s default)
+        traits = {d.trait for d in definitions}
+        fitting = [
+            n
+            for n in _methods_of(tables, source, call.name)
+            if graph.nodes[n].definition.trait in traits
+        ]
     tables.seen.add(("d", source))
     if fitting or source in tables.defined:
         return fitting or found
@@ -2581,6 +2591,15 @@ def _fitting(graph: CallGraph, found: list[int], call: Call) -> list[int]:
 
 
 _SPECIALIZATIONS = 12  # impls of one trait for one generic type a typed call may reach
+
+
+def _inherent_first(graph: CallGraph, found: Sequence[int]) -> list[int]:
+    """A typed call's methods, its type's inherent ones alone where it has both those and a
+    trait's: Rust takes an inherent method first. cargo's `self.config()` in `impl
+    RegistryData for HttpRegistry`'s own `config` is `HttpRegistry::config`, the inherent
+    one, not a call of itself through the trait (read "ambiguous", reading 149)."""
+    inherent = [n for n in found if graph.nodes[n].definition.trait is None]
+    return inherent if inherent and len(inherent) < len(found) else list(found)
 
 
 def _specializations(graph: CallGraph, found: Sequence[int]) -> list[int]:
