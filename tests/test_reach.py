@@ -240,6 +240,39 @@ def test_a_method_call_on_self_takes_the_types_inherent_method_before_its_traits
     assert callers == [("RegistryData", "self", 0)]  # the trait impl's fn, one candidate
 
 
+def test_a_private_inherent_method_is_not_what_another_module_calls(tmp_path: Path) -> None:
+    """neon's `GCSBucket::head_object` is private to its module: `lib.rs`'s call on a
+    `&GCSBucket` is the `RemoteStorage` impl's, which calls the private one (paths 151)."""
+    graph = graph_of(tmp_path, {
+        "Cargo.toml": '[package]\nname = "a"\n',
+        "src/lib.rs": (
+            "mod gcs;\npub use gcs::{Gcs, Storage};\n"
+            "pub fn check(gcs: &Gcs, key: &str) -> anyhow::Result<u8> {\n"
+            "    gcs.head_object(key)\n}\n"
+        ),
+        "src/gcs.rs": (
+            "pub trait Storage {\n    fn head_object(&self, key: &str) -> anyhow::Result<u8>;\n}\n"
+            "pub struct Gcs;\n"
+            "impl Gcs {\n"
+            "    fn head_object(&self, key: String) -> anyhow::Result<u8> {\n"
+            '        anyhow::bail!("no object {key}")\n    }\n}\n'
+            "impl Storage for Gcs {\n"
+            "    fn head_object(&self, key: &str) -> anyhow::Result<u8> {\n"
+            "        self.head_object(key.to_string())\n    }\n}\n"
+        ),
+    })  # fmt: skip
+    (check,) = [i for i, n in enumerate(graph.nodes) if n.label == "check"]
+
+    called = {
+        (graph.nodes[callee].definition.trait, len(e.candidates))
+        for callee, edges in graph.callers.items()
+        for e in edges
+        if e.caller == check
+    }
+
+    assert called == {("Storage", 0)}  # the impl, not the private inherent fn
+
+
 def test_a_traits_fn_called_on_self_from_an_inherent_fn_runs_the_types_impl(
     tmp_path: Path,
 ) -> None:

@@ -79,7 +79,7 @@ from pipeline.analyze.utf8paths import non_utf8_path
 from pipeline.analyze.verdicts import authors_verdict
 from pipeline.core.cachefile import source_digest
 from pipeline.core.model import Condition, Explanation, HandlingStrategy, Site
-from pipeline.core.reach import Reach
+from pipeline.core.reach import Reach, handoff_text
 from pipeline.core.sitetypes import EARLIER_STEPS, TEXT_KINDS, checked_above
 from pipeline.scan.context import error_type
 
@@ -241,6 +241,8 @@ def with_reach(
     option = _parsed_option(reach)
     if option:  # what is passed is what the user typed for the option
         fixes = [_given_to(option, s) for s in fixes]
+    if site is None or not _trait_method(site):  # code the index does not see calls those
+        fixes = [_passed_literally(s, reach) or s for s in fixes]
     return apart.model_copy(
         update={
             "triggerScenarios": _with(apart.triggerScenarios, trigger),
@@ -287,6 +289,55 @@ def _stopped_by_callers(reach: Reach | None) -> str | None:
     if not reach.paths or any(path.entry or not path.hops[0].handled for path in reach.paths):
         return None
     return reach.paths[0].hops[0].handled
+
+
+# a fn's signature that code outside its crate can call it by (not `pub(crate)`)
+_PUBLIC_FN = re.compile(r"pub\s+(?:const\s+|async\s+|unsafe\s+|extern\s+\S+\s+)*fn\b")
+
+
+def _passed_literally(solution: str, reach: Reach | None) -> str | None:
+    """ "The check depends on what is passed to `f` (`x`, `y`): pass values the check
+    accepts." said again where `f` has one caller, which passes a literal for some of them,
+    and no code outside its crate calls it: cargo's `prepare_context(.., true)` from its one
+    caller `report_timings` left no value to pass (reading 149). None otherwise."""
+    if reach is None or reach.callers != 1 or not reach.paths:
+        return None
+    if not (solution.startswith(PASSED_LEAD) and solution.endswith(PASSED_TAIL)):
+        return None
+    if _PUBLIC_FN.match(reach.paths[0].hops[-1].signature or ""):
+        return None
+    fn, _, inputs = solution[len(PASSED_LEAD) : -len(PASSED_TAIL)].partition(" (")
+    items = _INPUT_ITEM.findall(inputs.removesuffix(")"))
+    passed = {d.name: d.passed[0] for d in reach.dependencies if d.passed and not d.rebound}
+    literal = {
+        name: passed[name]
+        for _, name in items
+        if name in passed and _LITERAL_ARGUMENT.fullmatch(passed[name].argument.strip())
+    }
+    if not literal:
+        return None
+    said = "; ".join(handoff_text(h) for h in literal.values())
+    others = [item for item, name in items if name not in literal]
+    if not others:
+        return (
+            f"The check reads what the one caller of {fn} passes, a literal ({said}): no "
+            "value of a caller's to change; the rest of the check decides."
+        )
+    names = ", ".join(f"`{name}`" for name in literal)
+    return (
+        f"{PASSED_LEAD}{fn} ({', '.join(others)}){PASSED_TAIL} Its one caller passes a "
+        f"literal for {names} ({said}): no value to change there."
+    )
+
+
+# a literal argument: a string, a character, a bool or a number (not `0..n`, which the
+# number form of `fixed_input.LITERAL` takes for one)
+_LITERAL_ARGUMENT = re.compile(
+    r'&?\s*(?:b?"(?:[^"\\]|\\.)*"|b?\'(?:[^\'\\]|\\.)\'|true|false|'
+    r"-?\d[\d_]*(?:\.\d[\d_]*)?(?:[eE][+-]?\d+)?(?:_?(?:[iu](?:8|16|32|64|128|size)|f32|f64))?)"
+)
+# an input of the "depends on what is passed" sentence: `name`, maybe with a note after it
+_INPUT_ITEM = re.compile(r"(`([^`]+)`(?: \([^()]*\))?)")
 
 
 def _parsed_option(reach: Reach | None) -> str | None:

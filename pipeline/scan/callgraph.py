@@ -1126,7 +1126,7 @@ def _resolve(
                 found = _in_module_of(graph, found, variables.get(qualifier, ""))
                 near = _from_crate(graph, tables, node, found, imported)
                 found = _narrow(graph, node, near, call) or _specializations(graph, near)
-                found = _inherent_first(graph, found)
+                found = _inherent_first(graph, found, node)
                 if _declared(graph, tables, _alias(tables, type_name), found):
                     how = "trait"  # a `dyn T`, an `impl T`, an `S: T`, `self` in T's own fn
                 return how, found
@@ -2593,13 +2593,23 @@ def _fitting(graph: CallGraph, found: list[int], call: Call) -> list[int]:
 _SPECIALIZATIONS = 12  # impls of one trait for one generic type a typed call may reach
 
 
-def _inherent_first(graph: CallGraph, found: Sequence[int]) -> list[int]:
+def _inherent_first(graph: CallGraph, found: Sequence[int], caller: Node) -> list[int]:
     """A typed call's methods, its type's inherent ones alone where it has both those and a
-    trait's: Rust takes an inherent method first. cargo's `self.config()` in `impl
-    RegistryData for HttpRegistry`'s own `config` is `HttpRegistry::config`, the inherent
-    one, not a call of itself through the trait (read "ambiguous", reading 149)."""
+    trait's and the caller can see them (`pub`, or in its file): Rust takes an inherent
+    method first. cargo's `self.config()` in `impl RegistryData for HttpRegistry`'s own
+    `config` is `HttpRegistry::config`, the inherent one, not a call of itself through the
+    trait (read "ambiguous", reading 149). neon's private `GCSBucket::head_object` is not
+    what `lib.rs` calls: the trait's impl is (paths 151)."""
     inherent = [n for n in found if graph.nodes[n].definition.trait is None]
-    return inherent if inherent and len(inherent) < len(found) else list(found)
+    seen = [
+        n
+        for n in inherent
+        if graph.nodes[n].definition.public or graph.nodes[n].path == caller.path
+    ]
+    if seen and len(seen) < len(found):
+        return seen
+    hidden = set(inherent) - set(seen)  # a private one elsewhere: not the call's
+    return [n for n in found if n not in hidden] or list(found)
 
 
 def _specializations(graph: CallGraph, found: Sequence[int]) -> list[int]:

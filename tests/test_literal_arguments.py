@@ -1,0 +1,78 @@
+"""A check on a parameter whose one caller passes a literal leaves no value to pass: cargo's
+`prepare_context(.., error_if_no_units: bool)` is called once, by `report_timings` with
+`true`, and read "pass values the check accepts" (reading 149)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_reach import graph_of
+
+from pipeline.analyze.static import explain_apart, with_reach
+from pipeline.languages.rust.sites import find_sites
+from pipeline.scan.callerpaths import reaches_of, spec_of
+from pipeline.scan.collect import build_contexts
+from pipeline.scan.pool import RepoScan
+
+
+def source(visibility: str, argument: str) -> str:
+    return (
+        "pub fn report_timings(log: &Log) -> anyhow::Result<()> {\n"
+        f"    prepare_context(log, {argument})\n"
+        "}\n"
+        f"{visibility}fn prepare_context(log: &Log, error_if_no_units: bool) -> anyhow::Result<()> {{\n"
+        "    if error_if_no_units && log.units.is_empty() {\n"
+        '        anyhow::bail!("no timing data found in log");\n'
+        "    }\n"
+        "    Ok(())\n"
+        "}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("visibility", "argument", "literal"),
+    [
+        ("pub(crate) ", "true", True),
+        ("pub(crate) ", "log.strict", False),  # a value the caller computes
+        ("pub ", "true", False),  # code outside the crate may pass another
+    ],
+)
+def test_a_parameter_its_one_caller_passes_as_a_literal_is_no_value_to_change(
+    tmp_path: Path, visibility: str, argument: str, literal: bool
+) -> None:
+    text = source(visibility, argument)
+    files = {"Cargo.toml": '[package]\nname = "tool"\n', "src/lib.rs": text}
+    graph = graph_of(tmp_path, files)
+    scan = find_sites("src/lib.rs", text.encode())
+    (context,) = build_contexts("o/r", "ab" * 20, RepoScan(scans={"src/lib.rs": scan}))
+    reach = reaches_of([spec_of(context)], graph)[context.record_id]
+
+    solutions = with_reach(explain_apart(context), reach, "ab" * 20, context.site).solutions
+
+    said = (
+        "The check depends on what is passed to `prepare_context` (`log`): pass values the "
+        "check accepts. Its one caller passes a literal for `error_if_no_units` "
+        "(`report_timings` passes `true` (src/lib.rs:2)): no value to change there."
+    )
+    assert (said in solutions) == literal
+    assert any("(`log`, `error_if_no_units`): pass values" in s for s in solutions) != literal
+
+
+def test_a_check_that_reads_only_a_literal_s_parameter_says_the_rest_decides(
+    tmp_path: Path,
+) -> None:
+    text = source("pub(crate) ", "true").replace("log.units.is_empty()", "units().is_empty()")
+    files = {"Cargo.toml": '[package]\nname = "tool"\n', "src/lib.rs": text}
+    graph = graph_of(tmp_path, files)
+    scan = find_sites("src/lib.rs", text.encode())
+    (context,) = build_contexts("o/r", "ab" * 20, RepoScan(scans={"src/lib.rs": scan}))
+    reach = reaches_of([spec_of(context)], graph)[context.record_id]
+
+    solutions = with_reach(explain_apart(context), reach, "ab" * 20, context.site).solutions
+
+    assert solutions[0] == (
+        "The check reads what the one caller of `prepare_context` passes, a literal "
+        "(`report_timings` passes `true` (src/lib.rs:2)): no value of a caller's to change; "
+        "the rest of the check decides."
+    )
