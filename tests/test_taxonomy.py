@@ -1089,3 +1089,19 @@ def test_a_format_s_name_says_what_was_read_or_written_not_that_reading_failed(
     message: str, expected: str
 ) -> None:
     assert classify(message, "bail") == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        # tikv's test cluster gave up waiting (reading 150); the placeholder's value is not read
+        ("region {:?} has not been split after {}ms", "timeout"),
+        ("region {} is not removed after 60s.", "timeout"),
+        ("Timed out waiting for vCPU thread '{name}' to exit", "timeout"),
+        # a setting named "timeout", or a count of tries, is no wait that gave up
+        ("slow-timeout present in default profile", "internal-invariant"),
+        ("retry {} times after failure", "internal-invariant"),
+    ],
+)
+def test_a_panic_that_says_a_wait_gave_up_is_a_timeout(message: str, expected: str) -> None:
+    assert classify(message, "panic") == expected

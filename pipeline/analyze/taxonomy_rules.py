@@ -15,6 +15,12 @@ import re
 PANIC_PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (slug, re.compile(pattern, re.IGNORECASE))
     for slug, pattern in (
+        # a wait that gave up: tikv's test cluster "region {:?} has not been split after {}ms"
+        # read Invalid argument by the retry count it was given (reading 150)
+        # (a placeholder's value is left out of the text read: "after {}ms" is "after  ms")
+        ("timeout", r"\btimed out\b|\btimes out\b|\b(?:after|within)\s+(?:\d+\s*)?"
+         r"(?:ms|secs?|seconds?|milliseconds?|millis|minutes?|mins?)\b|"
+         r"\b(?:after|within)\s+\d+\s*s\b"),
         ("invalid-state-transition", r"\bpolled after\b|\bcalled (?:without|before)\b|"
          r"\b(?:called|used) (?:\S+ )?(?:more than once|multiple times|twice)\b|"
          r"\b(?:must|should) (?:not |only )?be (?:called|polled)\b"),
