@@ -1757,6 +1757,13 @@ pub fn take(queue: &mut Queue, n: usize) -> anyhow::Result<()> {
     queue.advance(n);
     Ok(())
 }
+
+impl Session {
+    pub fn check_not_in_transaction(&self) -> anyhow::Result<()> {
+        anyhow::ensure!(!self.in_transaction, "not allowed in a transaction");
+        Ok(())
+    }
+}
 """
 
 
@@ -1788,6 +1795,12 @@ def test_a_fn_named_as_a_check_is_not_guarded_by_its_own_test() -> None:
         explanation.preventionTips
     )
     assert not any(t.startswith("Before calling") for t in explanation.preventionTips)
+    # one with no argument is called in a state, not given values (reading 146's recheck)
+    stateful = explained_all(VALIDATED)["not allowed in a transaction"]
+    assert (
+        "`Session::check_not_in_transaction` is itself the check: call it where "
+        "`!session.in_transaction` holds."
+    ) in stateful.preventionTips
 
 
 CONVERTED = """\

@@ -31,6 +31,7 @@ from pipeline.analyze.locks import poisoned_lock, profiles_named
 from pipeline.analyze.message_advice import advice_in, has_placeholders
 from pipeline.analyze.programs import path_program, program_advice, started_program
 from pipeline.analyze.static_code import (
+    as_caller,
     builds_its_return,
     caller_can_test,
     cause_slot,
@@ -60,7 +61,7 @@ from pipeline.analyze.taxonomy import Classification, load_taxonomy
 from pipeline.analyze.utf8paths import UTF8_ADVICE, non_utf8_path
 from pipeline.analyze.verdicts import authors_verdict
 from pipeline.core.model import Condition
-from pipeline.core.sitetypes import TEXT_KINDS, Site, checked_above
+from pipeline.core.sitetypes import TEXT_KINDS, Site, call_parameters, checked_above
 from pipeline.languages import language_of
 
 # Words of a condition that mark it as a guard nobody should be told to switch off: the
@@ -997,12 +998,7 @@ def prevention(
         and not is_guard(context, context.site.facts.conditions)
         and caller_can_test(context.site, check_test(check), receiver=True)
     ):  # not "before calling it, make sure `!scheduled_error`": a value it computes itself
-        tips.append(
-            f"{where(context.site)} is itself the check: give it values for which "
-            f"`{check_test(check)}` holds."
-            if is_validator(context.site)
-            else f"Before calling {where(context.site)}, make sure `{check_test(check)}`."
-        )
+        tips.append(_before_calling(context.site, check_test(check)))
     known = load_taxonomy()[failure_class]
     tip = known.prevention or first_sentence(known.description)
     if guess is not None:
@@ -1010,6 +1006,18 @@ def prevention(
         tip = f'If it is a case of "{known.title}", as {whose} suggest: {tip[:1].lower()}{tip[1:]}'
     tips.append(tip)
     return tips
+
+
+def _before_calling(site: Site, test: str) -> str:
+    """The tip of a check a caller can make first; a fn named as a check is that check
+    itself, given values (or, with none, called in a state) for which its test holds:
+    risingwave's argument-less `check_..()` read "give it values" (reading 146's recheck)."""
+    test = as_caller(test, site)  # `self` as the value the caller calls it on
+    if not is_validator(site):
+        return f"Before calling {where(site)}, make sure `{test}`."
+    if call_parameters(site.facts.call):
+        return f"{where(site)} is itself the check: give it values for which `{test}` holds."
+    return f"{where(site)} is itself the check: call it where `{test}` holds."
 
 
 def doc_summary(doc: str) -> str:
