@@ -472,3 +472,17 @@ def test_a_branch_that_only_picks_how_the_same_error_is_built_is_no_step_to_it()
         (27, [("ensure", "cancel.is_cancelled()", True), ("if", "cfg!(debug_assertions)", False)]),
         (29, [("ensure", "cancel.is_cancelled()", True), ("else", "cfg!(debug_assertions)", True)]),
     ]
+
+
+def test_a_debug_assert_above_is_no_premise_of_the_site() -> None:
+    """qdrant's `debug_assert!(false, "..")` above a return read "the earlier check `false`
+    passed": a release build skips it, so the site is reached whatever it says (reading
+    152). An `assert!` above still is a premise."""
+    site = site_of(
+        "fn subject(x: u32) -> anyhow::Result<()> {\n"
+        '    debug_assert!(x > 1, "small");\n'
+        '    assert!(x < 9, "big");\n'
+        '    anyhow::bail!("target")\n'
+        "}\n"
+    )
+    assert [(c.kind, c.text) for c in site.facts.conditions] == [("ensure", "x < 9")]
