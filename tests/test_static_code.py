@@ -1852,3 +1852,30 @@ fn certificate_check(host_key: &HostKey, config_known_hosts: Option<&[String]>) 
     advice = " ".join(explanation.solutions)
     assert "pass another" not in advice
     assert "config_known_hosts" not in advice
+
+
+def test_a_panic_in_a_const_initializer_fails_the_build_not_a_run() -> None:
+    """meilisearch's `const _CELLULITE_DB_CHECK: () = if .. { panic!(..) }` can only fail
+    the build; it read as a panic users meet at run time (reading 153). A panic in a
+    closure a `const` holds runs where the closure is called."""
+    found = explained_all(
+        "fn database_sizes() -> usize {\n"
+        "    const _CHECK: () = if DB_COUNT != 25 {\n"
+        '        panic!("database count has changed, update the sizes")\n'
+        "    };\n"
+        "    DB_COUNT\n"
+        "}\n"
+        "const HOOK: fn(u8) = |x| {\n"
+        '    if x == 0 { panic!("no zero here") }\n'
+        "};\n"
+    )
+    checked = found["database count has changed, update the sizes"]
+    assert "never a run" in checked.documentation
+    assert "A panic returns no error" not in checked.documentation
+    assert checked.solutions[-1].startswith(
+        "This panic is in the initializer of `const _CHECK`, which the compiler evaluates"
+    )
+    assert checked.exampleFix.endswith(
+        "// The compiler evaluates `const _CHECK`: a build fails here, no run does."
+    )
+    assert "never a run" not in found["no zero here"].documentation

@@ -38,6 +38,7 @@ from pipeline.analyze.static_code import (
     a_type,
     boxed_catch,
     caller_check,
+    compile_time_const,
     constructed,
     conversion,
     converting,
@@ -617,7 +618,12 @@ def _documentation(context: SiteContext, failure_class: str, guess: Classificati
             text += fixed_input_note()
     if facts.fn_doc:
         text += f' The function\'s doc comment says: "{doc_summary(facts.fn_doc)}"'
-    if context.error_type == "panic":
+    if context.error_type == "panic" and (constant := compile_time_const(site)) is not None:
+        text += (
+            f" It is in the initializer of `const {constant}`, which the compiler evaluates: it"
+            " fails the build with this message, never a run."
+        )
+    elif context.error_type == "panic":
         text += (
             " A panic returns no error: it unwinds the current thread or task, and ends the"
             ' whole process where the build sets `panic = "abort"` or a panic hook exits.'

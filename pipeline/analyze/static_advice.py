@@ -37,6 +37,7 @@ from pipeline.analyze.static_code import (
     cause_slot,
     check_test,
     checked_inputs,
+    compile_time_const,
     conversion,
     converted_arm,
     converted_inputs,
@@ -313,6 +314,14 @@ def solutions(
     directory = missing_directory(site)
     if directory is not None and context.error_type != "panic":
         out.append(directory_advice(*directory))
+    if context.error_type == "panic" and (constant := compile_time_const(site)) is not None:
+        return [
+            *out,
+            f"This panic is in the initializer of `const {constant}`, which the compiler "
+            "evaluates: it can only fail the build, with this message in a compile error, "
+            "never a run. A build that fails so has constants that disagree with what it "
+            "checks: fix them where they are set.",
+        ]
     if context.error_type == "panic":
         inputs = checked_inputs(context, check)
         if inputs and check is not None:

@@ -398,6 +398,39 @@ def _first_statement(site: Site) -> bool:
     return False
 
 
+def compile_time_const(site: Site) -> str | None:
+    """The `const` whose initializer holds a panicking site, outside any closure: the
+    compiler evaluates it, so the panic can only fail the build (meilisearch's `const
+    _CELLULITE_DB_CHECK: () = if .. { panic!("Cellulite database count has changed ..") }`
+    read as a panic users meet at run time, reading 153). None otherwise."""
+    if site.kind not in PANIC_KINDS or not site.facts.item:
+        return None
+    found = _CONST_ITEM.match(site.facts.item)
+    if found is None:
+        return None
+    # from the `const` to the site, in the window: no closure nor fn between (`const F:
+    # fn(u8) = |x| { .. panic!(..) }` runs where it is called); unknown past the window
+    lines = site.window.splitlines()
+    at = site.line - site.window_start
+    start = next(
+        (i for i in range(min(at, len(lines) - 1), -1, -1) if _declares(lines[i], found[1])),
+        None,
+    )
+    if start is None:
+        return None
+    between = "\n".join(lines[start : at + 1]).partition("=")[2]
+    return None if _CLOSURE_OR_FN.search(between) else found[1]
+
+
+def _declares(line: str, name: str) -> bool:
+    return re.search(rf"\bconst\s+{re.escape(name)}\b", line) is not None
+
+
+_CONST_ITEM = re.compile(r"(?:pub(?:\([^)]*\))?\s+)?const\s+(\w+)")
+# a closure where a value starts (`= |x|`, `(|| ..`), not the `||` of a condition
+_CLOSURE_OR_FN = re.compile(r"(?:\A|[=(,])\s*(?:move\s*)?\|[^|]*\||\bfn\b")
+
+
 # what a stub does each time: panic, or return an error it makes there
 _STUB_KINDS = frozenset(("panic", "todo", "unimplemented", "bail", "anyhow", "constructor"))
 _DOCS_GATE = re.compile(r"\b(?:docsrs|doc)\b")
@@ -817,7 +850,11 @@ def example_fix(
         environment_reads(site.facts.conditions), in_build_script(context)
     ) or value_note(site.facts.conditions)
     converted = refused_conversion(context, check)
-    if context.error_type == "panic" and environment:
+    if (constant := compile_time_const(site)) is not None:
+        body.append(
+            f"// The compiler evaluates `const {constant}`: a build fails here, no run does."
+        )
+    elif context.error_type == "panic" and environment:
         body.append(environment)
     elif converted is not None:
         body.append(f"// It panics when `{converted}` fails: pass a value that converts.")
