@@ -30,6 +30,16 @@ def source(visibility: str, argument: str) -> str:
     )
 
 
+def solutions_with_reach(tmp_path: Path, text: str) -> list[str]:
+    """The solutions of `text`'s one site, with its reach in a package of that one file."""
+    files = {"Cargo.toml": '[package]\nname = "tool"\n', "src/lib.rs": text}
+    graph = graph_of(tmp_path, files)
+    scan = find_sites("src/lib.rs", text.encode())
+    (context,) = build_contexts("o/r", "ab" * 20, RepoScan(scans={"src/lib.rs": scan}))
+    reach = reaches_of([spec_of(context)], graph)[context.record_id]
+    return with_reach(explain_apart(context), reach, "ab" * 20, context.site).solutions
+
+
 @pytest.mark.parametrize(
     ("visibility", "argument", "literal"),
     [
@@ -42,13 +52,8 @@ def test_a_parameter_its_one_caller_passes_as_a_literal_is_no_value_to_change(
     tmp_path: Path, visibility: str, argument: str, literal: bool
 ) -> None:
     text = source(visibility, argument)
-    files = {"Cargo.toml": '[package]\nname = "tool"\n', "src/lib.rs": text}
-    graph = graph_of(tmp_path, files)
-    scan = find_sites("src/lib.rs", text.encode())
-    (context,) = build_contexts("o/r", "ab" * 20, RepoScan(scans={"src/lib.rs": scan}))
-    reach = reaches_of([spec_of(context)], graph)[context.record_id]
 
-    solutions = with_reach(explain_apart(context), reach, "ab" * 20, context.site).solutions
+    solutions = solutions_with_reach(tmp_path, text)
 
     said = (
         "The check depends on what is passed to `prepare_context` (`log`): pass values the "
@@ -63,13 +68,8 @@ def test_a_check_that_reads_only_a_literal_s_parameter_says_the_rest_decides(
     tmp_path: Path,
 ) -> None:
     text = source("pub(crate) ", "true").replace("log.units.is_empty()", "units().is_empty()")
-    files = {"Cargo.toml": '[package]\nname = "tool"\n', "src/lib.rs": text}
-    graph = graph_of(tmp_path, files)
-    scan = find_sites("src/lib.rs", text.encode())
-    (context,) = build_contexts("o/r", "ab" * 20, RepoScan(scans={"src/lib.rs": scan}))
-    reach = reaches_of([spec_of(context)], graph)[context.record_id]
 
-    solutions = with_reach(explain_apart(context), reach, "ab" * 20, context.site).solutions
+    solutions = solutions_with_reach(tmp_path, text)
 
     assert solutions[0] == (
         "The check reads what the one caller of `prepare_context` passes, a literal "
