@@ -34,3 +34,22 @@ def test_the_guarded_call_s_outcome_is_the_one_its_condition_states(
     )
     explanation = explained(source)
     assert f"The call it guards, {outcome}" in explanation.documentation
+
+
+def test_a_value_after_a_question_mark_is_not_the_call_s_error() -> None:
+    # lemmy's `Site::read_from_apub_id(pool, &url).await?.context("apub site not found")`
+    # read as if a database error made it (reading 162)
+    source = (
+        "pub async fn actor(pool: &Pool, url: &str) -> anyhow::Result<Site> {\n"
+        '    let site = Site::read(pool, url).await?.context("apub site not found")?;\n'
+        "    Ok(site)\n"
+        "}\n"
+    )
+
+    explanation = explained(source)
+
+    assert (
+        "What `Site::read(pool, url).await?` gave after its `?` was `None` or an error: an "
+        "error of the call itself leaves at that `?`, without this message."
+    ) in explanation.documentation
+    assert "The call it guards" not in explanation.documentation

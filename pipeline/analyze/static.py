@@ -16,6 +16,7 @@ from typing import Literal
 from pipeline.analyze import Analysis, SiteContext
 from pipeline.analyze.arguments import missing_argument
 from pipeline.analyze.clock import clock_before_epoch
+from pipeline.analyze.crate_only import catch_for_the_crate, crate_only, passed_within_the_crate
 from pipeline.analyze.documented import assertion_macro, documented_panic, states_the_state
 from pipeline.analyze.environment import set_variable
 from pipeline.analyze.fixed_input import fixed_input, fixed_input_note
@@ -90,7 +91,7 @@ from pipeline.scan.context import error_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-149"
+_LABEL = "static-150"
 
 
 def _static_version() -> str:
@@ -195,6 +196,16 @@ def with_reach(
         # no `Display` to call: the error's `Debug` holds the text (typst's diagnostics)
         shown = apart.tryCatchPattern.replace("e.to_string()", 'format!("{e:?}")')
         apart = apart.model_copy(update={"tryCatchPattern": shown})
+    only_crate = (
+        site is not None
+        and site.kind not in TEXT_KINDS
+        and crate_only(reach)
+        and not _trait_method(site)
+    )
+    if only_crate and reach is not None and site is not None and apart.tryCatchPattern:
+        # no code outside the crate can write that call: said for whom it is (reading 163)
+        held = catch_for_the_crate(apart.tryCatchPattern, where(site), reach)
+        apart = apart.model_copy(update={"tryCatchPattern": held})
     if reach is not None and reach.paths and all(p.entry == "macro" for p in reach.paths):
         # met only as a procedural macro expands: a compile error of the crate that uses
         # it, no `Result` any program holds (sqlx's `query!` makes it a `compile_error!`)
@@ -223,7 +234,7 @@ def with_reach(
         if site is None or (error_type(site) != "panic" and not _trait_method(site))
         else None
     )
-    if not trigger and not situation and not built and not stopped:
+    if not trigger and not situation and not built and not stopped and not only_crate:
         return apart
     fixes = apart.solutions
     if stopped:
@@ -244,6 +255,8 @@ def with_reach(
         fixes = [_given_to(option, s) for s in fixes]
     if site is None or not _trait_method(site):  # code the index does not see calls those
         fixes = [_passed_literally(s, reach) or s for s in fixes]
+    if only_crate:  # its callers pass the values, not a reader (readings 160-163)
+        fixes = [passed_within_the_crate(s) for s in fixes]
     return apart.model_copy(
         update={
             "triggerScenarios": _with(apart.triggerScenarios, trigger),
@@ -597,7 +610,17 @@ def _documentation(context: SiteContext, failure_class: str, guess: Classificati
         # the steps after the chain's last `?`, where it has one (`…?.peel_to_tree()`)
         after = guarded_call(site, ("Err", "None", "None/Err")) or ""
         guarded = after if after.startswith(EARLIER_STEPS) else facts.receiver
-        text += f" The call it guards, `{guarded}`, {_guarded_outcome(site, guarded)}."
+        outcome = _guarded_outcome(site, guarded)
+        if guarded.endswith("?") and outcome in _EITHER:
+            # `read(pool).await?.context(..)`: the call's own error left at its `?`, without
+            # this message; the value after it holds nothing (lemmy's "apub site not found"
+            # read as a database error, reading 162)
+            text += (
+                f" What `{guarded}` gave after its `?` was `None` or an error: an error of "
+                "the call itself leaves at that `?`, without this message."
+            )
+        else:
+            text += f" The call it guards, `{guarded}`, {outcome}."
         if facts.unwrapped is not None:
             # crates.io's `.context("Failed to initialize S3 code").unwrap()` (reading 139)
             text += (
@@ -737,6 +760,10 @@ _CHAINED = re.compile(r"&&|\|\|")
 _BINDING = re.compile(r"(?:ref\s+)?(?:mut\s+)?&?(?:mut\s+)?\w+|\.\.")
 # what a value is when the pattern of the `if let` whose else branch runs did not match it
 _NOT_MATCHED = {"Some": "is `None`", "Ok": "is an `Err`", "Err": "is `Ok`"}
+
+
+# what `_guarded_outcome` says when the tree does not tell `None` from an error
+_EITHER = ("was `None` or `Err`", "returned `None` or an error")
 
 
 def _guarded_outcome(site: Site, guarded: str) -> str:

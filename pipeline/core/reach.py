@@ -162,6 +162,12 @@ class Reach:
     # (typst's `EcoVec<SourceDiagnostic>`), or a type of the repository with no `impl Display`
     # nor a derive that writes one (typst's `HintedString`): `e.to_string()` does not compile
     no_display: bool | None = None
+    # True when no code outside the crate can call the site's fn: it is no entry point (not
+    # the public API of a library, no `main`, command, handler or dispatch) nor a trait's
+    # method (called through the trait wherever its type is seen). A match on its result,
+    # or "pass values the check accepts", is then for code in the crate; a user meets the
+    # error through the callers above (cargo's `validate_profile_override`, reading 163)
+    internal: bool | None = None
 
 
 # The JSON form of a `Reach` (the dataset's `reach.json`): fields by name, empty ones left out.
@@ -225,6 +231,7 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
         dropped_by=data.get("dropped_by"),
         logged=data.get("logged"),
         no_display=data.get("no_display"),
+        internal=data.get("internal"),
     )
 
 

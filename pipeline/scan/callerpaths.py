@@ -197,7 +197,18 @@ def site_reach(
         entries=_more_than_named(entries, paths),
         dropped_by=(dropped := _dropped_by(graph, node_id) if passed and not paths else None),
         logged=_logged_by(graph, node_id) if dropped else None,
+        internal=_internal(graph, node_id) or None,
     )
+
+
+def _internal(graph: CallGraph, node_id: int) -> bool:
+    """Whether only code in its crate can call the fn: it is no library's public API
+    (`public_api`, whether the crate calls it too or not), no entry point (a `main`, a
+    command, a handler), nor a trait's method, which code calls through the trait wherever
+    it sees the type (`.parse()` runs a `FromStr` impl)."""
+    if node_id in graph.public_api or node_id in graph.entries:
+        return False
+    return not graph.nodes[node_id].definition.trait
 
 
 def _further(

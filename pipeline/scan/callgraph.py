@@ -116,6 +116,9 @@ class CallGraph:
     # a published library's front doors that the repository calls too: the way in of a walk
     # that finds no entry point (`callerpaths._walk`)
     front_doors: dict[int, tuple[EntryKind, str]] = field(default_factory=dict)
+    # the fns code outside their crate can call: a library's `pub` fns its public modules
+    # show, entry points or not (one the crate calls too is no entry, `entrypoints`)
+    public_api: set[int] = field(default_factory=set)
     by_file: dict[str, dict[int, int]] = field(default_factory=dict)  # path -> def index -> id
     indexes: Mapping[str, FileIndex] = field(default_factory=dict)
     clap_enums: frozenset[str] = frozenset()  # enums deriving clap's `Subcommand`/`Parser`

@@ -227,6 +227,9 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
             and in_product[node.path]
             and exports.public(node.crate, node.module, d)
         ):
+            graph.public_api.add(node_id)
+            if for_tests(d):  # callable, but no way a user of the library takes
+                continue
             internal = any(  # a guessed or ambiguous call does not make it internal
                 in_product[graph.nodes[e.caller].path]
                 and not e.candidates
@@ -278,6 +281,47 @@ _USED_THROUGH = frozenset(
 
 
 _TYPE_KINDS = ("struct", "enum", "type")  # what the repository declares a type as
+
+
+# What a doc comment says of a fn meant for tests (lemmy's `init_test_context`: "Initialize a
+# context for use in tests"; vector's `VectorSink::run_events`: ".., for use in tests";
+# readings 161-162): an entry point no user of the library takes
+_FOR_TESTS_DOC = re.compile(
+    r"\b(?:for|in) use in (?:unit |integration )?tests\b|\bfor (?:unit |integration )?"
+    r"(?:tests|testing)\b|\btest[- ]only\b|\bonly (?:for|in|used in) tests\b"
+    r"|\bdo not use (?:this |it )?in production\b|\bfor testing purposes\b",
+    re.IGNORECASE,
+)
+# a name that says so (`new_for_tests`, `state_for_testing`), or a `cfg` that builds it only
+# with a test feature (`#[cfg(any(test, feature = "test-utils"))]`)
+_FOR_TESTS_NAME = re.compile(r"_for_(?:tests?|testing)$")
+_TEST_FEATURE = re.compile(r"^cfg\b(?!.*\bnot\s*\().*\bfeature\s*=\s*\"[\w-]*test[\w-]*\"")
+
+
+# a doc that says tests are one use among others: typst's `Source::detached` ("usually for
+# testing"), pingora's `Session::new_h1` ("mostly used for testing and mocking"), quickwit's
+# "for testing and CLI tools"
+_HEDGED = re.compile(r"\b(?:usually|mostly|mainly|primarily|often|also|e\.g\.)\W+(?:\w+\W+)?$")
+_ALSO_ELSE = re.compile(r"\s*(?:and|or|/)\s+(?!mocks?\b|mocking\b|benchmarks?\b)\w")
+
+
+def for_tests(d: Definition) -> bool:
+    """Whether a `pub` fn is there for tests, by its doc comment, its name or the feature
+    that builds it."""
+    said = next(
+        (
+            m
+            for m in _FOR_TESTS_DOC.finditer(d.doc or "")
+            if not _HEDGED.search(d.doc or "", 0, m.start())
+            and not _ALSO_ELSE.match(d.doc or "", m.end())
+        ),
+        None,
+    )
+    return (
+        said is not None
+        or bool(_FOR_TESTS_NAME.search(d.name))
+        or any(_TEST_FEATURE.match(a) for a in d.attrs)
+    )
 
 
 def _foreign_trait(d: Definition, own_traits: set[str]) -> str | None:

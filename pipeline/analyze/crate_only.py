@@ -1,0 +1,70 @@
+"""What a reader is told of an error whose fn only code in its own crate can call
+(`Reach.internal`: no entry point, no trait's method). Pure.
+
+Such a fn's caller is the crate itself: "pass values the check accepts" and a `match` on
+its result are advice for the crate's own code, which a user of the program or of the
+library cannot follow as written (cargo's private `validate_profile_override`, ruff's
+`pub(crate)` fix builders, vector's config helpers: readings 160-163). The advice stays,
+said for whom it is, and the reader outside is pointed at the way in: the callers above,
+and the public API the index found leading there."""
+
+from __future__ import annotations
+
+from pipeline.analyze.static_advice import PASSED_LEAD, PASSED_TAIL
+from pipeline.core.reach import Reach
+
+# A panic's "refuses its arguments" advice (`static_advice.solutions`), as its caller reads it
+_CALLER_ADVICE = (
+    "passes: if your code calls it, pass values the check accepts; if the backtrace "
+    "(`RUST_BACKTRACE=1`) shows the repository's own code passing them, report that upstream"
+)
+_CONVERT_ADVICE = (
+    "passes: if your code calls it, pass a value that converts; if the backtrace "
+    "(`RUST_BACKTRACE=1`) shows the repository's own code passing it, report that upstream"
+)
+
+
+def crate_only(reach: Reach | None) -> bool:
+    """Whether only code in the site's crate can call the site's fn (`Reach.internal`)."""
+    return reach is not None and bool(reach.internal)
+
+
+def public_way_in(reach: Reach) -> str | None:
+    """The best path's public API entry, as labelled (`public API `cargo::ops::publish``),
+    when one of the paths ends at one; else None."""
+    return next(
+        (p.entry_label for p in reach.paths if p.entry == "pub-api" and p.entry_label), None
+    )
+
+
+def catch_for_the_crate(pattern: str, fn: str, reach: Reach) -> str:
+    """A caller's `match` on the fn's result, headed by who can write it: code in the crate.
+    Code outside is pointed at the public API the index found leading there, if any."""
+    head = [f"// Only code in its own crate can call {fn}: this is how that code handles it."]
+    public = public_way_in(reach)
+    if public is not None:
+        head.append(f"// Code outside the crate gets this error from {public}: match its result.")
+    elif reach.paths:
+        head.append("// A user meets it through its callers, which the caller paths name.")
+    return "\n".join(head) + "\n" + pattern
+
+
+def passed_within_the_crate(solution: str) -> str:
+    """ "The check depends on what is passed to `f` (`x`): pass values the check accepts."
+    said of a fn only its crate calls: its callers set the value; the reader follows it up
+    to where it is set. Any other solution is returned as it is."""
+    if solution.startswith(PASSED_LEAD) and solution.endswith(PASSED_TAIL):
+        fn, _, inputs = solution[len(PASSED_LEAD) : -len(PASSED_TAIL)].partition(" (")
+        return (
+            f"{PASSED_LEAD}{fn} ({inputs}, which only code in its own crate calls: its "
+            "callers set that value, from the program's state or from what a user gave it; "
+            "follow it up to where it is set and correct it there."
+        )
+    for advice, passed in ((_CALLER_ADVICE, "them"), (_CONVERT_ADVICE, "it")):
+        if advice in solution:
+            return solution.replace(
+                advice,
+                "passes. Only code in its own crate calls it, so the repository's own code "
+                f"passed {passed}: report that upstream",
+            )
+    return solution

@@ -1,0 +1,150 @@
+"""An error of a fn that only code in its own crate can call is advice for that code: a
+reader outside cannot write `match validate_profile_override(..)`, nor pass it values
+(cargo's private `validate_profile_override`, ruff's `pub(crate)` fix builders: readings
+160-163). The advice says for whom it is, and points outside readers at the way in."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_reach import graph_of
+
+from pipeline.analyze.static import explain_apart, with_reach
+from pipeline.core.model import Explanation
+from pipeline.languages.rust.sites import find_sites
+from pipeline.scan.callerpaths import reaches_of, spec_of
+from pipeline.scan.collect import build_contexts
+from pipeline.scan.pool import RepoScan
+
+
+def explained(tmp_path: Path, text: str, *, bin_only: bool = False) -> Explanation:
+    """The explanation of `text`'s one site, with its reach, in a package of that one file
+    (a library's `src/lib.rs`, or a program's `src/main.rs`)."""
+    path = "src/main.rs" if bin_only else "src/lib.rs"
+    files = {"Cargo.toml": '[package]\nname = "tool"\n', path: text}
+    graph = graph_of(tmp_path, files)
+    scan = find_sites(path, text.encode())
+    (context,) = build_contexts("o/r", "ab" * 20, RepoScan(scans={path: scan}))
+    reach = reaches_of([spec_of(context)], graph)[context.record_id]
+    return with_reach(explain_apart(context), reach, "ab" * 20, context.site)
+
+
+def checked(visibility: str) -> str:
+    return (
+        "pub fn run(name: &str) -> anyhow::Result<()> {\n"
+        "    check_name(name)?;\n"
+        "    Ok(())\n"
+        "}\n"
+        f"{visibility}fn check_name(name: &str) -> anyhow::Result<()> {{\n"
+        "    if name.len() > 64 {\n"
+        '        anyhow::bail!("the name is longer than 64 characters: {}", name);\n'
+        "    }\n"
+        "    Ok(())\n"
+        "}\n"
+    )
+
+
+@pytest.mark.parametrize("visibility", ["", "pub(crate) "])
+def test_a_match_on_a_crate_only_fn_is_said_to_be_the_crate_s_and_names_the_public_way_in(
+    tmp_path: Path, visibility: str
+) -> None:
+    found = explained(tmp_path, checked(visibility))
+
+    assert found.tryCatchPattern is not None
+    head = found.tryCatchPattern.splitlines()[:3]
+    assert head[0] == (
+        "// Only code in its own crate can call `check_name`: this is how that code handles it."
+    )
+    assert head[1] == (
+        "// Code outside the crate gets this error from public API `run`: match its result."
+    )
+    assert head[2].startswith("match check_name(name) {")
+
+
+def test_its_check_s_values_are_followed_up_to_where_the_callers_set_them(
+    tmp_path: Path,
+) -> None:
+    found = explained(tmp_path, checked(""))
+
+    assert (
+        "The check depends on what is passed to `check_name` (`name`), which only code in "
+        "its own crate calls: its callers set that value, from the program's state or from "
+        "what a user gave it; follow it up to where it is set and correct it there."
+    ) in found.solutions
+    assert not any("pass values the check accepts" in s for s in found.solutions)
+
+
+def test_a_public_fn_of_a_library_keeps_the_caller_s_advice(tmp_path: Path) -> None:
+    found = explained(tmp_path, checked("pub "))
+
+    assert found.tryCatchPattern is not None
+    assert found.tryCatchPattern.startswith("match check_name(name) {")
+    assert (
+        "The check depends on what is passed to `check_name` (`name`): pass values the check "
+        "accepts."
+    ) in found.solutions
+
+
+def test_a_program_s_fn_points_at_the_callers_above(tmp_path: Path) -> None:
+    text = checked("pub ").replace("pub fn run", 'fn main() { run("x").unwrap(); }\nfn run')
+
+    found = explained(tmp_path, text, bin_only=True)
+
+    assert found.tryCatchPattern is not None
+    assert found.tryCatchPattern.splitlines()[1] == (
+        "// A user meets it through its callers, which the caller paths name."
+    )
+
+
+def test_a_trait_s_method_is_called_wherever_its_type_is_seen(tmp_path: Path) -> None:
+    text = (
+        "pub struct Mode;\n"
+        "impl std::str::FromStr for Mode {\n"
+        "    type Err = anyhow::Error;\n"
+        "    fn from_str(text: &str) -> anyhow::Result<Mode> {\n"
+        '        if text != "fast" {\n'
+        '            anyhow::bail!("unknown mode: {}", text);\n'
+        "        }\n"
+        "        Ok(Mode)\n"
+        "    }\n"
+        "}\n"
+    )
+
+    found = explained(tmp_path, text)
+
+    assert not (found.tryCatchPattern or "").startswith("// Only code in its own crate")
+
+
+def test_a_panic_that_refuses_a_crate_only_fn_s_values_is_the_crate_s_to_report(
+    tmp_path: Path,
+) -> None:
+    text = (
+        "pub fn run(n: usize) -> usize {\n"
+        "    pick(n)\n"
+        "}\n"
+        "fn pick(n: usize) -> usize {\n"
+        "    if n >= 10 {\n"
+        '        panic!("n is out of range: {}", n);\n'
+        "    }\n"
+        "    n\n"
+        "}\n"
+    )
+
+    found = explained(tmp_path, text)
+
+    said = [s for s in found.solutions if s.startswith("The check reads `n`")]
+    assert said == [
+        "The check reads `n`, which the caller of `pick` passes. Only code in its own crate "
+        "calls it, so the repository's own code passed them: report that upstream with the "
+        "full message and the version you run."
+    ]
+
+
+def test_a_crate_only_fn_no_caller_was_found_for_names_no_way_in(tmp_path: Path) -> None:
+    text = checked("").replace("    check_name(name)?;\n", "")
+
+    found = explained(tmp_path, text)
+
+    assert found.tryCatchPattern is not None
+    assert found.tryCatchPattern.splitlines()[1].startswith("match check_name(name) {")

@@ -1,0 +1,70 @@
+"""A library's `pub` fn meant for tests is no way a user takes: lemmy's `init_test_context`
+("Initialize a context for use in tests") and vector's `VectorSink::run_events` (".., for
+use in tests") were the entry points of errors users meet elsewhere (readings 161-162)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_reach import graph_of, paths_of
+
+LIB = (
+    "pub fn serve() -> u32 {\n"
+    "    client()\n"
+    "}\n"
+    "{marked}\n"
+    "pub fn {name}() -> u32 {\n"
+    "    client()\n"
+    "}\n"
+    "fn client() -> u32 {\n"
+    '    build().expect("could not build the client")\n'
+    "}\n"
+    "fn build() -> Option<u32> {\n"
+    "    Some(1)\n"
+    "}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("marked", "name"),
+    [
+        ("/// Initialize a context for use in tests", "init_context"),
+        ("/// Do not use this in production code.", "init_context"),
+        ("/// A context.", "context_for_tests"),
+        ('#[cfg(any(test, feature = "test-utils"))]', "init_context"),
+    ],
+)
+def test_a_pub_fn_for_tests_is_no_entry_point_of_the_library(
+    tmp_path: Path, marked: str, name: str
+) -> None:
+    files = {
+        "Cargo.toml": '[package]\nname = "tool"\n',
+        "src/lib.rs": LIB.replace("{marked}", marked).replace("{name}", name),
+    }
+
+    found = paths_of(graph_of(tmp_path, files), "client")
+
+    assert [(entry, label) for entry, label, _ in found] == [("pub-api", "public API `serve`")]
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        "/// Runs the health tests of a server.",
+        "/// Create a source file without a real path, usually for testing.",  # typst's
+        "/// Convenience function for testing and CLI tools.",  # quickwit's
+    ],
+)
+def test_a_pub_fn_whose_doc_names_tests_otherwise_stays_one(tmp_path: Path, doc: str) -> None:
+    files = {
+        "Cargo.toml": '[package]\nname = "tool"\n',
+        "src/lib.rs": LIB.replace("{marked}", doc).replace("{name}", "health"),
+    }
+
+    found = paths_of(graph_of(tmp_path, files), "client")
+
+    assert sorted(label or "" for _, label, _ in found) == [
+        "public API `health`",
+        "public API `serve`",
+    ]
