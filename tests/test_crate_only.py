@@ -54,7 +54,7 @@ def test_a_match_on_a_crate_only_fn_is_said_to_be_the_crate_s_and_names_the_publ
     assert found.tryCatchPattern is not None
     head = found.tryCatchPattern.splitlines()[:3]
     assert head[0] == (
-        "// Only code in its own crate can call `check_name`: this is how that code handles it."
+        "// Only code in its own crate can call `check_name`; code there could handle it so."
     )
     assert head[1] == (
         "// Code outside the crate gets this error from public API `run`: match its result."
@@ -93,7 +93,7 @@ def test_a_program_s_fn_points_at_the_callers_above(tmp_path: Path) -> None:
 
     assert found.tryCatchPattern is not None
     assert found.tryCatchPattern.splitlines()[1] == (
-        "// A user meets it through its callers, which the caller paths name."
+        "// Its callers (the caller paths) decide what a user sees of it."
     )
 
 

@@ -40,12 +40,12 @@ def public_way_in(reach: Reach) -> str | None:
 def catch_for_the_crate(pattern: str, fn: str, reach: Reach) -> str:
     """A caller's `match` on the fn's result, headed by who can write it: code in the crate.
     Code outside is pointed at the public API the index found leading there, if any."""
-    head = [f"// Only code in its own crate can call {fn}: this is how that code handles it."]
+    head = [f"// Only code in its own crate can call {fn}; code there could handle it so."]
     public = public_way_in(reach)
     if public is not None:
         head.append(f"// Code outside the crate gets this error from {public}: match its result.")
     elif reach.paths:
-        head.append("// A user meets it through its callers, which the caller paths name.")
+        head.append("// Its callers (the caller paths) decide what a user sees of it.")
     return "\n".join(head) + "\n" + pattern
 
 
