@@ -57,7 +57,7 @@ def test_a_match_on_a_crate_only_fn_is_said_to_be_the_crate_s_and_names_the_publ
         "// Only code in its own crate can call `check_name`; code there could handle it so."
     )
     assert head[1] == (
-        "// Code outside the crate gets this error from public API `run`: match its result."
+        "// From outside the crate, the caller paths reach it through public API `run`."
     )
     assert head[2].startswith("match check_name(name) {")
 

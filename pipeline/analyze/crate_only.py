@@ -43,7 +43,7 @@ def catch_for_the_crate(pattern: str, fn: str, reach: Reach) -> str:
     head = [f"// Only code in its own crate can call {fn}; code there could handle it so."]
     public = public_way_in(reach)
     if public is not None:
-        head.append(f"// Code outside the crate gets this error from {public}: match its result.")
+        head.append(f"// From outside the crate, the caller paths reach it through {public}.")
     elif reach.paths:
         head.append("// Its callers (the caller paths) decide what a user sees of it.")
     return "\n".join(head) + "\n" + pattern

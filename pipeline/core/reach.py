@@ -278,8 +278,8 @@ for _kind in _FIELDS:
 
 def no_entry_note(path: CallerPath, *, named: bool = True) -> str:
     """Why a path names no entry point: the walk's depth ran out, or its top has no caller
-    the index resolves (registered in a table, called through a pointer or a macro, or
-    from outside the repository)."""
+    the index resolves (registered in a table, called through a pointer or a macro, from
+    test code, or from outside the repository)."""
     if len(path.hops) >= PATH_DEPTH and path.beyond is not None:
         way, outer = path.beyond, path.hops[0].name
         calls = "one call" if way.calls == 1 else f"{way.calls} calls"
@@ -300,9 +300,11 @@ def no_entry_note(path: CallerPath, *, named: bool = True) -> str:
         )
     if top.implements:
         return f"no caller{of} found: {_implemented(top, top.implements)}"
+    # test code is no caller the index keeps: a helper "for use in tests" had none (vector's
+    # `VectorSink::run_events`, recheck 161)
     return (
         f"no caller{of} found: it may be registered in a table, called through a pointer or a "
-        "macro, or from outside the repository"
+        "macro, from test code (which the index leaves out), or from outside the repository"
     )
 
 
