@@ -53,3 +53,25 @@ def test_a_value_after_a_question_mark_is_not_the_call_s_error() -> None:
         "error of the call itself leaves at that `?`, without this message."
     ) in explanation.documentation
     assert "The call it guards" not in explanation.documentation
+
+
+@pytest.mark.parametrize(
+    ("statement", "kept"),
+    [
+        ('tokens.find(|t| *t == 1).context("Unable to find trailing comma")?', False),
+        ('load_settings(s).context("cannot load the settings")?', True),
+    ],
+)
+def test_a_context_on_a_value_that_was_none_keeps_no_cause_to_print(
+    statement: str, kept: bool
+) -> None:
+    # ruff's `remove_member`: "print the error with `{:#}` to read it" where the record said
+    # itself that the call gave `None` (reading 160)
+    source = (
+        f"pub fn load(s: &str, tokens: &mut Tokens) -> anyhow::Result<()> {{\n"
+        f"    let v = {statement};\n    Ok(())\n}}\n"
+    )
+
+    explanation = explained(source)
+
+    assert any("is kept as this one's cause" in s for s in explanation.solutions) == kept

@@ -212,6 +212,17 @@ def is_guard(context: SiteContext, conditions: Sequence[Condition]) -> bool:
     return not words.isdisjoint(_GUARD_WORDS) or any(pair <= words for pair in _GUARD_PAIRS)
 
 
+def _was_none(site: Site) -> bool:
+    """Whether the site's `.context(..)` is on a value its condition says was `None` (`Facts`
+    knows std's `Option` methods: ruff's `tokenizer.find(..).context(..)`): no cause is kept
+    under it, and "print the error with `{:#}`" shows nothing more (reading 160)."""
+    method = site.macro.rsplit("::", 1)[-1].rsplit(".", 1)[-1]
+    return any(
+        c.kind == "closure" and " was None (" in c.text and c.text.endswith(f"({method})")
+        for c in site.facts.conditions
+    )
+
+
 def _trust_check(conditions: Sequence[Condition]) -> bool:
     """Whether a step on the path checks what to trust (a host key, a certificate, a
     signature, a checksum): its input swapped for another one is no fix."""
@@ -401,7 +412,7 @@ def solutions(
             "shows, an assumption of the code's did not hold; report it upstream with the "
             "full message and what led to it."
         )
-    if site.kind == "context" and not empty_option(facts.receiver):
+    if site.kind == "context" and not empty_option(facts.receiver) and not _was_none(site):
         out.append(_CAUSE_KEPT.get(context.error_class or "", _CAUSE_KEPT["anyhow::Error"]))
     cause = cause_slot(site)
     if cause is not None:

@@ -66,6 +66,10 @@ class Call(NamedTuple):
     # `match`/`if let Err`/`.unwrap_or_else` handler that neither returns nor passes it on
     # (`drops.logged_by`); "" otherwise
     logged: str = ""
+    # the call, as written (`.try_set_fix(..)`), that a closure holding this one is handed to,
+    # when the fn does not use what it returns: the error goes there, not to the fn's caller
+    # (`drops.handed_to`); "" otherwise
+    handed: str = ""
 
 
 class Use(NamedTuple):

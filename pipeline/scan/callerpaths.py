@@ -314,7 +314,7 @@ def _drops(edge: Edge) -> bool:
     what its send returns is not the handler's)."""
     return (
         edge.call is not None
-        and (edge.call.dropped or bool(edge.call.logged))
+        and (edge.call.dropped or bool(edge.call.logged) or bool(edge.call.handed))
         and edge.resolution != "message"
     )
 
@@ -324,7 +324,11 @@ def _handled_text(graph: CallGraph, edge: Edge) -> str:
     `` `Release::add_asset` (src/release.rs:120) logs it with `tracing::warn!` ``, or
     `` .. drops it``."""
     node = graph.nodes[edge.caller]
-    how = f"logs it with {edge.call.logged}" if edge.call and edge.call.logged else "drops it"
+    how = "drops it"
+    if edge.call and edge.call.logged:
+        how = f"logs it with {edge.call.logged}"
+    elif edge.call and edge.call.handed:
+        how = f"hands it in a closure to {edge.call.handed}, ignoring what that returns"
     return f"`{node.label}` ({node.path}:{edge.line}) {how}"
 
 

@@ -244,6 +244,50 @@ def _closure_value(node: Node) -> bool:
     return parent.parent.type == "closure_expression" and bool(named) and named[-1] == node
 
 
+def handed_to(node: Node) -> str | None:
+    """The call, as written (`` `.try_set_fix(..)` ``), that a closure holding a call is
+    handed to, when the call's error leaves the closure (by `?`, or as its value) and the fn
+    does not use what that call returns (a statement of its own): the error goes there, not
+    to the fn's caller. ruff's rules hand their fix builders to `diagnostic.try_set_fix(||
+    ..)`, which logs the error at debug level and goes on; the records said users meet it
+    (reading 160). None otherwise."""
+    value, parent = _held(node)
+    if parent is not None and parent.type == "try_expression":
+        closure = _closure_around(parent, None)
+    else:
+        while parent is not None and parent.type == "block" and _last_in(parent) == value:
+            holder = parent.parent
+            if holder is None or holder.type != "async_block":
+                break  # a closure's block: `_closure_value` reads it
+            value, parent = holder, holder.parent
+        closure = value.parent if _closure_value(value) else None
+        if closure is not None and closure.type == "block":
+            closure = closure.parent
+    if closure is None or closure.parent is None or closure.parent.type != "arguments":
+        return None
+    call = closure.parent.parent
+    if call is None or call.type != "call_expression":
+        return None
+    _, statement = _held(call)
+    if statement is None or statement.type != "expression_statement":
+        return None
+    function = call.child_by_field_name("function")
+    if function is not None and function.type == "field_expression":
+        method = text_of(function.child_by_field_name("field"))
+        if method.startswith("spawn"):
+            # a task set's `spawn*`: the fn may join it later and pass the error on (neon's
+            # `pre_tasks.spawn_blocking_child(move || this.prepare_pgdata(&cs))`)
+            return None
+        return f"`.{method}(..)`"
+    return f"`{text_of(function)}(..)`" if function is not None else None
+
+
+def _last_in(block: Node) -> Node | None:
+    """A block's last expression, its value when it has no `;` after it."""
+    named = [c for c in block.named_children if c.type not in ("line_comment", "block_comment")]
+    return named[-1] if named and named[-1].type != "expression_statement" else None
+
+
 # Macros that write a line to a log and give nothing back. Not `eprintln!`: sccache's `main`
 # prints a command's error so (`Err(e) => { eprintln!("sccache: error: {}", e); 2 }`, the
 # exit status): that is how its user reads it

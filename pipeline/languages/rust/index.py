@@ -34,7 +34,7 @@ from pipeline.core.index import (
     Subcommand,
     Use,
 )
-from pipeline.languages.rust.drops import dropped_value, logged_by
+from pipeline.languages.rust.drops import dropped_value, handed_to, logged_by
 from pipeline.languages.rust.index_items import (
     ARG_CHARS,
     DIVERGING_MACROS,
@@ -117,7 +117,7 @@ _TEST_DIRECTORY = re.compile(
 # channel's half of another crate is typed as that crate's (a field of `self` too), and a
 # field of `self` by the resolving file's own struct of the name first; 79: a private
 # module's item is named by a glob re-export of its module too (`pub use backward_user::*`).
-INDEX_VERSION = "101"
+INDEX_VERSION = "103"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -853,9 +853,11 @@ class _Builder:
             tried = _tried(node)
             dropped = not tried and dropped_value(node)
             logged = (not tried and not dropped and logged_by(node)) or ""
+            handed = (not dropped and not logged and handed_to(node)) or ""
             call = Call(
-                name, kind, qualifier, line, len(args), caller, args, False, tried, dropped, logged
-            )
+                name, kind, qualifier, line, len(args), caller, args, False, tried, dropped,
+                logged, handed,
+            )  # fmt: skip
             self.calls.append((at, call))
             if kind == "path":  # `E::V(..)`: a tuple variant built
                 self._built(at, qualifier, name, line, caller)
