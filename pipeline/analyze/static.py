@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 from pipeline.analyze import Analysis, SiteContext
+from pipeline.analyze.accessors import accessor_example, accessor_solutions, panicking_accessor
 from pipeline.analyze.arguments import missing_argument
 from pipeline.analyze.clock import clock_before_epoch
 from pipeline.analyze.crate_only import catch_for_the_crate, crate_only, passed_within_the_crate
@@ -91,7 +92,7 @@ from pipeline.scan.context import error_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-151"
+_LABEL = "static-152"
 
 
 def _static_version() -> str:
@@ -202,6 +203,14 @@ def with_reach(
         and crate_only(reach)
         and not _trait_method(site)
     )
+    if site is not None and not _trait_method(site) and panicking_accessor(site, reach):
+        # it panics by design: the caller's choice, not a bug of its own (reading 160)
+        apart = apart.model_copy(
+            update={
+                "solutions": accessor_solutions(apart.solutions, where(site)),
+                "exampleFix": accessor_example(apart.exampleFix, where(site)),
+            }
+        )
     if only_crate and reach is not None and site is not None and apart.tryCatchPattern:
         # no code outside the crate can write that call: said for whom it is (reading 163)
         held = catch_for_the_crate(apart.tryCatchPattern, where(site), reach)
