@@ -396,3 +396,29 @@ def test_a_case_left_unimplemented_is_one_to_stay_out_of_not_a_bug() -> None:
     assert solutions[0] == "The code does not handle this case yet."
     assert solutions[1].startswith("Stay out of that case: take another option, input or platform")
     assert not any("This is a bug" in s for s in solutions)
+
+
+@pytest.mark.parametrize(
+    ("message", "advice"),
+    [
+        # cargo's source replacement: one sentence wrapped at its width (reading 163)
+        (
+            "the source {orig} requires a lock file to be present first before it can be\n"
+            "used against vendored source code\n\n"
+            "remove the source replacement configuration, generate a lock file, and then\n"
+            "restore the source replacement configuration to continue the build\n",
+            (
+                "remove the source replacement configuration, generate a lock file, and then "
+                "restore the source replacement configuration to continue the build",
+            ),
+        ),
+        ("please install it and\nrun it again", ("please install it and run it again",)),
+        # a short line is a line of its own, and a bullet a point of its own
+        ("could not find\nrun `cargo init` first", ("run `cargo init` first",)),
+        ("failed to parse manifest\n- try running cargo update", ("try running cargo update",)),
+    ],
+)
+def test_a_sentence_wrapped_over_lines_is_quoted_whole(
+    message: str, advice: tuple[str, ...]
+) -> None:
+    assert advice_in(message) == advice

@@ -120,12 +120,47 @@ def _sentences(message: str) -> list[str]:
     """The message cut at line breaks, at `; ` and at sentence ends outside backticks and
     quotes; each piece stripped of list bullets."""
     pieces: list[str] = []
-    for line in message.splitlines():
+    for line in _unwrapped(message.splitlines()):
         for part in _split_line(line):
             part = _BULLET.sub("", part).strip()
             if part:
                 pieces.append(part)
     return pieces
+
+
+def _unwrapped(lines: list[str]) -> list[str]:
+    """The lines with a sentence wrapped over two joined again: a line that ends no sentence
+    (no `.`, `!`, `?`, `:` or `;`) and a next one that goes on in lowercase. cargo's "remove
+    the source replacement configuration, generate a lock file, and then\nrestore the source
+    replacement configuration to continue the build" was quoted cut at "and then" (reading
+    163)."""
+    out: list[str] = []
+    for line in lines:
+        text = line.strip()
+        if out and _goes_on(out[-1], text):
+            out[-1] = f"{out[-1].rstrip()} {text}"
+        else:
+            out.append(line)
+    return out
+
+
+def _goes_on(before: str, line: str) -> bool:
+    """Whether `line` continues the sentence `before` ends without closing it: `before` is
+    as long as a wrapped line is (a short one is a line of its own: "could not find\nrun
+    `cargo init` first"), or ends on a word that cannot end one ("and then", "to")."""
+    ended = before.strip()
+    if not ended or ended[-1] in ".!?:;" or not line[:1].islower():
+        return False
+    if _BULLET.sub("", line, count=1) != line:
+        return False
+    return len(ended) >= _WRAPPED or ended.rsplit(None, 1)[-1].lower() in _GOES_ON
+
+
+_WRAPPED = 60  # characters: a line of prose that long was cut by its width, not its sense
+_GOES_ON = frozenset(
+    ("and", "or", "but", "then", "to", "the", "a", "an", "of", "in", "on", "for", "with",
+     "be", "is", "are", "that", "which", "by", "from", "as", "at", "it", "not")
+)  # fmt: skip
 
 
 def _split_line(line: str) -> list[str]:
