@@ -29,6 +29,8 @@ RULE = (
         "diagnostic.try_set_fix(|| build_fix(1));",
         "diagnostic.try_set_fix(|| { let fix = build_fix(1)?; Ok(fix) });",
         "diagnostic.try_set_fix(|| async move { build_fix(1) });",
+        # a chain that passes it on first (ruff's `remove_member(..).map(|edit| ..)`)
+        "diagnostic.try_set_fix(|| build_fix(1).map(|fix| fix.unsafe_edit()));",
     ],
 )
 def test_an_error_handed_in_a_closure_to_a_call_whose_value_is_unused_goes_no_further(

@@ -250,8 +250,14 @@ def handed_to(node: Node) -> str | None:
     does not use what that call returns (a statement of its own): the error goes there, not
     to the fn's caller. ruff's rules hand their fix builders to `diagnostic.try_set_fix(||
     ..)`, which logs the error at debug level and goes on; the records said users meet it
-    (reading 160). None otherwise."""
+    (reading 160). None otherwise. The error may go on through a chain that passes it on
+    first (`remove_member(..).map(|edit| ..)`, `.context(..)`)."""
     value, parent = _held(node)
+    while parent is not None and parent.type == "field_expression":
+        called = _method_on(parent) if parent.child_by_field_name("value") == value else None
+        if called is None or called[0] not in _PASSES_ON or parent.parent is None:
+            break
+        value, parent = _held(parent.parent)
     if parent is not None and parent.type == "try_expression":
         closure = _closure_around(parent, None)
     else:
