@@ -75,3 +75,25 @@ def test_a_context_on_a_value_that_was_none_keeps_no_cause_to_print(
     explanation = explained(source)
 
     assert any("is kept as this one's cause" in s for s in explanation.solutions) == kept
+
+
+@pytest.mark.parametrize(
+    ("statement", "outcome"),
+    [
+        # a turbofish that says what it collects (sccache's `collect::<Result<_>>()`, 170)
+        ('s.split(",").map(parse).collect::<Result<Vec<_>>>().context("bad list")?',
+         "returned an error."),
+        ('s.split(",").map(parse).collect::<Option<Vec<_>>>().context("bad list")?',
+         "gave no value (`None`)."),
+        # a value, not a call (sccache's `dist_compile_cmd`)
+        ('s.context("no command")?', "The value it guards, `s`, was `None` or an `Err`."),
+    ],
+)  # fmt: skip
+def test_what_a_turbofish_makes_and_what_a_value_held(statement: str, outcome: str) -> None:
+    source = (
+        f"pub fn load(s: &str) -> anyhow::Result<()> {{\n    let v = {statement};\n    Ok(())\n}}\n"
+    )
+
+    explanation = explained(source)
+
+    assert outcome in explanation.documentation

@@ -22,6 +22,7 @@ from pipeline.analyze.documented import assertion_macro, documented_panic, state
 from pipeline.analyze.environment import set_variable
 from pipeline.analyze.fixed_input import fixed_input, fixed_input_note
 from pipeline.analyze.guarded import guarded_call
+from pipeline.analyze.guarded_reach import told_outcome
 from pipeline.analyze.homedirs import missing_directory
 from pipeline.analyze.locks import poisoned_lock, unwinding_only
 from pipeline.analyze.programs import started_program
@@ -92,7 +93,7 @@ from pipeline.scan.context import error_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-153"
+_LABEL = "static-155"
 
 
 def _static_version() -> str:
@@ -197,6 +198,7 @@ def with_reach(
         # no `Display` to call: the error's `Debug` holds the text (typst's diagnostics)
         shown = apart.tryCatchPattern.replace("e.to_string()", 'format!("{e:?}")')
         apart = apart.model_copy(update={"tryCatchPattern": shown})
+    apart = told_outcome(apart, reach)  # what the index says the guarded call gave
     only_crate = (
         site is not None
         and site.kind not in TEXT_KINDS
@@ -628,6 +630,9 @@ def _documentation(context: SiteContext, failure_class: str, guess: Classificati
                 f" What `{guarded}` gave after its `?` was `None` or an error: an error of "
                 "the call itself leaves at that `?`, without this message."
             )
+        elif "(" not in guarded:  # a value, not a call (sccache's `dist_compile_cmd`)
+            held = _HELD.get(outcome, outcome)
+            text += f" The value it guards, `{guarded}`, {held}."
         else:
             text += f" The call it guards, `{guarded}`, {outcome}."
         if facts.unwrapped is not None:
@@ -771,6 +776,13 @@ _BINDING = re.compile(r"(?:ref\s+)?(?:mut\s+)?&?(?:mut\s+)?\w+|\.\.")
 _NOT_MATCHED = {"Some": "is `None`", "Ok": "is an `Err`", "Err": "is `Ok`"}
 
 
+# what `_guarded_outcome` says of a call, said of a value (reading 170: "The call it
+# guards, `dist_compile_cmd`, returned .." of a local `Option`)
+_HELD = {
+    "gave no value (`None`)": "was `None`",
+    "returned an error": "was an `Err`",
+    "returned `None` or an error": "was `None` or an `Err`",
+}
 # what `_guarded_outcome` says when the tree does not tell `None` from an error
 _EITHER = ("was `None` or `Err`", "returned `None` or an error")
 

@@ -168,6 +168,11 @@ class Reach:
     # or "pass values the check accepts", is then for code in the crate; a user meets the
     # error through the callers above (cargo's `validate_profile_override`, reading 163)
     internal: bool | None = None
+    # What the call an `.expect(..)`/`.context(..)` guards gives when it fails, where the
+    # syntax did not tell ("`x` was None/Err") and the index resolved it to one fn of the
+    # repository: "Err" when it returns a `Result` (a type whose name ends so), "None" an
+    # `Option` (sccache's `find_ldd_libraries(&obj_path)`, reading 170)
+    guarded: str | None = None
 
 
 # The JSON form of a `Reach` (the dataset's `reach.json`): fields by name, empty ones left out.
@@ -232,6 +237,7 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
         logged=data.get("logged"),
         no_display=data.get("no_display"),
         internal=data.get("internal"),
+        guarded=data.get("guarded"),
     )
 
 

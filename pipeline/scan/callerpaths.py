@@ -4,7 +4,7 @@ the error type's user-facing conversion. Pure, over a built `CallGraph`."""
 from __future__ import annotations
 
 import re
-from collections import deque
+from collections import defaultdict, deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from http import HTTPStatus
@@ -198,7 +198,62 @@ def site_reach(
         dropped_by=(dropped := _dropped_by(graph, node_id) if passed and not paths else None),
         logged=_logged_by(graph, node_id) if dropped else None,
         internal=_internal(graph, node_id) or None,
+        guarded=_guarded_failure(graph, node_id, line, conditions),
     )
+
+
+# "`x.f(a)` was None/Err (context)": a guarded call whose outcome the syntax did not tell
+_UNTOLD = re.compile(
+    r"(.*) was None/Err \((?:expect|context|with_context|wrap_err|wrap_err_with)\)$"
+)
+# the name of the call a receiver ends with: `self.check_stdout_trim()`, `run(s).await`
+_LAST_CALL = re.compile(r"(\w+)\s*(?:::\s*<[^<>]*>)?\s*\((?:[^()]|\([^()]*\))*\)(?:\s*\.await)?$")
+
+
+def _guarded_failure(
+    graph: CallGraph, node_id: int, line: int, conditions: Sequence[str]
+) -> str | None:
+    """What the call a site's `.expect(..)`/`.context(..)` guards gives when it fails, when
+    its condition left it untold and the index resolved that call, near the site's line, to
+    one fn of the repository: "Err" for a `Result`, "None" for an `Option` (`Reach.guarded`)."""
+    untold = next((m for c in reversed(conditions) if (m := _UNTOLD.match(c))), None)
+    called = _LAST_CALL.search(untold.group(1)) if untold is not None else None
+    if called is None:
+        return None
+    callees = _callees(graph).get(node_id, ())
+    found = {
+        e.callee
+        for e in callees
+        if abs(e.line - line) <= 3
+        and graph.nodes[e.callee].definition.name == called.group(1)
+        and e.resolution in _TOLD_BY
+    }
+    if len(found) != 1 or any(e.candidates for e in callees if e.callee in found):
+        return None
+    returned = return_text(graph.nodes[found.pop()].definition.signature)
+    head = re.match(r"(?:\w+::)*(\w+)", returned)
+    if head is None:
+        return None
+    return (
+        "Err" if head.group(1).endswith("Result") else "None" if head.group(1) == "Option" else None
+    )
+
+
+# how a call must have been resolved for its fn's return type to tell: not by its name alone
+# (vector's `encoder.encode(..)` on another crate's type was taken for a sink's)
+_TOLD_BY = frozenset(("self", "local", "import", "type", "trait"))
+
+
+def _callees(graph: CallGraph) -> dict[int, list[Edge]]:
+    """Each fn's calls, by caller (the graph keeps them by callee), made once per graph."""
+    made: dict[int, list[Edge]] | None = graph.derived.get("callees")
+    if made is None:
+        made = defaultdict(list)
+        for edges in graph.callers.values():
+            for edge in edges:
+                made[edge.caller].append(edge)
+        graph.derived["callees"] = made
+    return made
 
 
 def _internal(graph: CallGraph, node_id: int) -> bool:

@@ -747,13 +747,17 @@ def _is_error_value(receiver: str) -> bool:
 
 
 def _empty_value(value: Node) -> str:
-    """What `value` holds when it holds nothing: `None` or `Err` when std says, else both."""
+    """What `value` holds when it holds nothing: `None` or `Err` when std says, else both
+    (a fn of the repository's says by its return type, which the index reads: `Reach`)."""
     while value.type == "parenthesized_expression" and value.named_child(0) is not None:
         value = value.named_child(0)
     if value.type != "call_expression":
         return "None/Err"  # also `x.await` and `x?`: they unwrap a layer, the type is unknown
     function = value.child_by_field_name("function")
     if function is not None and function.type == "generic_function":
+        typed = _COLLECTED.match(_node_text(function))
+        if typed is not None:  # `.collect::<Result<_>>()`: what the turbofish says it makes
+            return "None" if typed.group(1) == "Option" else "Err"
         function = function.child_by_field_name("function")
     if function is not None and function.type == "scoped_identifier":
         path = _node_text(function).removeprefix("std::").removeprefix("tokio::")
@@ -768,6 +772,12 @@ def _empty_value(value: Node) -> str:
     if name in ("strip_prefix", "strip_suffix") and given and _str_pattern(given[0]):
         return "None"  # `url.strip_prefix("sparse+")`: a `str`'s (a `Path`'s gives an `Err`)
     return "None" if name in _OPTION_METHODS else "Err" if name in _RESULT_METHODS else "None/Err"
+
+
+# a chain's last step whose turbofish names what it makes: `.collect::<Result<Vec<_>>>()`
+_COLLECTED = re.compile(
+    r".*\.(?:collect|sum|product)\s*::\s*<\s*(?:[\w:]+::)?(Result|Option)\b", re.S
+)
 
 
 def _str_pattern(argument: Node) -> bool:

@@ -1,0 +1,44 @@
+"""What a guarded call gave, told by the index where the syntax could not: "The call it
+guards, `find_ldd_libraries(&obj_path)`, returned `None` or an error" of a fn of the
+repository that returns a `Result` (sccache, reading 170: 10 of 21 records said both).
+`Reach.guarded` is what the resolved fn's return type says. Pure."""
+
+from __future__ import annotations
+
+import re
+
+from pipeline.core.model import Explanation
+from pipeline.core.reach import Reach
+
+_EITHER = re.compile(
+    r"(The call it guards, `[^`]*`, )(?:returned `None` or an error|was `None` or `Err`)\."
+)
+_UNTOLD = re.compile(
+    r"(` )was None/Err( \(`(?:expect|context|with_context|wrap_err|wrap_err_with)`\))"
+)
+_SAID = {"Err": "returned an error.", "None": "gave no value (`None`)."}
+_CAUSE_KEPT = "The error that failed, if there was one, is kept as this one's cause"
+
+
+def told_outcome(apart: Explanation, reach: Reach | None) -> Explanation:
+    """`apart` with its guarded call's outcome told (`Reach.guarded`): in the documentation,
+    the trigger's step, and, for an `Option` that was `None`, no cause to print."""
+    if reach is None or reach.guarded not in _SAID:
+        return apart
+    told = reach.guarded
+    documentation = _EITHER.sub(lambda m: m.group(1) + _SAID[told], apart.documentation, count=1)
+    trigger = apart.triggerScenarios
+    if trigger is not None:
+        trigger = _UNTOLD.sub(rf"\1was {told}\2", trigger, count=1)
+    solutions = apart.solutions
+    if told == "None":
+        solutions = [s for s in solutions if not s.startswith(_CAUSE_KEPT)]
+    if (documentation, trigger, solutions) == (
+        apart.documentation,
+        apart.triggerScenarios,
+        apart.solutions,
+    ):
+        return apart
+    return apart.model_copy(
+        update={"documentation": documentation, "triggerScenarios": trigger, "solutions": solutions}
+    )
