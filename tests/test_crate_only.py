@@ -45,16 +45,24 @@ def checked(visibility: str) -> str:
     )
 
 
-@pytest.mark.parametrize("visibility", ["", "pub(crate) "])
-def test_a_match_on_a_crate_only_fn_is_said_to_be_the_crate_s_and_names_the_public_way_in(
-    tmp_path: Path, visibility: str
+@pytest.mark.parametrize(
+    ("visibility", "where"),
+    [
+        ("", "its own module"),  # quickwit's private fns read "its own crate" (reading 172)
+        ("pub(crate) ", "its own crate"),
+        ("pub(super) ", "its parent module"),
+        ("pub(in crate::store) ", "module `crate::store`"),
+    ],
+)
+def test_a_match_on_a_crate_only_fn_says_whose_it_is_and_names_the_public_way_in(
+    tmp_path: Path, visibility: str, where: str
 ) -> None:
     found = explained(tmp_path, checked(visibility))
 
     assert found.tryCatchPattern is not None
     head = found.tryCatchPattern.splitlines()[:3]
     assert head[0] == (
-        "// Only code in its own crate can call `check_name`; code there could handle it so."
+        f"// Only code in {where} can call `check_name`; code there could handle it so."
     )
     assert head[1] == (
         "// From outside the crate, the caller paths reach it through public API `run`."
@@ -69,7 +77,7 @@ def test_its_check_s_values_are_followed_up_to_where_the_callers_set_them(
 
     assert (
         "The check depends on what is passed to `check_name` (`name`), which only code in "
-        "its own crate calls: its callers set that value, from the program's state or from "
+        "its own module calls: its callers set that value, from the program's state or from "
         "what a user gave it; follow it up to where it is set and correct it there."
     ) in found.solutions
     assert not any("pass values the check accepts" in s for s in found.solutions)
@@ -135,7 +143,7 @@ def test_a_panic_that_refuses_a_crate_only_fn_s_values_is_the_crate_s_to_report(
 
     said = [s for s in found.solutions if s.startswith("The check reads `n`")]
     assert said == [
-        "The check reads `n`, which the caller of `pick` passes. Only code in its own crate "
+        "The check reads `n`, which the caller of `pick` passes. Only code in its own module "
         "calls it, so the repository's own code passed them: report that upstream with the "
         "full message and the version you run."
     ]

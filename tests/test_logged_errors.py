@@ -158,9 +158,9 @@ def test_an_error_every_caller_keeps_has_nothing_to_correct(
         "nothing a user ran fails by it. What follows matters only where it shows in a log, or "
         "comes through a caller the index missed."
     )
-    # the rest as said of a program's fn, which only code in its crate calls
+    # the rest as said of a program's private fn, which only code in its module calls
     assert explanation.solutions[1:] == [
-        passed_within_the_crate(s) for s in explain_apart(context).solutions
+        passed_within_the_crate(s, "module") for s in explain_apart(context).solutions
     ]
 
 

@@ -37,10 +37,20 @@ def public_way_in(reach: Reach) -> str | None:
     )
 
 
+def callable_in(scope: str | None) -> str:
+    """Where `Reach.internal` says the code is that can call the fn: "its own module",
+    "its own crate", "module `a::b`"."""
+    scope = scope or "crate"
+    if scope.startswith("module `"):
+        return scope
+    return "its parent module" if scope == "parent module" else f"its own {scope}"
+
+
 def catch_for_the_crate(pattern: str, fn: str, reach: Reach) -> str:
-    """A caller's `match` on the fn's result, headed by who can write it: code in the crate.
-    Code outside is pointed at the public API the index found leading there, if any."""
-    head = [f"// Only code in its own crate can call {fn}; code there could handle it so."]
+    """A caller's `match` on the fn's result, headed by who can write it: code in its module
+    or crate. Code outside is pointed at the public API the index found leading there."""
+    where = callable_in(reach.internal)
+    head = [f"// Only code in {where} can call {fn}; code there could handle it so."]
     public = public_way_in(reach)
     if public is not None:
         head.append(f"// From outside the crate, the caller paths reach it through {public}.")
@@ -49,14 +59,16 @@ def catch_for_the_crate(pattern: str, fn: str, reach: Reach) -> str:
     return "\n".join(head) + "\n" + pattern
 
 
-def passed_within_the_crate(solution: str) -> str:
+def passed_within_the_crate(solution: str, scope: str | None = "crate") -> str:
     """ "The check depends on what is passed to `f` (`x`): pass values the check accepts."
-    said of a fn only its crate calls: its callers set the value; the reader follows it up
-    to where it is set. Any other solution is returned as it is."""
+    said of a fn only its module or crate calls (`scope`, `Reach.internal`): its callers set
+    the value; the reader follows it up to where it is set. Any other solution is returned
+    as it is."""
+    where = callable_in(scope)
     if solution.startswith(PASSED_LEAD) and solution.endswith(PASSED_TAIL):
         fn, _, inputs = solution[len(PASSED_LEAD) : -len(PASSED_TAIL)].partition(" (")
         return (
-            f"{PASSED_LEAD}{fn} ({inputs}, which only code in its own crate calls: its "
+            f"{PASSED_LEAD}{fn} ({inputs}, which only code in {where} calls: its "
             "callers set that value, from the program's state or from what a user gave it; "
             "follow it up to where it is set and correct it there."
         )
@@ -64,7 +76,7 @@ def passed_within_the_crate(solution: str) -> str:
         if advice in solution:
             return solution.replace(
                 advice,
-                "passes. Only code in its own crate calls it, so the repository's own code "
+                f"passes. Only code in {where} calls it, so the repository's own code "
                 f"passed {passed}: report that upstream",
             )
     return solution

@@ -93,7 +93,7 @@ from pipeline.scan.context import error_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-155"
+_LABEL = "static-156"
 
 
 def _static_version() -> str:
@@ -267,7 +267,8 @@ def with_reach(
     if site is None or not _trait_method(site):  # code the index does not see calls those
         fixes = [_passed_literally(s, reach) or s for s in fixes]
     if only_crate:  # its callers pass the values, not a reader (readings 160-163)
-        fixes = [passed_within_the_crate(s) for s in fixes]
+        scope = reach.internal if reach is not None else None
+        fixes = [passed_within_the_crate(s, scope) for s in fixes]
     return apart.model_copy(
         update={
             "triggerScenarios": _with(apart.triggerScenarios, trigger),

@@ -162,12 +162,15 @@ class Reach:
     # (typst's `EcoVec<SourceDiagnostic>`), or a type of the repository with no `impl Display`
     # nor a derive that writes one (typst's `HintedString`): `e.to_string()` does not compile
     no_display: bool | None = None
-    # True when no code outside the crate can call the site's fn: it is no entry point (not
-    # the public API of a library, no `main`, command, handler or dispatch) nor a trait's
-    # method (called through the trait wherever its type is seen). A match on its result,
-    # or "pass values the check accepts", is then for code in the crate; a user meets the
-    # error through the callers above (cargo's `validate_profile_override`, reading 163)
-    internal: bool | None = None
+    # Where the code that can call the site's fn is, when that is not outside its crate:
+    # "module" (a private fn), "parent module" (`pub(super)`), "crate" (`pub(crate)`, or a
+    # `pub` fn no public module shows), "module `a::b`" (`pub(in a::b)`). It is then no entry
+    # point (not the public API of a library, no `main`, command, handler or dispatch) nor a
+    # trait's method (called through the trait wherever its type is seen). A match on its
+    # result, or "pass values the check accepts", is for that code; a user meets the error
+    # through the callers above (cargo's `validate_profile_override`, reading 163; quickwit's
+    # private fns read "its own crate", reading 172)
+    internal: str | None = None
     # What the call an `.expect(..)`/`.context(..)` guards gives when it fails, where the
     # syntax did not tell ("`x` was None/Err") and the index resolved it to one fn of the
     # repository: "Err" when it returns a `Result` (a type whose name ends so), "None" an

@@ -197,7 +197,7 @@ def site_reach(
         entries=_more_than_named(entries, paths),
         dropped_by=(dropped := _dropped_by(graph, node_id) if passed and not paths else None),
         logged=_logged_by(graph, node_id) if dropped else None,
-        internal=_internal(graph, node_id) or None,
+        internal=_internal(graph, node_id),
         guarded=_guarded_failure(graph, node_id, line, conditions),
     )
 
@@ -256,14 +256,38 @@ def _callees(graph: CallGraph) -> dict[int, list[Edge]]:
     return made
 
 
-def _internal(graph: CallGraph, node_id: int) -> bool:
-    """Whether only code in its crate can call the fn: it is no library's public API
-    (`public_api`, whether the crate calls it too or not), no entry point (a `main`, a
-    command, a handler), nor a trait's method, which code calls through the trait wherever
-    it sees the type (`.parse()` runs a `FromStr` impl)."""
+def _internal(graph: CallGraph, node_id: int) -> str | None:
+    """Where the code is that can call the fn, when only code in its crate can (`Reach.internal`):
+    it is no library's public API (`public_api`, whether the crate calls it too or not), no
+    entry point (a `main`, a command, a handler), nor a trait's method, which code calls
+    through the trait wherever it sees the type (`.parse()` runs a `FromStr` impl). None
+    otherwise."""
     if node_id in graph.public_api or node_id in graph.entries:
-        return False
-    return not graph.nodes[node_id].definition.trait
+        return None
+    definition = graph.nodes[node_id].definition
+    if definition.trait:
+        return None
+    return _callable_in(definition.signature)
+
+
+# a restricted `pub`: `pub(crate)`, `pub(super)`, `pub(self)`, `pub(in a::b)`
+_RESTRICTED = re.compile(r"pub\s*\(\s*(crate|super|self|in\s+[\w:]+)\s*\)")
+
+
+def _callable_in(signature: str) -> str:
+    """The code a fn's visibility lets call it, as a reader names it: "module" for a
+    private fn (and `pub(self)`), "parent module" for `pub(super)`, "module `a::b`" for
+    `pub(in a::b)`, "crate" for `pub(crate)` or a `pub` fn no public module shows."""
+    written = signature.lstrip()
+    if not written.startswith("pub"):
+        return "module"
+    restricted = _RESTRICTED.match(written)
+    if restricted is None:
+        return "crate"
+    scope = restricted.group(1)
+    if scope.startswith("in"):
+        return f"module `{scope[2:].strip()}`"
+    return {"crate": "crate", "super": "parent module", "self": "module"}[scope]
 
 
 def _further(
