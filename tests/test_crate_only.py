@@ -156,3 +156,34 @@ def test_a_crate_only_fn_no_caller_was_found_for_names_no_way_in(tmp_path: Path)
 
     assert found.tryCatchPattern is not None
     assert found.tryCatchPattern.splitlines()[1].startswith("match check_name(name) {")
+
+
+def test_a_pub_fn_in_a_private_module_is_callable_in_that_module_s_parent(
+    tmp_path: Path,
+) -> None:
+    # quickwit's `pub fn build_and_validate` in the private `node_config::serialize` read
+    # "its own crate" (reading 172)
+    body = checked("pub ").split("pub fn check_name", 1)[1]
+    files = {
+        "Cargo.toml": '[package]\nname = "tool"\n',
+        "src/lib.rs": "pub mod config;\n",
+        "src/config/mod.rs": (
+            "mod serialize;\n"
+            "pub fn run(name: &str) -> anyhow::Result<()> {\n"
+            "    serialize::check_name(name)\n"
+            "}\n"
+        ),
+        "src/config/serialize.rs": "pub fn check_name" + body,
+    }
+    graph = graph_of(tmp_path, files)
+    text = files["src/config/serialize.rs"]
+    scan = find_sites("src/config/serialize.rs", text.encode())
+    (context,) = build_contexts("o/r", "ab" * 20, RepoScan(scans={"src/config/serialize.rs": scan}))
+    reach = reaches_of([spec_of(context)], graph)[context.record_id]
+
+    assert reach.internal == "module `config`"
+    found = with_reach(explain_apart(context), reach, "ab" * 20, context.site)
+    assert found.tryCatchPattern is not None
+    assert found.tryCatchPattern.startswith(
+        "// Only code in module `config` can call `check_name`; code there could handle it so."
+    )

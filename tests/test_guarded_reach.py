@@ -49,3 +49,25 @@ def test_a_fn_that_returns_something_else_leaves_both_said(tmp_path: Path) -> No
     found = explained(tmp_path, source("Libraries"))
 
     assert "returned `None` or an error." in found.documentation
+
+
+def test_the_rest_of_the_text_tells_it_too(tmp_path: Path) -> None:
+    # cargo's `normalized_documentation().expect(..)` said "returned an error" and "never
+    # `None` nor an `Err`" side by side (recheck 163)
+    text = source("anyhow::Result<Vec<String>>").replace(
+        '.context("failed to find the libraries")?', '.expect("found before")'
+    )
+
+    found = explained(tmp_path, text)
+
+    assert "The call it guards, `find_libraries(path)`, returned an error." in found.documentation
+    assert not any("nor an `Err`" in s for s in found.solutions)
+    assert any("(never an `Err`)" in s for s in found.solutions)
+
+
+def test_an_error_that_failed_is_said_to_be_kept(tmp_path: Path) -> None:
+    found = explained(tmp_path, source("anyhow::Result<Vec<String>>"))
+
+    assert any(
+        s.startswith("The error that failed is kept as this one's cause: ") for s in found.solutions
+    )

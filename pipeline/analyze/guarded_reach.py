@@ -18,6 +18,18 @@ _UNTOLD = re.compile(
 )
 _SAID = {"Err": "returned an error.", "None": "gave no value (`None`)."}
 _CAUSE_KEPT = "The error that failed, if there was one, is kept as this one's cause"
+# the hedges the static text makes where it could not tell (`static_advice`), told
+_HEDGED = {
+    "Err": (
+        ("(never `None` nor an `Err`)", "(never an `Err`)"),
+        (
+            "The error that failed, if there was one, is kept as this one's cause (a "
+            "`.context()` on an `Option` that was `None` keeps none): ",
+            "The error that failed is kept as this one's cause: ",
+        ),
+    ),
+    "None": (("(never `None` nor an `Err`)", "(never `None`)"),),
+}
 
 
 def told_outcome(apart: Explanation, reach: Reach | None) -> Explanation:
@@ -33,6 +45,8 @@ def told_outcome(apart: Explanation, reach: Reach | None) -> Explanation:
     solutions = apart.solutions
     if told == "None":
         solutions = [s for s in solutions if not s.startswith(_CAUSE_KEPT)]
+    for hedged, said in _HEDGED[told]:  # the rest of the text says it too (recheck 163)
+        solutions = [s.replace(hedged, said) for s in solutions]
     if (documentation, trigger, solutions) == (
         apart.documentation,
         apart.triggerScenarios,

@@ -267,7 +267,9 @@ def _internal(graph: CallGraph, node_id: int) -> str | None:
     definition = graph.nodes[node_id].definition
     if definition.trait:
         return None
-    return _callable_in(definition.signature)
+    scope = _callable_in(definition.signature)
+    within = graph.seen_within.get(node_id) if scope == "crate" else None
+    return scope if not within else f"module `{within}`"
 
 
 # a restricted `pub`: `pub(crate)`, `pub(super)`, `pub(self)`, `pub(in a::b)`

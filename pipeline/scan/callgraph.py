@@ -119,6 +119,9 @@ class CallGraph:
     # the fns code outside their crate can call: a library's `pub` fns its public modules
     # show, entry points or not (one the crate calls too is no entry, `entrypoints`)
     public_api: set[int] = field(default_factory=set)
+    # a `pub`/`pub(crate)` fn's module that a private module on its path limits it to
+    # (`Exports.seen_within`: "" for the crate's root), by node
+    seen_within: dict[int, str] = field(default_factory=dict)
     by_file: dict[str, dict[int, int]] = field(default_factory=dict)  # path -> def index -> id
     indexes: Mapping[str, FileIndex] = field(default_factory=dict)
     clap_enums: frozenset[str] = frozenset()  # enums deriving clap's `Subcommand`/`Parser`

@@ -184,6 +184,19 @@ class Exports:
                 return False
         return True
 
+    def seen_within(self, crate: str, module: str) -> str | None:
+        """The module within which a `pub` item of `module` can be named when a private
+        module on its path hides it: the parent of the innermost private one (`a::b` for
+        `a::b::c` with `c` private in `a::b`; "" for the crate's root), or None when no
+        module on the path is private (quickwit's `pub fn build_and_validate` in the private
+        `node_config::serialize` read "its own crate", reading 172)."""
+        segments = module.split("::") if module else []
+        for k in range(len(segments) - 1, -1, -1):
+            declaring = self._files.get((crate, "::".join(segments[:k])))
+            if declaring is not None and segments[k] in self._indexes[declaring].private_modules:
+                return "::".join(segments[:k])
+        return None
+
     def public(self, crate: str, module: str, definition: Definition) -> bool:
         """Whether a `pub` item of `module` (`a::b`, inline modules included) of `crate`
         can be named from outside the crate. A method, wherever its impl block sits, where
