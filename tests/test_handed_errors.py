@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_crate_only import explained
 from test_reach import graph_of
 
 from pipeline.core.reach import no_entry_note
@@ -83,3 +84,13 @@ def test_a_closure_whose_call_s_value_is_used_passes_it_on(tmp_path: Path, handi
     reach = reaches_of([SiteSpec("r", None, "src/lib.rs", 5, ())], graph)["r"]
 
     assert [[h.name for h in p.hops] for p in reach.paths] == [["check", "build_fix"]]
+
+
+def test_a_crate_only_fn_every_caller_keeps_the_error_of_has_no_catch(tmp_path: Path) -> None:
+    # ruff's fix builders: the catch was offered for code that hands them to `try_set_fix`
+    # (recheck 160)
+    text = RULE.replace("{handing}", "diagnostic.try_set_fix(|| build_fix(1));")
+    found = explained(tmp_path, text)
+
+    assert found.tryCatchPattern is None
+    assert found.solutions[0].startswith("Every caller the index found stops this error")

@@ -93,7 +93,7 @@ from pipeline.scan.context import error_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-157"
+_LABEL = "static-158"
 
 
 def _static_version() -> str:
@@ -214,8 +214,14 @@ def with_reach(
             }
         )
     if only_crate and reach is not None and site is not None and apart.tryCatchPattern:
-        # no code outside the crate can write that call: said for whom it is (reading 163)
-        held = catch_for_the_crate(apart.tryCatchPattern, where(site), reach)
+        # no code outside the crate can write that call: said for whom it is (reading 163);
+        # and none at all where every caller there keeps the error already (ruff's fix
+        # builders, handed to `try_set_fix`: recheck 160)
+        held = (
+            None
+            if _stopped_by_callers(reach)
+            else catch_for_the_crate(apart.tryCatchPattern, where(site), reach)
+        )
         apart = apart.model_copy(update={"tryCatchPattern": held})
     if reach is not None and reach.paths and all(p.entry == "macro" for p in reach.paths):
         # met only as a procedural macro expands: a compile error of the crate that uses
