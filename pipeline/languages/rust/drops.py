@@ -254,10 +254,13 @@ def handed_to(node: Node) -> str | None:
     first (`remove_member(..).map(|edit| ..)`, `.context(..)`)."""
     value, parent = _held(node)
     while parent is not None and parent.type == "field_expression":
-        called = _method_on(parent) if parent.child_by_field_name("value") == value else None
-        if called is None or called[0] not in _PASSES_ON or parent.parent is None:
+        # the field's name alone first: most chains go on by `.unwrap()`, `.await`, `.len()`
+        if text_of(parent.child_by_field_name("field")) not in _PASSES_ON:
             break
-        value, parent = _held(parent.parent)
+        called = parent.parent
+        if called is None or called.type != "call_expression":
+            break
+        value, parent = _held(called)
     if parent is not None and parent.type == "try_expression":
         closure = _closure_around(parent, None)
     else:
