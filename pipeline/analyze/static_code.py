@@ -807,11 +807,33 @@ def inputs_read(
         return []
     texts = [_STRING_LITERAL.sub('""', c.text) for c in conditions]
     # `p in text` first: a name not in a condition's text needs no pattern compiled for it
-    used = [p for p in params if any(p in t and _read_as_value(p).search(t) for t in texts)]
+    used = [
+        p
+        for p in params
+        if not is_handle(p) and any(p in t and _read_as_value(p).search(t) for t in texts)
+    ]
     return [f"`{p}`" + (" (as the fn binds it again first)" if p in rebound else "") for p in used]
 
 
 _STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+# What a parameter named so holds is a handle the code works through, not a value a caller
+# chooses: "pass another `pool`" or "values the check accepts (`working_set`)" is no advice
+# (lemmy's `pool`, nushell's `working_set`, sccache's `client`: readings 162, 170). Not
+# `context` (a template engine's is the user's values) nor `state`, `db` or `handle`.
+_HANDLE_PARTS = frozenset(
+    ("pool", "conn", "connection", "ctx", "client", "txn", "transaction", "session",
+     "runtime", "executor")
+)  # fmt: skip
+_HANDLE_NAMES = frozenset(("working_set", "engine_state", "gctx"))
+
+
+def is_handle(parameter: str) -> bool:
+    """Whether a parameter's name says it holds a handle (`pool`, `db_conn`, `ctx`,
+    `working_set`), not a value its caller chose."""
+    name = parameter.lower().lstrip("_")
+    return name in _HANDLE_NAMES or name.rsplit("_", 1)[-1] in _HANDLE_PARTS
 
 
 @functools.lru_cache(maxsize=1024)
