@@ -10,18 +10,13 @@ and the public API the index found leading there."""
 
 from __future__ import annotations
 
-from pipeline.analyze.static_advice import PASSED_LEAD, PASSED_TAIL
+from pipeline.analyze.static_advice import (
+    CALLER_ADVICE,
+    CONVERT_ADVICE,
+    PASSED_LEAD,
+    PASSED_TAIL,
+)
 from pipeline.core.reach import Reach
-
-# A panic's "refuses its arguments" advice (`static_advice.solutions`), as its caller reads it
-_CALLER_ADVICE = (
-    "passes: if your code calls it, pass values the check accepts; if the backtrace "
-    "(`RUST_BACKTRACE=1`) shows the repository's own code passing them, report that upstream"
-)
-_CONVERT_ADVICE = (
-    "passes: if your code calls it, pass a value that converts; if the backtrace "
-    "(`RUST_BACKTRACE=1`) shows the repository's own code passing it, report that upstream"
-)
 
 
 def crate_only(reach: Reach | None) -> bool:
@@ -72,7 +67,7 @@ def passed_within_the_crate(solution: str, scope: str | None = "crate") -> str:
             "callers set that value, from the program's state or from what a user gave it; "
             "follow it up to where it is set and correct it there."
         )
-    for advice, passed in ((_CALLER_ADVICE, "them"), (_CONVERT_ADVICE, "it")):
+    for advice, passed in ((CALLER_ADVICE, "them"), (CONVERT_ADVICE, "it")):
         if advice in solution:
             return solution.replace(
                 advice,

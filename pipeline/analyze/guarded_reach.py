@@ -7,28 +7,22 @@ from __future__ import annotations
 
 import re
 
+from pipeline.analyze.static_advice import CAUSE_KEPT_LEAD, NEVER_EITHER
 from pipeline.core.model import Explanation
-from pipeline.core.reach import Reach
+from pipeline.core.reach import GUARDING_METHODS, Reach
 
 _EITHER = re.compile(
     r"(The call it guards, `[^`]*`, )(?:returned `None` or an error|was `None` or `Err`)\."
 )
-_UNTOLD = re.compile(
-    r"(` )was None/Err( \(`(?:expect|context|with_context|wrap_err|wrap_err_with)`\))"
-)
+_UNTOLD = re.compile(rf"(` )was None/Err( \(`(?:{'|'.join(GUARDING_METHODS)})`\))")
 _SAID = {"Err": "returned an error.", "None": "gave no value (`None`)."}
-_CAUSE_KEPT = "The error that failed, if there was one, is kept as this one's cause"
 # the hedges the static text makes where it could not tell (`static_advice`), told
 _HEDGED = {
     "Err": (
-        ("(never `None` nor an `Err`)", "(never an `Err`)"),
-        (
-            "The error that failed, if there was one, is kept as this one's cause (a "
-            "`.context()` on an `Option` that was `None` keeps none): ",
-            "The error that failed is kept as this one's cause: ",
-        ),
+        (NEVER_EITHER, "(never an `Err`)"),
+        (CAUSE_KEPT_LEAD, "The error that failed is kept as this one's cause: "),
     ),
-    "None": (("(never `None` nor an `Err`)", "(never `None`)"),),
+    "None": ((NEVER_EITHER, "(never `None`)"),),
 }
 
 
@@ -39,12 +33,10 @@ def told_outcome(apart: Explanation, reach: Reach | None) -> Explanation:
         return apart
     told = reach.guarded
     documentation = _EITHER.sub(lambda m: m.group(1) + _SAID[told], apart.documentation, count=1)
-    trigger = apart.triggerScenarios
-    if trigger is not None:
-        trigger = _UNTOLD.sub(rf"\1was {told}\2", trigger, count=1)
+    trigger = _UNTOLD.sub(rf"\1was {told}\2", apart.triggerScenarios, count=1)
     solutions = apart.solutions
     if told == "None":
-        solutions = [s for s in solutions if not s.startswith(_CAUSE_KEPT)]
+        solutions = [s for s in solutions if not s.startswith(CAUSE_KEPT_LEAD)]
     for hedged, said in _HEDGED[told]:  # the rest of the text says it too (recheck 163)
         solutions = [s.replace(hedged, said) for s in solutions]
     if (documentation, trigger, solutions) == (

@@ -272,12 +272,23 @@ PASSED_TAIL = ": pass values the check accepts."
 # How a `.context(..)` error shows the error it wraps, by the type it makes: anyhow's (and
 # eyre's) `Caused by:` lines, or miette's report, which draws the chain under the message
 # (pixi's `miette::Result`, reading 132: "anyhow's `Caused by:` lines" was not what it prints)
-_CAUSE_KEPT_LEAD = (
+# Sentences of the advice below that `crate_only` and `guarded_reach` say again, told more
+# of by the index: a panic's caller's advice, a hedge on what a guarded call gave
+CALLER_ADVICE = (
+    "passes: if your code calls it, pass values the check accepts; if the backtrace "
+    "(`RUST_BACKTRACE=1`) shows the repository's own code passing them, report that upstream"
+)
+CONVERT_ADVICE = (
+    "passes: if your code calls it, pass a value that converts; if the backtrace "
+    "(`RUST_BACKTRACE=1`) shows the repository's own code passing it, report that upstream"
+)
+NEVER_EITHER = "(never `None` nor an `Err`)"
+CAUSE_KEPT_LEAD = (
     "The error that failed, if there was one, is kept as this one's cause (a `.context()` on "
     "an `Option` that was `None` keeps none): "
 )
 _CAUSE_KEPT = {
-    kind: _CAUSE_KEPT_LEAD + how
+    kind: CAUSE_KEPT_LEAD + how
     for kind, how in {
         "anyhow::Error": (
             "`{:?}` of the error (what a `main` that returns it prints) lists it under this "
@@ -341,9 +352,7 @@ def solutions(
                 f"{where(site)} goes on only when `{check_test(check)}`, and panics otherwise: "
                 "it refuses the values it was given.",
                 f"The check reads {', '.join(inputs)}, which the caller of {where(site)} "
-                "passes: if your code calls it, pass values the check accepts; if the "
-                "backtrace (`RUST_BACKTRACE=1`) shows the repository's own code passing "
-                "them, report that upstream with the full message and the version you run.",
+                f"{CALLER_ADVICE} with the full message and the version you run.",
             ]
         converted = refused_conversion(context, check)
         if converted is not None:
@@ -352,10 +361,8 @@ def solutions(
                 f"{where(site)} panics when `{converted}` fails: it refuses the value it was "
                 "given, which the message may print.",
                 f"The value comes from {', '.join(converted_inputs(context))}, which the "
-                f"caller of {where(site)} "
-                "passes: if your code calls it, pass a value that converts; if the "
-                "backtrace (`RUST_BACKTRACE=1`) shows the repository's own code passing "
-                "it, report that upstream with the full message and the version you run.",
+                f"caller of {where(site)} {CONVERT_ADVICE} with the full message and the "
+                "version you run.",
             ]
         if facts.unwrapped is not None:
             return [*out, _assumption(context), _UNWRAPPED_CAUSE, _REPORT_UNLESS_CAUSED]
@@ -939,8 +946,8 @@ def _assumption(context: SiteContext) -> str:
         # not "it gave none": cargo's `normalized_exclude()` is a `Result<Option<_>, _>`,
         # whose `Err` fails the `expect` and whose `None` is fine (reading 149)
         return (
-            f"The code assumed `{facts.receiver}` always gives a value here (never `None` "
-            "nor an `Err`); this time it did not."
+            f"The code assumed `{facts.receiver}` always gives a value here {NEVER_EITHER}; "
+            "this time it did not."
         )
     if facts.unwrapped is not None and facts.receiver:
         return (

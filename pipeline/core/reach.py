@@ -178,6 +178,11 @@ class Reach:
     guarded: str | None = None
 
 
+# The methods whose call guards another's outcome, the site being that call: what
+# `Reach.guarded` tells of ("`x.f(a)` was None/Err (context)")
+GUARDING_METHODS = ("expect", "context", "with_context", "wrap_err", "wrap_err_with")
+
+
 # The JSON form of a `Reach` (the dataset's `reach.json`): fields by name, empty ones left out.
 def reach_to_json(reach: Reach) -> dict[str, Any]:
     """A JSON-able dict of a reach, None and empty-list fields left out."""

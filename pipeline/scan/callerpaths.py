@@ -12,6 +12,7 @@ from typing import Literal, NamedTuple
 
 from pipeline.core.index import ARM_LINK, Definition
 from pipeline.core.reach import (
+    GUARDING_METHODS,
     PATH_DEPTH,
     Beyond,
     CallerPath,
@@ -203,9 +204,7 @@ def site_reach(
 
 
 # "`x.f(a)` was None/Err (context)": a guarded call whose outcome the syntax did not tell
-_UNTOLD = re.compile(
-    r"(.*) was None/Err \((?:expect|context|with_context|wrap_err|wrap_err_with)\)$"
-)
+_UNTOLD = re.compile(rf"(.*) was None/Err \((?:{'|'.join(GUARDING_METHODS)})\)$")
 # the name of the call a receiver ends with: `self.check_stdout_trim()`, `run(s).await`
 _LAST_CALL = re.compile(r"(\w+)\s*(?:::\s*<[^<>]*>)?\s*\((?:[^()]|\([^()]*\))*\)(?:\s*\.await)?$")
 
@@ -230,8 +229,7 @@ def _guarded_failure(
     }
     if len(found) != 1 or any(e.candidates for e in callees if e.callee in found):
         return None
-    returned = return_text(graph.nodes[found.pop()].definition.signature)
-    head = re.match(r"(?:\w+::)*(\w+)", returned)
+    head = _TYPE_HEAD.match(return_text(graph.nodes[found.pop()].definition.signature))
     if head is None:
         return None
     return (
@@ -239,6 +237,7 @@ def _guarded_failure(
     )
 
 
+_TYPE_HEAD = re.compile(r"(?:\w+::)*(\w+)")  # `anyhow::Result<T>` -> `Result`
 # how a call must have been resolved for its fn's return type to tell: not by its name alone
 # (vector's `encoder.encode(..)` on another crate's type was taken for a sink's)
 _TOLD_BY = frozenset(("self", "local", "import", "type", "trait"))

@@ -177,12 +177,7 @@ class Exports:
     def _open(self, crate: str, module: str) -> bool:
         """Whether no module on the path (`a::b`; `` the crate's root) is declared private by
         the file declaring it."""
-        segments = module.split("::") if module else []
-        for k, segment in enumerate(segments):
-            declaring = self._files.get((crate, "::".join(segments[:k])))
-            if declaring is not None and segment in self._indexes[declaring].private_modules:
-                return False
-        return True
+        return self.seen_within(crate, module) is None
 
     def seen_within(self, crate: str, module: str) -> str | None:
         """The module within which a `pub` item of `module` can be named when a private
