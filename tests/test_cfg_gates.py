@@ -37,8 +37,10 @@ def test_an_arm_no_build_has_beside_the_sites_is_no_earlier_arm() -> None:
     facts = facts_of(DS_ARMS)
     (arm,) = facts.conditions
     assert arm.excluded == ("RecordType::A", "RecordType::KEY")
-    # before: `matches!(.., A | KEY | DS) || !matches!(.., DS)`, true for the failing `DS`
-    assert validation_code(facts.conditions) == "let ok = !matches!(record_type, RecordType::DS);"
+    # before: `matches!(.., A | KEY | DS) || !matches!(.., DS)`, true for the failing `DS`;
+    # then `!matches!(.., DS)`, true for the types the failing `_ =>` after it takes
+    assert arm.fails_later
+    assert validation_code(facts.conditions) is None
 
 
 def test_the_gates_around_a_site_are_listed_outermost_first() -> None:

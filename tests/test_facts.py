@@ -486,3 +486,26 @@ def test_a_debug_assert_above_is_no_premise_of_the_site() -> None:
         "}\n"
     )
     assert [(c.kind, c.text) for c in site.facts.conditions] == [("ensure", "x < 9")]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "expected"),
+    [
+        ("Some(true)", "let ok = !self.enabled || !matches!(self.titan, Some(true));"),
+        ("Some(flag)", "let ok = !self.enabled || self.titan.is_none();"),
+        ("Ok(false)", "let ok = !self.enabled || !matches!(self.titan, Ok(false));"),
+    ],
+)
+def test_a_literal_in_a_let_pattern_is_tested_not_bound(pattern: str, expected: str) -> None:
+    """tikv's `if let Some(true) = self.titan.enabled { return Err(..) }` read "The code goes on
+    only when `.. || self.titan.enabled.is_none()`", false for `Some(false)` (reading 181)."""
+    source = (
+        "fn validate(&self) -> Result<(), String> {\n"
+        "    if self.enabled {\n"
+        f"        if let {pattern} = self.titan {{\n"
+        '            return Err("target".into());\n'
+        "        }\n"
+        "    }\n"
+        "    Ok(())\n}\n"
+    )
+    assert validation_code(site_of(source, "target").facts.conditions) == expected

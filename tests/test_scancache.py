@@ -55,6 +55,10 @@ pub fn normalize(key: &str, opt: &str) -> Result<(), String> {
         "ws" => unimplemented!(),
         s => if key.is_empty() { return Err(format!("empty key for {s}")); },
     }
+    match key {
+        "" => return Err("no key".into()),
+        _ => unimplemented!(),
+    }
     Ok(())
 }
 """
@@ -62,6 +66,7 @@ pub fn normalize(key: &str, opt: &str) -> Result<(), String> {
     facts = [s.facts for s in scan.sites]
     assert any(f.fields for f in facts) and any(f.rebound for f in facts)
     assert any(c.diverging for f in facts for c in f.conditions)
+    assert any(c.fails_later for f in facts for c in f.conditions)
     cache = ScanCache(tmp_path)
     cache.put_many({"blob1": scan})
     cache.close()

@@ -1470,6 +1470,87 @@ def test_an_earlier_arm_that_panics_is_no_value_the_code_goes_on_with() -> None:
     assert 'The code goes on only when `matches!(opt, "dev_dep")`.' in flag.solutions
 
 
+def test_an_arm_followed_by_another_failing_arm_states_no_value_that_goes_on() -> None:
+    """sccache's `match resp { Ok(None) => .., Ok(Some(b)) => .., Err(e) => bail!(..), _ =>
+    bail!("unexpected response") }` read "The code goes on only when .. ||
+    `!matches!(resp, Err(e))`", and the `_` arm fails too (reading 170). An arm after the site
+    that fails, or one before it, leaves no test of this arm alone that says the code goes on."""
+    found = explained_all(
+        "fn get(resp: Response) -> anyhow::Result<Vec<u8>> {\n"
+        "    let out = match resp {\n"
+        "        Response::Hit(bytes) => bytes,\n"
+        '        Response::Failed(e) => anyhow::bail!("remote failed: {}", e),\n'
+        '        _ => anyhow::bail!("unexpected response"),\n'
+        "    };\n"
+        "    Ok(out)\n}\n"
+        "fn put(resp: Response) -> anyhow::Result<()> {\n"
+        "    match resp {\n"
+        "        Response::Stored => (),\n"
+        '        Response::Busy => anyhow::bail!("the store is busy"),\n'
+        "        Response::Hit(_) => (),\n"
+        "    }\n"
+        "    Ok(())\n}\n"
+    )
+    failed = found["remote failed: {}"]
+    assert failed.validationCode is None
+    assert not any("goes on only when" in s for s in failed.solutions)
+    # the `_` arm after every other: the arms before it that go on are the test
+    unexpected = found["unexpected response"]
+    assert unexpected.validationCode == "let ok = matches!(resp, Response::Hit(bytes));"
+    # no other arm fails: a value this arm does not match goes on
+    busy = found["the store is busy"]
+    assert busy.validationCode == "let ok = !matches!(resp, Response::Busy);"
+
+
+def test_an_if_whose_other_branches_fail_too_states_no_value_that_goes_on() -> None:
+    """qdrant's `if status.is_server_error() { Err(..) } else if status.is_client_error() {
+    Err(..) } else { Err(..) }` read "The code goes on only when `!status.is_server_error()`"
+    (this stop's diff): every branch fails. An `if` whose `else` goes on keeps its test; an
+    `if` that fails before an `else` is a premise of it, as an earlier check is."""
+    found = explained_all(
+        "fn classify(status: u16) -> anyhow::Result<()> {\n"
+        "    if status >= 500 {\n"
+        '        anyhow::bail!("server error {}", status)\n'
+        "    } else if status >= 400 {\n"
+        '        anyhow::bail!("client error {}", status)\n'
+        "    } else {\n"
+        '        Err(anyhow::anyhow!("unexpected status {}", status))\n'
+        "    }\n}\n"
+        "fn check(n: u16) -> anyhow::Result<()> {\n"
+        "    if n > 10 {\n"
+        '        anyhow::bail!("too many: {}", n)\n'
+        "    } else if n == 0 {\n"
+        '        anyhow::bail!("none at all")\n'
+        "    } else {\n"
+        "        log(n);\n"
+        "    }\n"
+        "    Ok(())\n}\n"
+    )
+    for message in ("server error {}", "client error {}", "unexpected status {}"):
+        assert found[message].validationCode is None, message
+        assert not any("goes on only when" in s for s in found[message].solutions)
+    assert found["too many: {}"].validationCode == "let ok = !(n > 10);"
+    assert found["none at all"].validationCode == "let ok = n != 0;"
+
+
+def test_an_earlier_arm_whose_value_is_an_err_is_no_value_the_code_goes_on_with() -> None:
+    """quickwit's `validate_update` is a `match` whose value the fn returns; its arm `(current,
+    new) if current.source_type() != new.source_type() => Err(anyhow!(..))` read as a case
+    where the code goes on (reading 172)."""
+    found = explained_all(
+        "fn validate_update(&self, new: &Params) -> anyhow::Result<()> {\n"
+        "    match (self, new) {\n"
+        "        (Params::Kafka(c), Params::Kafka(n)) => c.validate_update(n),\n"
+        '        (c, n) if c.kind() != n.kind() => Err(anyhow::anyhow!("type cannot change")),\n'
+        '        _ => Err(anyhow::anyhow!("source type {} cannot be updated", self.kind())),\n'
+        "    }\n}\n"
+    )
+    last = found["source type {} cannot be updated"]
+    assert last.validationCode == (
+        "let ok = matches!((self, new), (Params::Kafka(c), Params::Kafka(n)));"
+    )
+
+
 def test_a_panic_that_is_all_a_target_s_build_does_is_an_unsupported_target() -> None:
     """neon's `vm-monitor` has a `#[cfg(not(target_os = "linux"))] fn main()` that only
     panics "the monitor requires cgroups, which are only available on linux": it read as a

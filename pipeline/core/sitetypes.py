@@ -72,6 +72,10 @@ class Condition:
     # of those, the arms whose body fails (`"ws" => unimplemented!()`, a `bail!`, a
     # `return Err(..)`): a value they match does not get past the `match` either
     diverging: tuple[str, ...] = ()
+    # a match arm: an arm after it fails as well (`_ => bail!(..)`), so a value this arm does
+    # not match need not get past the `match` (sccache's `Err(e) =>` before `_ =>
+    # "unexpected response"`, reading 170); an `if` or `else`: the other branch fails too
+    fails_later: bool = False
 
 
 def value_name(type_name: str) -> str:
@@ -210,7 +214,9 @@ def placed(site: Site, shift: int, path: str, window: str, window_start: int) ->
     facts = site.facts
     if facts.conditions and shift:
         moved = tuple(
-            Condition(c.kind, c.text, c.line + shift, c.negated, c.excluded, c.diverging)
+            Condition(
+                c.kind, c.text, c.line + shift, c.negated, c.excluded, c.diverging, c.fails_later
+            )
             for c in facts.conditions
         )
         facts = Facts(

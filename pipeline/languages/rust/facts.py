@@ -60,10 +60,47 @@ def site_facts(node: Node, source: bytes) -> Facts:
 def _diverges(body: Node | None) -> bool:
     """Whether a match arm's body fails and never goes on past it (`_leaving`: a panic,
     `unimplemented!()`, a `bail!` of another error, a `return Err(..)`), alone or as its
-    block's last statement."""
+    block's last statement; or its value is an `Err(..)` (quickwit's `validate_update`,
+    whose `match` is the fn's value: `(current, new) if .. => Err(anyhow!(..))`, reading 172)."""
     if body is not None and body.type == "block":
         body = body.named_children[-1] if body.named_child_count else None
-    return body is not None and _leaving(body) == "ensure"
+    if body is None:
+        return False
+    if body.type == "call_expression" and _ERR_VALUE.match(_node_text(body)):
+        return True
+    return _leaving(body) == "ensure"
+
+
+def _branch_fails(branch: Node | None) -> bool:
+    """Whether the other branch of an `if` fails as well (`_diverges`): a block, or an
+    `else if` all of whose branches fail, its `else` included (qdrant's `if
+    status.is_server_error() { Err(..) } else if status.is_client_error() { Err(..) } else {
+    Err(..) }`: no branch goes on)."""
+    if branch is not None and branch.type == "else_clause":
+        branch = branch.named_children[-1] if branch.named_child_count else None
+    if branch is None:
+        return False
+    if branch.type == "if_expression":
+        consequence = branch.child_by_field_name("consequence")
+        alternative = branch.child_by_field_name("alternative")
+        return _diverges(consequence) and _branch_fails(alternative)
+    return _diverges(branch)
+
+
+def _fails_later(arm: Node, own: list[str]) -> bool:
+    """Whether an arm after `arm` fails too (`_diverges`), leaving out those whose gates
+    exclude `arm`'s (`_exclusive`)."""
+    later = arm.next_named_sibling
+    while later is not None:
+        if (
+            later.type == "match_arm"
+            and later.child_by_field_name("pattern") is not None
+            and not (own and _exclusive(own, _own_gates(later)))
+            and _diverges(later.child_by_field_name("value"))
+        ):
+            return True
+        later = later.next_named_sibling
+    return False
 
 
 def rebound_parameters(
@@ -150,7 +187,14 @@ def _condition_step(parent: Node, child: Node) -> Condition | None:
             return None
         step: ConditionKind = "if_let" if condition.type == "let_condition" else "if"
         negated = consequence is not None and child != consequence
-        return Condition("else" if negated else step, _clip(condition), _line(condition), negated)
+        other = consequence if negated else parent.child_by_field_name("alternative")
+        return Condition(
+            "else" if negated else step,
+            _clip(condition),
+            _line(condition),
+            negated,
+            fails_later=_branch_fails(other),
+        )
     if kind == "match_arm":
         pattern = parent.child_by_field_name("pattern")
         match = _ancestor(parent, ("match_expression",))
@@ -178,6 +222,7 @@ def _condition_step(parent: Node, child: Node) -> Condition | None:
             _line(pattern),
             excluded=tuple(reversed(earlier)),
             diverging=tuple(reversed(diverging)),
+            fails_later=_fails_later(parent, own),
         )
     if kind == "let_declaration" and child == parent.child_by_field_name("alternative"):
         pattern = parent.child_by_field_name("pattern")

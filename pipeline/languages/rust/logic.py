@@ -60,7 +60,9 @@ _PRIMARY = {
 _FLIP = {"==": "!=", "!=": "=="}
 _PAIRS = {"is_some": "is_none", "is_ok": "is_err", "is_none": "is_some", "is_err": "is_ok"}
 _PATTERN_TESTS = {"Some": "is_some", "Ok": "is_ok", "Err": "is_err"}
-_SIMPLE_BINDING = re.compile(r"^(?:mut\s+)?(?:ref\s+)?(?:_\w*|[a-z]\w*)$")
+# a name a pattern binds, whatever the value (not the literal `true` or `false`: tikv's `let
+# Some(true) = self.titan.enabled` read as `.is_some()`, reading 181)
+_SIMPLE_BINDING = re.compile(r"^(?:mut\s+)?(?:ref\s+)?(?!(?:true|false)$)(?:_\w*|[a-z]\w*)$")
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _BOUND = re.compile(r"(?<![:\w.])([a-z_]\w*)\b(?!\s*(?:\(|::|\{|!))")
 _NOT_NAMES = {"ref", "mut", "_", "if", "in", "true", "false"}
@@ -139,6 +141,12 @@ def _step(condition: Condition) -> Expr | None:
         # An earlier check that passed: a premise of reaching the site, not what fails here.
         # Negating it would read as "this error happens whenever the check holds".
         return None
+    if condition.fails_later and kind == "else":
+        # `if a { bail!(..) } else { <site> }` is `if a { bail!(..) }` before the site: `!a`
+        # is a premise of reaching it, as an earlier check is (`ensure`)
+        return None
+    if condition.fails_later and kind in ("if", "if_let"):
+        raise Unknown(text)  # every other branch fails as well: no value goes on
     if kind in ("if", "if_let", "while"):
         return parse_condition(text)
     if kind in ("else", "check_failed", "exit"):
@@ -160,6 +168,11 @@ def _step(condition: Condition) -> Expr | None:
         passing = [p for p in condition.excluded if p not in condition.diverging]
         if condition.diverging and not passing and _binds_all(pattern):
             raise Unknown(text)  # every other value panics: no value goes on
+        if condition.fails_later and not _binds_all(pattern):
+            # `!matches!(v, this)` would count the values a later failing arm takes as going
+            # on (sccache's `Err(e) =>` before `_ => "unexpected response"`, reading 170);
+            # an earlier one is a premise, as above
+            raise Unknown(text)
         tried: list[Expr] = [Not(Atom(f"matches!({head}, {p})", True)) for p in passing]
         if not _binds_all(pattern):
             tried.append(Atom(f"matches!({head}, {pattern})", True))
