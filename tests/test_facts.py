@@ -290,6 +290,7 @@ pub struct Closed;
                 variant="NotFound",
                 type_doc="The id is unknown.",
                 fields=(("0", "u32"),),
+                type_visibility="pub",
             ),
         ),
         (
@@ -300,11 +301,14 @@ pub struct Closed;
                 variant="Duplicate",
                 enum_doc="Errors of the catalog.",
                 fields=(("0", "String"),),
+                type_visibility="pub",
             ),
         ),
         (
             "connection closed",
-            Facts(enclosing_type="Closed", type_doc="The connection dropped."),
+            Facts(
+                enclosing_type="Closed", type_doc="The connection dropped.", type_visibility="pub"
+            ),
         ),
     ],
 )

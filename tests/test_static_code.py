@@ -1150,6 +1150,44 @@ pub struct ParseError { path: String, kind: ParseErrorKind }
     assert bad.facts.fields == (("name", "String"), ("bytes", "Vec<u8>"))
 
 
+def test_a_field_whose_type_is_an_error_is_the_error_underneath_whatever_the_words() -> None:
+    """tikv's `#[error("Encryption {0:?}")] Encryption(#[from] encryption::Error)` and
+    `#[error("Openssl {0}")] Openssl(#[from] ErrorStack)` read "it prints the value(s) involved (`{0:?}`), which tell
+    which object it was": they print the error they wrap (reading 181). A kind or code of an
+    error is a value the message shows."""
+    from pipeline.analyze.static_code import cause_slot, printed_values
+
+    source = """\
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("Encryption {0:?}")]
+    Encryption(#[from] encryption::Error),
+    #[error("Openssl {0}")]
+    Openssl(#[from] openssl::error::ErrorStack),
+    #[error("bad request {code}")]
+    Request { code: ErrorCode },
+    #[error("Io {kind}")]
+    Other { kind: IoErrorKind },
+    #[error("region {0} not found")]
+    RegionNotFound(u64),
+}
+"""
+    scan = find_sites("src/m.rs", source.encode())
+    by_message = {s.message: s for s in scan.sites}
+    assert {m: cause_slot(s) for m, s in by_message.items()} == {
+        "Encryption {0:?}": "`{0:?}`",
+        "Openssl {0}": "`{0}`",
+        "bad request {code}": None,
+        "Io {kind}": None,
+        "region {0} not found": None,
+    }
+    assert printed_values(by_message["Encryption {0:?}"]) == ""
+    assert printed_values(by_message["region {0} not found"]) == "`{0}`"
+    found = explained_all(source)
+    assert "which object" not in found["region {0} not found"].commonSituations
+    assert "(`{0}`)" in found["region {0} not found"].commonSituations
+
+
 def test_an_impl_for_a_reference_names_the_type_it_refers_to() -> None:
     """nushell's `impl GetSpan for &'a StateWorkingSet<'a>` read as `'a StateWorkingSet` in
     paths and `&EngineState::get_span` in the text."""
@@ -1505,8 +1543,9 @@ def test_an_arm_followed_by_another_failing_arm_states_no_value_that_goes_on() -
 def test_an_if_whose_other_branches_fail_too_states_no_value_that_goes_on() -> None:
     """qdrant's `if status.is_server_error() { Err(..) } else if status.is_client_error() {
     Err(..) } else { Err(..) }` read "The code goes on only when `!status.is_server_error()`"
-    (this stop's diff): every branch fails. An `if` whose `else` goes on keeps its test; an
-    `if` that fails before an `else` is a premise of it, as an earlier check is."""
+    (this stop's diff): every branch fails, so the tests before it decide. An `if` whose
+    `else` goes on keeps its test; an `if` that fails before an `else` is a premise of it, as
+    an earlier check is."""
     found = explained_all(
         "fn classify(status: u16) -> anyhow::Result<()> {\n"
         "    if status >= 500 {\n"
@@ -1515,6 +1554,14 @@ def test_an_if_whose_other_branches_fail_too_states_no_value_that_goes_on() -> N
         '        anyhow::bail!("client error {}", status)\n'
         "    } else {\n"
         '        Err(anyhow::anyhow!("unexpected status {}", status))\n'
+        "    }\n}\n"
+        "fn write(upgraded: bool, expected: bool) {\n"
+        "    if upgraded != expected {\n"
+        "        if upgraded {\n"
+        '            panic!("upgraded body on a plain session")\n'
+        "        } else {\n"
+        '            panic!("plain body on an upgraded session")\n'
+        "        }\n"
         "    }\n}\n"
         "fn check(n: u16) -> anyhow::Result<()> {\n"
         "    if n > 10 {\n"
@@ -1529,6 +1576,9 @@ def test_an_if_whose_other_branches_fail_too_states_no_value_that_goes_on() -> N
     for message in ("server error {}", "client error {}", "unexpected status {}"):
         assert found[message].validationCode is None, message
         assert not any("goes on only when" in s for s in found[message].solutions)
+    # pingora's `write_non_empty_body`: either branch panics, the outer test decides
+    for message in ("upgraded body on a plain session", "plain body on an upgraded session"):
+        assert found[message].validationCode == "let ok = upgraded == expected;", message
     assert found["too many: {}"].validationCode == "let ok = !(n > 10);"
     assert found["none at all"].validationCode == "let ok = n != 0;"
 
@@ -1960,3 +2010,46 @@ def test_a_panic_in_a_const_initializer_fails_the_build_not_a_run() -> None:
         "// The compiler evaluates `const _CHECK`: a build fails here, no run does."
     )
     assert "never a run" not in found["no zero here"].documentation
+
+
+def test_a_match_on_an_error_type_code_outside_cannot_name_says_where_it_compiles() -> None:
+    """uv's `pub(crate) enum GitInfoError` and `ValidationError` got `Err(GitInfoError::InvalidRef
+    { .. })` with nothing said: it compiles only inside the crate (reading 180). A `pub` type
+    keeps its match as it was."""
+    found = explained_all(
+        "#[derive(Debug, thiserror::Error)]\n"
+        "pub(crate) enum GitInfoError {\n"
+        '    #[error("The repository at {0} has an invalid reference: `{1}`")]\n'
+        "    InvalidRef(String, String),\n"
+        "}\n"
+        "#[derive(Debug, thiserror::Error)]\n"
+        "enum Private {\n"
+        '    #[error("private failure of {0}")]\n'
+        "    Failed(String),\n"
+        "}\n"
+        "#[derive(Debug, thiserror::Error)]\n"
+        "pub(super) enum Parent {\n"
+        '    #[error("parent failure of {0}")]\n'
+        "    Failed(String),\n"
+        "}\n"
+        "#[derive(Debug, thiserror::Error)]\n"
+        "pub enum Public {\n"
+        '    #[error("public failure of {0}")]\n'
+        "    Failed(String),\n"
+        "}\n"
+    )
+    heads = {
+        message: (record.tryCatchPattern or "").splitlines()[0] for message, record in found.items()
+    }
+    assert heads == {
+        "The repository at {0} has an invalid reference: `{1}`": (
+            "// Only code in its own crate can name `GitInfoError`; code there could handle it so."
+        ),
+        "private failure of {0}": (
+            "// Only code in its own module can name `Private`; code there could handle it so."
+        ),
+        "parent failure of {0}": (
+            "// Only code in its parent module can name `Parent`; code there could handle it so."
+        ),
+        "public failure of {0}": "match result {",
+    }

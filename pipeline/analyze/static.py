@@ -93,7 +93,7 @@ from pipeline.scan.context import error_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-159"
+_LABEL = "static-160"
 
 
 def _static_version() -> str:
@@ -853,7 +853,9 @@ def _situations(context: SiteContext, failure_class: str) -> str:
     text += f'; the message reads as a case of "{title}"'
     names = printed_values(site)
     if names:
-        text += f", and it prints the value(s) involved ({names}), which tell which object it was"
+        # what the values are the message says, not this sentence: a bound, two timestamps
+        # or an error's text "tell which object it was" only sometimes (reading 181)
+        text += f", and it prints the value(s) involved ({names})"
     return text + "."
 
 

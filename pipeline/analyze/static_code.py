@@ -195,6 +195,9 @@ def _cause_at(
     for at, slot in enumerate(slots):
         if slot.split(":", 1)[0] in _CAUSE_NAMES and not _holds_value(fields, slot):
             return at
+    for at, slot in enumerate(slots):
+        if _holds_error(fields, slot):
+            return at
     for at, value in enumerate(_arguments(slots, args) if args else ()):
         if value and _CAUSE_ARGUMENT.fullmatch(value.strip()):
             before = message.split("{" + slots[at] + "}", 1)[0]
@@ -220,6 +223,22 @@ _ERROR_TYPE = re.compile(
     r"Err|Report|(?<!Exit)Status\b|Errno|Exception|Fail|Cause|Problem|Diagnostic|\bSelf\b"
     r"|^\s*&?\s*[A-Z]\s*$"
 )
+
+
+def _holds_error(fields: Mapping[str, str], slot: str) -> bool:
+    """Whether the placeholder prints a field of the `#[error]`'s type whose type is an error
+    (`_ERROR_TYPE`), not a kind or code of one: tikv's `#[error("{0:?}")] Encryption(#[from]
+    encryption::Error)` prints the error it wraps, whatever the message's words (reading
+    181 read it as "which object it was")."""
+    written = fields.get(slot.split(":", 1)[0].strip())
+    return (
+        written is not None
+        and _ERROR_TYPE.search(written) is not None
+        and not _KIND_OF_ERROR.search(written)
+    )
+
+
+_KIND_OF_ERROR = re.compile(r"Kind|Code|\bSelf\b")
 
 
 # Text, which may be an error's as well as a value's (risingwave's `Decode(String)` holds
@@ -1071,8 +1090,30 @@ def try_catch(context: SiteContext) -> str | None:
         typed = site.facts.variant is not None or site.kind == "error_attr"
         if typed or len(needle) < MIN_NEEDLE:
             code = _catch(subject, f"Err({owner} {{ .. }})", f"handle {_quoted(site.message)}")
-            return code if language.parses_as_code(code) else None
+            if not language.parses_as_code(code):
+                return None
+            scope = _naming_scope(site.facts.type_visibility)
+            if scope is not None and typed:
+                # uv's `pub(crate) enum GitInfoError`: the match compiles only there (reading 180)
+                head = f"// Only code in {scope} can name `{site.facts.enclosing_type}`"
+                return f"{head}; code there could handle it so.\n{code}"
+            return code
     return _text_catch(site, subject, needle, anyhow=_is_anyhow(context))
+
+
+def _naming_scope(visibility: str | None) -> str | None:
+    """Where code can name a type of this visibility (`Facts.type_visibility`): "its own
+    crate" for `pub(crate)`, "its own module" for none; None for `pub` or unknown (a `pub`
+    type in a private module is not told apart here)."""
+    if visibility is None or visibility == "pub":
+        return None
+    if visibility in ("", "pub(self)"):
+        return "its own module"
+    if visibility == "pub(super)":
+        return "its parent module"
+    if visibility.startswith("pub(in"):
+        return f"module `{visibility.removeprefix('pub(in').removesuffix(')').strip()}`"
+    return "its own crate"
 
 
 # `Poll<io::Result<usize>>` of `poll_read`: an executor polls it, and its error is in

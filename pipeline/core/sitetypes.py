@@ -158,6 +158,9 @@ class Facts:
     # the path of the call whose argument the site's value is, when it reads as a variant or
     # an associated fn of a type (`ApiError::BadRequest(anyhow!(..))`): what wraps it
     wrapped_in: str | None = None
+    # for `#[error]`: the visibility of its enum or struct as written (`pub`, `pub(crate)`,
+    # "" for none); code that cannot name the type cannot match on it
+    type_visibility: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +227,7 @@ def placed(site: Site, shift: int, path: str, window: str, window_start: int) ->
             facts.enclosing_type, facts.variant, facts.type_doc, facts.receiver, facts.callee,
             facts.snippet, facts.call, facts.item, facts.help, facts.generics, facts.spawned,
             facts.discarded, facts.gates, facts.enum_doc, facts.ignored_error, facts.fields,
-            facts.rebound, facts.unwrapped, facts.wrapped_in,
+            facts.rebound, facts.unwrapped, facts.wrapped_in, facts.type_visibility,
         )  # fmt: skip
     return Site(
         site.kind, path, site.line + shift, site.column, site.message, site.is_format,

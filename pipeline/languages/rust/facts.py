@@ -588,6 +588,7 @@ def _with_error_type(facts: Facts, attribute: Node) -> Facts:
             enum_doc=doc_comment(enum) if own is None and enum is not None else None,
             gates=cfg_gates(item),
             fields=_fields(item),
+            type_visibility=_visibility(enum),
         )
     if item.type in ("struct_item", "enum_item"):
         return Facts(
@@ -595,8 +596,18 @@ def _with_error_type(facts: Facts, attribute: Node) -> Facts:
             type_doc=doc_comment(item),
             gates=cfg_gates(item),
             fields=_fields(item),
+            type_visibility=_visibility(item),
         )
     return facts
+
+
+def _visibility(item: Node | None) -> str | None:
+    """An item's visibility as written, spaces taken out (`pub`, `pub(crate)`), "" when it
+    has none; None for no item."""
+    if item is None:
+        return None
+    modifier = next((c for c in item.named_children if c.type == "visibility_modifier"), None)
+    return "".join(_node_text(modifier).split()) if modifier is not None else ""
 
 
 def _fields(item: Node) -> tuple[tuple[str, str], ...]:

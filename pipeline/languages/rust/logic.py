@@ -146,7 +146,10 @@ def _step(condition: Condition) -> Expr | None:
         # is a premise of reaching it, as an earlier check is (`ensure`)
         return None
     if condition.fails_later and kind in ("if", "if_let"):
-        raise Unknown(text)  # every other branch fails as well: no value goes on
+        # every other branch fails as well: whether the code goes on is decided before it
+        # (pingora's `if upgraded != self.upgraded { if upgraded { panic!(..) } else {
+        # panic!(..) } }` goes on only when `upgraded == self.upgraded`)
+        return None
     if kind in ("if", "if_let", "while"):
         return parse_condition(text)
     if kind in ("else", "check_failed", "exit"):
