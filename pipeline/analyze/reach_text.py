@@ -84,6 +84,9 @@ def trigger_sentence(reach: Reach | None, sha: str) -> str | None:
             parts.append(
                 f"{at} `{best.hops[0].name}` is itself an entry point: {best.entry_label}."
             )
+        elif best.entry_label and (dispatched := _first_dispatch(best)) is not None:
+            parts.append(f"{at} it can be reached from {_one_of(reach)}{best.entry_label}, "
+                         f"{_when_runs(dispatched)}: {path_text(best)}.")  # fmt: skip
         elif best.entry_label:
             parts.append(f"{at} it is reached from {_one_of(reach)}{best.entry_label}: "
                          f"{path_text(best)}.")  # fmt: skip
@@ -121,6 +124,36 @@ def trigger_sentence(reach: Reach | None, sha: str) -> str | None:
         depend = "The conditions depend on " if parts else f"{at} the conditions depend on "
         parts.append(depend + "; ".join(sources) + ".")
     return " ".join(parts) or None
+
+
+def _first_dispatch(path: CallerPath) -> Hop | None:
+    """The first hop of a path that a trait method with several impls dispatched to
+    (`Hop.impls`): the path holds only for values of that impl's type."""
+    return next((hop for hop in path.hops if hop.via and hop.impls), None)
+
+
+def _when_runs(hop: Hop) -> str:
+    """ "when `PollHandler::handle_normal` there runs `RaftPoller`'s (one of 4 impls)": the
+    value the path needs there, which the index does not follow (tikv's v2 `StoreSystem`
+    read as running v1's `RaftPoller`, reading 181)."""
+    owner, _, _ = hop.name.rpartition("::")
+    runs = f"`{owner}`'s" if owner else f"`{hop.name}`"
+    return f"when `{hop.via}` there runs {runs} (one of {hop.impls} impls)"
+
+
+def _guessed(paths: list[CallerPath]) -> str:
+    """What makes each way in a guess: a call of a name several fns share, a trait's
+    method of several impls, or both."""
+    named = any(h.candidates for p in paths for h in p.hops)
+    dispatched = any(h.via and h.impls for p in paths for h in p.hops)
+    if named and dispatched:
+        return (
+            " (each through a call that may also run another fn of its name, or another impl"
+            " of a trait's method)"
+        )
+    if dispatched:
+        return " (each through a trait's method, which may run another of its impls)"
+    return " (each through a call that may also run another fn of its name)"
 
 
 def _one_of(reach: Reach) -> str:
@@ -202,12 +235,18 @@ def situation_sentence(reach: Reach | None, sha: str, fixed: bool = False) -> st
     # call it guessed among same-named fns is no place users surely meet it (hyper's
     # examples' `send_request`, taken for http2's when they hold http1's: reading 122's
     # recheck); with none such, the guessed ones, said to be guesses
-    sure = [p for p in reach.paths if p.entry_label and not any(h.candidates for h in p.hops)]
+    # a path through a trait method of several impls holds only for one impl's values
+    # (reading 181): no sure way in either
+    sure = [
+        p
+        for p in reach.paths
+        if p.entry_label and not any(h.candidates or (h.via and h.impls) for h in p.hops)
+    ]
     shown = sure or [p for p in reach.paths if p.entry_label]
     labels = list(dict.fromkeys(p.entry_label for p in shown if p.entry_label))
     if labels:
         among = f"{reach.entries} entry points, among them " if reach.entries else ""
-        guessed = "" if sure else " (each through a call that may also run another fn of its name)"
+        guessed = "" if sure else _guessed(shown)
         if fixed:
             parts.append(
                 f"{at}, runs get here through {among}" + ", ".join(labels) + guessed + "; "

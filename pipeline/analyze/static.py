@@ -25,6 +25,7 @@ from pipeline.analyze.guarded import guarded_call
 from pipeline.analyze.guarded_reach import told_outcome
 from pipeline.analyze.homedirs import missing_directory
 from pipeline.analyze.locks import poisoned_lock, unwinding_only
+from pipeline.analyze.private_fields import check_for_the_module
 from pipeline.analyze.programs import started_program
 from pipeline.analyze.reach_text import builders_solution, situation_sentence, trigger_sentence
 from pipeline.analyze.static_advice import (
@@ -93,7 +94,7 @@ from pipeline.scan.context import error_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-160"
+_LABEL = "static-161"
 
 
 def _static_version() -> str:
@@ -199,6 +200,13 @@ def with_reach(
         shown = apart.tryCatchPattern.replace("e.to_string()", 'format!("{e:?}")')
         apart = apart.model_copy(update={"tryCatchPattern": shown})
     apart = told_outcome(apart, reach)  # what the index says the guarded call gave
+    if apart.validationCode or apart.typeGuard:  # private fields: for code in their module
+        apart = apart.model_copy(
+            update={
+                "validationCode": check_for_the_module(apart.validationCode, reach),
+                "typeGuard": check_for_the_module(apart.typeGuard, reach),
+            }
+        )
     only_crate = (
         site is not None
         and site.kind not in TEXT_KINDS
