@@ -1816,6 +1816,31 @@ def test_advice_never_sends_the_reader_to_an_error_the_code_drops() -> None:
     assert any("if the error underneath says" in s for s in kept.solutions)
 
 
+def test_an_err_arm_that_binds_nothing_keeps_no_error_underneath() -> None:
+    """uv's `match installed_tools.get_tool_receipt(name) { .., Err(_) => return
+    Err(anyhow!("`{}` is missing a valid receipt; ..")) }` read "if the error underneath says
+    it refused that, pass another": the arm throws it away (reading 180). An arm that binds
+    the error keeps the advice."""
+    source = (
+        "fn upgrade_tool(name: &str, tools: &Tools) -> anyhow::Result<()> {\n"
+        "    let receipt = match tools.get_tool_receipt(name) {\n"
+        "        Ok(Some(receipt)) => receipt,\n"
+        '        Ok(None) => anyhow::bail!("not installed"),\n'
+        "        Err(_) => {\n"
+        '            return Err(anyhow::anyhow!("`{}` is missing a valid receipt", name));\n'
+        "        }\n"
+        "    };\n"
+        "    Ok(())\n}\n"
+    )
+    dropped = explained_all(source)["`{}` is missing a valid receipt"]
+    assert not any("error underneath" in s for s in dropped.solutions)
+    assert any("The code keeps none of its error (`Err(_) =>`)" in s for s in dropped.solutions)
+    kept = explained_all(
+        source.replace("Err(_) =>", "Err(e) =>").replace('receipt", name', 'receipt: {e}", name')
+    )["`{}` is missing a valid receipt: {e}"]
+    assert not any("keeps none of its error" in s for s in kept.solutions)
+
+
 def test_only_the_closure_that_makes_the_error_is_asked_whether_it_ignores_one() -> None:
     """Read on the syntax tree, not on the lines above: cargo's `.or_else(|_| url.into_url())
     .with_context(|| ..)` keeps the error of `into_url` under its message; nushell's

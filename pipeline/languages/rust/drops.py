@@ -202,8 +202,10 @@ def ignored_error(node: Node, function: Node | None) -> str | None:
     replaces that error and keeps nothing of it (hickory's SOA `.try_into().map_err(|_e|
     ParseError::from("retry outside i32 range"))`, reading 133's recheck); None otherwise."""
     closure = _closure_around(node, function)
-    holder = closure.parent if closure is not None else None
-    if closure is None or holder is None or holder.type != "arguments":
+    if closure is None:
+        return _ignoring_arm(node, function)
+    holder = closure.parent
+    if holder is None or holder.type != "arguments":
         return None
     if holder.named_children[:1] != [closure]:  # `map_or_else`'s error closure comes first
         return None
@@ -213,6 +215,29 @@ def ignored_error(node: Node, function: Node | None) -> str | None:
     if called is None or called[0] not in _GIVEN_THE_ERROR or not parameter.startswith("_"):
         return None
     return f"`.{called[0]}(|{parameter}| ..)`"
+
+
+def _ignoring_arm(node: Node, function: Node | None) -> str | None:
+    """`` `Err(_) =>` ``: the innermost `match` arm around the site, when its pattern is an
+    `Err` that binds nothing of the error (uv's `match installed_tools.get_tool_receipt(name)
+    { .., Err(_) => return Err(anyhow!("`{}` is missing a valid receipt; ..")) }`, reading
+    180: there is no error underneath to read); None otherwise."""
+    current = node.parent
+    while current is not None and current != function:
+        if current.type in ("closure_expression", "async_block", "function_item"):
+            return None
+        if current.type == "match_arm":
+            pattern = current.child_by_field_name("pattern")
+            written = "".join(text_of(pattern.child(0) if pattern is not None else None).split())
+            if node.start_byte < (pattern.end_byte if pattern is not None else 0):
+                return None
+            found = _IGNORED_ERR.fullmatch(written)
+            return f"`{written} =>`" if found is not None else None
+        current = current.parent
+    return None
+
+
+_IGNORED_ERR = re.compile(r"(?:[\w:]*::)?Err\((?:_\w*|\.\.)\)")
 
 
 # Methods whose first closure gets the error of the value they are called on
