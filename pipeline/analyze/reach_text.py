@@ -84,7 +84,7 @@ def trigger_sentence(reach: Reach | None, sha: str) -> str | None:
             parts.append(
                 f"{at} `{best.hops[0].name}` is itself an entry point: {best.entry_label}."
             )
-        elif best.entry_label and (dispatched := _first_dispatch(best)) is not None:
+        elif best.entry_label and (dispatched := _dispatches(best)):
             parts.append(f"{at} it can be reached from {_one_of(reach)}{best.entry_label}, "
                          f"{_when_runs(dispatched)}: {path_text(best)}.")  # fmt: skip
         elif best.entry_label:
@@ -126,19 +126,24 @@ def trigger_sentence(reach: Reach | None, sha: str) -> str | None:
     return " ".join(parts) or None
 
 
-def _first_dispatch(path: CallerPath) -> Hop | None:
-    """The first hop of a path that a trait method with several impls dispatched to
-    (`Hop.impls`): the path holds only for values of that impl's type."""
-    return next((hop for hop in path.hops if hop.via and hop.impls), None)
+def _dispatches(path: CallerPath) -> list[Hop]:
+    """The hops of a path that a trait method with several impls dispatched to
+    (`Hop.impls`): the path holds only for values of those impls' types."""
+    return [hop for hop in path.hops if hop.via and hop.impls]
 
 
-def _when_runs(hop: Hop) -> str:
+def _when_runs(hops: list[Hop]) -> str:
     """ "when `PollHandler::handle_normal` there runs `RaftPoller`'s (one of 4 impls)": the
-    value the path needs there, which the index does not follow (tikv's v2 `StoreSystem`
-    read as running v1's `RaftPoller`, reading 181)."""
-    owner, _, _ = hop.name.rpartition("::")
-    runs = f"`{owner}`'s" if owner else f"`{hop.name}`"
-    return f"when `{hop.via}` there runs {runs} (one of {hop.impls} impls)"
+    values the path needs, which the index does not follow (tikv's v2 `StoreSystem` read as
+    running v1's `RaftPoller`, reading 181). Each such hop is named, the first two in full:
+    a later one may be the one no value takes (reading 181's recheck, its record 15)."""
+    named = []
+    for hop in hops[:2]:
+        owner, _, _ = hop.name.rpartition("::")
+        runs = f"`{owner}`'s" if owner else f"`{hop.name}`"
+        named.append(f"`{hop.via}` there runs {runs} (one of {hop.impls} impls)")
+    more = f", and {len(hops) - 2} more such calls" if len(hops) > 2 else ""
+    return "when " + " and ".join(named) + more
 
 
 def _guessed(paths: list[CallerPath]) -> str:
