@@ -10,6 +10,7 @@ import pytest
 from test_reach import graph_of
 
 from pipeline.analyze.static import explain_apart, with_reach
+from pipeline.core.reach import handoff_text
 from pipeline.languages.rust.sites import find_sites
 from pipeline.scan.callerpaths import reaches_of, spec_of
 from pipeline.scan.collect import build_contexts
@@ -76,4 +77,30 @@ def test_a_check_that_reads_only_a_literal_s_parameter_says_the_rest_decides(
         "The check reads what the one caller of `prepare_context` passes, a literal "
         "(`report_timings` passes `true` (src/lib.rs:2)): no value of a caller's to change; "
         "the rest of the check decides."
+    )
+
+
+def test_a_caller_that_passes_a_literal_at_one_call_of_several_passes_no_literal(
+    tmp_path: Path,
+) -> None:
+    """nushell's `read_ext` calls `make_date(seconds as i64, 0)` once and `make_date(secs,
+    nanos)` twice; the record said "Its one caller passes a literal for `nanos`", citing the
+    one call that cannot fail (reading 182). The handoff says the other calls."""
+    text = source("pub(crate) ", "true").replace(
+        "    prepare_context(log, true)\n",
+        "    prepare_context(log, true)?;\n    prepare_context(log, log.strict)\n",
+    )
+
+    solutions = solutions_with_reach(tmp_path, text)
+
+    assert not any("a literal" in s for s in solutions)
+    assert any("(`log`, `error_if_no_units`)" in s for s in solutions)
+    files = {"Cargo.toml": '[package]\nname = "tool"\n', "src/lib.rs": text}
+    scan = find_sites("src/lib.rs", text.encode())
+    (context,) = build_contexts("o/r", "ab" * 20, RepoScan(scans={"src/lib.rs": scan}))
+    reach = reaches_of([spec_of(context)], graph_of(tmp_path / "g", files))[context.record_id]
+    assert reach is not None
+    (handoff,) = next(d for d in reach.dependencies if d.name == "error_if_no_units").passed
+    assert handoff_text(handoff) == (
+        "`report_timings` passes `true` (src/lib.rs:2) and something else at 1 other call"
     )

@@ -2078,3 +2078,22 @@ def test_a_match_on_an_error_type_code_outside_cannot_name_says_where_it_compile
         ),
         "public failure of {0}": "match result {",
     }
+
+
+def test_the_cause_s_own_cause_is_no_value_involved() -> None:
+    """nushell's "Could not fetch AWS credentials: {} - {}" prints `e` and
+    `e.source().map(..)`: both are error texts, and the second read as "the value(s) involved
+    .. say which input or object the failure is about" (reading 182)."""
+    found = explained_all(
+        "fn creds(p: &P) -> Result<(), ShellError> {\n"
+        "    p.provide().map_err(|e| ShellError::Generic(format!(\n"
+        '        "Could not fetch AWS credentials: {} - {}",\n'
+        "        e,\n"
+        '        e.source().map(|e| format!("{e}")).unwrap_or("".to_string())\n'
+        "    )))?;\n"
+        "    Ok(())\n}\n"
+    )
+    record = found["Could not fetch AWS credentials: {} - {}"]
+    assert "value(s) involved" not in record.commonSituations
+    assert not any("Look at the value(s)" in s for s in record.solutions)
+    assert record.solutions[0].startswith("The message prints the error underneath (`{}`)")

@@ -94,7 +94,7 @@ from pipeline.scan.context import error_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-162"
+_LABEL = "static-163"
 
 
 def _static_version() -> str:
@@ -348,7 +348,11 @@ def _passed_literally(solution: str, reach: Reach | None) -> str | None:
         return None
     fn, _, inputs = solution[len(PASSED_LEAD) : -len(PASSED_TAIL)].partition(" (")
     items = _INPUT_ITEM.findall(inputs.removesuffix(")"))
-    passed = {d.name: d.passed[0] for d in reach.dependencies if d.passed and not d.rebound}
+    passed = {
+        d.name: d.passed[0]
+        for d in reach.dependencies
+        if d.passed and not d.rebound and not d.passed[0].others
+    }
     literal = {
         name: passed[name]
         for _, name in items

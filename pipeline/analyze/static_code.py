@@ -574,12 +574,17 @@ def printed_values(site: Site) -> str:
     at = _cause_at(slots, site.message, site.format_args, dict(site.facts.fields))
     values = _arguments(slots, site.format_args)
     shown = [
-        _labelled(p, values[i]) for i, p in enumerate(slots) if i != at and not _fixed(p, values[i])
+        _labelled(p, values[i])
+        for i, p in enumerate(slots)
+        if i != at and not _fixed(p, values[i]) and not _SOURCE_OF_CAUSE.match(values[i] or "")
     ]
     named = [s for s in dict.fromkeys(shown) if not s.startswith("`{}`")]
     return ", ".join(named + [s for s in shown if s.startswith("`{}`")])
 
 
+# the cause's own cause (nushell's `e.source().map(|e| format!("{e}")).unwrap_or(..)` beside
+# `e`, reading 182): an error's text too, no value involved
+_SOURCE_OF_CAUSE = re.compile(r"&?(?:" + "|".join(sorted(_CAUSE_NAMES)) + r")\s*\.\s*source\(\)")
 _NAMED_ARGUMENT = re.compile(r"^([A-Za-z_]\w*)\s*=(?!=)\s*(.+)$", re.DOTALL)
 # A value the code fixes: a literal (`"bearer"`, `42`, `b'x'`), or a const or static by
 # Rust's naming (`REPLACEABLE_SCHEMA_PATH`, `consts::MAX_LEN`), maybe borrowed

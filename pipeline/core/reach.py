@@ -96,6 +96,10 @@ class Handoff:
     argument: str  # as written there (cut at 40 characters): `&name`
     file_path: str
     line: int  # of the call
+    # the caller's other calls of the fn that pass something else there (nushell's
+    # `read_ext` calls `make_date(.., 0)` once and `make_date(secs, nanos)` twice, reading
+    # 182): the argument is one call's, not all
+    others: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +121,11 @@ class Dependency:
 
 def handoff_text(handoff: Handoff) -> str:
     """`` `validate` passes `&name` (src/lib.rs:12) ``."""
-    return f"`{handoff.caller}` passes `{handoff.argument}` ({handoff.file_path}:{handoff.line})"
+    said = f"`{handoff.caller}` passes `{handoff.argument}` ({handoff.file_path}:{handoff.line})"
+    if handoff.others:
+        calls = "call" if handoff.others == 1 else "calls"
+        said += f" and something else at {handoff.others} other {calls}"
+    return said
 
 
 @dataclass(frozen=True, slots=True)

@@ -1177,7 +1177,16 @@ def _handoffs(
         if edge is None or edge.call is None or position >= len(edge.call.args):
             break
         argument = edge.call.args[position]
-        out.append(Handoff(hop.name, argument, hop.file_path, edge.line))
+        others = sum(
+            1
+            for e in graph.callers.get(current, ())
+            if e.caller == edge.caller
+            and e.line != edge.line
+            and e.call is not None
+            and position < len(e.call.args)
+            and e.call.args[position] != argument
+        )
+        out.append(Handoff(hop.name, argument, hop.file_path, edge.line, others or None))
         caller = graph.nodes[edge.caller].definition
         caller_params = [p for p, _ in caller.params]
         if argument not in caller_params:
