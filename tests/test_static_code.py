@@ -2097,3 +2097,62 @@ def test_the_cause_s_own_cause_is_no_value_involved() -> None:
     assert "value(s) involved" not in record.commonSituations
     assert not any("Look at the value(s)" in s for s in record.solutions)
     assert record.solutions[0].startswith("The message prints the error underneath (`{}`)")
+
+
+def test_an_error_returned_in_a_tuple_beside_the_value_has_no_match_on_err() -> None:
+    """nushell's `lite_parse(..) -> (LiteBlock, Option<ParseError>)` got `match lite_parse(..)
+    { Err(e) .. other => { other?; } }`, which does not type-check on a tuple (reading 182)."""
+    found = explained_all(
+        "pub fn lite_parse(tokens: &[Token]) -> (LiteBlock, Option<ParseError>) {\n"
+        "    let mut error = None;\n"
+        "    if tokens.is_empty() {\n"
+        '        error = error.or(Some(ParseError::Expected("redirection target", span)));\n'
+        "    }\n"
+        "    (LiteBlock::default(), error)\n"
+        "}\n"
+        "pub fn parse(tokens: &[Token]) -> Result<LiteBlock, ParseError> {\n"
+        "    if tokens.is_empty() {\n"
+        '        return Err(ParseError::Expected("a block after the keyword", span));\n'
+        "    }\n"
+        "    Ok(LiteBlock::default())\n"
+        "}\n"
+    )
+    assert found["redirection target"].tryCatchPattern is None
+    assert found["a block after the keyword"].tryCatchPattern is not None
+
+
+def test_an_error_handed_to_a_reporting_call_is_not_said_to_be_returned() -> None:
+    """nushell's parser reports `working_set.error(ParseError::Expected(..));` and goes on;
+    the record said `parse_signature_helper` "returns an error built by
+    `ParseError::Expected`" (reading 182). A value the error goes on through (`.map_err(..)`)
+    is still returned. Whether the fn returns the error later (qdrant's `errors.add(..);
+    Err(errors)`) its return type says, as for any site."""
+    found = explained_all(
+        "pub fn parse_signature_helper(working_set: &mut StateWorkingSet, span: Span) -> "
+        "Result<Box<Signature>, ParseError> {\n"
+        "    if span.start > 3 {\n"
+        '        working_set.error(ParseError::Expected("short flag to be single character", '
+        "span));\n"
+        "    }\n"
+        "    Ok(Box::new(Signature::default()))\n"
+        "}\n"
+        "pub fn collect(errors: &mut Vec<anyhow::Error>, n: u32) -> Result<(), Error> {\n"
+        "    if n > 3 {\n"
+        '        errors.push(anyhow::anyhow!("too many items in the batch: {}", n));\n'
+        "    }\n"
+        '    thing().map_err(|e| Error::Wrapped("failed to read the thing", e))?;\n'
+        "    Ok(())\n"
+        "}\n"
+    )
+    reported = found["short flag to be single character"]
+    assert reported.documentation.startswith(
+        "`parse_signature_helper` hands an error built by `ParseError::Expected` to "
+        "`working_set.error(..)` in `src/x.rs`. The code goes on after that call."
+    )
+    pushed = found["too many items in the batch: {}"]
+    assert "hands an error built by `anyhow::anyhow!` to `errors.push(..)`" in (
+        pushed.documentation
+    )
+    returned = found["failed to read the thing"]
+    assert returned.documentation.startswith("`collect` returns an error built by")
+    assert returned.tryCatchPattern is not None

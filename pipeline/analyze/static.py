@@ -56,6 +56,7 @@ from pipeline.analyze.static_code import (
     platform_stub,
     printed_values,
     refused_inputs,
+    reported_to,
     text_owner,
     try_catch,
     type_guard,
@@ -94,7 +95,7 @@ from pipeline.scan.context import error_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-163"
+_LABEL = "static-164"
 
 
 def _static_version() -> str:
@@ -612,7 +613,14 @@ def _documentation(context: SiteContext, failure_class: str, guess: Classificati
         )
     if wraps_an_error(site):
         verb = f"wraps the error `{facts.receiver}` in this message"
+    if (reported := reported_to(site)) is not None:
+        # `working_set.error(ParseError::Expected(..));`: reported there, not returned
+        made = f"`{site.macro}`" if site.kind == "constructor" else f"`{site.macro}!`"
+        verb = f"hands an error built by {made} to {reported}"
     text = f"{where(site)} {verb} in `{site.file_path}`."
+    if reported is not None:
+        # not "not returned": qdrant's `errors.add(.., ValidationError::new(..)); Err(errors)`
+        text += " The code goes on after that call."
     if facts.spawned and context.error_type != "panic":
         # yazi's `bail!` in `tokio::spawn(async move { .. })` of `Rename::act` (reading 107)
         text = (

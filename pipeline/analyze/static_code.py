@@ -1056,6 +1056,15 @@ def is_program_main(site: Site) -> bool:
     return facts.enclosing_fn == "main" and facts.enclosing_impl is None and facts.call is None
 
 
+def reported_to(site: Site) -> str | None:
+    """The method call a statement hands the error the site makes to (`Facts.reported_to`:
+    `` `working_set.error(..)` ``), for a site that makes an error value; None otherwise."""
+    return site.facts.reported_to if site.kind in _MADE_VALUE else None
+
+
+_MADE_VALUE = frozenset(("constructor", "anyhow", "format_err", "eyre"))
+
+
 def try_catch(context: SiteContext) -> str | None:
     """Handling at the caller, fitted to the error type; None for panics or short messages."""
     site = context.site
@@ -1074,6 +1083,9 @@ def try_catch(context: SiteContext) -> str | None:
             or STREAM_OF.fullmatch(returned.strip())
             or not _FALLIBLE.search(returned)
             or _POLLED.match(returned.strip())
+            # a tuple that holds the error beside the value (nushell's `lite_parse -> (LiteBlock,
+            # Option<ParseError>)`, reading 182): no `Err` to match, no `?` to apply
+            or returned.strip().startswith("(")
         )
     ):
         # a fn that returns nothing gives its callers no error to match: it handles it itself

@@ -161,6 +161,9 @@ class Facts:
     # for `#[error]`: the visibility of its enum or struct as written (`pub`, `pub(crate)`,
     # "" for none); code that cannot name the type cannot match on it
     type_visibility: str | None = None
+    # the method call, as written, a statement hands the site's value to (`` `working_set.
+    # error(..)` ``): the error is reported there, not returned by this expression
+    reported_to: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +231,7 @@ def placed(site: Site, shift: int, path: str, window: str, window_start: int) ->
             facts.snippet, facts.call, facts.item, facts.help, facts.generics, facts.spawned,
             facts.discarded, facts.gates, facts.enum_doc, facts.ignored_error, facts.fields,
             facts.rebound, facts.unwrapped, facts.wrapped_in, facts.type_visibility,
+            facts.reported_to,
         )  # fmt: skip
     return Site(
         site.kind, path, site.line + shift, site.column, site.message, site.is_format,

@@ -51,6 +51,7 @@ def site_facts(node: Node, source: bytes) -> Facts:
         rebound=rebound_parameters(node, function, conditions),
         unwrapped=_unwrapped(node),
         wrapped_in=_wrapped_in(node),
+        reported_to=_reported_to(node),
     )
     if node.type == "attribute_item":
         facts = _with_error_type(facts, node)
@@ -659,6 +660,38 @@ def _wrapped_in(node: Node) -> str | None:
 
 
 _TYPE_PATH = re.compile(r"(?:\w+::)*[A-Z]\w*::\w+")
+
+
+def _reported_to(node: Node) -> str | None:
+    """The method call, as written (`` `working_set.error(..)` ``), that the site's value is
+    handed to in a statement of its own: nushell's parser reports `working_set.error(ParseError::
+    Expected(..))` and goes on, and the record said the fn "returns an error" (reading 182).
+    Not a method that carries the value on (`map_err`, `ok_or`, `context`, ..); None
+    otherwise."""
+    arguments = node.parent
+    call = arguments.parent if arguments is not None and arguments.type == "arguments" else None
+    if call is None or call.type != "call_expression":
+        return None
+    function = call.child_by_field_name("function")
+    if function is None or function.type != "field_expression":
+        return None
+    method = _field_text(function, "field") or ""
+    if method in _CARRIES_ON or method.startswith(("map", "and", "or", "unwrap", "ok")):
+        return None
+    held = call.parent
+    if held is not None and held.type == "await_expression":
+        held = held.parent
+    receiver = function.child_by_field_name("value")
+    written = " ".join(_node_text(receiver).split()) if receiver is not None else ""
+    if held is None or held.type != "expression_statement" or not written or len(written) > 40:
+        return None
+    return f"`{written}.{method}(..)`"
+
+
+# methods whose value is the error's way on, not where it ends (`x.map_err(..)?` is past)
+_CARRIES_ON = frozenset(
+    ("context", "with_context", "wrap_err", "into", "from", "set_source", "chain", "clone")
+)
 
 
 def _mapped_by(node: Node) -> str | None:
