@@ -49,7 +49,9 @@ def struct_builders(graph: CallGraph, path: str, struct: str) -> Built | None:
     """The fns that build the error struct `struct` of `path`'s crate by its literal
     (`InvalidPatternError { .. }`), when some do (two crates' `Error`s: the site's crate's)."""
     defined = [p for p, _ in graph.definitions("struct", struct)]
-    found = _of_site(graph, path, struct, defined, _builds(graph).get((struct, ""), {}))
+    found = _originals(
+        graph, _of_site(graph, path, struct, defined, _builds(graph).get((struct, ""), {}))
+    )
     return Built(struct, found) if found else None
 
 
@@ -98,7 +100,9 @@ def _builders_of(
     the site's crate: a name does not say which one the others build."""
     variants = [(p, d) for p, d in graph.definitions("variant", variant) if d.owner == enum]
     defined = [p for p, _ in variants]
-    found = _of_site(graph, path, enum, defined, _builds(graph).get((enum, variant), {}))
+    found = _originals(
+        graph, _of_site(graph, path, enum, defined, _builds(graph).get((enum, variant), {}))
+    )
     mine = [p for p in dict.fromkeys(defined) if _crate(p) == _crate(path)]
     source = next((from_source(d) for p, d in variants if p == path), None)
     if source is None:
@@ -109,6 +113,18 @@ def _builders_of(
             if node_id not in found and names_type(graph, node_id, written, name, path, mine):
                 found[node_id], converted = line, True
     return found, (source if converted else None)
+
+
+def _originals(graph: CallGraph, found: dict[int, int]) -> dict[int, int]:
+    """The builds of `found` but a copy's: a `clone`, `maybe_clone` or `clone_*` fn builds
+    the variant from one that exists (tikv's `ErrorInner::maybe_clone` named as where
+    `Committed` is built and the way users meet it, reading 181), no place it comes about."""
+    return {
+        n: at for n, at in found.items() if not _COPIES.fullmatch(graph.nodes[n].definition.name)
+    }
+
+
+_COPIES = re.compile(r"(?:\w+_)?clone(?:_\w+)?|to_owned")
 
 
 def _of_site(
