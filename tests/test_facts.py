@@ -513,3 +513,25 @@ def test_a_literal_in_a_let_pattern_is_tested_not_bound(pattern: str, expected: 
         "    Ok(())\n}\n"
     )
     assert validation_code(site_of(source, "target").facts.conditions) == expected
+
+
+def test_a_fn_declared_in_a_method_s_body_is_no_method_of_the_impl() -> None:
+    """cargo's `fn parse_option_bool(..)` inside `CliUnstable::add` was named
+    `CliUnstable::parse_option_bool`, a name that does not resolve (reading 183)."""
+    source = (
+        "impl CliUnstable {\n"
+        "    pub fn add(&mut self, k: &str, v: Option<&str>) -> anyhow::Result<()> {\n"
+        "        fn parse_option_bool(key: &str, value: Option<&str>) -> anyhow::Result<bool> {\n"
+        '            anyhow::bail!("flag -Z{key} expected `no` or `yes`")\n'
+        "        }\n"
+        "        if k.is_empty() {\n"
+        '            anyhow::bail!("no flag given")\n'
+        "        }\n"
+        "        Ok(())\n"
+        "    }\n"
+        "}\n"
+    )
+    nested = site_of(source, "flag -Z{key} expected `no` or `yes`").facts
+    assert (nested.enclosing_fn, nested.enclosing_impl) == ("parse_option_bool", None)
+    method = site_of(source, "no flag given").facts
+    assert (method.enclosing_fn, method.enclosing_impl) == ("add", "CliUnstable")

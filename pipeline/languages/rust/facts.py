@@ -32,7 +32,11 @@ def site_facts(node: Node, source: bytes) -> Facts:
     `source` (the file's bytes) only lets the guard search skip fns with no check in them.
     """
     function = _ancestor(node, _FN_TYPES)
-    impl = _ancestor(node, ("impl_item", "trait_item"))
+    # a fn declared in another fn's body is a free fn of that body, whatever impl is around
+    # (cargo's `parse_option_bool` in `CliUnstable::add`, read as `CliUnstable::
+    # parse_option_bool`, reading 183)
+    impl = _ancestor(function or node, ("impl_item", "trait_item", "function_item"))
+    impl = impl if impl is not None and impl.type != "function_item" else None
     conditions = (*condition_chain(node, function, source), *_receiver_failure(node))
     facts = Facts(
         enclosing_fn=_field_text(function, "name"),
