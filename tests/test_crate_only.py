@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_reach import graph_of
+from test_reach import committed_and_extracted, graph_of
 
 from pipeline.analyze.static import explain_apart, with_reach
 from pipeline.core.model import Explanation
@@ -186,4 +186,34 @@ def test_a_pub_fn_in_a_private_module_is_callable_in_that_module_s_parent(
     assert found.tryCatchPattern is not None
     assert found.tryCatchPattern.startswith(
         "// Only code in module `config` can call `check_name`; code there could handle it so."
+    )
+
+
+def test_a_fn_declared_in_another_fn_s_body_is_for_that_body(tmp_path: Path) -> None:
+    """cargo's `fn parse_option_bool` inside `CliUnstable::add` read "Only code in its own
+    module can call `CliUnstable::parse_option_bool`": only code in `add`'s body can name it
+    (reading 183)."""
+    files = {
+        "Cargo.toml": '[package]\nname = "flags"\n',
+        "src/lib.rs": (
+            "pub struct CliUnstable;\n"
+            "impl CliUnstable {\n"
+            "    pub fn add(&mut self, k: &str, v: Option<&str>) -> anyhow::Result<()> {\n"
+            "        fn parse_option_bool(key: &str, value: Option<&str>) -> anyhow::Result<bool> {\n"
+            "            match value {\n"
+            '                None | Some("yes") => Ok(true),\n'
+            '                Some("no") => Ok(false),\n'
+            '                Some(s) => anyhow::bail!("flag -Z{key} expected `no` or `yes`, found: `{s}`"),\n'
+            "            }\n"
+            "        }\n"
+            "        parse_option_bool(k, v)?;\n"
+            "        Ok(())\n"
+            "    }\n"
+            "}\n"
+        ),
+    }
+    _, record = committed_and_extracted(files, "o/flags", tmp_path, "flag -Z{key}")
+    assert (record["tryCatchPattern"] or "").startswith(
+        "// Only code in the body of fn `CliUnstable::add` can call `parse_option_bool`; code "
+        "there could handle it so."
     )

@@ -38,6 +38,8 @@ def callable_in(scope: str | None) -> str:
     scope = scope or "crate"
     if scope.startswith("module `"):
         return scope
+    if scope.startswith("fn `"):  # declared in that fn's body
+        return f"the body of {scope}"
     return "its parent module" if scope == "parent module" else f"its own {scope}"
 
 

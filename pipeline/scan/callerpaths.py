@@ -261,6 +261,9 @@ def _internal(graph: CallGraph, node_id: int) -> str | None:
     entry point (a `main`, a command, a handler), nor a trait's method, which code calls
     through the trait wherever it sees the type (`.parse()` runs a `FromStr` impl). None
     otherwise."""
+    outer = graph.declared_in(node_id)
+    if outer is not None:  # cargo's `parse_option_bool` in `CliUnstable::add` (reading 183)
+        return f"fn `{graph.nodes[outer].label}`"
     if node_id in graph.public_api or node_id in graph.entries:
         return None
     definition = graph.nodes[node_id].definition

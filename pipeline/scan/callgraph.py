@@ -155,6 +155,20 @@ class CallGraph:
                 best = (start, node_id)
         return best[1] if best else None
 
+    def declared_in(self, node_id: int) -> int | None:
+        """The fn in whose body the fn `node_id` is declared (`fn add(..) { fn parse(..) {..}
+        .. }`: only code in that body can name it), or None for an item of a module or impl."""
+        node = self.nodes[node_id]
+        line, end = node.definition.line, node.definition.end_line
+        self.enclosing(node.path, line)  # makes the file's spans
+        spans: list[tuple[int, int, int]] = self.derived["spans"][node.path]
+        around = [
+            (start, other)
+            for start, stop, other in spans
+            if other != node_id and start <= line and end <= stop and (start, stop) != (line, end)
+        ]
+        return max(around)[1] if around else None
+
     def crate_files(self, crate: str) -> list[str]:
         """The indexed files of a crate, sorted (grouped once per graph)."""
         if "crate files" not in self.derived:
