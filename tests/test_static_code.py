@@ -2156,3 +2156,36 @@ def test_an_error_handed_to_a_reporting_call_is_not_said_to_be_returned() -> Non
     returned = found["failed to read the thing"]
     assert returned.documentation.startswith("`collect` returns an error built by")
     assert returned.tryCatchPattern is not None
+
+
+@pytest.mark.parametrize(
+    ("call", "tip"),
+    [
+        (
+            "fs::create_dir_all(p)",
+            "Check before the run that nothing but directories is in the way on that path, that "
+            "it may write there, and that the disk has room.",
+        ),
+        (
+            "std::fs::read_to_string(p)",
+            "Check before the run that what it reads exists and that it may read it.",
+        ),
+        (
+            "File::create(p)",
+            "Check before the run that it may write where it does and that the disk has room.",
+        ),
+    ],
+)
+def test_an_io_error_s_tip_is_what_its_file_system_call_needs(call: str, tip: str) -> None:
+    """cargo's `fs::create_dir_all(p).with_context(|| format!("failed to create directory
+    `{}`", p.display()))` got the I/O class's tip "that what it creates anew does not yet
+    (`create_dir`, `create_new`)": `create_dir_all` succeeds where the directory exists
+    (reading 183). A call the code shows gets its own needs."""
+    found = explained_all(
+        "fn make(p: &Path) -> anyhow::Result<()> {\n"
+        f'    {call}.with_context(|| format!("failed to create directory `{{}}`", p.display()))?;\n'
+        "    Ok(())\n}\n"
+    )
+    (record,) = found.values()
+    assert record.backgroundTag == "io-error"
+    assert record.preventionTips[-1] == tip

@@ -26,6 +26,7 @@ from pipeline.analyze.environment import (
     set_variable,
     without_reads,
 )
+from pipeline.analyze.fs_steps import fs_step_tip
 from pipeline.analyze.homedirs import directory_advice, directory_tip, missing_directory
 from pipeline.analyze.locks import poisoned_lock, profiles_named
 from pipeline.analyze.message_advice import advice_in, has_placeholders
@@ -1028,6 +1029,8 @@ def prevention(
         tips.append(_before_calling(context.site, check_test(check)))
     known = load_taxonomy()[failure_class]
     tip = known.prevention or first_sentence(known.description)
+    if failure_class == "io-error" and (step := fs_step_tip(site)) is not None:
+        tip = step  # what that call needs, not every call's (reading 183's `create_dir_all`)
     if guess is not None:
         whose = "the checks' words" if guess.source == "conditions" else "its words"
         tip = f'If it is a case of "{known.title}", as {whose} suggest: {tip[:1].lower()}{tip[1:]}'
