@@ -43,3 +43,23 @@ def test_a_copy_of_a_variant_is_not_where_it_is_built(tmp_path: Path) -> None:
         " src/lib.rs:18, itself an entry point: public API `txn::cleanup`."
     )
     assert "maybe_clone" not in record["triggerScenarios"] + record["commonSituations"]
+
+
+def test_a_build_only_a_fault_injection_feature_compiles_is_not_where_it_is_built(
+    tmp_path: Path,
+) -> None:
+    """tikv's `#[cfg(feature = "failpoints")] fn make_txn_error` builds `Committed` when a
+    fail point says so; its recheck named it as where the error is built (reading 181)."""
+    files = dict(FILES)
+    files["src/lib.rs"] += (
+        '#[cfg(feature = "failpoints")]\n'
+        "pub fn make_txn_error(s: &str) -> Error {\n"
+        '    if s == "committed" { Error::Committed { commit_ts: 0 } } else { Error::Other }\n'
+        "}\n"
+    )
+    sha, record = committed_and_extracted(files, "o/txn", tmp_path, "txn already committed")
+    assert record["triggerScenarios"].endswith(
+        f"At commit {sha[:10]}, `Error::Committed` is built in one function, `cleanup` at"
+        " src/lib.rs:18, itself an entry point: public API `txn::cleanup`."
+    )
+    assert "make_txn_error" not in record["triggerScenarios"] + record["commonSituations"]

@@ -116,15 +116,25 @@ def _builders_of(
 
 
 def _originals(graph: CallGraph, found: dict[int, int]) -> dict[int, int]:
-    """The builds of `found` but a copy's: a `clone`, `maybe_clone` or `clone_*` fn builds
-    the variant from one that exists (tikv's `ErrorInner::maybe_clone` named as where
-    `Committed` is built and the way users meet it, reading 181), no place it comes about."""
+    """The builds of `found` but a copy's and a test's: a `clone`, `maybe_clone` or `clone_*`
+    fn builds the variant from one that exists (tikv's `ErrorInner::maybe_clone` named as
+    where `Committed` is built and the way users meet it, reading 181), no place it comes
+    about; nor does a fn only a test or fault-injection feature compiles (`_INJECTED`)."""
     return {
-        n: at for n, at in found.items() if not _COPIES.fullmatch(graph.nodes[n].definition.name)
+        n: at
+        for n, at in found.items()
+        if not _COPIES.fullmatch((d := graph.nodes[n].definition).name)
+        and not any(_INJECTED.match(a) for a in d.attrs)
     }
 
 
 _COPIES = re.compile(r"(?:\w+_)?clone(?:_\w+)?|to_owned")
+# a build only a test or fault-injection feature compiles (tikv's `#[cfg(feature =
+# "failpoints")] fn make_txn_error`, named where `Committed` is built: reading 181's
+# recheck); a release build has no such builder
+_INJECTED = re.compile(
+    r'^cfg\b(?!.*\bnot\s*\().*\bfeature\s*=\s*"[\w-]*(?:test|fail[_-]?points?)[\w-]*"'
+)
 
 
 def _of_site(

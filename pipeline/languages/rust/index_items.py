@@ -111,6 +111,9 @@ def in_test(node: Node) -> bool:
 
 ATTRIBUTE_CHARS = 200
 # The compiler's, lints', docs' and tracing's attributes: never how a user reaches a fn.
+# a `cfg` that builds the item only with a test or fault-injection feature: kept (a builder
+# of an error that release builds lack, `builders._INJECTED`; a fn meant for tests)
+_TEST_OR_FAULT_GATE = re.compile(r'\bfeature\s*=\s*"[\w-]*(?:test|fail[_-]?points?)[\w-]*"')
 _SILENT_ATTRIBUTE = re.compile(
     r"^(?:inline|allow|warn|deny|expect|forbid|must_use|cfg|cfg_attr|doc|cold|track_caller|"
     r"deprecated|rustfmt|clippy|async_trait|instrument|tracing|await_tree|no_mangle|"
@@ -142,6 +145,7 @@ def leading(node: Node, every: bool = False) -> tuple[tuple[str, ...], bool, str
                 or _KEPT_ATTRIBUTE.match(text)
                 or ("=>" in text and ROUTE_ARROW.search(text))
                 or ("value_parser" in text and VALUE_PARSER.search(text))
+                or (text.startswith("cfg") and _TEST_OR_FAULT_GATE.search(text))
             ):
                 attrs.append(text)
                 test = test or marks
