@@ -217,3 +217,36 @@ def test_a_fn_declared_in_another_fn_s_body_is_for_that_body(tmp_path: Path) -> 
         "// Only code in the body of fn `CliUnstable::add` can call `parse_option_bool`; code "
         "there could handle it so."
     )
+
+
+def test_a_pub_error_type_of_a_private_module_is_named_only_in_its_crate(
+    tmp_path: Path,
+) -> None:
+    """uv's `pub enum ValidationError` lives in the private module `metadata`, which no
+    public module re-exports: its `Err(ValidationError::InvalidScriptName { .. })` compiles
+    only inside the crate (reading 180). A `pub use` of it makes it anyone's."""
+    metadata = (
+        "#[derive(Debug, thiserror::Error)]\n"
+        "pub enum ValidationError {\n"
+        '    #[error("invalid script name `{0}`")]\n'
+        "    InvalidScriptName(String),\n"
+        "}\n"
+        "pub(crate) fn check(name: &str) -> Result<(), ValidationError> {\n"
+        "    if name.is_empty() {\n"
+        "        return Err(ValidationError::InvalidScriptName(name.to_string()));\n"
+        "    }\n"
+        "    Ok(())\n"
+        "}\n"
+    )
+    lib = (
+        "mod metadata;\npub fn build(name: &str) -> bool {\n    metadata::check(name).is_ok()\n}\n"
+    )
+    files = {"Cargo.toml": '[package]\nname = "backend"\n', "src/lib.rs": lib}
+    files["src/metadata.rs"] = metadata
+    _, hidden = committed_and_extracted(files, "o/b", tmp_path / "a", "invalid script name")
+    assert (hidden["tryCatchPattern"] or "").startswith(
+        "// Only code in its own crate can name `ValidationError`; code there could handle it so.\n"
+    )
+    files["src/lib.rs"] = "pub use metadata::ValidationError;\n" + lib
+    _, shown = committed_and_extracted(files, "o/b", tmp_path / "b", "invalid script name")
+    assert not (shown["tryCatchPattern"] or "").startswith("//")

@@ -95,7 +95,7 @@ from pipeline.scan.context import error_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-165"
+_LABEL = "static-166"
 
 
 def _static_version() -> str:
@@ -196,6 +196,8 @@ def with_reach(
         else:  # another type wraps the enum: matched through its accessor, or not at all
             held = wrapped_catch(apart.tryCatchPattern, site, reach.held_by)
         apart = apart.model_copy(update={"tryCatchPattern": held})
+    if site is not None and site.kind in TEXT_KINDS and reach is not None and reach.internal:
+        apart = apart.model_copy(update={"tryCatchPattern": unnamed_catch(apart, site)})
     if reach is not None and reach.no_display and apart.tryCatchPattern:
         # no `Display` to call: the error's `Debug` holds the text (typst's diagnostics)
         shown = apart.tryCatchPattern.replace("e.to_string()", 'format!("{e:?}")')
@@ -309,6 +311,19 @@ def _parses_text(site: Site) -> bool:
     """Whether the site's fn is a `FromStr` impl's `from_str`: its error refuses the text."""
     found = conversion(site)
     return found is not None and found.trait == "FromStr"
+
+
+def unnamed_catch(apart: Explanation, site: Site) -> str | None:
+    """A match on a variant of a `pub` type no code outside its crate can name (`Reach.
+    internal` of a variant's text), headed by who can write it (uv's `ValidationError` of
+    the private `metadata`, reading 180); as it was when it names no type or says so."""
+    pattern, owner = apart.tryCatchPattern, site.facts.enclosing_type
+    if pattern is None or not owner or pattern.startswith("// ") or f"{owner}::" not in pattern:
+        return pattern
+    return (
+        f"// Only code in its own crate can name `{owner}`; code there could handle it so.\n"
+        + pattern
+    )
 
 
 def _trait_method(site: Site) -> bool:

@@ -526,7 +526,18 @@ def _built_reach(
         converts=converts,
         held_in=held[0],
         held_by=held[1],
+        internal=_unnamed(graph, variant, builders),
     )
+
+
+def _unnamed(graph: CallGraph, variant: str, builders: Mapping[int, int]) -> str | None:
+    """ "crate" when the type of the variant (`Enum::V`, or the struct) is `pub` but code
+    outside its crate cannot name it (`CallGraph.unnamed_types`), as its builders' crate
+    declares it; None otherwise. A variant's text has no fn to call: `Reach.internal` says
+    who can name the type to match on it."""
+    owner = variant.split("::", 1)[0] if variant else ""
+    crates = {graph.nodes[n].crate for n in builders}
+    return "crate" if owner and any((c, owner) in graph.unnamed_types for c in crates) else None
 
 
 def _held(

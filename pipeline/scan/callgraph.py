@@ -122,6 +122,9 @@ class CallGraph:
     # a `pub`/`pub(crate)` fn's module that a private module on its path limits it to
     # (`Exports.seen_within`: "" for the crate's root), by node
     seen_within: dict[int, str] = field(default_factory=dict)
+    # (crate, name) of the `pub` types code outside their crate cannot name
+    # (`Exports.unnamed_types`)
+    unnamed_types: frozenset[tuple[str, str]] = frozenset()
     by_file: dict[str, dict[int, int]] = field(default_factory=dict)  # path -> def index -> id
     indexes: Mapping[str, FileIndex] = field(default_factory=dict)
     clap_enums: frozenset[str] = frozenset()  # enums deriving clap's `Subcommand`/`Parser`

@@ -214,6 +214,7 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
     # by file, once: asked of every caller of every `pub` fn (24,821 times on risingwave)
     in_product = {path: _in_product(path, modules) for path in graph.indexes}
     exports = Exports(graph.indexes)
+    graph.unnamed_types = exports.unnamed_types()
     own_traits = {
         d.name for i in graph.indexes.values() for d in i.definitions if d.kind == "trait"
     }

@@ -174,6 +174,17 @@ class Exports:
         self._leaked[crate] = found = frozenset(leaked)
         return found
 
+    def unnamed_types(self) -> frozenset[tuple[str, str]]:
+        """(crate, name) of each `pub` type code outside its crate cannot name: in a
+        private module, and re-exported by no public one (uv's `ValidationError` of the
+        private `metadata`, reading 180)."""
+        return frozenset(
+            (crate, name)
+            for crate, declared in self._declared.items()
+            for name in declared
+            if not self._named(crate, name)
+        )
+
     def _open(self, crate: str, module: str) -> bool:
         """Whether no module on the path (`a::b`; `` the crate's root) is declared private by
         the file declaring it."""
