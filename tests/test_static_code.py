@@ -2189,3 +2189,29 @@ def test_an_io_error_s_tip_is_what_its_file_system_call_needs(call: str, tip: st
     (record,) = found.values()
     assert record.backgroundTag == "io-error"
     assert record.preventionTips[-1] == tip
+
+
+def test_an_error_its_authors_call_a_bug_is_a_broken_invariant_whatever_its_words() -> None:
+    """nushell's "Internal YAML Parser Error" with `.with_help("This is most likely a bug.
+    Please report it.")` read "by the words "parser", "yaml": Parse error" (reading 182). A
+    help that names a bug as one cause among others keeps the words' class."""
+    found = explained_all(
+        "fn from(error: ParseError) -> ShellError {\n"
+        "    match error {\n"
+        "        ParseError::Internal { span } => GenericError::new(\n"
+        '            "Internal YAML Parser Error",\n'
+        '            "The YAML parser got into an unexpected state",\n'
+        "            span,\n"
+        "        )\n"
+        '        .with_help("This is most likely a bug. Please report it."),\n'
+        "        ParseError::Other { span } => GenericError::new(\n"
+        '            "YAML parser error in the document",\n'
+        '            "The YAML parser could not read this",\n'
+        "            span,\n"
+        "        )\n"
+        '        .with_help("the input may be broken, or there was a bug"),\n'
+        "    }\n"
+        "}\n"
+    )
+    assert found["Internal YAML Parser Error"].backgroundTag == "internal-invariant"
+    assert found["YAML parser error in the document"].backgroundTag == "parse-error"

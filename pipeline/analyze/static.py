@@ -57,6 +57,7 @@ from pipeline.analyze.static_code import (
     printed_values,
     refused_inputs,
     reported_to,
+    says_it_is_a_bug,
     text_owner,
     try_catch,
     type_guard,
@@ -95,7 +96,7 @@ from pipeline.scan.context import error_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-166"
+_LABEL = "static-167"
 
 
 def _static_version() -> str:
@@ -443,6 +444,11 @@ def explain_apart(context: SiteContext) -> Explanation:
     leading = [c.text for c in conditions if c.kind not in ("exit", "else", "ensure")]
     found = classify_explained(site.message, site.kind, leading, names, path=site.file_path)
     failure_class = found.slug
+    if found.guessed and failure_class != INTERNAL_INVARIANT and says_it_is_a_bug(site):
+        # its message or its authors' help calls it the program's own bug: nushell's
+        # "Internal YAML Parser Error" with `.with_help("This is most likely a bug. Please
+        # report it.")` read "by the words "parser", "yaml": Parse error" (reading 182)
+        failure_class = INTERNAL_INVARIANT
     check = validation(context)
     if failure_class == INTERNAL_INVARIANT and refused_inputs(context, check):
         # a panic on what the caller passed is no broken invariant of the code's own

@@ -352,6 +352,20 @@ def owns_a_bug(site: Site) -> bool:
     return any(_A_BUG.search(text) for text in (site.message, site.facts.help or ""))
 
 
+def says_it_is_a_bug(site: Site) -> bool:
+    """Whether the message or its authors' help calls the error a bug of the program and
+    hedges nothing ("This is most likely a bug. Please report it."), not as one cause of
+    several ("the plugin may have exited, or there was a bug", "possibly an internal
+    error")."""
+    return any(
+        _A_BUG.search(text) and not _HEDGED.search(text)
+        for text in (site.message, site.facts.help or "")
+    )
+
+
+_HEDGED = re.compile(r"\b(?:possibly|perhaps|maybe|may|might|could|either|or)\b", re.IGNORECASE)
+
+
 def names_a_step(site: Site) -> bool:
     """Whether the message opens by saying a step failed ("failed to open {}", "could not
     connect"), whatever the site's kind."""
