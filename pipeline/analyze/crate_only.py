@@ -10,6 +10,8 @@ and the public API the index found leading there."""
 
 from __future__ import annotations
 
+import re
+
 from pipeline.analyze.static_advice import (
     CALLER_ADVICE,
     CONVERT_ADVICE,
@@ -54,6 +56,21 @@ def catch_for_the_crate(pattern: str, fn: str, reach: Reach) -> str:
     elif reach.paths:
         head.append("// Its callers (the caller paths) decide what a user sees of it.")
     return "\n".join(head) + "\n" + pattern
+
+
+def catch_for_the_namers(pattern: str | None, owner: str | None, scope: str | None) -> str | None:
+    """A match on an error type's variant (`Err(GitInfoError::InvalidRef { .. })`) headed by
+    who can name the type, where code outside its crate cannot (`scope`, as `Reach.internal`
+    names it: its visibility, `Facts.type_visibility`, or the index's `unnamed_types`); as it
+    was without a scope, or when it names no such type or is headed already."""
+    if pattern is None or not owner or not scope or pattern.startswith("// "):
+        return pattern
+    if not re.search(rf"\b{re.escape(owner)}\s*(?:::|\{{)", pattern):
+        return pattern
+    return (
+        f"// Only code in {callable_in(scope)} can name `{owner}`; code there could handle it "
+        f"so.\n{pattern}"
+    )
 
 
 def passed_within_the_crate(solution: str, scope: str | None = "crate") -> str:

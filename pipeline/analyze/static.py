@@ -17,7 +17,12 @@ from pipeline.analyze import Analysis, SiteContext
 from pipeline.analyze.accessors import accessor_example, accessor_solutions, panicking_accessor
 from pipeline.analyze.arguments import missing_argument
 from pipeline.analyze.clock import clock_before_epoch
-from pipeline.analyze.crate_only import catch_for_the_crate, crate_only, passed_within_the_crate
+from pipeline.analyze.crate_only import (
+    catch_for_the_crate,
+    catch_for_the_namers,
+    crate_only,
+    passed_within_the_crate,
+)
 from pipeline.analyze.documented import assertion_macro, documented_panic, states_the_state
 from pipeline.analyze.environment import set_variable
 from pipeline.analyze.fixed_input import fixed_input, fixed_input_note
@@ -86,7 +91,7 @@ from pipeline.analyze.utf8paths import non_utf8_path
 from pipeline.analyze.verdicts import authors_verdict
 from pipeline.core.cachefile import source_digest
 from pipeline.core.model import Condition, Explanation, HandlingStrategy, Site
-from pipeline.core.reach import Reach, handoff_text
+from pipeline.core.reach import Reach, handoff_text, visibility_scope
 from pipeline.core.sitetypes import EARLIER_STEPS, TEXT_KINDS, checked_above
 from pipeline.scan.context import error_type
 
@@ -197,8 +202,11 @@ def with_reach(
         else:  # another type wraps the enum: matched through its accessor, or not at all
             held = wrapped_catch(apart.tryCatchPattern, site, reach.held_by)
         apart = apart.model_copy(update={"tryCatchPattern": held})
-    if site is not None and site.kind in TEXT_KINDS and reach is not None and reach.internal:
-        apart = apart.model_copy(update={"tryCatchPattern": unnamed_catch(apart, site)})
+    if site is not None and site.kind in TEXT_KINDS and (scope := _naming_scope(site, reach)):
+        # uv's `pub(crate) enum GitInfoError`, its `ValidationError` of a private module that
+        # no public one re-exports: the match compiles only there (reading 180)
+        held = catch_for_the_namers(apart.tryCatchPattern, site.facts.enclosing_type, scope)
+        apart = apart.model_copy(update={"tryCatchPattern": held})
     if reach is not None and reach.no_display and apart.tryCatchPattern:
         # no `Display` to call: the error's `Debug` holds the text (typst's diagnostics)
         shown = apart.tryCatchPattern.replace("e.to_string()", 'format!("{e:?}")')
@@ -314,17 +322,15 @@ def _parses_text(site: Site) -> bool:
     return found is not None and found.trait == "FromStr"
 
 
-def unnamed_catch(apart: Explanation, site: Site) -> str | None:
-    """A match on a variant of a `pub` type no code outside its crate can name (`Reach.
-    internal` of a variant's text), headed by who can write it (uv's `ValidationError` of
-    the private `metadata`, reading 180); as it was when it names no type or says so."""
-    pattern, owner = apart.tryCatchPattern, site.facts.enclosing_type
-    if pattern is None or not owner or pattern.startswith("// ") or f"{owner}::" not in pattern:
-        return pattern
-    return (
-        f"// Only code in its own crate can name `{owner}`; code there could handle it so.\n"
-        + pattern
-    )
+def _naming_scope(site: Site, reach: Reach | None) -> str | None:
+    """Where code can name the error type of a variant's text (as `Reach.internal` names
+    it), when code outside its crate cannot: by its visibility (`Facts.type_visibility`),
+    else by the index (`Reach.internal` of a variant's text, `Exports.unnamed_types`)."""
+    visibility = site.facts.type_visibility
+    if visibility is not None and visibility != "pub":
+        return visibility_scope(visibility)
+    # the index's, for an enum's variant (an error struct's `pub` is read as it was)
+    return reach.internal if reach is not None and site.facts.variant is not None else None
 
 
 def _trait_method(site: Site) -> bool:

@@ -1121,30 +1121,8 @@ def try_catch(context: SiteContext) -> str | None:
         typed = site.facts.variant is not None or site.kind == "error_attr"
         if typed or len(needle) < MIN_NEEDLE:
             code = _catch(subject, f"Err({owner} {{ .. }})", f"handle {_quoted(site.message)}")
-            if not language.parses_as_code(code):
-                return None
-            scope = _naming_scope(site.facts.type_visibility)
-            if scope is not None and typed:
-                # uv's `pub(crate) enum GitInfoError`: the match compiles only there (reading 180)
-                head = f"// Only code in {scope} can name `{site.facts.enclosing_type}`"
-                return f"{head}; code there could handle it so.\n{code}"
-            return code
+            return code if language.parses_as_code(code) else None
     return _text_catch(site, subject, needle, anyhow=_is_anyhow(context))
-
-
-def _naming_scope(visibility: str | None) -> str | None:
-    """Where code can name a type of this visibility (`Facts.type_visibility`): "its own
-    crate" for `pub(crate)`, "its own module" for none; None for `pub` or unknown (a `pub`
-    type in a private module is not told apart here)."""
-    if visibility is None or visibility == "pub":
-        return None
-    if visibility in ("", "pub(self)"):
-        return "its own module"
-    if visibility == "pub(super)":
-        return "its parent module"
-    if visibility.startswith("pub(in"):
-        return f"module `{visibility.removeprefix('pub(in').removesuffix(')').strip()}`"
-    return "its own crate"
 
 
 # `Poll<io::Result<usize>>` of `poll_read`: an executor polls it, and its error is in

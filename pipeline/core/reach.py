@@ -8,6 +8,7 @@ that explains or shows a site: the static analyzer, the model's prompt, the page
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any, Literal
@@ -117,6 +118,28 @@ class Dependency:
     # a parameter the fn binds again with a `let` before the site (`Facts.rebound`): the
     # conditions read what the fn made of it (neon's `let key = clean_utf8(..)`)
     rebound: bool | None = None
+
+
+# a restricted `pub`: `pub(crate)`, `pub(super)`, `pub(self)`, `pub(in a::b)`
+_RESTRICTED = re.compile(r"pub\s*\(\s*(crate|super|self|in\s+[\w:]+)\s*\)")
+
+
+def visibility_scope(written: str) -> str:
+    """The code an item's visibility, as written at its start (a signature, or the modifier
+    alone), lets use it, as `Reach.internal` names it: "module" for a private item (and
+    `pub(self)`), "parent module" for `pub(super)`, "module `a::b`" for `pub(in a::b)`,
+    "crate" for `pub(crate)` or a plain `pub` (whose reach beyond its crate the index
+    decides)."""
+    written = written.lstrip()
+    if not written.startswith("pub"):
+        return "module"
+    restricted = _RESTRICTED.match(written)
+    if restricted is None:
+        return "crate"
+    scope = restricted.group(1)
+    if scope.startswith("in"):
+        return f"module `{scope[2:].strip()}`"
+    return {"crate": "crate", "super": "parent module", "self": "module"}[scope]
 
 
 def handoff_text(handoff: Handoff) -> str:

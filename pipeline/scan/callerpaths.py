@@ -21,6 +21,7 @@ from pipeline.core.reach import (
     Handoff,
     Hop,
     Reach,
+    visibility_scope,
 )
 from pipeline.core.sitetypes import TEXT_KINDS, Site
 from pipeline.languages import language_of
@@ -269,29 +270,9 @@ def _internal(graph: CallGraph, node_id: int) -> str | None:
     definition = graph.nodes[node_id].definition
     if definition.trait:
         return None
-    scope = _callable_in(definition.signature)
+    scope = visibility_scope(definition.signature)
     within = graph.seen_within.get(node_id) if scope == "crate" else None
     return scope if not within else f"module `{within}`"
-
-
-# a restricted `pub`: `pub(crate)`, `pub(super)`, `pub(self)`, `pub(in a::b)`
-_RESTRICTED = re.compile(r"pub\s*\(\s*(crate|super|self|in\s+[\w:]+)\s*\)")
-
-
-def _callable_in(signature: str) -> str:
-    """The code a fn's visibility lets call it, as a reader names it: "module" for a
-    private fn (and `pub(self)`), "parent module" for `pub(super)`, "module `a::b`" for
-    `pub(in a::b)`, "crate" for `pub(crate)` or a `pub` fn no public module shows."""
-    written = signature.lstrip()
-    if not written.startswith("pub"):
-        return "module"
-    restricted = _RESTRICTED.match(written)
-    if restricted is None:
-        return "crate"
-    scope = restricted.group(1)
-    if scope.startswith("in"):
-        return f"module `{scope[2:].strip()}`"
-    return {"crate": "crate", "super": "parent module", "self": "module"}[scope]
 
 
 def _further(

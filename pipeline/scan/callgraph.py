@@ -144,30 +144,32 @@ class CallGraph:
     def enclosing(self, path: str, line: int) -> int | None:
         """The innermost fn of `path` that holds `line` (the last to start, among those
         that hold it; the first such in definition order on a tie)."""
+        best: tuple[int, int] | None = None
+        for start, end, node_id in self._spans(path):
+            if start <= line <= end and (best is None or start >= best[0]):
+                best = (start, node_id)
+        return best[1] if best else None
+
+    def _spans(self, path: str) -> list[tuple[int, int, int]]:
+        """(start, end, node) of the file's fns, made once per file."""
         spans: dict[str, list[tuple[int, int, int]]] = self.derived.setdefault("spans", {})
         mine = spans.get(path)
-        if mine is None:  # (start, end, node) of the file's fns, once per file
+        if mine is None:
             definitions = self.indexes[path].definitions if path in self.indexes else ()
             mine = spans[path] = [
                 (definitions[i].line, definitions[i].end_line, n)
                 for i, n in self.by_file.get(path, {}).items()
             ]
-        best: tuple[int, int] | None = None
-        for start, end, node_id in mine:
-            if start <= line <= end and (best is None or start >= best[0]):
-                best = (start, node_id)
-        return best[1] if best else None
+        return mine
 
     def declared_in(self, node_id: int) -> int | None:
         """The fn in whose body the fn `node_id` is declared (`fn add(..) { fn parse(..) {..}
         .. }`: only code in that body can name it), or None for an item of a module or impl."""
         node = self.nodes[node_id]
         line, end = node.definition.line, node.definition.end_line
-        self.enclosing(node.path, line)  # makes the file's spans
-        spans: list[tuple[int, int, int]] = self.derived["spans"][node.path]
         around = [
             (start, other)
-            for start, stop, other in spans
+            for start, stop, other in self._spans(node.path)
             if other != node_id and start <= line and end <= stop and (start, stop) != (line, end)
         ]
         return max(around)[1] if around else None
