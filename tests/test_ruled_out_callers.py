@@ -13,9 +13,10 @@ from pathlib import Path
 from test_reach import graph_of
 
 from pipeline.languages.rust.sites import find_sites
-from pipeline.scan.callerpaths import reaches_of, required_values, spec_of
+from pipeline.scan.callerpaths import reaches_of, spec_of
 from pipeline.scan.collect import build_contexts
 from pipeline.scan.pool import RepoScan
+from pipeline.scan.valueflow import required_values
 
 GROUPS = """\
 pub fn list_groups() -> anyhow::Result<()> {
@@ -90,8 +91,9 @@ def test_a_caller_passing_a_literal_that_rules_the_site_out_is_no_way_in(tmp_pat
     assert paths["cannot rename to"] == [["named", "rename"]]  # one call passes `None`
     # every caller rules it out: said as before, no claim that nothing reaches it
     assert paths["nested groups are off"] == [["only_flat", "flat"]]
-    # nor when only the fn's own call is left (risingwave's `convert_plan_node` recursing)
-    assert paths["cannot convert a nested plan"] == [["walk_tree", "convert"]]
+    # the fn's own call passing `true` is the way in (risingwave's `convert_plan_node`
+    # passing `Some(..)` to itself): `walk_tree` -> `convert(false)` -> `convert(true)`
+    assert paths["cannot convert a nested plan"] == [["walk_tree", "convert", "convert"]]
 
 
 def test_what_the_conditions_need_by_their_kind() -> None:

@@ -34,6 +34,13 @@ from pipeline.scan.entrypoints import arm_entry, nested_dispatch
 from pipeline.scan.names import crate_name, generic_parts, inner_type
 from pipeline.scan.signatures import return_text
 from pipeline.scan.statics import static_at, static_users
+from pipeline.scan.valueflow import (
+    VALUE,
+    required_values,
+    rules_out_above,
+    value_needs,
+    values_above,
+)
 
 MAX_DEPTH = PATH_DEPTH
 MAX_PATHS = 3
@@ -183,12 +190,12 @@ def site_reach(
         if built is not None:
             return replace(built, conversion=converted, http_status=status)
         return None if converted is None else Reach(conversion=converted, http_status=status)
-    ruled_out = _ruled_out(graph, node_id, required) if required else frozenset()
-    paths, callers, entries = (
-        fn_walk(graph, node_id, passed, ruled_out)  # a site's own: not kept in `memo`
-        if ruled_out
-        else _fn_walked(graph, node_id, passed, memo)
-    )
+    values = value_needs(graph, node_id, required) if required else frozenset()
+    paths, callers, entries = _fn_walked(graph, node_id, passed, memo)
+    if rules_out_above(graph, node_id, values):  # a site's own walk: not kept in `memo`
+        valued = fn_walk(graph, node_id, passed, values)
+        if valued[0]:  # every way in ruled out: said as before, no claim that nothing reaches it
+            paths, callers, entries = valued
     paths = _further(graph, paths, memo, passed)
     return Reach(
         paths=paths,
@@ -296,74 +303,6 @@ def _further(
     return (replace(paths[0], beyond=Beyond(way.entry, way.entry_label, len(way.hops) - 1)),)
 
 
-# What a condition needs of a name, by the condition's kind: held (`if`), or not (`else`,
-# an early exit not taken). `details`, `!details`, `opt.is_some()`, `let Some(x) = opt`.
-_FLAG = re.compile(r"(!?)\s*([a-z_][a-z0-9_]*)")
-_OPTION_TEST = re.compile(r"([a-z_][a-z0-9_]*)\.is_(some|none)\(\)")
-_SOME_BOUND = re.compile(r"let\s+Some\s*\(.*\)\s*=\s*&?\s*([a-z_][a-z0-9_]*)", re.S)
-_HELD = {"if": True, "else": False, "exit": False, "if_let": True}
-
-
-def required_values(
-    kinds: Sequence[str], conditions: Sequence[str], rebound: Sequence[str] = ()
-) -> dict[str, str]:
-    """What the conditions need of plain names for the site to be reached: `true`/`false`
-    for a flag tested alone, `Some` (not `None`) or `None` for an option; only conditions
-    whose kind says whether they held (`if`, `if let`, `else`, an early exit not taken).
-    A name the fn binds again first (`rebound`) needs nothing of what a caller passes."""
-    out: dict[str, str] = {}
-    for kind, text in zip(kinds, conditions, strict=False):
-        held = _HELD.get(kind)
-        if held is None:
-            continue
-        text = text.strip()
-        flag = _FLAG.fullmatch(text) if kind != "if_let" else None
-        if flag is not None and flag[2] not in ("true", "false", "self"):
-            out[flag[2]] = "true" if held != bool(flag[1]) else "false"
-            continue
-        option = _OPTION_TEST.fullmatch(text) if kind != "if_let" else None
-        if option is not None:
-            out[option[1]] = "Some" if held == (option[2] == "some") else "None"
-            continue
-        bound = _SOME_BOUND.fullmatch(text) if kind == "if_let" else None
-        if bound is not None:
-            out[bound[1]] = "Some"
-    for name in rebound:
-        out.pop(name, None)
-    return out
-
-
-def _ruled_out(graph: CallGraph, node_id: int, required: Mapping[str, str]) -> frozenset[int]:
-    """The calls of the fn (by `id`) that pass, for a parameter the site needs one way, a
-    literal that is the other (`load(false)` where `if details` leads to the site; `None`
-    where `if let Some(v) = opt` does); none when that would leave no other fn's call."""
-    params = [p for p, _ in graph.nodes[node_id].definition.params]
-    wanted = [(params.index(name), value) for name, value in required.items() if name in params]
-    if not wanted:
-        return frozenset()
-    edges = graph.callers.get(node_id, [])
-    out = frozenset(
-        id(edge)
-        for edge in edges
-        if edge.call is not None
-        and len(edge.call.args) == len(params)  # each argument is its parameter's
-        and any(_contradicts(edge.call.args[at].strip(), value) for at, value in wanted)
-    )
-    # another fn's call must be left: a fn that only calls itself otherwise (risingwave's
-    # `convert_plan_node` recursing) would be left with no path at all
-    left = [e for e in edges if id(e) not in out and e.caller != node_id]
-    return out if left else frozenset()
-
-
-def _contradicts(argument: str, value: str) -> bool:
-    """Whether a literal argument is not the value a condition needs."""
-    if value in ("true", "false"):
-        return argument in ("true", "false") and argument != value
-    if value == "Some":
-        return argument == "None"
-    return argument.startswith("Some(")  # value None
-
-
 def _dropped_by(graph: CallGraph, node_id: int) -> int | None:
     """How many callers call the fn, when every call of it drops the error it returns
     (`_walk`'s `passed`: none leads on); None when some call passes it on, or none calls."""
@@ -425,12 +364,12 @@ def _fn_walked(graph: CallGraph, node_id: int, passed: bool, memo: Walks) -> Wal
 
 
 def fn_walk(
-    graph: CallGraph, node_id: int, passed: bool = False, ruled_out: frozenset[int] = frozenset()
+    graph: CallGraph, node_id: int, passed: bool = False, values: frozenset[str] = NO_NEEDS
 ) -> Walked:
     """A fn's walk as `Walks` keeps it: its paths, its distinct callers, the entry points
-    found (`passed`: a returned error's walk, `site_reach`; `ruled_out`: calls not walked
-    up, `_ruled_out`)."""
-    paths, entries = _walk(graph, [node_id], passed=passed, ruled_out=ruled_out)
+    found (`passed`: a returned error's walk, `site_reach`; `values`: what the site needs of
+    the fn's parameters, `valueflow`)."""
+    paths, entries = _walk(graph, [node_id], passed=passed, values=values)
     return paths, len({e.caller for e in graph.callers.get(node_id, ())}), entries
 
 
@@ -683,17 +622,15 @@ def _walk(
     targets: Sequence[int],
     lone: bool = False,
     passed: bool = False,
-    ruled_out: frozenset[int] = frozenset(),
+    values: frozenset[str] = NO_NEEDS,
 ) -> tuple[tuple[CallerPath, ...], int]:
     """`caller_paths` down to any of `targets` (the fns that build a variant: one walk
     from all of them, so the best paths are the best over all), and how many entry points
     it found. `lone`: with no entry point, a path of one target alone is kept (it says
     which fn builds the variant). `passed`: a returned error's walk goes up no call that
-    drops it (`Call.dropped`). `ruled_out`: the calls of the targets (by `id`) whose
-    arguments rule the site out (`_ruled_out`), not walked up."""
-    parent: dict[int, Edge | None] = dict.fromkeys(targets)
-    depth = dict.fromkeys(targets, 0)
-    needs: dict[int, frozenset[str]] = dict.fromkeys(targets, NO_NEEDS)
+    drops it (`Call.dropped`). `values`: the targets' value needs (`valueflow`): a call
+    whose arguments rule them out is not walked up, and a fn under a need is a state of
+    its own, as under a `TYPED` one."""
     # A walk's states are its fns, and a fn again under other `_TYPED` needs (quickwit's
     # `build_tantivy_ast_call` runs `RangeQuery`'s impl when `Self` is one, and is called by
     # `QueryAst`'s impl, itself run by the same provided method with `Self` a `QueryAst`):
@@ -702,7 +639,7 @@ def _walk(
     states: dict[tuple[int, frozenset[str]], int] = {}
 
     def state(fn: int, need: frozenset[str]) -> int:
-        typed = frozenset(n for n in need if n.startswith(TYPED))
+        typed = frozenset(n for n in need if n.startswith(TYPED) or n.startswith(VALUE))
         if not typed:
             return fn
         key = (fn, typed)
@@ -712,7 +649,13 @@ def _walk(
             real[found_state] = fn
         return found_state
 
-    queue = deque(targets)
+    # A target under value needs is a state of its own: the fn itself is left free for a
+    # caller that meets them (risingwave's `convert_plan_node` passing `Some(..)` to itself)
+    starts = [state(t, values) for t in targets] if values else list(targets)
+    parent: dict[int, Edge | None] = dict.fromkeys(starts)
+    depth = dict.fromkeys(starts, 0)
+    needs: dict[int, frozenset[str]] = dict.fromkeys(starts, values)
+    queue = deque(starts)
     found: list[Found] = []
     roots: list[int] = []
     handled: dict[int, list[Edge]] = {}  # a fn each of whose calls drops or logs the error
@@ -734,11 +677,14 @@ def _walk(
             handled[node] = edges
         if depth[node] >= MAX_DEPTH - 1:
             continue
-        untyped = not any(n.startswith(TYPED) for n in needs[node])
+        valued = bool(values) and any(n.startswith(VALUE) for n in needs[node])
+        plain = frozenset(n for n in needs[node] if not n.startswith(VALUE)) if valued else None
+        untyped = not valued and not any(n.startswith(TYPED) for n in needs[node])
         for edge in edges:
             if passed and _drops(edge):
                 continue  # `f(x).ok()`: the error goes no further than this caller
-            if ruled_out and id(edge) in ruled_out:
+            held = values_above(graph, edge, needs[node]) if valued else NO_NEEDS
+            if held is None:
                 continue  # `load(false)` where the site needs `details`: no way in
             if (
                 untyped
@@ -747,9 +693,10 @@ def _walk(
                 and dispatch_need(graph, edge) is None
             ):
                 continue  # a caller reached already, as the fn itself: no other state of it
-            need = needs_above(graph, edge, needs[node])
+            need = needs_above(graph, edge, needs[node] if plain is None else plain)
             if need is None:  # no build makes this chain: the types below cannot come here
                 continue
+            need = need | held if held else need
             caller = state(edge.caller, need)
             kept = (
                 edge
@@ -786,7 +733,7 @@ def _walk(
         # a fn nobody calls first, else the deepest fn the walk reached (the depth or the
         # visit bound cut it: its callers exist, the path just does not end at an entry)
         top = max(roots or depth, key=lambda n: (depth[n], -n))
-        if lone or top not in targets:
+        if lone or top not in starts:
             path = _path(graph, top, parent, None, None, real)
             if top in roots:  # no caller: say which trait's impl it is, if one
                 path = _implementing(graph, path, real.get(top, top))

@@ -116,8 +116,10 @@ _TEST_DIRECTORY = re.compile(
 # literal that rules the site out is no way in (`callerpaths.required_values`); 78: a
 # channel's half of another crate is typed as that crate's (a field of `self` too), and a
 # field of `self` by the resolving file's own struct of the name first; 79: a private
-# module's item is named by a glob re-export of its module too (`pub use backward_user::*`).
-INDEX_VERSION = "112"
+# module's item is named by a glob re-export of its module too (`pub use backward_user::*`);
+# 113: what a site needs of its fn's parameters is carried up the callers' arguments, and
+# variants matched or compared count (`valueflow`).
+INDEX_VERSION = "113"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 

@@ -1,0 +1,284 @@
+"""What a site's conditions need of its fn's parameters, carried up the callers' arguments.
+
+A caller whose literal argument rules the site out is no way in: `to_json(id, false)` where
+`if details` leads to the site, `None` where `if let Some(v) = opt` does, `Mode::Fast` where
+the site is in the `Mode::Strict =>` arm of `match mode`. A caller that passes its own
+parameter on (`load(details)`, `&mode`) hands the need to its own callers, up the walk:
+`list_groups` -> `render(false)` -> `to_json(.., details)` is no way to the site either
+(readings 180-183: "paths that cannot reach the site with the values they carry").
+
+Only what the code shows for certain: a flag tested alone, an option tested, a plain
+parameter matched against or compared with enum variants (`==`, `!=`, `matches!`), and an
+argument that is such a literal or the caller's parameter as written. Anything else drops
+the need (unknown), never the path. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Mapping, Sequence
+
+from pipeline.core.reach import PATH_DEPTH
+from pipeline.scan.callgraph import CallGraph, Edge
+
+# A walk's need of a parameter's value (`buildable`'s needs are packages and `TYPED` slots):
+# `VALUE + "details=true"`, `VALUE + "mode=in:Mode::Strict"`.
+VALUE = "\0value:"
+# How far up `rules_out_above` follows a need: the walk's own depth, few states.
+_CHECK_STATES = 400
+
+# What a condition needs of a plain name, by the condition's kind: held (`if`), or not
+# (`else`, an early exit not taken). `details`, `!details`, `opt.is_some()`.
+_FLAG = re.compile(r"(!?)\s*\*?([a-z_][a-z0-9_]*)")
+_OPTION_TEST = re.compile(r"([a-z_][a-z0-9_]*)\.is_(some|none)\(\)")
+_SOME_BOUND = re.compile(r"let\s+Some\s*\(.*\)\s*=\s*&?\s*([a-z_][a-z0-9_]*)", re.S)
+_HELD = {"if": True, "else": False, "exit": False, "if_let": True}
+# `mode == Mode::Strict`, `Mode::Strict != mode`
+_COMPARED = re.compile(
+    r"(?:&|\*)?([a-z_]\w*)\s*(==|!=)\s*(.+)|(.+?)\s*(==|!=)\s*(?:&|\*)?([a-z_]\w*)"
+)
+_MATCHES = re.compile(r"(!?)\s*matches!\s*\(\s*(?:&|\*)?([a-z_]\w*)\s*,\s*(.+)\)", re.S)
+_ARM = re.compile(r"match (?:&|\*)?([a-z_]\w*): (.+) =>", re.S)
+_IF_LET = re.compile(r"let\s+(.+?)\s*=\s*(?:&|\*)?([a-z_]\w*)", re.S)
+_LET_ELSE = re.compile(r"let (.+) = (?:&|\*)?([a-z_]\w*) did not match", re.S)
+# A variant as a pattern or an argument: `Mode::Strict`, `Kind::Dir(..)`, `Some(x)`, `None`
+_VARIANT = re.compile(r"&?\s*((?:[A-Za-z_]\w*::)*)([A-Z]\w*)\s*(?:\(.*\)|\{.*\})?", re.S)
+_CAMEL = re.compile(r"[A-Z](?:[a-z0-9]\w*)?")  # a variant's name, not a `CONST`'s
+_BOUND_NAME = re.compile(r"(?<![\w:.])([a-z_]\w*)\b(?!\s*[(:!])")
+_PASSED_ON = re.compile(r"(?:&\s*(?:mut\s+)?|\*)?([a-z_]\w*)(?:\.clone\(\))?")
+
+
+def required_values(
+    kinds: Sequence[str], conditions: Sequence[str], rebound: Sequence[str] = ()
+) -> dict[str, str]:
+    """What the conditions need of plain names for the site to be reached: `true`/`false`
+    for a flag tested alone, `Some` (not `None`) or `None` for an option, `in:V|W` or
+    `out:V|W` for a value matched or compared with variants; only conditions whose kind
+    says whether they held (`if`, `if let`, `else`, an early exit not taken, a `match` arm,
+    a `let .. else`). A name a pattern of an earlier condition binds again (`if let
+    Some(mode) = mode`), or the fn binds again first (`rebound`), needs nothing of what a
+    caller passes."""
+    out: dict[str, str] = {}
+    bound: set[str] = set(rebound)
+    for kind, raw in zip(kinds, conditions, strict=False):
+        text = raw.strip()
+        found = _needed(kind, text)
+        if found is not None and found[0] not in bound:
+            out.setdefault(found[0], found[1])
+        bound |= _bound_by(kind, text)
+    for name in rebound:
+        out.pop(name, None)
+    return out
+
+
+def _needed(kind: str, text: str) -> tuple[str, str] | None:
+    """The name a condition tests and the value it needs of it, when it says so plainly."""
+    if kind == "match_arm":
+        arm = _ARM.fullmatch(text)
+        need = _arm_need(arm[2]) if arm is not None else None
+        return (arm[1], need) if arm is not None and need is not None else None
+    if kind == "let_else":
+        let = _LET_ELSE.fullmatch(text)
+        variants = _variants(let[1]) if let is not None else None
+        return (let[2], "out:" + "|".join(variants)) if let is not None and variants else None
+    held = _HELD.get(kind)
+    if held is None:
+        return None
+    if kind == "if_let":
+        bound = _SOME_BOUND.fullmatch(text)
+        if bound is not None:
+            return bound[1], "Some"
+        let = _IF_LET.fullmatch(text)
+        variants = _variants(let[1]) if let is not None else None
+        return (let[2], "in:" + "|".join(variants)) if let is not None and variants else None
+    flag = _FLAG.fullmatch(text)
+    if flag is not None and flag[2] not in ("true", "false", "self"):
+        return flag[2], "true" if held != bool(flag[1]) else "false"
+    option = _OPTION_TEST.fullmatch(text)
+    if option is not None:
+        return option[1], "Some" if held == (option[2] == "some") else "None"
+    return _compared(text, held)
+
+
+def _compared(text: str, held: bool) -> tuple[str, str] | None:
+    """`mode == Mode::Strict` (held: `in`, not held: `out`), `!=`, `matches!(mode, ..)`."""
+    found = _MATCHES.fullmatch(text)
+    if found is not None:
+        variants = _variants(found[3])
+        inside = held != bool(found[1])
+        return (found[2], ("in:" if inside else "out:") + "|".join(variants)) if variants else None
+    compared = _COMPARED.fullmatch(text)
+    if compared is None:
+        return None
+    name, operator, other = (
+        compared.group(1, 2, 3) if compared[1] is not None else compared.group(6, 5, 4)
+    )
+    variants = _variants(other.strip())
+    if not variants or len(variants) != 1:
+        return None
+    inside = held == (operator == "==")
+    return name, ("in:" if inside else "out:") + variants[0]
+
+
+def _arm_need(pattern: str) -> str | None:
+    """What a `match` arm's pattern needs of the matched value: `in:` its variants; None
+    for a guarded arm (its guard decides too), a binding or `_` (see `excluded`), or a
+    pattern of anything but variants."""
+    if " if " in f" {pattern} ":
+        return None
+    variants = _variants(pattern)
+    return "in:" + "|".join(variants) if variants else None
+
+
+def _variants(pattern: str) -> list[str] | None:
+    """The variants a pattern's alternatives name (`Mode::A | Mode::B(..)` -> both); None
+    unless every alternative is a variant."""
+    out = []
+    for alternative in _top_level_split(pattern.strip(), "|"):
+        variant = _variant(alternative)
+        if variant is None:
+            return None
+        out.append(variant)
+    return out or None
+
+
+def _variant(text: str) -> str | None:
+    """`Mode::Strict` of `&Mode::Strict`, `Mode::Strict(..)`, `Mode::Strict { .. }`; None for
+    anything else (a binding, a call of a fn, a `CONST`)."""
+    found = _VARIANT.fullmatch(text.strip())
+    if found is None or not _CAMEL.fullmatch(found[2]):
+        return None
+    segments = found[1].split("::")[:-1]
+    enum = segments[-1] if segments else ""
+    return f"{enum}::{found[2]}" if enum else found[2]
+
+
+def _top_level_split(text: str, separator: str) -> list[str]:
+    """`text` split at `separator` outside brackets."""
+    parts, depth, start = [], 0, 0
+    for at, char in enumerate(text):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == separator and depth == 0:
+            parts.append(text[start:at])
+            start = at + 1
+    parts.append(text[start:])
+    return [p.strip() for p in parts]
+
+
+def _bound_by(kind: str, text: str) -> set[str]:
+    """The names a condition's pattern binds (`if let Some(mode) = ..`, an arm's `Ok(v) =>`)."""
+    if kind == "if_let":
+        let = _IF_LET.fullmatch(text)
+        return set(_BOUND_NAME.findall(let[1])) if let is not None else set()
+    if kind == "match_arm":
+        arm = _ARM.fullmatch(text)
+        pattern = arm[2] if arm is not None else text.removesuffix("=>")
+        return set(_BOUND_NAME.findall(pattern.split(" if ")[0]))
+    return set()
+
+
+def contradicts(argument: str, value: str) -> bool:
+    """Whether a literal argument is not the value a need asks for."""
+    if value in ("true", "false"):
+        return argument in ("true", "false") and argument != value
+    given = _variant(argument)
+    if given is None:
+        return False
+    if value in ("Some", "None"):
+        return given in ("Some", "None") and given != value
+    side, _, listed = value.partition(":")
+    told = [_same(given, v) for v in listed.split("|")]
+    if any(t is None for t in told):
+        return False  # not comparable: the types differ from what the names say
+    return not any(told) if side == "in" else any(told)
+
+
+def meets(argument: str, value: str) -> bool:
+    """Whether a literal argument is a value the need asks for (the need is met there)."""
+    if value in ("true", "false"):
+        return argument == value
+    given = _variant(argument)
+    if given is None:
+        return False
+    if value in ("Some", "None"):
+        return given == value
+    side, _, listed = value.partition(":")
+    told = [_same(given, v) for v in listed.split("|")]
+    if any(t is None for t in told):
+        return False
+    return any(told) if side == "in" else not any(told)
+
+
+def _same(given: str, wanted: str) -> bool | None:
+    """Whether two variants are one (`Mode::A`, `Self::A`, `A`); None when they cannot be
+    told apart by name: one is written with its enum and the other not, or the enums
+    differ (then the value is converted on the way: no claim)."""
+    enum, _, name = given.rpartition("::")
+    other, _, other_name = wanted.rpartition("::")
+    if bool(enum) != bool(other):
+        return None
+    if enum and other and enum != other and "Self" not in (enum, other):
+        return None
+    return name == other_name
+
+
+def value_needs(graph: CallGraph, node_id: int, required: Mapping[str, str]) -> frozenset[str]:
+    """The walk's needs of the fn's parameters, from what its site requires."""
+    params = {p for p, _ in graph.nodes[node_id].definition.params}
+    return frozenset(f"{VALUE}{name}={value}" for name, value in required.items() if name in params)
+
+
+def values_above(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozenset[str] | None:
+    """The value needs of `edge`'s caller, given its callee's (`below`, other needs ignored):
+    None when an argument of the call rules the callee's needs out; a need met by a literal
+    is gone, one the caller's own parameter is passed for is that parameter's now, and any
+    other argument (or a call whose arguments are not one per parameter) drops it."""
+    call = edge.call
+    params = [p for p, _ in graph.nodes[edge.callee].definition.params]
+    if call is None or len(call.args) != len(params):
+        return frozenset()
+    mine: set[str] | None = None
+    out: list[str] = []
+    for need in below:
+        if not need.startswith(VALUE):
+            continue
+        name, _, value = need[len(VALUE) :].partition("=")
+        if name not in params:
+            continue
+        argument = call.args[params.index(name)].strip()
+        if contradicts(argument, value):
+            return None
+        if meets(argument, value):
+            continue
+        passed = _PASSED_ON.fullmatch(argument)
+        if passed is None:
+            continue
+        if mine is None:
+            mine = {p for p, _ in graph.nodes[edge.caller].definition.params}
+        if passed[1] in mine:  # a fn passing it on to itself keeps it: the same state
+            out.append(f"{VALUE}{passed[1]}={value}")
+    return frozenset(out)
+
+
+def rules_out_above(graph: CallGraph, node_id: int, needs: frozenset[str]) -> bool:
+    """Whether some call on the way up from the fn rules its value needs out (`values_above`
+    None): if none does, the walk with them is the plain walk, kept once per fn."""
+    if not needs:
+        return False
+    queue = deque([(node_id, needs, 0)])
+    seen = {(node_id, needs)}
+    while queue and len(seen) < _CHECK_STATES:
+        fn, held, depth = queue.popleft()
+        for edge in graph.callers.get(fn, ()):
+            above = values_above(graph, edge, held)
+            if above is None:
+                return True
+            state = (edge.caller, above)
+            if above and depth + 1 < PATH_DEPTH and state not in seen:
+                seen.add(state)
+                queue.append((edge.caller, above, depth + 1))
+    return False

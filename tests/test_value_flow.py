@@ -1,0 +1,185 @@
+"""What a site needs of its fn's parameters travels up the callers that pass them on.
+
+risingwave's SQL `CREATE SINK` calls `handle_create_sink(.., false)`, which passes its
+`is_iceberg_engine_internal` on twice, to a check under `if is_iceberg_engine_internal`:
+that statement is no way to "since_timestamp is not allowed for this sink", while the
+iceberg table's `gen_sink_plan(.., true)` is. A `match` on a parameter does the same with
+the variant a caller passes (`DropMode::Restrict =>` is not reached by a caller passing
+`DropMode::Cascade`). Readings 180-183, 190-191 found such paths in every repository."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_reach import graph_of
+
+from pipeline.languages.rust.sites import find_sites
+from pipeline.scan.callerpaths import reaches_of, spec_of
+from pipeline.scan.collect import build_contexts
+from pipeline.scan.pool import RepoScan
+from pipeline.scan.valueflow import contradicts, meets, required_values
+
+SINKS = """\
+pub enum Mode {
+    Strict,
+    Lenient,
+    Off,
+}
+
+pub fn create_sink() -> anyhow::Result<()> {
+    handle_sink(1, false)
+}
+
+pub fn create_table() -> anyhow::Result<()> {
+    handle_sink(2, true)
+}
+
+fn handle_sink(id: u32, internal: bool) -> anyhow::Result<()> {
+    plan_sink(id, &internal)
+}
+
+fn plan_sink(id: u32, internal: &bool) -> anyhow::Result<()> {
+    if *internal {
+        anyhow::bail!("since_timestamp is not allowed for sink {}", id);
+    }
+    Ok(())
+}
+
+pub fn check_loose() -> anyhow::Result<()> {
+    validate(Mode::Lenient)
+}
+
+pub fn check_strict() -> anyhow::Result<()> {
+    validate(Mode::Strict)
+}
+
+pub fn check_any(mode: Mode) -> anyhow::Result<()> {
+    validate(mode)
+}
+
+fn validate(mode: Mode) -> anyhow::Result<()> {
+    match mode {
+        Mode::Strict => anyhow::bail!("strict mode refuses unknown keys"),
+        Mode::Lenient | Mode::Off => Ok(()),
+    }
+}
+
+pub fn compare_off() -> anyhow::Result<()> {
+    compared(Mode::Off)
+}
+
+pub fn compare_strict() -> anyhow::Result<()> {
+    compared(Mode::Strict)
+}
+
+fn compared(mode: Mode) -> anyhow::Result<()> {
+    if mode != Mode::Off {
+        anyhow::bail!("only an unchecked load may skip the header");
+    }
+    Ok(())
+}
+
+pub fn unwrapped_strict() -> anyhow::Result<()> {
+    unwrapped(Some(Mode::Lenient))
+}
+
+fn unwrapped(mode: Option<Mode>) -> anyhow::Result<()> {
+    if let Some(mode) = mode {
+        match mode {
+            Mode::Strict => anyhow::bail!("an optional strict mode refuses it"),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def paths(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[list[str]]]:
+    tmp_path: Path = tmp_path_factory.mktemp("sinks")
+    files = {"Cargo.toml": '[package]\nname = "sinks"\n', "src/lib.rs": SINKS}
+    graph = graph_of(tmp_path, files)
+    scan = find_sites("src/lib.rs", SINKS.encode())
+    contexts = build_contexts("acme/sinks", "ab" * 20, RepoScan(scans={"src/lib.rs": scan}))
+    reaches = reaches_of([spec_of(c) for c in contexts], graph)
+    return {
+        c.site.message.split(" {")[0]: [
+            [h.name for h in p.hops] for p in reaches[c.record_id].paths
+        ]
+        for c in contexts
+    }
+
+
+def test_a_flag_passed_on_is_ruled_out_by_the_literal_a_caller_further_up_passes(
+    paths: dict[str, list[list[str]]],
+) -> None:
+    assert paths["since_timestamp is not allowed for sink"] == [
+        ["create_table", "handle_sink", "plan_sink"]
+    ]
+
+
+def test_a_variant_passed_for_a_matched_parameter_rules_the_other_arms_out(
+    paths: dict[str, list[list[str]]],
+) -> None:
+    found = paths["strict mode refuses unknown keys"]
+    assert ["check_loose", "validate"] not in found
+    # a literal of the arm's variant, and a parameter passed on by a caller nobody rules out
+    assert sorted(found) == [["check_any", "validate"], ["check_strict", "validate"]]
+
+
+def test_a_variant_compared_with_rules_out_the_callers_passing_the_other_one(
+    paths: dict[str, list[list[str]]],
+) -> None:
+    assert paths["only an unchecked load may skip the header"] == [["compare_strict", "compared"]]
+
+
+def test_a_name_an_earlier_pattern_binds_again_needs_nothing_of_the_caller(
+    paths: dict[str, list[list[str]]],
+) -> None:
+    # `if let Some(mode) = mode` binds `mode` anew: the arm tests the inner value, and the
+    # `Some(..)` a caller passes is no variant of `Mode`: no claim, the path stays
+    assert paths["an optional strict mode refuses it"] == [["unwrapped_strict", "unwrapped"]]
+
+
+def test_what_the_conditions_need_of_variants() -> None:
+    arm = ("match_arm",)
+    assert required_values(arm, ("match mode: Mode::A | Mode::B(..) =>",)) == {
+        "mode": "in:Mode::A|Mode::B"
+    }
+    assert required_values(arm, ("match &mode: Mode::A =>",)) == {"mode": "in:Mode::A"}
+    # a guarded arm, a binding, a `CONST`, a field: nothing plain to carry
+    assert required_values(arm, ("match mode: Mode::A if strict =>",)) == {}
+    assert required_values(arm, ("match mode: other =>",)) == {}
+    assert required_values(arm, ("match mode: MAX =>",)) == {}
+    assert required_values(arm, ("match self.mode: Mode::A =>",)) == {}
+    assert required_values(("if",), ("mode == Mode::A",)) == {"mode": "in:Mode::A"}
+    assert required_values(("else",), ("mode == Mode::A",)) == {"mode": "out:Mode::A"}
+    assert required_values(("exit",), ("Mode::A != mode",)) == {"mode": "in:Mode::A"}
+    assert required_values(("if",), ("!matches!(mode, Mode::A | Mode::B)",)) == {
+        "mode": "out:Mode::A|Mode::B"
+    }
+    assert required_values(("if_let",), ("let Mode::A(x) = mode",)) == {"mode": "in:Mode::A"}
+    assert required_values(("let_else",), ("let Mode::A = mode did not match",)) == {
+        "mode": "out:Mode::A"
+    }
+    # bound again by an earlier pattern: the later test is of the inner value
+    assert required_values(
+        ("if_let", "match_arm"), ("let Some(mode) = mode", "match mode: Mode::A =>")
+    ) == {"mode": "Some"}
+
+
+def test_which_literals_contradict_or_meet_a_need() -> None:
+    assert contradicts("Mode::B", "in:Mode::A")
+    assert contradicts("&Mode::A", "out:Mode::A|Mode::C")
+    assert not contradicts("Mode::A(3)", "in:Mode::A")
+    assert meets("Mode::A { x: 1 }", "in:Mode::A")
+    assert meets("Self::B", "out:Mode::A")
+    # enums that differ by name, or one written bare: not told apart, no claim
+    assert not contradicts("Other::B", "in:Mode::A")
+    assert not contradicts("B", "in:Mode::A")
+    assert not contradicts("Some(Mode::B)", "in:Mode::A")
+    assert contradicts("None", "Some") and contradicts("Some(x)", "None")
+    assert contradicts("false", "true") and meets("true", "true")
+    assert not contradicts("cfg.strict", "true") and not meets("cfg.strict", "true")
