@@ -430,6 +430,15 @@ def test_a_child_process_s_exit_status_is_no_state(
             "invalid-argument",
         ),
         ("number of ids and payloads must be equal ({} != {})", "invalid-argument"),
+        # typst, neon: what a value must (not) be, as a bound, a form or a kind of number
+        ("tile offset must be finite", "invalid-argument"),
+        ("must be `left` or `right`", "invalid-argument"),
+        ("`src` must not start or end with a comma", "invalid-argument"),
+        ("parallel_jobs must be >= 1", "invalid-argument"),
+        ("duration must be 1-60 secs", "invalid-argument"),
+        # .. not the code's own state, nor a word of a kind no value has
+        ("index must be initialized before adding points", "operation-failed"),
+        ("lhs_mapping should be invertible", "operation-failed"),
         # a keyword of the message still decides first
         ("the file must be one of the listed paths: permission denied", "permission-denied"),
         ("must have next", "operation-failed"),

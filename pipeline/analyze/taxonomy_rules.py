@@ -161,7 +161,15 @@ CONSTRAINTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
          r"should) (?:match|be equal)\b|"
          # a value outside the set the code knows: "expect one of [auto, always]",
          # "unrecognized value `{value}` for `{key}`", "choice '{unk}' is unrecognized"
-         r"\bexpect(?:ed|ing|s)? (?:one of|either)\b|\bunrecogni[sz]ed\b"),
+         r"\bexpect(?:ed|ing|s)? (?:one of|either)\b|\bunrecogni[sz]ed\b|"
+         # what a value must or must not be, as a bound, a form or a kind of number: typst's
+         # "tile offset must be finite", "`src` must not start or end with a comma", neon's
+         # "duration must be 1-60 secs" had no class but "Operation failed" (reading 190).
+         # Not "must be initialized", "should be invertible": the code's own state
+         r"\b(?:must|should) (?:not |never )?be (?:[<>]=?|=|\d|lower|higher|equal|different|"
+         r"finite|zero|empty|relative|absolute|(?:a )?valid|in the (?:form|format)|x\b)|"
+         r"\bmust be\s+or\b|"  # "must be `left` or `right`": the code cut out
+         r"\bmust (?:not )?(?:start|end) (?:or end )?with\b"),
     )
 )  # fmt: skip
 
