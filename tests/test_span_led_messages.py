@@ -44,8 +44,8 @@ def test_a_message_after_a_place_is_the_site_s_message() -> None:
 
 
 def test_a_sentence_about_code_outside_any_fn_starts_with_a_capital() -> None:
-    """typst's `cast! { .. }` blocks hold sites in no fn: "the top-level code of `x.rs`
-    returns early with `bail!`" opened the documentation and a solution."""
+    """typst's `cast! { .. }` blocks hold sites in no fn: "the code that `cast!` generates
+    .. returns early with `bail!`" opens the documentation and a solution."""
     from site_fixtures import explained
 
     source = (
@@ -55,5 +55,5 @@ def test_a_sentence_about_code_outside_any_fn_starts_with_a_capital() -> None:
     )
     explanation = explained(source)
     texts = [explanation.documentation, *explanation.solutions, *explanation.preventionTips]
-    assert explanation.documentation.startswith("The top-level code of `src/x.rs`")
+    assert explanation.documentation.startswith("The code that `cast!` generates from `cast! {")
     assert all(text[:1].isupper() or text[:1] == "`" for text in texts)

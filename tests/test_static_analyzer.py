@@ -721,6 +721,39 @@ def test_a_site_in_a_macro_rules_body_is_the_macro_s_and_no_code_field_holds_a_m
     assert parses_as_code('anyhow::bail!("no $HOME set");') is True
 
 
+def test_a_site_in_an_item_level_macro_is_in_the_code_that_macro_generates() -> None:
+    # typst's `cast! { Binding, v: Alignment => match v { .. _ => bail!(..) } }`: no fn
+    # encloses it in the file, but no "top-level code" runs it either (reading 190)
+    source = (
+        "cast! {\n"
+        "    Binding,\n"
+        "    v: Alignment => match v {\n"
+        "        Alignment::START => Self::Left,\n"
+        '        _ => bail!("must be `left` or `right`"),\n'
+        "    },\n"
+        "}\n"
+    )
+    found = explained(source)
+    assert found.documentation.startswith(
+        "The code that `cast!` generates from `cast! { Binding ..` returns early"
+    )
+    assert "top-level code" not in " ".join(str(v) for v in found.model_dump().values())
+    # a body that names nothing first: where the file invokes it
+    source = (
+        "declare_thing! {\n"
+        '    name: "calls",\n'
+        "    check: |v| {\n"
+        "        if v.is_empty() {\n"
+        '            bail!("a lint needs a status");\n'
+        "        }\n"
+        "    },\n"
+        "}\n"
+    )
+    assert explained(source).documentation.startswith(
+        "The code that `declare_thing!` generates where `src/x.rs` invokes it returns early"
+    )
+
+
 @pytest.mark.parametrize(
     "source",
     [

@@ -28,6 +28,7 @@ from pipeline.analyze.utf8paths import non_utf8_path
 from pipeline.core.model import Condition, Site
 from pipeline.core.sitetypes import (
     EARLIER_STEPS,
+    MACRO_INVOCATION,
     MACRO_RULES,
     TEXT_KINDS,
     call_parameters,
@@ -54,6 +55,12 @@ def where(site: Site) -> str:
     if facts.item and facts.item.startswith(MACRO_RULES):
         name = facts.item.removeprefix(MACRO_RULES)
         return f"the body of macro `{name}!` (expanded where it is used)"
+    if facts.item and facts.item.startswith(MACRO_INVOCATION):
+        head = facts.item.removeprefix(MACRO_INVOCATION)
+        name, _, first = head.partition("!")
+        if first.strip(" {[("):  # `cast! { Binding`: the type it is for
+            return f"the code that `{name}!` generates from `{head} ..`"
+        return f"the code that `{name}!` generates where `{site.file_path}` invokes it"
     if facts.item:
         return f"the initializer of `{facts.item}`"
     if facts.enclosing_type:

@@ -53,6 +53,9 @@ ConditionKind = Literal[
 
 # `Facts.item` of a site in a `macro_rules!` body: the prefix of the macro's name
 MACRO_RULES = "macro_rules! "
+# `Facts.item` of a site in a macro invoked where an item goes, whose body is no items
+# (typst's `cast! { Binding, v: Alignment => .. }`): the prefix of `cast! { Binding`
+MACRO_INVOCATION = "invocation "
 
 
 # How a condition writes the steps of a call chain before its last `?`, which return their
@@ -125,7 +128,8 @@ class Facts:
     )
     snippet: str | None = None  # the whole statement the site is part of, dedented
     call: str | None = None  # a call of the enclosing fn as a caller writes it, if it has one
-    # the `static`/`const` whose initializer holds the site; `macro_rules! m` for a macro's body
+    # the `static`/`const` whose initializer holds the site; `macro_rules! m` for a macro's
+    # body; `invocation cast! { Binding` for an item-level macro's (`MACRO_INVOCATION`)
     item: str | None = None
     help: str | None = None  # the help the error carries (`.with_help("..")`, `help: ..`)
     # the type parameters of the enclosing fn and impl, space-separated (`D E`): a return

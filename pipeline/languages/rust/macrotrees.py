@@ -11,7 +11,7 @@ from functools import cache
 
 from tree_sitter import Language, Node, Parser, Point, Query, QueryCursor, Range, Tree
 
-from pipeline.core.sitetypes import MACRO_RULES, Site
+from pipeline.core.sitetypes import MACRO_INVOCATION, MACRO_RULES, Site
 from pipeline.languages.rust.facts import site_facts
 from pipeline.languages.rust.macroitems import item_groups
 from pipeline.languages.rust.regions import parse_ranges, site_hints
@@ -65,7 +65,7 @@ def macro_tree_sites(
                 ignored_error=site.facts.ignored_error,  # its own closure, in the tree
                 fields=site.facts.fields,  # its own variant's
                 call=enclosing_call(outer),
-                item=_macro_rules(outer) or initializer_item(outer),
+                item=_macro_rules(outer) or initializer_item(outer) or _item_level(outer),
             )
             found.append(replace(site, facts=facts))
     return found
@@ -87,6 +87,29 @@ def _macro_rules(outer: Node) -> str | None:
     definition = outer.parent if outer.type == "macro_rule" else None
     name = definition.child_by_field_name("name") if definition is not None else None
     return f"{MACRO_RULES}{(name.text or b'').decode()}" if name is not None else None
+
+
+def _item_level(outer: Node) -> str | None:
+    """`invocation cast! { Binding` for a macro invoked where an item goes, whose body is no
+    items (`MACRO_INVOCATION`): what the site runs in is the code the macro generates, not
+    "the top-level code" of its file (typst's `cast!`, reading 190). Its head: the macro's
+    name and the body's first token, when that is a type's name."""
+    parent = outer.parent
+    if outer.type != "macro_invocation" or parent is None:
+        return None
+    if parent.type not in ("source_file", "declaration_list"):
+        return None
+    name = (_node_text(outer.child_by_field_name("macro")) or "").strip()
+    tree = next((c for c in outer.named_children if c.type == "token_tree"), None)
+    first = tree.named_children[0] if tree is not None and tree.named_children else None
+    head = _node_text(first) if first is not None and first.type == "identifier" else ""
+    head = head if head[:1].isupper() else ""  # a type's name, not a field's (`name: ..`)
+    opened = (_node_text(tree) or " ")[:1] if tree is not None else "{"
+    return f"{MACRO_INVOCATION}{name}! {opened} {head}".rstrip() if name else None
+
+
+def _node_text(node: Node | None) -> str:
+    return (node.text or b"").decode("utf-8", "replace") if node is not None else ""
 
 
 def _inside(token_tree: Node) -> Range:

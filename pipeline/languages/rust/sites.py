@@ -103,7 +103,9 @@ from pipeline.languages.rust.testcode import (
 # macro wraps (`cfg_rt! { pub fn f() { .. } }`) has that fn's facts (`macroitems`); 72: an
 # error a closure of a chain makes that the chain drops in the fn (`Facts.discarded`); 73: the
 # groups of a `cfg_if!`/`cfg_select!` are items, and a macro's aliases count (`item_groups`)
-EXTRACTOR_VERSION = "96"
+# 97: a site in an item-level macro whose body is no items is in what that macro generates
+# (`Facts.item` `invocation cast! { Binding`, `macrotrees._item_level`)
+EXTRACTOR_VERSION = "97"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
