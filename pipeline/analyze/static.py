@@ -30,6 +30,7 @@ from pipeline.analyze.guarded import guarded_call
 from pipeline.analyze.guarded_reach import told_outcome
 from pipeline.analyze.homedirs import missing_directory
 from pipeline.analyze.locks import poisoned_lock, unwinding_only
+from pipeline.analyze.metrics import registered_metric
 from pipeline.analyze.private_fields import check_for_the_module
 from pipeline.analyze.programs import started_program
 from pipeline.analyze.reach_text import builders_solution, situation_sentence, trigger_sentence
@@ -101,7 +102,7 @@ from pipeline.scan.context import error_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-168"
+_LABEL = "static-169"
 
 
 def _static_version() -> str:
@@ -516,6 +517,10 @@ def explain_apart(context: SiteContext) -> Explanation:
         # step that failed on its machine, no setting of the program's (a Configuration error
         # sent bottom's reader to its config file, reading 124's recheck)
         failure_class = FALLBACK
+    if failure_class == FALLBACK and registered_metric(site) is not None:
+        # `register_int_counter!(..).expect(..)`: the registry refused the code's own
+        # definition of a metric, a bug; no step of the environment's (neon's, reading 191)
+        failure_class = INTERNAL_INVARIANT
     if failure_class in (INTERNAL_INVARIANT, FALLBACK) and started_program(site) is not None:
         # `Command::new("npm").status().expect(..)`: the program could not be started (not
         # installed, not on `PATH`); one that ran and failed is an `Ok` with its status

@@ -30,6 +30,7 @@ from pipeline.analyze.fs_steps import fs_step_tip
 from pipeline.analyze.homedirs import directory_advice, directory_tip, missing_directory
 from pipeline.analyze.locks import poisoned_lock, profiles_named
 from pipeline.analyze.message_advice import advice_in, has_placeholders
+from pipeline.analyze.metrics import METRIC_ADVICE, registered_metric
 from pipeline.analyze.programs import path_program, program_advice, started_program
 from pipeline.analyze.static_code import (
     as_caller,
@@ -390,6 +391,11 @@ def solutions(
             return [*out, _underneath(cause), _REPORT_UNLESS_CAUSED]
         if clock_before_epoch(site):
             return [*out, f"It panics here (`{site.macro}`) when {CLOCK_ADVICE}"]
+        if (registering := registered_metric(site)) is not None:
+            return [
+                *out,
+                f"It panics here (`{site.macro}`) when `{registering}!` gives an `Err`: {METRIC_ADVICE}",
+            ]
         if (path := non_utf8_path(site)) is not None:
             return [*out, f"It panics here (`{site.macro}`, on `{path}`) when {UTF8_ADVICE}"]
         program = started_program(site)
@@ -998,6 +1004,11 @@ def prevention(
         tips.append("Find and fix the first panic of the run; this one only follows from it.")
     elif context.error_type == "panic" and clock_before_epoch(site):
         tips.append("Keep the clock of the machine that runs it set (NTP).")
+    elif context.error_type == "panic" and registered_metric(site) is not None:
+        tips.append(
+            "Register each metric once, under a name no other metric takes; a test that "
+            "reads every metric at start shows a definition the registry refuses."
+        )
     elif context.error_type == "panic" and non_utf8_path(site) is not None:
         tips.append("Keep the names of the files and directories it reads UTF-8.")
     elif context.error_type == "panic" and (program := started_program(site)) is not None:
@@ -1031,11 +1042,35 @@ def prevention(
     tip = known.prevention or first_sentence(known.description)
     if failure_class == "io-error" and (step := fs_step_tip(site)) is not None:
         tip = step  # what that call needs, not every call's (reading 183's `create_dir_all`)
+    if failure_class == "timeout" and (limit := _constant_limit(site.facts.conditions)):
+        # `started_at.elapsed() >= POSTGRES_WAIT_TIMEOUT`: no one sizes a `const` but by
+        # editing the code (neon's 60 s wait, reading 191)
+        tip = (
+            f"The time limit is the constant `{limit}` of the code, which no setting "
+            "changes: watch what makes the operation slow."
+        )
     if guess is not None:
         whose = "the checks' words" if guess.source == "conditions" else "its words"
         tip = f'If it is a case of "{known.title}", as {whose} suggest: {tip[:1].lower()}{tip[1:]}'
     tips.append(tip)
     return tips
+
+
+# a time compared with a constant: `elapsed() >= POSTGRES_WAIT_TIMEOUT`, `Self::MAX_WAIT < t`
+_CONST_LIMIT = re.compile(
+    r"(?:elapsed\(\)|\bnow\(\)|\bwaited\w*|\btime\w*|\bduration\w*)\s*[<>]=?\s*"
+    r"(?:Self::|\w+::)?([A-Z][A-Z0-9_]{2,})\b(?!\s*[.(])"
+)
+
+
+def _constant_limit(conditions: Sequence[Condition]) -> str | None:
+    """The `const` a held condition compares a time with, when one does (`_CONST_LIMIT`)."""
+    for condition in conditions:
+        if condition.kind in ("if", "while", "ensure"):
+            found = _CONST_LIMIT.search(condition.text)
+            if found is not None:
+                return found[1]
+    return None
 
 
 def _before_calling(site: Site, test: str) -> str:

@@ -22,6 +22,7 @@ from pipeline.analyze.guarded import guarded_call
 from pipeline.analyze.homedirs import missing_directory
 from pipeline.analyze.locks import poisoned_lock
 from pipeline.analyze.message_advice import advice_in
+from pipeline.analyze.metrics import registered_metric
 from pipeline.analyze.programs import path_program, started_program
 from pipeline.analyze.taxonomy import CONFIGURATION, failed_filesystem_call
 from pipeline.analyze.utf8paths import non_utf8_path
@@ -968,6 +969,11 @@ def example_fix(
         body.append(
             f"// A panic here follows an earlier panic of a thread that held `{lock}`'s "
             "lock: read that first one."
+        )
+    elif context.error_type == "panic" and (registering := registered_metric(site)):
+        body.append(
+            f"// A panic here means the registry refused this metric's definition "
+            f"(`{registering}!`): a bug of the code's, to report."
         )
     elif context.error_type == "panic" and not refused and misuse_worded(site):
         body.append(
