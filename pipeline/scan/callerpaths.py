@@ -296,11 +296,40 @@ def _further(
     node_id = graph.enclosing(top.file_path, top.line)
     if node_id is None or not graph.callers.get(node_id):
         return paths  # no caller: the path ends there, not at the limit
-    walked = _fn_walked(graph, node_id, passed, memo)[0]
+    held = _needs_along(graph, paths[0])
+    if held is None:
+        return paths
+    # the top hop's needs go on up: neon's `PostgresBackend::process_message` runs the
+    # safekeeper's handler only where a caller gives one, not from the `proxy` binary,
+    # which does not link the safekeeper (reading 191)
+    walked = (
+        fn_walk(graph, node_id, passed, held) if held else _fn_walked(graph, node_id, passed, memo)
+    )[0]
     way = walked[0] if walked else None
     if way is None or way.entry is None or way.entry_label is None:
         return paths
     return (replace(paths[0], beyond=Beyond(way.entry, way.entry_label, len(way.hops) - 1)),)
+
+
+def _needs_along(graph: CallGraph, path: CallerPath) -> frozenset[str] | None:
+    """The needs (`buildable`: packages and `TYPED` slots) the walk carried to a path's top
+    hop, made again edge by edge from its bottom; None when an edge is not found or refuses
+    (the graph is not the one the path was found in)."""
+    held = NO_NEEDS
+    for upper, lower in zip(reversed(path.hops[:-1]), reversed(path.hops[1:]), strict=True):
+        callee = graph.enclosing(lower.file_path, lower.line)
+        caller = graph.enclosing(upper.file_path, upper.line)
+        if callee is None or caller is None:
+            return None
+        edges = graph.callers.get(callee, ())
+        edge = next((e for e in edges if e.caller == caller and e.line == upper.call_line), None)
+        if edge is None:
+            return None
+        above = needs_above(graph, edge, held)
+        if above is None:
+            return None
+        held = above
+    return held
 
 
 def _dropped_by(graph: CallGraph, node_id: int) -> int | None:
