@@ -28,6 +28,8 @@ def test_a_panic_on_registering_a_metric_is_a_bug_of_its_definition(call: str) -
     solutions = " ".join(explanation.solutions)
     assert "the registry refuses the metric's definition" in solutions
     assert "environment" not in solutions
+    # a counter has no buckets to be out of order
+    assert ("buckets out of order" in solutions) == ("histogram" in call)
     assert explanation.preventionTips[0].startswith("Register each metric once")
     assert explanation.exampleFix is not None
     assert "the registry refused this metric's definition" in explanation.exampleFix

@@ -432,6 +432,8 @@ def test_a_child_process_s_exit_status_is_no_state(
         ("number of ids and payloads must be equal ({} != {})", "invalid-argument"),
         # typst, neon: what a value must (not) be, as a bound, a form or a kind of number
         ("tile offset must be finite", "invalid-argument"),
+        ("tile offset must not be font-relative", "invalid-argument"),
+        ("direction must be horizontal", "invalid-argument"),
         ("must be `left` or `right`", "invalid-argument"),
         ("`src` must not start or end with a comma", "invalid-argument"),
         ("parallel_jobs must be >= 1", "invalid-argument"),

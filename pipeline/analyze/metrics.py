@@ -20,12 +20,16 @@ _REGISTER = re.compile(
     r"^(?:\w+::)*(register_(?:int_|uint_)?(?:counter|gauge|histogram)\w*)!\s*[(\[{]"
 )
 
-METRIC_ADVICE = (
-    "the registry refuses the metric's definition: a name or a label that is no Prometheus "
-    "name, an empty help, buckets out of order, or a name another metric registered "
-    "already. The definition is the code's own, so this is a bug: report it upstream with "
-    "the full message and the version you run."
-)
+
+def metric_advice(registering: str) -> str:
+    """Why `registering!` (`registered_metric`) gave an `Err`: buckets only for a histogram's."""
+    buckets = ", buckets out of order" if "histogram" in registering else ""
+    return (
+        "the registry refuses the metric's definition: a name or a label that is no "
+        f"Prometheus name, an empty help{buckets}, or a name another metric registered "
+        "already. The definition is the code's own, so this is a bug: report it upstream "
+        "with the full message and the version you run."
+    )
 
 
 def registered_metric(site: Site) -> str | None:

@@ -30,7 +30,7 @@ from pipeline.analyze.fs_steps import fs_step_tip
 from pipeline.analyze.homedirs import directory_advice, directory_tip, missing_directory
 from pipeline.analyze.locks import poisoned_lock, profiles_named
 from pipeline.analyze.message_advice import advice_in, has_placeholders
-from pipeline.analyze.metrics import METRIC_ADVICE, registered_metric
+from pipeline.analyze.metrics import metric_advice, registered_metric
 from pipeline.analyze.programs import path_program, program_advice, started_program
 from pipeline.analyze.static_code import (
     as_caller,
@@ -394,7 +394,7 @@ def solutions(
         if (registering := registered_metric(site)) is not None:
             return [
                 *out,
-                f"It panics here (`{site.macro}`) when `{registering}!` gives an `Err`: {METRIC_ADVICE}",
+                f"It panics here (`{site.macro}`) when `{registering}!` gives an `Err`: {metric_advice(registering)}",
             ]
         if (path := non_utf8_path(site)) is not None:
             return [*out, f"It panics here (`{site.macro}`, on `{path}`) when {UTF8_ADVICE}"]

@@ -167,7 +167,8 @@ CONSTRAINTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
          # "duration must be 1-60 secs" had no class but "Operation failed" (reading 190).
          # Not "must be initialized", "should be invertible": the code's own state
          r"\b(?:must|should) (?:not |never )?be (?:[<>]=?|=|\d|lower|higher|equal|different|"
-         r"finite|zero|empty|relative|absolute|(?:a )?valid|in the (?:form|format)|x\b)|"
+         r"finite|zero|empty|[\w-]*relative|absolute|horizontal|vertical|odd|even|whole|"
+         r"(?:a )?valid|in the (?:form|format)|x\b)|"
          r"\bmust be\s+or\b|"  # "must be `left` or `right`": the code cut out
          r"\bmust (?:not )?(?:start|end) (?:or end )?with\b"),
     )

@@ -185,6 +185,11 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
         elif d.owner is None and (registered := _command_attribute(d.attrs)):
             shown = registered.partition("(")[0].strip()  # `#[command]`, not its arguments
             graph.entries[node_id] = ("rpc", f"command `{d.name}` (`#[{shown}]`)")
+        elif (export := exported_to(d.attrs)) is not None:
+            graph.entries[node_id] = (
+                "custom",
+                f"{export[0]} `{node.label}` (`#[{export[1]}]`)",
+            )
         elif d.owner is None and (written := proc_macro_use(d.name, d.attrs)) is not None:
             graph.entries[node_id] = ("macro", f"{written}, as the using crate compiles")
     mounted = _mount_points(graph.indexes)
@@ -348,6 +353,30 @@ def _foreign_trait(d: Definition, own_traits: set[str]) -> str | None:
 # `#[command]` (a chat user's command). Nothing in the repository calls it (tauri's
 # `generate_handler![..]` writes the call); the attribute is on a free fn.
 _COMMAND_ATTRIBUTE = re.compile(r"^(?:(?:tauri|poise|serenity(?:::\w+)*)::)?command\b(?!\s*=)")
+
+
+# A fn another language calls through the binding its attribute generates: typst's `#[func]`
+# (a Typst script's `tiling(..)`, `color.transparentize(..)`; godot-rust's too), pyo3's
+# `#[pyfunction]`, `#[wasm_bindgen]`, `#[napi]`, `#[uniffi::export]`. Its callers are that
+# language's code, not the Rust crate's public API (typst's `Tiling::construct` read as
+# "public API `typst_library::visualize::Tiling::construct`", reading 190).
+_EXPORTS = (
+    (re.compile(r"^func\b(?!\s*=)"), "script function"),
+    (re.compile(r"^(?:pyo3::)?pyfunction\b"), "Python function"),
+    (re.compile(r"^(?:wasm_bindgen::prelude::)?wasm_bindgen\b(?!\s*=)"), "JavaScript binding"),
+    (re.compile(r"^(?:napi_derive::)?napi\b(?!\s*=)"), "Node.js binding"),
+    (re.compile(r"^uniffi::export\b"), "foreign-language binding"),
+)
+
+
+def exported_to(attrs: Sequence[str]) -> tuple[str, str] | None:
+    """(what calls it, the attribute as written up to its arguments) for a fn an attribute
+    exports to another language (`_EXPORTS`); None for any other fn."""
+    for attr in attrs:
+        for pattern, caller in _EXPORTS:
+            if pattern.match(attr):
+                return caller, attr.partition("(")[0].strip()
+    return None
 
 
 _DERIVED_NAME = re.compile(r"^proc_macro_derive\s*\(\s*([A-Za-z_]\w*)")
