@@ -9,10 +9,13 @@ the variant a caller passes (`DropMode::Restrict =>` is not reached by a caller 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
+from gitrepo import GitRepo
 from test_reach import graph_of
+from test_reach_memo import _run
 
 from pipeline.languages.rust.sites import find_sites
 from pipeline.scan.callerpaths import reaches_of, spec_of
@@ -84,6 +87,21 @@ pub fn unwrapped_strict() -> anyhow::Result<()> {
     unwrapped(Some(Mode::Lenient))
 }
 
+pub fn import_csv() -> anyhow::Result<()> {
+    import(Mode::Strict)
+}
+
+pub fn import_blob() -> anyhow::Result<()> {
+    import(Mode::Off)
+}
+
+fn import(mode: Mode) -> anyhow::Result<()> {
+    match mode {
+        Mode::Strict | Mode::Lenient => Ok(()),
+        _ => anyhow::bail!("this mode cannot be imported"),
+    }
+}
+
 fn unwrapped(mode: Option<Mode>) -> anyhow::Result<()> {
     if let Some(mode) = mode {
         match mode {
@@ -135,6 +153,12 @@ def test_a_variant_compared_with_rules_out_the_callers_passing_the_other_one(
     assert paths["only an unchecked load may skip the header"] == [["compare_strict", "compared"]]
 
 
+def test_a_catch_all_arm_is_ruled_out_by_a_variant_an_earlier_arm_takes(
+    paths: dict[str, list[list[str]]],
+) -> None:
+    assert paths["this mode cannot be imported"] == [["import_blob", "import"]]
+
+
 def test_a_name_an_earlier_pattern_binds_again_needs_nothing_of_the_caller(
     paths: dict[str, list[list[str]]],
 ) -> None:
@@ -164,6 +188,19 @@ def test_what_the_conditions_need_of_variants() -> None:
     assert required_values(("let_else",), ("let Mode::A = mode did not match",)) == {
         "mode": "out:Mode::A"
     }
+    # a catch-all: none of the variants the unguarded arms before it take
+    catch_all = ("match mode: _ =>",)
+    assert required_values(arm, catch_all, (), [("Mode::A | Mode::B", "Mode::C(..)")]) == {
+        "mode": "out:Mode::A|Mode::B|Mode::C"
+    }
+    assert required_values(arm, ("match mode: other =>",), (), [("Mode::A",)]) == {
+        "mode": "out:Mode::A"
+    }
+    assert required_values(arm, catch_all, (), [("Mode::A if strict", "Mode::B")]) == {
+        "mode": "out:Mode::B"
+    }
+    assert required_values(arm, catch_all, (), [("Mode::A", "(x, y)")]) == {}
+    assert required_values(arm, catch_all) == {}  # the arms before it not known
     # bound again by an earlier pattern: the later test is of the inner value
     assert required_values(
         ("if_let", "match_arm"), ("let Some(mode) = mode", "match mode: Mode::A =>")
@@ -183,3 +220,33 @@ def test_which_literals_contradict_or_meet_a_need() -> None:
     assert contradicts("None", "Some") and contradicts("Some(x)", "None")
     assert contradicts("false", "true") and meets("true", "true")
     assert not contradicts("cfg.strict", "true") and not meets("cfg.strict", "true")
+
+
+def test_a_carried_record_keeps_what_its_catch_all_arm_needs(tmp_path: Path) -> None:
+    """The arms a catch-all comes after are not in a condition's text: a record carried over
+    unparsed reads what its site needs from its provenance (`needs`), or a regeneration's
+    `reach.json` lists the caller a cold extraction rules out."""
+    sources = {
+        "Cargo.toml": '[package]\nname = "sinks"\n',
+        "src/lib.rs": "pub mod sinks;\npub mod other;\n",
+        "src/sinks.rs": SINKS,
+        "src/other.rs": "pub fn other() {}\n",
+    }
+    repo = GitRepo.init(tmp_path / "src")
+    repo.commit(sources)
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    common = ("--repo", "o/sinks", "--out", out, "--cache", cache)
+    _run("extract", *common, "--sha", "main", "--source", repo.path)
+    sha = repo.commit({"src/other.rs": "// another\n" + sources["src/other.rs"]})
+    _run("regenerate", *common, "--ref", sha, "--source", repo.path)
+    cold = tmp_path / "cold"
+    _run("extract", "--repo", "o/sinks", "--sha", sha, "--source", repo.path, "--out", cold,
+         "--cache", tmp_path / "cold-cache")  # fmt: skip
+    rows = [
+        json.loads((o / "o" / "sinks" / "reach.json").read_text())["records"] for o in (out, cold)
+    ]
+    assert rows[0] == rows[1]
+    manifest = json.loads((out / "o" / "sinks" / "manifest.json").read_text())
+    assert {"mode": "out:Mode::Strict|Mode::Lenient"} in [
+        p.get("needs") for p in manifest["records"].values()
+    ]

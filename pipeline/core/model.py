@@ -137,6 +137,9 @@ class Provenance(BaseModel):
     # (`callerpaths.made_by`: a variant or fn whose HTTP status the code may show)
     rebound: list[str] = Field(default_factory=list)
     madeBy: str | None = None
+    # what the conditions need of the fn's parameters (`valueflow.site_needs`: `mode` ->
+    # `out:Mode::A`, from the arms a catch-all comes after, which `conditions` do not keep)
+    needs: dict[str, str] | None = None
 
 
 class Retired(BaseModel):

@@ -15,6 +15,7 @@ from pipeline.dataset.records import build_record, relocated
 from pipeline.dataset.spill import Spilled
 from pipeline.dataset.store import compact_json, compact_record
 from pipeline.scan.callerpaths import made_by
+from pipeline.scan.valueflow import site_needs
 
 
 @dataclass
@@ -61,6 +62,7 @@ def assemble(
                     "kind": context.site.kind,
                     "rebound": list(context.site.facts.rebound),
                     "madeBy": made_by(context.site),
+                    "needs": site_needs(context.site),
                 }
             )
         else:
@@ -86,6 +88,7 @@ def assemble(
                 conditions=[f"{c.kind}: {c.text}" for c in context.site.facts.conditions],
                 rebound=list(context.site.facts.rebound),
                 madeBy=made_by(context.site),
+                needs=site_needs(context.site),
             )
         line = compact_record(record)
         if previous is not None and previous.records.raw.get(record.id) == line:

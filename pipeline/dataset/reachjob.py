@@ -551,7 +551,15 @@ def carried_specs(
         rebound = tuple(str(name) for name in given.get("rebound", ()))
         made = given.get("madeBy")
         made_by = made if isinstance(made, str) else None
+        needs = given.get("needs")
+        required = (
+            tuple(sorted((str(k), str(v)) for k, v in needs.items()))
+            if isinstance(needs, dict)
+            else None
+        )
         specs.append(
-            SiteSpec(rid, klass, path, number, conditions, panics, kinds, rebound, made_by)
+            SiteSpec(
+                rid, klass, path, number, conditions, panics, kinds, rebound, made_by, required
+            )
         )
     return specs

@@ -38,6 +38,7 @@ from pipeline.scan.valueflow import (
     VALUE,
     required_values,
     rules_out_above,
+    site_needs,
     value_needs,
     values_above,
 )
@@ -92,6 +93,9 @@ class SiteSpec(NamedTuple):
     # what makes the error: the variant or fn it is built by (`ApiError::NotFound`,
     # `bad_request`), whose HTTP status the code may show (`made_status`)
     made_by: str | None = None
+    # what the conditions need of the fn's parameters (`valueflow.site_needs`); None: read
+    # from the conditions' texts alone (a carried record of a manifest that kept none)
+    required: tuple[tuple[str, str], ...] | None = None
 
 
 def spec_of(context: SiteContext) -> SiteSpec:
@@ -102,7 +106,7 @@ def spec_of(context: SiteContext) -> SiteSpec:
     panics = context.error_type == "panic"
     return SiteSpec(
         context.record_id, context.error_class, site.file_path, site.line, texts, panics, kinds,
-        site.facts.rebound, made_by(site),
+        site.facts.rebound, made_by(site), tuple(sorted(site_needs(site).items())),
     )  # fmt: skip
 
 
@@ -143,7 +147,9 @@ def reaches_of(
             conversion = made if made[1] is not None else conversion
         reach = site_reach(
             graph, spec.path, spec.line, spec.conditions, conversion, memo, not spec.panics,
-            required_values(spec.kinds, spec.conditions, spec.rebound), spec.rebound,
+            dict(spec.required) if spec.required is not None
+            else required_values(spec.kinds, spec.conditions, spec.rebound),
+            spec.rebound,
         )  # fmt: skip
         if reach is not None:
             out[spec.record_id] = replace(reach, no_display=True) if undisplayed[shown] else reach

@@ -20,6 +20,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 
 from pipeline.core.reach import PATH_DEPTH
+from pipeline.core.sitetypes import Site
 from pipeline.scan.callgraph import CallGraph, Edge
 
 # A walk's need of a parameter's value (`buildable`'s needs are packages and `TYPED` slots):
@@ -46,11 +47,27 @@ _LET_ELSE = re.compile(r"let (.+) = (?:&|\*)?([a-z_]\w*) did not match", re.S)
 _VARIANT = re.compile(r"&?\s*((?:[A-Za-z_]\w*::)*)([A-Z]\w*)\s*(?:\(.*\)|\{.*\})?", re.S)
 _CAMEL = re.compile(r"[A-Z](?:[a-z0-9]\w*)?")  # a variant's name, not a `CONST`'s
 _BOUND_NAME = re.compile(r"(?<![\w:.])([a-z_]\w*)\b(?!\s*[(:!])")
+_CATCH_ALL = re.compile(r"_|[a-z_]\w*")  # `_ =>`, `other =>`
 _PASSED_ON = re.compile(r"(?:&\s*(?:mut\s+)?|\*)?([a-z_]\w*)(?:\.clone\(\))?")
 
 
+def site_needs(site: Site) -> dict[str, str]:
+    """`required_values` of a site's conditions, the arms each `match` arm comes after
+    included: what a record's provenance keeps (`needs`) for its reach when it is carried."""
+    conditions = site.facts.conditions
+    return required_values(
+        [c.kind for c in conditions],
+        [c.text for c in conditions],
+        site.facts.rebound,
+        [c.excluded for c in conditions],
+    )
+
+
 def required_values(
-    kinds: Sequence[str], conditions: Sequence[str], rebound: Sequence[str] = ()
+    kinds: Sequence[str],
+    conditions: Sequence[str],
+    rebound: Sequence[str] = (),
+    excluded: Sequence[Sequence[str]] = (),
 ) -> dict[str, str]:
     """What the conditions need of plain names for the site to be reached: `true`/`false`
     for a flag tested alone, `Some` (not `None`) or `None` for an option, `in:V|W` or
@@ -58,12 +75,15 @@ def required_values(
     says whether they held (`if`, `if let`, `else`, an early exit not taken, a `match` arm,
     a `let .. else`). A name a pattern of an earlier condition binds again (`if let
     Some(mode) = mode`), or the fn binds again first (`rebound`), needs nothing of what a
-    caller passes."""
+    caller passes. `excluded`: each condition's arms tried before it (`Condition.excluded`):
+    a catch-all arm (`_ =>`, a binding) is `out:` the variants they match."""
     out: dict[str, str] = {}
     bound: set[str] = set(rebound)
-    for kind, raw in zip(kinds, conditions, strict=False):
+    for at, (kind, raw) in enumerate(zip(kinds, conditions, strict=False)):
         text = raw.strip()
         found = _needed(kind, text)
+        if found is None and kind == "match_arm" and at < len(excluded):
+            found = _past_arms(text, excluded[at])
         if found is not None and found[0] not in bound:
             out.setdefault(found[0], found[1])
         bound |= _bound_by(kind, text)
@@ -119,6 +139,24 @@ def _compared(text: str, held: bool) -> tuple[str, str] | None:
         return None
     inside = held == (operator == "==")
     return name, ("in:" if inside else "out:") + variants[0]
+
+
+def _past_arms(text: str, earlier: Sequence[str]) -> tuple[str, str] | None:
+    """What a catch-all arm (`match mode: _ =>`, `other =>`) needs of the matched value: none
+    of the variants the arms before it match (`out:`); None when one of those arms matches
+    anything but variants, or none is unguarded (a guarded arm lets its variants on)."""
+    arm = _ARM.fullmatch(text)
+    if arm is None or not _CATCH_ALL.fullmatch(arm[2].strip()):
+        return None
+    variants: list[str] = []
+    for pattern in earlier:
+        if " if " in f" {pattern} ":
+            continue
+        found = _variants(pattern)
+        if found is None:
+            return None
+        variants += found
+    return (arm[1], "out:" + "|".join(variants)) if variants else None
 
 
 def _arm_need(pattern: str) -> str | None:
