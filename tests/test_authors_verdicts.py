@@ -46,7 +46,7 @@ def test_the_comment_above_the_return_or_the_if_that_leads_to_it_is_the_authors_
     no_path = found["shard {id} has no path"]
     assert no_path.backgroundTag == "internal-invariant"
     assert "the router only calls us with a path." in no_path.documentation  # whole sentence
-    assert not any("pass values the check accepts" in s for s in no_path.solutions)
+    assert not any("the values its caller passes decide it" in s for s in no_path.solutions)
     assert found["shard {id} is too long"].backgroundTag == "internal-invariant"  # trailing
 
 

@@ -80,7 +80,7 @@ def test_its_check_s_values_are_followed_up_to_where_the_callers_set_them(
         "its own module calls: its callers set that value, from the program's state or from "
         "what a user gave it; follow it up to where it is set and correct it there."
     ) in found.solutions
-    assert not any("pass values the check accepts" in s for s in found.solutions)
+    assert not any("the values its caller passes decide it" in s for s in found.solutions)
 
 
 def test_a_public_fn_of_a_library_keeps_the_caller_s_advice(tmp_path: Path) -> None:
@@ -89,8 +89,9 @@ def test_a_public_fn_of_a_library_keeps_the_caller_s_advice(tmp_path: Path) -> N
     assert found.tryCatchPattern is not None
     assert found.tryCatchPattern.startswith("match check_name(name) {")
     assert (
-        "The check depends on what is passed to `check_name` (`name`): pass values the check "
-        "accepts."
+        "The check depends on what is passed to `check_name` (`name`): the values its caller "
+        "passes decide it, and where they come from (an input, a setting, or the program's own "
+        "state) is what to change."
     ) in found.solutions
 
 

@@ -34,5 +34,5 @@ def test_a_check_on_a_handle_and_a_value_names_the_value_alone() -> None:
 
     solutions = explained(source).solutions
 
-    assert any("(`name`): pass values the check accepts." in s for s in solutions)
+    assert any("(`name`): the values its caller passes decide it" in s for s in solutions)
     assert not any("`pool`" in s for s in solutions)

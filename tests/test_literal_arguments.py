@@ -57,8 +57,9 @@ def test_a_parameter_its_one_caller_passes_as_a_literal_is_no_value_to_change(
     solutions = solutions_with_reach(tmp_path, text)
 
     said = (
-        "The check depends on what is passed to `prepare_context` (`log`): pass values the "
-        "check accepts. Its one caller passes a literal for `error_if_no_units` "
+        "The check depends on what is passed to `prepare_context` (`log`): the values its "
+        "caller passes decide it, and where they come from (an input, a setting, or the "
+        "program's own state) is what to change. Its one caller passes a literal for `error_if_no_units` "
         "(`report_timings` passes `true` (src/lib.rs:2)): no value to change there."
     )
     assert (said in solutions) == literal

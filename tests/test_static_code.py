@@ -756,8 +756,10 @@ def test_an_example_fix_shows_a_statement_or_promises_none() -> None:
     assert declared == (
         "// `InternalError::GrenadInvalidFormatVersion` is declared in src/filter.rs; no "
         "statement here makes it: the code that builds and returns it decides when it occurs, "
-        "and is where to fix it."
+        "and what that code checks says what to change (an input, a setting, or the code)."
     )
+    # not "and is where to fix it": the fix is often the input it refused (meilisearch's
+    # `documentTemplate`, reading 193)
 
 
 WRAPPED = """\
@@ -871,9 +873,9 @@ fn check(source_id: SourceId, name: &str) -> anyhow::Result<()> {
 """
     advice = {m: " ".join(e.solutions) for m, e in explained_all(source, "src/m.rs").items()}
     # `deps` is read (the loop walks it); `source_id` and `values` are not
-    assert "(`deps`): pass values" in advice["dependency has a different source"]
+    assert "(`deps`): the values its caller passes" in advice["dependency has a different source"]
     assert (
-        "(`source_id`, `name`): pass values the check accepts"
+        "(`source_id`, `name`): the values its caller passes decide it"
         in (advice["only path sources are accepted"])
     )
 
@@ -915,17 +917,17 @@ fn level(target: &mut Config, change: &Change) -> anyhow::Result<()> {
         "of `level` passes: `target` lacks that entry, or `idx` names none."
     ) in advice["no such level"]
     sent = advice["failed to async-send to screen"]
-    assert "pass values the check accepts" not in sent
+    assert "the values its caller passes decide it" not in sent
     assert (
         "`senders.send_to_screen(instruction)` was given `senders`, `instruction`, which the "
         "caller of "
-        "`forward` passes: if the error underneath says it refused that, pass another"
+        "`forward` passes: if the error underneath says it refused one of them, where that value"
     ) in sent
     looked_up = advice["no pane with that id"]
     assert "`panes.get(&id)` gave nothing for `panes`, `id`, which the caller of `geometry`" in (
         looked_up
     )
-    assert "(`by`): pass values the check accepts" in advice["nothing to resize"]
+    assert "(`by`): the values its caller passes decide it" in advice["nothing to resize"]
 
 
 def test_a_write_that_failed_failed_on_where_it_writes_not_what() -> None:
@@ -948,13 +950,13 @@ fn write_batch(writer: &mut Writer, batch: Batch) -> anyhow::Result<()> {
 """
     advice = {m: " ".join(e.solutions) for m, e in explained_all(source, "src/m.rs").items()}
     written = advice["Error writing to temporary file: {err}"]
-    assert "pass another" not in written
+    assert "where that value comes from" not in written
     assert (
         "`temp_file.write_all(text.as_bytes())` failed to write what it was given: the cause is "
         "the system's"
     ) in written
     assert (
-        "if the error underneath says it refused that, pass another"
+        "if the error underneath says it refused one of them, where that value comes from"
         in (advice["failed to write Arrow IPC batch"])
     )
 
@@ -980,9 +982,9 @@ fn first(lines: Option<Lines>) -> anyhow::Result<()> {
 """
     advice = {m: " ".join(e.solutions) for m, e in explained_all(source, "src/m.rs").items()}
     filled = advice["could not fill values"]
-    assert "pass values the check accepts" not in filled
+    assert "the values its caller passes decide it" not in filled
     assert "`cell.set(values.into())` was given `cell`, `values`" in filled
-    assert "(`lines`): pass values the check accepts" in advice["no lines given"]
+    assert "(`lines`): the values its caller passes decide it" in advice["no lines given"]
 
 
 def test_checks_on_the_way_to_a_call_that_failed_are_no_checks_to_satisfy() -> None:
@@ -1012,8 +1014,8 @@ fn tar(ar_files: Vec<ArchiveFile>, limit: Option<u64>) -> anyhow::Result<()> {
 """
     advice = {m: " ".join(e.solutions) for m, e in explained_all(source, "src/m.rs").items()}
     opened = advice["failed to open for archiving: `{}`"]
-    assert "pass values the check accepts" not in opened
-    assert "(`ar_files`): pass values the check accepts" in advice["nothing to archive"]
+    assert "the values its caller passes decide it" not in opened
+    assert "(`ar_files`): the values its caller passes decide it" in advice["nothing to archive"]
     # the parameter itself was None: nothing was "given" to it
     assert (
         "`limit` was None or an error as the caller of `tar` passed it: pass one that "
@@ -1465,7 +1467,8 @@ def test_a_check_on_a_parameter_the_fn_binds_again_is_no_caller_s_check() -> Non
     assert invalid.validationCode is None
     assert (
         "The check depends on what is passed to `normalize_key` (`key` (as the fn binds it "
-        "again first)): pass values the check accepts."
+        "again first)): the values its caller passes decide it, and where they come from (an "
+        "input, a setting, or the program's own state) is what to change."
     ) in invalid.solutions
     assert "normalize_key(key)" not in (invalid.exampleFix or "")
     assert found["name too long"].validationCode == "let ok = name.len() <= max;"
@@ -1985,7 +1988,7 @@ def test_a_from_conversion_s_arm_chooses_which_error_not_whether() -> None:
     assert explanation.solutions == [
         "`ShellError::from` converts a `ParseError` into this error (its "
         "`ParseError::DuplicateKey` arm); it refuses nothing itself. Where that `ParseError` "
-        "is made decides when this shows, and is where to fix it."
+        "is made decides when this shows, and what it refuses there says what to change."
     ]
     assert "does not hold" not in explanation.exampleFix
 
@@ -2006,7 +2009,7 @@ fn certificate_check(host_key: &HostKey, config_known_hosts: Option<&[String]>) 
 """
     (explanation,) = explained_all(source).values()
     advice = " ".join(explanation.solutions)
-    assert "pass another" not in advice
+    assert "where that value comes from" not in advice
     assert "config_known_hosts" not in advice
 
 

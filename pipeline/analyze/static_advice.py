@@ -268,7 +268,12 @@ _REFUSALS = frozenset(
 RETURNED_LEAD = "The code that returns this error decides when: "
 # "The check depends on what is passed to `f` (`x`): pass values the check accepts."
 PASSED_LEAD = "The check depends on what is passed to "
-PASSED_TAIL = ": pass values the check accepts."
+# not "pass values the check accepts": the caller often does not choose them (a plugin SDK's
+# protobuf payload, a pane's geometry, a router's method: readings 191-192, 21 M)
+PASSED_TAIL = (
+    ": the values its caller passes decide it, and where they come from (an input, a "
+    "setting, or the program's own state) is what to change."
+)
 
 
 # How a `.context(..)` error shows the error it wraps, by the type it makes: anyhow's (and
@@ -459,7 +464,7 @@ def solutions(
             f"{where(site)} converts a `{made_from.source}` into this error"
             + (f" (its `{arm}` arm)" if arm else "")
             + f"; it refuses nothing itself. Where that `{made_from.source}` is made decides "
-            "when this shows, and is where to fix it."
+            "when this shows, and what it refuses there says what to change."
         )
     if inputs and verdict is None and not mapped:  # none makes what cannot come about
         out.append(f"{PASSED_LEAD}{where(site)} ({', '.join(inputs)}){PASSED_TAIL}")
@@ -713,8 +718,8 @@ def _given_to_failed_calls(
         else:
             out.append(
                 f"{named} was given {values}, which the caller of {where(site)} passes: if "
-                "the error underneath says it refused that, pass another; else the failure "
-                "is the call's own."
+                "the error underneath says it refused one of them, where that value comes from "
+                "is what to change; else the failure is the call's own."
             )
         checked = [*checked, *given]
     return out

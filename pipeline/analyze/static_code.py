@@ -1050,7 +1050,8 @@ def _nothing_to_show(site: Site) -> str:
             )
         return (
             f"// `{text_owner(site)}` is declared in {site.file_path}; no statement here makes it: the "
-            "code that builds and returns it decides when it occurs, and is where to fix it."
+            "code that builds and returns it decides when it occurs, and what that code checks "
+            "says what to change (an input, a setting, or the code)."
         )
     return f"// The error comes from {_plain(where(site))} ({site.file_path}, line {site.line})."
 
