@@ -121,7 +121,7 @@ def test_a_call_that_failed_in_map_err_is_a_failed_call_not_a_check() -> None:
     assert not any(s.startswith("The check depends") for s in said)
     assert (
         "`json_to_payload(&payload_json)` was given `payload_json`, which the caller of "
-        "`set_payload` passes: if the error underneath says it refused one of them, where that "
+        "`set_payload` passes: if the error underneath says it refused it, where that "
         "value comes from is what to change; else the failure is the call's own."
     ) in said
 

@@ -716,9 +716,10 @@ def _given_to_failed_calls(
                 "check that value against what the call accepts."
             )
         else:
+            refused = "one of them" if len(given) > 1 else "it"  # not "one of" one value
             out.append(
                 f"{named} was given {values}, which the caller of {where(site)} passes: if "
-                "the error underneath says it refused one of them, where that value comes from "
+                f"the error underneath says it refused {refused}, where that value comes from "
                 "is what to change; else the failure is the call's own."
             )
         checked = [*checked, *given]
