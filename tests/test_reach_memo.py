@@ -12,6 +12,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from gitrepo import GitRepo
@@ -157,6 +158,24 @@ def _run(*args: str | Path) -> str:
     return done.stderr
 
 
+def regenerated_and_cold(
+    tmp_path: Path, name: str, sources: dict[str, str], change: dict[str, str]
+) -> list[dict[str, Any]]:
+    """`reach.json`'s rows of a repository of `sources` extracted, then regenerated after
+    the commit of `change` (OUT `tmp_path/out`), and of a cold extraction of that commit."""
+    repo = GitRepo.init(tmp_path / "src")
+    repo.commit(sources)
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    common = ("--repo", name, "--out", out, "--cache", cache)
+    _run("extract", *common, "--sha", "main", "--source", repo.path)
+    sha = repo.commit(change)
+    _run("regenerate", *common, "--ref", sha, "--source", repo.path)
+    cold = tmp_path / "cold"
+    _run("extract", "--repo", name, "--sha", sha, "--source", repo.path, "--out", cold,
+         "--cache", tmp_path / "cold-cache")  # fmt: skip
+    return [json.loads((o / name / "reach.json").read_text())["records"] for o in (out, cold)]
+
+
 def test_a_regeneration_takes_the_extraction_s_walks_over_and_publishes_a_cold_reach(
     tmp_path: Path,
 ) -> None:
@@ -290,17 +309,9 @@ def test_a_carried_record_s_reach_reads_its_rebound_parameters_and_what_makes_it
     )
     sources = {"Cargo.toml": '[package]\nname = "ws"\n', "src/lib.rs": "pub mod api;\npub mod top;\n",
                "src/api.rs": api, "src/top.rs": "pub fn top() { crate::api::get(\"k\").ok(); }\n"}  # fmt: skip
-    repo = GitRepo.init(tmp_path / "src")
-    repo.commit(sources)
-    out, cache = tmp_path / "out", tmp_path / "cache"
-    common = ("--repo", "o/ws", "--out", out, "--cache", cache)
-    _run("extract", *common, "--sha", "main", "--source", repo.path)
-    sha = repo.commit({"src/top.rs": "// the top\n" + sources["src/top.rs"]})
-    _run("regenerate", *common, "--ref", sha, "--source", repo.path)
-    cold = tmp_path / "cold"
-    _run("extract", "--repo", "o/ws", "--sha", sha, "--source", repo.path, "--out", cold,
-         "--cache", tmp_path / "cold-cache")  # fmt: skip
-    rows = [json.loads((o / "o" / "ws" / "reach.json").read_text())["records"] for o in (out, cold)]
+    rows = regenerated_and_cold(
+        tmp_path, "o/ws", sources, {"src/top.rs": "// the top\n" + sources["src/top.rs"]}
+    )
     assert rows[0] == rows[1]
     (row,) = [r for r in rows[1].values() if r.get("http_status")]
     assert row["http_status"] == 404

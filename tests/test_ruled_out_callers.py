@@ -70,10 +70,12 @@ fn flat(nested: bool) -> anyhow::Result<()> {
 """
 
 
-def _entries(tmp_path: Path) -> dict[str, list[list[str]]]:
-    files = {"Cargo.toml": '[package]\nname = "vault"\n', "src/lib.rs": GROUPS}
+def paths_by_message(tmp_path: Path, source: str) -> dict[str, list[list[str]]]:
+    """The names of each path's hops, by the site's message (its text before a `{`), of a
+    one-file crate of `source`."""
+    files = {"Cargo.toml": '[package]\nname = "vault"\n', "src/lib.rs": source}
     graph = graph_of(tmp_path, files)
-    scan = find_sites("src/lib.rs", GROUPS.encode())
+    scan = find_sites("src/lib.rs", source.encode())
     contexts = build_contexts("acme/vault", "ab" * 20, RepoScan(scans={"src/lib.rs": scan}))
     reaches = reaches_of([spec_of(c) for c in contexts], graph)
     return {
@@ -85,7 +87,7 @@ def _entries(tmp_path: Path) -> dict[str, list[list[str]]]:
 
 
 def test_a_caller_passing_a_literal_that_rules_the_site_out_is_no_way_in(tmp_path: Path) -> None:
-    paths = _entries(tmp_path)
+    paths = paths_by_message(tmp_path, GROUPS)
 
     assert paths["cannot load the details of group"] == [["group_details", "to_json"]]
     assert paths["cannot rename to"] == [["named", "rename"]]  # one call passes `None`

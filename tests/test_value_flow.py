@@ -13,14 +13,9 @@ import json
 from pathlib import Path
 
 import pytest
-from gitrepo import GitRepo
-from test_reach import graph_of
-from test_reach_memo import _run
+from test_reach_memo import regenerated_and_cold
+from test_ruled_out_callers import paths_by_message
 
-from pipeline.languages.rust.sites import find_sites
-from pipeline.scan.callerpaths import reaches_of, spec_of
-from pipeline.scan.collect import build_contexts
-from pipeline.scan.pool import RepoScan
 from pipeline.scan.valueflow import contradicts, meets, required_values
 
 SINKS = """\
@@ -116,18 +111,7 @@ fn unwrapped(mode: Option<Mode>) -> anyhow::Result<()> {
 
 @pytest.fixture(scope="module")
 def paths(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[list[str]]]:
-    tmp_path: Path = tmp_path_factory.mktemp("sinks")
-    files = {"Cargo.toml": '[package]\nname = "sinks"\n', "src/lib.rs": SINKS}
-    graph = graph_of(tmp_path, files)
-    scan = find_sites("src/lib.rs", SINKS.encode())
-    contexts = build_contexts("acme/sinks", "ab" * 20, RepoScan(scans={"src/lib.rs": scan}))
-    reaches = reaches_of([spec_of(c) for c in contexts], graph)
-    return {
-        c.site.message.split(" {")[0]: [
-            [h.name for h in p.hops] for p in reaches[c.record_id].paths
-        ]
-        for c in contexts
-    }
+    return paths_by_message(tmp_path_factory.mktemp("sinks"), SINKS)
 
 
 def test_a_flag_passed_on_is_ruled_out_by_the_literal_a_caller_further_up_passes(
@@ -232,21 +216,11 @@ def test_a_carried_record_keeps_what_its_catch_all_arm_needs(tmp_path: Path) -> 
         "src/sinks.rs": SINKS,
         "src/other.rs": "pub fn other() {}\n",
     }
-    repo = GitRepo.init(tmp_path / "src")
-    repo.commit(sources)
-    out, cache = tmp_path / "out", tmp_path / "cache"
-    common = ("--repo", "o/sinks", "--out", out, "--cache", cache)
-    _run("extract", *common, "--sha", "main", "--source", repo.path)
-    sha = repo.commit({"src/other.rs": "// another\n" + sources["src/other.rs"]})
-    _run("regenerate", *common, "--ref", sha, "--source", repo.path)
-    cold = tmp_path / "cold"
-    _run("extract", "--repo", "o/sinks", "--sha", sha, "--source", repo.path, "--out", cold,
-         "--cache", tmp_path / "cold-cache")  # fmt: skip
-    rows = [
-        json.loads((o / "o" / "sinks" / "reach.json").read_text())["records"] for o in (out, cold)
-    ]
+    rows = regenerated_and_cold(
+        tmp_path, "o/sinks", sources, {"src/other.rs": "// another\n" + sources["src/other.rs"]}
+    )
     assert rows[0] == rows[1]
-    manifest = json.loads((out / "o" / "sinks" / "manifest.json").read_text())
+    manifest = json.loads((tmp_path / "out" / "o" / "sinks" / "manifest.json").read_text())
     assert {"mode": "out:Mode::Strict|Mode::Lenient"} in [
         p.get("needs") for p in manifest["records"].values()
     ]

@@ -19,6 +19,7 @@ import re
 from collections import deque
 from collections.abc import Mapping, Sequence
 
+from pipeline.core.brackets import first_outside_brackets
 from pipeline.core.reach import PATH_DEPTH
 from pipeline.core.sitetypes import Site
 from pipeline.scan.callgraph import CallGraph, Edge
@@ -193,17 +194,12 @@ def _variant(text: str) -> str | None:
 
 
 def _top_level_split(text: str, separator: str) -> list[str]:
-    """`text` split at `separator` outside brackets."""
-    parts, depth, start = [], 0, 0
-    for at, char in enumerate(text):
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif char == separator and depth == 0:
-            parts.append(text[start:at])
-            start = at + 1
-    parts.append(text[start:])
+    """`text` split at `separator` outside brackets (`brackets.first_outside_brackets`)."""
+    parts = []
+    while (at := first_outside_brackets(text, separator)) >= 0:
+        parts.append(text[:at])
+        text = text[at + 1 :]
+    parts.append(text)
     return [p.strip() for p in parts]
 
 

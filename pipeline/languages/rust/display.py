@@ -21,8 +21,8 @@ from collections.abc import Iterable
 
 from tree_sitter import Node
 
+from pipeline.core.brackets import first_outside_brackets
 from pipeline.languages.rust.index_items import base_name
-from pipeline.languages.rust.nesting import first_outside_brackets
 
 # `Display`, `fmt::Display`, and a crate's own display trait (just's `ColorDisplay`)
 _DISPLAY = re.compile(r"^(?:(?:::)?\w+::)*\w*Display$")

@@ -18,9 +18,9 @@ from functools import cache
 
 from tree_sitter import Node
 
+from pipeline.core.brackets import first_outside_brackets
 from pipeline.core.sitetypes import Condition
 from pipeline.languages.rust.codecheck import parses_as_code, rust_parser
-from pipeline.languages.rust.nesting import first_outside_brackets
 from pipeline.languages.rust.purity import only_reads
 
 

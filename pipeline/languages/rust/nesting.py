@@ -1,5 +1,4 @@
-"""A bound on how deeply a Rust file nests, checked before it is parsed for sites; and
-where a text's brackets leave a character at the top level.
+"""A bound on how deeply a Rust file nests, checked before it is parsed for sites.
 
 tree-sitter (0.22 and later) keeps no parent pointers: `Node.parent` walks down from the
 root, so every upward walk (condition chains, test-code checks, enclosing items) costs
@@ -25,20 +24,6 @@ def nesting_depth(source: bytes) -> int:
     if len(brackets) < 2 * MAX_NESTING:  # cannot be deep: skip the count
         return len(brackets) // 2
     return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
-
-
-def first_outside_brackets(text: str, char: str) -> int:
-    """Where `char` first stands in `text` outside `()`, `[]` and `{}`; -1 when it does not
-    (the `,` that ends a macro's first operand, the `|` of an or-pattern)."""
-    depth = 0
-    for at, ch in enumerate(text):
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch == char and depth == 0:
-            return at
-    return -1
 
 
 def check_nesting(path: str, source: bytes) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from tree_sitter import Node
 
-from pipeline.languages.rust.nesting import first_outside_brackets
+from pipeline.core.brackets import first_outside_brackets
 
 # A condition's text -> (its node, whether the parse had errors).
 Parse = Callable[[str], tuple[Node | None, bool]]
