@@ -6,9 +6,12 @@ and `#[uniffi::export]` do the same for Python, JavaScript, Node.js and mobile c
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from test_reach import graph_of
+from test_reach import committed_and_extracted, graph_of
+
+from pipeline.core.reach import reach_from_json
 
 FILES = {
     "Cargo.toml": '[package]\nname = "lib"\n',
@@ -67,3 +70,25 @@ def test_a_fn_exported_to_another_language_is_an_entry_point(tmp_path: Path) -> 
     # no attribute of an export: the crate's public API, as before
     assert entries["Tiling::plain"][0] == "pub-api"
     assert entries["renamed"][0] == "pub-api"
+
+
+def test_a_binding_ranks_after_the_program_s_own_entry_point(tmp_path: Path) -> None:
+    # ruff's playground `#[wasm_bindgen] Workspace::new` reaches its configuration's errors
+    # in fewer calls than its CLI's `format`; a reader runs the CLI (stop 66's paths)
+    files = {
+        "Cargo.toml": '[package]\nname = "lint"\n',
+        "src/main.rs": (
+            "fn main() {\n    run().unwrap();\n}\n"
+            "fn run() -> anyhow::Result<()> {\n    format()\n}\n"
+            "fn format() -> anyhow::Result<()> {\n    settings()\n}\n"
+            "#[wasm_bindgen]\npub fn playground() -> anyhow::Result<()> {\n    settings()\n}\n"
+            "fn settings() -> anyhow::Result<()> {\n"
+            '    anyhow::bail!("a deprecated rule is not allowed in preview")\n}\n'
+        ),
+    }
+    _, record = committed_and_extracted(files, "o/lint", tmp_path, "a deprecated rule")
+    rows = json.loads((tmp_path / "out" / "o" / "lint" / "reach.json").read_text())["records"]
+    paths = reach_from_json(rows[record["id"]]).paths
+    assert [h.name for h in paths[0].hops] == ["main", "run", "format", "settings"]
+    assert [h.name for h in paths[1].hops] == ["playground", "settings"]
+    assert paths[1].entry_label == "JavaScript binding `playground` (`#[wasm_bindgen]`)"

@@ -30,7 +30,7 @@ from pipeline.scan.builders import Built, named_builders, struct_builders, varia
 from pipeline.scan.callgraph import CallGraph, Edge, Node
 from pipeline.scan.context import SiteContext, _crate
 from pipeline.scan.conversions import written_error
-from pipeline.scan.entrypoints import arm_entry, nested_dispatch
+from pipeline.scan.entrypoints import EXPORTED, arm_entry, nested_dispatch
 from pipeline.scan.names import crate_name, generic_parts, inner_type
 from pipeline.scan.signatures import return_text
 from pipeline.scan.statics import static_at, static_users
@@ -854,7 +854,10 @@ def _best(
         if len(outer) == 1:  # `EXPLAIN FETCH`: the statement the user gives is the outer one
             entry = (entry[0], f"{entry[1]} inside `{next(iter(outer))}`")
         length = -len(nodes) if outermost else len(nodes)
-        rank = (_KIND_RANK[entry[0]], bool(outer), narrow, guesses, length)
+        kind = _KIND_RANK[entry[0]]
+        if entry[0] == "custom" and real.get(top, top) in graph.derived.get(EXPORTED, ()):
+            kind = _KIND_RANK["rpc"]  # another language's binding: after the program's own
+        rank = (kind, bool(outer), narrow, guesses, length)
         ranked.append((rank, chain, top, entry, first))
     ranked.sort(key=lambda item: item[0])
     kept: dict[tuple[str, ...], tuple[int, tuple[EntryKind, str], Edge | None]] = {}

@@ -190,6 +190,7 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
                 "custom",
                 f"{export[0]} `{node.label}` (`#[{export[1]}]`)",
             )
+            graph.derived.setdefault(EXPORTED, set()).add(node_id)
         elif d.owner is None and (written := proc_macro_use(d.name, d.attrs)) is not None:
             graph.entries[node_id] = ("macro", f"{written}, as the using crate compiles")
     mounted = _mount_points(graph.indexes)
@@ -367,6 +368,12 @@ _EXPORTS = (
     (re.compile(r"^(?:napi_derive::)?napi\b(?!\s*=)"), "Node.js binding"),
     (re.compile(r"^uniffi::export\b"), "foreign-language binding"),
 )
+
+
+# `graph.derived[EXPORTED]`: the fns `exported_to` made entry points. A path from one ranks
+# after a program's own commands (ruff's CLI `format` before its playground's
+# `#[wasm_bindgen]` `Workspace::new`, which is fewer calls from the same error).
+EXPORTED = "exported fns"
 
 
 def exported_to(attrs: Sequence[str]) -> tuple[str, str] | None:

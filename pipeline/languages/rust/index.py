@@ -121,8 +121,9 @@ _TEST_DIRECTORY = re.compile(
 # variants matched or compared count (`valueflow`); 114: the way in above a cut path carries
 # the needs the walk had at its top hop (`callerpaths._needs_along`); 115: a fn an attribute
 # exports to another language is an entry point (`entrypoints.exported_to`); 116: a catch-all
-# arm needs none of the variants of the arms before it (`valueflow._past_arms`).
-INDEX_VERSION = "116"
+# arm needs none of the variants of the arms before it (`valueflow._past_arms`); 117: a path
+# from another language's binding ranks after the program's own commands (`EXPORTED`).
+INDEX_VERSION = "117"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
