@@ -322,20 +322,27 @@ def _needs_along(graph: CallGraph, path: CallerPath) -> frozenset[str] | None:
     hop, made again edge by edge from its bottom; None when an edge is not found or refuses
     (the graph is not the one the path was found in)."""
     held = NO_NEEDS
-    for upper, lower in zip(reversed(path.hops[:-1]), reversed(path.hops[1:]), strict=True):
-        callee = graph.enclosing(lower.file_path, lower.line)
-        caller = graph.enclosing(upper.file_path, upper.line)
-        if callee is None or caller is None:
+    bottom = path.hops[-1]
+    current = graph.enclosing(bottom.file_path, bottom.line)
+    for hop in reversed(path.hops[:-1]):
+        edge = _edge_into(graph, current, hop) if current is not None else None
+        above = needs_above(graph, edge, held) if edge is not None else None
+        if edge is None or above is None:
             return None
-        edges = graph.callers.get(callee, ())
-        edge = next((e for e in edges if e.caller == caller and e.line == upper.call_line), None)
-        if edge is None:
-            return None
-        above = needs_above(graph, edge, held)
-        if above is None:
-            return None
-        held = above
+        held, current = above, edge.caller
     return held
+
+
+def _edge_into(graph: CallGraph, callee: int, hop: Hop) -> Edge | None:
+    """The call of the fn `callee` that a path's `hop` makes at its `call_line`."""
+    return next(
+        (
+            e
+            for e in graph.callers.get(callee, ())
+            if e.line == hop.call_line and _is_hop(graph.nodes[e.caller], hop)
+        ),
+        None,
+    )
 
 
 def _dropped_by(graph: CallGraph, node_id: int) -> int | None:
@@ -1146,14 +1153,7 @@ def _handoffs(
     hops = paths[0].hops
     current, position = node_id, params.index(name)
     for hop in reversed(hops[:-1]):
-        edge = next(
-            (
-                e
-                for e in graph.callers.get(current, ())
-                if e.line == hop.call_line and e.call and _is_hop(graph.nodes[e.caller], hop)
-            ),
-            None,
-        )
+        edge = _edge_into(graph, current, hop)
         if edge is None or edge.call is None or position >= len(edge.call.args):
             break
         argument = edge.call.args[position]

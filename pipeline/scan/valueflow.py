@@ -88,8 +88,6 @@ def required_values(
         if found is not None and found[0] not in bound:
             out.setdefault(found[0], found[1])
         bound |= _bound_by(kind, text)
-    for name in rebound:
-        out.pop(name, None)
     return out
 
 
@@ -217,33 +215,29 @@ def _bound_by(kind: str, text: str) -> set[str]:
 
 def contradicts(argument: str, value: str) -> bool:
     """Whether a literal argument is not the value a need asks for."""
-    if value in ("true", "false"):
-        return argument in ("true", "false") and argument != value
-    given = _variant(argument)
-    if given is None:
-        return False
-    if value in ("Some", "None"):
-        return given in ("Some", "None") and given != value
-    side, _, listed = value.partition(":")
-    told = [_same(given, v) for v in listed.split("|")]
-    if any(t is None for t in told):
-        return False  # not comparable: the types differ from what the names say
-    return not any(told) if side == "in" else any(told)
+    return verdict(argument, value) is False
 
 
 def meets(argument: str, value: str) -> bool:
     """Whether a literal argument is a value the need asks for (the need is met there)."""
+    return verdict(argument, value) is True
+
+
+def verdict(argument: str, value: str) -> bool | None:
+    """Whether an argument is the value a need asks for: True (it meets it), False (it
+    contradicts it), None when it is no literal the need can be told by (a name, a call, a
+    variant of another enum or written otherwise: `_same`)."""
     if value in ("true", "false"):
-        return argument == value
+        return argument == value if argument in ("true", "false") else None
     given = _variant(argument)
     if given is None:
-        return False
+        return None
     if value in ("Some", "None"):
-        return given == value
+        return given == value if given in ("Some", "None") else None
     side, _, listed = value.partition(":")
     told = [_same(given, v) for v in listed.split("|")]
     if any(t is None for t in told):
-        return False
+        return None  # not comparable: the types differ from what the names say
     return any(told) if side == "in" else not any(told)
 
 
@@ -284,9 +278,10 @@ def values_above(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozens
         if name not in params:
             continue
         argument = call.args[params.index(name)].strip()
-        if contradicts(argument, value):
+        told = verdict(argument, value)
+        if told is False:  # a literal that rules the callee's need out
             return None
-        if meets(argument, value):
+        if told:  # one that meets it: no need above
             continue
         passed = _PASSED_ON.fullmatch(argument)
         if passed is None:

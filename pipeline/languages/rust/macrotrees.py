@@ -13,6 +13,7 @@ from tree_sitter import Language, Node, Parser, Point, Query, QueryCursor, Range
 
 from pipeline.core.sitetypes import MACRO_INVOCATION, MACRO_RULES, Site
 from pipeline.languages.rust.facts import site_facts
+from pipeline.languages.rust.index_items import text_of
 from pipeline.languages.rust.macroitems import item_groups
 from pipeline.languages.rust.regions import parse_ranges, site_hints
 from pipeline.languages.rust.snippets import enclosing_call, initializer_item
@@ -74,12 +75,20 @@ def macro_tree_sites(
 def _as_items(parser: Parser, source: bytes, outer: Node, token_tree: Node) -> list[Tree]:
     """The macro's body parsed as the items it wraps (`macroitems.item_groups`: the whole,
     or each group of a `cfg_if!`), when it is invoked where an item goes and parses so."""
-    parent = outer.parent
-    if outer.type != "macro_invocation" or parent is None:
-        return []
-    if parent.type not in ("source_file", "declaration_list"):
+    if not _at_item_level(outer):
         return []
     return [tree for tree, _, _ in item_groups(parser, source, outer, token_tree, every=True)]
+
+
+def _at_item_level(outer: Node) -> bool:
+    """Whether `outer` is a macro invoked where an item goes (a file's or a module's, an
+    impl's or a trait's items)."""
+    parent = outer.parent
+    return (
+        outer.type == "macro_invocation"
+        and parent is not None
+        and parent.type in ("source_file", "declaration_list")
+    )
 
 
 def _macro_rules(outer: Node) -> str | None:
@@ -94,22 +103,15 @@ def _item_level(outer: Node) -> str | None:
     items (`MACRO_INVOCATION`): what the site runs in is the code the macro generates, not
     "the top-level code" of its file (typst's `cast!`, reading 190). Its head: the macro's
     name and the body's first token, when that is a type's name."""
-    parent = outer.parent
-    if outer.type != "macro_invocation" or parent is None:
+    if not _at_item_level(outer):
         return None
-    if parent.type not in ("source_file", "declaration_list"):
-        return None
-    name = (_node_text(outer.child_by_field_name("macro")) or "").strip()
+    name = text_of(outer.child_by_field_name("macro")).strip()
     tree = next((c for c in outer.named_children if c.type == "token_tree"), None)
     first = tree.named_children[0] if tree is not None and tree.named_children else None
-    head = _node_text(first) if first is not None and first.type == "identifier" else ""
+    head = text_of(first) if first is not None and first.type == "identifier" else ""
     head = head if head[:1].isupper() else ""  # a type's name, not a field's (`name: ..`)
-    opened = (_node_text(tree) or " ")[:1] if tree is not None else "{"
+    opened = (text_of(tree) or " ")[:1] if tree is not None else "{"
     return f"{MACRO_INVOCATION}{name}! {opened} {head}".rstrip() if name else None
-
-
-def _node_text(node: Node | None) -> str:
-    return (node.text or b"").decode("utf-8", "replace") if node is not None else ""
 
 
 def _inside(token_tree: Node) -> Range:
