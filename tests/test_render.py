@@ -21,9 +21,10 @@ from render_fixtures import (
 
 from pipeline.core.model import Record
 from pipeline.dataset.reader import load_dataset
+from pipeline.dataset.summary import Summary
 from pipeline.publish.render import RenderError, render_command, render_site
-from pipeline.publish.render.pages import safe_url
-from pipeline.publish.render.related import related_records
+from pipeline.publish.render.pages import SAME_MESSAGE_SHOWN, safe_url, same_message_links
+from pipeline.publish.render.related import related_records, same_message
 
 GOLDEN = Path(__file__).parent / "golden"
 PAGE = f"{REPO}/f16c5768bcd8aade-should-not-pause-when-having-snapshot-backfill-job.html"
@@ -280,3 +281,48 @@ def test_seed_records_alone_make_a_dataset(tmp_path: Path) -> None:
     assert ds.repo == REPO and ds.sha.startswith("6469eb736d")
     assert ds.dataset_version == "2026-09-14T16:17:12.679Z"
     assert [r.id for r in ds.records] == list(SEED_IDS) and not ds.retired
+
+
+def test_a_message_written_at_several_places_lists_the_others_on_each_page(
+    tmp_path: Path,
+) -> None:
+    same = "failed to define a metric"
+    bodies = [
+        _rec("1" * 16, repo="acme/db", errorMessage=same, filePath="src/b.rs", lineNumber=9),
+        _rec("2" * 16, repo="acme/db", errorMessage=same, filePath="src/a.rs", lineNumber=40),
+        _rec("3" * 16, repo="acme/db", errorMessage=same, filePath="src/a.rs", lineNumber=7),
+        _rec("4" * 16, repo="acme/db", errorMessage="failed to define a metric twice"),
+    ]
+    write_dataset(tmp_path / "out", "acme/db", bodies)
+    render_site(tmp_path / "out", tmp_path / "site")
+
+    def page(rid: str) -> str:
+        return next((tmp_path / "site/acme/db").glob(f"{rid}*.html")).read_text(encoding="utf-8")
+
+    text = page_text(page("1" * 16))[0]
+    assert "written at 2 other places of this repository" in text
+    assert "src/a.rs:7 src/a.rs:40" in text  # file order, itself left out
+    assert f'href="{"3" * 16}-' in page("1" * 16)
+    assert f'href="{"1" * 16}-' not in page("1" * 16)
+    assert "other place" not in page_text(page("4" * 16))[0]  # a message of its own
+
+
+def test_same_message_links_name_the_first_places_and_count_the_rest() -> None:
+    base = seed_doc("f16c5768bcd8aade")["record"]
+    records = [
+        Record.model_validate(base | {"id": f"{n:016x}", "lineNumber": n + 1, "filePath": "a.rs"})
+        for n in range(SAME_MESSAGE_SHOWN + 4)
+    ]
+    summaries = [
+        Summary(
+            r.id, r.repo, r.slug, r.errorMessage, r.messagePattern, r.filePath, r.lineNumber,
+            r.severity, r.backgroundTag, tuple(r.tags), "bail", "f" if r.lineNumber == 2 else None,
+            "static", "ok",
+        )
+        for r in records
+    ]  # fmt: skip
+    group = same_message(summaries)[records[0].id]
+    links, more = same_message_links(records[0], group)
+    assert (len(links), more) == (SAME_MESSAGE_SHOWN, 3)
+    assert links[0].title == "a.rs:2 in f" and links[1].title == "a.rs:3"
+    assert [r.id for r in group] == [r.id for r in records]  # itself in it, left out of links

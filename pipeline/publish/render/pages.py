@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -22,6 +22,7 @@ from pipeline.publish.render.related import ClassCount
 
 SHORT_SHA = 10  # as the seed page shows it (`6469eb736d`)
 TITLE_CHARS = 60  # the seed page's title and related links cut the message here
+SAME_MESSAGE_SHOWN = 20  # other places of the same message a page links; the rest counted
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
     "base-uri 'none'; form-action 'self'"
@@ -115,6 +116,22 @@ def distinct_links(record: Record, related: list[Summary]) -> list[Link]:
     return links
 
 
+def same_message_links(record: Record, group: Sequence[Summary]) -> tuple[list[Link], int]:
+    """The other places of the repository that write this record's message word for word
+    (`related.same_message`), each titled by its file, line and fn, the first
+    SAME_MESSAGE_SHOWN of them; and how many more there are."""
+    own = record.repo + "/"
+    others = [r for r in group if r.id != record.id]
+    links = [
+        Link(
+            f"{r.filePath}:{r.lineNumber}" + (f" in {r.enclosingFn}" if r.enclosingFn else ""),
+            page_path(r).removeprefix(own),
+        )
+        for r in others[:SAME_MESSAGE_SHOWN]
+    ]
+    return links, len(others) - len(links)
+
+
 def analysis_label(analyzer: str | None, status: str | None) -> str:
     """The footer's name for how the explanation was produced (analyzer None: no provenance)."""
     if analyzer is None:
@@ -202,8 +219,10 @@ def record_context(
     klass: tuple[str, str],
     count: ClassCount,
     reach: Reach | None = None,
+    same: Sequence[Summary] = (),
 ) -> dict[str, Any]:
     """Template variables of one record page (`record.html.j2`)."""
+    same_links, same_more = same_message_links(record, same)
     snippets = [
         (label, highlighted(text))
         for label, text in (
@@ -227,6 +246,8 @@ def record_context(
         "klass_repos": count.repositories,
         "klass_records": count.records,
         "related": distinct_links(record, related),
+        "same_message": same_links,
+        "same_more": same_more,
         "example_fix": highlighted(record.exampleFix),
         "klass_href": f"../../classes/{slugify(record.backgroundTag)}.html",
         "analysis": analysis,

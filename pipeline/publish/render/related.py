@@ -62,6 +62,24 @@ def related_records(records: Sequence[Summary], limit: int = 5) -> dict[str, lis
     return out
 
 
+def same_message(records: Sequence[Summary]) -> dict[str, Sequence[Summary]]:
+    """For each record whose message another record of its repository writes word for word
+    too, every record of that message, itself included, in file order (neon writes "failed
+    to define a metric" at 145 places: the message alone does not tell a reader which of
+    them ran). One list per message, shared by its records; a message written once has none."""
+    groups: dict[tuple[str, str], list[Summary]] = defaultdict(list)
+    for r in records:
+        groups[(r.repo, r.errorMessage)].append(r)
+    out: dict[str, Sequence[Summary]] = {}
+    for group in groups.values():
+        if len(group) < 2:
+            continue
+        group.sort(key=lambda r: (r.filePath, r.lineNumber, r.id))
+        for r in group:
+            out[r.id] = group
+    return out
+
+
 def class_counts(records: Iterable[Summary]) -> dict[str, ClassCount]:
     """backgroundTag -> repositories and records of the whole site that carry it."""
     repos: dict[str, set[str]] = defaultdict(set)

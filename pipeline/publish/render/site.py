@@ -38,7 +38,12 @@ from pipeline.publish.render.pages import (
     record_context,
     stub_context,
 )
-from pipeline.publish.render.related import ClassCount, class_counts, related_records
+from pipeline.publish.render.related import (
+    ClassCount,
+    class_counts,
+    related_records,
+    same_message,
+)
 from pipeline.publish.render.search import INDEX_SCRIPT, index_script
 
 MARKER = ".errdoc-site"  # only a directory holding this is ever replaced
@@ -89,6 +94,7 @@ def _render_repo(
     """Pages, API files and the index of one repository: the records are read one at a time."""
     page = env.get_template("record.html.j2")
     related = related_records(ds.summaries)
+    same = same_message(ds.summaries)
     by_id = {s.id: s for s in ds.summaries}
     reach = reach_entries(ds.root)
     api = tmp / "api" / "errors"
@@ -102,11 +108,12 @@ def _render_repo(
             klass=class_of(record.backgroundTag, taxonomy),
             count=counts.get(record.backgroundTag, ClassCount(0, 0)),
             reach=reach_entry(reach[record.id]) if record.id in reach else None,
+            same=same.get(record.id, ()),
         )
         _write(tmp / page_path(record), page.render(ctx))
         bar.advance()
         _write(api / f"{record.id}.json", data)
-    del related, by_id, reach
+    del related, same, by_id, reach
     retired_entries: list[dict[str, str]] = []
     bodies = ds.retired_records()
     for rid, ret in sorted(ds.retired.items()):
