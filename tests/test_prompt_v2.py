@@ -27,6 +27,7 @@ REACH = Reach(
                     "\n    obj_name: ObjectName) -> Result<RwPgResponse>",
                     doc="Handles `ALTER ... SET PARALLELISM`.\n\nMore text not needed.",
                     call_line=77,
+                    also_at=(81, 90),
                 ),
                 Hop(
                     "DdlController::alter_parallelism",
@@ -113,8 +114,11 @@ def test_caller_paths_hops_and_definitions_are_shown() -> None:
         " ObjectName) -> Result<RwPgResponse>`" in paths
     )
     assert "doc: Handles `ALTER ... SET PARALLELISM`.\n" in paths  # first paragraph only
-    assert "calls the next hop at src/frontend/src/handler/alter_parallelism.rs:77" in paths
-    assert "calls the next hop at src/meta/src/rpc/ddl_controller.rs:433" in paths
+    assert (
+        "calls the next hop at src/frontend/src/handler/alter_parallelism.rs:77 (and at lines"
+        " 81, 90 of the same file: which call leads on, the values there decide)"
+    ) in paths
+    assert "calls the next hop at src/meta/src/rpc/ddl_controller.rs:433\n" in paths
     assert "may also reach: `GlobalStreamManager::reschedule_streaming_job`" in paths
     assert (
         "- `deferred` (parameter, src/meta/src/stream/x.rs:12): `deferred: bool` - Skip." in paths

@@ -23,6 +23,7 @@ hops = st.builds(
     call_line=maybe_int,
     resolution=st.none() | st.sampled_from(["self", "local", "import", "name"]),
     candidates=st.lists(text, max_size=3).map(tuple),
+    also_at=st.lists(st.integers(1, 10_000), max_size=3).map(tuple),
 )
 paths = st.builds(
     CallerPath,

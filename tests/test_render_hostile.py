@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -120,10 +121,12 @@ def test_a_hop_in_a_file_named_with_hash_and_space_links_percent_encoded() -> No
     from pipeline.core.reach import CallerPath, Hop, Reach
     from pipeline.publish.render.pages import reach_context
 
-    hop = Hop("f", "src/a #b\u202e.rs", 3, "fn f()", call_line=4)
+    hop = Hop("f", "src/a #b\u202e.rs", 3, "fn f()", call_line=4, also_at=(9,))
     ctx = reach_context(make_record("0" * 16, "boom"), Reach(paths=(CallerPath((hop,)),)))
     href = ctx["reach_paths"][0]["hops"][0]["href"]
     assert href is not None and href.endswith("/src/a%20%23b%E2%80%AE.rs#L3")
+    [(line, also)] = ctx["reach_paths"][0]["hops"][0]["also"]
+    assert line == 9 and also is not None and also.endswith("/src/a%20%23b%E2%80%AE.rs#L9")
 
 
 def test_hostile_caller_paths_render_as_text(tmp_path: Path) -> None:
@@ -131,7 +134,7 @@ def test_hostile_caller_paths_render_as_text(tmp_path: Path) -> None:
 
     root = write_dataset(tmp_path / "out", "evil/repo", [_hostile_record()])
     hop = {"name": SCRIPT, "file_path": f"src/{IMG}.rs", "line": 3, "signature": BREAKOUT,
-           "doc": INJECTION, "call_line": 4, "candidates": [IMG]}  # fmt: skip
+           "doc": INJECTION, "call_line": 4, "candidates": [IMG], "also_at": [7]}  # fmt: skip
     reach = {"paths": [{"hops": [hop, hop], "entry": "statement", "entry_label": HOSTILE}],
              "dependencies": [{"name": SCRIPT, "kind": "field", "text": IMG, "doc": HOSTILE}],
              "conversion": SCRIPT}  # fmt: skip
@@ -140,6 +143,9 @@ def test_hostile_caller_paths_render_as_text(tmp_path: Path) -> None:
     page = next((tmp_path / "site").rglob("dead00beef00dead-*.html"))
     html = page.read_text(encoding="utf-8")
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "How you get here" in html
+    assert "(and at line 7: which call a run takes, its values decide)" in " ".join(
+        re.sub(r"<[^>]+>", "", html).split()
+    )
     audit = _Audit()
     audit.feed(html)
     assert audit.scripts == [] and audit.handlers == [] and "img" not in audit.tags

@@ -106,3 +106,82 @@ def test_what_the_conditions_need_by_their_kind() -> None:
     assert required_values(("if_let",), ("let Some(v) = opt",)) == {"opt": "Some"}
     # a premise whose kind does not say whether it held, or a test of more than a name
     assert required_values(("ensure", "if"), ("details", "x > 1")) == {}
+
+
+PLANS = """\
+pub fn plan(stages: Option<u32>) -> anyhow::Result<()> {
+    convert(None)?;
+    convert(Some(1))?;
+    convert(stages)
+}
+
+pub fn walk() -> anyhow::Result<()> {
+    check(1)?;
+    check(2)
+}
+
+fn convert(stages: Option<u32>) -> anyhow::Result<()> {
+    if let Some(n) = stages {
+        anyhow::bail!("cannot convert stage {}", n);
+    }
+    Ok(())
+}
+
+fn check(n: u32) -> anyhow::Result<()> {
+    anyhow::bail!("check failed for {}", n)
+}
+"""
+
+
+def test_a_hop_that_calls_the_next_several_times_names_the_other_calls(tmp_path: Path) -> None:
+    files = {"Cargo.toml": '[package]\nname = "vault"\n', "src/lib.rs": PLANS}
+    graph = graph_of(tmp_path, files)
+    scan = find_sites("src/lib.rs", PLANS.encode())
+    contexts = build_contexts("acme/vault", "ab" * 20, RepoScan(scans={"src/lib.rs": scan}))
+    reaches = reaches_of([spec_of(c) for c in contexts], graph)
+    top = {c.site.message.split(" {")[0]: reaches[c.record_id].paths[0].hops[0] for c in contexts}
+    # `walk` calls `check` at lines 8 and 9: the path names the first, and the other
+    assert (top["check failed for"].call_line, top["check failed for"].also_at) == (8, (9,))
+    # `convert(None)` at line 2 rules the site out: only the calls at 3 and 4 lead there
+    assert (top["cannot convert stage"].call_line, top["cannot convert stage"].also_at) == (3, (4,))
+
+
+SERVER = """\
+pub struct Server;
+
+impl Server {
+    pub fn run(self) -> anyhow::Result<()> {
+        Server::start(self, None)
+    }
+
+    pub fn serve(self, fds: Option<u32>) -> anyhow::Result<()> {
+        Server::start(
+            self,
+            #[cfg(unix)]
+            fds,
+        )
+    }
+
+    fn start(self, #[cfg(unix)] fds: Option<u32>) -> anyhow::Result<()> {
+        if let Some(n) = fds {
+            anyhow::bail!("cannot reuse listener {}", n);
+        }
+        Ok(())
+    }
+}
+"""
+
+
+def test_a_method_called_by_its_path_passes_its_receiver_first(tmp_path: Path) -> None:
+    # pingora's `S::start_service(self, #[cfg(unix)] fds, ..)` read "`S::start_service`
+    # passes `self`" for `fds` (reading 201): the receiver is no parameter's argument, nor
+    # is an argument's attribute
+    files = {"Cargo.toml": '[package]\nname = "vault"\n', "src/lib.rs": SERVER}
+    graph = graph_of(tmp_path, files)
+    scan = find_sites("src/lib.rs", SERVER.encode())
+    [context] = build_contexts("acme/vault", "ab" * 20, RepoScan(scans={"src/lib.rs": scan}))
+    reach = reaches_of([spec_of(context)], graph)[context.record_id]
+    # `run` passes `None` where the site needs `Some`: no way in
+    assert [[h.name for h in p.hops] for p in reach.paths] == [["Server::serve", "Server::start"]]
+    [fds] = [d for d in reach.dependencies if d.name == "fds"]
+    assert [(h.caller, h.argument, h.line) for h in fds.passed] == [("Server::serve", "fds", 9)]

@@ -313,6 +313,7 @@ def _path_variables(path: CallerPath) -> dict[str, Any]:
             "signature": " ".join(hop.signature.split()),
             "doc": _first_paragraph(hop.doc),
             "call": f"{hop.file_path}:{hop.call_line}" if hop.call_line is not None else None,
+            "also_at": ", ".join(str(n) for n in hop.also_at),
             "candidates": ", ".join(f"`{c}`" for c in hop.candidates),
             "conversion": hop.resolution == "conversion",
         }

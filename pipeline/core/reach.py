@@ -60,6 +60,11 @@ class Hop:
     # hop returns (`Call.dropped`, `Call.logged`): one of them, and how (`` `X::f`
     # (src/x.rs:12) logs it with `warn!` ``)
     handled: str | None = None
+    # the other lines where it calls the next hop, when it calls it more than once (`call_line`
+    # is the first): which of them the path takes, the values there decide (risingwave's
+    # `create_plan_fragment` calls `convert_plan_node` at lines 220, 227 and 236, and only
+    # the last two pass the stages the site needs)
+    also_at: tuple[int, ...] = ()
 
 
 # The most hops a caller path holds, the site's fn included (`callerpaths` walks no higher).
@@ -248,7 +253,13 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
     paths = tuple(
         CallerPath(
             hops=tuple(
-                Hop(**{**hop, "candidates": tuple(hop.get("candidates", ()))})
+                Hop(
+                    **{
+                        **hop,
+                        "candidates": tuple(hop.get("candidates", ())),
+                        "also_at": tuple(hop.get("also_at", ())),
+                    }
+                )
                 for hop in path["hops"]
             ),
             entry=path.get("entry"),

@@ -36,6 +36,7 @@ from pipeline.scan.signatures import return_text
 from pipeline.scan.statics import static_at, static_users
 from pipeline.scan.valueflow import (
     VALUE,
+    arguments,
     required_values,
     rules_out_above,
     site_needs,
@@ -760,7 +761,7 @@ def _walk(
             depth[caller] = depth[node] + 1
             needs[caller] = need
             queue.append(caller)
-    paths = _best(graph, parent, found, real)
+    paths = _best(graph, parent, found, real, needs=needs)
     if not paths and graph.front_doors:
         # no entry point: the outermost front door of a published library the walk passed
         # (typst's `typst::compile`, which its CLI calls too, 6 calls above an `expect` of
@@ -770,13 +771,13 @@ def _walk(
             for node in parent
             if (door := graph.front_doors.get(real.get(node, node))) is not None
         ]
-        paths = _best(graph, parent, found, real, outermost=True)
+        paths = _best(graph, parent, found, real, outermost=True, needs=needs)
     if not paths:  # no entry point: the longest chain of callers there is
         # a fn nobody calls first, else the deepest fn the walk reached (the depth or the
         # visit bound cut it: its callers exist, the path just does not end at an entry)
         top = max(roots or depth, key=lambda n: (depth[n], -n))
         if lone or top not in starts:
-            path = _path(graph, top, parent, None, None, real)
+            path = _path(graph, top, parent, None, None, real, needs)
             if top in roots:  # no caller: say which trait's impl it is, if one
                 path = _implementing(graph, path, real.get(top, top))
             elif top in handled:  # its callers keep the error: say which, and how
@@ -834,6 +835,7 @@ def _best(
     found: list[Found],
     real: dict[int, int],
     outermost: bool = False,
+    needs: Mapping[int, frozenset[str]] | None = None,
 ) -> list[CallerPath]:
     """The MAX_PATHS best of the paths found (entry kind, then an arm of a dispatch nested
     in another's over the same enum after the rest (`nested_dispatch`), then a dispatch arm
@@ -876,7 +878,7 @@ def _best(
             others[chain].append(entry[1])
     out = []
     for chain, (top, entry, first) in list(kept.items())[:MAX_PATHS]:
-        path = _path(graph, top, parent, entry, first, real)
+        path = _path(graph, top, parent, entry, first, real, needs)
         also = list(dict.fromkeys(others[chain]))
         if also and path.entry_label:
             path = CallerPath(path.hops, path.entry, merged_label([path.entry_label, *also]))
@@ -969,9 +971,11 @@ def _path(
     entry: tuple[EntryKind, str] | None,
     first: Edge | None,
     real: dict[int, int],
+    needs: Mapping[int, frozenset[str]] | None = None,
 ) -> CallerPath:
     """The hops from `top` down to the target, following the walk's parent edges (between
-    the walk's states: `real` has the fn of each past the fns')."""
+    the walk's states: `real` has the fn of each past the fns'; `needs`: the value needs
+    the walk had at each state, which rule out a hop's other calls of the next)."""
     hops: list[Hop] = []
     ids: list[int] = []
     node: int | None = top
@@ -980,7 +984,15 @@ def _path(
         edge = parent.get(node)  # the edge from `node` down to the next hop
         if node == top and first is not None:  # a dispatch arm: its edge, not the walk's
             edge = first
-        hops.append(_hop(graph, real.get(node, node), incoming, edge))
+        hops.append(
+            _hop(
+                graph,
+                real.get(node, node),
+                incoming,
+                edge,
+                _also_at(graph, real.get(node, node), real, edge, needs),
+            )
+        )
         ids.append(real.get(node, node))
         incoming = edge
         node = edge.callee if edge is not None else None
@@ -1034,7 +1046,36 @@ def _qualified(graph: CallGraph, nodes: Sequence[int], name: str) -> dict[int, s
     }
 
 
-def _hop(graph: CallGraph, node_id: int, incoming: Edge | None, outgoing: Edge | None) -> Hop:
+def _also_at(
+    graph: CallGraph,
+    fn: int,
+    real: dict[int, int],
+    outgoing: Edge | None,
+    needs: Mapping[int, frozenset[str]] | None,
+) -> tuple[int, ...]:
+    """The other lines where `fn` calls the fn `outgoing` goes to, in order (`Hop.also_at`),
+    but those whose arguments rule out what the walk needed below (`values_above`)."""
+    if outgoing is None:
+        return ()
+    callee = real.get(outgoing.callee, outgoing.callee)
+    below = needs.get(outgoing.callee, NO_NEEDS) if needs is not None else NO_NEEDS
+    valued = any(n.startswith(VALUE) for n in below)
+    lines = {
+        e.line
+        for e in graph.callers.get(callee, ())
+        if e.caller == fn and e.line != outgoing.line
+        and not (valued and values_above(graph, e, below) is None)
+    }  # fmt: skip
+    return tuple(sorted(lines))
+
+
+def _hop(
+    graph: CallGraph,
+    node_id: int,
+    incoming: Edge | None,
+    outgoing: Edge | None,
+    also_at: tuple[int, ...] = (),
+) -> Hop:
     node = graph.nodes[node_id]
     d = node.definition
     dispatched = _dispatched(d, incoming)
@@ -1049,6 +1090,7 @@ def _hop(graph: CallGraph, node_id: int, incoming: Edge | None, outgoing: Edge |
         candidates=_candidates(graph, node.label, incoming.candidates) if incoming else (),
         via=f"{d.trait}::{d.name}" if dispatched else None,
         impls=_impls(graph, node_id) if dispatched else None,
+        also_at=also_at,
     )
 
 
@@ -1154,17 +1196,21 @@ def _handoffs(
     current, position = node_id, params.index(name)
     for hop in reversed(hops[:-1]):
         edge = _edge_into(graph, current, hop)
-        if edge is None or edge.call is None or position >= len(edge.call.args):
+        callee = graph.nodes[current].definition
+        if edge is None or edge.call is None:
             break
-        argument = edge.call.args[position]
+        args = arguments(edge.call, callee)
+        if position >= len(args):
+            break
+        argument = args[position]
         others = sum(
             1
             for e in graph.callers.get(current, ())
             if e.caller == edge.caller
             and e.line != edge.line
             and e.call is not None
-            and position < len(e.call.args)
-            and e.call.args[position] != argument
+            and position < len(passed := arguments(e.call, callee))
+            and passed[position] != argument
         )
         out.append(Handoff(hop.name, argument, hop.file_path, edge.line, others or None))
         caller = graph.nodes[edge.caller].definition

@@ -20,6 +20,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 
 from pipeline.core.brackets import first_outside_brackets
+from pipeline.core.index import Call, Definition
 from pipeline.core.reach import PATH_DEPTH
 from pipeline.core.sitetypes import Site
 from pipeline.scan.callgraph import CallGraph, Edge
@@ -260,14 +261,27 @@ def value_needs(graph: CallGraph, node_id: int, required: Mapping[str, str]) -> 
     return frozenset(f"{VALUE}{name}={value}" for name, value in required.items() if name in params)
 
 
+def arguments(call: Call, callee: Definition) -> tuple[str, ...]:
+    """A call's arguments, one per parameter of the fn `callee` (`params`, no `self`): a
+    method called by its path passes its receiver first (pingora's `S::start_service(self,
+    fds, ..)`: `fds` is the second argument, not the first; reading 201)."""
+    args = call.args
+    if callee.has_self and call.kind == "path" and len(args) == len(callee.params) + 1:
+        return args[1:]
+    return args
+
+
 def values_above(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozenset[str] | None:
     """The value needs of `edge`'s caller, given its callee's (`below`, other needs ignored):
     None when an argument of the call rules the callee's needs out; a need met by a literal
     is gone, one the caller's own parameter is passed for is that parameter's now, and any
     other argument (or a call whose arguments are not one per parameter) drops it."""
-    call = edge.call
-    params = [p for p, _ in graph.nodes[edge.callee].definition.params]
-    if call is None or len(call.args) != len(params):
+    if edge.call is None:
+        return frozenset()
+    callee = graph.nodes[edge.callee].definition
+    params = [p for p, _ in callee.params]
+    args = arguments(edge.call, callee)
+    if len(args) != len(params):
         return frozenset()
     mine: set[str] | None = None
     out: list[str] = []
@@ -277,7 +291,7 @@ def values_above(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozens
         name, _, value = need[len(VALUE) :].partition("=")
         if name not in params:
             continue
-        argument = call.args[params.index(name)].strip()
+        argument = args[params.index(name)].strip()
         told = verdict(argument, value)
         if told is False:  # a literal that rules the callee's need out
             return None

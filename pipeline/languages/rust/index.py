@@ -122,8 +122,10 @@ _TEST_DIRECTORY = re.compile(
 # the needs the walk had at its top hop (`callerpaths._needs_along`); 115: a fn an attribute
 # exports to another language is an entry point (`entrypoints.exported_to`); 116: a catch-all
 # arm needs none of the variants of the arms before it (`valueflow._past_arms`); 117: a path
-# from another language's binding ranks after the program's own commands (`EXPORTED`).
-INDEX_VERSION = "117"
+# from another language's binding ranks after the program's own commands (`EXPORTED`);
+# 118: a hop names the other lines where it calls the next (`Hop.also_at`), and a call's
+# `#[cfg(..)]` on an argument is no argument of its own (pingora's `S::start_service`).
+INDEX_VERSION = "118"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -842,8 +844,8 @@ class _Builder:
         arguments = node.child_by_field_name("arguments")
         given = [
             a for a in (arguments.named_children if arguments else ()) if a.type
-            not in ("line_comment", "block_comment")
-        ]  # fmt: skip
+            not in ("line_comment", "block_comment", "attribute_item")
+        ]  # fmt: skip  # `f(self, #[cfg(unix)] fds)`: the attribute is no argument
         args = tuple([self.snippet(a) for a in given])
         line = (named or node).start_point[0] + 1
         if name in ("subcommand", "new", "with_name") and args:
