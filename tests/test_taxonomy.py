@@ -191,6 +191,10 @@ def test_parse_taxonomy_normalises_keywords_and_description() -> None:
         ("database {database_id} does not exist", "bail", "not-found"),
         ("no table changelog found for upstream table {} when resolving", "bail", "not-found"),
         ("column {} not found in schema", "bail", "not-found"),
+        # qdrant: "exists" under a negation is no name taken (reading 200)
+        ("Not existing vector name error: {received_name}", "bail", "not-found"),
+        ("Non-existing shard {}", "bail", "not-found"),
+        ("the key does not exists", "bail", "not-found"),
         ('relation "{}" already exists', "bail", "already-exists"),
         ("duplicate column name: {}", "bail", "already-exists"),
         ("feature {} is not supported", "bail", "unsupported-operation"),
