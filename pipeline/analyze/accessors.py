@@ -2,7 +2,10 @@
 by design on a value it does not expect, and the code that calls it chose to. ruff's
 generated `InterpolatedStringElement::expect_literal` read "Internal invariant violated ..
 a bug, not something to fix in your input" (reading 160): whoever calls it with another
-variant made the mistake, in their own code. Pure."""
+variant made the mistake, in their own code. So does an assertion of a fn code outside its
+crate can call that tests nothing but the fn's own parameters (pingora's `CertKey::new`,
+`assert!(!certificates.is_empty(), ..)`, reading 201): a precondition on what its caller
+passes. Pure."""
 
 from __future__ import annotations
 
@@ -29,6 +32,50 @@ def panicking_accessor(site: Site, reach: Reach | None) -> bool:
     # helpers that make callbacks expecting a result
     method = bool(site.facts.enclosing_impl) and not call_parameters(site.facts.call)
     return method and bool(_NAMED_FOR_IT.fullmatch(fn))
+
+
+# the plain names of a condition (not a method's, a path's or a macro's, nor a `CONST`'s:
+# `n <= MAX` asserts `n`, the limit is the code's); string literals are cut out first
+_NAME = re.compile(r"(?<![\w:.'])([a-z_]\w*)\b(?!\s*[(:!])")
+_STRING = re.compile(r'(?:\bb)?"(?:[^"\\]|\\.)*"')
+_NOT_NAMES = frozenset(("true", "false", "as", "mut", "ref", "_"))
+
+
+def asserted_precondition(site: Site, reach: Reach | None) -> str | None:
+    """The asserted condition, when the site is an assertion (`assert!`, `assert_eq!`, ..)
+    whose every condition names only the fn's parameters, and the index found the fn is not
+    crate-only (`Reach.internal`): what a caller must pass (`!certificates.is_empty()`)."""
+    if reach is None or reach.internal or site.kind != "assert" or not site.facts.conditions:
+        return None
+    params = set(call_parameters(site.facts.call))
+    named: set[str] = set()
+    for condition in site.facts.conditions:
+        named |= {
+            n for n in _NAME.findall(_STRING.sub('""', condition.text)) if n not in _NOT_NAMES
+        }
+    if not named or not named <= params:
+        return None
+    return site.facts.conditions[-1].text
+
+
+def precondition_solutions(solutions: list[str], fn: str, asserted: str) -> list[str]:
+    """The advice of an asserted precondition: the caller's values first, the fn's own
+    blame left out."""
+    return [
+        f"{fn} asserts `{asserted}` of the values its caller passes: a call that breaks "
+        "that gets this panic. If your code calls it, make sure of that before the call; if "
+        "the backtrace (`RUST_BACKTRACE=1`) shows the repository's own code calling it, "
+        "report that upstream with the full message and the version you run.",
+        *(s for s in solutions if not s.startswith(_BLAMING)),
+    ]
+
+
+def precondition_example(example: str, fn: str, asserted: str) -> str:
+    """The exampleFix of an asserted precondition: its comment says whose the panic is."""
+    return example.replace(
+        _BLAMING_COMMENT,
+        f"// {fn} asserts `{asserted}` of its arguments: make sure of it before calling it.",
+    )
 
 
 def accessor_solutions(solutions: list[str], fn: str) -> list[str]:

@@ -14,7 +14,14 @@ from pathlib import Path
 from typing import Literal
 
 from pipeline.analyze import Analysis, SiteContext
-from pipeline.analyze.accessors import accessor_example, accessor_solutions, panicking_accessor
+from pipeline.analyze.accessors import (
+    accessor_example,
+    accessor_solutions,
+    asserted_precondition,
+    panicking_accessor,
+    precondition_example,
+    precondition_solutions,
+)
 from pipeline.analyze.arguments import missing_argument
 from pipeline.analyze.clock import clock_before_epoch
 from pipeline.analyze.crate_only import (
@@ -102,7 +109,7 @@ from pipeline.scan.context import error_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-172"
+_LABEL = "static-173"
 
 
 def _static_version() -> str:
@@ -232,6 +239,19 @@ def with_reach(
             update={
                 "solutions": accessor_solutions(apart.solutions, where(site)),
                 "exampleFix": accessor_example(apart.exampleFix, where(site)),
+            }
+        )
+    asserted = (
+        asserted_precondition(site, reach)
+        if site is not None and not _trait_method(site) and not panicking_accessor(site, reach)
+        else None
+    )
+    if asserted is not None and site is not None:
+        # it asserts what its caller passes: the caller's to meet (reading 201)
+        apart = apart.model_copy(
+            update={
+                "solutions": precondition_solutions(apart.solutions, where(site), asserted),
+                "exampleFix": precondition_example(apart.exampleFix, where(site), asserted),
             }
         )
     if only_crate and reach is not None and site is not None and apart.tryCatchPattern:
