@@ -31,6 +31,8 @@ LIB = (
     [
         ("/// Initialize a context for use in tests", "init_context"),
         ("/// Do not use this in production code.", "init_context"),
+        ("/// This function only used for test now.", "init_context"),  # risingwave's
+        ("/// Meant to be called by tests only.", "init_context"),
         ("/// A context.", "context_for_tests"),
         ('#[cfg(any(test, feature = "test-utils"))]', "init_context"),
     ],
@@ -68,3 +70,24 @@ def test_a_pub_fn_whose_doc_names_tests_otherwise_stays_one(tmp_path: Path, doc:
         "public API `health`",
         "public API `serve`",
     ]
+
+
+def test_a_fn_for_tests_is_no_top_of_a_path_either(tmp_path: Path) -> None:
+    # risingwave's `handle`: called by `SessionImpl::run_statement` ("only used for test
+    # now") and by the pgwire chain, whose entry lies past the depth limit; the path read
+    # "called through `SessionImpl::run_statement` -> `handle`" (reading 202)
+    chain = "".join(f"fn step{n}() -> u32 {{\n    step{n + 1}()\n}}\n" for n in range(1, 10))
+    files = {
+        "Cargo.toml": '[package]\nname = "tool"\n',
+        "src/lib.rs": (
+            "/// This function only used for test now.\n"
+            "pub fn run_statement() -> u32 {\n    handle()\n}\n"
+            f"{chain}fn step10() -> u32 {{\n    handle()\n}}\n"
+            'fn handle() -> u32 {\n    build().expect("could not handle it")\n}\n'
+            "fn build() -> Option<u32> {\n    Some(1)\n}\n"
+        ),
+    }
+
+    found = paths_of(graph_of(tmp_path, files), "handle")
+
+    assert [(entry, hops[0][0]) for entry, _, hops in found] == [(None, "step4")]

@@ -296,10 +296,13 @@ _TYPE_KINDS = ("struct", "enum", "type")  # what the repository declares a type 
 
 # What a doc comment says of a fn meant for tests (lemmy's `init_test_context`: "Initialize a
 # context for use in tests"; vector's `VectorSink::run_events`: ".., for use in tests";
-# readings 161-162): an entry point no user of the library takes
+# readings 161-162; risingwave's `SessionImpl::run_statement`: "This function only used for
+# test now", reading 202): an entry point no user of the library takes
 _FOR_TESTS_DOC = re.compile(
     r"\b(?:for|in) use in (?:unit |integration )?tests\b|\bfor (?:unit |integration )?"
-    r"(?:tests|testing)\b|\btest[- ]only\b|\bonly (?:for|in|used in) tests\b"
+    r"(?:tests|testing)\b|\btest[- ]only\b"
+    r"|\bonly (?:be )?(?:used |meant |called )?(?:for|in|by) (?:the )?tests?\b"
+    r"|\b(?:used|meant|called) (?:only )?(?:for|in|by) (?:the )?tests? only\b"
     r"|\bdo not use (?:this |it )?in production\b|\bfor testing purposes\b",
     re.IGNORECASE,
 )

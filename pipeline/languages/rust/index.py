@@ -124,8 +124,10 @@ _TEST_DIRECTORY = re.compile(
 # arm needs none of the variants of the arms before it (`valueflow._past_arms`); 117: a path
 # from another language's binding ranks after the program's own commands (`EXPORTED`);
 # 118: a hop names the other lines where it calls the next (`Hop.also_at`), and a call's
-# `#[cfg(..)]` on an argument is no argument of its own (pingora's `S::start_service`).
-INDEX_VERSION = "118"
+# `#[cfg(..)]` on an argument is no argument of its own (pingora's `S::start_service`);
+# 119: a doc comment saying "only used for test" makes a `pub` fn no entry point, and no
+# fn for tests tops a path with no entry point (`callerpaths._walk`'s roots).
+INDEX_VERSION = "119"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
