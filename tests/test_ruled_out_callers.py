@@ -8,6 +8,7 @@ that parameter; and only while another caller is left (no claim that nothing rea
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from test_reach import graph_of
@@ -185,3 +186,25 @@ def test_a_method_called_by_its_path_passes_its_receiver_first(tmp_path: Path) -
     assert [[h.name for h in p.hops] for p in reach.paths] == [["Server::serve", "Server::start"]]
     [fds] = [d for d in reach.dependencies if d.name == "fds"]
     assert [(h.caller, h.argument, h.line) for h in fds.passed] == [("Server::serve", "fds", 9)]
+
+
+def test_a_hop_names_no_other_call_that_a_name_alone_matched(tmp_path: Path) -> None:
+    # pingora's `Self::Subrequest(s) => s.write_proxy_tasks()` is the subrequest session's
+    # method, which the name matched to the v1 session's too: it was listed as another call
+    # of the v1 one (recheck 201). The graph of PLANS, with `walk`'s second call of `check`
+    # made such a match.
+    files = {"Cargo.toml": '[package]\nname = "vault"\n', "src/lib.rs": PLANS}
+    graph = graph_of(tmp_path, files)
+    [check] = [n for n, node in enumerate(graph.nodes) if node.label == "check"]
+    graph.callers[check] = [
+        replace(e, resolution="name") if e.line == 9 else e for e in graph.callers[check]
+    ]
+    scan = find_sites("src/lib.rs", PLANS.encode())
+    contexts = build_contexts("acme/vault", "ab" * 20, RepoScan(scans={"src/lib.rs": scan}))
+    reaches = reaches_of([spec_of(c) for c in contexts], graph)
+    [walk] = [
+        reaches[c.record_id].paths[0].hops[0]
+        for c in contexts
+        if c.site.message.startswith("check failed")
+    ]
+    assert (walk.name, walk.call_line, walk.also_at) == ("walk", 8, ())

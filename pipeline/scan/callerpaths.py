@@ -1057,7 +1057,10 @@ def _also_at(
     needs: Mapping[int, frozenset[str]] | None,
 ) -> tuple[int, ...]:
     """The other lines where `fn` calls the fn `outgoing` goes to, in order (`Hop.also_at`),
-    but those whose arguments rule out what the walk needed below (`values_above`)."""
+    but those whose arguments rule out what the walk needed below (`values_above`) and those
+    resolved by name alone or ambiguous: pingora's `Self::Subrequest(s) =>
+    s.write_proxy_tasks()` is the subrequest session's method, which the name matched to
+    the v1 session's too (recheck 201)."""
     if outgoing is None:
         return ()
     callee = real.get(outgoing.callee, outgoing.callee)
@@ -1067,6 +1070,7 @@ def _also_at(
         e.line
         for e in graph.callers.get(callee, ())
         if e.caller == fn and e.line != outgoing.line
+        and e.resolution != "name" and not e.candidates
         and not (valued and values_above(graph, e, below) is None)
     }  # fmt: skip
     return tuple(sorted(lines))

@@ -126,8 +126,9 @@ _TEST_DIRECTORY = re.compile(
 # 118: a hop names the other lines where it calls the next (`Hop.also_at`), and a call's
 # `#[cfg(..)]` on an argument is no argument of its own (pingora's `S::start_service`);
 # 119: a doc comment saying "only used for test" makes a `pub` fn no entry point, and no
-# fn for tests tops a path with no entry point (`callerpaths._walk`'s roots).
-INDEX_VERSION = "119"
+# fn for tests tops a path with no entry point (`callerpaths._walk`'s roots); 120: a hop's
+# other calls of the next leave out those a name alone matched (`callerpaths._also_at`).
+INDEX_VERSION = "120"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
