@@ -19,6 +19,10 @@ _NAMED_FOR_IT = re.compile(r"(?:expect|unwrap)_\w+")
 # the sentences of a panic's advice that blame the fn itself (`static_advice`)
 _BLAMING = ("This is a bug, not something to fix in your input", "The code assumed ")
 _BLAMING_COMMENT = "// A panic here is a bug, not bad input: report it with its backtrace."
+_REPORT_IF_OURS = (
+    "if the backtrace (`RUST_BACKTRACE=1`) shows the repository's own code calling it, "
+    "report that upstream with the full message and the version you run."
+)
 
 
 def panicking_accessor(site: Site, reach: Reach | None) -> bool:
@@ -58,43 +62,35 @@ def asserted_precondition(site: Site, reach: Reach | None) -> str | None:
     return site.facts.conditions[-1].text
 
 
-def precondition_solutions(solutions: list[str], fn: str, asserted: str) -> list[str]:
-    """The advice of an asserted precondition: the caller's values first, the fn's own
-    blame left out."""
-    return [
-        f"{fn} asserts `{asserted}` of the values its caller passes: a call that breaks "
-        "that gets this panic. If your code calls it, make sure of that before the call; if "
-        "the backtrace (`RUST_BACKTRACE=1`) shows the repository's own code calling it, "
-        "report that upstream with the full message and the version you run.",
-        *(s for s in solutions if not s.startswith(_BLAMING)),
-    ]
+def callers_to_fix(site: Site, reach: Reach | None, fn: str) -> tuple[str, str] | None:
+    """For a panic that is its caller's doing (a panicking accessor's, an asserted
+    precondition's): the advice sentence that leads, and the exampleFix's comment; None
+    for any other site."""
+    if panicking_accessor(site, reach):
+        return (
+            f"{fn} panics by design, as its name says, when it is called on a value it does "
+            "not expect: the code that calls it decided the value would be one. If your code "
+            "calls it, test the value first or use an accessor that gives an `Option` or a "
+            f"`Result`; {_REPORT_IF_OURS}",
+            f"// {fn} panics by design on a value it does not expect: test the value before "
+            "calling it.",
+        )
+    asserted = asserted_precondition(site, reach)
+    if asserted is not None:
+        return (
+            f"{fn} asserts `{asserted}` of the values its caller passes: a call that breaks "
+            f"that gets this panic. If your code calls it, make sure of that before the call; "
+            f"{_REPORT_IF_OURS}",
+            f"// {fn} asserts `{asserted}` of its arguments: make sure of it before calling it.",
+        )
+    return None
 
 
-def precondition_example(example: str, fn: str, asserted: str) -> str:
-    """The exampleFix of an asserted precondition: its comment says whose the panic is."""
-    return example.replace(
-        _BLAMING_COMMENT,
-        f"// {fn} asserts `{asserted}` of its arguments: make sure of it before calling it.",
-    )
+def unblamed(solutions: list[str], lead: str) -> list[str]:
+    """`lead`, then the advice but the sentences that blame the fn itself."""
+    return [lead, *(s for s in solutions if not s.startswith(_BLAMING))]
 
 
-def accessor_solutions(solutions: list[str], fn: str) -> list[str]:
-    """The advice of a panicking accessor's panic: the caller's choice first, the fn's own
-    blame left out."""
-    return [
-        f"{fn} panics by design, as its name says, when it is called on a value it does not "
-        "expect: the code that calls it decided the value would be one. If your code calls "
-        "it, test the value first or use an accessor that gives an `Option` or a `Result`; "
-        "if the backtrace (`RUST_BACKTRACE=1`) shows the repository's own code calling it, "
-        "report that upstream with the full message and the version you run.",
-        *(s for s in solutions if not s.startswith(_BLAMING)),
-    ]
-
-
-def accessor_example(example: str, fn: str) -> str:
-    """The exampleFix of a panicking accessor: its comment says whose the panic is."""
-    return example.replace(
-        _BLAMING_COMMENT,
-        f"// {fn} panics by design on a value it does not expect: test the value before "
-        "calling it.",
-    )
+def recommented(example: str, comment: str) -> str:
+    """The exampleFix with the comment that blames the fn replaced by `comment`."""
+    return example.replace(_BLAMING_COMMENT, comment)

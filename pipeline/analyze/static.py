@@ -14,14 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 from pipeline.analyze import Analysis, SiteContext
-from pipeline.analyze.accessors import (
-    accessor_example,
-    accessor_solutions,
-    asserted_precondition,
-    panicking_accessor,
-    precondition_example,
-    precondition_solutions,
-)
+from pipeline.analyze.accessors import callers_to_fix, recommented, unblamed
 from pipeline.analyze.arguments import missing_argument
 from pipeline.analyze.clock import clock_before_epoch
 from pipeline.analyze.crate_only import (
@@ -233,25 +226,19 @@ def with_reach(
         and crate_only(reach)
         and not _trait_method(site)
     )
-    if site is not None and not _trait_method(site) and panicking_accessor(site, reach):
-        # it panics by design: the caller's choice, not a bug of its own (reading 160)
-        apart = apart.model_copy(
-            update={
-                "solutions": accessor_solutions(apart.solutions, where(site)),
-                "exampleFix": accessor_example(apart.exampleFix, where(site)),
-            }
-        )
-    asserted = (
-        asserted_precondition(site, reach)
-        if site is not None and not _trait_method(site) and not panicking_accessor(site, reach)
+    callers = (
+        callers_to_fix(site, reach, where(site))
+        if site is not None and not _trait_method(site)
         else None
     )
-    if asserted is not None and site is not None:
-        # it asserts what its caller passes: the caller's to meet (reading 201)
+    if callers is not None:
+        # it panics by design, or asserts what its caller passes: the caller's to meet, not
+        # a bug of its own (readings 160, 201)
+        lead, comment = callers
         apart = apart.model_copy(
             update={
-                "solutions": precondition_solutions(apart.solutions, where(site), asserted),
-                "exampleFix": precondition_example(apart.exampleFix, where(site), asserted),
+                "solutions": unblamed(apart.solutions, lead),
+                "exampleFix": recommented(apart.exampleFix, comment),
             }
         )
     if only_crate and reach is not None and site is not None and apart.tryCatchPattern:
