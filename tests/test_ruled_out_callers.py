@@ -208,3 +208,55 @@ def test_a_hop_names_no_other_call_that_a_name_alone_matched(tmp_path: Path) -> 
         if c.site.message.startswith("check failed")
     ]
     assert (walk.name, walk.call_line, walk.also_at) == ("walk", 8, ())
+
+
+WORKERS = """\
+pub enum State {
+    Running(u32),
+    Reconnecting(u32),
+}
+
+pub fn next_response(state: &mut State) -> anyhow::Result<u32> {
+    poll_next_event(state, false)
+}
+
+pub fn next_event(state: &mut State) -> anyhow::Result<u32> {
+    poll_next_event(state, true)
+}
+
+fn poll_next_event(state: &mut State, poll_reconnect: bool) -> anyhow::Result<u32> {
+    loop {
+        match state {
+            State::Running(n) => return Ok(*n),
+            State::Reconnecting(_) if !poll_reconnect => continue,
+            State::Reconnecting(handle) => {
+                anyhow::bail!("worker {} is still reconnecting", handle);
+            }
+        }
+    }
+}
+"""
+
+
+def test_an_arm_after_a_guarded_arm_of_the_same_values_needs_the_guard_false(
+    tmp_path: Path,
+) -> None:
+    # risingwave's `Reconnecting(_) if !poll_reconnect => continue` before the site's
+    # `Reconnecting(join_handle) =>`: `next_response` passes `false`, no way in (reading 202)
+    paths = paths_by_message(tmp_path, WORKERS)
+
+    assert paths["worker"] == [["next_event", "poll_next_event"]]
+    arm = "match state: State::Reconnecting(handle) =>"
+    guarded = ["State::Running(n)", "State::Reconnecting(_) if !poll_reconnect"]
+    assert required_values(("match_arm",), (arm,), (), (guarded,)) == {
+        "state": "in:State::Reconnecting",
+        "poll_reconnect": "true",
+    }
+    # a guard of an arm that takes other values, or part of these, or tests what it binds
+    for other in ("State::Running(_) if !poll_reconnect", "State::Reconnecting(3) if !flag",
+                  "State::Reconnecting(flag) if flag"):  # fmt: skip
+        assert required_values(("match_arm",), (arm,), (), ((other,),)) == {
+            "state": "in:State::Reconnecting"
+        }
+    # a guarded catch-all before it takes every value
+    assert required_values(("match_arm",), (arm,), (), (("_ if verbose",),))["verbose"] == "false"

@@ -53,7 +53,7 @@ MEMO_FORMAT = 3  # 2: a walk keeps how many entry points it found; 3: a returned
 # The modules whose code decides what a walk finds: a memo holds only for the same code.
 _WALKING = ("scan/callerpaths.py", "scan/buildable.py", "scan/callgraph.py",
             "scan/entrypoints.py", "scan/exports.py", "scan/reachmemo.py", "core/reach.py",
-            "languages/rust/cargo_deps.py")  # fmt: skip
+            "scan/valueflow.py", "languages/rust/cargo_deps.py")  # fmt: skip
 _HOP_FIELDS = tuple(f.name for f in fields(Hop))
 
 NodeKey = tuple[str, int]  # (path, the fn's index in its file's definitions)

@@ -50,6 +50,11 @@ _VARIANT = re.compile(r"&?\s*((?:[A-Za-z_]\w*::)*)([A-Z]\w*)\s*(?:\(.*\)|\{.*\})
 _CAMEL = re.compile(r"[A-Z](?:[a-z0-9]\w*)?")  # a variant's name, not a `CONST`'s
 _BOUND_NAME = re.compile(r"(?<![\w:.])([a-z_]\w*)\b(?!\s*[(:!])")
 _CATCH_ALL = re.compile(r"_|[a-z_]\w*")  # `_ =>`, `other =>`
+# a variant's payload that takes any value: none, `(_)`, `(x, ..)`, `{ .. }`
+_ANY_PAYLOAD = re.compile(
+    r"\s*(?:\(\s*(?:(?:ref\s+)?(?:mut\s+)?[a-z_]\w*|\.\.)"
+    r"(?:\s*,\s*(?:(?:ref\s+)?(?:mut\s+)?[a-z_]\w*|\.\.))*\s*,?\s*\)|\{\s*(?:\.\.)?\s*\})?\s*"
+)
 _PASSED_ON = re.compile(r"(?:&\s*(?:mut\s+)?|\*)?([a-z_]\w*)(?:\.clone\(\))?")
 
 
@@ -88,6 +93,10 @@ def required_values(
             found = _past_arms(text, excluded[at])
         if found is not None and found[0] not in bound:
             out.setdefault(found[0], found[1])
+        if kind == "match_arm" and at < len(excluded):
+            for name, value in _guards_failed(text, excluded[at]):
+                if name not in bound:
+                    out.setdefault(name, value)
         bound |= _bound_by(kind, text)
     return out
 
@@ -157,6 +166,39 @@ def _past_arms(text: str, earlier: Sequence[str]) -> tuple[str, str] | None:
             return None
         variants += found
     return (arm[1], "out:" + "|".join(variants)) if variants else None
+
+
+def _guards_failed(text: str, earlier: Sequence[str]) -> list[tuple[str, str]]:
+    """What the guards of the arms before a `match` arm need of plain names, where such an
+    arm's pattern takes every value this one does: its guard did not hold. risingwave's
+    `Reconnecting(_) if !poll_reconnect => continue` before `Reconnecting(handle) =>`: the
+    site's arm is taken only with `poll_reconnect` true (reading 202), which
+    `next_response`'s `false` rules out."""
+    arm = _ARM.fullmatch(text)
+    if arm is None:
+        return []
+    mine = _variants(arm[2].split(" if ")[0])
+    out = []
+    for pattern in earlier:
+        head, guarded, guard = pattern.partition(" if ")
+        if not guarded or not _takes_all(head.strip(), mine):
+            continue
+        need = _needed("else", guard.strip())
+        if need is not None and need[0] not in _BOUND_NAME.findall(head):
+            out.append(need)
+    return out
+
+
+def _takes_all(pattern: str, variants: list[str] | None) -> bool:
+    """Whether an arm's pattern takes every value of `variants` (an arm's, None for a
+    catch-all): `_` and a binding take all; `V(_)`, `V(x, ..)`, `V { .. }` all of `V`."""
+    if _CATCH_ALL.fullmatch(pattern):
+        return True
+    if variants is None or len(variants) != 1 or _variant(pattern) != variants[0]:
+        return False
+    found = _VARIANT.fullmatch(pattern)
+    payload = pattern[found.end(2) :] if found is not None else ""
+    return _ANY_PAYLOAD.fullmatch(payload) is not None
 
 
 def _arm_need(pattern: str) -> str | None:

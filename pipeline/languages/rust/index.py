@@ -127,8 +127,9 @@ _TEST_DIRECTORY = re.compile(
 # `#[cfg(..)]` on an argument is no argument of its own (pingora's `S::start_service`);
 # 119: a doc comment saying "only used for test" makes a `pub` fn no entry point, and no
 # fn for tests tops a path with no entry point (`callerpaths._walk`'s roots); 120: a hop's
-# other calls of the next leave out those a name alone matched (`callerpaths._also_at`).
-INDEX_VERSION = "120"
+# other calls of the next leave out those a name alone matched (`callerpaths._also_at`);
+# 121: an arm after a guarded arm of the same values needs the guard false (`valueflow`).
+INDEX_VERSION = "121"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 

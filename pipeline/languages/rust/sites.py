@@ -104,8 +104,10 @@ from pipeline.languages.rust.testcode import (
 # error a closure of a chain makes that the chain drops in the fn (`Facts.discarded`); 73: the
 # groups of a `cfg_if!`/`cfg_select!` are items, and a macro's aliases count (`item_groups`)
 # 97: a site in an item-level macro whose body is no items is in what that macro generates
-# (`Facts.item` `invocation cast! { Binding`, `macrotrees._item_level`)
-EXTRACTOR_VERSION = "97"
+# (`Facts.item` `invocation cast! { Binding`, `macrotrees._item_level`); 98: what a site
+# needs (the provenance's `needs`) includes a guard that an earlier arm of the same values
+# failed (`valueflow._guards_failed`): a carried record's needs are made again
+EXTRACTOR_VERSION = "98"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
