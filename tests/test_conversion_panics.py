@@ -139,3 +139,33 @@ def test_a_conversion_of_what_a_call_made_of_a_parameter_refuses_no_parameter(
 ) -> None:
     explanation = explained(f"fn set(gctx: &Ctx, text: &str) {{\n    let _ = {statement};\n}}\n")
     assert "panics when" not in " ".join(explanation.solutions)
+
+
+def test_a_trait_s_associated_fn_is_called_through_the_type_that_implements_it() -> None:
+    # risingwave's `Sink::set_default_commit_checkpoint_interval(desc, user_specified)`: a
+    # bare call does not compile (reading 202); a method is called on a value
+    source = (
+        "pub trait Sink {\n"
+        "    fn set_default(desc: &mut u32, user: bool) -> anyhow::Result<()> {\n"
+        '        anyhow::ensure!(!user, "config conflict");\n'
+        "        Ok(())\n"
+        "    }\n"
+        "    fn check(&self, n: u32) -> anyhow::Result<()> {\n"
+        '        anyhow::ensure!(n > 0, "n must be positive");\n'
+        "        Ok(())\n"
+        "    }\n"
+        "}\n"
+        "pub fn plain(n: u32) -> anyhow::Result<()> {\n"
+        '    anyhow::ensure!(n > 0, "plain n must be positive");\n'
+        "    Ok(())\n"
+        "}\n"
+    )
+    calls = {s.message: s.facts.call for s in find_sites("src/x.rs", source.encode()).sites}
+    assert calls == {
+        "config conflict": "<T as Sink>::set_default(desc, user)",
+        "n must be positive": "value.check(n)",
+        "plain n must be positive": "plain(n)",
+    }
+    assert explained(source.split("    fn check")[0] + "}\n").tryCatchPattern.startswith(
+        "match <T as Sink>::set_default(desc, user) {"
+    )

@@ -106,8 +106,9 @@ from pipeline.languages.rust.testcode import (
 # 97: a site in an item-level macro whose body is no items is in what that macro generates
 # (`Facts.item` `invocation cast! { Binding`, `macrotrees._item_level`); 98: what a site
 # needs (the provenance's `needs`) includes a guard that an earlier arm of the same values
-# failed (`valueflow._guards_failed`): a carried record's needs are made again
-EXTRACTOR_VERSION = "98"
+# failed (`valueflow._guards_failed`): a carried record's needs are made again; 99: a
+# trait's associated fn is called `<T as Trait>::f(..)` (`Facts.call`, `snippets`)
+EXTRACTOR_VERSION = "99"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 

@@ -84,8 +84,14 @@ def enclosing_call(node: Node) -> str | None:
         call = f"{receiver}.{call}"
     else:
         owner = impl_type(function)
+        trait = declaring_trait(function) if owner is None else None
         if owner is not None:
             call = f"{owner}::{call}"
+        elif trait is not None:
+            # a trait's associated fn: called through the type that implements it
+            # (risingwave's `SinkType::set_default_commit_checkpoint_interval(..)`; a bare
+            # call does not compile, reading 202)
+            call = f"<T as {trait}>::{call}"
     is_async = any(
         c.type == "function_modifiers" and b"async" in (c.text or b"") for c in function.children
     )
@@ -105,6 +111,17 @@ def impl_type(function: Node) -> str | None:
         return None
     base = kind.child_by_field_name("type") if kind.type == "generic_type" else kind
     return _text(base if base is not None else kind)
+
+
+def declaring_trait(function: Node) -> str | None:
+    """The name of the trait whose declaration holds a fn (a provided fn), or None."""
+    holder = function.parent
+    while holder is not None and holder.type not in ("impl_item", "trait_item", "function_item"):
+        holder = holder.parent
+    if holder is None or holder.type != "trait_item":
+        return None
+    name = holder.child_by_field_name("name")
+    return _text(name) if name is not None else None
 
 
 def _receiver_name(function: Node) -> str:
