@@ -37,6 +37,7 @@ from pipeline.scan.statics import static_at, static_users
 from pipeline.scan.valueflow import (
     VALUE,
     arguments,
+    pattern_variants,
     required_values,
     rules_out_above,
     site_needs,
@@ -204,6 +205,9 @@ def site_reach(
         if valued[0]:  # every way in ruled out: said as before, no claim that nothing reaches it
             paths, callers, entries = valued
     paths = _further(graph, paths, memo, passed)
+    armed = _own_arm_path(graph, node_id, conditions)
+    if armed is not None:  # the statement or subcommand whose arm holds the site comes first
+        paths = (armed, *(p for p in paths if p.entry_label != armed.entry_label))[:MAX_PATHS]
     return Reach(
         paths=paths,
         callers=callers,
@@ -216,6 +220,36 @@ def site_reach(
         internal=_internal(graph, node_id),
         guarded=_guarded_failure(graph, node_id, line, conditions),
     )
+
+
+# a `match` arm's condition text: `match stmt: Statement::AlterView { .. } =>`
+_ARM_TEXT = re.compile(r"match (.+?): (.+) =>", re.S)
+
+
+def _own_arm_path(graph: CallGraph, node_id: int, conditions: Sequence[str]) -> CallerPath | None:
+    """A path of the site's fn alone, from the statement or subcommand whose arm of the
+    fn's own dispatch holds the site (`arm_entry`), the outermost such arm: risingwave's
+    `handle` bails in its `Statement::AlterView` arm ("SET CONFIG is only supported for
+    materialized views"), reached from the statement `ALTER VIEW`, not only through the
+    callers of `handle` (reading 202). A dispatch nested in another over the same enum
+    (`nested_dispatch`) says the outer statement, or none if there are several."""
+    for text in conditions:
+        arm = _ARM_TEXT.fullmatch(text.strip())
+        variants = pattern_variants(arm[2]) if arm is not None else None
+        if not variants or len(variants) != 1:
+            continue
+        entry = arm_entry(graph, variants[0], node_id)
+        if entry is None:
+            continue
+        kind, label = entry
+        if kind == "statement":
+            outer = nested_dispatch(graph, node_id, variants[0])
+            if len(outer) > 1:
+                return None
+            if outer:
+                label = f"{label} inside `{next(iter(outer))}`"
+        return CallerPath((_hop(graph, node_id, None, None),), kind, label)
+    return None
 
 
 # "`x.f(a)` was None/Err (context)": a guarded call whose outcome the syntax did not tell

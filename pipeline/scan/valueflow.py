@@ -211,6 +211,11 @@ def _arm_need(pattern: str) -> str | None:
     return "in:" + "|".join(variants) if variants else None
 
 
+def pattern_variants(pattern: str) -> list[str] | None:
+    """The variants an arm's pattern names, its guard left aside (`_variants`)."""
+    return _variants(pattern.split(" if ")[0])
+
+
 def _variants(pattern: str) -> list[str] | None:
     """The variants a pattern's alternatives name (`Mode::A | Mode::B(..)` -> both); None
     unless every alternative is a variant."""

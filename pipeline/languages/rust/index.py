@@ -128,8 +128,10 @@ _TEST_DIRECTORY = re.compile(
 # 119: a doc comment saying "only used for test" makes a `pub` fn no entry point, and no
 # fn for tests tops a path with no entry point (`callerpaths._walk`'s roots); 120: a hop's
 # other calls of the next leave out those a name alone matched (`callerpaths._also_at`);
-# 121: an arm after a guarded arm of the same values needs the guard false (`valueflow`).
-INDEX_VERSION = "121"
+# 121: an arm after a guarded arm of the same values needs the guard false (`valueflow`);
+# 122: a site in an arm of its own fn's dispatch is reached from that statement or
+# subcommand (`callerpaths._own_arm_path`).
+INDEX_VERSION = "122"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
