@@ -92,6 +92,11 @@ def test_a_conversion_of_no_parameter_or_one_assumed_to_succeed_is_a_bug(stateme
     assert explanation.solutions[-1].startswith(_BUG)
 
 
+def calls_of(source: str) -> dict[str, str | None]:
+    """How a caller calls the fn of each site of `source`, by message (`Facts.call`)."""
+    return {s.message: s.facts.call for s in find_sites("src/x.rs", source.encode()).sites}
+
+
 def test_a_site_in_a_closure_that_runs_in_place_is_reached_at_its_fn_s_call() -> None:
     source = (
         "fn start(a: u8) {\n"
@@ -101,8 +106,7 @@ def test_a_site_in_a_closure_that_runs_in_place_is_reached_at_its_fn_s_call() ->
         '    let _ = (0..a).map(|i| make(i).expect("per item"));\n'
         "}\n"
     )
-    calls = {s.message: s.facts.call for s in find_sites("src/x.rs", source.encode()).sites}
-    assert calls == {
+    assert calls_of(source) == {
         "in place": "start(a)",
         "mapped {e}": "start(a)",
         "later": None,  # runs when the thread does
@@ -160,8 +164,7 @@ def test_a_trait_s_associated_fn_is_called_through_the_type_that_implements_it()
         "    Ok(())\n"
         "}\n"
     )
-    calls = {s.message: s.facts.call for s in find_sites("src/x.rs", source.encode()).sites}
-    assert calls == {
+    assert calls_of(source) == {
         "config conflict": "<T as Sink>::set_default(desc, user)",
         "n must be positive": "value.check(n)",
         "plain n must be positive": "plain(n)",

@@ -7,12 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_reach import graph_of
-
-from pipeline.languages.rust.sites import find_sites
-from pipeline.scan.callerpaths import reaches_of, spec_of
-from pipeline.scan.collect import build_contexts
-from pipeline.scan.pool import RepoScan
+from test_ruled_out_callers import reaches_by_message
 
 SOURCE = """\
 pub enum Statement {
@@ -61,16 +56,9 @@ fn helper(n: u32) -> anyhow::Result<()> {
 
 
 def paths(tmp_path: Path) -> dict[str, list[tuple[str | None, list[str]]]]:
-    files = {"Cargo.toml": '[package]\nname = "db"\n', "src/lib.rs": SOURCE}
-    graph = graph_of(tmp_path, files)
-    scan = find_sites("src/lib.rs", SOURCE.encode())
-    contexts = build_contexts("acme/db", "ab" * 20, RepoScan(scans={"src/lib.rs": scan}))
-    reaches = reaches_of([spec_of(c) for c in contexts], graph)
     return {
-        c.site.message: [
-            (p.entry_label, [h.name for h in p.hops]) for p in reaches[c.record_id].paths
-        ]
-        for c in contexts
+        message: [(p.entry_label, [h.name for h in p.hops]) for p in reach.paths]
+        for message, reach in reaches_by_message(tmp_path, SOURCE).items()
     }
 
 

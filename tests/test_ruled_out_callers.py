@@ -13,6 +13,7 @@ from pathlib import Path
 
 from test_reach import graph_of
 
+from pipeline.core.reach import Reach
 from pipeline.languages.rust.sites import find_sites
 from pipeline.scan.callerpaths import reaches_of, spec_of
 from pipeline.scan.collect import build_contexts
@@ -71,19 +72,22 @@ fn flat(nested: bool) -> anyhow::Result<()> {
 """
 
 
-def paths_by_message(tmp_path: Path, source: str) -> dict[str, list[list[str]]]:
-    """The names of each path's hops, by the site's message (its text before a `{`), of a
-    one-file crate of `source`."""
+def reaches_by_message(tmp_path: Path, source: str) -> dict[str, Reach]:
+    """The reach of each site of a one-file crate of `source`, by the site's message."""
     files = {"Cargo.toml": '[package]\nname = "vault"\n', "src/lib.rs": source}
     graph = graph_of(tmp_path, files)
     scan = find_sites("src/lib.rs", source.encode())
     contexts = build_contexts("acme/vault", "ab" * 20, RepoScan(scans={"src/lib.rs": scan}))
     reaches = reaches_of([spec_of(c) for c in contexts], graph)
+    return {c.site.message: reaches[c.record_id] for c in contexts}
+
+
+def paths_by_message(tmp_path: Path, source: str) -> dict[str, list[list[str]]]:
+    """The names of each path's hops, by the site's message (its text before a `{`), of a
+    one-file crate of `source`."""
     return {
-        c.site.message.split(" {")[0]: [
-            [h.name for h in p.hops] for p in reaches[c.record_id].paths
-        ]
-        for c in contexts
+        message.split(" {")[0]: [[h.name for h in p.hops] for p in reach.paths]
+        for message, reach in reaches_by_message(tmp_path, source).items()
     }
 
 

@@ -101,12 +101,8 @@ def enclosing_call(node: Node) -> str | None:
 def impl_type(function: Node) -> str | None:
     """The type a method's `impl` block is for (`impl<T> Trait for Foo<T>` -> `Foo`); None
     for a free fn or a trait's provided method."""
-    impl = function.parent
-    while impl is not None and impl.type not in ("impl_item", "trait_item", "function_item"):
-        impl = impl.parent
-    if impl is None or impl.type != "impl_item":
-        return None
-    kind = impl.child_by_field_name("type")
+    impl = _holder(function, "impl_item")
+    kind = impl.child_by_field_name("type") if impl is not None else None
     if kind is None:
         return None
     base = kind.child_by_field_name("type") if kind.type == "generic_type" else kind
@@ -115,13 +111,18 @@ def impl_type(function: Node) -> str | None:
 
 def declaring_trait(function: Node) -> str | None:
     """The name of the trait whose declaration holds a fn (a provided fn), or None."""
+    trait = _holder(function, "trait_item")
+    name = trait.child_by_field_name("name") if trait is not None else None
+    return _text(name) if name is not None else None
+
+
+def _holder(function: Node, kind: str) -> Node | None:
+    """The `impl` or `trait` block (`kind`) a fn is an item of, or None (a free fn, or a fn
+    nested in another fn's body)."""
     holder = function.parent
     while holder is not None and holder.type not in ("impl_item", "trait_item", "function_item"):
         holder = holder.parent
-    if holder is None or holder.type != "trait_item":
-        return None
-    name = holder.child_by_field_name("name")
-    return _text(name) if name is not None else None
+    return holder if holder is not None and holder.type == kind else None
 
 
 def _receiver_name(function: Node) -> str:
