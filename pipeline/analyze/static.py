@@ -102,7 +102,7 @@ from pipeline.scan.context import error_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-173"
+_LABEL = "static-174"
 
 
 def _static_version() -> str:
@@ -189,6 +189,32 @@ def explain(context: SiteContext) -> Explanation:
 _REJECTED = frozenset(range(400, 500)) - {408, 409, 423, 429}
 
 
+def carried_value(built: str, *, display: bool = True) -> str:
+    """What the documentation says of a message that is a value of a variant it builds
+    (`ParseError::Expected("..")`): its type's `Display` shows it, or, where the index finds
+    none (`Reach.no_display`), its `Debug` form does."""
+    if display:
+        return (
+            f" This text is a value the error carries: what a user reads is `{built}`'s own"
+            " message (its `Display`), which may put words around it."
+        )
+    return (
+        f" This text is a value the error carries: its type writes no `Display` text that the"
+        f" index finds, so a user reads it inside `{built}`'s `Debug` form (`{{:?}}`)."
+    )
+
+
+def _returns_built(site: Site) -> bool:
+    """Whether a constructor site's fn returns the type it builds, as its return type names
+    it (`Result<u8, GpuError>` for `GpuError::Other(..)`), not wrapped in another first:
+    `Reach.no_display` tells of the error type the fn returns (quickwit's
+    `ElasticsearchError::from(SearchError::InvalidArgument(..))` is not a `SearchError`)."""
+    if site.kind != "constructor" or site.facts.wrapped_in or "::" not in (site.macro or ""):
+        return False
+    owner = site.macro.rsplit("::", 1)[0].rsplit("::", 1)[-1]
+    return re.search(rf"\b{re.escape(owner)}\b", site.facts.return_type or "") is not None
+
+
 def with_reach(
     apart: Explanation, reach: Reach | None, sha: str, site: Site | None = None
 ) -> Explanation:
@@ -208,6 +234,13 @@ def with_reach(
         # no public one re-exports: the match compiles only there (reading 180)
         held = catch_for_the_namers(apart.tryCatchPattern, site.facts.enclosing_type, scope)
         apart = apart.model_copy(update={"tryCatchPattern": held})
+    if reach is not None and reach.no_display and site is not None and _returns_built(site):
+        # no `Display` to put words around it: its `Debug` shows it (qdrant's `GpuError`,
+        # `#[derive(Debug)]` alone, read "what a user reads is .. its `Display`", reading 200)
+        said = apart.documentation.replace(
+            carried_value(site.macro), carried_value(site.macro, display=False)
+        )
+        apart = apart.model_copy(update={"documentation": said})
     if reach is not None and reach.no_display and apart.tryCatchPattern:
         # no `Display` to call: the error's `Debug` holds the text (typst's diagnostics)
         shown = apart.tryCatchPattern.replace("e.to_string()", 'format!("{e:?}")')
@@ -679,10 +712,7 @@ def _documentation(context: SiteContext, failure_class: str, guess: Classificati
     if site.kind == "constructor" and _VARIANT_BUILT.search(site.macro or ""):
         # `ParseError::Expected("valid variable name")` shows as "Parse mismatch: expected
         # valid variable name.": the literal is a value of the variant, not all its text
-        text += (
-            f" This text is a value the error carries: what a user reads is `{site.macro}`'s"
-            " own message (its `Display`), which may put words around it."
-        )
+        text += carried_value(site.macro)
     if site.kind in ("expect", "context") and facts.receiver and not wraps_an_error(site):
         # the steps after the chain's last `?`, where it has one (`…?.peel_to_tree()`)
         after = guarded_call(site, ("Err", "None", "None/Err")) or ""
