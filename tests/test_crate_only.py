@@ -27,7 +27,7 @@ def explained(tmp_path: Path, text: str, *, bin_only: bool = False) -> Explanati
     scan = find_sites(path, text.encode())
     (context,) = build_contexts("o/r", "ab" * 20, RepoScan(scans={path: scan}))
     reach = reaches_of([spec_of(context)], graph)[context.record_id]
-    return with_reach(explain_apart(context), reach, "ab" * 20, context.site)
+    return with_reach(explain_apart(context), reach, "ab" * 20, context.site, context.error_class)
 
 
 def checked(visibility: str) -> str:

@@ -95,6 +95,7 @@ from pipeline.core.model import Condition, Explanation, HandlingStrategy, Site
 from pipeline.core.reach import Reach, handoff_text, visibility_scope
 from pipeline.core.sitetypes import EARLIER_STEPS, TEXT_KINDS, checked_above
 from pipeline.scan.context import error_type
+from pipeline.scan.names import inner_type
 
 # The version of what the analyzer writes, kept in each record's provenance: a record
 # explained by another is explained again (`carry.explanation_reusable`). The label moves by
@@ -173,7 +174,9 @@ class StaticAnalyzer:
             yield Analysis(
                 record_id=context.record_id,
                 content_hash=context.content_hash,
-                explanation=with_reach(apart, context.reach, context.sha, context.site),
+                explanation=with_reach(
+                    apart, context.reach, context.sha, context.site, context.error_class
+                ),
                 analyzer="static",
                 prompt_version=STATIC_VERSION,
             )
@@ -181,7 +184,9 @@ class StaticAnalyzer:
 
 def explain(context: SiteContext) -> Explanation:
     """The static explanation of one site."""
-    return with_reach(explain_apart(context), context.reach, context.sha, context.site)
+    return with_reach(
+        explain_apart(context), context.reach, context.sha, context.site, context.error_class
+    )
 
 
 # HTTP statuses of a request the server refused as it was: 4xx but a timeout's (408), a
@@ -200,27 +205,33 @@ def carried_value(built: str, *, display: bool = True) -> str:
         )
     return (
         f" This text is a value the error carries: its type writes no `Display` text that the"
-        f" index finds, so a user reads it inside `{built}`'s `Debug` form (`{{:?}}`)."
+        f" index finds, so it shows where `{built}`'s `Debug` form (`{{:?}}`) is printed, or"
+        " where code reads the value out of it."
     )
 
 
-def _returns_built(site: Site) -> bool:
-    """Whether a constructor site's fn returns the type it builds, as its return type names
-    it (`Result<u8, GpuError>` for `GpuError::Other(..)`), not wrapped in another first:
-    `Reach.no_display` tells of the error type the fn returns (quickwit's
-    `ElasticsearchError::from(SearchError::InvalidArgument(..))` is not a `SearchError`)."""
+def _returns_built(site: Site, error_class: str | None) -> bool:
+    """Whether a constructor site's fn returns the type it builds (its error class, aliases
+    resolved: qdrant's `GpuResult<Self>` is a `GpuError`), not wrapped in another first:
+    `Reach.no_display` tells of that class (quickwit's `ElasticsearchError::from(SearchError::
+    InvalidArgument(..))` is not a `SearchError`)."""
     if site.kind != "constructor" or site.facts.wrapped_in or "::" not in (site.macro or ""):
         return False
     owner = site.macro.rsplit("::", 1)[0].rsplit("::", 1)[-1]
-    return re.search(rf"\b{re.escape(owner)}\b", site.facts.return_type or "") is not None
+    return inner_type(error_class or "") == owner
 
 
 def with_reach(
-    apart: Explanation, reach: Reach | None, sha: str, site: Site | None = None
+    apart: Explanation,
+    reach: Reach | None,
+    sha: str,
+    site: Site | None = None,
+    error_class: str | None = None,
 ) -> Explanation:
     """An explanation of `explain_apart` with the index's sentences added (issue 10), dated:
     they hold at `sha` (`reach_text`). With the `site`, an error type's handling is fitted
-    to what its builders return (`Reach.held_in`: callers hold it in an `anyhow::Error`)."""
+    to what its builders return (`Reach.held_in`: callers hold it in an `anyhow::Error`);
+    `error_class` (the site's, aliases resolved) is what `Reach.no_display` tells of."""
     if reach is not None and reach.held_in and site is not None and site.kind in TEXT_KINDS:
         if reach.held_in.startswith("Box<"):
             held = boxed_catch(apart.tryCatchPattern, site)
@@ -234,7 +245,12 @@ def with_reach(
         # no public one re-exports: the match compiles only there (reading 180)
         held = catch_for_the_namers(apart.tryCatchPattern, site.facts.enclosing_type, scope)
         apart = apart.model_copy(update={"tryCatchPattern": held})
-    if reach is not None and reach.no_display and site is not None and _returns_built(site):
+    if (
+        reach is not None
+        and reach.no_display
+        and site is not None
+        and _returns_built(site, error_class)
+    ):
         # no `Display` to put words around it: its `Debug` shows it (qdrant's `GpuError`,
         # `#[derive(Debug)]` alone, read "what a user reads is .. its `Display`", reading 200)
         said = apart.documentation.replace(
