@@ -17,6 +17,7 @@ pub enum Statement {
 }
 
 pub fn serve(sql: &str) -> anyhow::Result<()> {
+    helper(sql.len() as u32)?;
     handle(parse(sql))
 }
 
@@ -83,3 +84,4 @@ def test_a_site_in_a_statement_arm_of_its_own_fn_is_reached_from_that_statement(
         (label or "").startswith("statement")
         for label, _ in found["helper needs a positive number"]
     )
+    assert found["helper needs a positive number"] == [("public API `serve`", ["serve", "helper"])]

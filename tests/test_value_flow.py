@@ -16,7 +16,7 @@ import pytest
 from test_reach_memo import regenerated_and_cold
 from test_ruled_out_callers import paths_by_message
 
-from pipeline.scan.valueflow import contradicts, meets, required_values
+from pipeline.scan.valueflow import required_values, verdict
 
 SINKS = """\
 pub enum Mode {
@@ -189,6 +189,14 @@ def test_what_the_conditions_need_of_variants() -> None:
     assert required_values(
         ("if_let", "match_arm"), ("let Some(mode) = mode", "match mode: Mode::A =>")
     ) == {"mode": "Some"}
+
+
+def contradicts(argument: str, value: str) -> bool:
+    return verdict(argument, value) is False
+
+
+def meets(argument: str, value: str) -> bool:
+    return verdict(argument, value) is True
 
 
 def test_which_literals_contradict_or_meet_a_need() -> None:

@@ -37,7 +37,7 @@ from pipeline.scan.statics import static_at, static_users
 from pipeline.scan.valueflow import (
     VALUE,
     arguments,
-    pattern_variants,
+    arm_variants,
     required_values,
     rules_out_above,
     site_needs,
@@ -222,10 +222,6 @@ def site_reach(
     )
 
 
-# a `match` arm's condition text: `match stmt: Statement::AlterView { .. } =>`
-_ARM_TEXT = re.compile(r"match (.+?): (.+) =>", re.S)
-
-
 def _own_arm_path(graph: CallGraph, node_id: int, conditions: Sequence[str]) -> CallerPath | None:
     """A path of the site's fn alone, from the statement or subcommand whose arm of the
     fn's own dispatch holds the site (`arm_entry`), the outermost such arm: risingwave's
@@ -234,8 +230,7 @@ def _own_arm_path(graph: CallGraph, node_id: int, conditions: Sequence[str]) -> 
     callers of `handle` (reading 202). A dispatch nested in another over the same enum
     (`nested_dispatch`) says the outer statement, or none if there are several."""
     for text in conditions:
-        arm = _ARM_TEXT.fullmatch(text.strip())
-        variants = pattern_variants(arm[2]) if arm is not None else None
+        variants = arm_variants(text)
         if not variants or len(variants) != 1:
             continue
         entry = arm_entry(graph, variants[0], node_id)
@@ -1021,16 +1016,9 @@ def _path(
         edge = parent.get(node)  # the edge from `node` down to the next hop
         if node == top and first is not None:  # a dispatch arm: its edge, not the walk's
             edge = first
-        hops.append(
-            _hop(
-                graph,
-                real.get(node, node),
-                incoming,
-                edge,
-                _also_at(graph, real.get(node, node), real, edge, needs),
-            )
-        )
-        ids.append(real.get(node, node))
+        fn = real.get(node, node)
+        hops.append(_hop(graph, fn, incoming, edge, _also_at(graph, fn, real, edge, needs)))
+        ids.append(fn)
         incoming = edge
         node = edge.callee if edge is not None else None
         if node is not None and node == top:

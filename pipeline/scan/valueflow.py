@@ -43,6 +43,7 @@ _COMPARED = re.compile(
 )
 _MATCHES = re.compile(r"(!?)\s*matches!\s*\(\s*(?:&|\*)?([a-z_]\w*)\s*,\s*(.+)\)", re.S)
 _ARM = re.compile(r"match (?:&|\*)?([a-z_]\w*): (.+) =>", re.S)
+_ANY_ARM = re.compile(r"match .+?: (.+) =>", re.S)  # an arm over any value
 _IF_LET = re.compile(r"let\s+(.+?)\s*=\s*(?:&|\*)?([a-z_]\w*)", re.S)
 _LET_ELSE = re.compile(r"let (.+) = (?:&|\*)?([a-z_]\w*) did not match", re.S)
 # A variant as a pattern or an argument: `Mode::Strict`, `Kind::Dir(..)`, `Some(x)`, `None`
@@ -211,9 +212,11 @@ def _arm_need(pattern: str) -> str | None:
     return "in:" + "|".join(variants) if variants else None
 
 
-def pattern_variants(pattern: str) -> list[str] | None:
-    """The variants an arm's pattern names, its guard left aside (`_variants`)."""
-    return _variants(pattern.split(" if ")[0])
+def arm_variants(text: str) -> list[str] | None:
+    """The variants a `match` arm condition's pattern names, its guard left aside, whatever
+    it matches (`match stmt: Statement::AlterView { .. } =>`, `match self.kind: ..`)."""
+    arm = _ANY_ARM.fullmatch(text.strip())
+    return _variants(arm[1].split(" if ")[0]) if arm is not None else None
 
 
 def _variants(pattern: str) -> list[str] | None:
@@ -259,16 +262,6 @@ def _bound_by(kind: str, text: str) -> set[str]:
         pattern = arm[2] if arm is not None else text.removesuffix("=>")
         return set(_BOUND_NAME.findall(pattern.split(" if ")[0]))
     return set()
-
-
-def contradicts(argument: str, value: str) -> bool:
-    """Whether a literal argument is not the value a need asks for."""
-    return verdict(argument, value) is False
-
-
-def meets(argument: str, value: str) -> bool:
-    """Whether a literal argument is a value the need asks for (the need is met there)."""
-    return verdict(argument, value) is True
 
 
 def verdict(argument: str, value: str) -> bool | None:

@@ -121,15 +121,17 @@ def same_message_links(record: Record, group: Sequence[Summary]) -> tuple[list[L
     (`related.same_message`), each titled by its file, line and fn, the first
     SAME_MESSAGE_SHOWN of them; and how many more there are."""
     own = record.repo + "/"
-    others = [r for r in group if r.id != record.id]
+    # the first places but this one: a page reads as many of its group as it shows, so a
+    # message written n times costs n pages of ~20 reads, not n x n
+    shown = [r for r in group[: SAME_MESSAGE_SHOWN + 1] if r.id != record.id][:SAME_MESSAGE_SHOWN]
     links = [
         Link(
             f"{r.filePath}:{r.lineNumber}" + (f" in {r.enclosingFn}" if r.enclosingFn else ""),
             page_path(r).removeprefix(own),
         )
-        for r in others[:SAME_MESSAGE_SHOWN]
+        for r in shown
     ]
-    return links, len(others) - len(links)
+    return links, max(len(group) - 1, 0) - len(links)
 
 
 def analysis_label(analyzer: str | None, status: str | None) -> str:
