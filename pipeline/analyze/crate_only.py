@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from pipeline.analyze.state_calls import STATE_ADVICE_LEAD
 from pipeline.analyze.static_advice import (
     CALLER_ADVICE,
     CONVERT_ADVICE,
@@ -85,6 +86,12 @@ def passed_within_the_crate(solution: str, scope: str | None = "crate") -> str:
             f"{PASSED_LEAD}{fn} ({inputs}, which only code in {where} calls: its "
             "callers set that value, from the program's state or from what a user gave it; "
             "follow it up to where it is set and correct it there."
+        )
+    if solution.startswith(STATE_ADVICE_LEAD):  # the calls on its state: the crate's own
+        return (
+            f"Only code in {where} calls it, so the repository's own code made those calls in "
+            "that order: report it upstream with the full message, the backtrace "
+            "(`RUST_BACKTRACE=1`) and the version you run."
         )
     for advice, passed in ((CALLER_ADVICE, "them"), (CONVERT_ADVICE, "it")):
         if advice in solution:

@@ -31,7 +31,11 @@ def check_for_the_module(code: str | None, reach: Reach | None) -> str | None:
     field (`private_fields`); any other code as it is."""
     if code is None:
         return None
-    read = [name for name in private_fields(reach) if re.search(rf"\.{re.escape(name)}\b", code)]
+    read = [
+        name
+        for name in private_fields(reach)
+        if re.search(rf"\.{re.escape(name)}\b(?!\s*\()", code)  # not a getter's call
+    ]
     if not read:
         return code
     named = " and ".join(f"`{name}`" for name in read[:2]) + (", .." if len(read) > 2 else "")

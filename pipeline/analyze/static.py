@@ -34,6 +34,7 @@ from pipeline.analyze.metrics import registered_metric
 from pipeline.analyze.private_fields import check_for_the_module
 from pipeline.analyze.programs import started_program
 from pipeline.analyze.reach_text import builders_solution, situation_sentence, trigger_sentence
+from pipeline.analyze.state_calls import state_comment, state_panic, through_getter
 from pipeline.analyze.static_advice import (
     PASSED_LEAD,
     PASSED_TAIL,
@@ -67,6 +68,7 @@ from pipeline.analyze.static_code import (
     text_owner,
     try_catch,
     type_guard,
+    unit_stub,
     validation,
     where,
     wrapped_catch,
@@ -103,7 +105,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-174"
+_LABEL = "static-175"
 
 
 def _static_version() -> str:
@@ -547,6 +549,14 @@ def explain_apart(context: SiteContext) -> Explanation:
     elif failure_class == INTERNAL_INVARIANT and assertion_macro(site) is not None:
         # an assertion macro's body: its user's assertion failed where it is used
         failure_class = INVALID_ARGUMENT
+    elif failure_class in (INTERNAL_INVARIANT, NOT_IMPLEMENTED) and unit_stub(site) is not None:
+        # a method of `impl Trait for ()` that only panics: `()` holds the place of a real
+        # `Trait`, which does not support it (pingora's `impl Session for ()`)
+        failure_class = UNSUPPORTED
+    elif failure_class == INTERNAL_INVARIANT and state_panic(site):
+        # a panic on the state of the method's `self` that the impl's fns move on: the
+        # calls made before it, no assumption of its own (pingora's `HttpCache` phases)
+        failure_class = INVALID_STATE
     if (
         failure_class in (INTERNAL_INVARIANT, NOT_IMPLEMENTED) or context.error_type != "panic"
     ) and platform_stub(site):
@@ -614,17 +624,34 @@ def explain_apart(context: SiteContext) -> Explanation:
         triggerScenarios=_unwinding(context, _with(_trigger(site, conditions), _gated(site))),
         commonSituations=_unwinding(context, _situations(context, failure_class)),
         solutions=[_sentence(s) for s in solutions(context, check, failure_class)],
-        exampleFix=example_fix(
-            context, check, guard=is_guard(context, conditions), failure_class=failure_class
+        exampleFix=_state_fix(
+            site,
+            example_fix(
+                context, check, guard=is_guard(context, conditions), failure_class=failure_class
+            ),
         ),
         handlingStrategy=strategy,
-        validationCode=caller_check(site, check),
-        typeGuard=type_guard(context),
+        validationCode=through_getter(caller_check(site, check), site),
+        typeGuard=through_getter(type_guard(context), site),
         tryCatchPattern=try_catch(context),
         preventionTips=[_sentence(s) for s in prevention(context, check, failure_class, guess)],
         tags=_tags(context, failure_class),
         backgroundTag=failure_class,
     )
+
+
+def _state_fix(site: Site, example: str) -> str:
+    """The exampleFix of a panic on its `self`'s state, or of a placeholder's method
+    (`unit_stub`), with the comment that says so."""
+    if state_panic(site):
+        return recommented(example, state_comment(site))
+    if (trait := unit_stub(site)) is not None:
+        return recommented(
+            example,
+            f"// A panic here means `()` was given as a `{trait}` and this method called: "
+            f"give a type that implements `{trait}` for real.",
+        )
+    return example
 
 
 def _verdict_sentence(verdict: str | None, doc: str | None) -> str:

@@ -32,6 +32,7 @@ from pipeline.analyze.locks import poisoned_lock, profiles_named
 from pipeline.analyze.message_advice import advice_in, has_placeholders
 from pipeline.analyze.metrics import metric_advice, registered_metric
 from pipeline.analyze.programs import path_program, program_advice, started_program
+from pipeline.analyze.state_calls import state_panic, state_solutions, state_tip
 from pipeline.analyze.static_code import (
     as_caller,
     builds_its_return,
@@ -58,6 +59,7 @@ from pipeline.analyze.static_code import (
     printed_values,
     refused_conversion,
     refused_inputs,
+    unit_stub,
     where,
 )
 from pipeline.analyze.taxonomy import Classification, load_taxonomy
@@ -381,6 +383,10 @@ def solutions(
             return [*out, _asserted(asserted)]
         if misuse_worded(site):
             return [*out, _MISUSED, _REPORT_IF_OURS]
+        if state_panic(site):
+            return [*out, *state_solutions(site)]
+        if (trait := unit_stub(site)) is not None:
+            return [*out, _placeholder(site, trait), _REPORT_IF_PLACED]
         argument = missing_argument(site)
         if argument is not None:
             return [*out, _run_without(site, argument)]
@@ -895,6 +901,22 @@ def _platform_only(site: Site, gate: str, *, panics: bool = True) -> str:
     )
 
 
+def _placeholder(site: Site, trait: str) -> str:
+    """A panic that is all a method of `impl Trait for ()` does (`unit_stub`)."""
+    return (
+        f"{where(site)} is a placeholder: `impl {trait} for ()` lets `()` stand where a "
+        f"`{trait}` is expected, and this method of it only panics (`{site.macro.rstrip('!')}!`). It runs "
+        f"only when code gives `()` as its `{trait}` and then calls it: give a type that "
+        f"implements `{trait}` for real there."
+    )
+
+
+_REPORT_IF_PLACED = (
+    "If the backtrace (`RUST_BACKTRACE=1`) shows the repository's own code giving `()` there, "
+    "it is a bug there: report it upstream with the full message and the version you run."
+)
+
+
 def _threads_refused(site: Site) -> str:
     """A panic on the start of a thread or runtime that failed (`failed_thread_step`)."""
     return (
@@ -1004,6 +1026,10 @@ def prevention(
         )
     elif context.error_type == "panic" and misuse_worded(site):
         tips.append("Make the calls in the order and number the message states.")
+    elif context.error_type == "panic" and state_panic(site):
+        tips.append(state_tip(site))
+    elif context.error_type == "panic" and (trait := unit_stub(site)) is not None:
+        tips.append(f"Give a type that implements `{trait}` for real wherever one is expected.")
     elif context.error_type == "panic" and missing_argument(site) is not None:
         tips.append("Run the program with every command-line argument it reads.")
     elif context.error_type == "panic" and poisoned_lock(site) is not None:

@@ -50,7 +50,11 @@ def where(site: Site) -> str:
     """The item the site is in, as a reader names it: `Type::fn`, `fn`, `static FOO`."""
     facts = site.facts
     if facts.enclosing_fn and facts.enclosing_impl:
-        return f"`{impl_type(facts.enclosing_impl)}::{facts.enclosing_fn}`"
+        owner = impl_type(facts.enclosing_impl)
+        if owner == "()":  # `impl Session for ()`: `<() as Session>::write_body`
+            trait = facts.enclosing_impl.rpartition(" for ")[0]
+            return f"`<() as {trait}>::{facts.enclosing_fn}`"
+        return f"`{owner}::{facts.enclosing_fn}`"
     if facts.enclosing_fn:
         return f"`{facts.enclosing_fn}`"
     if facts.item and facts.item.startswith(MACRO_RULES):
@@ -414,6 +418,21 @@ def platform_stub(site: Site) -> str | None:
     if any(_DOCS_GATE.search(gate) for gate in site.facts.gates):
         return None  # tokio's `#[cfg(docsrs)]` stubs: built for the docs, never run
     return next((gate for gate in site.facts.gates if _TARGET_GATE.search(gate)), None)
+
+
+_UNIT_IMPL = re.compile(r"(.+?) for \(\)")
+_UNIT_STUB_KINDS = frozenset(("panic", "unreachable", "todo", "unimplemented"))
+
+
+def unit_stub(site: Site) -> str | None:
+    """The trait of an `impl Trait for ()` whose method does nothing but panic, when the
+    site is that panic: `()` is a placeholder that stands where a `Trait` is expected
+    (pingora's `impl Session for ()`, every method `unreachable!("server session: ..")`,
+    read "a bug, not something to fix in your input", reading 201). None otherwise."""
+    found = _UNIT_IMPL.fullmatch(site.facts.enclosing_impl or "")
+    if found is None or site.kind not in _UNIT_STUB_KINDS or site.facts.conditions:
+        return None
+    return found.group(1) if _first_statement(site) else None
 
 
 # a line that opens a block of control flow, not a fn's body

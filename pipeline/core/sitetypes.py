@@ -168,6 +168,12 @@ class Facts:
     # the method call, as written, a statement hands the site's value to (`` `working_set.
     # error(..)` ``): the error is reported there, not returned by this expression
     reported_to: str | None = None
+    # the one field of `self` every condition on the way to the site reads, when they read
+    # nothing else (`self.phase`): the fns of its impl that assign it, with the value when it
+    # is short ("" when not), and the impl's `pub fn` that returns it (`statefield`)
+    state_field: str | None = None
+    state_setters: tuple[tuple[str, str], ...] = ()
+    state_getter: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,7 +241,7 @@ def placed(site: Site, shift: int, path: str, window: str, window_start: int) ->
             facts.snippet, facts.call, facts.item, facts.help, facts.generics, facts.spawned,
             facts.discarded, facts.gates, facts.enum_doc, facts.ignored_error, facts.fields,
             facts.rebound, facts.unwrapped, facts.wrapped_in, facts.type_visibility,
-            facts.reported_to,
+            facts.reported_to, facts.state_field, facts.state_setters, facts.state_getter,
         )  # fmt: skip
     return Site(
         site.kind, path, site.line + shift, site.column, site.message, site.is_format,

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from tree_sitter import Node
 
 from pipeline.core.macros import in_force
-from pipeline.core.sitetypes import EARLIER_STEPS, Condition, ConditionKind, Facts
+from pipeline.core.sitetypes import EARLIER_STEPS, Condition, ConditionKind, Facts, Site
 from pipeline.languages.rust.drops import discarded_in, ignored_error
 from pipeline.languages.rust.index_items import DIVERGING_MACROS, leading, text_of
 from pipeline.languages.rust.logic import pattern_names
+from pipeline.languages.rust.statefield import field_state
 
 MAX_CONDITION_CHARS = 160
 MAX_GUARDS = 3  # earlier `ensure!`/early-return guards of the same fn worth naming
@@ -32,11 +34,7 @@ def site_facts(node: Node, source: bytes) -> Facts:
     `source` (the file's bytes) only lets the guard search skip fns with no check in them.
     """
     function = _ancestor(node, _FN_TYPES)
-    # a fn declared in another fn's body is a free fn of that body, whatever impl is around
-    # (cargo's `parse_option_bool` in `CliUnstable::add`, read as `CliUnstable::
-    # parse_option_bool`, reading 183)
-    impl = _ancestor(function or node, ("impl_item", "trait_item", "function_item"))
-    impl = impl if impl is not None and impl.type != "function_item" else None
+    impl = _impl_of(function or node)
     conditions = (*condition_chain(node, function, source), *_receiver_failure(node))
     facts = Facts(
         enclosing_fn=_field_text(function, "name"),
@@ -60,6 +58,30 @@ def site_facts(node: Node, source: bytes) -> Facts:
     if node.type == "attribute_item":
         facts = _with_error_type(facts, node)
     return facts
+
+
+def _impl_of(node: Node) -> Node | None:
+    """The impl or trait block a fn (or a site in no fn) is declared in, if any."""
+    # a fn declared in another fn's body is a free fn of that body, whatever impl is around
+    # (cargo's `parse_option_bool` in `CliUnstable::add`, read as `CliUnstable::
+    # parse_option_bool`, reading 183)
+    impl = _ancestor(node, ("impl_item", "trait_item", "function_item"))
+    return impl if impl is not None and impl.type != "function_item" else None
+
+
+def with_field_state(site: Site, node: Node, source: bytes) -> Site:
+    """`site`, its conditions final (an assertion's check added), with the one field of
+    `self` they read alone, its setters and its getter (`statefield`), where they read one."""
+    conditions = site.facts.conditions
+    if not any("self" in c.text for c in conditions):
+        return site
+    state = field_state(conditions, _impl_of(_ancestor(node, _FN_TYPES) or node), source)
+    if state is None:
+        return site
+    facts = replace(
+        site.facts, state_field=state.field, state_setters=state.setters, state_getter=state.getter
+    )
+    return replace(site, facts=facts)
 
 
 def _diverges(body: Node | None) -> bool:

@@ -28,7 +28,12 @@ from pipeline.languages.rust.display import (
     display_trait,
     display_variant,
 )
-from pipeline.languages.rust.facts import CHECK_OPERANDS, check_text, site_facts
+from pipeline.languages.rust.facts import (
+    CHECK_OPERANDS,
+    check_text,
+    site_facts,
+    with_field_state,
+)
 from pipeline.languages.rust.formats import (
     decode_rust_string,
     expect_pattern,
@@ -107,8 +112,9 @@ from pipeline.languages.rust.testcode import (
 # (`Facts.item` `invocation cast! { Binding`, `macrotrees._item_level`); 98: what a site
 # needs (the provenance's `needs`) includes a guard that an earlier arm of the same values
 # failed (`valueflow._guards_failed`): a carried record's needs are made again; 99: a
-# trait's associated fn is called `<T as Trait>::f(..)` (`Facts.call`, `snippets`)
-EXTRACTOR_VERSION = "99"
+# trait's associated fn is called `<T as Trait>::f(..)` (`Facts.call`, `snippets`); 100: the
+# one field of `self` the conditions read alone, its setters and getter (`statefield`)
+EXTRACTOR_VERSION = "100"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -323,7 +329,7 @@ def collect(
             site = _site(pattern, node, captures, SourceFile(path, source))
             found = [site] if site is not None else []
         if found and not is_test_code(node):
-            sites.extend(found)
+            sites.extend(with_field_state(site, node, source) for site in found)
     macros = in_force()
     if macros:  # the repository's own error macros (`errormacros`)
         file = SourceFile(path, source)
@@ -332,7 +338,7 @@ def collect(
             own = macros.get(node_text(captures["macro.name"][0]))
             site = _macro_site(node, captures, file, own) if own is not None else None
             if site is not None and not is_test_code(node):
-                sites.append(site)
+                sites.append(with_field_state(site, node, source))
     if depth < MAX_DEPTH:
 
         def nested(sub: Tree) -> list[Site]:
