@@ -251,3 +251,44 @@ def test_a_pub_error_type_of_a_private_module_is_named_only_in_its_crate(
     files["src/lib.rs"] = "pub use metadata::ValidationError;\n" + lib
     _, shown = committed_and_extracted(files, "o/b", tmp_path / "b", "invalid script name")
     assert not (shown["tryCatchPattern"] or "").startswith("//")
+
+
+def test_its_prevention_tip_is_for_where_the_callers_set_the_values(tmp_path: Path) -> None:
+    # risingwave's private `add_impl`, given the literals `true` and `false`: "check values
+    # against what the call accepts .. before passing them" beside advice that said its
+    # callers set them (reading 202)
+    found = explained(tmp_path, checked("").replace("the name is longer", "invalid name: longer"))
+
+    assert found.backgroundTag == "invalid-argument"
+    assert found.preventionTips[-1] == (
+        'If it is a case of "Invalid argument", as its words suggest: only code in its own '
+        "module calls `check_name`, so the values it checks come from its callers: check them "
+        "where the program sets them, or where it reads them from its input."
+    )
+    assert not any("before passing them" in t for t in found.preventionTips)
+
+
+def test_a_public_fn_keeps_the_class_s_prevention_tip(tmp_path: Path) -> None:
+    text = checked("pub ").replace("the name is longer", "invalid name: longer")
+
+    found = explained(tmp_path, text)
+
+    assert found.preventionTips[-1].endswith(
+        "check values against what the call accepts (the allowed set, length and form) before "
+        "passing them."
+    )
+
+
+def test_a_refused_value_s_tip_of_a_crate_only_fn_is_for_its_callers(tmp_path: Path) -> None:
+    text = (
+        "pub fn run(n: u32) {\n    put(n);\n}\n"
+        'fn put(n: u32) {\n    assert!(n < 10, "too many parts: {}", n);\n}\n'
+    )
+
+    found = explained(tmp_path, text)
+
+    assert found.backgroundTag == "invalid-argument"
+    assert (
+        "Only code in its own module calls `put`, so the values it checks come from its "
+        "callers: check them where the program sets them, or where it reads them from its input."
+    ) in found.preventionTips

@@ -19,6 +19,7 @@ from pipeline.analyze.static_advice import (
     PASSED_LEAD,
     PASSED_TAIL,
 )
+from pipeline.analyze.taxonomy import INVALID_ARGUMENT, load_taxonomy
 from pipeline.core.reach import Reach
 
 
@@ -101,3 +102,25 @@ def passed_within_the_crate(solution: str, scope: str | None = "crate") -> str:
                 f"passed {passed}: report that upstream",
             )
     return solution
+
+
+def checked_within_the_crate(tip: str, fn: str, scope: str | None = "crate") -> str:
+    """The tip "Check values against what the call accepts .. before passing them" said of
+    a fn only its module or crate calls (`scope`, `Reach.internal`): its callers pass the
+    values, not a reader (risingwave's private `add_impl`, given the literals `true` and
+    `false`, read so beside advice that said its callers set them, reading 202), whether the
+    class is the code's or its words' guess. Any other tip as it is."""
+    said = load_taxonomy()[INVALID_ARGUMENT].prevention
+    instead = (
+        f"Only code in {callable_in(scope)} calls {fn}, so the values it checks come from "
+        "its callers: check them where the program sets them, or where it reads them from "
+        "its input."
+    )
+    if tip == said:
+        return instead
+    # a class its words chose: 'If it is a case of "Invalid argument", as its words
+    # suggest: check values against ..'
+    told = said[0].lower() + said[1:]
+    if tip.endswith(f": {told}"):
+        return tip.removesuffix(told) + instead[0].lower() + instead[1:]
+    return tip

@@ -20,6 +20,7 @@ from pipeline.analyze.clock import clock_before_epoch
 from pipeline.analyze.crate_only import (
     catch_for_the_crate,
     catch_for_the_namers,
+    checked_within_the_crate,
     crate_only,
     passed_within_the_crate,
 )
@@ -105,7 +106,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-175"
+_LABEL = "static-176"
 
 
 def _static_version() -> str:
@@ -351,14 +352,18 @@ def with_reach(
         fixes = [_given_to(option, s) for s in fixes]
     if site is None or not _trait_method(site):  # code the index does not see calls those
         fixes = [_passed_literally(s, reach) or s for s in fixes]
-    if only_crate:  # its callers pass the values, not a reader (readings 160-163)
+    tips = apart.preventionTips
+    if only_crate:  # its callers pass the values, not a reader (readings 160-163, 202)
         scope = reach.internal if reach is not None else None
         fixes = [passed_within_the_crate(s, scope) for s in fixes]
+        fn = where(site) if site is not None else "it"
+        tips = [checked_within_the_crate(t, fn, scope) for t in tips]
     return apart.model_copy(
         update={
             "triggerScenarios": _with(apart.triggerScenarios, trigger),
             "commonSituations": _with(apart.commonSituations, situation),
             "solutions": fixes,
+            "preventionTips": tips,
         }
     )
 
