@@ -43,8 +43,12 @@ class Definition(NamedTuple):
     attrs: tuple[str, ...] = ()  # attributes as written inside `#[...]`
     status_codes: tuple[str, ...] = ()  # fn: `StatusCode::X` names its body mentions
     # fn that names more than one: each match arm's variants that give one code, as
-    # `Variant:CODE` (neon's `ApiError::into_response`: `NotFound:NOT_FOUND`)
+    # `Variant:CODE` (neon's `ApiError::into_response`: `NotFound:NOT_FOUND`), or
+    # `Enum::Variant:CODE` for another enum's (qdrant's `HttpError` on its `StorageError`)
     status_arms: tuple[str, ...] = ()
+    # a `from` fn of `impl From<A> for B`: each arm that takes variants of `A` to one of
+    # another type, `A::V>B::W` (`index._variant_arms`)
+    variant_arms: tuple[str, ...] = ()
 
 
 class Call(NamedTuple):

@@ -1459,26 +1459,123 @@ def made_status(
     shows none, or more than one."""
     owner, _, name = made_by.rpartition("::")
     owner = owner.rpartition("::")[2]
-    if owner and name[:1].isupper():  # a variant: the type's arms
+    if owner and name[:1].isupper():  # a variant: the type's arms, or its conversions'
         if error_class is not None and inner_type(error_class) not in (owner, ""):
             return None, None  # the fn returns another type: it converts the variant
-        key = ("status arms", owner)
-        if key not in graph.derived:
-            graph.derived[key] = _status_arms_of(graph, owner, site_path)
-        arms: dict[str, tuple[str, int]] = graph.derived[key]
-        found = arms.get(name)
-        return found if found is not None else (None, None)
+        return _variant_status(graph, owner, name, site_path)
     codes = {
         (path, d.line, d.status_codes[0])
         for path, d in graph.definitions("fn", name)
         if (d.owner or "") == owner and len(d.status_codes) == 1
     }
-    if len(codes) != 1:
+    if len(codes) == 1:
+        ((path, line, code),) = codes
+        status = _http_status(code)
+        where = f"`{made_by}` ({path}:{line})"
+        return (where, status) if status is not None else (None, None)
+    # `CollectionError::bad_input(..)`: the one variant of its own type the fn builds
+    variant = _built_variant(graph, owner, name)
+    if variant is None or (error_class is not None and inner_type(error_class) != owner):
         return None, None
-    ((path, line, code),) = codes
-    status = _http_status(code)
-    where = f"`{made_by}` ({path}:{line})"
-    return (where, status) if status is not None else (None, None)
+    return _variant_status(graph, owner, variant, site_path)
+
+
+MAX_CONVERSIONS = 3  # `From` conversions followed from a variant to the one that has a status
+
+
+def _variant_status(
+    graph: CallGraph, owner: str, variant: str, site_path: str, depth: int = 0
+) -> tuple[str | None, int | None]:
+    """The HTTP status of `owner::variant`: an arm of a fn of its type that gives it one, or
+    of another type's fn that matches on it (qdrant's `HttpError::status_code`, over its
+    `StorageError`), or else the status of the variant each `From` conversion of it makes
+    (`impl From<CollectionError> for StorageError`: `CollectionError::NotFound` ->
+    `StorageError::NotFound`), when all agree. (where, status); (None, None) otherwise."""
+    key = ("status arms", owner)
+    if key not in graph.derived:
+        graph.derived[key] = _status_arms_of(graph, owner, site_path)
+    arms: dict[str, tuple[str, int]] = graph.derived[key]
+    found = arms.get(variant)
+    # another type's arms and a `From` impl name the enum by its name alone: only an enum
+    # the repository declares once is surely the one they mean (not two crates' `Error`s)
+    if found is not None or depth >= MAX_CONVERSIONS or len(graph.definitions("enum", owner)) != 1:
+        return found if found is not None else (None, None)
+    found = _matched_elsewhere(graph).get(f"{owner}::{variant}")
+    if found is not None:
+        return found
+    made = {
+        (into, by, _variant_status(graph, *_split_variant(into), site_path, depth + 1))
+        for into, by in _conversions(graph).get(f"{owner}::{variant}", ())
+    }
+    statuses = {status for _, _, (_, status) in made}
+    if len(statuses) != 1 or None in statuses:
+        return None, None  # none, or conversions that disagree
+    into, by, (where, status) = min(made)
+    return f"`{owner}::{variant}` -> `{into}` ({by}), then {where}", status
+
+
+def _split_variant(named: str) -> tuple[str, str]:
+    """`B::W` -> (`B`, `W`)."""
+    enum, _, variant = named.rpartition("::")
+    return enum, variant
+
+
+def _matched_elsewhere(graph: CallGraph) -> dict[str, tuple[str, int]]:
+    """`Enum::Variant` -> (where, status) from the arms of fns of another type that match
+    on that enum (`Definition.status_arms`' `Enum::Variant:CODE`), where they agree."""
+    table: dict[str, tuple[str, int]] | None = graph.derived.get("status arms elsewhere")
+    if table is not None:
+        return table
+    seen: dict[str, set[tuple[str, int]]] = {}
+    for path, index in graph.indexes.items():
+        for d in index.definitions:
+            for arm in d.status_arms if d.kind == "fn" else ():
+                named, _, code = arm.rpartition(":")
+                status = _http_status(code)
+                if "::" in named and status is not None:
+                    where = f"`{d.owner or ''}::{d.name}` ({path}:{d.line})".replace("`::", "`")
+                    seen.setdefault(named, set()).add((where, status))
+    table = {named: min(found) for named, found in seen.items() if len({s for _, s in found}) == 1}
+    graph.derived["status arms elsewhere"] = table
+    return table
+
+
+def _conversions(graph: CallGraph) -> dict[str, set[tuple[str, str]]]:
+    """`A::V` -> {(`B::W`, `impl From<A> for B` (where))}: what each `From` impl's `from`
+    makes of a variant (`Definition.variant_arms`)."""
+    table: dict[str, set[tuple[str, str]]] | None = graph.derived.get("variant conversions")
+    if table is not None:
+        return table
+    table = {}
+    for path, index in graph.indexes.items():
+        for d in index.definitions:
+            if d.kind != "fn" or not d.variant_arms or not d.owner or not d.trait:
+                continue
+            for arm in d.variant_arms:
+                taken, _, made = arm.partition(">")
+                by = f"impl From<{taken.split('::', 1)[0]}> for {d.owner} ({path}:{d.line})"
+                enum, _, variant = made.rpartition("::")
+                into = f"{d.owner if enum == 'Self' else enum}::{variant}"
+                table.setdefault(taken, set()).add((into, by))
+    graph.derived["variant conversions"] = table
+    return table
+
+
+def _built_variant(graph: CallGraph, owner: str, name: str) -> str | None:
+    """The one variant of `owner` the fn `owner::name` builds (`Self::BadInput { .. }`,
+    `CollectionError::BadInput { .. }`), when it is one fn that builds one."""
+    found = [(p, d) for p, d in graph.definitions("fn", name) if (d.owner or "") == owner]
+    if len(found) != 1:
+        return None
+    ((path, definition),) = found
+    index = graph.indexes[path]
+    at = index.definitions.index(definition)
+    built = {
+        b.variant
+        for b in index.builds
+        if b.caller == at and b.variant and b.enum in ("Self", owner)
+    }
+    return built.pop() if len(built) == 1 else None
 
 
 def _status_arms_of(graph: CallGraph, owner: str, site_path: str) -> dict[str, tuple[str, int]]:
@@ -1497,7 +1594,10 @@ def _status_arms_of(graph: CallGraph, owner: str, site_path: str) -> dict[str, t
             if d.kind != "fn" or d.owner != owner or not d.status_arms:
                 continue
             for arm in d.status_arms:
-                variant, _, code = arm.partition(":")
+                named, _, code = arm.rpartition(":")
+                enum, _, variant = named.rpartition("::")
+                if enum and enum != owner:
+                    continue  # another enum's (`_matched_elsewhere`)
                 status = _http_status(code)
                 if status is not None:
                     out.setdefault(variant, (f"`{owner}::{d.name}` ({path}:{d.line})", status))

@@ -66,7 +66,9 @@ _TYPES: dict[str, Any] = {
 }
 _TUPLES = {  # fields that are tuples in the dataclass
     Definition: {
-        f for f in Definition._fields if f in ("params", "attrs", "status_codes", "status_arms")
+        f
+        for f in Definition._fields
+        if f in ("params", "attrs", "status_codes", "status_arms", "variant_arms")
     },
     Call: {"args"},
     Arm: {"calls"},

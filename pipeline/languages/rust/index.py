@@ -130,8 +130,10 @@ _TEST_DIRECTORY = re.compile(
 # other calls of the next leave out those a name alone matched (`callerpaths._also_at`);
 # 121: an arm after a guarded arm of the same values needs the guard false (`valueflow`);
 # 122: a site in an arm of its own fn's dispatch is reached from that statement or
-# subcommand (`callerpaths._own_arm_path`).
-INDEX_VERSION = "122"
+# subcommand (`callerpaths._own_arm_path`); 123: a status arm keeps the enum it matches on
+# when not `Self` (`StorageError::NotFound:NOT_FOUND`), and a `from` fn of a `From` impl the
+# variant each arm makes of another (`Definition.variant_arms`): HTTP statuses through them.
+INDEX_VERSION = "123"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -202,26 +204,58 @@ _VARIANT_IN = re.compile(r"\b([A-Z]\w*)::([A-Z]\w*)\b")
 _STRING_ARM = re.compile(r'^\s*(?:Some\s*\(\s*\(\s*)?"([\w.-]+)"')
 _STATUS = re.compile(r"StatusCode::([A-Z_]+)")
 # the variants a match arm's pattern names: `ApiError::NotFound(_)`, `Self::Gone`
-_ARM_VARIANT = re.compile(r"\b(?:Self|[A-Z]\w*)::([A-Z]\w*)")
+_ARM_VARIANT = re.compile(r"\b(Self|[A-Z]\w*)::([A-Z]\w*)")
 
 
 def _status_arms(body: Node) -> tuple[str, ...]:
     """`Variant:CODE` for each variant a match arm of `body` names whose value mentions one
-    `StatusCode` (neon's `ApiError::BadRequest(err) => .. StatusCode::BAD_REQUEST`)."""
+    `StatusCode` (neon's `ApiError::BadRequest(err) => .. StatusCode::BAD_REQUEST`), as
+    `Enum::Variant:CODE` when the pattern names another enum than `Self` (qdrant's
+    `HttpError::status_code`, a match on its `StorageError`: `StorageError::NotFound { .. }
+    => StatusCode::NOT_FOUND`)."""
     found: dict[str, None] = {}
+    for pattern, value in _arms_in(body):
+        codes = set(_STATUS.findall(text_of(value)))
+        if len(codes) == 1:
+            (code,) = codes
+            for enum, variant in _ARM_VARIANT.findall(text_of(pattern)):
+                named = variant if enum == "Self" else f"{enum}::{variant}"
+                found[f"{named}:{code}"] = None
+    return tuple(found)
+
+
+def _variant_arms(body: Node) -> tuple[str, ...]:
+    """`A::V>B::W` for each arm of a `from` fn's `match` whose pattern names variants of one
+    enum and whose value builds one variant of another (qdrant's `impl From<CollectionError>
+    for StorageError`: `CollectionError::NotFound { .. } => StorageError::NotFound { .. }`):
+    where a conversion takes each variant (`callerpaths.made_status`)."""
+    found: dict[str, None] = {}
+    for pattern, value in _arms_in(body):
+        named = set(_ARM_VARIANT.findall(text_of(pattern)))
+        built = {f"{e}::{v}" for e, v in _ARM_VARIANT.findall(text_of(value))}
+        enums = {enum for enum, _variant in named}
+        if len(built) != 1 or len(enums) != 1 or "Self" in enums:
+            continue
+        (target,) = built
+        for enum, variant in sorted(named):
+            if not target.startswith(f"{enum}::"):
+                found[f"{enum}::{variant}>{target}"] = None
+    return tuple(found)
+
+
+def _arms_in(body: Node) -> list[tuple[Node, Node]]:
+    """The (pattern, value) of each match arm in `body`, nested ones too."""
+    arms = []
     stack = [body]
     while stack:
         node = stack.pop()
         if node.type == "match_arm":
             pattern = node.child_by_field_name("pattern")
             value = node.child_by_field_name("value")
-            codes = set(_STATUS.findall(text_of(value))) if value is not None else set()
-            if pattern is not None and len(codes) == 1:
-                (code,) = codes
-                for variant in _ARM_VARIANT.findall(text_of(pattern)):
-                    found[f"{variant}:{code}"] = None
+            if pattern is not None and value is not None:
+                arms.append((pattern, value))
         stack.extend(node.named_children)
-    return tuple(found)
+    return arms
 
 
 _ROUTE_ATTR = re.compile(r'^(get|post|put|delete|patch|head)\s*\(\s*"([^"]*)"')
@@ -700,6 +734,7 @@ class _Builder:
         params: tuple[tuple[str, str], ...] = ()
         codes: tuple[str, ...] = ()
         arms: tuple[str, ...] = ()
+        mapped: tuple[str, ...] = ()
         if kind == "fn":
             signature, params, has_self = fn_signature(node, self.source)
             body = node.child_by_field_name("body")
@@ -710,6 +745,8 @@ class _Builder:
             ):
                 codes = tuple(dict.fromkeys(_STATUS.findall(text_of(body))))
                 arms = _status_arms(body) if len(codes) > 1 else ()
+            if name == "from" and body is not None and (trait or "").startswith("From"):
+                mapped = _variant_arms(body)
             for attr in attrs:
                 route = _ROUTE_ATTR.match(attr) or _DOCUMENTED_ROUTE.match(attr)
                 if route:
@@ -753,6 +790,7 @@ class _Builder:
                 attrs=attrs,
                 status_codes=codes,
                 status_arms=arms,
+                variant_arms=mapped,
             )
         )
 
