@@ -203,3 +203,48 @@ def test_a_fn_that_panics_on_what_it_set_itself_asserts_its_own_step(tmp_path: P
 
     assert facts_of(text).state_setters == (("await_ready", "Inner::Ready"),)
     assert not any("panics on the state" in s for s in found.solutions)
+
+
+BY_VALUE = "    pub fn phase(&self) -> Phase {\n        self.phase\n    }\n"
+BY_REFERENCE = "    pub fn phase(&self) -> &Phase {\n        &self.phase\n    }\n"
+
+
+def test_a_getter_that_lends_the_field_is_kept_as_one() -> None:
+    assert facts_of(cache().replace(BY_VALUE, BY_REFERENCE)).state_getter == "&phase"
+
+
+def test_a_lent_field_is_matched_through_its_getter(tmp_path: Path) -> None:
+    found = explained(tmp_path, cache().replace(BY_VALUE, BY_REFERENCE))
+
+    assert found.validationCode == "let ok = matches!(cache.phase(), Phase::Key);"
+    assert "(`cache.phase()` reads it)" in found.solutions[1]
+
+
+def test_a_lent_field_is_not_compared_through_its_getter(tmp_path: Path) -> None:
+    # `cache.phase() == Phase::Hit` would compare a `&Phase` with a `Phase`
+    compared = (
+        cache()
+        .replace(BY_VALUE, BY_REFERENCE)
+        .replace(
+            "        match self.phase {\n"
+            "            Phase::Key => self.hits += 1,\n"
+            '            _ => panic!("wrong phase {:?}", self.phase),\n'
+            "        }\n",
+            '        if self.phase == Phase::Hit {\n            panic!("already hit");\n        }\n',
+        )
+    )
+
+    found = explained(tmp_path, compared)
+
+    assert found.validationCode is not None
+    assert "cache.phase()" not in found.validationCode
+    assert found.validationCode.startswith("// `phase` is a private field")
+
+
+def test_the_model_is_told_a_lending_getter_by_its_name() -> None:
+    (scanned,) = find_sites("src/lib.rs", cache().replace(BY_VALUE, BY_REFERENCE).encode()).sites
+    context = dataclasses.replace(site(0), site=scanned)
+
+    user = load_prompt().render(context, TAXONOMY)[1]["content"]
+
+    assert "(its `pub fn phase(&self)` returns it)" in user

@@ -64,7 +64,9 @@ def state_solutions(site: Site) -> list[str]:
     facts = site.facts
     owner, field = state_owner(site), facts.state_field
     getter = (
-        f" (`{value_name(owner)}.{facts.state_getter}()` reads it)" if facts.state_getter else ""
+        f" (`{value_name(owner)}.{facts.state_getter.lstrip('&')}()` reads it)"
+        if facts.state_getter
+        else ""
     )
     return [
         f"{where(site)} panics on the state its `{owner}` is in (`self.{field}`), not on a "
@@ -95,9 +97,14 @@ def state_comment(site: Site) -> str:
 
 def through_getter(code: str | None, site: Site) -> str | None:
     """A check that reads the state field, read through the impl's `pub` getter instead
-    (`http_cache.phase` -> `http_cache.phase()`): code outside the module can write that."""
+    (`http_cache.phase` -> `http_cache.phase()`): code outside the module can write that.
+    Not where it compares the value a getter returns a reference to (`&self.tabs`)."""
     facts = site.facts
     if code is None or not facts.state_field or not facts.state_getter:
         return code
-    field = re.escape(facts.state_field)
-    return re.sub(rf"(?<=[\w)])\.{field}\b(?!\s*\()", f".{facts.state_getter}()", code)
+    field, getter = re.escape(facts.state_field), facts.state_getter.lstrip("&")
+    if facts.state_getter.startswith("&") and re.search(
+        rf"\.{field}\b\s*(?:[=!<>]=|[<>])|(?:[=!<>]=|[<>])\s*[\w.]*\.{field}\b", code
+    ):
+        return code  # a reference is no value to compare: the field stays, for its module
+    return re.sub(rf"(?<=[\w)])\.{field}\b(?!\s*\()", f".{getter}()", code)

@@ -113,8 +113,9 @@ from pipeline.languages.rust.testcode import (
 # needs (the provenance's `needs`) includes a guard that an earlier arm of the same values
 # failed (`valueflow._guards_failed`): a carried record's needs are made again; 99: a
 # trait's associated fn is called `<T as Trait>::f(..)` (`Facts.call`, `snippets`); 100: the
-# one field of `self` the conditions read alone, its setters and getter (`statefield`)
-EXTRACTOR_VERSION = "100"
+# one field of `self` the conditions read alone, its setters and getter (`statefield`); 101:
+# a getter that lends the field is kept as "&name"
+EXTRACTOR_VERSION = "101"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 

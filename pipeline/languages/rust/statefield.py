@@ -37,7 +37,9 @@ class FieldState(NamedTuple):
     """A field of `self` that the site's conditions read alone."""
 
     field: str
-    getter: str | None  # a `pub fn x(&self)` of the impl whose body is the field
+    # a `pub fn x(&self)` of the impl whose body is the field: "x", or "&x" when it returns
+    # a reference to it (`&self.tabs`), which a comparison cannot take as the field's value
+    getter: str | None
     setters: tuple[tuple[str, str], ...]  # (fn, value assigned, "" when not short)
 
 
@@ -99,12 +101,12 @@ def _setters(body: bytes, field: str) -> tuple[tuple[str, str], ...]:
 
 
 def _getter(body: bytes, field: str) -> str | None:
-    """A `pub fn name(&self) -> T { self.field }` of the impl (`&self.field`,
-    `self.field.clone()` too): what code outside the module reads the field with."""
+    """A `pub fn name(&self) -> T { self.field }` of the impl (`self.field.clone()` too;
+    `&self.field` as "&name"): what code outside the module reads the field with."""
     name = re.escape(field.encode())
     getter = re.compile(
         rb"\bpub\s+(?:const\s+)?fn\s+([A-Za-z_]\w*)\s*\(\s*&\s*self\s*\)\s*->[^{;]*\{\s*"
-        rb"&?\s*self\s*\.\s*" + name + rb"(?:\s*\.\s*clone\s*\(\s*\))?\s*\}"
+        rb"(&?)\s*self\s*\.\s*" + name + rb"(?:\s*\.\s*clone\s*\(\s*\))?\s*\}"
     )
     found = getter.search(body)
-    return found.group(1).decode() if found else None
+    return (found.group(2) + found.group(1)).decode() if found else None
