@@ -74,11 +74,28 @@ impl ResponseError for HttpError {
         }
     }
 }
+pub fn store(size: usize) -> Result<(), OperationError> {
+    if size > 10 {
+        return Err(OperationError::ServiceError { description: "too big".to_string() });
+    }
+    Ok(())
+}
 pub fn check(limit: usize) -> Result<(), CollectionError> {
+    store(limit)?;
     if limit == 0 {
         return Err(CollectionError::bad_input("limit must be positive"));
     }
     Err(CollectionError::NotFound { what: format!("point {limit}") })
+}
+"""
+# The REST layer: a route whose handler calls `check`
+ROUTED = """\
+pub async fn check_handler(limit: usize) -> Result<(), HttpError> {
+    check(limit).map_err(|e| HttpError(e.into()))?;
+    Ok(())
+}
+pub fn app() -> Router {
+    Router::new().route("/check", get(check_handler))
 }
 """
 
@@ -98,7 +115,7 @@ def status_of(reach: Reach | None) -> int | None:
 
 
 def test_a_variant_s_status_is_the_one_its_conversions_carry_it_to(tmp_path: Path) -> None:
-    found = reaches(tmp_path, LAYERS)
+    found = reaches(tmp_path, LAYERS + ROUTED)
 
     assert status_of(found["Not found: {what}"]) == 404
     # two conversions: `OperationError` -> `CollectionError` -> `StorageError`
@@ -117,7 +134,7 @@ def test_a_variant_s_status_is_the_one_its_conversions_carry_it_to(tmp_path: Pat
 def test_a_constructor_fn_gives_the_status_of_the_one_variant_it_builds(
     tmp_path: Path,
 ) -> None:
-    found = reaches(tmp_path, LAYERS)
+    found = reaches(tmp_path, LAYERS + ROUTED)
 
     assert status_of(found["limit must be positive"]) == 400
     # the variant's own text (`#[error]`): its status too
@@ -126,24 +143,28 @@ def test_a_constructor_fn_gives_the_status_of_the_one_variant_it_builds(
 
 def test_conversions_that_disagree_give_no_status(tmp_path: Path) -> None:
     # a second `From` takes `CollectionError::NotFound` to a variant answered with 500
-    text = LAYERS + (
-        "pub enum GrpcError {\n    Internal { description: String },\n}\n"
-        "impl From<CollectionError> for GrpcError {\n"
-        "    fn from(err: CollectionError) -> Self {\n"
-        "        match err {\n"
-        "            CollectionError::NotFound { what } => GrpcError::Internal { description: what },\n"
-        "            other => GrpcError::Internal { description: other.to_string() },\n"
-        "        }\n"
-        "    }\n"
-        "}\n"
-        "impl GrpcError {\n"
-        "    fn status_code(&self) -> http::StatusCode {\n"
-        "        match self {\n"
-        "            GrpcError::Internal { .. } => http::StatusCode::INTERNAL_SERVER_ERROR,\n"
-        "            _ => http::StatusCode::BAD_GATEWAY,\n"
-        "        }\n"
-        "    }\n"
-        "}\n"
+    text = (
+        LAYERS
+        + ROUTED
+        + (
+            "pub enum GrpcError {\n    Internal { description: String },\n}\n"
+            "impl From<CollectionError> for GrpcError {\n"
+            "    fn from(err: CollectionError) -> Self {\n"
+            "        match err {\n"
+            "            CollectionError::NotFound { what } => GrpcError::Internal { description: what },\n"
+            "            other => GrpcError::Internal { description: other.to_string() },\n"
+            "        }\n"
+            "    }\n"
+            "}\n"
+            "impl GrpcError {\n"
+            "    fn status_code(&self) -> http::StatusCode {\n"
+            "        match self {\n"
+            "            GrpcError::Internal { .. } => http::StatusCode::INTERNAL_SERVER_ERROR,\n"
+            "            _ => http::StatusCode::BAD_GATEWAY,\n"
+            "        }\n"
+            "    }\n"
+            "}\n"
+        )
     )
 
     found = reaches(tmp_path, text)
@@ -155,12 +176,28 @@ def test_conversions_that_disagree_give_no_status(tmp_path: Path) -> None:
 def test_an_enum_name_two_crates_declare_is_not_guessed(tmp_path: Path) -> None:
     # the arms and the `From` name `StorageError` alone: with a second `StorageError`, which
     # one they mean is not sure
-    text = LAYERS + (
-        "pub mod other {\n"
-        "    pub enum StorageError {\n        BadInput { description: String },\n    }\n"
-        "}\n"
+    text = (
+        LAYERS
+        + ROUTED
+        + (
+            "pub mod other {\n"
+            "    pub enum StorageError {\n        BadInput { description: String },\n    }\n"
+            "}\n"
+        )
     )
 
     found = reaches(tmp_path, text)
 
     assert status_of(found["limit must be positive"]) is None
+
+
+def test_no_status_through_another_type_without_a_way_in_over_http(tmp_path: Path) -> None:
+    # qdrant's edge crate builds the `OperationError`s the REST API answers with 500, but no
+    # server links it: a status the error's own type does not give needs a path from a route
+    found = reaches(tmp_path, LAYERS)
+
+    assert status_of(found["Not found: {what}"]) is None
+    assert status_of(found["limit must be positive"]) is None
+    reach = found["Service error: {description}"]
+    assert reach is not None
+    assert reach.conversion is None

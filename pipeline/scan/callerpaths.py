@@ -143,7 +143,7 @@ def reaches_of(
         shown = (spec.error_class, spec.path)
         if shown not in undisplayed:
             undisplayed[shown] = no_display(graph, spec.error_class, spec.path)
-        conversion = conversions[key]
+        conversion = own = conversions[key]
         if conversion[1] is None and spec.made_by and not spec.panics:
             made = made_status(graph, spec.error_class, spec.made_by, spec.path)
             conversion = made if made[1] is not None else conversion
@@ -153,9 +153,20 @@ def reaches_of(
             else required_values(spec.kinds, spec.conditions, spec.rebound),
             spec.rebound,
         )  # fmt: skip
+        through = conversion is not own and _THROUGH in (conversion[0] or "")
+        if reach is not None and through and not _answered_over_http(reach):
+            # a status another type gives it, or a conversion of it: only where a path comes
+            # from an HTTP handler (qdrant's edge crate, which no server links, builds the
+            # same `OperationError`s the REST API answers with 500, reading 200's recheck)
+            reach = replace(reach, conversion=own[0], http_status=own[1])
         if reach is not None:
             out[spec.record_id] = replace(reach, no_display=True) if undisplayed[shown] else reach
     return out
+
+
+def _answered_over_http(reach: Reach) -> bool:
+    """Whether one of the reach's paths comes from an HTTP route's handler."""
+    return any(path.entry == "http" for path in reach.paths)
 
 
 def attach(contexts: Sequence[SiteContext], graph: CallGraph) -> list[SiteContext]:
@@ -1481,6 +1492,7 @@ def made_status(
 
 
 MAX_CONVERSIONS = 3  # `From` conversions followed from a variant to the one that has a status
+_THROUGH = ", then "  # how a status through a conversion or another type's arms reads
 
 
 def _variant_status(
@@ -1501,8 +1513,8 @@ def _variant_status(
     if found is not None or depth >= MAX_CONVERSIONS or len(graph.definitions("enum", owner)) != 1:
         return found if found is not None else (None, None)
     found = _matched_elsewhere(graph).get(f"{owner}::{variant}")
-    if found is not None:
-        return found
+    if found is not None:  # another type's fn answers it (a conversion names the variant)
+        return (f"`{owner}::{variant}`{_THROUGH}{found[0]}" if not depth else found[0]), found[1]
     made = {
         (into, by, _variant_status(graph, *_split_variant(into), site_path, depth + 1))
         for into, by in _conversions(graph).get(f"{owner}::{variant}", ())
@@ -1511,7 +1523,7 @@ def _variant_status(
     if len(statuses) != 1 or None in statuses:
         return None, None  # none, or conversions that disagree
     into, by, (where, status) = min(made)
-    return f"`{owner}::{variant}` -> `{into}` ({by}), then {where}", status
+    return f"`{owner}::{variant}` -> `{into}` ({by}){_THROUGH}{where}", status
 
 
 def _split_variant(named: str) -> tuple[str, str]:
