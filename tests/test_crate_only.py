@@ -159,6 +159,36 @@ def test_a_crate_only_fn_no_caller_was_found_for_names_no_way_in(tmp_path: Path)
     assert found.tryCatchPattern.splitlines()[1].startswith("match check_name(name) {")
 
 
+def internal_of(tmp_path: Path, declared: str, visibility: str = "pub ") -> str | None:
+    """The `Reach.internal` of a `check_name` in `config::serialize`, declared so in
+    `config`."""
+    body = checked("pub ").split("pub fn check_name", 1)[1]
+    files = {
+        "Cargo.toml": '[package]\nname = "tool"\n',
+        "src/lib.rs": "pub mod config;\n",
+        "src/config/mod.rs": (
+            f"{declared} serialize;\n"
+            "pub fn run(name: &str) -> anyhow::Result<()> {\n"
+            "    serialize::check_name(name)\n"
+            "}\n"
+        ),
+        "src/config/serialize.rs": f"{visibility}fn check_name" + body,
+    }
+    graph = graph_of(tmp_path, files)
+    text = files["src/config/serialize.rs"]
+    scan = find_sites("src/config/serialize.rs", text.encode())
+    (context,) = build_contexts("o/r", "ab" * 20, RepoScan(scans={"src/config/serialize.rs": scan}))
+    return reaches_of([spec_of(context)], graph)[context.record_id].internal
+
+
+def test_a_pub_crate_module_hides_nothing_within_its_crate(tmp_path: Path) -> None:
+    # vector's `pub(crate) mod config;` in `sinks::kafka`: its `pub(crate) fn to_rdkafka` read
+    # "Only code in module `sinks::kafka` can call" (reading 211)
+    assert internal_of(tmp_path, "pub(crate) mod", "pub(crate) ") == "crate"
+    assert internal_of(tmp_path / "b", "pub(crate) mod", "pub ") == "crate"
+    assert internal_of(tmp_path / "c", "mod", "pub(crate) ") == "module `config`"
+
+
 def test_a_pub_fn_in_a_private_module_is_callable_in_that_module_s_parent(
     tmp_path: Path,
 ) -> None:

@@ -213,6 +213,9 @@ class FileIndex:
     # The top-level modules it declares without a plain `pub` (`mod parser;`), and the lines
     # of its top-level `pub use`s: whether a `pub` fn is its crate's public API.
     private_modules: tuple[str, ...] = ()
+    # Of those, the ones declared `pub(crate)` (`pub(crate) mod config;`): they hide an item
+    # from code outside the crate, not from the rest of it (`Exports.seen_within`).
+    crate_modules: tuple[str, ...] = ()
     public_uses: tuple[int, ...] = ()
     # Made from a parse without errors (of the file's items but its `#[cfg(test)]` ones):
     # only such an index is split by unit to index a later version (`index_file_after`).

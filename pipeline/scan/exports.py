@@ -188,18 +188,32 @@ class Exports:
     def _open(self, crate: str, module: str) -> bool:
         """Whether no module on the path (`a::b`; `` the crate's root) is declared private by
         the file declaring it."""
-        return self.seen_within(crate, module) is None
+        return self._hidden_by(crate, module, outside=True) is None
 
     def seen_within(self, crate: str, module: str) -> str | None:
         """The module within which a `pub` item of `module` can be named when a private
         module on its path hides it: the parent of the innermost private one (`a::b` for
         `a::b::c` with `c` private in `a::b`; "" for the crate's root), or None when no
         module on the path is private (quickwit's `pub fn build_and_validate` in the private
-        `node_config::serialize` read "its own crate", reading 172)."""
+        `node_config::serialize` read "its own crate", reading 172). A `pub(crate) mod` hides
+        nothing within the crate (vector's `sinks::kafka::config`, reading 211)."""
+        return self._hidden_by(crate, module, outside=False)
+
+    def _hidden_by(self, crate: str, module: str, *, outside: bool) -> str | None:
+        """The parent of the innermost module on `module`'s path that its file declares
+        private, for code outside the crate (`outside`) or within it; None when none is."""
         segments = module.split("::") if module else []
         for k in range(len(segments) - 1, -1, -1):
             declaring = self._files.get((crate, "::".join(segments[:k])))
-            if declaring is not None and segments[k] in self._indexes[declaring].private_modules:
+            if declaring is None:
+                continue
+            index = self._indexes[declaring]
+            hides = (
+                index.private_modules
+                if outside
+                else (m for m in index.private_modules if m not in index.crate_modules)
+            )
+            if segments[k] in hides:
                 return "::".join(segments[:k])
         return None
 

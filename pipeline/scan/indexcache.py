@@ -164,6 +164,7 @@ def encode_index(index: FileIndex) -> dict[str, Any]:
         "clean": index.clean,
         "test_modules": tuple(index.test_modules),
         "private_modules": tuple(index.private_modules),
+        "crate_modules": tuple(index.crate_modules),
         "public_uses": tuple(index.public_uses),
     }
     for name in _FIELDS:
@@ -191,6 +192,7 @@ def decode_index(data: dict[str, Any]) -> FileIndex:
         "clean": bool(data["clean"]),
         "test_modules": tuple(str(m) for m in data["test_modules"]),
         "private_modules": tuple(str(m) for m in data["private_modules"]),
+        "crate_modules": tuple(str(m) for m in data["crate_modules"]),
         "public_uses": tuple(int(n) for n in data["public_uses"]),
     }
     for name in _FIELDS:

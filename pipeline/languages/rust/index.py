@@ -61,7 +61,7 @@ from pipeline.languages.rust.testcode import (
     file_is_test_only,
     is_test_path,
 )
-from pipeline.languages.rust.visibility import private_modules, public_use_lines
+from pipeline.languages.rust.visibility import crate_modules, private_modules, public_use_lines
 
 CLOSURE = "<closure>"
 # Test harness crates and helpers (`planner_test/`, `test_utils/`): their callers are not users.
@@ -132,8 +132,9 @@ _TEST_DIRECTORY = re.compile(
 # 122: a site in an arm of its own fn's dispatch is reached from that statement or
 # subcommand (`callerpaths._own_arm_path`); 123: a status arm keeps the enum it matches on
 # when not `Self` (`StorageError::NotFound:NOT_FOUND`), and a `from` fn of a `From` impl the
-# variant each arm makes of another (`Definition.variant_arms`): HTTP statuses through them.
-INDEX_VERSION = "123"
+# variant each arm makes of another (`Definition.variant_arms`): HTTP statuses through them;
+# 124: a file's `pub(crate) mod`s (`FileIndex.crate_modules`) hide nothing within the crate.
+INDEX_VERSION = "124"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -340,6 +341,7 @@ def _with_file_facts(index: FileIndex, source: bytes) -> FileIndex:
         index,
         test_modules=declared_test_modules(source),
         private_modules=private_modules(source),
+        crate_modules=crate_modules(source),
         public_uses=public_use_lines(source),
     )
 

@@ -35,6 +35,28 @@ def private_modules(source: bytes) -> tuple[str, ...]:
     return tuple(dict.fromkeys(m.group(2).decode() for m in declared if m.group(2) not in public))
 
 
+def crate_modules(source: bytes) -> tuple[str, ...]:
+    """Of `private_modules`, those declared `pub(crate)` (or `pub(in crate)`): seen by the
+    whole crate (vector's `pub(crate) mod config;` in `sinks::kafka`, whose `pub(crate) fn
+    to_rdkafka` read "only code in module `sinks::kafka` can call", reading 211)."""
+    if b"pub(" not in source:
+        return ()
+    private = set(private_modules(source))
+    declared = [m for m in _top_level(_MOD, source) if not _under_test_attribute(source, m.start())]
+    return tuple(
+        dict.fromkeys(
+            m.group(2).decode()
+            for m in declared
+            if m.group(1)
+            and _CRATE_WIDE.fullmatch(m.group(1).strip())
+            and m.group(2).decode() in private
+        )
+    )
+
+
+_CRATE_WIDE = re.compile(rb"pub\s*\(\s*(?:in\s+)?crate\s*\)")
+
+
 def _top_level(pattern: re.Pattern[bytes], source: bytes) -> list[re.Match[bytes]]:
     """`pattern`'s matches at column 0 and at the level of each macro block's items, in
     file order (`pattern` anchored at a line's start, read there without the indentation)."""
