@@ -58,3 +58,22 @@ def test_only_an_assertion_of_the_arguments_alone_is_the_caller_s(
     said = any("of the values its caller passes" in s for s in found.solutions)
     assert said is precondition
     assert any(s.startswith("This is a bug") for s in found.solutions) is not precondition
+
+
+def test_its_class_is_the_caller_s_argument_not_the_code_s_assumption(tmp_path: Path) -> None:
+    # the recheck of reading 201: "Class: Internal invariant violated" over advice that says
+    # the caller breaks the assertion
+    found = explained(tmp_path, constructor("pub ", "!certificates.is_empty()"))
+
+    assert found.backgroundTag == "invalid-argument"
+    assert "Class: Invalid argument." in found.documentation
+    assert "Internal invariant" not in found.documentation + found.commonSituations
+    assert "internal-invariant" not in found.tags
+    assert "invalid-argument" in found.tags
+    assert found.preventionTips[0] == (
+        "Make sure `!certificates.is_empty()` holds of what you pass before calling `CertKey::new`."
+    )
+    assert (
+        "Check values against what the call accepts (the allowed set, length and form) before "
+        "passing them."
+    ) in found.preventionTips

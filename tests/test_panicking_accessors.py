@@ -56,3 +56,14 @@ def test_a_fn_named_so_that_reads_what_it_is_given_is_no_accessor(tmp_path: Path
     found = explained(tmp_path, text)
 
     assert not any("panics by design" in s for s in found.solutions)
+
+
+def test_a_public_accessor_s_class_is_its_caller_s_argument(tmp_path: Path) -> None:
+    found = explained(tmp_path, accessor("pub "))
+
+    assert found.backgroundTag == "invalid-argument"
+    assert "Class: Invalid argument." in found.documentation
+    assert found.preventionTips[0] == (
+        "Call `Element::expect_literal` only on a value it expects, or use an accessor that "
+        "gives an `Option` or a `Result`."
+    )

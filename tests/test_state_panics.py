@@ -82,7 +82,7 @@ def test_a_public_method_s_panic_on_its_state_names_the_calls_that_set_it(
     assert found.solutions[0] == (
         "`Cache::lookup` panics on the state its `Cache` is in (`self.phase`), not on a value "
         "a call passes: the methods called on it before this one set that state. In `impl "
-        "Cache`, `phase` is set by `set_key` (to `Phase::Key`) and `found`."
+        "Cache`, `phase` is set by `set_key` (to `Phase::Key`) and `found` (to a value it computes)."
     )
     assert found.solutions[1].startswith(
         "If your code makes those calls, call `Cache::lookup` only once those before it have "

@@ -62,10 +62,10 @@ def asserted_precondition(site: Site, reach: Reach | None) -> str | None:
     return site.facts.conditions[-1].text
 
 
-def callers_to_fix(site: Site, reach: Reach | None, fn: str) -> tuple[str, str] | None:
+def callers_to_fix(site: Site, reach: Reach | None, fn: str) -> tuple[str, str, str] | None:
     """For a panic that is its caller's doing (a panicking accessor's, an asserted
-    precondition's): the advice sentence that leads, and the exampleFix's comment; None
-    for any other site."""
+    precondition's): the advice sentence that leads, the exampleFix's comment, and the
+    prevention tip instead of "keep the assumption"; None for any other site."""
     if panicking_accessor(site, reach):
         return (
             f"{fn} panics by design, as its name says, when it is called on a value it does "
@@ -74,6 +74,8 @@ def callers_to_fix(site: Site, reach: Reach | None, fn: str) -> tuple[str, str] 
             f"`Result`; {_REPORT_IF_OURS}",
             f"// {fn} panics by design on a value it does not expect: test the value before "
             "calling it.",
+            f"Call {fn} only on a value it expects, or use an accessor that gives an `Option` "
+            "or a `Result`.",
         )
     asserted = asserted_precondition(site, reach)
     if asserted is not None:
@@ -82,8 +84,13 @@ def callers_to_fix(site: Site, reach: Reach | None, fn: str) -> tuple[str, str] 
             f"that gets this panic. If your code calls it, make sure of that before the call; "
             f"{_REPORT_IF_OURS}",
             f"// {fn} asserts `{asserted}` of its arguments: make sure of it before calling it.",
+            f"Make sure `{asserted}` holds of what you pass before calling {fn}.",
         )
     return None
+
+
+# the tip of a panic the code assumed could not happen (`static_advice.prevention`)
+ASSUMPTION_TIP = "Keep the assumption the code states true, or report where it breaks."
 
 
 def unblamed(solutions: list[str], lead: str) -> list[str]:

@@ -49,7 +49,7 @@ def setters_sentence(site: Site) -> str:
     `bypass` (to `CachePhase::Bypass`) and 10 more fns." """
     facts = site.facts
     shown = [
-        f"`{fn}` (to `{value}`)" if value else f"`{fn}`"
+        f"`{fn}` (to `{value}`)" if value else f"`{fn}` (to a value it computes)"
         for fn, value in facts.state_setters[:SETTERS_SHOWN]
     ]
     more = len(facts.state_setters) - len(shown)

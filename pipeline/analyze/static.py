@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 from pipeline.analyze import Analysis, SiteContext
-from pipeline.analyze.accessors import callers_to_fix, recommented, unblamed
+from pipeline.analyze.accessors import ASSUMPTION_TIP, callers_to_fix, recommented, unblamed
 from pipeline.analyze.arguments import missing_argument
 from pipeline.analyze.clock import clock_before_epoch
 from pipeline.analyze.crate_only import (
@@ -35,6 +35,7 @@ from pipeline.analyze.metrics import registered_metric
 from pipeline.analyze.private_fields import check_for_the_module
 from pipeline.analyze.programs import started_program
 from pipeline.analyze.reach_text import builders_solution, situation_sentence, trigger_sentence
+from pipeline.analyze.reclass import reclassed
 from pipeline.analyze.state_calls import state_comment, state_panic, through_getter
 from pipeline.analyze.static_advice import (
     PASSED_LEAD,
@@ -106,7 +107,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-177"
+_LABEL = "static-178"
 
 
 def _static_version() -> str:
@@ -286,13 +287,16 @@ def with_reach(
     if callers is not None:
         # it panics by design, or asserts what its caller passes: the caller's to meet, not
         # a bug of its own (readings 160, 201)
-        lead, comment = callers
+        lead, comment, tip = callers
         apart = apart.model_copy(
             update={
                 "solutions": unblamed(apart.solutions, lead),
                 "exampleFix": recommented(apart.exampleFix, comment),
+                "preventionTips": [tip if t == ASSUMPTION_TIP else t for t in apart.preventionTips],
             }
         )
+        if apart.backgroundTag == INTERNAL_INVARIANT:  # the caller's value, not its assumption
+            apart = reclassed(apart, INVALID_ARGUMENT)
     if only_crate and reach is not None and site is not None and apart.tryCatchPattern:
         # no code outside the crate can write that call: said for whom it is (reading 163);
         # and none at all where every caller there keeps the error already (ruff's fix

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from pipeline.analyze import SiteContext
+from pipeline.analyze.accessors import ASSUMPTION_TIP
 from pipeline.analyze.arguments import missing_argument
 from pipeline.analyze.clock import CLOCK_ADVICE, clock_before_epoch
 from pipeline.analyze.documented import assertion_macro, documented_panic
@@ -1061,7 +1062,7 @@ def prevention(
     elif platform_stub(site) is not None:
         tips.append("Build and run it only for the targets it supports.")
     elif context.error_type == "panic" and not refused_inputs(context, check):
-        tips.append("Keep the assumption the code states true, or report where it breaks.")
+        tips.append(ASSUMPTION_TIP)
     elif context.error_type == "panic" and (converted := refused_conversion(context, check)):
         tips.append(f"Before calling {where(site)}, make sure `{converted}` succeeds.")
     elif (
