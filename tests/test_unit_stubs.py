@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from test_crate_only import explained
+from test_reach import graph_of
 
 
 def placeholder(body: str = 'unreachable!("server session: write_body")', owner: str = "()") -> str:
@@ -55,3 +56,14 @@ def test_a_real_type_s_or_a_working_method_s_panic_is_no_placeholder(
 
     assert found.backgroundTag != "unsupported-operation"
     assert not any("is a placeholder" in s for s in found.solutions)
+
+
+def test_a_placeholder_s_hop_is_named_as_its_prose_names_it(tmp_path: Path) -> None:
+    text = placeholder() + (
+        "pub fn send(session: &mut dyn Session) {\n    session.write_body(vec![1]);\n}\n"
+    )
+    files = {"Cargo.toml": '[package]\nname = "tool"\n', "src/lib.rs": text}
+    graph = graph_of(tmp_path, files)
+
+    assert "<() as Session>::write_body" in {node.label for node in graph.nodes}
+    assert "()::write_body" not in {node.label for node in graph.nodes}

@@ -98,6 +98,8 @@ class Node:
     @property
     def label(self) -> str:
         d = self.definition
+        if d.owner == "()" and d.trait:  # `impl Session for ()`: as the prose names it
+            return f"<() as {d.trait}>::{d.name}"
         return f"{d.owner}::{d.name}" if d.owner else d.name
 
 
