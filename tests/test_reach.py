@@ -487,6 +487,20 @@ mod tests {
     assert index_file("tests/it.rs", source) == FileIndex(clean=False)
 
 
+def test_a_use_list_s_self_imports_the_module_itself() -> None:
+    """vector's `use tokio::{runtime::{self, Handle}}` imported `self` as `tokio::runtime::
+    self`: `runtime::Builder` was read as no import at all (reading 211)."""
+    from pipeline.languages.rust.index import index_file
+
+    source = b"use tokio::{runtime::{self, Handle}, sync::{self as channels}};\nfn f() {}\n"
+
+    assert [(u.alias, u.path) for u in index_file("src/lib.rs", source).uses] == [
+        ("runtime", "tokio::runtime"),
+        ("Handle", "tokio::runtime::Handle"),
+        ("channels", "tokio::sync"),
+    ]
+
+
 def test_a_call_with_a_turbofish_in_a_macro_s_tokens_is_a_call() -> None:
     """tikv's `run_tikv` calls `run_impl::<RocksEngine, API>(..)` inside
     `dispatch_api_version!(.., { .. })`: the arguments follow the turbofish, not the name

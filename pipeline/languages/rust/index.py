@@ -133,8 +133,9 @@ _TEST_DIRECTORY = re.compile(
 # subcommand (`callerpaths._own_arm_path`); 123: a status arm keeps the enum it matches on
 # when not `Self` (`StorageError::NotFound:NOT_FOUND`), and a `from` fn of a `From` impl the
 # variant each arm makes of another (`Definition.variant_arms`): HTTP statuses through them;
-# 124: a file's `pub(crate) mod`s (`FileIndex.crate_modules`) hide nothing within the crate.
-INDEX_VERSION = "124"
+# 124: a file's `pub(crate) mod`s (`FileIndex.crate_modules`) hide nothing within the crate;
+# 125: `use a::b::{self, C}` imports `b` as `a::b` (it was `self`).
+INDEX_VERSION = "125"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 

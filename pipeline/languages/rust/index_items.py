@@ -258,11 +258,14 @@ def flatten_use(node: Node, prefix: str, out: list[Use], line: int) -> None:
     def join(tail: str) -> str:
         return f"{prefix}::{tail}" if prefix else tail
 
-    if kind in ("identifier", "scoped_identifier", "crate", "self", "super"):
+    if kind == "self" and prefix:  # `use tokio::runtime::{self, Handle}`: `runtime` itself
+        out.append(Use(prefix.rsplit("::", 1)[-1], prefix, line))
+    elif kind in ("identifier", "scoped_identifier", "crate", "self", "super"):
         path = join(text_of(node))
         out.append(Use(path.rsplit("::", 1)[-1], path, line))
     elif kind == "use_as_clause":
-        path = join(text_of(node.child_by_field_name("path")))
+        named = text_of(node.child_by_field_name("path"))
+        path = prefix if named == "self" and prefix else join(named)  # `{self as rt}`
         out.append(Use(text_of(node.child_by_field_name("alias")), path, line))
     elif kind == "use_wildcard":
         glob = node.named_children[0] if node.named_children else None
