@@ -1164,3 +1164,23 @@ def test_a_format_s_name_says_what_was_read_or_written_not_that_reading_failed(
 )
 def test_a_panic_that_says_a_wait_gave_up_is_a_timeout(message: str, expected: str) -> None:
     assert classify(message, "panic") == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        # a context that opens with what the code was doing names the step that failed:
+        # its nouns say what it was about (neon's, reading 210)
+        ("serializing effective config", "operation-failed"),
+        ("querying LFC state", "operation-failed"),
+        ("loading LFC state into postgres", "operation-failed"),
+        # its verb still decides where it names a class, as "failed to .." does
+        ("parsing config", "parse-error"),
+        ("reading config file {path}", "io-error"),
+        # a word that only ends so is no step
+        ("missing config file", "not-found"),
+        ("invalid record", "invalid-argument"),
+    ],
+)
+def test_a_context_that_says_what_was_being_done_is_a_step(message: str, expected: str) -> None:
+    assert classify(message, "context") == expected

@@ -284,6 +284,16 @@ def _best(texts: Iterable[str], classes: Iterable[FailureClass]) -> Classificati
 # A predicate's name in a condition: `is_paused`, `isPaused`, `has_expired`.
 _PREDICATE = re.compile(r"\b(?:is|has)(?:_[a-z0-9_]+|[A-Z]\w*)")
 
+# A context that opens with what the code was doing ("serializing effective config",
+# "querying LFC state"): the step that failed, as "failed to .." says it (neon's read
+# Configuration error by "config" and Invalid state transition by "state", reading 210).
+# Not a word that only ends so: "missing ..", "pending ..", "string ..".
+_DOING = re.compile(
+    r"^\W*(?!(?:missing|pending|string|nothing|something|anything|everything|during|warning|"
+    r"incoming|outgoing|existing|remaining|matching|corresponding|following|preceding)\b)"
+    r"([a-z]+ing)\b",
+    re.IGNORECASE,
+)
 # A message that opens by saying a step failed (a placeholder or punctuation before it).
 _FAILED_STEP = re.compile(r"^\W*(?:could not|couldn't|failed to|unable to)\s+(\w+)", re.IGNORECASE)
 _FAILURE_OPENERS = ("could not ", "couldn t ", "failed to ", "unable to ", "cannot ", "can not ")
@@ -430,7 +440,9 @@ def classify_explained(
             # (reading 146); the rate limit is what the statement sets
             found = named
     io = failed_filesystem_call(conditions)
-    step = _FAILED_STEP.match(literal_text)
+    step = _FAILED_STEP.match(literal_text) or (
+        _DOING.match(literal_text) if kind == "context" else None
+    )
     if (
         found is not None
         and step is not None
