@@ -179,6 +179,16 @@ def test_the_condition_itself_is_not_a_step() -> None:
         ('v["total"].as_u64()', 'v["total"].as_u64() was None (expect)'),
         # an `Option` of `Result`s made a `Result` (neon's `.map(parse).transpose()`, 138)
         ("v.map(|s| s.parse()).transpose()", "v.map(|s| s.parse()).transpose() was Err (expect)"),
+        # common crates' fns by their paths (neon's `serde_json::to_value(&config)`, 210)
+        ("serde_json::to_value(&x)", "serde_json::to_value(&x) was Err (expect)"),
+        ('Regex::new(r"^a+$")', 'Regex::new(r"^a+$") was Err (expect)'),
+        ("NonZeroUsize::new(8)", "NonZeroUsize::new(8) was None (expect)"),
+        (
+            "SystemTime::now().duration_since(UNIX_EPOCH)",
+            "SystemTime::now().duration_since(UNIX_EPOCH) was Err (expect)",
+        ),
+        # a fn of the repository's of a like name is not guessed at
+        ("my_json::to_value(&x)", "my_json::to_value(&x) was None/Err (expect)"),
     ],
 )
 def test_an_expect_step_says_what_its_receiver_held(receiver: str, step: str) -> None:

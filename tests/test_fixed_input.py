@@ -57,7 +57,8 @@ def test_the_documentation_says_the_input_is_fixed_and_its_failure_a_bug() -> No
         'fn dummy() -> Url {\n    Url::parse("http://example.com").expect("parse dummy url")\n}\n'
     )
     assert (
-        'The call it guards, `Url::parse("http://example.com")`, was `None` or `Err`. It is '
+        # `Url::parse` is known to fail with an error (facts' `_RESULT_FNS`)
+        'The call it guards, `Url::parse("http://example.com")`, returned an error. It is '
         "given only literals, so it gives the same answer on every run: this panics on every "
         "run that gets here, or on none"
     ) in explanation.documentation

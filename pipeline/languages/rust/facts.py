@@ -813,14 +813,35 @@ _RESULT_FNS = frozenset((
     "fs::File::open", "fs::File::create", "str::from_utf8", "String::from_utf8",
     "net::TcpStream::connect", "TcpStream::connect", "net::TcpListener::bind",
     "TcpListener::bind",
+    # common crates' fns that fail with an error, by the paths code writes them: serde's
+    # formats, `regex`, `url`, `chrono`, `uuid` (neon's `serde_json::to_value(&config)` read
+    # "was None/Err", reading 210)
+    "serde_json::from_str", "serde_json::from_slice", "serde_json::from_value",
+    "serde_json::from_reader", "serde_json::to_string", "serde_json::to_string_pretty",
+    "serde_json::to_vec", "serde_json::to_vec_pretty", "serde_json::to_value",
+    "serde_json::to_writer", "serde_json::to_writer_pretty", "toml::from_str", "toml::to_string",
+    "toml::to_string_pretty", "serde_yaml::from_str", "serde_yaml::to_string",
+    "Regex::new", "regex::Regex::new", "Url::parse", "url::Url::parse",
+    "DateTime::parse_from_str", "DateTime::parse_from_rfc3339", "DateTime::parse_from_rfc2822",
+    "NaiveDate::parse_from_str", "NaiveDateTime::parse_from_str", "NaiveTime::parse_from_str",
+    "Uuid::parse_str", "uuid::Uuid::parse_str",
 ))
-_OPTION_FNS = frozenset(("env::var_os", "env::home_dir"))
+_OPTION_FNS = frozenset((
+    "env::var_os", "env::home_dir", "char::from_u32", "char::from_digit",
+    # `NonZeroUsize::new(n)`: `None` for a zero
+    *(f"{space}NonZero{kind}::new" for space in ("", "num::")
+      for kind in ("U8", "U16", "U32", "U64", "U128", "Usize", "I8", "I16", "I32", "I64",
+                   "I128", "Isize")),
+))
 _RESULT_METHODS = frozenset((
     "parse", "try_into", "try_from", "from_str", "from_utf8", "canonicalize",
     "read_to_string", "read_dir", "metadata", "create", "open", "write_all", "flush",
     "send", "recv", "try_recv", "join", "lock",
     # an `Option`'s made a `Result`: `opt.map(parse).transpose()` (neon's, reading 138)
     "transpose", "ok_or", "ok_or_else",
+    # `SystemTime::now().duration_since(UNIX_EPOCH)` (an `Instant`'s gives no `Result`, so no
+    # `.expect(..)` compiles on it)
+    "duration_since",
 ))
 # fmt: on
 

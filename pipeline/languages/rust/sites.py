@@ -114,8 +114,9 @@ from pipeline.languages.rust.testcode import (
 # failed (`valueflow._guards_failed`): a carried record's needs are made again; 99: a
 # trait's associated fn is called `<T as Trait>::f(..)` (`Facts.call`, `snippets`); 100: the
 # one field of `self` the conditions read alone, its setters and getter (`statefield`); 101:
-# a getter that lends the field is kept as "&name"
-EXTRACTOR_VERSION = "101"
+# a getter that lends the field is kept as "&name"; 102: common crates' fns that fail with an
+# error or no value, by path (`serde_json::to_value`, `Regex::new`, `NonZeroUsize::new`)
+EXTRACTOR_VERSION = "102"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
