@@ -232,3 +232,46 @@ def test_a_carried_record_keeps_what_its_catch_all_arm_needs(tmp_path: Path) -> 
     assert {"mode": "out:Mode::Strict|Mode::Lenient"} in [
         p.get("needs") for p in manifest["records"].values()
     ]
+
+
+JOBS = """\
+pub enum Job {
+    Source(u32),
+    Sink(u32),
+}
+
+pub fn create_source(id: u32) -> anyhow::Result<()> {
+    let job = Job::Source(id);
+    run_job(job)
+}
+
+pub fn create_sink(id: u32) -> anyhow::Result<()> {
+    let job = Job::Sink(id);
+    run_job(job)
+}
+
+pub fn create_either(id: u32, sink: bool) -> anyhow::Result<()> {
+    let job = Job::Source(id);
+    if sink {
+        let job = Job::Sink(id);
+        return run_job(job);
+    }
+    run_job(job)
+}
+
+fn run_job(job: Job) -> anyhow::Result<()> {
+    match job {
+        Job::Sink(_) => anyhow::bail!("a sink job cannot be validated here"),
+        Job::Source(_) => Ok(()),
+    }
+}
+"""
+
+
+def test_a_variant_a_caller_built_in_a_let_rules_the_other_arms_out(tmp_path: Path) -> None:
+    # risingwave's `create_source` builds `StreamingJob::Source(..)` and passes it on: no way
+    # to the `StreamingJob::Sink` arm's `validate_sink` (reading 202). A name bound twice in
+    # the caller is not told by either binding: the path stays.
+    found = paths_by_message(tmp_path, JOBS)["a sink job cannot be validated here"]
+
+    assert sorted(found) == [["create_either", "run_job"], ["create_sink", "run_job"]]

@@ -333,6 +333,11 @@ def values_above(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozens
             continue
         argument = args[params.index(name)].strip()
         told = verdict(argument, value)
+        if told is None and (built := _built_local(graph, edge, argument)) is not None:
+            # `let stream_job = StreamingJob::Source(..); create_streaming_job(stream_job)`:
+            # the variant the caller built, as if written at the call (risingwave's
+            # `create_source` never reaches the `StreamingJob::Sink` arm, reading 202)
+            told = verdict(built, value)
         if told is False:  # a literal that rules the callee's need out
             return None
         if told:  # one that meets it: no need above
@@ -345,6 +350,40 @@ def values_above(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozens
         if passed[1] in mine:  # a fn passing it on to itself keeps it: the same state
             out.append(f"{VALUE}{passed[1]}={value}")
     return frozenset(out)
+
+
+def _built_local(graph: CallGraph, edge: Edge, argument: str) -> str | None:
+    """The variant a caller's `let` built for a plain name it passes (`Enum::Variant`), when
+    the fn binds that name once, above the call's line, in its own body (not in a block
+    that ends before the call); None otherwise, or for a name the caller was given."""
+    passed = _PASSED_ON.fullmatch(argument)
+    if passed is None:
+        return None
+    caller = graph.nodes[edge.caller]
+    if passed[1] in {p for p, _ in caller.definition.params}:
+        return None
+    index = graph.indexes.get(caller.path)
+    at = _definition_index(graph, caller.path, edge.caller)
+    if index is None or at is None:
+        return None
+    bound = [local for local in index.locals if local.caller == at and local.name == passed[1]]
+    if len(bound) != 1:
+        return None  # bound again (a `match` arm, a shadowing `let`): not told here
+    (local,) = bound
+    if not local.variant or local.line > edge.line or (local.end and local.end < edge.line):
+        return None
+    return local.variant
+
+
+def _definition_index(graph: CallGraph, path: str, node_id: int) -> int | None:
+    """The index in its file's definitions of the fn `node_id` (`CallGraph.by_file`'s inverse)."""
+    inverse: dict[str, dict[int, int]] | None = graph.derived.get("definition index")
+    if inverse is None:
+        inverse = graph.derived["definition index"] = {}
+    by_node = inverse.get(path)
+    if by_node is None:
+        by_node = inverse[path] = {n: i for i, n in graph.by_file.get(path, {}).items()}
+    return by_node.get(node_id)
 
 
 def rules_out_above(graph: CallGraph, node_id: int, needs: frozenset[str]) -> bool:
