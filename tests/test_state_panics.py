@@ -248,3 +248,13 @@ def test_the_model_is_told_a_lending_getter_by_its_name() -> None:
     user = load_prompt().render(context, TAXONOMY)[1]["content"]
 
     assert "(its `pub fn phase(&self)` returns it)" in user
+
+
+def test_a_setter_that_writes_several_values_keeps_each() -> None:
+    text = cache().replace(
+        "        self.phase = Phase::Key;\n",
+        "        self.phase = Phase::Key;\n        if self.hits > 9 {\n"
+        "            self.phase = Phase::Miss;\n        }\n        self.phase = Phase::Key;\n",
+    )
+
+    assert facts_of(text).state_setters[0] == ("set_key", "Phase::Key | Phase::Miss")

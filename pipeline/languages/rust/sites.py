@@ -115,8 +115,9 @@ from pipeline.languages.rust.testcode import (
 # trait's associated fn is called `<T as Trait>::f(..)` (`Facts.call`, `snippets`); 100: the
 # one field of `self` the conditions read alone, its setters and getter (`statefield`); 101:
 # a getter that lends the field is kept as "&name"; 102: common crates' fns that fail with an
-# error or no value, by path (`serde_json::to_value`, `Regex::new`, `NonZeroUsize::new`)
-EXTRACTOR_VERSION = "102"
+# error or no value, by path (`serde_json::to_value`, `Regex::new`, `NonZeroUsize::new`);
+# 103: a state field's setter keeps each short value it writes, not only its first
+EXTRACTOR_VERSION = "103"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 

@@ -81,7 +81,8 @@ def _tested_part(condition: Condition) -> str:
 
 
 def _setters(body: bytes, field: str) -> tuple[tuple[str, str], ...]:
-    """The fns of the impl that assign `self.<field>`, in order, with the value written."""
+    """The fns of the impl that assign `self.<field>`, in order, with the short values they
+    write (`Phase::Hit | Phase::Stale`; "" when none is short)."""
     assignment = re.compile(rb"\bself\s*\.\s*" + re.escape(field.encode()) + rb"\s*=(?!=)\s*")
     found: dict[str, str] = {}
     for match in assignment.finditer(body):
@@ -93,10 +94,9 @@ def _setters(body: bytes, field: str) -> tuple[tuple[str, str], ...]:
         value = body[match.end() : end if end >= 0 else match.end()].decode(errors="replace")
         value = " ".join(value.split())
         short = len(value) <= MAX_VALUE_CHARS and _SHORT_VALUE.fullmatch(value)
-        if fn not in found or (short and not found[fn]):
-            found.setdefault(fn, "")
-            if short and value not in found[fn].split(" | "):
-                found[fn] = f"{found[fn]} | {value}" if found[fn] else value
+        found.setdefault(fn, "")
+        if short and value not in found[fn].split(" | "):  # each value it writes, once
+            found[fn] = f"{found[fn]} | {value}" if found[fn] else value
     return tuple(list(found.items())[:MAX_SETTERS])
 
 
