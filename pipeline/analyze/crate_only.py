@@ -18,6 +18,8 @@ from pipeline.analyze.static_advice import (
     CONVERT_ADVICE,
     PASSED_LEAD,
     PASSED_TAIL,
+    lowered,
+    said_before,
 )
 from pipeline.analyze.taxonomy import INVALID_ARGUMENT, load_taxonomy
 from pipeline.core.reach import Reach
@@ -116,11 +118,7 @@ def checked_within_the_crate(tip: str, fn: str, scope: str | None = "crate") -> 
         "its callers: check them where the program sets them, or where it reads them from "
         "its input."
     )
-    if tip == said:
-        return instead
-    # a class its words chose: 'If it is a case of "Invalid argument", as its words
-    # suggest: check values against ..'
-    told = said[0].lower() + said[1:]
-    if tip.endswith(f": {told}"):
-        return tip.removesuffix(told) + instead[0].lower() + instead[1:]
-    return tip
+    before = said_before(tip, said)
+    if before is None:
+        return tip
+    return before + lowered(instead) if before else instead

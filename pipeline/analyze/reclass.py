@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from pipeline.analyze.static_advice import said_before
 from pipeline.analyze.taxonomy import load_taxonomy
 from pipeline.core.model import Explanation
 
@@ -23,9 +24,8 @@ def reclassed(apart: Explanation, slug: str) -> Explanation:
         return apart
     was, now = taxonomy[old], taxonomy[slug]
     sentence = re.compile(r"Class(?:, by the words? [^:]*)?: " + re.escape(was.title) + r"\.")
-    guessed = was.prevention[:1].lower() + was.prevention[1:]
     tips = [
-        now.prevention if tip == was.prevention or tip.endswith(f": {guessed}") else tip
+        now.prevention if said_before(tip, was.prevention) is not None else tip
         for tip in apart.preventionTips
     ]
     return apart.model_copy(

@@ -43,6 +43,7 @@ from pipeline.analyze.static_advice import (
     RETURNED_LEAD,
     doc_summary,
     is_guard,
+    placeholder_comment,
     prevention,
     solutions,
     unwrapping,
@@ -655,11 +656,7 @@ def _state_fix(site: Site, example: str) -> str:
     if state_panic(site):
         return recommented(example, state_comment(site))
     if (trait := unit_stub(site)) is not None:
-        return recommented(
-            example,
-            f"// A panic here means `()` was given as a `{trait}` and this method called: "
-            f"give a type that implements `{trait}` for real.",
-        )
+        return recommented(example, placeholder_comment(trait))
     return example
 
 

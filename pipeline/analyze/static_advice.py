@@ -912,6 +912,14 @@ def _placeholder(site: Site, trait: str) -> str:
     )
 
 
+def placeholder_comment(trait: str) -> str:
+    """The exampleFix's last comment for a placeholder's method (`unit_stub`)."""
+    return (
+        f"// A panic here means `()` was given as a `{trait}` and this method called: give a "
+        f"type that implements `{trait}` for real."
+    )
+
+
 _REPORT_IF_PLACED = (
     "If the backtrace (`RUST_BACKTRACE=1`) shows the repository's own code giving `()` there, "
     "it is a bug there: report it upstream with the full message and the version you run."
@@ -1084,9 +1092,24 @@ def prevention(
         )
     if guess is not None:
         whose = "the checks' words" if guess.source == "conditions" else "its words"
-        tip = f'If it is a case of "{known.title}", as {whose} suggest: {tip[:1].lower()}{tip[1:]}'
+        tip = f'If it is a case of "{known.title}", as {whose} suggest: {lowered(tip)}'
     tips.append(tip)
     return tips
+
+
+def lowered(sentence: str) -> str:
+    """`sentence` with its first letter in lower case, to follow a colon."""
+    return sentence[:1].lower() + sentence[1:]
+
+
+def said_before(tip: str, class_tip: str) -> str | None:
+    """What comes before a class's tip in a prevention tip: "" when `tip` is that tip, the
+    words' guess ('If it is a case of "Invalid argument", as its words suggest: ') when it
+    is given as one (`prevention`), None when `tip` is another."""
+    if tip == class_tip:
+        return ""
+    told = lowered(class_tip)
+    return tip.removesuffix(told) if tip.endswith(f": {told}") else None
 
 
 # a time compared with a constant: `elapsed() >= POSTGRES_WAIT_TIMEOUT`, `Self::MAX_WAIT < t`

@@ -164,6 +164,18 @@ class CallGraph:
             ]
         return mine
 
+    def keys(self) -> list[tuple[str, int]]:
+        """Each fn's file and index in that file's definitions, by node id (what a
+        `FileIndex`'s entries name it by, and what outlives the graph's numbering); made
+        once per graph."""
+        keys: list[tuple[str, int]] | None = self.derived.get("node keys")
+        if keys is None:
+            keys = self.derived["node keys"] = [("", 0)] * len(self.nodes)
+            for path, ids in self.by_file.items():
+                for index, node_id in ids.items():
+                    keys[node_id] = (path, index)
+        return keys
+
     def declared_in(self, node_id: int) -> int | None:
         """The fn in whose body the fn `node_id` is declared (`fn add(..) { fn parse(..) {..}
         .. }`: only code in that body can name it), or None for an item of a module or impl."""

@@ -97,11 +97,7 @@ def memo_path(cache_dir: Path, repo: str, index_version: str) -> Path:
 
 def node_keys(graph: CallGraph) -> list[NodeKey]:
     """Each fn's `NodeKey` by node id (what outlives the graph's numbering)."""
-    keys: list[NodeKey] = [("", 0)] * len(graph.nodes)
-    for path, ids in graph.by_file.items():
-        for index, node_id in ids.items():
-            keys[node_id] = (path, index)
-    return keys
+    return graph.keys()
 
 
 def node_digests(graph: CallGraph, blobs: Mapping[str, str], keys: Sequence[NodeKey]) -> list[int]:

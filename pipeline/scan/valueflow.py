@@ -363,9 +363,9 @@ def _built_local(graph: CallGraph, edge: Edge, argument: str) -> str | None:
     if passed[1] in {p for p, _ in caller.definition.params}:
         return None
     index = graph.indexes.get(caller.path)
-    at = _definition_index(graph, caller.path, edge.caller)
-    if index is None or at is None:
+    if index is None:
         return None
+    at = graph.keys()[edge.caller][1]
     bound = [local for local in index.locals if local.caller == at and local.name == passed[1]]
     if len(bound) != 1:
         return None  # bound again (a `match` arm, a shadowing `let`): not told here
@@ -373,17 +373,6 @@ def _built_local(graph: CallGraph, edge: Edge, argument: str) -> str | None:
     if not local.variant or local.line > edge.line or (local.end and local.end < edge.line):
         return None
     return local.variant
-
-
-def _definition_index(graph: CallGraph, path: str, node_id: int) -> int | None:
-    """The index in its file's definitions of the fn `node_id` (`CallGraph.by_file`'s inverse)."""
-    inverse: dict[str, dict[int, int]] | None = graph.derived.get("definition index")
-    if inverse is None:
-        inverse = graph.derived["definition index"] = {}
-    by_node = inverse.get(path)
-    if by_node is None:
-        by_node = inverse[path] = {n: i for i, n in graph.by_file.get(path, {}).items()}
-    return by_node.get(node_id)
 
 
 def rules_out_above(graph: CallGraph, node_id: int, needs: frozenset[str]) -> bool:

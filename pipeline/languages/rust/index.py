@@ -61,7 +61,7 @@ from pipeline.languages.rust.testcode import (
     file_is_test_only,
     is_test_path,
 )
-from pipeline.languages.rust.visibility import crate_modules, private_modules, public_use_lines
+from pipeline.languages.rust.visibility import module_privacy, public_use_lines
 
 CLOSURE = "<closure>"
 # Test harness crates and helpers (`planner_test/`, `test_utils/`): their callers are not users.
@@ -339,11 +339,12 @@ def index_file_after(
 def _with_file_facts(index: FileIndex, source: bytes) -> FileIndex:
     """`index` with what the index reads of the file's whole text, whichever of its units
     were parsed: its test modules, its private modules and its `pub use` lines."""
+    private, crate_wide = module_privacy(source)
     return replace(
         index,
         test_modules=declared_test_modules(source),
-        private_modules=private_modules(source),
-        crate_modules=crate_modules(source),
+        private_modules=private,
+        crate_modules=crate_wide,
         public_uses=public_use_lines(source),
     )
 

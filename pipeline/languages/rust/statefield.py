@@ -11,6 +11,7 @@ the `pub` fn that returns it, if one does (`pub fn phase(&self) -> CachePhase`).
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -84,12 +85,13 @@ def _setters(body: bytes, field: str) -> tuple[tuple[str, str], ...]:
     """The fns of the impl that assign `self.<field>`, in order, with the short values they
     write (`Phase::Hit | Phase::Stale`; "" when none is short)."""
     assignment = re.compile(rb"\bself\s*\.\s*" + re.escape(field.encode()) + rb"\s*=(?!=)\s*")
+    heads = [(head.start(), head.group(1).decode()) for head in _FN_HEAD.finditer(body)]
     found: dict[str, str] = {}
     for match in assignment.finditer(body):
-        heads = list(_FN_HEAD.finditer(body, 0, match.start()))
-        if not heads:
+        at = bisect_right(heads, (match.start(),)) - 1  # the last fn head above it
+        if at < 0:
             continue
-        fn = heads[-1].group(1).decode()
+        fn = heads[at][1]
         end = body.find(b";", match.end())
         value = body[match.end() : end if end >= 0 else match.end()].decode(errors="replace")
         value = " ".join(value.split())

@@ -28,30 +28,29 @@ def private_modules(source: bytes) -> tuple[str, ...]:
     those test code is (`#[cfg(test)] mod tests {`: never in the call graph), nor one it
     also declares `pub` (tokio's `lib.rs`: `pub mod runtime;` in `cfg_rt! {`, `pub(crate)
     mod runtime;` in `cfg_not_rt! {`: public where the crate has its runtime)."""
+    return module_privacy(source)[0]
+
+
+def module_privacy(source: bytes) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """`private_modules`, and of them those declared `pub(crate)` (or `pub(in crate)`):
+    seen by the whole crate (vector's `pub(crate) mod config;` in `sinks::kafka`, whose
+    `pub(crate) fn to_rdkafka` read "only code in module `sinks::kafka` can call", reading
+    211). One read of the file's declarations for both."""
     if b"mod " not in source:
-        return ()
+        return (), ()
     declared = [m for m in _top_level(_MOD, source) if not _under_test_attribute(source, m.start())]
     public = {m.group(2) for m in declared if m.group(1) and b"(" not in m.group(1)}
-    return tuple(dict.fromkeys(m.group(2).decode() for m in declared if m.group(2) not in public))
-
-
-def crate_modules(source: bytes) -> tuple[str, ...]:
-    """Of `private_modules`, those declared `pub(crate)` (or `pub(in crate)`): seen by the
-    whole crate (vector's `pub(crate) mod config;` in `sinks::kafka`, whose `pub(crate) fn
-    to_rdkafka` read "only code in module `sinks::kafka` can call", reading 211)."""
-    if b"pub(" not in source:
-        return ()
-    private = set(private_modules(source))
-    declared = [m for m in _top_level(_MOD, source) if not _under_test_attribute(source, m.start())]
-    return tuple(
+    private = tuple(
+        dict.fromkeys(m.group(2).decode() for m in declared if m.group(2) not in public)
+    )
+    crate_wide = tuple(
         dict.fromkeys(
             m.group(2).decode()
             for m in declared
-            if m.group(1)
-            and _CRATE_WIDE.fullmatch(m.group(1).strip())
-            and m.group(2).decode() in private
+            if m.group(2) not in public and m.group(1) and _CRATE_WIDE.fullmatch(m.group(1).strip())
         )
     )
+    return private, crate_wide
 
 
 _CRATE_WIDE = re.compile(rb"pub\s*\(\s*(?:in\s+)?crate\s*\)")
