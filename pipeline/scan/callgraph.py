@@ -221,6 +221,8 @@ class _Tables:
         self.resolving = ""
         self.rpc: dict[str, list[int]] = defaultdict(list)
         self.aliases: dict[str, str] = {}  # `type XRef = Arc<X>`: XRef -> X
+        # (file, alias) -> the type as the alias writes it: `tokio_mpsc::Sender<TapPayload>`
+        self._alias_values: dict[tuple[str, str], str] = {}
         # `type VectorWriter = HummockVectorWriter;` of each impl: what `S::VectorWriter` may be
         self.associated: dict[str, set[str]] = defaultdict(set)
         for node_id, node in enumerate(graph.nodes):
@@ -324,6 +326,7 @@ class _Tables:
                         self.fields.setdefault((d.name, str(at)), written)
                 elif d.kind == "type" and d.value and not d.owner:
                     self.aliases.setdefault(d.name, inner_type(d.value))
+                    self._alias_values.setdefault((path, d.name), d.value)
                 elif d.kind == "type" and d.value and inner_type(d.value) != d.name:
                     self.associated[d.name].add(inner_type(d.value))
         # `struct Guarded<T>(T)` derefs to whatever T is: no type the repository names
@@ -391,6 +394,11 @@ class _Tables:
                 n for n in self.by_method_name.get(name, ()) if self.nodes[n].definition.has_self
             )
         return found
+
+    def alias_value(self, path: str, name: str) -> str:
+        """The type a `type name = ..` alias of the file `path` writes ("" when it has none):
+        what the file itself says, so no other file's change is a link memo's to see."""
+        return self._alias_values.get((path, name), "")
 
     def returned(self, called: str) -> str | None:
         """The type `let x = f(..)` or `let x = y.m(..)` gives x (`called`: `f`, `a::f`, `y.m`):
@@ -846,6 +854,11 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
                 # (a `FzfChild`), not a `Self`
                 called = f"{owner}::{called[len('Self::') :]}"
             bound = _associated_value(tables, called)
+            if _made_by_other_crate(tables, path, called, imports):
+                # `let mut rt_builder = runtime::Builder::new_multi_thread()` under `use
+                # tokio::{runtime, ..}`: tokio's builder, whose `.build()` is no `build` of
+                # vector's own `topology::Builder` (reading 211)
+                bound = _OUTSIDE
         elif bound.startswith(CALLED_TYPE) and _POINTER_MADE.search(bound + "()"):
             bound = "*const _"  # `let p = v.as_mut_ptr()`: a raw pointer (`_raw_pointer`)
         elif bound.startswith(CALLED_TYPE) and "." in bound:
@@ -1605,6 +1618,27 @@ def _associated_value(tables: _Tables, called: str) -> str:
     return tables.returned_by(_methods_of(tables, owner, name), owner) or path
 
 
+def _made_by_other_crate(
+    tables: _Tables, path: str, called: str, imports: Mapping[str, str]
+) -> bool:
+    """Whether `let x = a::T::f(..)` (`called`: `a::T::f`) calls a fn of another crate's
+    type: the type written with its module (`runtime::Builder`, not a bare `Builder`, which
+    may be the file's own or a glob's), whose full path past the file's `use`s is no code of
+    the repository's (`_other_crates`). Such a fn makes a value of its own crate (or a std
+    holder of one): no type of the repository's, whatever of its own has the type's name."""
+    written = called.rpartition("::")[0]
+    head, _, rest = written.partition("::")
+    if not rest or not head.isidentifier() or "<" in written:
+        return False
+    if _foreign(tables, rest.rsplit("::", 1)[-1]):
+        # a name no type of the repository's has: the value keeps it, so that a trait of
+        # the repository's implemented for it is found (neon's `impl JoinSetExt for
+        # tokio::task::JoinSet<T>`: `pre_tasks.spawn_blocking_child(..)`)
+        return False
+    full = imports[head] + "::" + rest if head in imports else written
+    return _other_crates(tables, path, full)
+
+
 def _outside_value(tables: _Tables, receiver: str, variables: Mapping[str, str]) -> bool:
     """Whether the receiver is a `let` holding what a fn returned that the repository does not
     define by any name (`let interval = tokio::time::interval(..)`): no inherent method of
@@ -1737,10 +1771,14 @@ def _foreign_written(
     if not bound:
         return False
     written = _WRITTEN_PATH.match(bound) if not bound.startswith("<") else None
+    if written is not None and "::" not in written[1] and written[1] not in imports:
+        # `tap_tx: TapSender` beside `type TapSender = tokio_mpsc::Sender<TapPayload>`: the
+        # alias's own written type, read with this file's `use`s (vector's tap, reading 211)
+        aliased_as = tables.alias_value(node.path, written[1])
+        written = _WRITTEN_PATH.match(aliased_as) if aliased_as else written
+        bound = aliased_as or bound
     if written is None:
         return False
-    if bound[written.end() :].lstrip().startswith("<") and not _CHANNEL_HALF.search(written[1]):
-        return False  # `web::Data<SearchQueue>`, `Arc<T>`: a wrapper derefs to what it holds
     head, _, rest = written[1].partition("::")
     if head in imports:
         full = imports[head] + (f"::{rest}" if rest else "")
@@ -1748,19 +1786,34 @@ def _foreign_written(
         full = written[1]
     else:
         return False  # a name of the file's own, or of a glob: the repository's, maybe
+    if bound[written.end() :].lstrip().startswith("<") and not _CHANNEL_HALF.search(full):
+        # `web::Data<SearchQueue>`, `Arc<T>`: a wrapper derefs to what it holds; not a
+        # channel's half, by its full path (`timer_tx: Sender<Message>` under `use
+        # tokio::sync::mpsc::Sender`: no `SenderAdapter::try_send`, reading 211)
+        return False
     if of_field and not _CHANNEL_HALF.search(full):
         # a field only when it is a channel's half: a field's type is often an alias the
         # repository declares for another crate's path (risingwave's `inner:
         # BoxedAggregateFunction`, a `Box<dyn AggregateFunction>` of its own), which the
         # crate test below cannot tell apart (338 of its edges went, most of them right)
         return False
+    return _other_crates(tables, node.path, full)
+
+
+def _other_crates(tables: _Tables, path: str, full: str) -> bool:
+    """Whether a type's full path (past the file's `use`s) in the file `path` starts with no
+    code of the repository's (`_ours`, a crate by its manifest's name) and names a module no
+    type of the repository's of that name is in. A path of a crate alone
+    (`risedev::MetaNodeService`: the manifest names a crate its directory does not) says
+    nothing, nor one through a module of the name of one of the modules the repository's
+    types of that name are in (a `pub use` re-exports); nor std's, which `STD_TYPES` tells."""
     first, *modules, type_name = full.split("::")
     if not modules or first in ("Self", "std", "core", "alloc"):
         return False
     # what the answer reads, for the link memo: the crate, the top module of the name, and
     # the impls of the type (where its methods are)
-    tables.seen.update((("crate", first), ("mod", _crate(node.path), first), ("o", type_name)))
-    if _ours(tables, first, node.path) or _prefixed_crate(tables, first):
+    tables.seen.update((("crate", first), ("mod", _crate(path), first), ("o", type_name)))
+    if _ours(tables, first, path) or _prefixed_crate(tables, first):
         return False
     # a module on the path may re-export the type (tikv's `server::MultiRaftServer` is
     # `server::node`'s): any of its names in a module of a type of the name is the type's
