@@ -108,7 +108,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-178"
+_LABEL = "static-179"
 
 
 def _static_version() -> str:
@@ -706,7 +706,7 @@ def _documentation(context: SiteContext, failure_class: str, guess: Classificati
     facts = site.facts
     title = _class_sentence(failure_class, guess)
     if site.kind in TEXT_KINDS:
-        source = "`#[error(..)]`" if site.kind == "error_attr" else f"its `{_trait(site)}` impl"
+        source = _attribute(site) if site.kind == "error_attr" else f"its `{_trait(site)}` impl"
         if facts.variant:  # a variant is no type: it is one case of its enum's
             text = (
                 f"`{facts.enclosing_type}::{facts.variant}` is a variant of the error type "
@@ -816,6 +816,12 @@ def _documentation(context: SiteContext, failure_class: str, guess: Classificati
             " tests): a release build goes on past it."
         )
     return text + title
+
+
+def _attribute(site: Site) -> str:
+    """The attribute an `error_attr` site's text is written in, as the code writes it:
+    thiserror's `#[error(..)]` or snafu's `#[snafu(display(..))]` (`Site.macro`)."""
+    return "`#[snafu(display(..))]`" if site.macro == "snafu" else "`#[error(..)]`"
 
 
 def _trait(site: Site) -> str:

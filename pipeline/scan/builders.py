@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from pipeline.core.index import FileIndex
+from pipeline.core.index import Definition, FileIndex
 from pipeline.scan.callgraph import CallGraph
 from pipeline.scan.context import _crate
 from pipeline.scan.conversions import converted_by_try, from_source, meant, names_type
@@ -103,6 +103,11 @@ def _builders_of(
     found = _originals(
         graph, _of_site(graph, path, enum, defined, _builds(graph).get((enum, variant), {}))
     )
+    selector = next((_selector(graph, p, enum, d) for p, d in variants if p == path), None)
+    if selector is not None:  # snafu's: `.context(ListSchemasSnafu { catalog })?` builds it
+        made = _builds(graph).get((selector, ""), {})
+        places = _variant_files(graph, variant)
+        found = {**_originals(graph, _of_site(graph, path, selector, places, made)), **found}
     mine = [p for p in dict.fromkeys(defined) if _crate(p) == _crate(path)]
     source = next((from_source(d) for p, d in variants if p == path), None)
     if source is None:
@@ -113,6 +118,32 @@ def _builders_of(
             if node_id not in found and names_type(graph, node_id, written, name, path, mine):
                 found[node_id], converted = line, True
     return found, (source if converted else None)
+
+
+def _selector(graph: CallGraph, path: str, enum: str, variant: Definition) -> str | None:
+    """The snafu context selector that builds `variant` of the `enum` of `path`, when the
+    enum derives `Snafu`: the variant's name and `Snafu`. None for a `#[snafu(context(..))]`
+    of the variant or the enum that says otherwise: `context(false)` (no selector: `?`
+    converts the variant's source), `suffix(false)` or another suffix (a selector the index
+    does not tell from other names: it keeps names that end in `Snafu`)."""
+    enums = [d for p, d in graph.definitions("enum", enum) if p == path]
+    if not any(_SNAFU_DERIVE.search(a) for d in enums for a in d.attrs):
+        return None
+    for attr in (*variant.attrs, *(a for d in enums for a in d.attrs)):
+        context = _SNAFU_CONTEXT.search(attr) if attr.startswith("snafu") else None
+        if context is not None:
+            return variant.name + "Snafu" if context[2] == "Snafu" else None
+    return variant.name + "Snafu"
+
+
+_SNAFU_DERIVE = re.compile(r"^derive\s*\(.*\bSnafu\b")
+_SNAFU_CONTEXT = re.compile(r"\bcontext\s*\(\s*(false|suffix\s*\(\s*(\w+)\s*\))")
+
+
+def _variant_files(graph: CallGraph, variant: str) -> list[str]:
+    """The files of the variants a selector of this variant's name may build: two crates'
+    `TableNotFound` make two `TableNotFoundSnafu`s, each its crate's."""
+    return [p for p, d in graph.definitions("variant", variant) if d.owner is not None]
 
 
 def _originals(graph: CallGraph, found: dict[int, int]) -> dict[int, int]:

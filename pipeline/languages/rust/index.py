@@ -136,7 +136,7 @@ _TEST_DIRECTORY = re.compile(
 # 124: a file's `pub(crate) mod`s (`FileIndex.crate_modules`) hide nothing within the crate;
 # 125: `use a::b::{self, C}` imports `b` as `a::b` (it was `self`); 126: a caller's `let`
 # of a variant, passed on, is that variant to the needs above (`valueflow._built_local`).
-INDEX_VERSION = "127"
+INDEX_VERSION = "128"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -295,12 +295,12 @@ _CALL_CHAIN = re.compile(
 
 
 @cache
-def _query() -> Query:
-    text = (
-        resources.files("pipeline.languages.rust.queries")
-        .joinpath("rust-index.scm")
-        .read_text("utf-8")
-    )
+def _query(snafu: bool = False) -> Query:
+    """`rust-index.scm`, with `rust-index-snafu.scm` for a file that says `Snafu`."""
+    queries = resources.files("pipeline.languages.rust.queries")
+    text = queries.joinpath("rust-index.scm").read_text("utf-8")
+    if snafu:
+        text += "\n" + queries.joinpath("rust-index-snafu.scm").read_text("utf-8")
     return Query(LANGUAGE, text)
 
 
@@ -394,13 +394,14 @@ def _captures(tree: Tree, source: bytes) -> dict[str, list[Node]]:
     """The query's captures of `tree` and of the items its macros wrap (`macroitems`), each
     node from the one parse that owns its bytes, sorted."""
     wrapped = macro_items(tree, source, parser()) if may_wrap_items(source) else []
-    found: dict[str, list[Node]] = QueryCursor(_query()).captures(tree.root_node)
+    query = _query(b"Snafu" in source)
+    found: dict[str, list[Node]] = QueryCursor(query).captures(tree.root_node)
     if wrapped:
         found = {}
         for part in (None, *wrapped):
             root = tree.root_node if part is None else part.tree.root_node
             inner = [w for w in wrapped if w is not part and (part is None or part.holds(w))]
-            for name, nodes in QueryCursor(_query()).captures(root).items():
+            for name, nodes in QueryCursor(query).captures(root).items():
                 found.setdefault(name, []).extend(
                     node
                     for node in nodes
@@ -706,6 +707,15 @@ def _called_type(function: Node | None) -> str:
     return CALLED_TYPE + called
 
 
+def _in_use(node: Node) -> bool:
+    """Whether a name is part of a `use` declaration's path."""
+    parent = node.parent
+    while parent is not None and parent.type in ("scoped_identifier", "use_list", "use_as_clause",
+                                                 "scoped_use_list", "use_wildcard"):  # fmt: skip
+        parent = parent.parent
+    return parent is not None and parent.type == "use_declaration"
+
+
 class _Builder:
     """Collects one file's index; calls are attributed to their innermost enclosing fn."""
 
@@ -976,12 +986,18 @@ class _Builder:
             self.builds.append((at, Build(enum, variant, line, caller)))
 
     def build(self, node: Node) -> None:
-        """`E::V { .. }` or `E::V` as a value (`rust-index.scm`'s `@build`)."""
+        """`E::V { .. }` or `E::V` as a value (`rust-index.scm`'s `@build`); an error struct
+        or a snafu context selector (`XSnafu { .. }`, `error::XSnafu`) as `Build(T, "")`."""
         named = node.child_by_field_name("name") if node.type == "struct_expression" else node
         if named is None:
             return
+        if named.type == "scoped_type_identifier":  # `error::ListSchemasSnafu { catalog }`
+            last = named.child_by_field_name("name")
+            named = last if last is not None and text_of(last).endswith("Snafu") else named
+        if named.type == "identifier" and _in_use(named):
+            return  # `use crate::error::{ListCatalogsSnafu, ..}` in a fn's body
         caller = self.caller(node.start_byte, node.end_byte)
-        if caller >= 0 and named.type == "type_identifier":  # an error struct: `Build(T, "")`
+        if caller >= 0 and named.type in ("type_identifier", "identifier"):  # `Build(T, "")`
             line = node.start_point[0] + 1
             self.builds.append((node.start_byte, Build(text_of(named), "", line, caller)))
             return

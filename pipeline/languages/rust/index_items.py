@@ -146,6 +146,7 @@ def leading(node: Node, every: bool = False) -> tuple[tuple[str, ...], bool, str
                 or ("=>" in text and ROUTE_ARROW.search(text))
                 or ("value_parser" in text and VALUE_PARSER.search(text))
                 or (text.startswith("cfg") and _TEST_OR_FAULT_GATE.search(text))
+                or (text.startswith("snafu") and "context" in text)  # its selector's name
             ):
                 attrs.append(text)
                 test = test or marks

@@ -32,6 +32,7 @@ _NEEDLES = (
     *(f"{name}!".encode() for name in ERROR_MACROS),
     b"assert",
     b"error(",
+    b"snafu(",
     b".expect",
     b"context(",
     b"wrap_err",

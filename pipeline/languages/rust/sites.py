@@ -117,7 +117,7 @@ from pipeline.languages.rust.testcode import (
 # a getter that lends the field is kept as "&name"; 102: common crates' fns that fail with an
 # error or no value, by path (`serde_json::to_value`, `Regex::new`, `NonZeroUsize::new`);
 # 103: a state field's setter keeps each short value it writes, not only its first
-EXTRACTOR_VERSION = "103"
+EXTRACTOR_VERSION = "104"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -405,10 +405,12 @@ def uses_anyhow_result(source: bytes) -> bool:
     return _ANYHOW_RESULT.search(source) is not None
 
 
-_MACRO, _ATTR, _METHOD, _CTOR, _ERRWRAP, _ALIAS = range(6)
+# the patterns of `rust-sites.scm`, in its order (`_SNAFU`: `#[snafu(display(..))]`)
+_MACRO, _ATTR, _SNAFU, _METHOD, _CTOR, _ERRWRAP, _ALIAS = range(7)
 _ROOT_CAPTURE = {
     _MACRO: "macro",
     _ATTR: "attr",
+    _SNAFU: "attr",
     _METHOD: "method",
     _CTOR: "ctor",
     _ERRWRAP: "errwrap",
@@ -421,7 +423,7 @@ def _site(
 ) -> Site | None:
     if pattern == _MACRO:
         return _macro_site(node, captures, file)
-    if pattern == _ATTR:
+    if pattern in (_ATTR, _SNAFU):
         return _attr_site(node, captures, file)
     return _ctor_site(pattern, node, captures, file)
 
@@ -527,7 +529,8 @@ def _attr_site(node: Node, captures: dict[str, list[Node]], file: SourceFile) ->
     if args_node is not None:
         rest = split_token_tree(args_node)[1:]
         message = Message(message.text, True, tuple(join_tokens(tokens) for tokens in rest))
-    return _make_site("error_attr", node, file, message, "error")
+    # the attribute's name: `error` (thiserror) or `snafu` (`#[snafu(display(..))]`)
+    return _make_site("error_attr", node, file, message, node_text(captures["attr.name"][0]))
 
 
 def _method_sites(node: Node, captures: dict[str, list[Node]], file: SourceFile) -> list[Site]:

@@ -1,7 +1,7 @@
 ; Error sites in Rust. One pass per file; capture names map to site kinds:
 ;   @macro.*  error and panic macros (bare or path-qualified), filtered by name in sites.py;
 ;             `write!`/`writeln!` only in an error type's `Display` impl (sites.display_owner)
-;   @attr.*   thiserror-style #[error("...")] attributes
+;   @attr.*   thiserror-style #[error("...")] attributes, snafu's #[snafu(display("..."))]
 ;   @method.* .expect("...") / .context("...") / .with_context(|| format!(...))
 ;   @ctor.*   error constructors that carry a literal message
 ;   @alias.*  `type XResult<T> = Result<T, XError>` aliases, for errorClass
@@ -25,6 +25,21 @@
     ]
     arguments: (token_tree . "(" . [(string_literal) (raw_string_literal)] @attr.message))
   (#eq? @attr.name "error")) @attr
+
+; snafu's `#[snafu(display("..", args))]`, also among other options (`#[snafu(visibility(pub),
+; display(".."))]`): the same text, a site of the same kind
+(attribute_item
+  (attribute
+    [
+      (identifier) @attr.name
+      (scoped_identifier name: (identifier) @attr.name)
+    ]
+    arguments: (token_tree
+      (identifier) @attr.option
+      .
+      (token_tree . "(" . [(string_literal) (raw_string_literal)] @attr.message)))
+  (#eq? @attr.name "snafu")
+  (#eq? @attr.option "display")) @attr
 
 (call_expression
   function: (field_expression field: (field_identifier) @method.name)
