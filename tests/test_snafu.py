@@ -10,12 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from test_reach import committed_and_extracted
+from test_unbuilt_variants import settled_graph
 
-from pipeline.languages.rust.index import index_file
 from pipeline.languages.rust.sites import find_sites
 from pipeline.scan.callerpaths import site_reach
 from pipeline.scan.callgraph import CallGraph
-from pipeline.scan.entrypoints import build_graph
 
 ERRORS = """\
 use snafu::{Location, Snafu};
@@ -101,24 +100,27 @@ def test_a_pattern_of_a_snafu_text_matches_it_rendered() -> None:
     assert schemas.pattern == "Failed to list (.+?)'s schemas"
 
 
-def graph_of(files: dict[str, str]) -> CallGraph:
-    return build_graph({path: index_file(path, text.encode()) for path, text in files.items()})
+def graph_of(files: dict[str, str], tmp_path: Path) -> CallGraph:
+    return settled_graph(tmp_path, files)
 
 
 def built(graph: CallGraph, needle: str, text: str = ERRORS, path: str = "src/error.rs"):  # type: ignore[no-untyped-def]
     reach = site_reach(graph, path, line_of(text, needle))
     if reach is None:
         return None
+    if reach.unbuilt:
+        return f"nothing builds {reach.unbuilt}"
     return reach.built, sorted((p.hops[-1].name, p.hops[-1].call_line) for p in reach.paths)
 
 
-def test_a_context_selector_builds_its_variant_where_the_code_writes_it() -> None:
+def test_a_context_selector_builds_its_variant_where_the_code_writes_it(tmp_path: Path) -> None:
     graph = graph_of(
         {
             "src/lib.rs": "pub mod catalog;\npub mod error;\n",
             "src/error.rs": ERRORS,
             "src/catalog.rs": CATALOG,
-        }
+        },
+        tmp_path,
     )
 
     # `.context(Selector { .. })?`, `ensure!(ok, Selector { .. })`, a unit selector, and one
@@ -127,18 +129,20 @@ def test_a_context_selector_builds_its_variant_where_the_code_writes_it() -> Non
     assert built(graph, "Table not found") == ("Error::TableNotFound", [("schemas", 7)])
     assert built(graph, "Failed to list catalogs") == ("Error::ListCatalogs", [("catalogs", 12)])
     assert built(graph, "Invalid") == ("Error::Raw", [("raw", 17)])
-    # no selector written anywhere: no path is made up
-    assert built(graph, "Never built") is None
+    # no selector written anywhere: no path is made up, and the record says nothing builds it
+    assert built(graph, "Never built") == "nothing builds Error::NeverBuilt"
 
 
-def test_a_selector_imported_by_a_use_is_no_build() -> None:
+def test_a_selector_imported_by_a_use_is_no_build(tmp_path: Path) -> None:
+    """No path to `f`; but the file writes the selector's name, so no claim that nothing
+    builds the variant either (`never_built`)."""
     body = "pub fn f() {\n    use crate::error::NeverBuiltSnafu;\n}\n"
-    graph = graph_of({"src/error.rs": ERRORS, "src/f.rs": body})
+    graph = graph_of({"src/error.rs": ERRORS, "src/f.rs": body}, tmp_path)
 
     assert built(graph, "Never built") is None
 
 
-def test_a_context_option_that_renames_or_drops_the_selector_leaves_no_path() -> None:
+def test_a_context_option_that_renames_or_drops_the_selector_leaves_no_path(tmp_path: Path) -> None:
     """`#[snafu(context(suffix(Ctx)))]` on the enum makes `ListSchemasCtx`, which the index
     does not tell from other names (it keeps those ending in `Snafu`), and `context(false)`
     on a variant makes no selector (`?` converts its source): no builder is claimed for
@@ -147,7 +151,7 @@ def test_a_context_option_that_renames_or_drops_the_selector_leaves_no_path() ->
         "#[snafu(visibility(pub))]", "#[snafu(visibility(pub), context(suffix(Ctx)))]"
     )
     catalog = CATALOG.replace("ListSchemasSnafu", "ListSchemasCtx")
-    graph = graph_of({"src/error.rs": errors, "src/catalog.rs": catalog})
+    graph = graph_of({"src/error.rs": errors, "src/catalog.rs": catalog}, tmp_path / "a")
 
     assert built(graph, "Failed to list {}'s", errors) is None
     assert built(graph, "Table not found", errors) is None
@@ -156,13 +160,15 @@ def test_a_context_option_that_renames_or_drops_the_selector_leaves_no_path() ->
         '    #[snafu(display("Failed to list catalogs"))]',
         '    #[snafu(context(false), display("Failed to list catalogs"))]',
     )
-    graph = graph_of({"src/error.rs": errors, "src/catalog.rs": CATALOG})
+    graph = graph_of({"src/error.rs": errors, "src/catalog.rs": CATALOG}, tmp_path / "b")
 
     assert built(graph, "Failed to list catalogs", errors) is None
     assert built(graph, "Table not found", errors) == ("Error::TableNotFound", [("schemas", 7)])
 
 
-def test_two_crates_variants_of_one_name_are_built_by_their_own_crate_s_selectors() -> None:
+def test_two_crates_variants_of_one_name_are_built_by_their_own_crate_s_selectors(
+    tmp_path: Path,
+) -> None:
     """greptimedb defines `TableNotFound` in many crates' `Error`s: each crate's
     `TableNotFoundSnafu` builds its own."""
     other = (
@@ -175,7 +181,8 @@ def test_two_crates_variants_of_one_name_are_built_by_their_own_crate_s_selector
             "crates/catalog/src/catalog.rs": CATALOG,
             "crates/table/src/error.rs": ERRORS,
             "crates/table/src/open.rs": other,
-        }
+        },
+        tmp_path,
     )
 
     assert built(graph, "Table not found", path="crates/table/src/error.rs") == (

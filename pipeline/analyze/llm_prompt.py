@@ -264,6 +264,7 @@ def site_variables(ctx: SiteContext) -> dict[str, Any]:
         "callers": reach.callers,
         "entries": reach.entries,
         "built": reach.built,
+        "unbuilt": reach.unbuilt,
         "converts": reach.converts,
         "initialized": reach.initialized,
         "dependencies": [

@@ -93,6 +93,7 @@ from pipeline.analyze.taxonomy import (
     classify_step,
     load_taxonomy,
 )
+from pipeline.analyze.unbuilt import unbuilt_explanation
 from pipeline.analyze.utf8paths import non_utf8_path
 from pipeline.analyze.verdicts import authors_verdict
 from pipeline.core.cachefile import source_digest
@@ -108,7 +109,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-179"
+_LABEL = "static-181"
 
 
 def _static_version() -> str:
@@ -237,6 +238,9 @@ def with_reach(
     they hold at `sha` (`reach_text`). With the `site`, an error type's handling is fitted
     to what its builders return (`Reach.held_in`: callers hold it in an `anyhow::Error`);
     `error_class` (the site's, aliases resolved) is what `Reach.no_display` tells of."""
+    if reach is not None and reach.unbuilt and site is not None and site.kind in TEXT_KINDS:
+        selector = f"{site.facts.variant}Snafu" if site.macro == "snafu" else None
+        return unbuilt_explanation(apart, reach.unbuilt, sha, selector)  # nothing else holds
     if reach is not None and reach.held_in and site is not None and site.kind in TEXT_KINDS:
         if reach.held_in.startswith("Box<"):
             held = boxed_catch(apart.tryCatchPattern, site)

@@ -217,6 +217,9 @@ class FileIndex:
     # from code outside the crate, not from the rest of it (`Exports.seen_within`).
     crate_modules: tuple[str, ...] = ()
     public_uses: tuple[int, ...] = ()
+    # The upper-case names its `macro_rules!` bodies write (`macronames`): a variant a macro
+    # builds is built where the macro is used (`builders.never_built`)
+    macro_names: tuple[str, ...] = ()
     # Made from a parse without errors (of the file's items but its `#[cfg(test)]` ones):
     # only such an index is split by unit to index a later version (`index_file_after`).
     clean: bool = True

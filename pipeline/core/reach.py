@@ -212,6 +212,10 @@ class Reach:
     # repository: "Err" when it returns a `Result` (a type whose name ends so), "None" an
     # `Option` (sccache's `find_ldd_libraries(&obj_path)`, reading 170)
     guarded: str | None = None
+    # A variant's text (`#[error]`, `#[snafu(display)]`) whose `Enum::Variant` no code the
+    # index reads builds (`builders.never_built`): no run of the commit's code prints it
+    # (vector's `#[allow(dead_code)] UnsupportedEndpoint`, reading 231)
+    unbuilt: str | None = None
 
 
 # The methods whose call guards another's outcome, the site being that call: what
@@ -288,6 +292,7 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
         no_display=data.get("no_display"),
         internal=data.get("internal"),
         guarded=data.get("guarded"),
+        unbuilt=data.get("unbuilt"),
     )
 
 

@@ -56,6 +56,7 @@ from pipeline.dataset import atomicdir
 from pipeline.dataset.previous import line_field
 from pipeline.dataset.store import reach_file
 from pipeline.languages import INDEX_VERSION, RepositoryModules
+from pipeline.scan.builders import counted_file, settle_mentions, unbuilt_candidates
 from pipeline.scan.callerpaths import SiteSpec, Walks, reaches_of
 from pipeline.scan.callgraph import CallGraph
 from pipeline.scan.collect import index_files
@@ -77,6 +78,7 @@ from pipeline.scan.reachstage import (
     save_link_memo,
 )
 from pipeline.source.repository import TreeEntry
+from pipeline.source.wordcount import word_counts
 
 _POLL_SECONDS = 0.1
 _W = TypeVar("_W")
@@ -356,6 +358,13 @@ def _answered(
             keep = _keeping(saving, jobs)
         specs, carried, sha, into = early if early is not None else conn.recv()
         mark("index: sites received")
+        # the names of variants nothing the index reads builds, as the files write them
+        settle_mentions(
+            graph,
+            word_counts(
+                git_dir, sha, unbuilt_candidates(graph), lambda path: counted_file(graph, path)
+            ),
+        )
         walked: Walks = {}
         found = _reaches_in_parts(graph, specs, jobs, walked)
         mark("index: reaches found")

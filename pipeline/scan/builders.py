@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from pipeline.core.index import Definition, FileIndex
+from pipeline.languages import language_of
 from pipeline.scan.callgraph import CallGraph
 from pipeline.scan.context import _crate
 from pipeline.scan.conversions import converted_by_try, from_source, meant, names_type
@@ -280,3 +281,101 @@ def _variants_of(graph: CallGraph, enum: str) -> list[str]:
                 if d.kind == "variant" and d.owner:
                     table.setdefault(d.owner, []).append(d.name)
     return table.get(enum, [])
+
+
+def never_built(graph: CallGraph, path: str, line: int) -> str | None:
+    """`Enum::Variant` when `line` is the text of a variant (an attribute of it) that no
+    code the index reads builds or names as a value: no build of it or of its snafu
+    selector, no call of its name (`E::V(..)`, a glob's `V(..)`), no argument, `let` or
+    `macro_rules!` body that writes its name (`_named_anywhere`), no `#[from]` field
+    (`.into()`, `From::from`) nor snafu context option (a renamed or dropped selector) by
+    which code builds it unnamed; and the indexed files write its name only where variants
+    of the name are defined, its selector's nowhere (`settle_mentions`: a `match` arm on it
+    counts too, so much the worse for the claim). None otherwise, or when `line` is no
+    variant's."""
+    found = _variant_at(graph, path, line)
+    if found is None:
+        return None
+    enum, name = found
+    variant = next(
+        (d for p, d in graph.definitions("variant", name) if p == path and d.owner == enum), None
+    )
+    if variant is None or from_source(variant) is not None:
+        return None
+    selector = name + "Snafu"
+    if _is_snafu(graph, path, enum) and _selector(graph, path, enum, variant) != selector:
+        return None
+    named = _named_anywhere(graph)
+    if name in named or selector in named:
+        return None
+    # the text's word: a build the index does not read (a macro's tokens, a `static`'s
+    # initializer, a name cut in an argument) still writes the name (`settle_mentions`)
+    mentions: Mapping[str, int] | None = graph.derived.get("mentions")
+    if mentions is None or name not in mentions:
+        return None
+    defined = sum(1 for p, d in graph.definitions("variant", name) if d.owner is not None)
+    if mentions[name] > defined or mentions.get(selector, 0):
+        return None
+    return f"{enum}::{name}"
+
+
+def unbuilt_candidates(graph: CallGraph) -> set[str]:
+    """The names `never_built` asks the text about: each variant's that `_named_anywhere`
+    does not hold, and its snafu selector's."""
+    named = _named_anywhere(graph)
+    found: set[str] = set()
+    for index in graph.indexes.values():
+        for d in index.definitions:
+            if d.kind == "variant" and d.name not in named:
+                found.update((d.name, d.name + "Snafu"))
+    return found
+
+
+def counted_file(graph: CallGraph, path: str) -> bool:
+    """Whether a file's words count for `settle_mentions`: a file of the graph under no
+    test directory. A test harness crate's do count (risingwave's `hummock_test` holds the
+    trace replay tool, which builds `TraceError`s), and so do a `#[cfg(test)]` module's
+    lines: the text cannot tell them, and a mention only keeps the claim off."""
+    return path in graph.indexes and not language_of(path).is_test_path(path)
+
+
+def settle_mentions(graph: CallGraph, counts: Mapping[str, int] | None) -> None:
+    """Give the graph how many times the indexed files write each of `unbuilt_candidates`
+    (`word_counts`): only a variant whose name is written nowhere but where it is defined
+    is said built by nothing (`never_built`); without the counts, none is."""
+    if counts is not None:
+        graph.derived["mentions"] = dict(counts)
+
+
+def _is_snafu(graph: CallGraph, path: str, enum: str) -> bool:
+    return any(
+        _SNAFU_DERIVE.search(a) for p, d in graph.definitions("enum", enum) if p == path
+        for a in d.attrs
+    )  # fmt: skip
+
+
+_UPPER_NAME = re.compile(r"\b[A-Z][A-Za-z0-9_]*\b")
+
+
+def _named_anywhere(graph: CallGraph) -> frozenset[str]:
+    """Every upper-case name the indexed code builds, calls or writes as a value: the
+    builds' types and variants, the calls' names, the names in their arguments and in
+    `let` types, and those of `macro_rules!` bodies. Made once per graph."""
+    table: frozenset[str] | None = graph.derived.get("named")
+    if table is None:
+        names: set[str] = set()
+        texts: list[str] = []
+        for index in graph.indexes.values():
+            names.update(index.macro_names)
+            for build in index.builds:
+                names.add(build.enum)
+                names.add(build.variant)
+            for call in index.calls:
+                names.add(call.name)
+                texts.extend(call.args)
+            for local in index.locals:
+                texts.append(local.type)
+                texts.append(local.variant)
+        names.update(_UPPER_NAME.findall("\n".join(texts)))
+        table = graph.derived["named"] = frozenset(names)
+    return table

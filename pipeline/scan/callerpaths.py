@@ -26,7 +26,13 @@ from pipeline.core.reach import (
 from pipeline.core.sitetypes import TEXT_KINDS, Site
 from pipeline.languages import language_of
 from pipeline.scan.buildable import NO_NEEDS, TYPED, dispatch_need, needs_above, type_name
-from pipeline.scan.builders import Built, named_builders, struct_builders, variant_builders
+from pipeline.scan.builders import (
+    Built,
+    named_builders,
+    never_built,
+    struct_builders,
+    variant_builders,
+)
 from pipeline.scan.callgraph import CallGraph, Edge, Node
 from pipeline.scan.context import SiteContext, _crate
 from pipeline.scan.conversions import written_error
@@ -208,6 +214,10 @@ def site_reach(
             built = _display_reach(graph, node_id, path, conditions, memo, passed)
         if built is not None:
             return replace(built, conversion=converted, http_status=status)
+        unbuilt = never_built(graph, path, line) if node_id is None else None
+        if unbuilt is not None:
+            # (the type's conversion still says how it would be answered: `httpStatus`)
+            return Reach(conversion=converted, http_status=status, unbuilt=unbuilt)
         return None if converted is None else Reach(conversion=converted, http_status=status)
     values = value_needs(graph, node_id, required) if required else frozenset()
     paths, callers, entries = _fn_walked(graph, node_id, passed, memo)

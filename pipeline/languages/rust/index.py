@@ -54,6 +54,7 @@ from pipeline.languages.rust.index_items import (
 )
 from pipeline.languages.rust.indexunits import index_after
 from pipeline.languages.rust.macroitems import macro_items, may_wrap_items
+from pipeline.languages.rust.macronames import macro_rules_names
 from pipeline.languages.rust.regions import parse_units_checked, product_units
 from pipeline.languages.rust.sites import LANGUAGE, parser
 from pipeline.languages.rust.testcode import (
@@ -136,7 +137,7 @@ _TEST_DIRECTORY = re.compile(
 # 124: a file's `pub(crate) mod`s (`FileIndex.crate_modules`) hide nothing within the crate;
 # 125: `use a::b::{self, C}` imports `b` as `a::b` (it was `self`); 126: a caller's `let`
 # of a variant, passed on, is that variant to the needs above (`valueflow._built_local`).
-INDEX_VERSION = "128"
+INDEX_VERSION = "130"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -338,7 +339,8 @@ def index_file_after(
 
 def _with_file_facts(index: FileIndex, source: bytes) -> FileIndex:
     """`index` with what the index reads of the file's whole text, whichever of its units
-    were parsed: its test modules, its private modules and its `pub use` lines."""
+    were parsed: its test modules, its private modules, its `pub use` lines and the names
+    its `macro_rules!` write."""
     private, crate_wide = module_privacy(source)
     return replace(
         index,
@@ -346,6 +348,7 @@ def _with_file_facts(index: FileIndex, source: bytes) -> FileIndex:
         private_modules=private,
         crate_modules=crate_wide,
         public_uses=public_use_lines(source),
+        macro_names=macro_rules_names(source),
     )
 
 

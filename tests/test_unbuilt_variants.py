@@ -1,0 +1,177 @@
+"""A variant's text that no code builds is a message this commit's code never prints
+(vector's `#[allow(dead_code)] UnsupportedEndpoint` and three snafu variants nothing builds,
+in 21 records, reading 231): its record says so, where it read "the code that constructs
+it decides when" and offered a `match` on it. Only what the index reads counts, and the
+claim is not made where code may build it unnamed: a `#[from]` field (`.into()`), a
+`macro_rules!` body, a bare name in an argument; a build in test code is no build."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gitrepo import GitRepo
+from test_reach import committed_and_extracted
+
+from pipeline.languages.rust.index import index_file
+from pipeline.scan.builders import (
+    counted_file,
+    never_built,
+    settle_mentions,
+    unbuilt_candidates,
+)
+from pipeline.scan.callgraph import CallGraph
+from pipeline.scan.entrypoints import build_graph
+from pipeline.source.wordcount import word_counts
+
+ERRORS = """\
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("store is closed")]
+    Closed,
+    #[error("unsupported endpoint: {0}")]
+    UnsupportedEndpoint(String),
+    #[error("I/O failed")]
+    Io(#[from] std::io::Error),
+    #[error("not implemented: {0}")]
+    NotImplemented(String),
+    #[error("name {name} is taken")]
+    Taken { name: String },
+    #[error("only a test builds it")]
+    TestOnly,
+}
+"""
+
+STORE = """\
+use crate::error::StoreError;
+use crate::error::StoreError::*;
+
+macro_rules! not_implemented {
+    ($($arg:tt)*) => {
+        return Err(StoreError::NotImplemented(format!($($arg)*)))
+    };
+}
+
+pub fn close(open: bool) -> Result<(), StoreError> {
+    if !open {
+        return Err(StoreError::Closed);
+    }
+    Ok(())
+}
+
+pub fn compact() -> Result<(), StoreError> {
+    not_implemented!("compact")
+}
+
+pub fn take(name: &str) -> Result<(), StoreError> {
+    reject(Taken { name: name.to_string() })
+}
+
+fn reject(e: StoreError) -> Result<(), StoreError> {
+    Err(e)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn builds() {
+        let _ = super::StoreError::TestOnly;
+    }
+}
+"""
+
+ERR, LIB = "src/error.rs", "src/store.rs"
+
+
+def line_of(needle: str) -> int:
+    return next(n for n, line in enumerate(ERRORS.splitlines(), 1) if needle in line)
+
+
+def settled_graph(tmp_path: Path, files: dict[str, str]) -> CallGraph:
+    """The graph of `files`, committed, with the variants' names counted in its files as a
+    run counts them (`settle_mentions`)."""
+    repo = GitRepo.init(tmp_path / "repo")
+    sha = repo.commit(files)
+    graph = build_graph(
+        {p: index_file(p, text.encode()) for p, text in files.items() if p.endswith(".rs")}
+    )
+    names = unbuilt_candidates(graph)
+    counted = word_counts(repo.git_dir, sha, names, lambda path: counted_file(graph, path))
+    settle_mentions(graph, counted)
+    return graph
+
+
+def test_only_a_variant_no_code_builds_or_may_build_is_said_unbuilt(tmp_path: Path) -> None:
+    graph = settled_graph(tmp_path, {ERR: ERRORS, LIB: STORE})
+
+    def unbuilt(needle: str) -> str | None:
+        return never_built(graph, ERR, line_of(needle))
+
+    assert unbuilt("unsupported endpoint") == "StoreError::UnsupportedEndpoint"
+    # a `#[cfg(test)]` module's build is none the index reads, but its file writes the name:
+    # the text cannot tell a test module's lines, so no claim (a test file's is none below)
+    assert unbuilt("only a test builds it") is None
+    assert unbuilt("store is closed") is None  # `Err(StoreError::Closed)`
+    assert unbuilt("I/O failed") is None  # `?` or `.into()` may build it from an io::Error
+    assert unbuilt("not implemented") is None  # the macro's body builds it where it is used
+    assert unbuilt("is taken") is None  # bare, through the glob `use`, as an argument
+
+
+def test_a_name_the_index_does_not_read_as_a_build_keeps_the_claim_off(tmp_path: Path) -> None:
+    """A build in a macro's tokens (`tokio::select!`), a `static`'s initializer, an argument
+    cut at 40 characters, a `match` arm: the index reads none as a build of the variant, but
+    the file writes its name, and no claim is made on the strength of what it did not read."""
+    uses = (
+        "use crate::error::StoreError;\n"
+        "pub fn wait() -> Result<(), StoreError> {\n"
+        "    tokio::select! { _ = tick() => return Err(StoreError::UnsupportedEndpoint(x)) }\n"
+        "}\n"
+    )
+    graph = settled_graph(tmp_path / "a", {ERR: ERRORS, LIB: STORE, "src/wait.rs": uses})
+    assert never_built(graph, ERR, line_of("unsupported endpoint")) is None
+
+    arm = "pub fn f(e: &StoreError) -> u8 {\n    match e { StoreError::TestOnly => 1, _ => 0 }\n}\n"
+    graph = settled_graph(tmp_path / "b", {ERR: ERRORS, LIB: STORE, "src/code.rs": arm})
+    assert never_built(graph, ERR, line_of("only a test builds it")) is None
+    # a test file's mention is none
+    untested = STORE.split("#[cfg(test)]")[0]
+    graph = settled_graph(tmp_path / "c", {ERR: ERRORS, LIB: untested, "tests/code.rs": arm})
+    assert never_built(graph, ERR, line_of("only a test builds it")) == "StoreError::TestOnly"
+
+
+def test_without_the_text_s_counts_nothing_is_said_unbuilt() -> None:
+    graph = build_graph(
+        {p: index_file(p, t.encode()) for p, t in {ERR: ERRORS, LIB: STORE}.items()}
+    )
+    assert never_built(graph, ERR, line_of("unsupported endpoint")) is None
+
+
+def test_an_unbuilt_variant_s_record_says_this_commit_does_not_print_it(tmp_path: Path) -> None:
+    files = {
+        "Cargo.toml": '[package]\nname = "store"\n',
+        "src/lib.rs": "pub mod error;\npub mod store;\n",
+        ERR: ERRORS,
+        LIB: STORE,
+    }
+    sha, record = committed_and_extracted(files, "o/store", tmp_path, "unsupported endpoint")
+
+    assert record["triggerScenarios"] == (
+        "The text is printed when a `StoreError::UnsupportedEndpoint` value is formatted. "
+        f"At commit {sha[:10]} no code the index reads builds `StoreError::UnsupportedEndpoint`"
+        " (no `StoreError::UnsupportedEndpoint(..)` or `StoreError::UnsupportedEndpoint { .. }`,"
+        " no use of it as a value, no `?` or `From` that converts into it, and no line but its"
+        " definition that writes its name, outside tests; a macro's expansion or code generated"
+        " at build time is not read): the variant looks unused, and this commit's code does"
+        " not produce this message."
+    )
+    assert record["commonSituations"].startswith(
+        f"At commit {sha[:10]} nothing builds `StoreError::UnsupportedEndpoint`"
+    )
+    assert record["solutions"][0].startswith("Check which version of the program printed it")
+    assert record["tryCatchPattern"] is None
+    assert record["exampleFix"].startswith(f"// At commit {sha[:10]} no code builds")
+    assert "remove it" in record["preventionTips"][0]
+
+    # a built variant's record is told where it is built, not this
+    _, closed = committed_and_extracted(files, "o/store", tmp_path / "b", "store is closed")
+    assert "no code the index reads builds" not in closed["triggerScenarios"]
+    assert closed["tryCatchPattern"] is not None
