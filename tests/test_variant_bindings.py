@@ -188,3 +188,47 @@ def test_a_dispatch_split_in_two_fns_keeps_the_commands_above_it(tmp_path: Path)
         "subcommand `account login` (`Commands::Login`)",
         ["Cmd::run_inner", "Cmd::run"],
     )
+
+
+def test_a_subcommand_matched_above_and_again_in_the_fn_it_runs_is_said_once(
+    tmp_path: Path,
+) -> None:
+    """greptimedb's `start` matches `datanode::SubCommand::Start` inside its `Datanode` arm
+    and calls `cmd.build_with(..)`, whose own `match` on the same `Start` runs the
+    datanode: its errors read "subcommand `datanode start start`" (reading 230, FALSE)."""
+    account = ACCOUNT.replace(
+        "impl Cmd {\n",
+        "impl Cmd {\n"
+        "    pub fn dispatch(&self, settings: &str) -> anyhow::Result<()> {\n"
+        "        match &self.command {\n"
+        "            Commands::Login(cmd) => login::check(settings),\n"
+        "            _ => Ok(()),\n"
+        "        }\n"
+        "    }\n",
+    )
+    top = (
+        "mod account;\n"
+        "#[derive(clap::Subcommand)]\n"
+        "enum Top {\n    Account(account::Cmd),\n}\n"
+        "fn main() {\n"
+        "    let top: Top = parse();\n"
+        "    match top {\n"
+        "        Top::Account(cmd) => match cmd.command {\n"
+        '            account::Commands::Login(ref login) => cmd.dispatch("x").unwrap(),\n'
+        "            _ => {}\n"
+        "        },\n"
+        "    }\n"
+        "}\n"
+    )
+    login = command("login", "empty settings") + (
+        "pub fn check(settings: &str) -> anyhow::Result<()> {\n"
+        '    anyhow::ensure!(!settings.is_empty(), "no settings");\n'
+        "    Ok(())\n}\n"
+    )
+    graph = graph_of(
+        tmp_path,
+        {**FILES, "src/main.rs": top, "src/account.rs": account, "src/account/login.rs": login},
+    )
+    (check,) = [i for i, n in enumerate(graph.nodes) if n.definition.name == "check"]
+    best = caller_paths(graph, check)[0]
+    assert best.entry_label == "subcommand `account login` (`Commands::Login`)"

@@ -8,6 +8,7 @@ crate that nothing in the repository calls."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from pipeline.core.index import ARM_LINK, COMMAND_NAME, Definition, FileIndex
@@ -194,6 +195,9 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
         elif d.owner is None and (written := proc_macro_use(d.name, d.attrs)) is not None:
             graph.entries[node_id] = ("macro", f"{written}, as the using crate compiles")
     mounted = _mount_points(graph.indexes)
+    # a route a fn registers is mounted by that fn's name (`.nest("/v1", routes(..))`): not
+    # where its crate has two fns of the name, which a name does not tell apart
+    fns = Counter((n.crate, n.definition.name) for n in graph.nodes)
     for path, index in graph.indexes.items():
         crate = _crate(path)
         for route in index.routes:
@@ -210,7 +214,8 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
                     label = f"command `{route.path}` (`{route.owner}`)"
                     graph.entries.setdefault(node_id, ("cli", label))
                 continue
-            full = mounted.get((crate, route.owner), "") + route.path
+            mount = mounted.get((crate, route.owner), "") if fns[(crate, route.owner)] < 2 else ""
+            full = mount + route.path
             for node_id in _handlers(graph, free, path, route.handler):
                 if not full and graph.entries.get(node_id, ("",))[0] == "http":
                     continue  # registered twice (meilisearch's list and its actix `configure`)
@@ -554,7 +559,7 @@ def arm_entry(
     if names:
         named = f" (`{last}`)" if last else ""
         above = commands_above(graph, caller) if caller is not None else ()
-        return "cli", f"subcommand `{' '.join((*above, *names))}`{named}"
+        return "cli", f"subcommand `{' '.join(_joined(above, names))}`{named}"
     first = label.split(ARM_LINK)[0]
     if "::" in first and _STATEMENT_ENUM.search(first.split("::", 1)[0]):
         return "statement", f"statement `{first}`"
@@ -699,6 +704,22 @@ def _const_string(graph: CallGraph, written: str) -> str | None:
     return values.pop() if len(values) == 1 and len(owned or consts) else None
 
 
+def _joined(above: Sequence[str], names: Sequence[str]) -> tuple[str, ...]:
+    """The subcommands `above` a fn's and the fn's own, as a user types them, the run they
+    share said once: greptimedb's `start` matches `datanode::SubCommand::Start` and then
+    calls `build_with`, whose own `match self` on `SubCommand::Start` had read `datanode
+    start start` (reading 230)."""
+    shared = max(
+        (
+            k
+            for k in range(1, min(len(above), len(names)) + 1)
+            if tuple(above[-k:]) == tuple(names[:k])
+        ),
+        default=0,
+    )
+    return (*above, *names[shared:])
+
+
 def commands_above(graph: CallGraph, node: int) -> tuple[str, ...]:
     """The subcommands a user types before those a fn dispatches: atuin's `scripts::Cmd::run`
     matches `Cmd::New` (`new`) and is run by the arm `Cmd::Scripts` of the client's
@@ -715,7 +736,7 @@ def commands_above(graph: CallGraph, node: int) -> tuple[str, ...]:
     for edge in edges:
         names = _subcommands(graph, edge.arm, edge.caller)[0] if edge.arm is not None else []
         if names:
-            found.add((*commands_above(graph, edge.caller), *names))
+            found.add(_joined(commands_above(graph, edge.caller), names))
     callers = {edge.caller for edge in edges}
     if not found and len(callers) == 1:
         found.add(commands_above(graph, callers.pop()))

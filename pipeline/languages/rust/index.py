@@ -137,7 +137,7 @@ _TEST_DIRECTORY = re.compile(
 # 124: a file's `pub(crate) mod`s (`FileIndex.crate_modules`) hide nothing within the crate;
 # 125: `use a::b::{self, C}` imports `b` as `a::b` (it was `self`); 126: a caller's `let`
 # of a variant, passed on, is that variant to the needs above (`valueflow._built_local`).
-INDEX_VERSION = "130"
+INDEX_VERSION = "132"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -719,6 +719,38 @@ def _in_use(node: Node) -> bool:
     return parent is not None and parent.type == "use_declaration"
 
 
+_PLACEHOLDER = re.compile(r"\{([A-Z][A-Z0-9_]*)\}")
+# How many `.nest(..)`s a route's path is looked for under (a cycle of `let`s cannot be)
+_NEST_DEPTH = 8
+_FORMATTED = re.compile(r'^&?\s*format!\s*\(\s*"([^"\\]*)"\s*(?:,[^)]*)?\)$', re.S)
+
+
+def _path_literal(node: Node) -> str | None:
+    """A route path as written: `"/admin"`, or the text of `&format!("/{V}/prom")` (its
+    placeholders kept); None for anything else (a variable, a call)."""
+    text = text_of(node)
+    if node.type == "string_literal" and "\\" not in text:
+        return text[1:-1]
+    formatted = _FORMATTED.match(text)
+    return formatted[1] if formatted else None
+
+
+def _nest_path(outer: Node | None, arguments: Node, node: Node) -> str | None:
+    """The path of `outer` when it is a `.nest("/p", <router>)` call whose router argument
+    is `node`; None otherwise."""
+    if outer is None or outer.type != "call_expression":
+        return None
+    function = outer.child_by_field_name("function")
+    if function is None or function.type != "field_expression":
+        return None
+    if text_of(function.child_by_field_name("field")) != "nest":
+        return None
+    given = [a for a in arguments.named_children if a.type not in ("line_comment", "block_comment")]
+    if len(given) != 2 or given[1] != node:
+        return None
+    return _path_literal(given[0])
+
+
 class _Builder:
     """Collects one file's index; calls are attributed to their innermost enclosing fn."""
 
@@ -915,8 +947,8 @@ class _Builder:
             clap = qualifier.endswith(("Command", "App")) and "process::" not in qualifier
             if found and (name == "subcommand" or clap):  # not `std::process::Command::new`
                 self.subcommands.append(Subcommand(found[1], line))
-        if kind == "method" and name == "route" and arguments is not None:
-            self.route_call(function, arguments, line)
+        if kind == "method" and name in ("route", "nest") and arguments is not None:
+            self.route_call(node, function, arguments, line)
         caller = self.caller(node.start_byte, node.end_byte)
         if caller >= 0:
             at = (named or node).start_byte  # document order is the order of the lines
@@ -1034,17 +1066,34 @@ class _Builder:
                 line = handler.start_point[0] + 1
                 self.routes.append(Route("CMD", name[1:-1], path, line, struct))
 
-    def route_call(self, function: Node, arguments: Node, line: int) -> None:
+    def route_call(self, call: Node, function: Node, arguments: Node, line: int) -> None:
         """`.route("/p", get(h))` (axum), `.route("/p", web::get().to(h))` and
         `web::resource("/p").route(web::post().to(Wrapper(h)))` (actix-web): read whole, not
-        as the 40-character argument snippets."""
-        full = [
-            text_of(a)
-            for a in arguments.named_children
-            if a.type not in ("line_comment", "block_comment")
+        as the 40-character argument snippets; a path under the `.nest("/q", ..)`s its router
+        is built in (`_nested_under`), owned by the fn that builds it. An axum `.nest("/q",
+        f(..))` mounts what `f` builds under `/q`: a `SUB` route of that fn."""
+        given = [
+            a for a in arguments.named_children if a.type not in ("line_comment", "block_comment")
         ]
+        full = [text_of(a) for a in given]
+        caller = self.caller(call.start_byte, call.end_byte)
+        owner = self.defs[caller].name if caller >= 0 else ""
+        if text_of(function.child_by_field_name("field")) == "nest":
+            mounted = _path_literal(given[0]) if len(given) == 2 else None
+            made = given[1] if len(given) == 2 else None
+            if mounted is not None and made is not None and made.type == "call_expression":
+                mounted = self._with_consts(mounted)
+                named = made.child_by_field_name("function")
+                if named is not None and named.type in ("identifier", "scoped_identifier"):
+                    under = self._nested_under(call) + mounted
+                    fn = text_of(named).rsplit("::", 1)[-1]
+                    self.routes.append(Route("SUB", under, fn, line, owner))
+            return
         if len(full) >= 2 and full[0].startswith('"'):
-            path, registered = full[0].strip('"'), full[1]
+            under, written = self._nested_under(call), full[0].strip('"')
+            # axum's `.nest("/m", Router::new().route("/", h))` serves `/m`
+            path = under if under and written == "/" else under + written
+            registered = full[1]
         elif len(full) == 1:  # actix: the path is the resource's, when the chain shows it
             receiver = text_of(function.child_by_field_name("value"))
             resource = _RESOURCE.search(receiver)
@@ -1052,7 +1101,76 @@ class _Builder:
         else:
             return
         for method, handler in _ROUTE_CALL.findall(registered) + _ROUTE_TO.findall(registered):
-            self.routes.append(Route(method.upper(), path, handler, line))
+            self.routes.append(Route(method.upper(), path, handler, line, owner))
+
+    def _nested_under(self, call: Node) -> str:
+        """The paths of the axum `.nest("/p", <router>)` calls whose router `call` (a
+        `.route(..)` or `.nest(..)`) is part of, outermost first, within its fn: written in
+        the nest's argument (`.nest("/maintenance", Router::new().route("/status", ..))`), or
+        in a `let` whose name a later `.nest` takes (`let admin = ..; Router::new().nest(
+        "/admin", admin)`). A path made by `format!` keeps its placeholders; "" when none."""
+        prefix = ""
+        node, seen = call, 0
+        while node.parent is not None and seen < _NEST_DEPTH:
+            parent = node.parent
+            if parent.type == "arguments":
+                outer = parent.parent
+                mounted = _nest_path(outer, parent, node)
+                if mounted is not None:
+                    prefix, seen = self._with_consts(mounted) + prefix, seen + 1
+            elif parent.type == "let_declaration" and parent.child_by_field_name("value") == node:
+                taken = self._nest_of_local(parent)
+                if taken is None:
+                    break
+                outer, mounted = taken
+                prefix, seen, parent = self._with_consts(mounted) + prefix, seen + 1, outer
+            elif parent.type in ("function_item", "closure_expression"):
+                break
+            node = parent
+        return prefix
+
+    def _with_consts(self, path: str) -> str:
+        """A `format!` path's `{NAME}` placeholders that name a `const` of this file whose
+        value is a plain string, filled in (greptimedb's `HTTP_API_VERSION`, "v1")."""
+        if "{" not in path:
+            return path
+        consts = {
+            d.name: d.value[1:-1]
+            for d in self.defs
+            if d.kind == "const"
+            and d.value
+            and d.value.startswith('"')
+            and d.value.endswith('"')
+            and "\\" not in d.value
+        }
+        return _PLACEHOLDER.sub(lambda m: consts.get(m[1], m[0]), path)
+
+    def _nest_of_local(self, let: Node) -> tuple[Node, str] | None:
+        """The `.nest("/p", name)` call after `let name = <router>;` in the same block that
+        mounts it, and its path."""
+        pattern = let.child_by_field_name("pattern")
+        block = let.parent
+        if pattern is None or pattern.type != "identifier" or block is None:
+            return None
+        name = text_of(pattern)
+        found = (
+            re.compile(rb"\.nest\s*\(\s*[^,;]*,\s*" + re.escape(name.encode()) + rb"\s*\)").search(
+                self.source, let.end_byte, block.end_byte
+            )
+            if name.encode() in self.source[let.end_byte : block.end_byte]
+            else None
+        )
+        if found is None:
+            return None
+        at = self.source.find(b"nest", found.start(), found.end())
+        named = block.descendant_for_byte_range(at, at + 4)
+        called = named.parent.parent if named is not None and named.parent is not None else None
+        arguments = called.child_by_field_name("arguments") if called is not None else None
+        given = [a for a in arguments.named_children] if arguments is not None else []
+        if called is None or len(given) != 2 or text_of(given[1]) != name:
+            return None
+        mounted = _path_literal(given[0])
+        return (called, mounted) if mounted is not None else None
 
     def generic_macro_call(self, node: Node) -> None:
         """`name::<..>(..)` in a macro's tokens: a call of `name` whose arguments follow the
