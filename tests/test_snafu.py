@@ -39,6 +39,9 @@ pub enum Error {
     #[snafu(display("Failed to list catalogs"))]
     ListCatalogs { source: BoxedError },
 
+    #[snafu(display("Failed to bind {addr}"))]
+    BindError { addr: String },
+
     #[snafu(display("Never built"))]
     NeverBuilt,
 
@@ -60,6 +63,10 @@ pub fn schemas(c: &Catalog) -> Result<Vec<String>> {
 
 pub fn catalogs(c: &Catalog) -> Result<Vec<String>> {
     c.list_catalogs().context(ListCatalogsSnafu)
+}
+
+pub fn bind(addr: &str) -> Result<()> {
+    listen(addr).context(BindSnafu { addr })
 }
 
 pub fn raw(x: u32) -> Result<()> {
@@ -90,7 +97,8 @@ def test_a_snafu_display_attribute_is_its_variant_s_text() -> None:
         (14, "error_attr", "Table not found: {table}", (), "TableNotFound"),
         (17, "error_attr", 'Invalid "raw" value {x}', (), "Raw"),
         (20, "error_attr", "Failed to list catalogs", (), "ListCatalogs"),
-        (23, "error_attr", "Never built", (), "NeverBuilt"),
+        (23, "error_attr", "Failed to bind {addr}", (), "BindError"),
+        (26, "error_attr", "Never built", (), "NeverBuilt"),
     ]
 
 
@@ -128,7 +136,9 @@ def test_a_context_selector_builds_its_variant_where_the_code_writes_it(tmp_path
     assert built(graph, "Failed to list {}'s") == ("Error::ListSchemas", [("schemas", 6)])
     assert built(graph, "Table not found") == ("Error::TableNotFound", [("schemas", 7)])
     assert built(graph, "Failed to list catalogs") == ("Error::ListCatalogs", [("catalogs", 12)])
-    assert built(graph, "Invalid") == ("Error::Raw", [("raw", 17)])
+    assert built(graph, "Invalid") == ("Error::Raw", [("raw", 21)])
+    # a variant named `..Error` is built by its selector without the `Error`: `BindSnafu`
+    assert built(graph, "Failed to bind") == ("Error::BindError", [("bind", 16)])
     # no selector written anywhere: no path is made up, and the record says nothing builds it
     assert built(graph, "Never built") == "nothing builds Error::NeverBuilt"
 

@@ -94,7 +94,8 @@ def settled_graph(tmp_path: Path, files: dict[str, str]) -> CallGraph:
     graph = build_graph(
         {p: index_file(p, text.encode()) for p, text in files.items() if p.endswith(".rs")}
     )
-    names = unbuilt_candidates(graph)
+    lines = [(p, n) for p, text in files.items() for n in range(1, text.count("\n") + 1)]
+    names = unbuilt_candidates(graph, lines)  # a run asks of its sites' lines
     counted = word_counts(repo.git_dir, sha, names, lambda path: counted_file(graph, path))
     settle_mentions(graph, counted)
     return graph

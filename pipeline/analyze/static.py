@@ -68,6 +68,7 @@ from pipeline.analyze.static_code import (
     refused_inputs,
     reported_to,
     says_it_is_a_bug,
+    text_catch,
     text_owner,
     try_catch,
     type_guard,
@@ -98,8 +99,15 @@ from pipeline.analyze.utf8paths import non_utf8_path
 from pipeline.analyze.verdicts import authors_verdict
 from pipeline.core.cachefile import source_digest
 from pipeline.core.model import Condition, Explanation, HandlingStrategy, Site
-from pipeline.core.reach import Reach, handoff_text, visibility_scope
+from pipeline.core.reach import (
+    CONVERTED,
+    NOT_RETURNED,
+    Reach,
+    handoff_text,
+    visibility_scope,
+)
 from pipeline.core.sitetypes import EARLIER_STEPS, TEXT_KINDS, checked_above
+from pipeline.scan.builders import selector_name
 from pipeline.scan.context import error_type
 from pipeline.scan.names import inner_type
 
@@ -109,7 +117,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-181"
+_LABEL = "static-182"
 
 
 def _static_version() -> str:
@@ -239,10 +247,14 @@ def with_reach(
     to what its builders return (`Reach.held_in`: callers hold it in an `anyhow::Error`);
     `error_class` (the site's, aliases resolved) is what `Reach.no_display` tells of."""
     if reach is not None and reach.unbuilt and site is not None and site.kind in TEXT_KINDS:
-        selector = f"{site.facts.variant}Snafu" if site.macro == "snafu" else None
+        selector = selector_name(site.facts.variant or "") if site.macro == "snafu" else None
         return unbuilt_explanation(apart, reach.unbuilt, sha, selector)  # nothing else holds
     if reach is not None and reach.held_in and site is not None and site.kind in TEXT_KINDS:
-        if reach.held_in.startswith("Box<"):
+        if reach.held_in == NOT_RETURNED:  # no builder returns it: no caller matches it
+            held = None
+        elif reach.held_in == CONVERTED:  # given back as another type: matched by its text
+            held = text_catch(site)
+        elif reach.held_in.startswith("Box<"):
             held = boxed_catch(apart.tryCatchPattern, site)
         elif reach.held_in == "anyhow::Error":
             held = held_catch(site)

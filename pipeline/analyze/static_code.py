@@ -1173,6 +1173,14 @@ def held_catch(site: Site) -> str | None:
     return _text_catch(site, "result", _needle(site), anyhow=True)
 
 
+def text_catch(site: Site) -> str | None:
+    """The handling of an error type's text that callers get back as another type
+    (`Reach.held_in` `CONVERTED`: a `Box<dyn Error>`, an alias the index cannot name): by its
+    text, which that type's `Display` prints; None when the text has too short a literal
+    part to tell it by."""
+    return _text_catch(site, "result", _needle(site), anyhow=False)
+
+
 def boxed_catch(pattern: str | None, site: Site) -> str | None:
     """A variant's handling (`Err(E::V { .. }) =>`) for callers that hold the enum boxed
     (`Reach.held_in` `Box<E>`): `Err(e) if matches!(*e, E::V { .. }) =>`; None when the

@@ -218,6 +218,15 @@ class Reach:
     unbuilt: str | None = None
 
 
+# `Reach.held_in` of a variant its builders give back as no type the index can name: a
+# `Box<dyn Error>`, or a `Result` alias of another crate's (vector's `crate::Result<T>`, a
+# `vector_common` alias of `Result<T, Box<dyn Error + ..>>`)
+CONVERTED = "another error type"
+# `Reach.held_in` of a variant whose every builder returns nothing: it logs it, drops it or
+# hands it on (vector's `Lua::hook_init` logs `RuntimeErrorHooksInit` with `error!`;
+# nushell's parser gives its `ParseError`s to the working set), no `Result` holds it
+NOT_RETURNED = "not returned"
+
 # The methods whose call guards another's outcome, the site being that call: what
 # `Reach.guarded` tells of ("`x.f(a)` was None/Err (context)")
 GUARDING_METHODS = ("expect", "context", "with_context", "wrap_err", "wrap_err_with")

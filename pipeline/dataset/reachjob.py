@@ -362,7 +362,10 @@ def _answered(
         settle_mentions(
             graph,
             word_counts(
-                git_dir, sha, unbuilt_candidates(graph), lambda path: counted_file(graph, path)
+                git_dir,
+                sha,
+                unbuilt_candidates(graph, ((s.path, s.line) for s in (*specs, *carried))),
+                lambda path: counted_file(graph, path),
             ),
         )
         walked: Walks = {}

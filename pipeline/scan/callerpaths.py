@@ -12,7 +12,9 @@ from typing import Literal, NamedTuple
 
 from pipeline.core.index import ARM_LINK, Definition
 from pipeline.core.reach import (
+    CONVERTED,
     GUARDING_METHODS,
+    NOT_RETURNED,
     PATH_DEPTH,
     Beyond,
     CallerPath,
@@ -570,7 +572,14 @@ def _held(
     boxed = f"Box<{enum}>"
     if not enum:
         return None, None
-    results = {_returned_error(graph, n) for n in builders}
+    if builders and all(
+        not return_text(graph.nodes[n].definition.signature).strip() for n in builders
+    ):
+        return NOT_RETURNED, None
+    returned = [_returned_error(graph, n) for n in builders]
+    if _converted_on_return(graph, enum, builders, returned):
+        return CONVERTED, None
+    results = set(returned)
     if len(results) != 1:
         return None, None
     (error,) = results
@@ -587,6 +596,55 @@ def _held(
         # enum under a path
         return None, None
     return wrapper, _accessor(graph, wrapper, enum) or _wrapping_variant(graph, wrapper, enum)
+
+
+def _converted_on_return(
+    graph: CallGraph, enum: str, builders: Mapping[int, int], results: Sequence[str | None]
+) -> bool:
+    """Whether no builder returns the `enum` as itself, as far as their signatures show:
+    each returns a boxed trait object (`Box<dyn Error + ..>`), or a type the index does not
+    resolve whose text does not name the enum either (`crate::Result<Healthcheck>`, a
+    future): a `match` on `Err(Enum::V { .. })` does not type-check there (vector's
+    `HealthcheckError::UnknownBucket { .. }.into()`, reading 231). A signature that names the
+    enum, or resolves to it or to a wrapper, is the other rules'. `results`: each builder's
+    `_returned_error`, in order."""
+    for error, node_id in zip(results, builders, strict=True):
+        if error is not None and not error.startswith("Box<dyn"):
+            return False
+        definition = graph.nodes[node_id].definition
+        written = return_text(definition.signature)
+        if error is None and (
+            enum in written
+            or (definition.owner == enum and _SELF_WORD.search(written))
+            or ("Result" in written and enum in _result_alias_errors(graph))
+        ):
+            # names it, or `Self` in its own impl (`fn missing(..) -> Self`), or a `Result`
+            # alias the index did not follow while one of the repository's holds the enum
+            # (risingwave's `use risingwave_expr::Result`, of `ExprError`)
+            return False
+    return bool(builders)
+
+
+def _result_alias_errors(graph: CallGraph) -> frozenset[str]:
+    """The names written in the repository's `type ..Result<..> = ..` aliases: the error
+    types an alias the index does not follow may stand for. Made once per graph."""
+    found: frozenset[str] | None = graph.derived.get("result aliases")
+    if found is None:
+        found = graph.derived["result aliases"] = frozenset(
+            name
+            for index in graph.indexes.values()
+            for d in index.definitions
+            if d.kind == "type" and d.name.endswith("Result")
+            # the signature holds a default (`type Result<T, E = ExprError> = ..`)
+            for name in _NAME_WORD.findall(f"{d.signature} {d.value or ''}")
+        )
+    return found
+
+
+_NAME_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+_SELF_WORD = re.compile(r"\bSelf\b")
 
 
 _WRAPPER = re.compile(r"[A-Z]\w*")
