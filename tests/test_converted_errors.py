@@ -112,3 +112,38 @@ def test_a_variant_no_builder_returns_has_no_match_to_offer(tmp_path: Path) -> N
     holds it, in any type (reading 231's recheck: "another error type" was FALSE there)."""
     _, record = committed_and_extracted(FILES, "o/sink", tmp_path, "bucket {0} is missing")
     assert record["tryCatchPattern"] is None
+
+
+def test_of_two_types_of_one_name_in_a_crate_the_conversion_is_the_one_beside_the_site() -> None:
+    """greptimedb's cli crate has `import_v2::error::Error` and `export_v2::error::Error`,
+    each with its `status_code`: an import error read "reaches the client through
+    Error::status_code (src/cli/src/data/export_v2/error.rs:212)" (reading 230: FALSE). The
+    type a file means is its own, or the one its `use` names."""
+    from test_reach import _graph_of
+
+    from pipeline.scan.callerpaths import user_conversion
+
+    def module(name: str) -> str:
+        return (
+            "#[derive(Debug)]\npub enum Error {\n    Missing,\n}\n"
+            "impl Error {\n    pub fn status_code(&self) -> StatusCode {\n"
+            f"        StatusCode::{name}\n    }}\n}}\n"
+        )
+
+    graph = _graph_of(
+        {
+            "src/cli/src/export_v2/error.rs": module("Internal"),
+            "src/cli/src/import_v2/error.rs": module("InvalidArguments"),
+            "src/cli/src/import_v2/command.rs": "use super::error::Error;\npub fn run() {}\n",
+            "src/cli/src/main.rs": "pub fn main() {}\n",
+        }
+    )
+
+    assert user_conversion(graph, "Error", "src/cli/src/import_v2/command.rs")[0] == (
+        "Error::status_code (src/cli/src/import_v2/error.rs:6)"
+    )
+    assert user_conversion(graph, "Error", "src/cli/src/export_v2/error.rs")[0] == (
+        "Error::status_code (src/cli/src/export_v2/error.rs:6)"
+    )
+    # a file that says nothing of either: no guess
+    assert user_conversion(graph, "Error", "src/cli/src/main.rs") == (None, None)

@@ -3,6 +3,7 @@ the error type's user-facing conversion. Pure, over a built `CallGraph`."""
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections import defaultdict, deque
 from collections.abc import Iterable, Mapping, Sequence
@@ -37,7 +38,7 @@ from pipeline.scan.builders import (
 )
 from pipeline.scan.callgraph import CallGraph, Edge, Node
 from pipeline.scan.context import SiteContext, _crate
-from pipeline.scan.conversions import written_error
+from pipeline.scan.conversions import imported_from, meant, written_error
 from pipeline.scan.entrypoints import EXPORTED, arm_entry, for_tests, nested_dispatch
 from pipeline.scan.names import crate_name, generic_parts, inner_type
 from pipeline.scan.signatures import return_text
@@ -145,7 +146,8 @@ def reaches_of(
     undisplayed: dict[tuple[str | None, str], bool] = {}  # by file: what its `use`s name
     out: dict[str, Reach] = {}
     for spec in specs:
-        key = (spec.error_class, _crate(spec.path))
+        # by file: of two types of the name in a crate, each file means its own
+        key = (spec.error_class, spec.path)
         if key not in conversions:
             conversions[key] = user_conversion(graph, spec.error_class, spec.path)
         shown = (spec.error_class, spec.path)
@@ -1520,9 +1522,23 @@ def user_conversion(
     if len(home) != 1:
         return None, None
     (crate,) = home
-    key = ("conversion", crate, name)
+    files = graph.crate_files(crate)
+    near = ""
+    mine = [path for path, _ in defined if _crate(path) == crate]
+    if len(mine) > 1:
+        # two types of the name in the crate (greptimedb's cli has `import_v2::error::Error`
+        # and `export_v2::error::Error`, each with its `status_code`): the conversion of the
+        # one the site's file means (its own, the one a `use` names, or the one whose
+        # module it imports from: risingwave's `use crate::hummock::error::Result`), read
+        # beside it; none when the file says nothing of it (reading 230: FALSE)
+        meant_file = meant(graph, site_path, name, mine) or imported_from(graph, site_path, mine)
+        if meant_file is None:
+            return None, None
+        near = posixpath.dirname(meant_file)
+        files = [path for path in files if posixpath.dirname(path) == near]
+    key = ("conversion", crate, name, near)
     if key not in graph.derived:
-        graph.derived[key] = _conversion_in(graph, crate, name)
+        graph.derived[key] = _conversion_in(graph, files, name)
     found: tuple[str | None, int | None] = graph.derived[key]
     return found
 
@@ -1696,9 +1712,11 @@ def _http_status(name: str) -> int | None:
         return None
 
 
-def _conversion_in(graph: CallGraph, crate: str, name: str) -> tuple[str | None, int | None]:
-    """`user_conversion` of the type `name` defined in `crate`."""
-    files = graph.crate_files(crate)
+def _conversion_in(
+    graph: CallGraph, files: Sequence[str], name: str
+) -> tuple[str | None, int | None]:
+    """`user_conversion` of the type `name`, read in `files` (its crate's, or the site's
+    module's)."""
     for path in files:
         index = graph.indexes[path]
         for impl in index.impls:

@@ -352,6 +352,24 @@ def meant(graph: CallGraph, path: str, enum: str, defined: Sequence[str]) -> str
     return None
 
 
+def imported_from(graph: CallGraph, path: str, defined: Sequence[str]) -> str | None:
+    """Which one of the files `defined` the file `path` imports anything from (its `use`s'
+    modules), when exactly one: risingwave's `use crate::hummock::error::Result` means the
+    `Error` of `hummock/error.rs`, the alias's. None otherwise."""
+    index = graph.indexes.get(path)
+    if index is None:
+        return None
+    homes = {module_of(p): p for p in defined}
+    here, crate = module_of(path), crate_name(_crate(path))
+    found = set()
+    for use in index.uses:
+        written = use.path if use.alias == "*" else use.path.rpartition("::")[0]
+        module = _module_named(written, here, crate) if written else None
+        if module is not None and module in homes:
+            found.add(homes[module])
+    return found.pop() if len(found) == 1 else None
+
+
 def _module_named(written: str, here: str, crate: str) -> str | None:
     """The module of this crate a `use` path names (`super::proc` from `macos::x` is
     `macos::proc`); None for another crate's."""
