@@ -287,6 +287,10 @@ class _Tables:
         self.defined = frozenset(
             name for kind, name in graph.named if kind in ("struct", "enum", "trait", "type")
         )
+        # of those, the structs and enums no alias shares a name with
+        self.concrete = frozenset(
+            name for kind, name in graph.named if kind in ("struct", "enum")
+        ) - frozenset(name for kind, name in graph.named if kind == "type")
         # `enum ExtractorImpl { Schema(Box<SchemaExtractor>), .. }`: -> {SchemaExtractor, ..}
         self.variant_types: dict[str, set[str]] = defaultdict(set)
         # `Login(login::Cmd)` of `enum Commands`: (Commands, Login) -> `login::Cmd`, as written
@@ -1651,6 +1655,8 @@ def _outside_value(tables: _Tables, receiver: str, variables: Mapping[str, str])
     called = bound[len(CALLED_TYPE) :]
     if "(" in called.rpartition(".")[0]:  # a chain's method's value: no outside fn's
         return False
+    if called.rpartition(".")[2] in _GUARDS:  # a lock's guard, untyped: what it holds
+        return False
     # a closure or fn value of the fn itself (`let chunk = write_txn_data(chunk)`) may well
     # return a repository type
     tables.seen.add(("k", called.rsplit("::", 1)[-1]))
@@ -1864,6 +1870,10 @@ def _receiver_type(
     is what the type's methods of that name return, when they agree (`Self` the type)."""
     if qualifier == "self" and owner:
         return "self", owner
+    literal = _STRUCT_LITERAL.match(qualifier) if "{" in qualifier else None
+    if literal is not None:  # `WorkerStarter { id, .. }.start()` (greptimedb's mito2)
+        tables.seen.add(("d", literal[1]))
+        return ("type", literal[1]) if literal[1] in tables.defined else None
     pinned = _PINNED.fullmatch(qualifier) if "Pin::new" in qualifier else None
     if pinned is not None and depth < 3 and _segments(pinned[1]):  # (`a).b(c`: no chain)
         # `Pin::new(&mut self.conn).poll(cx)`: the conn's
@@ -2089,8 +2099,12 @@ def _typed_at_use(bound: str, name: str) -> bool:
     value: a chain with a call in it whose value no method name alone tells. Not a `let`
     of its own name's method (`let s = s.fused()`: the name keeps the type it had)."""
     receiver, _, method = bound[len(CALLED_TYPE) :].rpartition(".")
-    # a chain with a call, or `let dyn_t = self.deref()` (the `Deref` target)
-    return ("(" in receiver or method in _DEREFS) and _made_of_other(receiver, name)
+    # a chain with a call, `let dyn_t = self.deref()` (the `Deref` target), or a lock's
+    # guard, which derefs to what the lock holds (greptimedb's `let mut inner =
+    # self.inner.lock().await; inner.next()`: `Inner::next`, reading 230)
+    return ("(" in receiver or method in _DEREFS or method in _GUARDS) and _made_of_other(
+        receiver, name
+    )
 
 
 def _made_of_other(receiver: str, name: str) -> bool:
@@ -2112,10 +2126,25 @@ def _chain_value(
         return typed[1]
     if name in _DEREFS:
         return _deref_target(tables, typed[1])
-    return tables.returned_by(_methods_of(tables, typed[1], name))
+    methods = _methods_of(tables, typed[1], name)
+    if name in _GUARDS and not methods:
+        # a lock's guard: what the lock holds, when a struct or enum of the repository's;
+        # else (an alias, qdrant's `Collections`, a `BTreeMap` with `impl Checker for
+        # Collections`; a std type) untyped, its methods found by name as before
+        tables.seen.add(("d", typed[1]))
+        return typed[1] if typed[1] in tables.concrete else None
+    if name in _GUARDS and "(" not in receiver:
+        # the repository's own `read()` (qdrant's `SharedShardHolder::read` ->
+        # `RwLockReadGuard<'_, ShardHolder>`, neon's `layers.read(holder)`): what its guard
+        # derefs to, the index does not tell; the name stays untyped, its methods found by
+        # name, as before locks were typed
+        return None
+    return tables.returned_by(methods)
 
 
 _DEREFS = frozenset(("deref", "deref_mut"))
+# a receiver that is a struct's literal, as the index writes it (spaces out)
+_STRUCT_LITERAL = re.compile(r"([A-Z]\w*)\s*\{")
 
 
 def _deref_target(tables: _Tables, type_name: str) -> str | None:
@@ -2159,6 +2188,12 @@ _TYPE_PARAMETER = re.compile(r"[A-Z][A-Za-z0-9]?|T[A-Z]\w*")
 # A lock's methods whose value (a guard) derefs to the locked value: `inner_type` took the
 # `RwLock`/`Mutex`/`RefCell` off the type already, so where that type has no method of the
 # name, the call is the lock's, and what comes after is on the value.
+# The methods of a lock whose value is a guard of what it holds (not `get_mut`, which a map's
+# entry has too)
+_GUARDS = frozenset(
+    ("read", "write", "lock", "try_read", "try_write", "try_lock", "upgradable_read",
+     "blocking_read", "blocking_write", "blocking_lock")
+)  # fmt: skip
 _LOCKS = frozenset(
     ("read", "write", "lock", "try_read", "try_write", "try_lock", "upgradable_read",
      "blocking_read", "blocking_write", "blocking_lock", "get_mut")
