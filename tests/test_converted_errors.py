@@ -112,6 +112,13 @@ def test_a_variant_no_builder_returns_has_no_match_to_offer(tmp_path: Path) -> N
     holds it, in any type (reading 231's recheck: "another error type" was FALSE there)."""
     _, record = committed_and_extracted(FILES, "o/sink", tmp_path, "bucket {0} is missing")
     assert record["tryCatchPattern"] is None
+    # nor "when code returns it", nor "handle this error where it is returned" (the recheck)
+    assert record["commonSituations"].startswith(
+        "When code builds a `HealthError::Missing` (no fn that builds it returns it: it is"
+        " logged, dropped or handed on there)"
+    )
+    assert not any("where it is returned" in s for s in record["solutions"])
+    assert any("no fn that builds it returns it" in s for s in record["solutions"])
 
 
 def test_of_two_types_of_one_name_in_a_crate_the_conversion_is_the_one_beside_the_site() -> None:

@@ -176,3 +176,13 @@ def test_an_unbuilt_variant_s_record_says_this_commit_does_not_print_it(tmp_path
     _, closed = committed_and_extracted(files, "o/store", tmp_path / "b", "store is closed")
     assert "no code the index reads builds" not in closed["triggerScenarios"]
     assert closed["tryCatchPattern"] is not None
+
+
+def test_a_macro_s_body_is_read_to_its_closing_bracket_and_a_hostile_file_stays_linear() -> None:
+    from pipeline.languages.rust.macronames import macro_rules_names
+
+    text = b"macro_rules! m { () => { Err(E::V(1)) } }\nfn f() -> Outside { Outside }\n"
+    assert macro_rules_names(text) == ("E", "Err", "V")
+    # 20,000 unclosed definitions: each body ends where the next one starts
+    hostile = b"macro_rules! a { X " * 20_000
+    assert macro_rules_names(hostile) == ("X",)

@@ -14,7 +14,15 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from pipeline.core.reach import PATH_DEPTH, CallerPath, Hop, Reach, handoff_text, no_entry_note
+from pipeline.core.reach import (
+    NOT_RETURNED,
+    PATH_DEPTH,
+    CallerPath,
+    Hop,
+    Reach,
+    handoff_text,
+    no_entry_note,
+)
 
 
 def path_text(path: CallerPath) -> str:
@@ -222,6 +230,12 @@ def builders_solution(reach: Reach | None, sha: str) -> str | None:
     )
     if reach.converts:
         who += f" (`?` builds it from a call's `{reach.converts}`)"
+    if reach.held_in == NOT_RETURNED:  # its builders log it, drop it or hand it on
+        return (
+            f"{commit_label(sha).lower()}, {who}: the conditions on its way there say which "
+            "input or state makes it; no fn that builds it returns it (it is logged, dropped "
+            "or handed on there), so it is met in their output, not as an error a caller holds."
+        )
     return (
         f"{commit_label(sha).lower()}, {who}: the conditions on its way there say which "
         "input or state returns it; meet them, or handle this error where it is returned."

@@ -117,7 +117,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-182"
+_LABEL = "static-183"
 
 
 def _static_version() -> str:
@@ -252,6 +252,13 @@ def with_reach(
     if reach is not None and reach.held_in and site is not None and site.kind in TEXT_KINDS:
         if reach.held_in == NOT_RETURNED:  # no builder returns it: no caller matches it
             held = None
+            said = apart.commonSituations.replace(
+                f"When code returns a `{text_owner(site)}`",
+                f"When code builds a `{text_owner(site)}` (no fn that builds it returns it: "
+                "it is logged, dropped or handed on there)",
+                1,
+            )
+            apart = apart.model_copy(update={"commonSituations": said})
         elif reach.held_in == CONVERTED:  # given back as another type: matched by its text
             held = text_catch(site)
         elif reach.held_in.startswith("Box<"):

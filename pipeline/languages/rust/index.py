@@ -137,7 +137,7 @@ _TEST_DIRECTORY = re.compile(
 # 124: a file's `pub(crate) mod`s (`FileIndex.crate_modules`) hide nothing within the crate;
 # 125: `use a::b::{self, C}` imports `b` as `a::b` (it was `self`); 126: a caller's `let`
 # of a variant, passed on, is that variant to the needs above (`valueflow._built_local`).
-INDEX_VERSION = "136"
+INDEX_VERSION = "137"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 

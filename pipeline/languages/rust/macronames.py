@@ -7,8 +7,12 @@ from __future__ import annotations
 import re
 
 _MACRO_RULES = re.compile(rb"\bmacro_rules!\s*\w+\s*([{(\[])")
-_CLOSING = {ord("{"): ord("}"), ord("("): ord(")"), ord("["): ord("]")}
+_BRACKET = re.compile(rb"[{}()\[\]]")
+_OPENING = frozenset(b"{([")
 _NAME = re.compile(rb"\b[A-Z][A-Za-z0-9_]*\b")
+# A body is read up to its closing bracket, the next `macro_rules!` or this many bytes,
+# whichever comes first: a file of many unclosed definitions costs its length, once.
+MAX_BODY = 64_000
 
 
 def macro_rules_names(source: bytes) -> tuple[str, ...]:
@@ -18,17 +22,17 @@ def macro_rules_names(source: bytes) -> tuple[str, ...]:
     if b"macro_rules!" not in source:
         return ()
     names: set[bytes] = set()
-    for found in _MACRO_RULES.finditer(source):
-        opening = source[found.start(1)]
-        closing, depth, at = _CLOSING[opening], 0, found.start(1)
-        while at < len(source):
-            byte = source[at]
-            if byte == opening:
-                depth += 1
-            elif byte == closing:
-                depth -= 1
-                if depth == 0:
-                    break
-            at += 1
-        names.update(_NAME.findall(source, found.end(), at))
+    starts = list(_MACRO_RULES.finditer(source))
+    for k, found in enumerate(starts):
+        start = found.start(1)
+        limit = min(len(source), start + MAX_BODY)
+        if k + 1 < len(starts):
+            limit = min(limit, starts[k + 1].start())
+        depth, end = 0, limit
+        for bracket in _BRACKET.finditer(source, start, limit):
+            depth += 1 if source[bracket.start()] in _OPENING else -1
+            if depth == 0:
+                end = bracket.start()
+                break
+        names.update(_NAME.findall(source, found.end(), end))
     return tuple(sorted(name.decode("ascii") for name in names))
