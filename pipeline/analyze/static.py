@@ -253,7 +253,7 @@ def with_reach(
         if reach.held_in == NOT_RETURNED:  # no builder returns it: no caller matches it
             held = None
             said = apart.commonSituations.replace(
-                f"When code returns a `{text_owner(site)}`",
+                _returned_situation(site),
                 f"When code builds a `{text_owner(site)}` (no fn that builds it returns it: "
                 "it is logged, dropped or handed on there)",
                 1,
@@ -841,6 +841,12 @@ def _documentation(context: SiteContext, failure_class: str, guess: Classificati
     return text + title
 
 
+def _returned_situation(site: Site) -> str:
+    """How a type's text's situation opens (`with_reach` rewords it where no builder
+    returns the value)."""
+    return f"When code returns a `{text_owner(site)}`"
+
+
 def _attribute(site: Site) -> str:
     """The attribute an `error_attr` site's text is written in, as the code writes it:
     thiserror's `#[error(..)]` or snafu's `#[snafu(display(..))]` (`Site.macro`)."""
@@ -1007,7 +1013,7 @@ def _situations(context: SiteContext, failure_class: str) -> str:
     made = constructed(site)
     if site.kind in TEXT_KINDS and site.facts.enclosing_type:
         # the type only declares the text: no code "in" its module runs when it is returned
-        text = f"When code returns a `{text_owner(site)}` (declared in `{area}`) and it is printed"
+        text = f"{_returned_situation(site)} (declared in `{area}`) and it is printed"
     elif found is not None:  # "While text is parsed into `Version` (`Version::from_str`, in ..)"
         text = f"While {converting(found)} ({where(site)}, in `{area}`)"
     elif made is not None:  # "While a `Segment` is created (`Segment::new`, in ..)"

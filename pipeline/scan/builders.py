@@ -127,9 +127,9 @@ def _selector(graph: CallGraph, path: str, enum: str, variant: Definition) -> st
     of the variant or the enum that says otherwise: `context(false)` (no selector: `?`
     converts the variant's source), `suffix(false)` or another suffix (a selector the index
     does not tell from other names: it keeps names that end in `Snafu`)."""
-    enums = [d for p, d in graph.definitions("enum", enum) if p == path]
-    if not any(_SNAFU_DERIVE.search(a) for d in enums for a in d.attrs):
+    if not _is_snafu(graph, path, enum):
         return None
+    enums = [d for p, d in graph.definitions("enum", enum) if p == path]
     for attr in (*variant.attrs, *(a for d in enums for a in d.attrs)):
         context = _SNAFU_CONTEXT.search(attr) if attr.startswith("snafu") else None
         if context is not None:
@@ -326,7 +326,7 @@ def _unnamed_variant(graph: CallGraph, path: str, line: int) -> tuple[str, str, 
         return None
     selector = selector_name(name)
     if _is_snafu(graph, path, enum) and _selector(graph, path, enum, variant) != selector:
-        return None
+        return None  # a `context(..)` option renamed or dropped the selector
     named = _named_anywhere(graph)
     return None if name in named or selector in named else (enum, name, selector)
 
@@ -362,6 +362,7 @@ def settle_mentions(graph: CallGraph, counts: Mapping[str, int] | None) -> None:
 
 
 def _is_snafu(graph: CallGraph, path: str, enum: str) -> bool:
+    """Whether the `enum` of `path` derives snafu's `Snafu`."""
     return any(
         _SNAFU_DERIVE.search(a) for p, d in graph.definitions("enum", enum) if p == path
         for a in d.attrs

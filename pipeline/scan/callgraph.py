@@ -2143,7 +2143,7 @@ def _chain_value(
 
 
 _DEREFS = frozenset(("deref", "deref_mut"))
-# a receiver that is a struct's literal, as the index writes it (spaces out)
+# a receiver that is a struct's literal (`WorkerStarter { id: 1, }`, as the index keeps it)
 _STRUCT_LITERAL = re.compile(r"([A-Z]\w*)\s*\{")
 
 

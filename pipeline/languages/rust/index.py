@@ -136,7 +136,14 @@ _TEST_DIRECTORY = re.compile(
 # variant each arm makes of another (`Definition.variant_arms`): HTTP statuses through them;
 # 124: a file's `pub(crate) mod`s (`FileIndex.crate_modules`) hide nothing within the crate;
 # 125: `use a::b::{self, C}` imports `b` as `a::b` (it was `self`); 126: a caller's `let`
-# of a variant, passed on, is that variant to the needs above (`valueflow._built_local`).
+# of a variant, passed on, is that variant to the needs above (`valueflow._built_local`);
+# 127: a `let` of another crate's type's constructor, and a channel's half written by alias
+# or import, keep their crate's methods (`callgraph._made_by_other_crate`); 128: snafu
+# context selectors are builds (`rust-index-snafu.scm`); 129-130: `FileIndex.macro_names`,
+# `Reach.unbuilt`; 131-132: axum `.nest` prefixes (`_nested_under`), `SUB` routes of fns;
+# 133-134: `Reach.held_in` "another error type" / "not returned", snafu's selector drops
+# `Error`; 135: a conversion by the error type the site's file means; 136: a struct's
+# literal and a lock's guard type a call; 137: a `macro_rules!` body read in linear time.
 INDEX_VERSION = "137"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
@@ -710,6 +717,17 @@ def _called_type(function: Node | None) -> str:
     return CALLED_TYPE + called
 
 
+def _given(arguments: Node | None) -> list[Node]:
+    """A call's arguments, as its `arguments` node holds them: comments and attributes left
+    out (`f(self, #[cfg(unix)] fds)`: the attribute is no argument)."""
+    if arguments is None:
+        return []
+    return [a for a in arguments.named_children if a.type not in _NOT_ARGUMENTS]
+
+
+_NOT_ARGUMENTS = frozenset(("line_comment", "block_comment", "attribute_item"))
+
+
 def _in_use(node: Node) -> bool:
     """Whether a name is part of a `use` declaration's path."""
     parent = node.parent
@@ -745,7 +763,7 @@ def _nest_path(outer: Node | None, arguments: Node, node: Node) -> str | None:
         return None
     if text_of(function.child_by_field_name("field")) != "nest":
         return None
-    given = [a for a in arguments.named_children if a.type not in ("line_comment", "block_comment")]
+    given = _given(arguments)
     if len(given) != 2 or given[1] != node:
         return None
     return _path_literal(given[0])
@@ -936,10 +954,7 @@ class _Builder:
         else:
             return
         arguments = node.child_by_field_name("arguments")
-        given = [
-            a for a in (arguments.named_children if arguments else ()) if a.type
-            not in ("line_comment", "block_comment", "attribute_item")
-        ]  # fmt: skip  # `f(self, #[cfg(unix)] fds)`: the attribute is no argument
+        given = _given(arguments)
         args = tuple([self.snippet(a) for a in given])
         line = (named or node).start_point[0] + 1
         if name in ("subcommand", "new", "with_name") and args:
@@ -1072,9 +1087,7 @@ class _Builder:
         as the 40-character argument snippets; a path under the `.nest("/q", ..)`s its router
         is built in (`_nested_under`), owned by the fn that builds it. An axum `.nest("/q",
         f(..))` mounts what `f` builds under `/q`: a `SUB` route of that fn."""
-        given = [
-            a for a in arguments.named_children if a.type not in ("line_comment", "block_comment")
-        ]
+        given = _given(arguments)
         full = [text_of(a) for a in given]
         caller = self.caller(call.start_byte, call.end_byte)
         owner = self.defs[caller].name if caller >= 0 else ""
@@ -1166,7 +1179,7 @@ class _Builder:
         named = block.descendant_for_byte_range(at, at + 4)
         called = named.parent.parent if named is not None and named.parent is not None else None
         arguments = called.child_by_field_name("arguments") if called is not None else None
-        given = [a for a in arguments.named_children] if arguments is not None else []
+        given = _given(arguments)
         if called is None or len(given) != 2 or text_of(given[1]) != name:
             return None
         mounted = _path_literal(given[0])

@@ -116,7 +116,8 @@ from pipeline.languages.rust.testcode import (
 # one field of `self` the conditions read alone, its setters and getter (`statefield`); 101:
 # a getter that lends the field is kept as "&name"; 102: common crates' fns that fail with an
 # error or no value, by path (`serde_json::to_value`, `Regex::new`, `NonZeroUsize::new`);
-# 103: a state field's setter keeps each short value it writes, not only its first
+# 103: a state field's setter keeps each short value it writes, not only its first; 104:
+# snafu's `#[snafu(display(..))]` is an `error_attr` site (`Site.macro` "snafu")
 EXTRACTOR_VERSION = "104"
 
 LANGUAGE = Language(tree_sitter_rust.language())
