@@ -195,3 +195,17 @@ def test_a_static_s_initializer_is_said_to_run_where_the_static_is_used() -> Non
     ) in user
     plain = load_prompt().render(dataclasses.replace(site(0), reach=REACH), TAXONOMY)[1]["content"]
     assert "initializer" not in plain
+
+
+def test_the_code_that_answers_the_error_is_given_with_where_it_is() -> None:
+    reach = dataclasses.replace(
+        REACH, code="StatusCode::InvalidArguments", code_by="`Error::status_code` (src/e.rs:9)"
+    )
+    user = load_prompt().render(dataclasses.replace(site(0), reach=reach), TAXONOMY)[1]["content"]
+
+    assert (
+        "The repository's code answers this error with `StatusCode::InvalidArguments` "
+        "(`Error::status_code` (src/e.rs:9))"
+    ) in user
+    plain = load_prompt().render(dataclasses.replace(site(0), reach=REACH), TAXONOMY)[1]["content"]
+    assert "answers this error with" not in plain

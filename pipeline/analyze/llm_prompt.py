@@ -280,6 +280,8 @@ def site_variables(ctx: SiteContext) -> dict[str, Any]:
         ],
         "conversion": reach.conversion,
         "http_status": reach.http_status,
+        "code": reach.code,
+        "code_by": reach.code_by,
         "window": window,
         "window_start": ctx.window_start,
         "window_end": end,

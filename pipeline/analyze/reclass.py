@@ -15,9 +15,10 @@ from pipeline.analyze.taxonomy import load_taxonomy
 from pipeline.core.model import Explanation
 
 
-def reclassed(apart: Explanation, slug: str) -> Explanation:
+def reclassed(apart: Explanation, slug: str, by: str | None = None) -> Explanation:
     """`apart` of class `slug`: its class sentence, the class its situations name, its tag,
-    and the class's prevention tip (as given, or as its words' guess) swapped."""
+    and the class's prevention tip (as given, or as its words' guess) swapped. `by`: what
+    the class sentence says it is known by ("its code `StatusCode::InvalidArguments` ..")."""
     old = apart.backgroundTag
     taxonomy = load_taxonomy()
     if old == slug or old not in taxonomy or slug not in taxonomy:
@@ -30,7 +31,10 @@ def reclassed(apart: Explanation, slug: str) -> Explanation:
     ]
     return apart.model_copy(
         update={
-            "documentation": sentence.sub(f"Class: {now.title}.", apart.documentation),
+            "documentation": sentence.sub(
+                f"Class, by {by}: {now.title}." if by else f"Class: {now.title}.",
+                apart.documentation,
+            ),
             "commonSituations": apart.commonSituations.replace(
                 f'a case of "{was.title}"', f'a case of "{now.title}"'
             ),

@@ -78,6 +78,7 @@ from pipeline.analyze.static_code import (
     wrapped_catch,
     wraps_an_error,
 )
+from pipeline.analyze.status_class import reclass_to
 from pipeline.analyze.taxonomy import (
     CONFIGURATION,
     FALLBACK,
@@ -117,7 +118,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-183"
+_LABEL = "static-184"
 
 
 def _static_version() -> str:
@@ -321,6 +322,15 @@ def with_reach(
         )
         if apart.backgroundTag == INTERNAL_INVARIANT:  # the caller's value, not its assumption
             apart = reclassed(apart, INVALID_ARGUMENT)
+    coded = reclass_to(reach.code, apart.backgroundTag) if reach is not None else None
+    if coded is not None and reach is not None:
+        # the code its type answers it with says another class than the message's words
+        # (greptimedb's "Invalid source and target region", `StatusCode::InvalidArguments`,
+        # read "Parse error" by its words: reading 230)
+        apart = reclassed(apart, coded, by=f"its code `{reach.code}` in {reach.code_by}")
+        if apart.handlingStrategy == "retry" and _STRATEGY_BY_CLASS.get(coded) != "retry":
+            # "Too many partitions" answered `InvalidArguments`: the same call fails again
+            apart = apart.model_copy(update={"handlingStrategy": "try-catch"})
     if only_crate and reach is not None and site is not None and apart.tryCatchPattern:
         # no code outside the crate can write that call: said for whom it is (reading 163);
         # and none at all where every caller there keeps the error already (ruff's fix

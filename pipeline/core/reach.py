@@ -216,6 +216,11 @@ class Reach:
     # index reads builds (`builders.never_built`): no run of the commit's code prints it
     # (vector's `#[allow(dead_code)] UnsupportedEndpoint`, reading 231)
     unbuilt: str | None = None
+    # The code the repository's own code answers the site's variant with (`errorcodes`):
+    # `StatusCode::InvalidArguments`, `Code::IndexNotFound`, `Status::not_found(..)`, and
+    # the fn whose arm gives it, "`Error::status_code` (src/mito2/src/error.rs:1398)"
+    code: str | None = None
+    code_by: str | None = None
 
 
 # `Reach.held_in` of a variant its builders give back as no type the index can name: a
@@ -302,6 +307,8 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
         internal=data.get("internal"),
         guarded=data.get("guarded"),
         unbuilt=data.get("unbuilt"),
+        code=data.get("code"),
+        code_by=data.get("code_by"),
     )
 
 

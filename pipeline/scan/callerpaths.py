@@ -40,6 +40,7 @@ from pipeline.scan.callgraph import CallGraph, Edge, Node
 from pipeline.scan.context import SiteContext, _crate
 from pipeline.scan.conversions import imported_from, meant, written_error
 from pipeline.scan.entrypoints import EXPORTED, arm_entry, for_tests, nested_dispatch
+from pipeline.scan.errorcodes import made_code
 from pipeline.scan.names import crate_name, generic_parts, inner_type
 from pipeline.scan.signatures import return_text
 from pipeline.scan.statics import static_at, static_users
@@ -169,6 +170,9 @@ def reaches_of(
             # from an HTTP handler (qdrant's edge crate, which no server links, builds the
             # same `OperationError`s the REST API answers with 500, reading 200's recheck)
             reach = replace(reach, conversion=own[0], http_status=own[1])
+        coded = None if spec.panics else made_code(graph, spec.error_class, spec.made_by, spec.path)
+        if coded is not None:
+            reach = replace(reach or Reach(), code=coded[0], code_by=coded[1])
         if reach is not None:
             out[spec.record_id] = replace(reach, no_display=True) if undisplayed[shown] else reach
     return out
@@ -1627,7 +1631,7 @@ def _matched_elsewhere(graph: CallGraph) -> dict[str, tuple[str, int]]:
         for d in index.definitions:
             for arm in d.status_arms if d.kind == "fn" else ():
                 named, _, code = arm.rpartition(":")
-                status = _http_status(code)
+                status = arm_http_status(code)
                 if "::" in named and status is not None:
                     where = f"`{d.owner or ''}::{d.name}` ({path}:{d.line})".replace("`::", "`")
                     seen.setdefault(named, set()).add((where, status))
@@ -1694,10 +1698,18 @@ def _status_arms_of(graph: CallGraph, owner: str, site_path: str) -> dict[str, t
                 enum, _, variant = named.rpartition("::")
                 if enum and enum != owner:
                     continue  # another enum's (`_matched_elsewhere`)
-                status = _http_status(code)
+                status = arm_http_status(code)
                 if status is not None:
                     out.setdefault(variant, (f"`{owner}::{d.name}` ({path}:{d.line})", status))
     return out
+
+
+def arm_http_status(code: str) -> int | None:
+    """The HTTP status an arm's code (`Definition.status_arms`: `StatusCode.NOT_FOUND`)
+    is, None for another code (greptimedb's `StatusCode.InvalidArguments`, tonic's
+    `Code.NotFound`)."""
+    kind, _, name = code.rpartition(".")
+    return _http_status(name) if kind == "StatusCode" and name.isupper() else None
 
 
 def _http_status(name: str) -> int | None:

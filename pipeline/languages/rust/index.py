@@ -143,8 +143,9 @@ _TEST_DIRECTORY = re.compile(
 # `Reach.unbuilt`; 131-132: axum `.nest` prefixes (`_nested_under`), `SUB` routes of fns;
 # 133-134: `Reach.held_in` "another error type" / "not returned", snafu's selector drops
 # `Error`; 135: a conversion by the error type the site's file means; 136: a struct's
-# literal and a lock's guard type a call; 137: a `macro_rules!` body read in linear time.
-INDEX_VERSION = "137"
+# literal and a lock's guard type a call; 137: a `macro_rules!` body read in linear time;
+# 138: an arm's code of any code enum (`Reach.code`), bare variants under `use Error::*`.
+INDEX_VERSION = "138"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -213,25 +214,48 @@ _WRAPPED_BINDING = re.compile(
 )
 _VARIANT_IN = re.compile(r"\b([A-Z]\w*)::([A-Z]\w*)\b")
 _STRING_ARM = re.compile(r'^\s*(?:Some\s*\(\s*\(\s*)?"([\w.-]+)"')
-_STATUS = re.compile(r"StatusCode::([A-Z_]+)")
+_STATUS = re.compile(r"StatusCode::([A-Z][A-Z_]*)\b")  # HTTP's: `NOT_FOUND`, not `NotFound`
+# the code an arm's value gives: an HTTP `StatusCode::NOT_FOUND`, a repository's own code
+# enum's (greptimedb's `StatusCode::InvalidArguments`, meilisearch's `Code::IndexNotFound`),
+# tonic's `Code::NotFound` or `Status::not_found(..)`
+_CODE = re.compile(
+    r"\b((?:Status|Error)?Code)::([A-Z]\w*)\b(?!\s*(?:::|\())|\b(Status)::(cancelled|unknown|"
+    r"invalid_argument|deadline_exceeded|not_found|already_exists|permission_denied|"
+    r"resource_exhausted|failed_precondition|aborted|out_of_range|unimplemented|internal|"
+    r"unavailable|data_loss|unauthenticated)\s*\("
+)
 # the variants a match arm's pattern names: `ApiError::NotFound(_)`, `Self::Gone`
 _ARM_VARIANT = re.compile(r"\b(Self|[A-Z]\w*)::([A-Z]\w*)")
+# a bare variant a pattern names under `use Error::*;` (greptimedb's `status_code`):
+# `InvalidSourceAndTargetRegion { .. }`, `RegionNotFound { .. } | TableNotFound { .. }`
+_BARE_VARIANT = re.compile(r"(?<![\w:])([A-Z]\w*)\b(?!\s*::)")
+_GLOB_USE = re.compile(r"\buse\s+(?:(?:crate|self|super|[a-z_]\w*)::)*([A-Z]\w*)::\*\s*;")
 
 
-def _status_arms(body: Node) -> tuple[str, ...]:
-    """`Variant:CODE` for each variant a match arm of `body` names whose value mentions one
-    `StatusCode` (neon's `ApiError::BadRequest(err) => .. StatusCode::BAD_REQUEST`), as
+def _status_arms(body: Node, owner: str | None) -> tuple[str, ...]:
+    """`Variant:CODE` for each variant a match arm of `body` names whose value gives one
+    code (`_CODE`: neon's `ApiError::BadRequest(err) => .. StatusCode::BAD_REQUEST`), as
     `Enum::Variant:CODE` when the pattern names another enum than `Self` (qdrant's
     `HttpError::status_code`, a match on its `StorageError`: `StorageError::NotFound { .. }
-    => StatusCode::NOT_FOUND`)."""
+    => StatusCode::NOT_FOUND`). CODE is the code as written, `.` for `::`
+    (`StatusCode.NOT_FOUND`, `Code.IndexNotFound`, `Status.not_found`). Under a `use
+    Owner::*;` of the fn's own type, a pattern's bare names are its variants."""
     found: dict[str, None] = {}
+    text = text_of(body)
+    glob = owner is not None and any(m[1] == owner for m in _GLOB_USE.finditer(text))
     for pattern, value in _arms_in(body):
-        codes = set(_STATUS.findall(text_of(value)))
-        if len(codes) == 1:
-            (code,) = codes
-            for enum, variant in _ARM_VARIANT.findall(text_of(pattern)):
-                named = variant if enum == "Self" else f"{enum}::{variant}"
-                found[f"{named}:{code}"] = None
+        codes = {
+            f"{m[1]}.{m[2]}" if m[1] else f"{m[3]}.{m[4]}" for m in _CODE.finditer(text_of(value))
+        }
+        if len(codes) != 1:
+            continue
+        (code,) = codes
+        written = text_of(pattern)
+        named = [v if e == "Self" else f"{e}::{v}" for e, v in _ARM_VARIANT.findall(written)]
+        if glob and not named:
+            named = [v for v in _BARE_VARIANT.findall(written) if v not in _WRAPPING]
+        for variant in named:
+            found[f"{variant}:{code}"] = None
     return tuple(found)
 
 
@@ -809,10 +833,14 @@ class _Builder:
             value = _lone_literal(body)
             if (
                 body is not None
-                and self.source.find(b"StatusCode::", body.start_byte, body.end_byte) >= 0
+                and self.source.find(b"Code::", body.start_byte, body.end_byte) >= 0
             ):
                 codes = tuple(dict.fromkeys(_STATUS.findall(text_of(body))))
-                arms = _status_arms(body) if len(codes) > 1 else ()
+            if body is not None and (
+                self.source.find(b"Code::", body.start_byte, body.end_byte) >= 0
+                or self.source.find(b"Status::", body.start_byte, body.end_byte) >= 0
+            ):
+                arms = _status_arms(body, owner)
             if name == "from" and body is not None and (trait or "").startswith("From"):
                 mapped = _variant_arms(body)
             for attr in attrs:

@@ -1,0 +1,89 @@
+"""The code a repository's own code gives an error's variant: an arm of a fn of its type
+that answers it with one (greptimedb's `ErrorExt::status_code`: `InvalidSourceAndTargetRegion
+{ .. } => StatusCode::InvalidArguments`; meilisearch's `error_code`: `Code::IndexNotFound`;
+neon's `StatusCode::NOT_FOUND`), or of another type's fn that matches on it (a `tonic::Status`
+conversion's `Code::NotFound`). What the code says the error is, beside what its message's
+words say (`Reach.code`, read by `analyze.status_class`)."""
+
+from __future__ import annotations
+
+from pipeline.scan.callgraph import CallGraph
+from pipeline.scan.context import _crate
+from pipeline.scan.names import inner_type
+
+Code = tuple[str, str]  # (the code as written: `StatusCode::InvalidArguments`, where)
+
+
+def made_code(
+    graph: CallGraph, error_class: str | None, made_by: str | None, site_path: str
+) -> Code | None:
+    """The code of the variant `made_by` (`Error::InvalidSourceAndTargetRegion`) names, when
+    a fn of its type gives it one, or else the fns of other types that match on it agree on
+    one; None for a fn that makes the error (`bad_request`), or no such arm."""
+    if not made_by:
+        return None
+    owner, _, variant = made_by.rpartition("::")
+    owner = owner.rpartition("::")[2]
+    if not owner or not variant[:1].isupper():
+        return None
+    if error_class is not None and inner_type(error_class) not in (owner, ""):
+        return None  # the fn returns another type: it converts the variant
+    key = ("code arms", owner, _crate(site_path))
+    if key not in graph.derived:
+        graph.derived[key] = _own_arms(graph, owner, site_path)
+    own: dict[str, Code] = graph.derived[key]
+    found = own.get(variant)
+    if found is None and len(graph.definitions("enum", owner)) == 1:
+        found = _matched_elsewhere(graph).get(f"{owner}::{variant}")
+    return found
+
+
+def _written(code: str) -> str:
+    """`StatusCode.NOT_FOUND` (`Definition.status_arms`) as written: `StatusCode::NOT_FOUND`;
+    tonic's `Status.not_found` as its call, `Status::not_found(..)`."""
+    kind, _, name = code.rpartition(".")
+    return f"{kind}::{name}(..)" if name.islower() else f"{kind}::{name}"
+
+
+def _own_arms(graph: CallGraph, owner: str, site_path: str) -> dict[str, Code]:
+    """Variant -> code from the match arms of the type's fns, in the type's crate: the
+    site's, else the only one that declares it; the first fn's in file order where two
+    give one."""
+    crates = {_crate(path) for path, _ in graph.definitions("enum", owner)}
+    crate = _crate(site_path) if _crate(site_path) in crates else None
+    if crate is None and len(crates) == 1:
+        (crate,) = crates
+    if crate is None:
+        return {}
+    out: dict[str, Code] = {}
+    for path in graph.crate_files(crate):
+        for d in graph.indexes[path].definitions:
+            if d.kind != "fn" or d.owner != owner or not d.status_arms:
+                continue
+            for arm in d.status_arms:
+                named, _, code = arm.rpartition(":")
+                enum, _, variant = named.rpartition("::")
+                if not enum or enum == owner:
+                    out.setdefault(
+                        variant, (_written(code), f"`{owner}::{d.name}` ({path}:{d.line})")
+                    )
+    return out
+
+
+def _matched_elsewhere(graph: CallGraph) -> dict[str, Code]:
+    """`Enum::Variant` -> code from the arms of fns that match on another type's enum,
+    where every such arm gives the one code."""
+    table: dict[str, Code] | None = graph.derived.get("code arms elsewhere")
+    if table is not None:
+        return table
+    seen: dict[str, dict[str, str]] = {}
+    for path, index in graph.indexes.items():
+        for d in index.definitions:
+            for arm in d.status_arms if d.kind == "fn" else ():
+                named, _, code = arm.rpartition(":")
+                if "::" in named:
+                    where = f"`{d.owner or ''}::{d.name}` ({path}:{d.line})".replace("`::", "`")
+                    seen.setdefault(named, {}).setdefault(_written(code), where)
+    table = {named: next(iter(codes.items())) for named, codes in seen.items() if len(codes) == 1}
+    graph.derived["code arms elsewhere"] = table
+    return table
