@@ -1,13 +1,18 @@
 """A library's `pub` fn meant for tests is no way a user takes: lemmy's `init_test_context`
 ("Initialize a context for use in tests") and vector's `VectorSink::run_events` (".., for
-use in tests") were the entry points of errors users meet elsewhere (readings 161-162)."""
+use in tests") were the entry points of errors users meet elsewhere (readings 161-162); so
+were greptimedb's `meta_srv::mocks::mock_with_memstore` and tikv's `TestStorageBuilder`,
+whose names say so (reading 230)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from test_reach import graph_of, paths_of
+from test_reach import graph_of, node, paths_of
+
+from pipeline.core.reach import no_entry_note
+from pipeline.scan.callerpaths import caller_paths
 
 LIB = (
     "pub fn serve() -> u32 {\n"
@@ -91,3 +96,97 @@ def test_a_fn_for_tests_is_no_top_of_a_path_either(tmp_path: Path) -> None:
     found = paths_of(graph_of(tmp_path, files), "handle")
 
     assert [(entry, hops[0][0]) for entry, _, hops in found] == [(None, "step4")]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "for_test",  # risingwave's `StateStoreImpl::for_test`
+        "mock_with_storage",  # sccache's
+        "dummy_conf",  # neon's
+        "io_engine_for_bench",  # neon's
+        "init_test_context",  # lemmy's, whose doc no longer says "for use in tests"
+    ],
+)
+def test_a_pub_fn_whose_name_says_test_or_bench_support_is_no_entry_point(
+    tmp_path: Path, name: str
+) -> None:
+    files = {
+        "Cargo.toml": '[package]\nname = "tool"\n',
+        "src/lib.rs": LIB.replace("{marked}", "").replace("{name}", name),
+    }
+
+    found = paths_of(graph_of(tmp_path, files), "client")
+
+    assert [(entry, label) for entry, label, _ in found] == [("pub-api", "public API `serve`")]
+
+
+SUPPORTED = (
+    "fn client() -> u32 {\n"
+    '    build().expect("could not build the client")\n'
+    "}\n"
+    "fn build() -> Option<u32> {\n"
+    "    Some(1)\n"
+    "}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("files", "top"),
+    [
+        # greptimedb's `meta_srv::mocks::mock_with_memstore`, by its module
+        (
+            {
+                "src/lib.rs": f"pub mod mocks;\npub(crate) {SUPPORTED}",
+                "src/mocks.rs": "pub fn with_memstore() -> u32 {\n    crate::client()\n}\n",
+            },
+            "with_memstore",
+        ),
+        # tikv's `TestStorageBuilder::build`, by its type
+        (
+            {
+                "src/lib.rs": (
+                    "pub struct TestStorageBuilder;\nimpl TestStorageBuilder {\n"
+                    "    pub fn build(&self) -> u32 {\n        client()\n    }\n}\n" + SUPPORTED
+                ),
+            },
+            "TestStorageBuilder::build",
+        ),
+        # ruff's `ruff_benchmark`, by its crate
+        (
+            {
+                "crates/tool_benchmark/Cargo.toml": '[package]\nname = "tool_benchmark"\n',
+                "crates/tool_benchmark/src/lib.rs": "pub fn setup() -> u32 {\n    client()\n}\n"
+                + SUPPORTED,
+            },
+            "setup",
+        ),
+    ],
+)
+def test_test_support_by_its_module_type_or_crate_is_no_entry_and_the_path_says_so(
+    tmp_path: Path, files: dict[str, str], top: str
+) -> None:
+    graph = graph_of(tmp_path, {"Cargo.toml": '[package]\nname = "tool"\n', **files})
+
+    (path,) = caller_paths(graph, node(graph, "client"))
+
+    assert (path.entry, path.hops[0].name, path.hops[0].support) == (None, top, True)
+    assert no_entry_note(path).startswith(
+        f"no caller of `{top}` found in the code the index reads: by its name or its "
+        "module's it is test or benchmark support"
+    )
+
+
+def test_a_module_whose_name_only_ends_in_test_is_product_code(tmp_path: Path) -> None:
+    # cargo's `ops::cargo_test` runs `cargo test`: its `pub` fns are the library's API
+    files = {
+        "Cargo.toml": '[package]\nname = "tool"\n',
+        "src/lib.rs": f"pub mod cargo_test;\npub(crate) {SUPPORTED}",
+        "src/cargo_test.rs": "pub fn run_tests() -> u32 {\n    crate::client()\n}\n",
+    }
+
+    found = paths_of(graph_of(tmp_path, files), "client")
+
+    assert [(entry, label) for entry, label, _ in found] == [
+        ("pub-api", "public API `cargo_test::run_tests`")
+    ]

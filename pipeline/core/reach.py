@@ -60,6 +60,10 @@ class Hop:
     # hop returns (`Call.dropped`, `Call.logged`): one of them, and how (`` `X::f`
     # (src/x.rs:12) logs it with `warn!` ``)
     handled: str | None = None
+    # the top hop of a path with no entry point, a fn no code the index reads calls whose
+    # names say it is test or benchmark support (`entrypoints.test_support`, `for_tests`:
+    # ruff's `ruff_benchmark::..::RealWorldProject::setup`, tikv's `TestStorageBuilder`)
+    support: bool | None = None
     # the other lines where it calls the next hop, when it calls it more than once (`call_line`
     # is the first): which of them the path takes, the values there decide (risingwave's
     # `create_plan_fragment` calls `convert_plan_node` at lines 220, 227 and 236, and only
@@ -377,6 +381,12 @@ def no_entry_note(path: CallerPath, *, named: bool = True) -> str:
         )
     if top.implements:
         return f"no caller{of} found: {_implemented(top, top.implements)}"
+    if top.support:
+        return (
+            f"no caller{of} found in the code the index reads: by its name or its module's it "
+            "is test or benchmark support, which tests and benchmarks (left out of the index) "
+            "call, not a user's way in"
+        )
     # test code is no caller the index keeps: a helper "for use in tests" had none (vector's
     # `VectorSink::run_events`, recheck 161)
     return (

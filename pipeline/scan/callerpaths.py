@@ -39,7 +39,14 @@ from pipeline.scan.builders import (
 from pipeline.scan.callgraph import CallGraph, Edge, Node
 from pipeline.scan.context import SiteContext, _crate
 from pipeline.scan.conversions import imported_from, meant, written_error
-from pipeline.scan.entrypoints import EXPORTED, arm_entry, for_tests, nested_dispatch
+from pipeline.scan.entrypoints import (
+    EXPORTED,
+    arm_entry,
+    benchmark_subcommand,
+    for_tests,
+    nested_dispatch,
+    test_support,
+)
 from pipeline.scan.errorcodes import made_code
 from pipeline.scan.names import crate_name, generic_parts, inner_type
 from pipeline.scan.signatures import return_text
@@ -828,7 +835,7 @@ def _walk(
         edges = graph.callers.get(fn, [])
         if below is not None and below.arm is not None:  # came through a dispatch arm
             edges = [e for e in edges if not _other_variant(graph, below.arm, e)]
-        if not edges and entry is None and not for_tests(graph.nodes[fn].definition):
+        if not edges and entry is None and not _support(graph, fn):
             # a fn nobody calls, but not one its doc or name says is for tests (risingwave's
             # `SessionImpl::run_statement`, "only used for test now"): test code calls it,
             # a user does not start there (reading 202)
@@ -902,8 +909,17 @@ def _walk(
                 assert keeping is not None  # `handled` holds fns with calls
                 hop = replace(path.hops[0], handled=_handled_text(graph, keeping))
                 path = replace(path, hops=(hop, *path.hops[1:]))
+            elif not graph.callers.get(real.get(top, top)) and _support(graph, real.get(top, top)):
+                # no caller, as the test helpers `roots` leaves out: say what it is
+                path = replace(path, hops=(replace(path.hops[0], support=True), *path.hops[1:]))
             paths = [path]
     return tuple(paths), len({entry for _, entry, _, _ in found})
+
+
+def _support(graph: CallGraph, fn: int) -> bool:
+    """Whether the fn is there for tests or benchmarks, by its doc, names or `cfg`."""
+    node = graph.nodes[fn]
+    return for_tests(node.definition) or test_support(node)
 
 
 def _implementing(graph: CallGraph, path: CallerPath, fn: int) -> CallerPath:
@@ -983,6 +999,8 @@ def _best(
         kind = _KIND_RANK[entry[0]]
         if entry[0] == "custom" and real.get(top, top) in graph.derived.get(EXPORTED, ()):
             kind = _KIND_RANK["rpc"]  # another language's binding: after the program's own
+        elif entry[0] == "cli" and benchmark_subcommand(entry[1]):
+            kind = _KIND_RANK["bench"]  # `datanode scanbench`: after the product's commands
         rank = (kind, bool(outer), narrow, guesses, length)
         ranked.append((rank, chain, top, entry, first))
     ranked.sort(key=lambda item: item[0])

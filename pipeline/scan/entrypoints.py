@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pipeline.core.index import ARM_LINK, COMMAND_NAME, Definition, FileIndex
 from pipeline.core.reach import EntryKind
 from pipeline.languages import RepositoryModules, language_of
-from pipeline.scan.callgraph import CallGraph, Edge, MemoInput, derives_clap, link
+from pipeline.scan.callgraph import CallGraph, Edge, MemoInput, Node, derives_clap, link
 from pipeline.scan.context import _crate
 from pipeline.scan.conversions import add_conversion_edges
 from pipeline.scan.entrypatterns import EntryPattern
@@ -244,7 +244,7 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
             and exports.public(node.crate, node.module, d)
         ):
             graph.public_api.add(node_id)
-            if for_tests(d):  # callable, but no way a user of the library takes
+            if for_tests(d) or test_support(node):  # callable, but no way a user takes
                 continue
             internal = any(  # a guessed or ambiguous call does not make it internal
                 in_product[graph.nodes[e.caller].path]
@@ -314,6 +314,30 @@ _FOR_TESTS_DOC = re.compile(
 # a name that says so (`new_for_tests`, `state_for_testing`), or a `cfg` that builds it only
 # with a test feature (`#[cfg(any(test, feature = "test-utils"))]`)
 _FOR_TESTS_NAME = re.compile(r"_for_(?:tests?|testing)$")
+# a name that says it is there for tests or benchmarks (risingwave's
+# `StateStoreImpl::for_test`, sccache's `SccacheService::mock_with_storage`, neon's
+# `PageServerConf::dummy_conf`, `io_engine_for_bench`, lemmy's `init_test_context`); not a
+# `test_` first word (risingwave's `test_paid_tier` checks a license, cargo's `test_target`)
+_SUPPORT_NAME = re.compile(
+    r"^for_(?:tests?|testing|bench(?:es|mark)?)$|_for_bench(?:es|mark)?$|^(?:mock|dummy|fake)(?:_|$)"
+    r"|^(?:init|new|create|setup|make|build|start|spawn)_(?:test|mock|fake|dummy)(?:_|s?$)"
+)
+# words of a crate's name that say it holds test or benchmark support (ruff's
+# `ruff_benchmark`, cargo's `cargo-test-support`, greptimedb's `tests-fuzz`)
+_SUPPORT_WORDS = frozenset(
+    ("test", "tests", "testing", "testutil", "testutils", "mock", "mocks", "mocking", "fake",
+     "fakes", "dummy", "bench", "benches", "benchmark", "benchmarks", "fuzz", "fuzzing")
+)  # fmt: skip
+# a module's name that says so: greptimedb's `meta_srv::mocks`, helix's `helix_core::test`,
+# tikv's `encoder_for_test`, risingwave's `sink::mock_coordination_client`; not a name that
+# only ends in such a word (cargo's `ops::cargo_test` runs `cargo test`)
+_SUPPORT_MODULE = re.compile(
+    r"^(?:tests?|testing|test_?utils?|test_?helpers?|test_?support|mocks?|mocking|fakes?|dummy"
+    r"|bench(?:es|mark|marks)?|fuzz(?:ing)?)$|^(?:test|mock|fake|dummy)_|_for_(?:tests?|testing)$"
+)
+# the first word of a type's name that says so: tikv's `TestEngineBuilder`, risingwave's
+# `MockSinkCoordinationRpcClient`
+_SUPPORT_TYPE = re.compile(r"^(?:Test|Mock|Fake|Dummy)(?=[A-Z]|$)")
 _TEST_FEATURE = re.compile(r"^cfg\b(?!.*\bnot\s*\().*\bfeature\s*=\s*\"[\w-]*test[\w-]*\"")
 
 
@@ -340,6 +364,21 @@ def for_tests(d: Definition) -> bool:
         said is not None
         or bool(_FOR_TESTS_NAME.search(d.name))
         or any(_TEST_FEATURE.match(a) for a in d.attrs)
+    )
+
+
+def test_support(node: Node) -> bool:
+    """Whether a fn is test or benchmark support by the names around it: its crate's name
+    holds such a word (`_SUPPORT_WORDS`), a module's says so (`_SUPPORT_MODULE`), its type's
+    starts with one (`_SUPPORT_TYPE`), or its own says so (`_SUPPORT_NAME`). A `pub` fn no product code
+    calls is then no public API a user starts from (readings 161-162, 230: greptimedb's
+    `meta_srv::mocks::mock_with_memstore` had been 15 errors' way in)."""
+    d = node.definition
+    if _SUPPORT_NAME.search(d.name) or (d.owner and _SUPPORT_TYPE.match(d.owner)):
+        return True
+    words = re.split(r"[^a-z0-9]+", crate_name(node.crate).lower())
+    return any(w in _SUPPORT_WORDS for w in words) or any(
+        _SUPPORT_MODULE.search(part) for part in node.module.split("::")
     )
 
 
@@ -523,6 +562,20 @@ def _benchmark(name: str) -> bool:
     which runs every sink's log sinker and had become 120 sink errors' way in)."""
     words = re.split(r"[^a-z0-9]+", name.rpartition(":")[2].lower())
     return any(word in ("bench", "benches", "benchmark", "benchmarks") for word in words)
+
+
+_SUBCOMMAND_LABEL = re.compile(r"^subcommand `([^`]*)`")
+
+
+def benchmark_subcommand(label: str) -> bool:
+    """Whether an entry's label is a subcommand a word of whose name says it runs a
+    benchmark (greptimedb's `datanode objbench`, `scanbench`; risingwave's `risectl bench
+    scan`): a tool over the product's code, ranked with benchmark programs (reading 230's
+    recheck: `datanode scanbench`, which never sends the request that fails, had been the
+    way in above `MitoEngineBuilder::try_build`)."""
+    found = _SUBCOMMAND_LABEL.match(label)
+    words = re.split(r"[^a-z0-9]+", found[1].lower()) if found else []
+    return any(w in ("benches", "benchmark", "benchmarks") or w.endswith("bench") for w in words)
 
 
 def _runs_as_program(path: str, modules: RepositoryModules) -> bool:

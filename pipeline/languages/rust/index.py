@@ -144,8 +144,9 @@ _TEST_DIRECTORY = re.compile(
 # 133-134: `Reach.held_in` "another error type" / "not returned", snafu's selector drops
 # `Error`; 135: a conversion by the error type the site's file means; 136: a struct's
 # literal and a lock's guard type a call; 137: a `macro_rules!` body read in linear time;
-# 138: an arm's code of any code enum (`Reach.code`), bare variants under `use Error::*`.
-INDEX_VERSION = "138"
+# 138: an arm's code of any code enum (`Reach.code`), bare variants under `use Error::*`;
+# 139: test and benchmark support is no entry point, a benchmark subcommand ranks last.
+INDEX_VERSION = "139"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
