@@ -88,6 +88,7 @@ from pipeline.analyze.taxonomy import (
     IO_ERROR,
     NOT_FOUND,
     NOT_IMPLEMENTED,
+    OUT_OF_RANGE,
     PARSE_ERROR,
     RESOURCE_EXHAUSTED,
     Classification,
@@ -118,7 +119,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-184"
+_LABEL = "static-185"
 
 
 def _static_version() -> str:
@@ -370,7 +371,7 @@ def with_reach(
         else None
     )
     if not trigger and not situation and not built and not stopped and not only_crate:
-        return apart
+        return _unpassed(apart)
     fixes = apart.solutions
     if stopped:
         # every caller drops or logs it and goes on: nothing a user ran fails by it, where
@@ -396,14 +397,34 @@ def with_reach(
         fixes = [passed_within_the_crate(s, scope) for s in fixes]
         fn = where(site) if site is not None else "it"
         tips = [checked_within_the_crate(t, fn, scope) for t in tips]
-    return apart.model_copy(
-        update={
-            "triggerScenarios": _with(apart.triggerScenarios, trigger),
-            "commonSituations": _with(apart.commonSituations, situation),
-            "solutions": fixes,
-            "preventionTips": tips,
-        }
+    return _unpassed(
+        apart.model_copy(
+            update={
+                "triggerScenarios": _with(apart.triggerScenarios, trigger),
+                "commonSituations": _with(apart.commonSituations, situation),
+                "solutions": fixes,
+                "preventionTips": tips,
+            }
+        )
     )
+
+
+def _unpassed(apart: Explanation) -> Explanation:
+    """`apart` without its class's "before passing them" tip where the code's own
+    assumption broke (`ASSUMPTION_TIP`, which no caller's value replaced: `callers_to_fix`):
+    no value a reader passes decides it, and its solutions say it is a bug to report
+    (greptimedb's "size pass and encode pass disagree: cursor out of bounds (encoder bug)",
+    reading 230). A tip the crate-only advice rewrote stays (its callers in the repository
+    pass the values); so does an "invalid" value's guessed tip (greptimedb's "Invalid binding
+    address '{tokio_console_addr}'" is a setting's)."""
+    tips = apart.preventionTips
+    if ASSUMPTION_TIP not in tips:
+        return apart
+    taxonomy = load_taxonomy()
+    raw = {taxonomy[OUT_OF_RANGE].prevention, taxonomy[INVALID_ARGUMENT].prevention}
+    guessed = f'If it is a case of "{taxonomy[OUT_OF_RANGE].title}"'
+    kept = [t for t in tips if t not in raw and not t.startswith(guessed)]
+    return apart if kept == tips else apart.model_copy(update={"preventionTips": kept})
 
 
 # Classes a message's words may suggest that an error of a `FromStr` parse is not

@@ -60,6 +60,7 @@ FALLBACK = "operation-failed"
 RESOURCE_EXHAUSTED = "resource-exhausted"
 PARSE_ERROR = "parse-error"
 NOT_FOUND = "not-found"
+OUT_OF_RANGE = "out-of-range"
 _REQUIRED = (INVALID_STATE, INTERNAL_INVARIANT, INVALID_ARGUMENT, NOT_IMPLEMENTED, FALLBACK)
 
 _KIND_CLASSES = {
