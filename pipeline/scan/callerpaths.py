@@ -917,9 +917,14 @@ def _walk(
 
 
 def _support(graph: CallGraph, fn: int) -> bool:
-    """Whether the fn is there for tests or benchmarks, by its doc, names or `cfg`."""
-    node = graph.nodes[fn]
-    return for_tests(node.definition) or test_support(node)
+    """Whether the fn is there for tests or benchmarks, by its doc, names or `cfg` (asked
+    of every fn with no caller each walk meets: kept per graph)."""
+    known: dict[int, bool] = graph.derived.setdefault("support", {})
+    found = known.get(fn)
+    if found is None:
+        node = graph.nodes[fn]
+        found = known[fn] = for_tests(node.definition) or test_support(node)
+    return found
 
 
 def _implementing(graph: CallGraph, path: CallerPath, fn: int) -> CallerPath:
