@@ -14,6 +14,15 @@ from test_reach import graph_of, node, paths_of
 from pipeline.core.reach import no_entry_note
 from pipeline.scan.callerpaths import caller_paths
 
+# the site (`client`'s `expect`) and its fn's callee, below the fns that call it
+SUPPORTED = (
+    "fn client() -> u32 {\n"
+    '    build().expect("could not build the client")\n'
+    "}\n"
+    "fn build() -> Option<u32> {\n"
+    "    Some(1)\n"
+    "}\n"
+)
 LIB = (
     "pub fn serve() -> u32 {\n"
     "    client()\n"
@@ -21,13 +30,7 @@ LIB = (
     "{marked}\n"
     "pub fn {name}() -> u32 {\n"
     "    client()\n"
-    "}\n"
-    "fn client() -> u32 {\n"
-    '    build().expect("could not build the client")\n'
-    "}\n"
-    "fn build() -> Option<u32> {\n"
-    "    Some(1)\n"
-    "}\n"
+    "}\n" + SUPPORTED
 )
 
 
@@ -119,16 +122,6 @@ def test_a_pub_fn_whose_name_says_test_or_bench_support_is_no_entry_point(
     found = paths_of(graph_of(tmp_path, files), "client")
 
     assert [(entry, label) for entry, label, _ in found] == [("pub-api", "public API `serve`")]
-
-
-SUPPORTED = (
-    "fn client() -> u32 {\n"
-    '    build().expect("could not build the client")\n'
-    "}\n"
-    "fn build() -> Option<u32> {\n"
-    "    Some(1)\n"
-    "}\n"
-)
 
 
 @pytest.mark.parametrize(

@@ -47,7 +47,7 @@ from pipeline.scan.entrypoints import (
     nested_dispatch,
     test_support,
 )
-from pipeline.scan.errorcodes import made_code
+from pipeline.scan.errorcodes import made_code, own_arm_codes
 from pipeline.scan.names import crate_name, generic_parts, inner_type
 from pipeline.scan.signatures import return_text
 from pipeline.scan.statics import static_at, static_users
@@ -1702,28 +1702,13 @@ def _built_variant(graph: CallGraph, owner: str, name: str) -> str | None:
 
 
 def _status_arms_of(graph: CallGraph, owner: str, site_path: str) -> dict[str, tuple[str, int]]:
-    """Variant -> (where, status) from the match arms of the type's fns (`status_arms`), in
-    the type's crate: the site's, else the only one that defines it."""
-    defined = graph.definitions("enum", owner)
-    crates = {_crate(path) for path, _ in defined}
-    crate = _crate(site_path) if _crate(site_path) in crates else None
-    if crate is None and len(crates) == 1:
-        (crate,) = crates
-    if crate is None:
-        return {}
+    """Variant -> (where, status) from the match arms of the type's fns (`own_arm_codes`)
+    whose code is an HTTP status, the first where two give one."""
     out: dict[str, tuple[str, int]] = {}
-    for path in graph.crate_files(crate):
-        for d in graph.indexes[path].definitions:
-            if d.kind != "fn" or d.owner != owner or not d.status_arms:
-                continue
-            for arm in d.status_arms:
-                named, _, code = arm.rpartition(":")
-                enum, _, variant = named.rpartition("::")
-                if enum and enum != owner:
-                    continue  # another enum's (`_matched_elsewhere`)
-                status = arm_http_status(code)
-                if status is not None:
-                    out.setdefault(variant, (f"`{owner}::{d.name}` ({path}:{d.line})", status))
+    for variant, code, where in own_arm_codes(graph, owner, site_path):
+        status = arm_http_status(code)
+        if status is not None:
+            out.setdefault(variant, (where, status))
     return out
 
 

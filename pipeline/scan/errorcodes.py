@@ -7,6 +7,8 @@ words say (`Reach.code`, read by `analyze.status_class`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from pipeline.scan.callgraph import CallGraph
 from pipeline.scan.context import _crate
 from pipeline.scan.names import inner_type
@@ -45,17 +47,16 @@ def _written(code: str) -> str:
     return f"{kind}::{name}(..)" if name.islower() else f"{kind}::{name}"
 
 
-def _own_arms(graph: CallGraph, owner: str, site_path: str) -> dict[str, Code]:
-    """Variant -> code from the match arms of the type's fns, in the type's crate: the
-    site's, else the only one that declares it; the first fn's in file order where two
-    give one."""
+def own_arm_codes(graph: CallGraph, owner: str, site_path: str) -> Iterator[tuple[str, str, str]]:
+    """(variant, its arm's code as `status_arms` keeps it, where) for each arm of a fn of the
+    type `owner` that names one of its variants, in the type's crate: the site's, else the
+    only one that declares it; in file order."""
     crates = {_crate(path) for path, _ in graph.definitions("enum", owner)}
     crate = _crate(site_path) if _crate(site_path) in crates else None
     if crate is None and len(crates) == 1:
         (crate,) = crates
     if crate is None:
-        return {}
-    out: dict[str, Code] = {}
+        return
     for path in graph.crate_files(crate):
         for d in graph.indexes[path].definitions:
             if d.kind != "fn" or d.owner != owner or not d.status_arms:
@@ -63,10 +64,15 @@ def _own_arms(graph: CallGraph, owner: str, site_path: str) -> dict[str, Code]:
             for arm in d.status_arms:
                 named, _, code = arm.rpartition(":")
                 enum, _, variant = named.rpartition("::")
-                if not enum or enum == owner:
-                    out.setdefault(
-                        variant, (_written(code), f"`{owner}::{d.name}` ({path}:{d.line})")
-                    )
+                if not enum or enum == owner:  # another enum's: `_matched_elsewhere`
+                    yield variant, code, f"`{owner}::{d.name}` ({path}:{d.line})"
+
+
+def _own_arms(graph: CallGraph, owner: str, site_path: str) -> dict[str, Code]:
+    """Variant -> code from `own_arm_codes`, the first where two fns give one."""
+    out: dict[str, Code] = {}
+    for variant, code, where in own_arm_codes(graph, owner, site_path):
+        out.setdefault(variant, (_written(code), where))
     return out
 
 
