@@ -13,7 +13,7 @@ from pipeline.analyze.static import explain
 from pipeline.core.model import Record, TypeAlias
 from pipeline.dataset.records import build_record, github_url, relocated, slugify
 from pipeline.languages.rust.formats import message_pattern
-from pipeline.languages.rust.sites import find_sites
+from pipeline.languages.rust.sites import find_sites, result_import
 from pipeline.scan.collect import build_contexts
 from pipeline.scan.context import AliasTable, record_id
 from pipeline.scan.pool import RepoScan
@@ -322,6 +322,54 @@ def test_aliases_resolve_to_the_nearest_crate() -> None:
     assert table.resolve("XResult", "src/sink/src/c.rs") == "SinkError"
     assert table.resolve("XResult", "src/other/d.rs") is None  # ambiguous: say nothing
     assert table.resolve("YResult", "src/meta/src/a/b.rs") is None
+
+
+def test_a_bare_result_is_the_one_its_file_imports() -> None:
+    """lance-index's files `use lance_core::{Error, Result}` or `use crate::{Error, Result}`
+    (its `lib.rs`: `pub use lance_core::{Error, Result}`), where the crate's only `Result`
+    alias is its bloom filter's `SbbfError` (reading 232: 89 records said `SbbfError`)."""
+    own = "rust/lance-index/src/scalar/bloomfilter/sbbf.rs"
+    table = AliasTable.build(
+        [
+            ("rust/lance-core/src/error.rs", _alias("Result", "Error")),
+            (own, _alias("Result", "SbbfError")),
+            ("src/sink/src/encoder/avro.rs", _alias("Result", "FieldEncodeError")),
+            ("src/sink/src/lib.rs", _alias("Result", "SinkError")),
+        ],
+        result_imports={
+            "rust/lance-index/src/scalar/tokenizer.rs": "lance_core",
+            "rust/lance-index/src/lib.rs": "lance_core",
+            "rust/lance-index/src/vector/kmeans.rs": "crate",
+            "rust/lance-index/src/pb.rs": "std::io",
+            "rust/lance-index/src/other.rs": "mlua",
+            # risingwave's `encoder/mod.rs` names its crate's module (`use crate::sink::Result;`),
+            # whose alias is not the sibling `avro.rs`'s private one
+            "src/sink/src/encoder/mod.rs": "crate",
+        },
+    )
+
+    assert table.resolve("Result", "rust/lance-index/src/scalar/tokenizer.rs") == "Error"
+    assert table.resolve("Result", "rust/lance-index/src/vector/kmeans.rs") == "Error"
+    assert table.resolve("Result", "rust/lance-index/src/pb.rs") == "std::io::Error"
+    assert table.resolve("Result", own) == "SbbfError"  # its own
+    # no crate of the repository named `mlua`: as before, the crate's only alias
+    assert table.resolve("Result", "rust/lance-index/src/other.rs") == "SbbfError"
+    assert table.resolve("Result", "src/sink/src/encoder/mod.rs") == "SinkError"
+
+
+@pytest.mark.parametrize(
+    ("text", "module"),
+    [
+        (b"use lance_core::{Error, Result};\n", "lance_core"),
+        (b"pub(crate) use crate::error::{Error, Result};\n", "crate::error"),
+        (b"use std::io::Result;\n", "std::io"),
+        (b"use a::{Result as R, X};\n", None),  # renamed: a bare `Result` is another
+        # a fn's own `use` (sccache's `util.rs`, `std::fmt::Result` in one `Display`)
+        (b"fn f() {\n    use std::fmt::{Result, Write};\n}\n", None),
+    ],
+)
+def test_the_module_a_file_takes_result_from(text: bytes, module: str | None) -> None:
+    assert result_import(text) == module
 
 
 def _alias(name: str, error: str):  # type: ignore[no-untyped-def]

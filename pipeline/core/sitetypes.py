@@ -215,6 +215,8 @@ class FileScan:
     aliases: tuple[TypeAlias, ...] = ()
     parse_errors: int = 0  # 1 when tree-sitter had to recover from a syntax error
     uses_anyhow_result: bool = False  # `use anyhow::Result` (or `{.., Result}`): bare `Result<T>`
+    # the module path its `use` takes `Result` from (`lance_core`, `crate::error`), if any
+    result_from: str | None = None
     # the error macros (`bail`, `ensure`, ..) it imports from no anyhow or eyre crate:
     # `use risingwave_common::bail;` is the repository's own, whose error is not anyhow's
     own_macros: tuple[str, ...] = ()

@@ -42,7 +42,7 @@ class Carried:
 NOTHING = Carried(frozenset(), {}, {})
 # The shape of the manifest's file summaries: a dataset written with another one carries
 # nothing over (its summaries lack what the carry-over now checks).
-SUMMARY_FORMAT = 2
+SUMMARY_FORMAT = 3
 
 
 def file_summaries(entries: Iterable[TreeEntry], scanned: RepoScan) -> dict[str, dict[str, Any]]:
@@ -57,6 +57,8 @@ def file_summaries(entries: Iterable[TreeEntry], scanned: RepoScan) -> dict[str,
             summary["aliases"] = [[a.name, a.error_type] for a in scan.aliases]
         if scan.uses_anyhow_result:
             summary["anyhowResult"] = True
+        if scan.result_from:
+            summary["resultFrom"] = scan.result_from
         if scan.own_macros:
             summary["ownMacros"] = list(scan.own_macros)
         if scan.parse_errors:
@@ -126,6 +128,11 @@ def summary_aliases(files: Mapping[str, Mapping[str, Any]]) -> AliasTable:
             path: tuple(summary["ownMacros"])
             for path, summary in files.items()
             if summary.get("ownMacros")
+        },
+        {
+            path: str(summary["resultFrom"])
+            for path, summary in files.items()
+            if summary.get("resultFrom")
         },
     )
 

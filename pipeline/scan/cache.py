@@ -105,6 +105,7 @@ def encode_scan(scan: FileScan) -> dict[str, Any]:
         "aliases": [[a.name, a.error_type, a.line] for a in scan.aliases],
         "parse_errors": scan.parse_errors,
         "uses_anyhow_result": scan.uses_anyhow_result,
+        "result_from": scan.result_from,
         "own_macros": list(scan.own_macros),
         "test_modules": list(scan.test_modules),
     }
@@ -148,6 +149,7 @@ def decode_scan(data: dict[str, Any]) -> FileScan:
         aliases=tuple(TypeAlias(*a) for a in data["aliases"]),
         parse_errors=data["parse_errors"],
         uses_anyhow_result=data["uses_anyhow_result"],
+        result_from=data.get("result_from"),
         own_macros=tuple(data["own_macros"]),
         test_modules=tuple(data.get("test_modules", ())),
     )

@@ -259,6 +259,7 @@ def alias_table(scanned: RepoScan) -> AliasTable:
         ((path, alias) for path, scan in scanned.scans.items() for alias in scan.aliases),
         (path for path, scan in scanned.scans.items() if scan.uses_anyhow_result),
         {path: scan.own_macros for path, scan in scanned.scans.items() if scan.own_macros},
+        {path: scan.result_from for path, scan in scanned.scans.items() if scan.result_from},
     )
 
 

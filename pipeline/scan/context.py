@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from pipeline.core.reach import Reach
 from pipeline.core.sitetypes import TEXT_KINDS, ErrorType, Severity, Site, TypeAlias
-from pipeline.scan.names import generic_parts
+from pipeline.scan.names import crate_name, generic_parts
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +68,8 @@ class AliasTable:
     anyhow_result_files: frozenset[str] = frozenset()  # files that `use anyhow::Result`
     # a file -> anyhow's macro names it imports from elsewhere (`FileScan.own_macros`)
     own_macros: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # a file -> the module path its `use` takes `Result` from (`FileScan.result_from`)
+    result_imports: Mapping[str, str] = field(default_factory=dict)
     _memo: dict[tuple[str, str], str | None] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -78,6 +80,7 @@ class AliasTable:
         aliases: Iterable[tuple[str, TypeAlias]],
         anyhow_files: Iterable[str] = (),
         own_macros: Mapping[str, tuple[str, ...]] | None = None,
+        result_imports: Mapping[str, str] | None = None,
     ) -> AliasTable:
         """Index aliases by name from `(file path, alias)` pairs."""
         table: dict[str, list[tuple[str, str]]] = defaultdict(list)
@@ -87,6 +90,7 @@ class AliasTable:
             {name: tuple(sorted(v)) for name, v in table.items()},
             frozenset(anyhow_files),
             dict(own_macros or {}),
+            dict(result_imports or {}),
         )
 
     def resolve(self, name: str, path: str) -> str | None:
@@ -96,13 +100,38 @@ class AliasTable:
             self._memo[key] = self._resolve(name, path)
         return self._memo[key]
 
-    def _resolve(self, name: str, path: str) -> str | None:
+    def _resolve(self, name: str, path: str, depth: int = 0) -> str | None:
         candidates = self.by_name.get(name, ())
         if not candidates:
             return None
         same_file = [error for file, error in candidates if file == path]
         if same_file:
             return same_file[0]
+        imported = self.result_imports.get(path) if name == "Result" else None
+        first = imported.split("::", 1)[0] if imported else ""
+        if imported and first == "crate" and depth < 3:
+            # `use crate::{Error, Result};`: the module it names declares the alias, or
+            # takes it from elsewhere itself (lance-index's `lib.rs`: `pub use
+            # lance_core::{Error, Result};`), followed up to 3 modules
+            segments = imported.split("::")[1:]
+            for module in _module_files(_crate(path), segments):
+                held = [error for file, error in candidates if file == module]
+                if held:
+                    return held[0]
+                if module in self.result_imports and module != path:
+                    return self._resolve(name, module, depth + 1)
+        if imported and first not in ("crate", "self", "super"):
+            # `use lance_core::{Error, Result};`: the alias of the crate it names, not this
+            # crate's only one (lance-index's bloom filter's `SbbfError`, reading 232: 89
+            # records); std's `io`/`fmt` own theirs
+            last = imported.rsplit("::", 1)[-1]
+            if first == "std" or first == "core":
+                return _STD_RESULTS.get(last)  # `use std::io::Result;`
+            named = {e for f, e in candidates if crate_name(_crate(f)) == first}
+            if named:
+                return named.pop() if len(named) == 1 else None
+            # no crate of the repository is named so by its directory (risingwave's
+            # `src/common` is `risingwave_common`): as before, the nearest alias
         # An alias in this file's directory or above it (`crate::error::Result` from the crate
         # root) is in scope the way Rust modules nest; a sibling module's alias is not.
         site_dir = _directory(path)
@@ -120,6 +149,15 @@ class AliasTable:
             if len(scope) == 1:
                 return scope.pop()
         return None
+
+
+def _module_files(crate: str, segments: Sequence[str]) -> tuple[str, ...]:
+    """The files that may hold module `crate::a::b` of the crate in directory `crate`."""
+    base = f"{crate}/src" if crate else "src"
+    if not segments:
+        return (f"{base}/lib.rs", f"{base}/main.rs")
+    stem = "/".join(segments)
+    return (f"{base}/{stem}.rs", f"{base}/{stem}/mod.rs")
 
 
 def _directory(path: str) -> str:

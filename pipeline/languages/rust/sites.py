@@ -117,8 +117,9 @@ from pipeline.languages.rust.testcode import (
 # a getter that lends the field is kept as "&name"; 102: common crates' fns that fail with an
 # error or no value, by path (`serde_json::to_value`, `Regex::new`, `NonZeroUsize::new`);
 # 103: a state field's setter keeps each short value it writes, not only its first; 104:
-# snafu's `#[snafu(display(..))]` is an `error_attr` site (`Site.macro` "snafu")
-EXTRACTOR_VERSION = "104"
+# snafu's `#[snafu(display(..))]` is an `error_attr` site (`Site.macro` "snafu"); 105: the
+# module a file imports `Result` from (`FileScan.result_from`)
+EXTRACTOR_VERSION = "105"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -254,6 +255,7 @@ def placed_scan(
         aliases=tuple(aliases),
         parse_errors=parse_errors,
         uses_anyhow_result=uses_anyhow_result(source),
+        result_from=result_import(source),
         own_macros=own_error_macros(source),
         test_modules=declared_test_modules(source),
     )
@@ -399,6 +401,24 @@ def _declares_use(source: bytes, at: int) -> bool:
     on its line (not `reuse`, nor a comment's words)."""
     lead = _USE_LEAD.match(source, source.rfind(b"\n", 0, at) + 1, at)
     return lead is not None and lead.end() == at
+
+
+# `use lance_core::{Error, Result};`, `use crate::error::Result;` at the file's top level:
+# where a bare `Result` is from. Not a `use` inside a fn or a module (sccache's `util.rs`
+# takes `std::fmt::Result` in one fn, its crate's `Result` by a glob everywhere else), nor a
+# nested group's (`use a::{b::{C, Result}}`)
+_RESULT_IMPORT = re.compile(
+    rb"^(?:pub(?:\([^)]*\))?\s+)?use\s+(?:::)?((?:[A-Za-z_]\w*::)*[A-Za-z_]\w*)::"
+    rb"(?:Result\s*;|\{[^{}]*(?<![\w:])Result\b(?!\s+as\b)[^{}]*\}\s*;)",
+    re.M,
+)
+
+
+def result_import(source: bytes) -> str | None:
+    """The module path a file's `use` takes `Result` from (`lance_core`, `crate::error`),
+    None when it imports none (`FileScan.result_from`)."""
+    found = _RESULT_IMPORT.search(source) if b"Result" in source else None
+    return found[1].decode("utf-8", "replace") if found is not None else None
 
 
 def uses_anyhow_result(source: bytes) -> bool:
