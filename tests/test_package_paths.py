@@ -298,3 +298,38 @@ def test_a_provided_method_is_walked_again_for_another_self() -> None:
                                        "QueryAst::build_impl", "BuildAst::build_call",
                                        "RangeQuery::build_impl"]),
     ]  # fmt: skip
+
+
+def test_a_public_api_in_an_inline_module_is_named_with_it() -> None:
+    # lance-datagen's `generator.rs` holds `pub mod array { pub fn step_custom .. }`: its
+    # path is `lance_datagen::generator::array::step_custom` (reading 232); a method of a
+    # type declared outside that module is named by the type's (risingwave's `mod private
+    # { impl ScalarImpl { .. } }`)
+    graph = graph_of(
+        {
+            "Cargo.toml": '[package]\nname = "datagen"\n',
+            "src/lib.rs": "pub mod generator;\n",
+            "src/generator.rs": (
+                "pub struct Gen;\n"
+                "pub mod array {\n"
+                "    pub fn step_custom() -> u32 {\n        super::width()\n    }\n"
+                "}\n"
+                "mod private {\n"
+                "    impl super::Gen {\n"
+                "        pub fn as_width(&self) -> u32 {\n            super::width()\n        }\n"
+                "    }\n"
+                "}\n"
+                "fn width() -> u32 {\n"
+                '    None.expect("Primitive types should have a fixed width")\n'
+                "}\n"
+            ),
+        }
+    )
+
+    (target,) = [i for i, n in enumerate(graph.nodes) if n.label == "width"]
+    labels = sorted(p.entry_label or "" for p in caller_paths(graph, target))
+
+    assert labels == [
+        "public API `datagen::generator::Gen::as_width`",
+        "public API `datagen::generator::array::step_custom`",
+    ]

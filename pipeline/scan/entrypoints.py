@@ -259,7 +259,15 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
             if internal and not (modules.published(node.path) and at_root):
                 continue
             module = modules.module_path(node.path)
-            parts: tuple[str, ...] = (module,) if module else (crate_name(node.crate), node.module)
+            # the file's module and the inline `mod`s around the fn (lance-datagen's
+            # `generator::array::step_custom`, in `pub mod array { .. }` of `generator.rs`:
+            # "`lance_datagen::generator::step_custom`" named no item, reading 232); a
+            # method's, where its type is declared there too (risingwave's `mod private {
+            # impl ScalarImpl { .. } }`: `ScalarImpl` is `types`')
+            inline = module
+            if module and d.module and (d.owner is None or _declared_in(graph, node, d.module)):
+                inline = f"{module}::{d.module}"
+            parts: tuple[str, ...] = (inline,) if inline else (crate_name(node.crate), node.module)
             exported = exports.shown_module(node.crate, node.module, d)
             if exported is not None:  # a private module's item, by its `pub use`'s path
                 parts = ((module or crate_name(node.crate)).split("::")[0], exported)
@@ -297,6 +305,16 @@ _USED_THROUGH = frozenset(
 
 
 _TYPE_KINDS = ("struct", "enum", "type")  # what the repository declares a type as
+
+
+def _declared_in(graph: CallGraph, node: Node, module: str) -> bool:
+    """Whether the type a method's impl is for is declared in the inline `module` of the
+    method's own file."""
+    owner = node.definition.owner
+    return any(
+        d.kind in _TYPE_KINDS and d.name == owner and d.module == module
+        for d in graph.indexes[node.path].definitions
+    )
 
 
 # What a doc comment says of a fn meant for tests (lemmy's `init_test_context`: "Initialize a

@@ -145,8 +145,9 @@ _TEST_DIRECTORY = re.compile(
 # `Error`; 135: a conversion by the error type the site's file means; 136: a struct's
 # literal and a lock's guard type a call; 137: a `macro_rules!` body read in linear time;
 # 138: an arm's code of any code enum (`Reach.code`), bare variants under `use Error::*`;
-# 139: test and benchmark support is no entry point, a benchmark subcommand ranks last.
-INDEX_VERSION = "139"
+# 139: test and benchmark support is no entry point, a benchmark subcommand ranks last;
+# 140: a public API's name keeps the inline `mod`s around its fn.
+INDEX_VERSION = "140"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
