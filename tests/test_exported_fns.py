@@ -72,6 +72,53 @@ def test_a_fn_exported_to_another_language_is_an_entry_point(tmp_path: Path) -> 
     assert entries["renamed"][0] == "pub-api"
 
 
+def test_the_methods_an_exporting_impl_exports_are_entry_points(tmp_path: Path) -> None:
+    # lance's `#[pymethods] impl PyFullTextQuery { #[staticmethod] fn multi_match_query .. }`
+    # is Python's `MultiMatchQuery`: it read "Only code in its own module can call" it
+    # (reading 232). Every method of a `#[pymethods]` impl; the `pub` ones of a
+    # `#[wasm_bindgen]` impl; none of a `#[napi]` impl's but those that say `#[napi]`
+    files = {
+        "Cargo.toml": '[package]\nname = "lib"\n',
+        "src/lib.rs": """\
+pub struct Query;
+#[pymethods]
+impl Query {
+    #[staticmethod]
+    fn multi_match(boosts: Vec<f32>) -> PyResult<Query> {
+        Ok(Query)
+    }
+}
+pub struct Workspace;
+#[wasm_bindgen]
+impl Workspace {
+    pub fn check(&self) {}
+    fn helper(&self) {}
+}
+pub struct Hasher;
+#[napi]
+impl Hasher {
+    #[napi]
+    pub fn digest(&self) {}
+    pub fn plain(&self) {}
+}
+""",
+    }
+    graph = graph_of(tmp_path, files)
+    entries = {graph.nodes[n].label: entry for n, entry in graph.entries.items()}
+
+    assert entries["Query::multi_match"] == (
+        "custom",
+        "Python method `Query::multi_match` (`#[pymethods]`)",
+    )
+    assert entries["Workspace::check"] == (
+        "custom",
+        "JavaScript binding `Workspace::check` (`#[wasm_bindgen]`)",
+    )
+    assert "Workspace::helper" not in entries
+    assert entries["Hasher::digest"] == ("custom", "Node.js binding `Hasher::digest` (`#[napi]`)")
+    assert entries["Hasher::plain"][0] == "pub-api"
+
+
 def test_a_binding_ranks_after_the_program_s_own_entry_point(tmp_path: Path) -> None:
     # ruff's playground `#[wasm_bindgen] Workspace::new` reaches its configuration's errors
     # in fewer calls than its CLI's `format`; a reader runs the CLI (stop 66's paths)

@@ -429,6 +429,7 @@ _COMMAND_ATTRIBUTE = re.compile(r"^(?:(?:tauri|poise|serenity(?:::\w+)*)::)?comm
 _EXPORTS = (
     (re.compile(r"^func\b(?!\s*=)"), "script function"),
     (re.compile(r"^(?:pyo3::)?pyfunction\b"), "Python function"),
+    (re.compile(r"^(?:pyo3::)?pymethods\b"), "Python method"),  # its impl's (`index`)
     (re.compile(r"^(?:wasm_bindgen::prelude::)?wasm_bindgen\b(?!\s*=)"), "JavaScript binding"),
     (re.compile(r"^(?:napi_derive::)?napi\b(?!\s*=)"), "Node.js binding"),
     (re.compile(r"^uniffi::export\b"), "foreign-language binding"),

@@ -146,8 +146,9 @@ _TEST_DIRECTORY = re.compile(
 # literal and a lock's guard type a call; 137: a `macro_rules!` body read in linear time;
 # 138: an arm's code of any code enum (`Reach.code`), bare variants under `use Error::*`;
 # 139: test and benchmark support is no entry point, a benchmark subcommand ranks last;
-# 140: a public API's name keeps the inline `mod`s around its fn.
-INDEX_VERSION = "140"
+# 140: a public API's name keeps the inline `mod`s around its fn; 141: a method of a
+# `#[pymethods]` impl (the `pub` ones of a `#[wasm_bindgen]` one) keeps that attribute.
+INDEX_VERSION = "141"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -216,6 +217,11 @@ _WRAPPED_BINDING = re.compile(
 )
 _VARIANT_IN = re.compile(r"\b([A-Z]\w*)::([A-Z]\w*)\b")
 _STRING_ARM = re.compile(r'^\s*(?:Some\s*\(\s*\(\s*)?"([\w.-]+)"')
+# an impl block's attribute that exports its methods (`entrypoints.exported_to`)
+# (not napi's `#[napi] impl`: each method it exports says `#[napi]` itself)
+_EXPORTING_IMPL = re.compile(
+    r"^(?:pyo3::)?pymethods\b|^(?:wasm_bindgen::prelude::)?wasm_bindgen\b(?!\s*=)"
+)
 _STATUS = re.compile(r"StatusCode::([A-Z][A-Z_]*)\b")  # HTTP's: `NOT_FOUND`, not `NotFound`
 # the code an arm's value gives: an HTTP `StatusCode::NOT_FOUND`, a repository's own code
 # enum's (greptimedb's `StatusCode::InvalidArguments`, meilisearch's `Code::IndexNotFound`),
@@ -814,6 +820,7 @@ class _Builder:
         self.builds: list[tuple[int, Build]] = []  # (start byte, build)
         self.quoting = b"quote" in source  # may hold a `quote!` (`_quoted`)
         self.marked: dict[int, bool] = {}  # an item's node id: whether it is test code
+        self.exports: dict[int, tuple[str, ...]] = {}  # an impl's node id: `exporting_impl`
 
     def definition(self, kind: DefKind, node: Node) -> None:
         attrs, own_test, doc = leading(node, every=kind == "fn")
@@ -824,6 +831,10 @@ class _Builder:
         # `pub` comes first when written: attributes and comments are the item's siblings
         first = node.child(0)
         visibility = first if first is not None and first.type == "visibility_modifier" else None
+        if kind == "fn" and owner is not None and trait is None:
+            # every method of a `#[pymethods]` impl, the `pub` ones of a `#[wasm_bindgen]` one
+            exported = self.exporting_impl(node)
+            attrs = (*attrs, *(a for a in exported if visibility is not None or "py" in a))
         signature, value, has_self = "", None, False
         params: tuple[tuple[str, str], ...] = ()
         codes: tuple[str, ...] = ()
@@ -891,6 +902,22 @@ class _Builder:
                 variant_arms=mapped,
             )
         )
+
+    def exporting_impl(self, node: Node) -> tuple[str, ...]:
+        """The attribute of the impl block a method is in that exports its methods to another
+        language (pyo3's `#[pymethods]`, `#[wasm_bindgen]`: lance's
+        `PyFullTextQuery::multi_match_query`, which Python calls; reading 232), once per
+        impl; () for any other."""
+        body = node.parent
+        impl = body.parent if body is not None and body.type == "declaration_list" else None
+        if impl is None or impl.type != "impl_item":
+            return ()
+        found = self.exports.get(impl.id)
+        if found is None:
+            found = self.exports[impl.id] = tuple(
+                a for a in leading(impl, every=True)[0] if _EXPORTING_IMPL.match(a)
+            )
+        return found
 
     def listed_routes(self, name: str, attrs: tuple[str, ...], line: int) -> tuple[str, ...]:
         """The routes an item's attribute lists, `"/p" => get(h)`, `"/q" => sub(m::Api)`
