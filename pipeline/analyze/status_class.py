@@ -121,6 +121,6 @@ def reclass_to(code: str | None, current: str) -> str | None:
     found = code_class(code) if code else None
     if found is None or current in found.compatible or found.slug == current:
         return None
-    if code is not None and code_name(code).isupper() and current in _CALLER:
+    if code_name(code or "").isupper() and current in _CALLER:
         return None
     return found.slug

@@ -47,7 +47,7 @@ from pipeline.scan.entrypoints import (
     nested_dispatch,
     test_support,
 )
-from pipeline.scan.errorcodes import made_code, own_arm_codes
+from pipeline.scan.errorcodes import elsewhere_arm_codes, made_code, own_arm_codes
 from pipeline.scan.names import crate_name, generic_parts, inner_type
 from pipeline.scan.signatures import return_text
 from pipeline.scan.statics import static_at, static_users
@@ -1645,19 +1645,15 @@ def _split_variant(named: str) -> tuple[str, str]:
 
 def _matched_elsewhere(graph: CallGraph) -> dict[str, tuple[str, int]]:
     """`Enum::Variant` -> (where, status) from the arms of fns of another type that match
-    on that enum (`Definition.status_arms`' `Enum::Variant:CODE`), where they agree."""
+    on that enum (`elsewhere_arm_codes`) whose code is an HTTP status, where they agree."""
     table: dict[str, tuple[str, int]] | None = graph.derived.get("status arms elsewhere")
     if table is not None:
         return table
     seen: dict[str, set[tuple[str, int]]] = {}
-    for path, index in graph.indexes.items():
-        for d in index.definitions:
-            for arm in d.status_arms if d.kind == "fn" else ():
-                named, _, code = arm.rpartition(":")
-                status = arm_http_status(code)
-                if "::" in named and status is not None:
-                    where = f"`{d.owner or ''}::{d.name}` ({path}:{d.line})".replace("`::", "`")
-                    seen.setdefault(named, set()).add((where, status))
+    for named, code, where in elsewhere_arm_codes(graph):
+        status = arm_http_status(code)
+        if status is not None:
+            seen.setdefault(named, set()).add((where, status))
     table = {named: min(found) for named, found in seen.items() if len({s for _, s in found}) == 1}
     graph.derived["status arms elsewhere"] = table
     return table

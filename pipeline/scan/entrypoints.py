@@ -340,12 +340,14 @@ _SUPPORT_NAME = re.compile(
     r"^for_(?:tests?|testing|bench(?:es|mark)?)$|_for_bench(?:es|mark)?$|^(?:mock|dummy|fake)(?:_|$)"
     r"|^(?:init|new|create|setup|make|build|start|spawn)_(?:test|mock|fake|dummy)(?:_|s?$)"
 )
+# words of a program's or a subcommand's name that say it runs a benchmark
+_BENCH_WORDS = frozenset(("bench", "benches", "benchmark", "benchmarks"))
 # words of a crate's name that say it holds test or benchmark support (ruff's
 # `ruff_benchmark`, cargo's `cargo-test-support`, greptimedb's `tests-fuzz`)
 _SUPPORT_WORDS = frozenset(
     ("test", "tests", "testing", "testutil", "testutils", "mock", "mocks", "mocking", "fake",
-     "fakes", "dummy", "bench", "benches", "benchmark", "benchmarks", "fuzz", "fuzzing")
-)  # fmt: skip
+     "fakes", "dummy", "fuzz", "fuzzing")
+) | _BENCH_WORDS  # fmt: skip
 # a module's name that says so: greptimedb's `meta_srv::mocks`, helix's `helix_core::test`,
 # tikv's `encoder_for_test`, risingwave's `sink::mock_coordination_client`; not a name that
 # only ends in such a word (cargo's `ops::cargo_test` runs `cargo test`)
@@ -580,7 +582,7 @@ def _benchmark(name: str) -> bool:
     `bench`, `benches`, `benchmark` (risingwave's `sink-bench` binary of `risingwave_bench`,
     which runs every sink's log sinker and had become 120 sink errors' way in)."""
     words = re.split(r"[^a-z0-9]+", name.rpartition(":")[2].lower())
-    return any(word in ("bench", "benches", "benchmark", "benchmarks") for word in words)
+    return any(word in _BENCH_WORDS for word in words)
 
 
 _SUBCOMMAND_LABEL = re.compile(r"^subcommand `([^`]*)`")
@@ -594,7 +596,7 @@ def benchmark_subcommand(label: str) -> bool:
     way in above `MitoEngineBuilder::try_build`)."""
     found = _SUBCOMMAND_LABEL.match(label)
     words = re.split(r"[^a-z0-9]+", found[1].lower()) if found else []
-    return any(w in ("benches", "benchmark", "benchmarks") or w.endswith("bench") for w in words)
+    return any(w in _BENCH_WORDS or w.endswith("bench") for w in words)
 
 
 def _runs_as_program(path: str, modules: RepositoryModules) -> bool:

@@ -76,20 +76,28 @@ def _own_arms(graph: CallGraph, owner: str, site_path: str) -> dict[str, Code]:
     return out
 
 
-def _matched_elsewhere(graph: CallGraph) -> dict[str, Code]:
-    """`Enum::Variant` -> code from the arms of fns that match on another type's enum,
-    where every such arm gives the one code."""
-    table: dict[str, Code] | None = graph.derived.get("code arms elsewhere")
-    if table is not None:
-        return table
-    seen: dict[str, dict[str, str]] = {}
+def elsewhere_arm_codes(graph: CallGraph) -> Iterator[tuple[str, str, str]]:
+    """(`Enum::Variant`, its arm's code as `status_arms` keeps it, where) for each arm of a
+    fn that names another enum's variant (qdrant's `HttpError::status_code` over its
+    `StorageError`)."""
     for path, index in graph.indexes.items():
         for d in index.definitions:
             for arm in d.status_arms if d.kind == "fn" else ():
                 named, _, code = arm.rpartition(":")
                 if "::" in named:
                     where = f"`{d.owner or ''}::{d.name}` ({path}:{d.line})".replace("`::", "`")
-                    seen.setdefault(named, {}).setdefault(_written(code), where)
+                    yield named, code, where
+
+
+def _matched_elsewhere(graph: CallGraph) -> dict[str, Code]:
+    """`Enum::Variant` -> code from `elsewhere_arm_codes`, where every such arm gives the
+    one code."""
+    table: dict[str, Code] | None = graph.derived.get("code arms elsewhere")
+    if table is not None:
+        return table
+    seen: dict[str, dict[str, str]] = {}
+    for named, code, where in elsewhere_arm_codes(graph):
+        seen.setdefault(named, {}).setdefault(_written(code), where)
     table = {named: next(iter(codes.items())) for named, codes in seen.items() if len(codes) == 1}
     graph.derived["code arms elsewhere"] = table
     return table

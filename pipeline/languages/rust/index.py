@@ -56,7 +56,7 @@ from pipeline.languages.rust.indexunits import index_after
 from pipeline.languages.rust.macroitems import macro_items, may_wrap_items
 from pipeline.languages.rust.macronames import macro_rules_names
 from pipeline.languages.rust.regions import parse_units_checked, product_units
-from pipeline.languages.rust.sites import LANGUAGE, parser
+from pipeline.languages.rust.sites import GRPC_CODES, LANGUAGE, parser
 from pipeline.languages.rust.testcode import (
     declared_test_modules,
     file_is_test_only,
@@ -219,18 +219,17 @@ _VARIANT_IN = re.compile(r"\b([A-Z]\w*)::([A-Z]\w*)\b")
 _STRING_ARM = re.compile(r'^\s*(?:Some\s*\(\s*\(\s*)?"([\w.-]+)"')
 # an impl block's attribute that exports its methods (`entrypoints.exported_to`)
 # (not napi's `#[napi] impl`: each method it exports says `#[napi]` itself)
+_EVERY_METHOD = re.compile(r"^(?:pyo3::)?pymethods\b")  # private ones too, not only `pub`
 _EXPORTING_IMPL = re.compile(
-    r"^(?:pyo3::)?pymethods\b|^(?:wasm_bindgen::prelude::)?wasm_bindgen\b(?!\s*=)"
+    rf"{_EVERY_METHOD.pattern}|^(?:wasm_bindgen::prelude::)?wasm_bindgen\b(?!\s*=)"
 )
 _STATUS = re.compile(r"StatusCode::([A-Z][A-Z_]*)\b")  # HTTP's: `NOT_FOUND`, not `NotFound`
 # the code an arm's value gives: an HTTP `StatusCode::NOT_FOUND`, a repository's own code
 # enum's (greptimedb's `StatusCode::InvalidArguments`, meilisearch's `Code::IndexNotFound`),
 # tonic's `Code::NotFound` or `Status::not_found(..)`
 _CODE = re.compile(
-    r"\b((?:Status|Error)?Code)::([A-Z]\w*)\b(?!\s*(?:::|\())|\b(Status)::(cancelled|unknown|"
-    r"invalid_argument|deadline_exceeded|not_found|already_exists|permission_denied|"
-    r"resource_exhausted|failed_precondition|aborted|out_of_range|unimplemented|internal|"
-    r"unavailable|data_loss|unauthenticated)\s*\("
+    r"\b((?:Status|Error)?Code)::([A-Z]\w*)\b(?!\s*(?:::|\())"
+    rf"|\b(Status)::({'|'.join(sorted(GRPC_CODES))})\s*\("
 )
 # the variants a match arm's pattern names: `ApiError::NotFound(_)`, `Self::Gone`
 _ARM_VARIANT = re.compile(r"\b(Self|[A-Z]\w*)::([A-Z]\w*)")
@@ -284,6 +283,11 @@ def _variant_arms(body: Node) -> tuple[str, ...]:
             if not target.startswith(f"{enum}::"):
                 found[f"{enum}::{variant}>{target}"] = None
     return tuple(found)
+
+
+def _span(node: Node) -> tuple[int, int]:
+    """A node's bytes as `bytes.find`'s bounds."""
+    return node.start_byte, node.end_byte
 
 
 def _arms_in(body: Node) -> list[tuple[Node, Node]]:
@@ -834,7 +838,10 @@ class _Builder:
         if kind == "fn" and owner is not None and trait is None:
             # every method of a `#[pymethods]` impl, the `pub` ones of a `#[wasm_bindgen]` one
             exported = self.exporting_impl(node)
-            attrs = (*attrs, *(a for a in exported if visibility is not None or "py" in a))
+            attrs = (
+                *attrs,
+                *(a for a in exported if visibility is not None or _EVERY_METHOD.match(a)),
+            )
         signature, value, has_self = "", None, False
         params: tuple[tuple[str, str], ...] = ()
         codes: tuple[str, ...] = ()
@@ -844,15 +851,10 @@ class _Builder:
             signature, params, has_self = fn_signature(node, self.source)
             body = node.child_by_field_name("body")
             value = _lone_literal(body)
-            if (
-                body is not None
-                and self.source.find(b"Code::", body.start_byte, body.end_byte) >= 0
-            ):
+            coded = body is not None and self.source.find(b"Code::", *_span(body)) >= 0
+            if coded:
                 codes = tuple(dict.fromkeys(_STATUS.findall(text_of(body))))
-            if body is not None and (
-                self.source.find(b"Code::", body.start_byte, body.end_byte) >= 0
-                or self.source.find(b"Status::", body.start_byte, body.end_byte) >= 0
-            ):
+            if body is not None and (coded or self.source.find(b"Status::", *_span(body)) >= 0):
                 arms = _status_arms(body, owner)
             if name == "from" and body is not None and (trait or "").startswith("From"):
                 mapped = _variant_arms(body)
