@@ -48,3 +48,32 @@ def test_a_check_of_a_pub_field_is_anyone_s(tmp_path: Path) -> None:
     files = {"Cargo.toml": '[package]\nname = "grep"\n', "src/lib.rs": ENGINE}
     _, record = committed_and_extracted(files, "o/grep", tmp_path / "b", "a window over ten")
     assert record["validationCode"] == "let ok = !(args.limit > 10);"
+
+
+CRATE_FIELD = """\
+pub enum TokenMap { HashMap(Vec<u32>), Fst(u8) }
+
+pub struct TokenSet {
+    pub(crate) tokens: TokenMap,
+}
+
+impl TokenSet {
+    pub fn add(&mut self, token: u32) {
+        match self.tokens {
+            TokenMap::HashMap(ref mut map) => map.push(token),
+            _ => panic!("tokens must be HashMap while indexing"),
+        }
+    }
+}
+"""
+
+
+def test_a_check_of_a_crate_visible_field_is_said_to_be_for_its_crate(tmp_path: Path) -> None:
+    # lance's `TokenSet::tokens` (reading 232): `pub(crate)` is no field another crate reads
+    files = {"Cargo.toml": '[package]\nname = "index"\n', "src/lib.rs": CRATE_FIELD}
+    _, record = committed_and_extracted(files, "o/index", tmp_path / "c", "tokens must be")
+    assert record["validationCode"] == (
+        "// `tokens` is `pub(crate)`: only code in the crate that declares it can read it, and "
+        "check so.\n"
+        "let ok = matches!(token_set.tokens, TokenMap::HashMap(_));"
+    )

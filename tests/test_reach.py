@@ -2825,12 +2825,55 @@ def test_a_raw_pointer_s_methods_are_never_the_repository_s(tmp_path: Path) -> N
             "    let q = v.as_mut_ptr().add(5);\n"
             "    unsafe { q.add(6); }\n"
             "}\n"
+            # lance's `do_prefetch`: pointers made by casts, in a tuple, then copied
+            "pub fn prefetch(ptrs: std::ops::Range<*const u8>) {\n"
+            "    let (ptr, end) = (ptrs.start as *const i8, ptrs.end as *const i8);\n"
+            "    let mut current = ptr;\n"
+            "    while current < end {\n"
+            "        current = unsafe { current.add(64) };\n"
+            "    }\n"
+            "    let base = ptrs.start as *const i8;\n"
+            "    unsafe { base.add(7); }\n"
+            "}\n"
+            # a cast over a call of the fn the `let` names: the call is still the fn's
+            "pub fn add(n: u64) -> f64 { n as f64 }\n"
+            "pub fn total() -> usize {\n    let add = add(3).ceil() as usize;\n    add\n}\n"
             "pub fn grow(total: Size) -> Size {\n    total.add(4)\n}\n"
         ),
     })  # fmt: skip
     callers = {graph.nodes[e.caller].label for e in graph.callers.get(node(graph, "Size::add"), [])}
 
     assert callers == {"grow"}
+    assert [graph.nodes[e.caller].label for e in graph.callers.get(node(graph, "add"), [])] == [
+        "total"
+    ]
+
+
+def test_a_boxed_value_cast_to_a_trait_object_runs_its_own_type_s_method(
+    tmp_path: Path,
+) -> None:
+    # lance's `FsstMiniBlockEncoder::compress`: `Box::new(BinaryMiniBlockEncoder::default())
+    # as Box<dyn MiniBlockCompressor>`, whose `compress` went by name to the wrong encoders
+    graph = graph_of(tmp_path, {
+        "Cargo.toml": '[package]\nname = "enc"\n',
+        "src/lib.rs": (
+            "pub trait Compressor {\n    fn compress(&self, n: u8) -> u8;\n}\n"
+            "#[derive(Default)]\npub struct Binary;\n#[derive(Default)]\npub struct Fsst;\n"
+            "pub struct PerValue;\n"
+            "impl Compressor for Binary {\n    fn compress(&self, n: u8) -> u8 {\n"
+            '        assert!(n < 9, "too wide");\n        n\n    }\n}\n'
+            "impl Compressor for Fsst {\n    fn compress(&self, n: u8) -> u8 {\n"
+            "        let inner = Box::new(Binary::default()) as Box<dyn Compressor>;\n"
+            "        inner.compress(n)\n    }\n}\n"
+            "impl PerValue {\n    pub fn compress(&self, n: u8) -> u8 { n }\n}\n"
+        ),
+    })  # fmt: skip
+    binary, fsst = node(graph, "Binary::compress"), node(graph, "Fsst::compress")
+    assert [graph.nodes[e.caller].label for e in graph.callers.get(binary, [])] == [
+        "Fsst::compress"
+    ]
+    assert graph.callers.get(node(graph, "PerValue::compress"), []) == []
+    assert graph.callers.get(fsst, []) == []
 
 
 def test_a_variant_is_read_off_the_enum_its_file_s_use_names(tmp_path: Path) -> None:

@@ -12,36 +12,79 @@ import re
 
 from pipeline.core.reach import Reach
 
+# `pub(crate)`, `pub(super)`, `pub(self)`, `pub(in crate::a)`: visible to part of the code
+_RESTRICTED = re.compile(r"pub\s*\(\s*(crate|super|self|in\s+[^)]*?)\s*\)")
+# who may read a field, narrowest first
+_NARROW = ("module", "super", "in", "crate")
+
 
 def private_fields(reach: Reach | None) -> list[str]:
-    """The fields the conditions read (`self.a.b` -> `b`) whose declaration has no `pub`."""
+    """The fields the conditions read (`self.a.b` -> `b`) that code outside their crate
+    cannot read: no `pub`, or a `pub(crate)`, `pub(super)`, `pub(in ..)`."""
+    return list(_restricted_fields(reach))
+
+
+def _restricted_fields(reach: Reach | None) -> dict[str, str]:
+    """Each field the conditions read that not every crate may read, and who may: `module`,
+    `super`, `in <path>` or `crate`."""
     if reach is None:
-        return []
-    return list(
-        dict.fromkeys(
-            d.name.rsplit(".", 1)[-1]
-            for d in reach.dependencies
-            if d.kind == "field" and not d.text.lstrip().startswith("pub")
-        )
-    )
+        return {}
+    found: dict[str, str] = {}
+    for d in reach.dependencies:
+        if d.kind != "field":
+            continue
+        text = d.text.lstrip()
+        if not text.startswith("pub"):
+            scope = "module"
+        elif (restricted := _RESTRICTED.match(text)) is not None:
+            written = " ".join(restricted[1].split())
+            scope = "module" if written == "self" else written
+        else:
+            continue
+        found.setdefault(d.name.rsplit(".", 1)[-1], scope)
+    return found
 
 
 def check_for_the_module(code: str | None, reach: Reach | None) -> str | None:
-    """A `validationCode` or `typeGuard` headed by who can write it, when it reads a private
-    field (`private_fields`); any other code as it is."""
+    """A `validationCode` or `typeGuard` headed by who can write it, when it reads a field
+    that not every crate may read (`private_fields`); any other code as it is."""
     if code is None:
         return None
-    read = [
-        name
-        for name in private_fields(reach)
+    scopes = _restricted_fields(reach)
+    read = {
+        name: scope
+        for name, scope in scopes.items()
         if re.search(rf"\.{re.escape(name)}\b(?!\s*\()", code)  # not a getter's call
-    ]
+    }
     if not read:
         return code
-    named = " and ".join(f"`{name}`" for name in read[:2]) + (", .." if len(read) > 2 else "")
-    are = "are private fields" if len(read) > 1 else "is a private field"
+    names = list(read)
+    one = len(names) == 1
+    them = "it" if one else "them"
+    more = ", .." if len(names) > 2 else ""
+    if len(set(read.values())) == 1:  # `a` and `b` are private fields
+        scope = next(iter(read.values()))
+        kind = "a private field" if one else "private fields"
+        visible = kind if scope == "module" else f"`pub({scope})`"
+        named = " and ".join(f"`{name}`" for name in names[:2]) + more
+        named += f" {'is' if one else 'are'} {visible}"
+    else:
+        named = " and ".join(f"`{n}` {_visibility(read[n])}" for n in names[:2]) + more
+    narrowest = min(read.values(), key=lambda scope: _NARROW.index(scope.split()[0]))
     return (
-        f"// {named} {are}: only code in the module that declares "
-        f"{'them' if len(read) > 1 else 'it'} can read {'them' if len(read) > 1 else 'it'}"
-        f", and check so.\n{code}"
+        f"// {named}: only code in {_who(narrowest, them)} can read {them}, and check so.\n{code}"
     )
+
+
+def _visibility(scope: str) -> str:
+    return "is a private field" if scope == "module" else f"is `pub({scope})`"
+
+
+def _who(scope: str, them: str) -> str:
+    if scope == "module":
+        return f"the module that declares {them}"
+    if scope == "super":
+        return f"the parent of the module that declares {them}"
+    if scope == "crate":
+        return f"the crate that declares {them}"
+    return f"`{scope.removeprefix('in ').strip()}`"

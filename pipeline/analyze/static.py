@@ -98,6 +98,7 @@ from pipeline.analyze.taxonomy import (
 )
 from pipeline.analyze.unbuilt import unbuilt_explanation
 from pipeline.analyze.utf8paths import non_utf8_path
+from pipeline.analyze.value_sets import listed_values
 from pipeline.analyze.verdicts import authors_verdict
 from pipeline.core.cachefile import source_digest
 from pipeline.core.model import Condition, Explanation, HandlingStrategy, Site
@@ -119,7 +120,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-185"
+_LABEL = "static-186"
 
 
 def _static_version() -> str:
@@ -667,6 +668,10 @@ def explain_apart(context: SiteContext) -> Explanation:
         # a panic on a path that needs an environment variable set is on its value
         # (`if let Ok(t) = env::var("X") { t.parse().expect(..) }`): the environment's
         failure_class = CONFIGURATION
+    if failure_class == NOT_FOUND and found.guessed and listed_values(conditions) is not None:
+        # `_ => bail!("unknown base tokenizer {}", name)` after `"simple" =>`, `"raw" =>`: a
+        # value none of those the code lists, no thing missing to create (reading 232)
+        failure_class = INVALID_ARGUMENT
     verdict = authors_verdict(site) if context.error_type != "panic" else None
     if verdict is not None:
         # its authors' comment says the state cannot come about ("So it should not be

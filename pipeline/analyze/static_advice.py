@@ -65,6 +65,7 @@ from pipeline.analyze.static_code import (
 )
 from pipeline.analyze.taxonomy import Classification, load_taxonomy
 from pipeline.analyze.utf8paths import UTF8_ADVICE, non_utf8_path
+from pipeline.analyze.value_sets import catch_all
 from pipeline.analyze.verdicts import authors_verdict
 from pipeline.core.model import Condition
 from pipeline.core.sitetypes import TEXT_KINDS, Site, call_parameters, checked_above
@@ -502,6 +503,8 @@ def solutions(
             )
     elif check is not None:
         out.append(f"The code goes on only when `{check_test(check)}`.")
+    if (built := _build_dependent_arms(site, conditions)) is not None:
+        out.append(built)
     if site.kind in TEXT_KINDS:
         out.append(
             f"{RETURNED_LEAD}find the operation that returned {where(site)} in your logs or "
@@ -510,6 +513,40 @@ def solutions(
     if not out:
         out.append(_last_resort(site, conditions, failure_class))
     return out
+
+
+def _build_dependent_arms(site: Site, conditions: Sequence[Condition]) -> str | None:
+    """What a `match` lets past to its catch-all arm depends on the build when an earlier
+    arm is under `#[cfg(..)]`: the values it takes come here in the builds without it
+    (lance's `#[cfg(feature = "tokenizer-lindera")] s if s.starts_with("lindera/") =>`
+    before `_ => Err(..)`). None for another site, or when every earlier arm is in every
+    build."""
+    arm = conditions[-1] if conditions else None
+    if arm is None or not any(arm.excluded_gates) or not catch_all(arm):
+        return None
+    gates = dict(zip(arm.excluded, arm.excluded_gates, strict=False))
+    passing = [p for p in arm.excluded if p not in arm.diverging]
+    without_bindings = language_of(site.file_path).test_pattern
+    by_gate: dict[str, list[str]] = {}
+    for pattern in passing:
+        if gates.get(pattern):
+            by_gate.setdefault(gates[pattern], []).append(f"`{without_bindings(pattern)}`")
+    if not by_gate:
+        return None
+    said = "; ".join(
+        f"{'the arm' if len(arms) == 1 else 'the arms'} {', '.join(arms[:4])}"
+        f"{', ..' if len(arms) > 4 else ''} only where `#[cfg({gate})]` holds"
+        for gate, arms in list(by_gate.items())[:3]
+    )
+    every = [f"`{without_bindings(p)}`" for p in passing if not gates.get(p)]
+    kept = ", ".join(every[:6]) + (", .." if len(every) > 6 else "")
+    many = len(by_gate) > 1 or any(len(arms) > 1 for arms in by_gate.values())
+    return (
+        f"Which values get past the `match` depends on how the crate was built: it has "
+        f"{said}{'; ..' if len(by_gate) > 3 else ''}; a build without "
+        f"{'them' if many else 'it'} brings those values here too"
+        + (f" (every build takes {kept})." if kept else ".")
+    )
 
 
 def _held_test(
@@ -548,8 +585,14 @@ def _held(last: Condition) -> str | None:
         value, pattern = arm["value"], arm["pattern"]
         if pattern != "_" and (not pattern[:1].islower() or "(" in pattern or "::" in pattern):
             return f"`{value}` is `{pattern}`"
-        tried = ", ".join(f"`{p}`" for p in last.excluded[:4])
-        more = ", .." if len(last.excluded) > 4 else ""
+        gates = dict(zip(last.excluded, last.excluded_gates, strict=False))
+        # an arm only some builds have says so: in the others its values come here too
+        shown = [*last.excluded[:4], *(p for p in last.excluded[4:] if gates.get(p))]
+        tried = ", ".join(
+            f"`{p}`" + (f" (only where `#[cfg({gates[p]})]` holds)" if gates.get(p) else "")
+            for p in shown
+        )
+        more = ", .." if len(shown) < len(last.excluded) else ""
         return f"`{value}` matches none of the arms before it" + (
             f" ({tried}{more})" if tried else ""
         )

@@ -79,6 +79,10 @@ class Condition:
     # not match need not get past the `match` (sccache's `Err(e) =>` before `_ =>
     # "unexpected response"`, reading 170); an `if` or `else`: the other branch fails too
     fails_later: bool = False
+    # a match arm: the `#[cfg(..)]` gate of each arm in `excluded` ("" for an arm every build
+    # has), or () when none has one: lance's `#[cfg(feature = "tokenizer-lindera")] s if
+    # s.starts_with("lindera/") =>` takes its values only in the builds with that feature
+    excluded_gates: tuple[str, ...] = ()
 
 
 def value_name(type_name: str) -> str:
@@ -233,7 +237,14 @@ def placed(site: Site, shift: int, path: str, window: str, window_start: int) ->
     if facts.conditions and shift:
         moved = tuple(
             Condition(
-                c.kind, c.text, c.line + shift, c.negated, c.excluded, c.diverging, c.fails_later
+                c.kind,
+                c.text,
+                c.line + shift,
+                c.negated,
+                c.excluded,
+                c.diverging,
+                c.fails_later,
+                c.excluded_gates,
             )
             for c in facts.conditions
         )

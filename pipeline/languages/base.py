@@ -139,6 +139,10 @@ class Language(Protocol):
         """The pattern test of the innermost `let ... else` of the chain, if any."""
         ...
 
+    def test_pattern(self, pattern: str) -> str:
+        """A pattern as a test that binds no name (`Some(x)` -> `Some(_)`): what it matches."""
+        ...
+
     def display_variant(self, conditions: Sequence[str]) -> str | None:
         """The variant an error type's `Display` text is written for, from the conditions'
         texts of a `display` site (or of any site in such a `fmt`); None if none is named."""

@@ -114,7 +114,16 @@ def encode_scan(scan: FileScan) -> dict[str, Any]:
 def _encode_site(site: Site) -> list[Any]:
     facts = site.facts
     conditions = [
-        [c.kind, c.text, c.line, c.negated, list(c.excluded), list(c.diverging), c.fails_later]
+        [
+            c.kind,
+            c.text,
+            c.line,
+            c.negated,
+            list(c.excluded),
+            list(c.diverging),
+            c.fails_later,
+            list(c.excluded_gates),
+        ]
         for c in facts.conditions
     ]
     encoded_facts = [getattr(facts, name) for name in _FACT_FIELDS]
@@ -134,7 +143,7 @@ def decode_scan(data: dict[str, Any]) -> FileScan:
         values = dict(zip(_SITE_FIELDS, raw, strict=True))
         facts = dict(zip(_FACT_FIELDS, values["facts"], strict=True))
         facts["conditions"] = tuple(
-            Condition(c[0], c[1], c[2], c[3], tuple(c[4]), tuple(c[5]), c[6])
+            Condition(c[0], c[1], c[2], c[3], tuple(c[4]), tuple(c[5]), c[6], tuple(c[7]))
             for c in facts["conditions"]
         )
         facts["gates"] = tuple(facts["gates"])

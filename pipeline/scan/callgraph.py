@@ -1253,11 +1253,19 @@ _POINTER_TYPE = re.compile(r"^\*\s*(?:const|mut)\b")
 def _raw_pointer(receiver: str, variables: Mapping[str, str]) -> bool:
     """Whether a method's receiver is a raw pointer the code shows: a call that makes one
     (`x.as_ptr()`), or a name typed as one (`src: *const T`; `let p = x.as_mut_ptr()`, which
-    `_resolutions` types so)."""
+    `_resolutions` types so; `let p = r.start as *const i8`), or a copy of such a name (`let
+    mut current = p`)."""
     receiver = receiver.strip()
     if receiver.startswith("(") and receiver.endswith(")"):
         receiver = receiver[1:-1].strip()
-    return bool(_POINTER_MADE.search(receiver) or _POINTER_TYPE.match(variables.get(receiver, "")))
+    if _POINTER_MADE.search(receiver):
+        return True
+    for _ in range(3):  # `let a = b; let b = c`: a copy of a copy
+        bound = variables.get(receiver, "")
+        if not bound.startswith(FIELD_VALUE) or not bound[len(FIELD_VALUE) :].isidentifier():
+            return bool(_POINTER_TYPE.match(bound))
+        receiver = bound[len(FIELD_VALUE) :]
+    return False
 
 
 def _on_generic_self(graph: CallGraph, node: Node, call: Call) -> bool:

@@ -9,6 +9,7 @@ from pipeline.core.index import FileIndex
 from pipeline.core.macros import Definitions, ErrorMacros
 from pipeline.core.sitetypes import Condition, FileScan
 from pipeline.languages.rust import (
+    bindings,
     cargo_targets,
     codecheck,
     display,
@@ -113,6 +114,10 @@ class Rust:
     def type_guard(self, conditions: Sequence[Condition]) -> str | None:
         """`v.is_some()` or `matches!(v, P)` for the innermost `let ... else`."""
         return logic.type_guard(conditions)
+
+    def test_pattern(self, pattern: str) -> str:
+        """Each name the pattern binds made `_`, but those its guard reads."""
+        return bindings.without_bindings(pattern)
 
     def display_variant(self, conditions: Sequence[str]) -> str | None:
         """The innermost arm of a `match` on `self` or a field of it (`display`)."""

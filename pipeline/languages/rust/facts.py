@@ -231,15 +231,18 @@ def _condition_step(parent: Node, child: Node) -> Condition | None:
         scrutinee = f"match {_clip(value)}: " if value is not None else ""
         earlier = []  # the arms tried first: this one is taken only when none of them matched
         diverging = []  # of those, the ones that only panic or bail
+        gated = []  # of those, the gate of each ("" for an arm every build has)
         own = _own_gates(parent)  # an arm's gates exclude another's only if it has some
         arm = parent.prev_named_sibling
         while arm is not None:
+            arm_gates = _own_gates(arm) if arm.type == "match_arm" else []
             if (
                 arm.type == "match_arm"
                 and (arm_pattern := arm.child_by_field_name("pattern"))
-                and not (own and _exclusive(own, _own_gates(arm)))
+                and not (own and _exclusive(own, arm_gates))
             ):
                 earlier.append(_clip(arm_pattern))
+                gated.append(" and ".join(g for g in arm_gates if g not in own))
                 if _diverges(arm.child_by_field_name("value")):
                     diverging.append(earlier[-1])
             arm = arm.prev_named_sibling
@@ -250,6 +253,7 @@ def _condition_step(parent: Node, child: Node) -> Condition | None:
             excluded=tuple(reversed(earlier)),
             diverging=tuple(reversed(diverging)),
             fails_later=_fails_later(parent, own),
+            excluded_gates=tuple(reversed(gated)) if any(gated) else (),
         )
     if kind == "let_declaration" and child == parent.child_by_field_name("alternative"):
         pattern = parent.child_by_field_name("pattern")

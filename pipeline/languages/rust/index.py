@@ -147,8 +147,9 @@ _TEST_DIRECTORY = re.compile(
 # 138: an arm's code of any code enum (`Reach.code`), bare variants under `use Error::*`;
 # 139: test and benchmark support is no entry point, a benchmark subcommand ranks last;
 # 140: a public API's name keeps the inline `mod`s around its fn; 141: a method of a
-# `#[pymethods]` impl (the `pub` ones of a `#[wasm_bindgen]` one) keeps that attribute.
-INDEX_VERSION = "141"
+# `#[pymethods]` impl (the `pub` ones of a `#[wasm_bindgen]` one) keeps that attribute;
+# 142: a `let` of a cast (`as *const i8`), a tuple's too, has the cast's type.
+INDEX_VERSION = "142"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -753,6 +754,31 @@ def _called_type(function: Node | None) -> str:
     return CALLED_TYPE + called
 
 
+def _cast_type(cast: Node) -> str:
+    """What `x as T` tells of its value's type: `T` (`v as *const i8`: a raw pointer's
+    `.add(n)` is its own), but the type a box is made of when the cast only hides it behind
+    a trait (`Box::new(BinaryMiniBlockEncoder::default()) as Box<dyn MiniBlockCompressor>`:
+    its `compress` is that encoder's, lance's `FsstMiniBlockEncoder::compress`)."""
+    value = inner = cast.child_by_field_name("value")
+    while inner is not None and inner.type == "call_expression":
+        given = _given(inner.child_by_field_name("arguments"))
+        if text_of(inner.child_by_field_name("function")) not in _BOXES or len(given) != 1:
+            break
+        inner = given[0]
+    if inner is not None and inner != value:
+        if inner.type == "call_expression":
+            made = _called_type(inner.child_by_field_name("function"))
+            if made:
+                return made
+        elif inner.type == "struct_expression":
+            return text_of(inner.child_by_field_name("name"))
+    return text_of(cast.child_by_field_name("type"))
+
+
+# what holds the value it is given, whose methods a `dyn` cast of it runs
+_BOXES = frozenset(("Box::new", "Arc::new", "Rc::new", "std::sync::Arc::new"))
+
+
 def _given(arguments: Node | None) -> list[Node]:
     """A call's arguments, as its `arguments` node holds them: comments and attributes left
     out (`f(self, #[cfg(unix)] fds)`: the attribute is no argument)."""
@@ -1287,6 +1313,8 @@ class _Builder:
 
     def local(self, node: Node) -> None:
         pattern = node.child_by_field_name("pattern")
+        if pattern is not None and pattern.type == "tuple_pattern":
+            self.cast_pair(node, pattern)
         if pattern is None or pattern.type != "identifier":
             return
         written = node.child_by_field_name("type")
@@ -1296,6 +1324,11 @@ class _Builder:
         chain = _field_chain(value, name) if value is not None and not type_text else ""
         if chain:  # `let session = &handler_args.session`: typed as the link types the chain
             type_text = f"{FIELD_VALUE}{chain}"
+        elif value is not None and value.type == "type_cast_expression":
+            # (not over a fn of the name it calls: `let total = total().ceil() as usize`
+            # binds `total` after the call, which stays the fn's, risingwave's compute node)
+            if not re.search(rf"\b{re.escape(name)}\s*\(", text_of(value)):
+                type_text = type_text or _cast_type(value)
         elif value is not None and value.type == "call_expression":
             type_text = type_text or _called_type(value.child_by_field_name("function"))
         elif value is not None and value.type == "struct_expression":
@@ -1316,6 +1349,23 @@ class _Builder:
             )
             if written is not None and value is not None:
                 self.conversion(text_of(written), value, caller)
+
+    def cast_pair(self, node: Node, pattern: Node) -> None:
+        """`let (ptr, end) = (r.start as *const i8, r.end as *const i8)`: each name that a
+        cast gives its value has the cast's type (lance's `do_prefetch`, reading 232)."""
+        value = node.child_by_field_name("value")
+        if value is None or value.type != "tuple_expression" or node.child_by_field_name("type"):
+            return
+        names, values = pattern.named_children, value.named_children
+        caller = self.caller(node.start_byte, node.end_byte)
+        if len(names) != len(values) or caller < 0:
+            return
+        line = node.start_point[0] + 1
+        for named, given in zip(names, values, strict=True):
+            cast = _cast_type(given) if given.type == "type_cast_expression" else ""
+            if named.type == "identifier" and cast:
+                local = Local(text_of(named), cast, caller, "", line, _block_end(node))
+                self.locals.append(local)
 
     def loop_binding(self, node: Node) -> None:
         """`for shard in &self.shards`, `for (_, segment) in segments.iter()`: the loop's names,

@@ -20,6 +20,7 @@ from tree_sitter import Node
 
 from pipeline.core.brackets import first_outside_brackets
 from pipeline.core.sitetypes import Condition
+from pipeline.languages.rust.bindings import without_bindings
 from pipeline.languages.rust.codecheck import parses_as_code, rust_parser
 from pipeline.languages.rust.purity import only_reads
 
@@ -81,7 +82,7 @@ def validation_code(conditions: Sequence[Condition]) -> str | None:
         return None
     if not steps:
         return None
-    check = render(merged(push_not(Not(_all(steps)))))
+    check = render(named_tests(merged(push_not(Not(_all(steps))))))
     code = f"let ok = {check};"
     node, broken = _parsed(check)
     readonly = node is not None and not broken and only_reads(node, _parsed)
@@ -169,6 +170,11 @@ def _step(condition: Condition) -> Expr | None:
         # way past the `match` either: the check leaves it out (cargo's `"ws" =>
         # unimplemented!()` read as a value the code goes on with, 140)
         passing = [p for p in condition.excluded if p not in condition.diverging]
+        gates = dict(zip(condition.excluded, condition.excluded_gates, strict=False))
+        if any(gates.get(p) and _may_overlap(p, pattern) for p in passing):
+            # an arm only some builds have (`#[cfg(feature = "x")]`) lets its values past
+            # there alone: no one check holds in every build (lance's lindera arm, 232)
+            raise Unknown(text)
         if condition.diverging and not passing and _binds_all(pattern):
             raise Unknown(text)  # every other value panics: no value goes on
         if condition.fails_later and not _binds_all(pattern):
@@ -176,9 +182,12 @@ def _step(condition: Condition) -> Expr | None:
             # on (sccache's `Err(e) =>` before `_ => "unexpected response"`, reading 170);
             # an earlier one is a premise, as above
             raise Unknown(text)
-        tried: list[Expr] = [Not(Atom(f"matches!({head}, {p})", True)) for p in passing]
+        # a test binds no name: `HashMap(ref mut map)` as `HashMap(_)` (`without_bindings`)
+        tried: list[Expr] = [
+            Not(Atom(f"matches!({head}, {without_bindings(p)})", True)) for p in passing
+        ]
         if not _binds_all(pattern):
-            tried.append(Atom(f"matches!({head}, {pattern})", True))
+            tried.append(Atom(f"matches!({head}, {without_bindings(pattern)})", True))
         return _all(tried)
     if kind == "closure":
         match = _CLOSURE_NONE.match(text)
@@ -256,13 +265,52 @@ def _let_atom(pattern: str, value: str) -> Atom:
         raise Unknown(pattern)
     if _binds_all(pattern):
         raise Unknown(pattern)  # an irrefutable pattern: no test at all
+    return _pattern_atom(value, pattern)
+
+
+def _pattern_atom(value: str, pattern: str) -> Atom:
+    """The test that `value` matches `pattern`, which binds no name in it (`without_bindings`):
+    `Some(_)` -> `value.is_some()`, `None` -> `value.is_none()`, else `matches!`."""
+    pattern = without_bindings(pattern)
     name, _, rest = pattern.partition("(")
     test = _PATTERN_TESTS.get(name.strip())
-    if test and rest.endswith(")") and _SIMPLE_BINDING.match(rest[:-1].strip()):
-        return Atom(f"{_wrap(value)}.{test}()", True)
     if pattern == "None":
-        return Atom(f"{_wrap(value)}.is_none()", True)
+        test, rest = "is_none", "_)"
+    if test and rest.endswith(")") and rest[:-1].strip() == "_":
+        return Atom(f"{_wrap(_unborrowed(value))}.{test}()", True)
     return Atom(f"matches!({value}, {pattern})", True)
+
+
+def _unborrowed(value: str) -> str:
+    """`&self.delta` as `self.delta`: a method call borrows its receiver itself."""
+    node = _condition_node(value)
+    if node is None or node.type != "reference_expression":
+        return value
+    inner = node.child_by_field_name("value")
+    return _text(inner) if inner is not None and inner.type in _PRIMARY else value
+
+
+def named_tests(expr: Expr) -> Expr:
+    """`matches!(v, Some(_))` as `v.is_some()` (`!matches!(v, None)` as `v.is_some()`), once
+    the tests of one value are merged (`merged` reads `matches!` only)."""
+    if isinstance(expr, Junction):
+        return Junction(expr.all, tuple(named_tests(o) for o in expr.operands))
+    if isinstance(expr, Not):
+        inner = named_tests(expr.operand)
+        renamed = isinstance(expr.operand, Atom) and inner != expr.operand
+        return _negate_atom(inner) if renamed and isinstance(inner, Atom) else Not(inner)
+    test = _pattern_test(expr, negated=False)
+    return _pattern_atom(*test) if test is not None else expr
+
+
+def _may_overlap(earlier: str, pattern: str) -> bool:
+    """Whether a value the arm `earlier` takes could match `pattern` were that arm not
+    there: always for a catch-all, never for another variant or literal (`A::X(_)` after
+    `A::Y { .. }`)."""
+    if _binds_all(pattern):
+        return True
+    mine, other = _variant_keys(pattern), _variant_keys(without_bindings(earlier))
+    return mine is None or other is None or bool(mine & other)
 
 
 def _binds_all(pattern: str) -> bool:
@@ -414,7 +462,8 @@ def _pattern_test(expr: Expr, negated: bool, binding: bool = False) -> tuple[str
 
 
 _LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)\'')
-_NAME_IN_PATTERN = re.compile(r"(?<![\w:.])[a-z_][a-z0-9_]*\b(?!\s*(?:::|!|\())")
+# a lowercase name not a path's part, a call or a macro, nor a field's name (`f: _`)
+_NAME_IN_PATTERN = re.compile(r"(?<![\w:.])[a-z_][a-z0-9_]*\b(?!\s*(?:::|!|\(|:(?!:)))")
 _NOT_BINDINGS = frozenset(("_", "true", "false"))
 
 

@@ -118,8 +118,9 @@ from pipeline.languages.rust.testcode import (
 # error or no value, by path (`serde_json::to_value`, `Regex::new`, `NonZeroUsize::new`);
 # 103: a state field's setter keeps each short value it writes, not only its first; 104:
 # snafu's `#[snafu(display(..))]` is an `error_attr` site (`Site.macro` "snafu"); 105: the
-# module a file imports `Result` from (`FileScan.result_from`)
-EXTRACTOR_VERSION = "105"
+# module a file imports `Result` from (`FileScan.result_from`); 106: the `#[cfg(..)]` gate of
+# each earlier arm of a match arm (`Condition.excluded_gates`)
+EXTRACTOR_VERSION = "106"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 

@@ -15,6 +15,8 @@
 (impl_item) @impl
 (use_declaration) @use
 (let_declaration pattern: (identifier)) @let
+; `let (ptr, end) = (r.start as *const i8, r.end as *const i8)`: names a cast types
+(let_declaration pattern: (tuple_pattern) value: (tuple_expression (type_cast_expression))) @let
 ; `if let Some(E::V(x)) = ..`, `let E::V(x) = y else {..}`: `x` holds the variant's value
 (let_condition pattern: (tuple_struct_pattern)) @letvariant
 (let_declaration pattern: (tuple_struct_pattern)) @letvariant

@@ -1,0 +1,49 @@
+"""A value refused because it is none of those a `match` lists. Pure.
+
+`match name { "simple" => .., "raw" => .., _ => bail!("unknown base tokenizer {}", name) }`
+refuses a value outside the set the code names: an invalid argument, not a thing missing
+that the reader could create first, whatever the word "unknown" suggests (lance's
+tokenizers, sccache's "Unknown cache level", quickwit's "unknown command"; reading 232).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pipeline.core.brackets import first_outside_brackets
+from pipeline.core.sitetypes import Condition
+
+_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"|b?\'(?:[^\'\\]|\\.)\'|-?\d+')
+_CATCH_ALL = re.compile(r"^(?:_|(?:mut\s+)?[a-z_]\w*)$")
+
+
+def listed_values(conditions: Sequence[Condition]) -> tuple[str, ...] | None:
+    """The literal values a site's catch-all `match` arm is taken after (`"simple"`,
+    `"raw"`), when the site is in such an arm and two or more literals were tried first;
+    None otherwise."""
+    last = conditions[-1] if conditions else None
+    if last is None or last.kind != "match_arm":
+        return None
+    if not catch_all(last):
+        return None
+    values = [v for p in last.excluded for v in _alternatives(p)]
+    if len(values) < 2 or not all(_LITERAL.fullmatch(v) for v in values):
+        return None
+    return tuple(values)
+
+
+def catch_all(arm: Condition) -> bool:
+    """Whether a `match` arm takes every value no earlier arm took (`_ =>`, `other =>`)."""
+    pattern = arm.text.removesuffix(" =>").rpartition(": ")[2].strip()
+    return arm.kind == "match_arm" and bool(_CATCH_ALL.fullmatch(pattern))
+
+
+def _alternatives(pattern: str) -> list[str]:
+    parts = []
+    rest = pattern
+    while rest:
+        at = first_outside_brackets(rest, "|")
+        part, rest = (rest, "") if at < 0 else (rest[:at], rest[at + 1 :])
+        parts.append(part.strip())
+    return parts
