@@ -119,6 +119,57 @@ impl Hasher {
     assert entries["Hasher::plain"][0] == "pub-api"
 
 
+def test_a_python_export_is_named_as_python_calls_it(tmp_path: Path) -> None:
+    # lance's `#[pyclass(name = "_Dataset")] struct Dataset`: Python's `_Dataset.drop_columns`,
+    # which its records named by the Rust type (reading 232)
+    files = {
+        "Cargo.toml": '[package]\nname = "lib"\n',
+        "src/lib.rs": """\
+#[pyclass(name = "_Dataset", module = "_lib", subclass)]
+pub struct Dataset;
+#[pymethods]
+impl Dataset {
+    fn drop_columns(&self, columns: Vec<String>) -> PyResult<()> {
+        Ok(())
+    }
+    #[pyo3(name = "list_tags")]
+    fn tags_ordered(&self) -> PyResult<()> {
+        Ok(())
+    }
+}
+#[pyclass]
+pub struct Fragment;
+#[pymethods]
+impl Fragment {
+    fn count(&self) -> usize {
+        0
+    }
+}
+#[pyfunction]
+#[pyo3(name = "read_transaction")]
+pub fn read_transaction_file(path: &str) -> PyResult<()> {
+    Ok(())
+}
+""",
+    }
+    graph = graph_of(tmp_path, files)
+    entries = {graph.nodes[n].label: entry for n, entry in graph.entries.items()}
+
+    assert entries["Dataset::drop_columns"] == (
+        "custom",
+        "Python method `_Dataset.drop_columns` (Rust `Dataset::drop_columns`, `#[pymethods]`)",
+    )
+    assert entries["Dataset::tags_ordered"][1].startswith("Python method `_Dataset.list_tags` (")
+    assert entries["Fragment::count"] == (
+        "custom",
+        "Python method `Fragment.count` (Rust `Fragment::count`, `#[pymethods]`)",
+    )
+    assert entries["read_transaction_file"] == (
+        "custom",
+        "Python function `read_transaction` (Rust `read_transaction_file`, `#[pyfunction]`)",
+    )
+
+
 def test_a_binding_ranks_after_the_program_s_own_entry_point(tmp_path: Path) -> None:
     # ruff's playground `#[wasm_bindgen] Workspace::new` reaches its configuration's errors
     # in fewer calls than its CLI's `format`; a reader runs the CLI (stop 66's paths)

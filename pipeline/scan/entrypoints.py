@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from pipeline.core.index import ARM_LINK, COMMAND_NAME, Definition, FileIndex
 from pipeline.core.reach import EntryKind
@@ -167,6 +167,7 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
     example's main (ranked after the API it demonstrates); named as the build manifests
     say where they do (`rg`, not `crates`)."""
     lib_crates = {_crate(p) for p in graph.indexes if p.endswith("src/lib.rs")}
+    python_classes = _python_classes(graph.indexes.values())
     free: dict[str, list[int]] = {}
     owned: dict[tuple[str, str], list[int]] = {}  # (type, name) -> its methods
     for node_id, node in enumerate(graph.nodes):
@@ -187,10 +188,10 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
             shown = registered.partition("(")[0].strip()  # `#[command]`, not its arguments
             graph.entries[node_id] = ("rpc", f"command `{d.name}` (`#[{shown}]`)")
         elif (export := exported_to(d.attrs)) is not None:
-            graph.entries[node_id] = (
-                "custom",
-                f"{export[0]} `{node.label}` (`#[{export[1]}]`)",
-            )
+            named = python_name(d, python_classes) if export[0].startswith("Python") else None
+            shown = node.label if named is None else named
+            rust = f"Rust `{node.label}`, " if named is not None and named != node.label else ""
+            graph.entries[node_id] = ("custom", f"{export[0]} `{shown}` ({rust}`#[{export[1]}]`)")
             graph.derived.setdefault(EXPORTED, set()).add(node_id)
         elif d.owner is None and (written := proc_macro_use(d.name, d.attrs)) is not None:
             graph.entries[node_id] = ("macro", f"{written}, as the using crate compiles")
@@ -442,6 +443,41 @@ _EXPORTS = (
 # after a program's own commands (ruff's CLI `format` before its playground's
 # `#[wasm_bindgen]` `Workspace::new`, which is fewer calls from the same error).
 EXPORTED = "exported fns"
+
+
+# pyo3's names as Python reads them: `#[pyclass(name = "_Dataset")]` on a struct,
+# `#[pyo3(name = "drop")]` (or `#[pyfunction(name = ..)]`) on a fn
+_PY_NAME = re.compile(
+    r"^(?:pyo3::)?(?:pyclass|pyo3|pyfunction)\s*\((?:.*[(,\s])?name\s*=\s*\"([^\"]+)\""
+)
+
+
+def _python_classes(indexes: Iterable[FileIndex]) -> dict[str, str]:
+    """The Python name of each struct or enum pyo3 exports as a class (`#[pyclass]`: its own
+    name, or the `name = ".."` it gives), by its Rust name; a Rust name two classes share
+    with two Python names is left out."""
+    found: dict[str, set[str]] = {}
+    for index in indexes:
+        for d in index.definitions:
+            if d.kind not in ("struct", "enum") or not any(
+                a.startswith(("pyclass", "pyo3::pyclass")) for a in d.attrs
+            ):
+                continue
+            named = next((m[1] for a in d.attrs if (m := _PY_NAME.match(a))), d.name)
+            found.setdefault(d.name, set()).add(named)
+    return {name: next(iter(py)) for name, py in found.items() if len(py) == 1}
+
+
+def python_name(d: Definition, classes: Mapping[str, str]) -> str | None:
+    """How Python calls a fn pyo3 exports: `_Dataset.drop_columns` for a method of a class
+    (lance's `#[pyclass(name = "_Dataset")] struct Dataset`, reading 232), `list_tags` for a
+    function, each under the name its `#[pyo3(name = ..)]` gives; None for a method whose
+    type pyo3 exports under no one name the index saw."""
+    own = next((m[1] for a in d.attrs if (m := _PY_NAME.match(a))), d.name)
+    if d.owner is None:
+        return own
+    owner = classes.get(d.owner)
+    return f"{owner}.{own}" if owner is not None else None
 
 
 def exported_to(attrs: Sequence[str]) -> tuple[str, str] | None:

@@ -14,7 +14,7 @@ ARG_CHARS = 40
 # The macros that never return: a block that ends in one leaves for good.
 DIVERGING_MACROS = frozenset(("bail", "panic", "unreachable", "todo", "unimplemented"))
 _KEPT_ATTRIBUTE = re.compile(
-    r"^(?:derive|command|clap|get|post|put|delete|patch|head|thiserror_ext)\b"
+    r"^(?:derive|command|clap|get|post|put|delete|patch|head|thiserror_ext|(?:pyo3::)?pyclass)\b"
 )
 # An attribute that lists routes, `"/path" => get(handler)` (meilisearch's `#[routes::routes(
 # routes("" => [get(list), post(create)], "/x" => sub(m::XApi)))]` on a struct)
