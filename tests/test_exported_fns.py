@@ -11,7 +11,9 @@ from pathlib import Path
 
 from test_reach import committed_and_extracted, graph_of
 
-from pipeline.core.reach import reach_from_json
+from pipeline.analyze.python_catch import python_catch
+from pipeline.core.reach import CallerPath, Hop, Reach, reach_from_json
+from pipeline.languages.rust.sites import find_sites
 
 FILES = {
     "Cargo.toml": '[package]\nname = "lib"\n',
@@ -136,6 +138,14 @@ impl Dataset {
     fn tags_ordered(&self) -> PyResult<()> {
         Ok(())
     }
+    #[new]
+    fn new(uri: String) -> PyResult<Self> {
+        Ok(Dataset)
+    }
+    #[staticmethod]
+    fn drop_all(uri: String) -> PyResult<()> {
+        Ok(())
+    }
 }
 #[pyclass]
 pub struct Fragment;
@@ -160,6 +170,8 @@ pub fn read_transaction_file(path: &str) -> PyResult<()> {
         "Python method `_Dataset.drop_columns` (Rust `Dataset::drop_columns`, `#[pymethods]`)",
     )
     assert entries["Dataset::tags_ordered"][1].startswith("Python method `_Dataset.list_tags` (")
+    assert entries["Dataset::new"][1].startswith("Python constructor `_Dataset` (Rust `Dat")
+    assert entries["Dataset::drop_all"][1].startswith("Python static method `_Dataset.drop_all` (")
     assert entries["Fragment::count"] == (
         "custom",
         "Python method `Fragment.count` (Rust `Fragment::count`, `#[pymethods]`)",
@@ -190,3 +202,93 @@ def test_a_binding_ranks_after_the_program_s_own_entry_point(tmp_path: Path) -> 
     assert [h.name for h in paths[0].hops] == ["main", "run", "format", "settings"]
     assert [h.name for h in paths[1].hops] == ["playground", "settings"]
     assert paths[1].entry_label == "JavaScript binding `playground` (`#[wasm_bindgen]`)"
+
+
+KMEANS = """\
+#[pyclass(name = "KMeans")]
+pub struct PyKMeans { trained: Option<u8> }
+#[pymethods]
+impl PyKMeans {
+    fn predict(&self, dims: usize) -> PyResult<u8> {
+        if dims == 0 {
+            return Err(PyValueError::new_err("Must be a FixedSizeList"));
+        }
+        let Some(k) = self.trained else {
+            return Err(pyo3::exceptions::PyIOError::new_err("KMeans must fit (train) first"));
+        };
+        Ok(k)
+    }
+}
+#[pyfunction]
+pub fn train(dims: usize) -> PyResult<u8> {
+    helper(dims).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+fn helper(dims: usize) -> anyhow::Result<u8> {
+    if dims > 9 {
+        anyhow::bail!("too many dimensions for training");
+    }
+    Ok(1)
+}
+"""
+
+
+def test_a_python_method_s_error_is_caught_in_python(tmp_path: Path) -> None:
+    # lance's `KMeans.predict` (reading 232): no Rust code calls it, Python does
+    files = {"Cargo.toml": '[package]\nname = "lib"\n', "src/lib.rs": KMEANS}
+    _, record = committed_and_extracted(files, "o/lib", tmp_path / "a", "Must be a Fixed")
+    assert record["tryCatchPattern"] == (
+        "try:\n"
+        "    obj.predict(...)  # Python `KMeans.predict`, which pyo3 exports\n"
+        "except ValueError as e:\n"
+        '    if "Must be a FixedSizeList" not in str(e):\n'
+        "        raise\n"
+        "    ...  # handle this case"
+    )
+    _, record = committed_and_extracted(files, "o/lib", tmp_path / "b", "KMeans must fit")
+    assert "except OSError as e:" in record["tryCatchPattern"]  # pyo3's `PyIOError`
+    # a constructor is the class called, a static method the class's
+    made = KMEANS.replace(
+        "    fn predict(&self, dims: usize) -> PyResult<u8> {",
+        "    #[new]\n    fn new(dims: usize) -> PyResult<u8> {",
+    )
+    files = {"Cargo.toml": '[package]\nname = "lib"\n', "src/lib.rs": made}
+    _, record = committed_and_extracted(files, "o/lib", tmp_path / "c", "Must be a Fixed")
+    assert record["tryCatchPattern"].splitlines()[1] == (
+        "    KMeans(...)  # Python `KMeans`, which pyo3 exports"
+    )
+
+
+def test_an_error_a_python_function_s_callee_returns_keeps_its_rust_handling(
+    tmp_path: Path,
+) -> None:
+    # `helper` is Rust called by Rust: its caller `train` can match its result
+    files = {"Cargo.toml": '[package]\nname = "lib"\n', "src/lib.rs": KMEANS}
+    _, record = committed_and_extracted(files, "o/lib", tmp_path, "too many dimensions")
+    assert record["tryCatchPattern"].splitlines()[-1] != "    ...  # handle this case"
+    assert "except" not in record["tryCatchPattern"]
+
+
+def test_an_error_pyo3_converts_is_caught_as_any_exception() -> None:
+    # a crate error returned by `?` in a `#[pyfunction]`: its class is its `PyErr`
+    # conversion's to choose, which the site does not show
+    source = (
+        "#[pyfunction]\npub fn train(dims: usize) -> PyResult<u8> {\n"
+        '    if dims > 9 {\n        return Err(Error::invalid("too many dimensions"))?;\n    }\n'
+        "    Ok(1)\n}\n"
+    )
+    (site,) = find_sites("src/lib.rs", source.encode()).sites
+    hop = Hop("train", "src/lib.rs", 2, "pub fn train(dims: usize) -> PyResult<u8>")
+    label = "Python function `train` (`#[pyfunction]`)"
+    reach = Reach(paths=(CallerPath((hop,), "custom", label),), callers=0)
+    assert python_catch(site, reach, "too many dimensions") == (
+        "try:\n"
+        "    train(...)  # Python `train`, which pyo3 exports\n"
+        "except Exception as e:  # the class its conversion to `PyErr` chooses\n"
+        '    if "too many dimensions" not in str(e):\n'
+        "        raise\n"
+        "    ...  # handle this case"
+    )
+    # a path of two hops: the site's fn is Rust that Rust calls
+    other = Hop("helper", "src/lib.rs", 9, "fn helper()")
+    deeper = Reach(paths=(CallerPath((hop, other), "custom", label),), callers=1)
+    assert python_catch(site, deeper, "too many dimensions") is None

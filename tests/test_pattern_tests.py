@@ -95,3 +95,63 @@ def test_a_borrowed_option_is_tested_by_its_method_without_the_borrow() -> None:
         "}\n"
     )
     assert found["delta has no kind"].validationCode == "let ok = d.kind.is_some();"
+
+
+def test_a_tuple_of_places_is_borrowed_so_that_two_tests_of_it_compile() -> None:
+    # qdrant's `(shard_id_selector, shard_key_selector)`: built twice of a `Vec`-holding
+    # `Option`, the second test used a moved value (E0382, reading 240)
+    found = explained_all(
+        "pub fn select(ids: Option<Vec<u32>>, key: Option<String>) -> anyhow::Result<u8> {\n"
+        "    match (ids, key) {\n"
+        "        (Some(_), None) => Ok(1),\n"
+        "        (None, Some(_)) => Ok(2),\n"
+        '        _ => anyhow::bail!("give shard ids or a shard key, one of them"),\n'
+        "    }\n"
+        "}\n"
+    )["give shard ids or a shard key, one of them"]
+    assert found.validationCode == (
+        "let ok = matches!((&ids, &key), (Some(_), None) | (None, Some(_)));"
+    )
+
+
+def test_a_tuple_tested_against_string_literals_is_not_borrowed() -> None:
+    # `"a"` matches a `&str`, not a `&&str`: the tuple stays as written
+    found = explained_all(
+        "pub fn pick(a: &str, b: &str) -> anyhow::Result<u8> {\n"
+        "    match (a, b) {\n"
+        '        ("x", "y") => Ok(1),\n'
+        '        _ => anyhow::bail!("only the pair x and y is known here"),\n'
+        "    }\n"
+        "}\n"
+    )["only the pair x and y is known here"]
+    assert found.validationCode == 'let ok = matches!((a, b), ("x", "y"));'
+
+
+def test_an_unsafe_fn_is_called_in_an_unsafe_block() -> None:
+    # qdrant's `score_4bit_internal_sse`, called bare in the exampleFix: E0133 (reading 240)
+    found = explained_all(
+        "pub unsafe fn score(a: &[u8], b: &[u8]) -> anyhow::Result<u8> {\n"
+        "    if a.len() != b.len() {\n"
+        '        anyhow::bail!("vectors of two lengths cannot be scored");\n'
+        "    }\n"
+        "    Ok(0)\n"
+        "}\n"
+    )["vectors of two lengths cannot be scored"]
+    assert "    unsafe { score(a, b) }?;" in found.exampleFix
+    assert found.tryCatchPattern is not None
+    assert found.tryCatchPattern.startswith("match unsafe { score(a, b) } {")
+
+
+def test_a_tuple_tested_against_constants_is_not_borrowed() -> None:
+    # tikv's `(DbType::Kv, CF_DEFAULT)`: a `&str` const matches the `&str`, not a `&&str`
+    found = explained_all(
+        'pub const CF_DEFAULT: &str = "default";\n'
+        "pub enum Db { Kv, Raft }\n"
+        "pub fn cf(db: Db, cf: &str) -> anyhow::Result<u8> {\n"
+        "    match (db, cf) {\n"
+        "        (Db::Kv, CF_DEFAULT) => Ok(1),\n"
+        '        _ => anyhow::bail!("no such column family in this db"),\n'
+        "    }\n"
+        "}\n"
+    )["no such column family in this db"]
+    assert found.validationCode == "let ok = matches!((db, cf), (Db::Kv, CF_DEFAULT));"

@@ -822,6 +822,30 @@ def test_a_parameter_s_callers_are_prose_after_its_code(tmp_path: Path) -> None:
     ) in section
 
 
+def test_a_caller_further_up_is_said_to_pass_the_value_to_the_next_caller(
+    tmp_path: Path,
+) -> None:
+    """Each caller up the path passes the value to the one below it: tikv's `on_casual_msg`
+    read as passing `index` to `verify_and_store_hash`, which it never calls (reading 241)."""
+    files = {
+        "Cargo.toml": '[package]\nname = "raft"\n',
+        "src/lib.rs": (
+            "pub fn on_msg(index: u64) -> anyhow::Result<()> {\n    on_hash(index)\n}\n"
+            "fn on_hash(idx: u64) -> anyhow::Result<()> {\n    verify(idx)\n}\n"
+            "fn verify(expected: u64) -> anyhow::Result<()> {\n"
+            '    if expected > 9 {\n        anyhow::bail!("hash index too far ahead");\n    }\n'
+            "    Ok(())\n}\n"
+        ),
+    }
+    _, record = committed_and_extracted(files, "o/raft", tmp_path, "hash index too far")
+    assert record["triggerScenarios"].endswith(
+        "The conditions depend on `expected` (parameter `expected: u64`; `on_hash` passes `idx`"
+        " (src/lib.rs:5); `on_msg` passes `index` to `on_hash` (src/lib.rs:2))."
+    )
+    section = reach_section(tmp_path / "out", tmp_path / "site", record)
+    assert "passes <code>index</code> to <code>on_hash</code>" in section
+
+
 def test_an_index_is_a_function_of_the_bytes_in_document_order() -> None:
     from pipeline.languages.rust.index import index_file
 

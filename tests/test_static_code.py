@@ -1601,7 +1601,7 @@ def test_an_earlier_arm_whose_value_is_an_err_is_no_value_the_code_goes_on_with(
     )
     last = found["source type {} cannot be updated"]
     assert last.validationCode == (
-        "let ok = matches!((self, new), (Params::Kafka(_), Params::Kafka(_)));"
+        "let ok = matches!((&self, &new), (Params::Kafka(_), Params::Kafka(_)));"
     )
 
 

@@ -272,7 +272,10 @@ def site_variables(ctx: SiteContext) -> dict[str, Any]:
                 "name": d.name,
                 "kind": d.kind,
                 "text": d.text,
-                "passed": [handoff_text(h) for h in d.passed],
+                "passed": [
+                    handoff_text(h, d.passed[i - 1].caller if i else None)
+                    for i, h in enumerate(d.passed)
+                ],
                 "doc": _first_paragraph(d.doc),
                 "where": f"{d.file_path}:{d.line}" if d.file_path and d.line else d.file_path,
             }

@@ -123,7 +123,12 @@ def trigger_sentence(reach: Reach | None, sha: str) -> str | None:
     sources = [
         f"`{d.name}` ({d.kind} `{d.text}`"
         + (", which the fn binds again before the check" if d.rebound else "")
-        + "".join(f"; {handoff_text(h)}" for h in d.passed)
+        + "".join(
+            # each further up passes it to the one before it, not to the site's fn (tikv's
+            # `on_casual_msg` read as passing `index` to `verify_and_store_hash`, reading 241)
+            f"; {handoff_text(h, d.passed[i - 1].caller if i else None)}"
+            for i, h in enumerate(d.passed)
+        )
         + (f": {_first_line(d.doc)}" if d.doc else "")
         + ")"
         for d in reach.dependencies

@@ -34,6 +34,7 @@ from pipeline.analyze.locks import poisoned_lock, unwinding_only
 from pipeline.analyze.metrics import registered_metric
 from pipeline.analyze.private_fields import check_for_the_module
 from pipeline.analyze.programs import started_program
+from pipeline.analyze.python_catch import python_catch
 from pipeline.analyze.reach_text import builders_solution, situation_sentence, trigger_sentence
 from pipeline.analyze.reclass import reclassed
 from pipeline.analyze.state_calls import state_comment, state_panic, through_getter
@@ -62,6 +63,7 @@ from pipeline.analyze.static_code import (
     failure_worded,
     fatal_failure,
     held_catch,
+    message_needle,
     parsed_text,
     platform_stub,
     printed_values,
@@ -120,7 +122,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-186"
+_LABEL = "static-187"
 
 
 def _static_version() -> str:
@@ -333,6 +335,11 @@ def with_reach(
         if apart.handlingStrategy == "retry" and _STRATEGY_BY_CLASS.get(coded) != "retry":
             # "Too many partitions" answered `InvalidArguments`: the same call fails again
             apart = apart.model_copy(update={"handlingStrategy": "try-catch"})
+    if site is not None and (caught := python_catch(site, reach, message_needle(site))) is not None:
+        # the fn is itself what Python calls (`#[pymethods]`): its caller's `try`/`except`,
+        # not a Rust `match` no code writes (reading 232)
+        apart = apart.model_copy(update={"tryCatchPattern": caught})
+        only_crate = False
     if only_crate and reach is not None and site is not None and apart.tryCatchPattern:
         # no code outside the crate can write that call: said for whom it is (reading 163);
         # and none at all where every caller there keeps the error already (ruff's fix

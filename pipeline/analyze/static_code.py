@@ -1041,7 +1041,7 @@ def example_fix(
                 f"// It {'panics' if refused else 'is reached only'} when this check fails; a "
                 "caller can test it first:",
                 f"if {as_caller(test, site)} {{",
-                f"    {as_caller(site.facts.call or '', site)}{';' if refused else '?;'}",
+                f"    {as_caller(written_call(site), site)}{';' if refused else '?;'}",
                 "} else {",
                 f"    // here {_plain(where(site))} would fail: handle this case (pass other "
                 "values, or report it)",
@@ -1145,8 +1145,8 @@ def try_catch(context: SiteContext) -> str | None:
     # A type's text (`#[error]`, `Display`) is no call's: its site sits in no fn a caller
     # runs (a `Display` impl's is `fmt`, which prints the error, never returns it), so the
     # match is on whatever result carries the type.
-    subject = "result" if site.kind in TEXT_KINDS else site.facts.call or "result"
-    needle = _needle(site)
+    subject = "result" if site.kind in TEXT_KINDS else written_call(site) or "result"
+    needle = message_needle(site)
     if site.kind in TEXT_KINDS and site.facts.enclosing_type:
         # the variant when the text is one variant's; a `Display` that matches a field
         # (`match self.kind`) writes several texts for one type: its text tells them apart
@@ -1170,7 +1170,7 @@ def held_catch(site: Site) -> str | None:
     """The handling of an error type's text that callers hold in an `anyhow::Error`
     (`Reach.held_in`): by its text anywhere in the chain, as any anyhow error's; None when
     the text has too short a literal part to tell it by."""
-    return _text_catch(site, "result", _needle(site), anyhow=True)
+    return _text_catch(site, "result", message_needle(site), anyhow=True)
 
 
 def text_catch(site: Site) -> str | None:
@@ -1178,7 +1178,7 @@ def text_catch(site: Site) -> str | None:
     (`Reach.held_in` `CONVERTED`: a `Box<dyn Error>`, an alias the index cannot name): by its
     text, which that type's `Display` prints; None when the text has too short a literal
     part to tell it by."""
-    return _text_catch(site, "result", _needle(site), anyhow=False)
+    return _text_catch(site, "result", message_needle(site), anyhow=False)
 
 
 def boxed_catch(pattern: str | None, site: Site) -> str | None:
@@ -1216,7 +1216,7 @@ def wrapped_catch(pattern: str | None, site: Site, accessor: str | None) -> str 
 _VARIANT_ARM = re.compile(r"^(\s*)Err\(([A-Z]\w*(?:::\w+)+.*)\) =>", re.M)
 
 
-def _needle(site: Site) -> str:
+def message_needle(site: Site) -> str:
     """The longest literal part of the message: what a handler tells this error by."""
     segments = language_of(site.file_path).literal_segments(site.message, site.is_format)
     return max((s.strip() for s in segments), key=len, default="")
@@ -1271,6 +1271,17 @@ def is_validator(site: Site) -> bool:
     `check_permission`, qdrant's `validate_integer_index_params`: reading 144)."""
     name = site.facts.enclosing_fn
     return name is not None and _VALIDATOR_NAME.match(name) is not None
+
+
+def written_call(site: Site) -> str:
+    """The call of the site's fn as a caller writes it (`Facts.call`), in an `unsafe` block
+    for an `unsafe fn` (`unsafe { score_4bit(a, b) }`); "" when none is known."""
+    call = site.facts.call or ""
+    if not call or not site.facts.unsafe_fn:
+        return call
+    if call.endswith(".await"):
+        return f"unsafe {{ {call.removesuffix('.await')} }}.await"
+    return f"unsafe {{ {call} }}"
 
 
 def caller_can_test(site: Site, test: str, *, receiver: bool) -> bool:

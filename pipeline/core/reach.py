@@ -151,9 +151,12 @@ def visibility_scope(written: str) -> str:
     return {"crate": "crate", "super": "parent module", "self": "module"}[scope]
 
 
-def handoff_text(handoff: Handoff) -> str:
-    """`` `validate` passes `&name` (src/lib.rs:12) ``."""
-    said = f"`{handoff.caller}` passes `{handoff.argument}` ({handoff.file_path}:{handoff.line})"
+def handoff_text(handoff: Handoff, to: str | None = None) -> str:
+    """`` `validate` passes `&name` (src/lib.rs:12) ``; with `to`, the fn it passes it to
+    (a handoff further up the path: `` `run` passes `name` to `validate` (..) ``)."""
+    given = f" to `{to}`" if to else ""
+    place = f"({handoff.file_path}:{handoff.line})"
+    said = f"`{handoff.caller}` passes `{handoff.argument}`{given} {place}"
     if handoff.others:
         calls = "call" if handoff.others == 1 else "calls"
         said += f" and something else at {handoff.others} other {calls}"

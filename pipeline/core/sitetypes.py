@@ -178,6 +178,9 @@ class Facts:
     state_field: str | None = None
     state_setters: tuple[tuple[str, str], ...] = ()
     state_getter: str | None = None
+    # the enclosing fn is an `unsafe fn`: a caller calls it in an `unsafe` block (qdrant's
+    # `score_4bit_internal_sse` called bare in a snippet was E0133, reading 240)
+    unsafe_fn: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,6 +258,7 @@ def placed(site: Site, shift: int, path: str, window: str, window_start: int) ->
             facts.discarded, facts.gates, facts.enum_doc, facts.ignored_error, facts.fields,
             facts.rebound, facts.unwrapped, facts.wrapped_in, facts.type_visibility,
             facts.reported_to, facts.state_field, facts.state_setters, facts.state_getter,
+            facts.unsafe_fn,
         )  # fmt: skip
     return Site(
         site.kind, path, site.line + shift, site.column, site.message, site.is_format,

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from typing import Any
 from urllib.parse import quote
 
 from pipeline.core.model import Explanation, Record
 from pipeline.languages import language_of
+from pipeline.languages.base import Language
 from pipeline.scan.context import SiteContext
 
 SLUG_LENGTH = 50
@@ -69,9 +71,27 @@ def _code_checked(explanation: Explanation, path: str) -> dict[str, Any]:
     fields = explanation.model_dump()
     language = language_of(path)
     for name in CODE_ONLY_FIELDS:
-        if fields[name] is not None and not language.parses_as_code(fields[name]):
+        if fields[name] is not None and not field_parses(name, fields[name], language):
             fields[name] = None
     return fields
+
+
+def field_parses(name: str, text: str, language: Language) -> bool:
+    """Whether a code field parses: as the repository's language, or, for a
+    `tryCatchPattern`, as the Python `try:` that the caller of a fn pyo3 exports writes
+    (`analyze/python_catch`): that caller is a Python program."""
+    if language.parses_as_code(text):
+        return True
+    return name == "tryCatchPattern" and text.startswith("try:\n") and _parses_as_python(text)
+
+
+def _parses_as_python(text: str) -> bool:
+    """Python's own parser accepts it (parsed only, never run)."""
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
 
 
 def relocated(old: Record, context: SiteContext) -> Record:

@@ -11,7 +11,7 @@ import jsonschema
 from pipeline.core.model import RecordFile
 from pipeline.core.patterns import pattern_problem
 from pipeline.dataset import store
-from pipeline.dataset.records import CODE_ONLY_FIELDS
+from pipeline.dataset.records import CODE_ONLY_FIELDS, field_parses
 from pipeline.dataset.safefile import UnsafeFile, read_json
 from pipeline.languages import language_of
 
@@ -98,7 +98,7 @@ def _check_file(
     static = isinstance(origin, dict) and origin.get("analyzer") == "static"
     for name in ("exampleFix", *CODE_ONLY_FIELDS) if static else CODE_ONLY_FIELDS:
         text = record.get(name)
-        if text is not None and not language.parses_as_code(text):
+        if text is not None and not field_parses(name, text, language):
             problems.append(f"{path}: {name} is not valid {language.name} code")
     if manifest is not None and (
         not isinstance(provenance, dict) or record["id"] not in provenance

@@ -191,7 +191,8 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
             named = python_name(d, python_classes) if export[0].startswith("Python") else None
             shown = node.label if named is None else named
             rust = f"Rust `{node.label}`, " if named is not None and named != node.label else ""
-            graph.entries[node_id] = ("custom", f"{export[0]} `{shown}` ({rust}`#[{export[1]}]`)")
+            what = _python_kind(d.attrs) if named is not None and d.owner else export[0]
+            graph.entries[node_id] = ("custom", f"{what} `{shown}` ({rust}`#[{export[1]}]`)")
             graph.derived.setdefault(EXPORTED, set()).add(node_id)
         elif d.owner is None and (written := proc_macro_use(d.name, d.attrs)) is not None:
             graph.entries[node_id] = ("macro", f"{written}, as the using crate compiles")
@@ -468,6 +469,17 @@ def _python_classes(indexes: Iterable[FileIndex]) -> dict[str, str]:
     return {name: next(iter(py)) for name, py in found.items() if len(py) == 1}
 
 
+def _python_kind(attrs: Sequence[str]) -> str:
+    """What Python calls a `#[pymethods]` method: the class itself for its `#[new]`
+    (`KMeans(..)`), the class's for a `#[staticmethod]` or `#[classmethod]`, else an
+    object's."""
+    if "new" in attrs:
+        return "Python constructor"
+    if any(a in ("staticmethod", "classmethod") for a in attrs):
+        return "Python static method"
+    return "Python method"
+
+
 def python_name(d: Definition, classes: Mapping[str, str]) -> str | None:
     """How Python calls a fn pyo3 exports: `_Dataset.drop_columns` for a method of a class
     (lance's `#[pyclass(name = "_Dataset")] struct Dataset`, reading 232), `list_tags` for a
@@ -477,7 +489,9 @@ def python_name(d: Definition, classes: Mapping[str, str]) -> str | None:
     if d.owner is None:
         return own
     owner = classes.get(d.owner)
-    return f"{owner}.{own}" if owner is not None else None
+    if owner is None:
+        return None
+    return owner if "new" in d.attrs else f"{owner}.{own}"  # `#[new]`: `KMeans(..)` makes one
 
 
 def exported_to(attrs: Sequence[str]) -> tuple[str, str] | None:

@@ -149,8 +149,9 @@ _TEST_DIRECTORY = re.compile(
 # 140: a public API's name keeps the inline `mod`s around its fn; 141: a method of a
 # `#[pymethods]` impl (the `pub` ones of a `#[wasm_bindgen]` one) keeps that attribute;
 # 142: a `let` of a cast (`as *const i8`), a tuple's too, has the cast's type; 143: a
-# struct's `#[pyclass]` kept, a Python export named as Python calls it.
-INDEX_VERSION = "143"
+# struct's `#[pyclass]` kept, a Python export named as Python calls it; 144: its `#[new]` a
+# constructor, its `#[staticmethod]` the class's.
+INDEX_VERSION = "144"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 

@@ -182,6 +182,7 @@ def _step(condition: Condition) -> Expr | None:
             # on (sccache's `Err(e) =>` before `_ => "unexpected response"`, reading 170);
             # an earlier one is a premise, as above
             raise Unknown(text)
+        head = _borrowed_tuple(head, [*passing, pattern])
         # a test binds no name: `HashMap(ref mut map)` as `HashMap(_)` (`without_bindings`)
         tried: list[Expr] = [
             Not(Atom(f"matches!({head}, {without_bindings(p)})", True)) for p in passing
@@ -301,6 +302,38 @@ def named_tests(expr: Expr) -> Expr:
         return _negate_atom(inner) if renamed and isinstance(inner, Atom) else Not(inner)
     test = _pattern_test(expr, negated=False)
     return _pattern_atom(*test) if test is not None else expr
+
+
+_CONST_NAME = re.compile(r"(?<![\w])[A-Z][A-Z0-9_]*[A-Z0-9]\b(?!\s*[({])")
+_PLACE = re.compile(r"(?:self|[A-Za-z_]\w*)(?:\.[A-Za-z_]\w*|\.\d+)*")
+
+
+def _borrowed_tuple(head: str, patterns: Sequence[str]) -> str:
+    """`(a, b)` as `(&a, &b)`: a tuple built of places moves them (qdrant's
+    `matches!((shard_id, shard_key), ..) || !matches!((shard_id, shard_key), ..)` is E0382
+    for a `Vec`-holding `Option`, reading 240); borrowed, the patterns match through the
+    references. Not where a pattern has a reference, a string literal or a constant (`&x`,
+    `"a"`, `CF_DEFAULT`), which match the values' own types, nor under a guard."""
+    if not (head.startswith("(") and head.endswith(")")):
+        return head
+    parts = [p.strip() for p in _split_top(head[1:-1])]
+    if len(parts) < 2 or not all(_PLACE.fullmatch(p) for p in parts):
+        return head
+    if any(c in p for p in patterns for c in ("&", '"', "'", "ref ", " if ")):
+        return head  # (a guard's names would be references too: `x > 3` on a `&u8`)
+    if any(_CONST_NAME.search(p) for p in patterns):
+        return head  # a const may be a `&str` (tikv's `CF_DEFAULT`): matched as it is typed
+    return "(" + ", ".join(f"&{p}" for p in parts) + ")"
+
+
+def _split_top(text: str) -> list[str]:
+    parts = []
+    while text:
+        at = first_outside_brackets(text, ",")
+        part, text = (text, "") if at < 0 else (text[:at], text[at + 1 :])
+        if part.strip():
+            parts.append(part)
+    return parts
 
 
 def _may_overlap(earlier: str, pattern: str) -> bool:

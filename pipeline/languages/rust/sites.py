@@ -65,6 +65,7 @@ from pipeline.languages.rust.regions import (
 from pipeline.languages.rust.snippets import (
     enclosing_call,
     impl_type,
+    in_unsafe_fn,
     initializer_item,
     statement_snippet,
 )
@@ -119,8 +120,8 @@ from pipeline.languages.rust.testcode import (
 # 103: a state field's setter keeps each short value it writes, not only its first; 104:
 # snafu's `#[snafu(display(..))]` is an `error_attr` site (`Site.macro` "snafu"); 105: the
 # module a file imports `Result` from (`FileScan.result_from`); 106: the `#[cfg(..)]` gate of
-# each earlier arm of a match arm (`Condition.excluded_gates`)
-EXTRACTOR_VERSION = "106"
+# each earlier arm of a match arm (`Condition.excluded_gates`); 107: `Facts.unsafe_fn`
+EXTRACTOR_VERSION = "107"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -712,6 +713,7 @@ def _make_site(
         return_type=return_type,
         snippet=statement_snippet(node) if kind not in TEXT_KINDS else None,
         call=enclosing_call(node),
+        unsafe_fn=in_unsafe_fn(node),
         item=initializer_item(node),
         help=attached_help(node),
     )

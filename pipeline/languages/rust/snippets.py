@@ -98,6 +98,18 @@ def enclosing_call(node: Node) -> str | None:
     return f"{call}.await" if is_async else call
 
 
+def in_unsafe_fn(node: Node) -> bool:
+    """Whether the fn `enclosing_call` calls is an `unsafe fn`: a caller writes that call in
+    an `unsafe` block."""
+    function = node.parent
+    while function is not None and function.type != "function_item":
+        function = function.parent
+    return function is not None and any(
+        c.type == "function_modifiers" and b"unsafe" in (c.text or b"").split()
+        for c in function.children
+    )
+
+
 def impl_type(function: Node) -> str | None:
     """The type a method's `impl` block is for (`impl<T> Trait for Foo<T>` -> `Foo`); None
     for a free fn or a trait's provided method."""
