@@ -155,3 +155,16 @@ def test_a_tuple_tested_against_constants_is_not_borrowed() -> None:
         "}\n"
     )["no such column family in this db"]
     assert found.validationCode == "let ok = matches!((db, cf), (Db::Kv, CF_DEFAULT));"
+
+
+def test_a_debug_assertion_panics_only_where_debug_assertions_are_on() -> None:
+    # qdrant's `debug_assert!` read "and panics otherwise" of a release build that goes on
+    found = explained_all(
+        "pub fn pick(ids: u8, key: u8) -> u8 {\n"
+        '    debug_assert!(ids == 0 || key == 0, "ids and a key are mutually exclusive");\n'
+        "    ids + key\n"
+        "}\n"
+    )["ids and a key are mutually exclusive"]
+    said = " ".join(found.solutions) + found.exampleFix
+    assert "where debug assertions are on; a release build goes on" in said
+    assert "panics otherwise:" not in said

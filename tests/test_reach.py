@@ -954,6 +954,39 @@ def test_a_service_method_is_known_by_tonic_status(signature: str, rpc: bool) ->
     assert is_rpc(d) is rpc
 
 
+def test_a_receiver_of_another_crate_s_type_that_is_no_client_makes_no_rpc_hop(
+    tmp_path: Path,
+) -> None:
+    # qdrant's `self.client.get(&path)` on a `Box<dyn object_store::ObjectStore>` went to the
+    # gRPC `PointsService::get` by the name `client` (reading 240); a tonic client's call
+    # of the same name still is that RPC
+    graph = graph_of(tmp_path, {
+        "Cargo.toml": '[package]\nname = "store"\n',
+        "src/lib.rs": (
+            "pub struct PointsService;\n"
+            "#[tonic::async_trait]\nimpl Points for PointsService {\n"
+            "    async fn get(&self, r: Request<Get>) -> Result<Response<Got>, Status> {\n"
+            '        Err(Status::not_found("no such point in this collection"))\n    }\n}\n'
+            "pub struct Cloud {\n    client: Box<dyn object_store::ObjectStore>,\n}\n"
+            "impl Cloud {\n    pub async fn stream(&self, path: &str) {\n"
+            "        self.client.get(path).await;\n    }\n}\n"
+            "pub struct Remote {\n    client: PointsClient<Channel>,\n}\n"
+            "impl Remote {\n    pub async fn fetch(&self, r: Get) {\n"
+            "        self.client.get(r).await;\n    }\n}\n"
+            # quickwit's generated adapters: the client is a type parameter
+            "pub struct Adapter<T> {\n    inner: T,\n}\n"
+            "impl<T> Adapter<PointsGrpcClient<T>>\nwhere\n    T: tonic::client::GrpcService<Body>,\n{\n"
+            "    pub async fn read(&self, r: Get) {\n"
+            "        self.inner.clone().get(r).await;\n    }\n}\n"
+        ),
+    })  # fmt: skip
+    callers = graph.callers.get(node(graph, "PointsService::get"), [])
+    assert sorted((graph.nodes[e.caller].label, e.resolution) for e in callers) == [
+        ("Adapter::read", "rpc"),
+        ("Remote::fetch", "rpc"),
+    ]
+
+
 def test_merged_entry_labels_read_as_one_list() -> None:
     from pipeline.scan.callerpaths import merged_label
 

@@ -45,6 +45,7 @@ from pipeline.analyze.static_code import (
     conversion,
     converted_arm,
     converted_inputs,
+    debug_only,
     empty_option,
     failed_fs_step,
     failed_thread_step,
@@ -360,8 +361,8 @@ def solutions(
         if inputs and check is not None:
             return [
                 *out,
-                f"{where(site)} goes on only when `{check_test(check)}`, and panics otherwise: "
-                "it refuses the values it was given.",
+                f"{where(site)} goes on only when `{check_test(check)}`, and "
+                f"{debug_only(site, 'panics otherwise')}: it refuses the values it was given.",
                 f"The check reads {', '.join(inputs)}, which the caller of {where(site)} "
                 f"{CALLER_ADVICE} with the full message and the version you run.",
             ]

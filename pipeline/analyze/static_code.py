@@ -1038,7 +1038,8 @@ def example_fix(
             # and answers the values it refuses itself (an `if` alone skipped the call in
             # silence: qdrant's `validate_integer_index_params`, reading 144)
             body += [
-                f"// It {'panics' if refused else 'is reached only'} when this check fails; a "
+                f"// It {debug_only(site, 'panics') if refused else 'is reached only'} when this "
+                "check fails; a "
                 "caller can test it first:",
                 f"if {as_caller(test, site)} {{",
                 f"    {as_caller(written_call(site), site)}{';' if refused else '?;'}",
@@ -1271,6 +1272,15 @@ def is_validator(site: Site) -> bool:
     `check_permission`, qdrant's `validate_integer_index_params`: reading 144)."""
     name = site.facts.enclosing_fn
     return name is not None and _VALIDATOR_NAME.match(name) is not None
+
+
+def debug_only(site: Site, panics: str) -> str:
+    """`panics` said of a `debug_assert!`: only where debug assertions are on (qdrant's
+    `debug_assert!(false, ..)` read "panics otherwise" of a release build that goes on,
+    reading 240)."""
+    if site.kind == "assert" and (site.macro or "").startswith("debug_assert"):
+        return f"{panics} (where debug assertions are on; a release build goes on)"
+    return panics
 
 
 def written_call(site: Site) -> str:

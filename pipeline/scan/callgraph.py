@@ -1191,7 +1191,9 @@ def _resolve(
             name in tables.rpc
             and qualifier != "self"
             and ("client" in qualifier.lower() or "inner" in qualifier or "stub" in qualifier)
-        ):
+            and not (typed is not None and outside and _no_client(typed[1], variables))
+        ):  # (a receiver of a known other crate's type that is no client, qdrant's
+            # `self.client: Box<dyn object_store::ObjectStore>`, is not a gRPC stub: 240)
             return "rpc", tables.rpc[name][:MAX_CANDIDATES]
         if name in STD_METHODS:
             return "name", []
@@ -1247,6 +1249,21 @@ _POINTER_MADE = re.compile(
     r"\.(?:as_ptr|as_mut_ptr|cast|cast_mut|cast_const)\(\)"
     r"(?:\.(?:add|sub|offset|wrapping_add|wrapping_sub|byte_add|byte_sub)\([^()]*\))*$"
 )
+# a generated gRPC client's type (tonic's `PointsClient<Channel>`), a stub's, what bounds one
+# (quickwit's `T: tonic::client::GrpcService<..>`)
+_CLIENT_TYPE = re.compile(r"(?i)client|stub|grpc")
+_TYPE_PARAMETER = re.compile(r"[A-Z]\d*")
+
+
+def _no_client(type_name: str, variables: Mapping[str, str]) -> bool:
+    """Whether a receiver's type, another crate's, is no gRPC client: not named one, and no
+    type parameter, which a client fills (quickwit's `self.inner: T` of its generated
+    `..GrpcClientAdapter<..GrpcClient<T>>`)."""
+    if _CLIENT_TYPE.search(type_name) or _TYPE_PARAMETER.fullmatch(type_name):
+        return False
+    return type_name not in variables  # a bounded type parameter (`T: GrpcService<..>`)
+
+
 _POINTER_TYPE = re.compile(r"^\*\s*(?:const|mut)\b")
 
 
