@@ -17,6 +17,7 @@ from pipeline.analyze import Analysis, SiteContext
 from pipeline.analyze.accessors import ASSUMPTION_TIP, callers_to_fix, recommented, unblamed
 from pipeline.analyze.arguments import missing_argument
 from pipeline.analyze.clock import clock_before_epoch
+from pipeline.analyze.config_checks import config_check
 from pipeline.analyze.crate_only import (
     catch_for_the_crate,
     catch_for_the_namers,
@@ -122,7 +123,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-188"
+_LABEL = "static-189"
 
 
 def _static_version() -> str:
@@ -674,6 +675,10 @@ def explain_apart(context: SiteContext) -> Explanation:
     if failure_class == INTERNAL_INVARIANT and set_variable(conditions) is not None:
         # a panic on a path that needs an environment variable set is on its value
         # (`if let Ok(t) = env::var("X") { t.parse().expect(..) }`): the environment's
+        failure_class = CONFIGURATION
+    if failure_class not in (INTERNAL_INVARIANT, CONFIGURATION) and config_check(site):
+        # `QuotaConfig::validate`: what it refuses is a setting the user wrote, whatever
+        # class the message's words chose ("quota": Resource exhausted; reading 241)
         failure_class = CONFIGURATION
     if failure_class == NOT_FOUND and found.guessed and listed_values(conditions) is not None:
         # `_ => bail!("unknown base tokenizer {}", name)` after `"simple" =>`, `"raw" =>`: a
