@@ -973,6 +973,12 @@ def test_a_receiver_of_another_crate_s_type_that_is_no_client_makes_no_rpc_hop(
             "pub struct Remote {\n    client: PointsClient<Channel>,\n}\n"
             "impl Remote {\n    pub async fn fetch(&self, r: Get) {\n"
             "        self.client.get(r).await;\n    }\n}\n"
+            # an HTTP client the parameter's type names (qdrant's snapshot download)
+            "pub async fn download(client: &reqwest::Client, url: &str) {\n"
+            "    client.get(url).send().await;\n}\n"
+            # no request sent: qdrant's `self.inner.get()` on an `UnsafeCell`
+            "pub fn inner_mut(cells: Vec<u8>) -> u8 {\n"
+            "    let inner = cells.into_iter().next();\n    unsafe { *inner.get() }\n}\n"
             # quickwit's generated adapters: the client is a type parameter
             "pub struct Adapter<T> {\n    inner: T,\n}\n"
             "impl<T> Adapter<PointsGrpcClient<T>>\nwhere\n    T: tonic::client::GrpcService<Body>,\n{\n"

@@ -77,6 +77,7 @@ from pipeline.analyze.static_code import (
     type_guard,
     unit_stub,
     validation,
+    waited_out,
     where,
     wrapped_catch,
     wraps_an_error,
@@ -123,7 +124,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-189"
+_LABEL = "static-190"
 
 
 def _static_version() -> str:
@@ -439,6 +440,7 @@ def _unpassed(apart: Explanation) -> Explanation:
 # Classes a message's words may suggest that an error of a `FromStr` parse is not
 # Classes a failed parse of a text is not: no file, peer, lock or resource was involved
 UNSUPPORTED = "unsupported-operation"
+TIMEOUT = "timeout"
 _NOT_OF_PARSING = frozenset(
     ("io-error", "operation-failed", "connection-failure", "concurrency-conflict",
      "resource-exhausted", "timeout", "already-exists", "permission-denied")
@@ -676,6 +678,11 @@ def explain_apart(context: SiteContext) -> Explanation:
         # a panic on a path that needs an environment variable set is on its value
         # (`if let Ok(t) = env::var("X") { t.parse().expect(..) }`): the environment's
         failure_class = CONFIGURATION
+    if waited_out(site) and (failure_class in (INTERNAL_INVARIANT, FALLBACK) or found.guessed):
+        # past a loop that polls, sleeping between tries, and returns once what it waits
+        # for holds: the wait ran out (tikv's `must_peer_state`, reading 241), no broken
+        # invariant and no class its words chose
+        failure_class = TIMEOUT
     if failure_class not in (INTERNAL_INVARIANT, CONFIGURATION) and config_check(site):
         # `QuotaConfig::validate`: what it refuses is a setting the user wrote, whatever
         # class the message's words chose ("quota": Resource exhausted; reading 241)
@@ -702,7 +709,9 @@ def explain_apart(context: SiteContext) -> Explanation:
     return Explanation(
         documentation=_sentence(_documentation(context, failure_class, guess))
         + _verdict_sentence(verdict, site.facts.type_doc),
-        triggerScenarios=_unwinding(context, _with(_trigger(site, conditions), _gated(site))),
+        triggerScenarios=_unwinding(
+            context, _with(_trigger_waited(site, conditions), _gated(site))
+        ),
         commonSituations=_unwinding(context, _situations(context, failure_class)),
         solutions=[_sentence(s) for s in solutions(context, check, failure_class)],
         exampleFix=_state_fix(
@@ -758,6 +767,20 @@ def _sentence(text: str) -> str:
 def _with(text: str, sentence: str | None) -> str:
     """`text`, and the index's sentence after it when there is one (issue 10)."""
     return f"{text} {sentence}" if sentence else text
+
+
+def _trigger_waited(site: Site, conditions: Sequence[Condition]) -> str:
+    """`_trigger`, and what a polling loop before the site says (`Facts.waited`): the wait
+    ran out. With no condition of its own, the loop is what decides (tikv's
+    `must_peer_state` read "No `if` .. decides whether this site runs", reading 241)."""
+    said = _trigger(site, conditions)
+    if not waited_out(site):
+        return said
+    waited = (
+        f"`{site.facts.waited}` tries again, sleeping between tries, and returns once what it "
+        "waits for holds: this site runs when the wait ran out without it."
+    )
+    return waited if not conditions else f"{said} {waited}"
 
 
 def _class_sentence(failure_class: str, guess: Classification | None) -> str:

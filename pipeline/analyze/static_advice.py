@@ -62,6 +62,7 @@ from pipeline.analyze.static_code import (
     refused_conversion,
     refused_inputs,
     unit_stub,
+    waited_out,
     where,
 )
 from pipeline.analyze.taxonomy import Classification, load_taxonomy
@@ -426,6 +427,8 @@ def solutions(
             return [*out, _platform_only(site, stub)]
         if site.kind in ("todo", "unimplemented"):
             return [*out, _assumption(context), _NOT_YET]
+        if waited_out(site):  # a wait that ran out: what it waited for never came (241)
+            return [*out, _gave_up(site)]
         if failure_class == "configuration-error" and not variables:
             return [*out, _CONFIGURED, _assumption(context), _REPORT_IF_CONFIGURED]
         return [*out, _assumption(context), _REPORT_UNLESS_ADVISED if out else _REPORT]
@@ -514,6 +517,16 @@ def solutions(
     if not out:
         out.append(_last_resort(site, conditions, failure_class))
     return out
+
+
+def _gave_up(site: Site) -> str:
+    """A panic past a polling loop (`Facts.waited`): no assumption broke, the wait ran out."""
+    return (
+        f"{where(site)} polls (`{site.facts.waited}`), sleeping between tries, and panics "
+        "when what it waits for has not come by the last try: find why it did not come (the "
+        "backtrace shows who waited, the message what for), or wait longer where that is a "
+        "slow machine's doing."
+    )
 
 
 def _build_dependent_arms(site: Site, conditions: Sequence[Condition]) -> str | None:

@@ -1022,6 +1022,11 @@ def example_fix(
             "// A panic here comes from your configuration or manifest, as the message says: "
             "correct it there (if it is right, report this with its backtrace)."
         )
+    elif context.error_type == "panic" and not refused and (waited := waited_out(site)):
+        body.append(
+            f"// It panics once `{waited}` has tried for the last time without what it waits "
+            "for coming: find why that did not come."
+        )
     elif context.error_type == "panic" and not refused and advice_in(site.message):
         # axum's `route_layer`: "Add the routes you want the layer to apply to first." is
         # the caller's to do, no bug to report (reading 108)
@@ -1272,6 +1277,18 @@ def is_validator(site: Site) -> bool:
     `check_permission`, qdrant's `validate_integer_index_params`: reading 144)."""
     name = site.facts.enclosing_fn
     return name is not None and _VALIDATOR_NAME.match(name) is not None
+
+
+# a message that states what must hold (greptimedb's "retry loop should always return" after
+# a loop whose last try returns its error): no wait that ran out, whatever loop is above it
+_ASSERTED = re.compile(r"(?i)\b(?:should|always|never|unreachable|impossible|must not)\b")
+
+
+def waited_out(site: Site) -> str | None:
+    """The polling loop past which the site gives up waiting (`Facts.waited`: tikv's
+    `must_peer_state`), unless its message states what must hold; None otherwise."""
+    waited = site.facts.waited
+    return waited if waited and not _ASSERTED.search(site.message) else None
 
 
 def debug_only(site: Site, panics: str) -> str:

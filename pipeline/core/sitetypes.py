@@ -181,6 +181,10 @@ class Facts:
     # the enclosing fn is an `unsafe fn`: a caller calls it in an `unsafe` block (qdrant's
     # `score_4bit_internal_sse` called bare in a snippet was E0133, reading 240)
     unsafe_fn: bool = False
+    # the polling loop the site comes after, or sits in under a test of its tries, that
+    # sleeps between tries and returns once what it waits for holds (`for _ in 0..100`):
+    # past it the wait ran out (tikv's `must_peer_state`, reading 241; `polling.waited_by`)
+    waited: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,7 +262,7 @@ def placed(site: Site, shift: int, path: str, window: str, window_start: int) ->
             facts.discarded, facts.gates, facts.enum_doc, facts.ignored_error, facts.fields,
             facts.rebound, facts.unwrapped, facts.wrapped_in, facts.type_visibility,
             facts.reported_to, facts.state_field, facts.state_setters, facts.state_getter,
-            facts.unsafe_fn,
+            facts.unsafe_fn, facts.waited,
         )  # fmt: skip
     return Site(
         site.kind, path, site.line + shift, site.column, site.message, site.is_format,

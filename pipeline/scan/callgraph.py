@@ -1192,6 +1192,10 @@ def _resolve(
             and qualifier != "self"
             and ("client" in qualifier.lower() or "inner" in qualifier or "stub" in qualifier)
             and not (typed is not None and outside and _no_client(typed[1], variables))
+            and not _other_client(qualifier, variables)
+            # a stub's call sends a request (`self.inner.get()` is a cell's); a client's may
+            # open a stream instead (grpcio's `self.client.detect()`, tikv's deadlock detector)
+            and (call.arity > 0 or "client" in qualifier.lower())
         ):  # (a receiver of a known other crate's type that is no client, qdrant's
             # `self.client: Box<dyn object_store::ObjectStore>`, is not a gRPC stub: 240)
             return "rpc", tables.rpc[name][:MAX_CANDIDATES]
@@ -1253,6 +1257,20 @@ _POINTER_MADE = re.compile(
 # (quickwit's `T: tonic::client::GrpcService<..>`)
 _CLIENT_TYPE = re.compile(r"(?i)client|stub|grpc")
 _TYPE_PARAMETER = re.compile(r"[A-Z]\d*")
+
+
+# crates whose clients speak HTTP, S3 or Redis, never a gRPC service of the repository's
+_OTHER_CLIENTS = re.compile(
+    r"^&?\s*(?:mut\s+)?(?:reqwest|hyper|hyper_util|ureq|surf|isahc|awc|object_store|redis|"
+    r"aws_sdk_\w+|rusoto_\w+|azure_\w+|google_cloud_\w+|opendal)::"
+)
+
+
+def _other_client(qualifier: str, variables: Mapping[str, str]) -> bool:
+    """Whether a receiver's written type is an HTTP, object-store or Redis crate's client
+    (`client: &reqwest::Client`, qdrant's snapshot download, reading 240's recheck): its
+    `get` is no gRPC call, whatever the receiver's name says."""
+    return bool(_OTHER_CLIENTS.match(variables.get(qualifier.split(".", 1)[0], "")))
 
 
 def _no_client(type_name: str, variables: Mapping[str, str]) -> bool:

@@ -54,6 +54,7 @@ from pipeline.languages.rust.messages import (
     split_token_tree,
     token_message,
 )
+from pipeline.languages.rust.polling import waited_by
 from pipeline.languages.rust.regions import (
     is_generated_file,
     is_test_file,
@@ -120,8 +121,9 @@ from pipeline.languages.rust.testcode import (
 # 103: a state field's setter keeps each short value it writes, not only its first; 104:
 # snafu's `#[snafu(display(..))]` is an `error_attr` site (`Site.macro` "snafu"); 105: the
 # module a file imports `Result` from (`FileScan.result_from`); 106: the `#[cfg(..)]` gate of
-# each earlier arm of a match arm (`Condition.excluded_gates`); 107: `Facts.unsafe_fn`
-EXTRACTOR_VERSION = "107"
+# each earlier arm of a match arm (`Condition.excluded_gates`); 107: `Facts.unsafe_fn`; 108:
+# `Facts.waited`
+EXTRACTOR_VERSION = "108"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -714,6 +716,7 @@ def _make_site(
         snippet=statement_snippet(node) if kind not in TEXT_KINDS else None,
         call=enclosing_call(node),
         unsafe_fn=in_unsafe_fn(node),
+        waited=waited_by(node),
         item=initializer_item(node),
         help=attached_help(node),
     )
