@@ -264,3 +264,28 @@ def test_an_arm_after_a_guarded_arm_of_the_same_values_needs_the_guard_false(
         }
     # a guarded catch-all before it takes every value
     assert required_values(("match_arm",), (arm,), (), (("_ if verbose",),))["verbose"] == "false"
+
+
+def test_a_caller_passing_none_where_a_tuple_arm_needs_some_is_no_way_in(tmp_path: Path) -> None:
+    # qdrant's `convert_shard_selector_for_read`: `match (shard_id, shard_key)`'s
+    # `(Some(_), Some(_))` arm, which `search_batch` (passing `None`) never takes (240)
+    source = (
+        "pub fn select(shard_id: Option<u32>, shard_key: Option<String>) -> anyhow::Result<u32> {\n"
+        "    match (shard_id, shard_key) {\n"
+        '        (Some(_), Some(_)) => anyhow::bail!("shard id and shard key are exclusive"),\n'
+        "        (Some(id), None) => Ok(id),\n"
+        "        _ => Ok(0),\n"
+        "    }\n"
+        "}\n"
+        "pub fn search_batch(key: Option<String>) -> anyhow::Result<u32> {\n"
+        "    select(None, key)\n"
+        "}\n"
+        "pub fn scroll(id: Option<u32>, key: Option<String>) -> anyhow::Result<u32> {\n"
+        "    select(id, key)\n"
+        "}\n"
+    )
+    assert required_values(
+        ["match_arm"], ["match (shard_id, shard_key): (Some(_), Some(_)) =>"], (), [()]
+    ) == {"shard_id": "in:Some", "shard_key": "in:Some"}
+    paths = paths_by_message(tmp_path, source)
+    assert paths["shard id and shard key are exclusive"] == [["scroll", "select"]]

@@ -44,6 +44,9 @@ _COMPARED = re.compile(
 _MATCHES = re.compile(r"(!?)\s*matches!\s*\(\s*(?:&|\*)?([a-z_]\w*)\s*,\s*(.+)\)", re.S)
 _ARM = re.compile(r"match (?:&|\*)?([a-z_]\w*): (.+) =>", re.S)
 _ANY_ARM = re.compile(r"match .+?: (.+) =>", re.S)  # an arm over any value
+# an arm over a tuple of values: `match (a, b): (Some(_), None) =>`
+_TUPLE_ARM = re.compile(r"match \(([^()]*)\): \((.*)\) =>", re.S)
+_PLAIN_NAME = re.compile(r"(?:&\s*|\*)?([a-z_]\w*)")
 _IF_LET = re.compile(r"let\s+(.+?)\s*=\s*(?:&|\*)?([a-z_]\w*)", re.S)
 _LET_ELSE = re.compile(r"let (.+) = (?:&|\*)?([a-z_]\w*) did not match", re.S)
 # A variant as a pattern or an argument: `Mode::Strict`, `Kind::Dir(..)`, `Some(x)`, `None`
@@ -94,6 +97,10 @@ def required_values(
             found = _past_arms(text, excluded[at])
         if found is not None and found[0] not in bound:
             out.setdefault(found[0], found[1])
+        if found is None and kind == "match_arm":
+            for name, need in _tuple_needs(text):
+                if name not in bound:
+                    out.setdefault(name, need)
         if kind == "match_arm" and at < len(excluded):
             for name, value in _guards_failed(text, excluded[at]):
                 if name not in bound:
@@ -200,6 +207,39 @@ def _takes_all(pattern: str, variants: list[str] | None) -> bool:
     found = _VARIANT.fullmatch(pattern)
     payload = pattern[found.end(2) :] if found is not None else ""
     return _ANY_PAYLOAD.fullmatch(payload) is not None
+
+
+def _tuple_needs(text: str) -> list[tuple[str, str]]:
+    """What an arm over a tuple of names needs of each (`match (shard_id, shard_key):
+    (Some(_), Some(_)) =>`: both `in:Some`; qdrant's `search_batch` passes `None` for the
+    first, reading 240): an element's own `_arm_need`; none for `_` or a binding there, nor
+    for a guarded arm or an or-pattern of tuples."""
+    found = _TUPLE_ARM.fullmatch(text)
+    if found is None or " if " in f" {found[2]} ":
+        return []
+    names = [n.strip() for n in _top_parts(found[1])]
+    patterns = [p.strip() for p in _top_parts(found[2])]
+    if len(names) != len(patterns) or first_outside_brackets(found[2], "|") >= 0:
+        return []
+    out = []
+    for name, pattern in zip(names, patterns, strict=True):
+        plain = _PLAIN_NAME.fullmatch(name)
+        need = (
+            _arm_need(pattern) if plain is not None and not _CATCH_ALL.fullmatch(pattern) else None
+        )
+        if plain is not None and need is not None:
+            out.append((plain[1], need))
+    return out
+
+
+def _top_parts(text: str) -> list[str]:
+    """`text` split at its top-level commas (a trailing one dropped)."""
+    parts = []
+    while text.strip():
+        at = first_outside_brackets(text, ",")
+        part, text = (text, "") if at < 0 else (text[:at], text[at + 1 :])
+        parts.append(part)
+    return parts
 
 
 def _arm_need(pattern: str) -> str | None:
