@@ -49,3 +49,21 @@ def test_only_literal_arms_before_a_catch_all_make_a_list() -> None:
         listed_values([Condition("match_arm", 'match s: "x" =>', 3, excluded=('"a"', '"c"'))])
         is None
     )
+
+
+def test_an_arm_that_tests_its_binding_against_literals_is_part_of_the_list() -> None:
+    # lance's `s if s.starts_with("lindera/") =>` among its tokenizer names (reading 232)
+    found = explained_all(
+        "pub fn tokenizer(name: &str) -> anyhow::Result<u8> {\n"
+        "    match name {\n"
+        '        "simple" => Ok(1),\n'
+        '        "raw" => Ok(2),\n'
+        '        s if s.starts_with("lindera/") || s == "jieba" => Ok(3),\n'
+        '        _ => anyhow::bail!("unknown base tokenizer {}", name),\n'
+        "    }\n"
+        "}\n"
+    )["unknown base tokenizer {}"]
+    assert "Class: Invalid argument." in found.documentation
+    # a guard that computes something else is no list of values
+    arm = Condition("match_arm", "match s: _ =>", 3, excluded=('"a"', '"b"', "s if s.len() > 3"))
+    assert listed_values([arm]) is None

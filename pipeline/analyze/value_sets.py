@@ -16,6 +16,13 @@ from pipeline.core.sitetypes import Condition
 
 _LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"|b?\'(?:[^\'\\]|\\.)\'|-?\d+')
 _CATCH_ALL = re.compile(r"^(?:_|(?:mut\s+)?[a-z_]\w*)$")
+# `s if s.starts_with("lindera/") || s == "jieba"`: a binding whose guard compares it with
+# literals only
+_NAMED_FAMILY = re.compile(
+    r'([a-z_]\w*) if (?:\1(?:\.(?:starts_with|ends_with|contains)\("[^"\\]*"\)|\s*==\s*"[^"\\]*")'
+    r"(?:\s*\|\|\s*)?)+",
+    re.S,
+)
 
 
 def listed_values(conditions: Sequence[Condition]) -> tuple[str, ...] | None:
@@ -27,7 +34,10 @@ def listed_values(conditions: Sequence[Condition]) -> tuple[str, ...] | None:
         return None
     if not catch_all(last):
         return None
-    values = [v for p in last.excluded for v in _alternatives(p)]
+    # an arm that tests its binding against literals (`s if s.starts_with("lindera/")`,
+    # lance's tokenizers) takes a family of values the code names too
+    tried = [p for p in last.excluded if not _NAMED_FAMILY.fullmatch(p.strip())]
+    values = [v for p in tried for v in _alternatives(p)]
     if len(values) < 2 or not all(_LITERAL.fullmatch(v) for v in values):
         return None
     return tuple(values)
