@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import re
 
-from pipeline.core.reach import Reach
+from pipeline.core.reach import Reach, visibility_scope
 
-# `pub(crate)`, `pub(super)`, `pub(self)`, `pub(in crate::a)`: visible to part of the code
-_RESTRICTED = re.compile(r"pub\s*\(\s*(crate|super|self|in\s+[^)]*?)\s*\)")
-# who may read a field, narrowest first
-_NARROW = ("module", "super", "in", "crate")
+# who may read a field, narrowest first (`Reach.internal`'s names, `visibility_scope`)
+_NARROW = {"module": 0, "parent module": 1, "crate": 3}  # `module `a::b``: 2
 
 
 def private_fields(reach: Reach | None) -> list[str]:
@@ -25,23 +23,16 @@ def private_fields(reach: Reach | None) -> list[str]:
 
 
 def _restricted_fields(reach: Reach | None) -> dict[str, str]:
-    """Each field the conditions read that not every crate may read, and who may: `module`,
-    `super`, `in <path>` or `crate`."""
+    """Each field the conditions read that not every crate may read, and who may, as
+    `visibility_scope` says: "module", "parent module", "module `a::b`" or "crate"."""
     if reach is None:
         return {}
     found: dict[str, str] = {}
     for d in reach.dependencies:
-        if d.kind != "field":
-            continue
-        text = d.text.lstrip()
-        if not text.startswith("pub"):
-            scope = "module"
-        elif (restricted := _RESTRICTED.match(text)) is not None:
-            written = " ".join(restricted[1].split())
-            scope = "module" if written == "self" else written
-        else:
-            continue
-        found.setdefault(d.name.rsplit(".", 1)[-1], scope)
+        written = d.text.lstrip()
+        if d.kind != "field" or (written.startswith("pub") and written[3:].lstrip()[:1] != "("):
+            continue  # a plain `pub` field: anyone's
+        found.setdefault(d.name.rsplit(".", 1)[-1], visibility_scope(written))
     return found
 
 
@@ -65,26 +56,36 @@ def check_for_the_module(code: str | None, reach: Reach | None) -> str | None:
     if len(set(read.values())) == 1:  # `a` and `b` are private fields
         scope = next(iter(read.values()))
         kind = "a private field" if one else "private fields"
-        visible = kind if scope == "module" else f"`pub({scope})`"
+        visible = kind if scope == "module" else f"`{_modifier(scope)}`"
         named = " and ".join(f"`{name}`" for name in names[:2]) + more
         named += f" {'is' if one else 'are'} {visible}"
     else:
         named = " and ".join(f"`{n}` {_visibility(read[n])}" for n in names[:2]) + more
-    narrowest = min(read.values(), key=lambda scope: _NARROW.index(scope.split()[0]))
+    narrowest = min(read.values(), key=lambda scope: _NARROW.get(scope, 2))
     return (
         f"// {named}: only code in {_who(narrowest, them)} can read {them}, and check so.\n{code}"
     )
 
 
 def _visibility(scope: str) -> str:
-    return "is a private field" if scope == "module" else f"is `pub({scope})`"
+    return "is a private field" if scope == "module" else f"is `{_modifier(scope)}`"
+
+
+def _modifier(scope: str) -> str:
+    """How a field of a restricted `scope` is declared: `pub(crate)`, `pub(super)`,
+    `pub(in a::b)` (the inverse of `visibility_scope`)."""
+    if scope == "crate":
+        return "pub(crate)"
+    if scope == "parent module":
+        return "pub(super)"
+    return f"pub(in {scope.removeprefix('module ').strip('`')})"
 
 
 def _who(scope: str, them: str) -> str:
     if scope == "module":
         return f"the module that declares {them}"
-    if scope == "super":
+    if scope == "parent module":
         return f"the parent of the module that declares {them}"
     if scope == "crate":
         return f"the crate that declares {them}"
-    return f"`{scope.removeprefix('in ').strip()}`"
+    return scope.removeprefix("module ")  # `a::b`

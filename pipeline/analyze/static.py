@@ -58,6 +58,7 @@ from pipeline.analyze.static_code import (
     constructed,
     conversion,
     converting,
+    debug_assertion,
     example_fix,
     failed_fs_step,
     failed_thread_step,
@@ -774,11 +775,11 @@ def _trigger_waited(site: Site, conditions: Sequence[Condition]) -> str:
     ran out. With no condition of its own, the loop is what decides (tikv's
     `must_peer_state` read "No `if` .. decides whether this site runs", reading 241)."""
     said = _trigger(site, conditions)
-    if not waited_out(site):
+    if not (head := waited_out(site)):
         return said
     waited = (
-        f"`{site.facts.waited}` tries again, sleeping between tries, and returns once what it "
-        "waits for holds: this site runs when the wait ran out without it."
+        f"`{head}` tries again, sleeping between tries, and returns once what it waits for "
+        "holds: this site runs when the wait ran out without it."
     )
     return waited if not conditions else f"{said} {waited}"
 
@@ -904,7 +905,7 @@ def _documentation(context: SiteContext, failure_class: str, guess: Classificati
             " A panic returns no error: it unwinds the current thread or task, and ends the"
             ' whole process where the build sets `panic = "abort"` or a panic hook exits.'
         )
-    if site.kind == "assert" and (site.macro or "").startswith("debug_assert"):
+    if debug_assertion(site):
         text += (
             f" `{site.macro}!` checks only where debug assertions are on (debug builds and"
             " tests): a release build goes on past it."

@@ -427,8 +427,8 @@ def solutions(
             return [*out, _platform_only(site, stub)]
         if site.kind in ("todo", "unimplemented"):
             return [*out, _assumption(context), _NOT_YET]
-        if waited_out(site):  # a wait that ran out: what it waited for never came (241)
-            return [*out, _gave_up(site)]
+        if head := waited_out(site):  # a wait that ran out: what it waited for never came
+            return [*out, _gave_up(site, head)]
         if failure_class == "configuration-error" and not variables:
             return [*out, _CONFIGURED, _assumption(context), _REPORT_IF_CONFIGURED]
         return [*out, _assumption(context), _REPORT_UNLESS_ADVISED if out else _REPORT]
@@ -519,10 +519,11 @@ def solutions(
     return out
 
 
-def _gave_up(site: Site) -> str:
-    """A panic past a polling loop (`Facts.waited`): no assumption broke, the wait ran out."""
+def _gave_up(site: Site, head: str) -> str:
+    """A panic past a polling loop (`head`, `waited_out`): no assumption broke, the wait ran
+    out (tikv's `must_peer_state`, reading 241)."""
     return (
-        f"{where(site)} polls (`{site.facts.waited}`), sleeping between tries, and panics "
+        f"{where(site)} polls (`{head}`), sleeping between tries, and panics "
         "when what it waits for has not come by the last try: find why it did not come (the "
         "backtrace shows who waited, the message what for), or wait longer where that is a "
         "slow machine's doing."

@@ -1291,11 +1291,16 @@ def waited_out(site: Site) -> str | None:
     return waited if waited and not _ASSERTED.search(site.message) else None
 
 
+def debug_assertion(site: Site) -> bool:
+    """A `debug_assert!` (`_eq`, `_ne`): it checks only where debug assertions are on."""
+    return site.kind == "assert" and (site.macro or "").startswith("debug_assert")
+
+
 def debug_only(site: Site, panics: str) -> str:
     """`panics` said of a `debug_assert!`: only where debug assertions are on (qdrant's
     `debug_assert!(false, ..)` read "panics otherwise" of a release build that goes on,
     reading 240)."""
-    if site.kind == "assert" and (site.macro or "").startswith("debug_assert"):
+    if debug_assertion(site):
         return f"{panics} (where debug assertions are on; a release build goes on)"
     return panics
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pipeline.core.brackets import first_outside_brackets
+from pipeline.core.brackets import split_outside_brackets
 from pipeline.core.sitetypes import Condition
 
 _LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"|b?\'(?:[^\'\\]|\\.)\'|-?\d+')
@@ -37,7 +37,7 @@ def listed_values(conditions: Sequence[Condition]) -> tuple[str, ...] | None:
     # an arm that tests its binding against literals (`s if s.starts_with("lindera/")`,
     # lance's tokenizers) takes a family of values the code names too
     tried = [p for p in last.excluded if not _NAMED_FAMILY.fullmatch(p.strip())]
-    values = [v for p in tried for v in _alternatives(p)]
+    values = [v for p in tried for v in split_outside_brackets(p, "|")]
     if len(values) < 2 or not all(_LITERAL.fullmatch(v) for v in values):
         return None
     return tuple(values)
@@ -47,13 +47,3 @@ def catch_all(arm: Condition) -> bool:
     """Whether a `match` arm takes every value no earlier arm took (`_ =>`, `other =>`)."""
     pattern = arm.text.removesuffix(" =>").rpartition(": ")[2].strip()
     return arm.kind == "match_arm" and bool(_CATCH_ALL.fullmatch(pattern))
-
-
-def _alternatives(pattern: str) -> list[str]:
-    parts = []
-    rest = pattern
-    while rest:
-        at = first_outside_brackets(rest, "|")
-        part, rest = (rest, "") if at < 0 else (rest[:at], rest[at + 1 :])
-        parts.append(part.strip())
-    return parts

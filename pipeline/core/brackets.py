@@ -16,3 +16,14 @@ def first_outside_brackets(text: str, char: str) -> int:
         elif ch == char and depth == 0:
             return at
     return -1
+
+
+def split_outside_brackets(text: str, char: str) -> list[str]:
+    """`text` cut at each `char` outside brackets, each part stripped (an empty one kept: a
+    trailing `,` leaves one): a tuple's elements (`,`), an or-pattern's alternatives (`|`)."""
+    parts = []
+    while (at := first_outside_brackets(text, char)) >= 0:
+        parts.append(text[:at])
+        text = text[at + 1 :]
+    parts.append(text)
+    return [p.strip() for p in parts]

@@ -1187,17 +1187,8 @@ def _resolve(
                     how = "trait"  # a `dyn T`, an `impl T`, an `S: T`, `self` in T's own fn
                 return how, found
         tables.seen.add(("r", name))
-        if (
-            name in tables.rpc
-            and qualifier != "self"
-            and ("client" in qualifier.lower() or "inner" in qualifier or "stub" in qualifier)
-            and not (typed is not None and outside and _no_client(typed[1], variables))
-            and not _other_client(qualifier, variables)
-            # a stub's call sends a request (`self.inner.get()` is a cell's); a client's may
-            # open a stream instead (grpcio's `self.client.detect()`, tikv's deadlock detector)
-            and (call.arity > 0 or "client" in qualifier.lower())
-        ):  # (a receiver of a known other crate's type that is no client, qdrant's
-            # `self.client: Box<dyn object_store::ObjectStore>`, is not a gRPC stub: 240)
+        foreign = typed[1] if typed is not None and outside else None
+        if name in tables.rpc and _stub_call(call, qualifier, foreign, variables):
             return "rpc", tables.rpc[name][:MAX_CANDIDATES]
         if name in STD_METHODS:
             return "name", []
@@ -1264,6 +1255,26 @@ _OTHER_CLIENTS = re.compile(
     r"^&?\s*(?:mut\s+)?(?:reqwest|hyper|hyper_util|ureq|surf|isahc|awc|object_store|redis|"
     r"aws_sdk_\w+|rusoto_\w+|azure_\w+|google_cloud_\w+|opendal)::"
 )
+
+
+def _stub_call(
+    call: Call, qualifier: str, foreign: str | None, variables: Mapping[str, str]
+) -> bool:
+    """Whether a method call no type resolved may be a gRPC stub's, which runs the server's
+    method of its name (`RPC`): its receiver is named a client, stub or `inner` (not
+    `self`); not another crate's type that is no client (`foreign`: qdrant's `self.client:
+    Box<dyn object_store::ObjectStore>`, reading 240), nor an HTTP or storage crate's client
+    as written (`_other_client`); and it sends a request (`self.inner.get()` is a cell's),
+    but for a client's call, which may open a stream (grpcio's `self.client.detect()`)."""
+    lowered = qualifier.lower()
+    client = "client" in lowered
+    if qualifier == "self" or not (client or "inner" in qualifier or "stub" in qualifier):
+        return False
+    if (foreign is not None and _no_client(foreign, variables)) or _other_client(
+        qualifier, variables
+    ):
+        return False
+    return call.arity > 0 or client
 
 
 def _other_client(qualifier: str, variables: Mapping[str, str]) -> bool:

@@ -464,9 +464,13 @@ def _python_classes(indexes: Iterable[FileIndex]) -> dict[str, str]:
                 a.startswith(("pyclass", "pyo3::pyclass")) for a in d.attrs
             ):
                 continue
-            named = next((m[1] for a in d.attrs if (m := _PY_NAME.match(a))), d.name)
-            found.setdefault(d.name, set()).add(named)
+            found.setdefault(d.name, set()).add(_python_own_name(d))
     return {name: next(iter(py)) for name, py in found.items() if len(py) == 1}
+
+
+def _python_own_name(d: Definition) -> str:
+    """The name pyo3 gives an item: its attribute's `name = ".."`, else its Rust name."""
+    return next((m[1] for a in d.attrs if (m := _PY_NAME.match(a))), d.name)
 
 
 def _python_kind(attrs: Sequence[str]) -> str:
@@ -485,7 +489,7 @@ def python_name(d: Definition, classes: Mapping[str, str]) -> str | None:
     (lance's `#[pyclass(name = "_Dataset")] struct Dataset`, reading 232), `list_tags` for a
     function, each under the name its `#[pyo3(name = ..)]` gives; None for a method whose
     type pyo3 exports under no one name the index saw."""
-    own = next((m[1] for a in d.attrs if (m := _PY_NAME.match(a))), d.name)
+    own = _python_own_name(d)
     if d.owner is None:
         return own
     owner = classes.get(d.owner)

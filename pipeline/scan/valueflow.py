@@ -19,7 +19,7 @@ import re
 from collections import deque
 from collections.abc import Mapping, Sequence
 
-from pipeline.core.brackets import first_outside_brackets
+from pipeline.core.brackets import first_outside_brackets, split_outside_brackets
 from pipeline.core.index import Call, Definition
 from pipeline.core.reach import PATH_DEPTH
 from pipeline.core.sitetypes import Site
@@ -217,8 +217,8 @@ def _tuple_needs(text: str) -> list[tuple[str, str]]:
     found = _TUPLE_ARM.fullmatch(text)
     if found is None or " if " in f" {found[2]} ":
         return []
-    names = [n.strip() for n in _top_parts(found[1])]
-    patterns = [p.strip() for p in _top_parts(found[2])]
+    names = [n for n in split_outside_brackets(found[1], ",") if n]
+    patterns = [p for p in split_outside_brackets(found[2], ",") if p]
     if len(names) != len(patterns) or first_outside_brackets(found[2], "|") >= 0:
         return []
     out = []
@@ -230,16 +230,6 @@ def _tuple_needs(text: str) -> list[tuple[str, str]]:
         if plain is not None and need is not None:
             out.append((plain[1], need))
     return out
-
-
-def _top_parts(text: str) -> list[str]:
-    """`text` split at its top-level commas (a trailing one dropped)."""
-    parts = []
-    while text.strip():
-        at = first_outside_brackets(text, ",")
-        part, text = (text, "") if at < 0 else (text[:at], text[at + 1 :])
-        parts.append(part)
-    return parts
 
 
 def _arm_need(pattern: str) -> str | None:
@@ -263,7 +253,7 @@ def _variants(pattern: str) -> list[str] | None:
     """The variants a pattern's alternatives name (`Mode::A | Mode::B(..)` -> both); None
     unless every alternative is a variant."""
     out = []
-    for alternative in _top_level_split(pattern.strip(), "|"):
+    for alternative in split_outside_brackets(pattern.strip(), "|"):
         variant = _variant(alternative)
         if variant is None:
             return None
@@ -280,16 +270,6 @@ def _variant(text: str) -> str | None:
     segments = found[1].split("::")[:-1]
     enum = segments[-1] if segments else ""
     return f"{enum}::{found[2]}" if enum else found[2]
-
-
-def _top_level_split(text: str, separator: str) -> list[str]:
-    """`text` split at `separator` outside brackets (`brackets.first_outside_brackets`)."""
-    parts = []
-    while (at := first_outside_brackets(text, separator)) >= 0:
-        parts.append(text[:at])
-        text = text[at + 1 :]
-    parts.append(text)
-    return [p.strip() for p in parts]
 
 
 def _bound_by(kind: str, text: str) -> set[str]:

@@ -18,6 +18,7 @@ from functools import lru_cache
 from tree_sitter import Node
 
 from pipeline.languages.rust.codecheck import rust_parser
+from pipeline.languages.rust.index_items import text_of
 
 _HEAD = b"fn __errdoc_pattern() { match __v { "
 _TAIL = b" => {} } }"
@@ -82,13 +83,13 @@ def _erase(node: Node, guarded: frozenset[str], edits: list[tuple[int, int, str]
         # `ResolverStatus::Pending { locks, memory_quota, .. }`: `Pending { .. }`
         written = node.child_by_field_name("type")
         if written is not None:
-            edits.append((node.start_byte, node.end_byte, f"{_text(written)} {{ .. }}"))
+            edits.append((node.start_byte, node.end_byte, f"{text_of(written)} {{ .. }}"))
             return
     if kind == "field_pattern":
         short = _first_child(node, "shorthand_field_identifier")
         if short is not None:  # `Value::String { val, .. }`, `{ ref mut b }`
-            if _lowercase(short) and _text(short) not in guarded:
-                edits.append((node.start_byte, node.end_byte, f"{_text(short)}: _"))
+            if _lowercase(short) and text_of(short) not in guarded:
+                edits.append((node.start_byte, node.end_byte, f"{text_of(short)}: _"))
             return
         inner = node.child_by_field_name("pattern")
         if inner is not None:
@@ -109,7 +110,7 @@ def _only_bindings(node: Node, guarded: frozenset[str]) -> bool:
 def _binds_only(field: Node, guarded: frozenset[str]) -> bool:
     short = _first_child(field, "shorthand_field_identifier")
     if short is not None:
-        return _lowercase(short) and _text(short) not in guarded
+        return _lowercase(short) and text_of(short) not in guarded
     inner = field.child_by_field_name("pattern")
     while inner is not None and inner.type in ("ref_pattern", "mut_pattern"):
         inner = _first(inner, "identifier")
@@ -117,11 +118,11 @@ def _binds_only(field: Node, guarded: frozenset[str]) -> bool:
 
 
 def _binding(node: Node, guarded: frozenset[str]) -> bool:
-    return node.type == "identifier" and _lowercase(node) and _text(node) not in guarded
+    return node.type == "identifier" and _lowercase(node) and text_of(node) not in guarded
 
 
 def _lowercase(node: Node) -> bool:
-    text = _text(node).removeprefix("r#")
+    text = text_of(node).removeprefix("r#")
     return bool(text) and (text[0].islower() or (text[0] == "_" and len(text) > 1))
 
 
@@ -131,7 +132,7 @@ def _names(node: Node) -> frozenset[str]:
     while stack:
         current = stack.pop()
         if current.type == "identifier":
-            found.add(_text(current))
+            found.add(text_of(current))
         stack.extend(current.children)
     return frozenset(found)
 
@@ -148,7 +149,3 @@ def _first(node: Node, kind: str) -> Node | None:
 
 def _first_child(node: Node, kind: str) -> Node | None:
     return next((c for c in node.children if c.type == kind), None)
-
-
-def _text(node: Node) -> str:
-    return (node.text or b"").decode("utf-8", "replace")

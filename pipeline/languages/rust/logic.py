@@ -18,7 +18,7 @@ from functools import cache
 
 from tree_sitter import Node
 
-from pipeline.core.brackets import first_outside_brackets
+from pipeline.core.brackets import first_outside_brackets, split_outside_brackets
 from pipeline.core.sitetypes import Condition
 from pipeline.languages.rust.bindings import without_bindings
 from pipeline.languages.rust.codecheck import parses_as_code, rust_parser
@@ -316,7 +316,7 @@ def _borrowed_tuple(head: str, patterns: Sequence[str]) -> str:
     `"a"`, `CF_DEFAULT`), which match the values' own types, nor under a guard."""
     if not (head.startswith("(") and head.endswith(")")):
         return head
-    parts = [p.strip() for p in _split_top(head[1:-1])]
+    parts = [p for p in split_outside_brackets(head[1:-1], ",") if p]
     if len(parts) < 2 or not all(_PLACE.fullmatch(p) for p in parts):
         return head
     if any(c in p for p in patterns for c in ("&", '"', "'", "ref ", " if ")):
@@ -324,16 +324,6 @@ def _borrowed_tuple(head: str, patterns: Sequence[str]) -> str:
     if any(_CONST_NAME.search(p) for p in patterns):
         return head  # a const may be a `&str` (tikv's `CF_DEFAULT`): matched as it is typed
     return "(" + ", ".join(f"&{p}" for p in parts) + ")"
-
-
-def _split_top(text: str) -> list[str]:
-    parts = []
-    while text:
-        at = first_outside_brackets(text, ",")
-        part, text = (text, "") if at < 0 else (text[:at], text[at + 1 :])
-        if part.strip():
-            parts.append(part)
-    return parts
 
 
 def _may_overlap(earlier: str, pattern: str) -> bool:

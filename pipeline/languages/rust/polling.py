@@ -15,6 +15,8 @@ import re
 
 from tree_sitter import Node
 
+from pipeline.languages.rust.index_items import text_of
+
 _LOOPS = frozenset(("for_expression", "loop_expression", "while_expression"))
 _SLEEP = re.compile(rb"\bsleep(?:_ms|_until)?\s*\(")
 _GIVE_UP = re.compile(rb"\breturn\b|\bbreak\b")
@@ -64,7 +66,7 @@ def _bounded(loop: Node) -> bool:
         return value is not None and value.type == "range_expression"
     if loop.type == "while_expression":
         condition = loop.child_by_field_name("condition")
-        return condition is not None and bool(_COUNTED.search(_text(condition)))
+        return condition is not None and bool(_COUNTED.search(text_of(condition)))
     return False
 
 
@@ -77,7 +79,7 @@ def _counted_exit(node: Node) -> str | None:
         if current.type == "if_expression" and test is None:
             test = current.child_by_field_name("condition")
         if current.type in _LOOPS:
-            counted = test is not None and _COUNTED.search(_text(test))
+            counted = test is not None and _COUNTED.search(text_of(test))
             return _polling_head(current) if counted else None
         current = current.parent
     return None
@@ -95,7 +97,3 @@ def _polling_head(loop: Node) -> str | None:
     head = (loop.text or b"")[: body.start_byte - loop.start_byte]
     written = " ".join(head.decode("utf-8", "replace").split())
     return written[:_HEAD_CHARS] or None
-
-
-def _text(node: Node) -> str:
-    return (node.text or b"").decode("utf-8", "replace")
