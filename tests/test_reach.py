@@ -3315,3 +3315,81 @@ def test_a_process_command_s_name_is_no_subcommand(tmp_path: Path) -> None:
     assert graph.subcommands == {"tool", "sync"}
     assert path.entry_label != "subcommand `git`"
     assert [h.name for h in path.hops] == ["parse", "git"]
+
+
+def test_a_type_s_turbofish_leaves_the_call_its_type_s() -> None:
+    """tikv's `run_impl` starts `let mut tikv = TikvServer::<CER, F>::init(config, tx)` and then
+    calls `tikv.init_servers()`: the turbofish's arguments are no part of the type's name, so
+    the call is `TikvServer::init`, and `tikv` is what it returns (reading 241: `TikvServer::init`
+    had no caller, and the server's records no way in from `main`)."""
+    source = (
+        "pub struct TikvServer<E, F> { e: E, f: F }\n"
+        "impl<E, F> TikvServer<E, F> {\n"
+        "    pub fn init(c: u8) -> TikvServer<E, F> { todo!() }\n"
+        "    pub fn init_servers(&self) {}\n}\n"
+        "pub struct Other;\nimpl Other {\n    pub fn init(c: u8) -> Other { Other }\n"
+        "    pub fn init_servers(&self) {}\n}\n"
+        "fn run_impl<E, F>(c: u8) {\n"
+        "    let tikv = TikvServer::<E, F>::init(c);\n"
+        "    tikv.init_servers();\n"
+        "}\n"
+    )
+    graph = _graph_of({"components/server/src/server.rs": source})
+    run_id = node(graph, "run_impl")
+    seen = sorted(
+        (graph.nodes[callee].label, e.resolution)
+        for callee, edges in graph.callers.items()
+        for e in edges
+        if e.caller == run_id
+    )
+    assert seen == [("TikvServer::init", "type"), ("TikvServer::init_servers", "type")]
+
+
+def test_a_let_of_a_field_of_a_call_s_value_is_no_longer_the_parameter_it_shadows() -> None:
+    """risingwave's `ScalarWrapper::update(&self, state: &mut AggregateState, ..)` starts with
+    `let state = &mut state.downcast_mut::<State>().0;` and then calls `state.append(..)`: an
+    array builder's, not `append` of the `AggregateState` the parameter was (another crate has
+    a struct of that name with an `append`). A field of a call's value is typed as the link
+    types that chain, here not at all: no edge rather than a wrong one."""
+    source = (
+        "pub struct AggregateState;\n"
+        "impl AggregateState {\n"
+        "    pub fn downcast_mut<T>(&mut self) -> &mut T { todo!() }\n"
+        "    pub fn append(&mut self, d: u8) {}\n}\n"
+        "pub struct Holder { pub state: AggregateState }\n"
+        "impl Holder {\n    pub fn get(&mut self) -> &mut Holder { self }\n}\n"
+        "pub fn update(state: &mut AggregateState, holder: &mut Holder) {\n"
+        "    let state = &mut state.downcast_mut::<State>().0;\n"
+        "    state.append(1);\n"
+        "    let inner = &mut holder.get().state;\n"  # a chain the link types: still typed
+        "    inner.append(2);\n"
+        "}\n"
+    )
+    graph = _graph_of({"src/expr/core/src/aggregate/scalar_wrapper.rs": source})
+    assert [(line, label) for line, label, _ in called_by(graph, "update")] == [
+        (line_of_text(source, "let state"), "AggregateState::downcast_mut"),
+        (line_of_text(source, "let inner"), "Holder::get"),
+        (line_of_text(source, "inner.append"), "AggregateState::append"),
+    ]
+
+
+def test_an_option_field_taken_and_unwrapped_is_the_type_it_holds() -> None:
+    """tikv's `Task::process_write`: `let cmd = self.cmd.take().unwrap(); cmd.process_write(..)`
+    on a field `cmd: Option<Command>` is `Command::process_write` (reading 241: no caller of
+    it was found, for the 22 records under the scheduler's write commands)."""
+    source = (
+        "pub enum Command { A }\n"
+        "impl Command {\n    pub fn process_write(self, s: u8) -> u8 { 1 }\n}\n"
+        "pub struct Other;\n"
+        "impl Other {\n    pub fn process_write(self, s: u8) -> u8 { 2 }\n}\n"
+        "pub struct Task { cmd: Option<Command> }\n"
+        "impl Task {\n"
+        "    pub fn process_write(mut self, s: u8) -> u8 {\n"
+        "        let cmd = self.cmd.take().unwrap();\n"
+        "        cmd.process_write(s)\n"
+        "    }\n}\n"
+    )
+    graph = _graph_of({"src/storage/txn/task.rs": source})
+    assert called_by(graph, "Task::process_write") == [
+        (line_of_text(source, "cmd.process_write"), "Command::process_write", "type")
+    ]

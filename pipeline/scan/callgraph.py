@@ -1979,6 +1979,8 @@ def _receiver_type(
             name = segment[: segment.index("(")]
             if name in _SAME_VALUE:
                 continue
+            if segment == "take()" and not _methods_of(tables, current, name):
+                continue  # `Option::take`: tikv's `self.cmd.take().unwrap()` is a `Command`
             if name in _LOCKS and not _methods_of(tables, current, name):
                 continue  # `segment.write()` on an `Arc<RwLock<ReadOnlySegment>>`: its guard
             if current in STD_TYPES and name in STD_METHODS:

@@ -152,8 +152,10 @@ _TEST_DIRECTORY = re.compile(
 # struct's `#[pyclass]` kept, a Python export named as Python calls it; 144: its `#[new]` a
 # constructor, its `#[staticmethod]` the class's; 145: a receiver of another crate's type
 # that is no client makes no RPC hop; 146: nor one of an HTTP or storage crate's client, nor a
-# call that sends no request; 147: an arm over a tuple of names needs each its variant.
-INDEX_VERSION = "147"
+# call that sends no request; 147: an arm over a tuple of names needs each its variant;
+# 148: a turbofish path's type without its arguments (`TikvServer::<E, F>::init` is `init`
+# of `TikvServer`), a `let` of a field of a call's value no longer the name's earlier type.
+INDEX_VERSION = "148"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -511,6 +513,18 @@ def _field_chain(value: Node, name: str) -> str:
     return text if text != name and _FIELD_CHAIN.fullmatch(text) else ""
 
 
+def _field_of_call(value: Node) -> str:
+    """`x.f().0`, `&mut x.f::<T>().name`: a field of a call's value, as written without its
+    spaces; "" for any other value, and for one longer than a receiver is kept."""
+    while (inner := _kept_value(value)) is not None:
+        value = inner
+    base = value.child_by_field_name("value") if value.type == "field_expression" else None
+    if base is None or base.type not in ("call_expression", "try_expression"):
+        return ""
+    text = _RECEIVER_SPACE.sub("", text_of(value))
+    return text if len(text) <= 120 and "{" not in text and "|" not in text else ""
+
+
 def _kept_value(value: Node) -> Node | None:
     """What `&x` or a value-keeping call `x.clone()` holds: `x`; None for any other value."""
     if value.type == "reference_expression":
@@ -649,7 +663,7 @@ def _variants(node: Node, depth: int = 0) -> list[str] | None:
         function = node.child_by_field_name("function")
         if function is None or function.type != "scoped_identifier":
             return None
-        path = text_of(function.child_by_field_name("path"))
+        path = text_of(_path_of(function))
         name = text_of(function.child_by_field_name("name"))
         upper = base_name(path)[:1].isupper() and name[:1].isupper()
         return [f"{path}::{name}"] if upper else None
@@ -715,6 +729,15 @@ def _quoted(node: Node) -> bool:
     return text_of(parent.child_by_field_name("macro")).rsplit("::", 1)[-1] in _QUOTING
 
 
+def _path_of(scoped: Node) -> Node | None:
+    """A path call's path, a turbofish's type without its arguments: `Server::<E, F>::init`
+    is `init` of `Server`, as `Server::init` is."""
+    path = scoped.child_by_field_name("path")
+    if path is not None and path.type == "generic_type":
+        return path.child_by_field_name("type")
+    return path
+
+
 def _called_type(function: Node | None) -> str:
     """What `let x = <call>` tells of x's type: `T::new(..)` what T's `new` returns (`<call>T::new`:
     the link reads it, a `T` when it cannot tell), `E::V(..)` an `E`, a
@@ -745,7 +768,7 @@ def _called_type(function: Node | None) -> str:
     if function is None or function.type not in ("identifier", "scoped_identifier"):
         return ""
     if function.type == "scoped_identifier":
-        path = text_of(function.child_by_field_name("path"))
+        path = text_of(_path_of(function))
         if base_name(path)[:1].isupper():
             # `T::f(..)`: what T's `f` returns, which the link reads (mostly a `T`; mdBook's
             # `MDBook::init` a `BookBuilder`); a variant built (`E::V(..)`) an `E`
@@ -1029,7 +1052,7 @@ class _Builder:
             kind, name, qualifier = "plain", text_of(function), ""
         elif shape == "scoped_identifier":
             kind, name = "path", text_of(function.child_by_field_name("name"))
-            qualifier = text_of(function.child_by_field_name("path"))
+            qualifier = text_of(_path_of(function))
         elif shape == "field_expression":
             named = function.child_by_field_name("field")
             kind, name = "method", text_of(named)
@@ -1115,7 +1138,7 @@ class _Builder:
         name = text_of(argument.child_by_field_name("name"))
         if not name[:1].islower() and not name.startswith("_"):
             return
-        qualifier = text_of(argument.child_by_field_name("path"))
+        qualifier = text_of(_path_of(argument))
         line = argument.start_point[0] + 1
         self.calls.append((argument.start_byte, Call(name, "path", qualifier, line, -1, caller)))
 
@@ -1328,6 +1351,11 @@ class _Builder:
         chain = _field_chain(value, name) if value is not None and not type_text else ""
         if chain:  # `let session = &handler_args.session`: typed as the link types the chain
             type_text = f"{FIELD_VALUE}{chain}"
+        elif value is not None and not type_text and (field := _field_of_call(value)):
+            # `let state = &mut state.downcast_mut::<State>().0`: a field of what a call gave,
+            # no longer the parameter `state` was (risingwave's `ScalarWrapper::update` called
+            # `append` of another crate's `AggregateState`); typed as the link types the chain
+            type_text = f"{FIELD_VALUE}{field}"
         elif value is not None and value.type == "type_cast_expression":
             # (not over a fn of the name it calls: `let total = total().ceil() as usize`
             # binds `total` after the call, which stays the fn's, risingwave's compute node)
@@ -1519,7 +1547,7 @@ class _Builder:
                     call = Call(text_of(value), "plain", "", line, -1, caller)
                 else:
                     name = text_of(value.child_by_field_name("name"))
-                    qualifier = text_of(value.child_by_field_name("path"))
+                    qualifier = text_of(_path_of(value))
                     call = Call(name, "path", qualifier, line, -1, caller)
                 self.calls.append((value.start_byte, call))
         self.finish_calls()
