@@ -919,10 +919,11 @@ fn level(target: &mut Config, change: &Change) -> anyhow::Result<()> {
     ) in advice["no such level"]
     sent = advice["failed to async-send to screen"]
     assert "the values its caller passes decide it" not in sent
+    # (`senders` is what the call works on, not a value it was given: helix's `cx`, reading
+    # 252)
     assert (
-        "`senders.send_to_screen(instruction)` was given `senders`, `instruction`, which the "
-        "caller of "
-        "`forward` passes: if the error underneath says it refused one of them, where that value"
+        "`senders.send_to_screen(instruction)` was given `instruction`, which the caller of "
+        "`forward` passes: if the error underneath says it refused it, where that value"
     ) in sent
     looked_up = advice["no pane with that id"]
     assert "`panes.get(&id)` gave nothing for `panes`, `id`, which the caller of `geometry`" in (
@@ -957,9 +958,9 @@ fn write_batch(writer: &mut Writer, batch: Batch) -> anyhow::Result<()> {
         "the system's"
     ) in written
     assert (
-        "if the error underneath says it refused one of them, where that value comes from"
-        in (advice["failed to write Arrow IPC batch"])
-    )
+        "`writer.write(batch)` was given `batch`, which the caller of `write_batch` passes: if "
+        "the error underneath says it refused it, where that value comes from"
+    ) in advice["failed to write Arrow IPC batch"]
 
 
 def test_a_match_arm_a_call_s_failure_takes_is_a_failed_call_not_a_check() -> None:
@@ -984,7 +985,7 @@ fn first(lines: Option<Lines>) -> anyhow::Result<()> {
     advice = {m: " ".join(e.solutions) for m, e in explained_all(source, "src/m.rs").items()}
     filled = advice["could not fill values"]
     assert "the values its caller passes decide it" not in filled
-    assert "`cell.set(values.into())` was given `cell`, `values`" in filled
+    assert "`cell.set(values.into())` was given `values`, which the caller" in filled
     assert "(`lines`): the values its caller passes decide it" in advice["no lines given"]
 
 
@@ -2219,3 +2220,40 @@ def test_an_error_its_authors_call_a_bug_is_a_broken_invariant_whatever_its_word
     )
     assert found["Internal YAML Parser Error"].backgroundTag == "internal-invariant"
     assert found["YAML parser error in the document"].backgroundTag == "parse-error"
+
+
+def test_the_object_a_failed_call_works_on_is_no_value_it_was_given() -> None:
+    """helix's `theme`: `cx.editor.theme_loader.load(theme_name).map_err(..)?` read
+    "`..load(theme_name)` was given `cx`, which the caller of `theme` passes: .. where that
+    value comes from is what to change" (reading 252): `cx` is the context the loader is
+    reached through, not what it loads; likewise a channel's sender (quickwit's
+    `assignment_tx.send(offsets)`, reading 251). A lookup's receiver is what it looks in,
+    and stays named; so does a value a call converts (`s.parse()`)."""
+    source = """\
+fn theme(cx: &mut Context, name: &str) -> anyhow::Result<()> {
+    let theme_name = name.trim();
+    cx.editor.theme_loader.load(theme_name).map_err(|e| anyhow::anyhow!("Could not load theme: {}", e))?;
+    Ok(())
+}
+
+fn forward(assignment_tx: &Sender<u64>, offsets: u64) -> anyhow::Result<()> {
+    assignment_tx.send(offsets).context("consumer context was dropped")?;
+    Ok(())
+}
+
+fn lookup(inferred: &Inferred, data: Key) -> anyhow::Result<Vector> {
+    inferred.get_vector(&data).cloned().context("no inferred vector")
+}
+
+fn port(s: &str) -> anyhow::Result<u16> {
+    s.parse::<u16>().context("bad port")
+}
+"""
+    advice = {m: " ".join(e.solutions) for m, e in explained_all(source, "src/m.rs").items()}
+    assert "was given `cx`" not in advice["Could not load theme: {}"]
+    assert "was given `assignment_tx`" not in advice["consumer context was dropped"]
+    assert (
+        "`assignment_tx.send(offsets)` was given `offsets`, which the caller of `forward` passes"
+    ) in advice["consumer context was dropped"]
+    assert "was given `inferred`, `data`" in advice["no inferred vector"]
+    assert "was given `s`" in advice["bad port"]

@@ -17,7 +17,7 @@ from pipeline.analyze import Analysis, SiteContext
 from pipeline.analyze.accessors import ASSUMPTION_TIP, callers_to_fix, recommented, unblamed
 from pipeline.analyze.arguments import missing_argument
 from pipeline.analyze.clock import clock_before_epoch
-from pipeline.analyze.config_checks import config_check
+from pipeline.analyze.config_checks import config_check, names_a_setting
 from pipeline.analyze.crate_only import (
     catch_for_the_crate,
     catch_for_the_namers,
@@ -125,7 +125,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-191"
+_LABEL = "static-192"
 
 
 def _static_version() -> str:
@@ -684,6 +684,10 @@ def explain_apart(context: SiteContext) -> Explanation:
         # for holds: the wait ran out (tikv's `must_peer_state`, reading 241), no broken
         # invariant and no class its words chose
         failure_class = TIMEOUT
+    if failure_class == FALLBACK and names_a_setting(site.message) is not None:
+        # "`package.publish` requires `package.version` be specified": a manifest's or a
+        # configuration's keys refused, not an operation that failed (cargo, reading 250)
+        failure_class = CONFIGURATION
     if failure_class not in (INTERNAL_INVARIANT, CONFIGURATION) and config_check(site):
         # `QuotaConfig::validate`: what it refuses is a setting the user wrote, whatever
         # class the message's words chose ("quota": Resource exhausted; reading 241)

@@ -718,6 +718,27 @@ def _looked_up(step: str, given: Sequence[str]) -> str | None:
     return key
 
 
+# a method call on a chain of fields off a name, and what it is given: `cx.editor.loader.load(
+# theme_name)`, `tokenizer_manager.get(name)`, `&mut self.x.f(a)?`
+_METHOD_ON_NAME = re.compile(
+    r"^[&*\s]*(?:mut\s+)?(\w+)(?:\s*\.\s*\w+)*\s*\.\s*\w+\s*(?:::<[^>]*>)?"
+    r"\(([^()]*(?:\([^()]*\)[^()]*)*)\)(?:\s*\.await)?\s*\??$",
+    re.S,
+)
+
+
+def _service_of(step: str, given: str) -> bool:
+    """Whether a parameter (`given`, backticked) is only the object a call of `step` that
+    returned an error works on, the call given other values: `cx.editor.theme_loader.load(theme_name)` loads
+    `theme_name`, and `cx` is no value of it (helix's `theme`, quickwit's
+    `tokenizer_manager.get(name)`: "was given `cx`" sent readers 251-252 to the wrong value)."""
+    name = given.strip("`").split("`", 1)[0]
+    found = _METHOD_ON_NAME.match(step)
+    if found is None or found[1] != name or not found[2].strip():
+        return False
+    return re.search(rf"\b{re.escape(name)}\b", found[2]) is None
+
+
 def _given_to_failed_calls(
     site: Site, conditions: Sequence[Condition], checked: Sequence[str]
 ) -> list[str]:
@@ -730,11 +751,15 @@ def _given_to_failed_calls(
         if failed is None:
             continue
         step, outcome = failed
-        given = [
+        read = [
             i
             for i in inputs_read(site.facts.call, _without_reads([condition]), site.facts.rebound)
             if i not in checked
         ]
+        key = _looked_up(step, read) if outcome == "None" and read else None
+        # (a lookup's receiver is what it looks in: "gave nothing for `inferred`" holds)
+        serves = outcome != "None"
+        given = [i for i in read if not (serves and _service_of(step, i))]
         if not given:
             continue
         named = f"`{step}`" if len(step) <= 60 else "The call that failed"
@@ -745,7 +770,7 @@ def _given_to_failed_calls(
                 f"{named} was {held} as the caller of {where(site)} passed it: pass one "
                 "that holds a value."
             )
-        elif outcome == "None" and (key := _looked_up(step, given)) is not None:
+        elif key is not None:
             # `target.filters.get_mut(idx)` with `target` passed and `idx` the fn's own:
             # not "gave nothing for `target`" (risingwave's level index, reading 146)
             out.append(
