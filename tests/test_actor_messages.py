@@ -13,6 +13,7 @@ from pathlib import Path
 
 from test_field_lets import calls_in
 from test_link_memo import relinked, resolved_again
+from test_reach import _graph_of, line_of_text, node
 
 from pipeline.analyze.reach_text import path_text
 from pipeline.core.reach import CallerPath, Hop
@@ -175,4 +176,48 @@ def test_a_message_an_actor_sends_itself_runs_its_own_handle(tmp_path: Path) -> 
         ("Source::handle", 6, "Source::handle", "message"),
         ("Source::initialize", 11, "Source::handle", "message"),
         ("schedule", 26, "Downloader::handle", "message"),
+    ]
+
+
+def test_a_handler_called_on_self_is_the_one_of_its_message_s_type() -> None:
+    """quickwit's `SourceActor::initialize` calls `self.handle(Loop, ctx)`: of the actor's
+    `impl Handler<Loop>`, `Handler<AssignShards>` and `Handler<SuggestTruncate>`, the one
+    whose message is a `Loop` (reading 251 read "the call is ambiguous" and named the
+    other two). A message of no evident type stays ambiguous."""
+    source = (
+        "pub struct Loop;\npub struct Spawn { pub n: u8 }\npub struct Shard(u8);\n"
+        "pub struct SourceActor;\n"
+        "impl Handler<Loop> for SourceActor {\n"
+        "    fn handle(&mut self, m: Loop, ctx: &Ctx) -> u8 { 1 }\n}\n"
+        "impl Handler<Spawn> for SourceActor {\n"
+        "    fn handle(&mut self, m: Spawn, ctx: &Ctx) -> u8 { 2 }\n}\n"
+        "impl Handler<Shard> for SourceActor {\n"
+        "    fn handle(&mut self, m: Shard, ctx: &Ctx) -> u8 { 3 }\n}\n"
+        "impl SourceActor {\n"
+        "    fn initialize(&mut self, ctx: &Ctx, m: Msg) {\n"
+        "        self.handle(Loop, ctx);\n"
+        "        self.handle(Spawn::default(), ctx);\n"
+        "        self.handle(Shard(3), ctx);\n"
+        "        self.handle(m, ctx);\n"
+        "    }\n}\n"
+    )
+    graph = _graph_of({"quickwit/quickwit-indexing/src/source/mod.rs": source})
+    lines = {
+        line_of_text(source, text): text
+        for text in ("self.handle(Loop", "self.handle(Spawn", "self.handle(Shard", "self.handle(m")
+    }
+    caller = node(graph, "SourceActor::initialize")
+    seen = sorted(
+        (lines[e.line], graph.nodes[callee].definition.params[0][1], bool(e.candidates))
+        for callee, edges in graph.callers.items()
+        for e in edges
+        if e.caller == caller
+    )
+    assert seen == [
+        ("self.handle(Loop", "Loop", False),
+        ("self.handle(Shard", "Shard", False),
+        ("self.handle(Spawn", "Spawn", False),
+        ("self.handle(m", "Loop", True),
+        ("self.handle(m", "Shard", True),
+        ("self.handle(m", "Spawn", True),
     ]

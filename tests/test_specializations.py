@@ -72,5 +72,7 @@ def test_each_impl_of_one_trait_for_the_typed_receiver_s_type_may_run(tmp_path: 
         ("Enumerator::on_tick", 8, "Enumerator::monitor", "self"),
         ("Enumerator::on_tick", 8, "Enumerator::monitor", "self"),
         ("Enumerator::on_tick", 8, "Enumerator::monitor", "self"),
+        ("Service::initialize", 22, "Service::handle", "self"),
     ]  # `x.run()`: four types' methods of the name, no type to tell: none; `self.handle(Loop)`
-    # on an actor of four `Handler<M>` impls: the argument's type picks one, not each
+    # on an actor of four `Handler<M>` impls: the argument's type picks one (`Handler<Loop>`'s,
+    # `test_actor_messages`), not each

@@ -2829,6 +2829,8 @@ def _narrow(
     if call.arity >= 0 and len(found) > 1:
         fitting = [n for n in found if len(graph.nodes[n].definition.params) == call.arity]
         found = fitting or found
+    if len(found) > 1 and call.args:
+        found = _by_message(graph, found, call.args[0]) or found
     if len(found) > 1:
         for near in (
             [n for n in found if graph.nodes[n].path == node.path],
@@ -2840,6 +2842,32 @@ def _narrow(
     if len(found) > MAX_CANDIDATES or (strict and len(found) > MAX_CANDIDATES):
         return []
     return sorted(found, key=lambda n: (graph.nodes[n].path, graph.nodes[n].definition.line))
+
+
+# a value whose type its text shows: a unit or tuple struct (`Loop`, `Shard(3)`), a struct
+# literal (`Spawn { .. }`), a type's constructor (`Spawn::default()`), a variant (`Msg::A`)
+_TYPED_VALUE = re.compile(
+    r"([A-Z]\w*)(?:\s*\{.*\}|\(.*\)|::[a-z_]\w*\(.*\)|::[A-Z]\w*(?:\s*\{.*\}|\(.*\))?)?",
+    re.S,
+)
+
+
+def _by_message(graph: CallGraph, found: Sequence[int], first: str) -> list[int]:
+    """Of one trait's impls of a method (`impl Handler<Loop> for SourceActor`, `impl
+    Handler<Spawn> ..`: quickwit's actors), those whose first parameter has the type the
+    call's first argument shows: `self.handle(Loop, ctx)` is `Handler<Loop>`'s (reading 251:
+    "the call is ambiguous" among every message's handler). [] when the argument shows no
+    type, or no impl takes it."""
+    typed = _TYPED_VALUE.fullmatch(first.strip())
+    traits = {graph.nodes[n].definition.trait for n in found}
+    if typed is None or len(traits) != 1 or None in traits:
+        return []
+    return [
+        n
+        for n in found
+        if graph.nodes[n].definition.params
+        and inner_type(graph.nodes[n].definition.params[0][1]) == typed[1]
+    ]
 
 
 def _clap_names(index: FileIndex) -> tuple[str, ...]:

@@ -154,8 +154,9 @@ _TEST_DIRECTORY = re.compile(
 # that is no client makes no RPC hop; 146: nor one of an HTTP or storage crate's client, nor a
 # call that sends no request; 147: an arm over a tuple of names needs each its variant;
 # 148: a turbofish path's type without its arguments (`TikvServer::<E, F>::init` is `init`
-# of `TikvServer`), a `let` of a field of a call's value no longer the name's earlier type.
-INDEX_VERSION = "148"
+# of `TikvServer`), a `let` of a field of a call's value no longer the name's earlier type;
+# 149: one trait's impls of a method told apart by the type of the call's first argument.
+INDEX_VERSION = "149"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
