@@ -202,6 +202,11 @@ def test_a_build_script_missing_what_cargo_always_sets_ran_outside_cargo() -> No
     assert explanation.exampleFix.endswith(
         "// A panic here means Cargo did not set `OUT_DIR`: build with Cargo."
     )
+    # not "Set `OUT_DIR` in the environment the program runs in" (helix's build script,
+    # reading 252: the tip said what the solution above it refutes)
+    assert explanation.preventionTips[0] == (
+        "Run the build script only through Cargo, which sets its environment."
+    )
 
 
 def test_a_build_script_missing_what_cargo_sets_in_some_builds_is_told_so() -> None:
@@ -211,6 +216,10 @@ def test_a_build_script_missing_what_cargo_sets_in_some_builds_is_told_so() -> N
     )
     assert explanation.solutions[0].startswith(
         "Cargo sets `CARGO_CFG_FEATURE` for a build script only in some builds"
+    )
+    assert explanation.preventionTips[0] == (
+        "Build with the features and target the package expects: Cargo sets "
+        "`CARGO_CFG_FEATURE` for a build script only then."
     )
 
 

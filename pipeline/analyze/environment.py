@@ -260,6 +260,14 @@ def value_note(conditions: Sequence[Condition]) -> str | None:
     return f"// A panic here means `{name}` is set to a value this code does not accept: correct it, or unset it."
 
 
+def set_by_cargo(name: str) -> str | None:
+    """Whether Cargo sets the variable `name` when it runs a build script: "always", or
+    "sometimes" (with a feature, a `links` key, a cfg that holds); None when it does not."""
+    if _CARGO_SETS.fullmatch(name):
+        return "always"
+    return "sometimes" if _CARGO_SOMETIMES.fullmatch(name) else None
+
+
 def _unset_by_cargo(reads: Sequence[EnvironmentRead]) -> str:
     names = _listed([f"`{read.name}`" for read in reads])
     return (

@@ -24,6 +24,7 @@ from pipeline.analyze.documented import assertion_macro, documented_panic
 from pipeline.analyze.environment import (
     environment_advice,
     environment_reads,
+    set_by_cargo,
     set_variable,
     without_reads,
 )
@@ -1106,6 +1107,17 @@ def prevention(
     directory = missing_directory(site)
     if directory is not None:
         tips.append(directory_tip(directory[1]))
+    elif context.error_type == "panic" and unset and in_build_script(context):
+        by_cargo = {set_by_cargo(name) for name in unset}
+        if by_cargo == {"always"}:  # helix's `OUT_DIR`, reading 252
+            tips.append("Run the build script only through Cargo, which sets its environment.")
+        elif None not in by_cargo:  # `CARGO_CFG_FEATURE`, `DEP_OPENSSL_VERSION_NUMBER`
+            tips.append(
+                f"Build with the features and target the package expects: Cargo sets "
+                f"`{unset[-1]}` for a build script only then."
+            )
+        else:
+            tips.append(f"Set `{unset[-1]}` in the environment the build runs in.")
     elif context.error_type == "panic" and unset:
         tips.append(f"Set `{unset[-1]}` in the environment the program runs in.")
     elif context.error_type == "panic" and valued:
