@@ -262,7 +262,11 @@ BENCHMARKED = {
     ),
     "bench/sink_bench/main.rs": "fn main() {\n    sinks::write_batch(0).unwrap();\n}\n",
     "server/Cargo.toml": '[package]\nname = "server"\n\n[dependencies]\nsinks = { path = "../sinks" }\n',
-    "server/src/main.rs": "fn main() {\n    serve();\n}\nfn serve() {\n    sinks::write_batch(1).unwrap();\n}\n",
+    # (a batch size it reads, not a literal: a `1` would rule the `rows == 0` site out)
+    "server/src/main.rs": (
+        "fn main() {\n    serve();\n}\nfn serve() {\n"
+        "    sinks::write_batch(std::env::args().count()).unwrap();\n}\n"
+    ),
 }
 
 
@@ -292,7 +296,9 @@ EXAMPLE_PACKAGES = {
     "tools/demo/Cargo.toml": (
         '[package]\nname = "example-demo"\n\n[dependencies]\nsinks = { path = "../../sinks" }\n'
     ),
-    "tools/demo/src/main.rs": "fn main() {\n    sinks::write_batch(2).unwrap();\n}\n",
+    "tools/demo/src/main.rs": (
+        "fn main() {\n    sinks::write_batch(std::env::args().count()).unwrap();\n}\n"
+    ),
 }
 
 

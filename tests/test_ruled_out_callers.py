@@ -13,7 +13,7 @@ from pathlib import Path
 
 from test_reach import graph_of
 
-from pipeline.core.reach import Reach
+from pipeline.core.reach import Reach, no_entry_note
 from pipeline.languages.rust.sites import find_sites
 from pipeline.scan.callerpaths import reaches_of, spec_of
 from pipeline.scan.collect import build_contexts
@@ -289,3 +289,84 @@ def test_a_caller_passing_none_where_a_tuple_arm_needs_some_is_no_way_in(tmp_pat
     ) == {"shard_id": "in:Some", "shard_key": "in:Some"}
     paths = paths_by_message(tmp_path, source)
     assert paths["shard id and shard key are exclusive"] == [["scroll", "select"]]
+
+
+TICKERS = """\
+pub fn flush() {
+    flush_statistics(1, "kv");
+    flush_statistics(2, "raft");
+}
+
+pub fn flush_named(name: &str) {
+    flush_statistics(3, name);
+}
+
+pub fn only_raft() {
+    by_level(0);
+}
+
+pub fn third_level() {
+    by_level(3);
+}
+
+fn flush_statistics(value: u64, name: &str) {
+    flush_ticker(value, name);
+}
+
+fn flush_ticker(value: u64, name: &str) {
+    let n = match name {
+        "kv" => 1,
+        "raft" => 2,
+        unexpected => panic!("unexpected name {}", unexpected),
+    };
+}
+
+pub fn metrics() {
+    stats(1, "kv");
+    stats(2, "raft");
+}
+
+fn stats(value: u64, name: &str) {
+    ticker(value, name);
+}
+
+fn ticker(value: u64, name: &str) {
+    match name {
+        "kv" | "raft" => {}
+        other => panic!("unknown ticker {}", other),
+    }
+}
+
+fn by_level(level: u32) {
+    if level == 0 {
+        panic!("level zero has no files");
+    }
+}
+"""
+
+
+def test_a_caller_passing_a_literal_the_arms_before_take_is_no_way_to_the_catch_all(
+    tmp_path: Path,
+) -> None:
+    """tikv's `flush_engine_ticker_metrics(.., name)` panics in `unexpected =>` after the
+    arms `"kv"` and `"raft"`; the metrics flusher passes exactly those (the path read in
+    stop 72's check of 30 paths: edge by edge right, but the values it carries rule the
+    site out). String and integer literals are needs as variants are: a caller passing
+    another value, or its own parameter, is the way in."""
+    paths = paths_by_message(tmp_path, TICKERS)
+    assert paths["unexpected name"] == [["flush_named", "flush_statistics", "flush_ticker"]]
+    assert paths["level zero has no files"] == [["only_raft", "by_level"]]
+    # every caller a hop up rules it out: the path stops at `stats`, whose top says why,
+    # not "no caller of `flush_engine_statistics` found"
+    (ticker,) = reaches_by_message(tmp_path, TICKERS)["unknown ticker {}"].paths
+    assert [h.name for h in ticker.hops] == ["stats", "ticker"]
+    assert ticker.entry is None
+    assert ticker.hops[0].ruled_out == '`metrics` (src/lib.rs:31) passes `"kv"`'
+    assert no_entry_note(ticker) == (
+        "every caller of `stats` the index found passes a value that rules the site out "
+        '(`metrics` (src/lib.rs:31) passes `"kv"`), so none of them reaches it'
+    )
+    assert required_values(("match_arm",), ("match name: other =>",), (), (('"kv"', "1"),)) == {
+        "name": 'out:"kv"|1'
+    }
+    assert required_values(("if",), ('name != "a|b"',)) == {}  # no literal a need can name

@@ -69,6 +69,10 @@ class Hop:
     # `create_plan_fragment` calls `convert_plan_node` at lines 220, 227 and 236, and only
     # the last two pass the stages the site needs)
     also_at: tuple[int, ...] = ()
+    # the top hop of a path with no entry point, each of whose callers passes a value that
+    # rules the site out (`valueflow`): one of them, and what it passes (`` `flush`
+    # (src/common.rs:902) passes `"kv"` ``)
+    ruled_out: str | None = None
 
 
 # The most hops a caller path holds, the site's fn included (`callerpaths` walks no higher).
@@ -381,6 +385,13 @@ def no_entry_note(path: CallerPath, *, named: bool = True) -> str:
         return (
             f"every caller{of} the index found stops the error it returns there, passing "
             f"none on: {top.handled} and goes on"
+        )
+    if top.ruled_out:
+        # tikv's metrics flusher passes `"kv"` and `"raft"` to the fn whose `unexpected =>`
+        # arm panics: not "no caller found" (stop 72's check of 30 paths)
+        return (
+            f"every caller{of} the index found passes a value that rules the site out "
+            f"({top.ruled_out}), so none of them reaches it"
         )
     if top.implements:
         return f"no caller{of} found: {_implemented(top, top.implements)}"

@@ -57,6 +57,7 @@ from pipeline.scan.valueflow import (
     arm_variants,
     required_values,
     rules_out_above,
+    ruling_argument,
     site_needs,
     value_needs,
     values_above,
@@ -428,6 +429,15 @@ def _drops(edge: Edge) -> bool:
         and (edge.call.dropped or bool(edge.call.logged) or bool(edge.call.handed))
         and edge.resolution != "message"
     )
+
+
+def _ruled_text(graph: CallGraph, edge: Edge, below: frozenset[str]) -> str:
+    """A caller whose argument rules the site out, as a path's top hop says it:
+    `` `flush` (src/common.rs:902) passes `"kv"` ``."""
+    node = graph.nodes[edge.caller]
+    argument = ruling_argument(graph, edge, below)
+    passes = f" passes `{argument}`" if argument else ""
+    return f"`{node.label}` ({node.path}:{edge.line}){passes}"
 
 
 def _handled_text(graph: CallGraph, edge: Edge) -> str:
@@ -823,6 +833,7 @@ def _walk(
     found: list[Found] = []
     roots: list[int] = []
     handled: dict[int, list[Edge]] = {}  # a fn each of whose calls drops or logs the error
+    ruled: dict[int, Edge] = {}  # a fn each of whose calls passes a value ruling the site out
     while queue and len(parent) < MAX_VISITED:
         node = queue.popleft()
         fn = real.get(node, node)
@@ -847,11 +858,15 @@ def _walk(
         valued = bool(values) and any(n.startswith(VALUE) for n in needs[node])
         plain = frozenset(n for n in needs[node] if not n.startswith(VALUE)) if valued else None
         untyped = not valued and not any(n.startswith(TYPED) for n in needs[node])
+        ruling: list[Edge] = []
+        taken = 0
         for edge in edges:
             if passed and _drops(edge):
                 continue  # `f(x).ok()`: the error goes no further than this caller
+            taken += 1
             held = values_above(graph, edge, needs[node]) if valued else NO_NEEDS
             if held is None:
+                ruling.append(edge)
                 continue  # `load(false)` where the site needs `details`: no way in
             if (
                 untyped
@@ -885,6 +900,8 @@ def _walk(
             depth[caller] = depth[node] + 1
             needs[caller] = need
             queue.append(caller)
+        if ruling and len(ruling) == taken:
+            ruled[node] = ruling[0]
     paths = _best(graph, parent, found, real, needs=needs)
     if not paths and graph.front_doors:
         # no entry point: the outermost front door of a published library the walk passed
@@ -908,6 +925,9 @@ def _walk(
                 keeping = _keeping(graph, handled[top])
                 assert keeping is not None  # `handled` holds fns with calls
                 hop = replace(path.hops[0], handled=_handled_text(graph, keeping))
+                path = replace(path, hops=(hop, *path.hops[1:]))
+            elif top in ruled:  # its callers pass values that rule the site out: say one
+                hop = replace(path.hops[0], ruled_out=_ruled_text(graph, ruled[top], needs[top]))
                 path = replace(path, hops=(hop, *path.hops[1:]))
             elif not graph.callers.get(real.get(top, top)) and _support(graph, real.get(top, top)):
                 # no caller, as the test helpers `roots` leaves out: say what it is

@@ -142,7 +142,7 @@ def _compared(text: str, held: bool) -> tuple[str, str] | None:
     """`mode == Mode::Strict` (held: `in`, not held: `out`), `!=`, `matches!(mode, ..)`."""
     found = _MATCHES.fullmatch(text)
     if found is not None:
-        variants = _variants(found[3])
+        variants = _variants(found[3], literals=True)
         inside = held != bool(found[1])
         return (found[2], ("in:" if inside else "out:") + "|".join(variants)) if variants else None
     compared = _COMPARED.fullmatch(text)
@@ -151,7 +151,7 @@ def _compared(text: str, held: bool) -> tuple[str, str] | None:
     name, operator, other = (
         compared.group(1, 2, 3) if compared[1] is not None else compared.group(6, 5, 4)
     )
-    variants = _variants(other.strip())
+    variants = _variants(other.strip(), literals=True)
     if not variants or len(variants) != 1:
         return None
     inside = held == (operator == "==")
@@ -169,7 +169,7 @@ def _past_arms(text: str, earlier: Sequence[str]) -> tuple[str, str] | None:
     for pattern in earlier:
         if " if " in f" {pattern} ":
             continue
-        found = _variants(pattern)
+        found = _variants(pattern, literals=True)
         if found is None:
             return None
         variants += found
@@ -238,7 +238,7 @@ def _arm_need(pattern: str) -> str | None:
     pattern of anything but variants."""
     if " if " in f" {pattern} ":
         return None
-    variants = _variants(pattern)
+    variants = _variants(pattern, literals=True)
     return "in:" + "|".join(variants) if variants else None
 
 
@@ -249,16 +249,27 @@ def arm_variants(text: str) -> list[str] | None:
     return _variants(arm[1].split(" if ")[0]) if arm is not None else None
 
 
-def _variants(pattern: str) -> list[str] | None:
+def _variants(pattern: str, literals: bool = False) -> list[str] | None:
     """The variants a pattern's alternatives name (`Mode::A | Mode::B(..)` -> both); None
-    unless every alternative is a variant."""
+    unless every alternative is a variant (`literals`: or a plain string or integer literal,
+    `"kv" | "raft"`, a value a need can name as it names a variant)."""
     out = []
     for alternative in split_outside_brackets(pattern.strip(), "|"):
-        variant = _variant(alternative)
+        variant = _variant(alternative) or (_literal(alternative) if literals else None)
         if variant is None:
             return None
         out.append(variant)
     return out or None
+
+
+# a literal a need can name: a string of no `|`, quote or escape in it, a plain integer
+_LITERAL = re.compile(r'"[^"|\\:=]*"|-?[0-9][0-9_]*')
+
+
+def _literal(text: str) -> str | None:
+    """`"kv"`, `0`: a literal a `match` arm or a comparison names, as written; None else."""
+    text = text.strip()
+    return text if _LITERAL.fullmatch(text) else None
 
 
 def _variant(text: str) -> str | None:
@@ -290,7 +301,7 @@ def verdict(argument: str, value: str) -> bool | None:
     variant of another enum or written otherwise: `_same`)."""
     if value in ("true", "false"):
         return argument == value if argument in ("true", "false") else None
-    given = _variant(argument)
+    given = _variant(argument) or _literal(argument)
     if given is None:
         return None
     if value in ("Some", "None"):
@@ -306,6 +317,8 @@ def _same(given: str, wanted: str) -> bool | None:
     """Whether two variants are one (`Mode::A`, `Self::A`, `A`); None when they cannot be
     told apart by name: one is written with its enum and the other not, or the enums
     differ (then the value is converted on the way: no claim)."""
+    if (_literal(given) is None) != (_literal(wanted) is None):
+        return None  # a literal and a variant: a conversion on the way, no claim
     enum, _, name = given.rpartition("::")
     other, _, other_name = wanted.rpartition("::")
     if bool(enum) != bool(other):
@@ -370,6 +383,28 @@ def values_above(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozens
         if passed[1] in mine:  # a fn passing it on to itself keeps it: the same state
             out.append(f"{VALUE}{passed[1]}={value}")
     return frozenset(out)
+
+
+def ruling_argument(graph: CallGraph, edge: Edge, below: frozenset[str]) -> str | None:
+    """The argument of `edge`'s call that rules its callee's value needs out (`"kv"`, for
+    `name` out of `"kv"|"raft"`), as written; None when none does."""
+    if edge.call is None:
+        return None
+    callee = graph.nodes[edge.callee].definition
+    params = [p for p, _ in callee.params]
+    args = arguments(edge.call, callee)
+    if len(args) != len(params):
+        return None
+    for need in sorted(below):
+        name, _, value = need[len(VALUE) :].partition("=")
+        if need.startswith(VALUE) and name in params:
+            argument = args[params.index(name)].strip()
+            told = verdict(argument, value)
+            if told is None and (built := _built_local(graph, edge, argument)) is not None:
+                told, argument = verdict(built, value), built
+            if told is False:
+                return argument
+    return None
 
 
 def _built_local(graph: CallGraph, edge: Edge, argument: str) -> str | None:

@@ -155,8 +155,9 @@ _TEST_DIRECTORY = re.compile(
 # call that sends no request; 147: an arm over a tuple of names needs each its variant;
 # 148: a turbofish path's type without its arguments (`TikvServer::<E, F>::init` is `init`
 # of `TikvServer`), a `let` of a field of a call's value no longer the name's earlier type;
-# 149: one trait's impls of a method told apart by the type of the call's first argument.
-INDEX_VERSION = "149"
+# 149: one trait's impls of a method told apart by the type of the call's first argument;
+# 150: a need of a string or integer literal (`"kv" =>`, `_ =>` after literal arms).
+INDEX_VERSION = "150"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
