@@ -189,6 +189,16 @@ def test_the_condition_itself_is_not_a_step() -> None:
         ),
         # a fn of the repository's of a like name is not guessed at
         ("my_json::to_value(&x)", "my_json::to_value(&x) was None/Err (expect)"),
+        # an awaited well-known async method (neon's `encoder.write_all(b"\n").await` and a
+        # semaphore's `acquire_owned().await` read "was `None` or `Err`", reading 262), a
+        # stream's `next()`; not a `recv()` (tokio's mpsc gives an `Option`, its broadcast a
+        # `Result`)
+        ('w.write_all(b"\\n").await', 'w.write_all(b"\\n").await was Err (expect)'),
+        ("s.clone().acquire_owned().await", "s.clone().acquire_owned().await was Err (expect)"),
+        ("stream.next().await", "stream.next().await was None (expect)"),
+        ("rx.recv().await", "rx.recv().await was None/Err (expect)"),
+        # prometheus' registering macros give a `Result`
+        ('register_int_counter!("a", "b")', 'register_int_counter!("a", "b") was Err (expect)'),
     ],
 )
 def test_an_expect_step_says_what_its_receiver_held(receiver: str, step: str) -> None:
@@ -545,3 +555,16 @@ def test_a_fn_declared_in_a_method_s_body_is_no_method_of_the_impl() -> None:
     assert (nested.enclosing_fn, nested.enclosing_impl) == ("parse_option_bool", None)
     method = site_of(source, "no flag given").facts
     assert (method.enclosing_fn, method.enclosing_impl) == ("add", "CliUnstable")
+
+
+def test_a_name_tested_as_an_option_above_an_expect_holds_none_there() -> None:
+    """neon's `if az_id.is_none() { panic!(..) }` above `az_id.expect("Checked above")` read
+    "`az_id` was None/Err" (reading 262): the check says it is an `Option`."""
+    source = (
+        "fn f(az: Option<u8>) -> u8 {\n"
+        "    let az_id = az;\n"
+        '    if az_id.is_none() {\n        panic!("no zone");\n    }\n'
+        '    az_id.expect("Checked above")\n'
+        "}\n"
+    )
+    assert site_of(source, "Checked above").facts.conditions[-1].text == ("az_id was None (expect)")

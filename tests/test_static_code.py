@@ -168,9 +168,10 @@ def test_a_panic_that_refuses_its_fn_s_arguments_says_whose_call_to_fix(
 def test_an_expect_in_the_same_fn_is_still_a_broken_assumption() -> None:
     explanation = explain(contexts()["bufholds"])
     assert explanation.backgroundTag == "internal-invariant"
+    # (`first()` gives an `Option`, as the scan tells: not "never `None` nor an `Err`")
     assert explanation.solutions[0] == (
-        "The code assumed `buf.first()` always gives a value here (never `None` nor an "
-        "`Err`); this time it did not."
+        "The code assumed `buf.first()` always gives a value here (never `None`); this time "
+        "it did not."
     )
     assert "not something to fix in your input" in explanation.solutions[1]
 
@@ -2257,3 +2258,37 @@ fn port(s: &str) -> anyhow::Result<u16> {
     ) in advice["consumer context was dropped"]
     assert "was given `inferred`, `data`" in advice["no inferred vector"]
     assert "was given `s`" in advice["bad port"]
+
+
+def test_an_expect_whose_none_a_check_above_stops_cannot_fail_as_written() -> None:
+    """neon's storage controller: `if az_id.is_none() { panic!("Availablity zone id could
+    not be inferred ..") }`, then `az_id.expect("Checked above")`; its record read "1.
+    `az_id.is_none()` is false; 2. `az_id` was None/Err" (reading 262, contradictory). The
+    scan tells it `None`, and the advice says the check above stops first. An `expect`
+    whose value the scan tells is an `Err` says only that."""
+    source = """\
+pub fn zone(az: Option<u8>) -> u8 {
+    let az_id = az;
+    if az_id.is_none() {
+        panic!("no zone inferred");
+    }
+    az_id.expect("Checked above")
+}
+
+pub async fn write(w: &mut W) {
+    w.write_all(b"x").await.expect("write failed");
+}
+"""
+    found = explained_all(source, "src/lib.rs")
+    (said,) = found["Checked above"].solutions
+    assert said.startswith(
+        "This panic does not come about as the code stands: `az_id.is_none()` above already "
+        "stops the code, with its own message, when the value is `None`."
+    )
+    assert (
+        found["write failed"]
+        .solutions[0]
+        .startswith(
+            'The code assumed `w.write_all(b"x").await` always gives a value here (never an `Err`)'
+        )
+    )

@@ -358,6 +358,16 @@ def solutions(
             "never a run. A build that fails so has constants that disagree with what it "
             "checks: fix them where they are set.",
         ]
+    if context.error_type == "panic" and (above := option_checked_above(site)) is not None:
+        # neon's `if az_id.is_none() { panic!(..) }` then `az_id.expect("Checked above")`:
+        # not "`az_id.is_none()` is false; `az_id` was None" (reading 262, contradictory)
+        return [
+            *out,
+            f"This panic does not come about as the code stands: `{above}` above already "
+            "stops the code, with its own message, when the value is `None`. If it shows, "
+            "the value changed between the two; report it upstream with the full message "
+            "and the version you run.",
+        ]
     if context.error_type == "panic":
         inputs = checked_inputs(context, check)
         if inputs and check is not None:
@@ -1072,9 +1082,13 @@ def _assumption(context: SiteContext) -> str:
     facts = site.facts
     if site.kind == "expect" and facts.receiver:
         # not "it gave none": cargo's `normalized_exclude()` is a `Result<Option<_>, _>`,
-        # whose `Err` fails the `expect` and whose `None` is fine (reading 149)
+        # whose `Err` fails the `expect` and whose `None` is fine (reading 149); where the
+        # scan tells which, only that one (neon's `write_all(..).await`, reading 262)
+        never = {"None": "(never `None`)", "Err": "(never an `Err`)"}.get(
+            _told_outcome(facts.conditions), NEVER_EITHER
+        )
         return (
-            f"The code assumed `{facts.receiver}` always gives a value here {NEVER_EITHER}; "
+            f"The code assumed `{facts.receiver}` always gives a value here {never}; "
             "this time it did not."
         )
     if facts.unwrapped is not None and facts.receiver:
@@ -1090,6 +1104,40 @@ def _assumption(context: SiteContext) -> str:
     if facts.conditions:
         return f"The code assumed the path in {where(site)} that leads here could not be taken."
     return f"The code assumed {where(site)} never gets here."
+
+
+# a guarded value's failure as the scan writes it: "`x` was None (expect)"
+_FAILED_VALUE = re.compile(r"(.+) was (None|Err|None/Err) \((\w+)\)", re.S)
+
+
+def _told_outcome(conditions: Sequence[Condition]) -> str:
+    """What the last guarded value's failure was, as the scan tells it: "None", "Err" or
+    "None/Err"."""
+    for condition in reversed(conditions):
+        found = _FAILED_VALUE.fullmatch(condition.text)
+        if condition.kind == "closure" and found is not None:
+            return found[2]
+    return "None/Err"
+
+
+def option_checked_above(site: Site) -> str | None:
+    """The check above an `.expect(..)` on a name that already stops the code when the name
+    is `None` (`if az_id.is_none() { panic!(..) }`, passed: `az_id.is_none()`), when the
+    name is not bound `mut`; None otherwise."""
+    conditions = site.facts.conditions
+    last = conditions[-1] if conditions else None
+    found = _FAILED_VALUE.fullmatch(last.text) if last is not None else None
+    if last is None or found is None or found[2] != "None" or last.kind != "closure":
+        return None
+    name = found[1].strip()
+    if not re.fullmatch(r"[a-z_]\w*", name) or re.search(
+        rf"\bmut\s+{re.escape(name)}\b", site.facts.snippet or ""
+    ):
+        return None
+    for condition in conditions[:-1]:
+        if checked_above(condition) and condition.text.strip() == f"{name}.is_none()":
+            return condition.text.strip()
+    return None
 
 
 def prevention(

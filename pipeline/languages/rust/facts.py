@@ -35,7 +35,8 @@ def site_facts(node: Node, source: bytes) -> Facts:
     """
     function = _ancestor(node, _FN_TYPES)
     impl = _impl_of(function or node)
-    conditions = (*condition_chain(node, function, source), *_receiver_failure(node))
+    chain = condition_chain(node, function, source)
+    conditions = (*chain, *_option_tested(_receiver_failure(node), chain))
     facts = Facts(
         enclosing_fn=_field_text(function, "name"),
         enclosing_impl=_impl_name(impl),
@@ -850,6 +851,35 @@ _RESULT_METHODS = frozenset((
 # fmt: on
 
 
+# "`az_id` was None/Err (expect)": a plain name (or field) the failure is of
+_UNTOLD_NAME = re.compile(r"((?:self\.)?[a-z_]\w*(?:\.[a-z_]\w*)*) was None/Err \((\w+)\)")
+
+
+def _option_tested(
+    failed: tuple[Condition, ...], chain: Sequence[Condition]
+) -> tuple[Condition, ...]:
+    """A name's failure "None/Err" as `None` where a condition before it tests the name as an
+    `Option` (`if az_id.is_none() { panic!(..) }` above `az_id.expect(..)`: neon's, reading
+    262 read "was `None` or `Err`" of an `Option`)."""
+    out = []
+    for condition in failed:
+        named = _UNTOLD_NAME.fullmatch(condition.text)
+        if named is not None and any(_tests_option(c.text, named[1]) for c in chain):
+            condition = replace(condition, text=f"{named[1]} was None ({named[2]})")
+        out.append(condition)
+    return tuple(out)
+
+
+def _tests_option(text: str, name: str) -> bool:
+    """Whether a condition's text tests `name` as an `Option`: `name.is_none()`,
+    `name.is_some()`, `let Some(..) = name`."""
+    escaped = re.escape(name)
+    return bool(
+        re.search(rf"(?<![\w.]){escaped}\s*\.\s*is_(?:none|some)\(\)", text)
+        or re.search(rf"\blet\s+Some\s*\(.*\)\s*=\s*&?\s*{escaped}\s*$", text)
+    )
+
+
 def _receiver_failure(node: Node) -> tuple[Condition, ...]:
     """`recv.expect(..)`: the last step of the chain is its receiver holding no value.
 
@@ -891,8 +921,13 @@ def _empty_value(value: Node) -> str:
     (a fn of the repository's says by its return type, which the index reads: `Reach`)."""
     while value.type == "parenthesized_expression" and value.named_child(0) is not None:
         value = value.named_child(0)
+    if value.type == "await_expression":  # `w.write_all(b).await`: what tokio's future gives
+        return _awaited_value(value)
+    if value.type == "macro_invocation":  # `register_gauge!(..)`: prometheus' `Result`
+        macro = (_field_text(value, "macro") or "").rsplit("::", 1)[-1]
+        return "Err" if _REGISTER_MACRO.fullmatch(macro) else "None/Err"
     if value.type != "call_expression":
-        return "None/Err"  # also `x.await` and `x?`: they unwrap a layer, the type is unknown
+        return "None/Err"  # also `x?`: it unwraps a layer, the type is unknown
     function = value.child_by_field_name("function")
     if function is not None and function.type == "generic_function":
         typed = _COLLECTED.match(_node_text(function))
@@ -912,6 +947,37 @@ def _empty_value(value: Node) -> str:
     if name in ("strip_prefix", "strip_suffix") and given and _str_pattern(given[0]):
         return "None"  # `url.strip_prefix("sparse+")`: a `str`'s (a `Path`'s gives an `Err`)
     return "None" if name in _OPTION_METHODS else "Err" if name in _RESULT_METHODS else "None/Err"
+
+
+# prometheus' (and its wrappers') registering macros: each gives a `Result` (neon's
+# `register_int_counter!(..).expect(..)` read "was `None` or `Err`", reading 262)
+_REGISTER_MACRO = re.compile(r"register_\w+")
+# async methods whose future gives a `Result` (tokio's and futures' I/O, a semaphore's
+# permit, a channel's send) or an `Option` (a stream's next item): by name,
+# one argument at most, as std's are read
+_AWAITED_RESULT = frozenset((
+    "write_all", "flush", "shutdown", "read_exact", "read_to_end", "read_to_string",
+    "sync_all", "sync_data", "acquire", "acquire_owned", "acquire_many", "acquire_many_owned",
+    "connect", "bind", "accept", "send", "reserve", "reserve_owned",
+))  # fmt: skip
+_AWAITED_OPTION = frozenset(("next",))  # not `recv`: a broadcast receiver's is a `Result`
+
+
+def _awaited_value(value: Node) -> str:
+    """What an awaited call of a well-known async method gives when it fails, as
+    `_empty_value` says it; "None/Err" for any other awaited value."""
+    inner = value.named_child(0)
+    function = inner.child_by_field_name("function") if inner is not None else None
+    if inner is None or inner.type != "call_expression" or function is None:
+        return "None/Err"
+    if function.type != "field_expression":
+        return "None/Err"
+    arguments = inner.child_by_field_name("arguments")
+    given = [a for a in arguments.named_children if "comment" not in a.type] if arguments else []
+    name = _field_text(function, "field")
+    if len(given) > 1:
+        return "None/Err"
+    return "Err" if name in _AWAITED_RESULT else "None" if name in _AWAITED_OPTION else "None/Err"
 
 
 # a chain's last step whose turbofish names what it makes: `.collect::<Result<Vec<_>>>()`
