@@ -3393,3 +3393,34 @@ def test_an_option_field_taken_and_unwrapped_is_the_type_it_holds() -> None:
     assert called_by(graph, "Task::process_write") == [
         (line_of_text(source, "cmd.process_write"), "Command::process_write", "type")
     ]
+
+
+def test_a_default_method_s_self_call_reaches_only_impls_that_keep_the_default() -> None:
+    """qdrant's default `VectorStorageRead::read_vectors` calls `self.get_vector(..)`; the
+    read-only dense storage has a `read_vectors` of its own, so the default's body never
+    runs for it, and its `get_vector` is no callee of the default (stop 72's check of 30
+    paths: the one wrong edge of its kind)."""
+    source = (
+        "pub trait Read {\n"
+        "    fn get(&self, k: u32) -> u32;\n"
+        "    fn read_all(&self, k: u32) -> u32 { self.get(k) }\n"
+        "}\n"
+        "pub struct Kept;\npub struct Own;\n"
+        "impl Read for Kept {\n    fn get(&self, k: u32) -> u32 { k }\n}\n"
+        "impl Read for Own {\n"
+        "    fn get(&self, k: u32) -> u32 { k }\n"
+        "    fn read_all(&self, k: u32) -> u32 { 0 }\n"
+        "}\n"
+        "pub fn use_any(r: &dyn Read) -> u32 { r.get(1) }\n"
+    )
+    graph = _graph_of({"lib/segment/src/read.rs": source})
+    assert [label for _, label, _ in called_by(graph, "Read::read_all")] == [
+        "Kept::get",
+        "Read::get",
+    ]
+    # a call on another value than `self` reaches every impl, as before
+    assert [label for _, label, _ in called_by(graph, "use_any")] == [
+        "Kept::get",
+        "Own::get",
+        "Read::get",
+    ]

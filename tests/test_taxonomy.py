@@ -1119,6 +1119,8 @@ def test_a_name_of_code_in_backticks_stays_a_word_of_its_phrase(
         ("internal error: 'where' declaration not found", "bail"),  # nushell: was not found
         ("BUG: paused stream should not yield", "bail"),  # risingwave: was a state transition
         ("unreachable: IO sink node state is 'Finished'", "bail"),
+        # neon's page service: was Operation failed (reading 262)
+        ("implementation error: split pgb into reader and writer", "context"),
     ],
 )
 def test_a_message_that_opens_with_the_authors_verdict_is_a_broken_invariant(

@@ -365,8 +365,7 @@ def solutions(
             *out,
             f"This panic does not come about as the code stands: `{above}` above already "
             "stops the code, with its own message, when the value is `None`. If it shows, "
-            "the value changed between the two; report it upstream with the full message "
-            "and the version you run.",
+            "report it upstream with the full message and the version you run.",
         ]
     if context.error_type == "panic":
         inputs = checked_inputs(context, check)

@@ -65,8 +65,10 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         # a message that opens with the authors' verdict on the state it met, whatever it
         # goes on to name (lemmy's "impossible: if fail count set last retry also set" read
         # Concurrency conflict by "retry", reading 128)
+        # (neon's "implementation error: split pgb into reader and writer" read Operation
+        # failed, reading 262)
         ("internal-invariant", r"^\W*(?:impossible|unreachable|bug|invariant (?:violated|broken)|"
-         r"internal error)\s*[:!]"),
+         r"internal error|(?:implementation|logic|programming|programmer) error)\s*[:!]"),
         ("unsupported-operation", r"\bunstable\b|\bnightly\b|\brequires `-Z|\bonly supports?\b|"
          # "isn't supported", "are not currently supported"; not "are not supported yet"
          # (not implemented, by its keywords)

@@ -686,9 +686,11 @@ def _add_dispatch(graph: CallGraph, tables: _Tables, limit: int = MAX_DISPATCH) 
         if d.trait and d.owner == d.trait:
             declared[(d.trait, d.name)].append(node_id)
     implemented: dict[int, list[int]] = defaultdict(list)  # by declaration
+    overriding: set[tuple[str, str, str]] = set()  # (type, trait, method) of impls' methods
     for node_id, node in enumerate(graph.nodes):
         d = node.definition
         if d.trait and d.owner and d.owner != d.trait:
+            overriding.add((d.owner, d.trait.rsplit("::", 1)[-1], d.name))
             for declaration in _implemented(graph, tables, declared, node_id):
                 implemented[declaration].append(node_id)
     for declarations in declared.values():
@@ -703,12 +705,28 @@ def _add_dispatch(graph: CallGraph, tables: _Tables, limit: int = MAX_DISPATCH) 
             for impl in mine:
                 counts[impl] = len(mine)
             for edge in calls:
+                default = _default_method(graph, edge)
                 for impl in mine:
+                    owner = graph.nodes[impl].definition.owner
+                    if default is not None and (owner, *default) in overriding:
+                        continue  # a type with its own method of the default's: not run
                     if impl != edge.caller:
                         graph.callers[impl].append(
                             Edge(edge.caller, impl, edge.line, "trait", edge.candidates,
                                  edge.call, edge.arm)
                         )  # fmt: skip
+
+
+def _default_method(graph: CallGraph, edge: Edge) -> tuple[str, str] | None:
+    """(trait, name) of the trait's default method `edge` calls from on `self`: only the
+    impls whose types keep that default run its body, so only their methods are its callees
+    (qdrant's default `VectorStorageRead::read_vectors` calls `self.get_vector(..)`, and the
+    read-only dense storage, with a `read_vectors` of its own, was taken for one: stop 72's
+    check of 30 paths); None for any other call."""
+    d = graph.nodes[edge.caller].definition
+    if d.trait is None or d.owner != d.trait or edge.call is None:
+        return None
+    return (d.trait.rsplit("::", 1)[-1], d.name) if edge.call.qualifier == "self" else None
 
 
 def _implemented(

@@ -156,8 +156,9 @@ _TEST_DIRECTORY = re.compile(
 # 148: a turbofish path's type without its arguments (`TikvServer::<E, F>::init` is `init`
 # of `TikvServer`), a `let` of a field of a call's value no longer the name's earlier type;
 # 149: one trait's impls of a method told apart by the type of the call's first argument;
-# 150: a need of a string or integer literal (`"kv" =>`, `_ =>` after literal arms).
-INDEX_VERSION = "150"
+# 150: a need of a string or integer literal (`"kv" =>`, `_ =>` after literal arms); 151:
+# a default method's `self` call dispatches to the impls that keep the default only.
+INDEX_VERSION = "151"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
