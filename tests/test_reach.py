@@ -3335,14 +3335,10 @@ def test_a_type_s_turbofish_leaves_the_call_its_type_s() -> None:
         "}\n"
     )
     graph = _graph_of({"components/server/src/server.rs": source})
-    run_id = node(graph, "run_impl")
-    seen = sorted(
-        (graph.nodes[callee].label, e.resolution)
-        for callee, edges in graph.callers.items()
-        for e in edges
-        if e.caller == run_id
-    )
-    assert seen == [("TikvServer::init", "type"), ("TikvServer::init_servers", "type")]
+    assert [(label, how) for _, label, how in called_by(graph, "run_impl")] == [
+        ("TikvServer::init", "type"),
+        ("TikvServer::init_servers", "type"),
+    ]
 
 
 def test_a_let_of_a_field_of_a_call_s_value_is_no_longer_the_parameter_it_shadows() -> None:
