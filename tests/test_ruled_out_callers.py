@@ -370,3 +370,51 @@ def test_a_caller_passing_a_literal_the_arms_before_take_is_no_way_to_the_catch_
         "name": 'out:"kv"|1'
     }
     assert required_values(("if",), ('name != "a|b"',)) == {}  # no literal a need can name
+
+
+PLANNER = """\
+pub fn run_finalize() {
+    send_merge_ops(true);
+}
+
+pub fn on_new_splits() {
+    send_merge_ops(false);
+}
+
+pub fn any_time(finalize: bool) {
+    send_merge_ops(finalize);
+}
+
+fn send_merge_ops(is_finalize: bool) {
+    compute_merge_ops(is_finalize);
+}
+
+fn compute_merge_ops(is_finalize: bool) {
+    if is_finalize {
+        finalize_operations();
+    } else {
+        operations();
+    }
+}
+
+fn finalize_operations() {}
+
+fn operations() {
+    panic!("The merge policy is supposed to keep the number of splits.");
+}
+"""
+
+
+def test_a_call_in_a_branch_of_an_if_on_a_parameter_needs_that_branch_s_value(
+    tmp_path: Path,
+) -> None:
+    """quickwit's `MergePlanner::compute_merge_ops(is_finalize)` calls `operations()` only in
+    the `else` of `if is_finalize`, and the finalize message's handler calls
+    `send_merge_ops(true)`: no way to the assert in `operations` (recheck 251, a new M the
+    message-typed dispatch had brought). The `if` around a call on the way up is a need of
+    the caller's parameter, as a site's own conditions are."""
+    paths = paths_by_message(tmp_path, PLANNER)
+    assert sorted(paths["The merge policy is supposed to keep the number of splits."]) == [
+        ["any_time", "send_merge_ops", "compute_merge_ops", "operations"],
+        ["on_new_splits", "send_merge_ops", "compute_merge_ops", "operations"],
+    ]

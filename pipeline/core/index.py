@@ -74,6 +74,10 @@ class Call(NamedTuple):
     # when the fn does not use what it returns: the error goes there, not to the fn's caller
     # (`drops.handed_to`); "" otherwise
     handed: str = ""
+    # the innermost `if` around the call whose condition tests a plain name (`is_finalize`,
+    # `!dry_run`, `opt.is_some()`, `mode == Mode::Fast`): its kind, "if" (the call is in its
+    # block) or "else", and its text, joined by `GUARD_JOIN`; "" otherwise (`valueflow`)
+    guard: str = ""
 
 
 class Use(NamedTuple):
@@ -93,6 +97,8 @@ class Use(NamedTuple):
 # (`<call>.m` for a method's value, `let x = y.m(..)`; `<call>T::f` for a type's associated
 # fn, `let x = T::new(..)`: what it returns, mostly a `T`)
 CALLED_TYPE = "<call>"
+# `Call.guard`'s kind and condition text are joined so: "else\0is_finalize"
+GUARD_JOIN = "\0"
 # `<call>T::f`, `<call>a::T::f`, `<call>T::<U>::f` (not `<call>a::f`, a module's fn)
 ASSOCIATED_CALL = re.compile(r"<call>(?:.*::)?[A-Z][^:]*::[a-z_]\w*", re.S)
 

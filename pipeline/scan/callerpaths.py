@@ -55,6 +55,7 @@ from pipeline.scan.valueflow import (
     VALUE,
     arguments,
     arm_variants,
+    guard_needs,
     required_values,
     rules_out_above,
     ruling_argument,
@@ -855,7 +856,7 @@ def _walk(
             handled[node] = edges
         if depth[node] >= MAX_DEPTH - 1:
             continue
-        valued = bool(values) and any(n.startswith(VALUE) for n in needs[node])
+        valued = any(n.startswith(VALUE) for n in needs[node])
         plain = frozenset(n for n in needs[node] if not n.startswith(VALUE)) if valued else None
         untyped = not valued and not any(n.startswith(TYPED) for n in needs[node])
         ruling: list[Edge] = []
@@ -879,6 +880,8 @@ def _walk(
             if need is None:  # no build makes this chain: the types below cannot come here
                 continue
             need = need | held if held else need
+            guarded = guard_needs(graph, edge)  # the `if` around the call, on a parameter
+            need = need | guarded if guarded else need
             caller = state(edge.caller, need)
             kept = (
                 edge

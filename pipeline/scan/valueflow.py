@@ -20,7 +20,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 
 from pipeline.core.brackets import first_outside_brackets, split_outside_brackets
-from pipeline.core.index import Call, Definition
+from pipeline.core.index import GUARD_JOIN, Call, Definition
 from pipeline.core.reach import PATH_DEPTH
 from pipeline.core.sitetypes import Site
 from pipeline.scan.callgraph import CallGraph, Edge
@@ -326,6 +326,31 @@ def _same(given: str, wanted: str) -> bool | None:
     if enum and other and enum != other and "Self" not in (enum, other):
         return None
     return name == other_name
+
+
+def guard_needs(graph: CallGraph, edge: Edge) -> frozenset[str]:
+    """What the `if` around an edge's call needs of its caller's parameters (`Call.guard`):
+    quickwit's `compute_merge_ops(is_finalize)` calls `operations()` only `else`, so a walk
+    up through that call needs `is_finalize` false, which `send_merge_ops(true)` rules out
+    (recheck 251). None of a name the caller binds again (a `let`, an arm, a loop)."""
+    call = edge.call
+    if call is None or not call.guard:
+        return frozenset()
+    kind, _, text = call.guard.partition(GUARD_JOIN)
+    found = _needed(kind, text)
+    if found is None:
+        return frozenset()
+    name, value = found
+    caller = graph.nodes[edge.caller]
+    if name not in {p for p, _ in caller.definition.params}:
+        return frozenset()
+    index = graph.indexes.get(caller.path)
+    at = graph.keys()[edge.caller][1]
+    if index is not None and any(
+        local.caller == at and local.name == name for local in index.locals
+    ):
+        return frozenset()  # bound again in the fn: not the value passed
+    return frozenset((f"{VALUE}{name}={value}",))
 
 
 def value_needs(graph: CallGraph, node_id: int, required: Mapping[str, str]) -> frozenset[str]:

@@ -19,6 +19,7 @@ from pipeline.core.index import (
     COMMAND_NAME,
     DEF_KINDS,
     FIELD_VALUE,
+    GUARD_JOIN,
     LOOP_ITEM,
     VARIANT_VALUE,
     Arm,
@@ -157,8 +158,9 @@ _TEST_DIRECTORY = re.compile(
 # of `TikvServer`), a `let` of a field of a call's value no longer the name's earlier type;
 # 149: one trait's impls of a method told apart by the type of the call's first argument;
 # 150: a need of a string or integer literal (`"kv" =>`, `_ =>` after literal arms); 151:
-# a default method's `self` call dispatches to the impls that keep the default only.
-INDEX_VERSION = "151"
+# a default method's `self` call dispatches to the impls that keep the default only; 152:
+# `Call.guard`, the `if` on a plain name around a call, a need of the walk up through it.
+INDEX_VERSION = "152"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -441,6 +443,7 @@ def index_tree(tree: Tree, source: bytes) -> FileIndex:
     for node in captures.get("combinator", []):
         builder.combinator_parameter(node)
     builder.arms_of(captures.get("arm", []))
+    builder.guards_of(captures.get("guard", []))
     for node in captures.get("registered", []):
         builder.registered(node)
     return builder.result(clean=not tree.root_node.has_error)
@@ -1517,6 +1520,26 @@ class _Builder:
             end = body.end_point[0] + 1
         name, held = bound
         self.locals.append(Local(name, held, caller, "", node.start_point[0] + 1, end))
+
+    def guards_of(self, nodes: list[Node]) -> None:
+        """Each call in a branch of an `if` on a plain name (`guard` captures, outer ones
+        first) keeps the innermost such `if`'s kind and condition (`Call.guard`)."""
+        for node in nodes:
+            condition = " ".join(text_of(node.child_by_field_name("condition")).split())
+            if len(condition) > 120:
+                continue
+            for kind, branch in (
+                ("if", node.child_by_field_name("consequence")),
+                ("else", node.child_by_field_name("alternative")),
+            ):
+                if branch is None:
+                    continue
+                lo = bisect_right(self.call_starts, branch.start_byte - 1)
+                hi = bisect_right(self.call_starts, branch.end_byte - 1)
+                guard = f"{kind}{GUARD_JOIN}{condition}"
+                for at in range(lo, hi):
+                    start, call = self.calls[at]
+                    self.calls[at] = (start, call._replace(guard=guard))
 
     def arms_of(self, nodes: list[Node]) -> None:
         """Dispatch arms, and the fns an arm names without calling (`"build" => build::exec`)."""

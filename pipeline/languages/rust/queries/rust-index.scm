@@ -53,6 +53,15 @@
 
 (match_arm pattern: (match_pattern) value: (_)) @arm
 
+; An `if` on a plain name, whose branches' calls a walk up the callers needs that name one
+; way or the other (`valueflow.guard_needs`): `if flag`, `if !flag`, `if opt.is_some()`,
+; `if mode == Mode::Fast`
+(if_expression condition: (identifier)) @guard
+(if_expression condition: (unary_expression (identifier))) @guard
+(if_expression condition: (call_expression function: (field_expression value: (identifier)
+  field: (field_identifier) @_m (#match? @_m "^is_(some|none)$")))) @guard
+(if_expression condition: (binary_expression left: (identifier) right: (scoped_identifier))) @guard
+
 ; A table's registration, `TypableCommand { name: "move", fun: move_buffer, .. }`: the
 ; `name` field; `index.py` reads the fns its siblings name.
 (field_initializer field: (field_identifier) @_n (#eq? @_n "name") value: (string_literal)) @registered
