@@ -418,3 +418,37 @@ def test_a_call_in_a_branch_of_an_if_on_a_parameter_needs_that_branch_s_value(
         ["any_time", "send_merge_ops", "compute_merge_ops", "operations"],
         ["on_new_splits", "send_merge_ops", "compute_merge_ops", "operations"],
     ]
+
+
+DISPATCHED = """\
+pub fn flush_kv_only() {
+    flush("kv");
+}
+
+pub fn flush_named(name: &str) {
+    flush(name);
+}
+
+fn flush(name: &str) {
+    match name {
+        "kv" => flush_kv(),
+        "raft" => flush_raft(),
+        other => {}
+    }
+}
+
+fn flush_raft() {
+    panic!("raft engine metrics are off");
+}
+
+fn flush_kv() {}
+"""
+
+
+def test_a_call_in_an_arm_of_a_match_on_a_parameter_needs_that_arm_s_value(
+    tmp_path: Path,
+) -> None:
+    """An arm of a `match` on a parameter is a need of the walk up through its calls as an
+    `if` is: `flush("kv")` never runs the `"raft" =>` arm's call."""
+    paths = paths_by_message(tmp_path, DISPATCHED)
+    assert paths["raft engine metrics are off"] == [["flush_named", "flush", "flush_raft"]]

@@ -159,8 +159,9 @@ _TEST_DIRECTORY = re.compile(
 # 149: one trait's impls of a method told apart by the type of the call's first argument;
 # 150: a need of a string or integer literal (`"kv" =>`, `_ =>` after literal arms); 151:
 # a default method's `self` call dispatches to the impls that keep the default only; 152:
-# `Call.guard`, the `if` on a plain name around a call, a need of the walk up through it.
-INDEX_VERSION = "152"
+# `Call.guard`, the `if` on a plain name around a call, a need of the walk up through it;
+# 153: an arm of a `match` on a plain name too.
+INDEX_VERSION = "153"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -517,6 +518,10 @@ def _field_chain(value: Node, name: str) -> str:
         return ""
     text = text_of(value)
     return text if text != name and _FIELD_CHAIN.fullmatch(text) else ""
+
+
+# an arm's pattern that takes any value: `_`, a binding
+_CATCH_ALL_ARM = re.compile(r"_|(?:ref\s+)?(?:mut\s+)?[a-z_]\w*")
 
 
 def _field_of_call(value: Node) -> str:
@@ -1522,9 +1527,13 @@ class _Builder:
         self.locals.append(Local(name, held, caller, "", node.start_point[0] + 1, end))
 
     def guards_of(self, nodes: list[Node]) -> None:
-        """Each call in a branch of an `if` on a plain name (`guard` captures, outer ones
-        first) keeps the innermost such `if`'s kind and condition (`Call.guard`)."""
+        """Each call in a branch of an `if` on a plain name, or in an arm of a `match` on one
+        (`guard` captures, outer ones first), keeps the innermost such branch's kind and
+        condition (`Call.guard`)."""
         for node in nodes:
+            if node.type == "match_expression":
+                self._arm_guards(node)
+                continue
             condition = " ".join(text_of(node.child_by_field_name("condition")).split())
             if len(condition) > 120:
                 continue
@@ -1534,12 +1543,32 @@ class _Builder:
             ):
                 if branch is None:
                     continue
-                lo = bisect_right(self.call_starts, branch.start_byte - 1)
-                hi = bisect_right(self.call_starts, branch.end_byte - 1)
-                guard = f"{kind}{GUARD_JOIN}{condition}"
-                for at in range(lo, hi):
-                    start, call = self.calls[at]
-                    self.calls[at] = (start, call._replace(guard=guard))
+                self._guard(branch, f"{kind}{GUARD_JOIN}{condition}")
+
+    def _arm_guards(self, node: Node) -> None:
+        """`match mode { Mode::Fast => f(), .. }`: each arm's calls, guarded by the arm as a
+        site's condition writes it (`match mode: Mode::Fast =>`); not a catch-all arm (what it
+        needs depends on the arms before it) nor a guarded one."""
+        value = " ".join(text_of(node.child_by_field_name("value")).split())
+        body = node.child_by_field_name("body")
+        for arm in body.named_children if body is not None else ():
+            pattern = arm.child_by_field_name("pattern")
+            written = " ".join(text_of(pattern).split())
+            if arm.type != "match_arm" or not written or _CATCH_ALL_ARM.fullmatch(written):
+                continue
+            if " if " in f" {written} " or len(written) > 120:
+                continue
+            branch = arm.child_by_field_name("value")
+            if branch is not None:
+                self._guard(branch, f"match_arm{GUARD_JOIN}match {value}: {written} =>")
+
+    def _guard(self, branch: Node, guard: str) -> None:
+        """Each call inside `branch` keeps `guard` (an inner one, set later, replaces it)."""
+        lo = bisect_right(self.call_starts, branch.start_byte - 1)
+        hi = bisect_right(self.call_starts, branch.end_byte - 1)
+        for at in range(lo, hi):
+            start, call = self.calls[at]
+            self.calls[at] = (start, call._replace(guard=guard))
 
     def arms_of(self, nodes: list[Node]) -> None:
         """Dispatch arms, and the fns an arm names without calling (`"build" => build::exec`)."""

@@ -61,6 +61,9 @@
 (if_expression condition: (call_expression function: (field_expression value: (identifier)
   field: (field_identifier) @_m (#match? @_m "^is_(some|none)$")))) @guard
 (if_expression condition: (binary_expression left: (identifier) right: (scoped_identifier))) @guard
+; and a `match` on one (`match mode { Mode::Fast => .. }`, `match name { "kv" => .. }`)
+(match_expression value: (identifier)) @guard
+(match_expression value: (reference_expression value: (identifier))) @guard
 
 ; A table's registration, `TypableCommand { name: "move", fun: move_buffer, .. }`: the
 ; `name` field; `index.py` reads the fns its siblings name.
