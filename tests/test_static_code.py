@@ -2280,7 +2280,15 @@ pub async fn write(w: &mut W) {
 }
 """
     found = explained_all(source, "src/lib.rs")
-    (said,) = found["Checked above"].solutions
+    checked = found["Checked above"]
+    assert "It fails only if `az_id` is `None`, which `az_id.is_none()` above already stops" in (
+        checked.documentation
+    )
+    assert (
+        "2. `az_id` was None (`expect`) (the check above stops a `None` first: as the code "
+        "stands, never)" in checked.triggerScenarios
+    )
+    (said,) = checked.solutions
     assert said.startswith(
         "This panic does not come about as the code stands: `az_id.is_none()` above already "
         "stops the code, with its own message, when the value is `None`."

@@ -45,6 +45,7 @@ from pipeline.analyze.static_advice import (
     RETURNED_LEAD,
     doc_summary,
     is_guard,
+    option_checked_above,
     placeholder_comment,
     prevention,
     solutions,
@@ -125,7 +126,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-195"
+_LABEL = "static-196"
 
 
 def _static_version() -> str:
@@ -874,6 +875,13 @@ def _documentation(context: SiteContext, failure_class: str, guess: Classificati
                 f" What `{guarded}` gave after its `?` was `None` or an error: an error of "
                 "the call itself leaves at that `?`, without this message."
             )
+        elif "(" not in guarded and (above := option_checked_above(site)) is not None:
+            # neon's `az_id.expect("Checked above")` after `if az_id.is_none() { panic!(..) }`:
+            # not "was `None`" beside "`az_id.is_none()` is false" (recheck 262)
+            text += (
+                f" It fails only if `{guarded}` is `None`, which `{above}` above already "
+                "stops, with its own message."
+            )
         elif "(" not in guarded:  # a value, not a call (sccache's `dist_compile_cmd`)
             held = _HELD.get(outcome, outcome)
             text += f" The value it guards, `{guarded}`, {held}."
@@ -959,6 +967,8 @@ def _trigger(site: Site, conditions: Sequence[Condition]) -> str:
             "(`?`, `return`) above it."
         )
     steps = [f"{i}. {_describe(c)}" for i, c in enumerate(conditions, 1)]
+    if option_checked_above(site) is not None:  # its `None` is what the check above stops
+        steps[-1] += " (the check above stops a `None` first: as the code stands, never)"
     steps.append(f"{len(steps) + 1}. `{site.macro}` produces the error")
     if site.facts.unwrapped is not None:
         steps.append(f"{len(steps) + 1}. {unwrapping(site.facts.unwrapped)} panics on it")
