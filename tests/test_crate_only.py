@@ -322,3 +322,29 @@ def test_a_refused_value_s_tip_of_a_crate_only_fn_is_for_its_callers(tmp_path: P
         "Only code in its own module calls `put`, so the values it checks come from its "
         "callers: check them where the program sets them, or where it reads them from its input."
     ) in found.preventionTips
+
+
+def test_a_fn_a_private_module_hides_is_named_where_a_crate_wide_use_re_exports_it(
+    tmp_path: Path,
+) -> None:
+    """uv's `pub(crate) fn login` of the private `commands::auth::login` is re-exported by
+    `commands/mod.rs` (`pub(crate) use auth::login::login as auth_login;`) and called from
+    the crate's root: it read "only code in module `commands` calls" (reading 272, 5 F). A
+    `pub use` or `pub(crate) use` that the rest of the crate sees names it crate-wide; one in
+    a module that is itself hidden names it no further than that module's parent."""
+    body = checked("pub(crate) ").split("pub(crate) fn check_name", 1)[1]
+    files = {
+        "Cargo.toml": '[package]\nname = "tool"\n',
+        "src/lib.rs": "mod commands;\npub fn main_entry(n: &str) { commands::auth_check(n); }\n",
+        "src/commands/mod.rs": (
+            "mod auth;\npub(crate) use auth::check::check_name as auth_check;\n"
+        ),
+        "src/commands/auth/mod.rs": "pub(crate) mod check;\n",
+        "src/commands/auth/check.rs": "pub(crate) fn check_name" + body,
+    }
+    graph = graph_of(tmp_path, files)
+    path = "src/commands/auth/check.rs"
+    scan = find_sites(path, files[path].encode())
+    (context,) = build_contexts("o/r", "ab" * 20, RepoScan(scans={path: scan}))
+    reach = reaches_of([spec_of(context)], graph)[context.record_id]
+    assert reach.internal == "crate"

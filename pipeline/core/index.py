@@ -223,6 +223,10 @@ class FileIndex:
     # from code outside the crate, not from the rest of it (`Exports.seen_within`).
     crate_modules: tuple[str, ...] = ()
     public_uses: tuple[int, ...] = ()
+    # The lines of its top-level `pub(crate) use`s: an item a private module hides is named
+    # there by the rest of the crate (uv's `pub(crate) use auth::login::login as auth_login`
+    # in `commands/mod.rs`: `Exports.seen_within`)
+    crate_uses: tuple[int, ...] = ()
     # The upper-case names its `macro_rules!` bodies write (`macronames`): a variant a macro
     # builds is built where the macro is used (`builders.never_built`)
     macro_names: tuple[str, ...] = ()

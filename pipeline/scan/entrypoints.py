@@ -234,7 +234,7 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
     for node_id, node in enumerate(graph.nodes):
         d = node.definition
         if d.signature.startswith(("pub ", "pub(crate)")) and not d.trait:
-            within = exports.seen_within(node.crate, node.module)
+            within = exports.seen_within(node.crate, node.module, d.name)
             if within is not None:
                 graph.seen_within[node_id] = within
         through = _foreign_trait(d, own_traits)

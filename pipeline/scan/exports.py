@@ -13,7 +13,7 @@ import re
 from collections import defaultdict
 from collections.abc import Mapping
 
-from pipeline.core.index import Definition, FileIndex
+from pipeline.core.index import Definition, FileIndex, Use
 from pipeline.scan.context import _crate
 from pipeline.scan.names import module_of, relative_module
 
@@ -51,6 +51,9 @@ class Exports:
         self._where: dict[str, dict[str, list[tuple[str, str]]]] = defaultdict(
             lambda: defaultdict(list)
         )
+        # (crate, module an item is in, its name) -> the modules whose files re-export it by
+        # name within the crate (`pub use` or `pub(crate) use`): where the crate names it
+        self._named_in: dict[tuple[str, str, str], list[str]] = defaultdict(list)
         # crate -> type name -> whether one of its types of the name is declared `pub`
         self._types: dict[str, dict[str, bool]] = defaultdict(dict)
         # crate -> type name -> the modules its `pub` declarations are in
@@ -82,6 +85,9 @@ class Exports:
                 for d in index.definitions
                 if d.kind == "type" and d.owner is None and d.public and d.value
             )
+            for use in _crate_wide_uses(index):
+                source = _source_module(module, use.path)
+                self._named_in[(crate, source, use.path.rsplit("::", 1)[-1])].append(module)
             if index.public_uses:
                 if open_module:
                     self._reexports(path)
@@ -190,14 +196,26 @@ class Exports:
         the file declaring it."""
         return self._hidden_by(crate, module, outside=True) is None
 
-    def seen_within(self, crate: str, module: str) -> str | None:
+    def seen_within(self, crate: str, module: str, name: str = "") -> str | None:
         """The module within which a `pub` item of `module` can be named when a private
         module on its path hides it: the parent of the innermost private one (`a::b` for
         `a::b::c` with `c` private in `a::b`; "" for the crate's root), or None when no
         module on the path is private (quickwit's `pub fn build_and_validate` in the private
         `node_config::serialize` read "its own crate", reading 172). A `pub(crate) mod` hides
-        nothing within the crate (vector's `sinks::kafka::config`, reading 211)."""
-        return self._hidden_by(crate, module, outside=False)
+        nothing within the crate (vector's `sinks::kafka::config`, reading 211), nor does a
+        private one an item (`name`) that a module the rest of the crate sees re-exports
+        (uv's `pub(crate) use auth::login::login as auth_login` in `commands`: `login` had
+        read "only code in module `commands` calls", reading 272); the widest such."""
+        hidden = self._hidden_by(crate, module, outside=False)
+        if hidden is None or not name:
+            return hidden
+        for other in self._named_in.get((crate, module, name), ()):
+            seen = self._hidden_by(crate, other, outside=False)
+            if seen is None:
+                return None
+            if len(seen) < len(hidden) and hidden.startswith(seen):
+                hidden = seen
+        return hidden
 
     def _hidden_by(self, crate: str, module: str, *, outside: bool) -> str | None:
         """The parent of the innermost module on `module`'s path that its file declares
@@ -300,6 +318,14 @@ class Exports:
             return False
         declared_at_root = not module and not definition.module
         return declared_at_root or definition.name in self._root_names[crate]
+
+
+def _crate_wide_uses(index: FileIndex) -> list[Use]:
+    """A file's top-level `pub use`s and `pub(crate) use`s of one item each (no glob)."""
+    lines = frozenset((*index.public_uses, *index.crate_uses))
+    if not lines:
+        return []
+    return [u for u in index.uses if u.line in lines and u.alias != "*"]
 
 
 def _source_module(module: str, path: str) -> str:

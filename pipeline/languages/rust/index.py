@@ -63,7 +63,7 @@ from pipeline.languages.rust.testcode import (
     file_is_test_only,
     is_test_path,
 )
-from pipeline.languages.rust.visibility import module_privacy, public_use_lines
+from pipeline.languages.rust.visibility import crate_use_lines, module_privacy, public_use_lines
 
 CLOSURE = "<closure>"
 # Test harness crates and helpers (`planner_test/`, `test_utils/`): their callers are not users.
@@ -160,8 +160,9 @@ _TEST_DIRECTORY = re.compile(
 # 150: a need of a string or integer literal (`"kv" =>`, `_ =>` after literal arms); 151:
 # a default method's `self` call dispatches to the impls that keep the default only; 152:
 # `Call.guard`, the `if` on a plain name around a call, a need of the walk up through it;
-# 153: an arm of a `match` on a plain name too.
-INDEX_VERSION = "153"
+# 153: an arm of a `match` on a plain name too; 154: `FileIndex.crate_uses`, a fn a private
+# module hides is seen where a crate-wide `use` re-exports it.
+INDEX_VERSION = "154"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -404,6 +405,7 @@ def _with_file_facts(index: FileIndex, source: bytes) -> FileIndex:
         private_modules=private,
         crate_modules=crate_wide,
         public_uses=public_use_lines(source),
+        crate_uses=crate_use_lines(source),
         macro_names=macro_rules_names(source),
     )
 

@@ -17,6 +17,7 @@ from pipeline.languages.rust.testcode import is_test_attribute
 _MOD = re.compile(rb"^(pub\b\s*(?:\([^)\n]*\))?\s*)?mod\s+(?:r#)?(\w+)\s*[;{]", re.M)
 # A top-level re-export: `pub use a::b;`, `pub use a::{b, c};` (not `pub(crate) use`)
 _PUB_USE = re.compile(rb"^pub\s+use\b", re.M)
+_CRATE_USE = re.compile(rb"^pub\s*\(\s*crate\s*\)\s*use\b", re.M)
 
 
 # A macro invoked at column 0 whose body is a block of its own lines (`cfg_rt! {`)
@@ -115,6 +116,15 @@ def _under_test_attribute(source: bytes, start: int) -> bool:
             return True
         end = begin
     return False
+
+
+def crate_use_lines(source: bytes) -> tuple[int, ...]:
+    """The lines (1-based) where the file's top-level `pub(crate) use` declarations start."""
+    if b"crate" not in source:
+        return ()
+    return tuple(
+        source.count(b"\n", 0, match.start()) + 1 for match in _top_level(_CRATE_USE, source)
+    )
 
 
 def public_use_lines(source: bytes) -> tuple[int, ...]:
