@@ -3420,3 +3420,24 @@ def test_a_default_method_s_self_call_reaches_only_impls_that_keep_the_default()
         "Own::get",
         "Read::get",
     ]
+
+
+def test_an_actix_route_s_path_is_under_the_scopes_that_register_it() -> None:
+    """lemmy's feeds: `cfg.service(web::scope("/feeds").route("/c/{name}.xml",
+    web::get().to(get_feed_community)))` read "HTTP GET /c/{name}.xml" (reading 270, 6 F
+    of its kind); a scope inside another's `.service(..)` is under both."""
+    graph = _graph_of(
+        {
+            "crates/routes/src/lib.rs": (
+                "pub fn config(cfg: &mut web::ServiceConfig) {\n"
+                '    cfg.service(web::scope("/feeds").route("/c/{name}.xml", web::get().to(feed)));\n'
+                '    cfg.service(scope("/api/v4").service(scope("/site").route("", get().to(site))));\n'
+                "}\n"
+                "async fn feed() -> u8 { 0 }\n"
+                "async fn site() -> u8 { 0 }\n"
+            ),
+        }
+    )
+    assert {
+        graph.nodes[n].label: label for n, (kind, label) in graph.entries.items() if kind == "http"
+    } == {"feed": "HTTP GET /feeds/c/{name}.xml", "site": "HTTP GET /api/v4/site"}

@@ -161,8 +161,9 @@ _TEST_DIRECTORY = re.compile(
 # a default method's `self` call dispatches to the impls that keep the default only; 152:
 # `Call.guard`, the `if` on a plain name around a call, a need of the walk up through it;
 # 153: an arm of a `match` on a plain name too; 154: `FileIndex.crate_uses`, a fn a private
-# module hides is seen where a crate-wide `use` re-exports it.
-INDEX_VERSION = "154"
+# module hides is seen where a crate-wide `use` re-exports it; 155: an actix route's path
+# under the `web::scope("/p")`s that register it (`_scoped_under`).
+INDEX_VERSION = "155"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -855,6 +856,60 @@ def _path_literal(node: Node) -> str | None:
     return formatted[1] if formatted else None
 
 
+_SCOPE_DEPTH = 8  # the actix scopes a route's path is read under, at most
+
+
+def _scoped_under(call: Node) -> str:
+    """The paths of the actix-web `web::scope("/p")`s a route call is registered under,
+    outermost first: the scope its own chain starts from (`web::scope("/feeds").route(..)`),
+    then each scope whose chain takes that chain as an argument (`scope("/api/v4").service(
+    scope("/site").route(..))`); "" when none. lemmy's feed routes read "GET /c/{name}.xml"
+    for `/feeds/c/{name}.xml` (reading 270)."""
+    prefix, node = "", call
+    for _ in range(_SCOPE_DEPTH):
+        top = node
+        while (
+            top.parent is not None
+            and top.parent.type == "field_expression"
+            and top.parent.child_by_field_name("value") == top
+            and top.parent.parent is not None
+            and top.parent.parent.type == "call_expression"
+        ):
+            top = top.parent.parent
+        base = top
+        while base.type == "call_expression":
+            function = base.child_by_field_name("function")
+            if function is None or function.type != "field_expression":
+                break
+            inner = function.child_by_field_name("value")
+            if inner is None:
+                break
+            base = inner
+        scoped = _scope_path(base)
+        if scoped is not None:
+            prefix = scoped + prefix
+        holder = top.parent
+        if holder is None or holder.type != "arguments" or holder.parent is None:
+            break
+        node = holder.parent
+        if node.type != "call_expression":
+            break
+    return prefix
+
+
+def _scope_path(node: Node) -> str | None:
+    """The path of `web::scope("/p")` (`scope("/p")`, `actix_web::web::scope`); None for any
+    other node."""
+    if node.type != "call_expression":
+        return None
+    function = node.child_by_field_name("function")
+    name = text_of(function)
+    if function is None or name.rsplit("::", 1)[-1] != "scope":
+        return None
+    given = _given(node.child_by_field_name("arguments"))
+    return _path_literal(given[0]) if len(given) == 1 else None
+
+
 def _nest_path(outer: Node | None, arguments: Node, node: Node) -> str | None:
     """The path of `outer` when it is a `.nest("/p", <router>)` call whose router argument
     is `node`; None otherwise."""
@@ -1238,6 +1293,7 @@ class _Builder:
             path, registered = (resource[1] if resource else ""), full[0]
         else:
             return
+        path = _scoped_under(call) + path  # actix's `web::scope("/feeds").route(..)`
         for method, handler in _ROUTE_CALL.findall(registered) + _ROUTE_TO.findall(registered):
             self.routes.append(Route(method.upper(), path, handler, line, owner))
 
