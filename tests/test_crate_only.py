@@ -12,9 +12,11 @@ from test_reach import committed_and_extracted, graph_of
 
 from pipeline.analyze.static import explain_apart, with_reach
 from pipeline.core.model import Explanation
+from pipeline.core.reach import Reach
 from pipeline.languages.rust.sites import find_sites
 from pipeline.scan.callerpaths import reaches_of, spec_of
 from pipeline.scan.collect import build_contexts
+from pipeline.scan.context import SiteContext
 from pipeline.scan.pool import RepoScan
 
 
@@ -28,6 +30,14 @@ def explained(tmp_path: Path, text: str, *, bin_only: bool = False) -> Explanati
     (context,) = build_contexts("o/r", "ab" * 20, RepoScan(scans={path: scan}))
     reach = reaches_of([spec_of(context)], graph)[context.record_id]
     return with_reach(explain_apart(context), reach, "ab" * 20, context.site, context.error_class)
+
+
+def site_reach(tmp_path: Path, files: dict[str, str], path: str) -> tuple[SiteContext, Reach]:
+    """The one site of `files[path]` and its reach, in a crate of `files`."""
+    graph = graph_of(tmp_path, files)
+    scan = find_sites(path, files[path].encode())
+    (context,) = build_contexts("o/r", "ab" * 20, RepoScan(scans={path: scan}))
+    return context, reaches_of([spec_of(context)], graph)[context.record_id]
 
 
 def checked(visibility: str) -> str:
@@ -206,11 +216,7 @@ def test_a_pub_fn_in_a_private_module_is_callable_in_that_module_s_parent(
         ),
         "src/config/serialize.rs": "pub fn check_name" + body,
     }
-    graph = graph_of(tmp_path, files)
-    text = files["src/config/serialize.rs"]
-    scan = find_sites("src/config/serialize.rs", text.encode())
-    (context,) = build_contexts("o/r", "ab" * 20, RepoScan(scans={"src/config/serialize.rs": scan}))
-    reach = reaches_of([spec_of(context)], graph)[context.record_id]
+    context, reach = site_reach(tmp_path, files, "src/config/serialize.rs")
 
     assert reach.internal == "module `config`"
     found = with_reach(explain_apart(context), reach, "ab" * 20, context.site)
@@ -342,9 +348,5 @@ def test_a_fn_a_private_module_hides_is_named_where_a_crate_wide_use_re_exports_
         "src/commands/auth/mod.rs": "pub(crate) mod check;\n",
         "src/commands/auth/check.rs": "pub(crate) fn check_name" + body,
     }
-    graph = graph_of(tmp_path, files)
-    path = "src/commands/auth/check.rs"
-    scan = find_sites(path, files[path].encode())
-    (context,) = build_contexts("o/r", "ab" * 20, RepoScan(scans={path: scan}))
-    reach = reaches_of([spec_of(context)], graph)[context.record_id]
+    _, reach = site_reach(tmp_path, files, "src/commands/auth/check.rs")
     assert reach.internal == "crate"

@@ -1526,6 +1526,13 @@ def test_a_built_variant_is_named_in_the_static_text_and_the_page(tmp_path: Path
     assert match["reach"]["built"] == "StoreError::Full" and match["reach"]["callers"] == 1
 
 
+def http_entries(graph: CallGraph) -> dict[str, str]:
+    """The labels of the graph's HTTP entry points, by their fns' labels."""
+    return {
+        graph.nodes[n].label: label for n, (kind, label) in graph.entries.items() if kind == "http"
+    }
+
+
 def test_actix_web_routes_are_entry_points() -> None:
     graph = _graph_of(
         {
@@ -1542,9 +1549,7 @@ def test_actix_web_routes_are_entry_points() -> None:
             ),
         }
     )
-    assert {
-        graph.nodes[n].label: label for n, (kind, label) in graph.entries.items() if kind == "http"
-    } == {
+    assert http_entries(graph) == {
         "create": "HTTP POST /keys",
         "list": "HTTP GET (a scoped route)",
         "health": "HTTP GET /health",
@@ -3438,6 +3443,7 @@ def test_an_actix_route_s_path_is_under_the_scopes_that_register_it() -> None:
             ),
         }
     )
-    assert {
-        graph.nodes[n].label: label for n, (kind, label) in graph.entries.items() if kind == "http"
-    } == {"feed": "HTTP GET /feeds/c/{name}.xml", "site": "HTTP GET /api/v4/site"}
+    assert http_entries(graph) == {
+        "feed": "HTTP GET /feeds/c/{name}.xml",
+        "site": "HTTP GET /api/v4/site",
+    }
