@@ -3447,3 +3447,29 @@ def test_an_actix_route_s_path_is_under_the_scopes_that_register_it() -> None:
         "feed": "HTTP GET /feeds/c/{name}.xml",
         "site": "HTTP GET /api/v4/site",
     }
+
+
+def test_a_route_s_handler_another_crate_defines_is_the_one_its_file_imports(
+    tmp_path: Path,
+) -> None:
+    """lemmy's `crates/api/routes` registers `get().to(get_image)`, a handler of the crate
+    `lemmy_routes` it imports (`use lemmy_routes::images::{download::get_image}`): it read
+    "public API `lemmy_routes::images::download::get_image`" (reading 270)."""
+    graph = graph_of(
+        tmp_path,
+        {
+            "Cargo.toml": '[workspace]\nmembers = ["crates/api_routes", "crates/routes"]\n',
+            "crates/api_routes/Cargo.toml": '[package]\nname = "api_routes"\n',
+            "crates/api_routes/src/lib.rs": (
+                "use lemmy_routes::images::{download::get_image};\n"
+                "pub fn config(cfg: &mut ServiceConfig) {\n"
+                '    cfg.service(scope("/api/v4").route("/image/{filename}", get().to(get_image)));\n'
+                "}\n"
+            ),
+            "crates/routes/Cargo.toml": '[package]\nname = "lemmy_routes"\n',
+            "crates/routes/src/lib.rs": "pub mod images;\n",
+            "crates/routes/src/images/mod.rs": "pub mod download;\n",
+            "crates/routes/src/images/download.rs": "pub async fn get_image() -> u8 { 0 }\n",
+        },
+    )
+    assert http_entries(graph) == {"get_image": "HTTP GET /api/v4/image/{filename}"}

@@ -542,6 +542,8 @@ def _handlers(
     *segments, name = handler.split("::")
     crate = _crate(path)
     found = [n for n in free.get(name, []) if graph.nodes[n].crate == crate]
+    if not found:  # another crate's handler the file imports (lemmy's `api/routes` mounts
+        return _imported_handlers(graph, free, path, name)  # `lemmy_routes`' handlers)
     if len(found) < 2:
         return found
     here = [n for n in found if graph.nodes[n].path == path]
@@ -550,6 +552,28 @@ def _handlers(
         n for n in found if module and graph.nodes[n].module.split("::")[-len(module) :] == module
     ]
     return here or named or found
+
+
+def _imported_handlers(
+    graph: CallGraph, free: Mapping[str, list[int]], path: str, name: str
+) -> list[int]:
+    """The fns of the name a route's file imports from another crate (`use
+    lemmy_routes::images::{download::get_image, ..}`): those whose module ends with the
+    modules the `use` names after the crate (`images::download`); none when the file imports
+    no such name, or the `use` names no module (reading 270: lemmy's image handlers read
+    "public API `lemmy_routes::images::download::get_image`", not `GET /api/v4/image/..`)."""
+    use = next((u for u in graph.indexes[path].uses if u.alias == name), None)
+    if use is None:
+        return []
+    _, *modules, original = use.path.split("::")
+    wanted = [m for m in modules if m not in ("crate", "self", "super")]
+    if not wanted:
+        return []
+    return [
+        n
+        for n in free.get(original, [])
+        if graph.nodes[n].module.split("::")[-len(wanted) :] == wanted
+    ][:3]
 
 
 def _parsers(
