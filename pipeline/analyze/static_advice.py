@@ -1105,36 +1105,34 @@ def _assumption(context: SiteContext) -> str:
     return f"The code assumed {where(site)} never gets here."
 
 
-# a guarded value's failure as the scan writes it: "`x` was None (expect)"
-_FAILED_VALUE = re.compile(r"(.+) was (None|Err|None/Err) \((\w+)\)", re.S)
-
-
 def _told_outcome(conditions: Sequence[Condition]) -> str:
-    """What the last guarded value's failure was, as the scan tells it: "None", "Err" or
-    "None/Err"."""
+    """What the last guarded value's failure was (`x was None (expect)`), as the scan tells
+    it: "None", "Err" or "None/Err"."""
     for condition in reversed(conditions):
-        found = _FAILED_VALUE.fullmatch(condition.text)
-        if condition.kind == "closure" and found is not None:
-            return found[2]
+        failed = _held_nothing(condition)
+        if failed is not None:
+            return failed[1]
     return "None/Err"
+
+
+def _held_nothing(condition: Condition) -> tuple[str, str] | None:
+    """`_failed_call` of a condition that says a value held nothing (`x was None (expect)`),
+    not that a call failed (`f(x) failed (map_err)`)."""
+    if condition.kind != "closure" or " was " not in condition.text:
+        return None
+    return _failed_call(condition)
 
 
 def option_checked_above(site: Site) -> str | None:
     """The check above an `.expect(..)` on a name that already stops the code when the name
-    is `None` (`if az_id.is_none() { panic!(..) }`, passed: `az_id.is_none()`), when the
-    name is not bound `mut`; None otherwise."""
+    is `None` (`if az_id.is_none() { panic!(..) }`, passed: `az_id.is_none()`); None
+    otherwise. A reassignment of the name between the two is not looked for."""
     conditions = site.facts.conditions
-    last = conditions[-1] if conditions else None
-    found = _FAILED_VALUE.fullmatch(last.text) if last is not None else None
-    if last is None or found is None or found[2] != "None" or last.kind != "closure":
-        return None
-    name = found[1].strip()
-    if not re.fullmatch(r"[a-z_]\w*", name) or re.search(
-        rf"\bmut\s+{re.escape(name)}\b", site.facts.snippet or ""
-    ):
+    failed = _held_nothing(conditions[-1]) if conditions else None
+    if failed is None or failed[1] != "None" or not re.fullmatch(r"[a-z_]\w*", failed[0]):
         return None
     for condition in conditions[:-1]:
-        if checked_above(condition) and condition.text.strip() == f"{name}.is_none()":
+        if checked_above(condition) and condition.text.strip() == f"{failed[0]}.is_none()":
             return condition.text.strip()
     return None
 

@@ -344,13 +344,22 @@ def guard_needs(graph: CallGraph, edge: Edge) -> frozenset[str]:
     caller = graph.nodes[edge.caller]
     if name not in {p for p, _ in caller.definition.params}:
         return frozenset()
-    index = graph.indexes.get(caller.path)
-    at = graph.keys()[edge.caller][1]
-    if index is not None and any(
-        local.caller == at and local.name == name for local in index.locals
-    ):
+    if name in _bound_names(graph, edge.caller):
         return frozenset()  # bound again in the fn: not the value passed
     return frozenset((f"{VALUE}{name}={value}",))
+
+
+def _bound_names(graph: CallGraph, fn: int) -> frozenset[str]:
+    """The names the fn's `let`s, arms and loops bind, read off its file's index once per
+    graph and fn (every walk through a guarded call asks)."""
+    known: dict[int, frozenset[str]] = graph.derived.setdefault("bound names", {})
+    found = known.get(fn)
+    if found is None:
+        index = graph.indexes.get(graph.nodes[fn].path)
+        at = graph.keys()[fn][1]
+        locals_ = index.locals if index is not None else ()
+        found = known[fn] = frozenset(local.name for local in locals_ if local.caller == at)
+    return found
 
 
 def value_needs(graph: CallGraph, node_id: int, required: Mapping[str, str]) -> frozenset[str]:
