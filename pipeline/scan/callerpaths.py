@@ -814,6 +814,8 @@ def _walk(
     states: dict[tuple[int, frozenset[str]], int] = {}
 
     def state(fn: int, need: frozenset[str]) -> int:
+        if not need:
+            return fn
         typed = frozenset(n for n in need if n.startswith(TYPED) or n.startswith(VALUE))
         if not typed:
             return fn
@@ -883,11 +885,13 @@ def _walk(
             guarded = guard_needs(graph, edge)  # the `if` around the call, on a parameter
             need = need | guarded if guarded else need
             caller = state(edge.caller, need)
+            if edge.arm is None and caller in parent:
+                continue
             kept = (
                 edge
-                if (caller, node) == (edge.caller, fn)
-                else replace(edge, caller=caller, callee=node)
-            )
+                if caller == edge.caller and node == fn
+                else Edge(caller, node, edge.line, edge.resolution, edge.candidates, edge.call, edge.arm)
+            )  # fmt: skip
             if edge.arm is not None:
                 # A dispatch arm is an entry even when its fn was reached another way first;
                 # not an arm that recurses into the chain below (ruff's

@@ -1914,6 +1914,7 @@ def _ours(tables: _Tables, first: str, path: str) -> bool:
     return first in _RELATIVE or first in tables.crates or first in tables.modules[_crate(path)]
 
 
+@cache  # a few thousand (type, trait) pairs, asked ~140,000 times a risingwave link
 def _names_of(owner: str | None, trait: str | None) -> tuple[frozenset[str], frozenset[str]]:
     """The snake_case names of a method's type and trait (`CoprocessorHost` ->
     `coprocessor_host`), and their tails (`rocks_engine` -> `engine`)."""

@@ -336,7 +336,16 @@ def guard_needs(graph: CallGraph, edge: Edge) -> frozenset[str]:
     call = edge.call
     if call is None or not call.guard:
         return frozenset()
-    kind, _, text = call.guard.partition(GUARD_JOIN)
+    known: dict[int, frozenset[str]] = graph.derived.setdefault("guard needs", {})
+    key = id(edge)  # the graph's edges live as long as it
+    found = known.get(key)
+    if found is None:
+        found = known[key] = _guard_needs(graph, edge, call.guard)
+    return found
+
+
+def _guard_needs(graph: CallGraph, edge: Edge, guard: str) -> frozenset[str]:
+    kind, _, text = guard.partition(GUARD_JOIN)
     found = _needed(kind, text)
     if found is None:
         return frozenset()
@@ -385,6 +394,17 @@ def values_above(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozens
     other argument (or a call whose arguments are not one per parameter) drops it."""
     if edge.call is None:
         return frozenset()
+    known: dict[tuple[int, frozenset[str]], frozenset[str] | None]
+    known = graph.derived.setdefault("values above", {})
+    key = (id(edge), below)  # the graph's edges live as long as it
+    if key in known:
+        return known[key]
+    found = known[key] = _values_above(graph, edge, below)
+    return found
+
+
+def _values_above(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozenset[str] | None:
+    assert edge.call is not None
     callee = graph.nodes[edge.callee].definition
     params = [p for p, _ in callee.params]
     args = arguments(edge.call, callee)
