@@ -187,3 +187,36 @@ def test_a_trait_method_s_callers_the_index_found_do_not_speak_for_all(tmp_path:
 
     assert reach.dropped_by == 1
     assert not explanation.solutions[0].startswith("Every caller the index found")
+
+
+# `compile` six calls above the site, called by `complete` (whose one caller drops the
+# error) and by `run` (two calls below `main`): both sit at the depth the walk stops at
+DEEP = {
+    "Cargo.toml": '[package]\nname = "tool"\n',
+    "src/main.rs": (
+        "fn main() -> anyhow::Result<()> {\n    menu();\n    go()\n}\n"
+        "fn menu() {\n    let _ = complete();\n}\n"
+        "fn complete() -> anyhow::Result<()> {\n    compile()\n}\n"
+        "fn go() -> anyhow::Result<()> {\n    run()\n}\n"
+        "fn run() -> anyhow::Result<()> {\n    compile()\n}\n"
+        "fn compile() -> anyhow::Result<()> {\n    p5()\n}\n"
+        + "".join(
+            f"fn p{i}() -> anyhow::Result<()> {{\n    p{i - 1}()\n}}\n" for i in range(5, 0, -1)
+        )
+        + 'fn p0() -> anyhow::Result<()> {\n    anyhow::bail!("too deep")\n}\n'
+    ),
+}
+
+
+def test_a_cut_chain_is_shown_before_one_whose_callers_keep_the_error(tmp_path: Path) -> None:
+    """Of the fns at the depth the walk stops at, one whose callers the bound left unwalked
+    comes before one whose callers all drop the error: just's `Compiler::compile`, called by
+    the completer (which drops it) and by `Subcommand::compile`, read "every caller stops
+    this error" (reading 281)."""
+    graph = graph_of(tmp_path, DEEP)
+    line = DEEP["src/main.rs"].split("\n").index('    anyhow::bail!("too deep")') + 1
+    reach = reaches_of([SiteSpec("r", None, "src/main.rs", line, ())], graph)["r"]
+
+    (path,) = reach.paths
+    assert [h.name for h in path.hops] == ["run", "compile", "p5", "p4", "p3", "p2", "p1", "p0"]
+    assert path.hops[0].handled is None

@@ -922,8 +922,19 @@ def _walk(
         paths = _best(graph, parent, found, real, outermost=True, needs=needs)
     if not paths:  # no entry point: the longest chain of callers there is
         # a fn nobody calls first, else the deepest fn the walk reached (the depth or the
-        # visit bound cut it: its callers exist, the path just does not end at an entry)
-        top = max(roots or depth, key=lambda n: (depth[n], -n))
+        # visit bound cut it: its callers exist, the path just does not end at an entry);
+        # of the deepest at the depth bound, one the bound cut before one whose callers all
+        # keep the error or rule the site out: just's `Compiler::compile` is called by the
+        # completer, which drops the error, and by `Subcommand::compile`, 3 calls below
+        # `main`; the path through the completer said every caller stops it (reading 281)
+        top = max(
+            roots or depth,
+            key=lambda n: (
+                depth[n],
+                depth[n] >= MAX_DEPTH - 1 and n not in handled and n not in ruled,
+                -n,
+            ),
+        )
         if lone or top not in starts:
             path = _path(graph, top, parent, None, None, real, needs)
             if top in roots:  # no caller: say which trait's impl it is, if one
