@@ -31,6 +31,8 @@ pub struct LoadError;
 pub enum Renamed { #[error("x")] X }
 #[derive(Debug)]
 pub struct Shown;
+#[derive(Debug)]
+pub enum Error<'src> { Compile(&'src str) }
 impl std::fmt::Display for Shown {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result { f.write_str("shown") }
 }
@@ -71,6 +73,9 @@ def test_the_index_tells_which_error_types_print_no_display_text(tmp_path: Path)
     assert not no_display(graph, "Status", "src/rpc.rs")  # tonic's, not the fn's enum
     assert not no_display(graph, "anyhow::Error", site)
     assert not no_display(graph, "Missing", site)  # nothing known: as it was
+    # just's `Error<'src>`: lifetimes alone are the type (reading 281)
+    assert no_display(graph, "Error<'src>", site)
+    assert not no_display(graph, "Error<T>", site)  # a type's argument: not known
 
 
 def test_its_handling_reads_the_debug_text(tmp_path: Path) -> None:

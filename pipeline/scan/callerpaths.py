@@ -1517,6 +1517,10 @@ _COLLECTIONS = frozenset(
 _DISPLAY_DERIVES = re.compile(r"(?:Error|Display|Snafu)\b")
 
 
+# generic arguments that are all lifetimes: `<'a>`, `<'src, 'run>`
+_LIFETIMES_ONLY = re.compile(r"<\s*'\w+(?:\s*,\s*'\w+)*\s*>$")
+
+
 def no_display(graph: CallGraph, error_class: str | None, site_path: str) -> bool:
     """Whether the error type prints no `Display` text the index can find: a collection of
     another crate (`EcoVec<SourceDiagnostic>`), or the struct or enum the site's file means
@@ -1526,6 +1530,7 @@ def no_display(graph: CallGraph, error_class: str | None, site_path: str) -> boo
     if not error_class:
         return False
     head = " ".join(error_class.split()).lstrip("&").removeprefix("'static ").strip()
+    head = _LIFETIMES_ONLY.sub("", head)  # just's `Error<'src>`: the type `Error`
     if head.split("<", 1)[0].rsplit("::", 1)[-1] in _COLLECTIONS:
         return True
     if "<" in head or "::" in head or head in ("str", "String"):
