@@ -223,8 +223,10 @@ def test_a_build_script_missing_what_cargo_sets_in_some_builds_is_told_so() -> N
     )
 
 
-def test_variables_the_path_needs_unset_are_one_sentence_and_setting_one_avoids_it() -> None:
-    # rustup's build.rs: an override, a deprecated override, then Cargo's TARGET
+def test_a_build_script_path_that_needs_cargo_s_own_variable_unset_runs_outside_cargo() -> None:
+    # rustup's build.rs: an override, then Cargo's TARGET; Cargo always sets TARGET, so the
+    # panic is a run outside Cargo, not "set one of them" (reading 280: exporting TARGET is
+    # no fix, and the script unwraps TARGET again further down)
     explanation = explained(
         path="build.rs",
         source="fn from_build() -> String {\n"
@@ -233,9 +235,30 @@ def test_variables_the_path_needs_unset_are_one_sentence_and_setting_one_avoids_
         '    } else {\n        panic!("Unable to get target tuple from environment")\n    }\n}\n',
     )
     assert explanation.solutions[0] == (
+        "Cargo sets `TARGET` when it runs a build script: the script ran without it (by hand, "
+        "or by a tool other than Cargo); build the package with Cargo (`cargo build`)."
+    )
+    assert explanation.exampleFix is not None
+    assert explanation.exampleFix.endswith(
+        "// A panic here means Cargo did not set `TARGET`: build with Cargo."
+    )
+    assert explanation.preventionTips[0] == (
+        "Run the build script only through Cargo, which sets its environment."
+    )
+
+
+def test_variables_the_path_needs_unset_are_one_sentence_and_setting_one_avoids_it() -> None:
+    explanation = explained(
+        path="src/main.rs",
+        source="fn from_build() -> String {\n"
+        '    if let Ok(t) = env::var("RUSTUP_OVERRIDE_BUILD_TUPLE") {\n        t\n'
+        '    } else if let Ok(t) = env::var("TARGET") {\n        t\n'
+        '    } else {\n        panic!("Unable to get target tuple from environment")\n    }\n}\n',
+    )
+    assert explanation.solutions[0] == (
         "The error is reached when none of the environment variables "
         "`RUSTUP_OVERRIDE_BUILD_TUPLE` or `TARGET` is set: set one of them "
-        "(`export TARGET=<value>`) before you build again."
+        "(`export TARGET=<value>`) before you run the program again."
     )
     # the failed step comes first when the variable only chose the path to it
     solutions = explained(

@@ -158,8 +158,11 @@ def environment_advice(
                 f"The check reads the environment variable `{name}`: look at its value ({_look(name)})."
             )
     unset = [read for read in reads if read.need == "unset"]
-    if unset and build_script and all(_CARGO_SETS.fullmatch(read.name) for read in unset):
-        first.append(_unset_by_cargo(unset))
+    by_cargo = [read for read in unset if _CARGO_SETS.fullmatch(read.name)]
+    if by_cargo and build_script:
+        # the path needs each unset, and Cargo always sets one: only a run outside Cargo
+        # takes it (rustup's `TARGET` after its own two overrides, reading 280)
+        first.append(_unset_by_cargo(by_cargo))
     elif unset and build_script and all(_CARGO_SOMETIMES.fullmatch(r.name) for r in unset):
         names = _listed([f"`{read.name}`" for read in unset])
         first.append(
@@ -226,8 +229,9 @@ def unset_note(reads: Sequence[EnvironmentRead], build_script: bool = False) -> 
     unset = [read.name for read in reads if read.need == "unset"]
     if not unset:
         return None
-    if build_script and all(_CARGO_SETS.fullmatch(name) for name in unset):
-        return f"// A panic here means Cargo did not set `{unset[0]}`: build with Cargo."
+    by_cargo = [name for name in unset if _CARGO_SETS.fullmatch(name)]
+    if build_script and by_cargo:
+        return f"// A panic here means Cargo did not set `{by_cargo[0]}`: build with Cargo."
     if build_script and all(_CARGO_SOMETIMES.fullmatch(name) for name in unset):
         return f"// A panic here means Cargo did not set `{unset[0]}` for this build."
     return f"// A panic here means `{unset[-1]}` is not set in the environment: set it."

@@ -1154,7 +1154,7 @@ def prevention(
         tips.append(directory_tip(directory[1]))
     elif context.error_type == "panic" and unset and in_build_script(context):
         by_cargo = {set_by_cargo(name) for name in unset}
-        if by_cargo == {"always"}:  # helix's `OUT_DIR`, reading 252
+        if "always" in by_cargo:  # helix's `OUT_DIR`, reading 252; rustup's `TARGET`, 280
             tips.append("Run the build script only through Cargo, which sets its environment.")
         elif None not in by_cargo:  # `CARGO_CFG_FEATURE`, `DEP_OPENSSL_VERSION_NUMBER`
             tips.append(
