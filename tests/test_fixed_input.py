@@ -32,6 +32,13 @@ def _guarded(call: str) -> str | None:
         'serde_json::from_str::<Value>("{}")',
         "NonZeroUsize::new(4)",
         'CString::new("name")',
+        # reading 282: nushell's examples, a date parsed from a text and its format, a
+        # constant of 100 made non-zero, chrono's spans and offsets of numbers
+        'DateTime::parse_from_str("2021-12-30 00:00:00 -0500", "%Y-%m-%d %H:%M:%S %z")',
+        "NonZeroUsize::new(REGEX_CACHE_SIZE)",
+        "chrono::TimeDelta::try_days(1)",
+        "chrono::FixedOffset::east_opt(0)",
+        'ProgressStyle::with_template("{spinner} {msg}")',
     ],
 )
 def test_a_parse_of_literals_is_fixed_input(call: str) -> None:
@@ -42,6 +49,8 @@ def test_a_parse_of_literals_is_fixed_input(call: str) -> None:
     "call",
     [
         "Regex::new(pattern)",  # a variable
+        "Regex::new(PATTERN)",  # a name: a constant, or a static built at run time
+        "NonZeroUsize::new(workers)",
         'File::open("config.toml")',  # reads the machine
         'TcpListener::bind("0.0.0.0:80")',
         'Client::new("http://example.com")',  # a `new` of a type the rule does not know
@@ -83,4 +92,16 @@ def test_its_ways_in_are_where_runs_get_not_where_users_make_it_fail() -> None:
     )
     assert situation_sentence(reach, "a" * 40).startswith(
         "At commit aaaaaaaaaa, users meet it through 5 entry points"
+    )
+
+
+def test_a_constant_given_is_said_with_the_literals() -> None:
+    explanation = explained(
+        "const CACHE_SIZE: usize = 100;\n"
+        "fn cache() -> LruCache<u8, u8> {\n"
+        '    LruCache::new(NonZeroUsize::new(CACHE_SIZE).expect("tried to create cache of size zero"))\n'
+        "}\n"
+    )
+    assert "It is given only literals and constants, so it gives the same answer on every run" in (
+        explanation.documentation
     )

@@ -126,7 +126,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-197"
+_LABEL = "static-198"
 
 
 def _static_version() -> str:
@@ -903,8 +903,8 @@ def _documentation(context: SiteContext, failure_class: str, guess: Classificati
                 " The steps before its `?` ran first: one that failed returned there, at its"
                 " `?`, with the error it gave."
             )
-        if fixed_input(site) is not None:
-            text += fixed_input_note()
+        if (fixed := fixed_input(site)) is not None:
+            text += fixed_input_note(fixed)
     if facts.fn_doc:
         text += f' The function\'s doc comment says: "{doc_summary(facts.fn_doc)}"'
     if context.error_type == "panic" and (constant := compile_time_const(site)) is not None:
