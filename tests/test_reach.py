@@ -3473,3 +3473,26 @@ def test_a_route_s_handler_another_crate_defines_is_the_one_its_file_imports(
         },
     )
     assert http_entries(graph) == {"get_image": "HTTP GET /api/v4/image/{filename}"}
+
+
+def test_a_trait_typed_parameter_in_parentheses_reaches_every_impl(tmp_path: Path) -> None:
+    """`command: &(impl PluginCommand + ?Sized)`: the type inside the parentheses (nushell's
+    `create_plugin_signature` calls every plugin command's `examples()`, reading 282, where
+    the index had found no caller of them)."""
+    source = (
+        "pub trait Cmd {\n    fn examples(&self) -> Vec<u8>;\n}\n"
+        "pub struct A;\npub struct B;\n"
+        "impl Cmd for A {\n    fn examples(&self) -> Vec<u8> {\n        vec![1]\n    }\n}\n"
+        "impl Cmd for B {\n    fn examples(&self) -> Vec<u8> {\n        vec![2]\n    }\n}\n"
+        "pub fn signature(command: &(impl Cmd + ?Sized)) -> usize {\n"
+        "    command.examples().len()\n}\n"
+        "pub fn boxed(command: &(dyn Cmd + Send)) -> usize {\n    command.examples().len()\n}\n"
+        "pub fn pair(both: &(A, B)) -> usize {\n    both.0.examples().len()\n}\n"
+    )
+    graph = graph_of(tmp_path, {"Cargo.toml": '[package]\nname = "p"\n', "src/lib.rs": source})
+    for impl in ("A::examples", "B::examples"):
+        callers = [
+            (graph.nodes[e.caller].label, e.resolution) for e in graph.callers[node(graph, impl)]
+        ]
+        assert ("signature", "trait") in callers
+        assert ("boxed", "trait") in callers

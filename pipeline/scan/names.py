@@ -105,6 +105,10 @@ def inner_type(type_text: str) -> str:
     `&'static Foo` -> `Foo`."""
     text = _referenced(" ".join(type_text.split()))
     while True:  # `Box<dyn Sink + Send>`, `Arc<&mut impl Sink>`: the trait, the wrappers off
+        if text.startswith("(") and text.endswith(")") and "," not in text and text != "()":
+            # `&(impl PluginCommand + ?Sized)` (nushell's `create_plugin_signature` calls
+            # every command's `examples()` so, reading 282), `&(dyn Tr + Send)`; not a tuple
+            text = _referenced(text[1:-1].strip())
         text = text.removeprefix("dyn ").removeprefix("impl ").strip()
         wrapped = _WRAPPERS.match(text) or _DEREFS_TO.match(text)
         if not wrapped:

@@ -165,8 +165,9 @@ _TEST_DIRECTORY = re.compile(
 # under the `web::scope("/p")`s that register it (`_scoped_under`); 156: a route's handler
 # of another crate, the one its file imports; 157: a walk with no entry shows a chain the
 # depth bound cut before one whose callers all keep the error; 158: `no_display` reads a
-# type whose generic arguments are lifetimes alone (`Error<'src>`).
-INDEX_VERSION = "158"
+# type whose generic arguments are lifetimes alone (`Error<'src>`); 159: a parenthesized
+# type (`&(impl Tr + ?Sized)`) is the type inside.
+INDEX_VERSION = "159"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
