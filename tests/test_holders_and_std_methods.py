@@ -69,3 +69,30 @@ def test_calls_through_holders_and_a_std_type_s_own_methods(tmp_path: Path) -> N
         # `map.get(..)` is `HashMap::get`, std's: no edge; `connector` is the trait's
         ("props", 26, "HashMap::connector", "type"),
     ]
+
+
+BYTES = """\
+pub struct ByteStream;
+impl ByteStream {
+    pub fn into_bytes(self) -> Vec<u8> { vec![] }
+}
+pub fn collect(stream: ByteStream) -> Vec<u8> {
+    stream.into_bytes()
+}
+pub fn complete(raw: Vec<u8>) -> Vec<u8> {
+    match String::from_utf8(raw) {
+        Ok(text) => text.into_bytes(),
+        Err(err) => err.into_bytes(),
+    }
+}
+"""
+
+
+def test_a_std_string_s_conversion_on_an_unknown_value_is_no_call_of_the_repository_s(
+    tmp_path: Path,
+) -> None:
+    """nushell's `Complete::run` turns a `FromUtf8Error` back into bytes (`err.into_bytes()`):
+    matched by name, it had run the repository's `ByteStream::into_bytes`, and the record of a
+    child process's panic named `complete` as a way in (reading 282). A typed value's call
+    is still its type's."""
+    assert calls_in(tmp_path, BYTES) == [("collect", 6, "ByteStream::into_bytes", "type")]

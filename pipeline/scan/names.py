@@ -41,6 +41,10 @@ _STD_NAMES = (
     # counts: `self.inner.poll_next(cx)` is the wrapped stream's, not any repository's)
     "poll_next poll_ready poll_flush poll_close poll_read poll_write poll_shutdown "
     "start_send poll_recv poll_fn "
+    # the conversions of std's strings, their errors and collections (nushell's
+    # `err.into_bytes()` on a `FromUtf8Error`, matched by name to its `ByteStream::into_bytes`
+    # and `ChildProcess::into_bytes`, reading 282)
+    "into_bytes into_string to_string_lossy into_owned into_boxed_slice into_vec "
 )
 STD_METHODS = frozenset(_STD_NAMES.split())
 # The methods of `Option` and `Result` themselves: called on a value the code types as one,
