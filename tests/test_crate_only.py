@@ -350,3 +350,43 @@ def test_a_fn_a_private_module_hides_is_named_where_a_crate_wide_use_re_exports_
     }
     _, reach = site_reach(tmp_path, files, "src/commands/auth/check.rs")
     assert reach.internal == "crate"
+
+
+def test_a_text_of_a_crate_only_type_is_matched_only_in_its_crate(tmp_path: Path) -> None:
+    """just's `pub(crate) struct CompileError` holds a `CompileErrorKind`, whose texts its
+    `Display` writes: their handling, a match on the text, came with no word that no other
+    crate gets such a value (reading 281: 17 of 20 records). A `pub` one is as it was."""
+    errors = (
+        "pub(crate) enum CompileErrorKind {\n    Unstarred,\n}\n"
+        "pub(crate) struct CompileError {\n    pub(crate) kind: CompileErrorKind,\n}\n"
+        "impl std::fmt::Display for CompileError {\n"
+        "    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {\n"
+        "        match self.kind {\n"
+        "            CompileErrorKind::Unstarred => {\n"
+        '                write!(f, "mapped dependencies must have starred argument")\n'
+        "            }\n"
+        "        }\n"
+        "    }\n"
+        "}\n"
+        "pub(crate) fn accept(x: u32) -> Result<(), CompileError> {\n"
+        "    if x > 1 {\n"
+        "        return Err(CompileError { kind: CompileErrorKind::Unstarred });\n"
+        "    }\n"
+        "    Ok(())\n"
+        "}\n"
+    )
+    lib = "mod errors;\npub fn run(x: u32) -> i32 {\n    errors::accept(x).map_or(1, |_| 0)\n}\n"
+    files = {"Cargo.toml": '[package]\nname = "just"\n', "src/lib.rs": lib}
+    files["src/errors.rs"] = errors
+    needle = "mapped dependencies must have starred argument"
+    _, hidden = committed_and_extracted(files, "o/j", tmp_path / "a", needle)
+    assert (hidden["tryCatchPattern"] or "").startswith(
+        "// It comes as a `CompileError`, a type only code in its own crate can name; code "
+        "there could handle it so.\nmatch result {\n"
+    )
+    files["src/errors.rs"] = errors.replace("pub(crate) struct", "pub struct").replace(
+        "pub(crate) enum", "pub enum"
+    )
+    files["src/lib.rs"] = "pub mod errors;\n" + lib.removeprefix("mod errors;\n")
+    _, shown = committed_and_extracted(files, "o/j", tmp_path / "b", needle)
+    assert not (shown["tryCatchPattern"] or "").startswith("//")

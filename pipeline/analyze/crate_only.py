@@ -62,19 +62,29 @@ def catch_for_the_crate(pattern: str, fn: str, reach: Reach) -> str:
     return "\n".join(head) + "\n" + pattern
 
 
-def catch_for_the_namers(pattern: str | None, owner: str | None, scope: str | None) -> str | None:
+def catch_for_the_namers(
+    pattern: str | None, owner: str | None, scope: str | None, holder: str | None = None
+) -> str | None:
     """A match on an error type's variant (`Err(GitInfoError::InvalidRef { .. })`) headed by
     who can name the type, where code outside its crate cannot (`scope`, as `Reach.internal`
     names it: its visibility, `Facts.type_visibility`, or the index's `unnamed_types`); as it
-    was without a scope, or when it names no such type or is headed already."""
+    was without a scope, or when it is headed already. A match on its text names no type:
+    headed by who gets a value of it when the type that holds it (`holder`: the type itself,
+    or the one its builders return it in) is the one of restricted visibility (just's
+    `pub(crate) struct CompileError`, reading 281); as it was otherwise."""
     if pattern is None or not owner or not scope or pattern.startswith("// "):
         return pattern
-    if not re.search(rf"\b{re.escape(owner)}\s*(?:::|\{{)", pattern):
-        return pattern
-    return (
-        f"// Only code in {callable_in(scope)} can name `{owner}`; code there could handle it "
-        f"so.\n{pattern}"
-    )
+    if re.search(rf"\b{re.escape(owner)}\s*(?:::|\{{)", pattern):
+        return (
+            f"// Only code in {callable_in(scope)} can name `{owner}`; code there could "
+            f"handle it so.\n{pattern}"
+        )
+    if holder is not None:
+        return (
+            f"// It comes as a `{holder}`, a type only code in {callable_in(scope)} can name; "
+            f"code there could handle it so.\n{pattern}"
+        )
+    return pattern
 
 
 def passed_within_the_crate(solution: str, scope: str | None = "crate") -> str:

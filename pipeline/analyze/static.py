@@ -126,7 +126,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-198"
+_LABEL = "static-199"
 
 
 def _static_version() -> str:
@@ -280,7 +280,9 @@ def with_reach(
     if site is not None and site.kind in TEXT_KINDS and (scope := _naming_scope(site, reach)):
         # uv's `pub(crate) enum GitInfoError`, its `ValidationError` of a private module that
         # no public one re-exports: the match compiles only there (reading 180)
-        held = catch_for_the_namers(apart.tryCatchPattern, site.facts.enclosing_type, scope)
+        held = catch_for_the_namers(
+            apart.tryCatchPattern, site.facts.enclosing_type, scope, _holder(site, reach)
+        )
         apart = apart.model_copy(update={"tryCatchPattern": held})
     if (
         reach is not None
@@ -458,6 +460,19 @@ def _parses_text(site: Site) -> bool:
     return found is not None and found.trait == "FromStr"
 
 
+def _holder(site: Site, reach: Reach | None) -> str | None:
+    """The type callers get a variant's text in, when the index says only some of the code
+    can name it (`Reach.internal` of its builders): the variant's own type, or the type of
+    the repository its builders return it in; None when held in an `anyhow::Error`, a `Box`,
+    another type or nothing returned (code anywhere may meet those)."""
+    if reach is None or reach.internal is None or not reach.built:
+        return None
+    held = reach.held_in
+    if held is None:
+        return site.facts.enclosing_type
+    return held if held.isidentifier() and held[:1].isupper() else None
+
+
 def _naming_scope(site: Site, reach: Reach | None) -> str | None:
     """Where code can name the error type of a variant's text (as `Reach.internal` names
     it), when code outside its crate cannot: by its visibility (`Facts.type_visibility`),
@@ -465,8 +480,11 @@ def _naming_scope(site: Site, reach: Reach | None) -> str | None:
     visibility = site.facts.type_visibility
     if visibility is not None and visibility != "pub":
         return visibility_scope(visibility)
-    # the index's, for an enum's variant (an error struct's `pub` is read as it was)
-    return reach.internal if reach is not None and site.facts.variant is not None else None
+    # the index's, for an enum's variant, or for the type of a `Display` impl the index
+    # found built (an error struct's `pub`, read off its `#[error]`, is read as it was)
+    if reach is None or (site.facts.variant is None and (visibility or not reach.built)):
+        return None
+    return reach.internal
 
 
 def _trait_method(site: Site) -> bool:

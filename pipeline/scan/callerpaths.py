@@ -565,7 +565,8 @@ def _built_reach(
         converts=converts,
         held_in=held[0],
         held_by=held[1],
-        internal=_unnamed(graph, variant, builders),
+        internal=_unnamed(graph, variant, builders)
+        or _restricted(graph, held[0] or variant.split("::", 1)[0], builders),
     )
 
 
@@ -577,6 +578,30 @@ def _unnamed(graph: CallGraph, variant: str, builders: Mapping[int, int]) -> str
     owner = variant.split("::", 1)[0] if variant else ""
     crates = {graph.nodes[n].crate for n in builders}
     return "crate" if owner and any((c, owner) in graph.unnamed_types for c in crates) else None
+
+
+def _restricted(graph: CallGraph, name: str, builders: Mapping[int, int]) -> str | None:
+    """Where code can name the type `name` (the one callers hold: the variant's enum, or
+    the type its builders return it in) when its own visibility is less than `pub`, as
+    `Reach.internal` names it: just's `pub(crate) struct CompileError` holds every
+    `CompileErrorKind`'s text, and its records offered handling code no other crate can
+    write (reading 281). None for a `pub` type, a name of no struct or enum of the
+    builders' crates, or several."""
+    if not name[:1].isupper() or not name.isidentifier():
+        return None  # `anyhow::Error`, `Box<E>`, "another error type"
+    crates = {graph.nodes[n].crate for n in builders}
+    found = [
+        d
+        for kind in ("struct", "enum")
+        for path, d in graph.definitions(kind, name)
+        if _crate(path) in crates
+    ]
+    if len(found) != 1 or _PLAIN_PUB.match(found[0].signature):
+        return None
+    return visibility_scope(found[0].signature)
+
+
+_PLAIN_PUB = re.compile(r"pub\s")
 
 
 def _held(

@@ -167,8 +167,9 @@ _TEST_DIRECTORY = re.compile(
 # depth bound cut before one whose callers all keep the error; 158: `no_display` reads a
 # type whose generic arguments are lifetimes alone (`Error<'src>`); 159: a parenthesized
 # type (`&(impl Tr + ?Sized)`) is the type inside; 160: std's string conversions
-# (`into_bytes`, `into_string`, ..) on a value of unknown type are std's.
-INDEX_VERSION = "160"
+# (`into_bytes`, `into_string`, ..) on a value of unknown type are std's; 161: a variant's
+# `Reach.internal` names the scope of its type's restricted visibility (`pub(crate)`).
+INDEX_VERSION = "161"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
