@@ -189,6 +189,11 @@ def test_the_condition_itself_is_not_a_step() -> None:
         ),
         # a fn of the repository's of a like name is not guessed at
         ("my_json::to_value(&x)", "my_json::to_value(&x) was None/Err (expect)"),
+        # std's files and processes (rustup's `file.sync_data()`, reading 280)
+        ("file.sync_data()", "file.sync_data() was Err (expect)"),
+        ("cmd.output()", "cmd.output() was Err (expect)"),
+        # not reqwest's `try_clone`, an `Option` (uv's requests)
+        ("req.try_clone()", "req.try_clone() was None/Err (expect)"),
         # an awaited well-known async method (neon's `encoder.write_all(b"\n").await` and a
         # semaphore's `acquire_owned().await` read "was `None` or `Err`", reading 262), a
         # stream's `next()`; not a `recv()` (tokio's mpsc gives an `Option`, its broadcast a

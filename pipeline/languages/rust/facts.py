@@ -847,6 +847,11 @@ _RESULT_METHODS = frozenset((
     # `SystemTime::now().duration_since(UNIX_EPOCH)` (an `Instant`'s gives no `Result`, so no
     # `.expect(..)` compiles on it)
     "duration_since",
+    # std's files, sockets and processes (rustup's `file.sync_data()` read "returned `None` or
+    # an error", reading 280); `elapsed` is `SystemTime`'s, an `Instant`'s has no `expect`
+    "sync_data", "sync_all", "set_len", "read_exact", "read_to_end", "seek",
+    "set_permissions", "local_addr", "peer_addr", "set_nonblocking", "try_wait", "output",
+    "accept", "elapsed",
 ))
 # fmt: on
 

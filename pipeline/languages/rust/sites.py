@@ -123,8 +123,9 @@ from pipeline.languages.rust.testcode import (
 # module a file imports `Result` from (`FileScan.result_from`); 106: the `#[cfg(..)]` gate of
 # each earlier arm of a match arm (`Condition.excluded_gates`); 107: `Facts.unsafe_fn`; 108:
 # `Facts.waited`; 109: an awaited call of a well-known async method, a `register_*!` macro,
-# and a name tested as an `Option` above, fail as `None` or `Err`, not "None/Err"
-EXTRACTOR_VERSION = "109"
+# and a name tested as an `Option` above, fail as `None` or `Err`, not "None/Err"; 110: std's
+# file, socket and process methods that give a `Result` (`sync_data`, `output`, ..)
+EXTRACTOR_VERSION = "110"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
