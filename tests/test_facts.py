@@ -68,6 +68,13 @@ CHAINS = [
         id="an-error-built-for-ok_or",
     ),
     pytest.param(
+        # rustup's `rustup doc std`: the error made for `.context(..)` is the receiver's
+        # failure, not the arm's (reading 280 read every `std` topic as failing)
+        '    let p = index_html(&doc).context(anyhow!("target"))?;',
+        [("closure", "index_html(&doc) was None/Err (context)")],
+        id="an-error-built-for-context",
+    ),
+    pytest.param(
         '    ensure!(x < 10, "x too big");\n    if x == 3 {\n        bail!("target");\n    }',
         [("ensure", "x < 10"), ("if", "x == 3")],
         id="earlier-ensure-guard",

@@ -381,6 +381,12 @@ def _method_outcome(
             return None
         empty = _empty_value(receiver) if receiver is not None else "None/Err"
         return f"{target} was {empty} ({method})"  # as std says, when it does
+    if eager and method in ("context", "wrap_err"):
+        # `index_html(..).context(anyhow!("No document for '{}'", ..))`: the error made for
+        # the receiver's `None` or `Err` (rustup's `rustup doc std` read as always failing,
+        # reading 280)
+        empty = _empty_value(receiver) if receiver is not None else "None/Err"
+        return f"{target} was {empty} ({method})"
     outcomes = {
         "ok_or_else": "was None",
         "ok_or": "was None",

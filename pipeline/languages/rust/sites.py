@@ -124,8 +124,9 @@ from pipeline.languages.rust.testcode import (
 # each earlier arm of a match arm (`Condition.excluded_gates`); 107: `Facts.unsafe_fn`; 108:
 # `Facts.waited`; 109: an awaited call of a well-known async method, a `register_*!` macro,
 # and a name tested as an `Option` above, fail as `None` or `Err`, not "None/Err"; 110: std's
-# file, socket and process methods that give a `Result` (`sync_data`, `output`, ..)
-EXTRACTOR_VERSION = "110"
+# file, socket and process methods that give a `Result` (`sync_data`, `output`, ..); 111: an
+# error built as `.context(..)`'s argument (`x.context(anyhow!(..))`) is `x`'s failure
+EXTRACTOR_VERSION = "111"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
