@@ -106,6 +106,7 @@ from pipeline.analyze.unbuilt import unbuilt_explanation
 from pipeline.analyze.utf8paths import non_utf8_path
 from pipeline.analyze.value_sets import listed_values
 from pipeline.analyze.verdicts import authors_verdict
+from pipeline.analyze.wrapped_source import source_class
 from pipeline.core.cachefile import source_digest
 from pipeline.core.model import Condition, Explanation, HandlingStrategy, Site
 from pipeline.core.reach import (
@@ -126,7 +127,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-199"
+_LABEL = "static-200"
 
 
 def _static_version() -> str:
@@ -604,6 +605,11 @@ def explain_apart(context: SiteContext) -> Explanation:
     leading = [c.text for c in conditions if c.kind not in ("exit", "else", "ensure")]
     found = classify_explained(site.message, site.kind, leading, names, path=site.file_path)
     failure_class = found.slug
+    wrapped = source_class(site) if site.kind in TEXT_KINDS else None
+    if wrapped is not None and failure_class in (IO_ERROR, PARSE_ERROR, FALLBACK):
+        # the source it prints failed so, whatever verb leads the message (just's "failed to
+        # read cache entry at `{}`: {source}", a `serde_json::Error`: no I/O error, 281)
+        failure_class = wrapped
     if found.guessed and failure_class != INTERNAL_INVARIANT and says_it_is_a_bug(site):
         # its message or its authors' help calls it the program's own bug: nushell's
         # "Internal YAML Parser Error" with `.with_help("This is most likely a bug. Please
