@@ -390,3 +390,24 @@ def test_a_text_of_a_crate_only_type_is_matched_only_in_its_crate(tmp_path: Path
     files["src/lib.rs"] = "pub mod errors;\n" + lib.removeprefix("mod errors;\n")
     _, shown = committed_and_extracted(files, "o/j", tmp_path / "b", needle)
     assert not (shown["tryCatchPattern"] or "").startswith("//")
+
+
+def test_a_method_is_named_where_its_type_is_re_exported(tmp_path: Path) -> None:
+    """rustup's `pub fn recursion_error` of `DistributableToolchain`, in the private module
+    `toolchain::distributable`, whose type `toolchain` re-exports `pub(crate)`: it read "only
+    code in module `toolchain` can call", while the CLI calls the type's methods (reading
+    280: F). A fn of that module nothing re-exports is still the module's."""
+    files = {
+        "Cargo.toml": '[package]\nname = "rustup"\n',
+        "src/lib.rs": "mod toolchain;\n",
+        "src/toolchain.rs": "mod distributable;\npub(crate) use distributable::Dist;\n",
+        "src/toolchain/distributable.rs": (
+            "pub struct Dist;\n"
+            "impl Dist {\n    pub fn recursion_error(&self) -> u8 {\n        1\n    }\n}\n"
+            "pub fn helper() -> u8 {\n    2\n}\n"
+        ),
+    }
+    graph = graph_of(tmp_path, files)
+    labels = {graph.nodes[n].label: within for n, within in graph.seen_within.items()}
+    assert labels.get("Dist::recursion_error", "") == ""  # the crate's root: the whole crate
+    assert labels["helper"] == "toolchain"

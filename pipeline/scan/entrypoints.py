@@ -234,7 +234,10 @@ def _entries(graph: CallGraph, modules: RepositoryModules) -> None:
     for node_id, node in enumerate(graph.nodes):
         d = node.definition
         if d.signature.startswith(("pub ", "pub(crate)")) and not d.trait:
-            within = exports.seen_within(node.crate, node.module, d.name)
+            # a method is seen where its type is: rustup's `pub(crate) use distributable::
+            # DistributableToolchain` in `toolchain` makes its `pub fn`s the crate's (reading
+            # 280 read "only code in module `toolchain` can call" one of them)
+            within = exports.seen_within(node.crate, node.module, d.owner or d.name)
             if within is not None:
                 graph.seen_within[node_id] = within
         through = _foreign_trait(d, own_traits)
