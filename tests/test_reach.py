@@ -3496,3 +3496,30 @@ def test_a_trait_typed_parameter_in_parentheses_reaches_every_impl(tmp_path: Pat
         ]
         assert ("signature", "trait") in callers
         assert ("boxed", "trait") in callers
+
+
+def test_of_programs_calling_one_chain_alike_the_site_s_own_package_s_is_the_path(
+    tmp_path: Path,
+) -> None:
+    """nushell's plugins each call `serve_plugin` from their `main`, which runs their
+    commands' `examples()`: one path names them all, and it begins at the `main` of the
+    package the site is in (a polars command's path began at `nu_plugin_custom_values`,
+    reading 282's recheck)."""
+    files = {
+        "Cargo.toml": '[workspace]\nmembers = ["crates/*"]\n',
+        "crates/custom/Cargo.toml": '[package]\nname = "custom"\n',
+        "crates/custom/src/main.rs": "fn main() {\n    serve::serve();\n}\n",
+        "crates/polars/Cargo.toml": '[package]\nname = "polars"\n',
+        "crates/polars/src/main.rs": "fn main() {\n    serve::serve();\n}\n",
+        "crates/polars/src/lib.rs": 'pub fn examples() -> u8 {\n    panic!("bad example")\n}\n',
+        "crates/serve/Cargo.toml": '[package]\nname = "serve"\n',
+        "crates/serve/src/lib.rs": "pub fn serve() {\n    polars::examples();\n}\n",
+    }
+    graph = graph_of(tmp_path, files)
+    (path,) = caller_paths(graph, node(graph, "examples"))
+    assert [(h.name, h.file_path) for h in path.hops] == [
+        ("main", "crates/polars/src/main.rs"),
+        ("serve", "crates/serve/src/lib.rs"),
+        ("examples", "crates/polars/src/lib.rs"),
+    ]
+    assert path.entry_label == "`polars` (fn main) or `custom` (fn main)"

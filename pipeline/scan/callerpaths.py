@@ -1070,13 +1070,25 @@ def _best(
         elif entry[0] == "cli" and benchmark_subcommand(entry[1]):
             kind = _KIND_RANK["bench"]  # `datanode scanbench`: after the product's commands
         rank = (kind, bool(outer), narrow, guesses, length)
-        ranked.append((rank, chain, top, entry, first))
+        own = (
+            graph.nodes[real.get(top, top)].crate
+            == graph.nodes[real.get(nodes[-1], nodes[-1])].crate
+        )
+        ranked.append((rank, chain, top, entry, first, own))
     ranked.sort(key=lambda item: item[0])
     kept: dict[tuple[str, ...], tuple[int, tuple[EntryKind, str], Edge | None]] = {}
     others: dict[tuple[str, ...], list[str]] = {}
-    for _, chain, top, entry, first in ranked:
+    mine: dict[tuple[str, ...], tuple[object, bool]] = {}
+    for rank, chain, top, entry, first, own in ranked:
         if chain not in kept:
-            kept[chain], others[chain] = (top, entry, first), []
+            kept[chain], others[chain], mine[chain] = (top, entry, first), [], (rank, own)
+        elif own and mine[chain] == (rank, False):
+            # of programs that call one chain alike (nushell's plugins' `main`s, each calling
+            # `serve_plugin`, which runs its commands' `examples()`), the one of the site's
+            # own package is the path, the others named after it (reading 282's recheck: a
+            # polars command's path began at another plugin's `main`)
+            others[chain].insert(0, kept[chain][1][1])
+            kept[chain], mine[chain] = (top, entry, first), (rank, True)
         elif entry[1] and entry[1] != kept[chain][1][1]:
             others[chain].append(entry[1])
     out = []
