@@ -71,6 +71,12 @@ def test_the_documentation_says_the_input_is_fixed_and_its_failure_a_bug() -> No
         "given only literals, so it gives the same answer on every run: this panics on every "
         "run that gets here, or on none"
     ) in explanation.documentation
+    # not "this time it did not": no run differs from another (reading 282)
+    assert explanation.solutions[0] == (
+        'The code assumed `Url::parse("http://example.com")` always gives a value here (never '
+        "an `Err`): it is given only fixed values, so if it did not, it fails on every run "
+        "that gets here, and those values are what to correct in the code."
+    )
     # whatever step the message names: only the literal can be wrong (vector's vdev read
     # "Operation failed" for "cannot build regex")
     worded = explained(

@@ -28,6 +28,7 @@ from pipeline.analyze.environment import (
     set_variable,
     without_reads,
 )
+from pipeline.analyze.fixed_input import fixed_input
 from pipeline.analyze.fs_steps import fs_step_tip
 from pipeline.analyze.homedirs import directory_advice, directory_tip, missing_directory
 from pipeline.analyze.locks import poisoned_lock, profiles_named
@@ -1086,6 +1087,14 @@ def _assumption(context: SiteContext) -> str:
         never = {"None": "(never `None`)", "Err": "(never an `Err`)"}.get(
             _told_outcome(facts.conditions), NEVER_EITHER
         )
+        if fixed_input(site) is not None:
+            # given only literals: no run differs from another (nushell's examples'
+            # `DateTime::parse_from_str(lit, lit)` read "this time it did not", reading 282)
+            return (
+                f"The code assumed `{facts.receiver}` always gives a value here {never}: it "
+                "is given only fixed values, so if it did not, it fails on every run that gets "
+                "here, and those values are what to correct in the code."
+            )
         return (
             f"The code assumed `{facts.receiver}` always gives a value here {never}; "
             "this time it did not."
