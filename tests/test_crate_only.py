@@ -411,3 +411,44 @@ def test_a_method_is_named_where_its_type_is_re_exported(tmp_path: Path) -> None
     labels = {graph.nodes[n].label: within for n, within in graph.seen_within.items()}
     assert labels.get("Dist::recursion_error", "") == ""  # the crate's root: the whole crate
     assert labels["helper"] == "toolchain"
+
+
+def test_a_variant_every_builder_hands_to_a_collecting_method_is_no_error_returned(
+    tmp_path: Path,
+) -> None:
+    """nushell's parser hands its errors to `working_set.error(ParseError::..)`, which keeps
+    them and gives nothing back: no fn returns them, yet their handling read `match result {
+    Err(ParseError::NameIsKeyword ..) }` (reading 282). A method that makes another error
+    of the one it is given returns it: as before."""
+    lib = (
+        "#[derive(Debug, thiserror::Error)]\n"
+        "pub enum ParseError {\n"
+        '    #[error("name is a keyword and cannot be used here")]\n'
+        "    NameIsKeyword(String),\n"
+        "}\n"
+        "pub struct WorkingSet {\n    errors: Vec<ParseError>,\n}\n"
+        "impl WorkingSet {\n"
+        "    pub fn error(&mut self, error: ParseError) {\n"
+        "        self.errors.push(error);\n"
+        "    }\n"
+        "    pub fn wrap(&self, error: ParseError) -> ParseError {\n        error\n    }\n"
+        "}\n"
+        "pub fn parse(working_set: &mut WorkingSet, name: &str) -> Result<bool, ParseError> {\n"
+        '    if name == "let" {\n'
+        "        working_set.error(ParseError::NameIsKeyword(name.to_owned()));\n"
+        "        return Ok(false);\n"
+        "    }\n"
+        "    Ok(true)\n"
+        "}\n"
+    )
+    files = {"Cargo.toml": '[package]\nname = "nu"\n', "src/lib.rs": lib}
+    needle = "name is a keyword and cannot be used here"
+    _, kept = committed_and_extracted(files, "o/n", tmp_path / "a", needle)
+    assert kept["tryCatchPattern"] is None
+    assert "no fn that builds it returns it" in kept["commonSituations"]
+    files["src/lib.rs"] = lib.replace(
+        "working_set.error(ParseError::NameIsKeyword(name.to_owned()));\n        return Ok(false);",
+        "return Err(working_set.wrap(ParseError::NameIsKeyword(name.to_owned())));",
+    )
+    _, returned = committed_and_extracted(files, "o/n", tmp_path / "b", needle)
+    assert "Err(ParseError::NameIsKeyword" in (returned["tryCatchPattern"] or "")

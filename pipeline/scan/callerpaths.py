@@ -625,6 +625,8 @@ def _held(
         not return_text(graph.nodes[n].definition.signature).strip() for n in builders
     ):
         return NOT_RETURNED, None
+    if builders and all(_collected(graph, n, line, variant) for n, line in builders.items()):
+        return NOT_RETURNED, None
     returned = [_returned_error(graph, n) for n in builders]
     if _converted_on_return(graph, enum, builders, returned):
         return CONVERTED, None
@@ -645,6 +647,39 @@ def _held(
         # enum under a path
         return None, None
     return wrapper, _accessor(graph, wrapper, enum) or _wrapping_variant(graph, wrapper, enum)
+
+
+def _collected(graph: CallGraph, node_id: int, line: int, variant: str) -> bool:
+    """Whether the fn builds the variant (first at `line`) as the argument of a method that
+    keeps it and gives nothing back: a fn of the repository's that returns nothing (nushell's
+    `working_set.error(ParseError::Expected(..))`, which collects the parser's errors: no fn
+    returned them, yet their handling read `match result { Err(ParseError::..) }`, reading
+    282; ruff's parser's `self.add_error(ParseErrorType::..)`). Not a method that makes the
+    error it is given into another (just's `self.error(kind)`, which returns a
+    `CompileError`), nor a `Vec`'s `push` (vector's `errors.push(ValidationError::..)`,
+    returned together after), nor an argument that only holds the variant's name
+    (`files.push(file.map_err(CompileError::SourceFiles)?)`: `?` returns it)."""
+    name = variant.rsplit("::", 1)[-1]
+    path, at = graph.keys()[node_id]
+    index = graph.indexes.get(path)
+    if index is None or not name:
+        return False
+    built = re.compile(rf"(?:\w+::)*{re.escape(name)}\b(?!\s*::)")
+    calls = [
+        c for c in index.calls
+        if c.caller == at and c.kind == "method" and c.line <= line <= c.line + 2
+        and any(built.match(a.strip()) for a in c.args)
+    ]  # fmt: skip
+    if not calls:
+        return False
+    out = _callees(graph).get(node_id, [])
+    for call in calls:
+        callees = [e for e in out if e.line == call.line]
+        if callees and all(
+            not return_text(graph.nodes[e.callee].definition.signature).strip() for e in callees
+        ):
+            return True
+    return False
 
 
 def _converted_on_return(

@@ -170,8 +170,9 @@ _TEST_DIRECTORY = re.compile(
 # (`into_bytes`, `into_string`, ..) on a value of unknown type are std's; 161: a variant's
 # `Reach.internal` names the scope of its type's restricted visibility (`pub(crate)`); 162:
 # a method's module-only scope is its type's, which a re-export widens; 163: of programs
-# calling one chain alike, the one of the site's own package begins the path.
-INDEX_VERSION = "163"
+# calling one chain alike, the one of the site's own package begins the path; 164: a variant
+# every builder hands to a method that keeps it (`working_set.error(E::V(..))`) is not returned.
+INDEX_VERSION = "164"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
