@@ -62,7 +62,13 @@ use clap::{Parser, Subcommand};
 enum Commands {
     Pip(PipNamespace),
     Target { subcmd: TargetSubcmd },
+    Show { subcmd: Option<ShowSubcmd> },
     Venv,
+}
+
+#[derive(Subcommand)]
+enum ShowSubcmd {
+    ActiveToolchain,
 }
 
 pub struct PipNamespace { pub command: PipCommand }
@@ -85,8 +91,15 @@ fn main() {
         Commands::Target { subcmd } => match subcmd {
             TargetSubcmd::Add { name } => target_add(&name),
         },
+        Commands::Show { subcmd } => match subcmd {
+            None => show(),
+            Some(ShowSubcmd::ActiveToolchain) => show_active_toolchain(),
+        },
     }
 }
+
+fn show() {}
+fn show_active_toolchain() { panic!("no active toolchain") }
 
 fn compile(args: CompileArgs) { panic!("nothing to compile") }
 fn venv() { panic!("no interpreter") }
@@ -105,6 +118,13 @@ def test_a_nested_subcommand_is_labelled_by_every_word_a_user_types(tmp_path: Pa
         # an arm of two patterns keeps its first variant alone, as before
         "venv": ["subcommand `pip` (`Commands::Pip`)"],
         "target_add": ["subcommand `target add` (`TargetSubcmd::Add`)"],
+    }
+    # an arm inside `Some(..)` (rustup's `Some(ShowSubcmd::ActiveToolchain { .. })`: it read
+    # "subcommand `show`", which prints the same words as a status line, reading 280)
+    assert _cli_labels(graph, "show_active_toolchain") == {
+        "show_active_toolchain": [
+            "subcommand `show active-toolchain` (`ShowSubcmd::ActiveToolchain`)"
+        ],
     }
 
 

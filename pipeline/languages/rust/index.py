@@ -171,8 +171,9 @@ _TEST_DIRECTORY = re.compile(
 # `Reach.internal` names the scope of its type's restricted visibility (`pub(crate)`); 162:
 # a method's module-only scope is its type's, which a re-export widens; 163: of programs
 # calling one chain alike, the one of the site's own package begins the path; 164: a variant
-# every builder hands to a method that keeps it (`working_set.error(E::V(..))`) is not returned.
-INDEX_VERSION = "164"
+# every builder hands to a method that keeps it (`working_set.error(E::V(..))`) is not returned;
+# 165: a dispatch arm's variant inside `Some(..)` or `Ok(..)`.
+INDEX_VERSION = "165"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -227,7 +228,11 @@ _KEYWORDS = frozenset(
         "writeln",
     ]
 )
-_ENUM_ARM = re.compile(r"^\s*(?:&\s*)?(?:(?:\w+::)*)([A-Z]\w*)::([A-Z]\w*)")
+# (also inside `Some(..)`/`Ok(..)`: rustup's `Some(ShowSubcmd::ActiveToolchain { .. }) =>`
+# under `RustupSubcmd::Show { subcmd, .. } => match subcmd`, reading 280)
+_ENUM_ARM = re.compile(
+    r"^\s*(?:&\s*)?(?:(?:Some|Ok)\s*\(\s*)?(?:(?:\w+::)*)([A-Z]\w*)::([A-Z]\w*)"
+)
 # `Commands::Login(cmd)`, `Self::Run(ref mut args)`: an arm that binds a variant's one value
 _VARIANT_BINDING = re.compile(
     r"^\s*(?:&\s*)?(?:(?:\w+::)*)([A-Z]\w*)::([A-Z]\w*)\s*\(\s*(?:ref\s+)?(?:mut\s+)?"
