@@ -230,9 +230,7 @@ _KEYWORDS = frozenset(
 )
 # (also inside `Some(..)`/`Ok(..)`: rustup's `Some(ShowSubcmd::ActiveToolchain { .. }) =>`
 # under `RustupSubcmd::Show { subcmd, .. } => match subcmd`, reading 280)
-_ENUM_ARM = re.compile(
-    r"^\s*(?:&\s*)?(?:(?:Some|Ok)\s*\(\s*)?(?:(?:\w+::)*)([A-Z]\w*)::([A-Z]\w*)"
-)
+_ENUM_ARM = re.compile(r"^\s*(?:&\s*)?(?:(?:Some|Ok)\s*\(\s*)?(?:(?:\w+::)*)([A-Z]\w*)::([A-Z]\w*)")
 # `Commands::Login(cmd)`, `Self::Run(ref mut args)`: an arm that binds a variant's one value
 _VARIANT_BINDING = re.compile(
     r"^\s*(?:&\s*)?(?:(?:\w+::)*)([A-Z]\w*)::([A-Z]\w*)\s*\(\s*(?:ref\s+)?(?:mut\s+)?"
