@@ -423,7 +423,7 @@ def test_a_variant_every_builder_hands_to_a_collecting_method_is_no_error_return
     lib = (
         "#[derive(Debug, thiserror::Error)]\n"
         "pub enum ParseError {\n"
-        '    #[error("name is a keyword and cannot be used here")]\n'
+        '    #[error("failed to parse the name: it is a keyword")]\n'
         "    NameIsKeyword(String),\n"
         "}\n"
         "pub struct WorkingSet {\n    errors: Vec<ParseError>,\n}\n"
@@ -442,10 +442,11 @@ def test_a_variant_every_builder_hands_to_a_collecting_method_is_no_error_return
         "}\n"
     )
     files = {"Cargo.toml": '[package]\nname = "nu"\n', "src/lib.rs": lib}
-    needle = "name is a keyword and cannot be used here"
+    needle = "failed to parse the name: it is a keyword"
     _, kept = committed_and_extracted(files, "o/n", tmp_path / "a", needle)
     assert kept["tryCatchPattern"] is None
     assert "no fn that builds it returns it" in kept["commonSituations"]
+    assert kept["handlingStrategy"] != "try-catch"  # nothing to catch: the input is checked
     files["src/lib.rs"] = lib.replace(
         "working_set.error(ParseError::NameIsKeyword(name.to_owned()));\n        return Ok(false);",
         "return Err(working_set.wrap(ParseError::NameIsKeyword(name.to_owned())));",
