@@ -71,6 +71,10 @@ def test_the_documentation_says_the_input_is_fixed_and_its_failure_a_bug() -> No
         "given only literals, so it gives the same answer on every run: this panics on every "
         "run that gets here, or on none"
     ) in explanation.documentation
+    assert (
+        '1. `Url::parse("http://example.com")` was Err (`expect`) (given only fixed values: on '
+        "every run that gets here, or on none)"
+    ) in explanation.triggerScenarios
     # not "this time it did not": no run differs from another (reading 282)
     assert explanation.solutions[0] == (
         'The code assumed `Url::parse("http://example.com")` always gives a value here (never '

@@ -127,7 +127,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-202"
+_LABEL = "static-203"
 
 
 def _static_version() -> str:
@@ -1007,6 +1007,8 @@ def _trigger(site: Site, conditions: Sequence[Condition]) -> str:
     steps = [f"{i}. {_describe(c)}" for i, c in enumerate(conditions, 1)]
     if option_checked_above(site) is not None:  # its `None` is what the check above stops
         steps[-1] += " (the check above stops a `None` first: as the code stands, never)"
+    elif fixed_input(site) is not None:  # no run differs (nushell's examples, recheck 282)
+        steps[-1] += " (given only fixed values: on every run that gets here, or on none)"
     steps.append(f"{len(steps) + 1}. `{site.macro}` produces the error")
     if site.facts.unwrapped is not None:
         steps.append(f"{len(steps) + 1}. {unwrapping(site.facts.unwrapped)} panics on it")
