@@ -8,7 +8,7 @@ import re
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from site_fixtures import explained_all
+from site_fixtures import explained, explained_all
 
 from pipeline.analyze import SiteContext
 from pipeline.analyze.static import explain
@@ -2300,3 +2300,30 @@ pub async fn write(w: &mut W) {
             'The code assumed `w.write_all(b"x").await` always gives a value here (never an `Err`)'
         )
     )
+
+
+def test_a_serde_trait_s_method_is_handled_where_the_format_returns_its_error() -> None:
+    """alacritty's `RawBindingVisitor::visit_map`, a local type's: its handling read `match
+    raw_binding_visitor.visit_map(map) { .. }`, a call no code makes (serde does) and no
+    other fn could compile (reading 290: F)."""
+    source = (
+        "struct RawBindingVisitor;\n"
+        "impl<'de> Visitor<'de> for RawBindingVisitor {\n"
+        "    type Value = u8;\n"
+        "    fn visit_map<V: MapAccess<'de>>(self, mut map: V) -> Result<u8, V::Error> {\n"
+        "        if map.next_key::<String>()?.is_none() {\n"
+        '            return Err(V::Error::custom("action is only available for mouse bindings"));\n'
+        "        }\n"
+        "        Ok(1)\n"
+        "    }\n"
+        "}\n"
+    )
+    pattern = explained(source).tryCatchPattern
+    assert pattern is not None
+    assert pattern.startswith(
+        "// serde calls `visit_map` as a format reads or writes the value: the error comes "
+        "back from the format's call (`serde_json::from_str`, `toml::from_str`, ..).\n"
+        "match result {\n"
+        '    Err(e) if e.to_string().contains("action is only available for mouse bindings")'
+    )
+    assert "visit_map(" not in pattern.split("\n", 1)[1]

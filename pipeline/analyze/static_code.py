@@ -1152,6 +1152,18 @@ def try_catch(context: SiteContext) -> str | None:
     # runs (a `Display` impl's is `fmt`, which prints the error, never returns it), so the
     # match is on whatever result carries the type.
     subject = "result" if site.kind in TEXT_KINDS else written_call(site) or "result"
+    serde = serde_method(site)
+    if serde is not None:
+        # serde runs it as a format reads or writes the value: no code calls
+        # `raw_binding_visitor.visit_map(map)` (alacritty's, reading 290: F); the error
+        # comes out of the format's call, its text holding this message
+        code = _text_catch(site, "result", message_needle(site), anyhow=False)
+        if code is None:
+            return None
+        return (
+            f"// serde calls `{serde}` as a format reads or writes the value: the error comes "
+            "back from the format's call (`serde_json::from_str`, `toml::from_str`, ..).\n" + code
+        )
     needle = message_needle(site)
     if site.kind in TEXT_KINDS and site.facts.enclosing_type:
         # the variant when the text is one variant's; a `Display` that matches a field
@@ -1220,6 +1232,25 @@ def wrapped_catch(pattern: str | None, site: Site, accessor: str | None) -> str 
 
 
 _VARIANT_ARM = re.compile(r"^(\s*)Err\(([A-Z]\w*(?:::\w+)+.*)\) =>", re.M)
+
+
+# serde's traits, whose methods serde's formats call: `Deserialize<'de> for X`,
+# `de::Visitor<'de> for XVisitor`, `Serialize for X`, a seed
+_SERDE_TRAIT = re.compile(
+    r"^(?:serde::)?(?:de::|ser::)?(?:Deserialize|DeserializeSeed|Visitor|Serialize)\b"
+)
+
+
+def serde_method(site: Site) -> str | None:
+    """The method the site sits in when it is one of a serde trait's impl (`visit_map` of
+    `impl<'de> Visitor<'de> for RawBindingVisitor`), which serde's formats call; None
+    otherwise."""
+    impl = site.facts.enclosing_impl or ""
+    trait, found, _ = impl.partition(" for ")
+    if not found or not site.facts.enclosing_fn:
+        return None
+    trait = re.sub(r"^impl\s*(?:<[^>]*>\s*)?", "", trait.strip())
+    return site.facts.enclosing_fn if _SERDE_TRAIT.match(trait) else None
 
 
 def message_needle(site: Site) -> str:
