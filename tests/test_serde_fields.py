@@ -16,6 +16,9 @@ fn visit_map(mut map: M) -> Result<Config, M::Error> {
         return Err(de::Error::duplicate_field("max_size"));
     }
     let max_size = max_size.ok_or_else(|| serde::de::Error::missing_field("max_size"))?;
+    if twice {
+        return Err(<M::Error as Error>::duplicate_field("chars"));
+    }
     Err(Error::custom("the buffer is not configured"))
 }
 """
@@ -25,6 +28,8 @@ def test_serde_s_field_constructors_carry_serde_s_message() -> None:
     sites = {s.message: s for s in find_sites("src/config.rs", SOURCE).sites}
 
     assert sorted(sites) == [
+        # by its trait's qualified path (alacritty's, reading 290: it read "chars")
+        "duplicate field `chars`",
         "duplicate field `max_size`",
         "missing field `max_size`",
         "the buffer is not configured",

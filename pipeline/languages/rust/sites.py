@@ -125,8 +125,9 @@ from pipeline.languages.rust.testcode import (
 # `Facts.waited`; 109: an awaited call of a well-known async method, a `register_*!` macro,
 # and a name tested as an `Option` above, fail as `None` or `Err`, not "None/Err"; 110: std's
 # file, socket and process methods that give a `Result` (`sync_data`, `output`, ..); 111: an
-# error built as `.context(..)`'s argument (`x.context(anyhow!(..))`) is `x`'s failure
-EXTRACTOR_VERSION = "111"
+# error built as `.context(..)`'s argument (`x.context(anyhow!(..))`) is `x`'s failure; 112:
+# serde's `<V::Error as Error>::duplicate_field("x")` is "duplicate field `x`"
+EXTRACTOR_VERSION = "112"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -628,7 +629,9 @@ def _parameter_type(node: Node, name: str, source: bytes) -> str | None:
 
 
 # serde's `de::Error` constructors that take a field's name and write the message themselves
-_SERDE_FIELD = re.compile(r"\bError::(missing|duplicate)_field$")
+# (also by its trait's qualified path: alacritty's `<V::Error as Error>::duplicate_field("key")`
+# read "key", reading 290)
+_SERDE_FIELD = re.compile(r"\bError>?::(missing|duplicate)_field$")
 
 
 def _ctor_site(
