@@ -58,7 +58,7 @@ def fixed_input(site: Site) -> str | None:
     return None
 
 
-def fixed_input_note(call: str = "") -> str:
+def fixed_input_note(call: str) -> str:
     """The sentence the documentation adds after naming such a call (`call`, as
     `fixed_input` gives it: a constant among its arguments is said)."""
     given = "literals and constants" if _NAMED_CONSTANT.search(call) else "literals"

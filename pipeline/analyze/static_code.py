@@ -1151,20 +1151,20 @@ def try_catch(context: SiteContext) -> str | None:
     # A type's text (`#[error]`, `Display`) is no call's: its site sits in no fn a caller
     # runs (a `Display` impl's is `fmt`, which prints the error, never returns it), so the
     # match is on whatever result carries the type.
-    subject = "result" if site.kind in TEXT_KINDS else written_call(site) or "result"
+    needle = message_needle(site)
     serde = serde_method(site)
     if serde is not None:
         # serde runs it as a format reads or writes the value: no code calls
         # `raw_binding_visitor.visit_map(map)` (alacritty's, reading 290: F); the error
         # comes out of the format's call, its text holding this message
-        code = _text_catch(site, "result", message_needle(site), anyhow=False)
+        code = _text_catch(site, "result", needle, anyhow=False)
         if code is None:
             return None
         return (
             f"// serde calls `{serde}` as a format reads or writes the value: the error comes "
             "back from the format's call (`serde_json::from_str`, `toml::from_str`, ..).\n" + code
         )
-    needle = message_needle(site)
+    subject = "result" if site.kind in TEXT_KINDS else written_call(site) or "result"
     if site.kind in TEXT_KINDS and site.facts.enclosing_type:
         # the variant when the text is one variant's; a `Display` that matches a field
         # (`match self.kind`) writes several texts for one type: its text tells them apart

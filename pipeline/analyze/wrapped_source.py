@@ -10,13 +10,14 @@ import re
 
 from pipeline.analyze.taxonomy import IO_ERROR, PARSE_ERROR
 from pipeline.core.sitetypes import Site
+from pipeline.languages import language_of
 
 # A type by its path's tail: serde's formats' errors, std's number parses, `url`, `chrono`,
 # `semver`, `toml_edit`; and std's (or tokio's) `io::Error`
 _PARSE_TYPES = re.compile(
     r"(?:(?:::)?\w+::)*?(?:serde_json::Error|serde_yaml::Error|toml::de::Error"
-    r"|toml_edit::TomlError|toml_edit::de::Error|(?:std::)?num::Parse(?:Int|Float)Error"
-    r"|Parse(?:Int|Float)Error|url::ParseError|chrono::ParseError|semver::Error)"
+    r"|toml_edit::TomlError|toml_edit::de::Error|Parse(?:Int|Float)Error|url::ParseError"
+    r"|chrono::ParseError|semver::Error)"
 )
 _IO_TYPES = re.compile(r"(?:(?:::)?std::|tokio::)?io::Error")
 # a message of writing a format out: serde's error then is the encoder's, no parse (vector's
@@ -28,7 +29,8 @@ def source_class(site: Site) -> str | None:
     """`PARSE_ERROR` or `IO_ERROR` when the site's variant (or struct) has a field of such a
     type, boxed or not, that its message prints (`{source}`, `{0}`); None otherwise (two
     such fields of different classes say nothing)."""
-    printed = set(re.findall(r"\{(\w+)(?::[^}]*)?\}", site.message))
+    slots = language_of(site.file_path).placeholders(site.message) if site.is_format else []
+    printed = {slot.partition(":")[0].strip() for slot in slots}
     found = set()
     for name, written in site.facts.fields:
         if name not in printed:

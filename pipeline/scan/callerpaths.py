@@ -1113,7 +1113,7 @@ def _best(
     ranked.sort(key=lambda item: item[0])
     kept: dict[tuple[str, ...], tuple[int, tuple[EntryKind, str], Edge | None]] = {}
     others: dict[tuple[str, ...], list[str]] = {}
-    mine: dict[tuple[str, ...], tuple[object, bool]] = {}
+    mine: dict[tuple[str, ...], tuple[tuple[int, bool, bool, int, int], bool]] = {}  # its rank
     for rank, chain, top, entry, first, own in ranked:
         if chain not in kept:
             kept[chain], others[chain], mine[chain] = (top, entry, first), [], (rank, own)

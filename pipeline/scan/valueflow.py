@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from pipeline.core.brackets import first_outside_brackets, split_outside_brackets
 from pipeline.core.index import GUARD_JOIN, Call, Definition
@@ -404,27 +404,9 @@ def values_above(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozens
 
 
 def _values_above(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozenset[str] | None:
-    assert edge.call is not None
-    callee = graph.nodes[edge.callee].definition
-    params = [p for p, _ in callee.params]
-    args = arguments(edge.call, callee)
-    if len(args) != len(params):
-        return frozenset()
     mine: set[str] | None = None
     out: list[str] = []
-    for need in below:
-        if not need.startswith(VALUE):
-            continue
-        name, _, value = need[len(VALUE) :].partition("=")
-        if name not in params:
-            continue
-        argument = args[params.index(name)].strip()
-        told = verdict(argument, value)
-        if told is None and (built := _built_local(graph, edge, argument)) is not None:
-            # `let stream_job = StreamingJob::Source(..); create_streaming_job(stream_job)`:
-            # the variant the caller built, as if written at the call (risingwave's
-            # `create_source` never reaches the `StreamingJob::Sink` arm, reading 202)
-            told = verdict(built, value)
+    for value, argument, _, told in _argument_verdicts(graph, edge, below):
         if told is False:  # a literal that rules the callee's need out
             return None
         if told:  # one that meets it: no need above
@@ -442,23 +424,38 @@ def _values_above(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozen
 def ruling_argument(graph: CallGraph, edge: Edge, below: frozenset[str]) -> str | None:
     """The argument of `edge`'s call that rules its callee's value needs out (`"kv"`, for
     `name` out of `"kv"|"raft"`), as written; None when none does."""
+    verdicts = _argument_verdicts(graph, edge, below)
+    return next((shown for _, _, shown, told in verdicts if told is False), None)
+
+
+def _argument_verdicts(
+    graph: CallGraph, edge: Edge, below: frozenset[str]
+) -> Iterator[tuple[str, str, str, bool | None]]:
+    """For each value need of `below` on a parameter of `edge`'s callee, in order: the value
+    needed, the argument the call passes for it, that argument as it is judged (the variant
+    a `let` built for it, else itself), and whether it meets the need (`verdict`). Nothing
+    when the call's arguments are not one per parameter."""
     if edge.call is None:
-        return None
+        return
     callee = graph.nodes[edge.callee].definition
     params = [p for p, _ in callee.params]
     args = arguments(edge.call, callee)
     if len(args) != len(params):
-        return None
+        return
     for need in sorted(below):
+        if not need.startswith(VALUE):
+            continue
         name, _, value = need[len(VALUE) :].partition("=")
-        if need.startswith(VALUE) and name in params:
-            argument = args[params.index(name)].strip()
-            told = verdict(argument, value)
-            if told is None and (built := _built_local(graph, edge, argument)) is not None:
-                told, argument = verdict(built, value), built
-            if told is False:
-                return argument
-    return None
+        if name not in params:
+            continue
+        argument = args[params.index(name)].strip()
+        told, shown = verdict(argument, value), argument
+        if told is None and (built := _built_local(graph, edge, argument)) is not None:
+            # `let stream_job = StreamingJob::Source(..); create_streaming_job(stream_job)`:
+            # the variant the caller built, as if written at the call (risingwave's
+            # `create_source` never reaches the `StreamingJob::Sink` arm, reading 202)
+            told, shown = verdict(built, value), built
+        yield value, argument, shown, told
 
 
 def _built_local(graph: CallGraph, edge: Edge, argument: str) -> str | None:
