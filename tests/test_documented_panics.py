@@ -99,9 +99,74 @@ def test_a_section_that_names_no_parameter_states_the_objects_state() -> None:
 
 
 def test_a_panic_of_a_fn_whose_docs_say_nothing_of_it_is_still_an_assumption() -> None:
-    undocumented = SOURCE.replace("/// # Panics", "/// # Notes")
+    undocumented = SOURCE.replace("/// # Panics", "/// # Notes").replace(
+        "Panics if `self.remaining()` is less than `n`.", "Fills with zeroes."
+    )
     explanation = explained(undocumented)
-    assert "state when it panics" not in " ".join(explanation.solutions)
+    assert explanation.backgroundTag == "internal-invariant"
+    assert "The docs of" not in " ".join(explanation.solutions)
+
+
+FACETS = """\
+impl FacetCollector {
+    /// Adds a facet that we want to record counts
+    ///
+    /// Adding facet `Facet::from("/country")` for instance,
+    /// will record the counts of all of the direct children of the facet country.
+    ///
+    /// Adding two facets within which one is the prefix of the other is forbidden.
+    /// If you need the correct number of unique documents for two such facets,
+    /// just add them in a separate `FacetCollector`.
+    pub fn add_facet<T>(&mut self, facet_from: T) {
+        let facet = facet_from.into();
+        for old_facet in &self.facets {
+            assert!(
+                !old_facet.is_prefix_of(&facet),
+                "Tried to add a facet which is a descendant of an already added facet."
+            );
+        }
+        self.facets.insert(facet);
+    }
+}
+"""
+
+
+def test_a_rule_the_docs_state_for_callers_outside_a_panics_section_is_theirs() -> None:
+    """tantivy's `FacetCollector::add_facet` states "Adding two facets within which one is
+    the prefix of the other is forbidden." and asserts it: read "a bug, not something to fix
+    in your input" (reading 301). Only for an `assert!` or a `panic!` the fn makes: an
+    `.expect(..)` checks what a call gave, not the rule."""
+    explanation = explained(FACETS)
+    assert explanation.backgroundTag == "invalid-argument"
+    assert explanation.solutions[-2] == (
+        'The docs of `FacetCollector::add_facet` state a rule for its callers: "Adding two '
+        'facets within which one is the prefix of the other is forbidden." A call that breaks '
+        "that rule gets this panic: if your code makes it, check the condition before the call."
+    )
+    assert explanation.preventionTips[0] == (
+        "Meet what the docs of `FacetCollector::add_facet` state for its callers before calling it."
+    )
+    musted = explained(
+        "/// Appends the value to the term.\n/// The term must be json + JSON path.\n"
+        "pub fn append(term: &mut Term, value: u64) {\n"
+        '    assert_eq!(term.value_bytes(), &[], "JSON value bytes should be empty");\n}\n'
+    )
+    assert musted.backgroundTag == "invalid-argument"
+    otherwise = explained(
+        "/// Sets the mode. The mode must be set once. This will panic otherwise.\n"
+        'pub fn set(&mut self, m: u8) {\n    assert!(self.mode.is_none(), "mode set twice");\n}\n'
+    )
+    assert '"The mode must be set once." A call' in otherwise.solutions[-2]
+    alone = explained(
+        "/// Sets the mode.\n/// Needs a fresh value. This will panic otherwise.\n"
+        'pub fn put(&mut self, m: u8) {\n    assert!(self.mode.is_none(), "mode set twice");\n}\n'
+    )
+    assert '"Needs a fresh value. This will panic otherwise." A call' in alone.solutions[-2]
+    expected = explained(
+        "/// Reads the term.\n/// The term must be json + JSON path.\n"
+        'pub fn read(term: &Term) -> u64 {\n    term.value().expect("a value")\n}\n'
+    )
+    assert expected.backgroundTag == "internal-invariant"
 
 
 ASSERTIONS = """\

@@ -199,6 +199,10 @@ def test_the_condition_itself_is_not_a_step() -> None:
         # std's files and processes (rustup's `file.sync_data()`, reading 280)
         ("file.sync_data()", "file.sync_data() was Err (expect)"),
         ("cmd.output()", "cmd.output() was Err (expect)"),
+        # a child process's (cargo's `child.wait()`, reading 302), awaited too (tokio's)
+        ("child.wait()", "child.wait() was Err (expect)"),
+        ("child.wait().await", "child.wait().await was Err (expect)"),
+        ("cmd.spawn()", "cmd.spawn() was Err (expect)"),
         # not reqwest's `try_clone`, an `Option` (uv's requests)
         ("req.try_clone()", "req.try_clone() was None/Err (expect)"),
         # an awaited well-known async method (neon's `encoder.write_all(b"\n").await` and a

@@ -297,6 +297,93 @@ def test_a_hand_written_from_impl_is_called_by_the_question_mark_that_converts()
     assert text is not None and "`cwd` -> `Error::from` (through `?`)" in text
 
 
+def test_a_from_source_renamed_by_a_use_is_the_type_the_use_names() -> None:
+    """alacritty's `use toml::de::Error as TomlError;` and `impl From<TomlError> for Error`:
+    `toml::from_str(..)?` in a fn returning that `Error` calls the impl (it had no caller);
+    thiserror's `Yaml(#[from] YamlError)` with `use serde_yaml::Error as YamlError` is built
+    by `serde_yaml::from_str(..)?`. A name no `use` renames keeps its own key: a `TomlError`
+    of the file's own is no `toml` error."""
+    errors = (
+        "use serde_yaml::Error as YamlError;\n"
+        "use toml::de::Error as TomlError;\n"
+        "#[derive(Debug, thiserror::Error)]\n"
+        "pub enum Error {\n"
+        '    #[error("Config error: {0}")]\n'
+        "    Toml(TomlError),\n"
+        '    #[error("Yaml error: {0}")]\n'
+        "    Yaml(#[from] YamlError),\n"
+        "}\n"
+        "impl From<TomlError> for Error {\n"
+        "    fn from(val: TomlError) -> Self {\n"
+        "        Error::Toml(val)\n"
+        "    }\n"
+        "}\n"
+        "pub fn parse(text: &str) -> Result<u32, Error> {\n"
+        "    let value: u32 = toml::from_str(text)?;\n"
+        "    Ok(value)\n"
+        "}\n"
+        "pub fn migrate(text: &str) -> Result<u32, Error> {\n"
+        "    let value: u32 = serde_yaml::from_str(text)?;\n"
+        "    Ok(value)\n"
+        "}\n"
+    )
+    own = errors.replace("use toml::de::Error as TomlError;\n", "pub struct TomlError;\n")
+    for text, toml_callers in (
+        (errors, [[("parse", 16), ("Error::from", 12)]]),
+        (own, [[("Error::from", 12)]]),
+    ):
+        graph = build_graph({"cfg/src/lib.rs": index_file("cfg/src/lib.rs", text.encode())})
+        toml = site_reach(graph, "cfg/src/lib.rs", _line(text, "Config error"))
+        assert toml is not None and toml.built == "Error::Toml"
+        assert [[(h.name, h.call_line) for h in p.hops] for p in toml.paths] == toml_callers
+        yaml = site_reach(graph, "cfg/src/lib.rs", _line(text, "Yaml error"))
+        assert yaml is not None and (yaml.built, yaml.converts) == ("Error::Yaml", "YamlError")
+        assert [(p.hops[-1].name, p.hops[-1].call_line) for p in yaml.paths] == [("migrate", 20)]
+
+
+def test_a_from_source_the_crate_renames_is_its_own_type() -> None:
+    """`use crate::parse::PError as ParseFailure;` and `Parse(#[from] ParseFailure)`: the
+    `?` on a fn of the crate returning `PError` builds it (the fn writes the type's own name,
+    not the path of the `use`)."""
+    lib = (
+        "pub mod parse;\n"
+        "use crate::parse::PError as ParseFailure;\n"
+        "#[derive(Debug, thiserror::Error)]\n"
+        "pub enum Error {\n"
+        '    #[error("bad entry")]\n'
+        "    Parse(#[from] ParseFailure),\n"
+        "}\n"
+        "pub fn read(s: &str) -> Result<u32, Error> {\n"
+        "    let v = parse::entry(s)?;\n"
+        "    Ok(v)\n"
+        "}\n"
+    )
+    parse = "pub struct PError;\npub fn entry(s: &str) -> Result<u32, PError> { Err(PError) }\n"
+    # tikv's `use tikv_util::codec::Error as CodecError`: an `Error` of the repository's is
+    # no other module's `Error` (`net::fetch(s)?` makes `net`'s, not `codec`'s)
+    codec = (
+        lib.replace("pub mod parse;\n", "pub mod codec;\npub mod net;\n")
+        .replace(
+            "use crate::parse::PError as ParseFailure;", "use crate::codec::Error as CodecError;"
+        )
+        .replace("Parse(#[from] ParseFailure)", "Codec(#[from] CodecError)")
+        .replace("parse::entry(s)?", "net::fetch(s)?")
+        .replace("enum Error", "enum CfgError")
+        .replace("u32, Error>", "u32, CfgError>")
+    )
+    net = "pub struct Error;\npub fn fetch(s: &str) -> Result<u32, Error> { Err(Error) }\n"
+    for files, built, ends in (
+        ({"cfg/src/lib.rs": lib, "cfg/src/parse.rs": parse}, "Error::Parse", [("read", 9)]),
+        ({"cfg/src/lib.rs": codec, "cfg/src/codec.rs": "pub struct Error;\n",
+          "cfg/src/net.rs": net}, "CfgError::Codec", []),
+    ):  # fmt: skip
+        graph = build_graph({p: index_file(p, t.encode()) for p, t in files.items()})
+        text = files["cfg/src/lib.rs"]
+        reach = site_reach(graph, "cfg/src/lib.rs", _line(text, "bad entry"))
+        found = [(p.hops[-1].name, p.hops[-1].call_line) for p in reach.paths] if reach else []
+        assert (reach.built if reach else None, found) == (built if ends else None, ends)
+
+
 def test_a_converted_variant_is_said_so_in_the_text_the_page_and_explain_json(
     tmp_path: Path,
 ) -> None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_field_lets import calls_in
+from test_field_lets import calls_in, labelled_edges
+from test_reach import graph_of
 
 from pipeline.scan.names import inner_type
 
@@ -96,3 +97,35 @@ def test_a_std_string_s_conversion_on_an_unknown_value_is_no_call_of_the_reposit
     child process's panic named `complete` as a way in (reading 282). A typed value's call
     is still its type's."""
     assert calls_in(tmp_path, BYTES) == [("collect", 6, "ByteStream::into_bytes", "type")]
+
+
+STREAMER = """\
+pub struct Writer;
+impl Writer {
+    pub fn extend_from_slice(&mut self, items: &[u8]) {}
+}
+pub struct TermStreamer<'a, A = AlwaysMatch>
+where A: Automaton
+{
+    fst_map: &'a TermDictionary,
+    current_key: Vec<u8>,
+}
+impl<A> TermStreamer<'_, A>
+where A: Automaton
+{
+    pub fn advance(&mut self, term: &[u8]) {
+        self.current_key.extend_from_slice(term);
+    }
+}
+"""
+SSTABLE = "pub type TermStreamer<'a, A = AlwaysMatch> = Streamer<'a, TermSSTable, A>;\n"
+
+
+def test_a_field_of_a_struct_an_alias_shares_the_name_of_is_the_struct_s(tmp_path: Path) -> None:
+    """tantivy builds its term dictionary from fst (`struct TermStreamer`) or sstable (`type
+    TermStreamer = Streamer<..>`): `self.current_key` is the struct's `Vec<u8>`, and its
+    `extend_from_slice` std's; read through the alias it had no type, and the call went by
+    name to the stacker's writer, a slice-copy panic's way in (reading 301)."""
+    files = {"Cargo.toml": '[package]\nname = "tv"\n', "src/lib.rs": STREAMER + SSTABLE,
+             "src/streamer.rs": "pub struct Streamer { x: u32 }\n"}  # fmt: skip
+    assert labelled_edges(graph_of(tmp_path, files)) == []

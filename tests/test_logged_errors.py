@@ -14,7 +14,7 @@ import pytest
 from test_reach import graph_of
 
 from pipeline.analyze.crate_only import passed_within_the_crate
-from pipeline.analyze.reach_text import trigger_sentence
+from pipeline.analyze.reach_text import situation_sentence, trigger_sentence
 from pipeline.analyze.static import explain_apart, with_reach
 from pipeline.core.reach import no_entry_note
 from pipeline.languages.rust.index import index_file
@@ -42,6 +42,13 @@ def logged_calls(body: str) -> list[tuple[str, str, bool]]:
         ('let v = f(1).unwrap_or_else(|e| { log::info!("{e}"); 0 });', "`log::info!`"),
         # hickory's journal: log, then end the iteration
         ('match f(1).await { Ok(r) => Some(r), Err(e) => { error!("{e}"); None } }', "`error!`"),
+        # alacritty's `load_imports`: log, and return a value without the error (reading 290)
+        (
+            'match f(1) { Ok(p) => p, Err(err) => { error!(target: T, "{err}"); '
+            "return Value::Table(Table::new()); } };",
+            "`error!`",
+        ),
+        ('if let Err(e) = f(1) { warn!("{e}"); return; }', "`warn!`"),
         # risingwave's sink: skip the row
         (
             "for r in rows { let id = match f(r) { Ok(id) => id, Err(err) => { tracing::warn!("
@@ -62,6 +69,7 @@ def test_a_call_whose_error_is_logged_and_left_is_marked_with_the_macro(
         # printed to the terminal: how a CLI's user reads it (sccache's `main`)
         'let code = match f(1) { Ok(s) => s, Err(e) => { eprintln!("error: {e}"); 2 } };',
         'match f(1) { Ok(v) => v, Err(e) => { log::warn!("{e}"); return Err(e) } }',
+        'match f(1) { Ok(v) => Ok(v), Err(e) => { warn!("{e}"); return Some(e) } }',
         'match f(1) { Ok(v) => Ok(v), Err(e) => { log::error!("{e}"); Err(E::Other) } }',
         'if let Err(e) = f(1) { error!("{e}"); std::process::exit(1); }',
         'match f(1) { Ok(v) => v, Err(e) => { warn!("{e}"); panic!("failed") } }',
@@ -112,6 +120,34 @@ def test_an_error_every_caller_logs_says_who_logs_it(tmp_path: Path) -> None:
         "without passing it on: `sync` (src/main.rs:6) logs it with `log::warn!` and goes on. A "
         "user sees it as that log line, not as the failure of what they ran."
     )
+
+
+def test_an_error_one_caller_logs_while_another_passes_it_on_says_both(tmp_path: Path) -> None:
+    """alacritty's `imports`: the `migrate` subcommand passes its error on, `load_imports`
+    logs it at every start and goes on (reading 290 was told of the subcommand alone). The
+    path is the one that passes it on; the caller that logs it is named beside it."""
+    main = FILES["src/main.rs"].replace(
+        "fn main() {\n    sync();\n",
+        "fn main() -> anyhow::Result<()> {\n    push()?;\n    sync();\n",
+    ).replace("    tidy();\n}\n", "    tidy();\n    Ok(())\n}\nfn push() -> anyhow::Result<()> "
+              "{\n    pull(2)\n}\n")  # fmt: skip
+    graph = graph_of(tmp_path, {**FILES, "src/main.rs": main})
+    line = next(n for n, text in enumerate(main.splitlines(), 1) if "no remote" in text)
+    reach = reaches_of([SiteSpec("r", None, "src/main.rs", line, ())], graph)["r"]
+
+    assert [[h.name for h in p.hops] for p in reach.paths] == [["main", "push", "pull"]]
+    assert reach.logged == "`sync` (src/main.rs:11) logs it with `log::warn!`"
+    sentence = trigger_sentence(reach, "ab" * 20)
+    assert sentence is not None and sentence.endswith(
+        "`main` -> `push` -> `pull`. Elsewhere `sync` (src/main.rs:11) logs it with "
+        "`log::warn!` and goes on: there a user sees it as that log line, not as a failure."
+    )
+    assert situation_sentence(reach, "ab" * 20) == (
+        "At commit ababababab, users meet it through `main` (fn main). They also meet "
+        "it as a log line: `sync` (src/main.rs:11) logs it with `log::warn!` and goes on."
+    )
+    panic = reaches_of([SiteSpec("r", None, "src/main.rs", line, (), True)], graph)["r"]
+    assert panic.logged is None  # a panic is no error a caller logs
 
 
 def test_a_panic_beside_the_log_is_still_reached_from_main(tmp_path: Path) -> None:

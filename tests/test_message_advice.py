@@ -70,6 +70,9 @@ from pipeline.analyze.message_advice import advice_in
         ),
         # a sentence end inside backticks does not split
         ("Bad key `a. B`. Try `b`", ("Try `b`",)),
+        ("No such index. Try creating it first", ("Try creating it first",)),
+        ("Timed out, try again later", ("try again later",)),
+        ("Bad flag. Try: `--all`", ("Try: `--all`",)),
         # what must be done, first sentence or not (risingwave, cargo, meilisearch)
         ("Must specify 'connector' in WITH clause", ("Must specify 'connector' in WITH clause",)),
         (
@@ -111,6 +114,8 @@ def test_the_advice_a_message_gives_is_found_as_written(
         "Missing value. Must be positive",
         "cannot drop schema {} because it is required by the database system",  # a refusal
         "Set `x` to the default failed",  # a report of a step, not an order
+        "try merge on different types",  # what was tried (tantivy's, reading 301)
+        "bad state, try merge on different types",
     ],
 )
 def test_a_message_that_gives_no_advice_yields_none(message: str) -> None:

@@ -1895,6 +1895,23 @@ def test_a_type_guard_on_a_parameter_the_fn_binds_again_is_none() -> None:
     assert found["no endpoint id to warm"].typeGuard == "endpoint_id.is_some()"
 
 
+def test_a_type_guard_on_the_fn_s_own_local_is_none() -> None:
+    """cargo's frontmatter parser: `let Some(nl) = input.find_slice("\n") else { .. }`, with
+    `input` made inside the fn from its parameter, gave the `typeGuard`
+    `input.find_slice("\n").is_some()`, which no caller can evaluate (reading 302)."""
+    found = explained_all(
+        "fn parse(text: &str) -> anyhow::Result<usize> {\n"
+        "    let input = text.trim_start();\n"
+        '    let Some(nl) = input.find("\\n") else { anyhow::bail!("unclosed frontmatter") };\n'
+        "    Ok(nl)\n}\n"
+        "fn first(text: &str) -> anyhow::Result<usize> {\n"
+        '    let Some(nl) = text.find("\\n") else { anyhow::bail!("no line") };\n'
+        "    Ok(nl)\n}\n"
+    )
+    assert found["unclosed frontmatter"].typeGuard is None
+    assert found["no line"].typeGuard == 'text.find("\\n").is_some()'
+
+
 def test_a_poll_fn_s_error_is_no_err_a_caller_matches() -> None:
     """neon's `poll_read` returns `Poll<io::Result<()>>`: `match result { Err(e) .. }` does
     not type-check on it (reading 141)."""

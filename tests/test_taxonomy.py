@@ -379,6 +379,23 @@ def test_a_word_in_camel_case_is_a_name_of_code_not_english(message: str, expect
             "std::fs::read(path) was Err (expect)",
             "io-error",
         ),
+        # a context's process call: cargo's `child.wait().context("credential process never
+        # started")` read "Unauthenticated" by its word (reading 302)
+        (
+            "credential process never started",
+            "context",
+            "child.wait() was Err (context)",
+            "io-error",
+        ),
+        (
+            "credential process failed",
+            "context",
+            "cmd.output().await was Err (context)",
+            "io-error",
+        ),
+        # .. but a context's verb still decides, and a bail's words do
+        ("failed to parse credential", "context", "child.wait() was Err (context)", "parse-error"),
+        ("invalid credential", "bail", "child.wait() failed (map_err)", "unauthenticated"),
         # the message's own class stays; another call that failed says nothing
         ("invalid json", "bail", "std::fs::read(path) failed (map_err)", "parse-error"),
         (

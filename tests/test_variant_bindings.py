@@ -99,6 +99,50 @@ def test_an_arm_s_binding_runs_the_method_of_the_type_its_variant_holds(tmp_path
     ]  # fmt: skip
 
 
+MERGE = """\
+pub struct Buckets;
+pub struct Metrics;
+impl Buckets {
+    pub fn merge_fruits(&mut self, other: Buckets) {}
+}
+impl Metrics {
+    pub fn merge_fruits(&mut self, other: Metrics) {}
+}
+pub enum Fruit {
+    Bucket(Buckets),
+    Metric(Metrics),
+}
+impl Fruit {
+    pub fn merge_fruits(&mut self, other: Fruit) {
+        match (self, other) {
+            (
+                Fruit::Bucket(b1),
+                Fruit::Bucket(b2),
+            ) => b1.merge_fruits(b2),
+            (Fruit::Metric(m1), Fruit::Metric(m2)) => m1.merge_fruits(m2),
+            _ => panic!("mixed metric and buckets"),
+        }
+    }
+}
+"""
+
+
+def test_each_variant_a_tuple_pattern_binds_runs_its_type_s_method(tmp_path: Path) -> None:
+    """tantivy's `match (self, other) { (R::Bucket(b1), R::Bucket(b2)) => b1.merge_fruits(b2),
+    .. }`: `b1` holds the `Bucket`'s value, and its `merge_fruits` (whose `_ =>` arms panic
+    "try merge on different types") had no caller (reading 301)."""
+    graph = graph_of(tmp_path, {"Cargo.toml": '[package]\nname = "agg"\n', "src/lib.rs": MERGE})
+    edges = sorted(
+        (graph.nodes[e.caller].label, e.line, graph.nodes[callee].label, e.resolution)
+        for callee, es in graph.callers.items()
+        for e in es
+    )
+    assert edges == [
+        ("Fruit::merge_fruits", 19, "Buckets::merge_fruits", "type"),
+        ("Fruit::merge_fruits", 20, "Metrics::merge_fruits", "type"),
+    ]
+
+
 def test_a_binding_of_a_variant_no_definition_shows_is_not_typed(tmp_path: Path) -> None:
     """`Commands::Logout(cmd)` of a variant the index has no value for: `cmd.run()` is one
     of three `run`s by name, too many to guess: no edge, as before."""

@@ -25,14 +25,46 @@ _NO_PANIC = re.compile(
 _LIMIT = 300  # characters of the section quoted; a longer one is cut at a sentence
 
 
+# A rule for callers the doc states outside such a section, before an `assert!` or a
+# `panic!` of the fn: tantivy's `FacetCollector::add_facet` "Adding two facets within which
+# one is the prefix of the other is forbidden.", `convert_to_fast_value_and_append_to_json_term`
+# "The term must be json + JSON path." (read "a bug, report it upstream", reading 301)
+_RULE = re.compile(
+    r"(?:^|(?<=[.!?]\s))[^.!?]*?\b(?:(?:is|are) (?:forbidden|not allowed)|panics? (?:if|when|"
+    r"unless)|will panic|must (?:not |never |always |only )?(?:be|have|contain|hold)\b)"
+    r"[^.!?]*[.!?]",
+    re.IGNORECASE,
+)
+_CHECKING = frozenset(("panic", "assert"))
+
+
+def panics_section(site: Site) -> bool:
+    """Whether the doc comment of the site's fn has a `# Panics` heading."""
+    return bool(site.facts.fn_doc) and _HEADING.search(site.facts.fn_doc or "") is not None
+
+
 def documented_panic(site: Site) -> str | None:
     """The `# Panics` section of the doc comment of the fn a panicking site is in, as one
-    line (cut at a sentence near `_LIMIT` characters); None when there is none."""
+    line (cut at a sentence near `_LIMIT` characters); with none, for an `assert!` or a
+    `panic!`, the first sentence of the doc that states a rule for its callers (`_RULE`);
+    None when there is neither."""
     if site.kind not in _PANICKING or not site.facts.fn_doc:
         return None
     heading = _HEADING.search(site.facts.fn_doc)
     if heading is None:
-        return None
+        if site.kind not in _CHECKING:
+            return None
+        flat = " ".join(site.facts.fn_doc.split())
+        rule = _RULE.search(flat)
+        if rule is None or _NO_PANIC.search(rule.group()):
+            return None
+        said = rule.group().strip()
+        if re.search(r"\botherwise\b", said, re.IGNORECASE) and rule.start() > 0:
+            # "This will panic otherwise.": the sentence before says what it needs
+            before = flat[: rule.start()].rstrip()
+            start = max(before.rfind(". ", 0, len(before) - 1), -1) + 1
+            said = f"{before[start:].strip()} {said}"
+        return said[:_LIMIT]
     rest = site.facts.fn_doc[heading.end() :]
     following = _NEXT_HEADING.search(rest)
     section = " ".join((rest[: following.start()] if following else rest).split())

@@ -22,9 +22,16 @@ _ACTS = (
     r"(?:specify|set|provide|pass|use|enable|disable|add|define|declare|include|give|supply|"
     r"choose|select|configure|install|run|call)"
 )
+# "Try" as advice: to do something, again, a gerund, a quoted command or value; not a verb
+# after it (tantivy's panic "try merge on different types" reports what was tried, and was
+# read "the message itself says what to do", reading 301)
+_TRY = (
+    r"try(?=\s*:|\s+(?:to|again|later|it|this|that|with|without|a|an|the|another|one|"
+    r"adding|removing|setting|passing|using|running|\w+ing)\b|\s+[`'\"-])"
+)
 # What advice opens with in any sentence, the first one included.
 _ALWAYS = re.compile(
-    r"^(?:please|try|consider|make sure|ensure that|did you mean|to fix this|to fix it|"
+    rf"^(?:please|{_TRY}|consider|make sure|ensure that|did you mean|to fix this|to fix it|"
     r"to resolve this|to resolve it|to solve this|to solve it|to avoid this|"
     # an instruction in the first sentence too: "Must specify 'connector' in WITH clause"
     rf"(?:you )?(?:must|need to|have to) {_ACTS})\b",
@@ -52,7 +59,7 @@ _LATER = re.compile(
 )
 # A clause after a comma that advises: ", please recreate cursor", ", use '{}' instead".
 _CLAUSE = re.compile(
-    r",\s+((?:please|try|consider|maybe you (?:want|meant|need)|perhaps you (?:want|meant|need))"
+    rf",\s+((?:please|{_TRY}|consider|maybe you (?:want|meant|need)|perhaps you (?:want|meant|need))"
     r"\b[^;]*|use\b[^,;]*\binstead\b[^,;]*)$",
     re.IGNORECASE,
 )

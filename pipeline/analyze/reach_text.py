@@ -100,6 +100,11 @@ def trigger_sentence(reach: Reach | None, sha: str) -> str | None:
                          f"{path_text(best)}.")  # fmt: skip
         else:
             parts.append(f"{at} it is called through {path_text(best)} ({no_entry_note(best)}).")
+        if reach.logged:
+            parts.append(
+                f"Elsewhere {reach.logged} and goes on: there a user sees it as that log line, "
+                "not as a failure."
+            )
     elif reach.dropped_by and reach.logged:
         calls = (
             "the one call of it the index found handles"
@@ -247,10 +252,15 @@ def builders_solution(reach: Reach | None, sha: str) -> str | None:
     )
 
 
-def situation_sentence(reach: Reach | None, sha: str, fixed: bool = False) -> str | None:
+def situation_sentence(
+    reach: Reach | None, sha: str, fixed: bool = False, assumed: bool = False
+) -> str | None:
     """Which user-facing entry points lead here, and how the error reaches the user, at
     `sha`. `fixed`: the site fails on a call given only literals (`fixed_input`): runs get
-    there through the entry points, but nothing a user sends changes whether it fails."""
+    there through the entry points, but nothing a user sends changes whether it fails.
+    `assumed`: a panic on what its code assumes (an `unreachable!` arm, an `.expect(..)` on
+    a value it just checked): runs get there, users meet it only if the assumption breaks
+    (bat's `--binary` arm that clap's value parser rules out, reading 300)."""
     if reach is None:
         return None
     at = commit_label(sha)
@@ -276,8 +286,16 @@ def situation_sentence(reach: Reach | None, sha: str, fixed: bool = False) -> st
                 f"{at}, runs get here through {among}" + ", ".join(labels) + guessed + "; "
                 "its input is fixed in the code, so nothing a user sends makes it fail."
             )
+        elif assumed:
+            parts.append(
+                f"{at}, runs get here through {among}" + ", ".join(labels) + guessed + "; "
+                "it fails there only where what its code assumes does not hold."
+            )
         else:
             parts.append(f"{at}, users meet it through {among}" + ", ".join(labels) + guessed + ".")
+    if reach.paths and reach.logged and not fixed:
+        lead = "They also meet it" if labels else f"{at}, users meet it"
+        parts.append(f"{lead} as a log line: {reach.logged} and goes on.")
     if reach.conversion:
         status = f" (HTTP {reach.http_status})" if reach.http_status else ""
         lead = "It reaches" if parts else f"{at} it reaches"

@@ -127,7 +127,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-204"
+_LABEL = "static-205"
 
 
 def _static_version() -> str:
@@ -390,7 +390,17 @@ def with_reach(
         # "retry" by its class's words, reading 142)
         apart = apart.model_copy(update={"handlingStrategy": "validation"})
     fixed = site is not None and fixed_input(site) is not None
-    trigger, situation = trigger_sentence(reach, sha), situation_sentence(reach, sha, fixed)
+    # an assertion of what the code holds true (not a `panic!` the code raises on a state it
+    # tests: "engine is read-only" is met by whoever writes to one)
+    assumed = (
+        site is not None
+        and site.kind in ("unreachable", "expect", "assert")
+        and apart.backgroundTag == "internal-invariant"
+    )
+    trigger, situation = (
+        trigger_sentence(reach, sha),
+        situation_sentence(reach, sha, fixed, assumed),
+    )
     if site is not None and site.facts.discarded and error_type(site) != "panic":
         situation = None  # the fn drops it: no user meets it, whatever calls the fn
     built = builders_solution(reach, sha)

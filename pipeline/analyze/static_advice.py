@@ -20,7 +20,7 @@ from pipeline.analyze import SiteContext
 from pipeline.analyze.accessors import ASSUMPTION_TIP
 from pipeline.analyze.arguments import missing_argument
 from pipeline.analyze.clock import CLOCK_ADVICE, clock_before_epoch
-from pipeline.analyze.documented import assertion_macro, documented_panic
+from pipeline.analyze.documented import assertion_macro, documented_panic, panics_section
 from pipeline.analyze.environment import (
     environment_advice,
     environment_reads,
@@ -970,8 +970,9 @@ def _asserted(name: str) -> str:
 
 def _documented(site: Site, section: str) -> str:
     """A panic its fn's `# Panics` section states (`documented_panic`)."""
+    states = "when it panics" if panics_section(site) else "a rule for its callers"
     return (
-        f'The docs of {where(site)} state when it panics: "{section}" A call that breaks that '
+        f'The docs of {where(site)} state {states}: "{section}" A call that breaks that '
         "rule gets this panic: if your code makes it, check the condition before the call."
     )
 
@@ -1179,9 +1180,8 @@ def prevention(
     elif context.error_type == "panic" and (asserted := assertion_macro(site)) is not None:
         tips.append(f"Give `{asserted}!` only what the test expects to hold.")
     elif context.error_type == "panic" and documented_panic(site) is not None:
-        tips.append(
-            f"Meet what the docs of {where(site)} state under `# Panics` before calling it."
-        )
+        under = " under `# Panics`" if panics_section(site) else " for its callers"
+        tips.append(f"Meet what the docs of {where(site)} state{under} before calling it.")
     elif context.error_type == "panic" and misuse_worded(site):
         tips.append("Make the calls in the order and number the message states.")
     elif context.error_type == "panic" and state_panic(site):

@@ -15,7 +15,7 @@ from typing import NamedTuple
 from pipeline.analyze import SiteContext
 from pipeline.analyze.arguments import missing_argument
 from pipeline.analyze.clock import clock_before_epoch
-from pipeline.analyze.documented import assertion_macro, documented_panic
+from pipeline.analyze.documented import assertion_macro, documented_panic, panics_section
 from pipeline.analyze.environment import environment_reads, unset_note, value_note
 from pipeline.analyze.fixed_input import LITERAL
 from pipeline.analyze.guarded import guarded_call
@@ -730,11 +730,18 @@ def builds_its_return(site: Site) -> bool:
 
 def type_guard(context: SiteContext) -> str | None:
     """The pattern test of the innermost `let ... else`, or None; None as well when it
-    tests a parameter the fn binds again first (`Facts.rebound`: neon's `let endpoint_id =
+    tests no parameter nor field of the fn's (a local it made), or a parameter it binds again
+    first (`Facts.rebound`: neon's `let endpoint_id =
     from_endpoint.or(spec.endpoint_id)` read as a guard on what callers pass, reading 141)."""
     site = context.site
     guard = language_of(site.file_path).type_guard(site.facts.conditions)
-    if guard is not None and _names(guard) & set(site.facts.rebound):
+    if guard is None or _names(guard) & set(site.facts.rebound):
+        return None
+    if "self" not in _names(guard) and not inputs_read(
+        site.facts.call, [Condition("if", guard, site.line)]
+    ):
+        # a test of the fn's own local, which no caller holds (cargo's `let Some(x) =
+        # input.find_slice("\n") else`, `input` made inside the fn: reading 302)
         return None
     return guard
 
@@ -964,8 +971,9 @@ def example_fix(
             "it was given did not hold."
         )
     elif context.error_type == "panic" and not refused and documented_panic(site) is not None:
+        said = "say when (`# Panics`)" if panics_section(site) else "state the rule it checks"
         body.append(
-            f"// A panic here is documented: the docs of {_plain(where(site))} say when (`# Panics`); "
+            f"// A panic here is documented: the docs of {_plain(where(site))} {said}; "
             "check that before the call."
         )
     elif context.error_type == "panic" and clock_before_epoch(site):

@@ -138,7 +138,7 @@ class Classification:
             quoted = ", ".join(repr(hit) for hit in self.hits)
             return f"{self.slug}: keywords in the error's name: {quoted}"
         if self.source == "call":
-            return f"{self.slug}: a call of the file system's failed: {self.hits[0]}"
+            return f"{self.slug}: a call of the operating system's failed: {self.hits[0]}"
         if self.source == "environment":
             return f"{self.slug}: a panic on the environment variable {self.hits[0]}"
         if self.source == "fallback":
@@ -396,6 +396,12 @@ def classify_explained(
         hit = first_match(CONTEXT_VERBS, _valued(message))
         if hit is not None:
             return Classification(hit[0], "context", (hit[1],))
+        # .. else the call it is the context of, when that is the operating system's: a file
+        # or a process (cargo's `child.wait().context("credential process never started")`
+        # read "Unauthenticated" by its word, reading 302)
+        os_call = failed_filesystem_call(conditions) or failed_process_call(conditions)
+        if os_call is not None:
+            return Classification(IO_ERROR, "call", (os_call,))
     prose = without_code(literal_text)
     conflict = CONFLICT.search(prose) or MISSING_INPUT.search(prose)
     if conflict is not None:
@@ -542,6 +548,23 @@ def failed_filesystem_call(conditions: Sequence[str]) -> str | None:
         return None
     found = _FAILED_FS_CALL.match(conditions[-1])
     return found.group().split("(", 1)[0] if found is not None else None
+
+
+# a process the code started, waited for or killed (`child.wait()`, `cmd.output()`)
+_FAILED_PROCESS_CALL = re.compile(
+    r"^.*?\.(?:wait|wait_with_output|spawn|output|kill)\(\)(?:\.await)? "
+    r"(?:failed|was Err|was None/Err) \(\w+\)$"
+)
+
+
+def failed_process_call(conditions: Sequence[str]) -> str | None:
+    """The process call (`child.wait`) whose failure the innermost condition is, or None."""
+    if not conditions:
+        return None
+    found = _FAILED_PROCESS_CALL.match(conditions[-1])
+    return (
+        found.group().split(" ", 1)[0].removesuffix(".await").removesuffix("()") if found else None
+    )
 
 
 def _valued(message: str) -> str:

@@ -203,7 +203,8 @@ class Reach:
     # Ok(v) = f(x)`, `let _ = f(x)`; `Call.dropped`): how many callers, when no path leads on
     dropped_by: int | None = None
     # with `dropped_by`: a caller that reports the error in a log line and goes on, as said
-    # (`` `JournalIter::next` (src/journal.rs:120) logs it with `warn!` ``; `Call.logged`)
+    # (`` `JournalIter::next` (src/journal.rs:120) logs it with `warn!` ``; `Call.logged`);
+    # with `paths` (other callers pass the returned error on): one caller that logs it so
     logged: str | None = None
     # True when the error type prints no `Display` text the index can find: a collection
     # (typst's `EcoVec<SourceDiagnostic>`), or a type of the repository with no `impl Display`

@@ -11,7 +11,13 @@ from pipeline.core.index import Definition, FileIndex
 from pipeline.languages import language_of
 from pipeline.scan.callgraph import CallGraph
 from pipeline.scan.context import _crate
-from pipeline.scan.conversions import converted_by_try, from_source, meant, names_type
+from pipeline.scan.conversions import (
+    converted_by_try,
+    from_source,
+    meant,
+    names_type,
+    spelled_out,
+)
 
 
 class Built(NamedTuple):
@@ -114,8 +120,9 @@ def _builders_of(
     if source is None:
         return found, None
     found, converted = dict(found), False
+    spelled = spelled_out(graph, path, source)
     for name in (enum, *_newtypes(graph, path, enum)):
-        for node_id, (line, written) in converted_by_try(graph, name, source).items():
+        for node_id, (line, written) in converted_by_try(graph, name, spelled).items():
             if node_id not in found and names_type(graph, node_id, written, name, path, mine):
                 found[node_id], converted = line, True
     return found, (source if converted else None)

@@ -254,7 +254,7 @@ def site_reach(
         http_status=status,
         entries=_more_than_named(entries, paths),
         dropped_by=(dropped := _dropped_by(graph, node_id) if passed and not paths else None),
-        logged=_logged_by(graph, node_id) if dropped else None,
+        logged=_logged_by(graph, node_id) if dropped else _logging_caller(graph, node_id, passed),
         internal=_internal(graph, node_id),
         guarded=_guarded_failure(graph, node_id, line, conditions),
     )
@@ -461,6 +461,18 @@ def _logged_by(graph: CallGraph, node_id: int) -> str | None:
     edge = _keeping(graph, graph.callers.get(node_id, ()))
     logs = edge is not None and edge.call is not None and edge.call.logged
     return _handled_text(graph, edge) if logs and edge is not None else None
+
+
+def _logging_caller(graph: CallGraph, node_id: int, passed: bool) -> str | None:
+    """Of a fn whose returned error some callers pass on: one caller that only logs it and
+    goes on, as `_logged_by` says it (alacritty's `imports`: `load_imports` logs it with
+    `error!` at every start, while the path shown came from the `migrate` subcommand, reading
+    290); None for a panic, or when no caller logs it."""
+    if not passed:
+        return None
+    logging = [e for e in graph.callers.get(node_id, ()) if e.call is not None and e.call.logged]
+    edge = _keeping(graph, logging)
+    return _handled_text(graph, edge) if edge is not None else None
 
 
 def _keeping(graph: CallGraph, edges: Iterable[Edge]) -> Edge | None:

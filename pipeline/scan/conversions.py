@@ -66,7 +66,7 @@ def add_conversion_edges(graph: CallGraph) -> None:
         if d.trait != "From" or d.name != "from" or not d.owner or len(d.params) != 1:
             continue
         owner = type_name(d.owner)  # `Error<'a>` -> `Error`
-        source = d.params[0][1].strip()
+        source = spelled_out(graph, node.path, d.params[0][1].strip())
         mine = [p for kind in ("enum", "struct") for p, _ in graph.definitions(kind, owner)
                 if _crate(p) == node.crate]  # fmt: skip
         home = next((p for p in mine if p == node.path), mine[0] if mine else node.path)
@@ -75,6 +75,28 @@ def add_conversion_edges(graph: CallGraph) -> None:
                 graph.callers.setdefault(node_id, []).append(
                     Edge(caller, node_id, line, "conversion")
                 )
+
+
+def spelled_out(graph: CallGraph, path: str, type_text: str) -> str:
+    """A type as its file's `use` names it: another crate's by its path (`use toml::de::Error
+    as TomlError`: `TomlError` -> `toml::de::Error`, whose `key` is what `toml::from_str(..)?`
+    makes; alacritty's `impl From<TomlError> for Error` had no caller), the repository's by
+    its own name (`use crate::parse::PError as ParseFailure` -> `PError`, as the fns
+    returning it write it); `type_text` itself for a path, a generic type, a name no `use`
+    brings in, or a renamed `Error` of the repository's."""
+    if not type_text.isidentifier():
+        return type_text
+    index = graph.indexes.get(path)
+    for use in index.uses if index is not None else ():
+        if use.alias == type_text and "::" in use.path:
+            root, _, rest = use.path.partition("::")
+            if root not in ("crate", "self", "super") and root not in crate_dirs(graph):
+                return use.path
+            # (an `Error` of the repository's is every fn's `Error` by its own name: tikv's
+            # `use tikv_util::codec::Error as CodecError` is no other module's `Error`)
+            name = rest.rsplit("::", 1)[-1]
+            return type_text if name == "Error" else name
+    return type_text
 
 
 def key(type_text: str) -> str:
@@ -160,6 +182,18 @@ _EXTERNAL_PATHS: dict[tuple[str, str], str] = {
             "to_value",
         )
     },
+    **{
+        ("serde_yaml", name): "serde_yaml::Error"
+        for name in (
+            "from_str",
+            "from_slice",
+            "from_reader",
+            "from_value",
+            "to_string",
+            "to_value",
+            "to_writer",
+        )
+    },
     ("toml", "from_str"): "de::Error",
     ("toml", "to_string"): "ser::Error",
     ("toml", "to_string_pretty"): "ser::Error",
@@ -171,7 +205,7 @@ _EXTERNAL_PATHS: dict[tuple[str, str], str] = {
         for name in ("spawn", "spawn_blocking")
     },
 }
-_EXTERNAL_ROOTS = frozenset(("std", "core", "tokio", "serde_json", "toml", "fs_err"))
+_EXTERNAL_ROOTS = frozenset(("std", "core", "tokio", "serde_json", "serde_yaml", "toml", "fs_err"))
 # Methods of std's `Read`/`Write`/`File`: an `io::Error`, where no fn of the repository has
 # the name (a repository's own `flush` fails with whatever it says).
 _IO_METHODS = frozenset(

@@ -858,6 +858,9 @@ _RESULT_METHODS = frozenset((
     "sync_data", "sync_all", "set_len", "read_exact", "read_to_end", "seek",
     "set_permissions", "local_addr", "peer_addr", "set_nonblocking", "try_wait", "output",
     "accept", "elapsed",
+    # a child process's (cargo's `child.wait().context("credential process never started")`
+    # read "returned `None` or an error", reading 302); a `Condvar`'s `wait` is a `Result` too
+    "wait", "wait_with_output", "kill", "spawn",
 ))
 # fmt: on
 
@@ -969,7 +972,7 @@ _REGISTER_MACRO = re.compile(r"register_\w+")
 _AWAITED_RESULT = frozenset((
     "write_all", "flush", "shutdown", "read_exact", "read_to_end", "read_to_string",
     "sync_all", "sync_data", "acquire", "acquire_owned", "acquire_many", "acquire_many_owned",
-    "connect", "bind", "accept", "send", "reserve", "reserve_owned",
+    "connect", "bind", "accept", "send", "reserve", "reserve_owned", "wait", "wait_with_output",
 ))  # fmt: skip
 _AWAITED_OPTION = frozenset(("next",))  # not `recv`: a broadcast receiver's is a `Result`
 

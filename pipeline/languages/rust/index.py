@@ -12,6 +12,7 @@ from importlib import resources
 
 from tree_sitter import Node, Query, QueryCursor, Tree
 
+from pipeline.core.brackets import split_outside_brackets
 from pipeline.core.index import (
     ARM_LINK,
     ASSOCIATED_CALL,
@@ -172,8 +173,13 @@ _TEST_DIRECTORY = re.compile(
 # a method's module-only scope is its type's, which a re-export widens; 163: of programs
 # calling one chain alike, the one of the site's own package begins the path; 164: a variant
 # every builder hands to a method that keeps it (`working_set.error(E::V(..))`) is not returned;
-# 165: a dispatch arm's variant inside `Some(..)` or `Ok(..)`.
-INDEX_VERSION = "165"
+# 165: a dispatch arm's variant inside `Some(..)` or `Ok(..)`; 166: a `From` source a `use`
+# renames (`use toml::de::Error as TomlError`) is the type it names; serde_yaml's errors; 167:
+# `Reach.logged` with paths: a caller of the site's fn that logs the error it passes on;
+# 168: a handler that logs the error and returns another value logs it (`Call.logged`); 169:
+# a field of a struct an alias of another build shares the name of is the struct's; 170: each
+# variant's value a tuple pattern of an arm binds (`(E::A(a), E::A(b)) =>`).
+INDEX_VERSION = "170"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -611,6 +617,20 @@ def _variant_binding(pattern: str) -> tuple[str, str] | None:
     if bound is None or bound[3] == "_":
         return None
     return bound[3], f"{VARIANT_VALUE}{bound[1]}::{bound[2]}"
+
+
+def _variant_bindings(pattern: str) -> list[tuple[str, str]]:
+    """`_variant_binding` of an arm's pattern, or of each element of a tuple pattern: tantivy's
+    `match (self, other) { (R::Bucket(b1), R::Bucket(b2)) => b1.merge_fruits(b2), .. }`
+    (`b1` holds the `Bucket`'s value: its `merge_fruits` had no caller, reading 301)."""
+    one = _variant_binding(pattern)
+    if one is not None:
+        return [one]
+    text = pattern.strip()
+    if not (text.startswith("(") and text.endswith(")")) or "," not in text:
+        return []
+    parts = split_outside_brackets(text[1:-1], ",")
+    return [bound for part in parts if (bound := _variant_binding(part)) is not None]
 
 
 def _block_end(node: Node) -> int:
@@ -1659,9 +1679,7 @@ class _Builder:
                 continue
             # `cmd.run()` in the arm: the variant's value's; also inside `Some(..)`, `Ok(..)`
             # (qdrant's `Some(Shard::QueueProxy(proxy)) => proxy.transfer_all_missed_updates()`)
-            bound = _variant_binding(pattern)
-            if bound is not None:
-                name, held = bound
+            for name, held in _variant_bindings(pattern):
                 self.locals.append(Local(name, held, caller, "", node.start_point[0] + 1))
             if label is None:
                 continue

@@ -126,8 +126,9 @@ from pipeline.languages.rust.testcode import (
 # and a name tested as an `Option` above, fail as `None` or `Err`, not "None/Err"; 110: std's
 # file, socket and process methods that give a `Result` (`sync_data`, `output`, ..); 111: an
 # error built as `.context(..)`'s argument (`x.context(anyhow!(..))`) is `x`'s failure; 112:
-# serde's `<V::Error as Error>::duplicate_field("x")` is "duplicate field `x`"
-EXTRACTOR_VERSION = "112"
+# serde's `<V::Error as Error>::duplicate_field("x")` is "duplicate field `x`"; 113: a child
+# process's `wait`, `wait_with_output`, `kill` and a `spawn` fail as `Err`
+EXTRACTOR_VERSION = "113"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
