@@ -269,3 +269,48 @@ def test_a_conversion_takes_the_borrowed_or_owned_impl_the_argument_is() -> None
         ("explicit", line["SstableInfo::from(&b.pb)"], 0),
         ("unknown", line["SstableInfo::from(b.pb_ref())"], 1),
     ]
+
+
+OPTIONS = """\
+pub enum ConfigFormat { Toml, Json }
+impl std::str::FromStr for ConfigFormat {
+    type Err = anyhow::Error;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "toml" => Ok(Self::Toml),
+            f => anyhow::bail!("unknown config format `{}`", f),
+        }
+    }
+}
+pub struct GetOptions<'a> {
+    pub key: Option<&'a str>,
+    pub format: ConfigFormat,
+    pub depth: u32,
+}
+"""
+COMMAND = """\
+pub fn exec(key: &str, f: &str, d: &str) -> anyhow::Result<()> {
+    let opts = crate::ops::GetOptions {
+        key: Some(key),
+        format: f.parse()?,
+        depth: d.parse()?,
+    };
+    Ok(())
+}
+"""
+
+
+def test_a_struct_literal_s_field_given_a_parse_runs_the_field_s_type_s_from_str() -> None:
+    """cargo's `cargo_config::GetOptions { format: args.get_one::<String>("format").unwrap()
+    .parse()?, .. }` runs `ConfigFormat::from_str`, whose "unknown config format" read "no
+    caller found" (reading 302). A field of a type the repository does not define (`u32`)
+    calls nothing of it."""
+    files = {"cfg/src/lib.rs": "pub mod ops;\npub mod cmd;\n", "cfg/src/ops.rs": OPTIONS,
+             "cfg/src/cmd.rs": COMMAND}  # fmt: skip
+    graph = build_graph({path: index_file(path, text.encode()) for path, text in files.items()})
+    from_str = node(graph, "ConfigFormat::from_str")
+    assert [(graph.nodes[e.caller].label, e.line, e.resolution)
+            for e in graph.callers.get(from_str, [])] == [("exec", 4, "type")]  # fmt: skip
+    assert [[h.name for h in p.hops] for p in caller_paths(graph, from_str)] == [
+        ["exec", "ConfigFormat::from_str"]
+    ]

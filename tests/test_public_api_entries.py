@@ -204,3 +204,25 @@ def test_a_glob_that_brings_in_two_items_of_a_name_names_neither(tmp_path: Path)
         "public API `csv::BatchedWriter::write_csv`",
         "public API `ipc::BatchedWriter::write_ipc`",
     ]
+
+
+def test_a_private_module_re_exported_whole_by_name_is_public_under_that_name(
+    tmp_path: Path,
+) -> None:
+    """tantivy's root says `mod core;` and `pub use crate::core::json_utils;`: the `pub` fns of
+    `json_utils` are its API, named `json_utils::..` (its `append_to_json_term` read "only code
+    in its own crate calls", reading 301's recheck). A renamed re-export of a module, and an
+    item re-exported by name, are as before: the module's other items stay hidden."""
+    graph = graph_of(tmp_path, {
+        "Cargo.toml": '[package]\nname = "search"\n',
+        "src/lib.rs": (
+            "mod core;\nmod other;\npub use crate::core::json_utils;\n"
+            "pub use crate::other::shown;\n"
+        ),
+        "src/core/mod.rs": "pub mod json_utils;\npub mod hidden;\n",
+        "src/core/json_utils.rs": "pub fn append_to_json_term() {}\n",
+        "src/core/hidden.rs": "pub fn inner() {}\n",
+        "src/other.rs": "pub fn shown() {}\npub fn unshown() {}\n",
+    })  # fmt: skip
+    labels = sorted(label for kind, label in graph.entries.values() if kind == "pub-api")
+    assert labels == ["public API `json_utils::append_to_json_term`", "public API `shown`"]

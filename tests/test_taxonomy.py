@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from site_fixtures import explained
 
 from pipeline.analyze.taxonomy import (
     FailureClass,
@@ -1203,3 +1204,23 @@ def test_a_panic_that_says_a_wait_gave_up_is_a_timeout(message: str, expected: s
 )
 def test_a_context_that_says_what_was_being_done_is_a_step(message: str, expected: str) -> None:
     assert classify(message, "context") == expected
+
+
+def test_a_failed_process_call_s_tip_is_what_that_call_needs() -> None:
+    """cargo's `child.wait().context("credential process never started")`, an I/O error,
+    got the file tips ("what it reads exists"), none of which makes a wait fail (reading
+    302's recheck); a `spawn` needs the program it starts."""
+    waited = explained(
+        "fn run(mut child: Child) -> anyhow::Result<()> {\n"
+        '    child.wait().context("credential process never started")?;\n'
+        "    Ok(())\n}\n"
+    )
+    assert waited.backgroundTag == "io-error"
+    assert any(t.startswith("Nothing checked before the run prevents it: waiting for")
+               for t in waited.preventionTips)  # fmt: skip
+    started = explained(
+        "fn start(mut cmd: Command) -> anyhow::Result<Child> {\n"
+        '    let child = cmd.spawn().context("process never started")?;\n'
+        "    Ok(child)\n}\n"
+    )
+    assert any("the program it starts is installed" in t for t in started.preventionTips)

@@ -1,5 +1,5 @@
-"""The tip of an I/O error whose file-system call the code shows: what that call needs,
-not the class's list of every call's needs. Pure.
+"""The tip of an I/O error whose file-system or process call the code shows: what that call
+needs, not the class's list of every call's needs. Pure.
 
 The I/O class's tip says "that what it creates anew does not yet (`create_dir`,
 `create_new`)"; cargo's `fs::create_dir_all(p).with_context(..)` succeeds on a directory
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from pipeline.analyze.taxonomy import failed_process_call
 from pipeline.core.sitetypes import Site
 
 _READS = "Check before the run that what it reads exists and that it may read it."
@@ -67,3 +68,25 @@ def fs_step_tip(site: Site) -> str | None:
             if _QUALIFIED.search(written):
                 return _TIPS[found.group(1)]
     return None
+
+
+# A process the code starts, or one it started and waits for or stops (`failed_process_call`):
+# cargo's `child.wait().context("credential process never started")` got the file tips
+# ("what it reads exists"), none of which makes a wait fail (reading 302's recheck)
+_STARTS = (
+    "Check before the run that the program it starts is installed where it is looked for "
+    "(the `PATH`, or the path the code gives) and that it may be run."
+)
+_WAITS = (
+    "Nothing checked before the run prevents it: waiting for or stopping a process it "
+    "started fails only when the operating system refuses; read the error underneath."
+)
+_PROCESS_TIPS = {"spawn": _STARTS, "output": _STARTS, "wait": _WAITS,
+                 "wait_with_output": _WAITS, "kill": _WAITS}  # fmt: skip
+
+
+def process_step_tip(site: Site) -> str | None:
+    """The tip of the process call whose failure the site reports (its innermost condition);
+    None otherwise."""
+    call = failed_process_call([c.text for c in site.facts.conditions])
+    return _PROCESS_TIPS.get(call.rsplit(".", 1)[-1]) if call is not None else None

@@ -29,7 +29,7 @@ from pipeline.analyze.environment import (
     without_reads,
 )
 from pipeline.analyze.fixed_input import fixed_input
-from pipeline.analyze.fs_steps import fs_step_tip
+from pipeline.analyze.fs_steps import fs_step_tip, process_step_tip
 from pipeline.analyze.homedirs import directory_advice, directory_tip, missing_directory
 from pipeline.analyze.locks import poisoned_lock, profiles_named
 from pipeline.analyze.message_advice import advice_in, has_placeholders
@@ -1230,7 +1230,7 @@ def prevention(
         tips.append(_before_calling(context.site, check_test(check)))
     known = load_taxonomy()[failure_class]
     tip = known.prevention or first_sentence(known.description)
-    if failure_class == "io-error" and (step := fs_step_tip(site)) is not None:
+    if failure_class == "io-error" and (step := fs_step_tip(site) or process_step_tip(site)):
         tip = step  # what that call needs, not every call's (reading 183's `create_dir_all`)
     if failure_class == "timeout" and (limit := _constant_limit(site.facts.conditions)):
         # `started_at.elapsed() >= POSTGRES_WAIT_TIMEOUT`: no one sizes a `const` but by

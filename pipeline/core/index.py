@@ -103,6 +103,12 @@ GUARD_JOIN = "\0"
 ASSOCIATED_CALL = re.compile(r"<call>(?:.*::)?[A-Z][^:]*::[a-z_]\w*", re.S)
 
 
+# `Call.qualifier` of a conversion into a struct literal's field (`GetOptions { format:
+# s.parse()?, .. }`: the field's type's `from_str`), `<field>GetOptions.format`, which the
+# link reads off the struct's field
+FIELD_TYPE = "<field>"
+
+
 # `Local.type` of a match arm's one binding of a tuple variant (`Commands::Login(cmd) =>`):
 # the type the variant holds, `<variant>Commands::Login`, which the link reads off the
 # variant's definition (`Login(login::Cmd)`; `Self` is the arm's fn's impl type)

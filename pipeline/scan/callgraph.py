@@ -20,6 +20,7 @@ from pipeline.core.index import (
     ARM_LINK,
     ASSOCIATED_CALL,
     CALLED_TYPE,
+    FIELD_TYPE,
     FIELD_VALUE,
     ITEM_VALUE,
     LOOP_ITEM,
@@ -1225,6 +1226,16 @@ def _resolve(
         if found and _outside_value(tables, qualifier, variables):  # a trait's, if any
             found = [n for n in found if graph.nodes[n].definition.trait]
         return "name", found
+    if call.kind == "path" and qualifier.startswith(FIELD_TYPE):
+        # `GetOptions { format: s.parse()?, .. }`: the field's type's `from_str`
+        struct, _, field_name = qualifier[len(FIELD_TYPE) :].rpartition(".")
+        owner_type = _alias(tables, struct.rsplit("::", 1)[-1])
+        tables.seen.add(("fd", owner_type, field_name))
+        written = tables.field_type(owner_type, field_name, sure=True)
+        held = inner_type(written) if written is not None else ""
+        if not held[:1].isupper():
+            return "type", []
+        return "type", _narrow(graph, node, _methods_of(tables, _alias(tables, held), name), call)
     if call.kind == "path":
         last = qualifier.rsplit("::", 1)[-1].split("<", 1)[0]
         if last == "Self" and owner:

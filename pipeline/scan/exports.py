@@ -63,6 +63,8 @@ class Exports:
         self._fns: dict[str, list[tuple[str | None, bool, str]]] = defaultdict(list)
         self._seen_types: dict[tuple[str, str], bool] = {}
         self._leaked: dict[str, frozenset[str]] = {}  # crate -> types public fns name
+        # crate -> a module re-exported whole by name -> the modules whose files do so
+        self._modules_shown: dict[str, dict[str, list[str]]] = defaultdict(dict)
         hidden = []
         for path, index in sorted(indexes.items()):
             crate, module = _crate(path), module_of(path)
@@ -110,6 +112,13 @@ class Exports:
                 else:
                     self._names[crate].add(use.alias)
                     module = module_of(path)
+                    named = _source_module(module, f"{use.path}::*")
+                    if (crate, named) in self._files and not use.renames():
+                        # a module re-exported whole by name (tantivy's `pub use
+                        # crate::core::json_utils;` of the private `core`): its `pub` items
+                        # are the crate's API, as a glob's are (reading 301's recheck)
+                        self._globs[crate].add(named)
+                        self._modules_shown[crate].setdefault(named, []).append(module)
                     self._where[crate][use.alias].append((module, _source_module(module, use.path)))
                     if at_root:
                         self._root_names[crate].add(use.alias)
@@ -269,6 +278,9 @@ class Exports:
             return types[0]
         if self._open(crate, module):
             return None
+        whole = self._shown_whole(crate, module)
+        if whole is not None:
+            return whole
         name = definition.owner or definition.name
         own = module in self._declared[crate].get(name, ())
         declared = [m for m in self._declared[crate].get(name, ()) if self._open(crate, m)]
@@ -297,6 +309,18 @@ class Exports:
             m for m, _ in found if self._open(crate, m)
         ]
         return _shortest(exported) if exported else None
+
+    def _shown_whole(self, crate: str, module: str) -> str | None:
+        """The path under which code outside names a private `module` that a public one
+        re-exports whole by name, or a module it is in (`pub use crate::core::json_utils;`
+        in tantivy's root: `core::json_utils` is `json_utils`); None when none does."""
+        segments = module.split("::") if module else []
+        for k in range(len(segments), 0, -1):
+            shown_by = self._modules_shown[crate].get("::".join(segments[:k]), ())
+            opened = sorted(m for m in shown_by if self._open(crate, m))
+            if opened:
+                return "::".join(p for p in (opened[0], *segments[k - 1 :]) if p)
+        return None
 
     def _globbing(self, crate: str, modules: list[str]) -> set[str]:
         """The modules that glob any of `modules`, through globs of globs too."""

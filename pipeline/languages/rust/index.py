@@ -19,6 +19,7 @@ from pipeline.core.index import (
     CALLED_TYPE,
     COMMAND_NAME,
     DEF_KINDS,
+    FIELD_TYPE,
     FIELD_VALUE,
     GUARD_JOIN,
     LOOP_ITEM,
@@ -178,8 +179,10 @@ _TEST_DIRECTORY = re.compile(
 # `Reach.logged` with paths: a caller of the site's fn that logs the error it passes on;
 # 168: a handler that logs the error and returns another value logs it (`Call.logged`); 169:
 # a field of a struct an alias of another build shares the name of is the struct's; 170: each
-# variant's value a tuple pattern of an arm binds (`(E::A(a), E::A(b)) =>`).
-INDEX_VERSION = "170"
+# variant's value a tuple pattern of an arm binds (`(E::A(a), E::A(b)) =>`); 171: a private
+# module a public one re-exports whole by name (`pub use crate::core::json_utils;`); 172: a
+# struct literal's field given `s.parse()?` calls the field's type's `from_str`.
+INDEX_VERSION = "172"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -464,6 +467,8 @@ def index_tree(tree: Tree, source: bytes) -> FileIndex:
         builder.loop_binding(node)
     for node in captures.get("combinator", []):
         builder.combinator_parameter(node)
+    for node in captures.get("fieldconv", []):
+        builder.field_conversion(node)
     builder.arms_of(captures.get("arm", []))
     builder.guards_of(captures.get("guard", []))
     for node in captures.get("registered", []):
@@ -1555,6 +1560,29 @@ class _Builder:
                 return
             self.conversion_call(converts, written, function, caller)
             return
+
+    def field_conversion(self, node: Node) -> None:
+        """`GetOptions { format: args.get_one::<String>("format").unwrap().parse()?, .. }`:
+        the `parse` runs the field's type's `from_str` (`try_into` its `try_from`), a path
+        call of `<field>GetOptions.format` the link types off the struct (cargo's
+        `ConfigFormat::from_str` had no caller, reading 302)."""
+        field = node.child_by_field_name("field")
+        tried = node.child_by_field_name("value")
+        literal = node.parent.parent if node.parent is not None else None
+        call = tried.named_child(0) if tried is not None else None
+        if field is None or call is None or literal is None or literal.type != "struct_expression":
+            return
+        function = call.child_by_field_name("function")
+        arguments = call.child_by_field_name("arguments")
+        name = literal.child_by_field_name("name")
+        if function is None or arguments is None or arguments.named_child_count or name is None:
+            return
+        converts = _CONVERTS.get(text_of(function.child_by_field_name("field")))
+        struct = text_of(name)
+        caller = self.caller(node.start_byte, node.end_byte)
+        if converts is None or caller < 0 or not _PLAIN_TYPE.fullmatch(struct):
+            return
+        self.conversion_call(converts, f"{FIELD_TYPE}{struct}.{text_of(field)}", function, caller)
 
     def combinator_parameter(self, node: Node) -> None:
         """`config.and_then(|config| config.subcommand.run())`: the parameter holds the value

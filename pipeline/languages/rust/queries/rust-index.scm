@@ -21,6 +21,10 @@
 (let_condition pattern: (tuple_struct_pattern)) @letvariant
 (let_declaration pattern: (tuple_struct_pattern)) @letvariant
 (for_expression) @loop
+; `GetOptions { format: s.parse()?, .. }`: the field's type's `from_str` (`index.py`)
+(field_initializer
+  field: (field_identifier)
+  value: (try_expression (call_expression function: (field_expression field: (field_identifier) @_m (#any-of? @_m "parse" "try_into"))))) @fieldconv
 ; `config.and_then(|config| ..)`: the closure's parameter is the value `config` holds
 (call_expression
   function: (field_expression value: (identifier) field: (field_identifier))
