@@ -209,3 +209,34 @@ def test_a_panic_of_an_assertion_macro_is_the_users_assertion_failing() -> None:
     assert "assertion its users write" not in " ".join(
         found["the value was not ready here"].solutions
     )
+
+
+BUCKETS = """\
+/// The function returns an error if `count` is zero, if `start` is zero or
+/// negative, or if `factor` is less than or equal 1.
+pub fn exponential_buckets(start: f64, factor: f64, count: usize) -> Result<Vec<f64>> {
+    if start <= 0.0 {
+        return Err(Error::Msg(format!("exponential_buckets needs a start, start: {}", start)));
+    }
+    Ok(vec![])
+}
+/// Returns an error if the store is closed.
+pub fn put(key: &str) -> Result<()> {
+    if closed() {
+        return Err(Error::Msg("store gone".into()));
+    }
+    Ok(())
+}
+"""
+
+
+def test_an_error_the_docs_say_a_parameter_causes_is_an_invalid_argument() -> None:
+    """rust-prometheus' `exponential_buckets`: "The function returns an error if `count` is
+    zero, if `start` is zero or negative ..": a refused argument, not "Operation failed"
+    (reading 303). A doc that names no parameter ("if the store is closed") decides
+    nothing."""
+    found = explained_all(BUCKETS)
+    assert found["exponential_buckets needs a start, start: {}"].backgroundTag == (
+        "invalid-argument"
+    )
+    assert found["store gone"].backgroundTag == "operation-failed"

@@ -406,3 +406,31 @@ def test_a_converted_variant_is_said_so_in_the_text_the_page_and_explain_json(
     assert result.exit_code == 0, result.output
     (match,) = json.loads(result.output)
     assert match["reach"]["converts"] == "std::io::Error"
+
+
+def test_a_variant_a_use_brings_in_by_name_is_built_where_it_is_called() -> None:
+    """activitypub's `use crate::error::Error::ParseFetchedObject;` and `Err(ParseFetchedObject(
+    e, url, ..))`: the variant had no builder and no reach (reading 304). A renamed `use`,
+    or a name no `use` brings in, builds nothing."""
+    errors = (
+        "#[derive(Debug, thiserror::Error)]\n"
+        "pub enum Error {\n"
+        '    #[error("Failed to parse object {1}: {0}")]\n'
+        "    ParseFetchedObject(String, String),\n"
+        "}\n"
+    )
+    fetch = (
+        "use crate::error::Error::ParseFetchedObject;\n"
+        "use crate::error::Error;\n"
+        "pub fn fetch(url: String) -> Result<u8, Error> {\n"
+        "    Err(ParseFetchedObject(String::new(), url))\n"
+        "}\n"
+    )
+    for source, builders in ((fetch, [("fetch", 4)]),
+                             (fetch.replace("ParseFetchedObject;", "ParseFetchedObject as P;"), [])):  # fmt: skip
+        files = {"fed/src/lib.rs": "pub mod error;\npub mod fetch;\n",
+                 "fed/src/error.rs": errors, "fed/src/fetch.rs": source}  # fmt: skip
+        graph = build_graph({p: index_file(p, t.encode()) for p, t in files.items()})
+        reach = site_reach(graph, "fed/src/error.rs", 3)
+        found = [(p.hops[-1].name, p.hops[-1].call_line) for p in reach.paths] if reach else []
+        assert found == builders

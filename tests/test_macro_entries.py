@@ -121,3 +121,22 @@ def test_an_error_met_only_as_a_macro_expands_has_no_runtime_handling() -> None:
     # one way in that a program runs keeps the handling a caller writes
     also_called = Reach(paths=(_path("macro"), _path("pub-api")), callers=2)
     assert explained(also_called, "the cached") == (runtime_catch, "try-catch")
+
+
+def test_a_panic_met_only_as_a_macro_expands_fails_the_using_crate_s_build() -> None:
+    """rust-prometheus' `make_static_metric!` panics on what it is given; the record said
+    the panic "ends the whole process where the build sets `panic = "abort"`" (reading 303):
+    the compiler catches a proc macro's panic, whatever the build sets, and reports it."""
+    source = LIB.replace("expand(input).unwrap()", 'expand(input).expect("a valid type")')
+    scan = find_sites("src/lib.rs", source.encode())
+    contexts = build_contexts("acme/q", "ab" * 20, RepoScan(scans={"src/lib.rs": scan}))
+    (context,) = [c for c in contexts if c.site.kind == "expect"]
+    at_build = explain(replace(context, reach=Reach(paths=(_path("macro"),), callers=1)))
+    assert "ends the whole process" not in at_build.documentation
+    assert at_build.documentation.endswith(
+        "A panic while a procedural macro expands stops no program: the compiler reports it"
+        ' ("proc macro panicked", with this message), and the crate that uses the macro fails'
+        " to build. Class: Internal invariant violated."
+    )
+    at_run = explain(replace(context, reach=Reach(paths=(_path("pub-api"),), callers=1)))
+    assert "ends the whole process" in at_run.documentation

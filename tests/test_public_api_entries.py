@@ -226,3 +226,24 @@ def test_a_private_module_re_exported_whole_by_name_is_public_under_that_name(
     })  # fmt: skip
     labels = sorted(label for kind, label in graph.entries.values() if kind == "pub-api")
     assert labels == ["public API `json_utils::append_to_json_term`", "public API `shown`"]
+
+
+def test_a_re_export_in_a_public_inline_module_names_the_item_there(tmp_path: Path) -> None:
+    """rust-prometheus' root says `mod desc;` and `pub mod core { pub use
+    super::desc::{Desc, Describer}; }`: `Desc::new` is `prometheus::core::Desc::new`, public
+    API (it read "only code in its own crate calls `Desc::new`", reading 303). What no such
+    `pub use` names stays hidden."""
+    graph = graph_of(tmp_path, {
+        "Cargo.toml": '[package]\nname = "prom"\n',
+        "src/lib.rs": (
+            "mod desc;\nmod hidden;\n"
+            "pub mod core {\n    pub use super::desc::{Desc, Describer};\n}\n"
+        ),
+        "src/desc.rs": (
+            "pub struct Desc;\nimpl Desc {\n    pub fn new(name: &str) -> Desc {\n"
+            '        assert!(!name.is_empty(), "bad");\n        Desc\n    }\n}\n'
+        ),
+        "src/hidden.rs": "pub struct Inner;\nimpl Inner {\n    pub fn make() {}\n}\n",
+    })  # fmt: skip
+    labels = sorted(label for kind, label in graph.entries.values() if kind == "pub-api")
+    assert labels == ["public API `core::Desc::new`"]

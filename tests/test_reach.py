@@ -3523,3 +3523,38 @@ def test_of_programs_calling_one_chain_alike_the_site_s_own_package_s_is_the_pat
         ("examples", "crates/polars/src/lib.rs"),
     ]
     assert path.entry_label == "`polars` (fn main) or `custom` (fn main)"
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [
+        ("", 500),  # actix-web's default `status_code`
+        ("    fn status_code(&self) -> StatusCode {\n        StatusCode::NOT_FOUND\n    }\n", 404),
+        # its own response, whatever status it builds: not said
+        ("    fn error_response(&self) -> HttpResponse {\n        respond(self)\n    }\n", None),
+        # meilisearch's: the status is the error's own; a status its response tests is none
+        (
+            "    fn error_response(&self) -> HttpResponse {\n"
+            "        if self.code == StatusCode::SERVICE_UNAVAILABLE { retry() }\n"
+            "        respond(self)\n    }\n"
+            "    fn status_code(&self) -> StatusCode {\n        self.code\n    }\n",
+            None,
+        ),
+    ],
+)
+def test_an_actix_response_error_is_the_error_s_conversion(
+    tmp_path: Path, body: str, status: int | None
+) -> None:
+    """activitypub's example says `impl ResponseError for Error {}`: its handlers' errors
+    reach the client as HTTP 500 (`httpStatus` was null, reading 304)."""
+    api = (
+        "pub struct Error(anyhow::Error);\n"
+        # (by its path, as meilisearch writes it: `impl aweb::error::ResponseError for ..`)
+        f"impl aweb::error::ResponseError for Error {{\n{body}}}\n"
+        'pub async fn get_user(name: String) -> Result<u8, Error> {\n    Err(anyhow!("Invalid user").into())\n}\n'
+    )
+    graph = graph_of(tmp_path, {"Cargo.toml": '[package]\nname = "fed"\n', "src/lib.rs": api})
+    assert user_conversion(graph, "Error", "src/lib.rs") == (
+        "impl ResponseError for Error (src/lib.rs:2)",
+        status,
+    )

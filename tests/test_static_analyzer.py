@@ -548,6 +548,18 @@ def test_a_failed_await_a_context_of_either_outcome_and_a_let_else_name_their_st
         '    let v = rx.await.map_err(|_| HummockError::other("failed to receive the refill"))?;\n'
         "    Ok(v)\n"
         "}\n"
+        # tantivy's closure that builds its error on lines of its own (reading 301)
+        "fn start() -> Result<Pool, TantivyError> {\n"
+        "    let pool = ThreadPoolBuilder::new()\n"
+        "        .num_threads(1)\n"
+        "        .build()\n"
+        "        .map_err(|_| {\n"
+        "            TantivyError::SystemError(\n"
+        '                "Failed to spawn segment updater thread".to_string(),\n'
+        "            )\n"
+        "        })?;\n"
+        "    Ok(pool)\n"
+        "}\n"
         "fn proto_to_json() -> Result<Value, Status> {\n"
         "    let n = next_double();\n"
         "    let Some(v) = serde_json::Number::from_f64(n) else {\n"
@@ -567,6 +579,11 @@ def test_a_failed_await_a_context_of_either_outcome_and_a_let_else_name_their_st
         "`snapshot` returns this error when `rx.await` fails: `map_err(|_| ..)` puts this one "
         "in place of that call's error and drops it, so no message says why. Find out why "
         "that call fails with your input or environment."
+    ]
+    assert found["Failed to spawn segment updater thread"].solutions == [
+        "`start` returns this error when `ThreadPoolBuilder::new().num_threads(1).build()` "
+        "fails: `map_err(|_| ..)` puts this one in place of that call's error and drops it, so "
+        "no message says why. Find out why that call fails with your input or environment."
     ]
     assert found["cannot convert to json number"].solutions == [
         "`proto_to_json` returns this error when `let Some(v) = serde_json::Number::from_f64(n)`"

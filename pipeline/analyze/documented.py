@@ -117,3 +117,27 @@ def states_the_state(site: Site, section: str) -> bool:
     if any(re.search(rf"`{re.escape(p)}\b", section) for p in params):
         return False
     return _STATE_WORDS.search(section) is not None
+
+
+# "The function returns an error if `count` is zero, if `start` is zero or negative ..":
+# when the fn refuses what its caller passes (rust-prometheus' `exponential_buckets` read
+# "Operation failed", reading 303)
+_ERROR_WHEN = re.compile(
+    r"[^.!?]*\breturns? (?:an? )?(?:error|`Err`|`Error`)s?\b[^.!?]*\b(?:if|when|unless)\b[^.!?]*[.!?]?",
+    re.IGNORECASE,
+)
+
+
+def documented_error(site: Site) -> str | None:
+    """The sentence of the doc comment of a site's fn that says it returns an error when one
+    of its parameters is so (`start` named in it); None when the doc says no such thing, or
+    names no parameter."""
+    if site.kind in _PANICKING or not site.facts.fn_doc:
+        return None
+    params = [p for p in call_parameters(site.facts.call) if p.isidentifier() and p != "self"]
+    flat = " ".join(site.facts.fn_doc.split())
+    for found in _ERROR_WHEN.finditer(flat):
+        said = found.group().strip()
+        if any(re.search(rf"`{re.escape(p)}`|\b{re.escape(p)}\b", said) for p in params):
+            return said[:_LIMIT]
+    return None

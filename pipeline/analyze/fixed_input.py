@@ -22,6 +22,11 @@ LITERAL = (
 # a constant by its name: `REGEX_CACHE_SIZE`, `Self::LIMIT`, `u64::MAX`
 _CONSTANT = r"(?:[A-Za-z_]\w*::)*[A-Z][A-Z0-9_]*"
 _LITERALS = rf"\(\s*{LITERAL}(?:\s*,\s*{LITERAL})*\s*,?\s*\)"
+# .. and of numbers, a constant among them as fixed (activitypub's `try_seconds(ACTOR_
+# REFETCH_INTERVAL_SECONDS)`, a `static` of 86400, read "this time it did not", reading 304);
+# not a text's name, which may be a `static` built at run time (`Lazy<String>`)
+_FIXED = rf"(?:{LITERAL}|{_CONSTANT})"
+_NUMBERS = rf"\(\s*{_FIXED}(?:\s*,\s*{_FIXED})*\s*,?\s*\)"
 _TURBOFISH = r"(?:::<[^()]*>)?"
 # `T::parse(lit)`, `T::from_str(lit)`, `serde_json::from_str(lit)`, `Regex::new(lit)`; a
 # date, time or span built from numbers or parsed from a text and its format (chrono's
@@ -32,11 +37,13 @@ _PATH_CALL = re.compile(
     rf"(?:[A-Za-z_]\w*{_TURBOFISH}::)*"
     rf"(?:(?:parse|from_str|try_from|from_static|compile|parse_str|from_str_radix"
     r"|parse_from_str|parse_from_rfc3339|parse_from_rfc2822|parse_borrowed|parse_value_path"
-    r"|with_template|east_opt|west_opt|try_weeks|try_days|try_hours|try_minutes|try_seconds"
-    r"|try_milliseconds|from_ymd_opt|from_hms_opt|from_hms_milli_opt|from_hms_micro_opt"
-    rf"|from_hms_nano_opt|exponential_buckets|linear_buckets){_TURBOFISH}"
+    rf"|with_template){_TURBOFISH}"
     r"|(?:Regex|RegexSet|Glob|Pattern|CString|Selector|Version|VersionReq)"
     rf"{_TURBOFISH}::new){_LITERALS}"
+    rf"|(?:[A-Za-z_]\w*{_TURBOFISH}::)*"
+    r"(?:east_opt|west_opt|try_weeks|try_days|try_hours|try_minutes|try_seconds"
+    r"|try_milliseconds|from_ymd_opt|from_hms_opt|from_hms_milli_opt|from_hms_micro_opt"
+    rf"|from_hms_nano_opt|exponential_buckets|linear_buckets){_TURBOFISH}{_NUMBERS}"
     # a non-zero number of a literal or a constant (nushell's `NonZeroUsize::new(
     # REGEX_CACHE_SIZE)`, a `const` of 100, reading 282)
     rf"|(?:[A-Za-z_]\w*::)*NonZero\w*{_TURBOFISH}::new\(\s*(?:{LITERAL}|{_CONSTANT})\s*\)"
@@ -68,4 +75,4 @@ def fixed_input_note(call: str) -> str:
     )
 
 
-_NAMED_CONSTANT = re.compile(rf"\(\s*{_CONSTANT}\s*\)")
+_NAMED_CONSTANT = re.compile(rf"[(,]\s*{_CONSTANT}\s*[,)]")

@@ -25,7 +25,12 @@ from pipeline.analyze.crate_only import (
     crate_only,
     passed_within_the_crate,
 )
-from pipeline.analyze.documented import assertion_macro, documented_panic, states_the_state
+from pipeline.analyze.documented import (
+    assertion_macro,
+    documented_error,
+    documented_panic,
+    states_the_state,
+)
 from pipeline.analyze.environment import set_variable
 from pipeline.analyze.fixed_input import fixed_input, fixed_input_note
 from pipeline.analyze.guarded import guarded_call
@@ -127,7 +132,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-205"
+_LABEL = "static-206"
 
 
 def _static_version() -> str:
@@ -379,6 +384,9 @@ def with_reach(
             update={
                 "tryCatchPattern": None,
                 "handlingStrategy": "fail-fast" if strategy == "try-catch" else strategy,
+                # a proc macro's panic is caught by the compiler, whatever `panic` the build
+                # sets (rust-prometheus' `make_static_metric!`, reading 303)
+                "documentation": apart.documentation.replace(_UNWINDS, _MACRO_PANIC),
             }
         )
     status = (site.http_status if site is not None else None) or (
@@ -737,6 +745,14 @@ def explain_apart(context: SiteContext) -> Explanation:
         # "`package.publish` requires `package.version` be specified": a manifest's or a
         # configuration's keys refused, not an operation that failed (cargo, reading 250)
         failure_class = CONFIGURATION
+    if failure_class == FALLBACK and documented_error(site) is not None:
+        # the fn's doc says it returns an error when a parameter is so: the caller's value
+        # (rust-prometheus' `exponential_buckets`, reading 303)
+        failure_class = INVALID_ARGUMENT
+    if failure_class == FALLBACK and site.facts.parsed_by and context.error_type != "panic":
+        # clap's check of an option's value refuses what the user typed (bat's "terminal
+        # width cannot be zero", reading 300)
+        failure_class = INVALID_ARGUMENT
     if failure_class not in (INTERNAL_INVARIANT, CONFIGURATION) and config_check(site):
         # `QuotaConfig::validate`: what it refuses is a setting the user wrote, whatever
         # class the message's words chose ("quota": Resource exhausted; reading 241)
@@ -758,6 +774,8 @@ def explain_apart(context: SiteContext) -> Explanation:
     strategy: HandlingStrategy = _STRATEGY_BY_CLASS.get(failure_class, "try-catch")
     if context.error_type == "panic":
         strategy = "fail-fast"
+    elif site.facts.parsed_by:  # clap refuses the value and exits: nothing to catch
+        strategy = "validation"
     elif guess is not None and not (strategy == "validation" and check is not None):
         strategy = "try-catch"
     return Explanation(
@@ -898,6 +916,15 @@ def _documentation(context: SiteContext, failure_class: str, guess: Classificati
             f"itself: it reaches the caller of {where(site)} only through the task (its handle "
             "awaited and the error passed on, or a channel it sends the error on)."
         )
+    if facts.parsed_by and context.error_type != "panic":
+        # bat's `--terminal-width` check in `build_app`, which returns a `Command` (reading 300)
+        text = (
+            f"{where(site)} hands a check of an option's value to clap ({facts.parsed_by}), "
+            f"and that check {verb} in `{site.file_path}`. clap runs it on the value a user "
+            "gives for the option; when it fails, clap prints this message as why the value is "
+            "invalid and exits: no caller of "
+            f"{where(site)} gets it."
+        )
     if facts.discarded and context.error_type != "panic" and not facts.spawned:
         # sccache's `normpath`: `.map_err(|_| io::Error::other(..))` in a chain that ends
         # `.unwrap_or_else(|_| ..)` (reading 126): the fn returns no such error
@@ -961,16 +988,24 @@ def _documentation(context: SiteContext, failure_class: str, guess: Classificati
             " fails the build with this message, never a run."
         )
     elif context.error_type == "panic":
-        text += (
-            " A panic returns no error: it unwinds the current thread or task, and ends the"
-            ' whole process where the build sets `panic = "abort"` or a panic hook exits.'
-        )
+        text += _UNWINDS
     if debug_assertion(site):
         text += (
             f" `{site.macro}!` checks only where debug assertions are on (debug builds and"
             " tests): a release build goes on past it."
         )
     return text + title
+
+
+_UNWINDS = (
+    " A panic returns no error: it unwinds the current thread or task, and ends the whole"
+    ' process where the build sets `panic = "abort"` or a panic hook exits.'
+)
+_MACRO_PANIC = (
+    " A panic while a procedural macro expands stops no program: the compiler reports it"
+    ' ("proc macro panicked", with this message), and the crate that uses the macro fails to'
+    " build."
+)
 
 
 def _returned_situation(site: Site) -> str:

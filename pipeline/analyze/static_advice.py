@@ -663,7 +663,9 @@ def _failed_step(site: Site, conditions: Sequence[Condition]) -> str | None:
             f"`{method}` makes that this error. Find out which, and why, with your input or "
             "environment: where it failed, its error is printed under this message."
         )
-    if method in ("map_err", "or_else") and _DISCARDED.search(site.facts.snippet or ""):
+    if method in ("map_err", "or_else") and (
+        site.facts.ignored_error or _DISCARDED.search(site.facts.snippet or "")
+    ):
         # fd's `builder.build().map_err(|_| anyhow!("Mismatch in exclude patterns"))`: the
         # call's error is dropped, no message carries it (reading 117)
         return (

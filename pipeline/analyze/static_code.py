@@ -1129,9 +1129,14 @@ _MADE_VALUE = frozenset(("constructor", "anyhow", "format_err", "eyre"))
 def try_catch(context: SiteContext) -> str | None:
     """Handling at the caller, fitted to the error type; None for panics or short messages."""
     site = context.site
-    if context.error_type == "panic" or site.facts.spawned or site.facts.discarded:
+    if (
+        context.error_type == "panic"
+        or site.facts.spawned
+        or site.facts.discarded
+        or site.facts.parsed_by
+    ):
         # a spawned task's error is its output, not the call's (`Facts.spawned`); one the fn
-        # drops reaches no caller (`Facts.discarded`)
+        # drops reaches no caller (`Facts.discarded`), nor one clap prints (`Facts.parsed_by`)
         return None
     if site.kind not in TEXT_KINDS and is_program_main(site):
         return None  # no code calls a program's `main`: the runtime prints what it returns

@@ -229,6 +229,9 @@ class FileIndex:
     # from code outside the crate, not from the rest of it (`Exports.seen_within`).
     crate_modules: tuple[str, ...] = ()
     public_uses: tuple[int, ...] = ()
+    # The lines of the `pub use`s one level inside a public inline module the file opens at
+    # its top level (`pub mod core { pub use super::desc::Desc; }`), with that module's name
+    inline_uses: tuple[tuple[int, str], ...] = ()
     # The lines of its top-level `pub(crate) use`s: an item a private module hides is named
     # there by the rest of the crate (uv's `pub(crate) use auth::login::login as auth_login`
     # in `commands/mod.rs`: `Exports.seen_within`)

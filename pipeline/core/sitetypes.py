@@ -185,6 +185,11 @@ class Facts:
     # sleeps between tries and returns once what it waits for holds (`for _ in 0..100`):
     # past it the wait ran out (tikv's `must_peer_state`, reading 241; `polling.waited_by`)
     waited: str | None = None
+    # the call, as written, that a closure holding the site is handed to when that is a
+    # command-line parser's check of a value (clap's `.value_parser(|s| ..)`): the parser
+    # runs it on what a user gives for the option, prints its error and exits (bat's
+    # "terminal width cannot be zero" read "`build_app` returns `Err`", reading 300)
+    parsed_by: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,7 +267,7 @@ def placed(site: Site, shift: int, path: str, window: str, window_start: int) ->
             facts.discarded, facts.gates, facts.enum_doc, facts.ignored_error, facts.fields,
             facts.rebound, facts.unwrapped, facts.wrapped_in, facts.type_visibility,
             facts.reported_to, facts.state_field, facts.state_setters, facts.state_getter,
-            facts.unsafe_fn, facts.waited,
+            facts.unsafe_fn, facts.waited, facts.parsed_by,
         )  # fmt: skip
     return Site(
         site.kind, path, site.line + shift, site.column, site.message, site.is_format,

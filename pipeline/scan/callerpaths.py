@@ -1874,6 +1874,23 @@ def _conversion_in(
                 codes = _codes(index.definitions, name, "IntoResponse")
                 status = _HTTP.get(codes[0]) if len(codes) == 1 else None
                 return f"impl IntoResponse for {name} ({path}:{impl.line})", status
+            if impl.type == name and inner_type(trait) == "ResponseError":
+                # actix-web's: its `status_code` says the status, 500 where the impl writes
+                # none and makes no response of its own (activitypub's example `impl
+                # ResponseError for Error {}`, reading 304: `httpStatus` was null)
+                written = {d.name: d for d in index.definitions
+                           if d.kind == "fn" and d.owner == name and _named(d.trait, "ResponseError")}  # fmt: skip
+                codes = (
+                    list(written["status_code"].status_codes) if "status_code" in written else []
+                )
+                status = (
+                    _HTTP.get(codes[0])
+                    if len(codes) == 1
+                    else 500
+                    if not written.keys() & {"status_code", "error_response"}
+                    else None
+                )
+                return f"impl ResponseError for {name} ({path}:{impl.line})", status
     for path in files:
         for d in graph.indexes[path].definitions:
             if d.kind == "fn" and d.owner == name and d.name in ("status_code", "http_status"):
@@ -1887,6 +1904,11 @@ def _codes(definitions: Sequence[Definition], owner: str, trait: str) -> list[st
     return [
         code
         for d in definitions
-        if d.kind == "fn" and d.owner == owner and d.trait == trait
+        if d.kind == "fn" and d.owner == owner and _named(d.trait, trait)
         for code in d.status_codes
     ]
+
+
+def _named(written: str | None, trait: str) -> bool:
+    """Whether a trait as written (`aweb::error::ResponseError`) is the one named `trait`."""
+    return written is not None and written.rsplit("::", 1)[-1] == trait

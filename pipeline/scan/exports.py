@@ -95,6 +95,8 @@ class Exports:
                     self._reexports(path)
                 else:
                     hidden.append(path)
+            if index.inline_uses and open_module:
+                self._inline_reexports(path)
         for path in hidden:  # a private module the public files glob: its own `pub use`s
             if module_of(path) in self._globs[_crate(path)]:
                 self._reexports(path)
@@ -122,6 +124,20 @@ class Exports:
                     self._where[crate][use.alias].append((module, _source_module(module, use.path)))
                     if at_root:
                         self._root_names[crate].add(use.alias)
+
+    def _inline_reexports(self, path: str) -> None:
+        """The `pub use`s of the public inline modules a file of a public module opens
+        (`pub mod core { pub use super::desc::Desc; }`): each names its item under that
+        module (`core::Desc`)."""
+        index, crate = self._indexes[path], _crate(path)
+        inline = dict(index.inline_uses)
+        for use in index.uses:
+            holder = inline.get(use.line)
+            if holder is None or use.alias == "*":
+                continue
+            module = "::".join(p for p in (module_of(path), holder) if p)
+            self._names[crate].add(use.alias)
+            self._where[crate][use.alias].append((module, _source_module(module, use.path)))
 
     def _visible(self, crate: str, type_name: str) -> bool:
         """Whether code outside the crate can hold a value of its `pub` type: declared in a

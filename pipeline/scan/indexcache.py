@@ -166,6 +166,7 @@ def encode_index(index: FileIndex) -> dict[str, Any]:
         "private_modules": tuple(index.private_modules),
         "crate_modules": tuple(index.crate_modules),
         "public_uses": tuple(index.public_uses),
+        "inline_uses": tuple(map(tuple, index.inline_uses)),
         "crate_uses": tuple(index.crate_uses),
         "macro_names": tuple(index.macro_names),
     }
@@ -196,6 +197,7 @@ def decode_index(data: dict[str, Any]) -> FileIndex:
         "private_modules": tuple(str(m) for m in data["private_modules"]),
         "crate_modules": tuple(str(m) for m in data["crate_modules"]),
         "public_uses": tuple(int(n) for n in data["public_uses"]),
+        "inline_uses": tuple((int(n), str(m)) for n, m in data["inline_uses"]),
         "crate_uses": tuple(int(n) for n in data["crate_uses"]),
         "macro_names": tuple(str(n) for n in data["macro_names"]),
     }

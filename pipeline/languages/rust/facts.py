@@ -48,6 +48,7 @@ def site_facts(node: Node, source: bytes) -> Facts:
         callee=_callee(node),
         generics=_type_parameters(function, impl),
         spawned=_spawned_in(node, function),
+        parsed_by=_parsed_by(node, function),
         discarded=discarded_in(node, function),
         gates=cfg_gates(node),
         ignored_error=ignored_error(node, function),
@@ -343,6 +344,35 @@ def _spawned_in(node: Node, function: Node | None) -> str | None:
             else:
                 name = None
             return _clip(callee) if name in _SPAWNS and callee is not None else None
+        current = current.parent
+    return None
+
+
+# clap's builder methods that take a closure checking an option's value (`validator`: clap
+# 2 and 3). Not `try_map`: winnow's and nom's parser combinators have one too (risingwave's
+# SQL parser read as clap's check)
+_VALUE_CHECKS = frozenset(("value_parser", "validator", "validator_os"))
+
+
+def _parsed_by(node: Node, function: Node | None) -> str | None:
+    """The clap call (as written: `.value_parser(..)`) that the innermost closure holding
+    `node` is handed to, within `function`; None when none is. bat's `--terminal-width`:
+    `Arg::new("terminal-width").value_parser(|t: &str| { .. Err("terminal width cannot be
+    zero".into()) })` in `build_app`, which returns a `Command`: clap runs the closure on
+    the value given, prints "invalid value .." with its error and exits (reading 300)."""
+    current = node.parent
+    while current is not None and current != function:
+        if current.type == "closure_expression" and runs_in_place(current):
+            current = current.parent
+            continue
+        if current.type == "closure_expression":
+            holder = current.parent
+            call = holder.parent if holder is not None and holder.type == "arguments" else None
+            callee = call.child_by_field_name("function") if call is not None else None
+            name = _field_text(callee, "field") if callee is not None else None
+            if callee is not None and callee.type == "field_expression" and name in _VALUE_CHECKS:
+                return f"`.{name}(..)`"
+            # (a closure of the check's own chain, `.and_then(|v| ..)`, runs inside it)
         current = current.parent
     return None
 
@@ -837,6 +867,14 @@ _RESULT_FNS = frozenset((
     "NaiveDate::parse_from_str", "NaiveDateTime::parse_from_str", "NaiveTime::parse_from_str",
     "Uuid::parse_str", "uuid::Uuid::parse_str",
 ))
+# chrono's constructors of a date, a time, an offset or a span that give an `Option`, by
+# their names, which no other crate's share (activitypub's `ChronoDuration::try_seconds(
+# ACTOR_REFETCH_INTERVAL_SECONDS)` read "was `None` or `Err`", reading 304)
+_CHRONO_OPTIONS = frozenset((
+    "try_weeks", "try_days", "try_hours", "try_minutes", "try_seconds", "try_milliseconds",
+    "east_opt", "west_opt", "from_ymd_opt", "from_hms_opt", "from_hms_milli_opt",
+    "from_hms_micro_opt", "from_hms_nano_opt", "from_timestamp_opt", "from_yo_opt",
+))  # fmt: skip
 _OPTION_FNS = frozenset((
     "env::var_os", "env::home_dir", "char::from_u32", "char::from_digit",
     # `NonZeroUsize::new(n)`: `None` for a zero
@@ -950,6 +988,8 @@ def _empty_value(value: Node) -> str:
         function = function.child_by_field_name("function")
     if function is not None and function.type == "scoped_identifier":
         path = _node_text(function).removeprefix("std::").removeprefix("tokio::")
+        if path.rsplit("::", 1)[-1] in _CHRONO_OPTIONS:
+            return "None"  # whatever the type is imported as (`ChronoDuration::try_seconds`)
         return "Err" if path in _RESULT_FNS else "None" if path in _OPTION_FNS else "None/Err"
     if function is None or function.type != "field_expression":
         return "None/Err"

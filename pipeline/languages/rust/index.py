@@ -65,7 +65,12 @@ from pipeline.languages.rust.testcode import (
     file_is_test_only,
     is_test_path,
 )
-from pipeline.languages.rust.visibility import crate_use_lines, module_privacy, public_use_lines
+from pipeline.languages.rust.visibility import (
+    crate_use_lines,
+    inline_public_uses,
+    module_privacy,
+    public_use_lines,
+)
 
 CLOSURE = "<closure>"
 # Test harness crates and helpers (`planner_test/`, `test_utils/`): their callers are not users.
@@ -181,8 +186,11 @@ _TEST_DIRECTORY = re.compile(
 # a field of a struct an alias of another build shares the name of is the struct's; 170: each
 # variant's value a tuple pattern of an arm binds (`(E::A(a), E::A(b)) =>`); 171: a private
 # module a public one re-exports whole by name (`pub use crate::core::json_utils;`); 172: a
-# struct literal's field given `s.parse()?` calls the field's type's `from_str`.
-INDEX_VERSION = "172"
+# struct literal's field given `s.parse()?` calls the field's type's `from_str`; 173: the
+# `pub use`s of a public inline module (`pub mod core { pub use super::desc::Desc; }`);
+# actix-web's `impl ResponseError for E` is the error's conversion (500 by default); 174: a
+# variant a `use` brings in by name and the code calls (`ParseFetchedObject(..)`) is built.
+INDEX_VERSION = "174"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -427,6 +435,7 @@ def _with_file_facts(index: FileIndex, source: bytes) -> FileIndex:
         private_modules=private,
         crate_modules=crate_wide,
         public_uses=public_use_lines(source),
+        inline_uses=inline_public_uses(source),
         crate_uses=crate_use_lines(source),
         macro_names=macro_rules_names(source),
     )
@@ -1195,11 +1204,25 @@ class _Builder:
             self.calls.append((at, call))
             if kind == "path":  # `E::V(..)`: a tuple variant built
                 self._built(at, qualifier, name, line, caller)
+            elif name[:1].isupper() and (imported := self._imported_variant(name)):
+                # `use crate::error::Error::ParseFetchedObject;` .. `ParseFetchedObject(..)`
+                self._built(at, imported, name, line, caller)
             for argument in given:
                 if argument.type == "scoped_identifier":
                     self.passed(argument, caller)
             if receiver is not None:  # `Parser::parse_statements.parse(input)` (winnow, nom)
                 self.passed(receiver, caller)
+
+    def _imported_variant(self, name: str) -> str | None:
+        """The enum's path when the file's `use` brings a variant in by this name (`use
+        crate::error::Error::ParseFetchedObject;`: activitypub's `Err(ParseFetchedObject(e,
+        url, ..))` built no `Error::ParseFetchedObject`, reading 304); None otherwise."""
+        for use in self.uses:
+            if use.alias == name and not use.renames():
+                enum, _, variant = use.path.rpartition("::")
+                if variant == name and enum.rsplit("::", 1)[-1][:1].isupper():
+                    return enum
+        return None
 
     def typed_conversion(self, node: Node, generic: Node) -> None:
         """`s.parse::<Mode>()` runs `Mode::from_str` (`x.try_into::<T>()` `T::try_from`): a

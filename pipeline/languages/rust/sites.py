@@ -127,8 +127,10 @@ from pipeline.languages.rust.testcode import (
 # file, socket and process methods that give a `Result` (`sync_data`, `output`, ..); 111: an
 # error built as `.context(..)`'s argument (`x.context(anyhow!(..))`) is `x`'s failure; 112:
 # serde's `<V::Error as Error>::duplicate_field("x")` is "duplicate field `x`"; 113: a child
-# process's `wait`, `wait_with_output`, `kill` and a `spawn` fail as `Err`
-EXTRACTOR_VERSION = "113"
+# process's `wait`, `wait_with_output`, `kill` and a `spawn` fail as `Err`; 114:
+# `Facts.parsed_by`, a closure handed to clap's `.value_parser(..)`; chrono's `try_seconds`,
+# `east_opt`, .. fail as `None` whatever their type is imported as
+EXTRACTOR_VERSION = "114"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 

@@ -134,3 +134,31 @@ def public_use_lines(source: bytes) -> tuple[int, ...]:
     return tuple(
         source.count(b"\n", 0, match.start()) + 1 for match in _top_level(_PUB_USE, source)
     )
+
+
+# A public inline module opened at column 0 (`pub mod core {`), and a `pub use` one level in
+_INLINE_MODULE = re.compile(rb"^pub\s+mod\s+(?:r#)?(\w+)\s*\{[ \t]*\r?$", re.M)
+_INNER_PUB_USE = re.compile(rb"^    pub\s+use\b")
+
+
+def inline_public_uses(source: bytes) -> tuple[tuple[int, str], ...]:
+    """The lines (1-based) of the `pub use` declarations one level inside a public inline
+    module opened at column 0, with that module's name: rust-prometheus' `pub mod core {
+    pub use super::desc::{Desc, Describer}; .. }` makes `prometheus::core::Desc` public
+    (its `Desc::new` read "only code in its own crate calls", reading 303)."""
+    if b"pub mod" not in source:
+        return ()
+    found: list[tuple[int, str]] = []
+    for opened in _INLINE_MODULE.finditer(source):
+        name = opened.group(1).decode()
+        pos = source.find(b"\n", opened.end()) + 1
+        while 0 < pos < len(source):
+            end = source.find(b"\n", pos)
+            end = len(source) if end < 0 else end
+            line = source[pos:end].rstrip(b"\r")
+            if line == b"}":
+                break
+            if _INNER_PUB_USE.match(line):
+                found.append((source.count(b"\n", 0, pos) + 1, name))
+            pos = end + 1
+    return tuple(found)
