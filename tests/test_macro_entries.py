@@ -140,3 +140,10 @@ def test_a_panic_met_only_as_a_macro_expands_fails_the_using_crate_s_build() -> 
     )
     at_run = explain(replace(context, reach=Reach(paths=(_path("pub-api"),), callers=1)))
     assert "ends the whole process" in at_run.documentation
+    # a build script's: Cargo reports it (rust-prometheus' `build.rs`, reading 303's recheck)
+    at_build_script = explain(replace(context, reach=Reach(paths=(_path("build"),), callers=1)))
+    assert at_build_script.documentation.endswith(
+        'A panic in a build script stops no program: Cargo reports "failed to run custom build'
+        ' command" with this message, and the package fails to build. Class: Internal'
+        " invariant violated."
+    )

@@ -1224,3 +1224,25 @@ def test_a_failed_process_call_s_tip_is_what_that_call_needs() -> None:
         "    Ok(child)\n}\n"
     )
     assert any("the program it starts is installed" in t for t in started.preventionTips)
+
+
+def test_a_sentence_that_says_the_program_stops_chooses_no_class() -> None:
+    """bat's "IO circle detected. The input from stdin is also an output. Aborting to
+    prevent infinite loop." read "Cancelled or shut down" by "aborting" (reading 300): the
+    program's reaction is no failure of its own; a message that opens so still counts."""
+    circle = (
+        "IO circle detected. The input from stdin is also an output. Aborting to prevent "
+        "infinite loop."
+    )
+    assert classify(circle, "bail") != "cancelled"
+    assert classify("Aborted by the user", "bail") == "cancelled"
+    assert classify("Connection refused. Giving up.", "bail") == "connection-failure"
+
+
+def test_a_home_directory_not_found_is_the_environment_s() -> None:
+    """bat's `BatProjectDirs::new().expect("Could not get home directory")` read "I/O error"
+    by "get .. directory" (reading 300): the environment names no home directory (`HOME`
+    unset). Reading a file there is still an I/O step."""
+    assert classify_step("Could not get home directory") == "configuration-error"
+    assert classify("unable to find the user's home directory", "bail") == "configuration-error"
+    assert classify("failed to read the config in the home directory", "bail") == "io-error"

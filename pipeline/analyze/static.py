@@ -389,6 +389,12 @@ def with_reach(
                 "documentation": apart.documentation.replace(_UNWINDS, _MACRO_PANIC),
             }
         )
+    if reach is not None and reach.paths and all(p.entry == "build" for p in reach.paths):
+        # a build script's panic fails its package's build, whatever `panic` it sets
+        # (rust-prometheus' `build.rs`, reading 303's recheck)
+        apart = apart.model_copy(
+            update={"documentation": apart.documentation.replace(_UNWINDS, _BUILD_PANIC)}
+        )
     status = (site.http_status if site is not None else None) or (
         reach.http_status if reach is not None else None
     )
@@ -1000,6 +1006,10 @@ def _documentation(context: SiteContext, failure_class: str, guess: Classificati
 _UNWINDS = (
     " A panic returns no error: it unwinds the current thread or task, and ends the whole"
     ' process where the build sets `panic = "abort"` or a panic hook exits.'
+)
+_BUILD_PANIC = (
+    ' A panic in a build script stops no program: Cargo reports "failed to run custom build'
+    ' command" with this message, and the package fails to build.'
 )
 _MACRO_PANIC = (
     " A panic while a procedural macro expands stops no program: the compiler reports it"

@@ -342,6 +342,20 @@ def _topic(hit: str, topics: frozenset[str]) -> bool:
     return hit in topics or any(t.endswith("*") and hit.startswith(t[:-1]) for t in topics)
 
 
+# A later sentence that says what the program does about the failure, not what failed:
+# bat's "IO circle detected. The input from stdin is also an output. Aborting to prevent
+# infinite loop." read "Cancelled or shut down" by "aborting" (reading 300)
+_REACTION = re.compile(
+    r"(?<=[.!])\s+(?:aborting|exiting|giving up|stopping|bailing out)\b[^.!]*[.!]?",
+    re.IGNORECASE,
+)
+
+
+def without_reaction(message: str) -> str:
+    """The message without a later sentence that only says the program stops (`_REACTION`)."""
+    return _REACTION.sub("", message) if "." in message or "!" in message else message
+
+
 def first_paragraph(message: str) -> str:
     """The message up to its first blank line: what failed. What follows is its hints ("Note:
     You can search for literal substrings with '--fixed-strings' .. option", "If you want
@@ -367,7 +381,7 @@ def classify_explained(
     path: str = "",
 ) -> Classification:
     """Classify a site's message into a failure class, saying why (see the module doc)."""
-    message = first_paragraph(message)
+    message = without_reaction(first_paragraph(message))
     # A catch-all constructor names no class (`io::Error::other(..)` carries an error of no
     # OS call: starship's "can't convert to str", qdrant's "download cancelled")
     names = [name for name in names if not name.endswith("::other")]

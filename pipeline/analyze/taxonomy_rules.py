@@ -101,6 +101,10 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("permission-denied", r"\bmust be (?:the )?owner\b|\bonly superusers?\b|\bpermission\b"),
         ("unauthenticated", r"\bjwt\b|\bpassword\b|\bnot authenticated\b"),
         ("configuration-error", r"\bnot specified\b|\bmust be set\b|\bwas not defined\b|"
+         # the user's home directory, which the environment names (bat's "Could not get
+         # home directory" read "I/O error" by "get .. directory", reading 300)
+         r"\b(?:get|find|determine|locate|resolve|no|unknown|missing)\s+(?:the\s+|a\s+|your\s+|"
+         r"(?:the\s+)?user'?s?\s+)?home\s+dir(?:ectory)?\b|"
          r"\benv vars?\b|\$HOME\b|\bmust be configured\b|\ballowed features\b|"
          r"\bconfiguration type\b|\brequires a `\w+` key\b|\benable [\w-]+ feature\b|"
          r"\bcannot replace\b|\bnot defined in\b[^.;:]{0,30}\bconfig"),
