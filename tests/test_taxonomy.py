@@ -1219,8 +1219,8 @@ def test_a_failed_process_call_s_tip_is_what_that_call_needs() -> None:
     assert any(t.startswith("Nothing checked before the run prevents it: waiting for")
                for t in waited.preventionTips)  # fmt: skip
     started = explained(
-        "fn start(mut cmd: Command) -> anyhow::Result<Child> {\n"
-        '    let child = cmd.spawn().context("process never started")?;\n'
+        "fn start(path: &str) -> anyhow::Result<Child> {\n"
+        '    let child = Command::new(path).arg("-v").spawn().context("process never started")?;\n'
         "    Ok(child)\n}\n"
     )
     assert any("the program it starts is installed" in t for t in started.preventionTips)

@@ -558,10 +558,8 @@ _FAILED_FS_CALL = re.compile(
 
 def failed_filesystem_call(conditions: Sequence[str]) -> str | None:
     """The file-system call whose failure the innermost condition is, or None."""
-    if not conditions:
-        return None
-    found = _FAILED_FS_CALL.match(conditions[-1])
-    return found.group().split("(", 1)[0] if found is not None else None
+    found = _failed_call(_FAILED_FS_CALL, conditions)
+    return found.split("(", 1)[0] if found is not None else None
 
 
 # a process the code started, waited for or killed (`child.wait()`, `cmd.output()`)
@@ -572,13 +570,16 @@ _FAILED_PROCESS_CALL = re.compile(
 
 
 def failed_process_call(conditions: Sequence[str]) -> str | None:
-    """The process call (`child.wait`) whose failure the innermost condition is, or None."""
-    if not conditions:
-        return None
-    found = _FAILED_PROCESS_CALL.match(conditions[-1])
-    return (
-        found.group().split(" ", 1)[0].removesuffix(".await").removesuffix("()") if found else None
-    )
+    """The process call (`child.wait`, `Command::new(x).spawn`) whose failure the innermost
+    condition is, or None."""
+    found = _failed_call(_FAILED_PROCESS_CALL, conditions)
+    return found.split(" ", 1)[0].removesuffix(".await").removesuffix("()") if found else None
+
+
+def _failed_call(pattern: re.Pattern[str], conditions: Sequence[str]) -> str | None:
+    """The innermost condition, when `pattern` (a failed call's) matches it."""
+    found = pattern.match(conditions[-1]) if conditions else None
+    return found.group() if found is not None else None
 
 
 def _valued(message: str) -> str:

@@ -166,8 +166,10 @@ _EXTERNAL_PATHS: dict[tuple[str, str], str] = {
         for sock in ("TcpListener", "TcpStream", "UdpSocket", "UnixListener", "UnixStream")
         for name in ("bind", "connect")
     },
+    # serde's formats: `serde_json::from_str(..)?` a `serde_json::Error`, serde_yaml's so
     **{
-        ("serde_json", name): "serde_json::Error"
+        (crate, name): f"{crate}::Error"
+        for crate in ("serde_json", "serde_yaml")
         for name in (
             "from_str",
             "from_slice",
@@ -180,18 +182,6 @@ _EXTERNAL_PATHS: dict[tuple[str, str], str] = {
             "to_writer",
             "to_writer_pretty",
             "to_value",
-        )
-    },
-    **{
-        ("serde_yaml", name): "serde_yaml::Error"
-        for name in (
-            "from_str",
-            "from_slice",
-            "from_reader",
-            "from_value",
-            "to_string",
-            "to_value",
-            "to_writer",
         )
     },
     ("toml", "from_str"): "de::Error",
