@@ -10,7 +10,7 @@ from pathlib import Path
 
 from regen_fixtures import cli
 
-from pipeline.analyze.reach_text import trigger_sentence
+from pipeline.analyze.reach_text import situation_sentence, trigger_sentence
 from pipeline.languages.rust.index import index_file
 from pipeline.scan.callerpaths import site_reach
 from pipeline.scan.callgraph import CallGraph
@@ -434,3 +434,50 @@ def test_a_variant_a_use_brings_in_by_name_is_built_where_it_is_called() -> None
         reach = site_reach(graph, "fed/src/error.rs", 3)
         found = [(p.hops[-1].name, p.hops[-1].call_line) for p in reach.paths] if reach else []
         assert found == builders
+
+
+WEBFINGER = """\
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("Failed to resolve actor via webfinger")]
+    WebfingerResolveFailed(#[from] WebFingerError),
+    #[error("fetch failed: {0}")]
+    Fetch(#[from] FetchError),
+}
+#[derive(Debug, thiserror::Error)]
+pub enum WebFingerError {
+    #[error("The webfinger identifier doesn't match the expected instance domain name")]
+    WrongDomain,
+}
+#[derive(Debug, thiserror::Error)]
+pub enum FetchError {
+    #[error("body too large")]
+    TooLarge,
+}
+pub fn resolve(name: &str) -> Result<u8, Error> {
+    if name.is_empty() {
+        return Err(WebFingerError::WrongDomain.into());
+    }
+    Err(FetchError::TooLarge.into())
+}
+"""
+
+
+def test_a_variant_a_from_variant_wraps_without_printing_it_says_what_users_read() -> None:
+    """activitypub's `WebFingerError::WrongDomain` becomes `Error::WebfingerResolveFailed(
+    #[from] WebFingerError)`, whose text is the fixed "Failed to resolve actor via
+    webfinger": the record said users meet its own text (reading 304). A wrapper whose text
+    prints the source (`fetch failed: {0}`) shows it: nothing to say."""
+    graph = build_graph({"fed/src/lib.rs": index_file("fed/src/lib.rs", WEBFINGER.encode())})
+    wrong = site_reach(graph, "fed/src/lib.rs", _line(WEBFINGER, "doesn't match"))
+    assert wrong is not None and wrong.wrapped_by == (
+        '`Error::WebfingerResolveFailed` ("Failed to resolve actor via webfinger")'
+    )
+    said = situation_sentence(wrong, "ab" * 20)
+    assert said is not None and said.endswith(
+        'Where `?` or `.into()` turns it into `Error::WebfingerResolveFailed` ("Failed to '
+        'resolve actor via webfinger") (its `#[from]`), a user reads that text, and this one '
+        "only where the error's causes are printed (`source()`, anyhow's `{:#}`)."
+    )
+    large = site_reach(graph, "fed/src/lib.rs", _line(WEBFINGER, "body too large"))
+    assert large is not None and large.wrapped_by is None

@@ -300,6 +300,13 @@ def situation_sentence(
         status = f" (HTTP {reach.http_status})" if reach.http_status else ""
         lead = "It reaches" if parts else f"{at} it reaches"
         parts.append(f"{lead} the client through {reach.conversion}{status}.")
+    if reach.wrapped_by:
+        lead = "Where" if parts else f"{at}, where"
+        parts.append(
+            f"{lead} `?` or `.into()` turns it into {reach.wrapped_by} (its `#[from]`), a user "
+            "reads that text, and this one only where the error's causes are printed "
+            "(`source()`, anyhow's `{:#}`)."
+        )
     return " ".join(parts) or None
 
 

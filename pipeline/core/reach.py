@@ -233,6 +233,11 @@ class Reach:
     # the fn whose arm gives it, "`Error::status_code` (src/mito2/src/error.rs:1398)"
     code: str | None = None
     code_by: str | None = None
+    # A variant another error's `#[from]` variant wraps, whose own text does not print it:
+    # that variant and its text (`` `Error::WebfingerResolveFailed` ("Failed to resolve actor
+    # via webfinger") ``): where `?` converts it, users read that text, this one only in the
+    # error's causes (activitypub's `WebFingerError::WrongDomain`, reading 304)
+    wrapped_by: str | None = None
 
 
 # `Reach.held_in` of a variant its builders give back as no type the index can name: a
@@ -321,6 +326,7 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
         unbuilt=data.get("unbuilt"),
         code=data.get("code"),
         code_by=data.get("code_by"),
+        wrapped_by=data.get("wrapped_by"),
     )
 
 

@@ -38,7 +38,13 @@ from pipeline.scan.builders import (
 )
 from pipeline.scan.callgraph import CallGraph, Edge, Node
 from pipeline.scan.context import SiteContext, _crate
-from pipeline.scan.conversions import imported_from, meant, written_error
+from pipeline.scan.conversions import (
+    from_source,
+    imported_from,
+    meant,
+    spelled_out,
+    written_error,
+)
 from pipeline.scan.entrypoints import (
     EXPORTED,
     arm_entry,
@@ -230,7 +236,8 @@ def site_reach(
         else:
             built = _display_reach(graph, node_id, path, conditions, memo, passed)
         if built is not None:
-            return replace(built, conversion=converted, http_status=status)
+            wrapped = hiding_wrapper(graph, path, built.built) if built.built else None
+            return replace(built, conversion=converted, http_status=status, wrapped_by=wrapped)
         unbuilt = never_built(graph, path, line) if node_id is None else None
         if unbuilt is not None:
             # (the type's conversion still says how it would be answered: `httpStatus`)
@@ -502,6 +509,51 @@ def fn_walk(
     the fn's parameters, `valueflow`)."""
     paths, entries = _walk(graph, [node_id], passed=passed, values=values)
     return paths, len({e.caller for e in graph.callers.get(node_id, ())}), entries
+
+
+def hiding_wrapper(graph: CallGraph, path: str, built: str) -> str | None:
+    """The `#[from]` variant of the site's crate that wraps the enum of `built` (`Enum::V`)
+    and whose `#[error(..)]` text prints nothing of it, with that text: activitypub's
+    `WebfingerResolveFailed(#[from] WebFingerError)`, `#[error("Failed to resolve actor via
+    webfinger")]`. None when there is none, or more than one, or the enum is named `Error`
+    (too many enums are: which one a `#[from] Error` wraps, its name does not say)."""
+    enum = built.split("::", 1)[0]
+    if enum == "Error":
+        return None
+    table: dict[tuple[str, str], list[str]] | None = graph.derived.get("hiding wrappers")
+    if table is None:
+        table = graph.derived["hiding wrappers"] = _hiding_wrappers(graph)
+    found = table.get((_crate(path), enum), [])
+    return found[0] if len(found) == 1 else None
+
+
+# a thiserror text that prints a field, or says nothing of its own
+_PRINTS_FIELD = re.compile(r"\{(?:0|_0|source|self)?\b[^}]*\}|^error\(\s*transparent\s*\)$")
+
+
+def _hiding_wrappers(graph: CallGraph) -> dict[tuple[str, str], list[str]]:
+    """(crate, the name of the enum a `#[from]` variant wraps) -> those variants whose
+    `#[error("..")]` prints none of its fields, each with its text."""
+    table: dict[tuple[str, str], list[str]] = {}
+    for path, index in graph.indexes.items():
+        for d in index.definitions:
+            if d.kind != "variant" or "#[from]" not in d.signature:
+                continue
+            said = next((a for a in d.attrs if a.startswith("error")), None)
+            source = from_source(d)
+            if said is None or source is None or _PRINTS_FIELD.search(said):
+                continue
+            text = _ERROR_TEXT.match(said)
+            if text is None:
+                continue
+            wrapped = type_name(spelled_out(graph, path, source)).rsplit("::", 1)[-1]
+            table.setdefault((_crate(path), wrapped), []).append(
+                f'`{d.owner}::{d.name}` ("{text[1]}")'
+            )
+    return table
+
+
+_ERROR_TEXT = re.compile(r'^error\(\s*"((?:[^"\\]|\\.)*)"\s*\)$')
 
 
 def built_reach(

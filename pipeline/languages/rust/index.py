@@ -189,8 +189,9 @@ _TEST_DIRECTORY = re.compile(
 # struct literal's field given `s.parse()?` calls the field's type's `from_str`; 173: the
 # `pub use`s of a public inline module (`pub mod core { pub use super::desc::Desc; }`);
 # actix-web's `impl ResponseError for E` is the error's conversion (500 by default); 174: a
-# variant a `use` brings in by name and the code calls (`ParseFetchedObject(..)`) is built.
-INDEX_VERSION = "174"
+# variant a `use` brings in by name and the code calls (`ParseFetchedObject(..)`) is built;
+# 175: a `#[from]` variant's `#[error(..)]` (`Reach.wrapped_by`).
+INDEX_VERSION = "175"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -994,7 +995,8 @@ class _Builder:
         self.exports: dict[int, tuple[str, ...]] = {}  # an impl's node id: `exporting_impl`
 
     def definition(self, kind: DefKind, node: Node) -> None:
-        attrs, own_test, doc = leading(node, every=kind == "fn")
+        wraps = kind == "variant" and b"#[from]" in self.source[node.start_byte : node.end_byte]
+        attrs, own_test, doc = leading(node, every=kind == "fn", error=wraps)
         owner, trait, module, test = item_context(node, kind, own_test, self.marked)
         if test:
             return

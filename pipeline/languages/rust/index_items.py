@@ -121,14 +121,17 @@ _SILENT_ATTRIBUTE = re.compile(
 )
 
 
-def leading(node: Node, every: bool = False) -> tuple[tuple[str, ...], bool, str | None]:
+def leading(
+    node: Node, every: bool = False, error: bool = False
+) -> tuple[tuple[str, ...], bool, str | None]:
     """What the lines above an item say, read in one walk over its siblings (each step back
     costs the C library a walk from the parent's first child): the attributes the index uses
     (derives, routes, tests; with `every`, a fn's: all but the compiler's and lints', which
     say nothing of how a fn is reached, each cut at ATTRIBUTE_CHARS characters: a
     repository's `entries` may name fns by them, risingwave's `#[function("sqrt(float8) ->
     float8")]`), whether one marks test code (`testcode.has_test_attribute`), and its doc
-    comment (`facts.doc_comment`)."""
+    comment (`facts.doc_comment`). With `error`, its thiserror `#[error(..)]` too (a
+    `#[from]` variant's: whether its text prints what it wraps, `callerpaths`)."""
     attrs: list[str] = []
     test = False
     doc: list[str] = []
@@ -151,7 +154,8 @@ def leading(node: Node, every: bool = False) -> tuple[tuple[str, ...], bool, str
                 attrs.append(text)
                 test = test or marks
             elif text.startswith("arg(") or (
-                every and not _SILENT_ATTRIBUTE.match(text)
+                (every and not _SILENT_ATTRIBUTE.match(text))
+                or (error and text.startswith("error"))
             ):  # a clap field's: how it is typed (`value_parsers`)
                 attrs.append(" ".join(text[: 3 * ATTRIBUTE_CHARS].split())[:ATTRIBUTE_CHARS])
         elif kind == "line_comment" or kind == "block_comment":
