@@ -132,7 +132,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-206"
+_LABEL = "static-207"
 
 
 def _static_version() -> str:
@@ -394,6 +394,15 @@ def with_reach(
         # (rust-prometheus' `build.rs`, reading 303's recheck)
         apart = apart.model_copy(
             update={"documentation": apart.documentation.replace(_UNWINDS, _BUILD_PANIC)}
+        )
+    if reach is not None and reach.panic_hook and _UNWINDS in apart.documentation:
+        # the repository's own hook ends the process (risingwave's, reading 305)
+        apart = apart.model_copy(
+            update={
+                "documentation": apart.documentation.replace(
+                    _UNWINDS, _hooked_panic(reach.panic_hook)
+                )
+            }
         )
     status = (site.http_status if site is not None else None) or (
         reach.http_status if reach is not None else None
@@ -1007,6 +1016,17 @@ _UNWINDS = (
     " A panic returns no error: it unwinds the current thread or task, and ends the whole"
     ' process where the build sets `panic = "abort"` or a panic hook exits.'
 )
+
+
+def _hooked_panic(hook: str) -> str:
+    """What a panic does where the repository installs a hook that ends the process."""
+    return (
+        f" A panic returns no error: {hook} installs a panic hook that ends the process"
+        " (`process::abort`/`exit`), so in a program that installs it this panic can end the"
+        " whole process, not only the current thread or task."
+    )
+
+
 _BUILD_PANIC = (
     ' A panic in a build script stops no program: Cargo reports "failed to run custom build'
     ' command" with this message, and the package fails to build.'

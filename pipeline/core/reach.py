@@ -238,6 +238,11 @@ class Reach:
     # via webfinger") ``): where `?` converts it, users read that text, this one only in the
     # error's causes (activitypub's `WebFingerError::WrongDomain`, reading 304)
     wrapped_by: str | None = None
+    # for a panic: a fn of the repository that installs a panic hook which aborts the
+    # process (`std::panic::set_hook`/`update_hook` and `process::abort()` in one fn), as
+    # said: "`set_panic_hook` (src/utils/runtime/src/panic_hook.rs:24)" (risingwave's,
+    # reading 305: "unwinds the current thread" of a node the hook ends)
+    panic_hook: str | None = None
 
 
 # `Reach.held_in` of a variant its builders give back as no type the index can name: a
@@ -327,6 +332,7 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
         code=data.get("code"),
         code_by=data.get("code_by"),
         wrapped_by=data.get("wrapped_by"),
+        panic_hook=data.get("panic_hook"),
     )
 
 

@@ -188,9 +188,63 @@ def reaches_of(
         coded = None if spec.panics else made_code(graph, spec.error_class, spec.made_by, spec.path)
         if coded is not None:
             reach = replace(reach or Reach(), code=coded[0], code_by=coded[1])
+        if reach is not None and spec.panics and (hook := aborting_hook(graph, spec.path)):
+            reach = replace(reach, panic_hook=hook)
         if reach is not None:
             out[spec.record_id] = replace(reach, no_display=True) if undisplayed[shown] else reach
     return out
+
+
+# `std::panic::set_hook`, `panic::update_hook`; `std::process::abort()`, `process::exit(..)`
+_HOOK_SETTERS = frozenset(("set_hook", "update_hook"))
+_ENDERS = frozenset(("abort", "exit"))
+_HOOK_LINES = 15  # in a `main`: how far below the setter's line an ender is in its closure
+
+
+def aborting_hook(graph: CallGraph, site_path: str) -> str | None:
+    """The fn of the repository that installs a panic hook ending the process, for a panic
+    at `site_path`: it calls `panic::set_hook`/`update_hook` with a closure that calls
+    `process::abort`/`exit` (in a `main`, within `_HOOK_LINES` of it: risingwave's `set_panic_hook`, a
+    meta or compute node's panic ends the node, reading 305), as "`set_panic_hook`
+    (path:line of the hook)". A program's own `main`/`try_main` installs it for its package
+    only; a shared fn for any program that calls it. None when no fn does (a hook given a
+    fn's name, `set_hook(Box::new(on_panic))`, is not read)."""
+    hooks: list[tuple[str, str, bool]] | None = graph.derived.get("aborting hooks")
+    if hooks is None:
+        hooks = graph.derived["aborting hooks"] = _aborting_hooks(graph)
+    for said, path, own in hooks:
+        if not own or _crate(path) == _crate(site_path):
+            return said
+    return None
+
+
+def _aborting_hooks(graph: CallGraph) -> list[tuple[str, str, bool]]:
+    """(as said, its file, whether it is a program's own `main`) of each fn that installs a
+    panic hook ending the process, by path."""
+    found = []
+    for path in sorted(graph.indexes):
+        index = graph.indexes[path]
+        ids = graph.by_file.get(path, {})
+        for setter in index.calls:
+            if setter.name not in _HOOK_SETTERS or "panic" not in setter.qualifier:
+                continue
+            if not setter.args or "|" not in setter.args[0] or setter.caller not in ids:
+                continue  # the hook is a fn named elsewhere: not read
+            node = graph.nodes[ids[setter.caller]]
+            own = node.definition.name in ("main", "try_main")
+            # (a fn that sets a hook is that hook's, whatever its length: tikv's aborts 60
+            # lines below; a `main` does more, and may exit for other reasons)
+            below = _HOOK_LINES if own else node.definition.end_line - setter.line
+            ends = any(
+                c.caller == setter.caller
+                and c.name in _ENDERS
+                and c.qualifier.rsplit("::", 1)[-1] == "process"
+                and setter.line < c.line <= setter.line + below
+                for c in index.calls
+            )
+            if ends:
+                found.append((f"`{node.label}` ({path}:{setter.line})", path, own))
+    return found
 
 
 def _answered_over_http(reach: Reach) -> bool:

@@ -190,8 +190,9 @@ _TEST_DIRECTORY = re.compile(
 # `pub use`s of a public inline module (`pub mod core { pub use super::desc::Desc; }`);
 # actix-web's `impl ResponseError for E` is the error's conversion (500 by default); 174: a
 # variant a `use` brings in by name and the code calls (`ParseFetchedObject(..)`) is built;
-# 175: a `#[from]` variant's `#[error(..)]` (`Reach.wrapped_by`).
-INDEX_VERSION = "175"
+# 175: a `#[from]` variant's `#[error(..)]` (`Reach.wrapped_by`); 176: a panic's
+# `Reach.panic_hook`, the repository's fn that installs a hook ending the process.
+INDEX_VERSION = "176"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
