@@ -236,6 +236,8 @@ class FileScan:
     # the error macros (`bail`, `ensure`, ..) it imports from no anyhow or eyre crate:
     # `use risingwave_common::bail;` is the repository's own, whose error is not anyhow's
     own_macros: tuple[str, ...] = ()
+    # .. and those it imports from anyhow or eyre (`use anyhow::{bail, ensure};`)
+    anyhow_macros: tuple[str, ...] = ()
     # modules it declares `#[cfg(test)] mod x;` (`./unit/x.rs`: its `#[path]`): test code
     test_modules: tuple[str, ...] = ()
 

@@ -61,6 +61,8 @@ def file_summaries(entries: Iterable[TreeEntry], scanned: RepoScan) -> dict[str,
             summary["resultFrom"] = scan.result_from
         if scan.own_macros:
             summary["ownMacros"] = list(scan.own_macros)
+        if scan.anyhow_macros:
+            summary["anyhowMacros"] = list(scan.anyhow_macros)
         if scan.parse_errors:
             summary["parseErrors"] = scan.parse_errors
         lookups = sorted({name for site in scan.sites if (name := alias_lookup(site))})
@@ -133,6 +135,11 @@ def summary_aliases(files: Mapping[str, Mapping[str, Any]]) -> AliasTable:
             path: str(summary["resultFrom"])
             for path, summary in files.items()
             if summary.get("resultFrom")
+        },
+        anyhow_macros={
+            path: tuple(summary["anyhowMacros"])
+            for path, summary in files.items()
+            if summary.get("anyhowMacros")
         },
     )
 

@@ -107,6 +107,7 @@ def encode_scan(scan: FileScan) -> dict[str, Any]:
         "uses_anyhow_result": scan.uses_anyhow_result,
         "result_from": scan.result_from,
         "own_macros": list(scan.own_macros),
+        "anyhow_macros": list(scan.anyhow_macros),
         "test_modules": list(scan.test_modules),
     }
 
@@ -160,6 +161,7 @@ def decode_scan(data: dict[str, Any]) -> FileScan:
         uses_anyhow_result=data["uses_anyhow_result"],
         result_from=data.get("result_from"),
         own_macros=tuple(data["own_macros"]),
+        anyhow_macros=tuple(data.get("anyhow_macros", ())),
         test_modules=tuple(data.get("test_modules", ())),
     )
 

@@ -260,6 +260,7 @@ def alias_table(scanned: RepoScan) -> AliasTable:
         (path for path, scan in scanned.scans.items() if scan.uses_anyhow_result),
         {path: scan.own_macros for path, scan in scanned.scans.items() if scan.own_macros},
         {path: scan.result_from for path, scan in scanned.scans.items() if scan.result_from},
+        anyhow_macros={p: s.anyhow_macros for p, s in scanned.scans.items() if s.anyhow_macros},
     )
 
 

@@ -70,6 +70,8 @@ class AliasTable:
     own_macros: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # a file -> the module path its `use` takes `Result` from (`FileScan.result_from`)
     result_imports: Mapping[str, str] = field(default_factory=dict)
+    # a file -> anyhow's macro names it imports from anyhow or eyre (`FileScan.anyhow_macros`)
+    anyhow_macros: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     _memo: dict[tuple[str, str], str | None] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -81,6 +83,7 @@ class AliasTable:
         anyhow_files: Iterable[str] = (),
         own_macros: Mapping[str, tuple[str, ...]] | None = None,
         result_imports: Mapping[str, str] | None = None,
+        anyhow_macros: Mapping[str, tuple[str, ...]] | None = None,
     ) -> AliasTable:
         """Index aliases by name from `(file path, alias)` pairs."""
         table: dict[str, list[tuple[str, str]]] = defaultdict(list)
@@ -91,6 +94,7 @@ class AliasTable:
             frozenset(anyhow_files),
             dict(own_macros or {}),
             dict(result_imports or {}),
+            dict(anyhow_macros or {}),
         )
 
     def resolve(self, name: str, path: str) -> str | None:
@@ -241,7 +245,11 @@ def error_class(site: Site, aliases: AliasTable) -> str | None:
     if site.macro.endswith("!"):  # the repository's own error macro: its type is not anyhow's
         return None
     if own_macro(site, aliases):
-        return None  # the repository's own `bail!`: the fn's error type, not seen here
+        # the repository's own `bail!`: the fn's error type, not seen here; also an
+        # `ensure!` no `use` takes from anyhow in a fn returning another crate's `Result<T>`
+        # alias (risingwave's `BatchError` read `anyhow::Error`, with an `e.chain()` that
+        # does not compile, reading 305: 2 F)
+        return None
     if site.kind in ANYHOW_KINDS or (site.kind == "context" and site.macro != "wrap_err"):
         return "anyhow::Error"
     if site.kind == "eyre":
@@ -260,8 +268,25 @@ _HEAD = re.compile(r"<\s*(\w+)\s+as\b|(\w+)")  # `<A as MapAccess<'de>>::Error`,
 
 def own_macro(site: Site, aliases: AliasTable) -> bool:
     """Whether the site's anyhow-named macro (`bail!`) is one its file imports from the
-    repository or another crate (`use risingwave_common::bail;`), not anyhow's."""
-    return site.kind in ANYHOW_KINDS and site.macro in aliases.own_macros.get(site.file_path, ())
+    repository or another crate (`use risingwave_common::bail;`), not anyhow's; or one no
+    `use` takes from anyhow in a fn returning another crate's `Result<T>` alias, where
+    anyhow's would not compile (`#[macro_use] extern crate risingwave_common;`)."""
+    if site.kind not in ANYHOW_KINDS:
+        return False
+    if site.macro in aliases.own_macros.get(site.file_path, ()):
+        return True
+    imported = aliases.anyhow_macros.get(site.file_path, ())
+    return _unresolved_result(site, aliases) and site.macro not in imported and "*" not in imported
+
+
+def _unresolved_result(site: Site, aliases: AliasTable) -> bool:
+    """Whether the site's fn returns a one-argument `Result` alias (`Result<T>`) that its
+    file does not take from anyhow and the repository's aliases do not resolve."""
+    written = site.facts.return_type
+    if not written or site.file_path in aliases.anyhow_result_files:
+        return False
+    error, alias = _result_type(written)
+    return error is None and alias is not None and alias.rsplit("::", 1)[-1] == "Result"
 
 
 def _chosen_by_caller(error: str, generics: str | None) -> bool:

@@ -129,8 +129,9 @@ from pipeline.languages.rust.testcode import (
 # serde's `<V::Error as Error>::duplicate_field("x")` is "duplicate field `x`"; 113: a child
 # process's `wait`, `wait_with_output`, `kill` and a `spawn` fail as `Err`; 114:
 # `Facts.parsed_by`, a closure handed to clap's `.value_parser(..)`; chrono's `try_seconds`,
-# `east_opt`, .. fail as `None` whatever their type is imported as
-EXTRACTOR_VERSION = "114"
+# `east_opt`, .. fail as `None` whatever their type is imported as; 115:
+# `FileScan.anyhow_macros`, the anyhow macros a file imports from anyhow itself
+EXTRACTOR_VERSION = "115"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -268,6 +269,7 @@ def placed_scan(
         uses_anyhow_result=uses_anyhow_result(source),
         result_from=result_import(source),
         own_macros=own_error_macros(source),
+        anyhow_macros=own_error_macros(source, anyhow=True),
         test_modules=declared_test_modules(source),
     )
 
@@ -393,18 +395,31 @@ _ANYHOW_MACRO = re.compile(rb"\b(bail|ensure|anyhow|format_err)\b(?!\s*::)")
 _ANYHOW_CRATES = frozenset((b"anyhow", b"eyre", b"color_eyre"))
 
 
-def own_error_macros(source: bytes) -> tuple[str, ...]:
+def own_error_macros(source: bytes, anyhow: bool = False) -> tuple[str, ...]:
     """anyhow's macro names (`bail`, `ensure`, `anyhow`, `format_err`) the file imports from
     any other crate or module: `use risingwave_common::bail;` is risingwave's own `bail!`,
     which returns the fn's error type (`Err(anyhow!(..).into())`), not an `anyhow::Error`
     (its `ExprError` read `anyhow::Error`, and `e.chain()` that does not compile, reading
-    146)."""
+    146). With `anyhow`, those it imports from anyhow or eyre themselves, and "*" when a
+    glob `use` may bring them in (zellij's `use zellij_utils::errors::prelude::*`, which
+    re-exports anyhow's `bail` and `Result`)."""
     found: set[str] = set()
     for use in _USE.finditer(source):
-        names = _ANYHOW_MACRO.findall(use[2]) if use[1] not in _ANYHOW_CRATES else []
+        names = _ANYHOW_MACRO.findall(use[2]) if (use[1] in _ANYHOW_CRATES) == anyhow else []
+        if anyhow and use[1] not in _NO_MACROS and b"*" in use[2] and _at_top(source, use.start()):
+            names = [*names, b"*"]
         if names and _declares_use(source, use.start()):
             found.update(name.decode() for name in names)
     return tuple(sorted(found))
+
+
+# globs that bring in no error macro: std's, and a test module's `use super::*`
+_NO_MACROS = frozenset((b"std", b"core", b"alloc", b"super", b"self"))
+
+
+def _at_top(source: bytes, at: int) -> bool:
+    """Whether the `use` at `at` opens its line (the file's top level, rustfmt's column 0)."""
+    return at == 0 or source[at - 1 : at] == b"\n"
 
 
 def _declares_use(source: bytes, at: int) -> bool:
