@@ -23,7 +23,7 @@ HOOK = (
     "    std::panic::update_hook(|default_hook, info| {\n"
     "        default_hook(info);\n"
     + "        log_more(info);\n"
-    * 30  # tikv's aborts 60 lines below the setter
+    * 30  # tikv's aborts 54 lines below the setter
     + "        if !is_catching_unwind() {\n"
     "            std::process::abort();\n"
     "        }\n"

@@ -40,7 +40,7 @@ _CHECKING = frozenset(("panic", "assert"))
 
 def panics_section(site: Site) -> bool:
     """Whether the doc comment of the site's fn has a `# Panics` heading."""
-    return bool(site.facts.fn_doc) and _HEADING.search(site.facts.fn_doc or "") is not None
+    return _HEADING.search(site.facts.fn_doc or "") is not None
 
 
 def documented_panic(site: Site) -> str | None:

@@ -384,25 +384,11 @@ def with_reach(
             update={
                 "tryCatchPattern": None,
                 "handlingStrategy": "fail-fast" if strategy == "try-catch" else strategy,
-                # a proc macro's panic is caught by the compiler, whatever `panic` the build
-                # sets (rust-prometheus' `make_static_metric!`, reading 303)
-                "documentation": apart.documentation.replace(_UNWINDS, _MACRO_PANIC),
             }
         )
-    if reach is not None and reach.paths and all(p.entry == "build" for p in reach.paths):
-        # a build script's panic fails its package's build, whatever `panic` it sets
-        # (rust-prometheus' `build.rs`, reading 303's recheck)
+    if reach is not None and _UNWINDS in apart.documentation:
         apart = apart.model_copy(
-            update={"documentation": apart.documentation.replace(_UNWINDS, _BUILD_PANIC)}
-        )
-    if reach is not None and reach.panic_hook and _UNWINDS in apart.documentation:
-        # the repository's own hook ends the process (risingwave's, reading 305)
-        apart = apart.model_copy(
-            update={
-                "documentation": apart.documentation.replace(
-                    _UNWINDS, _hooked_panic(reach.panic_hook)
-                )
-            }
+            update={"documentation": apart.documentation.replace(_UNWINDS, _panic_end(reach))}
         )
     status = (site.http_status if site is not None else None) or (
         reach.http_status if reach is not None else None
@@ -1018,13 +1004,23 @@ _UNWINDS = (
 )
 
 
-def _hooked_panic(hook: str) -> str:
-    """What a panic does where the repository installs a hook that ends the process."""
-    return (
-        f" A panic returns no error: {hook} installs a panic hook that ends the process"
-        " (`process::abort`/`exit`), so in a program that installs it this panic can end the"
-        " whole process, not only the current thread or task."
-    )
+def _panic_end(reach: Reach) -> str:
+    """What a panic's documentation says it ends, where its reach tells more than `_UNWINDS`:
+    met only as a procedural macro expands, the using crate's build (the compiler catches it,
+    whatever `panic` the build sets: rust-prometheus' `make_static_metric!`, reading 303); only
+    in a build script, its package's build (its `build.rs`, 303's recheck); where the
+    repository installs a hook that ends the process, the process (risingwave's, 305)."""
+    if reach.paths and all(p.entry == "macro" for p in reach.paths):
+        return _MACRO_PANIC
+    if reach.paths and all(p.entry == "build" for p in reach.paths):
+        return _BUILD_PANIC
+    if reach.panic_hook:
+        return (
+            f" A panic returns no error: {reach.panic_hook} installs a panic hook that ends the"
+            " process (`process::abort`/`exit`), so in a program that installs it this panic can"
+            " end the whole process, not only the current thread or task."
+        )
+    return _UNWINDS
 
 
 _BUILD_PANIC = (

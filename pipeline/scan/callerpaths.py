@@ -232,7 +232,7 @@ def _aborting_hooks(graph: CallGraph) -> list[tuple[str, str, bool]]:
                 continue  # the hook is a fn named elsewhere: not read
             node = graph.nodes[ids[setter.caller]]
             own = node.definition.name in ("main", "try_main")
-            # (a fn that sets a hook is that hook's, whatever its length: tikv's aborts 60
+            # (a fn that sets a hook is that hook's, whatever its length: tikv's aborts 54
             # lines below; a `main` does more, and may exit for other reasons)
             below = _HOOK_LINES if own else node.definition.end_line - setter.line
             ends = any(
@@ -581,10 +581,6 @@ def hiding_wrapper(graph: CallGraph, path: str, built: str) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
-# a thiserror text that prints a field, or says nothing of its own
-_PRINTS_FIELD = re.compile(r"\{(?:0|_0|source|self)?\b[^}]*\}|^error\(\s*transparent\s*\)$")
-
-
 def _hiding_wrappers(graph: CallGraph) -> dict[tuple[str, str], list[str]]:
     """(crate, the name of the enum a `#[from]` variant wraps) -> those variants whose
     `#[error("..")]` prints none of its fields, each with its text."""
@@ -594,12 +590,10 @@ def _hiding_wrappers(graph: CallGraph) -> dict[tuple[str, str], list[str]]:
             if d.kind != "variant" or "#[from]" not in d.signature:
                 continue
             said = next((a for a in d.attrs if a.startswith("error")), None)
+            text = _ERROR_TEXT.match(said) if said is not None else None  # not `transparent`
             source = from_source(d)
-            if said is None or source is None or _PRINTS_FIELD.search(said):
-                continue
-            text = _ERROR_TEXT.match(said)
-            if text is None:
-                continue
+            if text is None or source is None or language_of(path).placeholders(text[1]):
+                continue  # (a text that prints a field shows what it wraps)
             wrapped = type_name(spelled_out(graph, path, source)).rsplit("::", 1)[-1]
             table.setdefault((_crate(path), wrapped), []).append(
                 f'`{d.owner}::{d.name}` ("{text[1]}")'
@@ -1984,8 +1978,8 @@ def _conversion_in(
                 # actix-web's: its `status_code` says the status, 500 where the impl writes
                 # none and makes no response of its own (activitypub's example `impl
                 # ResponseError for Error {}`, reading 304: `httpStatus` was null)
-                written = {d.name: d for d in index.definitions
-                           if d.kind == "fn" and d.owner == name and _named(d.trait, "ResponseError")}  # fmt: skip
+                written = {d.name: d for d in index.definitions if d.kind == "fn"
+                           and d.owner == name and inner_type(d.trait or "") == "ResponseError"}  # fmt: skip
                 codes = (
                     list(written["status_code"].status_codes) if "status_code" in written else []
                 )
@@ -2010,11 +2004,6 @@ def _codes(definitions: Sequence[Definition], owner: str, trait: str) -> list[st
     return [
         code
         for d in definitions
-        if d.kind == "fn" and d.owner == owner and _named(d.trait, trait)
+        if d.kind == "fn" and d.owner == owner and inner_type(d.trait or "") == trait
         for code in d.status_codes
     ]
-
-
-def _named(written: str | None, trait: str) -> bool:
-    """Whether a trait as written (`aweb::error::ResponseError`) is the one named `trait`."""
-    return written is not None and written.rsplit("::", 1)[-1] == trait

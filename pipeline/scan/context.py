@@ -281,7 +281,8 @@ def own_macro(site: Site, aliases: AliasTable) -> bool:
 
 def _unresolved_result(site: Site, aliases: AliasTable) -> bool:
     """Whether the site's fn returns a one-argument `Result` alias (`Result<T>`) that its
-    file does not take from anyhow and the repository's aliases do not resolve."""
+    file does not take from anyhow (read where the repository's aliases did not resolve it:
+    `error_class`'s class is then unknown, and `_is_anyhow` asks `own_macro` alone)."""
     written = site.facts.return_type
     if not written or site.file_path in aliases.anyhow_result_files:
         return False

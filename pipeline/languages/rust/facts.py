@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from tree_sitter import Node
@@ -328,6 +328,37 @@ def _spawned_in(node: Node, function: Node | None) -> str | None:
     (a closure run in place, `map_err(|e| ..)`, is part of its fn's own run). yazi's
     `tokio::spawn(async move { .. bail!(..) })` in `Rename::act`: the error is the task's
     output, not `act`'s (reading 107)."""
+    for _, callee, name in _handed_over(node, function):
+        return _clip(callee) if name in _SPAWNS and callee is not None else None
+    return None
+
+
+# clap's builder methods that take a closure checking an option's value (`validator`: clap
+# 2 and 3). Not `try_map`: winnow's and nom's parser combinators have one too (risingwave's
+# SQL parser read as clap's check)
+_VALUE_CHECKS = frozenset(("value_parser", "validator", "validator_os"))
+
+
+def _parsed_by(node: Node, function: Node | None) -> str | None:
+    """The clap call (as written: `.value_parser(..)`) that a closure holding `node` is
+    handed to, within `function`; None when none is (a closure of the check's own chain,
+    `.and_then(|v| ..)`, runs inside it). bat's `--terminal-width`: `Arg::new("terminal-
+    width").value_parser(|t: &str| { .. Err("terminal width cannot be zero".into()) })` in
+    `build_app`, which returns a `Command`: clap runs the closure on the value given, prints
+    "invalid value .." with its error and exits (reading 300)."""
+    for kind, callee, name in _handed_over(node, function):
+        method = callee is not None and callee.type == "field_expression"
+        if kind == "closure_expression" and method and name in _VALUE_CHECKS:
+            return f"`.{name}(..)`"
+    return None
+
+
+def _handed_over(
+    node: Node, function: Node | None
+) -> Iterator[tuple[str, Node | None, str | None]]:
+    """Each closure or async block holding `node` within `function` that is not run in place
+    (`runs_in_place`), innermost first: its kind, the callee of the call it is an argument of
+    (None when it is none's), and that callee's name (a method's, or a path's last)."""
     current = node.parent
     while current is not None and current != function:
         if current.type == "closure_expression" and runs_in_place(current):
@@ -343,38 +374,8 @@ def _spawned_in(node: Node, function: Node | None) -> str | None:
                 name = _node_text(callee).rsplit("::", 1)[-1]
             else:
                 name = None
-            return _clip(callee) if name in _SPAWNS and callee is not None else None
+            yield current.type, callee, name
         current = current.parent
-    return None
-
-
-# clap's builder methods that take a closure checking an option's value (`validator`: clap
-# 2 and 3). Not `try_map`: winnow's and nom's parser combinators have one too (risingwave's
-# SQL parser read as clap's check)
-_VALUE_CHECKS = frozenset(("value_parser", "validator", "validator_os"))
-
-
-def _parsed_by(node: Node, function: Node | None) -> str | None:
-    """The clap call (as written: `.value_parser(..)`) that the innermost closure holding
-    `node` is handed to, within `function`; None when none is. bat's `--terminal-width`:
-    `Arg::new("terminal-width").value_parser(|t: &str| { .. Err("terminal width cannot be
-    zero".into()) })` in `build_app`, which returns a `Command`: clap runs the closure on
-    the value given, prints "invalid value .." with its error and exits (reading 300)."""
-    current = node.parent
-    while current is not None and current != function:
-        if current.type == "closure_expression" and runs_in_place(current):
-            current = current.parent
-            continue
-        if current.type == "closure_expression":
-            holder = current.parent
-            call = holder.parent if holder is not None and holder.type == "arguments" else None
-            callee = call.child_by_field_name("function") if call is not None else None
-            name = _field_text(callee, "field") if callee is not None else None
-            if callee is not None and callee.type == "field_expression" and name in _VALUE_CHECKS:
-                return f"`.{name}(..)`"
-            # (a closure of the check's own chain, `.and_then(|v| ..)`, runs inside it)
-        current = current.parent
-    return None
 
 
 def runs_in_place(closure: Node) -> bool:

@@ -994,6 +994,8 @@ class _Builder:
         self.quoting = b"quote" in source  # may hold a `quote!` (`_quoted`)
         self.marked: dict[int, bool] = {}  # an item's node id: whether it is test code
         self.exports: dict[int, tuple[str, ...]] = {}  # an impl's node id: `exporting_impl`
+        # a variant's name -> its enum's path, of the file's `use`s (`_imported_variant`)
+        self.variant_imports: dict[str, str] | None = None
 
     def definition(self, kind: DefKind, node: Node) -> None:
         wraps = kind == "variant" and b"#[from]" in self.source[node.start_byte : node.end_byte]
@@ -1219,13 +1221,15 @@ class _Builder:
     def _imported_variant(self, name: str) -> str | None:
         """The enum's path when the file's `use` brings a variant in by this name (`use
         crate::error::Error::ParseFetchedObject;`: activitypub's `Err(ParseFetchedObject(e,
-        url, ..))` built no `Error::ParseFetchedObject`, reading 304); None otherwise."""
-        for use in self.uses:
-            if use.alias == name and not use.renames():
+        url, ..))` built no `Error::ParseFetchedObject`, reading 304); None otherwise. The
+        file's such `use`s are read once (every `Some(..)`, `Ok(..)` asks)."""
+        if self.variant_imports is None:
+            self.variant_imports = {}
+            for use in self.uses:
                 enum, _, variant = use.path.rpartition("::")
-                if variant == name and enum.rsplit("::", 1)[-1][:1].isupper():
-                    return enum
-        return None
+                if use.alias == variant and enum.rsplit("::", 1)[-1][:1].isupper():
+                    self.variant_imports.setdefault(variant, enum)
+        return self.variant_imports.get(name)
 
     def typed_conversion(self, node: Node, generic: Node) -> None:
         """`s.parse::<Mode>()` runs `Mode::from_str` (`x.try_into::<T>()` `T::try_from`): a

@@ -9,6 +9,7 @@ its modules and re-exports so, `macroitems`). Pure."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cache
 
 from pipeline.languages.rust.testcode import is_test_attribute
@@ -83,22 +84,30 @@ def _macro_block_lines(source: bytes) -> list[tuple[int, int]]:
     indentation closes it."""
     lines: list[tuple[int, int]] = []
     for opened in _MACRO_BLOCK.finditer(source):
-        depth, pos = 1, source.find(b"\n", opened.end()) + 1
-        while 0 < pos < len(source) and depth > 0:
-            end = source.find(b"\n", pos)
-            end = len(source) if end < 0 else end
-            line = source[pos:end].rstrip(b"\r")
+        depth = 1
+        for pos, line in _lines_after(source, opened.end()):
             indent = len(line) - len(line.lstrip(b" "))
             text = line[indent:]
             if text == b"}" and indent == 4 * (depth - 1):
                 depth -= 1
+                if depth == 0:
+                    break
             elif indent == 4 * depth:
                 if _MACRO_BLOCK.fullmatch(text):
                     depth += 1
                 else:
                     lines.append((pos, indent))
-            pos = end + 1
     return lines
+
+
+def _lines_after(source: bytes, at: int) -> Iterator[tuple[int, bytes]]:
+    """(start, text without its line end) of each line after the one `at` is on."""
+    pos = source.find(b"\n", at) + 1
+    while 0 < pos < len(source):
+        end = source.find(b"\n", pos)
+        end = len(source) if end < 0 else end
+        yield pos, source[pos:end].rstrip(b"\r")
+        pos = end + 1
 
 
 def _under_test_attribute(source: bytes, start: int) -> bool:
@@ -151,14 +160,9 @@ def inline_public_uses(source: bytes) -> tuple[tuple[int, str], ...]:
     found: list[tuple[int, str]] = []
     for opened in _INLINE_MODULE.finditer(source):
         name = opened.group(1).decode()
-        pos = source.find(b"\n", opened.end()) + 1
-        while 0 < pos < len(source):
-            end = source.find(b"\n", pos)
-            end = len(source) if end < 0 else end
-            line = source[pos:end].rstrip(b"\r")
+        for pos, line in _lines_after(source, opened.end()):
             if line == b"}":
                 break
             if _INNER_PUB_USE.match(line):
                 found.append((source.count(b"\n", 0, pos) + 1, name))
-            pos = end + 1
     return tuple(found)
