@@ -481,3 +481,46 @@ def test_a_variant_a_from_variant_wraps_without_printing_it_says_what_users_read
     )
     large = site_reach(graph, "fed/src/lib.rs", _line(WEBFINGER, "body too large"))
     assert large is not None and large.wrapped_by is None
+
+
+def test_a_wrapper_of_another_crate_s_type_of_the_same_name_is_not_its() -> None:
+    """uv-distribution's `Metadata(#[from] uv_pypi_types::MetadataError)` ("Failed to parse
+    metadata from built wheel") wraps the pypi-types crate's `MetadataError`, not the
+    distribution crate's own enum of that name, whose variants had read "Where `?` turns
+    it into `Error::Metadata`" (the review of stop 74, read against uv's source); the
+    pypi-types crate's variants are the ones it wraps."""
+    errors = (
+        "#[derive(Debug, thiserror::Error)]\n"
+        "pub enum Error {\n"
+        '    #[error("Failed to parse metadata from built wheel")]\n'
+        "    Metadata(#[from] pypi::MetadataError),\n"
+        "}\n"
+        "#[derive(Debug, thiserror::Error)]\n"
+        "pub enum MetadataError {\n"
+        '    #[error("source entry only applies to an extra")]\n'
+        "    MissingExtra,\n"
+        "}\n"
+        "pub fn lower() -> Result<u8, MetadataError> {\n"
+        "    Err(MetadataError::MissingExtra)\n"
+        "}\n"
+    )
+    pypi = (
+        "#[derive(Debug, thiserror::Error)]\n"
+        "pub enum MetadataError {\n"
+        '    #[error("bad wheel metadata")]\n'
+        "    Bad,\n"
+        "}\n"
+        "pub fn parse() -> Result<u8, MetadataError> {\n"
+        "    Err(MetadataError::Bad)\n"
+        "}\n"
+    )
+    files = {"dist/src/lib.rs": errors, "pypi/src/lib.rs": pypi}
+    graph = build_graph({p: index_file(p, t.encode()) for p, t in files.items()})
+    own = site_reach(graph, "dist/src/lib.rs", _line(errors, "only applies"))
+    assert own is not None and own.built == "MetadataError::MissingExtra"
+    assert own.wrapped_by is None
+    # the one it wraps: where `?` converts it in the other crate, users read the wrapper's
+    wrapped = site_reach(graph, "pypi/src/lib.rs", _line(pypi, "bad wheel"))
+    assert wrapped is not None and wrapped.wrapped_by == (
+        '`Error::Metadata` ("Failed to parse metadata from built wheel")'
+    )

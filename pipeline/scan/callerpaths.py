@@ -36,7 +36,7 @@ from pipeline.scan.builders import (
     struct_builders,
     variant_builders,
 )
-from pipeline.scan.callgraph import CallGraph, Edge, Node
+from pipeline.scan.callgraph import CallGraph, Edge, Node, crate_dirs
 from pipeline.scan.context import SiteContext, _crate
 from pipeline.scan.conversions import (
     from_source,
@@ -566,8 +566,8 @@ def fn_walk(
 
 
 def hiding_wrapper(graph: CallGraph, path: str, built: str) -> str | None:
-    """The `#[from]` variant of the site's crate that wraps the enum of `built` (`Enum::V`)
-    and whose `#[error(..)]` text prints nothing of it, with that text: activitypub's
+    """The `#[from]` variant that wraps the enum of `built` (`Enum::V`) of the site's crate,
+    in any crate, and whose `#[error(..)]` text prints nothing of it, with that text: activitypub's
     `WebfingerResolveFailed(#[from] WebFingerError)`, `#[error("Failed to resolve actor via
     webfinger")]`. None when there is none, or more than one, or the enum is named `Error`
     (too many enums are: which one a `#[from] Error` wraps, its name does not say)."""
@@ -582,7 +582,7 @@ def hiding_wrapper(graph: CallGraph, path: str, built: str) -> str | None:
 
 
 def _hiding_wrappers(graph: CallGraph) -> dict[tuple[str, str], list[str]]:
-    """(crate, the name of the enum a `#[from]` variant wraps) -> those variants whose
+    """(the crate of the enum a `#[from]` variant wraps, its name) -> those variants whose
     `#[error("..")]` prints none of its fields, each with its text."""
     table: dict[tuple[str, str], list[str]] = {}
     for path, index in graph.indexes.items():
@@ -594,11 +594,24 @@ def _hiding_wrappers(graph: CallGraph) -> dict[tuple[str, str], list[str]]:
             source = from_source(d)
             if text is None or source is None or language_of(path).placeholders(text[1]):
                 continue  # (a text that prints a field shows what it wraps)
-            wrapped = type_name(spelled_out(graph, path, source)).rsplit("::", 1)[-1]
-            table.setdefault((_crate(path), wrapped), []).append(
-                f'`{d.owner}::{d.name}` ("{text[1]}")'
-            )
+            spelled = spelled_out(graph, path, source).split("<", 1)[0].strip()
+            home = _home_crate(graph, path, spelled)
+            if home is not None:
+                table.setdefault((home, type_name(spelled)), []).append(
+                    f'`{d.owner}::{d.name}` ("{text[1]}")'
+                )
     return table
+
+
+def _home_crate(graph: CallGraph, path: str, spelled: str) -> str | None:
+    """The crate (as `_crate` names it) of a type a file at `path` writes as `spelled`: the
+    file's own for a bare name or a `crate::`/`self::`/`super::` path, the repository's crate
+    a path names first (uv-distribution's `Metadata(#[from] uv_pypi_types::MetadataError)`
+    wraps that crate's, not its own `MetadataError`), None for another repository's."""
+    head, _, rest = spelled.partition("::")
+    if not rest or head in ("crate", "self", "super"):
+        return _crate(path)
+    return crate_dirs(graph).get(head)
 
 
 _ERROR_TEXT = re.compile(r'^error\(\s*"((?:[^"\\]|\\.)*)"\s*\)$')

@@ -191,8 +191,9 @@ _TEST_DIRECTORY = re.compile(
 # actix-web's `impl ResponseError for E` is the error's conversion (500 by default); 174: a
 # variant a `use` brings in by name and the code calls (`ParseFetchedObject(..)`) is built;
 # 175: a `#[from]` variant's `#[error(..)]` (`Reach.wrapped_by`); 176: a panic's
-# `Reach.panic_hook`, the repository's fn that installs a hook ending the process.
-INDEX_VERSION = "176"
+# `Reach.panic_hook`, the repository's fn that installs a hook ending the process; 177: a
+# `#[from]` wrapper is of the crate its path names (`uv_pypi_types::MetadataError`).
+INDEX_VERSION = "177"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
