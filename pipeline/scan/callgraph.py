@@ -10,7 +10,7 @@ dropped rather than guessed.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
@@ -1200,6 +1200,8 @@ def _resolve(
             if found:
                 found = _in_module_of(graph, found, variables.get(qualifier, ""))
                 near = _from_crate(graph, tables, node, found, imported)
+                if not _is_trait(tables, type_name):  # a trait's impls are anywhere
+                    near = _from_module(graph, tables, node, near, imported)
                 found = _narrow(graph, node, near, call) or _specializations(graph, near)
                 found = _inherent_first(graph, found, node)
                 if _declared(graph, tables, _alias(tables, type_name), found):
@@ -1632,6 +1634,52 @@ def _from_crate(
         return _from_crate(graph, tables, node, found, named[0], follow=False)
     globbed = {n for use in uses if use.alias == "*" for n in _of_crate(graph, found, use.path)}
     return [n for n in found if n in globbed] or found
+
+
+def _from_module(
+    graph: CallGraph,
+    tables: _Tables,
+    node: Node,
+    found: list[int],
+    imported: str | None,
+) -> list[int]:
+    """Of same-named types' methods in several files, those of the file of the module the
+    `use` names (`use super::body::BodyWriter`: pingora's `v1::body`'s writer, not
+    `subrequest::body`'s, reading 307), one re-export followed (`use super::BodyWriter` where
+    that module says `pub use crate::v1::body::BodyWriter`); all of them when the module is
+    no file of the repository, or neither it nor what it re-exports defines one of them."""
+    if imported is None or "::" not in imported or len({graph.nodes[n].path for n in found}) < 2:
+        return found
+    first = imported.split("::", 1)[0]
+    if first not in _RELATIVE:
+        tables.seen.add(("crate", first))
+        if first in _shared_crate_names(graph):
+            return found  # sqlx's examples: two crates `accounts`, the `use` says not which
+    seen_from = (node.crate, node.module)
+    for _ in range(2):
+        module, _, name = imported.rpartition("::")
+        path = _module_path(graph, tables, module, *seen_from)
+        if path is None:
+            return found
+        mine = [n for n in found if graph.nodes[n].path == path]
+        if mine:
+            return mine
+        named = [use.path for use in _uses_of(tables, graph, path) if use.alias == name]
+        if not named or "::" not in named[0]:
+            return found
+        imported, seen_from = named[0], (_crate(path), module_of(path))
+    return found
+
+
+def _shared_crate_names(graph: CallGraph) -> frozenset[str]:
+    """The names code gives two crates of the repository or more (`crate_dirs` keeps one)."""
+    shared: frozenset[str] | None = graph.derived.get("shared crate names")
+    if shared is None:
+        counts = Counter(crate_name(c) for c in {_crate(path) for path in graph.indexes})
+        shared = graph.derived["shared crate names"] = frozenset(
+            name for name, count in counts.items() if count > 1
+        )
+    return shared
 
 
 def _of_crate(graph: CallGraph, found: list[int], path: str) -> list[int]:

@@ -192,8 +192,9 @@ _TEST_DIRECTORY = re.compile(
 # variant a `use` brings in by name and the code calls (`ParseFetchedObject(..)`) is built;
 # 175: a `#[from]` variant's `#[error(..)]` (`Reach.wrapped_by`); 176: a panic's
 # `Reach.panic_hook`, the repository's fn that installs a hook ending the process; 177: a
-# `#[from]` wrapper is of the crate its path names (`uv_pypi_types::MetadataError`).
-INDEX_VERSION = "177"
+# `#[from]` wrapper is of the crate its path names (`uv_pypi_types::MetadataError`); 178: of
+# same-named types in one crate, a value runs the methods of the one the `use` names.
+INDEX_VERSION = "178"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
