@@ -314,3 +314,30 @@ def test_a_struct_literal_s_field_given_a_parse_runs_the_field_s_type_s_from_str
     assert [[h.name for h in p.hops] for p in caller_paths(graph, from_str)] == [
         ["exec", "ConfigFormat::from_str"]
     ]
+
+
+DROPPING = """\
+pub fn column_type(decl: &str) -> Option<DataType> {
+    let ty: DataType = decl.parse().ok()?;
+    Some(ty)
+}
+pub fn explained(name: &str) -> DataType {
+    let ty: DataType = name.parse().unwrap_or(DataType::Null);
+    let other: DataType = name.parse().unwrap_or_default();
+    let kept: DataType = name.parse().unwrap();
+    let flag: bool = name.parse().is_ok();
+    ty
+}
+"""
+
+
+def test_a_conversion_whose_error_the_let_drops_is_a_dropped_call() -> None:
+    """sqlx's `DataType::from_str` (reading 308): `decl.parse().ok()?` and
+    `.unwrap_or(DataType::Null)` run it and drop its error; it had no caller at all."""
+    calls = index_file("crates/host/src/types.rs", DROPPING.encode()).calls
+    assert [(c.name, c.qualifier, c.line, c.dropped) for c in calls if c.kind == "path"] == [
+        ("from_str", "DataType", 2, True),  # `.ok()?`
+        ("from_str", "DataType", 6, True),  # `.unwrap_or(..)`
+        ("from_str", "DataType", 7, True),  # `.unwrap_or_default()`
+        ("from_str", "DataType", 8, False),  # `.unwrap()`: a panic, no drop
+    ]  # not `is_ok()`: a `bool`, not the written type's value

@@ -193,8 +193,9 @@ _TEST_DIRECTORY = re.compile(
 # 175: a `#[from]` variant's `#[error(..)]` (`Reach.wrapped_by`); 176: a panic's
 # `Reach.panic_hook`, the repository's fn that installs a hook ending the process; 177: a
 # `#[from]` wrapper is of the crate its path names (`uv_pypi_types::MetadataError`); 178: of
-# same-named types in one crate, a value runs the methods of the one the `use` names.
-INDEX_VERSION = "178"
+# same-named types in one crate, a value runs the methods of the one the `use` names; 179: a
+# typed `let`'s conversion through `.ok()?`/`.unwrap_or(..)`, its error dropped.
+INDEX_VERSION = "179"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -706,6 +707,8 @@ _INNER_VALUE = frozenset(
 # `x.try_into()` runs the target type's `TryFrom::try_from`, `x.into()` its `From::from`,
 # `s.parse()` its `FromStr::from_str`.
 _CONVERTS = {"try_into": "try_from", "into": "from", "parse": "from_str"}
+# What drops a conversion's error and keeps its value's type (`.ok()` then `?`, a default)
+_DROPS_KEEPS_VALUE = frozenset(("ok", "unwrap_or", "unwrap_or_default"))
 _PLAIN_TYPE = re.compile(r"(?:(?:crate|self|super|[a-z_]\w*)::)*[A-Z]\w*")
 
 
@@ -1253,15 +1256,19 @@ class _Builder:
         if caller >= 0:
             self.conversion_call(converts, written, function, caller)
 
-    def conversion_call(self, converts: str, written: str, method: Node, caller: int) -> None:
+    def conversion_call(
+        self, converts: str, written: str, method: Node, caller: int, dropped: bool = False
+    ) -> None:
         """The path call `written::converts(receiver)` a conversion method makes, on the
-        line of the method's name (`.try_into()`: `T::try_from`)."""
+        line of the method's name (`.try_into()`: `T::try_from`); `dropped`: its caller
+        drops the error (`Call.dropped`)."""
         field = method.child_by_field_name("field")
         if field is None:
             return
         receiver = method.child_by_field_name("value")
         given = (self.snippet(receiver),) if receiver is not None else ()
-        call = Call(converts, "path", written, field.start_point[0] + 1, 1, caller, given)
+        line = field.start_point[0] + 1
+        call = Call(converts, "path", written, line, 1, caller, given, dropped=dropped)
         self.calls.append((field.start_byte, call))
 
     def passed(self, argument: Node, caller: int) -> None:
@@ -1570,18 +1577,23 @@ class _Builder:
         """`let c: PluginCommand = proto.try_into()?`: what `try_into` (`into`) runs is the
         written type's `try_from` (`from`), a path call `PluginCommand::try_from` on the
         method's line (zellij's 254 `PluginCommand::try_from` sites had no caller). Through
-        `unwrap`/`expect` too; only a plain type path is written (no generics: `Vec<T>`'s
-        `from` is the standard library's)."""
+        `unwrap`/`expect` too, and through what drops its error and keeps its value (`let ty:
+        DataType = decl.parse().ok()?`, `.unwrap_or(..)`: sqlx's `DataType::from_str`, whose
+        callers both drop its error, had none, reading 308), the call then marked dropped;
+        only a plain type path is written (no generics: `Vec<T>`'s `from` is the standard
+        library's)."""
+        dropped = False
         while value.type == "call_expression":
             function = value.child_by_field_name("function")
             if function is None or function.type != "field_expression":
                 return
             field = function.child_by_field_name("field")
             method = text_of(field)
-            if method in ("unwrap", "expect"):
+            if method in ("unwrap", "expect") or method in _DROPS_KEEPS_VALUE:
                 inner = _without_error_side(function.child_by_field_name("value"))
                 if inner is None:
                     return
+                dropped = dropped or method in _DROPS_KEEPS_VALUE
                 value = inner
                 continue
             converts = _CONVERTS.get(method)
@@ -1590,7 +1602,7 @@ class _Builder:
                 return
             if arguments.named_child_count or not _PLAIN_TYPE.fullmatch(written):
                 return
-            self.conversion_call(converts, written, function, caller)
+            self.conversion_call(converts, written, function, caller, dropped)
             return
 
     def field_conversion(self, node: Node) -> None:
