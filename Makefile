@@ -31,7 +31,7 @@ run_opts = --out $(call v,OUT) --analyzer $(call v,ANALYZER) $(call opt,SOURCE,-
 	$(call opt,MODEL,--model) $(call opt,CACHE,--cache) $(call opt,INCLUDE,--include) \
 	$(call opt,EXCLUDE,--exclude) $(call opt,CONCURRENCY,--concurrency)
 
-.PHONY: help setup extract regenerate regenerate-all diff render bench test check lint typecheck clean
+.PHONY: help setup extract regenerate regenerate-all diff render bench test check lint typecheck clean browser
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -87,8 +87,19 @@ typecheck: $(STAMP)
 
 check: lint typecheck ## ruff + mypy --strict
 
-test: $(STAMP) check ## lint, type-check and run the test suite
+test: $(STAMP) check browser ## lint, type-check and run the test suite
 	$(BIN)/pytest -q $(PYTEST_ARGS)
+
+# Headless Chromium for the browser tests (`tests/devtools.chromium` looks for these names):
+# installed from Debian's packages on first use where apt-get can, as a fresh machine of this
+# kind has none (stop 75's `make test` failed 6 browser tests there until it was installed;
+# `.ci/run` alone installed it before). Where it cannot, the tests that need it say how.
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 \
+	  || command -v google-chrome >/dev/null 2>&1 \
+	  || { echo "installing Debian's chromium for the browser tests" >&2; \
+	       (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+	       || echo "warning: could not install chromium (apt-get install -y chromium); the browser tests will fail" >&2; }
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
