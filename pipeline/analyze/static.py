@@ -33,6 +33,7 @@ from pipeline.analyze.documented import (
 )
 from pipeline.analyze.environment import set_variable
 from pipeline.analyze.fixed_input import fixed_input, fixed_input_note
+from pipeline.analyze.generated import generated_explanation
 from pipeline.analyze.guarded import guarded_call
 from pipeline.analyze.guarded_reach import told_outcome
 from pipeline.analyze.homedirs import missing_directory
@@ -132,7 +133,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-207"
+_LABEL = "static-208"
 
 
 def _static_version() -> str:
@@ -261,6 +262,21 @@ def with_reach(
     site: Site | None = None,
     error_class: str | None = None,
 ) -> Explanation:
+    """`_with_reach`; of a site inside `quote!`, told of the code a macro writes there
+    (`generated`): its checks, callers and values are the generated code's, not its fn's."""
+    told = _with_reach(apart, reach, sha, site, error_class)
+    if site is not None and site.facts.generated:
+        return generated_explanation(told, site, reach, sha)
+    return told
+
+
+def _with_reach(
+    apart: Explanation,
+    reach: Reach | None,
+    sha: str,
+    site: Site | None = None,
+    error_class: str | None = None,
+) -> Explanation:
     """An explanation of `explain_apart` with the index's sentences added (issue 10), dated:
     they hold at `sha` (`reach_text`). With the `site`, an error type's handling is fitted
     to what its builders return (`Reach.held_in`: callers hold it in an `anyhow::Error`);
@@ -376,7 +392,13 @@ def with_reach(
             else catch_for_the_crate(apart.tryCatchPattern, where(site), reach)
         )
         apart = apart.model_copy(update={"tryCatchPattern": held})
-    if reach is not None and reach.paths and all(p.entry == "macro" for p in reach.paths):
+    generated = site is not None and bool(site.facts.generated)  # run, not expanded
+    if (
+        reach is not None
+        and reach.paths
+        and all(p.entry == "macro" for p in reach.paths)
+        and not generated
+    ):
         # met only as a procedural macro expands: a compile error of the crate that uses
         # it, no `Result` any program holds (sqlx's `query!` makes it a `compile_error!`)
         strategy = apart.handlingStrategy
@@ -386,7 +408,8 @@ def with_reach(
                 "handlingStrategy": "fail-fast" if strategy == "try-catch" else strategy,
             }
         )
-    if reach is not None and _UNWINDS in apart.documentation:
+    if reach is not None and _UNWINDS in apart.documentation and not generated:
+        # (the code a macro writes panics in the program that runs it: `_UNWINDS` holds)
         apart = apart.model_copy(
             update={"documentation": apart.documentation.replace(_UNWINDS, _panic_end(reach))}
         )

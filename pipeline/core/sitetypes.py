@@ -190,6 +190,11 @@ class Facts:
     # runs it on what a user gives for the option, prints its error and exits (bat's
     # "terminal width cannot be zero" read "`build_app` returns `Err`", reading 300)
     parsed_by: str | None = None
+    # the quoting macro (`quote!`) whose tokens hold the site: a procedural macro's output,
+    # code the macro writes into the crate that uses it, where it runs; the macro's own fn
+    # never produces the error (sqlx's derived `Decode`'s "invalid value {:?} for enum {}"
+    # read "returned as the using crate compiles", reading 308)
+    generated: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,7 +274,7 @@ def placed(site: Site, shift: int, path: str, window: str, window_start: int) ->
             facts.discarded, facts.gates, facts.enum_doc, facts.ignored_error, facts.fields,
             facts.rebound, facts.unwrapped, facts.wrapped_in, facts.type_visibility,
             facts.reported_to, facts.state_field, facts.state_setters, facts.state_getter,
-            facts.unsafe_fn, facts.waited, facts.parsed_by,
+            facts.unsafe_fn, facts.waited, facts.parsed_by, facts.generated,
         )  # fmt: skip
     return Site(
         site.kind, path, site.line + shift, site.column, site.message, site.is_format,

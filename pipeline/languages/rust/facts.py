@@ -49,6 +49,7 @@ def site_facts(node: Node, source: bytes) -> Facts:
         generics=_type_parameters(function, impl),
         spawned=_spawned_in(node, function),
         parsed_by=_parsed_by(node, function),
+        generated=_generated_by(node),
         discarded=discarded_in(node, function),
         gates=cfg_gates(node),
         ignored_error=ignored_error(node, function),
@@ -60,6 +61,24 @@ def site_facts(node: Node, source: bytes) -> Facts:
     if node.type == "attribute_item":
         facts = _with_error_type(facts, node)
     return facts
+
+
+# Macros whose tokens are code a procedural macro writes out (`quote`'s and `syn`'s)
+_QUOTING = frozenset(("quote", "quote_spanned", "parse_quote", "parse_quote_spanned"))
+
+
+def _generated_by(node: Node) -> str | None:
+    """The quoting macro, as `quote!`, whose tokens hold the site (the site's node, or the
+    macro invocation a token tree's site is read from, `macrotrees`), within its fn; None
+    for code the fn runs itself."""
+    current: Node | None = node
+    while current is not None and current.type not in _FN_TYPES:
+        if current.type == "macro_invocation":
+            name = (_field_text(current, "macro") or "").rsplit("::", 1)[-1]
+            if name in _QUOTING:
+                return f"{name}!"
+        current = current.parent
+    return None
 
 
 def _impl_of(node: Node) -> Node | None:

@@ -130,8 +130,9 @@ from pipeline.languages.rust.testcode import (
 # process's `wait`, `wait_with_output`, `kill` and a `spawn` fail as `Err`; 114:
 # `Facts.parsed_by`, a closure handed to clap's `.value_parser(..)`; chrono's `try_seconds`,
 # `east_opt`, .. fail as `None` whatever their type is imported as; 115:
-# `FileScan.anyhow_macros`, the anyhow macros a file imports from anyhow itself
-EXTRACTOR_VERSION = "115"
+# `FileScan.anyhow_macros`, the anyhow macros a file imports from anyhow itself; 116:
+# `Facts.generated`, the `quote!` whose tokens hold the site (a proc macro's output)
+EXTRACTOR_VERSION = "116"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
