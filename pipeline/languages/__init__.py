@@ -57,6 +57,11 @@ class RepositoryModules:
         names = self._names(path)
         return names.target_kind(path) if names is not None else None
 
+    def target_root(self, path: str) -> str | None:
+        """The root file of the one target `path` is compiled into; None when unknown."""
+        names = self._names(path)
+        return names.target_root(path) if names is not None else None
+
     def aborting_profiles(self, path: str) -> tuple[str, ...]:
         """The build profiles in which a panic in `path` aborts at once; () when none."""
         names = self._names(path)

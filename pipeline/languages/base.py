@@ -39,6 +39,11 @@ class ModuleNames(Protocol):
         """What `path` is compiled into: `lib`, `bin`, `example`, `test`, `bench`, `build`."""
         ...
 
+    def target_root(self, path: str) -> str | None:
+        """The root file of the one target `path` is compiled into; None when no manifest
+        says which (a module several targets of one directory may hold)."""
+        ...
+
     def package_of(self, path: str) -> str | None:
         """The package (the unit a manifest declares dependencies for) `path` belongs to."""
         ...

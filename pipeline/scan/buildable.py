@@ -27,6 +27,57 @@ NO_NEEDS: frozenset[str] = frozenset()
 # (the fn's second parameter), the impl type a static dispatch below runs
 TYPED = "\0type:"
 _CALLED = CALLED_TYPE  # `<call>T::f`: a `let` of a call's value
+# A need on a program: `\0program:examples/nop.rs`, an example's value the chain carries,
+# which only that example's own code can have made
+PROGRAM = "\0program:"
+_OWN_PROGRAMS = ("example", "bench")  # programs of their own, beside a package's library
+_OTHER_PROGRAMS = ("bin", "build", "test")
+
+
+def program_of(kind: str | None, root: str | None) -> str:
+    """A file's program, for `CallGraph.programs`: an example's or a benchmark's root file
+    when the manifests say which one holds it, "!" and the kind of a binary's, a build
+    script's or a test's code, "" for a library's code or code of no known target (a module
+    several examples of one directory share)."""
+    if kind in _OWN_PROGRAMS:
+        return root or ""
+    if kind in _OTHER_PROGRAMS:
+        return f"!{kind}"
+    return ""
+
+
+def program_needs(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozenset[str] | None:
+    """`below`'s program needs once `edge`'s caller is on the chain, with the one `edge` makes;
+    None when no build makes that chain.
+
+    A call into an example's (or a benchmark's) code from code outside it is a dispatch on
+    a value of that example's type (mdBook's `preprocess_book` runs `pre.run(..)` on a `dyn
+    Preprocessor`), and only that example's code can have made the value: some caller above
+    must be that example's, and the chain may pass only through library code to get there.
+    `mdbook build` does not run the nop-preprocessor example's `Nop::run` (reading 309, 2
+    F); that example's `main` does."""
+    programs = graph.programs
+    if not programs:
+        return below
+    mine, theirs = programs[edge.caller], programs[edge.callee]
+    if theirs and not theirs.startswith("!") and mine != theirs:
+        below = below | {PROGRAM + theirs}
+    out = set(below)
+    for need in below:
+        if not need.startswith(PROGRAM):
+            continue
+        wanted = need[len(PROGRAM) :]
+        if mine == wanted:
+            out.discard(need)  # made here: the example's own code
+        elif mine:
+            return None  # another program's code: it holds no value of that example's
+    return frozenset(out)
+
+
+def unmet_program(needs: frozenset[str]) -> bool:
+    """Whether a chain still needs a caller in an example's own code (`program_needs`): an
+    entry point of another program, or a library's, is no way in for it."""
+    return any(n.startswith(PROGRAM) for n in needs)
 
 
 def needs_above(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozenset[str] | None:
@@ -54,9 +105,15 @@ def needs_above(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozense
         # actor's, an iterator's `next` (its `self` is the value iterated), a framework's
         # extractor: no type passes
         return NO_NEEDS
+    programs = program_needs(graph, edge, below)
+    if programs is None:
+        return None
+    below = programs
     typed = _typed_needs(graph, edge, below)
     if typed is None:
         return None
+    held = frozenset(n for n in below if n.startswith(PROGRAM))
+    typed = typed | held if held else typed
     packages = graph.packages
     if not packages:
         return typed
@@ -71,7 +128,7 @@ def needs_above(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozense
             below = below | {theirs}
     kept = []
     for package in below:
-        if package.startswith(TYPED):
+        if package.startswith((TYPED, PROGRAM)):
             continue
         if package in sees:
             continue  # named here: where the value's type can come from

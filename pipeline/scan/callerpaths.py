@@ -28,7 +28,14 @@ from pipeline.core.reach import (
 )
 from pipeline.core.sitetypes import TEXT_KINDS, Site
 from pipeline.languages import language_of
-from pipeline.scan.buildable import NO_NEEDS, TYPED, dispatch_need, needs_above, type_name
+from pipeline.scan.buildable import (
+    NO_NEEDS,
+    TYPED,
+    dispatch_need,
+    needs_above,
+    type_name,
+    unmet_program,
+)
 from pipeline.scan.builders import (
     Built,
     named_builders,
@@ -1026,6 +1033,8 @@ def _walk(
         node = queue.popleft()
         fn = real.get(node, node)
         entry = graph.entries.get(fn)
+        if entry is not None and unmet_program(needs[node]):
+            entry = None  # an example's value no code of this entry's program makes
         if entry is not None:
             found.append((node, entry, None, False))
             if entry[0] in ("main", "example", "build", "bench"):

@@ -138,6 +138,10 @@ class CallGraph:
     # can name (itself and its dependencies, transitively): which chains Rust can compile
     packages: list[str | None] = field(default_factory=list)
     reachable: dict[str, frozenset[str]] = field(default_factory=dict)
+    # each node's program, where only one program can hold its code (`buildable.program_of`):
+    # an example's or benchmark's root file, "!" and the kind of another program (a binary, a
+    # build script, a test), "" for a library's code or one not known
+    programs: list[str] = field(default_factory=list)
     dependency_tables: tuple[Any, ...] = ()  # the manifests' dependencies, for the walks' memo
     clap_packages: dict[str, tuple[str | None, ...]] = field(default_factory=dict)
     # what the link read and resolved (`linkmemo`), when asked; made when wanted (its cost is

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pipeline.core.index import ARM_LINK, COMMAND_NAME, Definition, FileIndex
 from pipeline.core.reach import EntryKind
 from pipeline.languages import RepositoryModules, language_of
+from pipeline.scan.buildable import program_of
 from pipeline.scan.callgraph import CallGraph, Edge, MemoInput, Node, derives_clap, link
 from pipeline.scan.context import _crate
 from pipeline.scan.conversions import add_conversion_edges
@@ -52,6 +53,11 @@ def _packages(graph: CallGraph, modules: RepositoryModules) -> None:
     refuse a chain no build could make (`buildable.needs_above`)."""
     of_file = {path: modules.package_of(path) for path in graph.by_file}
     graph.packages = [of_file.get(node.path) for node in graph.nodes]
+    program = {
+        path: program_of(modules.target_kind(path), modules.target_root(path))
+        for path in graph.by_file
+    }
+    graph.programs = [program.get(node.path, "") for node in graph.nodes]
     graph.reachable = {p: modules.reachable_packages(p) for p in set(of_file.values()) if p}
     graph.dependency_tables = modules.dependency_tables()
     clap: dict[str, set[str | None]] = {}  # the packages of each clap enum's definitions

@@ -120,12 +120,14 @@ def node_digests(graph: CallGraph, blobs: Mapping[str, str], keys: Sequence[Node
     place = [hash((word(key[0]), key[1])) for key in keys]
     blob = {path: word(blobs.get(path, "")) for path in graph.by_file}
     packages = graph.packages or [None] * len(keys)
+    programs = graph.programs or [""] * len(keys)
     own = [
         hash((where, blob[key[0]], word(node.module), word(node.crate), word(package),
+              word(program),
               tuple(map(word, type_facts(graph, node_id))),
               word(trait_declared_elsewhere(graph, node_id))))
-        for node_id, (where, key, node, package) in enumerate(
-            zip(place, keys, graph.nodes, packages, strict=True)
+        for node_id, (where, key, node, package, program) in enumerate(
+            zip(place, keys, graph.nodes, packages, programs, strict=True)
         )
     ]  # fmt: skip
     impls = graph.derived.get("impls", {})

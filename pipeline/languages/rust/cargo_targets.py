@@ -147,6 +147,11 @@ class CrateMap:
         # `_shared_kind` too), or there is none
         return nearest(self._shared_kind, posixpath.dirname(path), None)
 
+    def target_root(self, path: str) -> str | None:
+        """The root file of the target `path` is compiled in (`target_of`), if one is known."""
+        target = self.target_of(path)
+        return target.root if target is not None else None
+
     def aborting_profiles(self, path: str) -> tuple[str, ...]:
         """The profiles whose builds of `path` abort on a panic (`panic = "abort"` at the
         root of the workspace that holds it: the nearest manifest above it with profiles)."""

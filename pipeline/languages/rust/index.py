@@ -194,8 +194,9 @@ _TEST_DIRECTORY = re.compile(
 # `Reach.panic_hook`, the repository's fn that installs a hook ending the process; 177: a
 # `#[from]` wrapper is of the crate its path names (`uv_pypi_types::MetadataError`); 178: of
 # same-named types in one crate, a value runs the methods of the one the `use` names; 179: a
-# typed `let`'s conversion through `.ok()?`/`.unwrap_or(..)`, its error dropped.
-INDEX_VERSION = "179"
+# typed `let`'s conversion through `.ok()?`/`.unwrap_or(..)`, its error dropped; 180: a walk
+# into an example's code needs a caller in that example (`buildable.program_needs`).
+INDEX_VERSION = "180"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
