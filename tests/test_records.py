@@ -324,6 +324,27 @@ def test_aliases_resolve_to_the_nearest_crate() -> None:
     assert table.resolve("YResult", "src/meta/src/a/b.rs") is None
 
 
+def test_a_result_of_a_crate_whose_alias_the_table_lacks_is_none_of_its_aliases() -> None:
+    """mdBook's only `Result` alias is xtask's private `Box<dyn Error>` one; its examples
+    `use mdbook_preprocessor::errors::Result` (a re-export of anyhow's); risingwave's
+    `src/common` is the crate `risingwave_common`, its alias named by the import's tail."""
+    table = AliasTable.build(
+        [
+            ("crates/xtask/src/main.rs", _alias("Result", "Box<dyn Error>")),
+            ("src/common/src/error.rs", _alias("Result", "RwError")),
+            ("src/rpc_client/src/error.rs", _alias("Result", "RpcError")),
+        ],
+        result_imports={
+            "examples/nop-preprocessor.rs": "mdbook_preprocessor::errors",
+            "src/meta/src/lib.rs": "risingwave_common::error",
+            "src/rpc_client/src/lib.rs": "error",
+        },
+    )
+    assert table.resolve("Result", "examples/nop-preprocessor.rs") is None
+    assert table.resolve("Result", "src/meta/src/lib.rs") == "RwError"
+    assert table.resolve("Result", "src/rpc_client/src/lib.rs") == "RpcError"
+
+
 def test_a_bare_result_is_the_one_its_file_imports() -> None:
     """lance-index's files `use lance_core::{Error, Result}` or `use crate::{Error, Result}`
     (its `lib.rs`: `pub use lance_core::{Error, Result}`), where the crate's only `Result`
@@ -352,8 +373,10 @@ def test_a_bare_result_is_the_one_its_file_imports() -> None:
     assert table.resolve("Result", "rust/lance-index/src/vector/kmeans.rs") == "Error"
     assert table.resolve("Result", "rust/lance-index/src/pb.rs") == "std::io::Error"
     assert table.resolve("Result", own) == "SbbfError"  # its own
-    # no crate of the repository named `mlua`: as before, the crate's only alias
-    assert table.resolve("Result", "rust/lance-index/src/other.rs") == "SbbfError"
+    # no crate of the repository named `mlua`: its alias, not the crate's only one (mdBook's
+    # examples `use mdbook_preprocessor::errors::Result`, anyhow's, read xtask's private
+    # `Box<dyn Error>` alias, the repository's only one: reading 309)
+    assert table.resolve("Result", "rust/lance-index/src/other.rs") is None
     assert table.resolve("Result", "src/sink/src/encoder/mod.rs") == "SinkError"
 
 

@@ -134,8 +134,23 @@ class AliasTable:
             named = {e for f, e in candidates if crate_name(_crate(f)) == first}
             if named:
                 return named.pop() if len(named) == 1 else None
-            # no crate of the repository is named so by its directory (risingwave's
-            # `src/common` is `risingwave_common`): as before, the nearest alias
+            crate = _crate(path)
+            local = any(  # `use error::Result;` in a crate's root: its own module `error`
+                _crate(f) == crate and first in f.removesuffix(".rs").split("/")
+                for f, _ in candidates
+            )
+            # a crate whose name ends in its directory's (risingwave's `src/rpc_client` is
+            # `risingwave_rpc_client`)
+            suffixed = {e for f, e in candidates if first.endswith("_" + crate_name(_crate(f)))}
+            if not local and len(suffixed) == 1:
+                return suffixed.pop()
+            if not local and not suffixed:
+                # the crate it names declares none of these aliases (mdBook's examples `use
+                # mdbook_preprocessor::errors::Result`, anyhow's re-exported, read xtask's
+                # private `Box<dyn Error>` one, the repository's only alias, reading 309;
+                # greptimedb's `use datafusion_common::Result` its own crate's `Error`)
+                return None
+            # several, or a module of its own: as before, the nearest alias
         # An alias in this file's directory or above it (`crate::error::Result` from the crate
         # root) is in scope the way Rust modules nest; a sibling module's alias is not.
         site_dir = _directory(path)

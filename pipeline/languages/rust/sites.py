@@ -131,8 +131,9 @@ from pipeline.languages.rust.testcode import (
 # `Facts.parsed_by`, a closure handed to clap's `.value_parser(..)`; chrono's `try_seconds`,
 # `east_opt`, .. fail as `None` whatever their type is imported as; 115:
 # `FileScan.anyhow_macros`, the anyhow macros a file imports from anyhow itself; 116:
-# `Facts.generated`, the `quote!` whose tokens hold the site (a proc macro's output)
-EXTRACTOR_VERSION = "116"
+# `Facts.generated`, the `quote!` whose tokens hold the site (a proc macro's output); 117: a
+# `Result` imported from a crate that declares none of the repository's aliases is none of them
+EXTRACTOR_VERSION = "117"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
