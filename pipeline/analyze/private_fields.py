@@ -4,7 +4,9 @@ declares them can write it. Pure.
 A condition on `self.engine` becomes the check `let ok = !matches!(hi_args.engine, ..);`,
 which code outside that module cannot compile when `engine` has no `pub` (tikv's
 `peer_fsm_delegate.fsm.peer.is_initialized()`, reading 181). The index tells the field's
-declaration (`Reach.dependencies`); the check stays, said for whom it is."""
+declaration (`Reach.dependencies`); the check stays, said for whom it is. A field whose type
+has a `pub fn` of its name that gives it (`Dependency.accessor`) is read through that call,
+which anyone can write (pingora's `response_header()`, reading 307)."""
 
 from __future__ import annotations
 
@@ -47,6 +49,15 @@ def check_for_the_module(code: str | None, reach: Reach | None) -> str | None:
         for name, scope in scopes.items()
         if re.search(rf"\.{re.escape(name)}\b(?!\s*\()", code)  # not a getter's call
     }
+    for name, getter in _accessors(reach).items():
+        field = rf"\.{re.escape(name)}\b(?!\s*\()"
+        if getter.startswith("&") and re.search(
+            rf"{field}\s*{_COMPARED}|{_COMPARED}\s*[\w.]*{field}", code
+        ):
+            continue  # `cache.phase() != Phase::Hit` compares a `&Phase` with a `Phase`
+        if name in read:  # a `pub fn` of its name gives it to anyone: read through that
+            code = re.sub(field, f".{getter.lstrip('&')}()", code)
+            del read[name]
     if not read:
         return code
     names = list(read)
@@ -65,6 +76,24 @@ def check_for_the_module(code: str | None, reach: Reach | None) -> str | None:
     return (
         f"// {named}: only code in {_who(narrowest, them)} can read {them}, and check so.\n{code}"
     )
+
+
+# a comparison: a lent value (`&Phase`) does not compare with an owned one
+_COMPARED = r"(?:[=!<>]=|[<>](?![<>]))"
+
+
+def _accessors(reach: Reach | None) -> dict[str, str]:
+    """Each restricted field the conditions read whose type has a `pub fn` of its name that
+    returns it (`Dependency.accessor`): pingora's `http2_session.response_header.is_none()`
+    reads as `http2_session.response_header().is_none()`, which any caller can write
+    (reading 307: "a pub accessor exists")."""
+    if reach is None:
+        return {}
+    return {
+        d.name.rsplit(".", 1)[-1]: d.accessor
+        for d in reach.dependencies
+        if d.kind == "field" and d.accessor
+    }
 
 
 def _visibility(scope: str) -> str:

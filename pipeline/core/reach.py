@@ -131,6 +131,10 @@ class Dependency:
     # a parameter the fn binds again with a `let` before the site (`Facts.rebound`): the
     # conditions read what the fn made of it (neon's `let key = clean_utf8(..)`)
     rebound: bool | None = None
+    # a field's: the `pub fn` of its type, of its name and no argument, that gives it to any
+    # caller (pingora's private `response_header` and `pub fn response_header(&self)`), "&"
+    # before its name when it returns a reference (`&phase`)
+    accessor: str | None = None
 
 
 # a restricted `pub`: `pub(crate)`, `pub(super)`, `pub(self)`, `pub(in a::b)`

@@ -11,7 +11,7 @@ from dataclasses import replace
 from http import HTTPStatus
 from typing import Literal, NamedTuple
 
-from pipeline.core.index import ARM_LINK, Definition
+from pipeline.core.index import ARM_LINK, DISCOURAGED, Definition
 from pipeline.core.reach import (
     CONVERTED,
     GUARDING_METHODS,
@@ -1238,7 +1238,11 @@ def _best(
             kind = _KIND_RANK["rpc"]  # another language's binding: after the program's own
         elif entry[0] == "cli" and benchmark_subcommand(entry[1]):
             kind = _KIND_RANK["bench"]  # `datanode scanbench`: after the product's commands
-        rank = (kind, bool(outer), narrow, guesses, length)
+        # a way in its own attributes tell users not to take (`#[deprecated]`, `#[doc(hidden)]`)
+        shunned = any(
+            DISCOURAGED.match(a) for a in graph.nodes[real.get(top, top)].definition.attrs
+        )
+        rank = (kind, shunned, bool(outer), narrow, guesses, length)
         own = (
             graph.nodes[real.get(top, top)].crate
             == graph.nodes[real.get(nodes[-1], nodes[-1])].crate
@@ -1247,7 +1251,7 @@ def _best(
     ranked.sort(key=lambda item: item[0])
     kept: dict[tuple[str, ...], tuple[int, tuple[EntryKind, str], Edge | None]] = {}
     others: dict[tuple[str, ...], list[str]] = {}
-    mine: dict[tuple[str, ...], tuple[tuple[int, bool, bool, int, int], bool]] = {}  # its rank
+    mine: dict[tuple[str, ...], tuple[tuple[int, bool, bool, bool, int, int], bool]] = {}  # rank
     for rank, chain, top, entry, first, own in ranked:
         if chain not in kept:
             kept[chain], others[chain], mine[chain] = (top, entry, first), [], (rank, own)
@@ -1531,8 +1535,9 @@ def dependencies(
         if found is not None and f"self.{name}" not in out:
             path, field = found
             out[f"self.{name}"] = Dependency(
-                f"self.{name}", "field", field.signature, path, field.line, field.doc
-            )
+                f"self.{name}", "field", field.signature, path, field.line, field.doc,
+                accessor=_field_getter(graph, path, field),
+            )  # fmt: skip
     for enum, variant in _VARIANT.findall(text):
         of_enum = [f for f in graph.definitions("variant", variant) if f[1].owner == enum]
         meant = _meant_by(graph, of_enum, node, enum)
@@ -1614,6 +1619,50 @@ def _field(graph: CallGraph, node: Node, name: str) -> tuple[str, Definition] | 
         return None
     fields = [f for f in graph.definitions("field", name) if f[1].owner == owner]
     return _meant_by(graph, fields, node, owner)
+
+
+def _field_getter(graph: CallGraph, path: str, field: Definition) -> str | None:
+    """The `pub fn` of the field's type, in its crate, named as the field and taking no
+    argument but `self`, that gives any caller the field's value (pingora's `Http2Session::
+    response_header()` of its private `response_header`, reading 307), "&" before its name
+    when it lends it (`-> &Phase`, as `Facts.state_getter`); None when there is none, or
+    the field is itself `pub`."""
+    if field.public or field.owner is None or not field.value:
+        return None
+    crate = _crate(path)
+    held = _held_value(field.value)
+    for where, method in graph.definitions("fn", field.name):
+        if (
+            method.owner == field.owner
+            and method.public
+            and method.has_self
+            and not method.params
+            and _crate(where) == crate
+            and _held_value(return_text(method.signature)) == held
+        ):
+            lends = return_text(method.signature).lstrip().startswith("&")
+            return f"&{method.name}" if lends else method.name
+    return None
+
+
+# what a reference, a lifetime or `mut` adds to a type (and spaces)
+_NOT_THE_VALUE = re.compile(r"&\s*(?:'\w+\s*)?(?:mut\s+)?|\s+")
+
+
+def _held_value(written: str) -> str:
+    """A type as the value it gives a check (`Option<Box<Header>>` and `Option<&Header>` are
+    `Option<Header>`; cargo's `members()`, an iterator, is no `Vec<PathBuf>`): references,
+    lifetimes, `mut` and `Box`/`Arc`/`Rc` left out, their closing `>` with them."""
+    text = written
+    for wrapper in ("Box", "Arc", "Rc"):
+        while (at := text.find(f"{wrapper}<")) >= 0 and (at == 0 or not text[at - 1].isalnum()):
+            depth, end = 0, at + len(wrapper)
+            for end in range(at + len(wrapper), len(text)):
+                depth += {"<": 1, ">": -1}.get(text[end], 0)
+                if depth == 0:
+                    break
+            text = text[:at] + text[at + len(wrapper) + 1 : end] + text[end + 1 :]
+    return _NOT_THE_VALUE.sub("", text)
 
 
 def _meant_by(

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from tree_sitter import Node
 
-from pipeline.core.index import Use
+from pipeline.core.index import DISCOURAGED, Use
 from pipeline.languages.rust.testcode import has_test_attribute, is_test_attribute
 
 ARG_CHARS = 40
@@ -154,7 +154,7 @@ def leading(
                 attrs.append(text)
                 test = test or marks
             elif text.startswith("arg(") or (
-                (every and not _SILENT_ATTRIBUTE.match(text))
+                (every and (not _SILENT_ATTRIBUTE.match(text) or DISCOURAGED.match(text)))
                 or (error and text.startswith("error"))
             ):  # a clap field's: how it is typed (`value_parsers`)
                 attrs.append(" ".join(text[: 3 * ATTRIBUTE_CHARS].split())[:ATTRIBUTE_CHARS])
