@@ -85,12 +85,15 @@ MACRO_USE_BAIL = OWN_BAIL.replace("use risingwave_common::bail;\n", "") + (
 )
 # .. but a glob may bring anyhow's in (zellij's `use zellij_utils::errors::prelude::*`)
 GLOB_BAIL = OWN_BAIL.replace("use risingwave_common::bail;", "use utils::errors::prelude::*;")
+# .. and `anyhow::bail!` is anyhow's by its path, whatever `Result` the fn returns (mdBook's
+# examples: `use mdbook_preprocessor::errors::Result;` .. `anyhow::bail!("Boom!!1!")`, 309)
+PATH_BAIL = MACRO_USE_BAIL.replace('        bail!("children', '        anyhow::bail!("children')
 
 
 @pytest.mark.parametrize(
     ("source", "expected"),
     [(OWN_BAIL, None), (ANYHOW_BAIL, "anyhow::Error"), (MACRO_USE_BAIL, None),
-     (GLOB_BAIL, "anyhow::Error")],
+     (GLOB_BAIL, "anyhow::Error"), (PATH_BAIL, "anyhow::Error")],
 )  # fmt: skip
 def test_a_bail_the_repository_imports_from_its_own_crate_is_not_anyhows(
     tmp_path: Path, source: str, expected: str | None

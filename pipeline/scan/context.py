@@ -288,6 +288,8 @@ def own_macro(site: Site, aliases: AliasTable) -> bool:
     anyhow's would not compile (`#[macro_use] extern crate risingwave_common;`)."""
     if site.kind not in ANYHOW_KINDS:
         return False
+    if site.macro.removeprefix("::").startswith("anyhow::"):
+        return False  # `anyhow::bail!(..)`: anyhow's by its path (mdBook's examples, 309)
     if site.macro in aliases.own_macros.get(site.file_path, ()):
         return True
     imported = aliases.anyhow_macros.get(site.file_path, ())

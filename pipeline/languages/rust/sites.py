@@ -132,8 +132,9 @@ from pipeline.languages.rust.testcode import (
 # `east_opt`, .. fail as `None` whatever their type is imported as; 115:
 # `FileScan.anyhow_macros`, the anyhow macros a file imports from anyhow itself; 116:
 # `Facts.generated`, the `quote!` whose tokens hold the site (a proc macro's output); 117: a
-# `Result` imported from a crate that declares none of the repository's aliases is none of them
-EXTRACTOR_VERSION = "117"
+# `Result` imported from a crate that declares none of the repository's aliases is none of them;
+# 118: a macro written `anyhow::bail!` is anyhow's, whatever `Result` its fn returns
+EXTRACTOR_VERSION = "118"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
