@@ -54,6 +54,7 @@ from pipeline.analyze.static_advice import (
     option_checked_above,
     placeholder_comment,
     prevention,
+    printed_whole,
     solutions,
     unwrapping,
 )
@@ -133,7 +134,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-209"
+_LABEL = "static-211"
 
 
 def _static_version() -> str:
@@ -267,6 +268,9 @@ def with_reach(
     told = _with_reach(apart, reach, sha, site, error_class)
     if site is not None and site.facts.generated:
         return generated_explanation(told, site, reach, sha)
+    if reach is not None and reach.printed_by:
+        fixes, tips = printed_whole(told.solutions, told.preventionTips, reach.printed_by)
+        told = told.model_copy(update={"solutions": fixes, "preventionTips": tips})
     return told
 
 

@@ -67,7 +67,7 @@ from pipeline.analyze.static_code import (
     waited_out,
     where,
 )
-from pipeline.analyze.taxonomy import Classification, load_taxonomy
+from pipeline.analyze.taxonomy import FALLBACK, Classification, load_taxonomy
 from pipeline.analyze.utf8paths import UTF8_ADVICE, non_utf8_path
 from pipeline.analyze.value_sets import catch_all
 from pipeline.analyze.verdicts import authors_verdict
@@ -322,6 +322,28 @@ _CAUSE_KEPT = {
         ),
     }.items()
 }
+
+
+_SEEING_ALONE = re.compile(
+    r" Seeing this message alone, print the (?:error|report) with `\{:[#?]\}` to read it\."
+)
+_LOG_WHOLE = "Log an error whole, with its causes"
+
+
+def printed_whole(
+    solutions: list[str], tips: list[str], printed_by: str
+) -> tuple[list[str], list[str]]:
+    """`solutions` and `tips` where the program the error ends in prints it with its causes
+    (`Reach.printed_by`): no "print the error with `{:#}`" for a reader who already sees
+    them, nor a tip to log it whole (mdBook's `main` writes each cause on a `Caused by:`
+    line through `log_backtrace`, reading 309: 13 of 20 records said otherwise)."""
+    told = (
+        f" {printed_by} prints the error with its causes: read the lines under this "
+        "message; the last one is where it began."
+    )
+    fixed = [_SEEING_ALONE.sub(told, s) for s in solutions]
+    kept = [t for t in tips if not t.startswith(_LOG_WHOLE)]
+    return fixed, kept or tips
 
 
 def solutions(
@@ -1230,6 +1252,11 @@ def prevention(
         and caller_can_test(context.site, check_test(check), receiver=True)
     ):  # not "before calling it, make sure `!scheduled_error`": a value it computes itself
         tips.append(_before_calling(context.site, check_test(check)))
+    if context.error_type == "panic" and failure_class == FALLBACK and tips:
+        # the class's tip is how to print an error with its causes: a panic is no value a
+        # caller prints (mdBook's "never give error-formatting advice for a panic", reading
+        # 309; 199 panics of 9 repositories carried it beside their own tip)
+        return tips
     known = load_taxonomy()[failure_class]
     tip = known.prevention or first_sentence(known.description)
     if failure_class == "io-error" and (step := fs_step_tip(site) or process_step_tip(site)):

@@ -55,6 +55,10 @@ class Definition(NamedTuple):
     # a `from` fn of `impl From<A> for B`: each arm that takes variants of `A` to one of
     # another type, `A::V>B::W` (`index._variant_arms`)
     variant_arms: tuple[str, ...] = ()
+    # fn: it prints an error with the errors it wraps (`e.chain()`, `{e:#}`, `.as_report()`;
+    # a `fn main` that returns anyhow's, eyre's or miette's `Result`, which Rust prints with
+    # `{:?}`): mdBook's `log_backtrace`, whose `Caused by:` lines its `main` shows
+    shows_causes: bool = False
 
 
 class Call(NamedTuple):

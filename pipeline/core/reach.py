@@ -247,6 +247,12 @@ class Reach:
     # said: "`set_panic_hook` (src/utils/runtime/src/panic_hook.rs:24)" (risingwave's,
     # reading 305: "unwinds the current thread" of a node the hook ends)
     panic_hook: str | None = None
+    # a returned error whose best path starts in a program (its `main`, a subcommand, an
+    # example): that program's `fn main` where it, or a fn it calls (two calls deep), prints
+    # an error with its causes (`Definition.shows_causes`), as said: "The program's `main`
+    # (src/main.rs:18)", "Each `main` of its crate's 3 programs" (mdBook's `log_backtrace` writes each cause on a `Caused by:` line,
+    # reading 309: "print the error with `{:#}`" was moot)
+    printed_by: str | None = None
 
 
 # `Reach.held_in` of a variant its builders give back as no type the index can name: a
@@ -337,6 +343,7 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
         code_by=data.get("code_by"),
         wrapped_by=data.get("wrapped_by"),
         panic_hook=data.get("panic_hook"),
+        printed_by=data.get("printed_by"),
     )
 
 

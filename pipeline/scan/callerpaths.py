@@ -197,9 +197,68 @@ def reaches_of(
             reach = replace(reach or Reach(), code=coded[0], code_by=coded[1])
         if reach is not None and spec.panics and (hook := aborting_hook(graph, spec.path)):
             reach = replace(reach, panic_hook=hook)
+        if reach is not None and not spec.panics and (program := printed_by(graph, reach)):
+            reach = replace(reach, printed_by=program)
         if reach is not None:
             out[spec.record_id] = replace(reach, no_display=True) if undisplayed[shown] else reach
     return out
+
+
+_PROGRAM_ENTRIES = frozenset(("main", "cli", "example"))
+
+
+def printed_by(graph: CallGraph, reach: Reach) -> str | None:
+    """The `fn main` of the program a returned error's best path starts in, as said ("The
+    program's `main` (src/main.rs:18)"), when it prints an error with its causes (`Reach.printed_by`):
+    the `main` itself (or a fn it calls, two calls deep) `shows_causes`. A subcommand's
+    program is its crate's binary's (every `fn main` of the crate's binaries must); None
+    otherwise."""
+    best = reach.paths[0] if reach.paths else None
+    if best is None or best.entry not in _PROGRAM_ENTRIES:
+        return None
+    top = graph.enclosing(best.hops[0].file_path, best.hops[0].line)
+    if top is None:
+        return None
+    if best.entry == "cli":
+        mains = _binary_mains(graph, graph.nodes[top].crate)
+    else:
+        mains = [top] if graph.nodes[top].definition.name == "main" else []
+    if not mains or not all(_prints_causes(graph, m) for m in mains):
+        return None
+    if len(mains) > 1:
+        return f"Each `main` of its crate's {len(mains)} programs"
+    main = graph.nodes[mains[0]]
+    return f"The program's `main` ({main.path}:{main.definition.line})"
+
+
+def _binary_mains(graph: CallGraph, crate: str) -> list[int]:
+    """The `fn main`s of a crate's programs (entry points of kind `main`: not a module's fn
+    named `main`, cargo's `cli::main`, nor an example's)."""
+    mains: list[int] | None = graph.derived.get("mains")
+    if mains is None:  # every program's `main`, once per graph
+        mains = graph.derived["mains"] = sorted(
+            i for i, (kind, _) in graph.entries.items() if kind == "main"
+        )
+    return [i for i in mains if graph.nodes[i].crate == crate]
+
+
+def _prints_causes(graph: CallGraph, main: int) -> bool:
+    """Whether `main`, or a fn it calls (two calls deep, resolved calls only), prints an
+    error with its causes (`Definition.shows_causes`)."""
+    called = graph.derived.get("called")
+    if called is None:  # each fn's callees, once per graph
+        called = graph.derived["called"] = {}
+        for callee, edges in graph.callers.items():
+            for edge in edges:
+                if not edge.candidates and edge.resolution != "name":
+                    called.setdefault(edge.caller, set()).add(callee)
+    seen, frontier = {main}, [main]
+    for _ in range(3):
+        if any(graph.nodes[n].definition.shows_causes for n in frontier):
+            return True
+        frontier = [c for n in frontier for c in called.get(n, ()) if c not in seen]
+        seen.update(frontier)
+    return False
 
 
 # `std::panic::set_hook`, `panic::update_hook`; `std::process::abort()`, `process::exit(..)`

@@ -197,8 +197,9 @@ _TEST_DIRECTORY = re.compile(
 # typed `let`'s conversion through `.ok()?`/`.unwrap_or(..)`, its error dropped; 180: a walk
 # into an example's code needs a caller in that example (`buildable.program_needs`); 181: a
 # private field's `pub fn` of its name (`Dependency.accessor`); 182: a fn's `#[deprecated]` and
-# `#[doc(hidden)]` kept, a way in through one ranked after the others.
-INDEX_VERSION = "182"
+# `#[doc(hidden)]` kept, a way in through one ranked after the others; 183:
+# `Definition.shows_causes`, a fn that prints an error with its causes.
+INDEX_VERSION = "183"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -514,6 +515,30 @@ def _captures(tree: Tree, source: bytes) -> dict[str, list[Node]]:
         name: sorted(nodes, key=lambda n: (n.start_byte, -n.end_byte))
         for name, nodes in found.items()
     }
+
+
+# What prints an error with the errors it wraps: anyhow's and eyre's `chain()`, the alternate
+# form `{:#}` (`{e:#}`), thiserror-ext's `as_report()`
+_CAUSES_SHOWN = re.compile(rb"\.chain\(\)|\{\w*:#\}|\.as_report\(\)")
+# A `fn main` whose `Result` Rust prints with `{:?}`, which lists the causes of anyhow's,
+# eyre's and miette's errors
+_REPORTING_MAIN = re.compile(
+    r"->\s*(?:anyhow|eyre|color_eyre|miette)::Result\b"
+    r"|->\s*(?:std::result::)?Result<\s*\(\)\s*,\s*(?:anyhow::Error|eyre::Report|miette::Report)\s*>"
+)
+
+
+def _shows_causes(name: str, signature: str, source: bytes, start: int, end: int) -> bool:
+    """Whether a fn (its body `source[start:end]`) prints an error with its causes
+    (`Definition.shows_causes`); the body is searched in place, not copied."""
+    if name == "main" and _REPORTING_MAIN.search(signature):
+        return True
+    return any(source.find(needle, start, end) >= 0 for needle in _CAUSE_NEEDLES) and bool(
+        _CAUSES_SHOWN.search(source, start, end)
+    )
+
+
+_CAUSE_NEEDLES = (b"chain()", b":#}", b"as_report")
 
 
 def _lone_literal(body: Node | None) -> str | None:
@@ -1027,10 +1052,12 @@ class _Builder:
         codes: tuple[str, ...] = ()
         arms: tuple[str, ...] = ()
         mapped: tuple[str, ...] = ()
+        causes = False
         if kind == "fn":
             signature, params, has_self = fn_signature(node, self.source)
             body = node.child_by_field_name("body")
             value = _lone_literal(body)
+            causes = body is not None and _shows_causes(name, signature, self.source, *_span(body))
             coded = body is not None and self.source.find(b"Code::", *_span(body)) >= 0
             if coded:
                 codes = tuple(dict.fromkeys(_STATUS.findall(text_of(body))))
@@ -1082,6 +1109,7 @@ class _Builder:
                 status_codes=codes,
                 status_arms=arms,
                 variant_arms=mapped,
+                shows_causes=causes,
             )
         )
 

@@ -1,0 +1,59 @@
+"""A program that prints an error with its causes needs no advice to print it so: mdBook's
+`main` hands an error to `log_backtrace`, which writes each cause on a `Caused by:` line,
+and 13 of 20 records told its users to "print the error with `{:#}`" (reading 309). The
+index marks a fn that prints causes (`e.chain()`, `{e:#}`, `.as_report()`, a `fn main`
+returning anyhow's `Result`); a returned error whose best path starts in a program whose
+`main` (or a fn it calls, two calls deep) does is said to be printed so (`Reach.printed_by`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_reach import committed_and_extracted
+
+MAIN = """\
+use anyhow::Context;
+
+fn main() {
+    if let Err(e) = run() {
+        report(&e);
+        std::process::exit(1);
+    }
+}
+
+fn report(e: &anyhow::Error) {
+    log_backtrace(e);
+}
+
+fn log_backtrace(e: &anyhow::Error) {
+    for cause in e.chain() {
+        eprintln!("Caused by: {cause}");
+    }
+}
+
+fn run() -> anyhow::Result<()> {
+    std::fs::read("book.toml").context("failed to read the book")?;
+    Ok(())
+}
+"""
+
+
+def test_a_program_that_prints_causes_gets_no_advice_to_print_them(tmp_path: Path) -> None:
+    files = {"Cargo.toml": '[package]\nname = "book"\n', "src/main.rs": MAIN}
+    _, record = committed_and_extracted(files, "o/book", tmp_path / "a", "failed to read")
+    said = " ".join(record["solutions"])
+    assert "Seeing this message alone" not in said
+    assert (
+        "The program's `main` (src/main.rs:3) prints the error with its causes: read the "
+        "lines under this message; the last one is where it began."
+    ) in said
+    assert not any(t.startswith("Log an error whole") for t in record["preventionTips"])
+
+
+def test_a_program_that_prints_the_message_alone_keeps_the_advice(tmp_path: Path) -> None:
+    plain = MAIN.replace('eprintln!("Caused by: {cause}")', 'eprintln!("{cause}")').replace(
+        "for cause in e.chain() {", "for cause in [e] {"
+    )
+    files = {"Cargo.toml": '[package]\nname = "book"\n', "src/main.rs": plain}
+    _, record = committed_and_extracted(files, "o/book", tmp_path / "b", "failed to read")
+    assert any("Seeing this message alone" in s for s in record["solutions"])
