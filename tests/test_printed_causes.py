@@ -57,3 +57,51 @@ def test_a_program_that_prints_the_message_alone_keeps_the_advice(tmp_path: Path
     files = {"Cargo.toml": '[package]\nname = "book"\n', "src/main.rs": plain}
     _, record = committed_and_extracted(files, "o/book", tmp_path / "b", "failed to read")
     assert any("Seeing this message alone" in s for s in record["solutions"])
+
+
+EXAMPLE = """\
+use book::Command;
+struct Nop;
+impl Command for Nop {
+    fn name(&self) -> &str {
+        "nop-preprocessor"
+    }
+    fn run(&self) -> anyhow::Result<()> {
+        std::fs::read("blow-up").map(|_| ()).context("expect bool for blow-up")
+    }
+}
+fn main() {
+    if let Err(e) = book::handle(&Nop) {
+        eprintln!("{e}");
+    }
+}
+"""
+LIB = """\
+pub trait Command {
+    fn name(&self) -> &str;
+    fn run(&self) -> anyhow::Result<()>;
+}
+pub fn handle(command: &dyn Command) -> anyhow::Result<()> {
+    command.run()
+}
+"""
+
+
+def test_an_example_s_own_command_is_printed_by_that_example_not_the_binary(
+    tmp_path: Path,
+) -> None:
+    """mdBook's nop-preprocessor example names itself (`fn name(&self) -> &str`): a command
+    of that example's, whose errors its own `main` prints, not mdbook's `main` (which walks
+    `e.chain()`): reading 309's last recheck, 2 F."""
+    files = {
+        "Cargo.toml": '[package]\nname = "book"\n',
+        "src/lib.rs": LIB,
+        "src/main.rs": MAIN.replace(
+            "use anyhow::Context;\n", "use anyhow::Context;\nuse book::Command;\n"
+        ),
+        "examples/nop.rs": EXAMPLE.replace(
+            "use book::Command;", "use anyhow::Context;\nuse book::Command;"
+        ),
+    }
+    _, record = committed_and_extracted(files, "o/book", tmp_path / "c", "expect bool")
+    assert "src/main.rs" not in " ".join(record["solutions"])

@@ -219,7 +219,12 @@ def printed_by(graph: CallGraph, reach: Reach) -> str | None:
     top = graph.enclosing(best.hops[0].file_path, best.hops[0].line)
     if top is None:
         return None
-    if best.entry == "cli":
+    program = graph.programs[top] if graph.programs else ""
+    if best.entry == "cli" and program and not program.startswith("!"):
+        # a subcommand of an example's own (mdBook's nop-preprocessor): that example's
+        # `main`, not its crate's binaries' (reading 309's last recheck: 2 F)
+        mains = [i for i in _program_mains(graph) if graph.programs[i] == program]
+    elif best.entry == "cli":
         mains = _binary_mains(graph, graph.nodes[top].crate)
     else:
         mains = [top] if graph.nodes[top].definition.name == "main" else []
@@ -232,14 +237,24 @@ def printed_by(graph: CallGraph, reach: Reach) -> str | None:
 
 
 def _binary_mains(graph: CallGraph, crate: str) -> list[int]:
-    """The `fn main`s of a crate's programs (entry points of kind `main`: not a module's fn
+    """The `fn main`s of a crate's binaries (entry points of kind `main`: not a module's fn
     named `main`, cargo's `cli::main`, nor an example's)."""
+    return [
+        i
+        for i in _program_mains(graph)
+        if graph.entries[i][0] == "main" and graph.nodes[i].crate == crate
+    ]
+
+
+def _program_mains(graph: CallGraph) -> list[int]:
+    """Every program's `fn main` (entry points of kind `main`, `example` or `bench`), once
+    per graph."""
     mains: list[int] | None = graph.derived.get("mains")
-    if mains is None:  # every program's `main`, once per graph
+    if mains is None:
         mains = graph.derived["mains"] = sorted(
-            i for i, (kind, _) in graph.entries.items() if kind == "main"
+            i for i, (kind, _) in graph.entries.items() if kind in ("main", "example", "bench")
         )
-    return [i for i in mains if graph.nodes[i].crate == crate]
+    return mains
 
 
 def _prints_causes(graph: CallGraph, main: int) -> bool:
