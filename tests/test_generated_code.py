@@ -12,6 +12,7 @@ from pathlib import Path
 from test_reach import graph_of, line_of_text
 
 from pipeline.analyze.static import explain
+from pipeline.core.model import Explanation
 from pipeline.languages.rust.sites import find_sites
 from pipeline.scan.callerpaths import site_reach
 from pipeline.scan.collect import build_contexts
@@ -65,16 +66,20 @@ def test_the_scan_marks_a_site_inside_quote_and_no_other() -> None:
     }
 
 
+def _told(tmp_path: Path, message: str) -> Explanation:
+    """The static explanation of the site whose message starts with `message`, its reach
+    from the fixture's call graph."""
+    reach = site_reach(graph_of(tmp_path, FILES), "src/lib.rs", line_of_text(LIB, message))
+    scan = find_sites("src/lib.rs", LIB.encode())
+    contexts = build_contexts("acme/db", "ab" * 20, RepoScan(scans={"src/lib.rs": scan}))
+    (context,) = [c for c in contexts if c.site.message.startswith(message)]
+    return explain(replace(context, reach=reach))
+
+
 def test_the_generated_code_s_error_is_told_as_the_using_crate_s_run_time_error(
     tmp_path: Path,
 ) -> None:
-    graph = graph_of(tmp_path, FILES)
-    line = line_of_text(LIB, "invalid value")
-    reach = site_reach(graph, "src/lib.rs", line)
-    scan = find_sites("src/lib.rs", LIB.encode())
-    contexts = build_contexts("acme/db", "ab" * 20, RepoScan(scans={"src/lib.rs": scan}))
-    (context,) = [c for c in contexts if c.site.message.startswith("invalid value")]
-    told = explain(replace(context, reach=reach))
+    told = _told(tmp_path, "invalid value")
 
     assert told.documentation.startswith(
         "This is code that `expand` writes with `quote!` in `src/lib.rs`, not code it runs: "
@@ -98,12 +103,7 @@ def test_the_generated_code_s_error_is_told_as_the_using_crate_s_run_time_error(
 
 
 def test_the_macro_s_own_error_is_still_a_compile_error(tmp_path: Path) -> None:
-    graph = graph_of(tmp_path, FILES)
-    reach = site_reach(graph, "src/lib.rs", line_of_text(LIB, "expected an enum"))
-    scan = find_sites("src/lib.rs", LIB.encode())
-    contexts = build_contexts("acme/db", "ab" * 20, RepoScan(scans={"src/lib.rs": scan}))
-    (context,) = [c for c in contexts if c.site.message == "expected an enum"]
-    told = explain(replace(context, reach=reach))
+    told = _told(tmp_path, "expected an enum")
     assert "as the using crate compiles" in told.triggerScenarios
     assert not told.documentation.startswith("This is code that")
 
@@ -111,11 +111,6 @@ def test_the_macro_s_own_error_is_still_a_compile_error(tmp_path: Path) -> None:
 def test_a_panic_of_the_generated_code_unwinds_the_program_that_runs_it(tmp_path: Path) -> None:
     """Not "a panic while a procedural macro expands stops no program": that is the macro's
     own panic; the code it writes panics where it runs."""
-    graph = graph_of(tmp_path, FILES)
-    reach = site_reach(graph, "src/lib.rs", line_of_text(LIB, "primary key is required"))
-    scan = find_sites("src/lib.rs", LIB.encode())
-    contexts = build_contexts("acme/db", "ab" * 20, RepoScan(scans={"src/lib.rs": scan}))
-    (context,) = [c for c in contexts if c.site.message == "primary key is required"]
-    told = explain(replace(context, reach=reach))
+    told = _told(tmp_path, "primary key is required")
     assert "it unwinds the current thread or task" in told.documentation
     assert "proc macro panicked" not in told.documentation
