@@ -17,7 +17,7 @@ from __future__ import annotations
 from pipeline.analyze.reach_text import commit_label, path_text
 from pipeline.analyze.static_code import where
 from pipeline.core.model import Explanation
-from pipeline.core.reach import Reach
+from pipeline.core.reach import CallerPath, Reach
 from pipeline.core.sitetypes import Site
 
 _COMPILING = ", as the using crate compiles"
@@ -30,7 +30,8 @@ def generated_explanation(
     `Facts.generated` is set)."""
     quoting = site.facts.generated or "quote!"
     fn = where(site)
-    macro = _writer(reach)
+    best = reach.paths[0] if reach is not None and reach.paths else None
+    macro = _writer(best)
     named = macro or "the macro"
     place = f"`{site.file_path}`"
     lead = (
@@ -47,7 +48,6 @@ def generated_explanation(
         "macro's `#name` placeholders, filled in for each item that uses the macro), which "
         "the index does not read as code."
     )
-    best = reach.paths[0] if reach is not None and reach.paths else None
     if macro is not None and best is not None:
         trigger += f" {commit_label(sha)}, {macro} writes it: {path_text(best)}."
     situation = (
@@ -86,10 +86,9 @@ def generated_explanation(
     )
 
 
-def _writer(reach: Reach | None) -> str | None:
+def _writer(best: CallerPath | None) -> str | None:
     """The macro whose expansion writes the code (`attribute `#[admin_fn]``), from the best
     path's entry when that is a procedural macro."""
-    best = reach.paths[0] if reach is not None and reach.paths else None
     if best is None or best.entry != "macro" or not best.entry_label:
         return None
     return best.entry_label.removesuffix(_COMPILING)

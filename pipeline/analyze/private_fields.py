@@ -49,15 +49,15 @@ def check_for_the_module(code: str | None, reach: Reach | None) -> str | None:
         for name, scope in scopes.items()
         if re.search(rf"\.{re.escape(name)}\b(?!\s*\()", code)  # not a getter's call
     }
-    for name, getter in _accessors(reach).items():
+    for name, getter in _accessors(reach).items():  # a `pub fn` of its name: anyone's read
         field = rf"\.{re.escape(name)}\b(?!\s*\()"
-        if getter.startswith("&") and re.search(
-            rf"{field}\s*{_COMPARED}|{_COMPARED}\s*[\w.]*{field}", code
+        if name not in read or (
+            getter.startswith("&")
+            and re.search(rf"{field}\s*{_COMPARED}|{_COMPARED}\s*[\w.]*{field}", code)
         ):
             continue  # `cache.phase() != Phase::Hit` compares a `&Phase` with a `Phase`
-        if name in read:  # a `pub fn` of its name gives it to anyone: read through that
-            code = re.sub(field, f".{getter.lstrip('&')}()", code)
-            del read[name]
+        code = re.sub(field, f".{getter.lstrip('&')}()", code)
+        del read[name]
     if not read:
         return code
     names = list(read)

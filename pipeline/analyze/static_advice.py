@@ -302,31 +302,31 @@ CAUSE_KEPT_LEAD = (
     "The error that failed, if there was one, is kept as this one's cause (a `.context()` on "
     "an `Option` that was `None` keeps none): "
 )
+# the advice that ends each `_CAUSE_KEPT` text, where the reader has the message alone
+# (`printed_whole` takes it back where the program prints the causes)
+_SEEING_ALONE = {
+    "anyhow::Error": " Seeing this message alone, print the error with `{:#}` to read it.",
+    "eyre::Report": " Seeing this message alone, print the report with `{:?}` to read it.",
+    "miette::Report": " Seeing this message alone, print the report with `{:?}` to read it.",
+}
 _CAUSE_KEPT = {
-    kind: CAUSE_KEPT_LEAD + how
+    kind: CAUSE_KEPT_LEAD + how + _SEEING_ALONE[kind]
     for kind, how in {
         "anyhow::Error": (
             "`{:?}` of the error (what a `main` that returns it prints) lists it under this "
             "message (anyhow's `Caused by:` lines), `{:#}` after a colon, and `{}` leaves it "
-            "out. Seeing this message alone, print the error with `{:#}` to read it."
+            "out."
         ),
         "eyre::Report": (
             "`{:?}` of the report (what a `main` that returns it prints) lists it under this "
-            "message (eyre's `Caused by:` lines), and `{}` leaves it out. Seeing this message "
-            "alone, print the report with `{:?}` to read it."
+            "message (eyre's `Caused by:` lines), and `{}` leaves it out."
         ),
         "miette::Report": (
             "miette's report (`{:?}` of the error, what a `main` that returns a "
-            "`miette::Result` prints) draws it under this message, and `{}` leaves it out. "
-            "Seeing this message alone, print the report with `{:?}` to read it."
+            "`miette::Result` prints) draws it under this message, and `{}` leaves it out."
         ),
     }.items()
 }
-
-
-_SEEING_ALONE = re.compile(
-    r" Seeing this message alone, print the (?:error|report) with `\{:[#?]\}` to read it\."
-)
 _LOG_WHOLE = "Log an error whole, with its causes"
 
 
@@ -341,7 +341,9 @@ def printed_whole(
         f" {printed_by} prints the error with its causes: read the lines under this "
         "message; the last one is where it began."
     )
-    fixed = [_SEEING_ALONE.sub(told, s) for s in solutions]
+    fixed = solutions
+    for alone in _SEEING_ALONE.values():
+        fixed = [s.replace(alone, told) for s in fixed]
     kept = [t for t in tips if not t.startswith(_LOG_WHOLE)]
     return fixed, kept or tips
 

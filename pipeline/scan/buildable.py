@@ -47,8 +47,9 @@ def program_of(kind: str | None, root: str | None) -> str:
 
 
 def program_needs(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozenset[str] | None:
-    """`below`'s program needs once `edge`'s caller is on the chain, with the one `edge` makes;
-    None when no build makes that chain.
+    """The program needs the chain holds once `edge`'s caller is on it: those of `below` (the
+    rest of `below` is no program's), with the one `edge` makes; None when no build makes
+    that chain.
 
     A call into an example's (or a benchmark's) code from code outside it is a dispatch on
     a value of that example's type (mdBook's `preprocess_book` runs `pre.run(..)` on a `dyn
@@ -58,20 +59,19 @@ def program_needs(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozen
     F); that example's `main` does."""
     programs = graph.programs
     if not programs:
-        return below
+        return NO_NEEDS
     mine, theirs = programs[edge.caller], programs[edge.callee]
+    wanted = [n for n in below if n.startswith(PROGRAM)] if below else []
     if theirs and not theirs.startswith("!") and mine != theirs:
-        below = below | {PROGRAM + theirs}
-    out = set(below)
-    for need in below:
-        if not need.startswith(PROGRAM):
-            continue
-        wanted = need[len(PROGRAM) :]
-        if mine == wanted:
-            out.discard(need)  # made here: the example's own code
-        elif mine:
+        wanted.append(PROGRAM + theirs)
+    held = []
+    for need in wanted:
+        if mine == need[len(PROGRAM) :]:
+            continue  # made here: the example's own code
+        if mine:
             return None  # another program's code: it holds no value of that example's
-    return frozenset(out)
+        held.append(need)
+    return frozenset(held) if held else NO_NEEDS
 
 
 def unmet_program(needs: frozenset[str]) -> bool:
@@ -105,14 +105,12 @@ def needs_above(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozense
         # actor's, an iterator's `next` (its `self` is the value iterated), a framework's
         # extractor: no type passes
         return NO_NEEDS
-    programs = program_needs(graph, edge, below)
-    if programs is None:
+    held = program_needs(graph, edge, below)
+    if held is None:
         return None
-    below = programs
     typed = _typed_needs(graph, edge, below)
     if typed is None:
         return None
-    held = frozenset(n for n in below if n.startswith(PROGRAM))
     typed = typed | held if held else typed
     packages = graph.packages
     if not packages:

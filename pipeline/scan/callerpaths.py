@@ -1706,16 +1706,17 @@ def _field_getter(graph: CallGraph, path: str, field: Definition) -> str | None:
     crate = _crate(path)
     held = _held_value(field.value)
     for where, method in graph.definitions("fn", field.name):
-        if (
+        if not (
             method.owner == field.owner
             and method.public
             and method.has_self
             and not method.params
             and _crate(where) == crate
-            and _held_value(return_text(method.signature)) == held
         ):
-            lends = return_text(method.signature).lstrip().startswith("&")
-            return f"&{method.name}" if lends else method.name
+            continue
+        returned = return_text(method.signature)
+        if _held_value(returned) == held:
+            return f"&{method.name}" if returned.lstrip().startswith("&") else method.name
     return None
 
 

@@ -521,6 +521,7 @@ def _captures(tree: Tree, source: bytes) -> dict[str, list[Node]]:
 # What prints an error with the errors it wraps: anyhow's and eyre's `chain()`, the alternate
 # form `{:#}` (`{e:#}`), thiserror-ext's `as_report()`
 _CAUSES_SHOWN = re.compile(rb"\.chain\(\)|\{\w*:#\}|\.as_report\(\)")
+_CAUSE_NEEDLES = (b"chain()", b":#}", b"as_report")  # found in C first: most bodies hold none
 # A `fn main` whose `Result` Rust prints with `{:?}`, which lists the causes of anyhow's,
 # eyre's and miette's errors
 _REPORTING_MAIN = re.compile(
@@ -537,9 +538,6 @@ def _shows_causes(name: str, signature: str, source: bytes, start: int, end: int
     return any(source.find(needle, start, end) >= 0 for needle in _CAUSE_NEEDLES) and bool(
         _CAUSES_SHOWN.search(source, start, end)
     )
-
-
-_CAUSE_NEEDLES = (b"chain()", b":#}", b"as_report")
 
 
 def _lone_literal(body: Node | None) -> str | None:
@@ -1032,7 +1030,7 @@ class _Builder:
         self.variant_imports: dict[str, str] | None = None
 
     def definition(self, kind: DefKind, node: Node) -> None:
-        wraps = kind == "variant" and b"#[from]" in self.source[node.start_byte : node.end_byte]
+        wraps = kind == "variant" and self.source.find(b"#[from]", *_span(node)) >= 0
         attrs, own_test, doc = leading(node, every=kind == "fn", error=wraps)
         owner, trait, module, test = item_context(node, kind, own_test, self.marked)
         if test:
