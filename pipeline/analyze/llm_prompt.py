@@ -277,6 +277,7 @@ def site_variables(ctx: SiteContext) -> dict[str, Any]:
                     for i, h in enumerate(d.passed)
                 ],
                 "doc": _first_paragraph(d.doc),
+                "setter": d.setter,
                 "where": f"{d.file_path}:{d.line}" if d.file_path and d.line else d.file_path,
             }
             for d in reach.dependencies

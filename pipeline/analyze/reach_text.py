@@ -135,6 +135,7 @@ def trigger_sentence(reach: Reach | None, sha: str) -> str | None:
             for i, h in enumerate(d.passed)
         )
         + (f": {_first_line(d.doc)}" if d.doc else "")
+        + (f"; a program sets it with `{d.setter}(..)`" if d.setter else "")
         + ")"
         for d in reach.dependencies
     ]

@@ -55,6 +55,7 @@ from pipeline.analyze.static_advice import (
     placeholder_comment,
     prevention,
     printed_whole,
+    refusing_checks,
     solutions,
     unwrapping,
 )
@@ -74,6 +75,7 @@ from pipeline.analyze.static_code import (
     fatal_failure,
     held_catch,
     message_needle,
+    owns_a_bug,
     parsed_text,
     platform_stub,
     printed_values,
@@ -134,7 +136,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-211"
+_LABEL = "static-212"
 
 
 def _static_version() -> str:
@@ -466,6 +468,8 @@ def _with_reach(
         fixes = [_given_to(option, s) for s in fixes]
     if site is None or not _trait_method(site):  # code the index does not see calls those
         fixes = [_passed_literally(s, reach) or s for s in fixes]
+    if site is not None and not assumed and not owns_a_bug(site):  # no fix to a bug's value
+        fixes = _with_setters(fixes, reach, _deciding(site))
     tips = apart.preventionTips
     if only_crate:  # its callers pass the values, not a reader (readings 160-163, 202)
         scope = reach.internal if reach is not None else None
@@ -610,6 +614,53 @@ def _passed_literally(solution: str, reach: Reach | None) -> str | None:
         f"{PASSED_LEAD}{fn} ({', '.join(others)}){PASSED_TAIL} Its one caller passes a "
         f"literal for {names} ({said}): no value to change there."
     )
+
+
+def _deciding(site: Site) -> str:
+    """The text of the site's checks that refuse (`refusing_checks`): the last, and those
+    before it that held (a `match` arm taken, an `if` true), but those that only found a
+    value (`let Some(schema) = self.schema.as_ref()` matched: tantivy's "cannot be combined
+    with sort_by_field" is no matter of the schema). Not one that did not hold on the way
+    (greptimedb's `self.primary_key() > other.primary_key()` is false before the timestamps
+    are compared)."""
+    checks = refusing_checks(site)
+    return " ".join(
+        c.text
+        for at, c in enumerate(checks)
+        if at == len(checks) - 1
+        or not (c.negated or (c.kind == "if_let" and _FOUND_VALUE.match(c.text)))
+    )
+
+
+# an `if let` that only finds a value: `let Some(x) = ..`, `Ok(x) = ..`
+_FOUND_VALUE = re.compile(r"\s*(?:let\s+)?(?:Some|Ok)\s*\(")
+
+
+def _with_setters(fixes: list[str], reach: Reach | None, checked: str) -> list[str]:
+    """`fixes` with, after the "depends on what is passed" one (else last), the method that
+    sets each field a refusing check reads (`Dependency.setter`; `checked`, the checks'
+    text): sqlx's `maybe_upgrade` reads `options.ssl_mode`, which a program chooses with
+    `MySqlConnectOptions::ssl_mode(..)`. Not a field that only chose the way to a call that
+    failed (mdBook's `if self.copy_theme`, before the copy that failed)."""
+    own = reach.paths[0].hops[-1].name if reach is not None and reach.paths else None
+    set_by = [
+        d
+        for d in (reach.dependencies if reach is not None else ())
+        if d.setter
+        and d.setter != own  # cargo's `set_values` refuses a second call: no other place
+        and re.search(rf"(?<![\w.]){re.escape(d.name)}\b", checked)
+        # already told (`state_panic`: "`visibility` is set by `set_visibility`")
+        and not any(f"`{d.setter.rsplit('::', 1)[-1]}`" in fix for fix in fixes)
+    ]
+    if not set_by:
+        return fixes
+    said = "; ".join(f"`{d.setter}(..)` sets `{d.name}`" for d in set_by[:3])
+    line = (
+        f"{said}, which the check reads: where a program calls "
+        f"{'it' if len(set_by) == 1 else 'them'} is one place the value is chosen."
+    )
+    at = next((i + 1 for i, s in enumerate(fixes) if s.startswith(PASSED_LEAD)), len(fixes))
+    return [*fixes[:at], line, *fixes[at:]]
 
 
 # a literal argument: a string, a character, a bool or a number (not `0..n`, which the

@@ -897,6 +897,12 @@ def _setting_of(condition: Condition) -> str | None:
     return found
 
 
+def refusing_checks(site: Site) -> list[Condition]:
+    """The site's conditions that refuse something: those after the last call that failed
+    (`_after_failed_call`), not themselves a failed call or a value that was None."""
+    return [c for c in _after_failed_call(site.facts.conditions) if _failed_call(c) is None]
+
+
 def _after_failed_call(conditions: Sequence[Condition]) -> Sequence[Condition]:
     """The conditions after the last call that failed (`f(x)` was Err: `_failed_call`), all
     of them when none did. Those before it chose the way to that call; they refused nothing

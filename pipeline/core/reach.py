@@ -135,6 +135,9 @@ class Dependency:
     # caller (pingora's private `response_header` and `pub fn response_header(&self)`), "&"
     # before its name when it returns a reference (`&phase`)
     accessor: str | None = None
+    # a field's: the `pub fn` of its type that a program sets it with, `Type::method`: a
+    # builder's method of its name (sqlx's `MySqlConnectOptions::ssl_mode`) or `set_<name>`
+    setter: str | None = None
 
 
 # a restricted `pub`: `pub(crate)`, `pub(super)`, `pub(self)`, `pub(in a::b)`

@@ -88,6 +88,8 @@ _KIND_RANK: dict[EntryKind | None, int] = {
 # entry), and whether that arm's fn calls the same fn outside its arms too (`_also_unarmed`)
 Found = tuple[int, tuple[EntryKind, str], Edge | None, bool]
 _FIELD = re.compile(r"\bself\.(\w+)")
+# a parameter's field: `options.ssl_mode` (not a method's call, a macro or a path)
+_PARAM_FIELD = re.compile(r"(?<![.\w])([a-z_]\w*)\.([a-z_]\w*)\b(?!\s*(?:[(!]|::))")
 _CONST = re.compile(r"\b([A-Z][A-Z0-9_]{2,})\b")
 _VARIANT = re.compile(r"\b([A-Z]\w*)::([A-Z]\w*)\b")
 _IDENT = re.compile(r"(?<![.\w])([a-z_]\w*)\b(?!\s*[(!:])")
@@ -1611,6 +1613,18 @@ def dependencies(
             out[f"self.{name}"] = Dependency(
                 f"self.{name}", "field", field.signature, path, field.line, field.doc,
                 accessor=_field_getter(graph, path, field),
+                setter=_field_setter(graph, path, field),
+            )  # fmt: skip
+    for held, name in _PARAM_FIELD.findall(text):
+        if held not in params or f"{held}.{name}" in out:
+            continue
+        found = _param_field(graph, node, params[held], name)
+        if found is not None:
+            path, field = found
+            out[f"{held}.{name}"] = Dependency(
+                f"{held}.{name}", "field", field.signature, path, field.line, field.doc,
+                accessor=_field_getter(graph, path, field),
+                setter=_field_setter(graph, path, field),
             )  # fmt: skip
     for enum, variant in _VARIANT.findall(text):
         of_enum = [f for f in graph.definitions("variant", variant) if f[1].owner == enum]
@@ -1695,17 +1709,60 @@ def _field(graph: CallGraph, node: Node, name: str) -> tuple[str, Definition] | 
     return _meant_by(graph, fields, node, owner)
 
 
+def _param_field(
+    graph: CallGraph, node: Node, written: str, name: str
+) -> tuple[str, Definition] | None:
+    """The field `name` of the parameter's type, `written` as the fn declares it (`options:
+    &MySqlConnectOptions`: sqlx's `maybe_upgrade` reads `options.ssl_mode`, whose doc and
+    setter tell a reader where the value comes from); None for a generic or `impl`/`dyn`
+    type, or a field `_meant_by` does not single out."""
+    bare = _held_value(written)
+    if bare.startswith(("impl", "dyn")) or not bare[:1].isupper():
+        return None
+    owner = type_name(bare)
+    fields = [f for f in graph.definitions("field", name) if f[1].owner == owner]
+    return _meant_by(graph, fields, node, owner) if fields else None
+
+
+def _field_setter(graph: CallGraph, path: str, field: Definition) -> str | None:
+    """The `pub fn` of the field's type, in its crate, that a program sets the field with:
+    a builder's method of the field's name taking one value and giving the type back (sqlx's
+    `MySqlConnectOptions::ssl_mode(mut self, mode: MySqlSslMode) -> Self`), or a
+    `set_<field>` taking one value; as `Type::method`, None when there is none."""
+    if field.owner is None:
+        return None
+    crate = _crate(path)
+    owner = field.owner
+    for name, builder in ((field.name, True), (f"set_{field.name}", False)):
+        for where, method in graph.definitions("fn", name):
+            if not (
+                method.owner == owner
+                and method.public
+                and method.has_self
+                and len(method.params) == 1
+                and _crate(where) == crate
+            ):
+                continue
+            returned = type_name(_held_value(return_text(method.signature)))
+            if not builder or returned in ("Self", owner):
+                return f"{owner}::{name}"
+    return None
+
+
 def _field_getter(graph: CallGraph, path: str, field: Definition) -> str | None:
-    """The `pub fn` of the field's type, in its crate, named as the field and taking no
-    argument but `self`, that gives any caller the field's value (pingora's `Http2Session::
-    response_header()` of its private `response_header`, reading 307), "&" before its name
-    when it lends it (`-> &Phase`, as `Facts.state_getter`); None when there is none, or
-    the field is itself `pub`."""
+    """The `pub fn` of the field's type, in its crate, named as the field (or `get_` and
+    its name) and taking no argument but `self`, that gives any caller the field's value
+    (pingora's `Http2Session::response_header()` of its private `response_header`, reading
+    307; sqlx's `get_ssl_mode()`), "&" before its name when it lends it (`-> &Phase`, as
+    `Facts.state_getter`); None when there is none, or the field is itself `pub`."""
     if field.public or field.owner is None or not field.value:
         return None
     crate = _crate(path)
     held = _held_value(field.value)
-    for where, method in graph.definitions("fn", field.name):
+    for where, method in [
+        *graph.definitions("fn", field.name),
+        *graph.definitions("fn", f"get_{field.name}"),
+    ]:
         if not (
             method.owner == field.owner
             and method.public

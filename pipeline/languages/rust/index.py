@@ -199,8 +199,9 @@ _TEST_DIRECTORY = re.compile(
 # private field's `pub fn` of its name (`Dependency.accessor`); 182: a fn's `#[deprecated]` and
 # `#[doc(hidden)]` kept, a way in through one ranked after the others; 183:
 # `Definition.shows_causes`, a fn that prints an error with its causes; 184: an example's own
-# subcommand is printed by that example's `main` (`Reach.printed_by`).
-INDEX_VERSION = "184"
+# subcommand is printed by that example's `main` (`Reach.printed_by`); 185: a parameter's
+# field the conditions read (`options.ssl_mode`), with a field's setter and `get_` getter.
+INDEX_VERSION = "185"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 

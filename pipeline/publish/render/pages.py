@@ -193,6 +193,7 @@ def reach_context(record: Record, reach: Reach | None) -> dict[str, Any]:
             "kind": d.kind,
             "text": d.text,
             "doc": d.doc,
+            "setter": d.setter,
             "href": pinned(d.file_path, d.line),
             "passed": [
                 {"caller": h.caller, "argument": h.argument, "href": pinned(h.file_path, h.line)}
