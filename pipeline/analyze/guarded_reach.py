@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.analyze.static_advice import CAUSE_KEPT_LEAD, NEVER_EITHER
+from pipeline.analyze.static_advice import CAUSE_KEPT_LEAD, CAUSE_KEPT_TOLD, NEVER_EITHER
 from pipeline.core.model import Explanation
 from pipeline.core.reach import GUARDING_METHODS, Reach
 
@@ -20,7 +20,7 @@ _SAID = {"Err": "returned an error.", "None": "gave no value (`None`)."}
 _HEDGED = {
     "Err": (
         (NEVER_EITHER, "(never an `Err`)"),
-        (CAUSE_KEPT_LEAD, "The error that failed is kept as this one's cause: "),
+        (CAUSE_KEPT_LEAD, CAUSE_KEPT_TOLD),
     ),
     "None": ((NEVER_EITHER, "(never `None`)"),),
 }

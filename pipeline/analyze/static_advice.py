@@ -309,23 +309,34 @@ _SEEING_ALONE = {
     "eyre::Report": " Seeing this message alone, print the report with `{:?}` to read it.",
     "miette::Report": " Seeing this message alone, print the report with `{:?}` to read it.",
 }
+# `CAUSE_KEPT_LEAD` where the code tells that the call failed (`guarded_reach`)
+CAUSE_KEPT_TOLD = "The error that failed is kept as this one's cause: "
+# how each error type shows its causes, between the lead and `_SEEING_ALONE`
+_CAUSE_HOW = {
+    "anyhow::Error": (
+        "`{:?}` of the error (what a `main` that returns it prints) lists it under this "
+        "message (anyhow's `Caused by:` lines), `{:#}` after a colon, and `{}` leaves it "
+        "out."
+    ),
+    "eyre::Report": (
+        "`{:?}` of the report (what a `main` that returns it prints) lists it under this "
+        "message (eyre's `Caused by:` lines), and `{}` leaves it out."
+    ),
+    "miette::Report": (
+        "miette's report (`{:?}` of the error, what a `main` that returns a "
+        "`miette::Result` prints) draws it under this message, and `{}` leaves it out."
+    ),
+}
 _CAUSE_KEPT = {
-    kind: CAUSE_KEPT_LEAD + how + _SEEING_ALONE[kind]
-    for kind, how in {
-        "anyhow::Error": (
-            "`{:?}` of the error (what a `main` that returns it prints) lists it under this "
-            "message (anyhow's `Caused by:` lines), `{:#}` after a colon, and `{}` leaves it "
-            "out."
-        ),
-        "eyre::Report": (
-            "`{:?}` of the report (what a `main` that returns it prints) lists it under this "
-            "message (eyre's `Caused by:` lines), and `{}` leaves it out."
-        ),
-        "miette::Report": (
-            "miette's report (`{:?}` of the error, what a `main` that returns a "
-            "`miette::Result` prints) draws it under this message, and `{}` leaves it out."
-        ),
-    }.items()
+    kind: CAUSE_KEPT_LEAD + how + _SEEING_ALONE[kind] for kind, how in _CAUSE_HOW.items()
+}
+# each lead, as said inside `printed_whole`'s sentence
+_KEPT_SAID = {
+    CAUSE_KEPT_LEAD: (
+        "the error that failed, if there was one, is kept as this one's cause; a "
+        "`.context()` on an `Option` that was `None` keeps none"
+    ),
+    CAUSE_KEPT_TOLD: "the error that failed is kept as this one's cause",
 }
 _LOG_WHOLE = "Log an error whole, with its causes"
 
@@ -337,13 +348,20 @@ def printed_whole(
     (`Reach.printed_by`): no "print the error with `{:#}`" for a reader who already sees
     them, nor a tip to log it whole (mdBook's `main` writes each cause on a `Caused by:`
     line through `log_backtrace`, reading 309: 13 of 20 records said otherwise)."""
-    told = (
-        f" {printed_by} prints the error with its causes: read the lines under this "
-        "message; the last one is where it began."
-    )
-    fixed = solutions
+    told = "read the lines under this message; the last one is where it began."
+    whole = {
+        lead + how + _SEEING_ALONE[kind]: (
+            f"{printed_by} prints the error with its causes ({said}): {told}"
+        )
+        for kind, how in _CAUSE_HOW.items()
+        for lead, said in _KEPT_SAID.items()
+    }  # no `{:?}` and `{:#}` to a reader who sees what they print (mdBook's, reading 309)
+    fixed = [whole.get(s) or s for s in solutions]
     for alone in _SEEING_ALONE.values():
-        fixed = [s.replace(alone, told) for s in fixed]
+        fixed = [
+            s.replace(alone, f" {printed_by} prints the error with its causes: {told}")
+            for s in fixed
+        ]
     kept = [t for t in tips if not t.startswith(_LOG_WHOLE)]
     return fixed, kept or tips
 
