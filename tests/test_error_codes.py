@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_reach import graph_of
+from test_reach import committed_and_extracted, graph_of
 
 from pipeline.analyze.static import explain_apart, with_reach
 from pipeline.analyze.status_class import code_class, reclass_to
@@ -225,3 +225,24 @@ def test_the_explanation_takes_the_code_s_class_and_says_whence(tmp_path: Path) 
     # a class the code allows stays the words' own
     assert found["Table not found: {name}"][0] == "not-found"
     assert found["Failed to connect to Etcd at {addr}"][0] == "connection-failure"
+
+
+def test_the_record_carries_the_code_its_repository_answers_the_error_with(
+    tmp_path: Path,
+) -> None:
+    # meilisearch's `error_code()` arm `Code::DatabaseSizeLimitReached`, read as
+    # `database_size_limit_reached` by its users, was in `reach.json` and not in the
+    # record (reading 311): SPEC 4's "an enum variant name used as a code"
+    files = {"Cargo.toml": '[package]\nname = "part"\n', "src/lib.rs": GREPTIME}
+    _, record = committed_and_extracted(files, "o/part", tmp_path, "Too many partitions")
+    assert (record["errorCode"], record["errorType"]) == ("InvalidArguments", "error_code")
+
+
+def test_a_panic_carries_no_code_of_its_fn_s_error_type(tmp_path: Path) -> None:
+    source = GREPTIME.replace(
+        "    Ok(())\n}\n",
+        '    Ok(())\n}\npub fn must(n: usize) {\n    assert!(n > 1, "n too small");\n}\n',
+    )
+    files = {"Cargo.toml": '[package]\nname = "part"\n', "src/lib.rs": source}
+    _, record = committed_and_extracted(files, "o/part", tmp_path, "n too small")
+    assert (record["errorCode"], record["errorType"]) == (None, "panic")
