@@ -59,6 +59,7 @@ from pipeline.scan.entrypoints import (
     for_tests,
     nested_dispatch,
     test_support,
+    tooling_program,
 )
 from pipeline.scan.errorcodes import elsewhere_arm_codes, made_code, own_arm_codes
 from pipeline.scan.names import crate_name, generic_parts, inner_type
@@ -1314,6 +1315,8 @@ def _best(
             kind = _KIND_RANK["rpc"]  # another language's binding: after the program's own
         elif entry[0] == "cli" and benchmark_subcommand(entry[1]):
             kind = _KIND_RANK["bench"]  # `datanode scanbench`: after the product's commands
+        elif entry[0] in ("main", "cli") and tooling_program(graph.nodes[real.get(top, top)].path):
+            kind = _KIND_RANK["bench"]  # a fuzzing harness, an xtask: after the product's
         # a way in its own attributes tell users not to take (`#[deprecated]`, `#[doc(hidden)]`)
         shunned = any(
             DISCOURAGED.match(a) for a in graph.nodes[real.get(top, top)].definition.attrs
@@ -1728,11 +1731,15 @@ def _field_setter(graph: CallGraph, path: str, field: Definition) -> str | None:
     """The `pub fn` of the field's type, in its crate, that a program sets the field with:
     a builder's method of the field's name taking one value and giving the type back (sqlx's
     `MySqlConnectOptions::ssl_mode(mut self, mode: MySqlSslMode) -> Self`), or a
-    `set_<field>` taking one value; as `Type::method`, None when there is none."""
-    if field.owner is None:
+    `set_<field>` taking one value; as `Type::method`, None when there is none. The value
+    it takes is of the field's type (`Option<T>`'s a `T`, a `String`'s a `&str` or an `impl
+    Into<String>`): bat's `pretty_printer::Input::kind(impl Into<String>)` sets no `kind:
+    InputKind` (reading 310). Its body is not read."""
+    if field.owner is None or not field.value:
         return None
     crate = _crate(path)
     owner = field.owner
+    held = _set_value(field.value, option=True)
     for name, builder in ((field.name, True), (f"set_{field.name}", False)):
         for where, method in graph.definitions("fn", name):
             if not (
@@ -1740,13 +1747,44 @@ def _field_setter(graph: CallGraph, path: str, field: Definition) -> str | None:
                 and method.public
                 and method.has_self
                 and len(method.params) == 1
-                and _crate(where) == crate
+                and _same_type_as(graph, where, path, owner, crate)
+                and _set_value(method.params[0][1]) & held
             ):
                 continue
             returned = type_name(_held_value(return_text(method.signature)))
             if not builder or returned in ("Self", owner):
                 return f"{owner}::{name}"
     return None
+
+
+def _same_type_as(graph: CallGraph, where: str, path: str, owner: str, crate: str) -> bool:
+    """Whether a method of `owner` in file `where` is of the type declared in `path`: the
+    same crate, and the same file when the crate declares two types of the name (bat's
+    `input::Input` and `pretty_printer::Input`)."""
+    if _crate(where) != crate:
+        return False
+    declared = [p for kind in ("struct", "enum") for p, _ in graph.definitions(kind, owner)]
+    return where == path or sum(1 for p in declared if _crate(p) == crate) <= 1
+
+
+# what a setter's value may be written as, for a field's type: `&str` for a `String`
+_BORROWED = {"str": "String", "Path": "PathBuf", "OsStr": "OsString"}
+_CONVERTED = re.compile(r"implInto<(.*)>|implAsRef<(.*)>")
+
+
+def _set_value(written: str, option: bool = False) -> set[str]:
+    """A type as the value a setter takes for it, spaces and references out: `impl
+    Into<String>` and `&str` as `String`; with `option`, an `Option<T>` as itself or `T`."""
+    held = _held_value(written)
+    converted = _CONVERTED.fullmatch(held)
+    if converted:
+        held = converted.group(1) or converted.group(2)
+    held = _BORROWED.get(held, held)
+    values = {held}
+    if option and held.startswith("Option<") and held.endswith(">"):
+        inner = held[len("Option<") : -1]
+        values.add(_BORROWED.get(inner, inner))
+    return values
 
 
 def _field_getter(graph: CallGraph, path: str, field: Definition) -> str | None:
@@ -1768,7 +1806,7 @@ def _field_getter(graph: CallGraph, path: str, field: Definition) -> str | None:
             and method.public
             and method.has_self
             and not method.params
-            and _crate(where) == crate
+            and _same_type_as(graph, where, path, field.owner, crate)
         ):
             continue
         returned = return_text(method.signature)

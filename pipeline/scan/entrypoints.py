@@ -686,6 +686,20 @@ def benchmark_subcommand(label: str) -> bool:
     return any(w in _BENCH_WORDS or w.endswith("bench") for w in words)
 
 
+def tooling_program(path: str) -> bool:
+    """Whether a program's file is a developer's tool over the product's code, by the
+    conventions its directory follows: a fuzzing harness (`fuzz/`, `fuzzers/`, a binary
+    named `fuzz*`) or a `cargo xtask` crate: ranked with benchmark programs, after the
+    product's own (meilisearch's `fuzz-indexing` was the way into `write_to_db` before the
+    server's indexing, reading 311)."""
+    parts = path.split("/")
+    return bool(_TOOLING_DIRS.intersection(parts[:-1])) or bool(_FUZZ_BINARY.match(parts[-1]))
+
+
+_TOOLING_DIRS = frozenset(("fuzz", "fuzzers", "fuzzing", "xtask"))
+_FUZZ_BINARY = re.compile(r"fuzz(?:[-_].*)?\.rs$")  # `fuzz-indexing.rs`, not `fuzzy.rs`
+
+
 def _runs_as_program(path: str, modules: RepositoryModules) -> bool:
     """Whether a top-level `fn main` of `path` is where a program starts: its file is a
     binary's or an example's root, or no manifest places the file. Cargo's own

@@ -200,8 +200,10 @@ _TEST_DIRECTORY = re.compile(
 # `#[doc(hidden)]` kept, a way in through one ranked after the others; 183:
 # `Definition.shows_causes`, a fn that prints an error with its causes; 184: an example's own
 # subcommand is printed by that example's `main` (`Reach.printed_by`); 185: a parameter's
-# field the conditions read (`options.ssl_mode`), with a field's setter and `get_` getter.
-INDEX_VERSION = "185"
+# field the conditions read (`options.ssl_mode`), with a field's setter and `get_` getter;
+# 186: a setter takes the field's type, of the type declared in its file when the crate has
+# two of the name; a fuzzing harness or an xtask program ranks with benchmarks.
+INDEX_VERSION = "186"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
