@@ -178,6 +178,20 @@ class Build(NamedTuple):
     caller: int
 
 
+class Scope(NamedTuple):
+    """A call in a fn whose closure or async block runs apart from the fn's own unwinding:
+    `catch_unwind(..)` gives a panic inside it back as an `Err`; `spawn_blocking(..)`,
+    `tokio::spawn(..)`, `thread::spawn(..)` (a "task") and a `.spawn(..)`/`.spawn_scoped(..)`
+    (a "thread", contained only when the fn joins its handle) run it on a thread or task of
+    its own, whose panic ends that one alone. Lines are the call's, closure included."""
+
+    kind: str  # "catch_unwind", "task" or "thread"
+    call: str  # the called name, as written: `spawn_blocking`
+    line: int
+    end_line: int
+    caller: int
+
+
 class Route(NamedTuple):
     """An HTTP route registration or attribute: `.route("/x", get(handler))`, `#[get("/x")]`,
     or one an item's attribute lists, `"/x" => get(handler)`: then `owner` is that item, and
@@ -229,6 +243,7 @@ class FileIndex:
     impls: tuple[Impl, ...] = ()
     subcommands: tuple[Subcommand, ...] = ()
     builds: tuple[Build, ...] = ()
+    scopes: tuple[Scope, ...] = ()
     # The modules the file declares test code (`#[cfg(test)] mod x;`): their files are not
     # in the call graph (their fns are nobody's way in; `test_module_paths`).
     test_modules: tuple[str, ...] = ()

@@ -250,6 +250,11 @@ class Reach:
     # said: "`set_panic_hook` (src/utils/runtime/src/panic_hook.rs:24)" (risingwave's,
     # reading 305: "unwinds the current thread" of a node the hook ends)
     panic_hook: str | None = None
+    # for a panic: where the best path runs the way down to it apart from the caller's own
+    # unwinding (`Scope`), as said: "`tick` calls `process_batch` inside `catch_unwind(..)`
+    # (src/scheduler.rs:210), which gives the panic back to it as an `Err`" (meilisearch's
+    # batch thread makes a failed task of it, reading 311: "returns no error" was false)
+    caught_by: str | None = None
     # a returned error whose best path starts in a program (its `main`, a subcommand, an
     # example): that program's `fn main` where it, or a fn it calls (two calls deep), prints
     # an error with its causes (`Definition.shows_causes`), as said: "The program's `main`
@@ -346,6 +351,7 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
         code_by=data.get("code_by"),
         wrapped_by=data.get("wrapped_by"),
         panic_hook=data.get("panic_hook"),
+        caught_by=data.get("caught_by"),
         printed_by=data.get("printed_by"),
     )
 

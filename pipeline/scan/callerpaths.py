@@ -11,7 +11,7 @@ from dataclasses import replace
 from http import HTTPStatus
 from typing import Literal, NamedTuple
 
-from pipeline.core.index import ARM_LINK, DISCOURAGED, Definition
+from pipeline.core.index import ARM_LINK, DISCOURAGED, Definition, FileIndex, Scope
 from pipeline.core.reach import (
     CONVERTED,
     GUARDING_METHODS,
@@ -200,6 +200,8 @@ def reaches_of(
             reach = replace(reach or Reach(), code=coded[0], code_by=coded[1])
         if reach is not None and spec.panics and (hook := aborting_hook(graph, spec.path)):
             reach = replace(reach, panic_hook=hook)
+        if reach is not None and spec.panics and (caught := caught_on_path(graph, reach)):
+            reach = replace(reach, caught_by=caught)
         if reach is not None and not spec.panics and (program := printed_by(graph, reach)):
             reach = replace(reach, printed_by=program)
         if reach is not None:
@@ -208,6 +210,61 @@ def reaches_of(
 
 
 _PROGRAM_ENTRIES = frozenset(("main", "cli", "example"))
+
+
+def caught_on_path(graph: CallGraph, reach: Reach) -> str | None:
+    """Where the best path calls its way down to a panic inside a `Scope` of the caller's
+    (the one nearest the site): "`tick` calls `process_batch` inside `catch_unwind(..)` (f.rs:
+    9), which gives the panic back to it as an `Err`"; a thread's only where the fn joins its
+    handle after it. None when the path has no such call."""
+    hops = reach.paths[0].hops if reach.paths else ()
+    for at in range(len(hops) - 2, -1, -1):
+        hop, below = hops[at], hops[at + 1]
+        index = graph.indexes.get(hop.file_path)
+        line = hop.call_line
+        if index is None or line is None or not index.scopes:
+            continue
+        around = [
+            s
+            for s in index.scopes
+            if s.line <= line <= s.end_line and index.definitions[s.caller].line == hop.line
+        ]
+        for scope in sorted(around, key=lambda s: s.end_line - s.line):
+            if below.name.rsplit("::", 1)[-1] == scope.call:
+                continue  # the path goes into the spawning fn itself (sqlx's own `spawn_blocking`)
+            said = _scope_text(index, scope, hop.name, below.name, hop.file_path)
+            if said is not None:
+                return said
+    return None
+
+
+def _scope_text(index: FileIndex, scope: Scope, caller: str, callee: str, path: str) -> str | None:
+    where = f"{path}:{scope.line}"
+    if scope.kind == "catch_unwind":
+        return (
+            f"`{caller}` calls `{callee}` inside `catch_unwind(..)` ({where}), which gives the "
+            "panic back to it as an `Err`"
+        )
+    if scope.kind == "task":
+        return (
+            f"`{caller}` runs `{callee}` in a task or thread of its own (`{scope.call}`, "
+            f"{where}): the panic ends that one, and its handle gives an `Err` to whoever "
+            "awaits or joins it"
+        )
+    joined = next(
+        (
+            c.line
+            for c in index.calls
+            if c.caller == scope.caller and c.name == "join" and c.line > scope.end_line
+        ),
+        None,
+    )
+    if joined is None:  # an unjoined scoped thread's panic comes back out of its scope
+        return None
+    return (
+        f"`{caller}` runs `{callee}` on a thread of its own (`{scope.call}`, {where}) and "
+        f"joins it at line {joined}: the panic ends that thread, and the join gives an `Err`"
+    )
 
 
 def printed_by(graph: CallGraph, reach: Reach) -> str | None:

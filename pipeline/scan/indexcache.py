@@ -29,6 +29,7 @@ from pipeline.core.index import (
     Impl,
     Local,
     Route,
+    Scope,
     Subcommand,
     Use,
 )
@@ -52,6 +53,7 @@ _FIELDS = (
     "impls",
     "subcommands",
     "builds",
+    "scopes",
 )
 _TYPES: dict[str, Any] = {
     "definitions": Definition,
@@ -63,6 +65,7 @@ _TYPES: dict[str, Any] = {
     "impls": Impl,
     "subcommands": Subcommand,
     "builds": Build,
+    "scopes": Scope,
 }
 _TUPLES = {  # fields that are tuples in the dataclass
     Definition: {

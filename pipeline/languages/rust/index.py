@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache
 from importlib import resources
@@ -34,6 +35,7 @@ from pipeline.core.index import (
     Impl,
     Local,
     Route,
+    Scope,
     Subcommand,
     Use,
 )
@@ -202,8 +204,9 @@ _TEST_DIRECTORY = re.compile(
 # subcommand is printed by that example's `main` (`Reach.printed_by`); 185: a parameter's
 # field the conditions read (`options.ssl_mode`), with a field's setter and `get_` getter;
 # 186: a setter takes the field's type, of the type declared in its file when the crate has
-# two of the name; a fuzzing harness or an xtask program ranks with benchmarks.
-INDEX_VERSION = "186"
+# two of the name; a fuzzing harness or an xtask program ranks with benchmarks; 187:
+# `FileIndex.scopes` (`catch_unwind`, a spawned task or thread) and `Reach.caught_by`.
+INDEX_VERSION = "187"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -1009,6 +1012,36 @@ def _nest_path(outer: Node | None, arguments: Node, node: Node) -> str | None:
     return _path_literal(given[0])
 
 
+# The calls whose closure or async block runs apart from the caller's unwinding (`Scope`)
+_SCOPE_CALLS = frozenset(("catch_unwind", "spawn", "spawn_blocking", "spawn_local", "spawn_scoped"))
+_RUNNABLE = frozenset(("closure_expression", "async_block"))
+
+
+def _scope_kind(name: str, qualifier: str, given: Sequence[Node]) -> str | None:
+    """What a call of `_SCOPE_CALLS` given a closure or an async block (`AssertUnwindSafe(||
+    ..)` too) makes of a panic inside it (`Scope.kind`); None without one. A `spawn` of
+    tokio's, a task's or std's `thread` runs a task apart ("task"); any other `.spawn(..)`
+    (a `thread::Builder`'s, a scope's) a "thread", contained only where the caller joins it."""
+    runs = any(
+        a.type in _RUNNABLE
+        or (
+            a.type == "call_expression"
+            and any(c.type in _RUNNABLE for c in _given(a.child_by_field_name("arguments")))
+        )
+        for a in given
+    )
+    if not runs:
+        return None
+    if name == "catch_unwind":
+        return "catch_unwind"
+    if name == "spawn_blocking" or (
+        name in ("spawn", "spawn_local")
+        and qualifier.rsplit("::", 1)[-1] in ("tokio", "task", "thread")
+    ):
+        return "task"
+    return "thread"
+
+
 class _Builder:
     """Collects one file's index; calls are attributed to their innermost enclosing fn."""
 
@@ -1026,6 +1059,7 @@ class _Builder:
         self.impls: list[Impl] = []
         self.subcommands: list[Subcommand] = []
         self.builds: list[tuple[int, Build]] = []  # (start byte, build)
+        self.scopes: list[Scope] = []
         self.quoting = b"quote" in source  # may hold a `quote!` (`_quoted`)
         self.marked: dict[int, bool] = {}  # an item's node id: whether it is test code
         self.exports: dict[int, tuple[str, ...]] = {}  # an impl's node id: `exporting_impl`
@@ -1253,6 +1287,9 @@ class _Builder:
             for argument in given:
                 if argument.type == "scoped_identifier":
                     self.passed(argument, caller)
+            if name in _SCOPE_CALLS and (kind_of := _scope_kind(name, qualifier, given)):
+                end = node.end_point[0] + 1
+                self.scopes.append(Scope(kind_of, name, node.start_point[0] + 1, end, caller))
             if receiver is not None:  # `Parser::parse_statements.parse(input)` (winnow, nom)
                 self.passed(receiver, caller)
 
@@ -1818,5 +1855,6 @@ class _Builder:
             impls=tuple(self.impls),
             subcommands=tuple(self.subcommands),
             builds=tuple(build for _, build in sorted(self.builds, key=lambda pair: pair[0])),
+            scopes=tuple(self.scopes),
             clean=clean,
         )

@@ -36,6 +36,7 @@ from pipeline.core.index import (
     Impl,
     Local,
     Route,
+    Scope,
     Subcommand,
     Use,
 )
@@ -152,6 +153,11 @@ def split_index(source: bytes, units: Sequence[Unit], index: FileIndex) -> list[
             if not firsts[at] <= build.line <= lasts[at]:
                 raise _Outside
             parts[at].builds.append(build)
+        for scope in index.scopes:
+            at = def_unit[scope.caller]
+            if not firsts[at] <= scope.line <= scope.end_line <= lasts[at]:
+                raise _Outside
+            parts[at].scopes.append(scope)
         for name in ("uses", "routes", "impls", "subcommands"):
             for item in getattr(index, name):
                 getattr(parts[owner(item.line, item.line)], name).append(item)
@@ -181,6 +187,7 @@ def merge(source: bytes, units: Sequence[Unit], parts: Sequence[_Part]) -> FileI
     arms: list[Arm] = []
     locals_: list[Local] = []
     builds: list[Build] = []
+    scopes: list[Scope] = []
     lists: dict[str, list[Any]] = {"uses": [], "routes": [], "impls": [], "subcommands": []}
     for at, part in enumerate(parts):
         shift, mine, moved = shifts[at], ids[at], len(calls) - part.call_from
@@ -195,6 +202,10 @@ def merge(source: bytes, units: Sequence[Unit], parts: Sequence[_Part]) -> FileI
             for n, t, c, v, at, end in part.locals
         ]
         builds += [Build(e, v, line + shift, mine[c]) for e, v, line, c in part.builds]
+        scopes += [
+            Scope(k, name, line + shift, end + shift, mine[c])
+            for k, name, line, end, c in part.scopes
+        ]
         for name, items in lists.items():
             mine_items = getattr(part, name)
             items += (
@@ -210,6 +221,7 @@ def merge(source: bytes, units: Sequence[Unit], parts: Sequence[_Part]) -> FileI
         impls=tuple(lists["impls"]),
         subcommands=tuple(lists["subcommands"]),
         builds=tuple(builds),
+        scopes=tuple(scopes),
     )
 
 
@@ -278,3 +290,4 @@ class _Part:
         self.impls: list[Impl] = []
         self.subcommands: list[Subcommand] = []
         self.builds: list[Build] = []
+        self.scopes: list[Scope] = []
