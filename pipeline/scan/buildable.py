@@ -100,7 +100,19 @@ def needs_above(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozense
     impls; sqlx-postgres's `Authentication::decode_body` calls it, and sqlx-postgres does
     not see sqlx-mysql, nor does sqlx-mysql depend on it: that chain is no way to MySQL's
     impl. An RPC's client does not depend on its server: nothing passes that hop by type.
-    A fn of no known package holds nothing; every dependency table counts (`cargo_deps`)."""
+    A fn of no known package holds nothing; every dependency table counts (`cargo_deps`).
+    With nothing needed below (most of a walk's edges), the answer is the edge's alone: kept
+    per edge."""
+    if not below:
+        known: dict[int, frozenset[str] | None] = graph.derived.setdefault("needs above", {})
+        key = id(edge)  # the graph's edges live as long as it
+        if key not in known:
+            known[key] = _needs_above(graph, edge, below)
+        return known[key]
+    return _needs_above(graph, edge, below)
+
+
+def _needs_above(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozenset[str] | None:
     if edge.resolution in ("rpc", "message", "iterator", "extractor"):  # a server's, an
         # actor's, an iterator's `next` (its `self` is the value iterated), a framework's
         # extractor: no type passes
