@@ -24,6 +24,7 @@ def method(k: int, body: str = "") -> str:
         f"    /// Method {k}.\n"
         f"    pub fn op_{k}(&self, key: &str) -> Result<(), Error> {{\n"
         f"        self.inner.check_{k}(key)?;{body}\n"
+        f"        let _ = std::panic::catch_unwind(|| self.inner.probe_{k}(key));\n"
         f"        if key.is_empty() {{\n            return Err(Error::Empty {{ at: {k} }});\n        }}\n"
         f'        validate(key, "{"x" * 40}")\n'
         "    }\n"
@@ -69,8 +70,13 @@ EDITS = {
 def test_a_changed_file_indexes_as_a_whole_parse_does(edit: str) -> None:
     old, new = source().encode(), source(**EDITS[edit]).encode()  # type: ignore[arg-type]
     assert index_file_after(PATH, new, old, index_file(PATH, old)) == index_file(PATH, new)
-    # the variants each member builds are cut and shifted with it (`Build`)
+    # the variants each member builds are cut and shifted with it (`Build`), as its
+    # `catch_unwind` is (`Scope`)
     assert len(index_file(PATH, old).builds) == 12
+    assert [s.line for s in index_file(PATH, new).scopes] == [
+        s.line for s in index_file_after(PATH, new, old, index_file(PATH, old)).scopes
+    ]
+    assert len(index_file(PATH, old).scopes) == 12
 
 
 def test_two_items_swapped_and_a_test_module_removed() -> None:

@@ -2627,6 +2627,15 @@ def _module_call(
     named = _free(tables, call.name)
     # `engine::walk`: the crate named so (by its directory), at its root or below.
     crated = _of_named_crate(graph, named, wanted)
+    if crated and len(wanted) > 1 and not _module_ends(graph.nodes[crated[0]].module, wanted):
+        # `xtask::test::run` where no fn `run` of module `test` is in the index (a `test/`
+        # directory the index leaves out): one below that module (a re-export), or one
+        # its `use` brings in; never another module's `run` (meilisearch's xtask `main` went
+        # to `bench::run` for `test::run`, reading 311)
+        crated = [
+            n for n in crated if f"::{wanted[-1]}::" in f"::{graph.nodes[n].module}::"
+        ] or _named_by_use(graph, tables, node, call.name, segments, crated)
+        return "import", _narrow(graph, node, crated, call)
     if crated:
         return "import", _narrow(graph, node, crated, call)
     # `a::b::f`: fns of module `..::a::b`, else of a module below `a::b` (re-exported by `pub use`).
