@@ -255,7 +255,10 @@ def _scope_text(index: FileIndex, scope: Scope, caller: str, callee: str, path: 
         (
             c.line
             for c in index.calls
-            if c.caller == scope.caller and c.name == "join" and c.line > scope.end_line
+            if c.caller == scope.caller
+            and c.name == "join"
+            and c.arity == 0  # a handle's `join()`, not a path's or a slice's `join(x)`
+            and c.line > scope.end_line
         ),
         None,
     )

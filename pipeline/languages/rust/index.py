@@ -206,8 +206,9 @@ _TEST_DIRECTORY = re.compile(
 # 186: a setter takes the field's type, of the type declared in its file when the crate has
 # two of the name; a fuzzing harness or an xtask program ranks with benchmarks; 187:
 # `FileIndex.scopes` (`catch_unwind`, a spawned task or thread) and `Reach.caught_by`; 188:
-# a path call through a crate's module (`xtask::test::run`) is no other module's fn.
-INDEX_VERSION = "188"
+# a path call through a crate's module (`xtask::test::run`) is no other module's fn; 189: a
+# thread's handle is joined by a `join()` of no argument (not a path's `join(x)`).
+INDEX_VERSION = "189"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
