@@ -59,6 +59,9 @@ class Definition(NamedTuple):
     # a `fn main` that returns anyhow's, eyre's or miette's `Result`, which Rust prints with
     # `{:?}`): mdBook's `log_backtrace`, whose `Caused by:` lines its `main` shows
     shows_causes: bool = False
+    # fn: its body names a backtrace or the hook it replaces (`Backtrace::capture`,
+    # `take_hook`): as a panic hook, what it prints may hold one (`callerpaths.quiet_hook`)
+    backtrace: bool = False
 
 
 class Call(NamedTuple):

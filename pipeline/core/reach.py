@@ -255,6 +255,12 @@ class Reach:
     # (src/scheduler.rs:210), which gives the panic back to it as an `Err`" (meilisearch's
     # batch thread makes a failed task of it, reading 311: "returns no error" was false)
     caught_by: str | None = None
+    # for a panic whose best path starts in a program that installs a panic hook (its `main`,
+    # or a fn it calls, two calls deep) which replaces Rust's default one and names no
+    # backtrace: that hook, as said: "`on_panic` (crates/meilisearch/src/main.rs:73)"
+    # (meilisearch's logs the message and its place only; reading 311: `RUST_BACKTRACE=1`
+    # advice there was useless)
+    quiet_hook: str | None = None
     # a returned error whose best path starts in a program (its `main`, a subcommand, an
     # example): that program's `fn main` where it, or a fn it calls (two calls deep), prints
     # an error with its causes (`Definition.shows_causes`), as said: "The program's `main`
@@ -352,6 +358,7 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
         wrapped_by=data.get("wrapped_by"),
         panic_hook=data.get("panic_hook"),
         caught_by=data.get("caught_by"),
+        quiet_hook=data.get("quiet_hook"),
         printed_by=data.get("printed_by"),
     )
 

@@ -202,6 +202,8 @@ def reaches_of(
             reach = replace(reach, panic_hook=hook)
         if reach is not None and spec.panics and (caught := caught_on_path(graph, reach)):
             reach = replace(reach, caught_by=caught)
+        if reach is not None and spec.panics and (quiet := quiet_hook(graph, reach)):
+            reach = replace(reach, quiet_hook=quiet)
         if reach is not None and not spec.panics and (program := printed_by(graph, reach)):
             reach = replace(reach, printed_by=program)
         if reach is not None:
@@ -276,27 +278,89 @@ def printed_by(graph: CallGraph, reach: Reach) -> str | None:
     the `main` itself (or a fn it calls, two calls deep) `shows_causes`. A subcommand's
     program is its crate's binary's (every `fn main` of the crate's binaries must); None
     otherwise."""
-    best = reach.paths[0] if reach.paths else None
-    if best is None or best.entry not in _PROGRAM_ENTRIES:
-        return None
-    top = graph.enclosing(best.hops[0].file_path, best.hops[0].line)
-    if top is None:
-        return None
-    program = graph.programs[top] if graph.programs else ""
-    if best.entry == "cli" and program and not program.startswith("!"):
-        # a subcommand of an example's own (mdBook's nop-preprocessor): that example's
-        # `main`, not its crate's binaries' (reading 309's last recheck: 2 F)
-        mains = [i for i in _program_mains(graph) if graph.programs[i] == program]
-    elif best.entry == "cli":
-        mains = _binary_mains(graph, graph.nodes[top].crate)
-    else:
-        mains = [top] if graph.nodes[top].definition.name == "main" else []
+    mains = _mains_of(graph, reach)
     if not mains or not all(_prints_causes(graph, m) for m in mains):
         return None
     if len(mains) > 1:
         return f"Each `main` of its crate's {len(mains)} programs"
     main = graph.nodes[mains[0]]
     return f"The program's `main` ({main.path}:{main.definition.line})"
+
+
+def _mains_of(graph: CallGraph, reach: Reach) -> list[int]:
+    """The `fn main`s of the program a best path starts in: the entry's own, a subcommand's
+    crate's binaries' (or an example's own `main` for its own subcommand); [] for a path
+    that starts in no program."""
+    best = reach.paths[0] if reach.paths else None
+    if best is None or best.entry not in _PROGRAM_ENTRIES:
+        return []
+    top = graph.enclosing(best.hops[0].file_path, best.hops[0].line)
+    if top is None:
+        return []
+    program = graph.programs[top] if graph.programs else ""
+    if best.entry == "cli" and program and not program.startswith("!"):
+        # a subcommand of an example's own (mdBook's nop-preprocessor): that example's
+        # `main`, not its crate's binaries' (reading 309's last recheck: 2 F)
+        return [i for i in _program_mains(graph) if graph.programs[i] == program]
+    if best.entry == "cli":
+        return _binary_mains(graph, graph.nodes[top].crate)
+    return [top] if graph.nodes[top].definition.name == "main" else []
+
+
+def quiet_hook(graph: CallGraph, reach: Reach) -> str | None:
+    """The panic hook a fn of a panic's best path installs before it calls on down the path
+    (meilisearch's `try_main`, `set_hook(Box::new(on_panic))` on line 98, then
+    `setup_meilisearch` below), when it replaces Rust's default one (`panic::set_hook`) with
+    a fn or closure whose body names no backtrace nor the hook it replaces
+    (`Definition.backtrace`), as said (`Reach.quiet_hook`); None otherwise. Not a hook a fn
+    off the path installs: mdBook's `serve` sets its own for `mdbook serve` alone."""
+    hooks: dict[int, tuple[str, int]] | None = graph.derived.get("quiet hooks")
+    if hooks is None:
+        hooks = graph.derived["quiet hooks"] = _quiet_hooks(graph)
+    if not hooks or not reach.paths:
+        return None
+    for hop in reach.paths[0].hops[:-1]:
+        fn = graph.enclosing(hop.file_path, hop.line)
+        hook = hooks.get(fn) if fn is not None else None
+        if hook is not None and hop.call_line is not None and hook[1] < hop.call_line:
+            return hook[0]
+    return None
+
+
+# `Box::new(on_panic)`: a hook given by its fn's name
+_NAMED_HOOK = re.compile(r"Box::new\(\s*(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)\s*\)")
+
+
+def _quiet_hooks(graph: CallGraph) -> dict[int, tuple[str, int]]:
+    """Each fn that installs a panic hook printing no backtrace: the hook as `quiet_hook`
+    says it, and the line it is installed on."""
+    found: dict[int, tuple[str, int]] = {}
+    for path in sorted(graph.indexes):
+        index = graph.indexes[path]
+        ids = graph.by_file.get(path, {})
+        for setter in index.calls:
+            if setter.name != "set_hook" or "panic" not in setter.qualifier:
+                continue
+            if not setter.args or setter.caller not in ids:
+                continue
+            installer = ids[setter.caller]
+            named = _NAMED_HOOK.fullmatch(setter.args[0].strip())
+            if named:
+                hooks = [
+                    (where, d)
+                    for where, d in graph.definitions("fn", named[1])
+                    if _crate(where) == _crate(path) and d.owner is None
+                ]
+                if len(hooks) == 1 and not hooks[0][1].backtrace:
+                    where, hook = hooks[0]
+                    found[installer] = (f"`{hook.name}` ({where}:{hook.line})", setter.line)
+            elif "|" in setter.args[0] and not graph.nodes[installer].definition.backtrace:
+                label = graph.nodes[installer].label
+                found[installer] = (
+                    f"the closure `{label}` gives it ({path}:{setter.line})",
+                    setter.line,
+                )
+    return found
 
 
 def _binary_mains(graph: CallGraph, crate: str) -> list[int]:
@@ -323,6 +387,11 @@ def _program_mains(graph: CallGraph) -> list[int]:
 def _prints_causes(graph: CallGraph, main: int) -> bool:
     """Whether `main`, or a fn it calls (two calls deep, resolved calls only), prints an
     error with its causes (`Definition.shows_causes`)."""
+    return any(graph.nodes[n].definition.shows_causes for n in _within_calls(graph, main))
+
+
+def _within_calls(graph: CallGraph, main: int) -> Iterable[int]:
+    """`main`, then the fns it calls, then theirs (two calls deep, resolved calls only)."""
     called = graph.derived.get("called")
     if called is None:  # each fn's callees, once per graph
         called = graph.derived["called"] = {}
@@ -332,11 +401,9 @@ def _prints_causes(graph: CallGraph, main: int) -> bool:
                     called.setdefault(edge.caller, set()).add(callee)
     seen, frontier = {main}, [main]
     for _ in range(3):
-        if any(graph.nodes[n].definition.shows_causes for n in frontier):
-            return True
+        yield from frontier
         frontier = [c for n in frontier for c in called.get(n, ()) if c not in seen]
         seen.update(frontier)
-    return False
 
 
 # `std::panic::set_hook`, `panic::update_hook`; `std::process::abort()`, `process::exit(..)`

@@ -207,8 +207,9 @@ _TEST_DIRECTORY = re.compile(
 # two of the name; a fuzzing harness or an xtask program ranks with benchmarks; 187:
 # `FileIndex.scopes` (`catch_unwind`, a spawned task or thread) and `Reach.caught_by`; 188:
 # a path call through a crate's module (`xtask::test::run`) is no other module's fn; 189: a
-# thread's handle is joined by a `join()` of no argument (not a path's `join(x)`).
-INDEX_VERSION = "189"
+# thread's handle is joined by a `join()` of no argument (not a path's `join(x)`); 190:
+# `Definition.backtrace`, and `Reach.quiet_hook` of a program's hook that prints none.
+INDEX_VERSION = "190"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -1014,6 +1015,8 @@ def _nest_path(outer: Node | None, arguments: Node, node: Node) -> str | None:
     return _path_literal(given[0])
 
 
+# What a panic hook that may print a backtrace names: one, or the default hook it keeps
+_BACKTRACE_WORDS = (b"acktrace", b"take_hook", b"default_hook")
 # The calls whose closure or async block runs apart from the caller's unwinding (`Scope`)
 _SCOPE_CALLS = frozenset(("catch_unwind", "spawn", "spawn_blocking", "spawn_local", "spawn_scoped"))
 _RUNNABLE = frozenset(("closure_expression", "async_block"))
@@ -1086,6 +1089,7 @@ class _Builder:
                 *(a for a in exported if visibility is not None or _EVERY_METHOD.match(a)),
             )
         signature, value, has_self = "", None, False
+        traced = False
         params: tuple[tuple[str, str], ...] = ()
         codes: tuple[str, ...] = ()
         arms: tuple[str, ...] = ()
@@ -1096,6 +1100,9 @@ class _Builder:
             body = node.child_by_field_name("body")
             value = _lone_literal(body)
             causes = body is not None and _shows_causes(name, signature, self.source, *_span(body))
+            traced = body is not None and any(
+                self.source.find(word, *_span(body)) >= 0 for word in _BACKTRACE_WORDS
+            )
             coded = body is not None and self.source.find(b"Code::", *_span(body)) >= 0
             if coded:
                 codes = tuple(dict.fromkeys(_STATUS.findall(text_of(body))))
@@ -1148,6 +1155,7 @@ class _Builder:
                 status_arms=arms,
                 variant_arms=mapped,
                 shows_causes=causes,
+                backtrace=traced,
             )
         )
 
