@@ -54,6 +54,7 @@ from pipeline.analyze.static_advice import (
     option_checked_above,
     placeholder_comment,
     prevention,
+    printed_quietly,
     printed_whole,
     refusing_checks,
     solutions,
@@ -273,24 +274,11 @@ def with_reach(
     if reach is not None and reach.printed_by:
         fixes, tips = printed_whole(told.solutions, told.preventionTips, reach.printed_by)
         told = told.model_copy(update={"solutions": fixes, "preventionTips": tips})
-    if (
-        reach is not None
-        and reach.quiet_hook
-        and any("RUST_BACKTRACE" in s for s in told.solutions)
-    ):
-        # meilisearch's `on_panic` logs the message and its place (reading 311)
-        said = (
-            f"This program replaces Rust's panic hook with {reach.quiet_hook}, which names no "
-            "backtrace: `RUST_BACKTRACE=1` adds nothing to what it prints, so the message and "
-            "the place it names are what there is to report."
+    if reach is not None and reach.quiet_hook:
+        told = told.model_copy(
+            update={"solutions": printed_quietly(told.solutions, reach.quiet_hook)}
         )
-        fixes = [s.replace(_REPORT_WITH_BACKTRACE, _REPORT_WITHOUT) for s in told.solutions]
-        told = told.model_copy(update={"solutions": [*fixes, said]})
     return told
-
-
-_REPORT_WITH_BACKTRACE = "the full message, the backtrace (`RUST_BACKTRACE=1`) and the version"
-_REPORT_WITHOUT = "the full message and the version"
 
 
 def _with_reach(

@@ -366,6 +366,25 @@ def printed_whole(
     return fixed, kept or tips
 
 
+def printed_quietly(solutions: list[str], hook: str) -> list[str]:
+    """`solutions` where the program replaced Rust's panic hook with one that prints no
+    backtrace (`Reach.quiet_hook`): none asks for "the backtrace (`RUST_BACKTRACE=1`)" in a
+    report, and the last says why (meilisearch's `on_panic` logs the message and its place,
+    reading 311); as they are when none gives such advice."""
+    if not any("RUST_BACKTRACE" in s for s in solutions):
+        return solutions
+    said = (
+        f"This program replaces Rust's panic hook with {hook}, which names no backtrace: "
+        "`RUST_BACKTRACE=1` adds nothing to what it prints, so the message and the place it "
+        "names are what there is to report."
+    )
+    return [*(s.replace(_REPORT_WITH_BACKTRACE, _REPORT_WITHOUT) for s in solutions), said]
+
+
+_REPORT_WITH_BACKTRACE = "the full message, the backtrace (`RUST_BACKTRACE=1`) and the version"
+_REPORT_WITHOUT = "the full message and the version"
+
+
 def solutions(
     context: SiteContext, check: str | None, failure_class: str | None = None
 ) -> list[str]:

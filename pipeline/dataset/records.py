@@ -137,10 +137,10 @@ def _answered_code(context: SiteContext) -> str | None:
     greptimedb's `status_code()` arm `TooManyPartitions { .. } => StatusCode::InvalidArguments`,
     meilisearch's `error_code()` arm `Code::DatabaseSizeLimitReached`, which its users read
     as `database_size_limit_reached`; reading 311 found it in `reach.json` and not in the
-    record), by its variant's name as SPEC 4 names a code; None without one, or for a panic
-    (no error value carries it). A fact of the repository, like `httpStatus`'s: `_located`
-    recomputes it at each commit."""
+    record), by its variant's name as SPEC 4 names a code; None without one (a panic has
+    none: no error value carries it, and the reach gives it none). A fact of the repository,
+    like `httpStatus`'s: `_located` recomputes it at each commit."""
     reach = context.reach
-    if reach is None or not reach.code or context.error_type == "panic":
+    if reach is None or not reach.code:
         return None
     return reach.code.rsplit("::", 1)[-1] or None

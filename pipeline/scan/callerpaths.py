@@ -1739,23 +1739,13 @@ def dependencies(
     for name in _FIELD.findall(text):
         found = _field(graph, node, name)
         if found is not None and f"self.{name}" not in out:
-            path, field = found
-            out[f"self.{name}"] = Dependency(
-                f"self.{name}", "field", field.signature, path, field.line, field.doc,
-                accessor=_field_getter(graph, path, field),
-                setter=_field_setter(graph, path, field),
-            )  # fmt: skip
+            out[f"self.{name}"] = _field_dependency(graph, f"self.{name}", *found)
     for held, name in _PARAM_FIELD.findall(text):
         if held not in params or f"{held}.{name}" in out:
             continue
         found = _param_field(graph, node, params[held], name)
         if found is not None:
-            path, field = found
-            out[f"{held}.{name}"] = Dependency(
-                f"{held}.{name}", "field", field.signature, path, field.line, field.doc,
-                accessor=_field_getter(graph, path, field),
-                setter=_field_setter(graph, path, field),
-            )  # fmt: skip
+            out[f"{held}.{name}"] = _field_dependency(graph, f"{held}.{name}", *found)
     for enum, variant in _VARIANT.findall(text):
         of_enum = [f for f in graph.definitions("variant", variant) if f[1].owner == enum]
         meant = _meant_by(graph, of_enum, node, enum)
@@ -1784,6 +1774,15 @@ def dependencies(
                 )
                 break
     return tuple(out.values())
+
+
+def _field_dependency(graph: CallGraph, name: str, path: str, field: Definition) -> Dependency:
+    """The field a condition reads as `name` (`self.x`, `options.x`), with its doc, its
+    getter and its setter."""
+    return Dependency(
+        name, "field", field.signature, path, field.line, field.doc,
+        accessor=_field_getter(graph, path, field), setter=_field_setter(graph, path, field),
+    )  # fmt: skip
 
 
 def _handoffs(
