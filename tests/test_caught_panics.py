@@ -77,12 +77,12 @@ def test_a_panic_under_catch_unwind_comes_back_as_an_err(tmp_path: Path) -> None
         "panic back to it as an `Err`"
     )
     assert (
-        "A panic unwinds the thread or task it runs in, and returns no error where nothing "
-        "catches it; on the first caller path, `run` calls `process` inside "
+        "A panic is no `Err` the caller can handle with `?`: it unwinds the thread or task it "
+        "runs in. On the first caller path, `run` calls `process` inside "
         "`catch_unwind(..)` (src/lib.rs:2), which gives the panic back to it as an `Err`, "
         'and the process goes on unless the build sets `panic = "abort"`.'
     ) in record["documentation"]
-    assert "A panic returns no error" not in record["documentation"]
+    assert "that thread or task ends" not in record["documentation"]
 
 
 def test_a_panic_in_a_spawned_task_ends_that_task(tmp_path: Path) -> None:
@@ -107,4 +107,10 @@ def test_a_scoped_thread_nobody_joins_catches_nothing(tmp_path: Path) -> None:
     # slice's `join(",")` after it is no handle's
     record, reach = _extracted(tmp_path, "a lonely job")
     assert "caught_by" not in reach
-    assert "A panic returns no error" in record["documentation"]
+    assert (
+        "A panic is no `Err` the caller can handle with `?`: it unwinds the thread or task it "
+        "runs in. A `catch_unwind(..)` around it, or the handle of that thread or task (its "
+        "`join()`, an awaited `JoinHandle`), gives it back there as an error value; where "
+        "nothing does, that thread or task ends, and the whole process with it when it is the "
+        'main thread, a panic hook exits, or the build sets `panic = "abort"`.'
+    ) in record["documentation"]

@@ -112,5 +112,5 @@ def test_a_panic_of_the_generated_code_unwinds_the_program_that_runs_it(tmp_path
     """Not "a panic while a procedural macro expands stops no program": that is the macro's
     own panic; the code it writes panics where it runs."""
     told = _told(tmp_path, "primary key is required")
-    assert "it unwinds the current thread or task" in told.documentation
+    assert "it unwinds the thread or task it runs in" in told.documentation
     assert "proc macro panicked" not in told.documentation

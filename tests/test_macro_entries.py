@@ -132,14 +132,14 @@ def test_a_panic_met_only_as_a_macro_expands_fails_the_using_crate_s_build() -> 
     contexts = build_contexts("acme/q", "ab" * 20, RepoScan(scans={"src/lib.rs": scan}))
     (context,) = [c for c in contexts if c.site.kind == "expect"]
     at_build = explain(replace(context, reach=Reach(paths=(_path("macro"),), callers=1)))
-    assert "ends the whole process" not in at_build.documentation
+    assert "the whole process" not in at_build.documentation
     assert at_build.documentation.endswith(
         "A panic while a procedural macro expands stops no program: the compiler reports it"
         ' ("proc macro panicked", with this message), and the crate that uses the macro fails'
         " to build. Class: Internal invariant violated."
     )
     at_run = explain(replace(context, reach=Reach(paths=(_path("pub-api"),), callers=1)))
-    assert "ends the whole process" in at_run.documentation
+    assert "the whole process with it when it is the main thread" in at_run.documentation
     # a build script's: Cargo reports it (rust-prometheus' `build.rs`, reading 303's recheck)
     at_build_script = explain(replace(context, reach=Reach(paths=(_path("build"),), callers=1)))
     assert at_build_script.documentation.endswith(

@@ -73,11 +73,11 @@ def test_a_panic_hook_that_ends_the_process_is_said_of_each_panic(
     (context,) = [c for c in contexts if c.site.line == line]
     documentation = explain(replace(context, reach=reach)).documentation
     if said is None:
-        assert "unwinds the current thread or task" in documentation
+        assert "it unwinds the thread or task it runs in. A `catch_unwind(..)`" in documentation
     else:
         assert (
-            "A panic returns no error: `set_panic_hook` (src/hook.rs:2) installs a panic hook "
-            "that ends the process (`process::abort`/`exit`), so in a program that installs "
+            "A panic is no `Err` the caller can handle with `?`: `set_panic_hook` (src/hook.rs:2) "
+            "installs a panic hook that ends the process (`process::abort`/`exit`), so in a program that installs "
             "it this panic can end the whole process, not only the current thread or task."
         ) in documentation
 

@@ -137,7 +137,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-215"
+_LABEL = "static-216"
 
 
 def _static_version() -> str:
@@ -1081,9 +1081,16 @@ def _documentation(context: SiteContext, failure_class: str, guess: Classificati
     return text + title
 
 
+# A panic is no returned `Err`, but "returns no error" was false where a caller catches it
+# and the user meets an error value (a failed task, an HTTP 500: reading 311, a search run by
+# `spawn_blocking` whose call the index does not follow through a `dyn` trait): said as what
+# holds whoever runs the code.
 _UNWINDS = (
-    " A panic returns no error: it unwinds the current thread or task, and ends the whole"
-    ' process where the build sets `panic = "abort"` or a panic hook exits.'
+    " A panic is no `Err` the caller can handle with `?`: it unwinds the thread or task it"
+    " runs in. A `catch_unwind(..)` around it, or the handle of that thread or task (its"
+    " `join()`, an awaited `JoinHandle`), gives it back there as an error value; where nothing"
+    " does, that thread or task ends, and the whole process with it when it is the main thread,"
+    ' a panic hook exits, or the build sets `panic = "abort"`.'
 )
 
 
@@ -1099,14 +1106,15 @@ def _panic_end(reach: Reach) -> str:
         return _BUILD_PANIC
     if reach.panic_hook:
         return (
-            f" A panic returns no error: {reach.panic_hook} installs a panic hook that ends the"
+            f" A panic is no `Err` the caller can handle with `?`: {reach.panic_hook} installs a"
+            " panic hook that ends the"
             " process (`process::abort`/`exit`), so in a program that installs it this panic can"
             " end the whole process, not only the current thread or task."
         )
     if reach.caught_by:  # meilisearch's batch thread makes a failed task of it (reading 311)
         return (
-            " A panic unwinds the thread or task it runs in, and returns no error where"
-            f" nothing catches it; on the first caller path, {reach.caught_by}, and the process"
+            " A panic is no `Err` the caller can handle with `?`: it unwinds the thread or task"
+            f" it runs in. On the first caller path, {reach.caught_by}, and the process"
             ' goes on unless the build sets `panic = "abort"`.'
         )
     return _UNWINDS
