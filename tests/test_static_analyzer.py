@@ -189,6 +189,56 @@ def test_an_early_exit_above_the_site_is_a_step_of_its_path() -> None:
     assert limit.validationCode == "let ok = item.skipped || !(item.size > limit);"
 
 
+def test_a_let_else_or_a_match_that_leaves_above_the_site_is_a_step_of_its_path() -> None:
+    """rustup's `match Self::new(..) { Err(ToolchainNotInstalled { .. }) => (), result =>
+    return Ok(result?) }` lets only a toolchain that is not installed reach its error, and
+    the record read "No `if`, `match`, `let ... else` or `ensure!` inside .. decides whether
+    this site runs" (reading 312). A `let P = v else { return .. };` above the site goes on
+    only when `v` matches `P`; a `match` whose arms that go on come first, only when `v`
+    matches one of them; one whose arms that leave come first, only when it matches none of
+    those. A guard on an arm, or arms that alternate, say nothing certain: no step; nor a
+    pattern that goes on binding names (`let Some(home) = ..`), which the site's own checks
+    then read."""
+    found = explained_all(
+        "pub fn from_local(name: &str) -> Result<Toolchain> {\n"
+        "    match Self::new(name) {\n"
+        "        Err(RustupError::ToolchainNotInstalled { .. }) => (),\n"
+        "        result => return Ok(result?),\n"
+        "    }\n"
+        '    bail!("override toolchain is not installed")\n'
+        "}\n"
+        "pub fn install(opts: &Opts) -> Result<()> {\n"
+        "    let Mode::Install = opts.mode else { return Ok(()) };\n"
+        "    let Some(home) = opts.home.as_ref() else { return Ok(()) };\n"
+        "    let target = match opts.target {\n"
+        "        None | Some(Target::Host) => return Ok(()),\n"
+        "        Some(other) => other,\n"
+        "    };\n"
+        '    bail!("cannot install for a foreign target")\n'
+        "}\n"
+        "pub fn guarded(v: Option<u8>) -> Result<()> {\n"
+        "    match v {\n"
+        "        Some(x) if x > 3 => return Ok(()),\n"
+        "        _ => (),\n"
+        "    }\n"
+        '    bail!("a guarded arm decides nothing here")\n'
+        "}\n"
+    )
+    local = found["override toolchain is not installed"]
+    assert local.triggerScenarios.startswith(
+        "In `from_local`: 1. `let Err(RustupError::ToolchainNotInstalled { .. }) = "
+        "Self::new(name)` matches; 2. `bail` produces the error."
+    ), local.triggerScenarios
+    foreign = found["cannot install for a foreign target"]
+    assert foreign.triggerScenarios.startswith(
+        "In `install`: 1. `let Mode::Install = opts.mode` matches; 2. `opts.target` does not "
+        "match `None | Some(Target::Host)` (so the early exit under it above is not taken); 3. "
+        "`bail` produces the error."
+    ), foreign.triggerScenarios
+    guarded = found["a guarded arm decides nothing here"]
+    assert guarded.triggerScenarios.startswith("No `if`, `match`"), guarded.triggerScenarios
+
+
 def test_an_if_let_s_else_branch_says_what_the_value_was() -> None:
     """688 records over 17 repositories read "`let Some(f) = TimeFilter::after(t)` is false
     (else branch)": a `let` is no boolean. The value is `None` (`Some(v)` not matched), an

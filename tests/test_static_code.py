@@ -1338,7 +1338,9 @@ fn open(pool: &Pool) -> anyhow::Result<Conn> {
 
 def test_a_site_no_check_encloses_is_not_said_to_run_unconditionally() -> None:
     """rustup's `with_source` reaches its `Err` only past a `match` whose other arms return
-    (reading 107): "reached whenever execution gets there" read as "always"."""
+    (reading 107): "reached whenever execution gets there" read as "always"; then "No `if`,
+    `match` .. decides whether this site runs" was false of that `match` (reading 312): the
+    arm that goes on is a step."""
     source = """\
 fn with_source(name: &str) -> anyhow::Result<()> {
     let found = match lookup(name) {
@@ -1350,9 +1352,8 @@ fn with_source(name: &str) -> anyhow::Result<()> {
 """
     (explanation,) = explained_all(source).values()
     assert explanation.triggerScenarios == (
-        "No `if`, `match`, `let ... else` or `ensure!` inside `with_source` decides whether "
-        "this site runs: it runs each time `with_source` gets this far, past any early return "
-        "(`?`, `return`) above it."
+        "In `with_source`: 1. `let Err(NotInstalled) = lookup(name)` matches; 2. `anyhow::bail` "
+        "produces the error."
     )
 
 

@@ -77,7 +77,8 @@ class Condition:
     diverging: tuple[str, ...] = ()
     # a match arm: an arm after it fails as well (`_ => bail!(..)`), so a value this arm does
     # not match need not get past the `match` (sccache's `Err(e) =>` before `_ =>
-    # "unexpected response"`, reading 170); an `if` or `else`: the other branch fails too
+    # "unexpected response"`, reading 170); an `if` or `else`: the other branch fails too; a
+    # `let .. else` or a `match` above the site (`if_let`): what does not match fails
     fails_later: bool = False
     # a match arm: the `#[cfg(..)]` gate of each arm in `excluded` ("" for an arm every build
     # has), or () when none has one: lance's `#[cfg(feature = "tokenizer-lindera")] s if

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
@@ -461,31 +462,53 @@ def _may_have_guards(source: bytes, function: Node | None, node: Node) -> bool:
     """Whether the text between the fn's start and the site holds a check macro or an `if`
     at all."""
     start, end = (function.start_byte if function is not None else 0), node.start_byte
-    return any(source.find(word, start, end) >= 0 for word in (b"ensure", b"assert", b"if "))
+    return any(
+        source.find(word, start, end) >= 0
+        for word in (b"ensure", b"assert", b"if ", b"match ", b"else")
+    )
 
 
 def _guards_before(node: Node, function: Node | None) -> list[Condition]:
     """`ensure!(cond)` checks and early exits (`if cond { return ..; }`) earlier in the
-    enclosing blocks: the site is reached only past them."""
+    enclosing blocks: the site is reached only past them. The nearest `MAX_GUARDS` of those,
+    and apart from them the nearest `MAX_GUARDS` of the `let .. else` and `match` ones
+    (`_early_exit`), which would otherwise push the checks further up out (meilitool's
+    version `match`es above its `current_version == target_version` exit)."""
     guards: list[Condition] = []
+    counts = [0, 0]  # checks and `if`s; `let .. else` and `match`
     current: Node | None = node
-    while current is not None and current != function and len(guards) < MAX_GUARDS:
+    while current is not None and current != function and min(counts) < MAX_GUARDS:
         sibling = current.prev_named_sibling
         in_block = current.parent is not None and current.parent.type == "block"
-        while sibling is not None and len(guards) < MAX_GUARDS:
+        while sibling is not None and min(counts) < MAX_GUARDS:
             guard = _statement_macro(sibling) or (_early_exit(sibling) if in_block else None)
-            if guard is not None:
+            kind = int(guard is not None and _is_pattern_guard(sibling))
+            if guard is not None and counts[kind] < MAX_GUARDS:
                 guards.append(guard)
+                counts[kind] += 1
             sibling = sibling.prev_named_sibling
         current = current.parent
     return guards
 
 
+def _is_pattern_guard(statement: Node) -> bool:
+    """Whether a guard's statement is a `let` or a `match` (not an `if` or a check macro)."""
+    target = _expression(statement)
+    return statement.type == "let_declaration" or (
+        target is not None and target.type == "match_expression"
+    )
+
+
 def _early_exit(statement: Node) -> Condition | None:
     """`if cond { ..; return x; }` with no `else`, whose block ends by leaving (`return`,
     `continue`, `break`, `bail!`, `panic!`): what follows it runs only when `cond` is false
-    (`if let P = v`: when `v` does not match)."""
+    (`if let P = v`: when `v` does not match). Also a `let P = v else { return .. };` and a
+    `match` some of whose arms leave (`_match_exit`)."""
+    if statement.type == "let_declaration":
+        return _let_exit(statement)
     target = _expression(statement)
+    if target is not None and target.type == "match_expression":
+        return _match_exit(target)
     if target is None or target.type != "if_expression":
         return None
     if target.child_by_field_name("alternative") is not None:
@@ -497,6 +520,82 @@ def _early_exit(statement: Node) -> Condition | None:
     if condition is None or kind is None:
         return None
     return Condition(kind, _clip(condition), _line(condition), negated=True)
+
+
+def _let_exit(declaration: Node) -> Condition | None:
+    """What a `let` above the site says of reaching it: `let P = v else { return .. };` goes
+    on only when `v` matches `P`; `let x = match v { .. };`, what its `match` says
+    (`_match_exit`). rustup's `match Self::new(..) { Err(NotInstalled { .. }) => (), r =>
+    return Ok(r?) }` above its error read "No `if`, `match` .. decides whether this site
+    runs" (reading 312)."""
+    value = declaration.child_by_field_name("value")
+    if value is None:
+        return None
+    alternative = declaration.child_by_field_name("alternative")
+    if alternative is not None:
+        pattern = declaration.child_by_field_name("pattern")
+        if pattern is None or pattern_names(_clip(pattern)):
+            return None  # one that binds names: see `_match_exit`
+        return Condition(
+            "if_let",
+            f"let {_clip(pattern)} = {_clip(value)}",
+            _line(declaration),
+            fails_later=_arm_leaving(alternative) == "ensure",
+        )
+    return _match_exit(value) if value.type == "match_expression" else None
+
+
+def _match_exit(match: Node) -> Condition | None:
+    """A `match` above the site some of whose arms leave (`_leaving`) and the others go on,
+    none with a guard: the site is reached only when the value goes on. Said as an `if let`
+    of the arms that go on where they come first (`let Ok(x) | Err(Missing) = v` matches),
+    or as an early exit of the arms that leave where those come first (an `if let` of them
+    whose block leaves, `_early_exit`); None where the two kinds of arm alternate, or none
+    leaves, or all do. As with an `if`, one that fails (`return Err(..)`, `bail!`) is a
+    premise of the site (`Condition.fails_later`, `checked_above`), and one that only leaves
+    a step of the test that avoids it.
+
+    Not a pattern that goes on binding names (`Ok(child) => child`, `let Some(x) = v else
+    ..`): what the site's own checks then test of those names (`x.len() > 3`) no test from
+    outside the fn can read (`logic._no_bound_names`), and its records said only "the check
+    depends on what is passed" where they had said "the code goes on only when
+    `x.len() <= 3`"; the `?` such a `match` mostly stands for is a premise anyway."""
+    value = match.child_by_field_name("value")
+    body = match.child_by_field_name("body")
+    if value is None or body is None:
+        return None
+    arms: list[tuple[str, ConditionKind | None]] = []
+    for arm in body.named_children:
+        if arm.type != "match_arm":
+            continue
+        pattern = arm.child_by_field_name("pattern")
+        if pattern is None or pattern.child_by_field_name("condition") is not None:
+            return None  # a guard: the arms' patterns alone do not say which is taken
+        arms.append((_clip(pattern), _arm_leaving(arm.child_by_field_name("value"))))
+    kinds = [kind is not None for _, kind in arms]
+    flips = sum(1 for a, b in itertools.pairwise(kinds) if a != b)
+    if flips != 1:  # all alike, or alternating
+        return None
+    going = " | ".join(p for p, kind in arms if kind is None)
+    leaving = [kind for _, kind in arms if kind is not None]
+    if not kinds[0]:
+        if pattern_names(going):
+            return None  # names bound: see below
+        # where every other arm fails, a premise of the site, as an earlier check is; where
+        # one only leaves (`return Ok(..)`, `continue`), a step of the check that avoids it
+        failing = all(k == "ensure" for k in leaving)
+        text = f"let {going} = {_clip(value)}"
+        return Condition("if_let", text, _line(match), fails_later=failing)
+    taken = " | ".join(p for p, kind in arms if kind is not None)
+    kind: ConditionKind = "ensure" if all(k == "ensure" for k in leaving) else "exit"
+    return Condition(kind, f"let {taken} = {_clip(value)}", _line(match), negated=True)
+
+
+def _arm_leaving(value: Node | None) -> ConditionKind | None:
+    """`_leaving` of a match arm's value: itself, or its block's last statement."""
+    if value is not None and value.type == "block":
+        value = value.named_children[-1] if value.named_child_count else None
+    return _leaving(value) if value is not None else None
 
 
 def _leaving(statement: Node) -> ConditionKind | None:

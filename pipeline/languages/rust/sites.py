@@ -133,8 +133,10 @@ from pipeline.languages.rust.testcode import (
 # `FileScan.anyhow_macros`, the anyhow macros a file imports from anyhow itself; 116:
 # `Facts.generated`, the `quote!` whose tokens hold the site (a proc macro's output); 117: a
 # `Result` imported from a crate that declares none of the repository's aliases is none of them;
-# 118: a macro written `anyhow::bail!` is anyhow's, whatever `Result` its fn returns
-EXTRACTOR_VERSION = "118"
+# 118: a macro written `anyhow::bail!` is anyhow's, whatever `Result` its fn returns; 119: a
+# `let .. else` and a `match` some of whose arms leave, above the site, are guards of it; 120:
+# `Facts.call` of a fn that returns a future (`-> BoxFut<..>`, `-> impl Future<..>`) awaits it
+EXTRACTOR_VERSION = "120"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
