@@ -1332,6 +1332,57 @@ def test_an_error_variant_is_reached_where_it_is_built() -> None:
     assert _built(graph, err, '"built in generated code only"') == (None, 0, [])
 
 
+def test_a_variant_with_fields_built_in_a_macro_s_tokens_is_built_there() -> None:
+    """surrealdb's `bail!(Error::InsertStatementIn { value: v.to_sql() })` had no builder:
+    a name before a `{ .. }` in a macro's tokens is no call, and the index read only calls
+    there. Its record then matched `Err(Error::InsertStatementIn { .. })` on the
+    `anyhow::Result` its one builder returns (reading 313). A pattern in a macro's tokens
+    (`matches!(e, E::V { .. })`, a `match` arm a macro's body holds) builds nothing."""
+    errors = (
+        "#[derive(Debug, thiserror::Error)]\n"
+        "pub enum Error {\n"
+        "    #[error(\"Cannot execute INSERT statement where property 'in' is: {value}\")]\n"
+        "    InsertStatementIn { value: String },\n"
+        '    #[error("only tested, never built: {value}")]\n'
+        "    Tested { value: String },\n"
+        "}\n"
+    )
+    insert = (
+        "use anyhow::{bail, Result};\n"
+        "use crate::err::Error;\n"
+        "pub fn iterable(v: Value) -> Result<()> {\n"
+        "    if !v.is_record() {\n"
+        "        bail!(Error::InsertStatementIn {\n"
+        "            value: v.to_sql(),\n"
+        "        })\n"
+        "    }\n"
+        "    Ok(())\n"
+        "}\n"
+        "pub fn check(e: &Error) -> bool {\n"
+        "    assert!(matches!(e, Error::Tested { .. }));\n"
+        "    select! { Error::Tested { value } => log(value), }\n"
+        "    true\n"
+        "}\n"
+    )
+    graph = _graph_of(
+        {
+            "src/lib.rs": "pub mod err;\npub mod insert;\n",
+            "src/err.rs": errors,
+            "src/insert.rs": insert,
+        }
+    )
+    builds = graph.indexes["src/insert.rs"].builds
+    assert [(b.enum, b.variant, b.line) for b in builds] == [("Error", "InsertStatementIn", 5)]
+    reach = site_reach(graph, "src/err.rs", 3)
+    assert reach is not None
+    assert (reach.built, reach.callers, reach.held_in) == (
+        "Error::InsertStatementIn",
+        1,
+        "anyhow::Error",
+    )
+    assert [[h.name for h in p.hops] for p in reach.paths] == [["iterable"]]
+
+
 def test_a_variant_two_crates_define_is_taken_from_the_sites_crate() -> None:
     twin = '#[derive(Debug)]\npub enum StoreError {\n    #[error("other")]\n    Closed,\n}\n'
     err = "crates/kv/src/error.rs"

@@ -208,8 +208,9 @@ _TEST_DIRECTORY = re.compile(
 # `FileIndex.scopes` (`catch_unwind`, a spawned task or thread) and `Reach.caught_by`; 188:
 # a path call through a crate's module (`xtask::test::run`) is no other module's fn; 189: a
 # thread's handle is joined by a `join()` of no argument (not a path's `join(x)`); 190:
-# `Definition.backtrace`, and `Reach.quiet_hook` of a program's hook that prints none.
-INDEX_VERSION = "190"
+# `Definition.backtrace`, and `Reach.quiet_hook` of a program's hook that prints none; 191:
+# a variant built with fields in a macro's tokens (`bail!(E::V { .. })`) is a build.
+INDEX_VERSION = "191"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -1541,7 +1542,13 @@ class _Builder:
         if kind == "plain" and previous is not None and previous.type in (".", "::", "fn"):
             return
         tree = tree or node.next_sibling
-        if tree is None or tree.child_count == 0 or tree.children[0].type != "(":
+        if tree is None or tree.child_count == 0:
+            return
+        if tree.children[0].type == "{":
+            if kind == "path":
+                self._built_in_tokens(node, tree)
+            return
+        if tree.children[0].type != "(":
             return
         if self.quoting and _quoted(node):  # a proc macro's output: the generated code's calls
             return
@@ -1558,6 +1565,24 @@ class _Builder:
         self.calls.append((node.start_byte, call))
         if kind == "path" and not _in_pattern_macro(node):  # `bail!(E::V(..))`
             self._built(node.start_byte, qualifier, name, line, caller)
+
+    def _built_in_tokens(self, node: Node, tree: Node) -> None:
+        """`bail!(Error::InsertStatementIn { value })`: a variant built in a macro's tokens
+        with fields, which is no call (surrealdb's, reading 313: no builder, no path, and
+        its handling matched the enum on an `anyhow::Result`). Not a pattern: in a pattern
+        macro (`matches!`), or before `=>`, `=`, `|` or `if` (a `match` or `let` that a
+        macro's body holds)."""
+        after = tree.next_sibling
+        if after is not None and after.type in ("=>", "=", "|", "if"):
+            return
+        if (self.quoting and _quoted(node)) or _in_pattern_macro(node):
+            return
+        caller = self.caller(node.start_byte, tree.end_byte)
+        previous = node.prev_sibling
+        path = previous.prev_sibling if previous is not None else None
+        if caller >= 0 and path is not None:
+            line = node.start_point[0] + 1
+            self._built(node.start_byte, text_of(path), text_of(node), line, caller)
 
     def finish_calls(self) -> None:
         self.calls.sort(key=lambda pair: pair[0])
