@@ -47,7 +47,8 @@ def test_a_program_that_prints_causes_gets_no_advice_to_print_them(tmp_path: Pat
     assert (
         "The program's `main` (src/main.rs:3) prints the error with its causes (the error "
         "that failed, if there was one, is kept as this one's cause; a `.context()` on an "
-        "`Option` that was `None` keeps none): read the lines under this message; the last "
+        "`Option` that was `None` keeps none): read the causes it prints with this message "
+        "(on the lines under it, or after it on the same line, each after a colon); the last "
         "one is where it began."
     ) in record["solutions"]
     assert not any(t.startswith("Log an error whole") for t in record["preventionTips"])

@@ -201,6 +201,38 @@ def test_try_catch_walks_the_anyhow_chain_with_the_real_call() -> None:
     assert " e.to_string()" not in pattern  # the outermost context only: misses wrapped errors
 
 
+def test_a_fn_that_returns_a_future_is_awaited_before_its_error_is_matched() -> None:
+    """surrealdb's `fn invoke_async(..) -> BoxFut<'a, Result<Value>>` builds its error in the
+    future it returns: `match search_analyze.invoke_async(ctx, args) { Err(e) .. }` matched
+    the future, which does not compile (reading 313). An `async fn`'s call was awaited
+    already; a fn that returns `impl Future`, `BoxFut`, `BoxFuture` or `dyn Future` is too."""
+    found = explained_all(
+        "impl Function for SearchAnalyze {\n"
+        "    fn invoke_async<'a>(&'a self, ctx: &'a Ctx, args: Vec<Value>) -> BoxFut<'a, "
+        "Result<Value>> {\n"
+        "        Box::pin(async move {\n"
+        "            if args.is_empty() {\n"
+        '                return Err(anyhow::anyhow!("search::analyze expects two arguments"));\n'
+        "            }\n"
+        "            Ok(Value::None)\n"
+        "        })\n"
+        "    }\n"
+        "}\n"
+        "pub fn later(n: u8) -> impl std::future::Future<Output = anyhow::Result<u8>> {\n"
+        "    async move {\n"
+        '        anyhow::ensure!(n > 0, "a later value must be positive");\n'
+        "        Ok(n)\n"
+        "    }\n"
+        "}\n"
+    )
+    analyze = found["search::analyze expects two arguments"].tryCatchPattern
+    assert analyze is not None and analyze.startswith(
+        "match search_analyze.invoke_async(ctx, args).await {"
+    ), analyze
+    positive = found["a later value must be positive"].tryCatchPattern
+    assert positive is not None and positive.startswith("match later(n).await {"), positive
+
+
 def test_try_catch_is_null_for_a_needle_as_short_as_lsn() -> None:
     assert explain(contexts()["badlsn"]).tryCatchPattern is None
 

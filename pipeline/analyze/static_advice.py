@@ -348,7 +348,13 @@ def printed_whole(
     (`Reach.printed_by`): no "print the error with `{:#}`" for a reader who already sees
     them, nor a tip to log it whole (mdBook's `main` writes each cause on a `Caused by:`
     line through `log_backtrace`, reading 309: 13 of 20 records said otherwise)."""
-    told = "read the lines under this message; the last one is where it began."
+    # where each cause shows depends on the form it prints (rustup's `report_error` writes
+    # `{:#}`, all on this line; `{:?}` of a `main`'s error, on lines of their own: "the
+    # lines under this message" was false of rustup's, reading 312)
+    told = (
+        "read the causes it prints with this message (on the lines under it, or after it on "
+        "the same line, each after a colon); the last one is where it began."
+    )
     whole = {
         lead + how + _SEEING_ALONE[kind]: (
             f"{printed_by} prints the error with its causes ({said}): {told}"

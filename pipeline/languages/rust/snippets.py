@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 from tree_sitter import Node
@@ -95,7 +96,15 @@ def enclosing_call(node: Node) -> str | None:
     is_async = any(
         c.type == "function_modifiers" and b"async" in (c.text or b"") for c in function.children
     )
-    return f"{call}.await" if is_async else call
+    returned = function.child_by_field_name("return_type")
+    # a fn that returns a future it builds (`-> BoxFut<'a, Result<Value>>`, `-> impl Future<..>`,
+    # `Pin<Box<dyn Future<..>>>`): its error is the future's output too (surrealdb's
+    # `match search_analyze.invoke_async(ctx, args)` matched the future, reading 313)
+    future = returned is not None and _FUTURE.search(_text(returned)) is not None
+    return f"{call}.await" if is_async or future else call
+
+
+_FUTURE = re.compile(r"\b(?:impl|dyn)\s+(?:\w+::)*Future\b|\b(?:Local)?BoxFut(?:ure)?\b")
 
 
 def in_unsafe_fn(node: Node) -> bool:
