@@ -3609,3 +3609,74 @@ def test_an_actix_response_error_is_the_error_s_conversion(
         "impl ResponseError for Error (src/lib.rs:2)",
         status,
     )
+
+
+CASTS = """\
+pub trait Cast: Sized {
+    fn cast(v: Value) -> Result<Self, Error>;
+}
+pub struct Value { x: Option<f64> }
+pub struct Point { x: f64 }
+pub struct Datetime { s: i64 }
+impl Value {
+    pub fn cast_to<T: Cast>(self) -> Result<T, Error> {
+        T::cast(self)
+    }
+}
+impl Cast for Point {
+    fn cast(v: Value) -> Result<Self, Error> {
+        Ok(Point { x: v.x.expect("value type checked above") })
+    }
+}
+impl Cast for Datetime {
+    fn cast(v: Value) -> Result<Self, Error> {
+        Ok(Datetime { s: 0 })
+    }
+}
+impl std::ops::Deref for Datetime {
+    type Target = i64;
+    fn deref(&self) -> &i64 {
+        &self.s
+    }
+}
+impl Cast for f64 {
+    fn cast(v: Value) -> Result<Self, Error> {
+        Ok(0.0)
+    }
+}
+pub fn float(v: Value) -> Result<f64, Error> {
+    v.cast_to::<f64>()
+}
+pub fn info(v: Value) -> Result<Datetime, Error> {
+    v.cast_to::<Datetime>()
+}
+pub fn to_point(v: Value) -> Result<Point, Error> {
+    v.cast_to::<Point>()
+}
+pub fn inferred(v: Value) -> Result<Point, Error> {
+    let p: Point = v.cast_to()?;
+    Ok(p)
+}
+pub fn passed_on<U: Cast>(v: Value) -> Result<U, Error> {
+    v.cast_to::<U>()
+}
+pub fn twice(v: Value) -> Result<Datetime, Error> {
+    passed_on::<Datetime>(v)
+}
+"""
+
+
+def test_a_generic_s_call_runs_the_impl_of_the_type_its_caller_s_turbofish_gives() -> None:
+    """surrealdb's `Value::cast_to<T: Cast>` calls `T::cast(self)`, and the record of a
+    panic in `impl Cast for Point` named `INFO` (`.cast_to::<Datetime>()`) and `ALTER`
+    (`.cast_to::<Duration>()`) as its ways in (reading 313). A caller that writes the type
+    in a turbofish runs that type's impl (whatever it derefs to, a primitive's too): one
+    that writes another is no way to it; one that
+    leaves it to inference keeps the way (unknown), and a turbofish of the caller's own type
+    parameter moves the question to its callers."""
+    graph = _graph_of({"src/lib.rs": CASTS})
+    reach = site_reach(graph, "src/lib.rs", line_of_text(CASTS, "checked above"))
+    assert reach is not None
+    tops = sorted(p.hops[0].name for p in reach.paths)
+    assert "info" not in tops and "twice" not in tops and "float" not in tops
+    assert "to_point" in tops and "inferred" in tops

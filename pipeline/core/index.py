@@ -91,6 +91,9 @@ class Call(NamedTuple):
     # `!dry_run`, `opt.is_some()`, `mode == Mode::Fast`): its kind, "if" (the call is in its
     # block) or "else", and its text, joined by `GUARD_JOIN`; "" otherwise (`valueflow`)
     guard: str = ""
+    # the turbofish's type arguments, as written (`Datetime` of `v.cast_to::<Datetime>()`);
+    # "" for a call with none: which impl a `T::f()` in a generic callee runs (`buildable`)
+    turbofish: str = ""
 
 
 class Use(NamedTuple):

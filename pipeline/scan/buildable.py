@@ -203,8 +203,9 @@ def _made_dispatch_need(graph: CallGraph, edge: Edge) -> str | None:
 def _dispatch_slot(graph: CallGraph, edge: Edge) -> str | None:
     """Which of its caller's values picks the impl `edge`'s call runs, when the caller's own
     caller chooses its type: `self` (`self.f()`/`Self::f()` in a trait's provided method),
-    a parameter's index (`x.f()`, `x` of a generic type or `impl Trait`), "" (`T::f()`, a
-    generic of the fn); None when the call is no static dispatch."""
+    a parameter's index (`x.f()`, `x` of a generic type or `impl Trait`), `<T>` (`T::f()`,
+    a type parameter of the fn's own, which a caller's turbofish gives: `_turbofish_type`),
+    "" (`T::f()`, one of its impl block's); None when the call is no static dispatch."""
     call = edge.call
     if call is None:
         return None
@@ -213,7 +214,9 @@ def _dispatch_slot(graph: CallGraph, edge: Edge) -> str | None:
         return "self" if caller.trait is not None and caller.owner == caller.trait else None
     generics = _generics(caller)
     if call.qualifier in generics:
-        return ""
+        # `T::cast(v)` of `fn cast_to<T: Cast>`: a caller's turbofish gives `T`
+        # (`v.cast_to::<Datetime>()`); a generic of the impl block, nothing here does
+        return f"<{call.qualifier}>" if call.qualifier in own_type_params(caller.signature) else ""
     for at, (name, written) in enumerate(caller.params):
         if name == call.qualifier and _generic(written, generics):
             return str(at)
@@ -221,7 +224,8 @@ def _dispatch_slot(graph: CallGraph, edge: Edge) -> str | None:
 
 
 def _given_type(graph: CallGraph, edge: Edge, slot: str) -> tuple[str, str] | None:
-    """What `edge`'s caller gives for the callee's `slot` (`self`, or a parameter's index):
+    """What `edge`'s caller gives for the callee's `slot` (`self`, a parameter's index, or
+    `<T>` a type parameter its turbofish gives):
     ("type", its base name), ("slot", the caller's own slot still generic), or None. Once
     an edge and slot, as `dispatch_need`."""
     known: dict[tuple[int, str], tuple[str, str] | None]
@@ -238,6 +242,8 @@ def _made_given_type(graph: CallGraph, edge: Edge, slot: str) -> tuple[str, str]
         return None
     callee = graph.nodes[edge.callee].definition
     caller = graph.nodes[edge.caller].definition
+    if slot.startswith("<"):
+        return _turbofish_type(graph, edge, slot[1:-1])
     if slot == "self":
         if call.kind != "method" and not (call.kind == "path" and call.qualifier == "Self"):
             return None  # `Trait::f(x, ..)`: not followed
@@ -265,6 +271,68 @@ def _made_given_type(graph: CallGraph, edge: Edge, slot: str) -> tuple[str, str]
         return _known_type(graph, type_name(literal[1]))
     bound = _local_type(graph, edge.caller, text, call.line)
     return _known_type(graph, bound) if bound else None
+
+
+def _turbofish_type(graph: CallGraph, edge: Edge, param: str) -> tuple[str, str] | None:
+    """What `edge`'s call gives its callee's type parameter `param` in its turbofish
+    (`v.cast_to::<Datetime>()` gives `T` of `fn cast_to<T: Cast>` `Datetime`): ("type", its
+    base name), ("slot", `<U>`) for a type parameter of the caller's own, or None (no
+    turbofish: the type is inferred, or a type the repository does not define)."""
+    call = edge.call
+    if call is None or not call.turbofish:
+        return None
+    params = own_type_params(graph.nodes[edge.callee].definition.signature)
+    given = [a for a in _top_level(call.turbofish) if not a.startswith("'")]
+    if param not in params or len(given) != len(params):
+        return None
+    written = given[params.index(param)]
+    caller = graph.nodes[edge.caller].definition
+    if written in own_type_params(caller.signature):
+        return "slot", f"<{written}>"
+    if written == "Self":
+        if caller.owner and caller.owner == caller.trait:
+            return "slot", "self"
+        return ("type", type_name(caller.owner)) if caller.owner else None
+    name = type_name(written)
+    if not name or name == "_" or ("type", name) in graph.named:
+        return None  # inferred (`::<_>`), or an alias (`type Pt = Point`): not judged
+    # the type itself, whatever it derefs to or wherever it is declared (`f64` too): the
+    # impl `T::f()` runs is `T`'s own (`_known_type` judges a receiver's method instead)
+    return "type", name
+
+
+@lru_cache(maxsize=1 << 12)
+def own_type_params(signature: str) -> tuple[str, ...]:
+    """A fn's own type and const parameters, in order, as a turbofish gives them: `fn
+    cast_to<'a, T: Cast, const N: usize>(..)` -> (T, N); () without any."""
+    head = signature.partition("(")[0]
+    at = head.find("fn ")
+    opened = head.find("<", at) if at >= 0 else -1
+    if opened < 0 or head.rfind(">") < opened:
+        return ()
+    found = []
+    for part in _top_level(head[opened + 1 : head.rfind(">")]):
+        if part.startswith("'"):
+            continue
+        name = part.removeprefix("const ").split(":", 1)[0].split("=", 1)[0].strip()
+        if name.isidentifier():
+            found.append(name)
+    return tuple(found)
+
+
+def _top_level(text: str) -> list[str]:
+    """`text` split at its commas outside `<..>`, `(..)` and `[..]`, each part stripped."""
+    parts, depth, start = [], 0, 0
+    for at, char in enumerate(text):
+        if char in "<([":
+            depth += 1
+        elif char in ">)]" and text[at - 1 : at] != "-":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(text[start:at].strip())
+            start = at + 1
+    parts.append(text[start:].strip())
+    return [p for p in parts if p]
 
 
 # An argument that is a unit struct's value, as written: `MmapFs`, `fs::MmapFs` (an enum's

@@ -209,8 +209,10 @@ _TEST_DIRECTORY = re.compile(
 # a path call through a crate's module (`xtask::test::run`) is no other module's fn; 189: a
 # thread's handle is joined by a `join()` of no argument (not a path's `join(x)`); 190:
 # `Definition.backtrace`, and `Reach.quiet_hook` of a program's hook that prints none; 191:
-# a variant built with fields in a macro's tokens (`bail!(E::V { .. })`) is a build.
-INDEX_VERSION = "191"
+# a variant built with fields in a macro's tokens (`bail!(E::V { .. })`) is a build; 192:
+# `Call.turbofish`, and a generic's `T::f()` runs the impl of the type a caller's turbofish
+# gives `T`.
+INDEX_VERSION = "192"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -744,6 +746,7 @@ _INNER_VALUE = frozenset(
 # `x.try_into()` runs the target type's `TryFrom::try_from`, `x.into()` its `From::from`,
 # `s.parse()` its `FromStr::from_str`.
 _CONVERTS = {"try_into": "try_from", "into": "from", "parse": "from_str"}
+_TURBOFISH_LONGEST = 80  # `Call.turbofish`, cut: a type longer than this names no one impl
 # What drops a conversion's error and keeps its value's type (`.ok()` then `?`, a default)
 _DROPS_KEEPS_VALUE = frozenset(("ok", "unwrap_or", "unwrap_or_default"))
 _PLAIN_TYPE = re.compile(r"(?:(?:crate|self|super|[a-z_]\w*)::)*[A-Z]\w*")
@@ -1241,8 +1244,12 @@ class _Builder:
 
     def call(self, node: Node) -> None:
         function = node.child_by_field_name("function")
+        turbofish = ""
         if function is not None and function.type == "generic_function":
             self.typed_conversion(node, function)
+            written = function.child_by_field_name("type_arguments")
+            if written is not None:
+                turbofish = " ".join(text_of(written)[1:-1].split())[:_TURBOFISH_LONGEST]
             function = function.child_by_field_name("function")
         if function is None:
             return
@@ -1287,7 +1294,7 @@ class _Builder:
             handed = (not dropped and not logged and handed_to(node)) or ""
             call = Call(
                 name, kind, qualifier, line, len(args), caller, args, False, tried, dropped,
-                logged, handed,
+                logged, handed, turbofish=turbofish,
             )  # fmt: skip
             self.calls.append((at, call))
             if kind == "path":  # `E::V(..)`: a tuple variant built
