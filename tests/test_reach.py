@@ -3680,3 +3680,32 @@ def test_a_generic_s_call_runs_the_impl_of_the_type_its_caller_s_turbofish_gives
     tops = sorted(p.hops[0].name for p in reach.paths)
     assert "info" not in tops and "twice" not in tops and "float" not in tops
     assert "to_point" in tops and "inferred" in tops
+
+
+def test_a_call_through_a_standard_module_is_no_fn_of_the_repository() -> None:
+    """sqlx-cli's `add` calls `fs::create_dir_all(dir)` under `use std::fs::{self, File}`,
+    and its path went on into `sqlx_core::fs::create_dir_all`, a fn of a repository module
+    also named `fs`, to a panic that `add` never reaches (stop 77's paths reading). A path
+    under `std`, `core` or `alloc` (imported or written out) is the standard library's."""
+    files = {
+        "src/lib.rs": "pub mod fs;\npub mod cli;\n",
+        "src/fs.rs": (
+            "pub fn create_dir_all(path: &str) -> Result<(), String> {\n"
+            '    panic!("no runtime for {path}")\n'
+            "}\n"
+        ),
+        "src/cli.rs": (
+            "use std::fs::{self, File};\n"
+            "pub fn add(dir: &str) {\n"
+            "    fs::create_dir_all(dir).unwrap();\n"
+            "    std::fs::create_dir_all(dir).unwrap();\n"
+            "}\n"
+            "pub fn ours(dir: &str) {\n"
+            "    crate::fs::create_dir_all(dir).unwrap();\n"
+            "}\n"
+        ),
+    }
+    graph = _graph_of(files)
+    reach = site_reach(graph, "src/fs.rs", 2)
+    assert reach is not None
+    assert [[h.name for h in p.hops] for p in reach.paths] == [["ours", "create_dir_all"]]

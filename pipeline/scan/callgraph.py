@@ -2623,6 +2623,11 @@ def _module_call(
     if segments[0] in imports:
         segments = imports[segments[0]].split("::") + segments[1:]
         how = "import"
+    if segments[0] in _STANDARD_CRATES:
+        # `fs::create_dir_all(..)` under `use std::fs::{self, File}`: the standard library's,
+        # never a fn of a module of the repository that is also named `fs` (sqlx-cli's `add`
+        # went to `sqlx_core::fs::create_dir_all`, paths of stop 77)
+        return how, []
     wanted = [s for s in segments if s not in ("crate", "self", "super")]
     named = _free(tables, call.name)
     # `engine::walk`: the crate named so (by its directory), at its root or below.
@@ -2655,6 +2660,9 @@ def _module_call(
     elif not found and wanted and call.name in tables.renamed:  # `commands::tool_run(..)`
         found = _named_by_use(graph, tables, node, call.name, segments, None)
     return how, _narrow(graph, node, found, call)
+
+
+_STANDARD_CRATES = frozenset(("std", "core", "alloc"))
 
 
 def _named_by_use(

@@ -211,8 +211,9 @@ _TEST_DIRECTORY = re.compile(
 # `Definition.backtrace`, and `Reach.quiet_hook` of a program's hook that prints none; 191:
 # a variant built with fields in a macro's tokens (`bail!(E::V { .. })`) is a build; 192:
 # `Call.turbofish`, and a generic's `T::f()` runs the impl of the type a caller's turbofish
-# gives `T`.
-INDEX_VERSION = "192"
+# gives `T`; 193: a path call under `std`, `core` or `alloc` (`fs::create_dir_all` of `use
+# std::fs::{self, ..}`) is no fn of the repository's.
+INDEX_VERSION = "193"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
