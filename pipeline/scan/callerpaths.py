@@ -3,6 +3,7 @@ the error type's user-facing conversion. Pure, over a built `CallGraph`."""
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from collections import defaultdict, deque
@@ -1448,7 +1449,11 @@ def _best(
         shunned = any(
             DISCOURAGED.match(a) for a in graph.nodes[real.get(top, top)].definition.attrs
         )
-        rank = (kind, shunned, bool(outer), narrow, guesses, length)
+        # an entry that names what the site's type is about (`create_sink` for
+        # `ClickHouseSink::validate`) before one that reaches it from further off
+        # (risingwave's sink checks led with the `create_source` RPC)
+        off = not _names_the_site(entry[1], graph.nodes[real.get(nodes[-1], nodes[-1])])
+        rank = (kind, shunned, bool(outer), narrow, guesses, off, length)
         own = (
             graph.nodes[real.get(top, top)].crate
             == graph.nodes[real.get(nodes[-1], nodes[-1])].crate
@@ -1457,7 +1462,7 @@ def _best(
     ranked.sort(key=lambda item: item[0])
     kept: dict[tuple[str, ...], tuple[int, tuple[EntryKind, str], Edge | None]] = {}
     others: dict[tuple[str, ...], list[str]] = {}
-    mine: dict[tuple[str, ...], tuple[tuple[int, bool, bool, bool, int, int], bool]] = {}  # rank
+    mine: dict[tuple[str, ...], tuple[tuple[int, bool, bool, bool, int, bool, int], bool]] = {}
     for rank, chain, top, entry, first, own in ranked:
         if chain not in kept:
             kept[chain], others[chain], mine[chain] = (top, entry, first), [], (rank, own)
@@ -1478,6 +1483,53 @@ def _best(
             path = CallerPath(path.hops, path.entry, merged_label([path.entry_label, *also]))
         out.append(path)
     return out
+
+
+def _names_the_site(label: str, node: Node) -> bool:
+    """Whether an entry's label names a word of what the site's fn is about: its impl
+    type's (`sink` of `ClickHouseSink`), the words every entry or module may say left out
+    (`statement`, `handler`, ..). Not its file's name: a verb there (`create` of
+    greptimedb's `parser/create.rs`) put `SHOW CREATE VIEW`, which parses a view's stored
+    text, before the parse endpoint (first version of this rule)."""
+    about = _owner_words(node.definition.owner or "")
+    return bool(about) and not about.isdisjoint(_label_words(label))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _label_words(label: str) -> frozenset[str]:
+    """The words of what an entry's label names: each name in it by its last segment
+    (`create_sink` of `DdlService::create_sink`; a public API's crate and modules,
+    `risingwave_ctl::cmd_impl::hummock::list_kv`, say where it lives, not what it does), a
+    route by its literal segments (not `{index_uid}`)."""
+    names = _NAME_IN_LABEL.findall(label)
+    if names:
+        return frozenset().union(*(_words(n.rsplit("::", 1)[-1]) for n in names))
+    return _words(_ROUTE_PARAM.sub(" ", label))
+
+
+_NAME_IN_LABEL = re.compile(r"`([^`]*)`")
+_ROUTE_PARAM = re.compile(r"\{[^}]*\}")
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _owner_words(owner: str) -> frozenset[str]:
+    return _words(owner.split("<", 1)[0].rsplit("::", 1)[-1]) - _COMMON_WORDS
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _words(text: str) -> frozenset[str]:
+    """The lower-case words of names in `text`: `InfoStatement::Root` -> info, statement,
+    root; `stream_manager` -> stream, manager."""
+    return frozenset(w.lower() for w in _WORD.findall(text) if len(w) > 2)
+
+
+_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+_COMMON_WORDS = frozenset((
+    "mod", "lib", "main", "statement", "statements", "stmt", "handler", "handlers", "handle",
+    "command", "commands", "cmd", "service", "rpc", "api", "error", "errors", "impl", "util",
+    "utils", "common", "types", "type", "core", "new", "run", "execute", "compute", "server",
+    "client", "request", "response", "test", "tests", "manager", "builder", "config", "context",
+))  # fmt: skip
 
 
 def _labels(graph: CallGraph, kind: Literal["labels", "module labels"]) -> list[str]:

@@ -212,8 +212,9 @@ _TEST_DIRECTORY = re.compile(
 # a variant built with fields in a macro's tokens (`bail!(E::V { .. })`) is a build; 192:
 # `Call.turbofish`, and a generic's `T::f()` runs the impl of the type a caller's turbofish
 # gives `T`; 193: a path call under `std`, `core` or `alloc` (`fs::create_dir_all` of `use
-# std::fs::{self, ..}`) is no fn of the repository's.
-INDEX_VERSION = "193"
+# std::fs::{self, ..}`) is no fn of the repository's; 194: of two ways in of one kind, the
+# one whose label names a word of the site fn's impl type comes first.
+INDEX_VERSION = "194"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
