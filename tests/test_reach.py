@@ -3705,10 +3705,7 @@ def test_a_call_through_a_standard_module_is_no_fn_of_the_repository() -> None:
             "}\n"
         ),
     }
-    graph = _graph_of(files)
-    reach = site_reach(graph, "src/fs.rs", 2)
-    assert reach is not None
-    assert [[h.name for h in p.hops] for p in reach.paths] == [["ours", "create_dir_all"]]
+    assert _paths_to(files, "src/fs.rs", 2) == [["ours", "create_dir_all"]]
 
 
 def test_of_two_ways_in_of_one_kind_the_one_naming_what_the_site_is_about_comes_first() -> None:
@@ -3716,16 +3713,17 @@ def test_of_two_ways_in_of_one_kind_the_one_naming_what_the_site_is_about_comes_
     reached by both the `create_source` and the `create_sink` RPC through one
     `create_streaming_job`; the record led with `create_source`. Of entries of one kind, one
     whose label names a word of the site's impl type (`sink` of `ClickHouseSink`) comes
-    before one that does not, whatever comes first otherwise; a crate's name in a public
-    API's label counts for nothing (`meta_node::start` names no `StreamNode`), nor a verb
-    of the site's file name (`create` of `parser/create.rs`)."""
+    before one that does not, whatever comes first otherwise; the modules in a public API's
+    label count for nothing (`sink_tools::start` names no sink, `risingwave_meta_node::start`
+    no `StreamNode`), however short its path."""
     files = {
-        "src/lib.rs": "pub mod ddl;\npub mod sink;\n",
+        "src/lib.rs": "pub mod ddl;\npub mod sink;\npub mod sink_tools;\n",
         "src/ddl.rs": (
             "pub fn create_source() { create_streaming_job(); }\n"
             "pub fn create_sink() { create_streaming_job(); }\n"
             "fn create_streaming_job() { crate::sink::ClickHouseSink::validate(); }\n"
         ),
+        "src/sink_tools.rs": "pub fn start() { crate::sink::ClickHouseSink::validate(); }\n",
         "src/sink.rs": (
             "pub struct ClickHouseSink;\n"
             "impl ClickHouseSink {\n"
@@ -3735,7 +3733,12 @@ def test_of_two_ways_in_of_one_kind_the_one_naming_what_the_site_is_about_comes_
             "}\n"
         ),
     }
-    graph = _graph_of(files)
-    reach = site_reach(graph, "src/sink.rs", 4)
+    tops = [hops[0] for hops in _paths_to(files, "src/sink.rs", 4)]
+    assert tops == ["create_sink", "start", "create_source"]
+
+
+def _paths_to(files: dict[str, str], path: str, line: int) -> list[list[str]]:
+    """The hops' names of each path to the site at `path`:`line` of a graph of `files`."""
+    reach = site_reach(_graph_of(files), path, line)
     assert reach is not None
-    assert [p.hops[0].name for p in reach.paths] == ["create_sink", "create_source"]
+    return [[h.name for h in p.hops] for p in reach.paths]
