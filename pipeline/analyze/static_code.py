@@ -1199,21 +1199,23 @@ _FALLIBLE = re.compile(r"Result|Option|Future|Stream|Poll|Try")
 
 def held_catch(site: Site) -> str | None:
     """The handling of an error type's text that callers hold in an `anyhow::Error`
-    (`Reach.held_in`): the type found anywhere in the chain by `downcast_ref`, its variant
-    matched (`matches!(cause.downcast_ref::<E>(), Some(E::V { .. }))`); by its text where
-    the site names no type, None when that text has too short a literal part to tell it by.
-    A text is no one error's: rustup's `ComponentMissingFile` and `ComponentMissingDir` print
-    the same words, and `contains("could not read")` also caught `ReadingFile` (reading
-    312's recheck)."""
+    (`Reach.held_in`): the type found by anyhow's own `downcast_ref`, its variant matched
+    (`matches!(e.downcast_ref::<E>(), Some(E::V { .. }))`); by its text where the site
+    names no type, None when that text has too short a literal part to tell it by. A text
+    is no one error's: rustup's `ComponentMissingFile` and `ComponentMissingDir` print the
+    same words, and `contains("could not read")` also caught `ReadingFile` (reading 312's
+    recheck). Not each cause of `e.chain()`: an error attached as context
+    (`.with_context(|| E::V { .. })`, rustup's `ReadingDirectory`) is a `ContextError` there,
+    which downcasts to no `E`; anyhow's `downcast_ref` finds it as a context or as the error
+    under any number of contexts (read and run against anyhow 1.0.104, reading 312's second
+    recheck)."""
     owner = site.facts.enclosing_type
     if owner and site.kind in TEXT_KINDS:
         if site.facts.variant:
-            test = f"matches!(cause.downcast_ref::<{owner}>(), Some({text_owner(site)} {{ .. }}))"
+            test = f"matches!(e.downcast_ref::<{owner}>(), Some({text_owner(site)} {{ .. }}))"
         else:
-            test = f"cause.is::<{owner}>()"
-        code = _catch(
-            "result", f"Err(e) if e.chain().any(|cause| {test})", f"handle {_quoted(site.message)}"
-        )
+            test = f"e.is::<{owner}>()"
+        code = _catch("result", f"Err(e) if {test}", f"handle {_quoted(site.message)}")
         if language_of(site.file_path).parses_as_code(code):
             return code
     return _text_catch(site, "result", message_needle(site), anyhow=True)
