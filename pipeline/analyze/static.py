@@ -1085,10 +1085,11 @@ def _documentation(context: SiteContext, failure_class: str, guess: Classificati
 # and the user meets an error value (a failed task, an HTTP 500: reading 311, a search run by
 # `spawn_blocking` whose call the index does not follow through a `dyn` trait): said as what
 # holds whoever runs the code.
+_NO_ERR = " A panic is no `Err` the caller can handle with `?`:"
 _UNWINDS = (
-    " A panic is no `Err` the caller can handle with `?`: it unwinds the thread or task it"
-    " runs in. A `catch_unwind(..)` around it, or the handle of that thread or task (its"
-    " `join()`, an awaited `JoinHandle`), gives it back there as an error value; where nothing"
+    f"{_NO_ERR} it unwinds the thread or task it runs in. A `catch_unwind(..)` around it, or"
+    " the handle of that thread or task (its `join()`, an awaited `JoinHandle`), gives it back"
+    " there as an error value; where nothing"
     " does, that thread or task ends, and the whole process with it when it is the main thread,"
     ' a panic hook exits, or the build sets `panic = "abort"`.'
 )
@@ -1106,16 +1107,14 @@ def _panic_end(reach: Reach) -> str:
         return _BUILD_PANIC
     if reach.panic_hook:
         return (
-            f" A panic is no `Err` the caller can handle with `?`: {reach.panic_hook} installs a"
-            " panic hook that ends the"
-            " process (`process::abort`/`exit`), so in a program that installs it this panic can"
-            " end the whole process, not only the current thread or task."
+            f"{_NO_ERR} {reach.panic_hook} installs a panic hook that ends the process"
+            " (`process::abort`/`exit`), so in a program that installs it this panic can end the"
+            " whole process, not only the current thread or task."
         )
     if reach.caught_by:  # meilisearch's batch thread makes a failed task of it (reading 311)
         return (
-            " A panic is no `Err` the caller can handle with `?`: it unwinds the thread or task"
-            f" it runs in. On the first caller path, {reach.caught_by}, and the process"
-            ' goes on unless the build sets `panic = "abort"`.'
+            f"{_NO_ERR} it unwinds the thread or task it runs in. On the first caller path,"
+            f' {reach.caught_by}, and the process goes on unless the build sets `panic = "abort"`.'
         )
     return _UNWINDS
 

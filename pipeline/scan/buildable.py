@@ -18,7 +18,7 @@ from typing import TypeVar
 
 from pipeline.core.index import CALLED_TYPE, Definition, FileIndex, Local
 from pipeline.scan.callgraph import STRUCT_LITERAL, CallGraph, Edge
-from pipeline.scan.names import inner_type
+from pipeline.scan.names import generic_parts, inner_type
 from pipeline.scan.signatures import generic_bounds, returned_type
 
 _T = TypeVar("_T")
@@ -282,7 +282,7 @@ def _turbofish_type(graph: CallGraph, edge: Edge, param: str) -> tuple[str, str]
     if call is None or not call.turbofish:
         return None
     params = own_type_params(graph.nodes[edge.callee].definition.signature)
-    given = [a for a in _top_level(call.turbofish) if not a.startswith("'")]
+    given = [a for a in generic_parts(f"_<{call.turbofish}>")[1] if not a.startswith("'")]
     if param not in params or len(given) != len(params):
         return None
     written = given[params.index(param)]
@@ -307,32 +307,16 @@ def own_type_params(signature: str) -> tuple[str, ...]:
     cast_to<'a, T: Cast, const N: usize>(..)` -> (T, N); () without any."""
     head = signature.partition("(")[0]
     at = head.find("fn ")
-    opened = head.find("<", at) if at >= 0 else -1
-    if opened < 0 or head.rfind(">") < opened:
+    if at < 0:
         return ()
     found = []
-    for part in _top_level(head[opened + 1 : head.rfind(">")]):
+    for part in generic_parts(head[at + 3 :])[1]:
         if part.startswith("'"):
             continue
         name = part.removeprefix("const ").split(":", 1)[0].split("=", 1)[0].strip()
         if name.isidentifier():
             found.append(name)
     return tuple(found)
-
-
-def _top_level(text: str) -> list[str]:
-    """`text` split at its commas outside `<..>`, `(..)` and `[..]`, each part stripped."""
-    parts, depth, start = [], 0, 0
-    for at, char in enumerate(text):
-        if char in "<([":
-            depth += 1
-        elif char in ">)]" and text[at - 1 : at] != "-":
-            depth -= 1
-        elif char == "," and depth == 0:
-            parts.append(text[start:at].strip())
-            start = at + 1
-    parts.append(text[start:].strip())
-    return [p for p in parts if p]
 
 
 # An argument that is a unit struct's value, as written: `MmapFs`, `fs::MmapFs` (an enum's

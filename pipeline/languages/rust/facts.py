@@ -111,13 +111,19 @@ def _diverges(body: Node | None) -> bool:
     `unimplemented!()`, a `bail!` of another error, a `return Err(..)`), alone or as its
     block's last statement; or its value is an `Err(..)` (quickwit's `validate_update`,
     whose `match` is the fn's value: `(current, new) if .. => Err(anyhow!(..))`, reading 172)."""
-    if body is not None and body.type == "block":
-        body = body.named_children[-1] if body.named_child_count else None
-    if body is None:
+    last = _arm_value(body)
+    if last is None:
         return False
-    if body.type == "call_expression" and _ERR_VALUE.match(_node_text(body)):
+    if last.type == "call_expression" and _ERR_VALUE.match(_node_text(last)):
         return True
-    return _leaving(body) == "ensure"
+    return _leaving(last) == "ensure"
+
+
+def _arm_value(body: Node | None) -> Node | None:
+    """What a match arm's body comes to: itself, or its block's last statement."""
+    if body is not None and body.type == "block":
+        return body.named_children[-1] if body.named_child_count else None
+    return body
 
 
 def _branch_fails(branch: Node | None) -> bool:
@@ -592,10 +598,9 @@ def _match_exit(match: Node) -> Condition | None:
 
 
 def _arm_leaving(value: Node | None) -> ConditionKind | None:
-    """`_leaving` of a match arm's value: itself, or its block's last statement."""
-    if value is not None and value.type == "block":
-        value = value.named_children[-1] if value.named_child_count else None
-    return _leaving(value) if value is not None else None
+    """`_leaving` of what a match arm's body comes to (`_arm_value`)."""
+    last = _arm_value(value)
+    return _leaving(last) if last is not None else None
 
 
 def _leaving(statement: Node) -> ConditionKind | None:

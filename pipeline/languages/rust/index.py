@@ -748,6 +748,8 @@ _INNER_VALUE = frozenset(
 # `x.try_into()` runs the target type's `TryFrom::try_from`, `x.into()` its `From::from`,
 # `s.parse()` its `FromStr::from_str`.
 _CONVERTS = {"try_into": "try_from", "into": "from", "parse": "from_str"}
+# what follows a pattern's `{ .. }` in a `match` arm or a `let` (`_built` of a macro's tokens)
+_PATTERN_END = frozenset(("=>", "=", "|", "if"))
 _TURBOFISH_LONGEST = 80  # `Call.turbofish`, cut: a type longer than this names no one impl
 # What drops a conversion's error and keeps its value's type (`.ok()` then `?`, a default)
 _DROPS_KEEPS_VALUE = frozenset(("ok", "unwrap_or", "unwrap_or_default"))
@@ -1553,11 +1555,8 @@ class _Builder:
         tree = tree or node.next_sibling
         if tree is None or tree.child_count == 0:
             return
-        if tree.children[0].type == "{":
-            if kind == "path":
-                self._built_in_tokens(node, tree)
-            return
-        if tree.children[0].type != "(":
+        opener = tree.children[0].type
+        if opener != "(" and not (opener == "{" and kind == "path"):
             return
         if self.quoting and _quoted(node):  # a proc macro's output: the generated code's calls
             return
@@ -1568,30 +1567,20 @@ class _Builder:
         caller = self.caller(node.start_byte, tree.end_byte)
         if caller < 0:
             return
-        arity = token_arity(tree)
         line = node.start_point[0] + 1
-        call = Call(name, kind, qualifier, line, arity, caller, in_macro=True)
+        if opener == "{":
+            # `bail!(Error::InsertStatementIn { value })`: a variant built with fields, which is
+            # no call (surrealdb's, reading 313: no builder, no path, and its handling matched
+            # the enum on an `anyhow::Result`); not a pattern, in a pattern macro
+            # (`matches!`) or before `=>`, `=`, `|` or `if` (a `match` or `let` a macro holds)
+            after = tree.next_sibling
+            if not _in_pattern_macro(node) and (after is None or after.type not in _PATTERN_END):
+                self._built(node.start_byte, qualifier, name, line, caller)
+            return
+        call = Call(name, kind, qualifier, line, token_arity(tree), caller, in_macro=True)
         self.calls.append((node.start_byte, call))
         if kind == "path" and not _in_pattern_macro(node):  # `bail!(E::V(..))`
             self._built(node.start_byte, qualifier, name, line, caller)
-
-    def _built_in_tokens(self, node: Node, tree: Node) -> None:
-        """`bail!(Error::InsertStatementIn { value })`: a variant built in a macro's tokens
-        with fields, which is no call (surrealdb's, reading 313: no builder, no path, and
-        its handling matched the enum on an `anyhow::Result`). Not a pattern: in a pattern
-        macro (`matches!`), or before `=>`, `=`, `|` or `if` (a `match` or `let` that a
-        macro's body holds)."""
-        after = tree.next_sibling
-        if after is not None and after.type in ("=>", "=", "|", "if"):
-            return
-        if (self.quoting and _quoted(node)) or _in_pattern_macro(node):
-            return
-        caller = self.caller(node.start_byte, tree.end_byte)
-        previous = node.prev_sibling
-        path = previous.prev_sibling if previous is not None else None
-        if caller >= 0 and path is not None:
-            line = node.start_point[0] + 1
-            self._built(node.start_byte, text_of(path), text_of(node), line, caller)
 
     def finish_calls(self) -> None:
         self.calls.sort(key=lambda pair: pair[0])
