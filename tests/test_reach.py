@@ -1082,6 +1082,42 @@ def test_a_renamed_import_of_another_crate_s_fn_is_not_the_caller_s_own_namesake
     assert [p.entry for p in caller_paths(graph, target)] == ["main"]
 
 
+def test_a_fn_imported_from_another_crate_is_not_a_namesake_of_the_repository() -> None:
+    """surrealdb's `ntw/import.rs`: `use axum::routing::post;` then `.route("/import",
+    post(handler))`. The repository's own `fnc::util::http::post` is not what that bare name
+    calls: the `use` names a module (`routing`) of a crate that is not the repository's, so
+    the call leaves the repository (reading 313 showed the server's router "calling" the
+    SurrealQL `http::post` function). A `use` of the repository's own crate by its name, or
+    of one through a module of the same name, still resolves."""
+    graph = _graph_of(
+        {
+            "server/src/import.rs": (
+                "use axum::routing::post;\nuse std::mem::take;\n"
+                "pub fn router() { route(post(handler)); take(1); }\n"
+                "fn route(x: u8) {}\nfn handler() {}\n"
+            ),
+            "server/src/export.rs": (
+                "use engine::fnc::http::post;\nuse rw_engine::fnc::put;\n"
+                "pub fn export() { post(1); put(2); }\n"
+            ),
+            "engine/src/fnc/http.rs": "pub fn post(x: u8) {}\npub fn put(x: u8) {}\n",
+            "engine/src/fnc/mem.rs": "pub fn take(x: u8) {}\n",
+        }
+    )
+
+    def callers(path: str, name: str) -> list[tuple[str, str]]:
+        (target,) = [
+            i for i, n in enumerate(graph.nodes) if n.path == path and n.definition.name == name
+        ]
+        return [(graph.nodes[e.caller].label, e.resolution) for e in graph.callers.get(target, [])]
+
+    assert callers("engine/src/fnc/http.rs", "post") == [("export", "import")]
+    # `rw_engine` is no directory's name; `fnc` is a module of `put`'s (`pub use http::*`)
+    assert callers("engine/src/fnc/http.rs", "put") == [("export", "import")]
+    assert callers("engine/src/fnc/mem.rs", "take") == []
+    assert callers("server/src/import.rs", "route") == [("router", "local")]
+
+
 def test_the_index_leaves_test_items_unparsed_and_their_imports_out() -> None:
     from pipeline.languages.rust.index import index_file
 
