@@ -12,7 +12,7 @@ from pathlib import Path
 from test_reach import graph_of, line_of_text
 
 from pipeline.analyze.static import explain
-from pipeline.core.reach import Reach
+from pipeline.core.reach import ANYHOW_OR_ITSELF, Reach
 from pipeline.languages.rust.sites import find_sites
 from pipeline.scan.callerpaths import site_reach
 from pipeline.scan.collect import build_contexts
@@ -27,6 +27,8 @@ pub enum AppError {
     NotInstalled(String),
     #[error("unknown component requested somewhere")]
     UnknownComponent,
+    #[error("the key cannot be encoded at all")]
+    Unencodable,
 }
 """
 UTILS = """\
@@ -50,6 +52,9 @@ pub fn component(ok: bool) -> Result<u8, anyhow::Error> {
     }
     Ok(1)
 }
+pub fn encode_key(key: &str) -> ::anyhow::Result<Vec<u8>> {
+    Ok(storekey::encode_vec(key).map_err(|_| AppError::Unencodable)?)
+}
 """
 FILES = {
     "Cargo.toml": '[package]\nname = "app"\n',
@@ -72,8 +77,10 @@ def test_a_variant_every_builder_returns_in_anyhow_s_result_is_held_in_an_anyhow
     # `Result` imported from anyhow; `Result<u8, anyhow::Error>` written out
     assert reach_of(tmp_path, "could not read").held_in == "anyhow::Error"
     assert reach_of(tmp_path, "unknown component").held_in == "anyhow::Error"
-    # `check` returns the enum itself: a caller of it can match the variant
-    assert reach_of(tmp_path, "is not installed").held_in is None
+    # `::anyhow::Result<Vec<u8>>`, a path from the root (surrealdb's `encode_key`)
+    assert reach_of(tmp_path, "cannot be encoded").held_in == "anyhow::Error"
+    # `check` returns the enum itself, `find` in anyhow's `Result`: a caller holds either
+    assert reach_of(tmp_path, "is not installed").held_in == ANYHOW_OR_ITSELF
 
 
 def matched(arm: str, message: str) -> str:
@@ -113,6 +120,27 @@ def test_its_handling_finds_it_in_the_chain_not_by_a_match_on_the_variant() -> N
     typed = Reach(built="AppError::NotInstalled", callers=2)
     assert (handling("toolchain", typed) or "").startswith(
         "match result {\n    Err(AppError::NotInstalled { .. }) => {"
+    )
+
+
+def test_a_variant_held_both_ways_is_found_by_anyhow_with_the_enum_s_own_arm_named() -> None:
+    """surrealdb's `Error::Http`, built by `bail!(Error::Http(..))` in fns of
+    `anyhow::Result` and by `impl From<reqwest::Error> for Error`, read `match result {
+    Err(Error::Http { .. }) => .. }`, which does not compile on an `anyhow::Result` (reading
+    313). Anyhow's form is given, and the enum's own arm is named for its other callers."""
+    both = Reach(built="AppError::NotInstalled", callers=2, held_in=ANYHOW_OR_ITSELF)
+    assert handling("toolchain", both) == (
+        "// Where a fn returns `AppError` itself (not in an anyhow::Result), match "
+        "`Err(AppError::NotInstalled { .. })` instead.\n"
+        "match result {\n"
+        "    Err(e) if matches!(e.downcast_ref::<AppError>(), "
+        "Some(AppError::NotInstalled { .. })) => {\n"
+        "        // handle \"toolchain '{0}' is not installed anywhere\"\n"
+        "    }\n"
+        "    other => {\n"
+        "        other?;\n"
+        "    }\n"
+        "}"
     )
 
 

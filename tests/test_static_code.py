@@ -1144,6 +1144,39 @@ fn load(f: &File, code: u16, command: &str) -> anyhow::Result<()> {
     }
 
 
+def test_a_value_named_so_or_after_is_colon_is_shown_not_the_error_underneath() -> None:
+    """surrealdb's `#[error("Cannot execute INSERT statement where property 'in' is:
+    {value}")]` (`value: String`, the offending value's SurrealQL text) read "The message
+    prints the error underneath (`{value}`)" (reading 313). A slot after "is:", "was:",
+    "got:" shows a value, and so does one named `value`; an error's name still says error."""
+    from pipeline.analyze.static_code import cause_slot
+
+    source = """\
+#[derive(thiserror::Error, Debug)]
+pub enum Error {
+    #[error("Cannot execute INSERT statement where property 'in' is: {value}")]
+    InsertStatementIn { value: String },
+    #[error("Failed to parse the setting: {value}")]
+    Setting { value: String },
+    #[error("Failed to write the file: {message}")]
+    Write { message: String },
+}
+fn load(v: u8, x: &str) -> anyhow::Result<()> {
+    anyhow::ensure!(v > 1, "cannot start, the mode was: {}", x);
+    anyhow::ensure!(v > 2, "cannot start: {}", x);
+    Ok(())
+}
+"""
+    slots = {s.message: cause_slot(s) for s in find_sites("src/m.rs", source.encode()).sites}
+    assert slots == {
+        "Cannot execute INSERT statement where property 'in' is: {value}": None,
+        "Failed to parse the setting: {value}": None,
+        "Failed to write the file: {message}": "`{message}`",
+        "cannot start, the mode was: {}": None,
+        "cannot start: {}": "`{}`",
+    }
+
+
 def test_an_error_type_s_field_that_holds_a_value_is_not_the_error_underneath() -> None:
     """cargo's `#[error("failed to convert header value of `{name}` to string: {bytes:?}")]`
     on `BadHeader { name: String, bytes: Vec<u8> }` read "The message prints the error

@@ -69,6 +69,7 @@ from pipeline.analyze.static_code import (
     conversion,
     converting,
     debug_assertion,
+    either_catch,
     example_fix,
     failed_fs_step,
     failed_thread_step,
@@ -120,6 +121,7 @@ from pipeline.analyze.wrapped_source import source_class
 from pipeline.core.cachefile import source_digest
 from pipeline.core.model import Condition, Explanation, HandlingStrategy, Site
 from pipeline.core.reach import (
+    ANYHOW_OR_ITSELF,
     CONVERTED,
     NOT_RETURNED,
     Reach,
@@ -137,7 +139,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-217"
+_LABEL = "static-218"
 
 
 def _static_version() -> str:
@@ -321,6 +323,8 @@ def _with_reach(
             held = boxed_catch(apart.tryCatchPattern, site)
         elif reach.held_in == "anyhow::Error":
             held = held_catch(site)
+        elif reach.held_in == ANYHOW_OR_ITSELF:
+            held = either_catch(apart.tryCatchPattern, site)
         else:  # another type wraps the enum: matched through its accessor, or not at all
             held = wrapped_catch(apart.tryCatchPattern, site, reach.held_by)
         apart = apart.model_copy(update={"tryCatchPattern": held})

@@ -223,6 +223,9 @@ def _cause_at(
     ):
         last = len(slots) - 1
         value = (_arguments(slots, args) if args else [None] * len(slots))[last]
+        before = message.rsplit("{" + slots[last] + "}", 1)[0].rstrip(" `").removesuffix(":")
+        if _SHOWN_VALUE.search(before):  # "where property 'in' is: {value}" (reading 313)
+            return None
         if _shows_a_value(value if value is not None else slots[last].split(":", 1)[0]):
             return None
         return None if _holds_value(fields, slots[last]) else last
@@ -272,11 +275,12 @@ def _holds_value(fields: Mapping[str, str], slot: str) -> bool:
 # What a placeholder's argument holds when its name says so: a path displayed, a name, an
 # id, a code (cargo's "failed to parse lock file at: {}" prints `f.path().display()`,
 # zellij's "got status code: {}" `status_code`, bat's "Unable to write config file to: {}"
-# `config_file.to_string_lossy()`), not the error underneath.
+# `config_file.to_string_lossy()`, surrealdb's "..property 'in' is: {value}" the offending
+# value's text), not the error underneath.
 _VALUE_ARGUMENT = re.compile(
     r"(?:.*\.(?:display|to_string_lossy|to_str|as_os_str|as_path|file_name)\(\)(?:\.unwrap\(\))?"
     r"|(?:.*[._])?(?:path|file|filename|dir|directory|name|url|uri|id|key|code|command|cmd|"
-    r"list)s?)",
+    r"list|value)s?)",
     re.IGNORECASE,
 )
 # "..commit the changes to these files:\n\n{}" (cargo's `files_list`): the words before the
@@ -1219,6 +1223,23 @@ def held_catch(site: Site) -> str | None:
         if language_of(site.file_path).parses_as_code(code):
             return code
     return _text_catch(site, "result", message_needle(site), anyhow=True)
+
+
+def either_catch(pattern: str | None, site: Site) -> str | None:
+    """The handling of a variant some of whose builders return it in an `anyhow::Result` and
+    the others as the enum itself (`Reach.held_in` `ANYHOW_OR_ITSELF`): anyhow's form
+    (`held_catch`), with a first line that says where the enum's own pattern (`Err(E::V {
+    .. })`, `pattern`) is the one that compiles instead. Either alone type-checks at only
+    some callers (surrealdb's `Error::Http`: `Err(Error::Http { .. })` on an
+    `anyhow::Result`, reading 313). None when anyhow's form has none."""
+    held = held_catch(site)
+    arm = _VARIANT_ARM.search(pattern or "")
+    if held is None or arm is None:
+        return held
+    return (
+        f"// Where a fn returns `{site.facts.enclosing_type}` itself (not in an anyhow::Result), "
+        f"match `Err({arm[2]})` instead.\n" + held
+    )
 
 
 def text_catch(site: Site) -> str | None:

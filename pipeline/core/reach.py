@@ -277,6 +277,10 @@ CONVERTED = "another error type"
 # hands it on (vector's `Lua::hook_init` logs `RuntimeErrorHooksInit` with `error!`;
 # nushell's parser gives its `ParseError`s to the working set), no `Result` holds it
 NOT_RETURNED = "not returned"
+# `Reach.held_in` of a variant some of whose builders return anyhow's `Result` and the others
+# the enum itself (surrealdb's `Error::Http`: `bail!(Error::Http(..))` in fns of
+# `anyhow::Result`, and `impl From<reqwest::Error> for Error`): a caller holds it in either
+ANYHOW_OR_ITSELF = "anyhow::Error or the enum itself"
 
 # The methods whose call guards another's outcome, the site being that call: what
 # `Reach.guarded` tells of ("`x.f(a)` was None/Err (context)")

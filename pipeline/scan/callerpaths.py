@@ -14,6 +14,7 @@ from typing import Literal, NamedTuple
 
 from pipeline.core.index import ARM_LINK, DISCOURAGED, Definition, FileIndex, Scope
 from pipeline.core.reach import (
+    ANYHOW_OR_ITSELF,
     CONVERTED,
     GUARDING_METHODS,
     NOT_RETURNED,
@@ -952,12 +953,15 @@ def _held(
     return `Result<_, ConfigParseError>`, reading 131), with what gives the enum back where
     the code shows it: a method of that type (`kind()`) or its variant that holds the enum
     (`ShellError::Job`). (None, None) otherwise."""
-    if all(_returns_anyhow(graph, n) for n in builders):
+    anyhow = [n for n in builders if _returns_anyhow(graph, n)]
+    if len(anyhow) == len(builders):
         return _ANYHOW_ERROR, None
     enum = variant.rpartition("::")[0].rpartition("::")[2]
     boxed = f"Box<{enum}>"
     if not enum:
         return None, None
+    if anyhow and all(_returns_itself(graph, n, enum) for n in builders if n not in anyhow):
+        return ANYHOW_OR_ITSELF, None
     if builders and all(
         not return_text(graph.nodes[n].definition.signature).strip() for n in builders
     ):
@@ -1148,11 +1152,22 @@ _ONE_VALUE = re.compile(r"\w+\s*\(\s*((?:\w+::)*[A-Z]\w*)\s*,?\s*\)")
 _ANYHOW_ERROR = "anyhow::Error"
 
 
+def _returns_itself(graph: CallGraph, node_id: int, enum: str) -> bool:
+    """Whether a fn returns the `enum` itself in its `Result`'s error (`-> Result<T, Error>`),
+    or as its value (`impl From<reqwest::Error> for Error`'s `fn from(..) -> Self`)."""
+    definition = graph.nodes[node_id].definition
+    written = _bare_type(return_text(definition.signature).strip().removeprefix("crate::"))
+    made = written == enum or (written == "Self" and definition.owner == enum)
+    return made or _returned_error(graph, node_id) == enum
+
+
 def _returns_anyhow(graph: CallGraph, node_id: int) -> bool:
-    """Whether a fn returns anyhow's `Result`: `anyhow::Result<T>`, `Result<T, anyhow::Error>`,
-    or a one-argument `Result<T>` / an `Error` its file's `use` takes from anyhow."""
+    """Whether a fn returns anyhow's `Result`: `anyhow::Result<T>` (`::anyhow::Result<T>`),
+    `Result<T, anyhow::Error>`, or a one-argument `Result<T>` / an `Error` its file's `use`
+    takes from anyhow."""
     node = graph.nodes[node_id]
     name, arguments = generic_parts(return_text(node.definition.signature))
+    name = name.removeprefix("::")
     if name == "anyhow::Result":
         return True
     if not name.endswith("Result") or not arguments:
@@ -1161,7 +1176,7 @@ def _returns_anyhow(graph: CallGraph, node_id: int) -> bool:
     imported = {use.alias: use.path for use in index.uses} if index is not None else {}
     if len(arguments) == 1:
         return name == "Result" and imported.get("Result") == "anyhow::Result"
-    error = arguments[-1].strip()
+    error = arguments[-1].strip().removeprefix("::")
     return error == "anyhow::Error" or imported.get(error) == "anyhow::Error"
 
 

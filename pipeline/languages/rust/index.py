@@ -213,8 +213,11 @@ _TEST_DIRECTORY = re.compile(
 # `Call.turbofish`, and a generic's `T::f()` runs the impl of the type a caller's turbofish
 # gives `T`; 193: a path call under `std`, `core` or `alloc` (`fs::create_dir_all` of `use
 # std::fs::{self, ..}`) is no fn of the repository's; 194: of two ways in of one kind, the
-# one whose label names a word of the site fn's impl type comes first.
-INDEX_VERSION = "194"
+# one whose label names a word of the site fn's impl type comes first; 195: a bare call a
+# file's `use` names from another crate's module (`use axum::routing::post;`) or the
+# standard library's is no fn of the repository's; `Reach.held_in` `ANYHOW_OR_ITSELF` of a
+# variant some builders return in anyhow's `Result` and the others as the enum itself.
+INDEX_VERSION = "195"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
