@@ -7,7 +7,7 @@ call the syntax tree does not type gave either."""
 from __future__ import annotations
 
 import pytest
-from site_fixtures import explained
+from site_fixtures import explained, explained_all
 
 
 @pytest.mark.parametrize(
@@ -34,6 +34,26 @@ def test_the_guarded_call_s_outcome_is_the_one_its_condition_states(
     )
     explanation = explained(source)
     assert f"The call it guards, {outcome}" in explanation.documentation
+
+
+def test_a_bare_name_std_s_use_brings_in_is_that_std_fn() -> None:
+    """rustup's `remove_file(self.path).context("cleaning up cached downloads")` under `use
+    std::fs::{self, OpenOptions, remove_file};` is std's `fs::remove_file`: an error, not
+    "`None` or an error". A bare name no `use` of std's names stays either."""
+    source = (
+        "use std::fs::{self, OpenOptions, remove_file};\nuse crate::util::load_file;\n"
+        "pub fn clean(p: &str) -> anyhow::Result<()> {\n"
+        '    remove_file(p).context("cleaning up cached downloads")?;\n'
+        '    load_file(p).context("cannot load the file")?;\n'
+        "    Ok(())\n}\n"
+    )
+    said = explained_all(source)
+    assert "The call it guards, `remove_file(p)`, returned an error." in (
+        said["cleaning up cached downloads"].documentation
+    )
+    assert "The call it guards, `load_file(p)`, returned `None` or an error." in (
+        said["cannot load the file"].documentation
+    )
 
 
 def test_a_value_after_a_question_mark_is_not_the_call_s_error() -> None:

@@ -9,10 +9,17 @@ from dataclasses import replace
 
 from tree_sitter import Node
 
+from pipeline.core.index import Use
 from pipeline.core.macros import in_force
 from pipeline.core.sitetypes import EARLIER_STEPS, Condition, ConditionKind, Facts, Site
+from pipeline.languages.rust.codecheck import rust_parser
 from pipeline.languages.rust.drops import discarded_in, ignored_error
-from pipeline.languages.rust.index_items import DIVERGING_MACROS, leading, text_of
+from pipeline.languages.rust.index_items import (
+    DIVERGING_MACROS,
+    flatten_use,
+    leading,
+    text_of,
+)
 from pipeline.languages.rust.logic import pattern_names
 from pipeline.languages.rust.statefield import field_state
 
@@ -37,7 +44,7 @@ def site_facts(node: Node, source: bytes) -> Facts:
     function = _ancestor(node, _FN_TYPES)
     impl = _impl_of(function or node)
     chain = condition_chain(node, function, source)
-    conditions = (*chain, *_option_tested(_receiver_failure(node), chain))
+    conditions = (*chain, *_option_tested(_receiver_failure(node, source), chain))
     facts = Facts(
         enclosing_fn=_field_text(function, "name"),
         enclosing_impl=_impl_name(impl),
@@ -1056,7 +1063,7 @@ def _tests_option(text: str, name: str) -> bool:
     )
 
 
-def _receiver_failure(node: Node) -> tuple[Condition, ...]:
+def _receiver_failure(node: Node, source: bytes) -> tuple[Condition, ...]:
     """`recv.expect(..)`: the last step of the chain is its receiver holding no value.
 
     Written `recv was None (expect)` when the receiver's own last call is one std says
@@ -1070,7 +1077,7 @@ def _receiver_failure(node: Node) -> tuple[Condition, ...]:
     value = function.child_by_field_name("value")
     if method not in _FAILING_METHODS or value is None or _is_error_value(_clip(value)):
         return ()  # `anyhow!(err).context(..)` wraps an error: no call failed here
-    outcome = _empty_value(value)
+    outcome = _empty_value(value, source)
     return (Condition("closure", f"{_guarded(value)} was {outcome} ({method})", _line(node)),)
 
 
@@ -1092,9 +1099,36 @@ def _is_error_value(receiver: str) -> bool:
     return bool(_ERROR_VALUE.match(receiver.strip()))
 
 
-def _empty_value(value: Node) -> str:
+# A top-level `use` of std's or tokio's (`use std::fs::{self, OpenOptions, remove_file};`)
+_STD_USE = re.compile(
+    rb"^[ \t]*(?:pub(?:\([^)]*\))?\s+)?use\s+(?:std|tokio)::[^;{]*(?:\{[^;]*\})?;", re.M
+)
+
+
+def _std_import(source: bytes, name: str) -> str | None:
+    """The path, `std::` or `tokio::` left out, that a `use` of the file brings `name` in by
+    (`use std::fs::{self, remove_file}` -> `fs::remove_file`); None when none of std's or
+    tokio's does."""
+    word = re.compile(rb"\b" + re.escape(name.encode()) + rb"\b")
+    for found in _STD_USE.finditer(source):
+        if not word.search(found[0]):
+            continue
+        tree = rust_parser().parse(found[0].strip())
+        declaration = tree.root_node.named_child(0)
+        argument = declaration.child_by_field_name("argument") if declaration else None
+        uses: list[Use] = []
+        if argument is not None:
+            flatten_use(argument, "", uses, 0)
+        for use in uses:
+            if use.alias == name and "::" in use.path:
+                return use.path.split("::", 1)[1]
+    return None
+
+
+def _empty_value(value: Node, source: bytes | None = None) -> str:
     """What `value` holds when it holds nothing: `None` or `Err` when std says, else both
-    (a fn of the repository's says by its return type, which the index reads: `Reach`)."""
+    (a fn of the repository's says by its return type, which the index reads: `Reach`).
+    With the file's `source`, a bare name a `use` of std's brings in is std's fn."""
     while value.type == "parenthesized_expression" and value.named_child(0) is not None:
         value = value.named_child(0)
     if value.type == "await_expression":  # `w.write_all(b).await`: what tokio's future gives
@@ -1110,6 +1144,12 @@ def _empty_value(value: Node) -> str:
         if typed is not None:  # `.collect::<Result<_>>()`: what the turbofish says it makes
             return "None" if typed.group(1) == "Option" else "Err"
         function = function.child_by_field_name("function")
+    if source is not None and function is not None and function.type == "identifier":
+        # `remove_file(p)` under `use std::fs::{self, remove_file}`: std's `fs::remove_file`
+        # (rustup's read "returned `None` or an error" once the call was no fn of its own)
+        path = _std_import(source, _node_text(function))
+        if path is not None:
+            return "Err" if path in _RESULT_FNS else "None" if path in _OPTION_FNS else "None/Err"
     if function is not None and function.type == "scoped_identifier":
         path = _node_text(function).removeprefix("std::").removeprefix("tokio::")
         if path.rsplit("::", 1)[-1] in _CHRONO_OPTIONS:

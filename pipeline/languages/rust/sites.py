@@ -135,8 +135,10 @@ from pipeline.languages.rust.testcode import (
 # `Result` imported from a crate that declares none of the repository's aliases is none of them;
 # 118: a macro written `anyhow::bail!` is anyhow's, whatever `Result` its fn returns; 119: a
 # `let .. else` and a `match` some of whose arms leave, above the site, are guards of it; 120:
-# `Facts.call` of a fn that returns a future (`-> BoxFut<..>`, `-> impl Future<..>`) awaits it
-EXTRACTOR_VERSION = "120"
+# `Facts.call` of a fn that returns a future (`-> BoxFut<..>`, `-> impl Future<..>`) awaits it;
+# 121: a bare name a `use` of std's brings in (`remove_file` of `use std::fs::{remove_file}`)
+# fails as std's fn of that path says
+EXTRACTOR_VERSION = "121"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
