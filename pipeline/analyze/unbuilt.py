@@ -13,7 +13,8 @@ from pipeline.core.model import Explanation
 # What the index reads, as a reader is told it: the ways code builds a variant it looked for
 _LOOKED_FOR = (
     "no `{v}(..)` or `{v} {{ .. }}`{selector}, no use of it as a value, no `?` or `From` that "
-    "converts into it, and no line but its definition that writes its name, outside tests"
+    "converts into it, and no line but its definition and `match` arms' patterns (which "
+    "test for it) that writes its name, outside tests"
 )
 
 

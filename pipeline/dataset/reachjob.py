@@ -56,7 +56,12 @@ from pipeline.dataset import atomicdir
 from pipeline.dataset.previous import line_field
 from pipeline.dataset.store import reach_file
 from pipeline.languages import INDEX_VERSION, RepositoryModules
-from pipeline.scan.builders import counted_file, settle_mentions, unbuilt_candidates
+from pipeline.scan.builders import (
+    counted_file,
+    in_patterns,
+    settle_mentions,
+    unbuilt_candidates,
+)
 from pipeline.scan.callerpaths import SiteSpec, Walks, reaches_of
 from pipeline.scan.callgraph import CallGraph
 from pipeline.scan.collect import index_files
@@ -78,7 +83,7 @@ from pipeline.scan.reachstage import (
     save_link_memo,
 )
 from pipeline.source.repository import TreeEntry
-from pipeline.source.wordcount import word_counts
+from pipeline.source.wordcount import value_counts
 
 _POLL_SECONDS = 0.1
 _W = TypeVar("_W")
@@ -361,11 +366,13 @@ def _answered(
         # the names of variants nothing the index reads builds, as the files write them
         settle_mentions(
             graph,
-            word_counts(
+            value_counts(
                 git_dir,
                 sha,
                 unbuilt_candidates(graph, ((s.path, s.line) for s in (*specs, *carried))),
                 lambda path: counted_file(graph, path),
+                {e.path: e.blob_sha for e in entries},
+                in_patterns,
             ),
         )
         walked: Walks = {}

@@ -8,7 +8,8 @@ rules) with one object implementing `Language`, added to the registry's table.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Protocol
 
 from pipeline.core.index import FileIndex
@@ -151,6 +152,11 @@ class Language(Protocol):
     def display_variant(self, conditions: Sequence[str]) -> str | None:
         """The variant an error type's `Display` text is written for, from the conditions'
         texts of a `display` site (or of any site in such a `fmt`); None if none is named."""
+        ...
+
+    def pattern_mentions(self, path: str, source: bytes, words: Collection[str]) -> Counter[str]:
+        """How many times one file writes each of `words` where it matches a value, never
+        makes one (a `match` arm's pattern): what of a name's whole-word count is no build."""
         ...
 
     def index_file(self, path: str, source: bytes) -> FileIndex:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 from pipeline.core.index import Definition, FileIndex
@@ -301,8 +301,9 @@ def never_built(graph: CallGraph, path: str, line: int) -> str | None:
     """`Enum::Variant` when `line` is the text of a variant (an attribute of it) that no
     code the index reads builds or names as a value (`_unnamed_variant`), and the indexed
     files write its name only where variants of the name are defined, its selector's
-    nowhere (`settle_mentions`: a `match` arm on it counts too, so much the worse for the
-    claim). None otherwise, or when `line` is no variant's."""
+    nowhere (`settle_mentions`: outside `match` arms' patterns; a pattern in a macro's
+    tokens, `matches!(e, E::V)`, counts, so much the worse for the claim). None otherwise,
+    or when `line` is no variant's."""
     found = _unnamed_variant(graph, path, line)
     # the text's word: a build the index does not read (a macro's tokens, a `static`'s
     # initializer, a name cut in an argument) still writes the name (`settle_mentions`)
@@ -360,10 +361,19 @@ def counted_file(graph: CallGraph, path: str) -> bool:
     return path in graph.indexes and not language_of(path).is_test_path(path)
 
 
+def in_patterns(path: str, source: bytes, words: Collection[str]) -> Mapping[str, int]:
+    """How many times the file writes each of `words` in a `match` arm's pattern, which
+    matches a variant and never builds it (`Language.pattern_mentions`): surrealdb's
+    `to_types.rs` names every `Error` variant in one `match`, the dead `DtAlreadyExists`
+    too, whose record read as one a user meets (reading 313)."""
+    return language_of(path).pattern_mentions(path, source, words)
+
+
 def settle_mentions(graph: CallGraph, counts: Mapping[str, int] | None) -> None:
     """Give the graph how many times the indexed files write each of `unbuilt_candidates`
-    (`word_counts`): only a variant whose name is written nowhere but where it is defined
-    is said built by nothing (`never_built`); without the counts, none is."""
+    outside `match` arms' patterns (`wordcount.value_counts`): only a variant whose name is
+    written nowhere else but where it is defined is said built by nothing (`never_built`);
+    without the counts, none is."""
     if counts is not None:
         graph.derived["mentions"] = dict(counts)
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from pipeline.core.index import FileIndex
 from pipeline.core.macros import Definitions, ErrorMacros
 from pipeline.core.sitetypes import Condition, FileScan
+from pipeline.languages.base import FileRefused
 from pipeline.languages.rust import (
     bindings,
     cargo_targets,
@@ -17,6 +19,7 @@ from pipeline.languages.rust import (
     formats,
     index,
     logic,
+    patternwords,
     regions,
     sites,
     testcode,
@@ -122,6 +125,15 @@ class Rust:
     def display_variant(self, conditions: Sequence[str]) -> str | None:
         """The innermost arm of a `match` on `self` or a field of it (`display`)."""
         return display.display_variant(conditions)
+
+    def pattern_mentions(self, path: str, source: bytes, words: Collection[str]) -> Counter[str]:
+        """The words' writings in `match` arm patterns (`patternwords`); none counted in a
+        file nested too deeply to parse safely."""
+        try:
+            check_nesting(path, source)
+        except FileRefused:
+            return Counter()
+        return patternwords.pattern_mentions(source, words)
 
     def index_file(self, path: str, source: bytes) -> FileIndex:
         """The index of one `.rs` file (`index.index_file`); a file nested too deeply is refused."""

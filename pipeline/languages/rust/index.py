@@ -216,8 +216,9 @@ _TEST_DIRECTORY = re.compile(
 # one whose label names a word of the site fn's impl type comes first; 195: a bare call a
 # file's `use` names from another crate's module (`use axum::routing::post;`) or the
 # standard library's is no fn of the repository's; `Reach.held_in` `ANYHOW_OR_ITSELF` of a
-# variant some builders return in anyhow's `Result` and the others as the enum itself.
-INDEX_VERSION = "195"
+# variant some builders return in anyhow's `Result` and the others as the enum itself; 196: a
+# variant's name written in a `match` arm's pattern is no build of it (`Reach.unbuilt`).
+INDEX_VERSION = "196"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
