@@ -1368,6 +1368,53 @@ def test_an_error_variant_is_reached_where_it_is_built() -> None:
     assert _built(graph, err, '"built in generated code only"') == (None, 0, [])
 
 
+def test_a_unit_variant_written_in_a_macro_s_tokens_is_built_there() -> None:
+    """surrealdb's 94 `bail!(Error::ScriptingNotAllowed)`-like builds of unit variants had
+    no builder: a path before `)` or `,` in a macro's tokens is no call, and their records
+    found no way in. A pattern in the tokens builds nothing: `matches!(e, E::V)`, `Some(E::V)
+    =>`, `if let Some(E::V) = ..`."""
+    errors = (
+        "#[derive(Debug, thiserror::Error)]\n"
+        "pub enum Error {\n"
+        '    #[error("Scripting functions are not allowed")]\n'
+        "    ScriptingNotAllowed,\n"
+        '    #[error("There is no global bucket")]\n'
+        "    NoGlobalBucket,\n"
+        '    #[error("only tested, never built")]\n'
+        "    Tested,\n"
+        "}\n"
+    )
+    code = (
+        "use anyhow::{bail, ensure, Result};\n"
+        "use crate::err::Error;\n"
+        "pub fn run(allowed: bool) -> Result<()> {\n"
+        "    if !allowed {\n"
+        "        bail!(Error::ScriptingNotAllowed);\n"
+        "    }\n"
+        "    ensure!(allowed, crate::err::Error::NoGlobalBucket);\n"
+        "    Ok(())\n"
+        "}\n"
+        "pub fn check(e: Option<Error>) -> bool {\n"
+        "    assert!(matches!(e, Some(Error::Tested)));\n"
+        "    select! { Some(Error::Tested) => log(1), }\n"
+        "    trace!({ if let Some(Error::Tested) = e { 1 } else { 2 } });\n"
+        "    true\n"
+        "}\n"
+    )
+    graph = _graph_of(
+        {"src/lib.rs": "pub mod err;\npub mod run;\n", "src/err.rs": errors, "src/run.rs": code}
+    )
+    builds = graph.indexes["src/run.rs"].builds
+    assert [(b.enum, b.variant, b.line) for b in builds] == [
+        ("Error", "ScriptingNotAllowed", 5),
+        ("Error", "NoGlobalBucket", 7),
+    ]
+    reach = site_reach(graph, "src/err.rs", 3)
+    assert reach is not None
+    assert (reach.built, reach.callers) == ("Error::ScriptingNotAllowed", 1)
+    assert [[h.name for h in p.hops] for p in reach.paths] == [["run"]]
+
+
 def test_a_variant_with_fields_built_in_a_macro_s_tokens_is_built_there() -> None:
     """surrealdb's `bail!(Error::InsertStatementIn { value: v.to_sql() })` had no builder:
     a name before a `{ .. }` in a macro's tokens is no call, and the index read only calls

@@ -217,8 +217,10 @@ _TEST_DIRECTORY = re.compile(
 # file's `use` names from another crate's module (`use axum::routing::post;`) or the
 # standard library's is no fn of the repository's; `Reach.held_in` `ANYHOW_OR_ITSELF` of a
 # variant some builders return in anyhow's `Result` and the others as the enum itself; 196: a
-# variant's name written in a `match` arm's pattern is no build of it (`Reach.unbuilt`).
-INDEX_VERSION = "196"
+# variant's name written in a `match` arm's pattern is no build of it (`Reach.unbuilt`); 197:
+# a unit variant before a `)` or `,` in a macro's tokens (`bail!(Error::NoGlobalBucket)`) is
+# a build of it.
+INDEX_VERSION = "197"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -493,6 +495,8 @@ def index_tree(tree: Tree, source: bytes) -> FileIndex:
         builder.macro_call(node, "path")
     for node in captures.get("mcall.generic", []):
         builder.generic_macro_call(node)
+    for node in captures.get("mbuild.unit", []):
+        builder.macro_unit_build(node)
     builder.finish_calls()
     for node in captures.get("build", []):
         builder.build(node)
@@ -1585,6 +1589,24 @@ class _Builder:
         self.calls.append((node.start_byte, call))
         if kind == "path" and not _in_pattern_macro(node):  # `bail!(E::V(..))`
             self._built(node.start_byte, qualifier, name, line, caller)
+
+    def macro_unit_build(self, node: Node) -> None:
+        """`bail!(Error::ScriptingNotAllowed)`: a unit variant written as a value in a macro's
+        tokens, before its `)` or `,` (surrealdb's 94 such `bail!`s had no builder, their
+        records no path). Not in a pattern macro (`matches!(e, E::V)`) or a pattern its
+        tokens hold (`Some(E::V) =>`, `= ..`), nor in a proc macro's output."""
+        if _in_pattern_macro(node) or (self.quoting and _quoted(node)):
+            return
+        tree = node.parent
+        after = tree.next_sibling if tree is not None else None
+        if after is not None and after.type in _PATTERN_END:
+            return
+        previous = node.prev_sibling
+        before = previous.prev_sibling if previous is not None else None
+        caller = self.caller(node.start_byte, node.end_byte)
+        if before is not None and caller >= 0:
+            line = node.start_point[0] + 1
+            self._built(node.start_byte, text_of(before), text_of(node), line, caller)
 
     def finish_calls(self) -> None:
         self.calls.sort(key=lambda pair: pair[0])

@@ -76,5 +76,7 @@
 (token_tree (identifier) @mcall.plain . (token_tree))
 (token_tree "." . (identifier) @mcall.method . (token_tree))
 (token_tree (identifier) . "::" . (identifier) @mcall.path . (token_tree))
+; `bail!(Error::ScriptingNotAllowed)`, `Err(E::V)` in a macro's tokens: a unit variant, a value
+(token_tree (identifier) . "::" . (identifier) @mbuild.unit . [")" ","])
 ; `run_impl::<A, B>(..)`, `x.parse::<T>()`: `index.py` finds the arguments past the `>`
 (token_tree (identifier) @mcall.generic . "::" . "<")
