@@ -11,6 +11,7 @@ from pathlib import Path
 
 from test_reach import graph_of, line_of_text
 
+from pipeline.analyze.crate_only import catch_for_the_namers
 from pipeline.analyze.static import explain
 from pipeline.core.reach import ANYHOW_OR_ITSELF, Reach
 from pipeline.languages.rust.sites import find_sites
@@ -130,8 +131,6 @@ def test_a_variant_held_both_ways_is_found_by_anyhow_with_the_enum_s_own_arm_nam
     313). Anyhow's form is given, and the enum's own arm is named for its other callers."""
     both = Reach(built="AppError::NotInstalled", callers=2, held_in=ANYHOW_OR_ITSELF)
     assert handling("toolchain", both) == (
-        "// Where a fn returns `AppError` itself (not in an anyhow::Result), match "
-        "`Err(AppError::NotInstalled { .. })` instead.\n"
         "match result {\n"
         "    Err(e) if matches!(e.downcast_ref::<AppError>(), "
         "Some(AppError::NotInstalled { .. })) => {\n"
@@ -140,7 +139,14 @@ def test_a_variant_held_both_ways_is_found_by_anyhow_with_the_enum_s_own_arm_nam
         "    other => {\n"
         "        other?;\n"
         "    }\n"
-        "}"
+        "}\n"
+        "// Where a fn returns `AppError` itself (not in an anyhow::Result), match "
+        "`Err(AppError::NotInstalled { .. })` instead."
+    )
+    # a type only its crate can name: headed so, as the enum's own pattern is (its recheck)
+    assert catch_for_the_namers(handling("toolchain", both), "AppError", "crate") == (
+        "// Only code in its own crate can name `AppError`; code there could handle it so.\n"
+        + (handling("toolchain", both) or "")
     )
 
 

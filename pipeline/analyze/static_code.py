@@ -1228,17 +1228,19 @@ def held_catch(site: Site) -> str | None:
 def either_catch(pattern: str | None, site: Site) -> str | None:
     """The handling of a variant some of whose builders return it in an `anyhow::Result` and
     the others as the enum itself (`Reach.held_in` `ANYHOW_OR_ITSELF`): anyhow's form
-    (`held_catch`), with a first line that says where the enum's own pattern (`Err(E::V {
+    (`held_catch`), with a last line that says where the enum's own pattern (`Err(E::V {
     .. })`, `pattern`) is the one that compiles instead. Either alone type-checks at only
     some callers (surrealdb's `Error::Http`: `Err(Error::Http { .. })` on an
-    `anyhow::Result`, reading 313). None when anyhow's form has none."""
+    `anyhow::Result`, reading 313). Last, so that a first line still says who can name the
+    type (`catch_for_the_namers`, which leaves a pattern that starts with a comment as it
+    is: its recheck). None when anyhow's form has none."""
     held = held_catch(site)
     arm = _VARIANT_ARM.search(pattern or "")
     if held is None or arm is None:
         return held
     return (
-        f"// Where a fn returns `{site.facts.enclosing_type}` itself (not in an anyhow::Result), "
-        f"match `Err({arm[2]})` instead.\n" + held
+        f"{held}\n// Where a fn returns `{site.facts.enclosing_type}` itself (not in an "
+        f"anyhow::Result), match `Err({arm[2]})` instead."
     )
 
 
