@@ -304,6 +304,41 @@ def test_its_prevention_tip_is_for_where_the_callers_set_the_values(tmp_path: Pa
     assert not any("before passing them" in t for t in found.preventionTips)
 
 
+def test_a_check_of_what_the_fn_reads_itself_gets_no_tip_about_its_callers(
+    tmp_path: Path,
+) -> None:
+    """starship's build script: `gen_presets_hook` (called by a dependency, no caller the
+    index found) checks the names of the files it lists itself, and read "Only code in its
+    own module calls `gen_presets_hook`, so the values it checks come from its callers"
+    (reading 314, F). No parameter and no field of `self` is checked: no such tip."""
+    text = (
+        "pub fn run() {\n    list(1);\n}\n"
+        "fn list(n: u32) {\n"
+        '    for entry in std::fs::read_dir("docs").unwrap() {\n'
+        '        let name = entry.unwrap().path().to_str().expect("invalid name: not UTF-8");\n'
+        "    }\n}\n"
+    )
+
+    found = explained(tmp_path / "a", text)
+
+    assert not any("come from its callers" in t for t in found.preventionTips)
+    assert not any("before passing them" in t for t in found.preventionTips)
+    # a check of what the fn made of a parameter keeps it (risingwave's `parse_message_id`:
+    # `let splits = id.split(':')`, then `splits.len() < 2`)
+    derived = (
+        'pub fn run() -> anyhow::Result<u8> {\n    parse("a:b")\n}\n'
+        "fn parse(id: &str) -> anyhow::Result<u8> {\n"
+        "    let splits: Vec<&str> = id.split(':').collect();\n"
+        "    if splits.len() < 2 {\n"
+        '        anyhow::bail!("illegal message id string {}", id);\n'
+        "    }\n"
+        "    Ok(1)\n"
+        "}\n"
+    )
+    kept = explained(tmp_path / "b", derived)
+    assert any("come from its callers" in t for t in kept.preventionTips)
+
+
 def test_a_public_fn_keeps_the_class_s_prevention_tip(tmp_path: Path) -> None:
     text = checked("pub ").replace("the name is longer", "invalid name: longer")
 

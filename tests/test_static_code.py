@@ -2343,6 +2343,36 @@ fn port(s: &str) -> anyhow::Result<u16> {
     assert "was given `s`" in advice["bad port"]
 
 
+def test_an_arm_an_exit_above_left_on_first_is_not_taken_as_written() -> None:
+    """starship's `load_formatter_and_modules`: `if context.target == Target::Continuation {
+    .. return ..; }`, then `match context.target { .. Target::Continuation =>
+    unreachable!(..) }`; its trigger asked for both, and its `validationCode` held whatever
+    was passed (reading 314, F). The arm says the exit leaves on it first, and no check is
+    offered. An arm of another pattern is as before."""
+    source = """\
+pub fn load(context: &Context) -> u8 {
+    if context.target == Target::Continuation {
+        return 0;
+    }
+    match context.target {
+        Target::Main => 1,
+        Target::Continuation => unreachable!("Continuation prompt should have been handled above"),
+        Target::Right => panic!("no right prompt here"),
+    }
+}
+"""
+    found = explained_all(source, "src/lib.rs")
+    handled = found["Continuation prompt should have been handled above"]
+    assert (
+        "2. the arm `match context.target: Target::Continuation =>` is taken (the exit above "
+        "leaves on it first: as the code stands, never)"
+    ) in handled.triggerScenarios
+    assert handled.validationCode is None
+    right = found["no right prompt here"]
+    assert "as the code stands, never" not in right.triggerScenarios
+    assert right.validationCode is not None
+
+
 def test_an_expect_whose_none_a_check_above_stops_cannot_fail_as_written() -> None:
     """neon's storage controller: `if az_id.is_none() { panic!("Availablity zone id could
     not be inferred ..") }`, then `az_id.expect("Checked above")`; its record read "1.

@@ -116,12 +116,17 @@ def passed_within_the_crate(solution: str, scope: str | None = "crate") -> str:
     return solution
 
 
-def checked_within_the_crate(tip: str, fn: str, scope: str | None = "crate") -> str:
+def checked_within_the_crate(
+    tip: str, fn: str, scope: str | None = "crate", passed: bool = True
+) -> str | None:
     """The tip "Check values against what the call accepts .. before passing them" said of
     a fn only its module or crate calls (`scope`, `Reach.internal`): its callers pass the
     values, not a reader (risingwave's private `add_impl`, given the literals `true` and
     `false`, read so beside advice that said its callers set them, reading 202), whether the
-    class is the code's or its words' guess. Any other tip as it is."""
+    class is the code's or its words' guess. Where its checks read no value a caller passes
+    (`passed` false: no parameter, no field of `self`), the tip is left out (None):
+    starship's build script checks the paths it lists itself, and read "the values it checks
+    come from its callers" (reading 314, F). Any other tip as it is."""
     said = load_taxonomy()[INVALID_ARGUMENT].prevention
     instead = (
         f"Only code in {callable_in(scope)} calls {fn}, so the values it checks come from "
@@ -131,4 +136,6 @@ def checked_within_the_crate(tip: str, fn: str, scope: str | None = "crate") -> 
     before = said_before(tip, said)
     if before is None:
         return tip
+    if not passed:
+        return None
     return before + lowered(instead) if before else instead

@@ -71,11 +71,13 @@ from pipeline.analyze.static_code import (
     debug_assertion,
     either_catch,
     example_fix,
+    exited_above,
     failed_fs_step,
     failed_thread_step,
     failure_worded,
     fatal_failure,
     held_catch,
+    inputs_read,
     message_needle,
     owns_a_bug,
     parsed_text,
@@ -128,7 +130,7 @@ from pipeline.core.reach import (
     handoff_text,
     visibility_scope,
 )
-from pipeline.core.sitetypes import EARLIER_STEPS, TEXT_KINDS, checked_above
+from pipeline.core.sitetypes import EARLIER_STEPS, TEXT_KINDS, call_parameters, checked_above
 from pipeline.scan.builders import selector_name
 from pipeline.scan.context import error_type
 from pipeline.scan.names import inner_type
@@ -139,7 +141,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-219"
+_LABEL = "static-220"
 
 
 def _static_version() -> str:
@@ -484,7 +486,9 @@ def _with_reach(
         scope = reach.internal if reach is not None else None
         fixes = [passed_within_the_crate(s, scope) for s in fixes]
         fn = where(site) if site is not None else "it"
-        tips = [checked_within_the_crate(t, fn, scope) for t in tips]
+        passed = site is None or _reads_what_callers_give(site)
+        rewritten = (checked_within_the_crate(t, fn, scope, passed) for t in tips)
+        tips = [t for t in rewritten if t is not None]
     return _unpassed(
         apart.model_copy(
             update={
@@ -495,6 +499,32 @@ def _with_reach(
             }
         )
     )
+
+
+def _reads_what_callers_give(site: Site) -> bool:
+    """Whether the site's checks may read a value its fn's callers give it: a parameter
+    or `self` they name (`inputs_read`, or the word), or one its body uses above the site
+    (`let splits = id.split(':')`, then `splits.len() < 2`). False only where the window
+    shows the fn's whole body above the site and no parameter in it (starship's
+    `gen_presets_hook(file)` lists a directory, checks its paths, and writes `file` after)."""
+    conditions = site.facts.conditions
+    if not site.facts.call:
+        return True  # its parameters are not known
+    params = [*call_parameters(site.facts.call), "self"]  # a handle's values too (`ctx`)
+    words = [re.compile(rf"\b{re.escape(p)}\b") for p in params]
+    if inputs_read(site.facts.call, conditions, site.facts.rebound) or any(
+        w.search(c.text) for c in conditions for w in words
+    ):
+        return True
+    lines = site.window.split("\n")
+    above = lines[: max(site.line - site.window_start, 0)]
+    name = (site.facts.enclosing_fn or "").rsplit("::", 1)[-1]
+    header = re.compile(rf"\bfn\s+{re.escape(name)}\b") if name else None
+    starts = [i for i, line in enumerate(above) if header is not None and header.search(line)]
+    if not starts:
+        return True  # the fn begins above the window: what its body reads is not seen
+    body = "\n".join(above[starts[-1] + 1 :])
+    return any(w.search(body) for w in words)
 
 
 def _unpassed(apart: Explanation) -> Explanation:
@@ -1178,6 +1208,8 @@ def _trigger(site: Site, conditions: Sequence[Condition]) -> str:
     steps = [f"{i}. {_describe(c)}" for i, c in enumerate(conditions, 1)]
     if option_checked_above(site) is not None:  # its `None` is what the check above stops
         steps[-1] += " (the check above stops a `None` first: as the code stands, never)"
+    elif (arm := exited_above(conditions)) is not None:  # the exit above left on its pattern
+        steps[arm] += " (the exit above leaves on it first: as the code stands, never)"
     elif fixed_input(site) is not None:  # no run differs (nushell's examples, recheck 282)
         steps[-1] += " (given only fixed values: on every run that gets here, or on none)"
     steps.append(f"{len(steps) + 1}. `{site.macro}` produces the error")

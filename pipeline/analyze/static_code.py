@@ -683,11 +683,44 @@ def _labelled(slot: str, value: str | None) -> str:
     return f"{label} from `{value}`"
 
 
+def exited_above(conditions: Sequence[Condition]) -> int | None:
+    """The place in `conditions` of a `match` arm that an early exit above already left on:
+    `if context.target == Target::Continuation { return .. }` then `match context.target {
+    .. Target::Continuation => unreachable!(..) }` (starship's, reading 314: the trigger
+    asked for both). The arm's pattern must be the exit's test's other side (`x == P`,
+    `P == x`, `matches!(x, P)`), written alike; None otherwise. A reassignment of `x`
+    between the two is not looked for, as for `option_checked_above`."""
+    for at, condition in enumerate(conditions):
+        arm = _ARM_TEXT.fullmatch(condition.text) if condition.kind == "match_arm" else None
+        if arm is None:
+            continue
+        subject, pattern = _spaced(arm["subject"]), _spaced(arm["pattern"])
+        tests = {
+            f"{subject} == {pattern}",
+            f"{pattern} == {subject}",
+            f"matches!({subject}, {pattern})",
+        }
+        if any(
+            c.kind in ("exit", "ensure") and c.negated and _spaced(c.text) in tests
+            for c in conditions[:at]
+        ):
+            return at
+    return None
+
+
+# A `match` arm's condition as the facts write it: `match context.target: Target::X =>`
+_ARM_TEXT = re.compile(r"match (?P<subject>.+?): (?P<pattern>[^|]+?) =>")
+
+
+def _spaced(text: str) -> str:
+    return " ".join(text.split())
+
+
 def validation(context: SiteContext) -> str | None:
     """`let ok = ..;`, the whole chain negated, or None; None too in a fn that builds the
     error it returns (`builds_its_return`): its conditions choose which error, not whether."""
-    if builds_its_return(context.site):
-        return None
+    if builds_its_return(context.site) or exited_above(context.site.facts.conditions) is not None:
+        return None  # an arm an exit above left on first: a test of it holds whatever is passed
     return language_of(context.site.file_path).validation_code(context.site.facts.conditions)
 
 
