@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -2440,3 +2441,37 @@ def test_a_serde_trait_s_method_is_handled_where_the_format_returns_its_error() 
         '    Err(e) if e.to_string().contains("action is only available for mouse bindings")'
     )
     assert "visit_map(" not in pattern.split("\n", 1)[1]
+
+
+def test_a_site_an_exit_above_leaves_before_is_not_reached_through_its_fn_s_paths(
+    tmp_path: Path,
+) -> None:
+    """Reading 314's recheck: starship's `Continuation` arm read "(the exit above leaves on
+    it first: as the code stands, never)" and yet "it is reached from 4 entry points", "runs
+    get here through ..". Its fn is reached; the site is not."""
+    from test_crate_only import explained as explained_with_reach
+
+    text = """\
+pub fn run(context: &Context) -> u8 {
+    load(context)
+}
+fn load(context: &Context) -> u8 {
+    if context.target == Target::Continuation {
+        return 0;
+    }
+    match context.target {
+        Target::Continuation => unreachable!("Continuation prompt should have been handled above"),
+        _ => 2,
+    }
+}
+"""
+    found = explained_with_reach(tmp_path, text)
+
+    assert " its fn is reached from public API `run`: `run` -> `load`." in (found.triggerScenarios)
+    assert "As the code stands, no run gets past the check above to this step." in (
+        found.triggerScenarios
+    )
+    assert "runs reach its fn through public API `run`; a check above leaves before " in (
+        found.commonSituations
+    )
+    assert "runs get here" not in found.commonSituations

@@ -76,11 +76,14 @@ def _undated_value(value: Any) -> Any:
     return value
 
 
-def trigger_sentence(reach: Reach | None, sha: str) -> str | None:
-    """The path from an entry point, and where the conditions' values come from, at `sha`."""
+def trigger_sentence(reach: Reach | None, sha: str, never: bool = False) -> str | None:
+    """The path from an entry point, and where the conditions' values come from, at `sha`.
+    `never`: a check above the site leaves first as the code stands (`exited_above`,
+    `option_checked_above`): the path reaches its fn, and no run gets on to the site."""
     if reach is None:
         return None
     at = commit_label(sha)
+    it = "its fn" if never else "it"
     parts: list[str] = []
     if reach.built and reach.paths:
         parts.append(f"{at}, {_built_sentence(reach, reach.built, reach.callers, reach.paths[0])}")
@@ -93,13 +96,15 @@ def trigger_sentence(reach: Reach | None, sha: str) -> str | None:
                 f"{at} `{best.hops[0].name}` is itself an entry point: {best.entry_label}."
             )
         elif best.entry_label and (dispatched := _dispatches(best)):
-            parts.append(f"{at} it can be reached from {_one_of(reach)}{best.entry_label}, "
+            parts.append(f"{at} {it} can be reached from {_one_of(reach)}{best.entry_label}, "
                          f"{_when_runs(dispatched)}: {path_text(best)}.")  # fmt: skip
         elif best.entry_label:
-            parts.append(f"{at} it is reached from {_one_of(reach)}{best.entry_label}: "
+            parts.append(f"{at} {it} is reached from {_one_of(reach)}{best.entry_label}: "
                          f"{path_text(best)}.")  # fmt: skip
         else:
-            parts.append(f"{at} it is called through {path_text(best)} ({no_entry_note(best)}).")
+            parts.append(f"{at} {it} is called through {path_text(best)} ({no_entry_note(best)}).")
+        if never:
+            parts.append("As the code stands, no run gets past the check above to this step.")
         if reach.logged:
             parts.append(
                 f"Elsewhere {reach.logged} and goes on: there a user sees it as that log line, "
@@ -254,14 +259,20 @@ def builders_solution(reach: Reach | None, sha: str) -> str | None:
 
 
 def situation_sentence(
-    reach: Reach | None, sha: str, fixed: bool = False, assumed: bool = False
+    reach: Reach | None,
+    sha: str,
+    fixed: bool = False,
+    assumed: bool = False,
+    never: bool = False,
 ) -> str | None:
     """Which user-facing entry points lead here, and how the error reaches the user, at
     `sha`. `fixed`: the site fails on a call given only literals (`fixed_input`): runs get
     there through the entry points, but nothing a user sends changes whether it fails.
     `assumed`: a panic on what its code assumes (an `unreachable!` arm, an `.expect(..)` on
     a value it just checked): runs get there, users meet it only if the assumption breaks
-    (bat's `--binary` arm that clap's value parser rules out, reading 300)."""
+    (bat's `--binary` arm that clap's value parser rules out, reading 300). `never`: a
+    check above leaves first as the code stands (`trigger_sentence`): runs reach its fn, and
+    none gets on to the site (starship's `Continuation` arm, reading 314's recheck)."""
     if reach is None:
         return None
     at = commit_label(sha)
@@ -282,7 +293,12 @@ def situation_sentence(
     if labels:
         among = f"{reach.entries} entry points, among them " if reach.entries else ""
         guessed = "" if sure else _guessed(shown)
-        if fixed:
+        if never:
+            parts.append(
+                f"{at}, runs reach its fn through {among}" + ", ".join(labels) + guessed + "; "
+                "a check above leaves before this step, so as the code stands none gets here."
+            )
+        elif fixed:
             parts.append(
                 f"{at}, runs get here through {among}" + ", ".join(labels) + guessed + "; "
                 "its input is fixed in the code, so nothing a user sends makes it fail."

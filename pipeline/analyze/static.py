@@ -141,7 +141,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-220"
+_LABEL = "static-221"
 
 
 def _static_version() -> str:
@@ -446,9 +446,13 @@ def _with_reach(
         and site.kind in ("unreachable", "expect", "assert")
         and apart.backgroundTag == "internal-invariant"
     )
+    # a check above the site leaves first as the code stands: runs reach its fn, not it
+    never = site is not None and (
+        exited_above(site.facts.conditions) is not None or option_checked_above(site) is not None
+    )
     trigger, situation = (
-        trigger_sentence(reach, sha),
-        situation_sentence(reach, sha, fixed, assumed),
+        trigger_sentence(reach, sha, never),
+        situation_sentence(reach, sha, fixed, assumed, never),
     )
     if site is not None and site.facts.discarded and error_type(site) != "panic":
         situation = None  # the fn drops it: no user meets it, whatever calls the fn
