@@ -1016,6 +1016,14 @@ def _graph_of(files: dict[str, str]) -> CallGraph:
     return build_graph({path: index_file(path, text.encode()) for path, text in files.items()})
 
 
+def _labelled_callers(graph: CallGraph, path: str, name: str) -> list[tuple[str, str]]:
+    """The callers of the fn `name` of `path`, by label, with how each call was resolved."""
+    (target,) = [
+        i for i, n in enumerate(graph.nodes) if n.path == path and n.definition.name == name
+    ]
+    return [(graph.nodes[e.caller].label, e.resolution) for e in graph.callers.get(target, [])]
+
+
 def test_a_glob_import_reaches_what_the_globbed_module_imports() -> None:
     graph = _graph_of(
         {
@@ -1030,10 +1038,7 @@ def test_a_glob_import_reaches_what_the_globbed_module_imports() -> None:
     )
 
     def callers(path: str, name: str) -> list[tuple[str, str]]:
-        (target,) = [
-            i for i, n in enumerate(graph.nodes) if n.path == path and n.definition.name == name
-        ]
-        return [(graph.nodes[e.caller].label, e.resolution) for e in graph.callers.get(target, [])]
+        return _labelled_callers(graph, path, name)
 
     # `prelude` re-exports `barrier`'s fn: `other`'s same-named fn is not in scope
     assert callers("crates/exec/src/barrier.rs", "expect_first") == [("run", "import")]
@@ -1106,10 +1111,7 @@ def test_a_fn_imported_from_another_crate_is_not_a_namesake_of_the_repository() 
     )
 
     def callers(path: str, name: str) -> list[tuple[str, str]]:
-        (target,) = [
-            i for i, n in enumerate(graph.nodes) if n.path == path and n.definition.name == name
-        ]
-        return [(graph.nodes[e.caller].label, e.resolution) for e in graph.callers.get(target, [])]
+        return _labelled_callers(graph, path, name)
 
     assert callers("engine/src/fnc/http.rs", "post") == [("export", "import")]
     # `rw_engine` is no directory's name; `fnc` is a module of `put`'s (`pub use http::*`)
