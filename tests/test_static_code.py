@@ -1528,10 +1528,19 @@ def test_a_check_on_a_parameter_the_fn_binds_again_is_no_caller_s_check() -> Non
         "    let name = name.to_string();\n"
         '    anyhow::ensure!(name.len() <= max, "name too long");\n'
         "    Ok(())\n}\n"
+        # ripgrep's `matched_path_or_any_parents`: an `assert!`'s own test (reading 315)
+        "pub fn matched(&self, path: &Path) -> bool {\n"
+        "    let path = self.strip(path);\n"
+        '    assert!(!path.has_root(), "path is expected to be under the root");\n'
+        "    true\n}\n"
     )
     scan = find_sites("src/m.rs", source.encode())
     rebound = {s.message: s.facts.rebound for s in scan.sites}
-    assert rebound == {"invalid key {key}": ("key",), "name too long": ()}
+    assert rebound == {
+        "invalid key {key}": ("key",),
+        "name too long": (),
+        "path is expected to be under the root": ("path",),
+    }
     found = explained_all(source, "src/m.rs")
     invalid = found["invalid key {key}"]
     assert invalid.validationCode is None
@@ -1542,6 +1551,7 @@ def test_a_check_on_a_parameter_the_fn_binds_again_is_no_caller_s_check() -> Non
     ) in invalid.solutions
     assert "normalize_key(key)" not in (invalid.exampleFix or "")
     assert found["name too long"].validationCode == "let ok = name.len() <= max;"
+    assert found["path is expected to be under the root"].validationCode is None
 
 
 def test_a_program_s_main_is_no_call_to_match_on() -> None:
@@ -2279,6 +2289,32 @@ def test_an_io_error_s_tip_is_what_its_file_system_call_needs(call: str, tip: st
     (record,) = found.values()
     assert record.backgroundTag == "io-error"
     assert record.preventionTips[-1] == tip
+
+
+def test_a_create_dir_whose_already_exists_the_code_lets_through_wants_no_fresh_directory() -> None:
+    """ripgrep's index: `if let Err(err) = std::fs::create_dir(path) && err.kind() !=
+    ErrorKind::AlreadyExists { bail!(..) }` read "Check before the run that the directory
+    does not exist yet" (reading 315, F): an existing directory is what the code goes on
+    with. Without that test the tip stays."""
+    source = (
+        "fn make(path: &Path) -> anyhow::Result<()> {\n"
+        "    if let Err(err) = std::fs::create_dir(path)\n"
+        "        && err.kind() != std::io::ErrorKind::AlreadyExists\n"
+        "    {\n"
+        '        anyhow::bail!("{}: failed to create directory: {}", path.display(), err);\n'
+        "    }\n"
+        '    std::fs::create_dir(path).context("failed to make the fresh directory")?;\n'
+        "    Ok(())\n}\n"
+    )
+    found = explained_all(source)
+    tolerant = found["{}: failed to create directory: {}"].preventionTips
+    assert not any("does not exist yet" in t for t in tolerant)
+    assert (
+        "Check before the run that the directory's parent exists and that it may write there "
+        "(an existing directory is fine: the code goes on with it)."
+    ) in tolerant
+    strict = found["failed to make the fresh directory"].preventionTips
+    assert any("the directory does not exist yet" in t for t in strict)
 
 
 def test_an_error_its_authors_call_a_bug_is_a_broken_invariant_whatever_its_words() -> None:

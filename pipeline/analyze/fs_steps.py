@@ -66,8 +66,21 @@ def fs_step_tip(site: Site) -> str | None:
         for found in _FS_CALL.finditer(text):
             written = text[found.start() : found.end()].replace(" ", "")
             if _QUALIFIED.search(written):
-                return _TIPS[found.group(1)]
+                step = found.group(1)
+                if step == "create_dir" and _ALREADY_EXISTS.search(text):
+                    return _EXISTING_KEPT
+                return _TIPS[step]
     return None
+
+
+# `if let Err(err) = fs::create_dir(path) && err.kind() != ErrorKind::AlreadyExists`, one
+# condition: an existing directory is what the code wants, not a failure (ripgrep's index,
+# reading 315: F, "check that the directory does not exist yet")
+_ALREADY_EXISTS = re.compile(r"\bAlreadyExists\b")
+_EXISTING_KEPT = (
+    "Check before the run that the directory's parent exists and that it may write there "
+    "(an existing directory is fine: the code goes on with it)."
+)
 
 
 # A process the code starts, or one it started and waits for or stops (`failed_process_call`):

@@ -172,9 +172,16 @@ def rebound_parameters(
     with another value (neon's `let key = clean_utf8(&Utf8PathBuf::from(key));`: the
     check `key.starts_with("..")` then reads a path, not the `&str` a caller passes,
     reading 138). A copy (`let key = key.clone();`, `.to_string()`) is the same value."""
-    if function is None or not conditions:
+    if function is None:
         return ()
     named = {word for c in conditions for word in _WORD.findall(c.text)}
+    if node.type == "macro_invocation" and _ASSERTING.match(_field_text(node, "macro") or ""):
+        # `assert!(!path.has_root(), ..)`: its own test, which the site's conditions get
+        # after (ripgrep's `let mut path = self.strip(path.as_ref());` above it, reading 315)
+        tokens = next((c for c in node.named_children if c.type == "token_tree"), None)
+        named |= set(_WORD.findall(_node_text(tokens))) if tokens is not None else set()
+    if not named:
+        return ()
     parameters = function.child_by_field_name("parameters")
     wanted = {
         _node_text(pattern)
@@ -199,6 +206,8 @@ def rebound_parameters(
 
 
 _WORD = re.compile(r"[A-Za-z_]\w*")
+# the macros whose first tokens are the site's own test (`assert!(cond, ..)`, `ensure!(..)`)
+_ASSERTING = re.compile(r"(?:\w+::)*(?:(?:debug_)?assert(?:_eq|_ne)?|ensure)$")
 # `let key = key;`, `key.clone()`, `key.to_string()`, `path.as_ref()`, `name.into()`: the
 # value a caller passed, as it was (cargo's `write_atomic` takes `path.as_ref()` of its
 # `P: AsRef<Path>`, tauri's `permission` the `.into()` of its `impl Into<String>`)
