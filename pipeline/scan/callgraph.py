@@ -2763,7 +2763,7 @@ def _imported_fns(
     # `use super::device_prompt` in tauri-cli's `mobile/android/dev.rs`: android's, not
     # `mobile::ios`'s: a `crate::`, `self::` or `super::` import names one module
     segments = imported.split("::")[:-1]
-    if named and _other_crate_module(graph, tables, node, named, wanted):
+    if named and _other_crate_module(graph, tables, node, named, segments):
         return []  # `use axum::routing::post;`: `post(handler)` is axum's, not a fn of ours
     if named and segments and segments[0] in _RELATIVE:
         exact = _in_module(graph, named, node, _relative_module(segments, node))
@@ -2775,20 +2775,20 @@ def _imported_fns(
 
 
 def _other_crate_module(
-    graph: CallGraph, tables: _Tables, node: Node, named: list[int], wanted: list[str]
+    graph: CallGraph, tables: _Tables, node: Node, named: list[int], segments: list[str]
 ) -> bool:
-    """Whether a `use` path (`wanted`: its segments before the fn's name, `crate`, `self` and
-    `super` left out) names a fn of another crate: its first segment is no crate or module of
-    the repository's (`_ours`, `_prefixed_crate`) and none of the same-named fns `named` is in
-    a module of a name it goes on to (`axum::routing`), or it is the standard library's. A
-    path of a crate alone (`use mylib::f;`), or through a module of one of theirs
-    (`risingwave_expr::expr::build_from_prost`, of `expr/build.rs` by `pub use build::*`: a
-    manifest names the crate as its directory does not), says nothing."""
-    if not wanted or wanted[0] in _RELATIVE:
+    """Whether a `use` path (`segments`: those before the fn's name) names a fn of another
+    crate: its first segment is no crate or module of the repository's (`_ours`,
+    `_prefixed_crate`; `crate`, `self` and `super` are its own) and none of the same-named
+    fns `named` is in a module of a name it goes on to (`axum::routing`), or it is the
+    standard library's. A path of a crate alone (`use mylib::f;`), or through a module of
+    one of theirs (`risingwave_expr::expr::build_from_prost`, of `expr/build.rs` by `pub use
+    build::*`: a manifest names the crate as its directory does not), says nothing."""
+    if not segments or segments[0] in _RELATIVE:
         return False
-    if wanted[0] in _STANDARD_CRATES:
+    if segments[0] in _STANDARD_CRATES:
         return True
-    first = wanted[0]
+    wanted, first = segments, segments[0]
     tables.seen.update((("crate", first), ("mod", _crate(node.path), first)))
     if len(wanted) < 2 or _ours(tables, first, node.path) or _prefixed_crate(tables, first):
         return False
