@@ -147,7 +147,8 @@ def test_a_name_the_index_does_not_read_as_a_build_keeps_the_claim_off(tmp_path:
     assert never_built(graph, ERR, line_of("only a test builds it")) == "StoreError::TestOnly"
     graph = settled_graph(tmp_path / "d", {ERR: ERRORS, LIB: untested, "src/code.rs": arm})
     assert never_built(graph, ERR, line_of("only a test builds it")) == "StoreError::TestOnly"
-    # `| StoreError::TestOnly if ready(StoreError::TestOnly)`: the guard may build it
+    # a guard that writes it (`if ok(StoreError::TestOnly)`) names it as an argument: no claim
+    # (`test_a_match_arm_s_pattern_is_counted_without_its_guard_or_body` counts the guard apart)
     guarded = arm.replace(
         "StoreError::TestOnly =>", "StoreError::TestOnly if ok(StoreError::TestOnly) =>"
     )
@@ -156,6 +157,26 @@ def test_a_name_the_index_does_not_read_as_a_build_keeps_the_claim_off(tmp_path:
     macro = "pub fn f(e: &StoreError) -> bool {\n    matches!(e, StoreError::TestOnly)\n}\n"
     graph = settled_graph(tmp_path / "f", {ERR: ERRORS, LIB: untested, "src/code.rs": macro})
     assert never_built(graph, ERR, line_of("only a test builds it")) is None
+
+
+def test_a_match_arm_s_pattern_is_counted_without_its_guard_or_body() -> None:
+    """What the text count takes off a name: its writings in arms' patterns, each one; not
+    in an arm's guard or body, where code may build the variant, nor in a macro's tokens."""
+    from pipeline.languages.rust.patternwords import pattern_mentions
+
+    text = (
+        "use Error::*;\n"
+        "fn f(e: Error) -> u8 {\n"
+        "    match e {\n"
+        "        Dead { .. } | Error::Other(_) => 1,\n"
+        "        Error::Third if made(Error::Guarded) => 2,\n"
+        "        _ => { let x = Error::Other(1); 3 }\n"
+        "    }\n"
+        "}\n"
+        "fn g(e: &Error) -> bool { matches!(e, Error::Dead { .. }) }\n"
+    )
+    words = {"Dead", "Other", "Third", "Guarded", "Absent"}
+    assert pattern_mentions(text.encode(), words) == {"Dead": 1, "Other": 1, "Third": 1}
 
 
 def test_without_the_text_s_counts_nothing_is_said_unbuilt() -> None:

@@ -77,7 +77,6 @@ from pipeline.analyze.static_code import (
     failure_worded,
     fatal_failure,
     held_catch,
-    inputs_read,
     message_needle,
     owns_a_bug,
     parsed_text,
@@ -507,8 +506,8 @@ def _with_reach(
 
 def _reads_what_callers_give(site: Site) -> bool:
     """Whether the site's checks may read a value its fn's callers give it: a parameter
-    or `self` they name (`inputs_read`, or the word), or one its body uses above the site
-    (`let splits = id.split(':')`, then `splits.len() < 2`). False only where the window
+    or `self` they name (each one `inputs_read` finds is), or one its body uses above the
+    site (`let splits = id.split(':')`, then `splits.len() < 2`). False only where the window
     shows the fn's whole body above the site and no parameter in it (starship's
     `gen_presets_hook(file)` lists a directory, checks its paths, and writes `file` after)."""
     conditions = site.facts.conditions
@@ -516,9 +515,7 @@ def _reads_what_callers_give(site: Site) -> bool:
         return True  # its parameters are not known
     params = [*call_parameters(site.facts.call), "self"]  # a handle's values too (`ctx`)
     words = [re.compile(rf"\b{re.escape(p)}\b") for p in params]
-    if inputs_read(site.facts.call, conditions, site.facts.rebound) or any(
-        w.search(c.text) for c in conditions for w in words
-    ):
+    if any(w.search(c.text) for c in conditions for w in words):
         return True
     lines = site.window.split("\n")
     above = lines[: max(site.line - site.window_start, 0)]

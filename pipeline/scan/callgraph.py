@@ -2788,11 +2788,11 @@ def _other_crate_module(
         return False
     if segments[0] in _STANDARD_CRATES:
         return True
-    wanted, first = segments, segments[0]
+    first = segments[0]
     tables.seen.update((("crate", first), ("mod", _crate(node.path), first)))
-    if len(wanted) < 2 or _ours(tables, first, node.path) or _prefixed_crate(tables, first):
+    if len(segments) < 2 or _ours(tables, first, node.path) or _prefixed_crate(tables, first):
         return False
-    modules = set(wanted[1:])
+    modules = set(segments[1:])
     return not any(modules & set(graph.nodes[n].module.split("::")) for n in named)
 
 

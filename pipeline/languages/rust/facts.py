@@ -1153,16 +1153,16 @@ def _empty_value(value: Node, source: bytes | None = None) -> str:
         if typed is not None:  # `.collect::<Result<_>>()`: what the turbofish says it makes
             return "None" if typed.group(1) == "Option" else "Err"
         function = function.child_by_field_name("function")
-    if source is not None and function is not None and function.type == "identifier":
-        # `remove_file(p)` under `use std::fs::{self, remove_file}`: std's `fs::remove_file`
-        # (rustup's read "returned `None` or an error" once the call was no fn of its own)
-        path = _std_import(source, _node_text(function))
-        if path is not None:
-            return "Err" if path in _RESULT_FNS else "None" if path in _OPTION_FNS else "None/Err"
+    path: str | None = None
     if function is not None and function.type == "scoped_identifier":
         path = _node_text(function).removeprefix("std::").removeprefix("tokio::")
         if path.rsplit("::", 1)[-1] in _CHRONO_OPTIONS:
             return "None"  # whatever the type is imported as (`ChronoDuration::try_seconds`)
+    elif source is not None and function is not None and function.type == "identifier":
+        # `remove_file(p)` under `use std::fs::{self, remove_file}`: std's `fs::remove_file`
+        # (rustup's read "returned `None` or an error" once the call was no fn of its own)
+        path = _std_import(source, _node_text(function))
+    if path is not None:
         return "Err" if path in _RESULT_FNS else "None" if path in _OPTION_FNS else "None/Err"
     if function is None or function.type != "field_expression":
         return "None/Err"

@@ -826,6 +826,13 @@ def _variants(node: Node, depth: int = 0) -> list[str] | None:
 _QUOTING = frozenset(("quote", "quote_spanned", "parse_quote", "parse_quote_spanned"))
 
 
+def _pattern_in_tokens(node: Node, after: Node | None) -> bool:
+    """Whether a variant a macro's tokens write at `node` is a pattern there, not a value
+    built: in a pattern macro (`matches!`), or before `=>`, `=`, `|` or `if` (`after`: the
+    token that follows its `( .. )` or `{ .. }`), a `match` or `let` the macro holds."""
+    return _in_pattern_macro(node) or (after is not None and after.type in _PATTERN_END)
+
+
 def _in_pattern_macro(node: Node) -> bool:
     """Whether a token is in the tokens of a `matches!` (`_PATTERN_MACROS`), however deep:
     `matches!(self.inner(), Inner::MetaError(..))` tests for the variant."""
@@ -1581,8 +1588,7 @@ class _Builder:
             # no call (surrealdb's, reading 313: no builder, no path, and its handling matched
             # the enum on an `anyhow::Result`); not a pattern, in a pattern macro
             # (`matches!`) or before `=>`, `=`, `|` or `if` (a `match` or `let` a macro holds)
-            after = tree.next_sibling
-            if not _in_pattern_macro(node) and (after is None or after.type not in _PATTERN_END):
+            if not _pattern_in_tokens(node, tree.next_sibling):
                 self._built(node.start_byte, qualifier, name, line, caller)
             return
         call = Call(name, kind, qualifier, line, token_arity(tree), caller, in_macro=True)
@@ -1595,11 +1601,9 @@ class _Builder:
         tokens, before its `)` or `,` (surrealdb's 94 such `bail!`s had no builder, their
         records no path). Not in a pattern macro (`matches!(e, E::V)`) or a pattern its
         tokens hold (`Some(E::V) =>`, `= ..`), nor in a proc macro's output."""
-        if _in_pattern_macro(node) or (self.quoting and _quoted(node)):
-            return
         tree = node.parent
         after = tree.next_sibling if tree is not None else None
-        if after is not None and after.type in _PATTERN_END:
+        if _pattern_in_tokens(node, after) or (self.quoting and _quoted(node)):
             return
         previous = node.prev_sibling
         before = previous.prev_sibling if previous is not None else None
