@@ -229,6 +229,10 @@ class TypeAlias:
     line: int = field(default=0, compare=False)  # 1-based; where it is declared, for `unitscan`
 
 
+# modules a file declares, each with the `cfg` predicates on its `mod x;` line
+ModuleLines = tuple[tuple[str, tuple[str, ...]], ...]
+
+
 @dataclass(frozen=True, slots=True)
 class FileScan:
     """Everything `find_sites` learns from one file."""
@@ -246,6 +250,11 @@ class FileScan:
     anyhow_macros: tuple[str, ...] = ()
     # modules it declares `#[cfg(test)] mod x;` (`./unit/x.rs`: its `#[path]`): test code
     test_modules: tuple[str, ...] = ()
+    # its `#![cfg(..)]` predicates (`modulegates.file_gates`), and the modules it declares
+    # with those on their `mod x;` lines (every module when it has the former): which builds
+    # compile those files (`Language.module_gates`)
+    file_gates: tuple[str, ...] = ()
+    gated_modules: ModuleLines = ()
 
 
 def placed(site: Site, shift: int, path: str, window: str, window_start: int) -> Site:

@@ -10,7 +10,8 @@ regeneration then pays for the changed files alone.
 The manifest keeps what this needs per scanned file (`files`: blob id, record count,
 the aliases it declares and those its sites look up, `use anyhow::Result`, parse
 errors, the `#[cfg(test)] mod x;` it declares, whether a parent declares it test
-code), so no old commit and no cache is read. Pure.
+code, its `#![cfg(..)]` and the `cfg` of the `mod x;` lines it writes), so no old commit
+and no cache is read. Pure.
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass
 from typing import Any
 
-from pipeline.core.sitetypes import TypeAlias
+from pipeline.core.sitetypes import ModuleLines, TypeAlias
 from pipeline.dataset.previous import Previous
 from pipeline.languages import language_of
+from pipeline.scan.collect import module_gates
 from pipeline.scan.context import AliasTable, alias_lookup
 from pipeline.scan.pool import RepoScan
 from pipeline.source.repository import TreeEntry
@@ -42,7 +44,7 @@ class Carried:
 NOTHING = Carried(frozenset(), {}, {})
 # The shape of the manifest's file summaries: a dataset written with another one carries
 # nothing over (its summaries lack what the carry-over now checks).
-SUMMARY_FORMAT = 3
+SUMMARY_FORMAT = 4  # 4: `fileGates`, `gatedModules`
 
 
 def file_summaries(entries: Iterable[TreeEntry], scanned: RepoScan) -> dict[str, dict[str, Any]]:
@@ -70,6 +72,10 @@ def file_summaries(entries: Iterable[TreeEntry], scanned: RepoScan) -> dict[str,
             summary["lookups"] = lookups
         if scan.test_modules:
             summary["testModules"] = list(scan.test_modules)
+        if scan.file_gates:
+            summary["fileGates"] = list(scan.file_gates)
+        if scan.gated_modules:
+            summary["gatedModules"] = [[m, list(gates)] for m, gates in scan.gated_modules]
         summaries[entry.path] = summary
     return summaries
 
@@ -115,6 +121,31 @@ def test_code_changed(
         for path in carried
         if path.startswith(prefixes) != bool(previous.files[path].get("testCode"))
     )
+
+
+def summary_gates(files: Mapping[str, Mapping[str, Any]]) -> dict[str, tuple[str, ...]]:
+    """Each file's build gates from the `mod` lines above it (`collect.module_gates`), read
+    from every file's summary, carried or scanned (a carried parent's `#[cfg(windows)] mod
+    x;` still gates a changed `x.rs`). The manifest is not trusted: a value of another
+    shape is no gate. A carried file whose gates changed keeps its records: SPEC 7 keeps
+    an explanation while its content hash (message, pattern, window) is the same."""
+    return module_gates(
+        {
+            path: (_strings(summary.get("fileGates")), _module_lines(summary.get("gatedModules")))
+            for path, summary in files.items()
+        }
+    )
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    return tuple(str(v) for v in value) if isinstance(value, list) else ()
+
+
+def _module_lines(value: Any) -> ModuleLines:
+    if not isinstance(value, list):
+        return ()
+    rows = (row for row in value if isinstance(row, list) and len(row) == 2)
+    return tuple((str(module), _strings(gates)) for module, gates in rows)
 
 
 def summary_aliases(files: Mapping[str, Mapping[str, Any]]) -> AliasTable:

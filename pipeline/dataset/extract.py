@@ -31,6 +31,7 @@ from pipeline.dataset.carry import (
     mark_test_code,
     stale_classes,
     summary_aliases,
+    summary_gates,
     test_code_changed,
     test_prefixes,
 )
@@ -224,11 +225,11 @@ def _run_locked(
                     "nothing published (--force publishes anyway)"
                 ],
             )
-        scanned, carried, files, aliases, tests = _scan_or_carry(
+        scanned, carried, files, aliases, tests, gates = _scan_or_carry(
             request, commit, previous, settings, (analyzer_name, analyzer_version)
         )
         mark("scanned")
-        contexts = build_contexts(request.repo, sha, scanned, aliases, tests, modules)
+        contexts = build_contexts(request.repo, sha, scanned, aliases, tests, modules, gates)
         mark("contexts")
         if previous is not None:
             contexts = _permanent_ids(contexts, previous, carried, listing)
@@ -307,12 +308,19 @@ def _scan_or_carry(
     previous: Previous | None,
     settings: Mapping[str, Any],
     analyzer: tuple[str, str | None],
-) -> tuple[RepoScan, Carried, dict[str, Mapping[str, Any]], AliasTable, tuple[str, ...]]:
+) -> tuple[
+    RepoScan,
+    Carried,
+    dict[str, Mapping[str, Any]],
+    AliasTable,
+    tuple[str, ...],
+    dict[str, tuple[str, ...]],
+]:
     """Scan the files that changed since the previous version; carry the others over.
 
     Returns the scans, the carried records, the summary of every file of the commit
-    (scanned or carried: what the manifest keeps), the alias table and the test-module
-    prefixes they give.
+    (scanned or carried: what the manifest keeps), the alias table, the test-module
+    prefixes and the files' gates from the `mod` lines above them that they give.
     """
     git_dir, sha, listing = commit
     others = {k: v for k, v in settings.items() if k not in MACRO_SETTINGS}
@@ -340,9 +348,10 @@ def _scan_or_carry(
     # A stale file scanned again has the same blob, so the same summary, aliases and tests.
     tests = test_prefixes(files)
     files = mark_test_code(files, tests)
+    gates = summary_gates(files)
     aliases = summary_aliases(files)
     if previous is None or not keep:
-        return scanned, NOTHING, files, aliases, tests
+        return scanned, NOTHING, files, aliases, tests, gates
     # An alias they look up resolves otherwise now, or a parent's `#[cfg(test)] mod` changed
     # whether they are test code: scanned after all.
     stale = stale_classes(previous, keep, aliases) | test_code_changed(previous, keep, tests)
@@ -351,7 +360,7 @@ def _scan_or_carry(
         entries = tuple(e for e in listing.entries if e.path in stale)
         again = replace(listing, entries=entries, skipped=(), manifests=())
         scanned = merged(scanned, scan_entries(request, git_dir, again))
-    return scanned, carry(previous, keep), files, aliases, tests
+    return scanned, carry(previous, keep), files, aliases, tests, gates
 
 
 def _adopt_scans(

@@ -14,7 +14,7 @@ from typing import Protocol
 
 from pipeline.core.index import FileIndex
 from pipeline.core.macros import Definitions, ErrorMacros
-from pipeline.core.sitetypes import Condition, FileScan
+from pipeline.core.sitetypes import Condition, FileScan, ModuleLines
 
 
 class FileRefused(Exception):
@@ -117,6 +117,13 @@ class Language(Protocol):
 
     def test_module_paths(self, path: str, modules: Sequence[str]) -> tuple[str, ...]:
         """Path prefixes of the files of `modules`, declared test-only in the file at `path`."""
+        ...
+
+    def module_gates(
+        self, files: Mapping[str, tuple[tuple[str, ...], ModuleLines]]
+    ) -> dict[str, tuple[str, ...]]:
+        """Each file's build gates from the files that declare it and its ancestors, from
+        each file's (`FileScan.file_gates`, `FileScan.gated_modules`); files with none left out."""
         ...
 
     def pattern_identity(self, pattern: str) -> str:

@@ -109,6 +109,8 @@ def encode_scan(scan: FileScan) -> dict[str, Any]:
         "own_macros": list(scan.own_macros),
         "anyhow_macros": list(scan.anyhow_macros),
         "test_modules": list(scan.test_modules),
+        "file_gates": list(scan.file_gates),
+        "gated_modules": [[module, list(gates)] for module, gates in scan.gated_modules],
     }
 
 
@@ -163,6 +165,8 @@ def decode_scan(data: dict[str, Any]) -> FileScan:
         own_macros=tuple(data["own_macros"]),
         anyhow_macros=tuple(data.get("anyhow_macros", ())),
         test_modules=tuple(data.get("test_modules", ())),
+        file_gates=tuple(data.get("file_gates", ())),
+        gated_modules=tuple((m, tuple(g)) for m, g in data.get("gated_modules", ())),
     )
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from git.exc import GitCommandError
 
 from pipeline.core.macros import NO_MACROS, Definitions, ErrorMacros
+from pipeline.core.sitetypes import ModuleLines, Site
 from pipeline.languages import (
     MANIFEST_NAMES,
     SUFFIXES,
@@ -264,6 +265,25 @@ def alias_table(scanned: RepoScan) -> AliasTable:
     )
 
 
+def module_gates(
+    files: Mapping[str, tuple[tuple[str, ...], ModuleLines]],
+) -> dict[str, tuple[str, ...]]:
+    """Each file's build gates from the `mod` lines above it (`Language.module_gates`), from
+    each file's (`FileScan.file_gates`, `FileScan.gated_modules`); files with none left out."""
+    by_language: dict[str, dict[str, tuple[tuple[str, ...], ModuleLines]]] = {}
+    for path, lines in files.items():
+        by_language.setdefault(language_of(path).name, {})[path] = lines
+    found: dict[str, tuple[str, ...]] = {}
+    for group in by_language.values():
+        found.update(language_of(next(iter(group))).module_gates(group))
+    return found
+
+
+def scanned_gates(scanned: RepoScan) -> dict[str, tuple[str, ...]]:
+    """`module_gates` of the scanned files."""
+    return module_gates({p: (s.file_gates, s.gated_modules) for p, s in scanned.scans.items()})
+
+
 def build_contexts(
     repo: str,
     sha: str,
@@ -271,14 +291,17 @@ def build_contexts(
     aliases: AliasTable | None = None,
     tests: tuple[str, ...] | None = None,
     modules: RepositoryModules | None = None,
+    gates: Mapping[str, tuple[str, ...]] | None = None,
 ) -> list[SiteContext]:
     """A context per site, ids and error classes resolved across the repository.
 
-    `aliases` and `tests` (test-module path prefixes) default to those of the scanned
-    files; a run that carries files over unscanned passes those of the whole repository.
-    `modules`: what the build manifests call each file (`read_modules`).
+    `aliases`, `tests` (test-module path prefixes) and `gates` (each file's from the `mod`
+    lines above it, `module_gates`) default to those of the scanned files; a run that
+    carries files over unscanned passes those of the whole repository. `modules`: what
+    the build manifests call each file (`read_modules`).
     """
     aliases = alias_table(scanned) if aliases is None else aliases
+    gates = scanned_gates(scanned) if gates is None else gates
     if tests is None:
         tests = tuple(
             prefix
@@ -291,12 +314,20 @@ def build_contexts(
         if path.startswith(tests):
             continue  # declared `#[cfg(test)] mod x;` by its parent: test code
         sites = scanned.scans[path].sites
+        if path in gates:  # `#[cfg(windows)] mod x;` above: so is every site of `x.rs`
+            sites = tuple(gated(site, gates[path]) for site in sites)
         module = modules.module_path(path) if modules is not None else None
         target = modules.target_kind(path) if modules is not None else None
         aborts = modules.aborting_profiles(path) if modules is not None else ()
         for site, ordinal in zip(sites, ordinals([s.pattern for s in sites]), strict=True):
             contexts.append(site_context(repo, sha, site, ordinal, aliases, module, target, aborts))
     return contexts
+
+
+def gated(site: Site, gates: Sequence[str]) -> Site:
+    """The site with `gates` (its file's, from the `mod` lines above it) before its own."""
+    joined = tuple(dict.fromkeys((*gates, *site.facts.gates)))
+    return replace(site, facts=replace(site.facts, gates=joined))
 
 
 def counts_of(scanned: RepoScan, contexts: Sequence[SiteContext], listed: int) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from pipeline.core.index import FileIndex
 from pipeline.core.macros import Definitions, ErrorMacros
-from pipeline.core.sitetypes import Condition, FileScan
+from pipeline.core.sitetypes import Condition, FileScan, ModuleLines
 from pipeline.languages.base import FileRefused
 from pipeline.languages.rust import (
     bindings,
@@ -19,6 +19,7 @@ from pipeline.languages.rust import (
     formats,
     index,
     logic,
+    modulegates,
     patternwords,
     regions,
     sites,
@@ -92,6 +93,12 @@ class Rust:
     def test_module_paths(self, path: str, modules: Sequence[str]) -> tuple[str, ...]:
         """`a/lib.rs` declaring `x` -> `a/x.rs`, `a/x/`; `a/foo.rs` -> `a/foo/x.rs`, `a/foo/x/`."""
         return testcode.test_module_paths([(path, tuple(modules))])
+
+    def module_gates(
+        self, files: Mapping[str, tuple[tuple[str, ...], ModuleLines]]
+    ) -> dict[str, tuple[str, ...]]:
+        """`modulegates.module_gates`: the `cfg` gates of the `mod` lines above each file."""
+        return modulegates.module_gates(files)
 
     def pattern_identity(self, pattern: str) -> str:
         """The pattern without what std prints around the message (`formats.EXPECT_SUFFIX`,

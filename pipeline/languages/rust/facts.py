@@ -727,13 +727,18 @@ def _own_gates(node: Node) -> list[str]:
             if sibling.type == "attribute_item":
                 attributes.insert(0, sibling)
             sibling = sibling.prev_named_sibling
-    gates = []
-    for attribute in attributes:
-        text = _PAREN_SPACE.sub(r"\1", " ".join(text_of(attribute).split()))
-        found = _CFG.fullmatch(text)
-        if found is not None and not _TEST_GATE.search(found[1]):
-            gates.append(_short_gate(found[1]))
-    return gates
+    return [gate for attribute in attributes if (gate := gate_of(text_of(attribute)))]
+
+
+def gate_of(attribute: str) -> str | None:
+    """The predicate of a `#[cfg(..)]` attribute as `Facts.gates` writes it (blanks made
+    one, none beside brackets, cut at `GATE_CHARS`); None for another attribute or a test
+    gate (`cfg(test)`: test code, which the scan skips)."""
+    text = _PAREN_SPACE.sub(r"\1", " ".join(attribute.split()))
+    found = _CFG.fullmatch(text)
+    if found is None or _TEST_GATE.search(found[1]):
+        return None
+    return _short_gate(found[1])
 
 
 def _short_gate(predicate: str) -> str:

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
+from typing import Any
 
 import tree_sitter_rust
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
@@ -54,6 +55,7 @@ from pipeline.languages.rust.messages import (
     split_token_tree,
     token_message,
 )
+from pipeline.languages.rust.modulegates import declared_modules, file_gates
 from pipeline.languages.rust.polling import waited_by
 from pipeline.languages.rust.regions import (
     is_generated_file,
@@ -138,8 +140,9 @@ from pipeline.languages.rust.testcode import (
 # `Facts.call` of a fn that returns a future (`-> BoxFut<..>`, `-> impl Future<..>`) awaits it;
 # 121: a bare name a `use` of std's brings in (`remove_file` of `use std::fs::{remove_file}`)
 # fails as std's fn of that path says; 122: an `assert!`'s or `ensure!`'s own test counts for
-# `Facts.rebound` (ripgrep's `let path = self.strip(path)` before `assert!(!path.has_root())`)
-EXTRACTOR_VERSION = "122"
+# `Facts.rebound` (ripgrep's `let path = self.strip(path)` before `assert!(!path.has_root())`);
+# 123: `FileScan.file_gates` and `gated_modules`, the `cfg` gates of the `mod x;` lines
+EXTRACTOR_VERSION = "123"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -235,7 +238,7 @@ def find_sites(path: str, source: bytes, *, whole: bool = False) -> FileScan:
         return FileScan(sites=())
     hints = site_hints(source)
     if not hints:
-        return FileScan(sites=(), test_modules=declared_test_modules(source))
+        return siteless_scan(source)
     tree = parser().parse(source) if whole else parse_relevant(parser(), source, hints)
     return scan_tree(path, source, tree)
 
@@ -279,7 +282,19 @@ def placed_scan(
         own_macros=own_error_macros(source),
         anyhow_macros=own_error_macros(source, anyhow=True),
         test_modules=declared_test_modules(source),
+        **_module_lines(source),
     )
+
+
+def siteless_scan(source: bytes) -> FileScan:
+    """The scan of a file that holds no site: what it says of the modules it declares."""
+    return FileScan(sites=(), test_modules=declared_test_modules(source), **_module_lines(source))
+
+
+def _module_lines(source: bytes) -> dict[str, Any]:
+    """`FileScan.file_gates` and `gated_modules` (`modulegates`)."""
+    gates = file_gates(source)
+    return {"file_gates": gates, "gated_modules": declared_modules(source, every=bool(gates))}
 
 
 _IF_AND_ELSE = ({"if", "else"}, {"if_let", "else"})

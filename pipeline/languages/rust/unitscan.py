@@ -37,8 +37,8 @@ from pipeline.languages.rust.regions import (
     relevant_units,
     site_hints,
 )
-from pipeline.languages.rust.sites import collect, parser, placed_scan, scan_tree
-from pipeline.languages.rust.testcode import declared_test_modules, is_test_path
+from pipeline.languages.rust.sites import collect, parser, placed_scan, scan_tree, siteless_scan
+from pipeline.languages.rust.testcode import is_test_path
 
 _INNER_ATTRIBUTE = re.compile(rb"(?m)^[ \t]*#!\[[^\n]*")
 
@@ -52,7 +52,7 @@ def find_sites_after(path: str, source: bytes, known: UnitScans) -> FileScan:
         return FileScan(sites=())
     hints = site_hints(source)
     if not hints:
-        return FileScan(sites=(), test_modules=declared_test_modules(source))
+        return siteless_scan(source)
     units = relevant_units(source, hints)
     context = file_context(source)
     keys = [unit_key(source, unit, context) for unit in units]
