@@ -129,3 +129,60 @@ def test_a_field_of_a_struct_an_alias_shares_the_name_of_is_the_struct_s(tmp_pat
     files = {"Cargo.toml": '[package]\nname = "tv"\n', "src/lib.rs": STREAMER + SSTABLE,
              "src/streamer.rs": "pub struct Streamer { x: u32 }\n"}  # fmt: skip
     assert labelled_edges(graph_of(tmp_path, files)) == []
+
+
+# just's `Switch::apply` (reading 316): `switch` comes out of a loop over a `Vec` the code
+# does not type, and `apply` is a verb no std type has; `Value::apply` takes other arguments
+VERBS = """\
+pub enum Switch { Long(String) }
+impl Switch {
+    pub fn apply(self, recipe: &str, value: Option<&str>) -> Result<(), String> { Ok(()) }
+}
+pub struct Value;
+impl Value {
+    pub fn apply(&self, other: &Value) -> Value { Value }
+}
+pub struct Builder;
+impl Builder {
+    pub fn build(&mut self) -> u32 {
+        let builder = self.inner().enable_all();
+        builder.build()
+    }
+    fn inner(&self) -> Other { Other }
+}
+pub fn parse(names: &[&str]) -> Result<(), String> {
+    let switches = names.iter().map(|n| make(n)).collect::<Vec<_>>();
+    for (index, switch) in switches.into_iter().enumerate() {
+        switch.apply("r", None)?;
+    }
+    let map = std::collections::HashMap::<u32, u32>::new();
+    map.clear();
+    Ok(())
+}
+"""
+
+
+def test_a_verb_no_std_type_has_goes_to_the_type_its_receiver_is_named_after(
+    tmp_path: Path,
+) -> None:
+    edges = [e for e in calls_in(tmp_path, VERBS) if e[2].endswith(("apply", "build"))]
+    # `switch.apply(..)` is `Switch`'s; inside `Builder::build`, `builder.build()` is the
+    # other crate's builder a chain made, not a call of itself
+    assert edges == [("parse", 20, "Switch::apply", "name")]
+
+
+def test_a_verb_s_receiver_named_after_another_crate_s_type_is_no_call_of_it(
+    tmp_path: Path,
+) -> None:
+    """greptimedb's every `builder.build()` had become `common_runtime::Builder::build`."""
+    graph = graph_of(tmp_path, {
+        "Cargo.toml": '[workspace]\nmembers = ["runtime", "table"]\n',
+        "runtime/Cargo.toml": '[package]\nname = "runtime"\n',
+        "runtime/src/lib.rs": "pub struct Builder;\nimpl Builder {\n"
+        "    pub fn build(&self) -> u32 { 1 }\n}\n",
+        "table/Cargo.toml": '[package]\nname = "table"\n',
+        "table/src/lib.rs": "pub fn meta(names: &[u32]) -> u32 {\n"
+        "    for builder in names.iter().map(|n| make(n)) {\n"
+        "        return builder.build();\n    }\n    0\n}\n",
+    })  # fmt: skip
+    assert [e for e in labelled_edges(graph) if e[2].endswith("build")] == []

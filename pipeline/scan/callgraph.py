@@ -1215,9 +1215,17 @@ def _resolve(
         foreign = typed[1] if typed is not None and outside else None
         if name in tables.rpc and _stub_call(call, qualifier, foreign, variables):
             return "rpc", tables.rpc[name][:MAX_CANDIDATES]
-        if name in STD_METHODS:
-            return "name", []
         found = list(tables.methods_named(name))
+        if name in STD_METHODS:
+            # `switch.apply(..)` on a loop's `switch` the code does not type (just's
+            # `Switch::apply`, reading 316): a verb no std type has, on a receiver named after
+            # the one type of the caller's crate that has it, with as many arguments. Not another
+            # crate's (greptimedb's every `builder.build()` is no `common_runtime::Builder`'s),
+            # nor the caller itself: in `Builder::build`, `builder.build()` is tokio's
+            named = _named_exactly(graph, qualifier, found) if name in OWN_VERBS else []
+            named = [n for n in named if n != caller and graph.nodes[n].crate == node.crate]
+            named = _fitting(graph, named, call)
+            return "name", named if len(named) == 1 else []  # atuin's many `Cmd::run`s: none
         if outside:  # only a blanket impl's (`impl<T: Send> Ext for T`) can be its; not an
             # adapter's name (`ReceiverStream::new(rx).boxed()` is futures' `StreamExt::boxed`)
             blanket = [n for n in found if _blanket(tables, graph.nodes[n].definition)]
@@ -1867,6 +1875,24 @@ def _named_after(graph: CallGraph, receiver: str, found: list[int]) -> list[int]
     ]
     exact = [n for n, (whole, _) in names if last in whole]
     return exact or [n for n, (_, tails) in names if last in tails] or found
+
+
+def _named_exactly(graph: CallGraph, receiver: str, found: list[int]) -> list[int]:
+    """Of the same-named methods, those of the type or trait the receiver's last name is
+    the whole snake_case name of (`switch` -> `Switch`); none when no type is so named."""
+    last = receiver.rsplit(".", 1)[-1]
+    return [
+        n
+        for n in found
+        if last in _names_of(graph.nodes[n].definition.owner, graph.nodes[n].definition.trait)[0]
+    ]
+
+
+# Of `STD_METHODS`, the verbs no std type has a method of: other crates' (builders' `build`,
+# runtimes' `run`), or the repository's own
+OWN_VERBS = frozenset(
+    ("build", "run", "start", "stop", "apply", "handle", "process", "execute", "update", "reset")
+)
 
 
 # A written type, past its references, `mut`, `dyn`/`impl` and generic arguments.

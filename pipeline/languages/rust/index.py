@@ -219,8 +219,9 @@ _TEST_DIRECTORY = re.compile(
 # variant some builders return in anyhow's `Result` and the others as the enum itself; 196: a
 # variant's name written in a `match` arm's pattern is no build of it (`Reach.unbuilt`); 197:
 # a unit variant before a `)` or `,` in a macro's tokens (`bail!(Error::NoGlobalBucket)`) is
-# a build of it.
-INDEX_VERSION = "197"
+# a build of it; 198: a verb no std type has (`apply`, `run`, ..) on a receiver the code does
+# not type is the method of the type the receiver is named after (`switch.apply(..)`).
+INDEX_VERSION = "198"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
