@@ -40,7 +40,8 @@ def test_a_copy_of_a_variant_is_not_where_it_is_built(tmp_path: Path) -> None:
     sha, record = committed_and_extracted(FILES, "o/txn", tmp_path, "txn already committed")
     assert record["triggerScenarios"].endswith(
         f"At commit {sha[:10]}, `Error::Committed` is built in one function, `cleanup` at"
-        " src/lib.rs:18, itself an entry point: public API `txn::cleanup`."
+        " src/lib.rs:18, when `let Some(commit_ts) = committed` matches, itself an entry point:"
+        " public API `txn::cleanup`."
     )
     assert "maybe_clone" not in record["triggerScenarios"] + record["commonSituations"]
 
@@ -60,6 +61,7 @@ def test_a_build_only_a_fault_injection_feature_compiles_is_not_where_it_is_buil
     sha, record = committed_and_extracted(files, "o/txn", tmp_path, "txn already committed")
     assert record["triggerScenarios"].endswith(
         f"At commit {sha[:10]}, `Error::Committed` is built in one function, `cleanup` at"
-        " src/lib.rs:18, itself an entry point: public API `txn::cleanup`."
+        " src/lib.rs:18, when `let Some(commit_ts) = committed` matches, itself an entry point:"
+        " public API `txn::cleanup`."
     )
     assert "make_txn_error" not in record["triggerScenarios"] + record["commonSituations"]

@@ -12,7 +12,7 @@ from llm_server import TAXONOMY, make_context
 from pipeline.analyze import SiteContext
 from pipeline.analyze.llm_prompt import SITE_MARKER, load_prompt, prompt_cache_key
 from pipeline.analyze.taxonomy import load_taxonomy
-from pipeline.core.reach import CallerPath, Dependency, Hop, Reach
+from pipeline.core.reach import BuildStep, CallerPath, Dependency, Hop, Reach
 
 FIXTURE = Path(__file__).parent / "fixtures" / "prompt_example.rs"
 REACH = Reach(
@@ -209,3 +209,16 @@ def test_the_code_that_answers_the_error_is_given_with_where_it_is() -> None:
     ) in user
     plain = load_prompt().render(dataclasses.replace(site(0), reach=REACH), TAXONOMY)[1]["content"]
     assert "answers this error with" not in plain
+
+
+def test_when_the_builder_builds_the_variant_is_given() -> None:
+    steps = (BuildStep("if", "flag"), BuildStep("else", "value.is_none()", True))
+    reach = dataclasses.replace(REACH, built="Error::FlagWithValue", built_when=steps)
+    user = load_prompt().render(dataclasses.replace(site(0), reach=reach), TAXONOMY)[1]["content"]
+    assert (
+        "The first path's last hop builds it when `flag` is true and `value.is_none()` is false"
+        " (else branch): say which input or state makes those hold, in the user's terms."
+    ) in user
+    built = dataclasses.replace(REACH, built="Error::FlagWithValue")
+    plain = load_prompt().render(dataclasses.replace(site(0), reach=built), TAXONOMY)[1]["content"]
+    assert "last hop builds it when" not in plain

@@ -1641,17 +1641,22 @@ def test_a_built_variant_is_named_in_the_static_text_and_the_page(tmp_path: Path
     out, site = tmp_path / "out", tmp_path / "site"
     assert record["triggerScenarios"].endswith(
         f" At commit {sha[:10]}, `StoreError::Full` is built in one function, `put` at"
-        " src/store.rs:7, reached from"
+        " src/store.rs:7, when `used > 9` is true, reached from"
         " `kv` (fn main): `main` -> `put`."
     )
-    # the fn that builds it, instead of "find the operation that returned it in your logs"
+    # the fn that builds it, and when, instead of "find the operation that returned it in
+    # your logs"
     assert record["solutions"][-1] == (
         f"The code that returns this error decides when: at commit {sha[:10]}, `put` builds"
-        " `StoreError::Full` (src/store.rs:7): the conditions on its way there say which input"
-        " or state returns it; meet them, or handle this error where it is returned."
+        " `StoreError::Full` (src/store.rs:7) when `used > 9` is true: those, and the"
+        " conditions on the way to it, say which input or state returns it; meet them, or"
+        " handle this error where it is returned."
     )
     section = reach_section(out, site, record)
     assert "The message belongs to <code>StoreError::Full</code>" in section
+    assert "The first path's last function builds it when <code>used &gt; 9</code> is true." in (
+        section
+    )
     assert (
         f'builds <code>StoreError::Full</code> at <a href="https://github.com/o/kv/blob/{sha}/'
         'src/store.rs#L7" rel="nofollow noopener noreferrer">line 7</a>'

@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from pipeline.analyze.condition_text import describe
 from pipeline.core.reach import (
     NOT_RETURNED,
     PATH_DEPTH,
@@ -23,6 +24,7 @@ from pipeline.core.reach import (
     handoff_text,
     no_entry_note,
 )
+from pipeline.core.sitetypes import Condition
 
 
 def path_text(path: CallerPath) -> str:
@@ -204,7 +206,16 @@ def _built_sentence(reach: Reach, built: str, builders: int, best: CallerPath) -
     )
     if reach.converts:
         head += f" (its `#[from]` field: `?` builds it from a call's `{reach.converts}`)"
+    if reach.built_when:
+        head += f", {built_when_text(reach)}"
     return _reached_after(reach, head, best)
+
+
+def built_when_text(reach: Reach) -> str:
+    """ "when `value.is_some()` is true and `!last` is false (else branch)": the conditions
+    in the best path's builder on the way to its build (`Reach.built_when`)."""
+    steps = [describe(Condition(s.kind, s.text, 0, s.negated)) for s in reach.built_when]
+    return "when " + " and ".join(steps)
 
 
 def _initialized_sentence(reach: Reach, static: str, best: CallerPath) -> str:
@@ -246,15 +257,19 @@ def builders_solution(reach: Reach | None, sha: str) -> str | None:
     )
     if reach.converts:
         who += f" (`?` builds it from a call's `{reach.converts}`)"
+    said = "the conditions on its way there say"
+    if reach.built_when:  # the builder's own, then those of the way to it
+        who += f" {built_when_text(reach)}"
+        said = "those, and the conditions on the way to it, say"
     if reach.held_in == NOT_RETURNED:  # its builders log it, drop it or hand it on
         return (
-            f"{commit_label(sha).lower()}, {who}: the conditions on its way there say which "
-            "input or state makes it; no fn that builds it returns it (it is logged, dropped "
-            "or handed on there), so it is met in their output, not as an error a caller holds."
+            f"{commit_label(sha).lower()}, {who}: {said} which input or state makes it; no fn "
+            "that builds it returns it (it is logged, dropped or handed on there), so it is "
+            "met in their output, not as an error a caller holds."
         )
     return (
-        f"{commit_label(sha).lower()}, {who}: the conditions on its way there say which "
-        "input or state returns it; meet them, or handle this error where it is returned."
+        f"{commit_label(sha).lower()}, {who}: {said} which input or state returns it; meet "
+        "them, or handle this error where it is returned."
     )
 
 

@@ -17,6 +17,7 @@ from pipeline.analyze import Analysis, SiteContext
 from pipeline.analyze.accessors import ASSUMPTION_TIP, callers_to_fix, recommented, unblamed
 from pipeline.analyze.arguments import missing_argument
 from pipeline.analyze.clock import clock_before_epoch
+from pipeline.analyze.condition_text import describe
 from pipeline.analyze.config_checks import config_check, names_a_setting
 from pipeline.analyze.crate_only import (
     catch_for_the_crate,
@@ -129,7 +130,7 @@ from pipeline.core.reach import (
     handoff_text,
     visibility_scope,
 )
-from pipeline.core.sitetypes import EARLIER_STEPS, TEXT_KINDS, call_parameters, checked_above
+from pipeline.core.sitetypes import EARLIER_STEPS, TEXT_KINDS, call_parameters
 from pipeline.scan.builders import selector_name
 from pipeline.scan.context import error_type
 from pipeline.scan.names import inner_type
@@ -140,7 +141,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-222"
+_LABEL = "static-223"
 
 
 def _static_version() -> str:
@@ -1206,7 +1207,7 @@ def _trigger(site: Site, conditions: Sequence[Condition]) -> str:
             f"this site runs: it runs each time {place} gets this far, past any early return "
             "(`?`, `return`) above it."
         )
-    steps = [f"{i}. {_describe(c)}" for i, c in enumerate(conditions, 1)]
+    steps = [f"{i}. {describe(c)}" for i, c in enumerate(conditions, 1)]
     if option_checked_above(site) is not None:  # its `None` is what the check above stops
         steps[-1] += " (the check above stops a `None` first: as the code stands, never)"
     elif (arm := exited_above(conditions)) is not None:  # the exit above left on its pattern
@@ -1243,49 +1244,6 @@ def _gated(site: Site) -> str | None:
 _WITHOUT_FEATURE = re.compile(r'not\(feature\s*=\s*"([^"]+)"\)')
 
 
-def _describe(condition: Condition) -> str:
-    text = f"`{condition.text}`"
-    return {
-        "if": f"{text} is true",
-        "if_let": f"{text} matches",
-        "else": _not_held(condition.text, "else branch"),
-        "match_arm": f"the arm {text} is taken",
-        "let_else": f"{text.removesuffix(' did not match`')}` did not match",
-        "while": f"inside the loop `while {condition.text}`",
-        # a bare `loop` has nothing it goes over (its condition's text is the keyword)
-        "loop": "inside a `loop`" if condition.text == "loop" else f"inside the loop over {text}",
-        # `if cond { bail!(..) }` above: an earlier check, passed when `cond` is false
-        "ensure": _not_held(condition.text, "so the earlier check under it passed")
-        if checked_above(condition)
-        else f"the earlier check {text} passed",
-        "check_failed": f"the check {text} is false",
-        "exit": _not_held(condition.text, "so the early exit under it above is not taken"),
-        "closure": _closure_prose(condition.text),
-    }[condition.kind]
-
-
-def _not_held(text: str, why: str) -> str:
-    """An `if` condition that did not hold (`why`: its else branch runs, its early exit is
-    not taken): `x > 1` is false; an `if let`'s, said of the value: `let Some(v) = f(x)` ->
-    "`f(x)` is `None`", `let Ok(v) = ..` an `Err`, another pattern "does not match `P`". A
-    let chain (`let Some(v) = a && b`) is false, as a whole."""
-    head, equals, value = text.partition(" = ")
-    if not head.startswith("let ") or not equals or _CHAINED.search(text):
-        return f"`{text}` is false ({why})"
-    pattern = head.removeprefix("let ").strip()
-    kind, _, inner = pattern.partition("(")
-    bound = pattern.endswith(")") and _BINDING.fullmatch(inner.removesuffix(")").strip())
-    outcome = _NOT_MATCHED.get(kind.strip(), "") if bound else ""
-    return f"`{value}` {outcome or f'does not match `{pattern}`'} ({why})"
-
-
-_CHAINED = re.compile(r"&&|\|\|")
-# `Some(v)` is `None` when not matched, but `Some(Value::Str(v))` may be another `Some`
-_BINDING = re.compile(r"(?:ref\s+)?(?:mut\s+)?&?(?:mut\s+)?\w+|\.\.")
-# what a value is when the pattern of the `if let` whose else branch runs did not match it
-_NOT_MATCHED = {"Some": "is `None`", "Ok": "is an `Err`", "Err": "is `Ok`"}
-
-
 # what `_guarded_outcome` says of a call, said of a value (reading 170: "The call it
 # guards, `dist_compile_cmd`, returned .." of a local `Option`)
 _HELD = {
@@ -1316,22 +1274,6 @@ def _guarded_outcome(site: Site, guarded: str) -> str:
     if said.startswith(("was Err (", "failed (")):
         return "returned an error"
     return "was `None` or `Err`" if site.kind == "expect" else "returned `None` or an error"
-
-
-def _closure_prose(text: str) -> str:
-    """`x was None (ok_or_else)` -> "`x` was None (`ok_or_else`)": code in backticks, prose out."""
-    for outcome in (
-        " was None/Err (",
-        " was None (",
-        " was Err (",
-        " failed (",
-        " was Ok (",
-        " was Some (",
-    ):
-        value, found, method = text.partition(outcome)
-        if found:
-            return f"`{value}`{outcome[:-2]} (`{method.removesuffix(')')}`)"
-    return text
 
 
 def _situations(context: SiteContext, failure_class: str) -> str:

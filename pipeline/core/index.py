@@ -182,6 +182,9 @@ class Build(NamedTuple):
     variant: str  # "" for a struct
     line: int
     caller: int
+    # the conditions in the fn on the way to the build, outermost first, each (kind, text,
+    # negated) as `Condition` has them: when the fn builds it
+    when: tuple[tuple[str, str, bool], ...] = ()
 
 
 class Scope(NamedTuple):

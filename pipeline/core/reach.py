@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Any, Literal
+from typing import Any, Literal, get_args
+
+from pipeline.core.sitetypes import ConditionKind
 
 # How a call edge was resolved, most certain first; `name` is a bare-name match.
 # `conversion`: a `?` calls `impl From<S> for E`'s `from`, which no code names
@@ -100,6 +102,32 @@ class CallerPath:
     )
     # with no entry point and `PATH_DEPTH` hops (the limit cut it): the way in further up
     beyond: Beyond | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BuildStep:
+    """One condition on the way to where a builder builds `Reach.built`, as the site's own
+    conditions are (`sitetypes.Condition`): `if` `value.is_some()`, not negated."""
+
+    kind: ConditionKind  # `if`, `else`, `match_arm`, `let_else`, `ensure`, `exit`, ..
+    text: str  # as written: `parameter.flag || parameter.value.is_some()`
+    negated: bool = False
+
+
+_CONDITION_KINDS = frozenset(get_args(ConditionKind))
+
+
+def build_step(data: Mapping[str, Any] | Sequence[Any]) -> BuildStep:
+    """A `BuildStep` from its JSON object or an index's `(kind, text, negated)`; KeyError for
+    a kind no condition has (the data is not trusted: `condition_text` reads the kind)."""
+    kind, text, negated = (
+        (data["kind"], data["text"], data.get("negated", False))
+        if isinstance(data, Mapping)
+        else data
+    )
+    if kind not in _CONDITION_KINDS:
+        raise KeyError(f"not a condition's kind: {kind!r}")
+    return BuildStep(kind, str(text), bool(negated))
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,6 +295,11 @@ class Reach:
     # (src/main.rs:18)", "Each `main` of its crate's 3 programs" (mdBook's `log_backtrace` writes each cause on a `Caused by:` line,
     # reading 309: "print the error with `{:#}`" was moot)
     printed_by: str | None = None
+    # for a `built` variant: the conditions in the builder of the best path on the way to
+    # its build there, outermost first (just's `Switch::apply` builds `FlagWithValue` when
+    # `parameter.flag || parameter.value.is_some()` and `value.is_some()`; reading 316: the
+    # records had said "the code that builds it decides when" and no more)
+    built_when: tuple[BuildStep, ...] = ()
 
 
 # `Reach.held_in` of a variant its builders give back as no type the index can name: a
@@ -364,6 +397,7 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
         caught_by=data.get("caught_by"),
         quiet_hook=data.get("quiet_hook"),
         printed_by=data.get("printed_by"),
+        built_when=tuple(map(build_step, data.get("built_when", ()))),
     )
 
 
@@ -387,7 +421,7 @@ def _json(value: Any) -> Any:
 
 _FIELDS: dict[type, tuple[str, ...]] = {
     kind: tuple(f.name for f in fields(kind))
-    for kind in (Hop, Beyond, CallerPath, Handoff, Dependency, Reach)
+    for kind in (Hop, Beyond, CallerPath, Handoff, Dependency, BuildStep, Reach)
 }
 _NESTED = frozenset((*_FIELDS, tuple, list))  # what `_json` converts; the rest are leaves
 

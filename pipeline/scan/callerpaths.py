@@ -20,12 +20,14 @@ from pipeline.core.reach import (
     NOT_RETURNED,
     PATH_DEPTH,
     Beyond,
+    BuildStep,
     CallerPath,
     Dependency,
     EntryKind,
     Handoff,
     Hop,
     Reach,
+    build_step,
     visibility_scope,
 )
 from pipeline.core.sitetypes import TEXT_KINDS, Site
@@ -895,8 +897,10 @@ def _built_reach(
     where = {
         (graph.nodes[n].path, graph.nodes[n].definition.line): at for n, at in builders.items()
     }
+    placed = tuple(_built_at(p, where) for p in paths)
     return Reach(
-        paths=tuple(_built_at(p, where) for p in paths),
+        paths=placed,
+        built_when=_built_when(graph, variant, placed[0].hops[-1]) if placed else (),
         callers=len(builders),
         built=variant,
         entries=_more_than_named(known[2], paths),
@@ -906,6 +910,23 @@ def _built_reach(
         internal=_unnamed(graph, variant, builders)
         or _restricted(graph, held[0] or variant.split("::", 1)[0], builders),
     )
+
+
+def _built_when(graph: CallGraph, variant: str, builder: Hop) -> tuple[BuildStep, ...]:
+    """The conditions on the way to the build of `variant` (`Enum::V`, or a struct) where
+    the `builder` hop builds it (`Build.when`): the build on that line of that variant, else
+    the one build on it (a snafu selector's `XSnafu { .. }`); none when `?` converts it."""
+    index = graph.indexes.get(builder.file_path)
+    if index is None or builder.call_line is None:
+        return ()
+    name = variant.rpartition("::")[2] if "::" in variant else ""  # a struct's: ""
+    here = [b for b in index.builds if b.line == builder.call_line]
+    exact = [b for b in here if b.variant == name and (b.variant or b.enum == variant)]
+    found = exact or (here if len(here) == 1 else [])
+    try:
+        return tuple(map(build_step, found[0].when)) if found else ()
+    except KeyError:  # a cached index of another shape: no conditions said
+        return ()
 
 
 def _unnamed(graph: CallGraph, variant: str, builders: Mapping[int, int]) -> str | None:

@@ -75,6 +75,7 @@ _TUPLES = {  # fields that are tuples in the dataclass
     },
     Call: {"args"},
     Arm: {"calls"},
+    Build: {"when"},
 }
 
 
@@ -212,7 +213,7 @@ def decode_index(data: dict[str, Any]) -> FileIndex:
     return FileIndex(**parts)
 
 
-_NESTED_FIELDS = {"params"}  # lists of [name, type] pairs
+_NESTED_FIELDS = {"params", "when"}  # lists of pairs (triples): [name, type], [kind, text, negated]
 _FLAT = {
     name: [i for i, f in enumerate(kind._fields) if f in _TUPLES.get(kind, set()) - _NESTED_FIELDS]
     for name, kind in _TYPES.items()

@@ -230,6 +230,11 @@ def _rebinds(statement: Node, wanted: set[str]) -> list[str]:
     ]
 
 
+def fn_conditions(node: Node, source: bytes) -> list[Condition]:
+    """`condition_chain` from the fn that holds `node` (where an error value is built)."""
+    return condition_chain(node, _ancestor(node, _FN_TYPES), source)
+
+
 def condition_chain(node: Node, stop: Node | None, source: bytes) -> list[Condition]:
     """The `if`/`else`/`match`/`let-else`/closure conditions from `stop` down to `node`."""
     chain: list[Condition] = []

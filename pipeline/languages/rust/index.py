@@ -40,6 +40,7 @@ from pipeline.core.index import (
     Use,
 )
 from pipeline.languages.rust.drops import dropped_value, handed_to, logged_by
+from pipeline.languages.rust.facts import fn_conditions
 from pipeline.languages.rust.index_items import (
     ARG_CHARS,
     DIVERGING_MACROS,
@@ -220,8 +221,9 @@ _TEST_DIRECTORY = re.compile(
 # variant's name written in a `match` arm's pattern is no build of it (`Reach.unbuilt`); 197:
 # a unit variant before a `)` or `,` in a macro's tokens (`bail!(Error::NoGlobalBucket)`) is
 # a build of it; 198: a verb no std type has (`apply`, `run`, ..) on a receiver the code does
-# not type is the method of the type the receiver is named after (`switch.apply(..)`).
-INDEX_VERSION = "198"
+# not type is the method of the type the receiver is named after (`switch.apply(..)`); 199:
+# `Build.when`, the conditions on the way to a build of an error-named type.
+INDEX_VERSION = "199"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -402,6 +404,8 @@ _NAME_PATH = re.compile(r"[a-z_]\w{0,39}(?:\.[a-z_]\w{0,39}){0,2}")
 # pair (`(_, segment)`), and the longest value iterated it is typed from
 _LOOP_NAME = re.compile(r"(?:&\s*)?(?:ref\s+)?(?:mut\s+)?([a-z_]\w*)")
 _LOOP_VALUE_CHARS = 80
+# A type named as an error: its builds' conditions are kept (`Build.when`)
+_ERROR_NAMED = re.compile(r"Err|Snafu")
 _RECEIVER_SPACE = re.compile(r"\s+(?=[.?])|(?<=\.)\s+")
 # A receiver the link types as a chain (`_receiver_type`): a name or a type's fn called,
 # then fields and method calls, each call's arguments plain (no nested call, closure, block
@@ -1318,10 +1322,10 @@ class _Builder:
             )  # fmt: skip
             self.calls.append((at, call))
             if kind == "path":  # `E::V(..)`: a tuple variant built
-                self._built(at, qualifier, name, line, caller)
+                self._built(at, qualifier, name, line, caller, node)
             elif name[:1].isupper() and (imported := self._imported_variant(name)):
                 # `use crate::error::Error::ParseFetchedObject;` .. `ParseFetchedObject(..)`
-                self._built(at, imported, name, line, caller)
+                self._built(at, imported, name, line, caller, node)
             for argument in given:
                 if argument.type == "scoped_identifier":
                     self.passed(argument, caller)
@@ -1394,10 +1398,21 @@ class _Builder:
         line = argument.start_point[0] + 1
         self.calls.append((argument.start_byte, Call(name, "path", qualifier, line, -1, caller)))
 
-    def _built(self, at: int, path: str, variant: str, line: int, caller: int) -> None:
+    def _built(self, at: int, path: str, variant: str, line: int, caller: int, node: Node) -> None:
         enum = base_name(path)
         if variant[:1].isupper() and enum[:1].isupper() and not variant.isupper():
-            self.builds.append((at, Build(enum, variant, line, caller)))
+            when = self._when(node, enum, caller)
+            self.builds.append((at, Build(enum, variant, line, caller, when)))
+
+    def _when(self, node: Node, built: str, caller: int) -> tuple[tuple[str, str, bool], ...]:
+        """The conditions on the way to a build in its fn (`Build.when`), for an error's
+        type as its name says (`Error`, `ErrorKind`, `SinkError`, a snafu selector; `Self`
+        in such a type's impl): risingwave's 15,000 builds are mostly of values (`DataType`,
+        `Column`), and reading every one's conditions cost 2-3 CPU-s of its index."""
+        owner = self.defs[caller].owner if built == "Self" and caller >= 0 else built
+        if owner is None or _ERROR_NAMED.search(owner) is None:
+            return ()
+        return tuple((c.kind, c.text, c.negated) for c in fn_conditions(node, self.source))
 
     def build(self, node: Node) -> None:
         """`E::V { .. }` or `E::V` as a value (`rust-index.scm`'s `@build`); an error struct
@@ -1413,12 +1428,14 @@ class _Builder:
         caller = self.caller(node.start_byte, node.end_byte)
         if caller >= 0 and named.type in ("type_identifier", "identifier"):  # `Build(T, "")`
             line = node.start_point[0] + 1
-            self.builds.append((node.start_byte, Build(text_of(named), "", line, caller)))
+            struct = text_of(named)
+            built = Build(struct, "", line, caller, self._when(node, struct, caller))
+            self.builds.append((node.start_byte, built))
             return
         if caller >= 0:
             path = text_of(named.child_by_field_name("path"))
             variant = text_of(named.child_by_field_name("name"))
-            self._built(node.start_byte, path, variant, node.start_point[0] + 1, caller)
+            self._built(node.start_byte, path, variant, node.start_point[0] + 1, caller, node)
 
     def registered(self, named: Node) -> None:
         """`TypableCommand { name: "move", fun: move_buffer, .. }` outside any fn (a `const`
@@ -1590,12 +1607,12 @@ class _Builder:
             # the enum on an `anyhow::Result`); not a pattern, in a pattern macro
             # (`matches!`) or before `=>`, `=`, `|` or `if` (a `match` or `let` a macro holds)
             if not _pattern_in_tokens(node, tree.next_sibling):
-                self._built(node.start_byte, qualifier, name, line, caller)
+                self._built(node.start_byte, qualifier, name, line, caller, node)
             return
         call = Call(name, kind, qualifier, line, token_arity(tree), caller, in_macro=True)
         self.calls.append((node.start_byte, call))
         if kind == "path" and not _in_pattern_macro(node):  # `bail!(E::V(..))`
-            self._built(node.start_byte, qualifier, name, line, caller)
+            self._built(node.start_byte, qualifier, name, line, caller, node)
 
     def macro_unit_build(self, node: Node) -> None:
         """`bail!(Error::ScriptingNotAllowed)`: a unit variant written as a value in a macro's
@@ -1611,7 +1628,7 @@ class _Builder:
         caller = self.caller(node.start_byte, node.end_byte)
         if before is not None and caller >= 0:
             line = node.start_point[0] + 1
-            self._built(node.start_byte, text_of(before), text_of(node), line, caller)
+            self._built(node.start_byte, text_of(before), text_of(node), line, caller, node)
 
     def finish_calls(self) -> None:
         self.calls.sort(key=lambda pair: pair[0])

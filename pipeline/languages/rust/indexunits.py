@@ -201,7 +201,7 @@ def merge(source: bytes, units: Sequence[Unit], parts: Sequence[_Part]) -> FileI
             Local(n, t, mine[c], v, at + shift, end + shift if end else 0)
             for n, t, c, v, at, end in part.locals
         ]
-        builds += [Build(e, v, line + shift, mine[c]) for e, v, line, c in part.builds]
+        builds += [Build(e, v, line + shift, mine[c], w) for e, v, line, c, w in part.builds]
         scopes += [
             Scope(k, name, line + shift, end + shift, mine[c])
             for k, name, line, end, c in part.scopes

@@ -1,0 +1,103 @@
+"""When a builder builds an `#[error]` variant: the conditions in it on the way to the build
+(`Build.when`, `Reach.built_when`), which a variant's record says instead of "the code that
+builds it decides when" (reading 316: just's `Switch::apply`)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from test_reach import _graph_of
+
+from pipeline.analyze.reach_text import built_when_text
+from pipeline.core.reach import BuildStep, Reach, build_step, reach_from_json, reach_to_json
+from pipeline.languages.rust.index import index_file
+from pipeline.scan.callerpaths import site_reach
+
+ERROR_RS = """\
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("option `{0}` takes no value")]
+    FlagWithValue(String),
+    #[error("option `{0}` is unknown")]
+    Unknown(String),
+}
+impl Error {
+    pub fn unknown(name: &str, known: bool) -> Self {
+        if known { panic!("known") }
+        Self::Unknown(name.into())
+    }
+}
+"""
+SWITCH_RS = """\
+use crate::error::Error;
+pub enum Kind { Flag, Text }
+pub fn apply(name: &str, flag: bool, value: Option<&str>) -> Result<Kind, Error> {
+    let Some(first) = name.chars().next() else {
+        return Err(Error::Unknown(name.into()));
+    };
+    if flag || first == '-' {
+        if value.is_some() {
+            return Err(Error::FlagWithValue(name.into()));
+        }
+        return Ok(Kind::Flag);
+    }
+    Ok(Kind::Text)
+}
+"""
+
+
+def test_a_build_of_an_error_type_keeps_the_conditions_on_its_way() -> None:
+    builds = index_file("src/switch.rs", SWITCH_RS.encode()).builds
+    # as a site's own conditions: the `if`s it is in (`Kind::Flag`, `Kind::Text`: values, no
+    # error's, whose conditions are not read)
+    assert [(b.enum, b.variant, b.when) for b in builds] == [
+        (
+            "Error",
+            "Unknown",
+            (("let_else", "let Some(first) = name.chars().next() did not match", True),),
+        ),
+        (
+            "Error",
+            "FlagWithValue",
+            (
+                ("if", "flag || first == '-'", False),
+                ("if", "value.is_some()", False),
+            ),
+        ),
+        ("Kind", "Flag", ()),
+        ("Kind", "Text", ()),
+    ]
+    # `Self::Unknown` in the error's own impl: the type is the impl's
+    (built,) = index_file("src/error.rs", ERROR_RS.encode()).builds
+    assert (built.enum, built.when) == ("Self", (("ensure", "known", True),))
+
+
+def test_the_reach_of_a_variant_says_when_its_builder_builds_it() -> None:
+    graph = _graph_of({"src/error.rs": ERROR_RS, "src/switch.rs": SWITCH_RS})
+    reach = site_reach(graph, "src/error.rs", 3)
+    assert reach is not None and reach.built == "Error::FlagWithValue"
+    assert reach.built_when == (
+        BuildStep("if", "flag || first == '-'"),
+        BuildStep("if", "value.is_some()"),
+    )
+    assert built_when_text(reach) == (
+        "when `flag || first == '-'` is true and `value.is_some()` is true"
+    )
+    # the row of reach.json keeps them, and reads them back
+    assert reach_from_json(json.loads(json.dumps(reach_to_json(reach)))) == reach
+
+
+@pytest.mark.parametrize("step", [{"kind": "script", "text": "x"}, {"kind": "if"}, ["if", "x"]])
+def test_a_build_step_of_another_shape_is_refused(step: object) -> None:
+    """reach.json and the index cache are not trusted: a kind the prose has no words for,
+    or a missing part, is an error the reader of the row handles, not a crash later."""
+    with pytest.raises((KeyError, ValueError, TypeError)):
+        build_step(step)  # type: ignore[arg-type]
+    with pytest.raises((KeyError, ValueError, TypeError)):
+        reach_from_json({"built_when": [step]})
+
+
+def test_a_variant_built_with_no_condition_says_none() -> None:
+    reach = Reach(built="Error::Closed")
+    assert reach.built_when == () and "built_when" not in reach_to_json(reach)
