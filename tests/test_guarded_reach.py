@@ -71,3 +71,30 @@ def test_an_error_that_failed_is_said_to_be_kept(tmp_path: Path) -> None:
     assert any(
         s.startswith("The error that failed is kept as this one's cause: ") for s in found.solutions
     )
+
+
+@pytest.mark.parametrize(
+    ("returned", "said"),
+    [
+        ("anyhow::Result<Option<Vec<String>>>", "`None`"),
+        ("Result<Result<Vec<String>, String>, std::io::Error>", "an error"),
+        ("anyhow::Result<Vec<String>>", "`None` or an error"),  # no layer inside
+    ],
+)
+def test_a_call_whose_outer_result_a_question_mark_took_off_says_what_it_held(
+    tmp_path: Path, returned: str, said: str
+) -> None:
+    """tantivy's `self.inner.next_element::<V>()?.expect(..)`: an `Err` leaves at the `?`,
+    so what `expect` meets is the `Option` inside (reading 317 read "None/Err" as false)."""
+    text = source(returned).replace(
+        '.context("failed to find the libraries")?', '?.expect("found before")'
+    )
+
+    found = explained(tmp_path, text)
+
+    assert (
+        f"What `find_libraries(path)?` gave after its `?` was {said}: an error of the call itself"
+        " leaves at that `?`"
+    ) in found.documentation
+    step = {"`None`": "None", "an error": "Err"}.get(said, "None/Err")
+    assert f"`find_libraries(path)?` was {step} (`expect`)" in found.triggerScenarios

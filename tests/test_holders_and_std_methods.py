@@ -186,3 +186,29 @@ def test_a_verb_s_receiver_named_after_another_crate_s_type_is_no_call_of_it(
         "        return builder.build();\n    }\n    0\n}\n",
     })  # fmt: skip
     assert [e for e in labelled_edges(graph) if e[2].endswith("build")] == []
+
+
+# just's `Subcommand::execute`: `justfile.run(..)` in its `--command` arm, on a `justfile` the
+# link does not type; `Justfile::run` has a typed caller (the plain run's), whose way in the
+# records give (recheck 316: the shorter way through the namesake call is one no run takes)
+NAMESAKE = """\
+pub struct Justfile;
+impl Justfile {
+    pub fn run(&self, n: u32) -> u32 { n }
+}
+pub fn plain(justfile: &Justfile) -> u32 {
+    justfile.run(1)
+}
+pub fn command(compilation: &Compilation) -> u32 {
+    let justfile = compilation.justfile();
+    justfile.run(2)
+}
+"""
+
+
+def test_a_namesake_call_is_kept_only_for_a_fn_nothing_else_calls(tmp_path: Path) -> None:
+    edges = [e for e in calls_in(tmp_path, NAMESAKE) if e[2] == "Justfile::run"]
+    assert edges == [("plain", 6, "Justfile::run", "type")]
+    alone = NAMESAKE.replace("    justfile.run(1)\n", "    1\n")
+    edges = [e for e in calls_in(tmp_path / "alone", alone) if e[2] == "Justfile::run"]
+    assert edges == [("command", 10, "Justfile::run", "name")]

@@ -14,6 +14,9 @@ from pipeline.core.reach import GUARDING_METHODS, Reach
 _EITHER = re.compile(
     r"(The call it guards, `[^`]*`, )(?:returned `None` or an error|was `None` or `Err`)\."
 )
+# `f()?.expect(..)`: what the `?` left (static's "gave after its `?`" sentence)
+_AFTER_EITHER = re.compile(r"(What `[^`]*\?` gave after its `\?` was )`None` or an error(:)")
+_AFTER = {"Err": "an error", "None": "`None`"}
 _UNTOLD = re.compile(rf"(` )was None/Err( \(`(?:{'|'.join(GUARDING_METHODS)})`\))")
 _SAID = {"Err": "returned an error.", "None": "gave no value (`None`)."}
 # the hedges the static text makes where it could not tell (`static_advice`), told
@@ -33,6 +36,9 @@ def told_outcome(apart: Explanation, reach: Reach | None) -> Explanation:
         return apart
     told = reach.guarded
     documentation = _EITHER.sub(lambda m: m.group(1) + _SAID[told], apart.documentation, count=1)
+    documentation = _AFTER_EITHER.sub(
+        lambda m: m.group(1) + _AFTER[told] + m.group(2), documentation, count=1
+    )
     trigger = _UNTOLD.sub(rf"\1was {told}\2", apart.triggerScenarios, count=1)
     solutions = apart.solutions
     if told == "None":

@@ -16,10 +16,11 @@ from typing import Any, Literal, get_args
 from pipeline.core.sitetypes import ConditionKind
 
 # How a call edge was resolved, most certain first; `name` is a bare-name match.
-# `conversion`: a `?` calls `impl From<S> for E`'s `from`, which no code names
+# `conversion`: a `?` calls `impl From<S> for E`'s `from`, which no code names.
+# `namesake`: the link's own, never in a graph it gives (`callgraph._namesakes`)
 Resolution = Literal[
     "self", "local", "import", "type", "trait", "rpc", "name", "conversion", "message",
-    "iterator", "extractor",
+    "iterator", "extractor", "namesake",
 ]  # fmt: skip
 EntryKind = Literal[
     "main",

@@ -564,7 +564,10 @@ def _own_arm_path(graph: CallGraph, node_id: int, conditions: Sequence[str]) -> 
 # "`x.f(a)` was None/Err (context)": a guarded call whose outcome the syntax did not tell
 _UNTOLD = re.compile(rf"(.*) was None/Err \((?:{'|'.join(GUARDING_METHODS)})\)$")
 # the name of the call a receiver ends with: `self.check_stdout_trim()`, `run(s).await`
-_LAST_CALL = re.compile(r"(\w+)\s*(?:::\s*<[^<>]*>)?\s*\((?:[^()]|\([^()]*\))*\)(?:\s*\.await)?$")
+# (`x.f()?`: the `?` takes the outer `Result` off, the guard gets what it held)
+_LAST_CALL = re.compile(
+    r"(\w+)\s*(?:::\s*<[^<>]*>)?\s*\((?:[^()]|\([^()]*\))*\)(?:\s*\.await)?(\s*\?)?$"
+)
 
 
 def _guarded_failure(
@@ -587,12 +590,31 @@ def _guarded_failure(
     }
     if len(found) != 1 or any(e.candidates for e in callees if e.callee in found):
         return None
-    head = _TYPE_HEAD.match(return_text(graph.nodes[found.pop()].definition.signature))
+    returned = return_text(graph.nodes[found.pop()].definition.signature)
+    if called.group(2):  # tantivy's `next_element::<V>()?.expect(..)`: an `Option` inside
+        returned = _held_inside(returned) or ""
+    head = _TYPE_HEAD.match(returned)
     if head is None:
         return None
     return (
         "Err" if head.group(1).endswith("Result") else "None" if head.group(1) == "Option" else None
     )
+
+
+def _held_inside(returned: str) -> str | None:
+    """What a `Result<T, E>` or an `Option<T>` holds, as written (`T`): the value `?` gives."""
+    head = _TYPE_HEAD.match(returned)
+    if head is None or not (head.group(1).endswith("Result") or head.group(1) == "Option"):
+        return None
+    rest = returned[head.end() :].strip()
+    if not rest.startswith("<") or not rest.endswith(">"):
+        return None
+    depth = 0
+    for at, char in enumerate(rest[1:-1]):
+        depth += (char in "<([") - (char in ">)]")
+        if char == "," and depth == 0:
+            return rest[1 : at + 1].strip()
+    return rest[1:-1].strip()
 
 
 _TYPE_HEAD = re.compile(r"(?:\w+::)*(\w+)")  # `anyhow::Result<T>` -> `Result`

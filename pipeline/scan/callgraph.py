@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from typing import Any, get_args
 
@@ -539,6 +539,7 @@ def link(
     for path in paths:
         calls = taken[path][0] if path in taken else by_path[path][0]
         _add_edges(graph, indexes[path], calls)
+    _namesakes(graph)
     _add_dispatch(graph, tables, dispatch_limit)
     if memo is not None:
         blobs, previous = memo[0], memo[1]
@@ -844,6 +845,24 @@ def _add_edges(graph: CallGraph, index: FileIndex, resolved: list[_Resolved]) ->
                     edge.arm,
                 )
             )
+
+
+def _namesakes(graph: CallGraph) -> None:
+    """The calls of a verb on a receiver named after its type (`switch.apply(..)`, "namesake"
+    resolutions), kept as calls by name only for a fn no other call reaches: they find a
+    caller where the records said "no caller found" (just's `Switch::apply`), and change no
+    path the index had. just's `justfile.run(..)` in the `--command` arm of
+    `Subcommand::execute` is a real call, but the shortest way to `Justfile::run` through
+    it is one the run's values never take (recheck 316: 6 records' paths made false)."""
+    for callee, edges in graph.callers.items():
+        if not any(e.resolution == "namesake" for e in edges):
+            continue
+        alone = all(e.resolution == "namesake" for e in edges)
+        graph.callers[callee] = [
+            replace(e, resolution="name") if e.resolution == "namesake" else e
+            for e in edges
+            if alone or e.resolution != "namesake"
+        ]
 
 
 def _self_named(pattern: str, owner: str | None) -> str:
@@ -1225,7 +1244,7 @@ def _resolve(
             named = _named_exactly(graph, qualifier, found) if name in OWN_VERBS else []
             named = [n for n in named if n != caller and graph.nodes[n].crate == node.crate]
             named = _fitting(graph, named, call)
-            return "name", named if len(named) == 1 else []  # atuin's many `Cmd::run`s: none
+            return "namesake", named if len(named) == 1 else []  # atuin's `Cmd::run`s: none
         if outside:  # only a blanket impl's (`impl<T: Send> Ext for T`) can be its; not an
             # adapter's name (`ReceiverStream::new(rx).boxed()` is futures' `StreamExt::boxed`)
             blanket = [n for n in found if _blanket(tables, graph.nodes[n].definition)]

@@ -222,8 +222,10 @@ _TEST_DIRECTORY = re.compile(
 # a unit variant before a `)` or `,` in a macro's tokens (`bail!(Error::NoGlobalBucket)`) is
 # a build of it; 198: a verb no std type has (`apply`, `run`, ..) on a receiver the code does
 # not type is the method of the type the receiver is named after (`switch.apply(..)`); 199:
-# `Build.when`, the conditions on the way to a build of an error-named type.
-INDEX_VERSION = "199"
+# `Build.when`, the conditions on the way to a build of an error-named type; 200: a guarded
+# `f()?`'s outcome is that of what `f`'s `Result` holds (`Reach.guarded`); a namesake call
+# (198's) is kept only for a fn no other call reaches.
+INDEX_VERSION = "200"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
