@@ -549,10 +549,12 @@ def test_not_supported_in_any_tense_is_unsupported(message: str, expected: str) 
         # an input that must be given (cargo's mdman, qdrant)
         ("-t must be specified (man, md, txt)", "invalid-argument"),  # was operation-failed
         ("peer ID must be specified when resharding down", "invalid-argument"),  # no connection
-        ("'table.name' option must be specified.", "configuration-error"),
-        # settings that exclude each other: the prose names them
+        # an option of the request: the invalid-argument class's own "unknown option"
+        ("'table.name' option must be specified.", "invalid-argument"),
+        # settings that exclude each other: the prose names them (a request's options are
+        # its arguments: "an unknown option, an illegal combination of parameters")
         ("cannot configure both `package.workspace` and `[workspace]`", "configuration-error"),
-        ("CREATE TABLE received mutually exclusive options: {:?}", "configuration-error"),
+        ("CREATE TABLE received mutually exclusive options: {:?}", "invalid-argument"),
         # one input ruling another out (sccache: was unauthenticated, by "credentials")
         (
             "If setting S3 credentials, SCCACHE_S3_NO_CREDENTIALS must not be set.",
