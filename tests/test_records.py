@@ -305,6 +305,14 @@ ERROR_RS = "pub type MetaResult<T> = std::result::Result<T, MetaError>;\n"
                            '    let e = store::Error::other("own other");\n    send(e);\n}\n'},
             "own other", "Error", id="another-Error-s-constructor-keeps-its-name",
         ),
+        # a lifetime is no type of the `Result`: just's `RunResult<'src, T>` is an alias whose
+        # error is its declaration's, not the tuple it holds (reading 316's recheck)
+        pytest.param(
+            {"src/error.rs": "pub type RunResult<'a, T = ()> = Result<T, Error<'a>>;\n",
+             "src/eval.rs": "fn parameters<'a>(n: u8) -> RunResult<'a, (Scope<'a>, Vec<String>)> {\n"
+                            '    Err(Other::new("arguments do not match parameter count"))\n}\n'},
+            "arguments do not match parameter count", "Error<'a>", id="a-lifetime-is-no-type",
+        ),
     ],
 )  # fmt: skip
 def test_error_class(files: dict[str, str], message: str, error_class: str | None) -> None:

@@ -366,6 +366,10 @@ def _result_type(return_type: str) -> tuple[str | None, str | None]:
     if streamed is not None:  # each item is the `Result` (`#[try_stream]`, `impl Stream<..>`)
         return _result_type(streamed["item"])
     name, arguments = generic_parts(return_type)
+    # a lifetime is no type: just's `RunResult<'src, T>` is an alias holding a `T`, whose
+    # error its declaration says, not a `Result<T, E>` ("(Scope<'src, 'run>, ..)" had been
+    # a record's error class)
+    arguments = tuple(a for a in arguments if not a.startswith("'"))
     if not name.endswith("Result"):
         return None, None
     if len(arguments) >= 2:

@@ -141,8 +141,10 @@ from pipeline.languages.rust.testcode import (
 # 121: a bare name a `use` of std's brings in (`remove_file` of `use std::fs::{remove_file}`)
 # fails as std's fn of that path says; 122: an `assert!`'s or `ensure!`'s own test counts for
 # `Facts.rebound` (ripgrep's `let path = self.strip(path)` before `assert!(!path.has_root())`);
-# 123: `FileScan.file_gates` and `gated_modules`, the `cfg` gates of the `mod x;` lines
-EXTRACTOR_VERSION = "123"
+# 123: `FileScan.file_gates` and `gated_modules`, the `cfg` gates of the `mod x;` lines; 124:
+# a lifetime is no type argument of a return type the sites' contexts read for the error
+# type (`RunResult<'src, T>`: an alias's `T`, no `Result<T, E>`; `context._result_type`)
+EXTRACTOR_VERSION = "124"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
