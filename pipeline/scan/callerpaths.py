@@ -662,6 +662,7 @@ def _further(
     `PATH_DEPTH` calls more and no further (1,667 of 27,658 records of 26 repositories had
     "no entry point found within 8 calls" where one was a few calls further up: delta's
     `main` one call above `run_app`, readings 109-110)."""
+    paths = _program_over_api(graph, paths)
     if len(paths) != 1 or paths[0].entry is not None or len(paths[0].hops) < MAX_DEPTH:
         return paths
     top = paths[0].hops[0]
@@ -681,6 +682,38 @@ def _further(
     if way is None or way.entry is None or way.entry_label is None:
         return paths
     return (replace(paths[0], beyond=Beyond(way.entry, way.entry_label, len(way.hops) - 1)),)
+
+
+def _program_over_api(graph: CallGraph, paths: tuple[CallerPath, ...]) -> tuple[CallerPath, ...]:
+    """`paths`, the best of which starts at a library's public fn where the depth limit cut
+    it, with the one program's `main` that calls that fn above it: just's `main` calls
+    `just::run`, and its records read "users meet it through public API `just::run`" where
+    a path one call shorter read "`just` (fn main)" (recheck 316: all 58 of just's public-API
+    paths were cut so). Within the limit the walk itself finds the `main` and ranks it first;
+    past it, one call further, as `Beyond` tells a lone path's way in."""
+    best = paths[0] if paths else None
+    if best is None or best.entry != "pub-api" or len(best.hops) < MAX_DEPTH:
+        return paths
+    top = best.hops[0]
+    node_id = graph.enclosing(top.file_path, top.line)
+    calls = graph.callers.get(node_id, ()) if node_id is not None else ()
+    mains = {e.caller: e for e in calls if _entry_kind(graph, e.caller) == "main"}
+    held = _needs_along(graph, best) if len(mains) == 1 else None
+    if held is None:
+        return paths
+    (edge,) = mains.values()
+    if needs_above(graph, edge, held) is None:  # a program that cannot link that library
+        return paths
+    kind, label = graph.entries[edge.caller]
+    called = replace(top, resolution=edge.resolution)
+    above = _hop(graph, edge.caller, None, edge)
+    return (replace(best, hops=(above, called, *best.hops[1:]), entry=kind, entry_label=label),
+            *paths[1:])  # fmt: skip
+
+
+def _entry_kind(graph: CallGraph, node_id: int) -> EntryKind | None:
+    entry = graph.entries.get(node_id)
+    return entry[0] if entry is not None else None
 
 
 def _needs_along(graph: CallGraph, path: CallerPath) -> frozenset[str] | None:

@@ -224,8 +224,9 @@ _TEST_DIRECTORY = re.compile(
 # not type is the method of the type the receiver is named after (`switch.apply(..)`); 199:
 # `Build.when`, the conditions on the way to a build of an error-named type; 200: a guarded
 # `f()?`'s outcome is that of what `f`'s `Result` holds (`Reach.guarded`); a namesake call
-# (198's) is kept only for a fn no other call reaches.
-INDEX_VERSION = "200"
+# (198's) is kept only for a fn no other call reaches; 201: a public fn the one program's
+# `main` calls, where the depth limit cut the best path, is entered from that `main`.
+INDEX_VERSION = "201"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
