@@ -225,8 +225,9 @@ _TEST_DIRECTORY = re.compile(
 # `Build.when`, the conditions on the way to a build of an error-named type; 200: a guarded
 # `f()?`'s outcome is that of what `f`'s `Result` holds (`Reach.guarded`); a namesake call
 # (198's) is kept only for a fn no other call reaches; 201: a public fn the one program's
-# `main` calls, where the depth limit cut the best path, is entered from that `main`.
-INDEX_VERSION = "201"
+# `main` calls, where the depth limit cut the best path, is entered from that `main`; 202:
+# a free fn of the file passed by its bare name (`Binary(env)`) is a call on the caller's behalf.
+INDEX_VERSION = "202"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -407,6 +408,28 @@ _NAME_PATH = re.compile(r"[a-z_]\w{0,39}(?:\.[a-z_]\w{0,39}){0,2}")
 # pair (`(_, segment)`), and the longest value iterated it is typed from
 _LOOP_NAME = re.compile(r"(?:&\s*)?(?:ref\s+)?(?:mut\s+)?([a-z_]\w*)")
 _LOOP_VALUE_CHARS = 80
+
+
+def _registers_route(call: Node) -> bool:
+    """Whether a call hands a web framework its handler: it is, or is an argument of, a
+    `.route(..)`, `.nest(..)`, `.service(..)` or `.to(..)` (`.route("/keys", post(create_key))`):
+    the handler is an HTTP entry point of its own (`Route`), not a fn the router calls."""
+    current: Node | None = call
+    for _ in range(6):  # `get(index).post(create)` in `.route(..)`: five steps up
+        if current is None:
+            return False
+        if current.type == "call_expression":
+            function = current.child_by_field_name("function")
+            field = function.child_by_field_name("field") if function is not None else None
+            if field is not None and text_of(field) in _ROUTE_METHODS:
+                return True
+        current = current.parent
+    return False
+
+
+_ROUTE_METHODS = frozenset(("route", "nest", "service", "route_service", "nest_service", "to"))
+# String literals and line comments: no names of the code (`"env" => Binary(env)`)
+_UNSAID = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*')
 # A type named as an error: its builds' conditions are kept (`Build.when`)
 _ERROR_NAMED = re.compile(r"Err|Snafu")
 _RECEIVER_SPACE = re.compile(r"\s+(?=[.?])|(?<=\.)\s+")
@@ -1101,6 +1124,8 @@ class _Builder:
         self.exports: dict[int, tuple[str, ...]] = {}  # an impl's node id: `exporting_impl`
         # a variant's name -> its enum's path, of the file's `use`s (`_imported_variant`)
         self.variant_imports: dict[str, str] | None = None
+        self.free_fns: set[str] | None = None  # the names of the file's free fns (`passed_by_name`)
+        self._line_starts: list[int] | None = None
 
     def definition(self, kind: DefKind, node: Node) -> None:
         wraps = kind == "variant" and self.source.find(b"#[from]", *_span(node)) >= 0
@@ -1332,6 +1357,8 @@ class _Builder:
             for argument in given:
                 if argument.type == "scoped_identifier":
                     self.passed(argument, caller)
+                elif argument.type == "identifier" and not _registers_route(node):
+                    self.passed_by_name(argument, caller)
             if name in _SCOPE_CALLS and (kind_of := _scope_kind(name, qualifier, given)):
                 end = node.end_point[0] + 1
                 self.scopes.append(Scope(kind_of, name, node.start_point[0] + 1, end, caller))
@@ -1400,6 +1427,33 @@ class _Builder:
         qualifier = text_of(_path_of(argument))
         line = argument.start_point[0] + 1
         self.calls.append((argument.start_byte, Call(name, "path", qualifier, line, -1, caller)))
+
+    def passed_by_name(self, argument: Node, caller: int) -> None:
+        """A fn of this file's own module passed by its bare name (`"env" => Binary(env)` in
+        just's table of functions, `.map(parse_line)`): as `passed`, a call on the caller's
+        behalf, of unknown arity. Only a name a free fn of the file has, and that the caller's
+        text above (its signature included) writes nowhere but as a call: a plain name is
+        mostly a variable, and one a parameter, `let`, closure or pattern binds is that."""
+        name = text_of(argument)
+        if self.free_fns is None:
+            self.free_fns = {d.name for d in self.defs if d.kind == "fn" and d.owner is None}
+        if name not in self.free_fns:
+            return
+        above = _UNSAID.sub("", self._lines_between(self.defs[caller].line, argument))
+        if re.search(rf"\b{re.escape(name)}\b(?!\s*\()", above):
+            return
+        line = argument.start_point[0] + 1
+        self.calls.append((argument.start_byte, Call(name, "plain", "", line, -1, caller)))
+
+    def _lines_between(self, line: int, node: Node) -> str:
+        """The file's text from the start of 1-based `line` to `node`."""
+        start = self.line_starts()[line - 1] if line - 1 < len(self.line_starts()) else 0
+        return self.source[start : node.start_byte].decode("utf-8", errors="replace")
+
+    def line_starts(self) -> list[int]:
+        if self._line_starts is None:
+            self._line_starts = [0] + [m.end() for m in re.finditer(rb"\n", self.source)]
+        return self._line_starts
 
     def _built(self, at: int, path: str, variant: str, line: int, caller: int, node: Node) -> None:
         enum = base_name(path)
