@@ -101,3 +101,57 @@ def test_a_build_step_of_another_shape_is_refused(step: object) -> None:
 def test_a_variant_built_with_no_condition_says_none() -> None:
     reach = Reach(built="Error::Closed")
     assert reach.built_when == () and "built_when" not in reach_to_json(reach)
+
+
+def test_a_build_in_an_ensure_is_made_when_its_check_fails() -> None:
+    """greptimedb's `ensure!(column_exists, ColumnNotFoundSnafu { .. })` (reading 318: the
+    conditions said the way to the check and left out the check itself)."""
+    source = """\
+pub fn comment(column: bool, names: &[&str], name: &str) -> Result<(), Error> {
+    if column {
+        let exists = names.iter().any(|n| *n == name);
+        ensure!(
+            exists,
+            ColumnNotFoundSnafu { name }
+        );
+        snafu::ensure!(name.len() < 64, error::NameTooLongSnafu { name });
+        ensure!(lookup(name).context(CatalogSnafu)?, SchemaNotFoundSnafu { name });
+    }
+    Ok(())
+}
+"""
+    builds = index_file("src/comment.rs", source.encode()).builds
+    assert [(b.enum, b.when) for b in builds] == [
+        ("ColumnNotFoundSnafu", (("if", "column", False), ("check_failed", "exists", False))),
+        # the second past the first: "the earlier check `exists` passed"
+        (
+            "NameTooLongSnafu",
+            (
+                ("if", "column", False),
+                ("ensure", "exists", False),
+                ("check_failed", "name.len() < 64", False),
+            ),
+        ),
+        # built in the check itself: when `lookup` fails, not when the check is false
+        (
+            "CatalogSnafu",
+            (
+                ("if", "column", False),
+                ("ensure", "exists", False),
+                ("ensure", "name.len() < 64", False),
+            ),
+        ),
+        (
+            "SchemaNotFoundSnafu",
+            (
+                ("if", "column", False),
+                ("ensure", "exists", False),
+                ("ensure", "name.len() < 64", False),
+                ("check_failed", "lookup(name).context(CatalogSnafu)?", False),
+            ),
+        ),
+    ]
+    step = BuildStep("check_failed", "exists")
+    assert built_when_text(Reach(built="Error::ColumnNotFound", built_when=(step,))) == (
+        "when the check `exists` is false"
+    )

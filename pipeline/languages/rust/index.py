@@ -13,7 +13,7 @@ from importlib import resources
 
 from tree_sitter import Node, Query, QueryCursor, Tree
 
-from pipeline.core.brackets import split_outside_brackets
+from pipeline.core.brackets import first_outside_brackets, split_outside_brackets
 from pipeline.core.index import (
     ARM_LINK,
     ASSOCIATED_CALL,
@@ -226,8 +226,9 @@ _TEST_DIRECTORY = re.compile(
 # `f()?`'s outcome is that of what `f`'s `Result` holds (`Reach.guarded`); a namesake call
 # (198's) is kept only for a fn no other call reaches; 201: a public fn the one program's
 # `main` calls, where the depth limit cut the best path, is entered from that `main`; 202:
-# a free fn of the file passed by its bare name (`Binary(env)`) is a call on the caller's behalf.
-INDEX_VERSION = "202"
+# a free fn of the file passed by its bare name (`Binary(env)`) is a call on the caller's behalf;
+# 203: a build in an `ensure!`'s tokens is made when its check fails (`Build.when`).
+INDEX_VERSION = "203"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -408,6 +409,29 @@ _NAME_PATH = re.compile(r"[a-z_]\w{0,39}(?:\.[a-z_]\w{0,39}){0,2}")
 # pair (`(_, segment)`), and the longest value iterated it is typed from
 _LOOP_NAME = re.compile(r"(?:&\s*)?(?:ref\s+)?(?:mut\s+)?([a-z_]\w*)")
 _LOOP_VALUE_CHARS = 80
+
+
+def _ensured(node: Node) -> str | None:
+    """The check of the `ensure!` whose tokens build the error at `node`, as written
+    (greptimedb's `ensure!(column_exists, ColumnNotFoundSnafu { .. })` builds it when
+    `column_exists` is false; reading 318: the conditions said only the way to the check)."""
+    current = node.parent
+    while current is not None and current.type in ("token_tree", "arguments"):
+        current = current.parent
+    if current is None or current.type != "macro_invocation":
+        return None
+    macro = current.child_by_field_name("macro")
+    name = text_of(macro).rsplit("::", 1)[-1] if macro is not None else ""
+    tree = next((c for c in current.named_children if c.type == "token_tree"), None)
+    if name != "ensure" or tree is None:
+        return None
+    inside = text_of(tree)[1:-1]
+    at = first_outside_brackets(inside, ",")
+    if at < 0 or not _ERROR_NAMED.search(inside[at:]):  # the check, then the error it builds
+        return None
+    if node.start_byte <= tree.start_byte + 1 + len(inside[:at].encode()):
+        return None  # built in the check itself (`ensure!(f().context(XSnafu)?, ..)`)
+    return " ".join(inside[:at].split()) or None
 
 
 def _registers_route(call: Node) -> bool:
@@ -1469,7 +1493,9 @@ class _Builder:
         owner = self.defs[caller].owner if built == "Self" and caller >= 0 else built
         if owner is None or _ERROR_NAMED.search(owner) is None:
             return ()
-        return tuple((c.kind, c.text, c.negated) for c in fn_conditions(node, self.source))
+        steps = [(c.kind, c.text, c.negated) for c in fn_conditions(node, self.source)]
+        checked = _ensured(node)
+        return (*steps, ("check_failed", checked, False)) if checked else tuple(steps)
 
     def build(self, node: Node) -> None:
         """`E::V { .. }` or `E::V` as a value (`rust-index.scm`'s `@build`); an error struct
