@@ -53,6 +53,7 @@ from pipeline.analyze.static_advice import (
     doc_summary,
     is_guard,
     option_checked_above,
+    own_type_tips,
     placeholder_comment,
     prevention,
     printed_quietly,
@@ -141,7 +142,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-224"
+_LABEL = "static-225"
 
 
 def _static_version() -> str:
@@ -275,6 +276,8 @@ def with_reach(
     told = _with_reach(apart, reach, sha, site, error_class)
     if site is not None and site.facts.generated:
         return generated_explanation(told, site, reach, sha)
+    if site is not None and site.kind in TEXT_KINDS and not _held_by_anyhow(reach):
+        told = told.model_copy(update={"preventionTips": own_type_tips(told.preventionTips)})
     if reach is not None and reach.printed_by:
         fixes, tips = printed_whole(told.solutions, told.preventionTips, reach.printed_by)
         told = told.model_copy(update={"solutions": fixes, "preventionTips": tips})
@@ -283,6 +286,12 @@ def with_reach(
             update={"solutions": printed_quietly(told.solutions, reach.quiet_hook)}
         )
     return told
+
+
+def _held_by_anyhow(reach: Reach | None) -> bool:
+    """Whether callers hold the type's error in an anyhow one (`Reach.held_in`), whose
+    `{:#}` prints its causes."""
+    return reach is not None and "anyhow" in (reach.held_in or "")
 
 
 def _with_reach(

@@ -341,6 +341,20 @@ _KEPT_SAID = {
 _LOG_WHOLE = "Log an error whole, with its causes"
 
 
+def own_type_tips(tips: list[str]) -> list[str]:
+    """`tips` for an error type's own text (`#[error]`, `Display`), which no anyhow or eyre
+    error holds: the tip to log it whole says where this type keeps its causes, not how
+    anyhow and eyre print theirs (greptimedb's snafu errors, just's own `Error`: the `{:#}`
+    advice read as another ecosystem's, reading 318)."""
+    return [_OWN_LOG_WHOLE if t.startswith(_LOG_WHOLE + " (anyhow") else t for t in tips]
+
+
+_OWN_LOG_WHOLE = (
+    "Log an error whole, with its causes (this type keeps them in its `source()` chain, which "
+    "`{}` does not print): together they name what to fix before the next run."
+)
+
+
 def printed_whole(
     solutions: list[str], tips: list[str], printed_by: str
 ) -> tuple[list[str], list[str]]:
