@@ -603,18 +603,10 @@ def _guarded_failure(
 
 def _held_inside(returned: str) -> str | None:
     """What a `Result<T, E>` or an `Option<T>` holds, as written (`T`): the value `?` gives."""
-    head = _TYPE_HEAD.match(returned)
-    if head is None or not (head.group(1).endswith("Result") or head.group(1) == "Option"):
-        return None
-    rest = returned[head.end() :].strip()
-    if not rest.startswith("<") or not rest.endswith(">"):
-        return None
-    depth = 0
-    for at, char in enumerate(rest[1:-1]):
-        depth += (char in "<([") - (char in ">)]")
-        if char == "," and depth == 0:
-            return rest[1 : at + 1].strip()
-    return rest[1:-1].strip()
+    name, arguments = generic_parts(returned)
+    last = name.rsplit("::", 1)[-1]
+    held = last.endswith("Result") or last == "Option"
+    return arguments[0] if held and arguments else None
 
 
 _TYPE_HEAD = re.compile(r"(?:\w+::)*(\w+)")  # `anyhow::Result<T>` -> `Result`

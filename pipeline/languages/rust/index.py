@@ -1149,7 +1149,6 @@ class _Builder:
         # a variant's name -> its enum's path, of the file's `use`s (`_imported_variant`)
         self.variant_imports: dict[str, str] | None = None
         self.free_fns: set[str] | None = None  # the names of the file's free fns (`passed_by_name`)
-        self._line_starts: list[int] | None = None
 
     def definition(self, kind: DefKind, node: Node) -> None:
         wraps = kind == "variant" and self.source.find(b"#[from]", *_span(node)) >= 0
@@ -1463,21 +1462,13 @@ class _Builder:
             self.free_fns = {d.name for d in self.defs if d.kind == "fn" and d.owner is None}
         if name not in self.free_fns:
             return
-        above = _UNSAID.sub("", self._lines_between(self.defs[caller].line, argument))
+        start = next(begin for begin, _, index in self.fn_spans if index == caller)
+        text = self.source[start : argument.start_byte].decode("utf-8", errors="replace")
+        above = _UNSAID.sub("", text)
         if re.search(rf"\b{re.escape(name)}\b(?!\s*\()", above):
             return
         line = argument.start_point[0] + 1
         self.calls.append((argument.start_byte, Call(name, "plain", "", line, -1, caller)))
-
-    def _lines_between(self, line: int, node: Node) -> str:
-        """The file's text from the start of 1-based `line` to `node`."""
-        start = self.line_starts()[line - 1] if line - 1 < len(self.line_starts()) else 0
-        return self.source[start : node.start_byte].decode("utf-8", errors="replace")
-
-    def line_starts(self) -> list[int]:
-        if self._line_starts is None:
-            self._line_starts = [0] + [m.end() for m in re.finditer(rb"\n", self.source)]
-        return self._line_starts
 
     def _built(self, at: int, path: str, variant: str, line: int, caller: int, node: Node) -> None:
         enum = base_name(path)

@@ -19,7 +19,12 @@ from collections.abc import Mapping
 
 from pipeline.core.sitetypes import ModuleLines
 from pipeline.languages.rust.facts import gate_of
-from pipeline.languages.rust.testcode import is_test_attribute, test_module_paths
+from pipeline.languages.rust.testcode import (
+    PATH_ATTRIBUTE,
+    as_module_path,
+    is_test_attribute,
+    test_module_paths,
+)
 
 # `mod x;` with the attributes written before it (`pub(..)` allowed before `mod`)
 _MOD_LINE = re.compile(
@@ -27,7 +32,6 @@ _MOD_LINE = re.compile(
 )
 _MOD_WORD = re.compile(rb"\bmod\s+(?:r#)?\w+\s*;")
 _ATTRIBUTE = re.compile(rb"#\[[^\]\n]*\]")
-_PATH_ATTRIBUTE = re.compile(rb'#\[\s*path\s*=\s*"([^"\n]+)"\s*\]')
 # blanks and comments before a file's first inner attribute or item
 _HEAD_FILLER = re.compile(rb"(?:\s+|//[^\n]*|/\*.*?\*/)*", re.S)
 _HEAD_BYTES = 16384  # a license and the crate's doc fit; a file's code is below
@@ -90,15 +94,9 @@ def declared_modules(source: bytes, every: bool = False) -> ModuleLines:
             continue
         gates = tuple(dict.fromkeys(g for a in attributes if (g := gate_of(a))))
         if gates or every:
-            path = _PATH_ATTRIBUTE.search(match[1])
-            found.append((_as_path(path[1]) if path else match[2].decode(), gates))
+            path = PATH_ATTRIBUTE.search(match[1])
+            found.append((as_module_path(path[1]) if path else match[2].decode(), gates))
     return tuple(found)
-
-
-def _as_path(written: bytes) -> str:
-    """A `#[path]` as `test_module_paths` tells it from a module name: with a `/` in it."""
-    path = written.decode("utf-8", errors="replace")
-    return path if "/" in path else f"./{path}"
 
 
 def module_gates(

@@ -23,7 +23,7 @@ _ATTRIBUTED_MOD = re.compile(
 )
 _MOD_DECLARATION = re.compile(rb"mod\s+(?:r#)?\w+\s*;")
 _CFG_ATTRIBUTE = re.compile(rb"#\[\s*cfg\s*\(([^\]\n]*)\)\s*\]")
-_PATH_ATTRIBUTE = re.compile(rb'#\[\s*path\s*=\s*"([^"\n]+)"\s*\]')
+PATH_ATTRIBUTE = re.compile(rb'#\[\s*path\s*=\s*"([^"\n]+)"\s*\]')
 # `#[test]`, `#[tokio::test]`, `#[rstest]`, `#[cfg(test)]`, `#[cfg(all(test, feature = ".."))]`
 _TEST_ATTRIBUTE = re.compile(r"^(?:\w+::)*(?:test|rstest|test_case|quickcheck|proptest)\b")
 # A feature whose name says it builds test support (rustup's `feature = "test"`, `fuzzing`)
@@ -110,12 +110,12 @@ def declared_test_modules(source: bytes) -> tuple[str, ...]:
             is_test_attribute("cfg(" + cfg.decode("utf-8", errors="replace") + ")")
             for cfg in _CFG_ATTRIBUTE.findall(attributes)
         ):
-            path = _PATH_ATTRIBUTE.search(attributes)
-            found.append(_as_path(path.group(1)) if path else match.group(2).decode())
+            path = PATH_ATTRIBUTE.search(attributes)
+            found.append(as_module_path(path.group(1)) if path else match.group(2).decode())
     return tuple(found)
 
 
-def _as_path(written: bytes) -> str:
+def as_module_path(written: bytes) -> str:
     """A `#[path]` as `test_module_paths` tells it from a module name: with a `/` in it."""
     path = written.decode("utf-8", errors="replace")
     return path if "/" in path else f"./{path}"
