@@ -102,6 +102,16 @@ def test_the_index_keeps_a_file_s_private_modules_and_pub_use_lines() -> None:
     assert private_modules(b"#[cfg(test)]\nmod tests {\n}\n#[allow(unused)]\nmod a;\n") == ("a",)
 
 
+def test_a_declaration_is_read_from_the_line_it_starts_on_as_a_whole() -> None:
+    """The declarations are looked for at the lines that start with `pub` or `mod` only:
+    the file's first line is one, and a declaration over two lines (`pub(crate)` above its
+    `mod`) is one declaration, not a `pub(crate)` one and a private one."""
+    source = b"mod first;\npub(crate)\nmod second;\n  mod indented;\npub use first::A;\n"
+    assert private_modules(source) == ("first", "second")
+    assert public_use_lines(source) == (5,)
+    assert public_use_lines(b"pub use a::B;\r\npub use a::C;\r\n") == (1, 2)
+
+
 def test_a_private_module_s_item_is_named_by_the_path_its_pub_use_gives(tmp_path: Path) -> None:
     """axum-extra's `Resource` is declared in the private `routing::resource` and re-exported
     as `routing::Resource`: "public API `axum_extra::routing::resource::Resource::index`"

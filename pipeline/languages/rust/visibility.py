@@ -23,6 +23,13 @@ _CRATE_USE = re.compile(rb"^pub\s*\(\s*crate\s*\)\s*use\b", re.M)
 
 # A macro invoked at column 0 whose body is a block of its own lines (`cfg_rt! {`)
 _MACRO_BLOCK = re.compile(rb"^[A-Za-z_][\w:]*![ \t]*\{[ \t]*\r?$", re.M)
+# Its line's end, and the macro's name before it: found from the `!`, which a search runs to
+# in C (a `^` of `re.M` is tried at every byte of the file: 2-3 times as long over a file)
+_BLOCK_OPENED = re.compile(rb"![ \t]*\{[ \t]*\r?$", re.M)
+_MACRO_NAME = re.compile(rb"[A-Za-z_][\w:]*")
+# How a line that each top-level pattern matches starts: the pattern is tried at those lines
+# only (found by searching for "\n" and the word), for the same reason
+_LEADS = {_MOD: (b"pub", b"mod"), _PUB_USE: (b"pub",), _CRATE_USE: (b"pub",)}
 
 
 def private_modules(source: bytes) -> tuple[str, ...]:
@@ -61,8 +68,8 @@ _CRATE_WIDE = re.compile(rb"pub\s*\(\s*(?:in\s+)?crate\s*\)")
 def _top_level(pattern: re.Pattern[bytes], source: bytes) -> list[re.Match[bytes]]:
     """`pattern`'s matches at column 0 and at the level of each macro block's items, in
     file order (`pattern` anchored at a line's start, read there without the indentation)."""
-    found = list(pattern.finditer(source))
-    if _MACRO_BLOCK.search(source) is None:
+    found = _column_zero(pattern, source)
+    if not _has_macro_block(source):
         return found
     unanchored = _unanchored(pattern)
     for line_start, indent in _macro_block_lines(source):
@@ -70,6 +77,35 @@ def _top_level(pattern: re.Pattern[bytes], source: bytes) -> list[re.Match[bytes
         if match is not None:
             found.append(match)
     return sorted(found, key=lambda m: m.start())
+
+
+def _column_zero(pattern: re.Pattern[bytes], source: bytes) -> list[re.Match[bytes]]:
+    """`list(pattern.finditer(source))`, `pattern` tried only at the lines that start with
+    one of its `_LEADS`."""
+    unanchored = _unanchored(pattern)
+    starts = {0}
+    for lead in _LEADS[pattern]:
+        needle = b"\n" + lead
+        at = source.find(needle)
+        while at >= 0:
+            starts.add(at + 1)
+            at = source.find(needle, at + 1)
+    found: list[re.Match[bytes]] = []
+    end = 0  # as `finditer`: no match starts inside the one before
+    for start in sorted(starts):
+        if start >= end and (match := unanchored.match(source, start)) is not None:
+            found.append(match)
+            end = match.end()
+    return found
+
+
+def _has_macro_block(source: bytes) -> bool:
+    """`_MACRO_BLOCK.search(source) is not None`."""
+    for opened in _BLOCK_OPENED.finditer(source):
+        line_start = source.rfind(b"\n", 0, opened.start()) + 1
+        if _MACRO_NAME.fullmatch(source, line_start, opened.start()):
+            return True
+    return False
 
 
 @cache
