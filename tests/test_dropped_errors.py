@@ -18,7 +18,10 @@ import pytest
 from test_reach import graph_of
 
 from pipeline.analyze.reach_text import trigger_sentence
+from pipeline.languages.rust.drops import dropped_by, handed_to, logged_by, may_go_elsewhere
 from pipeline.languages.rust.index import index_file
+from pipeline.languages.rust.index_items import text_of
+from pipeline.languages.rust.sites import parser
 from pipeline.scan.callerpaths import SiteSpec, reaches_of
 
 
@@ -122,3 +125,44 @@ def test_an_error_every_caller_drops_says_so(tmp_path: Path) -> None:
         "none passes it on toward a "
         "user."
     )
+
+
+HELD_EVERY_WAY = """
+async fn g(diagnostic: &mut Diagnostic) -> Result<u8, E> {
+    let _ = f(1);
+    let v = f(2).ok();
+    if let Ok(v) = f(3) { use_it(v); }
+    if let Err(e) = f(4) { log::warn!("{e}"); }
+    match f(5).await { Ok(v) => v, Err(e) => { tracing::warn!("{e}"); 0 } };
+    let v = f(6).unwrap_or_else(|e| { log::error!("{e}"); 0 });
+    diagnostic.try_set_fix(|| f(7));
+    diagnostic.try_set_fix(|| { let fix = f(8)?; Ok(fix) });
+    diagnostic.try_set_fix(|| async move { f(9) });
+    use_it(f(10));
+    f(11);
+    let s = S { field: f(12) };
+    let t = (f(13), f(14) + 1, &f(15), [f(16)]);
+    return f(17);
+}
+"""
+
+
+def test_a_call_held_by_none_of_the_holders_is_neither_dropped_logged_nor_handed() -> None:
+    """The index asks `dropped_by`, `logged_by` and `handed_to` only of a call whose value
+    is held by a method, `let`, `if let`, `match`, `?`, block or closure
+    (`may_go_elsewhere`): for every other call all three must find nothing."""
+    tree = parser().parse(HELD_EVERY_WAY.encode())
+    calls, stack = [], [tree.root_node]
+    while stack:
+        node = stack.pop()
+        calls += [node] if node.type == "call_expression" else []
+        stack.extend(node.children)
+    found = {text_of(c): (dropped_by(c), logged_by(c), handed_to(c)) for c in calls}
+    skipped = [text_of(c) for c in calls if not may_go_elsewhere(c)]
+    assert sorted(c for c in skipped if c.startswith("f(")) == [f"f({n})" for n in range(10, 18)]
+    assert "use_it(f(10))" in skipped and "diagnostic.try_set_fix(|| f(7))" in skipped
+    assert all(found[call] == (None, None, None) for call in skipped)
+    # and the holders' calls are asked: each of these finds something
+    assert {c for c, outcome in found.items() if any(outcome)} >= {
+        "f(1)", "f(2)", "f(3)", "f(4)", "f(5)", "f(6)", "f(7)", "f(8)", "f(9)"
+    }  # fmt: skip

@@ -64,6 +64,23 @@ def dropped_by(node: Node) -> str | None:
     return None
 
 
+# What can hold a call's value (past an `.await`) where `dropped_by`, `logged_by` or
+# `handed_to` finds something: a method on it, a `let`, an `if let`, a `match`, a `?`, a
+# block or closure it ends. Under any other (an argument, a statement, a field's value: two
+# calls in five) all three find nothing, and the index asks none of them.
+_HOLDERS = frozenset(
+    ("field_expression", "let_declaration", "let_condition", "match_expression",
+     "try_expression", "block", "closure_expression")
+)  # fmt: skip
+
+
+def may_go_elsewhere(node: Node) -> bool:
+    """False when `dropped_by`, `logged_by` and `handed_to` are all None for a call by what
+    holds its value alone (`_HOLDERS`); True when they must be asked."""
+    parent = _held(node)[1]
+    return parent is not None and parent.type in _HOLDERS
+
+
 def _held(node: Node) -> tuple[Node, Node | None]:
     """A call's value as its caller holds it (past an `.await`), and what holds that."""
     value, parent = node, node.parent

@@ -39,7 +39,7 @@ from pipeline.core.index import (
     Subcommand,
     Use,
 )
-from pipeline.languages.rust.drops import dropped_value, handed_to, logged_by
+from pipeline.languages.rust.drops import dropped_value, handed_to, logged_by, may_go_elsewhere
 from pipeline.languages.rust.facts import fn_conditions
 from pipeline.languages.rust.index_items import (
     ARG_CHARS,
@@ -1364,9 +1364,11 @@ class _Builder:
         if caller >= 0:
             at = (named or node).start_byte  # document order is the order of the lines
             tried = _tried(node)
-            dropped = not tried and dropped_value(node)
-            logged = (not tried and not dropped and logged_by(node)) or ""
-            handed = (not dropped and not logged and handed_to(node)) or ""
+            dropped, logged, handed = False, "", ""
+            if may_go_elsewhere(node):
+                dropped = not tried and dropped_value(node)
+                logged = (not tried and not dropped and logged_by(node)) or ""
+                handed = (not dropped and not logged and handed_to(node)) or ""
             call = Call(
                 name, kind, qualifier, line, len(args), caller, args, False, tried, dropped,
                 logged, handed, turbofish=turbofish,
