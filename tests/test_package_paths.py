@@ -144,6 +144,38 @@ def test_a_call_into_a_package_neither_side_depends_on_is_no_edge_of_a_path() ->
     assert paths_to(graph_of(files), "Path::as_os_str", "mysql/src/lib.rs") == []
 
 
+def test_a_trait_s_impl_is_reached_only_from_code_that_links_the_trait() -> None:
+    """risingwave's `ComputeClient::execute` calls tonic's `self.task_client.execute(req)`;
+    risedev, a package it does not depend on, declares a `Task` trait with an `execute`,
+    whose impls the call was taken for (reading 320). A call can reach another package's
+    impl through a trait only where its own package links the trait's: a `dyn` value made
+    elsewhere (`core`'s `Decode`), not a trait it cannot name."""
+    files = {
+        **WORKSPACE,
+        "Cargo.toml": WORKSPACE["Cargo.toml"].replace('"pgtool"]', '"pgtool", "devtool"]'),
+        "devtool/Cargo.toml": '[package]\nname = "devtool"\n',
+        "devtool/src/lib.rs": (
+            "pub trait Task { fn execute(&mut self) -> Result<(), String>; }\n"
+            "pub struct Meta;\n"
+            "impl Task for Meta {\n"
+            '    fn execute(&mut self) -> Result<(), String> { Err("no meta backend".into()) }\n'
+            "}\n"
+            "pub fn run(task: &mut dyn Task) { task.execute().unwrap(); }\n"
+        ),
+        "postgres/src/lib.rs": WORKSPACE["postgres/src/lib.rs"]
+        + "pub struct Client { inner: grpc::TaskClient }\n"
+        + "impl Client { pub fn fetch(&self) { self.inner.clone().execute(1); } }\n",
+    }
+    found = paths_to(graph_of(files), "Meta::execute", "devtool/src/lib.rs")
+    assert found == [("public API `devtool::run`", ["run", "Meta::execute"])]
+    unchecked = build_graph(
+        {p: index_file(p, t.encode()) for p, t in files.items() if p.endswith(".rs")}
+    )
+    assert "public API `postgres::Client::fetch`" in [
+        label for label, _ in paths_to(unchecked, "Meta::execute", "devtool/src/lib.rs")
+    ]
+
+
 def test_package_views_renames_workspace_entries_and_path_dependencies_held_elsewhere() -> None:
     manifests = {p: t.encode() for p, t in WORKSPACE.items() if p.endswith("Cargo.toml")}
     manifests["gen/Cargo.toml"] = (

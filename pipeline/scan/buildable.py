@@ -134,6 +134,8 @@ def _needs_above(graph: CallGraph, edge: Edge, below: frozenset[str]) -> frozens
     if theirs is not None and theirs not in sees:
         if edge.resolution == "name" or graph.nodes[edge.callee].definition.trait is None:
             return None
+        if not _sees_trait(graph, edge.callee, sees):
+            return None
         if _dispatch_slot(graph, edge) is not None:
             below = below | {theirs}
     kept = []
@@ -198,6 +200,31 @@ def _made_dispatch_need(graph: CallGraph, edge: Edge) -> str | None:
         return None
     slot = _dispatch_slot(graph, edge)
     return None if slot in (None, "") else f"{TYPED}{slot}={type_name(callee.owner)}"
+
+
+def _sees_trait(graph: CallGraph, impl: int, sees: frozenset[str]) -> bool:
+    """Whether code that sees the packages `sees` can call the trait method `impl`
+    implements through its trait: one of the packages that declare a trait of that name with
+    that method is among them, or none of the repository's does (a trait of another
+    crate's: `Iterator`, `Future`). A value of a type the caller cannot name may come to it
+    from below, but the trait it is called through is one the caller's code links:
+    risingwave's `ComputeClient::execute` calls tonic's `execute`, not risedev's
+    `Task::execute`, a trait of a package `rpc_client` does not depend on (reading 320)."""
+    definition = graph.nodes[impl].definition
+    declared: dict[tuple[str, str], set[str | None]] | None = graph.derived.get("trait packages")
+    if declared is None:  # (trait, method) -> the packages of its declarations, made once
+        declared = graph.derived["trait packages"] = {}
+        for node_id, node in enumerate(graph.nodes):
+            if (d := node.definition).trait is not None and d.trait == d.owner:
+                key = (_trait_name(d.trait), d.name)
+                declared.setdefault(key, set()).add(graph.packages[node_id])
+    packages = declared.get((_trait_name(definition.trait or ""), definition.name), set())
+    return not packages or None in packages or not packages.isdisjoint(sees)
+
+
+def _trait_name(written: str) -> str:
+    """A trait as an impl writes it (`crate::task::Task`, `Executor<T>`), by its name."""
+    return written.rsplit("::", 1)[-1].split("<", 1)[0].strip()
 
 
 def _dispatch_slot(graph: CallGraph, edge: Edge) -> str | None:

@@ -227,8 +227,9 @@ _TEST_DIRECTORY = re.compile(
 # (198's) is kept only for a fn no other call reaches; 201: a public fn the one program's
 # `main` calls, where the depth limit cut the best path, is entered from that `main`; 202:
 # a free fn of the file passed by its bare name (`Binary(env)`) is a call on the caller's behalf;
-# 203: a build in an `ensure!`'s tokens is made when its check fails (`Build.when`).
-INDEX_VERSION = "203"
+# 203: a build in an `ensure!`'s tokens is made when its check fails (`Build.when`); 204: a
+# trait's impl in a package the caller does not see is no callee unless it sees the trait's.
+INDEX_VERSION = "204"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
