@@ -89,6 +89,37 @@ fn f(x: u8) -> Result<(), E> {
     ]
 
 
+def test_a_literal_a_helper_of_the_file_writes_into_its_message_reads_as_that_message() -> None:
+    """risingwave's SQL Server sink: `Err(data_type_not_supported("Vector"))` fails with
+    "Vector is not supported in SQL Server", the helper's text; the record said "Vector",
+    which no user reads (reading 320). A helper that writes no such text, or one the file
+    does not define, leaves the literal as the message."""
+    source = """\
+fn data_type_not_supported(data_type_name: &str) -> SinkError {
+    SinkError::SqlServer(anyhow!(format!(
+        "{data_type_name} is not supported in SQL Server"
+    )))
+}
+fn wrap(text: &str) -> E {
+    E::Other(text.to_owned())
+}
+fn check(data_type: &DataType) -> Result<()> {
+    match data_type {
+        DataType::Vector(_) => Err(data_type_not_supported("Vector {x}")),
+        DataType::Map(_) => Err(wrap("maps are not supported here")),
+        _ => Err(elsewhere("lists are not supported here")),
+    }
+}
+"""
+    sites = find_sites("src/sink.rs", source.encode()).sites
+    assert [(s.line, s.kind, s.message) for s in sites] == [
+        (2, "anyhow", "{data_type_name} is not supported in SQL Server"),
+        (11, "constructor", "Vector {{x}} is not supported in SQL Server"),
+        (12, "constructor", "maps are not supported here"),
+        (13, "constructor", "lists are not supported here"),
+    ]
+
+
 def test_a_conversion_of_a_conversion_carries_the_message() -> None:
     source = """\
 fn check(x: u64) -> Result<()> {

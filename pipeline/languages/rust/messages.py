@@ -104,6 +104,62 @@ def expression_message(node: Node) -> Message | None:
     return None
 
 
+def through_helper(node: Node, callee: str, message: Message) -> Message:
+    """The message a helper of the file writes with a literal it is given:
+    `Err(data_type_not_supported("Vector"))`, where `fn data_type_not_supported(data_type_name:
+    &str)` builds `"{data_type_name} is not supported in SQL Server"`, gives "Vector is not
+    supported in SQL Server", the text a user reads (the record said "Vector": reading 320).
+    Only for a free fn of the file's top level called by its bare name, the literal its
+    first argument, whose body writes that parameter inline (`{name}`) in one string
+    literal; `message` itself otherwise."""
+    if message.is_format or not callee.isidentifier():
+        return message
+    root = node
+    while root.parent is not None:
+        root = root.parent
+    helpers = [
+        item
+        for item in root.named_children
+        if item.type == "function_item"
+        and (name := item.child_by_field_name("name")) is not None
+        and node_text(name) == callee
+    ]
+    if len(helpers) != 1:
+        return message
+    parameters = helpers[0].child_by_field_name("parameters")
+    first = (
+        next((p for p in parameters.named_children if p.type == "parameter"), None)
+        if parameters
+        else None
+    )
+    pattern = first.child_by_field_name("pattern") if first is not None else None
+    body = helpers[0].child_by_field_name("body")
+    if pattern is None or pattern.type != "identifier" or body is None:
+        return message
+    placeholder = "{" + node_text(pattern) + "}"
+    templates = [
+        text
+        for literal in _string_literals(body)
+        if placeholder in (text := decode_rust_string(node_text(literal)))
+    ]
+    if len(templates) != 1:
+        return message
+    given = message.text.replace("{", "{{").replace("}", "}}")
+    return Message(templates[0].replace(placeholder, given), True)
+
+
+def _string_literals(node: Node) -> list[Node]:
+    """The string literals under `node`, macros' tokens included, in document order."""
+    found, stack = [], [node]
+    while stack:
+        current = stack.pop()
+        if current.type in ("string_literal", "raw_string_literal"):
+            found.append(current)
+        else:
+            stack.extend(reversed(current.children))
+    return found
+
+
 def _bang(node: Node) -> list[Node]:
     return [c for c in node.children if c.type == "!"]
 

@@ -53,6 +53,7 @@ from pipeline.languages.rust.messages import (
     node_text,
     placeholder_only,
     split_token_tree,
+    through_helper,
     token_message,
 )
 from pipeline.languages.rust.modulegates import declared_modules, file_gates
@@ -144,7 +145,8 @@ from pipeline.languages.rust.testcode import (
 # 123: `FileScan.file_gates` and `gated_modules`, the `cfg` gates of the `mod x;` lines; 124:
 # a lifetime is no type argument of a return type the sites' contexts read for the error
 # type (`RunResult<'src, T>`: an alias's `T`, no `Result<T, E>`; `context._result_type`)
-EXTRACTOR_VERSION = "124"
+# 125: a literal given to a file's helper that writes it into its message: the helper's text.
+EXTRACTOR_VERSION = "125"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
@@ -700,8 +702,12 @@ def _ctor_site(
         ):
             message = expression_message(inner.named_children[0])
             callee, arguments = node_text(function), inner
+            if message is not None:
+                message = through_helper(node, callee, message)
     if message is None:
         return None
+    if prefix == "ctor" and arguments is not None and arguments.named_children[:1] == [argument]:
+        message = through_helper(node, callee, message)
     field = _SERDE_FIELD.search(callee)
     if field is not None and not message.is_format:
         # serde's `de::Error::missing_field("max_size")`: the argument is a field's name, the
