@@ -42,6 +42,7 @@ def dropped_calls(body: str) -> list[tuple[str, bool]]:
         "while let Ok(v) = f(1) { use_it(v); }",
         "let Ok(v) = f(1) else { return Ok(()); };",
         "let v = f(1).await.ok();",
+        'let _ = f(1).instrument_await("x").await;',
         "let v = f(1).map_err(|_| E::Other)?;",
         "let v = f(1).or_else(|_| Ok::<u8, E>(0))?;",
         # a `match` that binds nothing of the error (minijinja's `Err(_) => HashSet::new()`)
@@ -166,3 +167,15 @@ def test_a_call_held_by_none_of_the_holders_is_neither_dropped_logged_nor_handed
     assert {c for c, outcome in found.items() if any(outcome)} >= {
         "f(1)", "f(2)", "f(3)", "f(4)", "f(5)", "f(6)", "f(7)", "f(8)", "f(9)"
     }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["let v = f(1)?;", "let v = f(1).await?;", 'let v = f(1).instrument_await("read").await?;'],
+)
+def test_a_call_whose_value_a_question_mark_takes_through_the_future_s_wrappers_is_tried(
+    body: str,
+) -> None:
+    source = f"async fn g() -> Result<(), E> {{\n    {body}\n    Ok(())\n}}\n"
+    calls = index_file("src/lib.rs", source.encode()).calls
+    assert [c.tried for c in calls if c.name == "f"] == [True]

@@ -55,6 +55,17 @@ def logged_calls(body: str) -> list[tuple[str, str, bool]]:
             'error = %err, "skip row"); continue; } }; }',
             "`tracing::warn!`",
         ),
+        # risingwave's source worker: the future wrapped by await-tree's `instrument_await`,
+        # tracing's `instrument`, whose output is the call's own (reading 320)
+        (
+            'match f(1).instrument_await("on_tick").await { Ok(()) => up(1), '
+            'Err(e) => { tracing::error!("failed: {}", e.as_report()); up(0); } }',
+            "`tracing::error!`",
+        ),
+        (
+            'if let Err(e) = f(1).instrument(span).in_current_span().await { warn!("{e}"); }',
+            "`warn!`",
+        ),
     ],
 )
 def test_a_call_whose_error_is_logged_and_left_is_marked_with_the_macro(

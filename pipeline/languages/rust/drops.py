@@ -35,7 +35,7 @@ def dropped_by(node: Node) -> str | None:
     arms that bind nothing of the error (`_match_drops`). A user never reads a message that
     took such a way; a panic's does not travel by value and is no one's to drop
     (`callerpaths`: only a returned error's walk leaves these edges out)."""
-    value, parent = _held(node)
+    value, parent = held_value(node)
     if parent is None:
         return None
     if parent.type == "field_expression" and parent.child_by_field_name("value") == value:
@@ -77,13 +77,31 @@ _HOLDERS = frozenset(
 def may_go_elsewhere(node: Node) -> bool:
     """False when `dropped_by`, `logged_by` and `handed_to` are all None for a call by what
     holds its value alone (`_HOLDERS`); True when they must be asked."""
-    parent = _held(node)[1]
+    parent = held_value(node)[1]
     return parent is not None and parent.type in _HOLDERS
 
 
-def _held(node: Node) -> tuple[Node, Node | None]:
-    """A call's value as its caller holds it (past an `.await`), and what holds that."""
+# Methods of a future whose output is the future's own: tracing's `.instrument(span)` and
+# `.in_current_span()`, await-tree's `.instrument_await("..")` (800 calls in risingwave:
+# `match self.enumerator.on_tick().instrument_await("on_tick").await { Err(e) => { error!(..)
+# } }` logs the error and goes on, and the records said users meet it: reading 320)
+_SAME_OUTPUT = frozenset(
+    ("instrument", "in_current_span", "instrument_await", "verbose_instrument_await")
+)
+
+
+def held_value(node: Node) -> tuple[Node, Node | None]:
+    """A call's value as its caller holds it (past the wrappers of `_SAME_OUTPUT` and an
+    `.await`), and what holds that."""
     value, parent = node, node.parent
+    while (
+        parent is not None
+        and parent.type == "field_expression"
+        and parent.parent is not None
+        and parent.parent.type == "call_expression"
+        and text_of(parent.child_by_field_name("field")) in _SAME_OUTPUT
+    ):
+        value, parent = parent.parent, parent.parent.parent
     if parent is not None and parent.type == "await_expression":
         value, parent = parent, parent.parent
     return value, parent
@@ -294,7 +312,7 @@ def handed_to(node: Node) -> str | None:
     ..)`, which logs the error at debug level and goes on; the records said users meet it
     (reading 160). None otherwise. The error may go on through a chain that passes it on
     first (`remove_member(..).map(|edit| ..)`, `.context(..)`)."""
-    value, parent = _held(node)
+    value, parent = held_value(node)
     while parent is not None and parent.type == "field_expression":
         # the field's name alone first: most chains go on by `.unwrap()`, `.await`, `.len()`
         if text_of(parent.child_by_field_name("field")) not in _PASSES_ON:
@@ -302,7 +320,7 @@ def handed_to(node: Node) -> str | None:
         called = parent.parent
         if called is None or called.type != "call_expression":
             break
-        value, parent = _held(called)
+        value, parent = held_value(called)
     if parent is not None and parent.type == "try_expression":
         closure = _closure_around(parent, None)
     else:
@@ -319,7 +337,7 @@ def handed_to(node: Node) -> str | None:
     call = closure.parent.parent
     if call is None or call.type != "call_expression":
         return None
-    _, statement = _held(call)
+    _, statement = held_value(call)
     if statement is None or statement.type != "expression_statement":
         return None
     function = call.child_by_field_name("function")
@@ -362,7 +380,7 @@ def logged_by(node: Node) -> str | None:
     record and ends the iteration, and pixi's `find_unsatisfiable_targets` logs at `info` and
     solves again (readings 132, 133): their users never meet the error as a failure, only as
     a log line. At debug or trace level alone it is dropped (`dropped_by`), not logged."""
-    value, parent = _held(node)
+    value, parent = held_value(node)
     if parent is None:
         return None
     if parent.type == "field_expression" and parent.child_by_field_name("value") == value:
@@ -376,12 +394,14 @@ def logged_by(node: Node) -> str | None:
         return _logs_and_goes_on(closure.child_by_field_name("body"), parameters)
     if parent.type == "let_condition" and parent.child_by_field_name("value") == value:
         pattern = parent.child_by_field_name("pattern")
-        held = parent.parent
-        if pattern is None or not text_of(pattern).startswith("Err(") or held is None:
+        holder = parent.parent
+        if pattern is None or not text_of(pattern).startswith("Err(") or holder is None:
             return None
-        if held.type != "if_expression" or held.child_by_field_name("alternative") is not None:
+        if holder.type != "if_expression" or holder.child_by_field_name("alternative") is not None:
             return None
-        return _logs_and_goes_on(held.child_by_field_name("consequence"), _bound(text_of(pattern)))
+        return _logs_and_goes_on(
+            holder.child_by_field_name("consequence"), _bound(text_of(pattern))
+        )
     if parent.type == "match_expression" and parent.child_by_field_name("value") == value:
         return _arms_log(parent)
     return None

@@ -39,7 +39,13 @@ from pipeline.core.index import (
     Subcommand,
     Use,
 )
-from pipeline.languages.rust.drops import dropped_value, handed_to, logged_by, may_go_elsewhere
+from pipeline.languages.rust.drops import (
+    dropped_value,
+    handed_to,
+    held_value,
+    logged_by,
+    may_go_elsewhere,
+)
 from pipeline.languages.rust.facts import fn_conditions
 from pipeline.languages.rust.index_items import (
     ARG_CHARS,
@@ -228,8 +234,10 @@ _TEST_DIRECTORY = re.compile(
 # `main` calls, where the depth limit cut the best path, is entered from that `main`; 202:
 # a free fn of the file passed by its bare name (`Binary(env)`) is a call on the caller's behalf;
 # 203: a build in an `ensure!`'s tokens is made when its check fails (`Build.when`); 204: a
-# trait's impl in a package the caller does not see is no callee unless it sees the trait's.
-INDEX_VERSION = "204"
+# trait's impl in a package the caller does not see is no callee unless it sees the trait's;
+# 205: a call's value is held past the wrappers that keep a future's output
+# (`.instrument_await(..)`, `drops.held_value`).
+INDEX_VERSION = "205"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -821,11 +829,10 @@ _PLAIN_TYPE = re.compile(r"(?:(?:crate|self|super|[a-z_]\w*)::)*[A-Z]\w*")
 
 
 def _tried(node: Node) -> bool:
-    """Whether a call's value is the operand of `?` (through an `.await`): its error, if
-    any, converted into the caller's by `From` (a `#[from]` variant built there)."""
-    parent = node.parent
-    if parent is not None and parent.type == "await_expression":
-        parent = parent.parent
+    """Whether a call's value is the operand of `?` (through an `.await`, and the wrappers
+    that keep a future's output: `drops.held_value`): its error, if any, converted into the
+    caller's by `From` (a `#[from]` variant built there)."""
+    parent = held_value(node)[1]
     return parent is not None and parent.type == "try_expression"
 
 
