@@ -2154,6 +2154,47 @@ def test_a_value_from_outside_the_repository_has_no_inherent_method_of_it() -> N
     assert callees(26) == [("Wrapper::unwrap_it", "type")]
 
 
+def test_another_crate_s_fn_by_its_path_is_outside_whatever_the_repository_names_so() -> None:
+    """risingwave defines fns named `interval`, and its election client's `let mut ticker =
+    tokio::time::interval(..)` made `ticker.tick()` its source manager's `tick` (reading
+    320). The written path says whose fn it is: another crate's, not std's (`std::mem::take`
+    gives back what it is given), nor a fn that decodes into a type the caller names
+    (`serde_json::from_str`), nor a path through the repository's own modules."""
+    graph = _graph_of(
+        {
+            "crates/sched/src/lib.rs": (
+                "pub mod time;\n"
+                "pub struct Scheduler;\nimpl Scheduler {\n    pub fn tick(&self) {}\n}\n"
+                "pub fn events(d: u64, s: &str) {\n"
+                "    let ticker = tokio::time::interval(d);\n"
+                "    ticker.tick();\n"
+                "    let parsed = serde_json::from_str(s).unwrap();\n"
+                "    parsed.tick();\n"
+                "    let own = crate::time::interval(d);\n"
+                "    own.tick();\n"
+                "    let taken = std::mem::take(&mut d);\n"
+                "    taken.tick();\n"
+                "}\n"
+            ),
+            "crates/sched/src/time.rs": "pub fn interval(d: u64) {}\n",
+            "crates/other/src/lib.rs": "pub fn from_str(s: &str) {}\npub fn take(d: &mut u64) {}\n",
+        }
+    )
+
+    def callees(line: int) -> list[str]:
+        return sorted(
+            graph.nodes[callee].label
+            for callee, edges in graph.callers.items()
+            for e in edges
+            if e.line == line and graph.nodes[e.caller].label == "events"
+        )
+
+    assert callees(8) == []
+    assert callees(10) == ["Scheduler::tick"]
+    assert callees(12) == ["Scheduler::tick"]
+    assert callees(14) == ["Scheduler::tick"]
+
+
 def test_a_grpcio_service_method_is_an_rpc_entry() -> None:
     graph = _graph_of(
         {

@@ -1256,7 +1256,7 @@ def _resolve(
             return "trait", _fitting(graph, [declaration], call)
         found = _narrow(graph, node, _named_after(graph, qualifier, found), call, strict=True)
         found = _fitting(graph, found, call)
-        if found and _outside_value(tables, qualifier, variables):  # a trait's, if any
+        if found and _outside_value(tables, qualifier, variables, node.path):  # a trait's
             found = [n for n in found if graph.nodes[n].definition.trait]
         return "name", found
     if call.kind == "path" and qualifier.startswith(FIELD_TYPE):
@@ -1805,7 +1805,7 @@ def _made_by_other_crate(
     return _other_crates(tables, path, full)
 
 
-def _outside_value(tables: _Tables, receiver: str, variables: Mapping[str, str]) -> bool:
+def _outside_value(tables: _Tables, receiver: str, variables: Mapping[str, str], path: str) -> bool:
     """Whether the receiver is a `let` holding what a fn returned that the repository does not
     define by any name (`let interval = tokio::time::interval(..)`): no inherent method of
     a repository type is its (meilisearch's `IndexScheduler::tick` for `interval.tick()`),
@@ -1822,7 +1822,39 @@ def _outside_value(tables: _Tables, receiver: str, variables: Mapping[str, str])
     # a closure or fn value of the fn itself (`let chunk = write_txn_data(chunk)`) may well
     # return a repository type
     tables.seen.add(("k", called.rsplit("::", 1)[-1]))
-    return called not in variables and called.rsplit("::", 1)[-1] not in tables.known
+    if called in variables:
+        return False
+    return called.rsplit("::", 1)[-1] not in tables.known or _other_crate_fn(tables, called, path)
+
+
+def _other_crate_fn(tables: _Tables, called: str, path: str) -> bool:
+    """Whether a call's path, as the file `path` writes it, is a free fn of another crate
+    (`tokio::time::interval`: risingwave defines fns named `interval` too, and its election
+    client's `ticker.tick()` read as its source manager's `tick`, reading 320); not std's,
+    nor one whose value is what it is given or decodes (`serde_json::from_str`,
+    `tokio::spawn`: `_PASSED_THROUGH`), nor a path through a type (`Foo::new`)."""
+    if "::" not in called:
+        return False
+    first, *modules, name = called.split("::")
+    if first in ("std", "core", "alloc") or name in _PASSED_THROUGH:
+        return False
+    if not first.isidentifier() or not first.islower() or not name[:1].islower():
+        return False
+    if any(not m.isidentifier() or not m.islower() for m in modules):
+        return False
+    tables.seen.update((("crate", first), ("mod", _crate(path), first)))
+    return not (_ours(tables, first, path) or _prefixed_crate(tables, first))
+
+
+# Fns of other crates whose value is (or holds) what they are given or what they decode into
+# a type the caller names: their `let` may hold a type of the repository's
+_PASSED_THROUGH = frozenset(
+    ("from_str", "from_slice", "from_value", "from_reader", "from_bytes", "from_utf8",
+     "deserialize", "decode", "block_on", "block_in_place", "spawn_blocking", "spawn",
+     "spawn_local", "timeout", "ready", "take", "replace", "swap", "identity", "scope",
+     "select", "join", "try_join", "join_all", "try_join_all", "unbounded", "channel",
+     "oneshot", "broadcast", "watch", "from_fn", "lazy", "once", "repeat", "iter", "pin")
+)  # fmt: skip
 
 
 def _made_outside(
