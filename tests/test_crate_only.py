@@ -105,15 +105,18 @@ def test_a_public_fn_of_a_library_keeps_the_caller_s_advice(tmp_path: Path) -> N
     ) in found.solutions
 
 
-def test_a_program_s_fn_points_at_the_callers_above(tmp_path: Path) -> None:
+def test_a_program_s_fn_gets_no_match_for_code_only_the_program_could_write(
+    tmp_path: Path,
+) -> None:
+    """A `match` on a program's own fn is code only its authors could write, and its user
+    runs the program: cargo's `exec` of `cargo package`, risingwave's SQL Server sink's
+    `check_data_type_compatibility` (readings 319, 320: M). The solutions stay."""
     text = checked("pub ").replace("pub fn run", 'fn main() { run("x").unwrap(); }\nfn run')
 
     found = explained(tmp_path, text, bin_only=True)
 
-    assert found.tryCatchPattern is not None
-    assert found.tryCatchPattern.splitlines()[1] == (
-        "// Its callers (the caller paths) decide what a user sees of it."
-    )
+    assert found.tryCatchPattern is None
+    assert any("check_name" in s for s in found.solutions)
 
 
 def test_a_trait_s_method_is_called_wherever_its_type_is_seen(tmp_path: Path) -> None:

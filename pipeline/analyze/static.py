@@ -142,7 +142,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-225"
+_LABEL = "static-226"
 
 
 def _static_version() -> str:
@@ -414,7 +414,7 @@ def _with_reach(
         # builders, handed to `try_set_fix`: recheck 160)
         held = (
             None
-            if _stopped_by_callers(reach)
+            if _stopped_by_callers(reach) or _program_only(reach)
             else catch_for_the_crate(apart.tryCatchPattern, where(site), reach)
         )
         apart = apart.model_copy(update={"tryCatchPattern": held})
@@ -607,6 +607,28 @@ def _trait_method(site: Site) -> bool:
     code the index does not see calls it too (`.parse()`, serde, clap's value parsers), so
     the callers it found do not say what every caller does (zellij's `Clipboard::from_str`)."""
     return " for " in (site.facts.enclosing_impl or "")
+
+
+def _program_only(reach: Reach) -> bool:
+    """Whether every path the index found to an entry point starts in a program (its `main`,
+    a subcommand, a request, a statement: `_PROGRAM_ENTRIES`), none where other code calls
+    in (a library's public API, a Python function pyo3 exports): a `match` on the
+    crate-only fn's result is then code only the program's own authors could write, and its
+    user, who runs the program, has no call to wrap (cargo's `exec` of `cargo package`,
+    risingwave's `check_data_type_compatibility` of the SQL Server sink: readings 319, 320).
+    False with no path to an entry point, or with more entry points found than the paths
+    name (`Reach.entries`: a public one may be among those not shown, ranked after a
+    program's): who calls it then is not known."""
+    entries = [path.entry for path in reach.paths if path.entry]
+    return bool(entries) and set(entries) <= _PROGRAM_ENTRIES and reach.entries is None
+
+
+# The entry points that are a program's own way in: a library's public API, a macro's
+# expansion and a custom entry (a Python function pyo3 exports, a `repos.toml` pattern) are
+# calls other code makes
+_PROGRAM_ENTRIES = frozenset(
+    ("main", "cli", "rpc", "http", "statement", "example", "build", "bench")
+)
 
 
 def _stopped_by_callers(reach: Reach | None) -> str | None:
