@@ -2076,6 +2076,16 @@ def test_a_conversion_from_one_of_many_foreign_types_of_one_name_is_told_by_its_
     assert callees == [(line_of_text(source, "fn from(e: gix::index::Error)"), "type")]
 
 
+def callees_at(graph: CallGraph, caller: str, line: int) -> list[tuple[str, str]]:
+    """(label, resolution) of each callee the fn labelled `caller` calls at `line`, sorted."""
+    return sorted(
+        (graph.nodes[callee].label, e.resolution)
+        for callee, edges in graph.callers.items()
+        for e in edges
+        if e.line == line and graph.nodes[e.caller].label == caller
+    )
+
+
 def test_a_receiver_of_unknown_type_picks_the_methods_of_the_type_it_is_named_after() -> None:
     graph = _graph_of(
         {
@@ -2100,12 +2110,7 @@ def test_a_receiver_of_unknown_type_picks_the_methods_of_the_type_it_is_named_af
     )
 
     def callees(line: int) -> list[str]:
-        return sorted(
-            graph.nodes[callee].label
-            for callee, edges in graph.callers.items()
-            for e in edges
-            if e.line == line and graph.nodes[e.caller].label == "poll"
-        )
+        return [label for label, _ in callees_at(graph, "poll", line)]
 
     assert callees(2) == ["CoprocessorHost::on_message"]
     # named after a trait: the trait's method and its impls, not another type's
@@ -2139,12 +2144,7 @@ def test_a_value_from_outside_the_repository_has_no_inherent_method_of_it() -> N
     )
 
     def callees(line: int) -> list[tuple[str, str]]:
-        return sorted(
-            (graph.nodes[callee].label, e.resolution)
-            for callee, edges in graph.callers.items()
-            for e in edges
-            if e.line == line and graph.nodes[e.caller].label == "events"
-        )
+        return callees_at(graph, "events", line)
 
     assert callees(19) == []
     # the only `task_key`s are `HeaderExt`'s and its one impl's: the trait's method
@@ -2182,12 +2182,7 @@ def test_another_crate_s_fn_by_its_path_is_outside_whatever_the_repository_names
     )
 
     def callees(line: int) -> list[str]:
-        return sorted(
-            graph.nodes[callee].label
-            for callee, edges in graph.callers.items()
-            for e in edges
-            if e.line == line and graph.nodes[e.caller].label == "events"
-        )
+        return [label for label, _ in callees_at(graph, "events", line)]
 
     assert callees(8) == []
     assert callees(10) == ["Scheduler::tick"]

@@ -64,7 +64,7 @@ def dropped_by(node: Node) -> str | None:
     return None
 
 
-# What can hold a call's value (past an `.await`) where `dropped_by`, `logged_by` or
+# What can hold a call's value (`held_value`: past an `.await`) where `dropped_by`, `logged_by` or
 # `handed_to` finds something: a method on it, a `let`, an `if let`, a `match`, a `?`, a
 # block or closure it ends. Under any other (an argument, a statement, a field's value: two
 # calls in five) all three find nothing, and the index asks none of them.
