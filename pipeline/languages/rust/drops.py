@@ -12,6 +12,8 @@ from tree_sitter import Node
 
 from pipeline.languages.rust.index_items import text_of
 
+Held = tuple[Node, Node | None]  # a call's value as its caller holds it, and what holds that
+
 # `Result` methods whose value keeps nothing of the error: a caller that calls them on a
 # call's value has seen the error go no further (`.ok()`, `.unwrap_or(..)`, `.is_err()`).
 # Not `unwrap_or_else`, whose closure gets the error (and CLIs print it there and exit).
@@ -21,12 +23,12 @@ _DROPPING = frozenset(("ok", "is_ok", "is_err", "unwrap_or", "unwrap_or_default"
 _REPLACING = frozenset(("map_err", "or_else", "unwrap_or_else", "map_or_else"))
 
 
-def dropped_value(node: Node) -> bool:
+def dropped_value(node: Node, held: Held | None = None) -> bool:
     """Whether a call's error (if it returns one) goes no further than its caller (`dropped_by`)."""
-    return dropped_by(node) is not None
+    return dropped_by(node, held) is not None
 
 
-def dropped_by(node: Node) -> str | None:
+def dropped_by(node: Node, held: Held | None = None) -> str | None:
     """What drops a call's error (if it returns one), as a reader sees it, or None when it
     may go further than its caller: its value (through an `.await`) given to a method that
     keeps nothing of the error (`` `.ok()` ``, `` `.unwrap_or_else(|_| ..)` ``), bound to `_`,
@@ -35,7 +37,7 @@ def dropped_by(node: Node) -> str | None:
     arms that bind nothing of the error (`_match_drops`). A user never reads a message that
     took such a way; a panic's does not travel by value and is no one's to drop
     (`callerpaths`: only a returned error's walk leaves these edges out)."""
-    value, parent = held_value(node)
+    value, parent = held or held_value(node)
     if parent is None:
         return None
     if parent.type == "field_expression" and parent.child_by_field_name("value") == value:
@@ -74,10 +76,11 @@ _HOLDERS = frozenset(
 )  # fmt: skip
 
 
-def may_go_elsewhere(node: Node) -> bool:
+def may_go_elsewhere(held: Held) -> bool:
     """False when `dropped_by`, `logged_by` and `handed_to` are all None for a call by what
-    holds its value alone (`_HOLDERS`); True when they must be asked."""
-    parent = held_value(node)[1]
+    holds its value alone (`held`, as `held_value` gives it: `_HOLDERS`); True when they must
+    be asked."""
+    parent = held[1]
     return parent is not None and parent.type in _HOLDERS
 
 
@@ -90,7 +93,7 @@ _SAME_OUTPUT = frozenset(
 )
 
 
-def held_value(node: Node) -> tuple[Node, Node | None]:
+def held_value(node: Node) -> Held:
     """A call's value as its caller holds it (past the wrappers of `_SAME_OUTPUT` and an
     `.await`), and what holds that."""
     value, parent = node, node.parent
@@ -304,7 +307,7 @@ def _closure_value(node: Node) -> bool:
     return parent.parent.type == "closure_expression" and bool(named) and named[-1] == node
 
 
-def handed_to(node: Node) -> str | None:
+def handed_to(node: Node, held: Held | None = None) -> str | None:
     """The call, as written (`` `.try_set_fix(..)` ``), that a closure holding a call is
     handed to, when the call's error leaves the closure (by `?`, or as its value) and the fn
     does not use what that call returns (a statement of its own): the error goes there, not
@@ -312,7 +315,7 @@ def handed_to(node: Node) -> str | None:
     ..)`, which logs the error at debug level and goes on; the records said users meet it
     (reading 160). None otherwise. The error may go on through a chain that passes it on
     first (`remove_member(..).map(|edit| ..)`, `.context(..)`)."""
-    value, parent = held_value(node)
+    value, parent = held or held_value(node)
     while parent is not None and parent.type == "field_expression":
         # the field's name alone first: most chains go on by `.unwrap()`, `.await`, `.len()`
         if text_of(parent.child_by_field_name("field")) not in _PASSES_ON:
@@ -371,7 +374,7 @@ _ENDS_OR_PASSES = re.compile(
 )
 
 
-def logged_by(node: Node) -> str | None:
+def logged_by(node: Node, held: Held | None = None) -> str | None:
     """The logging macro with which a call's caller reports the error the call returns and
     goes on, as written (`` `warn!` ``), or None: a `match` whose error arms log it (`Err(e)
     => { warn!(".. {e}"); None }`), an `if let Err(e) = f(x) { error!(..) }`, or an
@@ -380,7 +383,7 @@ def logged_by(node: Node) -> str | None:
     record and ends the iteration, and pixi's `find_unsatisfiable_targets` logs at `info` and
     solves again (readings 132, 133): their users never meet the error as a failure, only as
     a log line. At debug or trace level alone it is dropped (`dropped_by`), not logged."""
-    value, parent = held_value(node)
+    value, parent = held or held_value(node)
     if parent is None:
         return None
     if parent.type == "field_expression" and parent.child_by_field_name("value") == value:

@@ -829,14 +829,6 @@ _DROPS_KEEPS_VALUE = frozenset(("ok", "unwrap_or", "unwrap_or_default"))
 _PLAIN_TYPE = re.compile(r"(?:(?:crate|self|super|[a-z_]\w*)::)*[A-Z]\w*")
 
 
-def _tried(node: Node) -> bool:
-    """Whether a call's value is the operand of `?` (through an `.await`, and the wrappers
-    that keep a future's output: `drops.held_value`): its error, if any, converted into the
-    caller's by `From` (a `#[from]` variant built there)."""
-    parent = held_value(node)[1]
-    return parent is not None and parent.type == "try_expression"
-
-
 def _variants(node: Node, depth: int = 0) -> list[str] | None:
     """The enum variants an expression builds: `E::V(..)` or `E::V {..}`, each branch of a
     `match` or `if`, a block's last expression; None when a branch builds anything else
@@ -1372,12 +1364,13 @@ class _Builder:
         caller = self.caller(node.start_byte, node.end_byte)
         if caller >= 0:
             at = (named or node).start_byte  # document order is the order of the lines
-            tried = _tried(node)
+            held = held_value(node)  # read once for the four questions below
+            tried = held[1] is not None and held[1].type == "try_expression"
             dropped, logged, handed = False, "", ""
-            if may_go_elsewhere(node):
-                dropped = not tried and dropped_value(node)
-                logged = (not tried and not dropped and logged_by(node)) or ""
-                handed = (not dropped and not logged and handed_to(node)) or ""
+            if may_go_elsewhere(held):
+                dropped = not tried and dropped_value(node, held)
+                logged = (not tried and not dropped and logged_by(node, held)) or ""
+                handed = (not dropped and not logged and handed_to(node, held)) or ""
             call = Call(
                 name, kind, qualifier, line, len(args), caller, args, False, tried, dropped,
                 logged, handed, turbofish=turbofish,
