@@ -79,6 +79,35 @@ def test_a_changed_file_indexes_as_a_whole_parse_does(edit: str) -> None:
     assert len(index_file(PATH, old).scopes) == 12
 
 
+PASSING = (
+    "pub fn apply(values: Vec<u8>) -> Vec<u8> {\n"
+    "    values.into_iter().map(resolve).collect()\n"
+    "}\n\n"
+)
+RESOLVE = "fn resolve(v: u8) -> u8 {\n    v + 1\n}\n\n"
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        # the changed unit passes a fn an unchanged one defines (risingwave's
+        # `.map(resolve_resource_group)`: the regeneration lost the call, stop 80's bench)
+        ({"top": RESOLVE + PASSING}, {"top": RESOLVE + PASSING.replace("values", "items")}),
+        # an unchanged unit passes a fn the change adds, or one it removes
+        ({"extra": PASSING}, {"top": RESOLVE, "extra": PASSING}),
+        ({"top": RESOLVE, "extra": PASSING}, {"extra": PASSING}),
+    ],
+)
+def test_a_fn_passed_by_its_bare_name_is_found_whichever_unit_changed(
+    before: dict[str, str], after: dict[str, str]
+) -> None:
+    old, new = source(**before).encode(), source(**after).encode()  # type: ignore[arg-type]
+    whole = index_file(PATH, new)
+    assert index_file_after(PATH, new, old, index_file(PATH, old)) == whole
+    passed = [c for c in whole.calls if c.name == "resolve" and c.arity == -1]
+    assert len(passed) == (1 if "fn resolve" in new.decode() else 0)
+
+
 def test_two_items_swapped_and_a_test_module_removed() -> None:
     old = source().encode()
     text = source()

@@ -237,8 +237,10 @@ _TEST_DIRECTORY = re.compile(
 # trait's impl in a package the caller does not see is no callee unless it sees the trait's;
 # 205: a call's value is held past the wrappers that keep a future's output
 # (`.instrument_await(..)`, `drops.held_value`); 206: a `let` of another crate's free fn
-# (`tokio::time::interval(..)`) holds no repository type, whatever fns the repository names so.
-INDEX_VERSION = "206"
+# (`tokio::time::interval(..)`) holds no repository type, whatever fns the repository names so;
+# 207: a changed file's index from its earlier one knows the free fns of the units it did not
+# parse (202's passed names), and is made whole when the file's free fns changed.
+INDEX_VERSION = "207"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -536,12 +538,16 @@ def _with_file_facts(index: FileIndex, source: bytes) -> FileIndex:
     )
 
 
-def index_tree(tree: Tree, source: bytes) -> FileIndex:
-    """The index of what `tree` parsed of `source` (all of it, or included ranges)."""
+def index_tree(
+    tree: Tree, source: bytes, free_elsewhere: frozenset[str] = frozenset()
+) -> FileIndex:
+    """The index of what `tree` parsed of `source` (all of it, or included ranges);
+    `free_elsewhere`: the names of the file's free fns in what the tree did not parse (a
+    fn passed by its bare name may be one of them: `passed_by_name`)."""
     # The binding's lists are not in document order (nor the same order twice): sorted, outer
     # nodes first, so that an index is a function of the bytes alone.
     captures = _captures(tree, source)
-    builder = _Builder(source)
+    builder = _Builder(source, free_elsewhere)
     for kind in DEF_KINDS:
         for node in captures.get(f"def.{kind}.node", []):
             builder.definition(kind, node)
@@ -1129,7 +1135,7 @@ def _scope_kind(name: str, qualifier: str, given: Sequence[Node]) -> str | None:
 class _Builder:
     """Collects one file's index; calls are attributed to their innermost enclosing fn."""
 
-    def __init__(self, source: bytes) -> None:
+    def __init__(self, source: bytes, free_elsewhere: frozenset[str] = frozenset()) -> None:
         self.source = source
         self.defs: list[Definition] = []
         self.fn_spans: list[tuple[int, int, int]] = []  # (start byte, end byte, def index)
@@ -1150,6 +1156,7 @@ class _Builder:
         # a variant's name -> its enum's path, of the file's `use`s (`_imported_variant`)
         self.variant_imports: dict[str, str] | None = None
         self.free_fns: set[str] | None = None  # the names of the file's free fns (`passed_by_name`)
+        self.free_elsewhere = free_elsewhere  # .. of those in units this parse left out
 
     def definition(self, kind: DefKind, node: Node) -> None:
         wraps = kind == "variant" and self.source.find(b"#[from]", *_span(node)) >= 0
@@ -1464,6 +1471,7 @@ class _Builder:
         name = text_of(argument)
         if self.free_fns is None:
             self.free_fns = {d.name for d in self.defs if d.kind == "fn" and d.owner is None}
+            self.free_fns |= self.free_elsewhere
         if name not in self.free_fns:
             return
         start = next(begin for begin, _, index in self.fn_spans if index == caller)

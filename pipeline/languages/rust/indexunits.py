@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from tree_sitter import Tree
@@ -229,11 +229,13 @@ def index_after(
     source: bytes,
     old_source: bytes,
     old_index: FileIndex,
-    index_tree: Callable[[Tree, bytes], FileIndex],
+    index_tree: Callable[[Tree, bytes, frozenset[str]], FileIndex],
 ) -> FileIndex | None:
     """The index of `source` from an earlier version's and a parse of the units that
-    changed (made into an index by `index_tree`); None when that cannot be exact (then the
-    file is indexed whole). The earlier index comes from the cache, which is not trusted:
+    changed (made into an index by `index_tree`, told the free fns of the units it does not
+    parse); None when that cannot be exact (then the file is indexed whole): also when the
+    file's free fns are not those of before, which the calls of a unit that did not change
+    may name (`.map(resolve_resource_group)`, passed by its bare name). The earlier index comes from the cache, which is not trusted:
     one that does not hold together is a miss, not a failure."""
     if not old_index.clean or b"#![" in source or b"#![" in old_source:
         return None
@@ -247,7 +249,7 @@ def _index_after(
     source: bytes,
     old_source: bytes,
     old_index: FileIndex,
-    index_tree: Callable[[Tree, bytes], FileIndex],
+    index_tree: Callable[[Tree, bytes, frozenset[str]], FileIndex],
 ) -> FileIndex | None:
     old_units = index_units(old_source)
     old_parts = split_index(old_source, old_units, old_index)
@@ -262,12 +264,23 @@ def _index_after(
         tree, clean = parse_units_checked(parser(), source, [units[at] for at in todo])
         if not clean:
             return None
-        fresh = split_index(source, units, index_tree(tree, source))
+        kept = frozenset(
+            _free_fns(d for part in parts if part is not None for d in part.definitions)
+        )
+        fresh = split_index(source, units, index_tree(tree, source, kept))
         if fresh is None:
             return None
         for at in todo:
             parts[at] = fresh[at]
-    return merge(source, units, [p for p in parts if p is not None])
+    merged = merge(source, units, [p for p in parts if p is not None])
+    if _free_fns(merged.definitions) != _free_fns(old_index.definitions):
+        return None
+    return merged
+
+
+def _free_fns(definitions: Iterable[Definition]) -> set[str]:
+    """The names of the free fns among `definitions` (no impl's, no trait's)."""
+    return {d.name for d in definitions if d.kind == "fn" and d.owner is None}
 
 
 class _Outside(Exception):
