@@ -218,11 +218,40 @@ def test_the_condition_itself_is_not_a_step() -> None:
         ("rx.recv().await", "rx.recv().await was None/Err (expect)"),
         # prometheus' registering macros give a `Result`
         ('register_int_counter!("a", "b")', 'register_int_counter!("a", "b") was Err (expect)'),
+        # an error mapped is a `Result`'s (an `Option` has no `map_err`)
+        ("load(x).map_err(E::from)", "load(x).map_err(E::from) was Err (expect)"),
     ],
 )
 def test_an_expect_step_says_what_its_receiver_held(receiver: str, step: str) -> None:
     source = f'async fn f(url: &str, text: &str, x: u8) {{\n    {receiver}.expect("m");\n}}\n'
     assert site_of(source, "m").facts.conditions == (Condition("closure", step, 2),)
+
+
+@pytest.mark.parametrize(
+    ("lets", "step"),
+    [
+        # cargo's `unpack`: `let mut result = entry.unpack_in(parent).map_err(..)`, then
+        # `result = result.with_context(..)` read "`result` was None/Err" (recheck 319)
+        ("let mut held = entry.unpack_in(dir).map_err(anyhow::Error::from);", "held was Err"),
+        ("let held = map.get(&x);", "held was None"),  # the nearest `let` of the name
+        ("let held = map.get(&x);\n    let held = text.parse::<u8>();", "held was Err"),
+        # a loop's binding of the name ends with its body
+        ("let held = map.get(&x);\n    for held in items {}", "held was None"),
+        ("let held = load(x);", "held was None/Err"),  # a fn of the repository's
+    ],
+)
+def test_a_bare_name_s_step_says_what_its_let_holds(lets: str, step: str) -> None:
+    source = f'fn f(x: u8) {{\n    {lets}\n    held.expect("m");\n}}\n'
+    (condition,) = site_of(source, "m").facts.conditions
+    assert condition.text == f"{step} (expect)"
+
+
+def test_a_name_a_pattern_around_it_binds_is_not_the_let_above() -> None:
+    source = (
+        "fn f(x: u8) {\n    let held = map.get(&x);\n"
+        '    if let Ok(held) = other(x) {\n        held.expect("m");\n    }\n}\n'
+    )
+    assert site_of(source, "m").facts.conditions[-1].text == "held was None/Err (expect)"
 
 
 def test_a_passed_assert_is_a_premise_not_the_failure_of_an_expect_after_it() -> None:

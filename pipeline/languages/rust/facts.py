@@ -1049,6 +1049,9 @@ _RESULT_METHODS = frozenset((
     # a child process's (cargo's `child.wait().context("credential process never started")`
     # read "returned `None` or an error", reading 302); a `Condvar`'s `wait` is a `Result` too
     "wait", "wait_with_output", "kill", "spawn",
+    # a `Result`'s error made another (an `Option` has no `map_err`; a future's `TryFuture`
+    # gives a future, which nothing here unwraps)
+    "map_err",
 ))
 # fmt: on
 
@@ -1155,6 +1158,10 @@ def _empty_value(value: Node, source: bytes | None = None) -> str:
     if value.type == "macro_invocation":  # `register_gauge!(..)`: prometheus' `Result`
         macro = (_field_text(value, "macro") or "").rsplit("::", 1)[-1]
         return "Err" if _REGISTER_MACRO.fullmatch(macro) else "None/Err"
+    if value.type == "identifier" and (bound := _let_value(value)) is not None:
+        # `let mut result = entry.unpack_in(parent).map_err(anyhow::Error::from);` ..
+        # `result.with_context(..)`: what the `let` holds (cargo's read "None/Err", recheck 319)
+        return _empty_value(bound, source)
     if value.type != "call_expression":
         return "None/Err"  # also `x?`: it unwraps a layer, the type is unknown
     function = value.child_by_field_name("function")
@@ -1186,6 +1193,62 @@ def _empty_value(value: Node, source: bytes | None = None) -> str:
     return "None" if name in _OPTION_METHODS else "Err" if name in _RESULT_METHODS else "None/Err"
 
 
+def _let_value(name: Node) -> Node | None:
+    """The value of the nearest `let <name> = value;` above a bare name, within its fn or
+    closure (a reassignment keeps the type); None when none, or when something between binds
+    the name otherwise (a pattern of a `match` arm, `if let`, `for`, another `let`'s, a
+    closure's parameters): the name may then hold anything."""
+    text = _node_text(name)
+    word = re.compile(rf"\b{re.escape(text)}\b")
+    child, current = name, name.parent
+    while current is not None and current.type != "function_item":
+        if current.type == "closure_expression":
+            parameters = current.child_by_field_name("parameters")
+            if parameters is not None and word.search(_node_text(parameters)):
+                return None
+        pattern = current.child_by_field_name("pattern") if current.type in _BINDERS else None
+        if pattern is not None and pattern != child and word.search(_node_text(pattern)):
+            return None
+        condition = current.child_by_field_name("condition") if current.type in _LETS else None
+        if condition is not None and condition != child and _binds(condition, word):
+            return None  # `if let Ok(held) = f(x) { <name> }`, `while let ..`
+        if current.type == "block":
+            for statement in reversed(current.named_children[: _index_in(current, child)]):
+                if statement.type != "let_declaration":
+                    continue
+                bound = statement.child_by_field_name("pattern")
+                written = _node_text(bound) if bound is not None else ""
+                if written == text:
+                    return statement.child_by_field_name("value")
+                if word.search(written):
+                    return None
+        child, current = current, current.parent
+    return None
+
+
+def _index_in(parent: Node, child: Node) -> int:
+    """The place of `child` among `parent`'s named children (their count when absent)."""
+    for at, node in enumerate(parent.named_children):
+        if node == child:
+            return at
+    return parent.named_child_count
+
+
+def _binds(condition: Node, word: re.Pattern[str]) -> bool:
+    """Whether an `if`'s or `while`'s condition binds the name by a `let` (`if let Ok(x) =
+    ..`, a chain of them: `if let Some(a) = f() && let Ok(x) = g(a)`)."""
+    lets = [condition] if condition.type == "let_condition" else condition.named_children
+    return any(
+        part.type == "let_condition"
+        and (pattern := part.child_by_field_name("pattern")) is not None
+        and word.search(_node_text(pattern)) is not None
+        for part in lets
+    )
+
+
+# What binds names by a pattern field of its own, and by a `let` in its condition
+_BINDERS = frozenset(("match_arm", "let_condition", "for_expression"))
+_LETS = frozenset(("if_expression", "while_expression"))
 # prometheus' (and its wrappers') registering macros: each gives a `Result` (neon's
 # `register_int_counter!(..).expect(..)` read "was `None` or `Err`", reading 262)
 _REGISTER_MACRO = re.compile(r"register_\w+")

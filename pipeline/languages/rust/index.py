@@ -239,8 +239,9 @@ _TEST_DIRECTORY = re.compile(
 # (`.instrument_await(..)`, `drops.held_value`); 206: a `let` of another crate's free fn
 # (`tokio::time::interval(..)`) holds no repository type, whatever fns the repository names so;
 # 207: a changed file's index from its earlier one knows the free fns of the units it did not
-# parse (202's passed names), and is made whole when the file's free fns changed.
-INDEX_VERSION = "207"
+# parse (202's passed names), and is made whole when the file's free fns changed; 208: a
+# build's conditions tell a bare name's failure by its `let` (`facts._let_value`).
+INDEX_VERSION = "208"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 

@@ -145,8 +145,9 @@ from pipeline.languages.rust.testcode import (
 # 123: `FileScan.file_gates` and `gated_modules`, the `cfg` gates of the `mod x;` lines; 124:
 # a lifetime is no type argument of a return type the sites' contexts read for the error
 # type (`RunResult<'src, T>`: an alias's `T`, no `Result<T, E>`; `context._result_type`)
-# 125: a literal given to a file's helper that writes it into its message: the helper's text.
-EXTRACTOR_VERSION = "125"
+# 125: a literal given to a file's helper that writes it into its message: the helper's text;
+# 126: a bare name's failure is told by what its nearest `let` holds (`facts._let_value`).
+EXTRACTOR_VERSION = "126"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
