@@ -1842,8 +1842,7 @@ def _other_crate_fn(tables: _Tables, called: str, path: str) -> bool:
         return False
     if any(not m.isidentifier() or not m.islower() for m in modules):
         return False
-    tables.seen.update((("crate", first), ("mod", _crate(path), first)))
-    return not (_ours(tables, first, path) or _prefixed_crate(tables, first))
+    return _another_crate(tables, first, path)
 
 
 # Fns of other crates whose value is (or holds) what they are given or what they decode into
@@ -2028,15 +2027,22 @@ def _other_crates(tables: _Tables, path: str, full: str) -> bool:
     first, *modules, type_name = full.split("::")
     if not modules or first in ("Self", "std", "core", "alloc"):
         return False
-    # what the answer reads, for the link memo: the crate, the top module of the name, and
-    # the impls of the type (where its methods are)
-    tables.seen.update((("crate", first), ("mod", _crate(path), first), ("o", type_name)))
-    if _ours(tables, first, path) or _prefixed_crate(tables, first):
+    tables.seen.add(("o", type_name))  # the impls of the type (where its methods are)
+    if not _another_crate(tables, first, path):
         return False
     # a module on the path may re-export the type (tikv's `server::MultiRaftServer` is
     # `server::node`'s): any of its names in a module of a type of the name is the type's
     named = set(modules)
     return not any(named & set(held.split("::")) for held in tables.owner_modules(type_name))
+
+
+def _another_crate(tables: _Tables, first: str, path: str) -> bool:
+    """Whether a path's first name, written in the file `path`, names no code of the
+    repository's: not `crate`/`self`/`super`, none of its crates (by directory or by the
+    manifest's prefixed name), no module of the file's crate. What the answer reads is kept
+    for the link memo: the crate and the top module of the name."""
+    tables.seen.update((("crate", first), ("mod", _crate(path), first)))
+    return not (_ours(tables, first, path) or _prefixed_crate(tables, first))
 
 
 @cache

@@ -64,7 +64,7 @@ from pipeline.languages.rust.index_items import (
     value_parsers,
     variant_of,
 )
-from pipeline.languages.rust.indexunits import index_after
+from pipeline.languages.rust.indexunits import free_fns, index_after
 from pipeline.languages.rust.macroitems import macro_items, may_wrap_items
 from pipeline.languages.rust.macronames import macro_rules_names
 from pipeline.languages.rust.regions import parse_units_checked, product_units
@@ -1389,11 +1389,14 @@ class _Builder:
             elif name[:1].isupper() and (imported := self._imported_variant(name)):
                 # `use crate::error::Error::ParseFetchedObject;` .. `ParseFetchedObject(..)`
                 self._built(at, imported, name, line, caller, node)
+            routed: bool | None = None  # whether the call registers a route: asked once
             for argument in given:
                 if argument.type == "scoped_identifier":
                     self.passed(argument, caller)
-                elif argument.type == "identifier" and not _registers_route(node):
-                    self.passed_by_name(argument, caller)
+                elif argument.type == "identifier":
+                    routed = _registers_route(node) if routed is None else routed
+                    if not routed:
+                        self.passed_by_name(argument, caller)
             if name in _SCOPE_CALLS and (kind_of := _scope_kind(name, qualifier, given)):
                 end = node.end_point[0] + 1
                 self.scopes.append(Scope(kind_of, name, node.start_point[0] + 1, end, caller))
@@ -1471,8 +1474,7 @@ class _Builder:
         mostly a variable, and one a parameter, `let`, closure or pattern binds is that."""
         name = text_of(argument)
         if self.free_fns is None:
-            self.free_fns = {d.name for d in self.defs if d.kind == "fn" and d.owner is None}
-            self.free_fns |= self.free_elsewhere
+            self.free_fns = free_fns(self.defs) | self.free_elsewhere
         if name not in self.free_fns:
             return
         start = next(begin for begin, _, index in self.fn_spans if index == caller)

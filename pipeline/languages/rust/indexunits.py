@@ -265,7 +265,7 @@ def _index_after(
         if not clean:
             return None
         kept = frozenset(
-            _free_fns(d for part in parts if part is not None for d in part.definitions)
+            free_fns(d for part in parts if part is not None for d in part.definitions)
         )
         fresh = split_index(source, units, index_tree(tree, source, kept))
         if fresh is None:
@@ -273,12 +273,12 @@ def _index_after(
         for at in todo:
             parts[at] = fresh[at]
     merged = merge(source, units, [p for p in parts if p is not None])
-    if _free_fns(merged.definitions) != _free_fns(old_index.definitions):
+    if free_fns(merged.definitions) != free_fns(old_index.definitions):
         return None
     return merged
 
 
-def _free_fns(definitions: Iterable[Definition]) -> set[str]:
+def free_fns(definitions: Iterable[Definition]) -> set[str]:
     """The names of the free fns among `definitions` (no impl's, no trait's)."""
     return {d.name for d in definitions if d.kind == "fn" and d.owner is None}
 

@@ -153,7 +153,7 @@ def _string_literals(node: Node) -> list[Node]:
     found, stack = [], [node]
     while stack:
         current = stack.pop()
-        if current.type in ("string_literal", "raw_string_literal"):
+        if current.type in _STRING_TYPES:
             found.append(current)
         else:
             stack.extend(reversed(current.children))
