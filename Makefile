@@ -31,7 +31,7 @@ run_opts = --out $(call v,OUT) --analyzer $(call v,ANALYZER) $(call opt,SOURCE,-
 	$(call opt,MODEL,--model) $(call opt,CACHE,--cache) $(call opt,INCLUDE,--include) \
 	$(call opt,EXCLUDE,--exclude) $(call opt,CONCURRENCY,--concurrency)
 
-.PHONY: help setup extract regenerate regenerate-all diff render bench test check lint typecheck clean browser
+.PHONY: help setup native extract regenerate regenerate-all diff render bench test check lint typecheck clean browser
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -46,18 +46,35 @@ $(BYTECODE): $(STAMP) $(SOURCES)
 	$(BIN)/python -m compileall -q pipeline bench >/dev/null
 	touch $(BYTECODE)
 
-setup: $(BYTECODE) ## create .venv and install errdoc with its dev tools
+# The index's hot modules compiled to C with mypyc (`pipeline/core/native.py`): built once installed,
+# and again when a module of the package changes (88 s here); errdoc uses a build only while
+# the sources are the ones it was made from. A failed build (no C compiler) warns once and
+# leaves them Python. NATIVE=0 skips it; ERRDOC_PURE=1 runs the Python at run time.
+NATIVE         ?= 1
+NATIVE_STAMP   := $(VENV)/.native
+PIPELINE_PY    := $(shell find pipeline -name '*.py' -not -path 'pipeline/_native*' 2>/dev/null)
+COMPILED       := $(if $(filter 0,$(NATIVE)),,$(NATIVE_STAMP))
 
-extract: $(BYTECODE) ## make extract REPO=owner/name SHA=commit [SOURCE=] [OUT=] [ANALYZER=] [MODEL=] [CACHE=] [INCLUDE=] [EXCLUDE=] [CONCURRENCY=]
+$(NATIVE_STAMP): $(STAMP) $(PIPELINE_PY)
+	$(BIN)/python -m pipeline.core.nativebuild || true
+	touch $@
+
+native: $(STAMP) ## compile the index's modules again (python -m pipeline.core.nativebuild)
+	$(BIN)/python -m pipeline.core.nativebuild
+	touch $(NATIVE_STAMP)
+
+setup: $(BYTECODE) $(COMPILED) ## create .venv and install errdoc with its dev tools
+
+extract: $(BYTECODE) $(COMPILED) ## make extract REPO=owner/name SHA=commit [SOURCE=] [OUT=] [ANALYZER=] [MODEL=] [CACHE=] [INCLUDE=] [EXCLUDE=] [CONCURRENCY=]
 	@test -n $(call v,REPO) || { echo "error: REPO=owner/name is required (e.g. make extract REPO=risingwavelabs/risingwave SHA=main)" >&2; exit 2; }
 	@test -n $(call v,SHA) || { echo "error: SHA=<commit, tag or branch> is required" >&2; exit 2; }
 	$(ERRDOC) extract --repo $(call v,REPO) --sha $(call v,SHA) $(run_opts) $${ARGS-}
 
-regenerate: $(BYTECODE) ## make regenerate REPO=owner/name [REF=branch, default the source's HEAD] [SOURCE=] (and extract's options)
+regenerate: $(BYTECODE) $(COMPILED) ## make regenerate REPO=owner/name [REF=branch, default the source's HEAD] [SOURCE=] (and extract's options)
 	@test -n $(call v,REPO) || { echo "error: REPO=owner/name is required" >&2; exit 2; }
 	$(ERRDOC) regenerate --repo $(call v,REPO) $(call opt,REF,--ref) $(run_opts) $${ARGS-}
 
-regenerate-all: $(BYTECODE) ## the scheduled job over REPOS=repos.toml
+regenerate-all: $(BYTECODE) $(COMPILED) ## the scheduled job over REPOS=repos.toml
 	$(ERRDOC) regenerate-all --repos $(call v,REPOS) --out $(call v,OUT) $(call opt,CACHE,--cache) $${ARGS-}
 
 diff: $(BYTECODE) ## make diff OLD=<version or dir> NEW=<version or dir> [FORMAT=text|json|markdown]
@@ -75,7 +92,7 @@ $(eval $(BENCH_STAGES):;@:)
 endif
 endif
 
-bench: $(BYTECODE) ## make bench [stage...] SOURCE=<local clone of risingwave> [ARGS=stage...] (never part of make test)
+bench: $(BYTECODE) $(COMPILED) ## make bench [stage...] SOURCE=<local clone of risingwave> [ARGS=stage...] (never part of make test)
 	$(BIN)/python -m bench $(call opt,SOURCE,--source) $(foreach s,$(BENCH_STAGES),$(call q,$(s))) $${ARGS-}
 
 lint: $(STAMP)
@@ -87,7 +104,8 @@ typecheck: $(STAMP)
 
 check: lint typecheck ## ruff + mypy --strict
 
-test: $(STAMP) check browser ## lint, type-check and run the test suite
+test: $(STAMP) $(COMPILED) check browser ## lint, type-check and run the test suite
+	@$(BIN)/python -m pipeline.core.nativebuild --check || true
 	$(BIN)/pytest -q $(PYTEST_ARGS)
 
 # Headless Chromium for the browser tests (`tests/devtools.chromium` looks for these names):
@@ -102,4 +120,4 @@ browser:
 	       || echo "warning: could not install chromium (apt-get install -y chromium); the browser tests will fail" >&2; }
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache pipeline/_native

@@ -33,6 +33,7 @@ from pipeline.core.cachefile import (
     write_marshalled,
 )
 from pipeline.core.index import Definition, FileIndex
+from pipeline.core.native import PACKAGE
 from pipeline.scan.context import _crate
 from pipeline.scan.names import crate_name, module_of
 from pipeline.scan.signatures import handled_message, is_rpc, tuple_fields
@@ -66,7 +67,8 @@ class LinkMemo:
 @cache
 def link_code() -> str | None:
     """A digest of the resolving modules' source (None when it cannot be read: no memo)."""
-    return source_digest([Path(__file__).parent / f"{name}.py" for name in _RESOLVING])
+    # the package's sources, also where the compiled modules run (`native`: from these)
+    return source_digest([PACKAGE / "scan" / f"{name}.py" for name in _RESOLVING])
 
 
 def memo_path(cache_dir: Path, repo: str, index_version: str) -> Path:

@@ -44,6 +44,7 @@ from pipeline.core.cachefile import (
     source_digest,
     write_marshalled,
 )
+from pipeline.core.native import PACKAGE
 from pipeline.core.reach import CallerPath, Hop
 from pipeline.scan.buildable import type_facts
 from pipeline.scan.callerpaths import MAX_DEPTH, Walked, Walks, trait_declared_elsewhere
@@ -74,7 +75,8 @@ class ReachMemo:
 @cache
 def walk_code() -> str | None:
     """A digest of the walking modules' source (None when it cannot be read: no memo)."""
-    return source_digest([Path(__file__).parent.parent / name for name in _WALKING])
+    # the package's sources, also where the compiled modules run (`native`: from these)
+    return source_digest([PACKAGE / name for name in _WALKING])
 
 
 def memo_key(graph: CallGraph, index_version: str) -> str | None:
