@@ -23,6 +23,18 @@ class BenchError(Exception):
     """A stage could not run to its figures (a command failed, the source is missing)."""
 
 
+def index_code() -> str:
+    """What runs the index in the runs measured: its modules compiled (`pipeline.core.native`,
+    built from these sources) or as Python; said with every figure it moves."""
+    from pipeline.core.native import usable_build
+
+    if os.environ.get("ERRDOC_PURE") == "1":
+        return "index modules: Python (ERRDOC_PURE=1)"
+    if usable_build() is None:
+        return "index modules: Python (no mypyc build of these sources: `make native`)"
+    return "index modules: compiled with mypyc (pipeline/_native)"
+
+
 def add_source_args(parser: argparse.ArgumentParser) -> None:
     """`--source` (a local bare repository), `--repo` (its name) and `--rev`."""
     parser.add_argument(

@@ -27,6 +27,7 @@ from bench.common import (
     ERRDOC,
     add_source_args,
     git,
+    index_code,
     require_source,
     run_ok,
     standalone,
@@ -54,6 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     for pair in [*args.also, *os.environ.get("ERRDOC_BENCH_ALSO", "").split()]:
         repo, _, source = pair.partition("=")
         targets.append((repo, source))
+    print(index_code(), flush=True)
     status = 0
     for repo, source in targets:
         with workdir("errdoc-bench-index-") as work:

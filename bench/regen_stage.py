@@ -45,6 +45,7 @@ from bench import git_growth
 from bench.common import (
     ERRDOC,
     add_source_args,
+    index_code,
     manifest,
     require_source,
     rev_parse,
@@ -225,6 +226,7 @@ def _run(args: argparse.Namespace, work: Path) -> int:
     }
     c, cold_counts = counts(outs["first"], args.repo), counts(outs["cold"], args.repo)
     print(f"source: {args.source}, {base[:10]} ({args.rev}~{args.back}) -> {head[:10]}")
+    print(index_code())
     print(
         f"creating {cold_counts['records']} record-sized files in a new directory on this disk: "
         f"{statistics.median(creates):.2f} s (median; after each cold run: "
