@@ -41,6 +41,15 @@ def _package(tmp: Path) -> Path:
     return package
 
 
+def _copied(directory: Path, copy: Path) -> Path:
+    for file in directory.rglob("*"):
+        if file.is_file():
+            target = copy / file.relative_to(directory)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(file.read_bytes())
+    return copy
+
+
 def _imported(package: Path, directory: Path, env: dict[str, str] | None = None) -> str:
     """Where a fresh interpreter imports `speedy.fast` from, `native`'s finder put first on
     `sys.meta_path` when the build in `directory` is usable for `package`."""
@@ -142,13 +151,7 @@ def test_the_digest_reads_every_module_but_the_build(tmp_path: Path) -> None:
 
 def test_a_failed_build_leaves_the_previous_one(built: tuple[Path, Path], tmp_path: Path) -> None:
     package, directory = built
-    copy = tmp_path / "compiled"
-    copy.mkdir()
-    for file in directory.rglob("*"):
-        if file.is_file():
-            target = copy / file.relative_to(directory)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(file.read_bytes())
+    copy = _copied(directory, tmp_path / "compiled")
     (package.parent / "broken").mkdir(exist_ok=True)
     broken = package.parent / "broken" / "speedy"
     broken.mkdir(exist_ok=True)
@@ -174,3 +177,47 @@ def test_this_checkout_runs_the_compiled_index_when_its_build_is_current() -> No
     import pipeline.scan.callgraph  # noqa: F401  (this process: the same)
 
     assert native.in_use() == compiled
+
+
+def test_a_truncated_build_is_not_used(built: tuple[Path, Path], tmp_path: Path) -> None:
+    """A build cut short (a disk filled mid-copy, say): mapping it would kill the process."""
+    package, directory = built
+    copy = _copied(directory, tmp_path / "compiled")
+    files = native.usable_build(copy, package, COMPILED)
+    assert files is not None
+    (shared,) = set(files) - set(COMPILED)
+    files[shared].write_bytes(files[shared].read_bytes()[:4096])
+    assert native.usable_build(copy, package, COMPILED) is None
+
+
+def test_a_build_whose_shared_library_does_not_load_is_not_used(
+    built: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Whole but not loadable (overwritten, or linked against another Python): the modules
+    run as Python instead of failing on their first import."""
+    package, directory = built
+    copy = _copied(directory, tmp_path / "compiled")
+    files = native.usable_build(copy, package, COMPILED)
+    assert files is not None
+    (shared,) = set(files) - set(COMPILED)
+    files[shared].write_bytes(bytes(files[shared].stat().st_size))  # zeros: no ELF header
+    script = textwrap.dedent(
+        f"""
+        import sys
+        from pathlib import Path
+        from pipeline.core import native
+        files = native.usable_build(Path({str(copy)!r}), Path({str(package)!r}), {COMPILED!r})
+        print(native.use_build(files, {COMPILED!r}))
+        import speedy.fast
+        print(speedy.fast.__file__)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=package.parent,
+        env={**_without_pure(), "PYTHONPATH": f"{package.parent}{os.pathsep}{ROOT}"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.split() == ["False", str(package / "fast.py")]

@@ -22,6 +22,7 @@ same Python either way, so the index's cost is measured against an unchanged run
 from __future__ import annotations
 
 import hashlib
+import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
@@ -94,15 +95,17 @@ def usable_build(
 ) -> dict[str, Path] | None:
     """The compiled modules of the build in `directory` by full name, when it was made from
     `package`'s current sources for this interpreter, holds each of `modules` and all its
-    files are there; else None."""
+    files are there at the sizes it made them; else None."""
     try:
         manifest = json.loads((directory / MANIFEST).read_text("utf-8"))
         files = {str(name): directory / str(file) for name, file in manifest["files"].items()}
+        sizes = {str(name): int(size) for name, size in manifest["sizes"].items()}
         if manifest["tag"] != interpreter_tag() or set(modules) - set(files):
             return None
+        # each file whole: a truncated shared library kills the process that maps it (SIGBUS)
+        if any(file.stat().st_size != sizes.get(name) for name, file in files.items()):
+            return None
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return None
-    if not all(file.is_file() for file in files.values()):
         return None
     if manifest.get("digest") != source_digest(package):
         return None
@@ -117,9 +120,21 @@ def install() -> bool:
     if os.environ.get("ERRDOC_PURE") == "1" or not (BUILD_DIR / MANIFEST).is_file():
         return False
     files = usable_build()
-    if files is None:
+    return files is not None and use_build(files)
+
+
+def use_build(files: dict[str, Path], modules: Sequence[str] = MODULES) -> bool:
+    """Put a finder of `files` first on `sys.meta_path`, once the library the compiled
+    modules share loads (a build that does not, truncated or linked against another Python,
+    is not used: the modules then run as Python, rather than failing on first import)."""
+    finder = _Finder(files)
+    sys.meta_path.insert(0, finder)
+    try:
+        for name in sorted(set(files) - set(modules)):
+            importlib.import_module(name)
+    except (ImportError, OSError):
+        sys.meta_path.remove(finder)
         return False
-    sys.meta_path.insert(0, _Finder(files))
     return True
 
 

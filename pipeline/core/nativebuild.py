@@ -76,7 +76,8 @@ def build(
         missing = set(modules) - set(files)
         if missing:
             raise RuntimeError(f"the build made no module for {', '.join(sorted(missing))}")
-        manifest = {"digest": digest, "tag": interpreter_tag(), "files": files}
+        sizes = {name: (out / file).stat().st_size for name, file in files.items()}
+        manifest = {"digest": digest, "tag": interpreter_tag(), "files": files, "sizes": sizes}
         (out / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True), "utf-8")
         old = directory.with_name(f"{directory.name}.old-{os.getpid()}")
         if directory.exists():
