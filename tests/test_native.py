@@ -221,3 +221,18 @@ def test_a_build_whose_shared_library_does_not_load_is_not_used(
         check=True,
     )
     assert done.stdout.split() == ["False", str(package / "fast.py")]
+
+
+def test_the_build_command_explains_itself_and_refuses_what_it_does_not_know() -> None:
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "pipeline.core.nativebuild", *args],
+            cwd=ROOT, capture_output=True, text=True, check=False,
+        )  # fmt: skip
+
+    helped = run("--help")
+    assert helped.returncode == 0 and "mypyc" in helped.stdout and "--check" in helped.stdout
+    wrong = run("--fast")
+    assert wrong.returncode == 2 and wrong.stderr.startswith("error: unknown arguments")
+    checked = run("--check")
+    assert checked.returncode == (0 if native.usable_build() is not None else 1)

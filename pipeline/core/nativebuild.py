@@ -97,8 +97,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         usable = usable_build() is not None
         print("compiled index modules: " + ("in use" if usable else "not built for these sources"))
         return 0 if usable else 1
+    if args in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        print("\n  --check  say whether a build of these sources is in use (status 1: not)")
+        return 0
     if args:
-        print("usage: python -m pipeline.core.nativebuild [--check]", file=sys.stderr)
+        print(
+            "error: unknown arguments; usage: python -m pipeline.core.nativebuild [--check]",
+            file=sys.stderr,
+        )
         return 2
     started = time.monotonic()
     try:
