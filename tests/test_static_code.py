@@ -1178,6 +1178,39 @@ fn load(v: u8, x: &str) -> anyhow::Result<()> {
     }
 
 
+def test_a_value_the_word_before_its_colon_names_is_not_the_error_underneath() -> None:
+    """greptimedb's `#[snafu(display("Failed to read a record from Kafka, topic: {}",
+    topic))]` read "The message prints the error underneath (`{}`)": it prints the topic,
+    the Kafka error is its source (reading 321). The word before the colon names what the
+    placeholder prints; a name that says error is the error still."""
+    from pipeline.analyze.static_code import cause_slot
+
+    source = """\
+#[derive(Debug, Snafu)]
+pub enum Error {
+    #[snafu(display("Failed to read a record from Kafka, topic: {}", topic))]
+    ConsumeRecord { topic: String, source: rskafka::client::error::Error },
+}
+fn load(topic: &str, region_id: u64, io_error: std::io::Error, why: String) -> anyhow::Result<()> {
+    anyhow::ensure!(region_id > 1, "failed to open the region, region id: {}", region_id);
+    anyhow::ensure!(region_id > 2, "failed to open the region, region_id: {}", self.region_id);
+    anyhow::ensure!(region_id > 3, "failed to connect, io_error: {}", io_error);
+    anyhow::ensure!(region_id > 4, "failed to subscribe: {}", why);
+    anyhow::ensure!(region_id > 5, "failed to subscribe, topic: {topic}");
+    Ok(())
+}
+"""
+    slots = {s.message: cause_slot(s) for s in find_sites("src/m.rs", source.encode()).sites}
+    assert slots == {
+        "Failed to read a record from Kafka, topic: {}": None,
+        "failed to open the region, region id: {}": None,
+        "failed to open the region, region_id: {}": None,
+        "failed to connect, io_error: {}": "`{}`",
+        "failed to subscribe: {}": "`{}`",
+        "failed to subscribe, topic: {topic}": None,
+    }
+
+
 def test_an_error_type_s_field_that_holds_a_value_is_not_the_error_underneath() -> None:
     """cargo's `#[error("failed to convert header value of `{name}` to string: {bytes:?}")]`
     on `BadHeader { name: String, bytes: Vec<u8> }` read "The message prints the error

@@ -226,10 +226,32 @@ def _cause_at(
         before = message.rsplit("{" + slots[last] + "}", 1)[0].rstrip(" `").removesuffix(":")
         if _SHOWN_VALUE.search(before):  # "where property 'in' is: {value}" (reading 313)
             return None
-        if _shows_a_value(value if value is not None else slots[last].split(":", 1)[0]):
+        printed = value if value is not None else slots[last].split(":", 1)[0]
+        if _shows_a_value(printed) or _names_its_value(before, printed):
             return None
         return None if _holds_value(fields, slots[last]) else last
     return None
+
+
+# The word a colon follows, and the name an argument prints (`topic`, `self.topic`,
+# `region_id.to_string()`)
+_LABEL_WORD = re.compile(r"(\w+)\s*$")
+_PRINTED_NAME = re.compile(r"[&*]*(?:self\.)?(\w+)(?:\.\w+\(\))*")
+_ERROR_WORDS = re.compile(r"err|cause|reason|source|inner", re.IGNORECASE)
+
+
+def _names_its_value(before: str, argument: str) -> bool:
+    """Whether the word before the colon names the value the placeholder prints: "..from
+    Kafka, topic: {}" of `topic`, "region_id: {}" or "region id: {}" of `region_id`
+    (greptimedb's snafu `display("Failed to read a record from Kafka, topic: {}", topic)`
+    read "The message prints the error underneath", reading 321). Not a name that says error
+    (`io_error`, `cause`): that is the error still."""
+    label = _LABEL_WORD.search(before)
+    printed = _PRINTED_NAME.fullmatch(argument.strip())
+    if label is None or printed is None or _ERROR_WORDS.search(printed[1]):
+        return False
+    name, word = printed[1].lower(), label[1].lower()
+    return name == word or name.endswith("_" + word)
 
 
 # A type that holds an error, or may: `std::io::Error`, `Box<dyn Error + Send>`, `ErrorKind`,
