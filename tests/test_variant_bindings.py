@@ -276,3 +276,68 @@ def test_a_subcommand_matched_above_and_again_in_the_fn_it_runs_is_said_once(
     (check,) = [i for i, n in enumerate(graph.nodes) if n.definition.name == "check"]
     best = caller_paths(graph, check)[0]
     assert best.entry_label == "subcommand `account login` (`Commands::Login`)"
+
+
+def test_an_arm_of_another_variant_of_the_enum_matched_above_is_no_way_in(
+    tmp_path: Path,
+) -> None:
+    """greptimedb's `start` calls `cmd.build_with(..)` only in its `SubCommand::Start` arm,
+    and `build_with` matches the same `SubCommand` again, running the scan benchmark in its
+    `Scanbench` arm: that arm never runs when `start` calls it (the value is `Start`), yet
+    the benchmark's errors read "subcommand `datanode start scanbench`" (reading 321). The
+    `Login` arm is the one the value above can take; the `Register` arm is dead on that path.
+    A variant of another enum of the same name (the top level's `Top::Account`) is no
+    conflict: only an enum that has both variants is the same one."""
+    account = ACCOUNT.replace(
+        "impl Cmd {\n",
+        "impl Cmd {\n"
+        "    pub fn dispatch(&self, settings: &str) -> anyhow::Result<()> {\n"
+        "        match &self.command {\n"
+        "            Commands::Login(cmd) => login::check(settings),\n"
+        "            Commands::Register(cmd) => register::check(settings),\n"
+        "            _ => Ok(()),\n"
+        "        }\n"
+        "    }\n",
+    )
+    top = (
+        "mod account;\n"
+        "#[derive(clap::Subcommand)]\n"
+        "enum Commands {\n    Account(account::Cmd),\n}\n"
+        "fn main() {\n"
+        "    let top: Commands = parse();\n"
+        "    match top {\n"
+        "        Commands::Account(cmd) => match cmd.command {\n"
+        '            account::Commands::Login(ref login) => cmd.dispatch("x").unwrap(),\n'
+        "            _ => {}\n"
+        "        },\n"
+        "    }\n"
+        "}\n"
+    )
+
+    def checked(name: str) -> str:
+        return command(name, "empty settings") + (
+            "pub fn check(settings: &str) -> anyhow::Result<()> {\n"
+            f'    anyhow::ensure!(!settings.is_empty(), "no {name} settings");\n'
+            "    Ok(())\n}\n"
+        )
+
+    graph = graph_of(
+        tmp_path,
+        {
+            **FILES,
+            "src/main.rs": top,
+            "src/account.rs": account,
+            "src/account/login.rs": checked("login"),
+            "src/account/register.rs": checked("register"),
+        },
+    )
+    login, register = (
+        next(
+            i for i, n in enumerate(graph.nodes) if n.path == path and n.definition.name == "check"
+        )
+        for path in ("src/account/login.rs", "src/account/register.rs")
+    )
+    assert [p.entry_label for p in caller_paths(graph, login)] == [
+        "subcommand `account login` (`Commands::Login`)"
+    ]
+    assert [(p.entry_label, [h.name for h in p.hops]) for p in caller_paths(graph, register)] == []

@@ -60,6 +60,7 @@ from pipeline.scan.entrypoints import (
     EXPORTED,
     arm_entry,
     benchmark_subcommand,
+    dead_arm,
     for_tests,
     nested_dispatch,
     test_support,
@@ -548,7 +549,7 @@ def _own_arm_path(graph: CallGraph, node_id: int, conditions: Sequence[str]) -> 
         if not variants or len(variants) != 1:
             continue
         entry = arm_entry(graph, variants[0], node_id)
-        if entry is None:
+        if entry is None or dead_arm(graph, variants[0], node_id):
             continue
         kind, label = entry
         if kind == "statement":
@@ -1378,6 +1379,8 @@ def _walk(
                 # A dispatch arm is an entry even when its fn was reached another way first;
                 # not an arm that recurses into the chain below (ruff's
                 # `validate_..._statements` calls itself for `Stmt::If`: no way in).
+                if dead_arm(graph, edge.arm, edge.caller):
+                    continue  # the subcommand matched above is another variant
                 arm = arm_entry(graph, edge.arm, edge.caller)
                 if arm is not None:
                     if not _below(parent, node, edge.caller, real):

@@ -730,7 +730,8 @@ def arm_entry(
     variant; a subcommand is the run of subcommands the chain leads with, as a user types
     them: `pip compile`, `target add`. `caller`, the fn whose arm it is: the subcommands
     whose arms reach that fn come first (`commands_above`)."""
-    names, last = _subcommands(graph, label, caller)
+    names, variants = _subcommands(graph, label, caller)
+    last = variants[-1] if variants else ""
     if names:
         named = f" (`{last}`)" if last else ""
         above = commands_above(graph, caller) if caller is not None else ()
@@ -794,11 +795,12 @@ def _wraps(graph: CallGraph, arm: str) -> bool:
     return known[arm]
 
 
-def _subcommands(graph: CallGraph, label: str, caller: int | None) -> tuple[list[str], str]:
-    """The subcommands a chain of arms leads with, as a user types them, and the last
-    arm's variant (`""` for a builder's `"name"` arm). `caller`: the fn whose arm it is."""
+def _subcommands(graph: CallGraph, label: str, caller: int | None) -> tuple[list[str], list[str]]:
+    """The subcommands a chain of arms leads with, as a user types them, and the variants of
+    clap's derive among its arms (none for a builder's `"name"` arm). `caller`: the fn whose
+    arm it is."""
     names: list[str] = []
-    last = ""
+    variants: list[str] = []
     for arm in label.split(ARM_LINK):
         if arm.startswith('"') and arm.strip('"') in graph.subcommands:
             names.append(arm.strip('"'))
@@ -808,10 +810,59 @@ def _subcommands(graph: CallGraph, label: str, caller: int | None) -> tuple[list
             # `Commands::Project` holds `add`, typed `uv add`): it adds no name
             if not _flattened(graph, *arm.split("::", 1)):
                 names.append(_subcommand_name(graph, *arm.split("::", 1)))
-            last = arm
+            variants.append(arm)
         else:
             break
-    return names, last
+    return names, variants
+
+
+def dead_arm(graph: CallGraph, label: str, caller: int) -> bool:
+    """Whether the subcommand arm `label` of the fn `caller` never runs the way the fn is
+    reached: every subcommand arm that calls the fn (`variants_above`) took another variant
+    of the enum the arm matches. greptimedb's `start` calls `cmd.build_with(..)` only in its
+    `datanode::SubCommand::Start` arm, and `build_with` matches the same value again: its
+    `Scanbench` arm had made the benchmark's errors "subcommand `datanode start scanbench`"
+    (reading 321). The same enum is one that has both variants: greptimedb's top-level
+    `SubCommand::Datanode` and the datanode's `SubCommand::Start` are two enums."""
+    above = variants_above(graph, caller)
+    if not above:
+        return False
+    for arm in _subcommands(graph, label, caller)[1]:
+        enum, _, variant = arm.partition("::")
+        for taken in above:
+            other_enum, _, other = taken.partition("::")
+            if other_enum == enum and other != variant and _one_enum(graph, enum, variant, other):
+                return True
+    return False
+
+
+def _one_enum(graph: CallGraph, enum: str, variant: str, other: str) -> bool:
+    """Whether an enum named `enum` defines both variants (its file and name are one)."""
+    owners = [{(path, d.owner) for path, d in graph.definitions("variant", v) if d.owner == enum}
+              for v in (variant, other)]  # fmt: skip
+    return bool(owners[0] & owners[1])
+
+
+def variants_above(graph: CallGraph, node: int) -> tuple[str, ...]:
+    """The variants of clap's derive that the subcommand arms above the fn `node` took, from
+    the outermost, when every such arm that calls the fn agrees (as `commands_above`);
+    else `()`."""
+    memo: dict[int, tuple[str, ...]] = graph.derived.setdefault("variants above", {})
+    if node in memo:
+        return memo[node]
+    memo[node] = ()  # a dispatch that reaches itself adds nothing
+    found = set()
+    edges = graph.callers.get(node, ())
+    for edge in edges:
+        if edge.arm is not None and not dead_arm(graph, edge.arm, edge.caller):
+            variants = _subcommands(graph, edge.arm, edge.caller)[1]
+            if variants:
+                found.add((*variants_above(graph, edge.caller), *variants))
+    callers = {edge.caller for edge in edges}
+    if not found and len(callers) == 1:
+        found.add(variants_above(graph, callers.pop()))
+    memo[node] = found.pop() if len(found) == 1 else ()
+    return memo[node]
 
 
 def _clap_enum(graph: CallGraph, name: str, caller: int | None) -> bool:
@@ -909,7 +960,9 @@ def commands_above(graph: CallGraph, node: int) -> tuple[str, ...]:
     found = set()
     edges = graph.callers.get(node, ())
     for edge in edges:
-        names = _subcommands(graph, edge.arm, edge.caller)[0] if edge.arm is not None else []
+        if edge.arm is None or dead_arm(graph, edge.arm, edge.caller):
+            continue
+        names = _subcommands(graph, edge.arm, edge.caller)[0]
         if names:
             found.add(_joined(commands_above(graph, edge.caller), names))
     callers = {edge.caller for edge in edges}
