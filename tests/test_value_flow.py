@@ -97,6 +97,31 @@ fn import(mode: Mode) -> anyhow::Result<()> {
     }
 }
 
+pub fn disable_declined() {
+    disable(Mode::Lenient);
+}
+
+pub fn disable_from_hook(mode: Mode) {
+    disable(mode);
+}
+
+pub fn disable(mode: Mode) {
+    assert!(mode != Mode::Off, "Off is not a reason to disable");
+}
+
+pub fn ensure_strict() -> anyhow::Result<()> {
+    ensured(Mode::Strict)
+}
+
+pub fn ensure_off() -> anyhow::Result<()> {
+    ensured(Mode::Off)
+}
+
+fn ensured(mode: Mode) -> anyhow::Result<()> {
+    anyhow::ensure!(mode == Mode::Strict, "only a strict mode may be ensured");
+    Ok(())
+}
+
 fn unwrapped(mode: Option<Mode>) -> anyhow::Result<()> {
     if let Some(mode) = mode {
         match mode {
@@ -143,6 +168,17 @@ def test_a_catch_all_arm_is_ruled_out_by_a_variant_an_earlier_arm_takes(
     assert paths["this mode cannot be imported"] == [["import_blob", "import"]]
 
 
+def test_a_check_that_fails_is_ruled_out_by_a_literal_that_passes_it(
+    paths: dict[str, list[list[str]]],
+) -> None:
+    """pingora's `disable(reason)` asserts `reason != NoCacheReason::NeverEnabled`, and the
+    proxy calls `disable(NoCacheReason::DeclinedToUpstream)`: that call never fails the
+    check, yet it had been the way in (reading 322). An `assert!`'s or `ensure!`'s check
+    fails only when it is false: a literal that makes it true rules the caller out."""
+    assert paths["Off is not a reason to disable"] == [["disable_from_hook", "disable"]]
+    assert paths["only a strict mode may be ensured"] == [["ensure_off", "ensured"]]
+
+
 def test_a_name_an_earlier_pattern_binds_again_needs_nothing_of_the_caller(
     paths: dict[str, list[list[str]]],
 ) -> None:
@@ -165,6 +201,9 @@ def test_what_the_conditions_need_of_variants() -> None:
     assert required_values(("if",), ("mode == Mode::A",)) == {"mode": "in:Mode::A"}
     assert required_values(("else",), ("mode == Mode::A",)) == {"mode": "out:Mode::A"}
     assert required_values(("exit",), ("Mode::A != mode",)) == {"mode": "in:Mode::A"}
+    # an `assert!`/`ensure!` whose check failed: the check did not hold
+    assert required_values(("check_failed",), ("mode != Mode::A",)) == {"mode": "in:Mode::A"}
+    assert required_values(("check_failed",), ("details",)) == {"details": "false"}
     assert required_values(("if",), ("!matches!(mode, Mode::A | Mode::B)",)) == {
         "mode": "out:Mode::A|Mode::B"
     }

@@ -32,11 +32,13 @@ VALUE = "\0value:"
 _CHECK_STATES = 400
 
 # What a condition needs of a plain name, by the condition's kind: held (`if`), or not
-# (`else`, an early exit not taken). `details`, `!details`, `opt.is_some()`.
+# (`else`, an early exit not taken, the check of an `assert!`/`ensure!` that fails: pingora's
+# `disable(NoCacheReason::DeclinedToUpstream)` never fails `assert!(reason !=
+# NoCacheReason::NeverEnabled)`, reading 322). `details`, `!details`, `opt.is_some()`.
 _FLAG = re.compile(r"(!?)\s*\*?([a-z_][a-z0-9_]*)")
 _OPTION_TEST = re.compile(r"([a-z_][a-z0-9_]*)\.is_(some|none)\(\)")
 _SOME_BOUND = re.compile(r"let\s+Some\s*\(.*\)\s*=\s*&?\s*([a-z_][a-z0-9_]*)", re.S)
-_HELD = {"if": True, "else": False, "exit": False, "if_let": True}
+_HELD = {"if": True, "else": False, "exit": False, "if_let": True, "check_failed": False}
 # `mode == Mode::Strict`, `Mode::Strict != mode`
 _COMPARED = re.compile(
     r"(?:&|\*)?([a-z_]\w*)\s*(==|!=)\s*(.+)|(.+?)\s*(==|!=)\s*(?:&|\*)?([a-z_]\w*)"
