@@ -1248,3 +1248,27 @@ def test_a_home_directory_not_found_is_the_environment_s() -> None:
     assert classify_step("Could not get home directory") == "configuration-error"
     assert classify("unable to find the user's home directory", "bail") == "configuration-error"
     assert classify("failed to read the config in the home directory", "bail") == "io-error"
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        # a password judged: the caller could not prove who it is
+        ("Username and password does not match, username: {}", "unauthenticated"),
+        ("The password did not verify", "unauthenticated"),
+        ("Password is needed for authentication but it was not provided", "unauthenticated"),
+        ("metadata in jwt does not match with metadata declared with user", "unauthenticated"),
+        ("invalid password", "unauthenticated"),
+        # a password named as data, an argument or a setting: no login failed (surrealdb's
+        # "Failed to hash password" had said "renew the credentials", reading 322)
+        ("Failed to hash password: {}", "operation-failed"),
+        ("Invalid password hash: {}", "invalid-argument"),
+        ("Function 'crypto::bcrypt::compare' expects a string password, got: {}", "type-mismatch"),
+        ("missing `password` in CDC properties", "configuration-error"),
+        ("NATS connect mode `credential` requires both `nkey` and `jwt`", "invalid-argument"),
+    ],
+)
+def test_a_password_is_unauthenticated_only_where_the_message_judges_it(
+    message: str, expected: str
+) -> None:
+    assert classify(message, "bail") == expected

@@ -99,7 +99,14 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
          r"parse\b|\binvalid output\b|\bexpected a line\b|"
          r"\binvalid seriali\w+\b|\bexpected field\b|\bto string\b|\binvalid source\b"),
         ("permission-denied", r"\bmust be (?:the )?owner\b|\bonly superusers?\b|\bpermission\b"),
-        ("unauthenticated", r"\bjwt\b|\bpassword\b|\bnot authenticated\b"),
+        # a password, token or credentials judged: wrong, missing from a login, refused;
+        # not one named as a setting, an argument or data ("Failed to hash password",
+        # "expects a string password", "must not set `password`": reading 322)
+        ("unauthenticated", r"\bnot authenticated\b|\b(?:username|user) (?:and|or) password\b|"
+         r"\b(?:invalid|incorrect|wrong|bad|expired) (?:password|jwt|credentials?)\b"
+         r"(?! hash)|\b(?:password|jwt|credentials?)\b[^.;:]{0,40}\b(?:does not match|"
+         r"do not match|did not verify|is (?:incorrect|wrong|invalid|expired)|is not allowed|"
+         r"(?:was|were) not provided)\b"),
         ("configuration-error", r"\bnot specified\b|\bmust be set\b|\bwas not defined\b|"
          # the user's home directory, which the environment names (bat's "Could not get
          # home directory" read "I/O error" by "get .. directory", reading 300)
@@ -112,7 +119,10 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         # a value outside what a type or a field holds, whatever field it names (hickory's
         # SOA "retry outside i32 range" read Concurrency conflict by "retry", reading 133)
         ("out-of-range", r"\b(?:outside|out of) (?:the )?(?:(?:[\w-]+|`[^`]+`) )?(?:range|bounds)\b"),
-        ("type-mismatch", r"\bexpected \w+, got\b|\bcannot concatenate\b"),
+        # .. and a function's argument of another type ("Function 'crypto::pbkdf2::compare'
+        # expects a string hash, got: {}" read Operation failed, reading 322)
+        ("type-mismatch", r"\bexpected \w+, got\b|\bcannot concatenate\b|"
+         r"\bexpects? an? \w+(?: \w+)?, got\b"),
         ("invalid-argument", r"\b(?:is|was) not an? valid\b(?!\W+(?:utf|unicode|setting))|"
          r"\bno \w+ (?:provided|given)\b|\bsupported (?:\w+ )?values\b|\bis unknown\b|\binvalid character\b|"
          r"\b(?:requires|expects) an? (?:\w+ )?(?:format )?value\b|\bmust not be followed\b|"
@@ -182,7 +192,11 @@ CONSTRAINTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 
 # An input the caller must give and did not ("-t must be specified", "Either a list of
 # point ids or a filter must be provided"): like a conflict, the caller's to fix.
-MISSING_INPUT = re.compile(r"\bmust be (?:specified|provided|given|supplied)\b", re.IGNORECASE)
+# (.. or two that go together: "NATS connect mode `credential` requires both `nkey` and `jwt`"
+# read Connection failure by "connect", reading 322)
+MISSING_INPUT = re.compile(
+    r"\bmust be (?:specified|provided|given|supplied)\b|\brequires both\b", re.IGNORECASE
+)
 # An input the code has no meaning for, of a kind it knows a fixed set of ("Unknown option
 # '{option}'", "unknown fill strategy: {}", "Unknown architecture: {0}", starship's "unknown
 # integer allow status" of direnv's output): the keyword
