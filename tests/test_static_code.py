@@ -2485,6 +2485,65 @@ pub async fn write(w: &mut W) {
     )
 
 
+def test_an_item_of_a_collection_a_check_above_found_holding_one_cannot_be_missing() -> None:
+    """surrealdb's `if values.len() == 1 { values.into_iter().next().expect("values verified
+    non-empty") }` read "1. `values.len() == 1` is true; 2. `values.into_iter().next()` was
+    None", and "this time it did not" (reading 322, contradictory). The check says there is
+    an item: as the code stands, never. A loop between the two (which may empty it) and a
+    check of another collection say nothing."""
+    source = """\
+pub fn single(values: Vec<u8>) -> u8 {
+    if values.len() == 1 {
+        return values.into_iter().next().expect("values verified non-empty");
+    }
+    0
+}
+
+pub fn newest(epochs: &[u8]) -> u8 {
+    if epochs.is_empty() {
+        return 0;
+    }
+    *epochs.last().expect("non-empty epochs")
+}
+
+pub fn drained(stack: &mut Vec<u8>) -> u8 {
+    if !stack.is_empty() {
+        while let Some(x) = stack.pop() {
+            let _ = x;
+        }
+        return *stack.first().expect("still holds one");
+    }
+    0
+}
+
+pub fn other(a: &[u8], b: &[u8]) -> u8 {
+    if !a.is_empty() {
+        return *b.first().expect("b holds one");
+    }
+    0
+}
+"""
+    found = explained_all(source, "src/lib.rs")
+    single = found["values verified non-empty"]
+    assert (
+        "It fails only if `values` is empty, which `values.len() == 1` above rules out: "
+        "`values.into_iter().next()` gives an item here." in single.documentation
+    )
+    assert (
+        "2. `values.into_iter().next()` was None (`expect`) (`values.len() == 1` above says "
+        "`values` holds an item: as the code stands, never)" in single.triggerScenarios
+    )
+    assert single.solutions[0].startswith(
+        "This panic does not come about as the code stands: `values.len() == 1` above says "
+        "`values` holds an item when `values.into_iter().next()` runs."
+    )
+    # an early exit on the opposite test is the same check
+    assert "which `epochs.is_empty()` above rules out" in found["non-empty epochs"].documentation
+    for message in ("still holds one", "b holds one"):
+        assert "rules out" not in found[message].documentation
+        assert "as the code stands, never" not in found[message].triggerScenarios
+
+
 def test_a_serde_trait_s_method_is_handled_where_the_format_returns_its_error() -> None:
     """alacritty's `RawBindingVisitor::visit_map`, a local type's: its handling read `match
     raw_binding_visitor.visit_map(map) { .. }`, a call no code makes (serde does) and no

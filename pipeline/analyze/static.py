@@ -40,6 +40,7 @@ from pipeline.analyze.guarded_reach import told_outcome
 from pipeline.analyze.homedirs import missing_directory
 from pipeline.analyze.locks import poisoned_lock, unwinding_only
 from pipeline.analyze.metrics import registered_metric
+from pipeline.analyze.nonempty import nonempty_checked_above
 from pipeline.analyze.private_fields import check_for_the_module
 from pipeline.analyze.programs import started_program
 from pipeline.analyze.python_catch import python_catch
@@ -142,7 +143,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-228"
+_LABEL = "static-229"
 
 
 def _static_version() -> str:
@@ -457,7 +458,9 @@ def _with_reach(
     )
     # a check above the site leaves first as the code stands: runs reach its fn, not it
     never = site is not None and (
-        exited_above(site.facts.conditions) is not None or option_checked_above(site) is not None
+        exited_above(site.facts.conditions) is not None
+        or option_checked_above(site) is not None
+        or nonempty_checked_above(site) is not None
     )
     trigger, situation = (
         trigger_sentence(reach, sha, never),
@@ -1101,6 +1104,13 @@ def _documentation(context: SiteContext, failure_class: str, guess: Classificati
                 f" What `{guarded}` gave after its `?` was `None` or an error: an error of "
                 "the call itself leaves at that `?`, without this message."
             )
+        elif (nonempty := nonempty_checked_above(site)) is not None:
+            # `!to_export.is_empty()` above `to_export.iter().next().expect(..)`: not "was
+            # `None`" beside the check that says it holds an item (reading 322)
+            text += (
+                f" It fails only if `{nonempty.collection}` is empty, which `{nonempty.check}` "
+                f"above rules out: `{nonempty.item}` gives an item here."
+            )
         elif "(" not in guarded and (above := option_checked_above(site)) is not None:
             # neon's `az_id.expect("Checked above")` after `if az_id.is_none() { panic!(..) }`:
             # not "was `None`" beside "`az_id.is_none()` is false" (recheck 262)
@@ -1241,6 +1251,11 @@ def _trigger(site: Site, conditions: Sequence[Condition]) -> str:
     steps = [f"{i}. {describe(c)}" for i, c in enumerate(conditions, 1)]
     if option_checked_above(site) is not None:  # its `None` is what the check above stops
         steps[-1] += " (the check above stops a `None` first: as the code stands, never)"
+    elif (nonempty := nonempty_checked_above(site)) is not None:
+        steps[-1] += (
+            f" (`{nonempty.check}` above says `{nonempty.collection}` holds an item: as the "
+            "code stands, never)"
+        )
     elif (arm := exited_above(conditions)) is not None:  # the exit above left on its pattern
         steps[arm] += " (the exit above leaves on it first: as the code stands, never)"
     elif fixed_input(site) is not None:  # no run differs (nushell's examples, recheck 282)

@@ -34,6 +34,7 @@ from pipeline.analyze.homedirs import directory_advice, directory_tip, missing_d
 from pipeline.analyze.locks import poisoned_lock, profiles_named
 from pipeline.analyze.message_advice import advice_in, has_placeholders
 from pipeline.analyze.metrics import metric_advice, registered_metric
+from pipeline.analyze.nonempty import nonempty_checked_above
 from pipeline.analyze.programs import path_program, program_advice, started_program
 from pipeline.analyze.state_calls import state_panic, state_solutions, state_tip
 from pipeline.analyze.static_code import (
@@ -439,6 +440,16 @@ def solutions(
             "evaluates: it can only fail the build, with this message in a compile error, "
             "never a run. A build that fails so has constants that disagree with what it "
             "checks: fix them where they are set.",
+        ]
+    if context.error_type == "panic" and (nonempty := nonempty_checked_above(site)) is not None:
+        # surrealdb's `ensure!`d `values.len() == 1` then `values.into_iter().next()
+        # .expect("values verified non-empty")`: "this time it did not" (reading 322)
+        return [
+            *out,
+            f"This panic does not come about as the code stands: `{nonempty.check}` above "
+            f"says `{nonempty.collection}` holds an item when `{nonempty.item}` runs. If it "
+            "shows, the code between the two changed it: report it upstream with the full "
+            "message and the version you run.",
         ]
     if context.error_type == "panic" and (above := option_checked_above(site)) is not None:
         # neon's `if az_id.is_none() { panic!(..) }` then `az_id.expect("Checked above")`:
@@ -1177,6 +1188,11 @@ def _assumption(context: SiteContext) -> str:
         never = {"None": "(never `None`)", "Err": "(never an `Err`)"}.get(
             _told_outcome(facts.conditions), NEVER_EITHER
         )
+        if (nonempty := nonempty_checked_above(site)) is not None:
+            return (
+                f"The code assumed `{facts.receiver}` always gives a value here {never}, as "
+                f"`{nonempty.check}` above says `{nonempty.collection}` holds an item."
+            )
         if fixed_input(site) is not None:
             # given only literals: no run differs from another (nushell's examples'
             # `DateTime::parse_from_str(lit, lit)` read "this time it did not", reading 282)
