@@ -1272,3 +1272,21 @@ def test_a_password_is_unauthenticated_only_where_the_message_judges_it(
     message: str, expected: str
 ) -> None:
     assert classify(message, "bail") == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        # a lexer's token and a parser's precedence: the query's syntax (reading 322)
+        ("Invalid token `{}`", "parse-error"),
+        ("Invalid token, found invalid character `{char}` after number token", "parse-error"),
+        ("Chaining range operators has no specified associativity", "parse-error"),
+        # a token of a login stays the caller's credentials
+        ("Invalid token", "unauthenticated"),
+        ("Tenant token expired. Was valid up to `{exp}` and we're now `{now}`.", "unauthenticated"),
+    ],
+)
+def test_a_token_of_a_lexer_is_syntax_and_a_token_of_a_login_is_not(
+    message: str, expected: str
+) -> None:
+    assert classify(message, "bail") == expected

@@ -97,7 +97,12 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
          r"\b(?:missing|duplicate) field `|"
          r"\b(?:failed to|unable to|could not|couldn't|cannot|can't|can not) "
          r"parse\b|\binvalid output\b|\bexpected a line\b|"
-         r"\binvalid seriali\w+\b|\bexpected field\b|\bto string\b|\binvalid source\b"),
+         r"\binvalid seriali\w+\b|\bexpected field\b|\bto string\b|\binvalid source\b|"
+         # a lexer's token shown or described ("Invalid token `{}`", "Invalid token, found
+         # invalid character ..": Unauthenticated by "invalid token", reading 322), a
+         # parser's operators without precedence ("Chaining range operators has no
+         # specified associativity": Out of range by "range")
+         r"\binvalid token(?=\s*[`'\",{]|\s+found\b)|\bassociativity\b"),
         ("permission-denied", r"\bmust be (?:the )?owner\b|\bonly superusers?\b|\bpermission\b"),
         # a password, token or credentials judged: wrong, missing from a login, refused;
         # not one named as a setting, an argument or data ("Failed to hash password",
