@@ -1047,6 +1047,38 @@ def test_a_glob_import_reaches_what_the_globbed_module_imports() -> None:
     assert callers("crates/exec/src/utils.rs", "rename") == [("alter", "import")]
 
 
+def test_a_chain_of_glob_imports_reaches_the_fn_at_its_end() -> None:
+    """foundry's symbolic executor: `executor/opcodes.rs` says `use super::*`,
+    `executor/mod.rs` `use super::{runtime::*, *}`, `runtime.rs` `pub(crate) use evm::*`, and
+    `runtime/evm.rs` defines `ensure_jumpdest`, which `opcodes.rs` calls by its bare name:
+    "no caller found" (reading 323). A namesake in a module no glob reaches stays out, and
+    so does one past the depth bound (five globs)."""
+    chain = {
+        "src/lib.rs": "mod runtime;\nmod executor;\nmod other;\n",
+        "src/runtime.rs": "mod evm;\npub(crate) use evm::*;\n",
+        "src/runtime/evm.rs": "pub(crate) fn ensure_jumpdest(d: usize) {}\n",
+        "src/other.rs": "pub(crate) fn ensure_jumpdest(d: usize) {}\n",
+        "src/executor.rs": "use super::{runtime::*, *};\nmod opcodes;\n",
+        "src/executor/opcodes.rs": "use super::*;\npub fn step(d: usize) { ensure_jumpdest(d); }\n",
+    }
+    graph = _graph_of(chain)
+    assert _labelled_callers(graph, "src/runtime/evm.rs", "ensure_jumpdest") == [("step", "import")]
+    assert _labelled_callers(graph, "src/other.rs", "ensure_jumpdest") == []
+    deep = {
+        "src/lib.rs": "mod a;\nmod b;\nmod c;\nmod d;\nmod e;\nmod f;\nmod g;\n",
+        "src/a.rs": "use crate::b::*;\npub fn start() { far(); }\n",
+        "src/b.rs": "pub use crate::c::*;\n",
+        "src/c.rs": "pub use crate::d::*;\n",
+        "src/d.rs": "pub use crate::e::*;\n",
+        "src/e.rs": "pub use crate::f::*;\n",
+        "src/f.rs": "pub use crate::g::*;\n",
+        "src/g.rs": "pub fn far() {}\n",
+    }
+    assert _labelled_callers(_graph_of(deep), "src/g.rs", "far") == []
+    near = {**deep, "src/d.rs": "pub use crate::g::*;\n"}
+    assert _labelled_callers(_graph_of(near), "src/g.rs", "far") == [("start", "import")]
+
+
 def test_a_renamed_import_of_another_crate_s_fn_is_not_the_caller_s_own_namesake() -> None:
     """zellij's `src/commands.rs`: `use zellij_server::{start_server as start_server_impl};`
     in its own `pub fn start_server`, which calls `start_server_impl(..)`. By module suffix

@@ -2826,6 +2826,8 @@ def _plain_call(
     globbed = [n for n in found if any(_glob_reaches(g, node, graph.nodes[n]) for g in globs)]
     if not globbed:
         globbed = _reexported(graph, tables, node, call.name, globs)
+    if not globbed and globs:
+        globbed = _through_globs(graph, tables, node, call.name, globs, found)
     return "import", _narrow(graph, node, globbed, call)
 
 
@@ -2908,6 +2910,51 @@ def _reexported(
     return list(dict.fromkeys(found))
 
 
+# How many globs deep a name is followed: foundry's `opcodes.rs` says `use super::*`, its
+# `executor/mod.rs` `use super::{runtime::*, ..}`, and `runtime.rs` `pub(crate) use evm::*`
+_GLOB_DEPTH = 4
+
+
+def _through_globs(
+    graph: CallGraph,
+    tables: _Tables,
+    caller: Node,
+    name: str,
+    globs: Sequence[str],
+    found: Sequence[int],
+) -> list[int]:
+    """Fns named `name` that a chain of glob imports brings into the caller's file: a glob
+    of a module that itself imports a module by a glob (or names the fn in a `use`), as
+    rustc resolves them, up to `_GLOB_DEPTH` modules away. foundry's symbolic executor calls
+    `ensure_jumpdest`, defined in `runtime/evm.rs`, through three globs; it had no caller
+    (reading 323). `found`: the repository's free fns of that name."""
+    start = [
+        target
+        for glob in globs
+        if (target := _glob_target(graph, tables, glob, caller.crate, caller.module))
+    ]
+    seen, frontier = set(start), start
+    reached: list[int] = []
+    for _ in range(_GLOB_DEPTH):
+        further = []
+        for crate, module in frontier:
+            path = graph.derived["module files"].get((crate, module))
+            for use in _uses_of(tables, graph, path):
+                if use.alias == name:  # `pub use evm::ensure_jumpdest;`
+                    *segments, last = use.path.split("::")
+                    wanted = [s for s in segments if s not in _RELATIVE]
+                    named = _free(tables, last)
+                    reached += _by_suffix(graph, named, wanted) if named and wanted else named
+                elif use.alias == "*":
+                    next_module = _glob_target(graph, tables, use.path, crate, module)
+                    if next_module is not None and next_module not in seen:
+                        seen.add(next_module)
+                        further.append(next_module)
+        frontier = further
+    reached += [n for n in found if (graph.nodes[n].crate, graph.nodes[n].module) in seen]
+    return list(dict.fromkeys(reached))
+
+
 def _module_file(graph: CallGraph, tables: _Tables, glob: str, caller: Node) -> str | None:
     """The indexed file of the module a glob import names (`crate::a::b`, `super::b`,
     `other_crate::b`), or None when it is not a file of the repository."""
@@ -2918,20 +2965,35 @@ def _module_path(
     graph: CallGraph, tables: _Tables, glob: str, crate: str, module: str
 ) -> str | None:
     """`_module_file`, seen from a module of a crate."""
+    target = _glob_target(graph, tables, glob, crate, module)
+    found: str | None = graph.derived["module files"].get(target) if target else None
+    return found
+
+
+def _glob_target(
+    graph: CallGraph, tables: _Tables, glob: str, crate: str, module: str
+) -> tuple[str, str] | None:
+    """The crate and module a `use` path names (`crate::a::b`, `super::b`, `other_crate::b`),
+    seen from a module of a crate; None for a crate that is not the repository's."""
     if "module files" not in graph.derived:
         graph.derived["module files"] = module_files(graph.indexes)
-    files, crates = graph.derived["module files"], crate_dirs(graph)
     segments = glob.split("::")
+    child = f"{module}::{glob}" if module else glob
     if segments[0] in _RELATIVE:
         module = relative_module(segments, module)
+    elif (crate, child) in graph.derived["module files"]:
+        # edition 2018's paths: `pub(crate) use evm::*;` in `runtime.rs` names its child
+        # module `runtime::evm` (which `mod evm;` declares), before a crate of that name
+        tables.seen.add(("mod", crate, child))
+        return crate, child
     else:
         tables.seen.add(("crate", segments[0]))
+        crates = crate_dirs(graph)
         if segments[0] not in crates:
             return None
         crate, module = crates[segments[0]], "::".join(segments[1:])
     tables.seen.add(("mod", crate, module))
-    found: str | None = files.get((crate, module))
-    return found
+    return crate, module
 
 
 _RELATIVE = ("crate", "self", "super")
