@@ -115,3 +115,16 @@ def test_a_program_s_own_hook_is_its_package_s_and_a_named_hook_is_not_read(
     assert aborting_hook(graph, "pageserver/src/main.rs") is None
     assert aborting_hook(graph, "shell/src/main.rs") is None
     assert aborting_hook(graph, "search/src/main.rs") is None
+
+
+def test_a_shared_hook_no_code_calls_installs_nothing(tmp_path: Path) -> None:
+    """influxdb's `panic_logging::make_panics_fatal` sets a hook that exits, and nothing in
+    the repository calls it: its panics had read "`make_panics_fatal` installs a panic hook
+    that ends the process" (reading 323, misleading). Called from a `main`, it is said."""
+    never = MAIN.replace("    hook::set_panic_hook();\n", "")
+    files = {"Cargo.toml": '[package]\nname = "node"\n', "src/main.rs": never, "src/hook.rs": HOOK}
+    assert aborting_hook(graph_of(tmp_path / "never", files), "src/main.rs") is None
+    files["src/main.rs"] = MAIN
+    assert aborting_hook(graph_of(tmp_path / "called", files), "src/main.rs") == (
+        "`set_panic_hook` (src/hook.rs:2)"
+    )

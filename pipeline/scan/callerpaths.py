@@ -423,8 +423,8 @@ def aborting_hook(graph: CallGraph, site_path: str) -> str | None:
     `process::abort`/`exit` (in a `main`, within `_HOOK_LINES` of it: risingwave's `set_panic_hook`, a
     meta or compute node's panic ends the node, reading 305), as "`set_panic_hook`
     (path:line of the hook)". A program's own `main`/`try_main` installs it for its package
-    only; a shared fn for any program that calls it. None when no fn does (a hook given a
-    fn's name, `set_hook(Box::new(on_panic))`, is not read)."""
+    only; a shared fn for any program that calls it, when code of the repository does. None
+    when no fn does (a hook given a fn's name, `set_hook(Box::new(on_panic))`, is not read)."""
     hooks: list[tuple[str, str, bool]] | None = graph.derived.get("aborting hooks")
     if hooks is None:
         hooks = graph.derived["aborting hooks"] = _aborting_hooks(graph)
@@ -448,6 +448,10 @@ def _aborting_hooks(graph: CallGraph) -> list[tuple[str, str, bool]]:
                 continue  # the hook is a fn named elsewhere: not read
             node = graph.nodes[ids[setter.caller]]
             own = node.definition.name in ("main", "try_main")
+            if not own and not graph.callers.get(ids[setter.caller]):
+                # a shared fn no code of the repository calls installs nothing: influxdb's
+                # `make_panics_fatal` had been said of every panic (reading 323)
+                continue
             # (a fn that sets a hook is that hook's, whatever its length: tikv's aborts 54
             # lines below; a `main` does more, and may exit for other reasons)
             below = _HOOK_LINES if own else node.definition.end_line - setter.line
