@@ -3840,6 +3840,20 @@ def test_a_generic_s_call_runs_the_impl_of_the_type_its_caller_s_turbofish_gives
     assert "to_point" in tops and "inferred" in tops
 
 
+def test_a_restricted_generic_fn_s_turbofish_picks_the_impl_as_a_public_one_s_does() -> None:
+    """influxdb's catalog: `pub(crate) async fn update<Op: CatalogOp>` calls
+    `self.update_committed::<Op>(args)`, whose `Op::prepare(..)` runs the impl its callers'
+    turbofish names; `register_node` writes `self.update::<RegisterNodeOp>(..)` and had
+    reached `DeleteUserOp::prepare` (reading 323): the `pub(` before `fn` hid the generics."""
+    source = CASTS.replace("pub fn cast_to<T: Cast>", "pub(crate) async fn cast_to<T: Cast>")
+    graph = _graph_of({"src/lib.rs": source})
+    reach = site_reach(graph, "src/lib.rs", line_of_text(source, "checked above"))
+    assert reach is not None
+    tops = sorted(p.hops[0].name for p in reach.paths)
+    assert "info" not in tops and "twice" not in tops and "float" not in tops
+    assert "to_point" in tops and "inferred" in tops
+
+
 def test_a_call_through_a_standard_module_is_no_fn_of_the_repository() -> None:
     """sqlx-cli's `add` calls `fs::create_dir_all(dir)` under `use std::fs::{self, File}`,
     and its path went on into `sqlx_core::fs::create_dir_all`, a fn of a repository module

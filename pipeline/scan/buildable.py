@@ -331,13 +331,24 @@ def _turbofish_type(graph: CallGraph, edge: Edge, param: str) -> tuple[str, str]
 @lru_cache(maxsize=1 << 12)
 def own_type_params(signature: str) -> tuple[str, ...]:
     """A fn's own type and const parameters, in order, as a turbofish gives them: `fn
-    cast_to<'a, T: Cast, const N: usize>(..)` -> (T, N); () without any."""
-    head = signature.partition("(")[0]
-    at = head.find("fn ")
+    cast_to<'a, T: Cast, const N: usize>(..)` -> (T, N); () without any. The generics end
+    at the parameter list's `(`, after `fn `: influxdb's `pub(crate) async fn update<Op:
+    CatalogOp>` had read as none (its `pub(` first), so `self.update::<RegisterNodeOp>(..)`
+    reached `DeleteUserOp::prepare` (reading 323)."""
+    at = signature.find("fn ")
     if at < 0:
         return ()
+    head, depth = signature[at + 3 :], 0
+    for end, char in enumerate(head):
+        if char == "<":
+            depth += 1
+        elif char == ">" and head[end - 1] != "-":
+            depth -= 1
+        elif char == "(" and depth == 0:
+            head = head[:end]
+            break
     found = []
-    for part in generic_parts(head[at + 3 :])[1]:
+    for part in generic_parts(head)[1]:
         if part.startswith("'"):
             continue
         name = part.removeprefix("const ").split(":", 1)[0].split("=", 1)[0].strip()
