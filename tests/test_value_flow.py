@@ -122,6 +122,23 @@ fn ensured(mode: Mode) -> anyhow::Result<()> {
     Ok(())
 }
 
+pub fn replay_with_context() -> anyhow::Result<()> {
+    replay(Some(Mode::Strict))
+}
+
+pub fn replay_plain() -> anyhow::Result<()> {
+    replay(None)
+}
+
+fn replay(context: Option<Mode>) -> anyhow::Result<()> {
+    if let Some(mode) = context {
+        let _ = mode;
+    } else {
+        anyhow::bail!("replayed without a block context");
+    }
+    Ok(())
+}
+
 fn unwrapped(mode: Option<Mode>) -> anyhow::Result<()> {
     if let Some(mode) = mode {
         match mode {
@@ -179,6 +196,14 @@ def test_a_check_that_fails_is_ruled_out_by_a_literal_that_passes_it(
     assert paths["only a strict mode may be ensured"] == [["ensure_off", "ensured"]]
 
 
+def test_the_else_of_an_if_let_is_ruled_out_by_a_caller_passing_some(
+    paths: dict[str, list[list[str]]],
+) -> None:
+    """foundry's backend replays `if let Some(context) = block_context { .. } else { ..
+    unreachable!(..) }`; its path went through a call passing `Some(..)` (reading 323)."""
+    assert paths["replayed without a block context"] == [["replay_plain", "replay"]]
+
+
 def test_a_name_an_earlier_pattern_binds_again_needs_nothing_of_the_caller(
     paths: dict[str, list[list[str]]],
 ) -> None:
@@ -201,6 +226,10 @@ def test_what_the_conditions_need_of_variants() -> None:
     assert required_values(("if",), ("mode == Mode::A",)) == {"mode": "in:Mode::A"}
     assert required_values(("else",), ("mode == Mode::A",)) == {"mode": "out:Mode::A"}
     assert required_values(("exit",), ("Mode::A != mode",)) == {"mode": "in:Mode::A"}
+    # the `else` of an `if let`, and an early exit under one not taken: the pattern failed
+    assert required_values(("else",), ("let Some(ctx) = ctx_opt",)) == {"ctx_opt": "None"}
+    assert required_values(("exit",), ("let Mode::A(x) = mode",)) == {"mode": "out:Mode::A"}
+    assert required_values(("else",), ("let Some(x) = f(y)",)) == {}  # a call: no name
     # an `assert!`/`ensure!` whose check failed: the check did not hold
     assert required_values(("check_failed",), ("mode != Mode::A",)) == {"mode": "in:Mode::A"}
     assert required_values(("check_failed",), ("details",)) == {"details": "false"}

@@ -131,6 +131,16 @@ def _needed(kind: str, text: str) -> tuple[str, str] | None:
         let = _IF_LET.fullmatch(text)
         variants = _variants(let[1]) if let is not None else None
         return (let[2], "in:" + "|".join(variants)) if let is not None and variants else None
+    if not held and text.startswith("let "):
+        # the `else` of `if let Some(context) = block_context`: `block_context` is `None`
+        # (foundry's replay under it had been reached through a call passing `Some(..)`,
+        # reading 323); of `if let Mode::A = mode`, none of the pattern's variants
+        some = _SOME_BOUND.fullmatch(text)
+        if some is not None:
+            return some[1], "None"
+        let = _IF_LET.fullmatch(text)
+        variants = _variants(let[1]) if let is not None else None
+        return (let[2], "out:" + "|".join(variants)) if let is not None and variants else None
     flag = _FLAG.fullmatch(text)
     if flag is not None and flag[2] not in ("true", "false", "self"):
         return flag[2], "true" if held != bool(flag[1]) else "false"
