@@ -69,6 +69,39 @@ FILES = {
 }
 
 
+def dispatching(arms: str) -> str:
+    """`account.rs` with a `dispatch` fn whose `match &self.command` has `arms` and a `_`."""
+    return ACCOUNT.replace(
+        "impl Cmd {\n",
+        "impl Cmd {\n"
+        "    pub fn dispatch(&self, settings: &str) -> anyhow::Result<()> {\n"
+        "        match &self.command {\n"
+        f"{arms}"
+        "            _ => Ok(()),\n"
+        "        }\n"
+        "    }\n",
+    )
+
+
+def matching_login_above(enum: str) -> str:
+    """`main.rs` whose `main` matches `account::Commands::Login` inside its own `enum`'s
+    `Account` arm and only there calls `cmd.dispatch(..)`."""
+    return (
+        "mod account;\n"
+        "#[derive(clap::Subcommand)]\n"
+        f"enum {enum} {{\n    Account(account::Cmd),\n}}\n"
+        "fn main() {\n"
+        f"    let top: {enum} = parse();\n"
+        "    match top {\n"
+        f"        {enum}::Account(cmd) => match cmd.command {{\n"
+        '            account::Commands::Login(ref login) => cmd.dispatch("x").unwrap(),\n'
+        "            _ => {}\n"
+        "        },\n"
+        "    }\n"
+        "}\n"
+    )
+
+
 def calls_from(graph: CallGraph, path: str) -> list[tuple[int, str, str]]:
     """What the one fn of the file `path` calls: (line, callee's file, resolution)."""
     (caller,) = [i for i, n in enumerate(graph.nodes) if n.path == path]
@@ -240,30 +273,8 @@ def test_a_subcommand_matched_above_and_again_in_the_fn_it_runs_is_said_once(
     """greptimedb's `start` matches `datanode::SubCommand::Start` inside its `Datanode` arm
     and calls `cmd.build_with(..)`, whose own `match` on the same `Start` runs the
     datanode: its errors read "subcommand `datanode start start`" (reading 230, FALSE)."""
-    account = ACCOUNT.replace(
-        "impl Cmd {\n",
-        "impl Cmd {\n"
-        "    pub fn dispatch(&self, settings: &str) -> anyhow::Result<()> {\n"
-        "        match &self.command {\n"
-        "            Commands::Login(cmd) => login::check(settings),\n"
-        "            _ => Ok(()),\n"
-        "        }\n"
-        "    }\n",
-    )
-    top = (
-        "mod account;\n"
-        "#[derive(clap::Subcommand)]\n"
-        "enum Top {\n    Account(account::Cmd),\n}\n"
-        "fn main() {\n"
-        "    let top: Top = parse();\n"
-        "    match top {\n"
-        "        Top::Account(cmd) => match cmd.command {\n"
-        '            account::Commands::Login(ref login) => cmd.dispatch("x").unwrap(),\n'
-        "            _ => {}\n"
-        "        },\n"
-        "    }\n"
-        "}\n"
-    )
+    account = dispatching("            Commands::Login(cmd) => login::check(settings),\n")
+    top = matching_login_above("Top")
     login = command("login", "empty settings") + (
         "pub fn check(settings: &str) -> anyhow::Result<()> {\n"
         '    anyhow::ensure!(!settings.is_empty(), "no settings");\n'
@@ -288,31 +299,11 @@ def test_an_arm_of_another_variant_of_the_enum_matched_above_is_no_way_in(
     `Login` arm is the one the value above can take; the `Register` arm is dead on that path.
     A variant of another enum of the same name (the top level's `Top::Account`) is no
     conflict: only an enum that has both variants is the same one."""
-    account = ACCOUNT.replace(
-        "impl Cmd {\n",
-        "impl Cmd {\n"
-        "    pub fn dispatch(&self, settings: &str) -> anyhow::Result<()> {\n"
-        "        match &self.command {\n"
+    account = dispatching(
         "            Commands::Login(cmd) => login::check(settings),\n"
         "            Commands::Register(cmd) => register::check(settings),\n"
-        "            _ => Ok(()),\n"
-        "        }\n"
-        "    }\n",
     )
-    top = (
-        "mod account;\n"
-        "#[derive(clap::Subcommand)]\n"
-        "enum Commands {\n    Account(account::Cmd),\n}\n"
-        "fn main() {\n"
-        "    let top: Commands = parse();\n"
-        "    match top {\n"
-        "        Commands::Account(cmd) => match cmd.command {\n"
-        '            account::Commands::Login(ref login) => cmd.dispatch("x").unwrap(),\n'
-        "            _ => {}\n"
-        "        },\n"
-        "    }\n"
-        "}\n"
-    )
+    top = matching_login_above("Commands")
 
     def checked(name: str) -> str:
         return command(name, "empty settings") + (

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from pipeline.core.index import ARM_LINK, COMMAND_NAME, Definition, FileIndex
 from pipeline.core.reach import EntryKind
@@ -847,20 +847,46 @@ def variants_above(graph: CallGraph, node: int) -> tuple[str, ...]:
     """The variants of clap's derive that the subcommand arms above the fn `node` took, from
     the outermost, when every such arm that calls the fn agrees (as `commands_above`);
     else `()`."""
-    memo: dict[int, tuple[str, ...]] = graph.derived.setdefault("variants above", {})
+    return _agreed_above(graph, node, "variants above", _arm_variants, _chained)
+
+
+def _arm_variants(graph: CallGraph, label: str, caller: int) -> tuple[str, ...]:
+    return tuple(_subcommands(graph, label, caller)[1])
+
+
+def _arm_names(graph: CallGraph, label: str, caller: int) -> tuple[str, ...]:
+    return tuple(_subcommands(graph, label, caller)[0])
+
+
+def _chained(above: Sequence[str], own: Sequence[str]) -> tuple[str, ...]:
+    return (*above, *own)
+
+
+def _agreed_above(
+    graph: CallGraph,
+    node: int,
+    key: str,
+    of_arm: Callable[[CallGraph, str, int], tuple[str, ...]],
+    join: Callable[[Sequence[str], Sequence[str]], tuple[str, ...]],
+) -> tuple[str, ...]:
+    """What the live subcommand arms above the fn `node` say (`of_arm` of each arm, joined to
+    what is above its own fn by `join`), when every such arm that calls the fn agrees; a fn
+    no arm calls has what its one caller has; else `()`. Kept in `graph.derived[key]`."""
+    memo: dict[int, tuple[str, ...]] = graph.derived.setdefault(key, {})
     if node in memo:
         return memo[node]
     memo[node] = ()  # a dispatch that reaches itself adds nothing
     found = set()
     edges = graph.callers.get(node, ())
     for edge in edges:
-        if edge.arm is not None and not dead_arm(graph, edge.arm, edge.caller):
-            variants = _subcommands(graph, edge.arm, edge.caller)[1]
-            if variants:
-                found.add((*variants_above(graph, edge.caller), *variants))
+        if edge.arm is None or dead_arm(graph, edge.arm, edge.caller):
+            continue
+        own = of_arm(graph, edge.arm, edge.caller)
+        if own:
+            found.add(join(_agreed_above(graph, edge.caller, key, of_arm, join), own))
     callers = {edge.caller for edge in edges}
     if not found and len(callers) == 1:
-        found.add(variants_above(graph, callers.pop()))
+        found.add(_agreed_above(graph, callers.pop(), key, of_arm, join))
     memo[node] = found.pop() if len(found) == 1 else ()
     return memo[node]
 
@@ -953,23 +979,7 @@ def commands_above(graph: CallGraph, node: int) -> tuple[str, ...]:
     Only when every subcommand arm that calls the fn agrees (else `()`: no guess). A fn no
     arm calls has the commands of its one caller, when it has one (a dispatch split in two
     fns, `run` calling `run_inner`)."""
-    memo: dict[int, tuple[str, ...]] = graph.derived.setdefault("commands above", {})
-    if node in memo:
-        return memo[node]
-    memo[node] = ()  # a dispatch that reaches itself adds nothing
-    found = set()
-    edges = graph.callers.get(node, ())
-    for edge in edges:
-        if edge.arm is None or dead_arm(graph, edge.arm, edge.caller):
-            continue
-        names = _subcommands(graph, edge.arm, edge.caller)[0]
-        if names:
-            found.add(_joined(commands_above(graph, edge.caller), names))
-    callers = {edge.caller for edge in edges}
-    if not found and len(callers) == 1:
-        found.add(commands_above(graph, callers.pop()))
-    memo[node] = found.pop() if len(found) == 1 else ()
-    return memo[node]
+    return _agreed_above(graph, node, "commands above", _arm_names, _joined)
 
 
 def _kebab(name: str) -> str:

@@ -125,22 +125,12 @@ def _needed(kind: str, text: str) -> tuple[str, str] | None:
     if held is None:
         return None
     if kind == "if_let":
-        bound = _SOME_BOUND.fullmatch(text)
-        if bound is not None:
-            return bound[1], "Some"
-        let = _IF_LET.fullmatch(text)
-        variants = _variants(let[1]) if let is not None else None
-        return (let[2], "in:" + "|".join(variants)) if let is not None and variants else None
+        return _let_need(text, matched=True)
     if not held and text.startswith("let "):
         # the `else` of `if let Some(context) = block_context`: `block_context` is `None`
         # (foundry's replay under it had been reached through a call passing `Some(..)`,
         # reading 323); of `if let Mode::A = mode`, none of the pattern's variants
-        some = _SOME_BOUND.fullmatch(text)
-        if some is not None:
-            return some[1], "None"
-        let = _IF_LET.fullmatch(text)
-        variants = _variants(let[1]) if let is not None else None
-        return (let[2], "out:" + "|".join(variants)) if let is not None and variants else None
+        return _let_need(text, matched=False)
     flag = _FLAG.fullmatch(text)
     if flag is not None and flag[2] not in ("true", "false", "self"):
         return flag[2], "true" if held != bool(flag[1]) else "false"
@@ -148,6 +138,20 @@ def _needed(kind: str, text: str) -> tuple[str, str] | None:
     if option is not None:
         return option[1], "Some" if held == (option[2] == "some") else "None"
     return _compared(text, held)
+
+
+def _let_need(text: str, matched: bool) -> tuple[str, str] | None:
+    """What an `if let`'s pattern needs of the plain name it tests, where the pattern
+    `matched` or did not: `Some`/`None` of `let Some(v) = name`, else `in:`/`out:` its
+    variants."""
+    bound = _SOME_BOUND.fullmatch(text)
+    if bound is not None:
+        return bound[1], "Some" if matched else "None"
+    let = _IF_LET.fullmatch(text)
+    variants = _variants(let[1]) if let is not None else None
+    if let is None or not variants:
+        return None
+    return let[2], ("in:" if matched else "out:") + "|".join(variants)
 
 
 def _compared(text: str, held: bool) -> tuple[str, str] | None:
