@@ -134,6 +134,7 @@ def trigger_sentence(reach: Reach | None, sha: str, never: bool = False) -> str 
         )
     sources = [
         f"`{d.name}` ({d.kind} `{d.text}`"
+        + (f", the command-line option `{d.option}`" if d.option else "")
         + (", which the fn binds again before the check" if d.rebound else "")
         + "".join(
             # each further up passes it to the one before it, not to the site's fn (tikv's

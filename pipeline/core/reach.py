@@ -167,6 +167,8 @@ class Dependency:
     # a field's: the `pub fn` of its type that a program sets it with, `Type::method`: a
     # builder's method of its name (sqlx's `MySqlConnectOptions::ssl_mode`) or `set_<name>`
     setter: str | None = None
+    # a field's: the command-line option clap's derive makes of it (`--serve`, `<PATH>`)
+    option: str | None = None
 
 
 # a restricted `pub`: `pub(crate)`, `pub(super)`, `pub(self)`, `pub(in a::b)`

@@ -170,6 +170,11 @@ class Language(Protocol):
         """Definitions, calls and imports of one file, for the repository index (pure)."""
         ...
 
+    def field_option(self, field: str, attrs: Sequence[str]) -> str | None:
+        """The command-line option a field is, as a user types it (`--serve`), when its
+        attributes say an argument parser makes one of it; None otherwise."""
+        ...
+
     def index_leaves_out(self, path: str) -> bool:
         """Whether the index leaves the file at `path` out whatever its bytes (test code by
         its directory): decided by the path, so never by a cache keyed by the bytes."""

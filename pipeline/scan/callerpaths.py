@@ -1920,10 +1920,12 @@ def dependencies(
 
 def _field_dependency(graph: CallGraph, name: str, path: str, field: Definition) -> Dependency:
     """The field a condition reads as `name` (`self.x`, `options.x`), with its doc, its
-    getter and its setter."""
+    getter, its setter and the command-line option it is, when clap's derive makes one of it
+    (foundry's `self.serve` of `#[arg(long)] serve: bool` is `--serve`, reading 323)."""
     return Dependency(
         name, "field", field.signature, path, field.line, field.doc,
         accessor=_field_getter(graph, path, field), setter=_field_setter(graph, path, field),
+        option=language_of(path).field_option(field.name, field.attrs),
     )  # fmt: skip
 
 

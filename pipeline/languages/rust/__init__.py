@@ -26,6 +26,7 @@ from pipeline.languages.rust import (
     testcode,
     unitscan,
 )
+from pipeline.languages.rust.index_items import clap_option
 from pipeline.languages.rust.nesting import check_nesting
 
 _MACRO_RULES = re.compile(rb"macro_rules!")
@@ -150,6 +151,10 @@ class Rust:
     def index_leaves_out(self, path: str) -> bool:
         """Test directories and test harness crates (`index.leaves_out`)."""
         return index.leaves_out(path)
+
+    def field_option(self, field: str, attrs: Sequence[str]) -> str | None:
+        """clap's derive: `#[arg(long)] serve: bool` is `--serve` (`index_items.clap_option`)."""
+        return clap_option(field, attrs)
 
     def index_file_after(
         self, path: str, source: bytes, old_source: bytes, old_index: FileIndex

@@ -213,14 +213,31 @@ def value_parsers(field: str, attrs: Sequence[str], field_type: str = "") -> lis
             parsers = [f"{parsed[1]}::from_str"]
     if not parsers:
         return []
+    option = _option_named(field, spec)
+    return [(option, parser) for parser in dict.fromkeys(parsers)]
+
+
+def clap_option(field: str, attrs: Sequence[str]) -> str | None:
+    """The option a clap-derived field is, as a user types it (`#[arg(long)] serve: bool` ->
+    `--serve`; `-S` with no `long`, `<SIZE>` for a positional argument); None for a field
+    with no `#[arg]`/`#[clap]`/`#[structopt]`, or one clap fills otherwise (flattened, a
+    subcommand, skipped)."""
+    spec = " ".join(attr for attr in attrs if _ARG_ATTRIBUTE.match(attr))
+    if not spec or _NOT_AN_OPTION.search(spec):
+        return None
+    return _option_named(field, spec)
+
+
+_NOT_AN_OPTION = re.compile(r"\b(?:flatten|subcommand|skip)\b")
+
+
+def _option_named(field: str, spec: str) -> str:
     long, short_ = _LONG.search(spec), _SHORT.search(spec)
     if long:
-        option = "--" + (long[1] or field.removeprefix("r#").replace("_", "-"))
-    elif short_:
-        option = "-" + (short_[1] or field[:1])
-    else:
-        option = f"<{field.removeprefix('r#').upper()}>"
-    return [(option, parser) for parser in dict.fromkeys(parsers)]
+        return "--" + (long[1] or field.removeprefix("r#").replace("_", "-"))
+    if short_:
+        return "-" + (short_[1] or field[:1])
+    return f"<{field.removeprefix('r#').upper()}>"
 
 
 def variant_of(field: Node) -> str | None:
