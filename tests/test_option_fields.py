@@ -9,7 +9,7 @@ from pathlib import Path
 
 from test_reach import graph_of
 
-from pipeline.analyze.static import explain
+from pipeline.analyze.static import explain, explain_apart, with_reach
 from pipeline.languages.rust.index_items import clap_option
 from pipeline.languages.rust.sites import find_sites
 from pipeline.scan.callerpaths import SiteSpec, reaches_of
@@ -66,7 +66,12 @@ def test_a_check_of_a_flag_field_says_to_change_the_flag(tmp_path: Path) -> None
             kinds=tuple(c.kind for c in context.site.facts.conditions),
         )
         reach = reaches_of([spec], graph)["r"]
-        told[context.site.message] = (reach, explain(replace(context, reach=reach)))
+        whole = explain(replace(context, reach=reach))
+        # as a run with more than one job makes it: the text apart from the reach in a worker
+        # (`StaticAnalyzer.prepared`), the reach's added after: the same text
+        apart = explain_apart(replace(context, reach=None))
+        assert with_reach(apart, reach, context.sha, context.site, context.error_class) == whole
+        told[context.site.message] = (reach, whole)
     reach, served = told["`--serve` has been removed"]
     assert reach is not None
     assert [(d.name, d.option) for d in reach.dependencies] == [("self.serve", "--serve")]

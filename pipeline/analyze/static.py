@@ -497,6 +497,7 @@ def _with_reach(
         fixes = [_passed_literally(s, reach) or s for s in fixes]
     if site is not None and not assumed and not owns_a_bug(site):  # no fix to a bug's value
         fixes = _with_setters(fixes, reach, _deciding(site))
+        fixes = _with_options(fixes, reach, site)
     tips = apart.preventionTips
     if only_crate:  # its callers pass the values, not a reader (readings 160-163, 202)
         scope = reach.internal if reach is not None else None
@@ -709,6 +710,36 @@ def _deciding(site: Site) -> str:
 
 # an `if let` that only finds a value: `let Some(x) = ..`, `Ok(x) = ..`
 _FOUND_VALUE = re.compile(r"\s*(?:let\s+)?(?:Some|Ok)\s*\(")
+
+
+def _with_options(fixes: list[str], reach: Reach | None, site: Site) -> list[str]:
+    """`fixes` and, where the site's refusing checks (`_deciding`) read fields that are
+    command-line options (`Dependency.option`), what to look at on the command line:
+    foundry's `forge doc` checks `self.serve`, the `--serve` flag; its advice had been "make
+    sure `!doc_args.serve`" of a private field (reading 323). Not where the site is a
+    call's failure, to which the options only led."""
+    conditions = site.facts.conditions
+    last = conditions[-1] if conditions else None
+    if (
+        last is not None
+        and last.kind == "closure"
+        and (" failed (" in last.text or " was " in last.text)
+    ):
+        return fixes  # `f(x) failed (map_err)`, `f(x) was None (ok_or)`: the call's failure
+    checked = _deciding(site)
+    read = [
+        (d.name, d.option)
+        for d in (reach.dependencies if reach is not None else ())
+        if d.option and re.search(rf"(?<![\w.]){re.escape(d.name)}(?!\w)", checked)
+    ]
+    if not read:
+        return fixes
+    said = ", ".join(f"`{name}` is the option `{option}`" for name, option in read)
+    return [
+        *fixes,
+        f"What the command was given on its command line decides this ({said}): the values "
+        "passed there are where to look first.",
+    ]
 
 
 def _with_setters(fixes: list[str], reach: Reach | None, checked: str) -> list[str]:

@@ -610,8 +610,6 @@ def solutions(
             )
     elif check is not None:
         out.append(f"The code goes on only when `{check_test(check)}`.")
-    if (options := _options_read(context)) is not None:
-        out.append(options)
     if (built := _build_dependent_arms(site, conditions)) is not None:
         out.append(built)
     if site.kind in TEXT_KINDS:
@@ -622,41 +620,6 @@ def solutions(
     if not out:
         out.append(_last_resort(site, conditions, failure_class))
     return out
-
-
-def _options_read(context: SiteContext) -> str | None:
-    """What to change on the command line, where the conditions read fields that are
-    command-line options (`Dependency.option`): foundry's `forge doc` checks `self.serve`,
-    the `--serve` flag; its advice had been "make sure `!doc_args.serve`" of a private field
-    (reading 323)."""
-    reach = context.reach
-    conditions = context.site.facts.conditions
-    if conditions and _failed_call(conditions[-1]) is not None:
-        return None  # a call's failure: the options only chose the way to it
-    # the options the conditions that lead in read, not those of checks passed on the way
-    # (an early exit not taken, an `ensure!` above)
-    leading = [
-        c.text
-        for c in context.site.facts.conditions
-        if c.kind != "exit" and not checked_above(c) and c.kind != "ensure"
-    ]
-    read = [
-        (d.name, d.option)
-        for d in (reach.dependencies if reach else ())
-        if d.option and any(_reads(text, d.name) for text in leading)
-    ]
-    if not read:
-        return None
-    said = ", ".join(f"`{name}` is the option `{option}`" for name, option in read)
-    return (
-        f"What the command was given on its command line decides this ({said}): the values "
-        "passed there are where to look first."
-    )
-
-
-def _reads(text: str, name: str) -> bool:
-    """Whether a condition's text reads `name` (`self.serve`), not a longer name it begins."""
-    return re.search(rf"(?<![\w.]){re.escape(name)}(?![\w])", text) is not None
 
 
 def _gave_up(site: Site, head: str) -> str:
