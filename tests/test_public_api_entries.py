@@ -257,3 +257,39 @@ def test_a_re_export_in_a_public_inline_module_names_the_item_there(tmp_path: Pa
     })  # fmt: skip
     labels = sorted(label for kind, label in graph.entries.values() if kind == "pub-api")
     assert labels == ["public API `core::Desc::new`"]
+
+
+def test_a_type_of_another_crate_a_signature_names_leaks_no_hidden_type_of_its_name(
+    tmp_path: Path,
+) -> None:
+    """risingwave's frontend handlers take a `Query` of `risingwave_sqlparser::ast`; the
+    scheduler's `Query`, in the private `scheduler`, had read as held outside by that
+    signature, and with it the types its methods name, to `SourceScanInfo::complete` as
+    "public API" (stop 82's check of 30 paths: not fair). A signature whose file imports
+    the scheduler's own `Query` (a path of the crate's own, or of a child module) still
+    leaks it."""
+    files = {
+        "Cargo.toml": '[package]\nname = "frontend"\n',
+        "src/lib.rs": "mod scheduler;\npub mod handler;\n",
+        "src/scheduler.rs": (
+            "pub struct Query;\npub struct Stage;\n"
+            "impl Query {\n    pub fn stage(&self) -> Stage { Stage }\n}\n"
+            "impl Stage {\n    pub fn complete(self) -> u32 { 1 }\n}\n"
+        ),
+        "src/handler.rs": (
+            "use sqlparser::ast::Query;\npub fn handle_query(query: Query) -> u32 { 2 }\n"
+        ),
+    }
+
+    def public_of(files: dict[str, str], where: Path) -> list[str]:
+        graph = graph_of(where, files)
+        return sorted(
+            graph.nodes[n].label for n, (kind, _) in graph.entries.items() if kind == "pub-api"
+        )
+
+    assert public_of(files, tmp_path / "foreign") == ["handle_query"]
+    own = {
+        **files,
+        "src/handler.rs": files["src/handler.rs"].replace("sqlparser::ast", "crate::scheduler"),
+    }
+    assert public_of(own, tmp_path / "own") == ["Query::stage", "Stage::complete", "handle_query"]

@@ -59,8 +59,10 @@ class Exports:
         # crate -> type name -> the modules its `pub` declarations are in
         self._declared: dict[str, dict[str, list[str]]] = defaultdict(dict)
         # crate -> its `pub` fns: (the method's type or None, whether its module is public,
-        # the signature): a type the public ones name reaches code outside (`_visible`)
-        self._fns: dict[str, list[tuple[str | None, bool, str]]] = defaultdict(list)
+        # the signature, the names its file's `use`s bring in from other crates): a type the
+        # public ones name reaches code outside (`_visible`)
+        self._fns: dict[str, list[tuple[str | None, bool, str, frozenset[str]]]]
+        self._fns = defaultdict(list)
         self._seen_types: dict[tuple[str, str], bool] = {}
         self._leaked: dict[str, frozenset[str]] = {}  # crate -> types public fns name
         # crate -> a module re-exported whole by name -> the modules whose files do so
@@ -77,13 +79,14 @@ class Exports:
                             "::".join(p for p in (module, d.module) if p)
                         )
             open_module = self._open(crate, module)
+            imported = self._from_other_crates(crate, module, index)
             self._fns[crate].extend(
-                (d.owner, open_module, d.signature)
+                (d.owner, open_module, d.signature, imported)
                 for d in index.definitions
                 if d.kind == "fn" and d.public
             )
             self._fns[crate].extend(  # an alias held outside holds what it names (qdrant's
-                (d.name, False, d.value)  # `SegmentReadViewFor` is a `SegmentReadView`)
+                (d.name, False, d.value, imported)  # `SegmentReadViewFor` is a `SegmentReadView`)
                 for d in index.definitions
                 if d.kind == "type" and d.owner is None and d.public and d.value
             )
@@ -195,15 +198,36 @@ class Exports:
         leaked: set[str] = set()
         for _ in range(4):
             before = len(leaked)
-            for owner, open_module, signature in self._fns[crate] if hidden else ():
+            for owner, open_module, signature, imported in self._fns[crate] if hidden else ():
                 held = owner is None and open_module
                 held = held or (owner is not None and (owner in leaked or owner not in hidden))
                 if held:
-                    leaked.update(words.findall(signature))
+                    leaked.update(name for name in words.findall(signature) if name not in imported)
             if len(leaked) == before:
                 break
         self._leaked[crate] = found = frozenset(leaked)
         return found
+
+    def _from_other_crates(self, crate: str, module: str, index: FileIndex) -> frozenset[str]:
+        """The names a file's `use`s bring in from other crates: a signature's name of one of
+        them is that crate's type, not a hidden one of this crate's of the same name
+        (risingwave's frontend handlers take a `Query` of `risingwave_sqlparser::ast`, which
+        had made the scheduler's private `Query`, and the types its methods name, public API:
+        stop 82's check of 30 paths). A path of the crate's own (`crate::`, `self::`,
+        `super::`, a module of it or of the file's, `use index::..` in `cache.rs`) may
+        re-export the type from where it is declared: not judged here."""
+        out = set()
+        for use in index.uses:
+            if use.alias == "*":
+                continue
+            first = use.path.split("::", 1)[0]
+            child = f"{module}::{first}" if module else first
+            if first in ("crate", "self", "super") or (crate, first) in self._files:
+                continue
+            if (crate, child) in self._files:
+                continue
+            out.add(use.alias)
+        return frozenset(out)
 
     def unnamed_types(self) -> frozenset[tuple[str, str]]:
         """(crate, name) of each `pub` type code outside its crate cannot name: in a
