@@ -52,6 +52,7 @@ from pipeline.analyze.static_advice import (
     PASSED_TAIL,
     RETURNED_LEAD,
     doc_summary,
+    ends_in_a_failed_call,
     is_guard,
     option_checked_above,
     own_type_tips,
@@ -718,19 +719,13 @@ def _with_options(fixes: list[str], reach: Reach | None, site: Site) -> list[str
     foundry's `forge doc` checks `self.serve`, the `--serve` flag; its advice had been "make
     sure `!doc_args.serve`" of a private field (reading 323). Not where the site is a
     call's failure, to which the options only led."""
-    conditions = site.facts.conditions
-    last = conditions[-1] if conditions else None
-    if (
-        last is not None
-        and last.kind == "closure"
-        and (" failed (" in last.text or " was " in last.text)
-    ):
-        return fixes  # `f(x) failed (map_err)`, `f(x) was None (ok_or)`: the call's failure
+    if ends_in_a_failed_call(site):
+        return fixes
     checked = _deciding(site)
     read = [
         (d.name, d.option)
         for d in (reach.dependencies if reach is not None else ())
-        if d.option and re.search(rf"(?<![\w.]){re.escape(d.name)}(?!\w)", checked)
+        if d.option and _reads(checked, d.name)
     ]
     if not read:
         return fixes
@@ -740,6 +735,11 @@ def _with_options(fixes: list[str], reach: Reach | None, site: Site) -> list[str
         f"What the command was given on its command line decides this ({said}): the values "
         "passed there are where to look first.",
     ]
+
+
+def _reads(checked: str, name: str) -> bool:
+    """Whether the checks' text reads `name` (`self.serve`), not a longer name around it."""
+    return re.search(rf"(?<![\w.]){re.escape(name)}\b", checked) is not None
 
 
 def _with_setters(fixes: list[str], reach: Reach | None, checked: str) -> list[str]:
@@ -754,7 +754,7 @@ def _with_setters(fixes: list[str], reach: Reach | None, checked: str) -> list[s
         for d in (reach.dependencies if reach is not None else ())
         if d.setter
         and d.setter != own  # cargo's `set_values` refuses a second call: no other place
-        and re.search(rf"(?<![\w.]){re.escape(d.name)}\b", checked)
+        and _reads(checked, d.name)
         # already told (`state_panic`: "`visibility` is set by `set_visibility`")
         and not any(f"`{d.setter.rsplit('::', 1)[-1]}`" in fix for fix in fixes)
     ]

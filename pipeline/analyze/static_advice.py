@@ -965,6 +965,14 @@ def _setting_of(condition: Condition) -> str | None:
     return found
 
 
+def ends_in_a_failed_call(site: Site) -> bool:
+    """Whether the site's last step is a call that failed or gave no value (`f(x)` failed
+    (`map_err`), `f(x)` was None (`ok_or`)): the site is that call's failure, and what led
+    to the call only chose the way (`_failed_call`)."""
+    last = site.facts.conditions[-1] if site.facts.conditions else None
+    return last is not None and last.kind == "closure" and _failed_call(last) is not None
+
+
 def refusing_checks(site: Site) -> list[Condition]:
     """The site's conditions that refuse something: those after the last call that failed
     (`_after_failed_call`), not themselves a failed call or a value that was None."""

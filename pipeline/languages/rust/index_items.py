@@ -180,6 +180,8 @@ VALUE_PARSER = re.compile(r"\bvalue_parser\s*=\s*((?:[A-Za-z_]\w*::)*[A-Za-z_]\w
 _LONG = re.compile(r'(?<![\w.])long(?![\w!])\s*(?:=\s*"([^"]*)")?')
 _SHORT = re.compile(r"(?<![\w.])short(?![\w!])\s*(?:=\s*'([^'])')?")
 _ARG_ATTRIBUTE = re.compile(r"^(?:arg|clap|structopt)\s*\(")
+# A field clap fills but makes no option of: a flattened struct, a subcommand, a skipped one
+_NOT_AN_OPTION = re.compile(r"\b(?:flatten|subcommand|skip)\b")
 # A field clap parses otherwise: a `ValueEnum`, a nested struct or subcommand, a count
 _NOT_PARSED = re.compile(r"\b(?:value_enum|arg_enum|flatten|subcommand|skip|value_parser|parse)\b")
 # The type clap parses each value as: `Timeout` of `Option<Timeout>`, `Vec<Resolve>`,
@@ -226,9 +228,6 @@ def clap_option(field: str, attrs: Sequence[str]) -> str | None:
     if not spec or _NOT_AN_OPTION.search(spec):
         return None
     return _option_named(field, spec)
-
-
-_NOT_AN_OPTION = re.compile(r"\b(?:flatten|subcommand|skip)\b")
 
 
 def _option_named(field: str, spec: str) -> str:
