@@ -11,13 +11,14 @@ contradict each other, one is dated.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pipeline.analyze.condition_text import describe
 from pipeline.core.reach import (
     NOT_RETURNED,
     PATH_DEPTH,
+    CalleeBuild,
     CallerPath,
     Hop,
     Reach,
@@ -132,6 +133,8 @@ def trigger_sentence(reach: Reach | None, sha: str, never: bool = False) -> str 
             f"{at} {calls} the error it returns (`.ok()`, `.unwrap_or(..)`, `if let Ok(..)`, "
             "`let _ =`, a `match` arm that only logs it at debug level): none passes it on toward a user."
         )
+    if reach.callee_builds:
+        parts.append(callee_builds_text(reach.callee_builds))
     sources = [
         f"`{d.name}` ({d.kind} `{d.text}`"
         + (f", the command-line option `{d.option}`" if d.option else "")
@@ -217,6 +220,23 @@ def built_when_text(reach: Reach) -> str:
     in the best path's builder on the way to its build (`Reach.built_when`)."""
     steps = [describe(Condition(s.kind, s.text, 0, s.negated)) for s in reach.built_when]
     return "when " + " and ".join(steps)
+
+
+def callee_builds_text(builds: Sequence[CalleeBuild]) -> str:
+    """ "`validate_uri` builds the `UriError::TooLong` this arm takes (src/uri.rs:40) when
+    `uri.len() > MAX` is true (`MAX = 256`)."; of several places, each with its own
+    conditions (`Reach.callee_builds`)."""
+
+    def when(build: CalleeBuild) -> str:
+        steps = [describe(Condition(s.kind, s.text, 0, s.negated)) for s in build.when]
+        values = f" ({', '.join(f'`{v}`' for v in build.values)})" if build.values else ""
+        return f"({build.file_path}:{build.line}) when {' and '.join(steps)}{values}"
+
+    first = builds[0]
+    head = f"`{first.callee}` builds the `{first.variant}` this arm takes"
+    if len(builds) == 1:
+        return f"{head} {when(first)}."
+    return f"{head} at {len(builds)} places: " + "; ".join(map(when, builds)) + "."
 
 
 def _initialized_sentence(reach: Reach, static: str, best: CallerPath) -> str:

@@ -118,6 +118,24 @@ class BuildStep:
 _CONDITION_KINDS = frozenset(get_args(ConditionKind))
 
 
+@dataclass(frozen=True, slots=True)
+class CalleeBuild:
+    """Where the fn whose error a site's `match` arm takes builds the variant the arm names,
+    with the conditions in that fn on the way there: cargo's `Err(FindError::UnknownCommand(
+    cmd)) =>` of `match find_builtin_cmd(..)` is taken when `find_builtin_cmd` builds it;
+    foundry's `LogoURITooLong =>` of `validate_tip20_logo_uri(..).map_err(|err| match err
+    {..})` when that fn finds the URI longer than `TIP20_MAX_LOGO_URI_BYTES` (reading 323: the
+    records had named the call and the arm, not what decides it one call deeper)."""
+
+    callee: str  # the fn's label: `validate_tip20_logo_uri`, `Parser::expect_keyword`
+    variant: str  # as the index has it: `Tip20LogoUriValidationError::LogoURITooLong`
+    file_path: str
+    line: int  # where the fn builds it
+    when: tuple[BuildStep, ...] = ()  # outermost first
+    # the consts those conditions read, with their values as written: "MAX_BYTES = 256"
+    values: tuple[str, ...] = ()
+
+
 def build_step(data: Mapping[str, Any] | Sequence[Any]) -> BuildStep:
     """A `BuildStep` from its JSON object or an index's `(kind, text, negated)`; KeyError for
     a kind no condition has (the data is not trusted: `condition_text` reads the kind)."""
@@ -303,6 +321,9 @@ class Reach:
     # `parameter.flag || parameter.value.is_some()` and `value.is_some()`; reading 316: the
     # records had said "the code that builds it decides when" and no more)
     built_when: tuple[BuildStep, ...] = ()
+    # a site under a `match` arm that takes one variant of a call's error: each place the fn
+    # the call runs (one the index resolved) builds it, up to 3, and when (`CalleeBuild`)
+    callee_builds: tuple[CalleeBuild, ...] = ()
 
 
 # `Reach.held_in` of a variant its builders give back as no type the index can name: a
@@ -401,6 +422,19 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
         quiet_hook=data.get("quiet_hook"),
         printed_by=data.get("printed_by"),
         built_when=tuple(map(build_step, data.get("built_when", ()))),
+        callee_builds=tuple(map(_callee_build, data.get("callee_builds", ()))),
+    )
+
+
+def _callee_build(data: Mapping[str, Any]) -> CalleeBuild:
+    """A `CalleeBuild` from its JSON object; KeyError/TypeError/ValueError on a malformed one."""
+    return CalleeBuild(
+        callee=str(data["callee"]),
+        variant=str(data["variant"]),
+        file_path=str(data["file_path"]),
+        line=int(data["line"]),
+        when=tuple(map(build_step, data.get("when", ()))),
+        values=tuple(str(v) for v in data.get("values", ())),
     )
 
 
@@ -424,7 +458,7 @@ def _json(value: Any) -> Any:
 
 _FIELDS: dict[type, tuple[str, ...]] = {
     kind: tuple(f.name for f in fields(kind))
-    for kind in (Hop, Beyond, CallerPath, Handoff, Dependency, BuildStep, Reach)
+    for kind in (Hop, Beyond, CallerPath, Handoff, Dependency, BuildStep, CalleeBuild, Reach)
 }
 _NESTED = frozenset((*_FIELDS, tuple, list))  # what `_json` converts; the rest are leaves
 

@@ -21,6 +21,7 @@ from pipeline.core.reach import (
     PATH_DEPTH,
     Beyond,
     BuildStep,
+    CalleeBuild,
     CallerPath,
     Dependency,
     EntryKind,
@@ -75,6 +76,7 @@ from pipeline.scan.valueflow import (
     arguments,
     arm_variants,
     guard_needs,
+    pattern_variant,
     required_values,
     rules_out_above,
     ruling_argument,
@@ -538,6 +540,7 @@ def site_reach(
         logged=_logged_by(graph, node_id) if dropped else _logging_caller(graph, node_id, passed),
         internal=_internal(graph, node_id),
         guarded=_guarded_failure(graph, node_id, line, conditions),
+        callee_builds=_callee_builds(graph, node_id, conditions),
     )
 
 
@@ -604,6 +607,102 @@ def _guarded_failure(
     return (
         "Err" if head.group(1).endswith("Result") else "None" if head.group(1) == "Option" else None
     )
+
+
+# an arm over a value: `match find_builtin_cmd(&parts): Err(FindError::UnknownCommand(cmd)) =>`
+_ARM_OVER = re.compile(r"match (.+?): (.+) =>", re.S)
+# a closure run on a call's error: `validate(uri) failed (map_err)`
+_ON_ERROR = re.compile(r"(.+) (?:failed|was Err) \((?:map_err|unwrap_or_else|or_else)\)", re.S)
+
+
+def _callee_builds(
+    graph: CallGraph, node_id: int, conditions: Sequence[str]
+) -> tuple[CalleeBuild, ...]:
+    """Where the fn whose error a `match` arm above the site takes builds the arm's variant,
+    and when (`Reach.callee_builds`): an arm `Err(E::V ..) =>` of a `match` on a call, or
+    an arm `E::V ..` of a `match` on the error a closure gets from a failed call
+    (`f(x).map_err(|e| match e { .. })`). Only where the index resolved the call to one fn
+    of the repository (as `_guarded_failure` does), that fn builds `V` at 1 to 3 places,
+    and conditions there lead to each; () otherwise."""
+    for i, text in enumerate(conditions):
+        arm = _ARM_OVER.fullmatch(text.strip())
+        if arm is None:
+            continue
+        subject, pattern = arm[1].strip(), arm[2].split(" if ")[0].strip()
+        if pattern.startswith("Err(") and pattern.endswith(")"):
+            call, variant = subject, pattern_variant(pattern[4:-1])
+        elif i and _PLAIN_IDENT.fullmatch(subject) and (failed := _ON_ERROR.fullmatch(
+            conditions[i - 1].strip()
+        )):  # fmt: skip
+            call, variant = failed[1].strip(), pattern_variant(pattern)
+        else:
+            continue
+        called = _LAST_CALL.search(call)
+        if variant is None or called is None or called.group(2):  # `f(x)?`: its `Ok` side
+            continue
+        callee = _one_callee(graph, node_id, called.group(1))
+        found = _builds_in(graph, callee, variant) if callee is not None else ()
+        if found:
+            return found
+    return ()
+
+
+_PLAIN_IDENT = re.compile(r"[a-z_]\w*")
+
+
+def _one_callee(graph: CallGraph, node_id: int, name: str) -> int | None:
+    """The one fn of the repository the fn's calls of `name` reach, each resolved by more
+    than the name (`_TOLD_BY`) and none ambiguous; None otherwise."""
+    callees = [
+        e for e in _callees(graph).get(node_id, ()) if graph.nodes[e.callee].definition.name == name
+    ]
+    found = {e.callee for e in callees}
+    if len(found) != 1 or any(e.candidates or e.resolution not in _TOLD_BY for e in callees):
+        return None
+    return found.pop()
+
+
+_MOST_BUILDS = 3  # places of one variant a callee's builds name; more: none named
+
+
+def _builds_in(graph: CallGraph, node_id: int, variant: str) -> tuple[CalleeBuild, ...]:
+    """The places the fn builds `variant` (`Enum::V`, or `V` of one enum), each with the
+    conditions on the way there and the values of the consts they read; () when it builds
+    it nowhere or at more than `_MOST_BUILDS` places, or some place has no condition before
+    it (then the others do not tell when)."""
+    node = graph.nodes[node_id]
+    index, ids = graph.indexes.get(node.path), graph.by_file.get(node.path)
+    if index is None or ids is None:
+        return ()
+    enum, _, name = variant.rpartition("::")
+    enum = enum.rsplit("::", 1)[-1]
+    builds = {
+        (b.enum, b.line): b
+        for b in index.builds
+        if b.variant == name
+        and ids.get(b.caller) == node_id
+        and (not enum or (node.definition.owner if b.enum == "Self" else b.enum) == enum)
+    }
+    if not builds or len(builds) > _MOST_BUILDS or not all(b.when for b in builds.values()):
+        return ()
+    found = []
+    for build in builds.values():
+        try:
+            when = tuple(map(build_step, build.when))
+        except KeyError:  # a cached index of another shape: nothing said
+            return ()
+        owner = node.definition.owner if build.enum == "Self" else build.enum
+        values: dict[str, str] = {}
+        for step in when:
+            for const in _CONST.findall(step.text):
+                defined = _in_scope(graph, graph.definitions("const", const), node_id)
+                if defined is not None and defined[1].value and const not in values:
+                    values[const] = f"{const} = {defined[1].value}"
+        variant_name = f"{owner}::{name}" if owner else name
+        found.append(
+            CalleeBuild(node.label, variant_name, node.path, build.line, when, (*values.values(),))
+        )
+    return tuple(sorted(found, key=lambda b: b.line))
 
 
 def _held_inside(returned: str) -> str | None:

@@ -288,6 +288,14 @@ def _literal(text: str) -> str | None:
     return text if _LITERAL.fullmatch(text) else None
 
 
+def pattern_variant(pattern: str) -> str | None:
+    """The one variant a pattern names (`FindError::UnknownCommand(cmd)` ->
+    `FindError::UnknownCommand`, a bare `UnknownCommand { .. }` -> `UnknownCommand`); None
+    for alternatives, a binding or anything else."""
+    found = _variants(pattern)
+    return found[0] if found is not None and len(found) == 1 else None
+
+
 def _variant(text: str) -> str | None:
     """`Mode::Strict` of `&Mode::Strict`, `Mode::Strict(..)`, `Mode::Strict { .. }`; None for
     anything else (a binding, a call of a fn, a `CONST`)."""

@@ -14,7 +14,7 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import RustLexer
 
-from pipeline.analyze.reach_text import built_when_text
+from pipeline.analyze.reach_text import built_when_text, callee_builds_text
 from pipeline.core.model import Record, Retired
 from pipeline.core.reach import PATH_DEPTH, Reach, no_entry_note
 from pipeline.dataset.reader import page_path
@@ -150,7 +150,7 @@ def reach_context(record: Record, reach: Reach | None) -> dict[str, Any]:
         return {
             "reach_paths": [], "reach_sources": [], "reach_conversion": None, "reach_built": None,
             "reach_converts": None, "reach_initialized": None,
-            "reach_entries": None, "reach_built_when": None,
+            "reach_entries": None, "reach_built_when": None, "reach_callee_build": None,
         }  # fmt: skip
     base = f"https://github.com/{record.repo}/blob/{record.analyzedSha}/"
 
@@ -210,6 +210,9 @@ def reach_context(record: Record, reach: Reach | None) -> dict[str, Any]:
         "reach_built": reach.built,
         "reach_converts": reach.converts,
         "reach_built_when": inline_code(built_when_text(reach)) if reach.built_when else None,
+        "reach_callee_build": (
+            inline_code(callee_builds_text(reach.callee_builds)) if reach.callee_builds else None
+        ),
         "reach_initialized": reach.initialized,
         "reach_entries": reach.entries,
         "reach_depth": PATH_DEPTH,
