@@ -114,6 +114,7 @@ from pipeline.analyze.taxonomy import (
     PARSE_ERROR,
     RESOURCE_EXHAUSTED,
     Classification,
+    bound_check,
     classify_explained,
     classify_step,
     load_taxonomy,
@@ -574,6 +575,13 @@ _NOT_OF_TEXT = frozenset(
 )
 
 
+def _reads_input(site: Site) -> bool:
+    """Whether the site's fn converts an input it is given: a `FromStr`, `Deserialize` or
+    `TryFrom` impl's, or a serde `Visitor`'s `visit_*`."""
+    found = conversion(site)
+    return found is not None and found.trait in ("FromStr", "Deserialize", "TryFrom", "Visitor")
+
+
 def _parses_text(site: Site) -> bool:
     """Whether the site's fn is a `FromStr` impl's `from_str`: its error refuses the text."""
     found = conversion(site)
@@ -917,6 +925,11 @@ def explain_apart(context: SiteContext) -> Explanation:
         # too big" and "..must be non negative" refuse what was typed for `--timeout`; no
         # resource ran out, no time limit passed
         failure_class = INVALID_ARGUMENT
+    elif failure_class == RESOURCE_EXHAUSTED and _reads_input(site) and bound_check(leading):
+        # a value being read (a `Deserialize` impl's, a serde `Visitor`'s) over a bound the
+        # code holds: out of range, no resource run out (alacritty's "exceeded maximum
+        # scrolling history" of `lines > MAX_SCROLLBACK_LINES` read "retry", reading 324)
+        failure_class = OUT_OF_RANGE
     if failure_class == INTERNAL_INVARIANT and set_variable(conditions) is not None:
         # a panic on a path that needs an environment variable set is on its value
         # (`if let Ok(t) = env::var("X") { t.parse().expect(..) }`): the environment's

@@ -275,6 +275,72 @@ _REFUSALS = frozenset(
 # returned. Its reach, where the index finds the builders, names them instead of the logs
 # (`reach_text.builders_solution`).
 RETURNED_LEAD = "The code that returns this error decides when: "
+
+
+def _deciding_inputs(context: SiteContext, checks: Sequence[Condition]) -> list[str]:
+    """The fn's parameters the checks read (`inputs_read`), but one that only a check
+    above that passed reads (an `if c { bail!(..) }` above, `checked_above`) while the
+    deciding checks read locals the window shows bound from other values: atuin's
+    `!settings.logged_in()` above `new_password.is_empty()`, where `let new_password =
+    self.new_password.clone().unwrap_or_else(|| prompt(..))`, read "depends on what is passed
+    (`settings`)" (reading 324). A local whose binding the window does not show, or one
+    bound from that parameter (`let output = compile(source)`), keeps it."""
+    facts = context.site.facts
+    every = inputs_read(facts.call, checks, facts.rebound)
+    deciding = [c for c in checks if not checked_above(c)]
+    if not deciding or len(deciding) == len(checks):
+        return every
+    own = inputs_read(facts.call, deciding, facts.rebound)
+    if own == every:
+        return every
+    read = {
+        name
+        for c in deciding
+        for name in _LOCAL_READ.findall(_STRING_LITERAL_TEXT.sub('""', c.text))
+    }
+    params = {p.strip("`").split("`")[0] for p in every}
+    kept = []
+    for shown in every:
+        name = shown.strip("`").split("`")[0]
+        if shown in own or any(
+            _bound_from(context.window, local, name, params) for local in read - params
+        ):
+            kept.append(shown)
+    return kept
+
+
+# a name a condition reads as a variable: not a field, a method, a path segment or a macro
+_LOCAL_READ = re.compile(r"(?<![\w.:])([a-z_]\w*)\b(?!\s*(?:\(|!(?!=))|::)")
+_STRING_LITERAL_TEXT = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def _bound_from(window: str, local: str, parameter: str, params: set[str], depth: int = 3) -> bool:
+    """Whether `local` may hold what `parameter` was: the window binds it (`let local =
+    ..;`) from a value that reads the parameter, or a local bound so (`let it =
+    args.iter(); let col = f(it.next())`, up to `depth` bindings), or a name whose binding
+    the window does not show; or the window does not show where `local` is bound."""
+    inits = [
+        m.group(1)
+        for m in re.finditer(rf"\blet\s+(?:mut\s+)?{re.escape(local)}\b[^=;]*=(.*?);", window, re.S)
+    ]
+    if not inits:
+        return local not in _KEYWORDS  # bound out of sight (a pattern, a closure): may be it
+    for init in inits:
+        for name in set(_LOCAL_READ.findall(_STRING_LITERAL_TEXT.sub('""', init))):
+            if name == parameter:
+                return True
+            if name in _KEYWORDS or name in params or name == local:
+                continue
+            if depth == 0 or _bound_from(window, name, parameter, params, depth - 1):
+                return True
+    return False
+
+
+_KEYWORDS = frozenset(
+    ("self", "true", "false", "mut", "ref", "let", "in", "as", "if", "else", "match")
+)
+
+
 # "The check depends on what is passed to `f` (`x`): pass values the check accepts."
 PASSED_LEAD = "The check depends on what is passed to "
 # not "pass values the check accepts": the caller often does not choose them (a plugin SDK's
@@ -570,7 +636,7 @@ def solutions(
     # was Err) may be why it failed, or not: a channel closes whatever it is sent.
     after = _after_failed_call(conditions)  # what came before only led to a failed call
     checks = [c for c in after if _failed_call(c) is None]
-    inputs = inputs_read(facts.call, _without_reads(checks), facts.rebound)
+    inputs = _deciding_inputs(context, _without_reads(checks))
     mapped = builds_its_return(site)  # its conditions choose which error, not whether
     made_from = conversion(site)
     if mapped and made_from is not None and made_from.trait == "From" and made_from.source:

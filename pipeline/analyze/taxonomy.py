@@ -109,7 +109,7 @@ class Classification:
     slug: str
     source: Literal[
         "kind", "panic", "phrase", "context", "message", "name", "step", "conditions", "call",
-        "environment", "fallback",
+        "environment", "fallback", "bound",
     ]  # fmt: skip
     hits: tuple[str, ...] = ()
 
@@ -141,6 +141,8 @@ class Classification:
             return f"{self.slug}: a call of the operating system's failed: {self.hits[0]}"
         if self.source == "environment":
             return f"{self.slug}: a panic on the environment variable {self.hits[0]}"
+        if self.source == "bound":
+            return f"{self.slug}: a number checked against a bound the code holds: {self.hits[0]}"
         if self.source == "fallback":
             return f"no keyword of any class matched; {self.slug} by default"
         if self.source == "step":
@@ -460,6 +462,10 @@ def classify_explained(
             # supports exactly one fragment id")` read "Resource exhausted", and "retry"
             # (reading 146); the rate limit is what the statement sets
             found = named
+    if found is not None and found.slug == RESOURCE_EXHAUSTED:
+        converted = failed_int_conversion(conditions)
+        if converted is not None:  # "too big", "exceeds": a value's range, no resource's
+            return Classification(OUT_OF_RANGE, "bound", (converted,))
     io = failed_filesystem_call(conditions)
     step = _FAILED_STEP.match(literal_text) or (
         _DOING.match(literal_text) if kind == "context" else None
@@ -502,6 +508,35 @@ def classify_explained(
     if found is not None:
         return Classification(found.slug, "conditions", found.hits)
     return Classification(FALLBACK, "fallback")
+
+
+# A number that does not fit the integer type the code converts it to, as the innermost
+# condition (`u32::try_from(scancode)` failed): out of range, no resource run out, whatever
+# "too big" or "exceeds" says (alacritty's "scancode is too big", surrealdb's "semver major
+# component too large", sqlx's "too many parameter format codes" read Resource exhausted, and
+# "retry": reading 324)
+_INT_CONVERSION = re.compile(r"\b[ui](?:8|16|32|64|128|size)::try_from\s*\(")
+# .. and a value compared with a bound the code holds (`lines > MAX_SCROLLBACK_LINES`), which
+# says as much only where the value is an input being read (`static`: a `Deserialize` impl's);
+# elsewhere a count the run keeps may be checked so (`self.compilations >= MAX_COMPILATIONS`)
+_BOUND_CHECK = re.compile(
+    r"[A-Za-z_][\w.]*\s*(?:>=?|<=?)\s*(?:\w+::)*(?:[A-Z0-9]+_)*(?:MAX|MIN)(?:_[A-Z0-9]+)*"
+)
+
+
+def failed_int_conversion(conditions: Sequence[str]) -> str | None:
+    """The conversion (`u32::try_from`) when the innermost condition is one that failed."""
+    last = conditions[-1].strip() if conditions else ""
+    converted = _INT_CONVERSION.search(last)
+    if converted is not None and ("Err(" in last or _CALL_FAILED.search(last)):
+        return converted.group().rstrip("( ")
+    return None
+
+
+def bound_check(conditions: Sequence[str]) -> str | None:
+    """The innermost condition when it compares a value with a `MAX_`/`MIN_` bound."""
+    last = conditions[-1].strip() if conditions else ""
+    return last if _BOUND_CHECK.fullmatch(last) else None
 
 
 # A condition that is a call which failed (`cmd.args(..).status() was None/Err (context)`):

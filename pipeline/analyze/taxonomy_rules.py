@@ -127,6 +127,10 @@ PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         # .. and a function's argument of another type ("Function 'crypto::pbkdf2::compare'
         # expects a string hash, got: {}" read Operation failed, reading 322)
         ("type-mismatch", r"\bexpected \w+, got\b|\bcannot concatenate\b|"
+         # a document's value of another kind than the code reads it as ("[permissions] is
+         # not a table", "hooks is not a JSON object": reading 324)
+         r"\b(?:is|was) not an? (?:(?:json|toml|yaml) )?(?:table|object|array|map|list|"
+         r"string|number|integer|boolean|bool|dict(?:ionary)?|sequence)\b|"
          r"\bexpects? an? \w+(?: \w+)?, got\b"),
         ("invalid-argument", r"\b(?:is|was) not an? valid\b(?!\W+(?:utf|unicode|setting))|"
          r"\bno \w+ (?:provided|given)\b|\bsupported (?:\w+ )?values\b|\bis unknown\b|\binvalid character\b|"
@@ -251,6 +255,9 @@ CONFLICT = re.compile(
 _CODE = re.compile(
     r"`[^`]*`|(?<!\w)--?[A-Za-z][\w-]*|(?<!\w)[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?!\w)"
     r"|(?<!\w)(['\"])[A-Za-z_][\w-]*(?:[._][\w-]+)+\1(?!\w)"
+    # (and a TOML table's header, `[permissions]`, `[tool.uv]`: atuin's "[permissions] is
+    # not a table" read Permission denied by its name, reading 324)
+    r"|(?<![\w\]])\[[A-Za-z_][\w.-]*\](?=\s+\w)"
 )
 # A word in camel or Pascal case is a name of code too: starship's "DuplicateToken failed" is
 # the Win32 call that failed, nothing that already exists (reading 113). It stays a word
