@@ -128,3 +128,29 @@ def test_a_local_bound_from_the_parameter_keeps_it() -> None:
     # `strict`, read only by the check above, is not named
     (said,) = _passed(DUPLICATES, "Found {} duplicate kinds")
     assert said.startswith(f"{PASSED_LEAD}`validate` (`kinds`)")
+
+
+CONNECT = """\
+pub async fn launch(settings: Settings) -> eyre::Result<Db> {
+    let db = Db::new(&settings.db_settings)
+        .await
+        .wrap_err_with(|| format!("failed to connect to db: {:?}", settings.db_settings))?;
+    Ok(db)
+}
+"""
+GLOB = """\
+impl fmt::Display for GlobError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "error parsing glob '{}': {}", self.glob, self.kind)
+    }
+}
+"""
+
+
+def test_a_field_printed_after_the_colon_is_a_value_not_the_error_underneath() -> None:
+    """atuin's "failed to connect to db: {:?}" prints `settings.db_settings` (reading 324:
+    "The message prints the error underneath" sent the reader to a setting); an error's own
+    `self.kind` still tells how it failed."""
+    underneath = "The message prints the error underneath"
+    assert not any(s.startswith(underneath) for s in explained(CONNECT).solutions)
+    assert any(s.startswith(underneath) for s in explained(GLOB).solutions)

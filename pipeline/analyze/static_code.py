@@ -318,9 +318,21 @@ def _shows_a_value(argument: str) -> bool:
     """Whether a format argument (or a captured name) is a value the message shows
     (`_VALUE_ARGUMENT`), not an error (`err_path`, `cause_name`: an error's still)."""
     text = argument.strip().lstrip("&*")
-    return not re.search(r"err|cause|reason", text, re.IGNORECASE) and bool(
-        _VALUE_ARGUMENT.fullmatch(text)
-    )
+    if re.search(r"err|cause|reason", text, re.IGNORECASE):
+        return False
+    if _FIELD_PATH.fullmatch(text) and not _ERROR_HOLDER.match(text):
+        return True  # a value the code holds (atuin's `settings.db_settings`, reading 324)
+    return bool(_VALUE_ARGUMENT.fullmatch(text))
+
+
+# A field of a value, read as it is (`settings.db_settings`, `self.config.path`): no error
+# the step met; unless it is read off the error (`e.kind`) or is a field that holds one or
+# tells how it failed (ripgrep's glob error's `self.kind`, a child's `output.status`, the
+# text risingwave's `FieldEncodeError` keeps of its cause in `self.message`)
+_FIELD_PATH = re.compile(r"[a-z_]\w*(?:\.[a-z_]\w*)+")
+_ERROR_HOLDER = re.compile(
+    r"(?:e|source|inner|cause)\.|.*\.(?:source|inner|kind|status|message|msg|details?|description)$"
+)
 
 
 def cause_slot(site: Site) -> str | None:
