@@ -10,8 +10,14 @@ from pathlib import Path
 
 from test_reach import _graph_of, committed_and_extracted, reach_section
 
-from pipeline.analyze.reach_text import callee_builds_text
-from pipeline.core.reach import BuildStep, CalleeBuild, reach_from_json, reach_to_json
+from pipeline.analyze.reach_text import callee_builds_text, failed_call_text
+from pipeline.core.reach import (
+    BuildStep,
+    CalleeBuild,
+    FailedCall,
+    reach_from_json,
+    reach_to_json,
+)
 from pipeline.scan.callerpaths import site_reach
 
 URI_RS = """\
@@ -206,3 +212,81 @@ def test_the_record_the_reach_row_and_the_page_say_it(tmp_path: Path) -> None:
         in (other["triggerScenarios"])
     )
     assert sha
+
+
+SETTINGS_RS = """\
+pub struct Settings;
+
+impl Settings {
+    pub fn new(path: &str) -> anyhow::Result<Settings> {
+        let text = std::fs::read_to_string(path)?;
+        if text.is_empty() {
+            anyhow::bail!("empty settings");
+        }
+        let value = parse(&text).map_err(|e| anyhow::anyhow!("{e}"))?;
+        value.check()?;
+        Ok(Settings)
+    }
+
+    pub fn find(name: &str) -> Option<Settings> {
+        if name.is_empty() { None } else { Some(Settings) }
+    }
+}
+
+fn parse(text: &str) -> Result<u32, String> {
+    text.parse::<u32>().map_err(|e| e.to_string())
+}
+
+pub fn start(path: &str) -> anyhow::Result<()> {
+    let settings = Settings::new(path).context("could not load server settings")?;
+    let found = Settings::find(path).expect("settings are named");
+    Ok(())
+}
+"""
+
+
+def test_a_wrapped_call_says_the_calls_it_passes_errors_on_from() -> None:
+    """atuin's `Settings::new().wrap_err("could not load server settings")` said only that the
+    call returned an error (reading 324): the cause printed after the message is one of the
+    errors `Settings::new` passes on with `?`, or a check of its own."""
+    graph = _graph_of({"src/lib.rs": SETTINGS_RS})
+    wrapped = "Settings::new(path) was None/Err (context)"
+    reach = site_reach(graph, "src/lib.rs", 23, (wrapped,))
+    assert reach is not None
+    # `.map_err(..)?` passes on the error of the call it is on; `value.check()` resolves to
+    # no fn of the repository and is named as written
+    assert reach.failed_call == FailedCall(
+        "Settings::new",
+        "src/lib.rs",
+        4,
+        ("std::fs::read_to_string(..)", "parse(&text)", "value.check()"),
+    )
+    assert failed_call_text(reach.failed_call) == (
+        "`Settings::new` (src/lib.rs:4) is the call that failed; it passes on the errors of "
+        "the calls it makes with `?`: `std::fs::read_to_string(..)`, `parse(&text)`, "
+        "`value.check()`. The cause printed after this message is one of theirs, or a check "
+        "of its own."
+    )
+    assert reach_from_json(json.loads(json.dumps(reach_to_json(reach)))) == reach
+    # an `Option` gives no error to print; a call whose `Ok` value is guarded is not it
+    for condition, line in (
+        ("Settings::find(path) was None/Err (expect)", 24),
+        ("Settings::new(path)? was None/Err (expect)", 24),
+        ("parse(path) was None/Err (context)", 23),  # it makes no call with `?`
+    ):
+        found = site_reach(graph, "src/lib.rs", line, (condition,))
+        assert found is not None and found.failed_call is None, condition
+
+
+def test_the_record_and_the_page_say_what_the_wrapped_call_passes_on(tmp_path: Path) -> None:
+    files = {
+        "Cargo.toml": '[package]\nname = "srv"\n',
+        "src/lib.rs": "use anyhow::Context;\n" + SETTINGS_RS,
+    }
+    _, record = committed_and_extracted(files, "o/srv", tmp_path, "could not load server")
+    said = "`Settings::new` (src/lib.rs:5) is the call that failed; it passes on the errors of "
+    assert said in record["triggerScenarios"]
+    section = reach_section(tmp_path / "out", tmp_path / "site", record)
+    assert "One call deeper: <code>Settings::new</code> (src/lib.rs:5) is the call that" in (
+        section
+    )

@@ -2563,8 +2563,10 @@ def test_a_serde_trait_s_method_is_handled_where_the_format_returns_its_error() 
     pattern = explained(source).tryCatchPattern
     assert pattern is not None
     assert pattern.startswith(
-        "// serde calls `visit_map` as a format reads or writes the value: the error comes "
-        "back from the format's call (`serde_json::from_str`, `toml::from_str`, ..).\n"
+        "// serde calls `visit_map` as a format reads or writes the value: where the program "
+        "reads it with a format's call (`serde_json::from_str`, `toml::from_str`, ..), the "
+        "error comes back from that call; code that reads each value apart may handle it "
+        "there instead.\n"
         "match result {\n"
         '    Err(e) if e.to_string().contains("action is only available for mouse bindings")'
     )

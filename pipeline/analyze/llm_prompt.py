@@ -27,7 +27,7 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from pipeline.analyze import SiteContext
 from pipeline.analyze.fields import FIELD_ORDER, FIELDS, RULES, STRATEGIES
-from pipeline.analyze.reach_text import built_when_text, callee_builds_text
+from pipeline.analyze.reach_text import built_when_text, callee_builds_text, failed_call_text
 from pipeline.core.model import SCHEMA_VERSION, Explanation
 from pipeline.core.reach import CallerPath, Reach, handoff_text, no_entry_note
 from pipeline.core.sitetypes import Condition, checked_above
@@ -267,6 +267,7 @@ def site_variables(ctx: SiteContext) -> dict[str, Any]:
         "built": reach.built,
         "built_when": built_when_text(reach) if reach.built_when else None,
         "callee_build": callee_builds_text(reach.callee_builds) if reach.callee_builds else None,
+        "failed_call": failed_call_text(reach.failed_call) if reach.failed_call else None,
         "unbuilt": reach.unbuilt,
         "converts": reach.converts,
         "initialized": reach.initialized,

@@ -20,6 +20,7 @@ from pipeline.core.reach import (
     PATH_DEPTH,
     CalleeBuild,
     CallerPath,
+    FailedCall,
     Hop,
     Reach,
     handoff_text,
@@ -135,6 +136,8 @@ def trigger_sentence(reach: Reach | None, sha: str, never: bool = False) -> str 
         )
     if reach.callee_builds:
         parts.append(callee_builds_text(reach.callee_builds))
+    if reach.failed_call is not None:
+        parts.append(failed_call_text(reach.failed_call))
     sources = [
         f"`{d.name}` ({d.kind} `{d.text}`"
         + (f", the command-line option `{d.option}`" if d.option else "")
@@ -220,6 +223,19 @@ def built_when_text(reach: Reach) -> str:
     in the best path's builder on the way to its build (`Reach.built_when`)."""
     steps = [describe(Condition(s.kind, s.text, 0, s.negated)) for s in reach.built_when]
     return "when " + " and ".join(steps)
+
+
+def failed_call_text(failed: FailedCall) -> str:
+    """ "`Settings::new` (src/settings.rs:53) is the call that failed; it passes on the errors
+    of the calls it makes with `?`: `fs::create_dir_all(..)`, `.build()`: the cause printed
+    after this message is one of theirs, or a check of its own." (`Reach.failed_call`)"""
+    calls = ", ".join(f"`{t}`" for t in failed.tried)
+    more = f" and {failed.more} more" if failed.more else ""
+    return (
+        f"`{failed.callee}` ({failed.file_path}:{failed.line}) is the call that failed; it "
+        f"passes on the errors of the calls it makes with `?`: {calls}{more}. The cause "
+        "printed after this message is one of theirs, or a check of its own."
+    )
 
 
 def callee_builds_text(builds: Sequence[CalleeBuild]) -> str:

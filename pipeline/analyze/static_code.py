@@ -1244,9 +1244,13 @@ def try_catch(context: SiteContext) -> str | None:
         code = _text_catch(site, "result", needle, anyhow=False)
         if code is None:
             return None
+        # (where a program reads each value apart and handles its error, that is where it
+        # goes: alacritty's `deserialize_bindings` logs a binding's and skips it, reading 324)
         return (
-            f"// serde calls `{serde}` as a format reads or writes the value: the error comes "
-            "back from the format's call (`serde_json::from_str`, `toml::from_str`, ..).\n" + code
+            f"// serde calls `{serde}` as a format reads or writes the value: where the program "
+            "reads it with a format's call (`serde_json::from_str`, `toml::from_str`, ..), the "
+            "error comes back from that call; code that reads each value apart may handle it "
+            "there instead.\n" + code
         )
     subject = "result" if site.kind in TEXT_KINDS else written_call(site) or "result"
     if site.kind in TEXT_KINDS and site.facts.enclosing_type:

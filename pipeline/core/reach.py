@@ -119,6 +119,21 @@ _CONDITION_KINDS = frozenset(get_args(ConditionKind))
 
 
 @dataclass(frozen=True, slots=True)
+class FailedCall:
+    """The fn of the repository whose error a site wraps or guards (`f(x).context("..")`,
+    `.map_err(..)`, `.expect(..)`), and the calls it passes errors on from with `?`: the
+    cause printed after the site's message is one of theirs, or a check of its own (atuin's
+    `Settings::new().wrap_err("could not load server settings")`, reading 324: the record
+    said only that the call returned an error)."""
+
+    callee: str  # the fn's label: `Settings::new`
+    file_path: str
+    line: int  # of its definition
+    tried: tuple[str, ...] = ()  # its `?` calls as written, short: `fs::create_dir_all(..)`
+    more: int = 0  # how many more `?` calls it makes than `tried` names
+
+
+@dataclass(frozen=True, slots=True)
 class CalleeBuild:
     """Where the fn whose error a site's `match` arm takes builds the variant the arm names,
     with the conditions in that fn on the way there: cargo's `Err(FindError::UnknownCommand(
@@ -324,6 +339,9 @@ class Reach:
     # a site under a `match` arm that takes one variant of a call's error: each place the fn
     # the call runs (one the index resolved) builds it, up to 3, and when (`CalleeBuild`)
     callee_builds: tuple[CalleeBuild, ...] = ()
+    # a site that wraps or guards a call of one fn of the repository: that fn and the calls it
+    # passes errors on from with `?` (`FailedCall`)
+    failed_call: FailedCall | None = None
 
 
 # `Reach.held_in` of a variant its builders give back as no type the index can name: a
@@ -423,6 +441,21 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
         printed_by=data.get("printed_by"),
         built_when=tuple(map(build_step, data.get("built_when", ()))),
         callee_builds=tuple(map(_callee_build, data.get("callee_builds", ()))),
+        failed_call=_failed_call(data.get("failed_call")),
+    )
+
+
+def _failed_call(data: Mapping[str, Any] | None) -> FailedCall | None:
+    """A `FailedCall` from its JSON object (None for none); KeyError/TypeError/ValueError on
+    a malformed one."""
+    if not data:
+        return None
+    return FailedCall(
+        callee=str(data["callee"]),
+        file_path=str(data["file_path"]),
+        line=int(data["line"]),
+        tried=tuple(str(t) for t in data.get("tried", ())),
+        more=int(data.get("more", 0)),
     )
 
 
@@ -458,7 +491,17 @@ def _json(value: Any) -> Any:
 
 _FIELDS: dict[type, tuple[str, ...]] = {
     kind: tuple(f.name for f in fields(kind))
-    for kind in (Hop, Beyond, CallerPath, Handoff, Dependency, BuildStep, CalleeBuild, Reach)
+    for kind in (
+        Hop,
+        Beyond,
+        CallerPath,
+        Handoff,
+        Dependency,
+        BuildStep,
+        CalleeBuild,
+        FailedCall,
+        Reach,
+    )
 }
 _NESTED = frozenset((*_FIELDS, tuple, list))  # what `_json` converts; the rest are leaves
 

@@ -12,7 +12,7 @@ from dataclasses import replace
 from http import HTTPStatus
 from typing import Literal, NamedTuple
 
-from pipeline.core.index import ARM_LINK, DISCOURAGED, Definition, FileIndex, Scope
+from pipeline.core.index import ARM_LINK, DISCOURAGED, Call, Definition, FileIndex, Scope
 from pipeline.core.reach import (
     ANYHOW_OR_ITSELF,
     CONVERTED,
@@ -25,6 +25,7 @@ from pipeline.core.reach import (
     CallerPath,
     Dependency,
     EntryKind,
+    FailedCall,
     Handoff,
     Hop,
     Reach,
@@ -541,6 +542,7 @@ def site_reach(
         internal=_internal(graph, node_id),
         guarded=_guarded_failure(graph, node_id, line, conditions),
         callee_builds=_callee_builds(graph, node_id, conditions),
+        failed_call=_failed_call(graph, node_id, line, conditions),
     )
 
 
@@ -607,6 +609,75 @@ def _guarded_failure(
     return (
         "Err" if head.group(1).endswith("Result") else "None" if head.group(1) == "Option" else None
     )
+
+
+# the call whose error the site wraps with its message, or panics with (`f(x).context(..)`,
+# `.wrap_err(..)`, `.expect(..)`): the error printed after the message is that call's
+_WRAPPED = re.compile(
+    r"(.*) (?:was None/Err|was Err|failed) \((?:expect|context|with_context|wrap_err|"
+    r"wrap_err_with)\)",
+    re.S,
+)
+_MOST_TRIED = 6  # `?` calls a `FailedCall` names; the rest are counted
+# methods that change only a `Result`'s or an `Option`'s error side: the call they are on
+# is the one whose error `?` passes on
+_ERROR_ADAPTERS = frozenset(
+    ("map_err", "context", "with_context", "wrap_err", "wrap_err_with", "ok_or", "ok_or_else",
+     "inspect_err", "err_into")
+)  # fmt: skip
+
+
+def _failed_call(
+    graph: CallGraph, node_id: int, line: int, conditions: Sequence[str]
+) -> FailedCall | None:
+    """The fn of the repository the site's innermost condition says failed, when the site
+    wraps its error (`Reach.failed_call`): resolved near the site's line to one fn (as
+    `_guarded_failure` does) that returns a `Result` and makes calls with `?`; None
+    otherwise."""
+    wrapped = _WRAPPED.fullmatch(conditions[-1].strip()) if conditions else None
+    called = _LAST_CALL.search(wrapped.group(1)) if wrapped is not None else None
+    if called is None or called.group(2):  # `f(x)?.expect(..)`: the value's, not the call's
+        return None
+    callees = [
+        e
+        for e in _callees(graph).get(node_id, ())
+        if abs(e.line - line) <= 3 and graph.nodes[e.callee].definition.name == called.group(1)
+    ]
+    found = {e.callee for e in callees}
+    if len(found) != 1 or any(e.candidates or e.resolution not in _TOLD_BY for e in callees):
+        return None
+    callee = found.pop()
+    node = graph.nodes[callee]
+    head = _TYPE_HEAD.match(return_text(node.definition.signature))
+    index, ids = graph.indexes.get(node.path), graph.by_file.get(node.path)
+    if head is None or not head.group(1).endswith("Result") or index is None or ids is None:
+        return None
+    texts = (_call_text(c) for c in index.calls if c.tried and ids.get(c.caller) == callee)
+    tried = list(dict.fromkeys(t for t in texts if t))
+    if not tried:
+        return None
+    return FailedCall(
+        node.label, node.path, node.definition.line, tuple(tried[:_MOST_TRIED]),
+        max(0, len(tried) - _MOST_TRIED),
+    )  # fmt: skip
+
+
+def _call_text(call: Call) -> str:
+    """A call as a reader finds it in the code, short: `fs::create_dir_all(..)`,
+    `config.build()`, `.try_deserialize()` (a long or broken receiver left out); of a
+    method that changes only the error side (`f(x).map_err(..)?`, `.context(..)?`), the call
+    it is on, when that is short (`f(x)`), else ""."""
+    if call.kind == "method" and call.name in _ERROR_ADAPTERS:
+        receiver = call.qualifier
+        fits = receiver.endswith(")") and len(receiver) <= 48 and "…" not in receiver
+        return receiver if fits and "\n" not in receiver else ""
+    args = "(..)" if call.arity else "()"
+    if call.kind == "path":
+        return f"{call.qualifier}::{call.name}{args}"
+    if call.kind == "method":
+        short = call.qualifier if len(call.qualifier) <= 24 and "\n" not in call.qualifier else ""
+        return f"{short}.{call.name}{args}"
+    return f"{call.name}{args}"
 
 
 # an arm over a value: `match find_builtin_cmd(&parts): Err(FindError::UnknownCommand(cmd)) =>`

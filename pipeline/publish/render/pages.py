@@ -14,7 +14,7 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import RustLexer
 
-from pipeline.analyze.reach_text import built_when_text, callee_builds_text
+from pipeline.analyze.reach_text import built_when_text, callee_builds_text, failed_call_text
 from pipeline.core.model import Record, Retired
 from pipeline.core.reach import PATH_DEPTH, Reach, no_entry_note
 from pipeline.dataset.reader import page_path
@@ -151,6 +151,7 @@ def reach_context(record: Record, reach: Reach | None) -> dict[str, Any]:
             "reach_paths": [], "reach_sources": [], "reach_conversion": None, "reach_built": None,
             "reach_converts": None, "reach_initialized": None,
             "reach_entries": None, "reach_built_when": None, "reach_callee_build": None,
+            "reach_failed_call": None,
         }  # fmt: skip
     base = f"https://github.com/{record.repo}/blob/{record.analyzedSha}/"
 
@@ -212,6 +213,9 @@ def reach_context(record: Record, reach: Reach | None) -> dict[str, Any]:
         "reach_built_when": inline_code(built_when_text(reach)) if reach.built_when else None,
         "reach_callee_build": (
             inline_code(callee_builds_text(reach.callee_builds)) if reach.callee_builds else None
+        ),
+        "reach_failed_call": (
+            inline_code(failed_call_text(reach.failed_call)) if reach.failed_call else None
         ),
         "reach_initialized": reach.initialized,
         "reach_entries": reach.entries,
