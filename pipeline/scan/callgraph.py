@@ -944,6 +944,10 @@ def _resolutions(graph: CallGraph, tables: _Tables, path: str, index: FileIndex)
             # replacing it ("": a value of no type the index knows, no earlier arm's)
             held = _variant_value(graph, tables, ids.get(local.caller), bound) or ""
             lets[local.caller][local.name].append((local.line - 1, held))
+            if local.end:  # an `if let`'s, a `while let`'s: unbound after its block (risingwave's
+                # `if let SnapshotBackfillUpstream::Buffer(upstream_buffer) = &upstream_buffer {
+                # .. }` had typed the arm's `upstream_buffer` below it: paths read 82, 83)
+                lets[local.caller][local.name].append((local.end, _BLOCK_END))
             in_arms[local.caller].add(local.name)
             continue
         elif bound.startswith(LOOP_ITEM):
