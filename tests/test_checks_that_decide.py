@@ -154,3 +154,41 @@ def test_a_field_printed_after_the_colon_is_a_value_not_the_error_underneath() -
     underneath = "The message prints the error underneath"
     assert not any(s.startswith(underneath) for s in explained(CONNECT).solutions)
     assert any(s.startswith(underneath) for s in explained(GLOB).solutions)
+
+
+PARSER = """\
+pub struct ExprParser { pos: usize, input: String }
+impl ExprParser {
+    fn parse_or(&mut self) -> Result<u32, String> { self.pos += 1; Ok(1) }
+    pub fn parse(mut self) -> Result<u32, String> {
+        let expr = self.parse_or()?;
+        if self.pos < self.input.len() {
+            return Err(format!("unexpected input at position {}", self.pos));
+        }
+        Ok(expr)
+    }
+}
+"""
+PHASES = """\
+pub enum Phase { Start, Body }
+pub struct Reader { phase: Phase }
+impl Reader {
+    pub fn start(&mut self) {
+        match self.phase {
+            Phase::Start => self.begin(),
+            Phase::Body => panic!("wrong phase: already reading the body"),
+        }
+    }
+    fn begin(&mut self) { self.phase = Phase::Body; }
+}
+"""
+
+
+def test_no_caller_test_of_self_where_the_fn_changes_it_before_its_check() -> None:
+    """atuin's `ExprParser::parse` moves `self.pos` on (`self.parse_or()?`) before testing it:
+    "Before calling `ExprParser::parse`, make sure `!(expr_parser.pos < ..)`" held only for an
+    empty input (reading 324). A fn whose check comes first keeps it."""
+    parsed = explained(PARSER)
+    assert parsed.validationCode is None
+    assert not any(t.startswith("Before calling") for t in parsed.preventionTips)
+    assert "let ok = " in (explained(PHASES).validationCode or "")

@@ -1476,8 +1476,55 @@ def caller_can_test(site: Site, test: str, *, receiver: bool) -> bool:
     with `receiver`, `self`), no value the fn computes itself (`scheduled_error`)."""
     if not site.facts.call:
         return False
+    if receiver and "self" in _names(test) and mutates_self_before(site):
+        return False
     names = _names(test) - ({"self"} if receiver else set())
     return names <= _passed(site)
+
+
+def mutates_self_before(site: Site) -> bool:
+    """Whether the site's fn may change `self` before the site: it takes `&mut self` or
+    `mut self` and, between its start (in the window) and the site, calls a method of
+    `self` or assigns a field of it. A caller's test of `self` then says nothing of the
+    check (atuin's `ExprParser::parse`: `self.parse_or()?` moves `self.pos` on before `self.pos
+    < self.input.len()` is tested; "before calling it, make sure `!(parser.pos < ..)`" held
+    only for an empty input, reading 324)."""
+    name = site.facts.enclosing_fn
+    lines = site.window.split("\n")
+    at = site.line - site.window_start
+    if not name or not 0 <= at < len(lines):
+        return False
+    opens = re.compile(rf"\bfn\s+{re.escape(name)}\b")
+    start = next((i for i in range(at, -1, -1) if opens.search(lines[i])), None)
+    if start is None:
+        return False  # the fn starts above the window: not known
+    signature = " ".join(lines[start : start + 4]).split("{", 1)[0]
+    if not _MUT_SELF.search(signature):
+        return False
+    # the fn's own statements before the one that holds the site, at its body's first
+    # indentation: run before it on every way there (not another arm's, another branch's)
+    brace = next((i for i in range(start, at) if "{" in lines[i]), None)
+    body = [i for i in range(brace + 1, at + 1) if lines[i].strip()] if brace is not None else []
+    if not body:
+        return False
+    depth = _indent(lines[body[0]])
+    own = [i for i in body if _indent(lines[i]) == depth]
+    holder = max((i for i in own if not lines[i].lstrip().startswith("}")), default=at)
+    return any(_SELF_CHANGED.search(lines[i]) for i in own if i < holder)
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+_MUT_SELF = re.compile(r"\bmut\s+self\b")
+# a field of `self` assigned (`self.pos += n`, `*self = ..`), or a method of it called that
+# may change it (`self.parse_or()`; not a getter's or a check's name: `self.is_enabled()`,
+# `self.validate_trace_args()`)
+_SELF_CHANGED = re.compile(
+    r"\bself\.\w+(?:\.\w+)*\s*(?:[-+*/%|&^]|<<|>>)?=(?!=)|\*self\s*=(?!=)"
+    r"|\bself\.(?!(?:is|has|as|to|get|len|contains|iter|clone|validate|check)(?:_|\b))\w+\s*\("
+)
 
 
 def _passed(site: Site) -> set[str]:
@@ -1498,6 +1545,8 @@ def caller_check(site: Site, check: str | None) -> str | None:
     if check is None or not site.facts.call:
         return None
     test = check_test(check)
+    if "self" in _names(test) and mutates_self_before(site):
+        return None
     held = _passed(site) | {"self"}
     # an element of what the caller passes, checked per element (`for item in items`)
     held |= {m[1] for m in _FOR_EACH.finditer(site.window) if m[2] in held}
