@@ -18,6 +18,7 @@ from pipeline.analyze.condition_text import describe
 from pipeline.core.reach import (
     NOT_RETURNED,
     PATH_DEPTH,
+    BuildStep,
     CalleeBuild,
     CallerPath,
     FailedCall,
@@ -221,8 +222,12 @@ def _built_sentence(reach: Reach, built: str, builders: int, best: CallerPath) -
 def built_when_text(reach: Reach) -> str:
     """ "when `value.is_some()` is true and `!last` is false (else branch)": the conditions
     in the best path's builder on the way to its build (`Reach.built_when`)."""
-    steps = [describe(Condition(s.kind, s.text, 0, s.negated)) for s in reach.built_when]
-    return "when " + " and ".join(steps)
+    return f"when {_steps_text(reach.built_when)}"
+
+
+def _steps_text(steps: Sequence[BuildStep]) -> str:
+    """ "`a` is true and `b` is false (else branch)": conditions on the way to a build."""
+    return " and ".join(describe(Condition(s.kind, s.text, 0, s.negated)) for s in steps)
 
 
 def failed_call_text(failed: FailedCall) -> str:
@@ -244,9 +249,8 @@ def callee_builds_text(builds: Sequence[CalleeBuild]) -> str:
     conditions (`Reach.callee_builds`)."""
 
     def when(build: CalleeBuild) -> str:
-        steps = [describe(Condition(s.kind, s.text, 0, s.negated)) for s in build.when]
         values = f" ({', '.join(f'`{v}`' for v in build.values)})" if build.values else ""
-        return f"({build.file_path}:{build.line}) when {' and '.join(steps)}{values}"
+        return f"({build.file_path}:{build.line}) when {_steps_text(build.when)}{values}"
 
     first = builds[0]
     head = f"`{first.callee}` builds the `{first.variant}` this arm takes"

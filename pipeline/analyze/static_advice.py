@@ -38,6 +38,7 @@ from pipeline.analyze.nonempty import nonempty_checked_above
 from pipeline.analyze.programs import path_program, program_advice, started_program
 from pipeline.analyze.state_calls import state_panic, state_solutions, state_tip
 from pipeline.analyze.static_code import (
+    STRING_LITERAL,
     as_caller,
     builds_its_return,
     caller_can_test,
@@ -294,24 +295,20 @@ def _deciding_inputs(context: SiteContext, checks: Sequence[Condition]) -> list[
     if own == every:
         return every
     read = {
-        name
-        for c in deciding
-        for name in _LOCAL_READ.findall(_STRING_LITERAL_TEXT.sub('""', c.text))
+        name for c in deciding for name in _LOCAL_READ.findall(STRING_LITERAL.sub('""', c.text))
     }
-    params = {p.strip("`").split("`")[0] for p in every}
-    kept = []
-    for shown in every:
-        name = shown.strip("`").split("`")[0]
-        if shown in own or any(
-            _bound_from(context.window, local, name, params) for local in read - params
-        ):
-            kept.append(shown)
-    return kept
+    named = {shown: shown.strip("`").split("`")[0] for shown in every}  # "`x` (as ..)" -> x
+    params = set(named.values())
+    return [
+        shown
+        for shown, name in named.items()
+        if shown in own
+        or any(_bound_from(context.window, local, name, params) for local in read - params)
+    ]
 
 
 # a name a condition reads as a variable: not a field, a method, a path segment or a macro
 _LOCAL_READ = re.compile(r"(?<![\w.:])([a-z_]\w*)\b(?!\s*(?:\(|!(?!=))|::)")
-_STRING_LITERAL_TEXT = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
 def _bound_from(window: str, local: str, parameter: str, params: set[str], depth: int = 3) -> bool:
@@ -326,7 +323,7 @@ def _bound_from(window: str, local: str, parameter: str, params: set[str], depth
     if not inits:
         return local not in _KEYWORDS  # bound out of sight (a pattern, a closure): may be it
     for init in inits:
-        for name in set(_LOCAL_READ.findall(_STRING_LITERAL_TEXT.sub('""', init))):
+        for name in set(_LOCAL_READ.findall(STRING_LITERAL.sub('""', init))):
             if name == parameter:
                 return True
             if name in _KEYWORDS or name in params or name == local:

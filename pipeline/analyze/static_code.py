@@ -948,7 +948,7 @@ def inputs_read(
     params = call_parameters(call)
     if not params:
         return []
-    texts = [_STRING_LITERAL.sub('""', c.text) for c in conditions]
+    texts = [STRING_LITERAL.sub('""', c.text) for c in conditions]
     # `p in text` first: a name not in a condition's text needs no pattern compiled for it
     used = [
         p
@@ -958,7 +958,8 @@ def inputs_read(
     return [f"`{p}`" + (" (as the fn binds it again first)" if p in rebound else "") for p in used]
 
 
-_STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"')
+# a string literal as code writes it (its escapes kept): what a condition's names leave out
+STRING_LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
 # What a parameter named so holds is a handle the code works through, not a value a caller

@@ -141,6 +141,15 @@ FIELD_VALUE = "<of>"
 # and its like kept, the link reads them); `<item1>map` for the second of a pair (`for (_,
 # v) in &map`: a map's value, an `.enumerate()`'s element), `<item0>` for the first.
 LOOP_ITEM = "<item"
+
+# Methods that change a `Result`'s or `Option`'s error side only: `T::f(..).map_err(E::from)`
+# holds what `T::f(..)` holds (the index's typing of a `let`), and a `?` after them passes
+# on the error of the call they are on (`callerpaths.failed_call`).
+ERROR_SIDE_METHODS = frozenset(
+    ("map_err", "context", "with_context", "wrap_err", "wrap_err_with", "inspect_err", "ok_or",
+     "ok_or_else")
+)  # fmt: skip
+
 ITEM_VALUE = re.compile(rf"{LOOP_ITEM}([01]?)>(.*)", re.S)
 
 

@@ -12,7 +12,15 @@ from dataclasses import replace
 from http import HTTPStatus
 from typing import Literal, NamedTuple
 
-from pipeline.core.index import ARM_LINK, DISCOURAGED, Call, Definition, FileIndex, Scope
+from pipeline.core.index import (
+    ARM_LINK,
+    DISCOURAGED,
+    ERROR_SIDE_METHODS,
+    Call,
+    Definition,
+    FileIndex,
+    Scope,
+)
 from pipeline.core.reach import (
     ANYHOW_OR_ITSELF,
     CONVERTED,
@@ -614,17 +622,12 @@ def _guarded_failure(
 # the call whose error the site wraps with its message, or panics with (`f(x).context(..)`,
 # `.wrap_err(..)`, `.expect(..)`): the error printed after the message is that call's
 _WRAPPED = re.compile(
-    r"(.*) (?:was None/Err|was Err|failed) \((?:expect|context|with_context|wrap_err|"
-    r"wrap_err_with)\)",
-    re.S,
+    rf"(.*) (?:was None/Err|was Err|failed) \((?:{'|'.join(GUARDING_METHODS)})\)", re.S
 )
 _MOST_TRIED = 6  # `?` calls a `FailedCall` names; the rest are counted
 # methods that change only a `Result`'s or an `Option`'s error side: the call they are on
-# is the one whose error `?` passes on
-_ERROR_ADAPTERS = frozenset(
-    ("map_err", "context", "with_context", "wrap_err", "wrap_err_with", "ok_or", "ok_or_else",
-     "inspect_err", "err_into")
-)  # fmt: skip
+# is the one whose error `?` passes on (futures' `err_into` too)
+_ERROR_ADAPTERS = ERROR_SIDE_METHODS | {"err_into"}
 
 
 def _failed_call(
@@ -638,15 +641,9 @@ def _failed_call(
     called = _LAST_CALL.search(wrapped.group(1)) if wrapped is not None else None
     if called is None or called.group(2):  # `f(x)?.expect(..)`: the value's, not the call's
         return None
-    callees = [
-        e
-        for e in _callees(graph).get(node_id, ())
-        if abs(e.line - line) <= 3 and graph.nodes[e.callee].definition.name == called.group(1)
-    ]
-    found = {e.callee for e in callees}
-    if len(found) != 1 or any(e.candidates or e.resolution not in _TOLD_BY for e in callees):
+    callee = _one_callee(graph, node_id, called.group(1), near=line)
+    if callee is None:
         return None
-    callee = found.pop()
     node = graph.nodes[callee]
     head = _TYPE_HEAD.match(return_text(node.definition.signature))
     index, ids = graph.indexes.get(node.path), graph.by_file.get(node.path)
@@ -721,11 +718,15 @@ def _callee_builds(
 _PLAIN_IDENT = re.compile(r"[a-z_]\w*")
 
 
-def _one_callee(graph: CallGraph, node_id: int, name: str) -> int | None:
-    """The one fn of the repository the fn's calls of `name` reach, each resolved by more
-    than the name (`_TOLD_BY`) and none ambiguous; None otherwise."""
+def _one_callee(graph: CallGraph, node_id: int, name: str, near: int | None = None) -> int | None:
+    """The one fn of the repository the fn's calls of `name` (those within 3 lines of `near`,
+    when given) reach, each resolved by more than the name (`_TOLD_BY`) and none ambiguous;
+    None otherwise."""
     callees = [
-        e for e in _callees(graph).get(node_id, ()) if graph.nodes[e.callee].definition.name == name
+        e
+        for e in _callees(graph).get(node_id, ())
+        if graph.nodes[e.callee].definition.name == name
+        and (near is None or abs(e.line - near) <= 3)
     ]
     found = {e.callee for e in callees}
     if len(found) != 1 or any(e.candidates or e.resolution not in _TOLD_BY for e in callees):

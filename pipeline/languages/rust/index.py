@@ -20,6 +20,7 @@ from pipeline.core.index import (
     CALLED_TYPE,
     COMMAND_NAME,
     DEF_KINDS,
+    ERROR_SIDE_METHODS,
     FIELD_TYPE,
     FIELD_VALUE,
     GUARD_JOIN,
@@ -647,7 +648,7 @@ def _lone_literal(body: Node | None) -> str | None:
 
 
 def _without_error_side(value: Node | None) -> Node | None:
-    """A `let`'s value without `?`, `.await` and error-side methods (`_ERROR_SIDE`)."""
+    """A `let`'s value without `?`, `.await` and error-side methods (`ERROR_SIDE_METHODS`)."""
     while value is not None:
         if value.type in ("try_expression", "await_expression"):
             value = value.named_children[0] if value.named_children else None
@@ -657,7 +658,7 @@ def _without_error_side(value: Node | None) -> Node | None:
         )
         if function is None or function.type != "field_expression":
             return value
-        if text_of(function.child_by_field_name("field")) not in _ERROR_SIDE:
+        if text_of(function.child_by_field_name("field")) not in ERROR_SIDE_METHODS:
             return value
         value = function.child_by_field_name("value")
     return value
@@ -811,12 +812,6 @@ _WRAPPING = frozenset(("Some", "Ok", "Err", "Box", "Rc", "Arc"))  # not the valu
 _OF_A_TYPE = frozenset(
     ("size_of", "size_of_val", "align_of", "align_of_val", "type_name", "type_name_of_val",
      "of", "needs_drop", "discriminant")
-)  # fmt: skip
-# Methods that change a `Result`'s or `Option`'s error side only: `T::f(..).map_err(E::from)`
-# holds what `T::f(..)` holds, for the link's typing of a `let`.
-_ERROR_SIDE = frozenset(
-    ("map_err", "context", "with_context", "wrap_err", "wrap_err_with", "inspect_err", "ok_or",
-     "ok_or_else")
 )  # fmt: skip
 # `Option`/`Result` methods whose closure gets the value inside (`config.and_then(|c| ..)`).
 # Not iterators' `map`/`filter`: a `let` typed by name is rarely an iterator, and then the
