@@ -37,16 +37,18 @@ BASE: Files = {
         "    pub fn write(&self, k: u32) -> Result<(), String> { self.store.put(k) }\n"
         "}\n"
         "pub fn helper() {}\n"
+        "pub struct Generic<T>(pub T);\n"
     ),
     "src/api.rs": (
         "use crate::engine::{helper, Engine};\n"
         "pub fn handle(e: &Engine) { e.write(1); helper(); e.store.put(2); }\n"
         "pub fn by_name(x: Thing) { x.flush(); }\n"
         "pub fn wrapped(w: &Wrap) { w.0.put(3); }\n"
+        "pub fn generic() { Generic::<u32>::make(); }\n"
     ),
     "src/other.rs": (
         "pub struct Other;\n"
-        "impl Other {\n    pub fn flush(&self) {}\n}\n"
+        "impl Other {\n    pub fn flush(&self) {}\n    pub fn make() {}\n}\n"
         "pub fn untouched() { crate::other::local(); }\n"
         "pub fn local() {}\n"
     ),
@@ -126,6 +128,9 @@ CHANGES = [
     # what a glob import brings in: the globbed module's `use`s, and the fns of the name
     ("a re-export dropped", edit("src/prelude.rs", "engine::helper", "engine::Engine"), {"src/glob.rs"}),
     ("a same-named free fn added", edit("src/other.rs", "pub fn local() {}", "pub fn local() {}\npub fn helper() {}"), {"src/api.rs", "src/glob.rs"}),
+    # an alias's impl: what a path call on the type it names may run (`_methods_of_aliases`;
+    # `Other::make` was known by name before: only the alias says the call is resolved again)
+    ("an alias's impl added", edit("src/other.rs", "pub fn local() {}", "pub fn local() {}\npub type Made = crate::engine::Generic<u32>;\nimpl Made {\n    pub fn make() {}\n}\n"), {"src/api.rs"}),
     ("an unrelated file added", add("src/more.rs", "pub fn more() { crate::other::local(); }\n"), {"src/more.rs"}),
     ("nothing changed", lambda files: dict(files), set()),
 ]  # fmt: skip

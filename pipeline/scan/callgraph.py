@@ -226,6 +226,9 @@ class _Tables:
         self.resolving = ""
         self.rpc: dict[str, list[int]] = defaultdict(list)
         self.aliases: dict[str, str] = {}  # `type XRef = Arc<X>`: XRef -> X
+        # the other way: X -> the aliases of it and their files (`type KeyBinding =
+        # Binding<BindingKey>`)
+        self.aliased_as: dict[str, list[tuple[str, str]]] = defaultdict(list)
         # (file, alias) -> the type as the alias writes it: `tokio_mpsc::Sender<TapPayload>`
         self._alias_values: dict[tuple[str, str], str] = {}
         # `type VectorWriter = HummockVectorWriter;` of each impl: what `S::VectorWriter` may be
@@ -336,6 +339,8 @@ class _Tables:
                 elif d.kind == "type" and d.value and not d.owner:
                     self.aliases.setdefault(d.name, inner_type(d.value))
                     self._alias_values.setdefault((path, d.name), d.value)
+                    if inner_type(d.value) != d.name:
+                        self.aliased_as[inner_type(d.value)].append((d.name, path))
                 elif d.kind == "type" and d.value and inner_type(d.value) != d.name:
                     self.associated[d.name].add(inner_type(d.value))
         # `struct Guarded<T>(T)` derefs to whatever T is: no type the repository names
@@ -1287,6 +1292,8 @@ def _resolve(
             # (its first argument says which impl: the trait's own fn, by its type).
             bound = variables.get(last)
             found = _methods_of(tables, bound or last, name)
+            if not found and bound is None:
+                found = _methods_of_aliases(graph, tables, last, name)
             found = _from_source(graph, tables, owner, found, call, variables)
             if bound is None and not _on_generic_self(graph, node, call):
                 found = _by_first_argument(graph, tables, found, call, node, variables)
@@ -2653,6 +2660,28 @@ def _methods_of(tables: _Tables, type_name: str, name: str, projected: bool = Tr
                 found.extend(_methods_of(tables, target, name, projected=False))
             found = list(dict.fromkeys(found))  # two impls' types with one supertrait
     return found
+
+
+def _methods_of_aliases(graph: CallGraph, tables: _Tables, type_name: str, name: str) -> list[int]:
+    """The methods `name` of the impls written for aliases of a struct or enum of the
+    repository that has none of its own, each in the alias's file: `Binding::<T>::deserialize
+    (value)` runs `impl Deserialize for KeyBinding`'s or `MouseBinding`'s (`type KeyBinding =
+    Binding<BindingKey>`: alacritty's, reading 324), each a candidate of the call, whichever
+    `T` is. Not a std type's (greptimedb's `type Batch = BTreeMap<..>` is no `BTreeMap::new`),
+    nor an alias that is also a struct's or an enum's name (their methods may be that type's)."""
+    tables.seen.add(("d", type_name))
+    tables.seen.add(("ra", type_name))
+    if type_name not in tables.concrete:
+        return []
+    found: list[int] = []
+    for alias, path in tables.aliased_as.get(type_name, ()):
+        tables.seen.add(("d", alias))
+        tables.seen.add(("m", alias, name))
+        if ("struct", alias) not in graph.named and ("enum", alias) not in graph.named:
+            found.extend(
+                n for n in tables.methods.get((alias, name), ()) if graph.nodes[n].path == path
+            )
+    return list(dict.fromkeys(found))
 
 
 def _supertraits_of(tables: _Tables, trait: str) -> list[str]:

@@ -35,7 +35,7 @@ from pipeline.core.cachefile import (
 from pipeline.core.index import Definition, FileIndex
 from pipeline.core.native import PACKAGE
 from pipeline.scan.context import _crate
-from pipeline.scan.names import crate_name, module_of
+from pipeline.scan.names import crate_name, inner_type, module_of
 from pipeline.scan.signatures import handled_message, is_rpc, tuple_fields
 
 MEMO_FORMAT = 1
@@ -208,6 +208,8 @@ def contributions(path: str, index: FileIndex) -> dict[Key, tuple[Any, ...]]:
             keys = (("d", name), ("a", name), ("as", name))
             if owner is not None:
                 keys += (("x", owner),)
+            elif d.value:  # an alias of the type it names (`callgraph._methods_of_aliases`)
+                keys += (("ra", inner_type(d.value)),)
         elif d.kind == "variant" and owner is not None:
             keys = (("v", owner),)
         elif d.kind == "field" and owner is not None:
