@@ -60,6 +60,29 @@ fn lonely(jobs: &[u32]) -> u32 {
     assert!(jobs.len() > 1, "a lonely job");
     1
 }
+
+pub fn start(q: String) {
+    thread::spawn_named("reader", move || read_all(&q));
+    thread::spawn_daemon(q.len());
+}
+
+fn read_all(q: &str) -> usize {
+    q.find('y').expect("the reader's query holds a y")
+}
+
+pub mod thread {
+    pub fn spawn_named<F: FnOnce() -> usize + Send + 'static>(name: &str, f: F) {
+        let _ = std::thread::Builder::new().name(name.into()).spawn(f);
+    }
+    pub fn spawn_daemon(n: usize) {
+        crate::count(n);
+    }
+}
+
+pub fn count(n: usize) -> usize {
+    assert!(n < 9, "too many daemons");
+    n
+}
 """
 
 
@@ -114,3 +137,20 @@ def test_a_scoped_thread_nobody_joins_catches_nothing(tmp_path: Path) -> None:
         "nothing does, that thread or task ends, and the whole process with it when it is the "
         'main thread, a panic hook exits, or the build sets `panic = "abort"`.'
     ) in record["documentation"]
+
+
+def test_a_fn_of_the_repository_named_spawn_given_a_closure_runs_it_apart(tmp_path: Path) -> None:
+    # alacritty's `thread::spawn_named("PTY reader", move || ..)`: the panic ends the reader
+    # thread, not the code that started it (reading 324)
+    _, reach = _extracted(tmp_path, "the reader's query holds a y")
+    assert reach["caught_by"] == (
+        "`start` runs `read_all` in a task or thread of its own (`spawn_named`, "
+        "src/lib.rs:50): the panic ends that one, and its handle gives an `Err` to whoever "
+        "awaits or joins it"
+    )
+
+
+def test_a_fn_named_spawn_given_no_closure_runs_nothing_apart(tmp_path: Path) -> None:
+    _, reach = _extracted(tmp_path, "too many daemons")
+    assert "caught_by" not in reach
+    assert [hop["name"] for hop in reach["paths"][0]["hops"]][:2] == ["start", "spawn_daemon"]

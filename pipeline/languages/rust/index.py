@@ -241,8 +241,10 @@ _TEST_DIRECTORY = re.compile(
 # (`tokio::time::interval(..)`) holds no repository type, whatever fns the repository names so;
 # 207: a changed file's index from its earlier one knows the free fns of the units it did not
 # parse (202's passed names), and is made whole when the file's free fns changed; 208: a
-# build's conditions tell a bare name's failure by its `let` (`facts._let_value`).
-INDEX_VERSION = "208"
+# build's conditions tell a bare name's failure by its `let` (`facts._let_value`); 209: a
+# free or path call named `spawn_..` given a closure or an async block runs it apart
+# (`_scope_kind`).
+INDEX_VERSION = "209"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -1118,6 +1120,13 @@ def _scope_kind(name: str, qualifier: str, given: Sequence[Node]) -> str | None:
     )
     if not runs:
         return None
+    if name not in _SCOPE_CALLS:
+        # a fn named so, given what it runs: a wrapper of the repository's or a runtime's
+        # (alacritty's `thread::spawn_named("PTY reader", move || ..)`, whose panic ends the
+        # reader thread, not the window's code that started it: reading 324;
+        # `common_runtime::spawn_global(async move { .. })`). Not a method (`s.spawn_fifo(..)`
+        # of a rayon scope, which gives the panic back where the scope ends).
+        return "task"
     if name == "catch_unwind":
         return "catch_unwind"
     if name == "spawn_blocking" or (
@@ -1392,7 +1401,9 @@ class _Builder:
                     routed = _registers_route(node) if routed is None else routed
                     if not routed:
                         self.passed_by_name(argument, caller)
-            if name in _SCOPE_CALLS and (kind_of := _scope_kind(name, qualifier, given)):
+            if (name in _SCOPE_CALLS or (kind != "method" and name.startswith("spawn_"))) and (
+                kind_of := _scope_kind(name, qualifier, given)
+            ):
                 end = node.end_point[0] + 1
                 self.scopes.append(Scope(kind_of, name, node.start_point[0] + 1, end, caller))
             if receiver is not None:  # `Parser::parse_statements.parse(input)` (winnow, nom)
