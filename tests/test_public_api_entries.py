@@ -266,8 +266,8 @@ def test_a_type_of_another_crate_a_signature_names_leaks_no_hidden_type_of_its_n
     scheduler's `Query`, in the private `scheduler`, had read as held outside by that
     signature, and with it the types its methods name, to `SourceScanInfo::complete` as
     "public API" (stop 82's check of 30 paths: not fair). A signature whose file imports
-    the scheduler's own `Query` (a path of the crate's own, or of a child module) still
-    leaks it."""
+    the scheduler's own `Query` (a path of the crate's own, or of a child module) and
+    returns one still leaks it."""
     files = {
         "Cargo.toml": '[package]\nname = "frontend"\n',
         "src/lib.rs": "mod scheduler;\npub mod handler;\n",
@@ -290,6 +290,48 @@ def test_a_type_of_another_crate_a_signature_names_leaks_no_hidden_type_of_its_n
     assert public_of(files, tmp_path / "foreign") == ["handle_query"]
     own = {
         **files,
-        "src/handler.rs": files["src/handler.rs"].replace("sqlparser::ast", "crate::scheduler"),
+        "src/handler.rs": files["src/handler.rs"].replace("sqlparser::ast", "crate::scheduler")
+        + "pub fn plan() -> Query { Query }\n",
     }
-    assert public_of(own, tmp_path / "own") == ["Query::stage", "Stage::complete", "handle_query"]
+    assert public_of(own, tmp_path / "own") == [
+        "Query::stage",
+        "Stage::complete",
+        "handle_query",
+        "plan",
+    ]
+
+
+def test_a_hidden_type_is_held_outside_only_where_code_outside_is_given_one(
+    tmp_path: Path,
+) -> None:
+    """A public fn that takes a hidden type gives code outside none: risingwave's `pub fn
+    distribute_execute(.., query: Query, ..)` takes the private `scheduler`'s own `Query`,
+    which had made `Query::stage`, the `QueryStage` it returns and `SourceScanInfo::complete`
+    "public API" (stops 82 and 83's checks of 30 paths). What does give one: a return type,
+    what a callback it takes is given, a `pub` field of a type held outside (meilisearch's
+    `SearchContext::word_interner: DedupInterner<String>`, whose `freeze()` returns a
+    `FixedSizeInterner`)."""
+    scheduler = (
+        "pub struct Query;\npub struct Stage;\npub struct Given;\npub struct Field;\n"
+        "pub struct Frozen;\n"
+        "impl Query {\n    pub fn stage(&self) -> Stage { Stage }\n}\n"
+        "impl Given {\n    pub fn look(&self) {}\n}\n"
+        "impl Field {\n    pub fn freeze(self) -> Frozen { Frozen }\n}\n"
+        "impl Frozen {\n    pub fn len(&self) -> u32 { 0 }\n}\n"
+    )
+    handler = (
+        "use crate::scheduler::{Field, Given, Query};\n"
+        "pub fn distribute_execute(query: Query, parallelism: u32) -> u32 { parallelism }\n"
+        "pub fn visit(f: impl Fn(&Given) -> u32) -> u32 { 0 }\n"
+        "pub struct Context {\n    pub interner: Field,\n    hidden: Query,\n}\n"
+    )
+    graph = graph_of(tmp_path, {
+        "Cargo.toml": '[package]\nname = "frontend"\n',
+        "src/lib.rs": "mod scheduler;\npub mod handler;\n",
+        "src/scheduler.rs": scheduler,
+        "src/handler.rs": handler,
+    })  # fmt: skip
+    public = sorted(
+        graph.nodes[n].label for n, (kind, _) in graph.entries.items() if kind == "pub-api"
+    )
+    assert public == ["Field::freeze", "Frozen::len", "Given::look", "distribute_execute", "visit"]

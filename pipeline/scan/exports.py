@@ -4,8 +4,9 @@ parse_signatures;` in nushell's `nu-parser/src/lib.rs`) and no top-level `pub us
 crate shows re-exports it (by its name, or a glob of a module on its path). A module whose
 declaring file the index does not hold counts as public. A method is public where code
 outside can hold its type: a `pub` type of a public module or re-exported, or one a public
-fn's signature names (through an alias too), or a type the crate does not declare (a
-macro's). Pure."""
+fn gives its caller (its return type, what its callbacks are given; not its parameters',
+which the caller holds already), or a `pub` field of such a type holds (through an alias
+too), or a type the crate does not declare (a macro's). Pure."""
 
 from __future__ import annotations
 
@@ -59,8 +60,9 @@ class Exports:
         # crate -> type name -> the modules its `pub` declarations are in
         self._declared: dict[str, dict[str, list[str]]] = defaultdict(dict)
         # crate -> its `pub` fns: (the method's type or None, whether its module is public,
-        # the signature, the names its file's `use`s bring in from other crates): a type the
-        # public ones name reaches code outside (`_visible`)
+        # what of the signature gives the caller a value (`handed_out`), the names its file's
+        # `use`s bring in from other crates): a type the public ones give reaches code
+        # outside (`_visible`); its `pub` fields and aliases, as a method of their type
         self._fns: dict[str, list[tuple[str | None, bool, str, frozenset[str]]]]
         self._fns = defaultdict(list)
         self._seen_types: dict[tuple[str, str], bool] = {}
@@ -81,9 +83,14 @@ class Exports:
             open_module = self._open(crate, module)
             imported = self._from_other_crates(crate, module, index)
             self._fns[crate].extend(
-                (d.owner, open_module, d.signature, imported)
+                (d.owner, open_module, handed_out(d.signature), imported)
                 for d in index.definitions
                 if d.kind == "fn" and d.public
+            )
+            self._fns[crate].extend(  # a `pub` field of a type held outside holds its type
+                (d.owner, False, d.value, imported)  # (meilisearch's `SearchContext`'s
+                for d in index.definitions  # `word_interner: DedupInterner<String>`)
+                if d.kind == "field" and d.owner and d.public and d.value
             )
             self._fns[crate].extend(  # an alias held outside holds what it names (qdrant's
                 (d.name, False, d.value, imported)  # `SegmentReadViewFor` is a `SegmentReadView`)
@@ -382,6 +389,54 @@ class Exports:
             return False
         declared_at_root = not module and not definition.module
         return declared_at_root or definition.name in self._root_names[crate]
+
+
+_CALLBACK = re.compile(r"\b(?:Fn|FnMut|FnOnce)\s*\(")
+
+
+def handed_out(signature: str) -> str:
+    """What of a fn's signature gives its caller a value: its return type (with what
+    follows it, a `where` clause), and what the callbacks it takes are given (`impl
+    Fn(&Stage)`); not its parameters' types, a value of which the caller must hold already.
+    risingwave's `pub fn distribute_execute(.., query: Query, ..)` gave no code outside a
+    `Query` of the private `scheduler`, whose methods, and the types they name, had read as
+    public API (`SourceScanInfo::complete`: stops 82 and 83's checks of 30 paths)."""
+    start = signature.find("fn ")
+    if start < 0:
+        return signature
+    depth = 0
+    for at in range(start, len(signature)):
+        ch = signature[at]
+        if ch == "<":
+            depth += 1
+        elif ch == ">" and signature[at - 1] != "-":
+            depth -= 1
+        elif ch == "(" and depth == 0:
+            break
+    else:
+        return signature
+    close = _closing(signature, at)
+    if close < 0:
+        return signature
+    given = [
+        signature[m.end() : _closing(signature, m.end() - 1)]
+        for m in _CALLBACK.finditer(signature)
+        if _closing(signature, m.end() - 1) > 0
+    ]
+    return " ".join((signature[close + 1 :], *given))
+
+
+def _closing(text: str, opening: int) -> int:
+    """Where the `)` that closes the `(` at `opening` stands; -1 when none does."""
+    depth = 0
+    for at in range(opening, len(text)):
+        if text[at] == "(":
+            depth += 1
+        elif text[at] == ")":
+            depth -= 1
+            if depth == 0:
+                return at
+    return -1
 
 
 def _crate_wide_uses(index: FileIndex) -> list[Use]:
