@@ -330,6 +330,7 @@ def _path_variables(path: CallerPath) -> dict[str, Any]:
             "also_at": ", ".join(str(n) for n in hop.also_at),
             "candidates": ", ".join(f"`{c}`" for c in hop.candidates),
             "conversion": hop.resolution == "conversion",
+            "unwraps": hop.unwraps,
         }
         for hop in path.hops
     ]

@@ -108,6 +108,8 @@ def trigger_sentence(reach: Reach | None, sha: str, never: bool = False) -> str 
                          f"{path_text(best)}.")  # fmt: skip
         else:
             parts.append(f"{at} {it} is called through {path_text(best)} ({no_entry_note(best)}).")
+        if (unwrapped := unwrapped_text(best)) is not None:
+            parts.append(unwrapped)
         if never:
             parts.append("As the code stands, no run gets past the check above to this step.")
         if reach.logged:
@@ -158,6 +160,26 @@ def trigger_sentence(reach: Reach | None, sha: str, never: bool = False) -> str 
         depend = "The conditions depend on " if parts else f"{at} the conditions depend on "
         parts.append(depend + "; ".join(sources) + ".")
     return " ".join(parts) or None
+
+
+def unwrapped_text(path: CallerPath) -> str | None:
+    """What becomes of a returned error on `path` at the hop nearest the site that unwraps
+    it (`Hop.unwraps`): "On that path `Record::encrypt` (src/record.rs:183) unwraps what
+    `encrypt_sync` returns with `.unwrap()`: .."; None when no hop does."""
+    for at in range(len(path.hops) - 2, -1, -1):
+        hop = path.hops[at]
+        if hop.unwraps:
+            shown = (
+                "that text, a colon and the error's `Debug` form"
+                if hop.unwraps.startswith("`.expect(") and hop.unwraps != "`.expect(..)`"
+                else "the error's `Debug` form"
+            )
+            return (
+                f"On that path `{hop.name}` ({hop.file_path}:{hop.call_line}) unwraps what "
+                f"`{path.hops[at + 1].name}` returns with {hop.unwraps}: there the error becomes "
+                f"a panic, whose message shows {shown}, and the callers above get no error value."
+            )
+    return None
 
 
 def _dispatches(path: CallerPath) -> list[Hop]:

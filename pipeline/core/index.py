@@ -94,6 +94,9 @@ class Call(NamedTuple):
     # the turbofish's type arguments, as written (`Datetime` of `v.cast_to::<Datetime>()`);
     # "" for a call with none: which impl a `T::f()` in a generic callee runs (`buildable`)
     turbofish: str = ""
+    # the method, as written (`` `.unwrap()` ``, `` `.expect("..")` ``), with which the caller
+    # turns the error the call returns into a panic there (`drops.unwrapped_by`); "" otherwise
+    unwrapped: str = ""
 
 
 class Use(NamedTuple):

@@ -76,6 +76,10 @@ class Hop:
     # rules the site out (`valueflow`): one of them, and what it passes (`` `flush`
     # (src/common.rs:902) passes `"kv"` ``)
     ruled_out: str | None = None
+    # of a returned error's path: how this hop turns the error the next hop returns into a
+    # panic (`Call.unwrapped`: `` `.unwrap()` ``, `` `.expect("..")` ``); the hops above it
+    # meet a panic, whose message prints the error's `Debug` form
+    unwraps: str | None = None
 
 
 # The most hops a caller path holds, the site's fn included (`callerpaths` walks no higher).

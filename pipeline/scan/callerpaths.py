@@ -522,7 +522,10 @@ def site_reach(
             built = _display_reach(graph, node_id, path, conditions, memo, passed)
         if built is not None:
             wrapped = hiding_wrapper(graph, path, built.built) if built.built else None
-            return replace(built, conversion=converted, http_status=status, wrapped_by=wrapped)
+            marked = unwraps_marked(graph, built.paths) if passed else built.paths
+            return replace(
+                built, paths=marked, conversion=converted, http_status=status, wrapped_by=wrapped
+            )
         unbuilt = never_built(graph, path, line) if node_id is None else None
         if unbuilt is not None:
             # (the type's conversion still says how it would be answered: `httpStatus`)
@@ -538,6 +541,8 @@ def site_reach(
     armed = _own_arm_path(graph, node_id, conditions)
     if armed is not None:  # the statement or subcommand whose arm holds the site comes first
         paths = (armed, *(p for p in paths if p.entry_label != armed.entry_label))[:MAX_PATHS]
+    if passed:
+        paths = unwraps_marked(graph, paths)
     return Reach(
         paths=paths,
         callers=callers,
@@ -898,6 +903,26 @@ def _needs_along(graph: CallGraph, path: CallerPath) -> frozenset[str] | None:
             return None
         held, current = above, edge.caller
     return held
+
+
+def unwraps_marked(graph: CallGraph, paths: tuple[CallerPath, ...]) -> tuple[CallerPath, ...]:
+    """A returned error's paths with each hop whose call of the next unwraps the error it
+    returns marked so (`Hop.unwraps`); the same tuple when none does (the records of one fn
+    share it)."""
+    marked = tuple(_unwraps_marked(graph, path) for path in paths)
+    return paths if all(m is p for m, p in zip(marked, paths, strict=True)) else marked
+
+
+def _unwraps_marked(graph: CallGraph, path: CallerPath) -> CallerPath:
+    hops = list(path.hops)
+    for at in range(len(hops) - 1):
+        below = graph.enclosing(hops[at + 1].file_path, hops[at + 1].line)
+        edge = _edge_into(graph, below, hops[at]) if below is not None else None
+        if edge is not None and edge.call is not None and edge.call.unwrapped:
+            hops[at] = replace(hops[at], unwraps=edge.call.unwrapped)
+    if all(h is o for h, o in zip(hops, path.hops, strict=True)):
+        return path
+    return replace(path, hops=tuple(hops))
 
 
 def _edge_into(graph: CallGraph, callee: int, hop: Hop) -> Edge | None:

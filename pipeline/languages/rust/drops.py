@@ -77,7 +77,7 @@ _HOLDERS = frozenset(
 
 
 def may_go_elsewhere(held: Held) -> bool:
-    """False when `dropped_by`, `logged_by` and `handed_to` are all None for a call by what
+    """False when `dropped_by`, `logged_by`, `handed_to` and `unwrapped_by` are all None for a call by what
     holds its value alone (`held`, as `held_value` gives it: `_HOLDERS`); True when they must
     be asked."""
     parent = held[1]
@@ -372,6 +372,35 @@ _ENDS_OR_PASSES = re.compile(
     r"\?|\bErr\s*\(|\b(?:panic|unreachable|todo|unimplemented|bail|ensure|assert\w*)!"
     r"|\bexit\s*\(|\babort\s*\("
 )
+
+
+# `Result` methods that end the caller's run with a panic on an `Err`, printing the error's
+# `Debug` form (`called `Result::unwrap()` on an `Err` value: ..`, `<msg>: ..`)
+_PANICKING = frozenset(("unwrap", "expect"))
+_EXPECT_SHOWN = 60  # an `.expect(..)` message longer than this is cut
+
+
+def unwrapped_by(node: Node, held: Held | None = None) -> str | None:
+    """The method, as written, with which a call's caller turns the error the call returns
+    into a panic there (`` `.unwrap()` ``, `` `.expect("readback is valid")` ``), or None.
+    The walk goes on up (the panic unwinds the callers, and its message prints the error's
+    `Debug` form); what a user reads is that panic, not a returned error (atuin's
+    `Record::encrypt` calls `encrypt_sync(..).unwrap()`: reading 324)."""
+    value, parent = held or held_value(node)
+    if parent is None or parent.type != "field_expression":
+        return None
+    if parent.child_by_field_name("value") != value:
+        return None
+    called = _method_on(parent)
+    if called is None or called[0] not in _PANICKING:
+        return None
+    method, message = called
+    if method == "unwrap":
+        return "`.unwrap()`"
+    shown = text_of(message) if message is not None else ".."
+    if len(shown) > _EXPECT_SHOWN or "\n" in shown or "`" in shown:
+        shown = ".."
+    return f"`.expect({shown})`"
 
 
 def logged_by(node: Node, held: Held | None = None) -> str | None:

@@ -46,6 +46,7 @@ from pipeline.languages.rust.drops import (
     held_value,
     logged_by,
     may_go_elsewhere,
+    unwrapped_by,
 )
 from pipeline.languages.rust.facts import fn_conditions
 from pipeline.languages.rust.index_items import (
@@ -243,8 +244,9 @@ _TEST_DIRECTORY = re.compile(
 # parse (202's passed names), and is made whole when the file's free fns changed; 208: a
 # build's conditions tell a bare name's failure by its `let` (`facts._let_value`); 209: a
 # free or path call named `spawn_..` given a closure or an async block runs it apart
-# (`_scope_kind`).
-INDEX_VERSION = "209"
+# (`_scope_kind`); 210: a call whose caller unwraps the error it returns says how
+# (`Call.unwrapped`).
+INDEX_VERSION = "210"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -1378,14 +1380,15 @@ class _Builder:
             at = (named or node).start_byte  # document order is the order of the lines
             held = held_value(node)  # read once for the four questions below
             tried = held[1] is not None and held[1].type == "try_expression"
-            dropped, logged, handed = False, "", ""
+            dropped, logged, handed, unwrapped = False, "", "", ""
             if may_go_elsewhere(held):
                 dropped = not tried and dropped_value(node, held)
                 logged = (not tried and not dropped and logged_by(node, held)) or ""
                 handed = (not dropped and not logged and handed_to(node, held)) or ""
+                unwrapped = (not tried and not dropped and unwrapped_by(node, held)) or ""
             call = Call(
                 name, kind, qualifier, line, len(args), caller, args, False, tried, dropped,
-                logged, handed, turbofish=turbofish,
+                logged, handed, turbofish=turbofish, unwrapped=unwrapped,
             )  # fmt: skip
             self.calls.append((at, call))
             if kind == "path":  # `E::V(..)`: a tuple variant built

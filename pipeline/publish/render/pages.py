@@ -180,6 +180,7 @@ def reach_context(record: Record, reach: Reach | None) -> dict[str, Any]:
                     "impls": h.impls,
                     "call_href": pinned(h.file_path, h.call_line),
                     "call_line": h.call_line,
+                    "unwraps": h.unwraps,
                     "also": [(n, pinned(h.file_path, n)) for n in h.also_at],
                     "builds": bool(reach.built) and n == len(p.hops) - 1,
                     "uses": bool(reach.initialized) and n == len(p.hops) - 1,
