@@ -365,7 +365,8 @@ BUILD_SCRIPT = {
 
 def test_a_build_script_is_an_entry_point_cargo_runs_while_building(tmp_path: Path) -> None:
     """A package's `build.rs` runs when Cargo builds it: its panics (and its
-    build-dependencies') stop `cargo build`. One `build = false` turns off is no program.
+    build-dependencies') stop `cargo build`. One `build = false` turns off is no program,
+    nor any code of the repository's.
     The program's `main` calls the same fn on the same line: one chain of names, one path
     naming both ways in (as cargo's `build`, `check` and `rustc` share their `exec` ->
     `compile`), whose argument is the program's, the path's own top hop's."""
@@ -392,5 +393,8 @@ def test_a_build_script_is_an_entry_point_cargo_runs_while_building(tmp_path: Pa
         "users meet it through `tool` (fn main) or the build script of `tool` (fn main)"
         in (emits["commonSituations"])
     )
-    never = rows[records["plain/build.rs"]["id"]]
-    assert not never.get("paths") and never["callers"] == 0
+    # `build = false`: no build compiles `plain/build.rs` (`collect.compiled_only`), which
+    # gave a record of its own before, with no caller
+    assert "plain/build.rs" not in records
+    written = json.loads((out / "manifest.json").read_text())
+    assert written["counts"]["skippedByReason"] == {"not-compiled": 1}

@@ -56,6 +56,7 @@ from pipeline.scan.callerpaths import spec_of
 from pipeline.scan.collect import (
     ExtractRequest,
     build_contexts,
+    compiled_only,
     counts_of,
     index_listing,
     invoking_files,
@@ -188,7 +189,10 @@ def _listed_and_run(
             published=False,
             messages=[f"{message}; nothing to extract"],
         )
-    modules = read_modules(git_dir, index_listing(request, git_dir, sha, listing))
+    whole = index_listing(request, git_dir, sha, listing)
+    modules = read_modules(git_dir, whole)
+    # a file no build compiles (a fixture directory of source its tests read) has no sites
+    listing = compiled_only(git_dir, sha, listing, modules, whole)
     return _run_locked(
         request, root, (git_dir, sha, listing), job, make_analyzer, analyzer_name,
         analyzer_version, while_publishing, modules,
@@ -425,6 +429,9 @@ def _settings(request: ExtractRequest, listing: Listing) -> dict[str, Any]:
         # the repository's own entry points: other paths, so another version (None: none,
         # as a manifest from before them says)
         "entries": patterns_json(request.entries),
+        # files no build compiles are left out (`collect.compiled_only`): a dataset listed
+        # before that rule (None) is listed again, its fixtures' records retired
+        "compiledOnly": 1,
     }
 
 

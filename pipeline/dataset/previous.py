@@ -137,7 +137,7 @@ _ID = re.compile(r'\{"id":"([0-9a-f]{16})",')
 # What the previous version must share with this run for its files to be carried over.
 SETTINGS = (
     "extractor", "summaryFormat", "errorMacros", "errorMacroTable", "include", "exclude",
-    "entries",
+    "entries", "compiledOnly",
 )  # fmt: skip
 # Of those, what a file's records depend on only if it invokes a macro that changed
 # (`extract._scan_or_carry`: the files that do are scanned again, the others carried).

@@ -90,6 +90,16 @@ class RepositoryModules:
         """Every language's packages with their direct dependencies, sorted."""
         return tuple((n, m.dependency_table()) for n, m in sorted(self._by_language.items()))
 
+    def unreached(self, files: Sequence[str]) -> dict[str, tuple[tuple[str, str], ...]]:
+        """Of `files`, those no module declaration can make part of a build by their paths,
+        with what may still declare them inline (`ModuleNames.unreached`), every language's."""
+        out: dict[str, tuple[tuple[str, str], ...]] = {}
+        for language in LANGUAGES:
+            names = self._by_language.get(language.name)
+            if names is not None:
+                out.update(names.unreached([f for f in files if f.endswith(language.suffixes)]))
+        return out
+
     def _names(self, path: str) -> ModuleNames | None:
         language = language_for(path)
         return self._by_language.get(language.name) if language is not None else None

@@ -68,6 +68,13 @@ class ModuleNames(Protocol):
         """Every package's direct dependencies among the repository's, sorted."""
         ...
 
+    def unreached(self, files: Iterable[str]) -> Mapping[str, tuple[tuple[str, str], ...]]:
+        """Of `files`, those no declaration of a module can make part of a build by their
+        paths alone (a fixture directory of source files its tests read as data), each
+        with the files that may still declare it in an inline module, and that module's
+        name (`("src/lib.rs", "thrift")`)."""
+        ...
+
 
 class Language(Protocol):
     """One language front end: file selection, sites, test code and message formats."""
@@ -83,6 +90,10 @@ class Language(Protocol):
     macros_version: str
     # The file names of the build manifests that name its modules (`Cargo.toml`).
     manifest_names: tuple[str, ...]
+    # A `git grep -E` pattern of what pulls a file into a build by its name, whatever the
+    # directories say (Rust's `#[path = "x.rs"]`, `include!("x.rs")`): `unreached` files a
+    # match names are kept.
+    file_references: str
 
     def module_names(self, manifests: Mapping[str, bytes], files: Sequence[str]) -> ModuleNames:
         """What the manifests (path -> bytes) say the `files` of the commit are called."""

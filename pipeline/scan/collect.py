@@ -34,6 +34,7 @@ from pipeline.source.gitcmd import git_reason, run_git
 from pipeline.source.repository import (
     BlobReader,
     Listing,
+    Skipped,
     SourceError,
     TreeEntry,
     list_files,
@@ -216,10 +217,101 @@ def index_files(
     git_dir: Path, sha: str, exclude: Sequence[str] = ()
 ) -> tuple[tuple[TreeEntry, ...], RepositoryModules]:
     """What the repository index reads (`index_listing`'s files: every source file but the
-    excluded ones) and what the build manifests call them (`read_modules`), found from the
-    commit alone: the index child lists them itself, not waiting for the run's listing."""
+    excluded ones and those no build compiles) and what the build manifests call them
+    (`read_modules`), found from the commit alone: the index child lists them itself, not
+    waiting for the run's listing."""
     listing = list_files(git_dir, sha, suffixes=SUFFIXES, exclude=exclude, manifests=MANIFEST_NAMES)
-    return listing.entries, read_modules(git_dir, listing)
+    modules = read_modules(git_dir, listing)
+    return compiled_only(git_dir, sha, listing, modules).entries, modules
+
+
+NOT_COMPILED = "not-compiled"  # `Skipped.reason` of a file no build compiles
+
+
+def compiled_only(
+    git_dir: Path,
+    sha: str,
+    listing: Listing,
+    modules: RepositoryModules,
+    whole: Listing | None = None,
+) -> Listing:
+    """`listing` without the files no module declaration can make part of a build
+    (`RepositoryModules.unreached`: judged among the `whole` commit's files, the listing's
+    by default), each skipped as `NOT_COMPILED`; but those a file above declares in an
+    inline module (`mod thrift { pub mod agent; }`: `mod thrift` in its text), and those
+    whose file name a `#[path = ".."]` or an `include!("..")` of the commit writes (both
+    read only when there are such files). Test code is left as it is (its scans are empty)."""
+    whole = whole or listing
+    judged = [e.path for e in whole.entries if not language_of(e.path).is_test_path(e.path)]
+    unreached = modules.unreached(judged)
+    listed = {e.path for e in listing.entries}
+    unreached = {p: inline for p, inline in unreached.items() if p in listed}
+    if not unreached:
+        return listing
+    declared = _declared_inline(git_dir, whole, unreached)
+    left = [p for p in unreached if p not in declared]
+    named = _referenced_file_names(git_dir, sha, _packages_of(left, whole)) if left else set()
+    dropped = {p for p in unreached if p not in declared and p.rsplit("/", 1)[-1] not in named}
+    if not dropped:
+        return listing
+    return replace(
+        listing,
+        entries=tuple(e for e in listing.entries if e.path not in dropped),
+        skipped=(*listing.skipped, *(Skipped(p, NOT_COMPILED) for p in sorted(dropped))),
+    )
+
+
+def _declared_inline(
+    git_dir: Path, whole: Listing, unreached: Mapping[str, tuple[tuple[str, str], ...]]
+) -> set[str]:
+    """The files of `unreached` that a file above declares in an inline module: its text
+    says `mod <name>` of the module on the way (`pub mod commands { pub mod create; }`)."""
+    blobs = {e.path: e.blob_sha for e in whole.entries}
+    wanted = sorted({d for inline in unreached.values() for d, _ in inline if d in blobs})
+    if not wanted:
+        return set()
+    with BlobReader(git_dir) as reader:
+        texts = dict(zip(wanted, reader.read_many([blobs[d] for d in wanted]), strict=True))
+    return {
+        path
+        for path, inline in unreached.items()
+        if any(
+            (text := texts.get(d)) is not None
+            and re.search(rb"\bmod\s+(?:r#)?" + re.escape(name.encode()) + rb"\b", text)
+            for d, name in inline
+        )
+    }
+
+
+_QUOTED = re.compile(r'"([^"]+)"')
+
+
+def _packages_of(paths: Iterable[str], whole: Listing) -> list[str]:
+    """The directories of the manifests nearest above `paths` ("" for the top one)."""
+    directories = {m.path.rpartition("/")[0] for m in whole.manifests}
+    found = set()
+    for path in paths:
+        directory = path.rpartition("/")[0]
+        while directory and directory not in directories:
+            directory = directory.rpartition("/")[0]
+        found.add(directory)
+    return sorted(found)
+
+
+def _referenced_file_names(git_dir: Path, sha: str, directories: Sequence[str] = ("",)) -> set[str]:
+    """The file names (`x.rs` of `#[path = "../y/x.rs"]`) that the source files of the
+    commit under `directories` (a package's: where such a line is) pull in by name
+    (`Language.file_references`)."""
+    pattern = "|".join(f"({language_of(s).file_references})" for s in SUFFIXES)
+    where = [f"{d}/{glob}" if d else glob for d in directories for glob in _GLOBS]
+    try:
+        found = run_git(git_dir, "grep", "-h", "-o", "-E", "-e", pattern, sha, "--", *where)
+    except GitCommandError as err:
+        if err.status == 1:  # nothing matched
+            return set()
+        raise SourceError(f"cannot search the files of {sha[:10]}: {git_reason(err)}") from None
+    text = found.decode("utf-8", "replace")
+    return {m.rsplit("/", 1)[-1] for m in _QUOTED.findall(text)}
 
 
 def read_modules(git_dir: Path, listing: Listing) -> RepositoryModules:

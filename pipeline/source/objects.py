@@ -44,7 +44,9 @@ class TreeEntry:
 @dataclass(frozen=True, slots=True)
 class Skipped:
     path: str
-    reason: str  # 'symlink', 'submodule', 'too-large', 'missing-blob', 'non-utf8-path'
+    # 'symlink', 'submodule', 'too-large', 'missing-blob', 'non-utf8-path', and a language's
+    # 'not-compiled' (`collect.compiled_only`: no build compiles the file)
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,6 +41,7 @@ class Rust:
     index_version: str = index.INDEX_VERSION
     macros_version: str = errormacros.MACROS_VERSION
     manifest_names: tuple[str, ...] = (cargo_targets.MANIFEST,)
+    file_references: str = r'path *= *"[^"]+"|include! *\( *"[^"]+"'
 
     def module_names(
         self, manifests: Mapping[str, bytes], files: Sequence[str]

@@ -184,6 +184,48 @@ class CrateMap:
         """Every package's direct dependencies among the repository's, sorted."""
         return self.dependencies.table()
 
+    def unreached(self, files: Iterable[str]) -> dict[str, tuple[tuple[str, str], ...]]:
+        """The files of a package that no `mod x;` line can declare where Cargo looks for
+        one (not a target's root, and no file stands where one that declares it would:
+        the `mod.rs`, `lib.rs` or `main.rs` of its directory, a root there, or the file
+        of its directory's own module, `a/b.rs` of `a/b/x.rs`; a `mod.rs` is its
+        directory's module, declared from the directory above), each with what could still
+        declare it in an inline module (`mod thrift { pub mod agent; }` in `src/lib.rs`
+        for `src/thrift/agent.rs`): the files that stand so in a directory above, each
+        with the name of the module it would have to open (`("src/lib.rs", "thrift")`).
+        difftastic's `sample_files/slider_1.rs`, a copy of another project's code its
+        tests diff, is no code of difftastic's: half its records were such fixtures
+        (reading 325). A file no manifest holds is not judged."""
+        present = set(files)
+        root_directories = {posixpath.dirname(root) for root in self._roots}
+        out: dict[str, tuple[tuple[str, str], ...]] = {}
+        for path in present:
+            if path in self._roots or self.dependencies.package_of(path) is None:
+                continue
+            directory, name = posixpath.split(path)
+            if name == "mod.rs":
+                directory = posixpath.dirname(directory)
+            if directory in root_directories or _declarers(directory, present):
+                continue
+            inline: list[tuple[str, str]] = []
+            while directory:
+                directory, segment = posixpath.split(directory)
+                declaring = _declarers(directory, present) + sorted(
+                    root for root in self._roots if posixpath.dirname(root) == directory
+                )
+                inline += [(d, segment) for d in declaring]
+            out[path] = tuple(dict.fromkeys(inline))
+        return out
+
+
+def _declarers(directory: str, present: set[str]) -> list[str]:
+    """The files of `present` that declare the modules of `directory`'s files: its
+    `mod.rs`, `lib.rs`, `main.rs`, and the file of its own module (`a/b.rs` of `a/b`)."""
+    found = [posixpath.join(directory, f) for f in ("mod.rs", "lib.rs", "main.rs")]
+    if directory:
+        found.append(f"{directory}.rs")
+    return [f for f in found if f in present]
+
 
 def crate_map(manifests: Mapping[str, bytes], files: Iterable[str]) -> CrateMap:
     """The targets of the packages `manifests` (path -> bytes of each `Cargo.toml`) declare,
