@@ -331,6 +331,8 @@ def _path_variables(path: CallerPath) -> dict[str, Any]:
             "candidates": ", ".join(f"`{c}`" for c in hop.candidates),
             "conversion": hop.resolution == "conversion",
             "unwraps": hop.unwraps,
+            "guard": hop.guard.partition(": ")[2] if hop.guard else None,
+            "guard_kind": hop.guard.partition(": ")[0] if hop.guard else None,
         }
         for hop in path.hops
     ]

@@ -108,6 +108,8 @@ def trigger_sentence(reach: Reach | None, sha: str, never: bool = False) -> str 
                          f"{path_text(best)}.")  # fmt: skip
         else:
             parts.append(f"{at} {it} is called through {path_text(best)} ({no_entry_note(best)}).")
+        if (guarded := guarded_text(best)) is not None:
+            parts.append(guarded)
         if (unwrapped := unwrapped_text(best)) is not None:
             parts.append(unwrapped)
         if never:
@@ -160,6 +162,40 @@ def trigger_sentence(reach: Reach | None, sha: str, never: bool = False) -> str 
         depend = "The conditions depend on " if parts else f"{at} the conditions depend on "
         parts.append(depend + "; ".join(sources) + ".")
     return " ".join(parts) or None
+
+
+_GUARDS_SAID = 3  # of a path's hops under an `if`, those said (nearest the entry first)
+# the fields a struct pattern binds, said `{ .. }` (`Command::Create { mut info, job_type, }`)
+_FIELDS_BOUND = re.compile(r"\{[^{}]*\}")
+
+
+def guarded_text(path: CallerPath) -> str | None:
+    """The `if`s (and `match` arms) around the path's calls (`Hop.guard`), as a reader
+    follows them from the entry: "On that path `main` calls `run` only when
+    `opts.list_details` holds (src/main.rs:120)"; None when no call is under one."""
+    said = []
+    for at, (hop, below) in enumerate(zip(path.hops, path.hops[1:], strict=False)):
+        if hop.guard is None:
+            continue
+        kind, _, condition = hop.guard.partition(": ")
+        if at == 0 and kind == "match_arm" and path.entry in ("statement", "cli"):
+            continue  # the arm of the dispatch the entry point names already
+        condition = _FIELDS_BOUND.sub("{ .. }", condition)
+        if kind == "if":
+            when = f"only when `{condition}` holds"
+        elif kind == "else":
+            when = f"only when `{condition}` does not hold"
+        elif kind == "match_arm" and condition.startswith("match ") and ": " in condition:
+            value, _, arm = condition[len("match ") :].partition(": ")
+            when = f"only in the arm `{arm.removesuffix(' =>')}` of `match {value}`"
+        else:
+            continue
+        said.append(f"`{hop.name}` calls `{below.name}` {when} ({hop.file_path}:{hop.call_line})")
+    if not said:
+        return None
+    more = len(said) - _GUARDS_SAID
+    tail = f", and {more} more such call{'s' if more > 1 else ''}" if more > 0 else ""
+    return f"On that path {'; '.join(said[:_GUARDS_SAID])}{tail}."
 
 
 def unwrapped_text(path: CallerPath) -> str | None:

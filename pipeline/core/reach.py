@@ -80,6 +80,10 @@ class Hop:
     # panic (`Call.unwrapped`: `` `.unwrap()` ``, `` `.expect("..")` ``); the hops above it
     # meet a panic, whose message prints the error's `Debug` form
     unwraps: str | None = None
+    # the innermost `if` (or `match` arm) around this hop's call of the next, as the index
+    # keeps it (`Call.guard`): its kind and its condition, `if: opts.list_details`,
+    # `else: opts.full_path`, `match_arm: match mode: Mode::Fast =>`
+    guard: str | None = None
 
 
 # The most hops a caller path holds, the site's fn included (`callerpaths` walks no higher).

@@ -10,12 +10,13 @@ from collections import defaultdict, deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from http import HTTPStatus
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from pipeline.core.index import (
     ARM_LINK,
     DISCOURAGED,
     ERROR_SIDE_METHODS,
+    GUARD_JOIN,
     Call,
     Definition,
     FileIndex,
@@ -522,7 +523,7 @@ def site_reach(
             built = _display_reach(graph, node_id, path, conditions, memo, passed)
         if built is not None:
             wrapped = hiding_wrapper(graph, path, built.built) if built.built else None
-            marked = unwraps_marked(graph, built.paths) if passed else built.paths
+            marked = hops_marked(graph, built.paths, passed)
             return replace(
                 built, paths=marked, conversion=converted, http_status=status, wrapped_by=wrapped
             )
@@ -541,8 +542,7 @@ def site_reach(
     armed = _own_arm_path(graph, node_id, conditions)
     if armed is not None:  # the statement or subcommand whose arm holds the site comes first
         paths = (armed, *(p for p in paths if p.entry_label != armed.entry_label))[:MAX_PATHS]
-    if passed:
-        paths = unwraps_marked(graph, paths)
+    paths = hops_marked(graph, paths, passed)
     return Reach(
         paths=paths,
         callers=callers,
@@ -905,21 +905,37 @@ def _needs_along(graph: CallGraph, path: CallerPath) -> frozenset[str] | None:
     return held
 
 
-def unwraps_marked(graph: CallGraph, paths: tuple[CallerPath, ...]) -> tuple[CallerPath, ...]:
-    """A returned error's paths with each hop whose call of the next unwraps the error it
-    returns marked so (`Hop.unwraps`); the same tuple when none does (the records of one fn
-    share it)."""
-    marked = tuple(_unwraps_marked(graph, path) for path in paths)
-    return paths if all(m is p for m, p in zip(marked, paths, strict=True)) else marked
+def hops_marked(
+    graph: CallGraph, paths: tuple[CallerPath, ...], passed: bool
+) -> tuple[CallerPath, ...]:
+    """`paths` with each hop marked with what the index keeps of its call of the next: the
+    `if` around it (`Hop.guard`), and, of a returned error's paths (`passed`), how it
+    unwraps the error (`Hop.unwraps`); the same tuple when no hop has either (the records
+    of one fn share it), and once per tuple and kind of walk."""
+    known: dict[tuple[int, bool], tuple[Any, ...]] = graph.derived.setdefault("marked", {})
+    key = (id(paths), passed)
+    found = known.get(key)
+    if found is not None and found[0] is paths:
+        return found[1]  # type: ignore[no-any-return]
+    marked = tuple(_hops_marked(graph, path, passed) for path in paths)
+    if all(m is p for m, p in zip(marked, paths, strict=True)):
+        marked = paths
+    known[key] = (paths, marked)  # the tuple held: its id is no other's while kept
+    return marked
 
 
-def _unwraps_marked(graph: CallGraph, path: CallerPath) -> CallerPath:
+def _hops_marked(graph: CallGraph, path: CallerPath, passed: bool) -> CallerPath:
     hops = list(path.hops)
     for at in range(len(hops) - 1):
         below = graph.enclosing(hops[at + 1].file_path, hops[at + 1].line)
         edge = _edge_into(graph, below, hops[at]) if below is not None else None
-        if edge is not None and edge.call is not None and edge.call.unwrapped:
-            hops[at] = replace(hops[at], unwraps=edge.call.unwrapped)
+        call = edge.call if edge is not None else None
+        if call is None:
+            continue
+        unwraps = call.unwrapped if passed and call.unwrapped else None
+        guard = call.guard.replace(GUARD_JOIN, ": ", 1) if call.guard else None
+        if unwraps or guard:
+            hops[at] = replace(hops[at], unwraps=unwraps, guard=guard)
     if all(h is o for h, o in zip(hops, path.hops, strict=True)):
         return path
     return replace(path, hops=tuple(hops))

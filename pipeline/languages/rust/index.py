@@ -245,8 +245,9 @@ _TEST_DIRECTORY = re.compile(
 # build's conditions tell a bare name's failure by its `let` (`facts._let_value`); 209: a
 # free or path call named `spawn_..` given a closure or an async block runs it apart
 # (`_scope_kind`); 210: a call whose caller unwraps the error it returns says how
-# (`Call.unwrapped`).
-INDEX_VERSION = "210"
+# (`Call.unwrapped`); 211: a call under an `if` on a field keeps it as its guard, where no
+# `if` on a plain name is around it (`_guard`).
+INDEX_VERSION = "211"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -1107,6 +1108,13 @@ _SCOPE_CALLS = frozenset(("catch_unwind", "spawn", "spawn_blocking", "spawn_loca
 _RUNNABLE = frozenset(("closure_expression", "async_block"))
 
 
+def _on_a_field(condition: Node) -> bool:
+    """Whether an `if`'s condition tests a field (`opts.list_details`, `!opts.full_path`)."""
+    if condition.type == "unary_expression" and condition.named_child_count == 1:
+        condition = condition.named_children[0]
+    return condition.type == "field_expression"
+
+
 def _scope_kind(name: str, qualifier: str, given: Sequence[Node]) -> str | None:
     """What a call of `_SCOPE_CALLS` given a closure or an async block (`AssertUnwindSafe(||
     ..)` too) makes of a panic inside it (`Scope.kind`); None without one. A `spawn` of
@@ -1149,6 +1157,7 @@ class _Builder:
         self.starts: list[int] = []
         self.calls: list[tuple[int, Call]] = []  # (start byte, call)
         self.call_starts: list[int] = []
+        self.field_guarded: set[int] = set()  # calls whose `guard` is an `if` on a field
         self.uses: list[Use] = []
         self.locals: list[Local] = []
         self.arms: list[Arm] = []
@@ -1945,16 +1954,18 @@ class _Builder:
             if node.type == "match_expression":
                 self._arm_guards(node)
                 continue
-            condition = " ".join(text_of(node.child_by_field_name("condition")).split())
+            tested = node.child_by_field_name("condition")
+            condition = " ".join(text_of(tested).split())
             if len(condition) > 120:
                 continue
+            named = tested is not None and not _on_a_field(tested)
             for kind, branch in (
                 ("if", node.child_by_field_name("consequence")),
                 ("else", node.child_by_field_name("alternative")),
             ):
                 if branch is None:
                     continue
-                self._guard(branch, f"{kind}{GUARD_JOIN}{condition}")
+                self._guard(branch, f"{kind}{GUARD_JOIN}{condition}", named)
 
     def _arm_guards(self, node: Node) -> None:
         """`match mode { Mode::Fast => f(), .. }`: each arm's calls, guarded by the arm as a
@@ -1973,13 +1984,21 @@ class _Builder:
             if branch is not None:
                 self._guard(branch, f"match_arm{GUARD_JOIN}match {value}: {written} =>")
 
-    def _guard(self, branch: Node, guard: str) -> None:
-        """Each call inside `branch` keeps `guard` (an inner one, set later, replaces it)."""
+    def _guard(self, branch: Node, guard: str, named: bool = True) -> None:
+        """Each call inside `branch` keeps `guard` (an inner one, set later, replaces it);
+        one on a field (not `named`) only where no `if` on a plain name is around the call:
+        a walk's need of the name stays (`valueflow.guard_needs`)."""
         lo = bisect_right(self.call_starts, branch.start_byte - 1)
         hi = bisect_right(self.call_starts, branch.end_byte - 1)
         for at in range(lo, hi):
             start, call = self.calls[at]
+            if not named and call.guard and at not in self.field_guarded:
+                continue
             self.calls[at] = (start, call._replace(guard=guard))
+            if named:
+                self.field_guarded.discard(at)
+            else:
+                self.field_guarded.add(at)
 
     def arms_of(self, nodes: list[Node]) -> None:
         """Dispatch arms, and the fns an arm names without calling (`"build" => build::exec`)."""

@@ -144,6 +144,19 @@ def analysis_label(analyzer: str | None, status: str | None) -> str:
     return "Static analysis"
 
 
+def _guard_words(guard: str | None) -> tuple[str, str] | None:
+    """A hop's `Hop.guard` as the page says it: ("inside", "if opts.list_details"), ("in
+    the else of", "if opts.full_path"), ("in the arm", "Mode::Fast") of `match mode`."""
+    if guard is None:
+        return None
+    kind, _, condition = guard.partition(": ")
+    if kind == "else":
+        return "in the else of", f"if {condition}"
+    if kind == "match_arm":
+        return "in the arm", condition
+    return "inside", f"if {condition}"
+
+
 def reach_context(record: Record, reach: Reach | None) -> dict[str, Any]:
     """The "How you get here" section: paths with a pinned link per hop, condition sources."""
     if reach is None:
@@ -181,6 +194,7 @@ def reach_context(record: Record, reach: Reach | None) -> dict[str, Any]:
                     "call_href": pinned(h.file_path, h.call_line),
                     "call_line": h.call_line,
                     "unwraps": h.unwraps,
+                    "guard": _guard_words(h.guard),
                     "also": [(n, pinned(h.file_path, n)) for n in h.also_at],
                     "builds": bool(reach.built) and n == len(p.hops) - 1,
                     "uses": bool(reach.initialized) and n == len(p.hops) - 1,

@@ -67,6 +67,10 @@
 (if_expression condition: (binary_expression left: (identifier) right: (scoped_identifier))) @guard
 ; and a `match` on one (`match mode { Mode::Fast => .. }`, `match name { "kv" => .. }`)
 (match_expression value: (identifier)) @guard
+; an `if` on a field (`if opts.list_details`, `if !opts.full_path`): what a path's hop is
+; under, said to a reader; no need of a walk (`index._guard`: it never hides one on a name)
+(if_expression condition: (field_expression)) @guard
+(if_expression condition: (unary_expression (field_expression))) @guard
 (match_expression value: (reference_expression value: (identifier))) @guard
 
 ; A table's registration, `TypableCommand { name: "move", fun: move_buffer, .. }`: the
