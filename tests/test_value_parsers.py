@@ -7,9 +7,10 @@ option, as the user types it, and the field that declares it."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from test_reach import graph_of, node, paths_of
+from test_reach import committed_and_extracted, graph_of, node, paths_of
 
 from pipeline.languages.rust.index_items import value_parsers
 
@@ -171,3 +172,27 @@ def test_clap_s_own_and_the_standard_library_s_types_name_no_fn() -> None:
     assert value_parsers("cmd", ["command(subcommand)"], "Commands") == []
     assert value_parsers("map", ["arg(long)"], "HashMap<String, Header>") == []
     assert value_parsers("timeout", [], "Timeout") == []  # no clap attribute: not known as one
+
+
+def test_the_error_a_value_parser_returns_is_clap_s_to_print_not_main_s_nor_a_caller_s(
+    tmp_path: Path,
+) -> None:
+    # fd's `main` prints its errors with their causes, but clap prints a parser's (reading
+    # 325: `printed_by` and a caller's `match` on `SizeFilter::from_string` were false)
+    main = MAIN.replace(
+        "fn main() {\n    let opts = Opts::parse();\n}\n",
+        'fn main() {\n    if let Err(e) = run() {\n        eprintln!("[fd error]: {e:#}");\n'
+        "        std::process::exit(1);\n    }\n}\n"
+        "fn run() -> anyhow::Result<()> {\n    let opts = Opts::parse();\n    Ok(())\n}\n",
+    )
+    files = {"Cargo.toml": '[package]\nname = "fd"\n', "src/main.rs": main, "src/filter.rs": FILTER}
+    _, record = committed_and_extracted(files, "o/fd", tmp_path, "'{}' is not a valid size")
+    reach = json.loads((tmp_path / "out" / "o" / "fd" / "reach.json").read_text())
+    assert "printed_by" not in reach["records"][record["id"]]
+    assert record["tryCatchPattern"] is None
+    assert record["handlingStrategy"] == "validation"
+    assert record["documentation"].endswith(
+        " clap runs it on the value a user gives for option `--size` (`Opts::size`); when it "
+        "returns this error, clap prints it as why that value is invalid (`error: invalid value "
+        ".. for ..`) and exits with status 2: no code of the program gets it."
+    )

@@ -130,6 +130,7 @@ from pipeline.core.reach import (
     ANYHOW_OR_ITSELF,
     CONVERTED,
     NOT_RETURNED,
+    VALUE_PARSER_LABELS,
     Reach,
     handoff_text,
     visibility_scope,
@@ -277,6 +278,15 @@ def with_reach(
     """`_with_reach`; of a site inside `quote!`, told of the code a macro writes there
     (`generated`): its checks, callers and values are the generated code's, not its fn's."""
     told = _with_reach(apart, reach, sha, site, error_class)
+    option = _parsed_by_clap(reach)
+    if option and site is not None and site.kind not in TEXT_KINDS and error_type(site) != "panic":
+        told = told.model_copy(
+            update={
+                "documentation": f"{told.documentation} {_clap_prints(option)}",
+                "tryCatchPattern": None,
+                "handlingStrategy": "validation",
+            }
+        )
     if site is not None and site.facts.generated:
         return generated_explanation(told, site, reach, sha)
     if site is not None and site.kind in TEXT_KINDS and not _held_by_anyhow(reach):
@@ -787,6 +797,29 @@ _LITERAL_ARGUMENT = re.compile(
 _INPUT_ITEM = re.compile(r"(`([^`]+)`(?: \([^()]*\))?)")
 
 
+def _parsed_by_clap(reach: Reach | None) -> str | None:
+    """The option (or argument) clap parses with the site's fn, when every path the index
+    found starts at such a parser (fd's `SizeFilter::from_string`, `value_parser` of
+    `--size`: reading 325): clap calls it, and prints the error it returns."""
+    if reach is None or not reach.paths:
+        return None
+    if not all(
+        p.entry == "cli" and (p.entry_label or "").startswith(VALUE_PARSER_LABELS)
+        for p in reach.paths
+    ):
+        return None
+    return reach.paths[0].entry_label
+
+
+def _clap_prints(option: str) -> str:
+    """What becomes of an error an option's value parser returns (`_parsed_by_clap`)."""
+    return (
+        f"clap runs it on the value a user gives for {option}; when it returns this error, "
+        "clap prints it as why that value is invalid (`error: invalid value .. for ..`) and "
+        "exits with status 2: no code of the program gets it."
+    )
+
+
 def _parsed_option(reach: Reach | None) -> str | None:
     """The option (or argument) whose value the site's fn parses itself, when its best path
     is that entry alone: xh's `Timeout::from_str` is `--timeout`'s parser."""
@@ -794,7 +827,7 @@ def _parsed_option(reach: Reach | None) -> str | None:
     label = best.entry_label if best is not None and best.entry == "cli" else None
     if best is None or label is None or len(best.hops) != 1:
         return None
-    return label if label.startswith(("option `", "argument `")) else None
+    return label if label.startswith(VALUE_PARSER_LABELS) else None
 
 
 def _given_to(option: str, solution: str) -> str:

@@ -86,6 +86,10 @@ class Hop:
     guard: str | None = None
 
 
+# How an option's or argument's value parser (`value_parser = f`) is labelled as an entry
+# point (`entrypoints`): clap calls it, and prints the error it returns itself.
+VALUE_PARSER_LABELS = ("option `", "argument `")
+
 # The most hops a caller path holds, the site's fn included (`callerpaths` walks no higher).
 PATH_DEPTH = 8
 

@@ -28,6 +28,7 @@ from pipeline.core.reach import (
     GUARDING_METHODS,
     NOT_RETURNED,
     PATH_DEPTH,
+    VALUE_PARSER_LABELS,
     Beyond,
     BuildStep,
     CalleeBuild,
@@ -311,6 +312,8 @@ def _mains_of(graph: CallGraph, reach: Reach) -> list[int]:
     best = reach.paths[0] if reach.paths else None
     if best is None or best.entry not in _PROGRAM_ENTRIES:
         return []
+    if best.entry == "cli" and (best.entry_label or "").startswith(VALUE_PARSER_LABELS):
+        return []  # clap calls an option's parser, and prints its error itself
     top = graph.enclosing(best.hops[0].file_path, best.hops[0].line)
     if top is None:
         return []
