@@ -153,7 +153,7 @@ def trigger_sentence(reach: Reach | None, sha: str, never: bool = False) -> str 
             f"; {handoff_text(h, d.passed[i - 1].caller if i else None)}"
             for i, h in enumerate(d.passed)
         )
-        + (f": {_first_line(d.doc)}" if d.doc else "")
+        + (f": {doc_sentences(d.doc)}" if d.doc else "")
         + (f"; a program sets it with `{d.setter}(..)`" if d.setter else "")
         + ")"
         for d in reach.dependencies
@@ -441,5 +441,21 @@ def situation_sentence(
     return " ".join(parts) or None
 
 
-def _first_line(text: str) -> str:
-    return text.strip().splitlines()[0] if text.strip() else ""
+_DOC_SAID = 300  # of a field's or a const's doc, the sentences said, in characters at most
+# where a doc's sentence ends: `.`, `!` or `?` before a space and what may begin the next one
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z'`\"(\[])")
+
+
+def doc_sentences(doc: str) -> str:
+    """A doc comment's first sentences, its first paragraph's lines joined, as many as fit in
+    `_DOC_SAID` characters (at least the first, cut with "…" past that): fd's `--changed-within`
+    had read "Filter results based on the file modification time. Files with modification
+    times", its first line, and lost the formats the option takes (reading 325)."""
+    paragraph = " ".join(doc.strip().split("\n\n", 1)[0].split())
+    said = ""
+    for sentence in _SENTENCE_END.split(paragraph):
+        joined = f"{said} {sentence}".strip()
+        if said and len(joined) > _DOC_SAID:
+            break
+        said = joined
+    return said if len(said) <= _DOC_SAID else said[: _DOC_SAID - 2].rstrip() + " …"
