@@ -29,7 +29,7 @@ from pipeline.analyze import SiteContext
 from pipeline.analyze.fields import FIELD_ORDER, FIELDS, RULES, STRATEGIES
 from pipeline.analyze.reach_text import built_when_text, callee_builds_text, failed_call_text
 from pipeline.core.model import SCHEMA_VERSION, Explanation
-from pipeline.core.reach import CallerPath, Reach, handoff_text, no_entry_note
+from pipeline.core.reach import CallerPath, Reach, guard_parts, handoff_text, no_entry_note
 from pipeline.core.sitetypes import Condition, checked_above
 
 # Bump by hand when the code that fills the templates changes meaning.
@@ -331,8 +331,8 @@ def _path_variables(path: CallerPath) -> dict[str, Any]:
             "candidates": ", ".join(f"`{c}`" for c in hop.candidates),
             "conversion": hop.resolution == "conversion",
             "unwraps": hop.unwraps,
-            "guard": hop.guard.partition(": ")[2] if hop.guard else None,
-            "guard_kind": hop.guard.partition(": ")[0] if hop.guard else None,
+            "guard": guard_parts(hop.guard)[1] if hop.guard else None,
+            "guard_kind": guard_parts(hop.guard)[0] if hop.guard else None,
         }
         for hop in path.hops
     ]

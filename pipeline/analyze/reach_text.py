@@ -24,6 +24,7 @@ from pipeline.core.reach import (
     FailedCall,
     Hop,
     Reach,
+    guard_parts,
     handoff_text,
     no_entry_note,
 )
@@ -177,7 +178,7 @@ def guarded_text(path: CallerPath) -> str | None:
     for at, (hop, below) in enumerate(zip(path.hops, path.hops[1:], strict=False)):
         if hop.guard is None:
             continue
-        kind, _, condition = hop.guard.partition(": ")
+        kind, condition = guard_parts(hop.guard)
         if at == 0 and kind == "match_arm" and path.entry in ("statement", "cli"):
             continue  # the arm of the dispatch the entry point names already
         condition = _FIELDS_BOUND.sub("{ .. }", condition)

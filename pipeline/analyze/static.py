@@ -130,9 +130,9 @@ from pipeline.core.reach import (
     ANYHOW_OR_ITSELF,
     CONVERTED,
     NOT_RETURNED,
-    VALUE_PARSER_LABELS,
     Reach,
     handoff_text,
+    parsed_option,
     visibility_scope,
 )
 from pipeline.core.sitetypes import EARLIER_STEPS, TEXT_KINDS, call_parameters
@@ -801,14 +801,8 @@ def _parsed_by_clap(reach: Reach | None) -> str | None:
     """The option (or argument) clap parses with the site's fn, when every path the index
     found starts at such a parser (fd's `SizeFilter::from_string`, `value_parser` of
     `--size`: reading 325): clap calls it, and prints the error it returns."""
-    if reach is None or not reach.paths:
-        return None
-    if not all(
-        p.entry == "cli" and (p.entry_label or "").startswith(VALUE_PARSER_LABELS)
-        for p in reach.paths
-    ):
-        return None
-    return reach.paths[0].entry_label
+    options = [parsed_option(p) for p in reach.paths] if reach is not None else []
+    return options[0] if options and all(options) else None
 
 
 def _clap_prints(option: str) -> str:
@@ -824,10 +818,7 @@ def _parsed_option(reach: Reach | None) -> str | None:
     """The option (or argument) whose value the site's fn parses itself, when its best path
     is that entry alone: xh's `Timeout::from_str` is `--timeout`'s parser."""
     best = reach.paths[0] if reach is not None and reach.paths else None
-    label = best.entry_label if best is not None and best.entry == "cli" else None
-    if best is None or label is None or len(best.hops) != 1:
-        return None
-    return label if label.startswith(VALUE_PARSER_LABELS) else None
+    return parsed_option(best) if best is not None and len(best.hops) == 1 else None
 
 
 def _given_to(option: str, solution: str) -> str:

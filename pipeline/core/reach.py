@@ -89,6 +89,22 @@ class Hop:
 # How an option's or argument's value parser (`value_parser = f`) is labelled as an entry
 # point (`entrypoints`): clap calls it, and prints the error it returns itself.
 VALUE_PARSER_LABELS = ("option `", "argument `")
+# How `Hop.guard` joins the `if`'s (or arm's) kind and its condition.
+HOP_GUARD_JOIN = ": "
+
+
+def parsed_option(path: CallerPath) -> str | None:
+    """The option (or argument) a path starts at when its top hop is that option's value
+    parser, as labelled (`option `--size` (`Opts::size`)`); None otherwise."""
+    label = path.entry_label or ""
+    return label if path.entry == "cli" and label.startswith(VALUE_PARSER_LABELS) else None
+
+
+def guard_parts(guard: str) -> tuple[str, str]:
+    """A `Hop.guard`'s kind (`if`, `else`, `match_arm`) and condition."""
+    kind, _, condition = guard.partition(HOP_GUARD_JOIN)
+    return kind, condition
+
 
 # The most hops a caller path holds, the site's fn included (`callerpaths` walks no higher).
 PATH_DEPTH = 8

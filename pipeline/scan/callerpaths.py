@@ -26,9 +26,9 @@ from pipeline.core.reach import (
     ANYHOW_OR_ITSELF,
     CONVERTED,
     GUARDING_METHODS,
+    HOP_GUARD_JOIN,
     NOT_RETURNED,
     PATH_DEPTH,
-    VALUE_PARSER_LABELS,
     Beyond,
     BuildStep,
     CalleeBuild,
@@ -40,6 +40,7 @@ from pipeline.core.reach import (
     Hop,
     Reach,
     build_step,
+    parsed_option,
     visibility_scope,
 )
 from pipeline.core.sitetypes import TEXT_KINDS, Site
@@ -312,7 +313,7 @@ def _mains_of(graph: CallGraph, reach: Reach) -> list[int]:
     best = reach.paths[0] if reach.paths else None
     if best is None or best.entry not in _PROGRAM_ENTRIES:
         return []
-    if best.entry == "cli" and (best.entry_label or "").startswith(VALUE_PARSER_LABELS):
+    if parsed_option(best) is not None:
         return []  # clap calls an option's parser, and prints its error itself
     top = graph.enclosing(best.hops[0].file_path, best.hops[0].line)
     if top is None:
@@ -936,7 +937,7 @@ def _hops_marked(graph: CallGraph, path: CallerPath, passed: bool) -> CallerPath
         if call is None:
             continue
         unwraps = call.unwrapped if passed and call.unwrapped else None
-        guard = call.guard.replace(GUARD_JOIN, ": ", 1) if call.guard else None
+        guard = call.guard.replace(GUARD_JOIN, HOP_GUARD_JOIN, 1) if call.guard else None
         if unwraps or guard:
             hops[at] = replace(hops[at], unwraps=unwraps, guard=guard)
     if all(h is o for h, o in zip(hops, path.hops, strict=True)):

@@ -251,7 +251,7 @@ def compiled_only(
     declared = _declared_inline(git_dir, whole, unreached)
     left = [p for p in unreached if p not in declared]
     named = _referenced_file_names(git_dir, sha, _packages_of(left, whole)) if left else set()
-    dropped = {p for p in unreached if p not in declared and p.rsplit("/", 1)[-1] not in named}
+    dropped = {p for p in left if p.rsplit("/", 1)[-1] not in named}
     if not dropped:
         return listing
     return replace(

@@ -419,9 +419,9 @@ def handed_out(signature: str) -> str:
     if close < 0:
         return signature
     given = [
-        signature[m.end() : _closing(signature, m.end() - 1)]
+        signature[m.end() : end]
         for m in _CALLBACK.finditer(signature)
-        if _closing(signature, m.end() - 1) > 0
+        if (end := _closing(signature, m.end() - 1)) > 0
     ]
     return " ".join((signature[close + 1 :], *given))
 

@@ -16,7 +16,7 @@ from pygments.lexers import RustLexer
 
 from pipeline.analyze.reach_text import built_when_text, callee_builds_text, failed_call_text
 from pipeline.core.model import Record, Retired
-from pipeline.core.reach import PATH_DEPTH, Reach, no_entry_note
+from pipeline.core.reach import PATH_DEPTH, Reach, guard_parts, no_entry_note
 from pipeline.dataset.reader import page_path
 from pipeline.dataset.summary import Summary
 from pipeline.publish.render.related import ClassCount
@@ -149,7 +149,7 @@ def _guard_words(guard: str | None) -> tuple[str, str] | None:
     the else of", "if opts.full_path"), ("in the arm", "Mode::Fast") of `match mode`."""
     if guard is None:
         return None
-    kind, _, condition = guard.partition(": ")
+    kind, condition = guard_parts(guard)
     if kind == "else":
         return "in the else of", f"if {condition}"
     if kind == "match_arm":
