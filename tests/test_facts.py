@@ -218,8 +218,38 @@ def test_the_condition_itself_is_not_a_step() -> None:
         ("rx.recv().await", "rx.recv().await was None/Err (expect)"),
         # prometheus' registering macros give a `Result`
         ('register_int_counter!("a", "b")', 'register_int_counter!("a", "b") was Err (expect)'),
+        # `write!` gives `fmt::Write`'s or `io::Write`'s `Result` (sqlx's, reading 326)
+        ('write!(s, "{x:02x}")', 'write!(s, "{x:02x}") was Err (expect)'),
         # an error mapped is a `Result`'s (an `Option` has no `map_err`)
         ("load(x).map_err(E::from)", "load(x).map_err(E::from) was Err (expect)"),
+        # std's conversions by path, of one argument, whatever the type (risingwave's and
+        # sqlx's `usize::try_from(n)`, `TryFrom::try_from(v)`, reading 326)
+        ("usize::try_from(x)", "usize::try_from(x) was Err (expect)"),
+        ("TryFrom::try_from(x)", "TryFrom::try_from(x) was Err (expect)"),
+        ("Mode::from_str(text)", "Mode::from_str(text) was Err (expect)"),
+        ("Mode::from_str(text, x)", "Mode::from_str(text, x) was None/Err (expect)"),
+        # an `Option`'s or a `Result`'s adapter keeps its kind (sqlx's `checked_sub(..).map(..)`)
+        ("x.checked_sub(1).map(Money)", "x.checked_sub(1).map(Money) was None (expect)"),
+        ("text.parse::<u8>().as_ref()", "text.parse::<u8>().as_ref() was Err (expect)"),
+        ("load(x).map(Money)", "load(x).map(Money) was None/Err (expect)"),
+        # `Any`'s (arrow's `as_any().downcast_ref::<T>()`), a `Result` made an `Option`
+        (
+            "a.as_any().downcast_ref::<Int64Array>()",
+            "a.as_any().downcast_ref::<Int64Array>() was None (expect)",
+        ),
+        ("load(x).ok()", "load(x).ok() was None (expect)"),
+        # tokio's awaited fns by path: std's files, a task's join, a timeout
+        (
+            "tokio::fs::create_dir_all(url).await",
+            "tokio::fs::create_dir_all(url).await was Err (expect)",
+        ),
+        (
+            "tokio::task::spawn_blocking(f).await",
+            "tokio::task::spawn_blocking(f).await was Err (expect)",
+        ),
+        ("tokio::time::timeout(d, f).await", "tokio::time::timeout(d, f).await was Err (expect)"),
+        ("my::spawn_blocking(f).await", "my::spawn_blocking(f).await was None/Err (expect)"),
+        ('dotenvy::var("DATABASE_URL")', 'dotenvy::var("DATABASE_URL") was Err (expect)'),
     ],
 )
 def test_an_expect_step_says_what_its_receiver_held(receiver: str, step: str) -> None:
@@ -244,6 +274,62 @@ def test_a_bare_name_s_step_says_what_its_let_holds(lets: str, step: str) -> Non
     source = f'fn f(x: u8) {{\n    {lets}\n    held.expect("m");\n}}\n'
     (condition,) = site_of(source, "m").facts.conditions
     assert condition.text == f"{step} (expect)"
+
+
+@pytest.mark.parametrize(
+    ("parameters", "body", "step"),
+    [
+        # a parameter nothing in the body binds again: its written type says (sqlx's
+        # `resolve.context(..)` of `resolve: Option<..>` read "was None/Err")
+        ("held: Option<u8>", "", "held was None"),
+        ("held: &mut std::option::Option<u8>", "", "held was None"),
+        ("held: Result<u8, E>", "", "held was Err"),
+        ("held: io::Result<u8>", "", "held was Err"),  # an alias named so, as the index reads it
+        ("held: Held", "", "held was None/Err"),
+        # a pattern in the body binds it again: what it holds there is not the parameter's
+        ("held: Vec<Result<u8, E>>", "for held in held {\n", "held was None/Err"),
+        ("held: Option<u8>", "let held = load(held);\n", "held was None/Err"),
+        ("x: Option<u8>", "", "held was None/Err"),  # no such parameter
+    ],
+)
+def test_a_bare_parameter_s_step_says_what_its_type_holds(
+    parameters: str, body: str, step: str
+) -> None:
+    closing = "}\n" if body.startswith("for") else ""
+    source = f'fn f({parameters}) {{\n    {body}    held.expect("m");\n{closing}}}\n'
+    assert site_of(source, "m").facts.conditions[-1].text == f"{step} (expect)"
+
+
+def test_a_name_a_use_of_tokio_brings_in_is_tokio_s() -> None:
+    source = (
+        "use tokio::signal::unix::{signal, SignalKind};\nuse tokio::time::timeout;\n"
+        'async fn f(d: u8) {\n    signal(SignalKind::terminate()).expect("m");\n'
+        '    timeout(d, g()).await.expect("n");\n}\n'
+    )
+    assert site_of(source, "m").facts.conditions[-1].text == (
+        "signal(SignalKind::terminate()) was Err (expect)"
+    )
+    assert (
+        site_of(source, "n").facts.conditions[-1].text == "timeout(d, g()).await was Err (expect)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("closure", "outcome"),
+    [
+        # `Option::unwrap_or_else` runs a closure of no parameter, `Result::unwrap_or_else`
+        # one of the error (risingwave's `usize::try_from(n).unwrap_or_else(|_| panic!(..))`)
+        ("||", "None"),
+        ("|_|", "Err"),
+        ("|e: Error|", "Err"),
+        ("|(a, b)|", "Err"),
+    ],
+)
+def test_unwrap_or_else_s_closure_says_which_value_held_nothing(closure: str, outcome: str) -> None:
+    source = f'fn f(x: u8) {{\n    load(x).unwrap_or_else({closure} panic!("m"));\n}}\n'
+    assert site_of(source, "m").facts.conditions[-1].text == (
+        f"load(x) was {outcome} (unwrap_or_else)"
+    )
 
 
 def test_a_name_a_pattern_around_it_binds_is_not_the_let_above() -> None:

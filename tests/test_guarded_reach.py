@@ -98,3 +98,62 @@ def test_a_call_whose_outer_result_a_question_mark_took_off_says_what_it_held(
     ) in found.documentation
     step = {"`None`": "None", "an error": "Err"}.get(said, "None/Err")
     assert f"`find_libraries(path)?` was {step} (`expect`)" in found.triggerScenarios
+
+
+def _with(body: str, more: str = "") -> str:
+    return (
+        "pub struct Server {\n    writer: Option<Writer>,\n    store: Result<Store, String>,\n"
+        "    shared: Arc<Store>,\n}\n"
+        "pub struct Config {\n    server: Arc<Server>,\n}\n"
+        "impl Server {\n"
+        "    pub fn serve(\n"
+        "        &self, matches: &ArgMatches, items: Vec<u8>, config: &Config,\n"
+        "    ) -> anyhow::Result<()> {\n"
+        f"        let v = {body};\n"
+        "        Ok(())\n"
+        "    }\n"
+        "}\n"
+        f"{more}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "step"),
+    [
+        # a dependency's method, named after no fn of the repository: clap's `get_one`,
+        # itertools' `exactly_one`, reqwest's awaited `json()` (reading 325, difftastic's
+        # `matches.get_one("graph-limit")` read "was None/Err")
+        ('matches.get_one::<usize>("limit").expect("has a default")', "was None"),
+        ('items.into_iter().exactly_one().expect("one item")', "was Err"),
+        # given nothing, it is no `get_one` clap has
+        ('matches.get_one().expect("has a default")', "was None/Err"),
+        # a field of the method's own type, by its written type
+        ('self.writer.as_ref().expect("opened")', "was None"),
+        ('self.store.as_ref().expect("opened")', "was Err"),
+        ('self.writer.expect("opened")', "was None"),
+        ('self.shared.as_ref().expect("opened")', "was None/Err"),
+        # a chain of fields off a parameter, by its type's struct
+        ('config.server.writer.as_ref().expect("opened")', "was None"),
+        ('config.server.shared.as_ref().expect("opened")', "was None/Err"),
+        ('config.missing.writer.as_ref().expect("opened")', "was None/Err"),
+    ],
+)
+def test_a_dependency_s_method_or_an_own_field_says_what_it_gave(
+    tmp_path: Path, body: str, step: str
+) -> None:
+    found = explained(tmp_path, _with(body))
+
+    guarded = body.rsplit(".expect(", 1)[0]
+    assert f"`{guarded}` {step} (`expect`)" in found.triggerScenarios
+
+
+def test_a_method_the_repository_has_a_fn_of_is_not_taken_for_a_dependency_s(
+    tmp_path: Path,
+) -> None:
+    # cargo's own `get_one` returns a `CargoResult`: a name the repository has is not clap's
+    mine = (
+        "pub struct Set;\nimpl Set {\n    pub fn get_one(&self, id: u8) -> Option<u8> { None }\n}\n"
+    )
+    found = explained(tmp_path, _with('matches.get_one("x").expect("has a default")', mine))
+
+    assert '`matches.get_one("x")` was None/Err (`expect`)' in found.triggerScenarios

@@ -38,9 +38,11 @@ def test_the_first_argument_of_map_or_else_runs_when_the_value_holds_nothing() -
         for s in find_sites("src/sync/utils.rs", SOURCE).sites
     }
     assert conditions == {
-        # `to_str` may be `HeaderValue`'s, a `Result`: the syntax does not say which
-        "invalid workdir": ["work_dir(p)?.to_str() was None/Err (map_or_else)"],
-        "invalid hunk": ["h was None/Err (map_or)"],
+        # `to_str` may be `HeaderValue`'s, a `Result`: the closure of no parameter says it is
+        # an `Option`'s (a `Result`'s `map_or_else` gives its first closure the error)
+        "invalid workdir": ["work_dir(p)?.to_str() was None (map_or_else)"],
+        # a parameter of an `Option`'s type
+        "invalid hunk": ["h was None (map_or)"],
         "not a number: {e}": ["s.parse::<u32>() was Err (map_or_else)"],
         # with a turbofish as well (sqlx's `PgInterval::try_from`, reading 107)
         "overflow in Duration to PgInterval conversion": [

@@ -619,10 +619,10 @@ def test_a_failed_await_a_context_of_either_outcome_and_a_let_else_name_their_st
         "}\n"
     )
     assert found["offsets must be non-decreasing"].solutions == [
+        # `checked_sub` gives an `Option`, and `and_then` one of the same kind
         "`Reader::offsets` returns this error when `self.offset.checked_sub(self.prev).and_then("
-        "to_len)` fails or gives no value: `context` makes that this error. Find out which, and"
-        " why, with your input or environment: where it failed, its error is printed under "
-        "this message."
+        "to_len)` gives no value: `context` makes that this error. Find out why it gives none "
+        "here: what it looks up, computes or was given."
     ]
     # `map_err(|_| ..)` drops the call's error: no message carries it (fd's, reading 117)
     assert found["failed to receive the refill"].solutions == [

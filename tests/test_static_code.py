@@ -1052,9 +1052,9 @@ fn tar(ar_files: Vec<ArchiveFile>, limit: Option<u64>) -> anyhow::Result<()> {
     opened = advice["failed to open for archiving: `{}`"]
     assert "the values its caller passes decide it" not in opened
     assert "(`ar_files`): the values its caller passes decide it" in advice["nothing to archive"]
-    # the parameter itself was None: nothing was "given" to it
+    # the parameter itself was None (its type says it is an `Option`): nothing was "given"
     assert (
-        "`limit` was None or an error as the caller of `tar` passed it: pass one that "
+        "`limit` was None as the caller of `tar` passed it: pass one that holds a value."
         in (advice["no size limit given"])
     )
 

@@ -850,6 +850,11 @@ def checked_inputs(context: SiteContext, check: str | None) -> list[str]:
         or _INVARIANT_WORDS.search(site.message)
     ):
         return []
+    converting = _conversion_call(site)
+    if converting is not None and converting.group() in check:
+        # `Mode::try_from(raw).unwrap_or_else(|_| panic!(..))`: the test is the conversion's
+        # own, told once its `Err` is (`converted_inputs` says what it refuses)
+        return []
     return inputs_read(site.facts.call, site.facts.conditions, site.facts.rebound)
 
 

@@ -63,6 +63,7 @@ from pipeline.scan.builders import (
 from pipeline.scan.callgraph import CallGraph, Edge, Node, crate_dirs
 from pipeline.scan.context import SiteContext, _crate
 from pipeline.scan.conversions import (
+    fn_names,
     from_source,
     imported_from,
     meant,
@@ -602,8 +603,12 @@ def _guarded_failure(
 ) -> str | None:
     """What the call a site's `.expect(..)`/`.context(..)` guards gives when it fails, when
     its condition left it untold and the index resolved that call, near the site's line, to
-    one fn of the repository: "Err" for a `Result`, "None" for an `Option` (`Reach.guarded`)."""
+    one fn of the repository: "Err" for a `Result`, "None" for an `Option` (`Reach.guarded`);
+    a method no fn of the repository is named after is a dependency's (`_OUTSIDE`)."""
     untold = next((m for c in reversed(conditions) if (m := _UNTOLD.match(c))), None)
+    chain = _FIELD_CHAIN.fullmatch(untold.group(1).strip()) if untold is not None else None
+    if chain is not None:
+        return _field_outcome(graph, node_id, chain.group(1), chain.group(2))
     called = _LAST_CALL.search(untold.group(1)) if untold is not None else None
     if called is None:
         return None
@@ -615,6 +620,8 @@ def _guarded_failure(
         and graph.nodes[e.callee].definition.name == called.group(1)
         and e.resolution in _TOLD_BY
     }
+    if not found and untold is not None and called.group(1) not in fn_names(graph):
+        return _outside_outcome(untold.group(1), called)
     if len(found) != 1 or any(e.candidates for e in callees if e.callee in found):
         return None
     returned = return_text(graph.nodes[found.pop()].definition.signature)
@@ -626,6 +633,77 @@ def _guarded_failure(
     return (
         "Err" if head.group(1).endswith("Result") else "None" if head.group(1) == "Option" else None
     )
+
+
+# `self.writer`, `self.frontend_selector.as_ref()`, `opts.node_id`: a chain of fields off the
+# method's `self` or a parameter, as it is or through an `Option`'s or `Result`'s methods
+# that keep its kind
+_FIELD_CHAIN = re.compile(
+    r"(self|[a-z_]\w*)((?:\s*\.\s*[a-z_]\w*)+)(?:\s*\.\s*(?:as_ref|as_mut|clone)\s*\(\s*\))*"
+)
+
+
+def _field_outcome(graph: CallGraph, node_id: int, head: str, fields: str) -> str | None:
+    """What a chain of fields (`fields`: `.a.b`) off the fn's `self` or a parameter `head`
+    holds when it holds nothing, by the last field's written type: "None" for an `Option`,
+    "Err" for a `Result`; None when a type is another, or the structs of a name do not agree
+    on a field (the fn's own file's struct first)."""
+    node = graph.nodes[node_id]
+    if head == "self":
+        current = node.definition.owner
+    else:  # a parameter's type (greptimedb's `opts.node_id` of `opts: &StandaloneOptions`)
+        current = next((inner_type(t) for n, t in node.definition.params if n == head), None)
+    written = ""
+    for name in fields.replace(" ", "").strip(".").split("."):
+        if not current:
+            return None
+        found = [(p, d) for p, d in graph.named.get(("field", name), []) if d.owner == current]
+        own = {d.value or "" for p, d in found if p == node.path}
+        types = own or {d.value or "" for _, d in found}
+        if len(types) != 1:
+            return None
+        written = types.pop()
+        current = inner_type(written)
+    head_found = _TYPE_HEAD.match(written)
+    kind = head_found.group(1) if head_found is not None else ""
+    return "Err" if kind.endswith("Result") else "None" if kind == "Option" else None
+
+
+# Well-known crates' methods by name, their arguments and whether awaited, and what they give
+# when they fail: read only where no fn of the repository has the name, so that the call is
+# a dependency's (clap's `matches.get_one::<T>("x")`, itertools' `it.exactly_one()`,
+# reqwest's `response.json().await`, std's `RwLock::read()` and `HashMap::try_insert`;
+# difftastic's, atuin's and greptimedb's records read "was None/Err", reading 325)
+_OUTSIDE = {
+    "get_one": ("None", True, False),
+    "get_many": ("None", True, False),
+    "get_raw": ("None", True, False),
+    "value_of": ("None", True, False),
+    "values_of": ("None", True, False),
+    "exactly_one": ("Err", False, False),
+    "at_most_one": ("Err", False, False),
+    "try_insert": ("Err", True, False),
+    "read": ("Err", False, False),
+    "write": ("Err", False, False),
+    "json": ("Err", False, True),
+    "bytes": ("Err", False, True),
+    "text": ("Err", False, True),
+}
+
+
+def _outside_outcome(guarded: str, called: re.Match[str]) -> str | None:
+    """What a guarded method call (`called`: `_LAST_CALL`'s match in `guarded`) of a name no
+    fn of the repository has gives when it fails, by `_OUTSIDE`: "None", "Err", or None when
+    the name or its shape is not one it knows."""
+    known = _OUTSIDE.get(called.group(1))
+    if known is None or called.group(2) or not guarded[: called.start()].rstrip().endswith("."):
+        return None  # `f(x)?.get_one(..)`'s value is not the call's, nor is a fn's
+    outcome, given, awaited = known
+    written = called.group(0)
+    inside = written[written.index("(") + 1 : written.rindex(")")]
+    if bool(inside.strip()) != given or written.rstrip().endswith(".await") != awaited:
+        return None
+    return outcome
 
 
 # the call whose error the site wraps with its message, or panics with (`f(x).context(..)`,

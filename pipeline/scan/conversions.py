@@ -221,11 +221,18 @@ def external_error(call: Call, repository_names: frozenset[str] | set[str]) -> s
     return None
 
 
-def _external_tries(graph: CallGraph) -> list[tuple[int, int, str]]:
-    """(caller node, line, error key) of every `?` on a call `external_error` knows."""
-    names = graph.derived.get("fn names")
+def fn_names(graph: CallGraph) -> set[str]:
+    """The names of the repository's fns, made once per graph: a call of a name none has is
+    a dependency's."""
+    names: set[str] | None = graph.derived.get("fn names")
     if names is None:
         names = graph.derived["fn names"] = {n.definition.name for n in graph.nodes}
+    return names
+
+
+def _external_tries(graph: CallGraph) -> list[tuple[int, int, str]]:
+    """(caller node, line, error key) of every `?` on a call `external_error` knows."""
+    names = fn_names(graph)
     out = []
     for path, index in graph.indexes.items():
         ids = graph.by_file.get(path, {})

@@ -457,7 +457,8 @@ def _method_outcome(
             return None  # the second runs on the value
         if method == "map_or" and not eager:  # its first is a value, not a closure
             return None
-        empty = _empty_value(receiver) if receiver is not None else "None/Err"
+        told = _closure_told(given)
+        empty = told or (_empty_value(receiver) if receiver is not None else "None/Err")
         return f"{target} was {empty} ({method})"  # as std says, when it does
     if eager and method in ("context", "wrap_err"):
         # `index_html(..).context(anyhow!("No document for '{}'", ..))`: the error made for
@@ -465,12 +466,18 @@ def _method_outcome(
         # reading 280)
         empty = _empty_value(receiver) if receiver is not None else "None/Err"
         return f"{target} was {empty} ({method})"
+    if method == "unwrap_or_else" and not eager:
+        # `Option::unwrap_or_else` runs a closure of no parameter, `Result::unwrap_or_else`
+        # one of the error: `usize::try_from(n).unwrap_or_else(|_| panic!(..))` is an `Err`
+        # (risingwave's 157 such records read "was None/Err")
+        told = _closure_told(given) if given is not None else None
+        empty = told or (_empty_value(receiver) if receiver is not None else "None/Err")
+        return f"{target} was {empty} ({method})"
     outcomes = {
         "ok_or_else": "was None",
         "ok_or": "was None",
         "map_err": "failed",
         "with_context": "failed",
-        "unwrap_or_else": "was None/Err",
         "wrap_err_with": "failed",
     }
     outcome = outcomes.get(method) if not eager or method == "ok_or" else None
@@ -478,6 +485,30 @@ def _method_outcome(
 
 
 _FIRST_ONLY = frozenset(("map_or_else", "map_or"))  # of two arguments, the first is the error's
+# The conversions of std's traits by path, of one argument: `TryFrom::try_from`,
+# `FromStr::from_str` and `TryInto::try_into` give a `Result`, whatever type they are of
+_CONVERTING = frozenset(("try_from", "from_str", "try_into"))
+# An `Option`'s and a `Result`'s methods that give one of the same kind, empty when it was
+# (an iterator's same-named adapters give an iterator, which has no `expect` nor `context`)
+_SAME_KIND = frozenset((
+    "map", "and_then", "or_else", "cloned", "copied", "as_ref", "as_mut", "inspect", "filter",
+))  # fmt: skip
+
+
+def _closure_told(argument: Node) -> str | None:
+    """What an `Option`'s or a `Result`'s value was when a closure that its `unwrap_or_else`
+    or `map_or_else` runs in its place is of no parameter (`|| ..`: an `Option`'s `None`) or
+    of one (`|e| ..`, `|_| ..`: a `Result`'s `Err`); None for any other argument."""
+    if argument.type != "closure_expression":
+        return None
+    parameters = argument.child_by_field_name("parameters")
+    # `|_|`'s `_` is no named node: every child but the bars, commas and comments counts
+    count = (
+        sum(1 for p in parameters.children if p.type not in ("|", ",") and "comment" not in p.type)
+        if parameters is not None
+        else 0
+    )
+    return "None" if count == 0 else "Err" if count == 1 else None
 
 
 def _first_argument(arguments: Node | None) -> Node | None:
@@ -986,6 +1017,11 @@ _OPTION_METHODS = frozenset((
     "extension", "checked_add", "checked_sub", "checked_mul", "checked_div",
     "pop", "take", "remove", "last_mut", "first_mut", "peek", "char_indices", "chars_next",
     "as_deref", "upgrade",
+    # `Any`'s (arrow's `array.as_any().downcast_ref::<Int64Array>()`); a `Result`'s `ok()`
+    "downcast_ref", "downcast_mut", "ok",
+    # a `VecDeque`'s, a `BTreeMap`'s and `BTreeSet`'s ends
+    "pop_front", "pop_back", "pop_first", "pop_last",
+    "checked_rem", "checked_pow", "checked_neg", "checked_shl", "checked_shr",
     # a JSON or TOML value's accessors (`serde_json::Value`, `toml::Value`): a `.context(..)`
     # on `as_str()` is on no `&str`, which has none (meilisearch's `as_u64()`, reading 145)
     "as_u64", "as_i64", "as_f64", "as_str", "as_bool", "as_array", "as_array_mut",
@@ -1016,6 +1052,8 @@ _RESULT_FNS = frozenset((
     "DateTime::parse_from_str", "DateTime::parse_from_rfc3339", "DateTime::parse_from_rfc2822",
     "NaiveDate::parse_from_str", "NaiveDateTime::parse_from_str", "NaiveTime::parse_from_str",
     "Uuid::parse_str", "uuid::Uuid::parse_str",
+    # `.env` files' (sqlx's `dotenvy::var("DATABASE_URL")`), tokio's signal stream
+    "dotenvy::var", "dotenv::var", "signal::unix::signal",
 ))
 # chrono's constructors of a date, a time, an offset or a span that give an `Option`, by
 # their names, which no other crate's share (activitypub's `ChronoDuration::try_seconds(
@@ -1154,14 +1192,20 @@ def _empty_value(value: Node, source: bytes | None = None) -> str:
     while value.type == "parenthesized_expression" and value.named_child(0) is not None:
         value = value.named_child(0)
     if value.type == "await_expression":  # `w.write_all(b).await`: what tokio's future gives
-        return _awaited_value(value)
+        return _awaited_value(value, source)
     if value.type == "macro_invocation":  # `register_gauge!(..)`: prometheus' `Result`
         macro = (_field_text(value, "macro") or "").rsplit("::", 1)[-1]
-        return "Err" if _REGISTER_MACRO.fullmatch(macro) else "None/Err"
-    if value.type == "identifier" and (bound := _let_value(value)) is not None:
-        # `let mut result = entry.unpack_in(parent).map_err(anyhow::Error::from);` ..
-        # `result.with_context(..)`: what the `let` holds (cargo's read "None/Err", recheck 319)
-        return _empty_value(bound, source)
+        # `write!(s, "{b:02x}")`: `fmt::Write`'s and `io::Write`'s, a `Result` either way
+        written = _REGISTER_MACRO.fullmatch(macro) or macro in ("write", "writeln")
+        return "Err" if written else "None/Err"
+    if value.type == "identifier":
+        bound, function = _binding_of(value)
+        if bound is not None:
+            # `let mut result = entry.unpack_in(parent).map_err(anyhow::Error::from);` ..
+            # `result.with_context(..)`: what the `let` holds (cargo's read "None/Err", 319)
+            return _empty_value(bound, source)
+        if function is not None:  # no binding in the body: a parameter's, by its type
+            return _parameter_outcome(function, _node_text(value))
     if value.type != "call_expression":
         return "None/Err"  # also `x?`: it unwraps a layer, the type is unknown
     function = value.child_by_field_name("function")
@@ -1179,25 +1223,60 @@ def _empty_value(value: Node, source: bytes | None = None) -> str:
         # `remove_file(p)` under `use std::fs::{self, remove_file}`: std's `fs::remove_file`
         # (rustup's read "returned `None` or an error" once the call was no fn of its own)
         path = _std_import(source, _node_text(function))
+    arguments = value.child_by_field_name("arguments")
+    given = [a for a in arguments.named_children if "comment" not in a.type] if arguments else []
     if path is not None:
+        if path.rsplit("::", 1)[-1] in _CONVERTING and len(given) == 1:
+            return "Err"  # `usize::try_from(n)`, `TryFrom::try_from(v)`, `Mode::from_str(s)`
         return "Err" if path in _RESULT_FNS else "None" if path in _OPTION_FNS else "None/Err"
     if function is None or function.type != "field_expression":
         return "None/Err"
     name = _field_text(function, "field")
-    arguments = value.child_by_field_name("arguments")
-    given = [a for a in arguments.named_children if "comment" not in a.type] if arguments else []
     if len(given) > 1:  # std's take one at most: `pm.remove(&packages, dir)` is a Result
         return "None/Err"
+    inner = function.child_by_field_name("value")
+    if name in _SAME_KIND and inner is not None:
+        # `n.checked_sub(m).map(PgMoney)`: an `Option`'s or a `Result`'s adapter gives one of
+        # the same kind, empty when it was (sqlx's 60 such records read "was None/Err")
+        return _empty_value(inner, source)
     if name in ("strip_prefix", "strip_suffix") and given and _str_pattern(given[0]):
         return "None"  # `url.strip_prefix("sparse+")`: a `str`'s (a `Path`'s gives an `Err`)
     return "None" if name in _OPTION_METHODS else "Err" if name in _RESULT_METHODS else "None/Err"
 
 
+def _parameter_outcome(function: Node, name: str) -> str:
+    """What a parameter of a fn holds when it holds nothing, by its written type: "None" for
+    an `Option`, "Err" for a `Result` (neither's alias), "None/Err" for any other or no such
+    parameter (sqlx's `fn resolve(.., resolve: Option<..>)`)."""
+    parameters = function.child_by_field_name("parameters")
+    for parameter in parameters.named_children if parameters is not None else ():
+        pattern = parameter.child_by_field_name("pattern")
+        written = parameter.child_by_field_name("type")
+        if parameter.type != "parameter" or pattern is None or written is None:
+            continue
+        if _node_text(pattern).removeprefix("mut ").strip() != name:
+            continue
+        head = _WRITTEN_HEAD.match(_node_text(written))
+        kind = head.group(1) if head is not None else ""
+        return "None" if kind == "Option" else "Err" if kind.endswith("Result") else "None/Err"
+    return "None/Err"
+
+
+# a written type's head, its path and references left out: `&mut Option<T>` -> `Option`,
+# `io::Result<T>` -> `Result` (an alias named so is a `Result`'s, as the index reads it)
+_WRITTEN_HEAD = re.compile(r"(?:&\s*(?:'\w+\s+)?(?:mut\s+)?)?(?:\w+::)*(\w+)\s*(?:<|$)")
+
+
 def _let_value(name: Node) -> Node | None:
-    """The value of the nearest `let <name> = value;` above a bare name, within its fn or
-    closure (a reassignment keeps the type); None when none, or when something between binds
-    the name otherwise (a pattern of a `match` arm, `if let`, `for`, another `let`'s, a
-    closure's parameters): the name may then hold anything."""
+    """The value of the nearest `let <name> = value;` above a bare name (`_binding_of`)."""
+    return _binding_of(name)[0]
+
+
+def _binding_of(name: Node) -> tuple[Node | None, Node | None]:
+    """(the value of the nearest `let <name> = value;` above a bare name, within its fn or
+    closure (a reassignment keeps the type), the fn when nothing in its body binds the name):
+    neither when something between binds the name otherwise (a pattern of a `match` arm, `if
+    let`, `for`, another `let`'s, a closure's parameters): the name may then hold anything."""
     text = _node_text(name)
     word = re.compile(rf"\b{re.escape(text)}\b")
     child, current = name, name.parent
@@ -1205,13 +1284,13 @@ def _let_value(name: Node) -> Node | None:
         if current.type == "closure_expression":
             parameters = current.child_by_field_name("parameters")
             if parameters is not None and word.search(_node_text(parameters)):
-                return None
+                return None, None
         pattern = current.child_by_field_name("pattern") if current.type in _BINDERS else None
         if pattern is not None and pattern != child and word.search(_node_text(pattern)):
-            return None
+            return None, None
         condition = current.child_by_field_name("condition") if current.type in _LETS else None
         if condition is not None and condition != child and _binds(condition, word):
-            return None  # `if let Ok(held) = f(x) { <name> }`, `while let ..`
+            return None, None  # `if let Ok(held) = f(x) { <name> }`, `while let ..`
         if current.type == "block":
             for statement in reversed(current.named_children[: _index_in(current, child)]):
                 if statement.type != "let_declaration":
@@ -1219,11 +1298,11 @@ def _let_value(name: Node) -> Node | None:
                 bound = statement.child_by_field_name("pattern")
                 written = _node_text(bound) if bound is not None else ""
                 if written == text:
-                    return statement.child_by_field_name("value")
+                    return statement.child_by_field_name("value"), None
                 if word.search(written):
-                    return None
+                    return None, None
         child, current = current, current.parent
-    return None
+    return None, current
 
 
 def _index_in(parent: Node, child: Node) -> int:
@@ -1261,15 +1340,30 @@ _AWAITED_RESULT = frozenset((
     "connect", "bind", "accept", "send", "reserve", "reserve_owned", "wait", "wait_with_output",
 ))  # fmt: skip
 _AWAITED_OPTION = frozenset(("next",))  # not `recv`: a broadcast receiver's is a `Result`
+# tokio's fns by path (`tokio::` left out) whose future gives a `Result`: a task's join, a
+# timeout's `Elapsed`, a signal's stream
+_AWAITED_RESULT_FNS = frozenset((
+    "task::spawn_blocking", "task::spawn", "spawn", "time::timeout", "signal::ctrl_c",
+    "net::TcpListener::bind", "net::TcpStream::connect", "net::UnixListener::bind",
+    "net::UnixStream::connect", "process::Command::output",
+))  # fmt: skip
 
 
-def _awaited_value(value: Node) -> str:
-    """What an awaited call of a well-known async method gives when it fails, as
+def _awaited_value(value: Node, source: bytes | None = None) -> str:
+    """What an awaited call of a well-known async method or fn gives when it fails, as
     `_empty_value` says it; "None/Err" for any other awaited value."""
     inner = value.named_child(0)
     function = inner.child_by_field_name("function") if inner is not None else None
     if inner is None or inner.type != "call_expression" or function is None:
         return "None/Err"
+    if function.type == "scoped_identifier" or (function.type == "identifier" and source):
+        # `tokio::fs::create_dir_all(p).await` as std's, `tokio::task::spawn_blocking(f)
+        # .await` (a `JoinError`), `timeout(d, f).await` under `use tokio::time::timeout`
+        written = _node_text(function)
+        imported = _std_import(source, written) if source and function.type == "identifier" else ""
+        path = (written if function.type == "scoped_identifier" else imported) or ""
+        path = path.removeprefix("std::").removeprefix("tokio::")
+        return "Err" if path in _RESULT_FNS or path in _AWAITED_RESULT_FNS else "None/Err"
     if function.type != "field_expression":
         return "None/Err"
     arguments = inner.child_by_field_name("arguments")

@@ -146,8 +146,11 @@ from pipeline.languages.rust.testcode import (
 # a lifetime is no type argument of a return type the sites' contexts read for the error
 # type (`RunResult<'src, T>`: an alias's `T`, no `Result<T, E>`; `context._result_type`)
 # 125: a literal given to a file's helper that writes it into its message: the helper's text;
-# 126: a bare name's failure is told by what its nearest `let` holds (`facts._let_value`).
-EXTRACTOR_VERSION = "126"
+# 126: a bare name's failure is told by what its nearest `let` holds (`facts._let_value`);
+# 127: what a guarded value held when it held nothing, told by more of the syntax: an
+# `unwrap_or_else`'s or `map_or_else`'s closure's parameters, std's conversions by path, an
+# `Option`'s adapters, tokio's awaited fns, `write!`, a bare parameter's written type.
+EXTRACTOR_VERSION = "127"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
