@@ -238,6 +238,7 @@ def test_the_condition_itself_is_not_a_step() -> None:
             "a.as_any().downcast_ref::<Int64Array>() was None (expect)",
         ),
         ("load(x).ok()", "load(x).ok() was None (expect)"),
+        ("row.iter().last().flatten()", "row.iter().last().flatten() was None (expect)"),
         # tokio's awaited fns by path: std's files, a task's join, a timeout
         (
             "tokio::fs::create_dir_all(url).await",

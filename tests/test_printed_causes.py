@@ -109,3 +109,20 @@ def test_an_example_s_own_command_is_printed_by_that_example_not_the_binary(
     }
     _, record = committed_and_extracted(files, "o/book", tmp_path / "c", "expect bool")
     assert "src/main.rs" not in " ".join(record["solutions"])
+
+
+def test_where_logging_it_whole_was_the_only_tip_the_tip_says_what_the_causes_are_for(
+    tmp_path: Path,
+) -> None:
+    # fd's `main` prints `{err:#}`; 12 of its 24 records kept "Log an error whole" as their
+    # one tip, advice to a program that already does (reading 325)
+    dropped = MAIN.replace(
+        'std::fs::read("book.toml").context("failed to read the book")?;',
+        'overrides().map_err(|_| anyhow::anyhow!("Mismatch in exclude patterns"))?;',
+    ).replace("fn run()", "fn overrides() -> Result<(), String> {\n    Ok(())\n}\n\nfn run()")
+    files = {"Cargo.toml": '[package]\nname = "book"\n', "src/main.rs": dropped}
+    _, record = committed_and_extracted(files, "o/book", tmp_path / "c", "Mismatch")
+    assert record["preventionTips"] == [
+        "The program's `main` (src/main.rs:3) prints this error with its causes: what the last "
+        "of them names (a file, a value, a service) is what to set right before the next run."
+    ]

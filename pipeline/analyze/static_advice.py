@@ -447,7 +447,12 @@ def printed_whole(
             for s in fixed
         ]
     kept = [t for t in tips if not t.startswith(_LOG_WHOLE)]
-    return fixed, kept or tips
+    if not kept and tips:  # the tip to log it whole was the only one (fd's 12 of 24, 325)
+        kept = [
+            f"{printed_by} prints this error with its causes: what the last of them names (a "
+            "file, a value, a service) is what to set right before the next run."
+        ]
+    return fixed, kept
 
 
 def printed_quietly(solutions: list[str], hook: str) -> list[str]:

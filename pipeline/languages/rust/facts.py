@@ -1019,8 +1019,9 @@ _OPTION_METHODS = frozenset((
     "as_deref", "upgrade",
     # `Any`'s (arrow's `array.as_any().downcast_ref::<Int64Array>()`); a `Result`'s `ok()`
     "downcast_ref", "downcast_mut", "ok",
-    # a `VecDeque`'s, a `BTreeMap`'s and `BTreeSet`'s ends
-    "pop_front", "pop_back", "pop_first", "pop_last",
+    # a `VecDeque`'s, a `BTreeMap`'s and `BTreeSet`'s ends; an `Option` of an `Option`
+    # flattened (an iterator's `flatten` has no `expect` nor `context`)
+    "pop_front", "pop_back", "pop_first", "pop_last", "flatten",
     "checked_rem", "checked_pow", "checked_neg", "checked_shl", "checked_shr",
     # a JSON or TOML value's accessors (`serde_json::Value`, `toml::Value`): a `.context(..)`
     # on `as_str()` is on no `&str`, which has none (meilisearch's `as_u64()`, reading 145)
