@@ -33,6 +33,7 @@ from pipeline.analyze.documented import (
     states_the_state,
 )
 from pipeline.analyze.environment import set_variable
+from pipeline.analyze.failpoints import failpoint_explanation
 from pipeline.analyze.fixed_input import fixed_input, fixed_input_note
 from pipeline.analyze.generated import generated_explanation
 from pipeline.analyze.guarded import guarded_call
@@ -146,7 +147,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-229"
+_LABEL = "static-230"
 
 
 def _static_version() -> str:
@@ -289,6 +290,8 @@ def with_reach(
         )
     if site is not None and site.facts.generated:
         return generated_explanation(told, site, reach, sha)
+    if site is not None and site.facts.failpoint:
+        return failpoint_explanation(told, site, reach, sha)
     if site is not None and site.kind in TEXT_KINDS and not _held_by_anyhow(reach):
         told = told.model_copy(update={"preventionTips": own_type_tips(told.preventionTips)})
     if reach is not None and reach.printed_by:

@@ -196,6 +196,10 @@ class Facts:
     # never produces the error (sqlx's derived `Decode`'s "invalid value {:?} for enum {}"
     # read "returned as the using crate compiles", reading 308)
     generated: str | None = None
+    # the name of the `fail_point!` (the `fail` crate's) whose closure holds the site: a
+    # failure a test injects, in a build with the `failpoints` feature only (tikv's
+    # `Err(Error::ErrorWrapper(String::from("failpoint")))`, reading 326)
+    failpoint: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,7 +288,7 @@ def placed(site: Site, shift: int, path: str, window: str, window_start: int) ->
             facts.discarded, facts.gates, facts.enum_doc, facts.ignored_error, facts.fields,
             facts.rebound, facts.unwrapped, facts.wrapped_in, facts.type_visibility,
             facts.reported_to, facts.state_field, facts.state_setters, facts.state_getter,
-            facts.unsafe_fn, facts.waited, facts.parsed_by, facts.generated,
+            facts.unsafe_fn, facts.waited, facts.parsed_by, facts.generated, facts.failpoint,
         )  # fmt: skip
     return Site(
         site.kind, path, site.line + shift, site.column, site.message, site.is_format,

@@ -56,6 +56,7 @@ def macro_tree_sites(
             continue
         sub = parse_ranges(parser, source, [_inside(token_tree)])
         outer_facts = site_facts(outer, source)
+        failpoint = _failpoint_name(token_tree) if name == "fail_point" else None
         for site in scan(sub):
             facts = replace(
                 outer_facts,
@@ -67,9 +68,20 @@ def macro_tree_sites(
                 fields=site.facts.fields,  # its own variant's
                 call=enclosing_call(outer),
                 item=_macro_rules(outer) or initializer_item(outer) or _item_level(outer),
+                failpoint=failpoint or site.facts.failpoint,
             )
             found.append(replace(site, facts=facts))
     return found
+
+
+def _failpoint_name(token_tree: Node) -> str:
+    """The name a `fail_point!("name", |_| ..)` gives its failpoint: its first argument, the
+    quotes off a literal (a const's name as written)."""
+    first = next((c for c in token_tree.children if c.type not in ("(", "[", "{")), None)
+    written = text_of(first) if first is not None else ""
+    if first is not None and first.type == "string_literal":
+        return written.strip('"')
+    return written or "?"
 
 
 def _as_items(parser: Parser, source: bytes, outer: Node, token_tree: Node) -> list[Tree]:

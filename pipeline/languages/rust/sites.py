@@ -149,8 +149,9 @@ from pipeline.languages.rust.testcode import (
 # 126: a bare name's failure is told by what its nearest `let` holds (`facts._let_value`);
 # 127: what a guarded value held when it held nothing, told by more of the syntax: an
 # `unwrap_or_else`'s or `map_or_else`'s closure's parameters, std's conversions by path, an
-# `Option`'s adapters, tokio's awaited fns, `write!`, a bare parameter's written type.
-EXTRACTOR_VERSION = "127"
+# `Option`'s adapters, tokio's awaited fns, `write!`, a bare parameter's written type; 128:
+# `flatten()`; `Facts.failpoint`, the `fail_point!` whose closure holds the site.
+EXTRACTOR_VERSION = "128"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
