@@ -452,3 +452,54 @@ def test_a_call_in_an_arm_of_a_match_on_a_parameter_needs_that_arm_s_value(
     `if` is: `flush("kv")` never runs the `"raft" =>` arm's call."""
     paths = paths_by_message(tmp_path, DISPATCHED)
     assert paths["raft engine metrics are off"] == [["flush_named", "flush", "flush_raft"]]
+
+
+def test_each_part_of_a_condition_joined_by_and_must_hold() -> None:
+    # tikv's `if !is_in_flashback && is_flashback_request && !skip_not_prepared`
+    assert required_values(("if",), ("!in_flashback && is_flashback && !skip",)) == {
+        "in_flashback": "false",
+        "is_flashback": "true",
+        "skip": "false",
+    }
+    # an `||` leaves no part needed; an early exit not taken needs neither part alone
+    assert required_values(("if",), ("a || !b",)) == {}
+    assert required_values(("exit",), ("a && b",)) == {}
+    assert required_values(("if",), ("check(a && b) && c",)) == {"c": "true"}
+
+
+FLASHBACK = """\
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("region {0} not prepared the flashback")]
+    FlashbackNotPrepared(u64),
+}
+
+pub fn read(region: u64) -> Result<(), Error> {
+    check_flashback_state(true, region, true)
+}
+
+pub fn apply(region: u64) -> Result<(), Error> {
+    check_flashback_state(true, region, false)
+}
+
+fn check_flashback_state(
+    is_flashback_request: bool,
+    region: u64,
+    skip_not_prepared: bool,
+) -> Result<(), Error> {
+    if is_flashback_request && !skip_not_prepared {
+        return Err(Error::FlashbackNotPrepared(region));
+    }
+    Ok(())
+}
+"""
+
+
+def test_a_caller_passing_a_literal_that_rules_the_build_out_is_no_way_in(
+    tmp_path: Path,
+) -> None:
+    # tikv's `validate_request` passes `skip_not_prepared = true` to the one fn that builds
+    # the variant: its record named that read path (reading 326, F)
+    paths = paths_by_message(tmp_path, FLASHBACK)
+
+    assert paths["region"] == [["apply", "check_flashback_state"]]

@@ -1238,7 +1238,16 @@ def _built_reach(
     if known is None:
         walked, entries = _walk(graph, key[1], lone=True, passed=passed)
         known = memo[key] = (walked, len(builders), entries)
-    paths = _further(graph, known[0], memo, passed)
+    walked = known[0]
+    values = _builder_needs(graph, variant, builders) if len(builders) == 1 else frozenset()
+    if values and rules_out_above(graph, key[1][0], values):
+        # tikv's `check_flashback_state` builds `FlashbackNotPrepared` under `.. &&
+        # !skip_not_prepared`, which `validate_request` passes as `true` (reading 326): the
+        # callers whose arguments rule it out are no way in, while another is left
+        valued, valued_entries = _walk(graph, key[1], lone=True, passed=passed, values=values)
+        if any(len(p.hops) > 1 or p.entry for p in valued):  # (none left: said as before)
+            walked, known = valued, (valued, known[1], valued_entries)
+    paths = _further(graph, walked, memo, passed)
     held = _held(graph, variant, builders)
     where = {
         (graph.nodes[n].path, graph.nodes[n].definition.line): at for n, at in builders.items()
@@ -1273,6 +1282,28 @@ def _built_when(graph: CallGraph, variant: str, builder: Hop) -> tuple[BuildStep
         return tuple(map(build_step, found[0].when)) if found else ()
     except KeyError:  # a cached index of another shape: no conditions said
         return ()
+
+
+def _builder_needs(graph: CallGraph, variant: str, builders: Mapping[int, int]) -> frozenset[str]:
+    """What the one fn that builds `variant`, at one place, needs of its parameters for the
+    build to run, by the conditions on the way to it (`Build.when`, `required_values`);
+    nothing when it builds it at more places (surrealdb's `get_tb_event`, under `if
+    version.is_some()` and again in the `None` arm of its cache lookup)."""
+    ((node_id, _),) = builders.items()
+    node = graph.nodes[node_id]
+    index = graph.indexes.get(node.path)
+    own = [i for i, n in graph.by_file.get(node.path, {}).items() if n == node_id]
+    name = variant.rpartition("::")[2] if "::" in variant else ""
+    found = [
+        b
+        for b in (index.builds if index is not None else ())
+        if b.caller in own and b.variant == name and (b.variant or b.enum == variant)
+    ]
+    if len(found) != 1 or not found[0].when:
+        return frozenset()
+    steps = found[0].when
+    required = required_values([k for k, _, _ in steps], [t for _, t, _ in steps])
+    return value_needs(graph, node_id, required) if required else frozenset()
 
 
 def _unnamed(graph: CallGraph, variant: str, builders: Mapping[int, int]) -> str | None:

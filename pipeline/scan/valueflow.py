@@ -99,6 +99,13 @@ def required_values(
             found = _past_arms(text, excluded[at])
         if found is not None and found[0] not in bound:
             out.setdefault(found[0], found[1])
+        if found is None and kind in ("if", "if_let"):
+            # `if !in_flashback && is_flashback && !skip_not_prepared`: each part held (tikv's
+            # `validate_request` passes `skip_not_prepared = true`, reading 326)
+            for part in _conjuncts(text):
+                held = _needed(kind, part)
+                if held is not None and held[0] not in bound:
+                    out.setdefault(held[0], held[1])
         if found is None and kind == "match_arm":
             for name, need in _tuple_needs(text):
                 if name not in bound:
@@ -109,6 +116,26 @@ def required_values(
                     out.setdefault(name, value)
         bound |= _bound_by(kind, text)
     return out
+
+
+def _conjuncts(text: str) -> list[str]:
+    """The parts of a condition joined by `&&` outside brackets, each stripped; none when it
+    has no `&&` there, or an `||` there (then no part need hold)."""
+    parts, depth, start, at = [], 0, 0, 0
+    while at < len(text):
+        char = text[at]
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif depth == 0 and text.startswith("||", at):
+            return []
+        elif depth == 0 and text.startswith("&&", at):
+            parts.append(text[start:at].strip())
+            start = at = at + 2
+            continue
+        at += 1
+    return [*parts, text[start:].strip()] if parts else []
 
 
 def _needed(kind: str, text: str) -> tuple[str, str] | None:
