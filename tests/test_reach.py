@@ -1614,6 +1614,26 @@ def test_a_variant_a_glob_import_brings_in_is_built_by_its_bare_name() -> None:
     assert built("never built") == (None, [])
 
 
+def test_a_variant_built_under_a_name_its_enum_is_imported_as_is_built_there() -> None:
+    """tikv's raftkv: `use crate::storage::kv::ErrorInner as KvErrorInner;` then
+    `KvErrorInner::KeyIsLocked(..)`: the variant had no builder (reading 326)."""
+    kinds = 'pub enum ErrorInner {\n    #[error("key is locked {0:?}")]\n    KeyIsLocked(u64),\n}\n'
+    raftkv = (
+        "use crate::kinds::ErrorInner as KvErrorInner;\n"
+        "pub fn read(lock: u64) -> Result<(), KvErrorInner> {\n"
+        "    Err(KvErrorInner::KeyIsLocked(lock))\n"
+        "}\n"
+    )
+    err = "crates/kv/src/kinds.rs"
+    graph = _graph_of({err: kinds, "crates/kv/src/raftkv.rs": raftkv})
+    from pipeline.scan.callerpaths import site_reach
+
+    reach = site_reach(graph, err, line_of_text(kinds, "key is locked"))
+    assert reach is not None
+    assert reach.built == "ErrorInner::KeyIsLocked"
+    assert [(p.hops[-1].name, p.hops[-1].call_line) for p in reach.paths] == [("read", 3)]
+
+
 def test_a_variant_two_modules_of_one_crate_define_is_the_one_the_builder_names() -> None:
     """alacritty's `config::Error::Io` ("Error reading config file") and
     `macos::proc::Error::Io` ("Error getting current working directory"): a build is of the

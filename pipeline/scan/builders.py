@@ -236,11 +236,18 @@ def _all_builds(graph: CallGraph) -> dict[tuple[str, str], dict[int, int]]:
         ids = graph.by_file.get(path)
         if not ids:
             continue
+        # `use crate::storage::kv::ErrorInner as KvErrorInner` .. `KvErrorInner::KeyIsLocked(..)`
+        # builds an `ErrorInner` (tikv's raftkv, reading 326: the variant had no builder)
+        renamed = {
+            use.alias: use.path.rsplit("::", 1)[-1]
+            for use in index.uses
+            if use.renames() and use.alias[:1].isupper()
+        }
         for build in index.builds:
             node = ids.get(build.caller)
             if node is None:
                 continue
-            enum = build.enum
+            enum = renamed.get(build.enum, build.enum)
             if enum == "Self":
                 enum = graph.nodes[node].definition.owner or enum
             table.setdefault((enum, build.variant), {}).setdefault(node, build.line)
