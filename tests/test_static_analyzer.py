@@ -167,8 +167,8 @@ def test_an_early_exit_above_the_site_is_a_step_of_its_path() -> None:
     template = found["Tried to render `{}` but the template wasn't found"]
     assert template.triggerScenarios.startswith(
         "In `render_template`: 1. `check_template_fallbacks(name, tera)` is `None` (so the early"
-        " exit under it above is not taken); 2. the arm `match name: _ =>` is taken; 3. `bail`"
-        " produces the error."
+        " exit under it above is not taken); 2. the arm `match name: _ =>` is taken (`name`"
+        ' matched none of the arms before it: `"index.html"`); 3. `bail` produces the error.'
     ), template.triggerScenarios
     assert template.validationCode is None  # `check_template_fallbacks(..)` is no pure test
     limit = found["item over the limit"]

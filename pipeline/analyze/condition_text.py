@@ -16,7 +16,7 @@ def describe(condition: Condition) -> str:
         "if": f"{text} is true",
         "if_let": f"{text} matches",
         "else": _not_held(condition.text, "else branch"),
-        "match_arm": f"the arm {text} is taken",
+        "match_arm": f"the arm {text} is taken{_past_arms(condition)}",
         "let_else": f"{text.removesuffix(' did not match`')}` did not match",
         "while": f"inside the loop `while {condition.text}`",
         # a bare `loop` has nothing it goes over (its condition's text is the keyword)
@@ -29,6 +29,26 @@ def describe(condition: Condition) -> str:
         "exit": _not_held(condition.text, "so the early exit under it above is not taken"),
         "closure": _closure_prose(condition.text),
     }[condition.kind]
+
+
+def _past_arms(condition: Condition) -> str:
+    """For a catch-all arm (`match s: _ =>`, a bare binding), what the value matched none of:
+    the arms before it, as written (hyperfine's "the arm `match range_step_size_hint(..): _
+    =>` is taken" said nothing of `(_, Some(size)) if size <= MAX_PARAMETERS`, reading 326);
+    "" for any other arm, or none before it. Over `_MOST_ARMS` arms, or a long one, counted."""
+    head, colon, pattern = condition.text.rpartition(": ")
+    value = head.removeprefix("match ").strip()
+    arms = condition.excluded
+    if not colon or not arms or not _CATCH_ALL.fullmatch(pattern.removesuffix("=>").strip()):
+        return ""
+    if len(arms) > _MOST_ARMS or any(len(a) > 80 or "`" in a for a in arms):
+        return f" (`{value}` matched none of the {len(arms)} arms before it)"
+    listed = ", ".join(f"`{a}`" for a in arms)
+    return f" (`{value}` matched none of the arms before it: {listed})"
+
+
+_CATCH_ALL = re.compile(r"_|(?:ref\s+)?(?:mut\s+)?[a-z_]\w*")
+_MOST_ARMS = 6
 
 
 def _not_held(text: str, why: str) -> str:
