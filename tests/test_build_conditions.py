@@ -155,3 +155,36 @@ pub fn comment(column: bool, names: &[&str], name: &str) -> Result<(), Error> {
     assert built_when_text(Reach(built="Error::ColumnNotFound", built_when=(step,))) == (
         "when the check `exists` is false"
     )
+
+
+RANGE_RS = """\
+#[derive(Debug, thiserror::Error)]
+pub enum ScanError {
+    #[error("Parameter range is too large")]
+    TooLarge,
+}
+pub fn new(start: u64, end: u64) -> Result<u64, ScanError> {
+    const MAX_PARAMETERS: u64 = 100_000;
+    match size_hint(start, end) {
+        (_, Some(size)) if size <= MAX_PARAMETERS => Ok(size),
+        _ => Err(ScanError::TooLarge),
+    }
+}
+"""
+
+
+def test_a_build_in_a_catch_all_arm_says_the_arms_it_matched_none_of() -> None:
+    """hyperfine's `RangeStep::new`: "the arm `match range_step_size_hint(..): _ =>` is
+    taken" said nothing of `(_, Some(size)) if size <= MAX_PARAMETERS` (reading 326)."""
+    (build,) = index_file("src/range.rs", RANGE_RS.encode()).builds
+    assert build.when == (
+        ("match_arm", "match size_hint(start, end): _ =>", False,
+         ("(_, Some(size)) if size <= MAX_PARAMETERS",)),
+    )  # fmt: skip
+    graph = _graph_of({"src/range.rs": RANGE_RS})
+    reach = site_reach(graph, "src/range.rs", 3)
+    assert reach is not None and built_when_text(reach) == (
+        "when the arm `match size_hint(start, end): _ =>` is taken (`size_hint(start, end)` "
+        "matched none of the arms before it: `(_, Some(size)) if size <= MAX_PARAMETERS`)"
+    )
+    assert reach_from_json(json.loads(json.dumps(reach_to_json(reach)))) == reach

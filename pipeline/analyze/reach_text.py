@@ -286,7 +286,9 @@ def built_when_text(reach: Reach) -> str:
 
 def _steps_text(steps: Sequence[BuildStep]) -> str:
     """ "`a` is true and `b` is false (else branch)": conditions on the way to a build."""
-    return " and ".join(describe(Condition(s.kind, s.text, 0, s.negated)) for s in steps)
+    return " and ".join(
+        describe(Condition(s.kind, s.text, 0, s.negated, s.excluded)) for s in steps
+    )
 
 
 def failed_call_text(failed: FailedCall) -> str:

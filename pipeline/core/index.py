@@ -196,7 +196,8 @@ class Build(NamedTuple):
     caller: int
     # the conditions in the fn on the way to the build, outermost first, each (kind, text,
     # negated) as `Condition` has them: when the fn builds it
-    when: tuple[tuple[str, str, bool], ...] = ()
+    # (and, of a `match` arm, the patterns of the arms tried before it, as `Condition.excluded`)
+    when: tuple[tuple[str, str, bool] | tuple[str, str, bool, tuple[str, ...]], ...] = ()
 
 
 class Scope(NamedTuple):

@@ -141,6 +141,7 @@ class BuildStep:
     kind: ConditionKind  # `if`, `else`, `match_arm`, `let_else`, `ensure`, `exit`, ..
     text: str  # as written: `parameter.flag || parameter.value.is_some()`
     negated: bool = False
+    excluded: tuple[str, ...] = ()  # a `match` arm's: the arms tried before it
 
 
 _CONDITION_KINDS = frozenset(get_args(ConditionKind))
@@ -180,16 +181,21 @@ class CalleeBuild:
 
 
 def build_step(data: Mapping[str, Any] | Sequence[Any]) -> BuildStep:
-    """A `BuildStep` from its JSON object or an index's `(kind, text, negated)`; KeyError for
-    a kind no condition has (the data is not trusted: `condition_text` reads the kind)."""
-    kind, text, negated = (
-        (data["kind"], data["text"], data.get("negated", False))
-        if isinstance(data, Mapping)
-        else data
-    )
+    """A `BuildStep` from its JSON object or an index's `(kind, text, negated)` (a `match`
+    arm's with the arms before it, `excluded`); KeyError for a kind no condition has (the
+    data is not trusted: `condition_text` reads the kind)."""
+    if isinstance(data, Mapping):
+        kind, text, negated = data["kind"], data["text"], data.get("negated", False)
+        excluded = data.get("excluded", ())
+    else:
+        if len(data) not in (3, 4):
+            raise TypeError(f"not a condition of 3 or 4 parts: {len(data)}")
+        kind, text, negated = data[0], data[1], data[2]
+        excluded = data[3] if len(data) > 3 else ()
     if kind not in _CONDITION_KINDS:
         raise KeyError(f"not a condition's kind: {kind!r}")
-    return BuildStep(kind, str(text), bool(negated))
+    arms = tuple(str(a) for a in excluded) if isinstance(excluded, list | tuple) else ()
+    return BuildStep(kind, str(text), bool(negated), arms)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1302,7 +1302,11 @@ def _builder_needs(graph: CallGraph, variant: str, builders: Mapping[int, int]) 
     if len(found) != 1 or not found[0].when:
         return frozenset()
     steps = found[0].when
-    required = required_values([k for k, _, _ in steps], [t for _, t, _ in steps])
+    required = required_values(
+        [s[0] for s in steps],
+        [s[1] for s in steps],
+        excluded=[s[3] if len(s) > 3 else () for s in steps],
+    )
     return value_needs(graph, node_id, required) if required else frozenset()
 
 

@@ -246,8 +246,9 @@ _TEST_DIRECTORY = re.compile(
 # free or path call named `spawn_..` given a closure or an async block runs it apart
 # (`_scope_kind`); 210: a call whose caller unwraps the error it returns says how
 # (`Call.unwrapped`); 211: a call under an `if` on a field keeps it as its guard, where no
-# `if` on a plain name is around it (`_guard`).
-INDEX_VERSION = "211"
+# `if` on a plain name is around it (`_guard`); 212: a `match` arm of `Build.when` keeps the
+# arms tried before it (what a catch-all arm's value matched none of).
+INDEX_VERSION = "212"
 # Macros whose tokens are a pattern: `E::V(..)` there tests a value, it builds none.
 _PATTERN_MACROS = frozenset(("matches", "assert_matches", "debug_assert_matches"))
 
@@ -473,6 +474,8 @@ def _registers_route(call: Node) -> bool:
 _ROUTE_METHODS = frozenset(("route", "nest", "service", "route_service", "nest_service", "to"))
 # String literals and line comments: no names of the code (`"env" => Binary(env)`)
 _UNSAID = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*')
+# A step of `Build.when`: (kind, text, negated), a `match` arm's with the arms before it
+When = tuple[str, str, bool] | tuple[str, str, bool, tuple[str, ...]]
 # A type named as an error: its builds' conditions are kept (`Build.when`)
 _ERROR_NAMED = re.compile(r"Err|Snafu")
 _RECEIVER_SPACE = re.compile(r"\s+(?=[.?])|(?<=\.)\s+")
@@ -1509,7 +1512,7 @@ class _Builder:
             when = self._when(node, enum, caller)
             self.builds.append((at, Build(enum, variant, line, caller, when)))
 
-    def _when(self, node: Node, built: str, caller: int) -> tuple[tuple[str, str, bool], ...]:
+    def _when(self, node: Node, built: str, caller: int) -> tuple[When, ...]:
         """The conditions on the way to a build in its fn (`Build.when`), for an error's
         type as its name says (`Error`, `ErrorKind`, `SinkError`, a snafu selector; `Self`
         in such a type's impl): risingwave's 15,000 builds are mostly of values (`DataType`,
@@ -1517,7 +1520,12 @@ class _Builder:
         owner = self.defs[caller].owner if built == "Self" and caller >= 0 else built
         if owner is None or _ERROR_NAMED.search(owner) is None:
             return ()
-        steps = [(c.kind, c.text, c.negated) for c in fn_conditions(node, self.source)]
+        steps: list[When] = [
+            (c.kind, c.text, c.negated, c.excluded)
+            if c.kind == "match_arm" and c.excluded
+            else (c.kind, c.text, c.negated)
+            for c in fn_conditions(node, self.source)
+        ]
         checked = _ensured(node)
         return (*steps, ("check_failed", checked, False)) if checked else tuple(steps)
 
