@@ -222,3 +222,18 @@ def test_when_the_builder_builds_the_variant_is_given() -> None:
     built = dataclasses.replace(REACH, built="Error::FlagWithValue")
     plain = load_prompt().render(dataclasses.replace(site(0), reach=built), TAXONOMY)[1]["content"]
     assert "last hop builds it when" not in plain
+
+
+def test_a_failpoint_s_site_says_the_failpoint_is_its_first_condition() -> None:
+    """tikv's `fail_point!("create_storage_slowly", |_| ..)` (reading 326): the model reads
+    that a test injects the error, as the static text says (`analyze/failpoints.py`)."""
+    ctx = site(0)
+    facts = dataclasses.replace(ctx.site.facts, failpoint="create_storage_slowly")
+    injected = dataclasses.replace(ctx, site=dataclasses.replace(ctx.site, facts=facts))
+    user = load_prompt().render(injected, TAXONOMY)[1]["content"]
+    assert (
+        "- the failpoint `create_storage_slowly` is configured to run its closure (`fail_point!` "
+        "of the `fail` crate: only a build with its `failpoints` feature, in a test or under "
+        "`FAILPOINTS`, runs it; no input makes it)\n"
+    ) in user
+    assert "failpoint" not in load_prompt().render(ctx, TAXONOMY)[1]["content"]

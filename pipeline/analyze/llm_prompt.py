@@ -212,6 +212,15 @@ def definition(description: str) -> str:
     return re.split(r"(?<=[.!?])\s+(?=[A-Z])", text, maxsplit=1)[0]
 
 
+def failpoint_condition(name: str) -> str:
+    """The first condition of a site in a `fail_point!`'s closure, as the prompt lists it."""
+    return (
+        f"the failpoint `{name}` is configured to run its closure (`fail_point!` of the `fail` "
+        "crate: only a build with its `failpoints` feature, in a test or under `FAILPOINTS`, "
+        "runs it; no input makes it)"
+    )
+
+
 def _condition_line(c: Condition) -> str:
     """One step of the site's condition chain as the prompt lists it."""
     if not c.negated:
@@ -229,6 +238,9 @@ def site_variables(ctx: SiteContext) -> dict[str, Any]:
     """The template variables describing one site; every one is untrusted repository text."""
     site, facts = ctx.site, ctx.site.facts
     conditions = [_condition_line(c) for c in facts.conditions]
+    if facts.failpoint:  # a test's injection (`analyze/failpoints.py`), said as a condition:
+        # the site's own text, so that the templates, and every cached answer, stay as they are
+        conditions.insert(0, failpoint_condition(facts.failpoint))
     window, end = marked_window(ctx)
     reach = ctx.reach or Reach()
     return {
