@@ -17,6 +17,7 @@ from pipeline.core.index import (
     DISCOURAGED,
     ERROR_SIDE_METHODS,
     GUARD_JOIN,
+    Build,
     Call,
     Definition,
     FileIndex,
@@ -1274,14 +1275,19 @@ def _built_when(graph: CallGraph, variant: str, builder: Hop) -> tuple[BuildStep
     index = graph.indexes.get(builder.file_path)
     if index is None or builder.call_line is None:
         return ()
-    name = variant.rpartition("::")[2] if "::" in variant else ""  # a struct's: ""
     here = [b for b in index.builds if b.line == builder.call_line]
-    exact = [b for b in here if b.variant == name and (b.variant or b.enum == variant)]
-    found = exact or (here if len(here) == 1 else [])
+    found = _builds_of(here, variant) or (here if len(here) == 1 else [])
     try:
         return tuple(map(build_step, found[0].when)) if found else ()
     except KeyError:  # a cached index of another shape: no conditions said
         return ()
+
+
+def _builds_of(builds: Iterable[Build], variant: str) -> list[Build]:
+    """Of `builds`, those of `variant` (`Enum::V` by its variant's name; a struct's, which
+    has none, by the struct's)."""
+    name = variant.rpartition("::")[2] if "::" in variant else ""  # a struct's: ""
+    return [b for b in builds if b.variant == name and (b.variant or b.enum == variant)]
 
 
 def _builder_needs(graph: CallGraph, variant: str, builders: Mapping[int, int]) -> frozenset[str]:
@@ -1293,11 +1299,8 @@ def _builder_needs(graph: CallGraph, variant: str, builders: Mapping[int, int]) 
     node = graph.nodes[node_id]
     index = graph.indexes.get(node.path)
     own = [i for i, n in graph.by_file.get(node.path, {}).items() if n == node_id]
-    name = variant.rpartition("::")[2] if "::" in variant else ""
     found = [
-        b
-        for b in (index.builds if index is not None else ())
-        if b.caller in own and b.variant == name and (b.variant or b.enum == variant)
+        b for b in _builds_of(index.builds if index is not None else (), variant) if b.caller in own
     ]
     if len(found) != 1 or not found[0].when:
         return frozenset()

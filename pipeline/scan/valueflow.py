@@ -121,21 +121,10 @@ def required_values(
 def _conjuncts(text: str) -> list[str]:
     """The parts of a condition joined by `&&` outside brackets, each stripped; none when it
     has no `&&` there, or an `||` there (then no part need hold)."""
-    parts, depth, start, at = [], 0, 0, 0
-    while at < len(text):
-        char = text[at]
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif depth == 0 and text.startswith("||", at):
-            return []
-        elif depth == 0 and text.startswith("&&", at):
-            parts.append(text[start:at].strip())
-            start = at = at + 2
-            continue
-        at += 1
-    return [*parts, text[start:].strip()] if parts else []
+    if first_outside_brackets(text, "||") >= 0:
+        return []
+    parts = split_outside_brackets(text, "&&")
+    return parts if len(parts) > 1 else []
 
 
 def _needed(kind: str, text: str) -> tuple[str, str] | None:

@@ -1215,15 +1215,10 @@ def _empty_value(value: Node, source: bytes | None = None) -> str:
         if typed is not None:  # `.collect::<Result<_>>()`: what the turbofish says it makes
             return "None" if typed.group(1) == "Option" else "Err"
         function = function.child_by_field_name("function")
-    path: str | None = None
-    if function is not None and function.type == "scoped_identifier":
-        path = _node_text(function).removeprefix("std::").removeprefix("tokio::")
-        if path.rsplit("::", 1)[-1] in _CHRONO_OPTIONS:
-            return "None"  # whatever the type is imported as (`ChronoDuration::try_seconds`)
-    elif source is not None and function is not None and function.type == "identifier":
-        # `remove_file(p)` under `use std::fs::{self, remove_file}`: std's `fs::remove_file`
-        # (rustup's read "returned `None` or an error" once the call was no fn of its own)
-        path = _std_import(source, _node_text(function))
+    path = _std_path(function, source)
+    scoped = function is not None and function.type == "scoped_identifier"
+    if scoped and path is not None and path.rsplit("::", 1)[-1] in _CHRONO_OPTIONS:
+        return "None"  # whatever the type is imported as (`ChronoDuration::try_seconds`)
     arguments = value.child_by_field_name("arguments")
     given = [a for a in arguments.named_children if "comment" not in a.type] if arguments else []
     if path is not None:
@@ -1243,6 +1238,19 @@ def _empty_value(value: Node, source: bytes | None = None) -> str:
     if name in ("strip_prefix", "strip_suffix") and given and _str_pattern(given[0]):
         return "None"  # `url.strip_prefix("sparse+")`: a `str`'s (a `Path`'s gives an `Err`)
     return "None" if name in _OPTION_METHODS else "Err" if name in _RESULT_METHODS else "None/Err"
+
+
+def _std_path(function: Node | None, source: bytes | None) -> str | None:
+    """The path of a called fn, `std::` and `tokio::` left out: as written for a path
+    (`tokio::fs::create_dir_all` -> `fs::create_dir_all`); for a bare name, the path a `use`
+    of std's or tokio's brings it in by (`remove_file(p)` under `use std::fs::{self,
+    remove_file}`: rustup's read "returned `None` or an error" once the call was no fn of its
+    own); None for any other callee, or with no `source` to read `use`s in."""
+    if function is not None and function.type == "scoped_identifier":
+        return _node_text(function).removeprefix("std::").removeprefix("tokio::")
+    if source is not None and function is not None and function.type == "identifier":
+        return _std_import(source, _node_text(function))
+    return None
 
 
 def _parameter_outcome(function: Node, name: str) -> str:
@@ -1357,13 +1365,10 @@ def _awaited_value(value: Node, source: bytes | None = None) -> str:
     function = inner.child_by_field_name("function") if inner is not None else None
     if inner is None or inner.type != "call_expression" or function is None:
         return "None/Err"
-    if function.type == "scoped_identifier" or (function.type == "identifier" and source):
+    if function.type in ("scoped_identifier", "identifier"):
         # `tokio::fs::create_dir_all(p).await` as std's, `tokio::task::spawn_blocking(f)
         # .await` (a `JoinError`), `timeout(d, f).await` under `use tokio::time::timeout`
-        written = _node_text(function)
-        imported = _std_import(source, written) if source and function.type == "identifier" else ""
-        path = (written if function.type == "scoped_identifier" else imported) or ""
-        path = path.removeprefix("std::").removeprefix("tokio::")
+        path = _std_path(function, source) or ""
         return "Err" if path in _RESULT_FNS or path in _AWAITED_RESULT_FNS else "None/Err"
     if function.type != "field_expression":
         return "None/Err"
