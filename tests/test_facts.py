@@ -446,6 +446,7 @@ pub struct Closed;
                 type_doc="The id is unknown.",
                 fields=(("0", "u32"),),
                 type_visibility="pub",
+                cause="",  # no `#[source]`, `#[from]` nor `source` field: it keeps no cause
             ),
         ),
         (
@@ -457,12 +458,16 @@ pub struct Closed;
                 enum_doc="Errors of the catalog.",
                 fields=(("0", "String"),),
                 type_visibility="pub",
+                cause="",
             ),
         ),
         (
             "connection closed",
             Facts(
-                enclosing_type="Closed", type_doc="The connection dropped.", type_visibility="pub"
+                enclosing_type="Closed",
+                type_doc="The connection dropped.",
+                type_visibility="pub",
+                cause="",
             ),
         ),
     ],

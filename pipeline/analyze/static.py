@@ -52,6 +52,7 @@ from pipeline.analyze.static_advice import (
     PASSED_LEAD,
     PASSED_TAIL,
     RETURNED_LEAD,
+    causeless_tips,
     doc_summary,
     ends_in_a_failed_call,
     is_guard,
@@ -147,7 +148,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-230"
+_LABEL = "static-231"
 
 
 def _static_version() -> str:
@@ -293,7 +294,11 @@ def with_reach(
     if site is not None and site.facts.failpoint:
         return failpoint_explanation(told, site, reach, sha)
     if site is not None and site.kind in TEXT_KINDS and not _held_by_anyhow(reach):
-        told = told.model_copy(update={"preventionTips": own_type_tips(told.preventionTips)})
+        tips = own_type_tips(told.preventionTips)
+        if site.facts.cause == "" and site.facts.enclosing_type:
+            name = "::".join(filter(None, (site.facts.enclosing_type, site.facts.variant)))
+            tips = causeless_tips(tips, name, site.facts.debug_only, bool(site.facts.fields))
+        told = told.model_copy(update={"preventionTips": tips})
     if reach is not None and reach.printed_by:
         fixes, tips = printed_whole(told.solutions, told.preventionTips, reach.printed_by)
         told = told.model_copy(update={"solutions": fixes, "preventionTips": tips})

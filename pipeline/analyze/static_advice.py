@@ -419,6 +419,32 @@ _OWN_LOG_WHOLE = (
 )
 
 
+def causeless_tips(
+    tips: list[str], name: str, debug_only: tuple[str, ...], has_fields: bool
+) -> list[str]:
+    """`tips` for an error type's own text where its value keeps no cause (`Facts.cause` is
+    ""): the tip to log it whole "with its causes" says there are none, and names the fields
+    its message leaves out that its derived `Debug` prints (tikv's `ErrorWrapper(String)`,
+    "a general error wrapper", whose tip said its `source()` chain held them, reading 326)."""
+    why = "no field of it is its `source()`" if has_fields else "it has no fields"
+    if debug_only:
+        listed = ", ".join(f"`{f}`" for f in debug_only)
+        what, them = ("field", "it") if len(debug_only) == 1 else ("fields", "them")
+        tip = (
+            f"`{name}` keeps no cause ({why}), and its message leaves out its {what} "
+            f"{listed}: log it with `{{:?}}` (its derived `Debug` prints {them}) where it is "
+            "handled, with what was being done then; together they name what to fix before "
+            "the next run."
+        )
+    else:
+        tip = (
+            f"`{name}` keeps no cause ({why}), so logging it shows "
+            "no more than its message: log, where it is handled, what was being done and with "
+            "which input; that names what to fix before the next run."
+        )
+    return [tip if t.startswith(_LOG_WHOLE) else t for t in tips]
+
+
 def printed_whole(
     solutions: list[str], tips: list[str], printed_by: str
 ) -> tuple[list[str], list[str]]:

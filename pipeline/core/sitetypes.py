@@ -200,6 +200,12 @@ class Facts:
     # failure a test injects, in a build with the `failpoints` feature only (tikv's
     # `Err(Error::ErrorWrapper(String::from("failpoint")))`, reading 326)
     failpoint: str | None = None
+    # for `#[error(..)]`: the field its type's `source()` returns (`#[source]`, `#[from]`, a
+    # field named `source`), "" when none is (tikv's `ErrorWrapper(String)` keeps no cause,
+    # reading 326), None when the code does not say (`errorfields.cause_field`)
+    cause: str | None = None
+    # .. and the fields its message does not print but its derived `Debug` does
+    debug_only: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,6 +295,7 @@ def placed(site: Site, shift: int, path: str, window: str, window_start: int) ->
             facts.rebound, facts.unwrapped, facts.wrapped_in, facts.type_visibility,
             facts.reported_to, facts.state_field, facts.state_setters, facts.state_getter,
             facts.unsafe_fn, facts.waited, facts.parsed_by, facts.generated, facts.failpoint,
+            facts.cause, facts.debug_only,
         )  # fmt: skip
     return Site(
         site.kind, path, site.line + shift, site.column, site.message, site.is_format,

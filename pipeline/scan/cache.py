@@ -152,6 +152,7 @@ def decode_scan(data: dict[str, Any]) -> FileScan:
         facts["gates"] = tuple(facts["gates"])
         facts["fields"] = tuple(tuple(f) for f in facts["fields"])
         facts["rebound"] = tuple(facts["rebound"])
+        facts["debug_only"] = tuple(facts["debug_only"])
         facts["state_setters"] = tuple(tuple(s) for s in facts["state_setters"])
         values["facts"] = Facts(**facts)
         values["format_args"] = tuple(values["format_args"])

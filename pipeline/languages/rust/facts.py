@@ -14,6 +14,7 @@ from pipeline.core.macros import in_force
 from pipeline.core.sitetypes import EARLIER_STEPS, Condition, ConditionKind, Facts, Site
 from pipeline.languages.rust.codecheck import rust_parser
 from pipeline.languages.rust.drops import discarded_in, ignored_error
+from pipeline.languages.rust.errorfields import cause_field, debug_only_fields
 from pipeline.languages.rust.index_items import (
     DIVERGING_MACROS,
     flatten_use,
@@ -825,6 +826,7 @@ def _with_error_type(facts: Facts, attribute: Node) -> Facts:
     if item.type == "enum_variant":
         enum = _ancestor(item, ("enum_item",))
         own = doc_comment(item)
+        written = text_of(attribute)
         return Facts(
             enclosing_fn=None,
             enclosing_impl=None,
@@ -838,6 +840,8 @@ def _with_error_type(facts: Facts, attribute: Node) -> Facts:
             gates=cfg_gates(item),
             fields=_fields(item),
             type_visibility=_visibility(enum),
+            cause=cause_field(item, enum, written),
+            debug_only=debug_only_fields(item, enum, written),
         )
     if item.type in ("struct_item", "enum_item"):
         return Facts(
@@ -846,6 +850,10 @@ def _with_error_type(facts: Facts, attribute: Node) -> Facts:
             gates=cfg_gates(item),
             fields=_fields(item),
             type_visibility=_visibility(item),
+            cause=cause_field(item, item, text_of(attribute))
+            if item.type == "struct_item"
+            else None,
+            debug_only=debug_only_fields(item, item, text_of(attribute)),
         )
     return facts
 

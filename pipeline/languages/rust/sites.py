@@ -151,7 +151,7 @@ from pipeline.languages.rust.testcode import (
 # `unwrap_or_else`'s or `map_or_else`'s closure's parameters, std's conversions by path, an
 # `Option`'s adapters, tokio's awaited fns, `write!`, a bare parameter's written type; 128:
 # `flatten()`; `Facts.failpoint`, the `fail_point!` whose closure holds the site.
-EXTRACTOR_VERSION = "128"
+EXTRACTOR_VERSION = "129"
 
 LANGUAGE = Language(tree_sitter_rust.language())
 
