@@ -111,3 +111,28 @@ def test_a_variant_with_a_source_keeps_the_tip_to_log_its_causes(tmp_path: Path)
     _, record = committed_and_extracted(files, "o/kv", tmp_path, "the store failed")
 
     assert any("`source()` chain" in t for t in record["preventionTips"]), record["preventionTips"]
+
+
+DROPPING = """\
+fn main() {
+    receive(std::sync::mpsc::channel::<u32>().1).unwrap();
+}
+
+fn receive(rx: std::sync::mpsc::Receiver<u32>) -> anyhow::Result<u32> {
+    rx.recv().map_err(|_| anyhow::anyhow!("failed to receive the result"))
+}
+"""
+
+
+def test_an_error_made_in_place_of_a_dropped_one_is_not_told_to_be_logged_with_its_causes(
+    tmp_path: Path,
+) -> None:
+    files = {"Cargo.toml": '[package]\nname = "rx"\n', "src/main.rs": DROPPING}
+    _, record = committed_and_extracted(files, "o/rx", tmp_path, "failed to receive")
+
+    assert record["preventionTips"][-1] == (
+        "This error keeps nothing of the one it replaces (`.map_err(|_| ..)` drops it): no "
+        "cause under it says why that failed. Log, where it is handled, what was being done "
+        "and with which input; that names what to fix before the next run."
+    )
+    assert not any("with its causes" in t for t in record["preventionTips"])

@@ -54,6 +54,7 @@ from pipeline.analyze.static_advice import (
     RETURNED_LEAD,
     causeless_tips,
     doc_summary,
+    dropped_cause_tips,
     ends_in_a_failed_call,
     is_guard,
     option_checked_above,
@@ -148,7 +149,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-231"
+_LABEL = "static-232"
 
 
 def _static_version() -> str:
@@ -293,9 +294,15 @@ def with_reach(
         return generated_explanation(told, site, reach, sha)
     if site is not None and site.facts.failpoint:
         return failpoint_explanation(told, site, reach, sha)
+    # a program that prints the error with its causes says what they are for (`printed_whole`),
+    # which stays true of an error with none: it is the last one printed
+    printed = reach is not None and bool(reach.printed_by)
+    if site is not None and site.facts.ignored_error and not printed:
+        tips = dropped_cause_tips(told.preventionTips, site.facts.ignored_error)
+        told = told.model_copy(update={"preventionTips": tips})
     if site is not None and site.kind in TEXT_KINDS and not _held_by_anyhow(reach):
         tips = own_type_tips(told.preventionTips)
-        if site.facts.cause == "" and site.facts.enclosing_type:
+        if site.facts.cause == "" and site.facts.enclosing_type and not printed:
             name = "::".join(filter(None, (site.facts.enclosing_type, site.facts.variant)))
             tips = causeless_tips(tips, name, site.facts.debug_only, bool(site.facts.fields))
         told = told.model_copy(update={"preventionTips": tips})

@@ -438,10 +438,23 @@ def causeless_tips(
         )
     else:
         tip = (
-            f"`{name}` keeps no cause ({why}), so logging it shows "
-            "no more than its message: log, where it is handled, what was being done and with "
-            "which input; that names what to fix before the next run."
+            f"`{name}` keeps no cause ({why}): no error under it says more. Log, where it is "
+            "handled, what was being done and with which input; that names what to fix "
+            "before the next run."
         )
+    return [tip if t.startswith(_LOG_WHOLE) else t for t in tips]
+
+
+def dropped_cause_tips(tips: list[str], dropped: str) -> list[str]:
+    """`tips` for a site that makes its error in place of another and keeps nothing of it
+    (`Facts.ignored_error`: `` `.map_err(|_| ..)` ``, `` `Err(_) =>` ``): no tip to log it
+    "with its causes", of which it has none (tikv's `write_datum_payload_json`, whose
+    solution said so and whose tip said the opposite, reading 326)."""
+    tip = (
+        f"This error keeps nothing of the one it replaces ({dropped} drops it): no cause "
+        "under it says why that failed. Log, where it is handled, what was being done and "
+        "with which input; that names what to fix before the next run."
+    )
     return [tip if t.startswith(_LOG_WHOLE) else t for t in tips]
 
 
