@@ -185,6 +185,37 @@ def test_a_build_in_a_catch_all_arm_says_the_arms_it_matched_none_of() -> None:
     reach = site_reach(graph, "src/range.rs", 3)
     assert reach is not None and built_when_text(reach) == (
         "when the arm `match size_hint(start, end): _ =>` is taken (`size_hint(start, end)` "
-        "matched none of the arms before it: `(_, Some(size)) if size <= MAX_PARAMETERS`)"
+        "matched none of the arms before it: `(_, Some(size)) if size <= MAX_PARAMETERS`) "
+        "(`MAX_PARAMETERS = 100_000`)"
     )
+    assert reach.built_values == ("MAX_PARAMETERS = 100_000",)
     assert reach_from_json(json.loads(json.dumps(reach_to_json(reach)))) == reach
+
+
+LIMITS_RS = """\
+#[derive(Debug, thiserror::Error)]
+pub enum LimitError {
+    #[error("too many parts")]
+    TooMany,
+}
+const MAX_PARTS: usize = 8;
+pub fn other(parts: usize) -> bool {
+    const MAX_PARTS: usize = 2;
+    parts > MAX_PARTS
+}
+pub fn check(parts: usize) -> Result<(), LimitError> {
+    if parts > MAX_PARTS {
+        return Err(LimitError::TooMany);
+    }
+    Ok(())
+}
+"""
+
+
+def test_a_build_s_condition_says_the_value_of_the_const_it_reads_there() -> None:
+    """The const in scope at the build: the file's, not the one another fn's body declares
+    under the same name."""
+    graph = _graph_of({"src/limits.rs": LIMITS_RS})
+    reach = site_reach(graph, "src/limits.rs", 3)
+    assert reach is not None and reach.built_values == ("MAX_PARTS = 8",)
+    assert built_when_text(reach) == "when `parts > MAX_PARTS` is true (`MAX_PARTS = 8`)"

@@ -280,8 +280,10 @@ def _built_sentence(reach: Reach, built: str, builders: int, best: CallerPath) -
 
 def built_when_text(reach: Reach) -> str:
     """ "when `value.is_some()` is true and `!last` is false (else branch)": the conditions
-    in the best path's builder on the way to its build (`Reach.built_when`)."""
-    return f"when {_steps_text(reach.built_when)}"
+    in the best path's builder on the way to its build (`Reach.built_when`), and the values
+    of the consts they name (`Reach.built_values`), as a callee's build says them."""
+    values = ", ".join(f"`{v}`" for v in reach.built_values)
+    return f"when {_steps_text(reach.built_when)}" + (f" ({values})" if values else "")
 
 
 def _steps_text(steps: Sequence[BuildStep]) -> str:

@@ -370,6 +370,10 @@ class Reach:
     # `parameter.flag || parameter.value.is_some()` and `value.is_some()`; reading 316: the
     # records had said "the code that builds it decides when" and no more)
     built_when: tuple[BuildStep, ...] = ()
+    # the consts `built_when` names (in its steps and the arms a catch-all arm follows), each
+    # with its value as written: `MAX_PARAMETERS = 100_000` (hyperfine's, a const local to
+    # `RangeStep::new`: "Parameter range is too large" named it and not its value, reading 326)
+    built_values: tuple[str, ...] = ()
     # a site under a `match` arm that takes one variant of a call's error: each place the fn
     # the call runs (one the index resolved) builds it, up to 3, and when (`CalleeBuild`)
     callee_builds: tuple[CalleeBuild, ...] = ()
@@ -474,6 +478,7 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
         quiet_hook=data.get("quiet_hook"),
         printed_by=data.get("printed_by"),
         built_when=tuple(map(build_step, data.get("built_when", ()))),
+        built_values=tuple(str(v) for v in data.get("built_values", ())),
         callee_builds=tuple(map(_callee_build, data.get("callee_builds", ()))),
         failed_call=_failed_call(data.get("failed_call")),
     )

@@ -852,16 +852,9 @@ def _builds_in(graph: CallGraph, node_id: int, variant: str) -> tuple[CalleeBuil
         except KeyError:  # a cached index of another shape: nothing said
             return ()
         owner = node.definition.owner if build.enum == "Self" else build.enum
-        values: dict[str, str] = {}
-        for step in when:
-            for const in _CONST.findall(step.text):
-                defined = _in_scope(graph, graph.definitions("const", const), node_id)
-                if defined is not None and defined[1].value and const not in values:
-                    values[const] = f"{const} = {defined[1].value}"
         variant_name = f"{owner}::{name}" if owner else name
-        found.append(
-            CalleeBuild(node.label, variant_name, node.path, build.line, when, (*values.values(),))
-        )
+        values = _const_values(graph, when, node_id)
+        found.append(CalleeBuild(node.label, variant_name, node.path, build.line, when, values))
     return tuple(sorted(found, key=lambda b: b.line))
 
 
@@ -1254,9 +1247,14 @@ def _built_reach(
         (graph.nodes[n].path, graph.nodes[n].definition.line): at for n, at in builders.items()
     }
     placed = tuple(_built_at(p, where) for p in paths)
+    when = _built_when(graph, variant, placed[0].hops[-1]) if placed else ()
+    builder = (
+        graph.enclosing(placed[0].hops[-1].file_path, placed[0].hops[-1].line) if when else None
+    )
     return Reach(
         paths=placed,
-        built_when=_built_when(graph, variant, placed[0].hops[-1]) if placed else (),
+        built_when=when,
+        built_values=_const_values(graph, when, builder) if when else (),
         callers=len(builders),
         built=variant,
         entries=_more_than_named(known[2], paths),
@@ -1281,6 +1279,24 @@ def _built_when(graph: CallGraph, variant: str, builder: Hop) -> tuple[BuildStep
         return tuple(map(build_step, found[0].when)) if found else ()
     except KeyError:  # a cached index of another shape: no conditions said
         return ()
+
+
+def _const_values(
+    graph: CallGraph, steps: Sequence[BuildStep], node_id: int | None
+) -> tuple[str, ...]:
+    """The consts that `steps` (conditions in the fn `node_id` on the way to a build) name,
+    in their texts and in the arms a catch-all arm follows, each once with its value as
+    written (`MAX_PARAMETERS = 100_000`); the one the fn's body declares first (`_in_scope`)."""
+    if node_id is None:
+        return ()
+    values: dict[str, str] = {}
+    for step in steps:
+        for text in (step.text, *step.excluded):
+            for const in _CONST.findall(text):
+                defined = _in_scope(graph, graph.definitions("const", const), node_id)
+                if defined is not None and defined[1].value and const not in values:
+                    values[const] = f"{const} = {defined[1].value}"
+    return tuple(values.values())
 
 
 def _builds_of(builds: Iterable[Build], variant: str) -> list[Build]:
