@@ -76,6 +76,7 @@ from pipeline.analyze.static_code import (
     conversion,
     converting,
     debug_assertion,
+    documented_invariant,
     either_catch,
     example_fix,
     exited_above,
@@ -149,7 +150,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-232"
+_LABEL = "static-233"
 
 
 def _static_version() -> str:
@@ -998,6 +999,10 @@ def explain_apart(context: SiteContext) -> Explanation:
         # `_ => bail!("unknown base tokenizer {}", name)` after `"simple" =>`, `"raw" =>`: a
         # value none of those the code lists, no thing missing to create (reading 232)
         failure_class = INVALID_ARGUMENT
+    if documented_invariant(site) is not None and (found.guessed or failure_class == FALLBACK):
+        # `DataFusionError::Internal(..)`: its library's error for a broken invariant, which no
+        # single word of the message outweighs (influxdb's encoder, reading 327)
+        failure_class = INTERNAL_INVARIANT
     verdict = authors_verdict(site) if context.error_type != "panic" else None
     if verdict is not None:
         # its authors' comment says the state cannot come about ("So it should not be

@@ -413,6 +413,22 @@ def says_it_is_a_bug(site: Site) -> bool:
     )
 
 
+# Constructors whose library documents them as a broken invariant of the code, not a failure
+# of input or environment: DataFusion's `Internal` "should not happen in normal usage of
+# DataFusion .. raised when one of those invariants is not verified during execution"
+# (influxdb's "Invalid variable WindowDuration encoding" of its own encoder's output read
+# "Invalid argument" and "correct the value you gave", reading 327)
+_INVARIANT_CONSTRUCTORS = frozenset(("DataFusionError::Internal",))
+
+
+def documented_invariant(site: Site) -> str | None:
+    """The constructor (`DataFusionError::Internal`) the site's error is made with, where its
+    library documents it as an error no input should cause; None otherwise."""
+    callee = site.facts.callee or ""
+    short = "::".join(callee.split("::")[-2:])
+    return callee if short in _INVARIANT_CONSTRUCTORS else None
+
+
 _HEDGED = re.compile(r"\b(?:possibly|perhaps|maybe|may|might|could|either|or)\b", re.IGNORECASE)
 
 
