@@ -1326,6 +1326,21 @@ fn run(path: &Path, name: &str) -> anyhow::Result<()> {
     )
 
 
+def test_eyre_s_other_names_of_its_report_are_told_eyre_s_causes() -> None:
+    """atuin's `Result<Router, eyre::Error>`: `eyre::Error` is eyre's `Report`, whose causes
+    `{:?}` lists; it had been told of anyhow's `Caused by:` lines and `{:#}` (reading 327)."""
+    source = """\
+async fn make_router(settings: Settings) -> Result<Router, eyre::Error> {
+    let db = Db::new(&settings.db).await.wrap_err_with(|| format!("failed to connect to db"))?;
+    Ok(router(db))
+}
+"""
+    advice = " ".join(explained(source, "src/lib.rs").solutions)
+    assert "(eyre's `Caused by:` lines)" in advice
+    assert "print the report with `{:?}` to read it" in advice
+    assert "anyhow" not in advice
+
+
 def test_a_long_condition_keeps_its_tail_which_often_decides() -> None:
     # risingwave's `handle_new_barrier`: the cut at 160 characters dropped
     # `&& self.state.is_paused()`, the one part the message ("when paused") is about

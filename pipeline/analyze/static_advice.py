@@ -391,6 +391,9 @@ _CAUSE_HOW = {
         "`miette::Result` prints) draws it under this message, and `{}` leaves it out."
     ),
 }
+# eyre's other names of its `Report` (atuin's `Result<Router, eyre::Error>` had been told of
+# "anyhow's `Caused by:` lines", reading 327)
+_CAUSE_ALIASES = {"eyre::Error": "eyre::Report", "eyre::ErrReport": "eyre::Report"}
 _CAUSE_KEPT = {
     kind: CAUSE_KEPT_LEAD + how + _SEEING_ALONE[kind] for kind, how in _CAUSE_HOW.items()
 }
@@ -654,7 +657,8 @@ def solutions(
             "full message and what led to it."
         )
     if site.kind == "context" and not empty_option(facts.receiver) and not _was_none(site):
-        out.append(_CAUSE_KEPT.get(context.error_class or "", _CAUSE_KEPT["anyhow::Error"]))
+        kind = _CAUSE_ALIASES.get(context.error_class or "", context.error_class or "")
+        out.append(_CAUSE_KEPT.get(kind, _CAUSE_KEPT["anyhow::Error"]))
     cause = cause_slot(site)
     if cause is not None:
         out.append(_underneath(cause))
