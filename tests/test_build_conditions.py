@@ -219,3 +219,41 @@ def test_a_build_s_condition_says_the_value_of_the_const_it_reads_there() -> Non
     reach = site_reach(graph, "src/limits.rs", 3)
     assert reach is not None and reach.built_values == ("MAX_PARTS = 8",)
     assert built_when_text(reach) == "when `parts > MAX_PARTS` is true (`MAX_PARTS = 8`)"
+
+
+NAMES_RS = """\
+#[derive(Debug, thiserror::Error)]
+pub enum NameError {
+    #[error("invalid character in name")]
+    InvalidChar,
+}
+pub fn validate(name: &str) -> Result<(), NameError> {
+    for grapheme in name.chars() {
+        if grapheme.len_utf8() > 1 {
+            return Err(NameError::InvalidChar);
+        }
+        if !grapheme.is_ascii_alphanumeric() {
+            return Err(NameError::InvalidChar);
+        }
+    }
+    Ok(())
+}
+"""
+
+
+def test_a_builder_s_other_builds_of_the_variant_say_their_conditions_too() -> None:
+    """influxdb's `validate_db_name` builds `InvalidChar` for a character of more than one
+    byte and again for any other character it refuses; the record said the first alone
+    (reading 327). The conditions both share from the start are said once."""
+    graph = _graph_of({"src/names.rs": NAMES_RS})
+    reach = site_reach(graph, "src/names.rs", 3)
+    assert reach is not None and reach.built_when[-1] == BuildStep("if", "grapheme.len_utf8() > 1")
+    (also,) = reach.built_also
+    assert also.line == 12
+    assert built_when_text(reach) == (
+        "when inside the loop over `name.chars()` and `grapheme.len_utf8() > 1` is true; it "
+        "builds it also at line 12, after the same first condition, when `grapheme.len_utf8() > 1` "
+        "is false (so the earlier check under it passed) and `!grapheme.is_ascii_alphanumeric()` "
+        "is true"
+    )
+    assert reach_from_json(json.loads(json.dumps(reach_to_json(reach)))) == reach

@@ -280,10 +280,29 @@ def _built_sentence(reach: Reach, built: str, builders: int, best: CallerPath) -
 
 def built_when_text(reach: Reach) -> str:
     """ "when `value.is_some()` is true and `!last` is false (else branch)": the conditions
-    in the best path's builder on the way to its build (`Reach.built_when`), and the values
-    of the consts they name (`Reach.built_values`), as a callee's build says them."""
+    in the best path's builder on the way to its build (`Reach.built_when`), its other
+    builds there with theirs (`Reach.built_also`), and the values of the consts they name
+    (`Reach.built_values`), as a callee's build says them."""
     values = ", ".join(f"`{v}`" for v in reach.built_values)
-    return f"when {_steps_text(reach.built_when)}" + (f" ({values})" if values else "")
+    said = f"when {_steps_text(reach.built_when)}"
+    for place in reach.built_also:  # its other builds there (influxdb's `InvalidChar`, 327)
+        said += (
+            f"; it builds it also at line {place.line}, {_also_text(reach.built_when, place.when)}"
+        )
+    return said + (f" ({values})" if values else "")
+
+
+def _also_text(first: Sequence[BuildStep], steps: Sequence[BuildStep]) -> str:
+    """ "after the same first 3 conditions, when `b` is false": another build's conditions,
+    those it shares with the first build's from the start said once."""
+    shared = 0
+    while shared < min(len(first), len(steps)) and first[shared] == steps[shared]:
+        shared += 1
+    first_n = "the same first condition" if shared == 1 else f"the same first {shared} conditions"
+    if shared == len(steps):
+        return "under the same conditions" if shared == len(first) else f"under {first_n} alone"
+    rest = _steps_text(steps[shared:])
+    return f"after {first_n}, when {rest}" if shared else f"when {rest}"
 
 
 def _steps_text(steps: Sequence[BuildStep]) -> str:

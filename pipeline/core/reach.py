@@ -163,6 +163,17 @@ class FailedCall:
 
 
 @dataclass(frozen=True, slots=True)
+class BuildPlace:
+    """Another place the best path's builder builds `Reach.built`, with the conditions on
+    the way there: influxdb's `validate_db_name` builds `InvalidChar` for a character of
+    more than one byte and again for one of a name's other ASCII characters (reading 327:
+    the record said the first alone)."""
+
+    line: int
+    when: tuple[BuildStep, ...] = ()  # outermost first
+
+
+@dataclass(frozen=True, slots=True)
 class CalleeBuild:
     """Where the fn whose error a site's `match` arm takes builds the variant the arm names,
     with the conditions in that fn on the way there: cargo's `Err(FindError::UnknownCommand(
@@ -374,6 +385,8 @@ class Reach:
     # with its value as written: `MAX_PARAMETERS = 100_000` (hyperfine's, a const local to
     # `RangeStep::new`: "Parameter range is too large" named it and not its value, reading 326)
     built_values: tuple[str, ...] = ()
+    # the builder's other places of that build (up to `BUILT_ALSO`), each with its conditions
+    built_also: tuple[BuildPlace, ...] = ()
     # a site under a `match` arm that takes one variant of a call's error: each place the fn
     # the call runs (one the index resolved) builds it, up to 3, and when (`CalleeBuild`)
     callee_builds: tuple[CalleeBuild, ...] = ()
@@ -479,6 +492,10 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
         printed_by=data.get("printed_by"),
         built_when=tuple(map(build_step, data.get("built_when", ()))),
         built_values=tuple(str(v) for v in data.get("built_values", ())),
+        built_also=tuple(
+            BuildPlace(int(p["line"]), tuple(map(build_step, p.get("when", ()))))
+            for p in data.get("built_also", ())
+        ),
         callee_builds=tuple(map(_callee_build, data.get("callee_builds", ()))),
         failed_call=_failed_call(data.get("failed_call")),
     )
@@ -537,6 +554,7 @@ _FIELDS: dict[type, tuple[str, ...]] = {
         Handoff,
         Dependency,
         BuildStep,
+        BuildPlace,
         CalleeBuild,
         FailedCall,
         Reach,

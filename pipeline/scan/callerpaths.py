@@ -31,6 +31,7 @@ from pipeline.core.reach import (
     NOT_RETURNED,
     PATH_DEPTH,
     Beyond,
+    BuildPlace,
     BuildStep,
     CalleeBuild,
     CallerPath,
@@ -823,6 +824,7 @@ def _one_callee(graph: CallGraph, node_id: int, name: str, near: int | None = No
 
 
 _MOST_BUILDS = 3  # places of one variant a callee's builds name; more: none named
+BUILT_ALSO = 3  # other places of the builder's build a variant's record names; more: none
 
 
 def _builds_in(graph: CallGraph, node_id: int, variant: str) -> tuple[CalleeBuild, ...]:
@@ -1251,10 +1253,13 @@ def _built_reach(
     builder = (
         graph.enclosing(placed[0].hops[-1].file_path, placed[0].hops[-1].line) if when else None
     )
+    also = _built_also(graph, variant, placed[0].hops[-1], builder) if when else ()
+    steps = (*when, *(step for place in also for step in place.when))
     return Reach(
         paths=placed,
         built_when=when,
-        built_values=_const_values(graph, when, builder) if when else (),
+        built_values=_const_values(graph, steps, builder) if when else (),
+        built_also=also,
         callers=len(builders),
         built=variant,
         entries=_more_than_named(known[2], paths),
@@ -1278,6 +1283,35 @@ def _built_when(graph: CallGraph, variant: str, builder: Hop) -> tuple[BuildStep
     try:
         return tuple(map(build_step, found[0].when)) if found else ()
     except KeyError:  # a cached index of another shape: no conditions said
+        return ()
+
+
+def _built_also(
+    graph: CallGraph, variant: str, builder: Hop, node_id: int | None
+) -> tuple[BuildPlace, ...]:
+    """The builder's other builds of `variant` than the one on its hop's call line, each with
+    its conditions (`Reach.built_also`), in the order of their lines; () when there are more
+    than `BUILT_ALSO` (then no few tell when) or one has no condition."""
+    index, ids = graph.indexes.get(builder.file_path), graph.by_file.get(builder.file_path)
+    if index is None or ids is None or node_id is None:
+        return ()
+    enum = variant.rpartition("::")[0].rsplit("::", 1)[-1]
+    owner = graph.nodes[node_id].definition.owner
+    others = [
+        b
+        for b in _builds_of(index.builds, variant)
+        if b.line != builder.call_line
+        and ids.get(b.caller) == node_id
+        and (not enum or (owner if b.enum == "Self" else b.enum) == enum)
+    ]
+    if not others or len(others) > BUILT_ALSO or not all(b.when for b in others):
+        return ()
+    try:
+        return tuple(
+            BuildPlace(b.line, tuple(map(build_step, b.when)))
+            for b in sorted(others, key=lambda b: b.line)
+        )
+    except (KeyError, TypeError):  # a cached index of another shape: nothing said
         return ()
 
 
