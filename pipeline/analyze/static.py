@@ -122,6 +122,7 @@ from pipeline.analyze.taxonomy import (
     classify_explained,
     classify_step,
     load_taxonomy,
+    without_status_words,
 )
 from pipeline.analyze.unbuilt import unbuilt_explanation
 from pipeline.analyze.utf8paths import non_utf8_path
@@ -150,7 +151,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-233"
+_LABEL = "static-234"
 
 
 def _static_version() -> str:
@@ -868,7 +869,11 @@ def explain_apart(context: SiteContext) -> Explanation:
     # is_empty())` gave "by the word \"empty\"": Invalid argument to a missing actor row,
     # reading 128)
     leading = [c.text for c in conditions if c.kind not in ("exit", "else", "ensure")]
-    found = classify_explained(site.message, site.kind, leading, names, path=site.file_path)
+    # .. the word `status` where the checks read a response's or a process's status
+    worded = without_status_words(
+        leading, (text for c in conditions for text in (c.text, *c.excluded))
+    )
+    found = classify_explained(site.message, site.kind, worded, names, path=site.file_path)
     failure_class = found.slug
     wrapped = source_class(site) if site.kind in TEXT_KINDS else None
     if wrapped is not None and failure_class in (IO_ERROR, PARSE_ERROR, FALLBACK):
@@ -887,7 +892,7 @@ def explain_apart(context: SiteContext) -> Explanation:
     elif failure_class == INTERNAL_INVARIANT and fatal_failure(site):
         # `panic!("Failed to claim terminal: {}", err)`: a failure made fatal, classed by
         # its words as any error is (the generic class when they name none)
-        found = classify_explained(site.message, "bail", leading, names, path=site.file_path)
+        found = classify_explained(site.message, "bail", worded, names, path=site.file_path)
         failure_class = found.slug
     elif failure_class == INTERNAL_INVARIANT and failure_worded(site):
         # `.expect("Failed to open file")`: the step it names failed, classed by the

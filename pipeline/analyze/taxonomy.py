@@ -556,12 +556,28 @@ _EXIT_STATUS = re.compile(r"[\w.]*\bstatus\s*\.\s*(?:success|code|signal)\s*\(\s
 # `STARROCKS_SUCCESS_STATUS.contains(&res.status.as_str())`): how a request a peer answered
 # ended, no state of an object's (neon's "STS request failed with status {status}", 71 of
 # the 136 records of 18 repositories classed so by "status", reading 210)
+_STATUS_WORD = re.compile(r"\bstatus\b")
+
+
+def without_status_words(conditions: Sequence[str], read: Iterable[str]) -> list[str]:
+    """`conditions` without the word `status` where a check among `read` (all the site's
+    conditions and the arms a catch-all arm follows) reads a response's or a process's status
+    (`status.is_success()`, `StatusCode::FORBIDDEN`, `.status()`): the `status` the others
+    read is that one, no object's state (atuin's `match status { .., _ => bail!("Hub password
+    change failed with status {status}") }` read "Invalid state transition", reading 327)."""
+    if not any(_RESPONSE_STATUS.search(text) for text in read):
+        return list(conditions)
+    return [_STATUS_WORD.sub(" ", condition) for condition in conditions]
+
+
 _RESPONSE_STATUS = re.compile(
     r"[\w.]*\bstatus\b(?:\s*\(\s*\))?\s*\.\s*(?:is_success|is_client_error|is_server_error|"
     r"is_redirection|is_informational|as_u16|as_str)\s*\(\s*\)"
     r"|[\w.]*\bstatus\b(?:\s*\(\s*\))?\s*[!=]=\s*(?:[\w:]*::)?StatusCode::\w+"
     r"|(?:[\w:]*::)?StatusCode::\w+\s*[!=]=\s*[\w.]*\bstatus\b(?:\s*\(\s*\))?"
     r"|(?:[\w:]*::)?StatusCode::\w+|[\w.]*\bstatus\s*\(\s*\)|\b[A-Z_]*SUCCESS[A-Z_]*\b"
+    # a field of a response's (foundry's Etherscan answers `resp.status == "0"`, reading 327)
+    r"|\b(?:resp|res|response|reply)\.status\b"
 )
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 # a failed call's arguments: values it was given (`create_timeline_struct(.., rel_size_v2_status,
