@@ -151,7 +151,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-234"
+_LABEL = "static-235"
 
 
 def _static_version() -> str:
@@ -1029,7 +1029,7 @@ def explain_apart(context: SiteContext) -> Explanation:
         documentation=_sentence(_documentation(context, failure_class, guess))
         + _verdict_sentence(verdict, site.facts.type_doc),
         triggerScenarios=_unwinding(
-            context, _with(_trigger_waited(site, conditions), _gated(site))
+            context, _with(_trigger_waited(site, conditions), _gated(site, context.features_on))
         ),
         commonSituations=_unwinding(context, _situations(context, failure_class)),
         solutions=[_sentence(s) for s in solutions(context, check, failure_class)],
@@ -1359,10 +1359,12 @@ def _trigger(site: Site, conditions: Sequence[Condition]) -> str:
     return f"In {place}: " + "; ".join(steps) + "."
 
 
-def _gated(site: Site) -> str | None:
+def _gated(site: Site, features_on: Sequence[tuple[str, str]] = ()) -> str | None:
     """Which builds have the site's code, when `#[cfg(..)]` attributes around it say
     (hickory's `DS` arm exists only without its `__dnssec` feature, nextest's Windows-only
-    panic; readings 131, 133), else None."""
+    panic; readings 131, 133), else None; and whether a build that asks for no feature has
+    the features they need on (`SiteContext.features_on`: atuin's `yaml-serde`, which no
+    manifest turns on, read as an error users meet, reading 327)."""
     gates = site.facts.gates
     if not gates:
         return None
@@ -1376,7 +1378,22 @@ def _gated(site: Site) -> str | None:
         text += ": debug builds, not release builds"
     elif "not(debug_assertions)" in gates:
         text += ": release builds, not debug builds"
-    return text + "."
+    return text + "." + "".join(f" {_feature_on_text(f, why)}" for f, why in features_on)
+
+
+def _feature_on_text(feature: str, why: str) -> str:
+    """ "`sync` is one of its package's default features.": whether a build that asks for
+    no feature has it (`cargo_features`)."""
+    if why == "default":
+        return f"`{feature}` is one of its package's default features."
+    if why:
+        return f"`{feature}` is on where `{why}`, a package of the repository, depends on it."
+    return (
+        f"No manifest of the repository turns `{feature}` on unasked (it is not one of its "
+        "package's default features, and no package of the repository that depends on it "
+        f"asks for it): only a build that asks for it (`--features {feature}`, or a feature "
+        "that turns it on) has this code."
+    )
 
 
 # `not(feature = "x")`: the code exists only while the feature is off

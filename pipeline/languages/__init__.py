@@ -73,6 +73,12 @@ class RepositoryModules:
         package = names.package_of(path) if names is not None else None
         return f"{language_of(path).name}:{package}" if package is not None else None
 
+    def feature_on(self, path: str, feature: str) -> str | None:
+        """Why an unasked build has `feature` of `path`'s package on ("default", a package
+        that turns it on), "" when nothing does; None when unknown."""
+        names = self._names(path)
+        return names.feature_on(path, feature) if names is not None else None
+
     def published(self, path: str) -> bool | None:
         """Whether `path`'s package is published (no `publish = false`); None when unknown."""
         names = self._names(path)

@@ -54,6 +54,12 @@ class ModuleNames(Protocol):
         unwinding: no lock is left poisoned, no other thread sees it); () when none."""
         ...
 
+    def feature_on(self, path: str, feature: str) -> str | None:
+        """Why a build that asks for no feature has `feature` of `path`'s package on:
+        "default", or the package of the repository that turns it on; "" when nothing does;
+        None when no manifest holds `path`."""
+        ...
+
     def published(self, path: str) -> bool | None:
         """Whether the package `path` belongs to is published for others to depend on (no
         `publish = false`); None when no manifest tells."""

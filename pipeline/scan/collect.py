@@ -412,8 +412,29 @@ def build_contexts(
         target = modules.target_kind(path) if modules is not None else None
         aborts = modules.aborting_profiles(path) if modules is not None else ()
         for site, ordinal in zip(sites, ordinals([s.pattern for s in sites]), strict=True):
-            contexts.append(site_context(repo, sha, site, ordinal, aliases, module, target, aborts))
+            on = _features_on(modules, path, site) if modules is not None else ()
+            contexts.append(
+                site_context(repo, sha, site, ordinal, aliases, module, target, aborts, on)
+            )
     return contexts
+
+
+_FEATURE_GATE = re.compile(r'feature\s*=\s*"([^"]+)"')
+
+
+def _features_on(modules: RepositoryModules, path: str, site: Site) -> tuple[tuple[str, str], ...]:
+    """Each feature a gate of the site needs alone (`feature = "x"`), with why a build that
+    asks for none has it on (`RepositoryModules.feature_on`); () where no manifest tells."""
+    out = []
+    for gate in site.facts.gates:
+        needed = _FEATURE_GATE.fullmatch(gate)
+        if needed is None:
+            continue
+        why = modules.feature_on(path, needed[1])
+        if why is None:
+            return ()
+        out.append((needed[1], why))
+    return tuple(out)
 
 
 def gated(site: Site, gates: Sequence[str]) -> Site:

@@ -42,6 +42,10 @@ class SiteContext:
     # an anyhow-named macro the file imports from the repository (`FileScan.own_macros`):
     # its error is the fn's type, anyhow's only where that says so
     own_macro: bool = False
+    # each feature the site's `cfg` gates need (`feature = "x"` alone), with why a build
+    # that asks for none has it on: "default", the package that turns it on, "" for nothing
+    # (`RepositoryModules.feature_on`); () where no manifest tells
+    features_on: tuple[tuple[str, str], ...] = ()
 
 
 PANIC_KINDS = {"panic", "unreachable", "todo", "unimplemented", "assert", "expect"}
@@ -433,6 +437,7 @@ def site_context(
     module: str | None = None,
     target: str | None = None,
     aborts: tuple[str, ...] = (),
+    features_on: tuple[tuple[str, str], ...] = (),
 ) -> SiteContext:
     """Everything about one site that a record or an analyzer needs (`module`, `target`,
     `aborts`: what the build manifests call its file, the kind of target it is built in and
@@ -455,4 +460,5 @@ def site_context(
         module=module,
         target=target,
         aborts=aborts,
+        features_on=features_on,
     )

@@ -32,6 +32,7 @@ from pipeline.languages.rust.cargo_deps import (
     nearest,
     parsed_manifest,
 )
+from pipeline.languages.rust.cargo_features import FeaturesOn, features_on
 
 TargetKind = Literal["lib", "bin", "example", "test", "bench", "build"]
 MANIFEST = "Cargo.toml"
@@ -71,8 +72,10 @@ class CrateMap:
         targets: Iterable[Target] = (),
         dependencies: PackageDependencies | None = None,
         aborting: Mapping[str, tuple[str, ...]] | None = None,
+        features: FeaturesOn | None = None,
     ) -> None:
         self.targets = tuple(targets)
+        self._features = features or {}  # `cargo_features.features_on`
         self.dependencies = dependencies or PackageDependencies({}, {})
         self._aborting = dict(aborting or {})
         by_directory: dict[str, list[Target]] = {}
@@ -167,6 +170,15 @@ class CrateMap:
         view = _VIEWS.get(self.target_kind(path) or "lib", "")
         return f"{package}+{view}" if view else package
 
+    def feature_on(self, path: str, feature: str) -> str | None:
+        """Why a build that asks for no feature has `feature` of the package `path` belongs
+        to on (`cargo_features`): "default", or the package that turns it on; "" when none
+        does; None when no manifest holds `path`."""
+        if self.dependencies.package_of(path) is None:
+            return None
+        found = nearest(self._features, posixpath.dirname(path), None)
+        return None if found is None else found.get(feature, "")
+
     def published(self, path: str) -> bool | None:
         """Whether the package `path` belongs to may be published (its manifest says no
         `publish = false` nor `publish = []`, nor inherits either); None when no manifest
@@ -235,7 +247,12 @@ def crate_map(manifests: Mapping[str, bytes], files: Iterable[str]) -> CrateMap:
     targets: list[Target] = []
     for path in sorted(documents):
         targets += _document_targets(path, documents[path], present)
-    return CrateMap(tuple(targets), dependencies_of(documents), aborting_profiles(documents))
+    return CrateMap(
+        tuple(targets),
+        dependencies_of(documents),
+        aborting_profiles(documents),
+        features_on(documents),
+    )
 
 
 def aborting_profiles(
