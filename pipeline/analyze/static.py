@@ -305,8 +305,9 @@ def with_reach(
     if site is not None and site.kind in TEXT_KINDS and not _held_by_anyhow(reach):
         tips = own_type_tips(told.preventionTips)
         if site.facts.cause == "" and site.facts.enclosing_type and not printed:
-            name = "::".join(filter(None, (site.facts.enclosing_type, site.facts.variant)))
-            tips = causeless_tips(tips, name, site.facts.debug_only, bool(site.facts.fields))
+            tips = causeless_tips(
+                tips, text_owner(site), site.facts.debug_only, bool(site.facts.fields)
+            )
         told = told.model_copy(update={"preventionTips": tips})
     if reach is not None and reach.printed_by:
         fixes, tips = printed_whole(told.solutions, told.preventionTips, reach.printed_by)

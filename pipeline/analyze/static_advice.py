@@ -440,12 +440,8 @@ def causeless_tips(
             "the next run."
         )
     else:
-        tip = (
-            f"`{name}` keeps no cause ({why}): no error under it says more. Log, where it is "
-            "handled, what was being done and with which input; that names what to fix "
-            "before the next run."
-        )
-    return [tip if t.startswith(_LOG_WHOLE) else t for t in tips]
+        tip = f"`{name}` keeps no cause ({why}): no error under it says more. {_LOG_THE_INPUT}"
+    return _in_place_of_logging_whole(tips, tip)
 
 
 def dropped_cause_tips(tips: list[str], dropped: str) -> list[str]:
@@ -455,9 +451,20 @@ def dropped_cause_tips(tips: list[str], dropped: str) -> list[str]:
     solution said so and whose tip said the opposite, reading 326)."""
     tip = (
         f"This error keeps nothing of the one it replaces ({dropped} drops it): no cause "
-        "under it says why that failed. Log, where it is handled, what was being done and "
-        "with which input; that names what to fix before the next run."
+        f"under it says why that failed. {_LOG_THE_INPUT}"
     )
+    return _in_place_of_logging_whole(tips, tip)
+
+
+# what to log of an error that has no causes to log
+_LOG_THE_INPUT = (
+    "Log, where it is handled, what was being done and with which input; that names what to "
+    "fix before the next run."
+)
+
+
+def _in_place_of_logging_whole(tips: list[str], tip: str) -> list[str]:
+    """`tips` with `tip` where one said to log the error whole, with its causes."""
     return [tip if t.startswith(_LOG_WHOLE) else t for t in tips]
 
 

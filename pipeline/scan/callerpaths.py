@@ -833,18 +833,12 @@ def _builds_in(graph: CallGraph, node_id: int, variant: str) -> tuple[CalleeBuil
     it nowhere or at more than `_MOST_BUILDS` places, or some place has no condition before
     it (then the others do not tell when)."""
     node = graph.nodes[node_id]
-    index, ids = graph.indexes.get(node.path), graph.by_file.get(node.path)
-    if index is None or ids is None:
+    index = graph.indexes.get(node.path)
+    if index is None:
         return ()
     enum, _, name = variant.rpartition("::")
-    enum = enum.rsplit("::", 1)[-1]
-    builds = {
-        (b.enum, b.line): b
-        for b in index.builds
-        if b.variant == name
-        and ids.get(b.caller) == node_id
-        and (not enum or (node.definition.owner if b.enum == "Self" else b.enum) == enum)
-    }
+    named = (b for b in index.builds if b.variant == name)
+    builds = {(b.enum, b.line): b for b in _built_by(graph, node_id, named, enum)}
     if not builds or len(builds) > _MOST_BUILDS or not all(b.when for b in builds.values()):
         return ()
     found = []
@@ -1292,18 +1286,11 @@ def _built_also(
     """The builder's other builds of `variant` than the one on its hop's call line, each with
     its conditions (`Reach.built_also`), in the order of their lines; () when there are more
     than `BUILT_ALSO` (then no few tell when) or one has no condition."""
-    index, ids = graph.indexes.get(builder.file_path), graph.by_file.get(builder.file_path)
-    if index is None or ids is None or node_id is None:
+    index = graph.indexes.get(builder.file_path)
+    if index is None or node_id is None:
         return ()
-    enum = variant.rpartition("::")[0].rsplit("::", 1)[-1]
-    owner = graph.nodes[node_id].definition.owner
-    others = [
-        b
-        for b in _builds_of(index.builds, variant)
-        if b.line != builder.call_line
-        and ids.get(b.caller) == node_id
-        and (not enum or (owner if b.enum == "Self" else b.enum) == enum)
-    ]
+    elsewhere = (b for b in _builds_of(index.builds, variant) if b.line != builder.call_line)
+    others = _built_by(graph, node_id, elsewhere, variant.rpartition("::")[0])
     if not others or len(others) > BUILT_ALSO or not all(b.when for b in others):
         return ()
     try:
@@ -1313,6 +1300,21 @@ def _built_also(
         )
     except (KeyError, TypeError):  # a cached index of another shape: nothing said
         return ()
+
+
+def _built_by(graph: CallGraph, node_id: int, builds: Iterable[Build], enum: str) -> list[Build]:
+    """Of `builds` (of the fn's file), those the fn `node_id` makes, of `enum` (its last
+    segment; `Self` read as the fn's impl type) when one is named."""
+    node = graph.nodes[node_id]
+    ids = graph.by_file.get(node.path) or {}
+    enum = enum.rsplit("::", 1)[-1]
+    owner = node.definition.owner
+    return [
+        b
+        for b in builds
+        if ids.get(b.caller) == node_id
+        and (not enum or (owner if b.enum == "Self" else b.enum) == enum)
+    ]
 
 
 def _const_values(

@@ -112,7 +112,7 @@ def dependencies_of(documents: Mapping[str, dict[str, Any] | None]) -> PackageDe
     """`package_dependencies` of manifests already parsed (`parsed_manifest`: None for one
     that does not parse)."""
     workspaces = {
-        posixpath.dirname(path): _workspace_packages(doc)
+        posixpath.dirname(path): workspace_dependencies(doc)
         for path, doc in documents.items()
         if doc is not None and isinstance(doc.get("workspace"), dict)
     }
@@ -126,27 +126,35 @@ def dependencies_of(documents: Mapping[str, dict[str, Any] | None]) -> PackageDe
     depends: dict[tuple[str, str], set[str]] = {}
     by_path: dict[tuple[str, str], set[str]] = {}  # whether the repository holds them: below
     for path, document in sorted(documents.items()):
-        package = document.get("package") if document is not None else None
-        name = package.get("name") if isinstance(package, dict) else None
-        if document is None or not isinstance(name, str) or not name:
+        name = package_name(document)
+        if document is None or name is None:
             continue
+        package = document["package"]
         directory = posixpath.dirname(path)
         packages[directory] = name
-        said = package.get("publish", True) if isinstance(package, dict) else True
-        if _inherits(said):
+        said = package.get("publish", True)
+        if inherits(said):
             said = nearest(publish, directory, {})
         if said is False or said == []:
             unpublished.add(name)
         inherited = nearest(workspaces, directory, {})
-        for view, table in _dependency_tables(document):
+        for view, table in dependency_tables(document):
             found = depends.setdefault((name, view), set())
             for key, spec in table.items():
-                spec = inherited.get(key, spec) if _inherits(spec) else spec
-                package_name = _dependency_package(key, spec)
-                found.add(package_name)
+                spec = inherited.get(key, spec) if inherits(spec) else spec
+                depended = dependency_package(key, spec)
+                found.add(depended)
                 if isinstance(spec, dict) and isinstance(spec.get("path"), str):
-                    by_path.setdefault((name, view), set()).add(package_name)
+                    by_path.setdefault((name, view), set()).add(depended)
     return PackageDependencies(packages, depends, by_path, unpublished)
+
+
+def package_name(document: Mapping[str, Any] | None) -> str | None:
+    """The `[package]` name a manifest declares; None for a workspace's or a manifest that
+    names none."""
+    package = document.get("package") if document is not None else None
+    name = package.get("name") if isinstance(package, dict) else None
+    return name if isinstance(name, str) and name else None
 
 
 def parsed_manifest(data: bytes) -> dict[str, Any] | None:
@@ -159,7 +167,7 @@ def parsed_manifest(data: bytes) -> dict[str, Any] | None:
         return None  # untrusted: a manifest that does not parse names no dependency
 
 
-def _dependency_tables(document: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+def dependency_tables(document: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
     """(view, table) of every dependency table, the `[target.'cfg(..)']` ones included."""
     holders = [document]
     targets = document.get("target")
@@ -171,7 +179,7 @@ def _dependency_tables(document: Mapping[str, Any]) -> list[tuple[str, Mapping[s
     ]  # fmt: skip
 
 
-def _workspace_packages(document: Mapping[str, Any]) -> dict[str, Any]:
+def workspace_dependencies(document: Mapping[str, Any]) -> dict[str, Any]:
     """A `[workspace.dependencies]` table: key -> what a member's `{ workspace = true }`
     of that key stands for."""
     table = document["workspace"].get("dependencies")
@@ -185,11 +193,11 @@ def _workspace_publish(document: Mapping[str, Any]) -> Any:
     return table.get("publish", True) if isinstance(table, dict) else True
 
 
-def _inherits(spec: Any) -> bool:
+def inherits(spec: Any) -> bool:
     return isinstance(spec, dict) and spec.get("workspace") is True
 
 
-def _dependency_package(key: str, spec: Any) -> str:
+def dependency_package(key: str, spec: Any) -> str:
     if isinstance(spec, dict):
         renamed = spec.get("package")
         if isinstance(renamed, str) and renamed:

@@ -17,7 +17,14 @@ import posixpath
 from collections.abc import Mapping
 from typing import Any
 
-from pipeline.languages.rust.cargo_deps import nearest
+from pipeline.languages.rust.cargo_deps import (
+    dependency_package,
+    dependency_tables,
+    inherits,
+    nearest,
+    package_name,
+    workspace_dependencies,
+)
 
 # a package's manifest directory -> each feature a build has on unasked -> why: "default",
 # or the package that asks for it
@@ -36,7 +43,7 @@ def features_on(documents: Mapping[str, dict[str, Any] | None]) -> FeaturesOn:
     for directory, package in packages.items():
         named.setdefault(package["name"], []).append(directory)
     inherited = {
-        posixpath.dirname(path): doc["workspace"].get("dependencies") or {}
+        posixpath.dirname(path): workspace_dependencies(doc)
         for path, doc in documents.items()
         if doc is not None and isinstance(doc.get("workspace"), dict)
     }
@@ -49,7 +56,7 @@ def features_on(documents: Mapping[str, dict[str, Any] | None]) -> FeaturesOn:
         workspace = nearest(inherited, directory, {})
         for key, spec in _plain_dependencies(package["document"]):
             spec, default = _resolved(key, spec, workspace)
-            for target in named.get(_target(key, spec), ()):
+            for target in named.get(dependency_package(key, spec), ()):
                 if target == directory:
                     continue
                 if default:
@@ -82,12 +89,14 @@ def _packages(documents: Mapping[str, dict[str, Any] | None]) -> dict[str, dict[
     dependencies' keys -> package names."""
     out: dict[str, dict[str, Any]] = {}
     for path, document in documents.items():
-        name = _name(document)
+        name = package_name(document)
         if name is None or document is None:
             continue
         features = document.get("features")
         renames = {
-            key: _target(key, spec) for table in _tables(document) for key, spec in table.items()
+            key: dependency_package(key, spec)
+            for table in _tables(document)
+            for key, spec in table.items()
         }
         out[posixpath.dirname(path)] = {
             "name": name,
@@ -98,20 +107,10 @@ def _packages(documents: Mapping[str, dict[str, Any] | None]) -> dict[str, dict[
     return out
 
 
-def _name(document: Mapping[str, Any] | None) -> str | None:
-    package = document.get("package") if document is not None else None
-    name = package.get("name") if isinstance(package, dict) else None
-    return name if isinstance(name, str) and name else None
-
-
 def _tables(document: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     """The `[dependencies]` tables, the `[target.'cfg(..)']` ones included (no dev- or
     build-dependencies: a test's or a build script's build)."""
-    holders = [document]
-    targets = document.get("target")
-    if isinstance(targets, dict):
-        holders += [t for t in targets.values() if isinstance(t, dict)]
-    return [h["dependencies"] for h in holders if isinstance(h.get("dependencies"), dict)]
+    return [table for view, table in dependency_tables(document) if not view]
 
 
 def _plain_dependencies(document: Mapping[str, Any]) -> list[tuple[str, Any]]:
@@ -128,20 +127,13 @@ def _plain_dependencies(document: Mapping[str, Any]) -> list[tuple[str, Any]]:
 def _resolved(key: str, spec: Any, workspace: Mapping[str, Any]) -> tuple[Any, bool]:
     """An entry with `{ workspace = true }` read through the workspace's (its features
     added to the workspace entry's), and whether it keeps the default features."""
-    if isinstance(spec, dict) and spec.get("workspace") is True:
+    if inherits(spec):
         shared = workspace.get(key, {})
         shared = shared if isinstance(shared, dict) else {}
         features = [*shared.get("features", []), *spec.get("features", [])]
-        merged = {**shared, **{k: v for k, v in spec.items() if k != "workspace"}}
-        merged["features"] = features
-        spec = merged
+        spec = {**shared, **{k: v for k, v in spec.items() if k != "workspace"}}
+        spec["features"] = features
     if not isinstance(spec, dict):
         return spec, True
     default = spec.get("default-features", spec.get("default_features", True))
     return spec, default is not False
-
-
-def _target(key: str, spec: Any) -> str:
-    if isinstance(spec, dict) and isinstance(spec.get("package"), str) and spec["package"]:
-        return str(spec["package"])
-    return key

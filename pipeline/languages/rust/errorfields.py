@@ -14,6 +14,8 @@ import re
 
 from tree_sitter import Node
 
+from pipeline.languages.rust.index_items import attributes_before, text_of
+
 # `#[source]`, `#[from]`, `#[snafu(source)]`, `#[snafu(source(from(..)))]`
 _MARKS_SOURCE = re.compile(
     r"#\[\s*(?:source|from)\s*\]|#\[\s*snafu\s*\(.*\bsource\b(?!\s*\(\s*false)", re.S
@@ -24,18 +26,16 @@ _FIELD_LISTS = ("field_declaration_list", "ordered_field_declaration_list")
 _DERIVES_DEBUG = re.compile(r"#\[\s*derive\s*\([^)]*\bDebug\b")
 # a derive that writes `source()` from the fields: thiserror's (err-derive's) `Error`, `Snafu`
 _DERIVES_SOURCE = re.compile(r"#\[\s*derive\s*\([^)]*\b(?:Error|Snafu)\b")
-_TRANSPARENT = re.compile(r"#\[\s*error\s*\(\s*transparent\s*\)\s*\]")
 
 
-def cause_field(item: Node, owner: Node | None, attribute: str) -> str | None:
+def cause_field(item: Node, owner: Node | None) -> str | None:
     """The name of the field `item`'s (a variant's, a struct's) `source()` returns (a tuple
     field by its position, `0`); "" when no field is one; None when the code does not say:
-    `#[error(transparent)]` forwards another error's `source()`, an owner (the enum, or the
-    struct itself) that derives neither `Error` nor `Snafu` may write its own `source()`, and
-    an item whose body is not a field list is not read."""
-    if _TRANSPARENT.fullmatch(" ".join(attribute.split())) or owner is None:
-        return None
-    if not any(_DERIVES_SOURCE.search(a) for a in _attributes_before(owner)):
+    an owner (the enum, or the struct itself) that derives neither `Error` nor `Snafu` may
+    write its own `source()`, and an item whose body is not a field list is not read. (An
+    `#[error(transparent)]`, which forwards another error's `source()`, has no text of its
+    own: no site asks.)"""
+    if owner is None or not any(_DERIVES_SOURCE.search(a) for a in _attributes_of(owner)):
         return None
     fields = _fields_with_attributes(item)
     if fields is None:
@@ -53,7 +53,7 @@ def debug_only_fields(item: Node, owner: Node | None, attribute: str) -> tuple[s
     """The fields of `item` that its message (`attribute`'s text) does not name and its
     owner's (an enum's, or the struct's own) derived `Debug` prints; () when `Debug` is not
     derived (a hand-written one may print anything)."""
-    if owner is None or not any(_DERIVES_DEBUG.search(a) for a in _attributes_before(owner)):
+    if owner is None or not any(_DERIVES_DEBUG.search(a) for a in _attributes_of(owner)):
         return ()
     fields = _fields_with_attributes(item) or []
     return tuple(
@@ -75,13 +75,13 @@ def _fields_with_attributes(item: Node) -> list[tuple[str, list[str]]] | None:
     pending: list[str] = []
     for child in body.named_children:
         if child.type == "attribute_item":
-            pending.append(_text(child))
+            pending.append(text_of(child))
         elif child.type in ("line_comment", "block_comment", "visibility_modifier"):
             continue
         elif body.type == "field_declaration_list":
             name = child.child_by_field_name("name")
             if child.type == "field_declaration" and name is not None:
-                found.append((_text(name), pending))
+                found.append((text_of(name), pending))
             pending = []
         else:  # a tuple's field: its type, named by its position
             found.append((str(len(found)), pending))
@@ -89,20 +89,6 @@ def _fields_with_attributes(item: Node) -> list[tuple[str, list[str]]] | None:
     return found
 
 
-def _attributes_before(item: Node) -> list[str]:
-    """The attributes written before `item` (outer attributes, comments skipped)."""
-    found: list[str] = []
-    sibling = item.prev_named_sibling
-    while sibling is not None and sibling.type in (
-        "attribute_item",
-        "line_comment",
-        "block_comment",
-    ):
-        if sibling.type == "attribute_item":
-            found.append(_text(sibling))
-        sibling = sibling.prev_named_sibling
-    return found
-
-
-def _text(node: Node) -> str:
-    return (node.text or b"").decode("utf-8", errors="replace")
+def _attributes_of(item: Node) -> list[str]:
+    """The text of each attribute written before `item`."""
+    return [text_of(a) for a in attributes_before(item)]

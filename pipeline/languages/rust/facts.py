@@ -16,7 +16,9 @@ from pipeline.languages.rust.codecheck import rust_parser
 from pipeline.languages.rust.drops import discarded_in, ignored_error
 from pipeline.languages.rust.errorfields import cause_field, debug_only_fields
 from pipeline.languages.rust.index_items import (
+    ATTRIBUTE_SIBLINGS,
     DIVERGING_MACROS,
+    attributes_before,
     flatten_use,
     leading,
     text_of,
@@ -757,13 +759,8 @@ def _own_gates(node: Node) -> list[str]:
     if node.type == "match_arm":
         attributes = [c for c in node.named_children if c.type == "attribute_item"]
     else:
-        attributes = []
         parent = node.parent
-        sibling = node.prev_named_sibling if parent and parent.type in _ATTRIBUTED_IN else None
-        while sibling is not None and sibling.type in ATTRIBUTE_SIBLINGS:
-            if sibling.type == "attribute_item":
-                attributes.insert(0, sibling)
-            sibling = sibling.prev_named_sibling
+        attributes = attributes_before(node) if parent and parent.type in _ATTRIBUTED_IN else []
     return [gate for attribute in attributes if (gate := gate_of(text_of(attribute)))]
 
 
@@ -815,9 +812,6 @@ def attributed_item(attribute: Node) -> Node | None:
     return item
 
 
-ATTRIBUTE_SIBLINGS = ("attribute_item", "line_comment", "block_comment")
-
-
 def _with_error_type(facts: Facts, attribute: Node) -> Facts:
     """For `#[error(..)]`: the enum and variant (or struct) it describes."""
     item = attributed_item(attribute)
@@ -840,7 +834,7 @@ def _with_error_type(facts: Facts, attribute: Node) -> Facts:
             gates=cfg_gates(item),
             fields=_fields(item),
             type_visibility=_visibility(enum),
-            cause=cause_field(item, enum, written),
+            cause=cause_field(item, enum),
             debug_only=debug_only_fields(item, enum, written),
         )
     if item.type in ("struct_item", "enum_item"):
@@ -850,9 +844,7 @@ def _with_error_type(facts: Facts, attribute: Node) -> Facts:
             gates=cfg_gates(item),
             fields=_fields(item),
             type_visibility=_visibility(item),
-            cause=cause_field(item, item, text_of(attribute))
-            if item.type == "struct_item"
-            else None,
+            cause=cause_field(item, item) if item.type == "struct_item" else None,
             debug_only=debug_only_fields(item, item, text_of(attribute)),
         )
     return facts

@@ -28,6 +28,22 @@ def text_of(node: Node | None) -> str:
     return (node.text or b"").decode("utf-8", errors="replace") if node is not None else ""
 
 
+# What stands between an item and the attributes written before it
+ATTRIBUTE_SIBLINGS = ("attribute_item", "line_comment", "block_comment")
+
+
+def attributes_before(item: Node) -> list[Node]:
+    """The attributes written before `item` (a variant's, a field's, an item's), comments
+    passed over, in the order written."""
+    found: list[Node] = []
+    sibling = item.prev_named_sibling
+    while sibling is not None and sibling.type in ATTRIBUTE_SIBLINGS:
+        if sibling.type == "attribute_item":
+            found.append(sibling)
+        sibling = sibling.prev_named_sibling
+    return found[::-1]
+
+
 def short(text: str, limit: int = ARG_CHARS) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"

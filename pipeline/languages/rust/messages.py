@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from pipeline.languages.rust.facts import (
-    ATTRIBUTE_SIBLINGS,
     attributed_item,
     doc_comment,
     span_text,
 )
 from pipeline.languages.rust.formats import decode_rust_string, literal_segments
+from pipeline.languages.rust.index_items import ATTRIBUTE_SIBLINGS
 
 _STRING_TYPES = ("string_literal", "raw_string_literal")
 # What a conversion may be called on: `"..".to_owned().into()` converts a conversion.
