@@ -2,7 +2,9 @@
 of conditions that reaches it"): fd's records left out that `run` lists the details only
 under `--list-details`, and strips the path only without `--full-path` (reading 325: 4 of
 20 records). Each hop keeps the innermost `if` (or `match` arm) around its call of the next
-(`Hop.guard`); the text, the page and the prompt say it."""
+(`Hop.guard`); the text, the page and the prompt say it. Of an arm on one enum variant, the
+fns that build that variant are named too (`Hop.arm_built`): influxdb's restore batches
+(reading 327) were read as taken by any batch a path's entry commits."""
 
 from __future__ import annotations
 
@@ -12,9 +14,9 @@ from typing import Any
 
 from test_reach import committed_and_extracted, reach_section
 
-from pipeline.analyze.reach_text import guarded_text
+from pipeline.analyze.reach_text import arm_built_text, guarded_text
 from pipeline.core.index import GUARD_JOIN
-from pipeline.core.reach import CallerPath, Hop
+from pipeline.core.reach import ArmBuilt, Builder, CallerPath, Hop
 from pipeline.languages.rust.index import index_file
 
 MAIN = """\
@@ -73,6 +75,12 @@ def test_each_hop_keeps_the_if_or_the_arm_around_its_call_of_the_next(tmp_path: 
         ("print_details", "match_arm: match mode: Mode::Fast =>"),
         ("strip", None),  # the site's own conditions are its record's steps
     ]
+    # where the value the arm takes is built: `main` passes `Mode::Fast`
+    assert paths[0]["hops"][2]["arm_built"] == {
+        "variant": "Mode::Fast",
+        "builders": [{"name": "main", "file_path": "src/main.rs", "line": 13}],
+        "count": 1,
+    }
 
 
 def test_the_text_and_the_page_say_the_conditions_on_the_way(tmp_path: Path) -> None:
@@ -80,11 +88,18 @@ def test_the_text_and_the_page_say_the_conditions_on_the_way(tmp_path: Path) -> 
     assert (
         "`main` -> `run` -> `print_details` -> `strip`. On that path `run` calls "
         "`print_details` only when `opts.list_details` holds (src/main.rs:18); `print_details` "
-        "calls `strip` only in the arm `Mode::Fast` of `match mode` (src/main.rs:26)."
+        "calls `strip` only in the arm `Mode::Fast` of `match mode` (src/main.rs:26), and only "
+        "`main` (src/main.rs:13) builds a `Mode::Fast` by name."
     ) in record["triggerScenarios"]
     section = reach_section(tmp_path / "out", tmp_path / "site", record)
     assert "(inside <code>if opts.list_details</code>)" in section
-    assert "(in the arm <code>match mode: Mode::Fast =&gt;</code>)" in section
+    assert (
+        "(in the arm <code>match mode: Mode::Fast =&gt;</code>; only "
+        '<a href="https://github.com/o/finder/blob/'
+    ) in section
+    assert '/src/main.rs#L13" rel="nofollow noopener noreferrer">main</a> builds one by name)' in (
+        section
+    )
 
 
 def test_an_if_on_a_field_never_hides_one_on_a_plain_name_a_walk_needs() -> None:
@@ -119,4 +134,106 @@ def test_the_arm_a_dispatch_entry_names_is_not_said_again_and_bindings_are_cut()
         "On that path `handle` calls `create` only in the arm `Statement::Create { .. }` of "
         "`match stmt` (src/lib.rs:2); `create` calls `check` only in the arm "
         "`Statement::Create { .. }` of `match stmt` (src/lib.rs:2)."
+    )
+
+
+# influxdb's catalog (reading 327): `apply_batch` takes a restore only in the arm
+# `Batch::Restore(..)`, and only `Batch::restore` builds one; `commit`, the path's entry,
+# applies whatever batch it is given. The paths from `commit` hold only for a restore batch.
+CATALOG = """\
+pub enum Batch {
+    Write(u32),
+    Restore(String),
+}
+
+impl Batch {
+    pub fn restore(path: String) -> Self {
+        Self::Restore(path)
+    }
+}
+
+pub fn commit(batch: &Batch) {
+    apply_batch(batch);
+}
+
+pub fn restore_from_store(path: String) {
+    let batch = Batch::restore(path);
+    commit(&batch);
+}
+
+pub fn write(n: u32) {
+    commit(&Batch::Write(n));
+}
+
+fn apply_batch(batch: &Batch) {
+    match batch {
+        Batch::Write(_) => {}
+        Batch::Restore(path) => apply_restore(path),
+    }
+}
+
+fn apply_restore(path: &str) {
+    if path.is_empty() {
+        panic!("invalid checkpoint path");
+    }
+}
+"""
+
+
+def test_an_arm_on_a_variant_names_the_fns_that_build_it(tmp_path: Path) -> None:
+    files = {"Cargo.toml": '[package]\nname = "catalog"\n', "src/lib.rs": CATALOG}
+    _, record = committed_and_extracted(files, "o/catalog", tmp_path, "invalid checkpoint path")
+    reach = json.loads((tmp_path / "out" / "o" / "catalog" / "reach.json").read_text())
+    paths = reach["records"][record["id"]]["paths"]
+    built = {"name": "Batch::restore", "file_path": "src/lib.rs", "line": 8}
+    # `Self::Restore` in `impl Batch` is a `Batch::Restore`
+    assert [[(h["name"], h.get("arm_built")) for h in p["hops"]] for p in paths] == [
+        [
+            ("restore_from_store", None),
+            ("commit", None),
+            ("apply_batch", {"variant": "Batch::Restore", "builders": [built], "count": 1}),
+            ("apply_restore", None),
+        ]
+    ]
+    assert (
+        "`apply_batch` calls `apply_restore` only in the arm `Batch::Restore(path)` of "
+        "`match batch` (src/lib.rs:28), and only `Batch::restore` (src/lib.rs:8) builds a "
+        "`Batch::Restore` by name."
+    ) in record["triggerScenarios"]
+
+
+TICKS = """\
+pub enum Msg { Tick(u32), Stop }
+pub fn a() -> Msg { Msg::Tick(1) }
+pub fn b() -> Msg { Msg::Tick(2) }
+pub fn c() -> Msg { Msg::Tick(3) }
+pub fn run() { handle(Msg::Tick(4)); }
+fn handle(msg: Msg) { match msg { Msg::Tick(n) => tick(n), Msg::Stop => {} } }
+fn tick(n: u32) { if n == 0 { panic!("zero tick"); } }
+"""
+
+
+def test_builders_on_the_path_come_first_and_a_few_are_named(tmp_path: Path) -> None:
+    files = {"Cargo.toml": '[package]\nname = "ticks"\n', "src/lib.rs": TICKS}
+    _, record = committed_and_extracted(files, "o/ticks", tmp_path, "zero tick")
+    assert (
+        "`handle` calls `tick` only in the arm `Msg::Tick(n)` of `match msg` (src/lib.rs:6), "
+        "and 4 fns build a `Msg::Tick` by name, among them: `run` (src/lib.rs:5), `a` "
+        "(src/lib.rs:2), `b` (src/lib.rs:3)."
+    ) in record["triggerScenarios"]
+
+
+def test_the_builders_text_says_how_many_there_are() -> None:
+    many = ArmBuilt(
+        "Msg::Tick",
+        tuple(Builder(f"f{n}", "src/a.rs", n) for n in range(1, 4)),
+        count=5,
+    )
+    assert arm_built_text(many) == (
+        ", and 5 fns build a `Msg::Tick` by name, among them: `f1` (src/a.rs:1), `f2` "
+        "(src/a.rs:2), `f3` (src/a.rs:3)"
+    )
+    two = ArmBuilt("Msg::Tick", many.builders[:2], count=2)
+    assert arm_built_text(two) == (
+        ", and 2 fns build a `Msg::Tick` by name: `f1` (src/a.rs:1), `f2` (src/a.rs:2)"
     )

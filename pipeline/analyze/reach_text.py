@@ -18,6 +18,7 @@ from pipeline.analyze.condition_text import describe
 from pipeline.core.reach import (
     NOT_RETURNED,
     PATH_DEPTH,
+    ArmBuilt,
     BuildStep,
     CalleeBuild,
     CallerPath,
@@ -191,12 +192,27 @@ def guarded_text(path: CallerPath) -> str | None:
             when = f"only in the arm `{arm.removesuffix(' =>')}` of `match {value}`"
         else:
             continue
-        said.append(f"`{hop.name}` calls `{below.name}` {when} ({hop.file_path}:{hop.call_line})")
+        said.append(
+            f"`{hop.name}` calls `{below.name}` {when} ({hop.file_path}:{hop.call_line})"
+            + (arm_built_text(hop.arm_built) if hop.arm_built else "")
+        )
     if not said:
         return None
     more = len(said) - _GUARDS_SAID
     tail = f", and {more} more such call{'s' if more > 1 else ''}" if more > 0 else ""
     return f"On that path {'; '.join(said[:_GUARDS_SAID])}{tail}."
+
+
+def arm_built_text(armed: ArmBuilt) -> str:
+    """ ", and only `CatalogBatch::restore` (src/log.rs:164) builds a `CatalogBatch::Restore`
+    by name": where the value the arm takes comes from, so a reader can tell which of the
+    path's callers can pass one (`Hop.arm_built`); "by name": a value decoded from input
+    (serde, protobuf) takes the arm too."""
+    named = ", ".join(f"`{b.name}` ({b.file_path}:{b.line})" for b in armed.builders)
+    if armed.count == 1:
+        return f", and only {named} builds a `{armed.variant}` by name"
+    among = "" if armed.count == len(armed.builders) else ", among them"
+    return f", and {armed.count} fns build a `{armed.variant}` by name{among}: {named}"
 
 
 def unwrapped_text(path: CallerPath) -> str | None:

@@ -84,6 +84,34 @@ class Hop:
     # keeps it (`Call.guard`): its kind and its condition, `if: opts.list_details`,
     # `else: opts.full_path`, `match_arm: match mode: Mode::Fast =>`
     guard: str | None = None
+    # with a `match` arm `guard` on an enum's variant: the fns that build that variant, where
+    # the value the arm takes comes from (`ArmBuilt`)
+    arm_built: ArmBuilt | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Builder:
+    """A fn that builds a value, and the first line where it does."""
+
+    name: str  # its label: `CatalogBatch::restore`
+    file_path: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class ArmBuilt:
+    """The fns that build the enum variant a hop's `match` arm takes (influxdb's
+    `apply_catalog_batch` calls `apply_restore_batch` only in the arm
+    `CatalogBatch::Restore(..)`, and only `CatalogBatch::restore` builds one: reading 327 read
+    its paths from `commit` as if any batch took that arm)."""
+
+    variant: str  # `CatalogBatch::Restore`
+    builders: tuple[Builder, ...]  # the first `ARM_BUILDERS`, by file and line
+    count: int  # how many fns build it in all
+
+
+# How many of the fns that build an arm's variant a hop names (`ArmBuilt.builders`).
+ARM_BUILDERS = 3
 
 
 # How an option's or argument's value parser (`value_parser = f`) is labelled as an entry
@@ -452,6 +480,7 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
                         **hop,
                         "candidates": tuple(hop.get("candidates", ())),
                         "also_at": tuple(hop.get("also_at", ())),
+                        "arm_built": _arm_built(hop.get("arm_built")),
                     }
                 )
                 for hop in path["hops"]
@@ -515,6 +544,21 @@ def _failed_call(data: Mapping[str, Any] | None) -> FailedCall | None:
     )
 
 
+def _arm_built(data: Mapping[str, Any] | None) -> ArmBuilt | None:
+    """An `ArmBuilt` from its JSON object (None for none); KeyError/TypeError/ValueError on a
+    malformed one."""
+    if not data:
+        return None
+    return ArmBuilt(
+        variant=str(data["variant"]),
+        builders=tuple(
+            Builder(str(b["name"]), str(b["file_path"]), int(b["line"]))
+            for b in data.get("builders", ())
+        ),
+        count=int(data["count"]),
+    )
+
+
 def _callee_build(data: Mapping[str, Any]) -> CalleeBuild:
     """A `CalleeBuild` from its JSON object; KeyError/TypeError/ValueError on a malformed one."""
     return CalleeBuild(
@@ -549,6 +593,8 @@ _FIELDS: dict[type, tuple[str, ...]] = {
     kind: tuple(f.name for f in fields(kind))
     for kind in (
         Hop,
+        Builder,
+        ArmBuilt,
         Beyond,
         CallerPath,
         Handoff,

@@ -25,12 +25,15 @@ from pipeline.core.index import (
 )
 from pipeline.core.reach import (
     ANYHOW_OR_ITSELF,
+    ARM_BUILDERS,
     CONVERTED,
     GUARDING_METHODS,
     HOP_GUARD_JOIN,
     NOT_RETURNED,
     PATH_DEPTH,
+    ArmBuilt,
     Beyond,
+    Builder,
     BuildPlace,
     BuildStep,
     CalleeBuild,
@@ -1007,10 +1010,69 @@ def _hops_marked(graph: CallGraph, path: CallerPath, passed: bool) -> CallerPath
         unwraps = call.unwrapped if passed and call.unwrapped else None
         guard = call.guard.replace(GUARD_JOIN, HOP_GUARD_JOIN, 1) if call.guard else None
         if unwraps or guard:
-            hops[at] = replace(hops[at], unwraps=unwraps, guard=guard)
+            armed = arm_built(graph, path, at, guard) if guard else None
+            hops[at] = replace(hops[at], unwraps=unwraps, guard=guard, arm_built=armed)
     if all(h is o for h, o in zip(hops, path.hops, strict=True)):
         return path
     return replace(path, hops=tuple(hops))
+
+
+# A pattern whose enum a path names through a module or crate (`syn::Fields::Unnamed(..)`):
+# which enum that is, a name does not say (surrealdb defines a `Fields::Unnamed` of its own)
+_FOREIGN_PATH = re.compile(r"(?!(?:crate|self|super)::)[a-z_]\w*::")
+
+
+def arm_built(graph: CallGraph, path: CallerPath, at: int, guard: str) -> ArmBuilt | None:
+    """Of a path's hop `at` that calls the next one in a `match` arm on one enum variant
+    (`Hop.guard` `match_arm: match batch: CatalogBatch::Restore(b) =>`), the fns that build
+    that variant (`builders.named_builders`: `Self::Restore(..)` in `impl CatalogBatch` is
+    one), those on the path above the arm first (a path whose own caller builds the value
+    holds), then by place; None when the arm takes another pattern (a bare variant,
+    several, one named through a module), or nothing the index reads builds it (a value
+    decoded from input, built by a macro)."""
+    hop = path.hops[at]
+    kind, _, condition = guard.partition(HOP_GUARD_JOIN)
+    arm = condition.partition(": ")[2].removesuffix(" =>")
+    named = pattern_variant(arm) if kind == "match_arm" else None
+    if named is None or "::" not in named or _FOREIGN_PATH.match(arm.lstrip("&")):
+        return None
+    found = _arm_builders(graph, hop, arm, named)
+    if found is None:
+        return None
+    variant, places = found
+    above = {(h.file_path, h.name) for h in path.hops[: at + 1]}
+    first = sorted(places, key=lambda b: (b.file_path, b.name) not in above)
+    return ArmBuilt(variant, tuple(first[:ARM_BUILDERS]), len(places))
+
+
+def _arm_builders(
+    graph: CallGraph, hop: Hop, arm: str, named: str
+) -> tuple[str, tuple[Builder, ...]] | None:
+    """The variant an arm of `hop`'s fn takes (`Self` as the impl's type) and the fns that
+    build it, by place; once per fn and arm."""
+    known: dict[tuple[str, int, str], Any] = graph.derived.setdefault("arm_builders", {})
+    key = (hop.file_path, hop.line, arm)
+    if key in known:
+        return known[key]  # type: ignore[no-any-return]
+    enum, _, variant = named.partition("::")
+    if enum == "Self":
+        node_id = graph.enclosing(hop.file_path, hop.line)
+        owner = graph.nodes[node_id].definition.owner if node_id is not None else None
+        enum = owner or enum
+    defined = any(d.owner == enum for _, d in graph.definitions("variant", variant))
+    # not another crate's enum (`Either::Left`: every fn that builds any), nor another enum
+    # of the crate with a variant so named (`named_builders` finds one for a `Display` arm),
+    # nor one some fns build by `?` from a `#[from]` type (not all by name)
+    built = named_builders(graph, hop.file_path, enum, variant) if defined else None
+    if built is not None and (built.converts is not None or built.variant != f"{enum}::{variant}"):
+        built = None
+    places = sorted(
+        (Builder(graph.nodes[n].label, graph.nodes[n].path, line)
+         for n, line in built.builders.items()),
+        key=lambda b: (b.file_path, b.line),
+    ) if built is not None else []  # fmt: skip
+    known[key] = found = (built.variant, tuple(places)) if built is not None and places else None
+    return found
 
 
 def _edge_into(graph: CallGraph, callee: int, hop: Hop) -> Edge | None:

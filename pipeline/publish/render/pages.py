@@ -195,6 +195,15 @@ def reach_context(record: Record, reach: Reach | None) -> dict[str, Any]:
                     "call_line": h.call_line,
                     "unwraps": h.unwraps,
                     "guard": _guard_words(h.guard),
+                    "arm_built": {
+                        "count": h.arm_built.count,
+                        "builders": [
+                            {"name": b.name, "href": pinned(b.file_path, b.line)}
+                            for b in h.arm_built.builders
+                        ],
+                    }
+                    if h.arm_built
+                    else None,
                     "also": [(n, pinned(h.file_path, n)) for n in h.also_at],
                     "builds": bool(reach.built) and n == len(p.hops) - 1,
                     "uses": bool(reach.initialized) and n == len(p.hops) - 1,
