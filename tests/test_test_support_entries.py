@@ -6,10 +6,11 @@ whose names say so (reading 230)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
-from test_reach import graph_of, node, paths_of
+from test_reach import committed_and_extracted, graph_of, node, paths_of
 
 from pipeline.core.reach import no_entry_note
 from pipeline.scan.callerpaths import caller_paths
@@ -183,3 +184,26 @@ def test_a_module_whose_name_only_ends_in_test_is_product_code(tmp_path: Path) -
     assert [(entry, label) for entry, label, _ in found] == [
         ("pub-api", "public API `cargo_test::run_tests`")
     ]
+
+
+def test_a_site_in_test_support_nobody_calls_says_so_as_its_path(tmp_path: Path) -> None:
+    # influxdb's `iox_query::test` mock: `TestChunk::with_four_rows_of_data`'s `expect` read
+    # as a user's bug to report upstream, with nothing said of who calls it (reading 327)
+    files = {
+        "Cargo.toml": '[package]\nname = "query"\n',
+        "src/lib.rs": "pub mod test;\n",
+        "src/test.rs": (
+            "pub struct TestChunk;\nimpl TestChunk {\n    pub fn with_rows(&self) -> u32 {\n"
+            '        "4".parse::<u32>().ok().expect("made record batch")\n    }\n}\n'
+        ),
+    }
+    _, record = committed_and_extracted(files, "o/query", tmp_path, "made record batch")
+    reach = json.loads((tmp_path / "out" / "o" / "query" / "reach.json").read_text())
+
+    (path,) = reach["records"][record["id"]]["paths"]
+    assert [(h["name"], h.get("support")) for h in path["hops"]] == [("TestChunk::with_rows", True)]
+    assert (
+        "no code the index reads calls `TestChunk::with_rows`: by its name or its module's it "
+        "is test or benchmark support, which tests and benchmarks (left out of the index) "
+        "call, not a user's way in."
+    ) in record["triggerScenarios"]

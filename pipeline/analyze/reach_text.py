@@ -108,6 +108,12 @@ def trigger_sentence(reach: Reach | None, sha: str, never: bool = False) -> str 
         elif best.entry_label:
             parts.append(f"{at} {it} is reached from {_one_of(reach)}{best.entry_label}: "
                          f"{path_text(best)}.")  # fmt: skip
+        elif len(best.hops) == 1 and best.hops[0].support:  # the site's own fn, no caller
+            parts.append(
+                f"{at} no code the index reads calls `{best.hops[0].name}`: by its name or its "
+                "module's it is test or benchmark support, which tests and benchmarks (left out "
+                "of the index) call, not a user's way in."
+            )
         else:
             parts.append(f"{at} {it} is called through {path_text(best)} ({no_entry_note(best)}).")
         if (guarded := guarded_text(best)) is not None:
