@@ -25,6 +25,7 @@ from pipeline.core.reach import (
     FailedCall,
     Hop,
     Reach,
+    ReadInto,
     guard_parts,
     handoff_text,
     no_entry_note,
@@ -149,6 +150,8 @@ def trigger_sentence(reach: Reach | None, sha: str, never: bool = False) -> str 
         )
     if reach.callee_builds:
         parts.append(callee_builds_text(reach.callee_builds))
+    if reach.read_into:
+        parts.append(read_into_text(reach.read_into, at if not parts else None))
     if reach.failed_call is not None:
         parts.append(failed_call_text(reach.failed_call))
     sources = [
@@ -207,6 +210,20 @@ def guarded_text(path: CallerPath) -> str | None:
     more = len(said) - _GUARDS_SAID
     tail = f", and {more} more such call{'s' if more > 1 else ''}" if more > 0 else ""
     return f"On that path {'; '.join(said[:_GUARDS_SAID])}{tail}."
+
+
+def read_into_text(fields: Sequence[ReadInto], at: str | None) -> str:
+    """Which fields a `Deserialize` impl's value is read for (`Reach.read_into`): "serde runs
+    this `Deserialize` impl to read the field `UiConfig.scrolling.history` (..:14): ..";
+    `at` opens it when nothing was said before it."""
+    named = ", ".join(f"`{f.path}` ({f.file_path}:{f.line})" for f in fields)
+    which = f"the field {named}" if len(fields) == 1 else f"the fields {named}"
+    opening = f"{at} serde" if at else "Serde"
+    return (
+        f"{opening} runs this `Deserialize` impl to read {which}: the value at fault is that "
+        "field's in what the program deserializes (a config file, a request), by the names "
+        "the code gives its fields (a `#[serde(rename)]` spells a key otherwise)."
+    )
 
 
 def arm_built_text(armed: ArmBuilt) -> str:

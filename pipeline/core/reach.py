@@ -421,6 +421,26 @@ class Reach:
     # a site that wraps or guards a call of one fn of the repository: that fn and the calls it
     # passes errors on from with `?` (`FailedCall`)
     failed_call: FailedCall | None = None
+    # a site in a type's `Deserialize` impl: the struct fields serde reads one for, each as
+    # a path from the outermost struct that alone holds it (`ReadInto`)
+    read_into: tuple[ReadInto, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ReadInto:
+    """A struct field whose value a type's `Deserialize` impl reads (alacritty's
+    `ScrollingHistory`, the field `history` of `Scrolling`, itself the field `scrolling` of
+    `UiConfig`: the config key `scrolling.history`, which reading 328 found unnamed)."""
+
+    path: (
+        str  # `UiConfig.scrolling.history`: each struct that alone holds the next, outermost first
+    )
+    file_path: str  # of the last field
+    line: int
+
+
+# How many fields `Reach.read_into` names.
+READ_INTO = 3
 
 
 # `Reach.held_in` of a variant its builders give back as no type the index can name: a
@@ -527,6 +547,10 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
         ),
         callee_builds=tuple(map(_callee_build, data.get("callee_builds", ()))),
         failed_call=_failed_call(data.get("failed_call")),
+        read_into=tuple(
+            ReadInto(str(r["path"]), str(r["file_path"]), int(r["line"]))
+            for r in data.get("read_into", ())
+        ),
     )
 
 
@@ -603,6 +627,7 @@ _FIELDS: dict[type, tuple[str, ...]] = {
         BuildPlace,
         CalleeBuild,
         FailedCall,
+        ReadInto,
         Reach,
     )
 }

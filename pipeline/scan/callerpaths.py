@@ -31,6 +31,7 @@ from pipeline.core.reach import (
     HOP_GUARD_JOIN,
     NOT_RETURNED,
     PATH_DEPTH,
+    READ_INTO,
     ArmBuilt,
     Beyond,
     Builder,
@@ -44,6 +45,7 @@ from pipeline.core.reach import (
     Handoff,
     Hop,
     Reach,
+    ReadInto,
     build_step,
     parsed_option,
     visibility_scope,
@@ -565,6 +567,7 @@ def site_reach(
         http_status=status,
         entries=_more_than_named(entries, paths),
         dropped_by=(dropped := _dropped_by(graph, node_id) if passed and not paths else None),
+        read_into=read_into(graph, node_id),
         logged=_logged_by(graph, node_id) if dropped else _logging_caller(graph, node_id, passed),
         internal=_internal(graph, node_id),
         guarded=_guarded_failure(graph, node_id, line, conditions),
@@ -1077,6 +1080,71 @@ def _arm_builders(
     ) if built is not None else []  # fmt: skip
     known[key] = found = (built.variant, tuple(places)) if built is not None and places else None
     return found
+
+
+_TYPE_WORD = re.compile(r"\b[A-Z]\w*")
+_HOLDER_DEPTH = 4  # how many structs up `read_into` follows a field's holder
+# a struct `read_into` goes no higher than: a settings file's or section's own type, which a
+# program reads whole as well as inside another (foundry's `Config`, held by a chisel session)
+_CONFIG_ROOT = re.compile(r"(?:Config|Configuration|Options|Opts|Settings|Manifest)$")
+
+
+def read_into(graph: CallGraph, node_id: int) -> tuple[ReadInto, ...]:
+    """Of a site's fn that is a method of a type's `Deserialize` impl, the struct fields of
+    that type (`Option<T>`, `Vec<T>` too) that serde reads one for, by place (up to
+    `READ_INTO`), each as a path up the structs that alone hold the one below (alacritty's
+    `UiConfig.scrolling.history`, a config file's `scrolling.history`); () for any other fn,
+    or a type no field of the repository holds (a request body read whole)."""
+    d = graph.nodes[node_id].definition
+    if d.owner is None or d.trait is None or type_name(d.trait) != "Deserialize":
+        return ()
+    crate = graph.nodes[node_id].crate
+    found = sorted(_holding_fields(graph, type_name(d.owner), crate))
+    said = []
+    for path, field in found[:READ_INTO]:
+        chain, holder = [field.name], field.owner or ""
+        for _ in range(_HOLDER_DEPTH):
+            if _CONFIG_ROOT.search(holder):
+                break  # read whole in its own right too (foundry's `Config`, from foundry.toml)
+            above = _holding_fields(graph, holder, _crate(path))
+            if len(above) != 1:
+                break
+            chain.append(above[0][1].name)
+            holder = above[0][1].owner or ""
+        said.append(ReadInto(".".join([holder, *reversed(chain)]), path, field.line))
+    return tuple(said)
+
+
+def _holding_fields(graph: CallGraph, type_: str, crate: str) -> list[tuple[str, Definition]]:
+    """The struct fields whose type names `type_` (by a word of it), those of `crate` when
+    it has any; of other crates only when the repository declares one type so named."""
+    table: dict[str, list[tuple[str, Definition]]] | None = graph.derived.get("fields_by_type")
+    if table is None:
+        table = graph.derived["fields_by_type"] = {}
+        for path, index in graph.indexes.items():
+            for field in index.definitions:
+                if field.kind == "field" and field.value and field.owner:
+                    for word in set(_TYPE_WORD.findall(field.value)):
+                        table.setdefault(word, []).append((path, field))
+    fields = [  # of a struct serde reads too; not a recursive type's
+        f for f in table.get(type_, ()) if f[1].owner != type_ and _deserialized(graph, *f)
+    ]
+    mine = [f for f in fields if _crate(f[0]) == crate]
+    declared = sum(len(graph.definitions(kind, type_)) for kind in ("struct", "enum", "type"))
+    return mine or (fields if declared == 1 else [])
+
+
+_DESERIALIZE_DERIVE = re.compile(r"^derive\(.*Deserialize\b")
+
+
+def _deserialized(graph: CallGraph, path: str, field: Definition) -> bool:
+    """Whether the struct that holds `field` derives `Deserialize` (serde's, or a derive so
+    named: alacritty's `ConfigDeserialize`): a runtime struct that holds such a value
+    (cargo's `BuildRunner`, a `PackageId`) is read from no input."""
+    return any(
+        p == path and any(_DESERIALIZE_DERIVE.match(a) for a in d.attrs)
+        for p, d in graph.definitions("struct", field.owner or "")
+    )
 
 
 def _edge_into(graph: CallGraph, callee: int, hop: Hop) -> Edge | None:
