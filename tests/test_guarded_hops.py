@@ -237,3 +237,17 @@ def test_the_builders_text_says_how_many_there_are() -> None:
     assert arm_built_text(two) == (
         ", and 2 fns build a `Msg::Tick` by name: `f1` (src/a.rs:1), `f2` (src/a.rs:2)"
     )
+
+
+def test_a_hop_that_calls_the_next_at_other_lines_too_says_no_only() -> None:
+    # alacritty's `migrate` calls `migrate_config` under `if !options.dry_run` (line 39) and
+    # again under none (line 47): "only when" was false (reading 328)
+    hops = (
+        Hop("migrate", "src/migrate.rs", 30, "fn migrate()", call_line=39,
+            guard="if: !options.dry_run", also_at=(47,)),
+        Hop("migrate_config", "src/migrate.rs", 60, "fn migrate_config()"),
+    )  # fmt: skip
+    assert guarded_text(CallerPath(hops, "cli", "subcommand `migrate`")) == (
+        "On that path `migrate` calls `migrate_config` when `!options.dry_run` holds "
+        "(src/migrate.rs:39), and again at line 47 (which call a run takes, its values decide)."
+    )

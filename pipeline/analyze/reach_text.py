@@ -192,17 +192,28 @@ def guarded_text(path: CallerPath) -> str | None:
         if at == 0 and kind == "match_arm" and path.entry in ("statement", "cli"):
             continue  # the arm of the dispatch the entry point names already
         condition = _FIELDS_BOUND.sub("{ .. }", condition)
+        # a hop that calls the next at other lines too (`Hop.also_at`) keeps the guard of its
+        # first call alone: alacritty's `migrate` calls `migrate_config` under `if
+        # !options.dry_run` and again under none (reading 328: "only when" was false)
+        only = "" if hop.also_at else "only "
         if kind == "if":
-            when = f"only when `{condition}` holds"
+            when = f"{only}when `{condition}` holds"
         elif kind == "else":
-            when = f"only when `{condition}` does not hold"
+            when = f"{only}when `{condition}` does not hold"
         elif kind == "match_arm" and condition.startswith("match ") and ": " in condition:
             value, _, arm = condition[len("match ") :].partition(": ")
-            when = f"only in the arm `{arm.removesuffix(' =>')}` of `match {value}`"
+            when = f"{only}in the arm `{arm.removesuffix(' =>')}` of `match {value}`"
         else:
             continue
+        lines = ", ".join(str(n) for n in hop.also_at)
+        also = (
+            f", and again at line{'s' if len(hop.also_at) > 1 else ''} {lines} (which call a "
+            "run takes, its values decide)"
+            if lines
+            else ""
+        )
         said.append(
-            f"`{hop.name}` calls `{below.name}` {when} ({hop.file_path}:{hop.call_line})"
+            f"`{hop.name}` calls `{below.name}` {when} ({hop.file_path}:{hop.call_line}){also}"
             + (arm_built_text(hop.arm_built) if hop.arm_built else "")
         )
     if not said:
