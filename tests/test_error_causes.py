@@ -136,3 +136,55 @@ def test_an_error_made_in_place_of_a_dropped_one_is_not_told_to_be_logged_with_i
         "and with which input; that names what to fix before the next run."
     )
     assert not any("with its causes" in t for t in record["preventionTips"])
+
+
+SHADER = """\
+use std::fmt;
+
+#[derive(Debug)]
+pub enum ShaderError {
+    Link(String),
+}
+
+impl std::error::Error for ShaderError {}
+
+impl fmt::Display for ShaderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Link(reason) => write!(f, "Failed linking shader: {reason}"),
+        }
+    }
+}
+
+pub fn link(ok: bool) -> Result<(), ShaderError> {
+    if !ok {
+        return Err(ShaderError::Link(String::from("log")));
+    }
+    Ok(())
+}
+"""
+
+
+def test_a_display_impl_whose_error_impl_writes_no_source_keeps_no_cause(
+    tmp_path: Path,
+) -> None:
+    # alacritty's `impl std::error::Error for ShaderError {}` (reading 328): its text was told
+    # its causes were in its `source()` chain; the same type with a `source()` keeps the tip
+    files = {"Cargo.toml": '[package]\nname = "gl"\n', "src/lib.rs": SHADER}
+    _, record = committed_and_extracted(files, "o/gl", tmp_path, "Failed linking shader")
+
+    assert [t for t in record["preventionTips"] if "cause" in t] == [
+        "`ShaderError::Link` keeps no cause (its `impl Error` writes no `source()`): no error "
+        "under it says more. Log, where it is handled, what was being done and with which "
+        "input; that names what to fix before the next run."
+    ]
+
+    sourced = SHADER.replace(
+        "impl std::error::Error for ShaderError {}",
+        "impl std::error::Error for ShaderError {\n"
+        "    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {\n"
+        "        None\n    }\n}",
+    )
+    files = {"Cargo.toml": '[package]\nname = "gl"\n', "src/lib.rs": sourced}
+    _, record = committed_and_extracted(files, "o/gl", tmp_path / "2", "Failed linking shader")
+    assert any("`source()` chain" in t for t in record["preventionTips"]), record["preventionTips"]

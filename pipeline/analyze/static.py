@@ -151,7 +151,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-239"
+_LABEL = "static-240"
 
 
 def _static_version() -> str:
@@ -307,6 +307,10 @@ def with_reach(
         if site.facts.cause == "" and site.facts.enclosing_type and not printed:
             tips = causeless_tips(
                 tips, text_owner(site), site.facts.debug_only, bool(site.facts.fields)
+            )
+        elif reach is not None and reach.sourceless and not printed:
+            tips = causeless_tips(
+                tips, text_owner(site), (), True, "its `impl Error` writes no `source()`"
             )
         told = told.model_copy(update={"preventionTips": tips})
     if reach is not None and reach.printed_by:

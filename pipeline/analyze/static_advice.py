@@ -423,13 +423,18 @@ _OWN_LOG_WHOLE = (
 
 
 def causeless_tips(
-    tips: list[str], name: str, debug_only: tuple[str, ...], has_fields: bool
+    tips: list[str],
+    name: str,
+    debug_only: tuple[str, ...],
+    has_fields: bool,
+    why: str | None = None,
 ) -> list[str]:
     """`tips` for an error type's own text where its value keeps no cause (`Facts.cause` is
     ""): the tip to log it whole "with its causes" says there are none, and names the fields
     its message leaves out that its derived `Debug` prints (tikv's `ErrorWrapper(String)`,
-    "a general error wrapper", whose tip said its `source()` chain held them, reading 326)."""
-    why = "no field of it is its `source()`" if has_fields else "it has no fields"
+    "a general error wrapper", whose tip said its `source()` chain held them, reading 326);
+    `why`: another reason than its fields (its `impl Error` writes no `source()`)."""
+    why = why or ("no field of it is its `source()`" if has_fields else "it has no fields")
     if debug_only:
         listed = ", ".join(f"`{f}`" for f in debug_only)
         what, them = ("field", "it") if len(debug_only) == 1 else ("fields", "them")

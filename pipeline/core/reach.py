@@ -424,6 +424,9 @@ class Reach:
     # a site in a type's `Deserialize` impl: the struct fields serde reads one for, each as
     # a path from the outermost struct that alone holds it (`ReadInto`)
     read_into: tuple[ReadInto, ...] = ()
+    # a site in a `Display` impl of a type whose `impl Error` writes no `source()`: its value
+    # keeps no cause (`callerpaths.sourceless`); None when the code does not say
+    sourceless: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -547,6 +550,7 @@ def reach_from_json(data: Mapping[str, Any]) -> Reach:
         ),
         callee_builds=tuple(map(_callee_build, data.get("callee_builds", ()))),
         failed_call=_failed_call(data.get("failed_call")),
+        sourceless=data.get("sourceless"),
         read_into=tuple(
             ReadInto(str(r["path"]), str(r["file_path"]), int(r["line"]))
             for r in data.get("read_into", ())

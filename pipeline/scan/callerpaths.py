@@ -537,7 +537,12 @@ def site_reach(
             wrapped = hiding_wrapper(graph, path, built.built) if built.built else None
             marked = hops_marked(graph, built.paths, passed)
             return replace(
-                built, paths=marked, conversion=converted, http_status=status, wrapped_by=wrapped
+                built,
+                paths=marked,
+                conversion=converted,
+                http_status=status,
+                wrapped_by=wrapped,
+                sourceless=sourceless(graph, node_id) if node_id is not None else None,
             )
         unbuilt = never_built(graph, path, line) if node_id is None else None
         if unbuilt is not None:
@@ -1342,6 +1347,31 @@ def _display_reach(
     if found is None and owner and not variant and graph.definitions("struct", owner):
         found = struct_builders(graph, path, owner)  # `impl Display for InvalidPatternError`
     return _built_reach(graph, found, memo, passed) if found is not None else None
+
+
+def sourceless(graph: CallGraph, node_id: int) -> bool | None:
+    """Of a `Display` impl's `fmt`, True when its type's `impl Error` (in the same file)
+    writes no `source()` (nor the old `cause()`): a value of it keeps no cause (alacritty's
+    `impl std::error::Error for ShaderError {}`, told its causes were in its `source()`
+    chain, reading 328); None when the file shows no such impl (a derive may write one)."""
+    node = graph.nodes[node_id]
+    index, owner = graph.indexes.get(node.path), node.definition.owner
+    if index is None or owner is None:
+        return None
+    of = type_name(owner)
+    if not any(
+        i.trait and type_name(i.trait) == "Error" and type_name(i.type) == of for i in index.impls
+    ):
+        return None
+    writes = any(
+        d.kind == "fn"
+        and d.name in ("source", "cause")
+        and d.owner is not None
+        and type_name(d.owner) == of
+        and type_name(d.trait or "") == "Error"
+        for d in index.definitions
+    )
+    return None if writes else True
 
 
 def _writes_display(graph: CallGraph, node_id: int) -> bool:
