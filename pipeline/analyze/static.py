@@ -73,6 +73,7 @@ from pipeline.analyze.static_code import (
     caller_check,
     compile_time_const,
     constructed,
+    constructor_kind,
     conversion,
     converting,
     debug_assertion,
@@ -151,7 +152,7 @@ from pipeline.scan.names import inner_type
 # moves with any edit, so that an edit that forgot the label (a class rule, a reach
 # sentence) leaves no regenerated dataset explained by the code before it. A re-explained
 # record whose text comes out the same keeps its timestamps and file (`assemble`).
-_LABEL = "static-240"
+_LABEL = "static-241"
 
 
 def _static_version() -> str:
@@ -1009,6 +1010,12 @@ def explain_apart(context: SiteContext) -> Explanation:
         # `_ => bail!("unknown base tokenizer {}", name)` after `"simple" =>`, `"raw" =>`: a
         # value none of those the code lists, no thing missing to create (reading 232)
         failure_class = INVALID_ARGUMENT
+    named_kind = constructor_kind(site)
+    if named_kind is not None:
+        # `SymbolicError::Unsupported(..)`: the variant says what the error is, which neither
+        # the message's words ("out-of-bounds") nor the bound it checks outweigh: the engine
+        # does not handle that case (foundry's symbolic RETURNDATACOPY, reading 328)
+        failure_class = UNSUPPORTED if named_kind == "unsupported" else NOT_IMPLEMENTED
     if documented_invariant(site) is not None and (found.guessed or failure_class == FALLBACK):
         # `DataFusionError::Internal(..)`: its library's error for a broken invariant, which no
         # single word of the message outweighs (influxdb's encoder, reading 327)

@@ -429,6 +429,27 @@ def documented_invariant(site: Site) -> str | None:
     return callee if short in _INVARIANT_CONSTRUCTORS else None
 
 
+# A constructor whose variant names what the error is, over the message's words: foundry's
+# `SymbolicError::Unsupported("out-of-bounds symbolic RETURNDATACOPY")`, the symbolic
+# engine's limitation, read "Out of range or overflow" and "meet it with valid input,
+# credentials or permissions" (reading 328)
+_NAMED_KIND = re.compile(
+    r"(?:^|::)(?:(?P<unsupported>Unsupported\w*|NotSupported)|(?P<unimplemented>NotImplemented"
+    r"|Unimplemented))$"
+)
+
+
+def constructor_kind(site: Site) -> str | None:
+    """ "unsupported" or "unimplemented" when the site's error is made by a constructor whose
+    variant says so (`SymbolicError::Unsupported`, `ErrorCode::NotSupported`,
+    `DataFusionError::NotImplemented`); None otherwise."""
+    callee = site.facts.callee or ""
+    found = _NAMED_KIND.search(callee) if "::" in callee else None
+    if found is None:
+        return None
+    return "unsupported" if found["unsupported"] else "unimplemented"
+
+
 _HEDGED = re.compile(r"\b(?:possibly|perhaps|maybe|may|might|could|either|or)\b", re.IGNORECASE)
 
 
