@@ -5,11 +5,10 @@ fns have no caller, serde runs them (`Reach.read_into`)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from test_reach import committed_and_extracted
+from test_reach import committed_and_extracted, extracted_reach
 
 CONFIG = """\
 use serde::{Deserialize, Deserializer};
@@ -52,8 +51,7 @@ impl<'de> Deserialize<'de> for ScrollingHistory {
 def _extracted(tmp_path: Path, source: str) -> tuple[dict[str, Any], dict[str, Any]]:
     files = {"Cargo.toml": '[package]\nname = "term"\n', "src/lib.rs": source}
     _, record = committed_and_extracted(files, "o/term", tmp_path, "exceeded maximum")
-    reach = json.loads((tmp_path / "out" / "o" / "term" / "reach.json").read_text())
-    return record, reach["records"][record["id"]]
+    return record, extracted_reach(tmp_path, record)
 
 
 def test_a_deserialize_impl_names_the_fields_read_with_it_up_the_structs(tmp_path: Path) -> None:

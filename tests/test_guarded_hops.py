@@ -8,11 +8,11 @@ fns that build that variant are named too (`Hop.arm_built`): influxdb's restore 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from test_reach import committed_and_extracted, reach_section
+import pytest
+from test_reach import committed_and_extracted, extracted_reach, reach_section
 
 from pipeline.analyze.reach_text import arm_built_text, guarded_text
 from pipeline.core.index import GUARD_JOIN
@@ -63,8 +63,7 @@ fn plain() {}
 def _extracted(tmp_path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     files = {"Cargo.toml": '[package]\nname = "finder"\n', "src/main.rs": MAIN}
     _, record = committed_and_extracted(files, "o/finder", tmp_path, "cannot strip the path")
-    reach = json.loads((tmp_path / "out" / "o" / "finder" / "reach.json").read_text())
-    return record, reach["records"][record["id"]]["paths"]
+    return record, extracted_reach(tmp_path, record)["paths"]
 
 
 def test_each_hop_keeps_the_if_or_the_arm_around_its_call_of_the_next(tmp_path: Path) -> None:
@@ -183,8 +182,7 @@ fn apply_restore(path: &str) {
 def test_an_arm_on_a_variant_names_the_fns_that_build_it(tmp_path: Path) -> None:
     files = {"Cargo.toml": '[package]\nname = "catalog"\n', "src/lib.rs": CATALOG}
     _, record = committed_and_extracted(files, "o/catalog", tmp_path, "invalid checkpoint path")
-    reach = json.loads((tmp_path / "out" / "o" / "catalog" / "reach.json").read_text())
-    paths = reach["records"][record["id"]]["paths"]
+    paths = extracted_reach(tmp_path, record)["paths"]
     built = {"name": "Batch::restore", "file_path": "src/lib.rs", "line": 8}
     # `Self::Restore` in `impl Batch` is a `Batch::Restore`
     assert [[(h["name"], h.get("arm_built")) for h in p["hops"]] for p in paths] == [
@@ -251,3 +249,32 @@ def test_a_hop_that_calls_the_next_at_other_lines_too_says_no_only() -> None:
         "On that path `migrate` calls `migrate_config` when `!options.dry_run` holds "
         "(src/migrate.rs:39), and again at line 47 (which call a run takes, its values decide)."
     )
+
+
+# surrealdb matches `syn::Fields::Unnamed(..)` and defines a `Fields::Unnamed` of its own;
+# `Either::Left` is another crate's, which any fn may build
+FOREIGN = """\
+pub enum Fields { Unnamed(u32) }
+pub fn own() -> Fields { Fields::Unnamed(1) }
+pub fn left() -> Either<u32, u32> { Either::Left(1) }
+pub fn run(value: {TYPE}) {
+    match value { {ARM}(n) => check(n), _ => {} }
+}
+fn check<T>(n: T) { panic!("foreign arm"); }
+"""
+
+
+@pytest.mark.parametrize(
+    ("type_", "arm"),
+    [("syn::Fields", "syn::Fields::Unnamed"), ("Either<u32, u32>", "Either::Left")],
+)
+def test_an_arm_on_another_crate_s_enum_names_no_builders(
+    tmp_path: Path, type_: str, arm: str
+) -> None:
+    source = FOREIGN.replace("{TYPE}", type_).replace("{ARM}", arm)
+    files = {"Cargo.toml": '[package]\nname = "fields"\n', "src/lib.rs": source}
+    _, record = committed_and_extracted(files, "o/fields", tmp_path, "foreign arm")
+    hops = [h for p in extracted_reach(tmp_path, record)["paths"] for h in p["hops"]]
+    assert [(h["guard"], h.get("arm_built")) for h in hops if h.get("guard")] == [
+        (f"match_arm: match value: {arm}(n) =>", None)
+    ]

@@ -5,11 +5,10 @@ a fn of the panic's best path installs it before calling on down the path."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from test_reach import committed_and_extracted
+from test_reach import committed_and_extracted, extracted_reach
 
 MAIN = """\
 fn on_panic(info: &std::panic::PanicHookInfo) {
@@ -37,8 +36,7 @@ fn run(n: usize) {
 def _extracted(tmp_path: Path, source: str) -> tuple[dict[str, Any], dict[str, Any]]:
     files = {"Cargo.toml": '[package]\nname = "srv"\n', "src/main.rs": source}
     _, record = committed_and_extracted(files, "o/srv", tmp_path, "too many arguments")
-    reach = json.loads((tmp_path / "out" / "o" / "srv" / "reach.json").read_text())
-    return record, reach["records"][record["id"]]
+    return record, extracted_reach(tmp_path, record)
 
 
 def test_a_hook_that_prints_no_backtrace_makes_the_advice_say_so(tmp_path: Path) -> None:

@@ -717,6 +717,12 @@ def committed_and_extracted(
     return sha, extracted_record(repo, sha, name, tmp_path, message)
 
 
+def extracted_reach(tmp_path: Path, record: dict[str, Any]) -> dict[str, Any]:
+    """`record`'s row of the `reach.json` that `committed_and_extracted` wrote."""
+    reach = json.loads((tmp_path / "out" / record["repo"] / "reach.json").read_text())
+    return dict(reach["records"][record["id"]])
+
+
 def reach_section(out: Path, site: Path, record: dict[str, Any]) -> str:
     """The "How you get here" section of `record`'s page, after `errdoc render`."""
     result = cli("render", "--out", str(out), "--site", str(site))

@@ -6,11 +6,10 @@ whose names say so (reading 230)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from test_reach import committed_and_extracted, graph_of, node, paths_of
+from test_reach import committed_and_extracted, extracted_reach, graph_of, node, paths_of
 
 from pipeline.core.reach import no_entry_note
 from pipeline.scan.callerpaths import caller_paths
@@ -198,9 +197,8 @@ def test_a_site_in_test_support_nobody_calls_says_so_as_its_path(tmp_path: Path)
         ),
     }
     _, record = committed_and_extracted(files, "o/query", tmp_path, "made record batch")
-    reach = json.loads((tmp_path / "out" / "o" / "query" / "reach.json").read_text())
 
-    (path,) = reach["records"][record["id"]]["paths"]
+    (path,) = extracted_reach(tmp_path, record)["paths"]
     assert [(h["name"], h.get("support")) for h in path["hops"]] == [("TestChunk::with_rows", True)]
     assert (
         "no code the index reads calls `TestChunk::with_rows`: by its name or its module's it "

@@ -18,6 +18,7 @@ from pipeline.analyze.condition_text import describe
 from pipeline.core.reach import (
     NOT_RETURNED,
     PATH_DEPTH,
+    SUPPORT_NOTE,
     ArmBuilt,
     BuildStep,
     CalleeBuild,
@@ -111,9 +112,7 @@ def trigger_sentence(reach: Reach | None, sha: str, never: bool = False) -> str 
                          f"{path_text(best)}.")  # fmt: skip
         elif len(best.hops) == 1 and best.hops[0].support:  # the site's own fn, no caller
             parts.append(
-                f"{at} no code the index reads calls `{best.hops[0].name}`: by its name or its "
-                "module's it is test or benchmark support, which tests and benchmarks (left out "
-                "of the index) call, not a user's way in."
+                f"{at} no code the index reads calls `{best.hops[0].name}`: {SUPPORT_NOTE}."
             )
         else:
             parts.append(f"{at} {it} is called through {path_text(best)} ({no_entry_note(best)}).")

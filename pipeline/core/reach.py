@@ -654,6 +654,13 @@ for _kind in _FIELDS:
     _pickled_by_fields(_kind)
 
 
+# What a fn no code the index reads calls is, when its names say so (`Hop.support`)
+SUPPORT_NOTE = (
+    "by its name or its module's it is test or benchmark support, which tests and benchmarks "
+    "(left out of the index) call, not a user's way in"
+)
+
+
 def no_entry_note(path: CallerPath, *, named: bool = True) -> str:
     """Why a path names no entry point: the walk's depth ran out, or its top has no caller
     the index resolves (registered in a table, called through a pointer or a macro, from
@@ -686,11 +693,7 @@ def no_entry_note(path: CallerPath, *, named: bool = True) -> str:
     if top.implements:
         return f"no caller{of} found: {_implemented(top, top.implements)}"
     if top.support:
-        return (
-            f"no caller{of} found in the code the index reads: by its name or its module's it "
-            "is test or benchmark support, which tests and benchmarks (left out of the index) "
-            "call, not a user's way in"
-        )
+        return f"no caller{of} found in the code the index reads: {SUPPORT_NOTE}"
     # test code is no caller the index keeps: a helper "for use in tests" had none (vector's
     # `VectorSink::run_events`, recheck 161)
     return (

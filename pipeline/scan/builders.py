@@ -39,6 +39,13 @@ def variant_builders(graph: CallGraph, path: str, line: int) -> Built | None:
     return Built("::".join(variant), builders, converts) if builders else None
 
 
+def enum_builders(graph: CallGraph, path: str, enum: str, variant: str) -> Built | None:
+    """The fns that build `enum::variant` as written (`Self::V` in `impl E` counts), of
+    `path`'s crate when another crate defines one so named; None when none does."""
+    builders, converts = _builders_of(graph, path, enum, variant)
+    return Built(f"{enum}::{variant}", builders, converts) if builders else None
+
+
 def named_builders(graph: CallGraph, path: str, enum: str, variant: str) -> Built | None:
     """`variant_builders` for a variant known by name (a `Display` impl's arm writes it):
     `enum`'s, else that of the one enum of the site's crate that defines a variant so named

@@ -62,6 +62,7 @@ from pipeline.scan.buildable import (
 )
 from pipeline.scan.builders import (
     Built,
+    enum_builders,
     named_builders,
     never_built,
     struct_builders,
@@ -1037,7 +1038,7 @@ _FOREIGN_PATH = re.compile(r"(?!(?:crate|self|super)::)[a-z_]\w*::")
 def arm_built(graph: CallGraph, path: CallerPath, at: int, guard: str) -> ArmBuilt | None:
     """Of a path's hop `at` that calls the next one in a `match` arm on one enum variant
     (`Hop.guard` `match_arm: match batch: CatalogBatch::Restore(b) =>`), the fns that build
-    that variant (`builders.named_builders`: `Self::Restore(..)` in `impl CatalogBatch` is
+    that variant (`builders.enum_builders`: `Self::Restore(..)` in `impl CatalogBatch` is
     one), those on the path above the arm first (a path whose own caller builds the value
     holds), then by place; None when the arm takes another pattern (a bare variant,
     several, one named through a module), or nothing the index reads builds it (a value
@@ -1071,19 +1072,19 @@ def _arm_builders(
         node_id = graph.enclosing(hop.file_path, hop.line)
         owner = graph.nodes[node_id].definition.owner if node_id is not None else None
         enum = owner or enum
+    # not another crate's enum (`Either::Left`: every fn that builds any), nor one some fns
+    # build by `?` from a `#[from]` type (not all by name)
     defined = any(d.owner == enum for _, d in graph.definitions("variant", variant))
-    # not another crate's enum (`Either::Left`: every fn that builds any), nor another enum
-    # of the crate with a variant so named (`named_builders` finds one for a `Display` arm),
-    # nor one some fns build by `?` from a `#[from]` type (not all by name)
-    built = named_builders(graph, hop.file_path, enum, variant) if defined else None
-    if built is not None and (built.converts is not None or built.variant != f"{enum}::{variant}"):
-        built = None
+    built = enum_builders(graph, hop.file_path, enum, variant) if defined else None
+    if built is None or built.converts is not None:
+        known[key] = None
+        return None
+    nodes = graph.nodes
     places = sorted(
-        (Builder(graph.nodes[n].label, graph.nodes[n].path, line)
-         for n, line in built.builders.items()),
+        (Builder(nodes[n].label, nodes[n].path, line) for n, line in built.builders.items()),
         key=lambda b: (b.file_path, b.line),
-    ) if built is not None else []  # fmt: skip
-    known[key] = found = (built.variant, tuple(places)) if built is not None and places else None
+    )
+    known[key] = found = (built.variant, tuple(places))
     return found
 
 
